@@ -1,0 +1,33 @@
+"""passcurve: exact pass@k-family curves, honest error bars, difficulty fits and forecasts.
+
+Estimators (broadcast over problems and k)
+    pass_at_k, pass_pow_k, g_pass_at_k, mg_pass_at_k, naive_pass_at_k
+Curves and data
+    Counts, curve, CurveResult, read_counts, counts_from_frame
+Simulation
+    simulate, ModelSpec, SimulatedBenchmark
+Errors and warnings
+    PasscurveError and the warnings in passcurve._errors
+"""
+
+from ._counts import Counts
+from ._curves import METRICS, CurveResult, curve, mean_curve
+from ._errors import (
+    ConvergenceWarning,
+    DegenerateDataWarning,
+    DependenceWarning,
+    DroppedProblemsWarning,
+    ImpossibleMassWarning,
+    InputFormatError,
+    NoHeavyTailWarning,
+    PasscurveError,
+    PasscurveWarning,
+    StoppingTimeWarning,
+    UnpairedComparisonWarning,
+)
+from ._estimators import g_pass_at_k, mg_pass_at_k, naive_pass_at_k, pass_at_k, pass_pow_k
+from ._simulate import DEMO_MODELS, ModelSpec, SimulatedBenchmark, simulate
+
+__version__ = "0.1.0"
+
+__all__ = [s for s in dir() if not s.startswith("_")]

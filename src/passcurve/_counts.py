@@ -1,0 +1,186 @@
+"""``Counts``: the contract between the data layer and everything else.
+
+Per model and problem: n samples drawn and c correct, plus optional per-problem weights
+and cluster ids. Pure data, no I/O: the data layer (``passcurve.data``) builds it from
+files and frames; every analysis consumes it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from ._errors import PasscurveError
+from ._validation import as_float_array, as_int_array, check_counts
+
+__all__ = ["Counts"]
+
+
+def _as_str_array(x: Any, name: str, size: int) -> np.ndarray:
+    arr = np.asarray(x, dtype=object).ravel()
+    if arr.size != size:
+        raise PasscurveError(f"`{name}` has {arr.size} entries but `n` has {size}")
+    return np.array([str(v) for v in arr], dtype=object)
+
+
+@dataclass(frozen=True, eq=False)
+class Counts:
+    """Per-(model, problem) sample counts.
+
+    Attributes
+    ----------
+    model, problem : ndarray of str (object dtype)
+        Model name and problem id of each row; (model, problem) pairs are unique.
+    n, c : ndarray of int64
+        Samples drawn and samples correct (1 <= n, 0 <= c <= n).
+    weight : ndarray of float or None
+        Optional per-problem weights for weighted means (e.g. benchmark subsets).
+    cluster : ndarray of str or None
+        Optional cluster id per problem (e.g. several questions about one document),
+        used by clustered standard errors.
+    source : str
+        Where the counts came from (a file name, "frame", "simulated").
+    meta : dict
+        Free-form provenance (reader, detected layout, stopping-time evidence, ...).
+    """
+
+    model: np.ndarray
+    problem: np.ndarray
+    n: np.ndarray
+    c: np.ndarray
+    weight: np.ndarray | None = None
+    cluster: np.ndarray | None = None
+    source: str = "arrays"
+    meta: dict[str, Any] = field(default_factory=dict)
+
+    # ------------------------------------------------------------------ construction
+    @classmethod
+    def from_arrays(
+        cls,
+        n: Any,
+        c: Any,
+        *,
+        problem: Any = None,
+        model: Any = None,
+        weight: Any = None,
+        cluster: Any = None,
+        source: str = "arrays",
+        meta: dict[str, Any] | None = None,
+    ) -> Counts:
+        """Validate and build :class:`Counts` from per-problem arrays.
+
+        ``model`` may be one string for all rows; ``problem`` defaults to "0", "1", ...
+        """
+        n_a = as_int_array(n, "n", minimum=None).ravel()
+        c_a = as_int_array(c, "c", minimum=0).ravel()
+        if n_a.size != c_a.size:
+            raise PasscurveError(f"`n` has {n_a.size} entries but `c` has {c_a.size}")
+        n_a, c_a = check_counts(n_a, c_a)
+        size = n_a.size
+        if model is None or isinstance(model, str):
+            model_a = np.full(size, model if model is not None else source, dtype=object)
+        else:
+            model_a = _as_str_array(model, "model", size)
+        problem_a = (
+            np.array([str(i) for i in range(size)], dtype=object)
+            if problem is None
+            else _as_str_array(problem, "problem", size)
+        )
+        keys = np.char.add(np.char.add(model_a.astype(str), "\x1f"), problem_a.astype(str))
+        uniq, first, cnt = np.unique(keys, return_index=True, return_counts=True)
+        if (cnt > 1).any():
+            i = first[np.flatnonzero(cnt > 1)[0]]
+            raise PasscurveError(
+                f"duplicate problem {problem_a[i]!r} for model {model_a[i]!r}: each (model, problem) must appear once"
+            )
+        w = None
+        if weight is not None:
+            w = as_float_array(weight, "weight").ravel()
+            if w.size != size:
+                raise PasscurveError(f"`weight` has {w.size} entries but `n` has {size}")
+            if (w < 0).any():
+                raise PasscurveError("`weight` must be >= 0")
+        cl = None if cluster is None else _as_str_array(cluster, "cluster", size)
+        return cls(model_a, problem_a, n_a, c_a, w, cl, source, dict(meta or {}))
+
+    # ------------------------------------------------------------------ views
+    def __len__(self) -> int:
+        return int(self.n.size)
+
+    @property
+    def models(self) -> list[str]:
+        """Model names in order of first appearance."""
+        _, idx = np.unique(self.model.astype(str), return_index=True)
+        return [str(self.model[i]) for i in np.sort(idx)]
+
+    def take(self, index: Any) -> Counts:
+        """Rows ``index`` (bool mask or integer indices) as new Counts."""
+        idx = np.asarray(index)
+        return Counts(
+            self.model[idx],
+            self.problem[idx],
+            self.n[idx],
+            self.c[idx],
+            None if self.weight is None else self.weight[idx],
+            None if self.cluster is None else self.cluster[idx],
+            self.source,
+            dict(self.meta),
+        )
+
+    def select(self, model: str) -> Counts:
+        """The rows of one model; raises if the model is unknown (listing those present)."""
+        mask = self.model == model
+        if not mask.any():
+            raise PasscurveError(f"unknown model {model!r}; models present: {', '.join(self.models)}")
+        return self.take(mask)
+
+    def groups(self) -> Iterator[tuple[str, Counts]]:
+        """(model, rows of that model), in order of first appearance."""
+        if len(self.models) == 1:
+            yield self.models[0], self
+            return
+        for m in self.models:
+            yield m, self.take(self.model == m)
+
+    def samples_summary(self) -> dict[str, float]:
+        """Problems and samples per problem (min / median / max), total samples and successes."""
+        return {
+            "problems": int(self.n.size),
+            "n_min": int(self.n.min()),
+            "n_median": float(np.median(self.n)),
+            "n_max": int(self.n.max()),
+            "samples": int(self.n.sum()),
+            "successes": int(self.c.sum()),
+        }
+
+    # ------------------------------------------------------------------ export
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "model": [str(v) for v in self.model],
+            "problem": [str(v) for v in self.problem],
+            "n": self.n.tolist(),
+            "c": self.c.tolist(),
+        }
+        if self.weight is not None:
+            out["weight"] = self.weight.tolist()
+        if self.cluster is not None:
+            out["cluster"] = [str(v) for v in self.cluster]
+        return out
+
+    def to_frame(self) -> Any:
+        """A pandas DataFrame with columns model, problem, n, c (and weight, cluster)."""
+        try:
+            import pandas as pd
+        except ImportError:  # pragma: no cover - optional dependency
+            raise PasscurveError("`to_frame()` needs pandas: pip install 'passcurve[frames]'") from None
+        return pd.DataFrame(self.to_dict())
+
+    def __repr__(self) -> str:
+        s = self.samples_summary()
+        return (
+            f"Counts({len(self.models)} model(s), {s['problems']} rows, "
+            f"n {s['n_min']}..{s['n_max']}, source={self.source!r})"
+        )

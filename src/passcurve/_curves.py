@@ -1,0 +1,273 @@
+r"""Whole curves: pass@k, pass^k and naive pass@k over problems, per model, for many k at once.
+
+The benchmark-level pass_D@k is the (optionally weighted) mean over problems of the
+per-problem unbiased estimates. Problems sharing (n, c) share a curve, so the cost is
+O(max k) per *distinct* (n, c), not per problem; the per-problem matrix is never built.
+"""
+
+from __future__ import annotations
+
+import warnings
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+import numpy as np
+
+from ._counts import Counts
+from ._errors import DroppedProblemsWarning, PasscurveError
+from ._estimators import _log_fail_table
+from ._validation import as_int_array, check_k_le_n, fmt
+
+__all__ = ["curve", "CurveResult", "mean_curve", "METRICS"]
+
+METRICS = ("pass_at_k", "pass_pow_k", "naive_pass_at_k")
+
+
+def _json_float(x: float) -> float | None:
+    return None if not np.isfinite(x) else float(x)
+
+
+@dataclass(frozen=True, eq=False)
+class CurveResult:
+    """pass@k-family curves per model.
+
+    Attributes
+    ----------
+    models : tuple of str
+    k : ndarray of int, shape (K,)
+        The budgets, shared by every model.
+    values : dict of str to ndarray, shape (M, K)
+        Per metric ("pass_at_k", "pass_pow_k", "naive_pass_at_k"), the mean over problems;
+        NaN where no problem of that model has n >= k.
+    problems : ndarray of int, shape (M, K)
+        How many problems entered the mean at each k.
+    dropped : ndarray of int, shape (M, K)
+        How many problems were left out at each k because n < k (``k_gt_n="drop"``).
+    summary : tuple of dict
+        Per model: problems, samples per problem (min / median / max), samples, successes.
+    intervals : dict of str to (low, high)
+        Optional confidence intervals per metric, each an (M, K) array.
+    confidence_level : float or None
+    warnings : tuple of str
+        Every warning raised while computing, verbatim.
+    """
+
+    models: tuple[str, ...]
+    k: np.ndarray
+    values: dict[str, np.ndarray]
+    problems: np.ndarray
+    dropped: np.ndarray
+    summary: tuple[dict[str, Any], ...]
+    intervals: dict[str, tuple[np.ndarray, np.ndarray]] = field(default_factory=dict)
+    confidence_level: float | None = None
+    interval_method: str | None = None
+    warnings: tuple[str, ...] = ()
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready: ``{"models": [{"model", "problems", ..., "curve": [{"k", metric..., "low"/"high"}]}]}``."""
+        out = []
+        for i, m in enumerate(self.models):
+            pts = []
+            for j, k in enumerate(self.k):
+                pt: dict[str, Any] = {"k": int(k)}
+                for name, arr in self.values.items():
+                    pt[name] = _json_float(arr[i, j])
+                    if name in self.intervals:
+                        lo, hi = self.intervals[name]
+                        if name == "pass_at_k":
+                            pt["low"], pt["high"] = _json_float(lo[i, j]), _json_float(hi[i, j])
+                        else:
+                            pt[f"{name}_low"], pt[f"{name}_high"] = _json_float(lo[i, j]), _json_float(hi[i, j])
+                pt["problems"] = int(self.problems[i, j])
+                if self.dropped[i, j]:
+                    pt["dropped"] = int(self.dropped[i, j])
+                pts.append(pt)
+            entry = {"model": m, **self.summary[i], "curve": pts}
+            out.append(entry)
+        res: dict[str, Any] = {"models": out}
+        if self.confidence_level is not None:
+            res["confidence_level"] = self.confidence_level
+            res["interval_method"] = self.interval_method
+        if self.warnings:
+            res["warnings"] = list(self.warnings)
+        return res
+
+    def to_frame(self) -> Any:
+        """Long pandas DataFrame: one row per (model, k)."""
+        import pandas as pd
+
+        rows = []
+        for entry in self.to_dict()["models"]:
+            for pt in entry["curve"]:
+                rows.append({"model": entry["model"], **pt})
+        return pd.DataFrame(rows)
+
+    def plot(self, metric: str = "pass_at_k", *, log_k: bool = True) -> Any:
+        """A plotly Figure of ``metric`` against k, one line per model (bands if intervals exist)."""
+        import plotly.graph_objects as go
+
+        fig = go.Figure()
+        for i, m in enumerate(self.models):
+            if metric in self.intervals:
+                lo, hi = self.intervals[metric]
+                fig.add_trace(
+                    go.Scatter(
+                        x=np.concatenate([self.k, self.k[::-1]]),
+                        y=np.concatenate([hi[i], lo[i][::-1]]),
+                        fill="toself",
+                        line={"width": 0},
+                        opacity=0.2,
+                        name=f"{m} interval",
+                        showlegend=False,
+                        hoverinfo="skip",
+                    )
+                )
+            fig.add_trace(go.Scatter(x=self.k, y=self.values[metric][i], mode="lines", name=m))
+        fig.update_layout(xaxis_title="k", yaxis_title=metric.replace("_", " "), template="plotly_white")
+        if log_k:
+            fig.update_xaxes(type="log")
+        return fig
+
+    def _repr_html_(self) -> str:
+        return self.to_frame().to_html(index=False)
+
+
+def mean_curve(
+    n: np.ndarray,
+    c: np.ndarray,
+    ks: np.ndarray,
+    metric: str = "pass_at_k",
+    weights: np.ndarray | None = None,
+) -> tuple[np.ndarray, np.ndarray]:
+    """(Weighted) mean over problems of one metric at each k, and the weight that entered.
+
+    Problems with n < k are left out at that k (the caller decides whether that is an
+    error). Inputs are assumed valid (called after validation). Returns ``(mean, wsum)``.
+    """
+    n = np.asarray(n, dtype=np.int64)
+    c = np.asarray(c, dtype=np.int64)
+    ks = np.asarray(ks, dtype=np.int64)
+    w = np.ones(n.size) if weights is None else np.asarray(weights, dtype=np.float64)
+    order = np.argsort(ks)
+    uk = ks[order]
+    # denominators: total weight of problems with n >= k
+    srt = np.argsort(n)
+    wcum = np.concatenate([[0.0], np.cumsum(w[srt])])
+    below = np.searchsorted(n[srt], uk, side="left")  # problems with n < k
+    wsum = wcum[-1] - wcum[below]
+    if metric == "naive_pass_at_k":
+        p = c / n
+        with np.errstate(divide="ignore"):
+            vals = -np.expm1(uk[None, :] * np.log1p(-p)[:, None])
+        vals = np.where(n[:, None] >= uk[None, :], vals, 0.0)
+        total = w @ vals
+    else:
+        pairs = np.stack([n, c if metric == "pass_at_k" else n - c], axis=1)
+        up, inv = np.unique(pairs, axis=0, return_inverse=True)
+        pw = np.bincount(inv.ravel(), weights=w, minlength=up.shape[0])
+        if metric == "pass_at_k":
+            def tr(x: np.ndarray) -> np.ndarray:
+                return -np.expm1(x)
+        elif metric == "pass_pow_k":
+            tr = np.exp
+        else:
+            raise PasscurveError(f"`metric` must be one of {', '.join(METRICS)} (got {metric!r})")
+        total = _log_fail_table(up[:, 0], up[:, 1], uk, transform=tr, weights=pw)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        mean = np.where(wsum > 0, total / np.where(wsum > 0, wsum, 1.0), np.nan)
+    out = np.empty_like(mean)
+    out[order] = np.clip(mean, 0.0, 1.0) + 0.0
+    ws = np.empty_like(wsum)
+    ws[order] = wsum
+    return out, ws
+
+
+def _curve_iv(counts: Any, k: Any, k_gt_n: str, metrics: Any) -> tuple[Counts, np.ndarray, tuple[str, ...]]:
+    if not isinstance(counts, Counts):
+        raise PasscurveError(
+            f"`counts` must be a passcurve.Counts (got {type(counts).__name__}); build one with Counts.from_arrays(n, c)"
+        )
+    if k_gt_n not in ("raise", "drop"):
+        raise PasscurveError(f'`k_gt_n` must be "raise" or "drop" (got {k_gt_n!r})')
+    metrics = tuple(metrics)
+    for m in metrics:
+        if m not in METRICS:
+            raise PasscurveError(f"`metrics` must be drawn from {', '.join(METRICS)} (got {m!r})")
+    if k is None:
+        top = int(counts.n.min()) if k_gt_n == "raise" else int(counts.n.max())
+        ks = np.arange(1, top + 1, dtype=np.int64)
+    else:
+        ks = as_int_array(k, "k", minimum=1).ravel()
+        ks = np.unique(ks)
+        if k_gt_n == "raise":
+            bad = ks > counts.n.min()
+            if bad.any():
+                i = int(np.argmin(counts.n))
+                check_k_le_n(counts.n[i : i + 1], ks[bad][:1])
+    return counts, ks, metrics
+
+
+def curve(
+    counts: Counts,
+    k: Any = None,
+    *,
+    k_gt_n: Literal["raise", "drop"] = "raise",
+    metrics: Any = METRICS,
+    weighted: bool = True,
+) -> CurveResult:
+    r"""pass@k, pass^k and naive pass@k averaged over problems, per model, at many k.
+
+    .. math:: \text{pass}_D@k = \frac{\sum_i w_i\,\widehat{\text{pass@}k}(n_i, c_i)}{\sum_i w_i}
+
+    Parameters
+    ----------
+    counts : Counts
+        Per-(model, problem) counts (``passcurve.read_counts`` or ``Counts.from_arrays``).
+    k : int or sequence of int, optional
+        The budgets. Default: every k from 1 to the smallest n (``k_gt_n="raise"``) or to
+        the largest n (``k_gt_n="drop"``).
+    k_gt_n : {"raise", "drop"}, default "raise"
+        Where a problem has n < k: raise a ``ValueError`` naming k and n, or leave that
+        problem out of the mean at that k, report how many were left out per point
+        (``dropped``) and warn with :class:`DroppedProblemsWarning`. Never counts it as 1.
+    metrics : sequence of str
+        Any of "pass_at_k", "pass_pow_k", "naive_pass_at_k".
+    weighted : bool, default True
+        Use ``counts.weight`` when present.
+
+    Returns
+    -------
+    CurveResult
+    """
+    counts, ks, metrics = _curve_iv(counts, k, k_gt_n, metrics)
+    models = []
+    vals = {m: [] for m in metrics}
+    problems, dropped, summary = [], [], []
+    warns: list[str] = []
+    for name, sub in counts.groups():
+        w = sub.weight if (weighted and sub.weight is not None) else None
+        models.append(name)
+        summary.append(sub.samples_summary())
+        used = (sub.n[:, None] >= ks[None, :]).sum(axis=0)
+        problems.append(used)
+        dropped.append(sub.n.size - used)
+        for m in metrics:
+            vals[m].append(mean_curve(sub.n, sub.c, ks, m, w)[0])
+        nd = int((sub.n.size - used).max())
+        if nd:
+            first_k = int(ks[np.argmax(sub.n.size - used > 0)])
+            msg = (
+                f"model {name!r}: problems with n < k were left out of the mean "
+                f"(from k={first_k}; up to {nd} of {sub.n.size} problems at k={fmt(ks[-1])})"
+            )
+            warns.append(msg)
+            warnings.warn(msg, DroppedProblemsWarning, stacklevel=2)
+    return CurveResult(
+        models=tuple(models),
+        k=ks,
+        values={m: np.vstack(v) for m, v in vals.items()},
+        problems=np.vstack(problems),
+        dropped=np.vstack(dropped),
+        summary=tuple(summary),
+        warnings=tuple(warns),
+    )

@@ -1,0 +1,385 @@
+r"""Exact estimators of the pass@k family (pure numerics: numpy and scipy only, no I/O).
+
+All estimators here are functions of one problem's (n, c): n samples drawn, c of them
+correct, and a budget k. They broadcast like numpy ufuncs over any shapes of ``n``, ``c``
+and ``k`` (and ``tau``), so ``pass_at_k(n[:, None], c[:, None], ks[None, :])`` gives a
+problems-by-k matrix.
+
+The workhorse is the hypergeometric "all fail" probability
+
+.. math:: F(n, c, k) = \binom{n-c}{k} \Big/ \binom{n}{k}
+          = \prod_{j=0}^{k-1} \Bigl(1 - \frac{c}{n-j}\Bigr),
+
+the chance that k samples drawn without replacement from the n contain none of the c
+correct ones. It obeys F(k+1) = F(k)(n-c-k)/(n-k), so one cumulative sum of
+``log1p(-c/(n-j))`` gives the whole curve k = 1..n in O(n) for each distinct (n, c)
+(``../shared/REFERENCE.md``; Chen et al. 2021). F is symmetric in c and k, so the cheaper
+of the two cumulative sums is used. Sums run in blocks (at most a few thousand rounding
+steps each), which keeps the relative error of ``1 - F`` (computed as ``-expm1(log F)``)
+near 1e-13 for n up to 10^7.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+import numpy as np
+from scipy import stats
+
+from ._validation import as_float_array, as_int_array, check_counts, check_k_le_n, fmt
+from ._errors import PasscurveError
+
+__all__ = [
+    "pass_at_k",
+    "pass_pow_k",
+    "g_pass_at_k",
+    "mg_pass_at_k",
+    "naive_pass_at_k",
+]
+
+_BLOCK = 512
+_MAX_ELEMS = 1 << 22  # work arrays stay around 32 MB
+
+
+# ----------------------------------------------------------------------------------------
+# numerical kernels
+# ----------------------------------------------------------------------------------------
+def _blocked_cumsum(a: np.ndarray) -> np.ndarray:
+    """Cumulative sum along the last axis with error growing like (B + L/B)·eps, not L·eps."""
+    rows, length = a.shape
+    nb = -(-length // _BLOCK)
+    pad = nb * _BLOCK - length
+    if pad:
+        a = np.concatenate([a, np.zeros((rows, pad))], axis=1)
+    blocks = a.reshape(rows, nb, _BLOCK).cumsum(axis=2)
+    offsets = np.zeros((rows, nb))
+    if nb > 1:
+        offsets[:, 1:] = np.cumsum(blocks[:, :-1, -1], axis=1)
+    out = (blocks + offsets[:, :, None]).reshape(rows, nb * _BLOCK)
+    return out[:, :length]
+
+
+def _log_fail_table(
+    pn: np.ndarray,
+    pc: np.ndarray,
+    uk: np.ndarray,
+    *,
+    transform: Any = None,
+    weights: np.ndarray | None = None,
+) -> np.ndarray:
+    """log F(n_p, c_p, k_u) for every pair p and every k in sorted ``uk`` (all >= 1).
+
+    -inf where k > n - c (F = 0), NaN where k > n. With ``transform`` the block is mapped
+    (e.g. to pass@k); with ``weights`` (one per pair) the function returns the weighted
+    sum over pairs, shape (U,), treating NaN as 0, without ever holding the P x U table.
+    """
+    P, U = pn.size, uk.size
+    out = np.empty((P, U)) if weights is None else np.zeros(U)
+    kmax = int(uk[-1])
+    # length of the cumulative sum each pair needs: beyond n - c every F is 0
+    need = np.minimum(kmax, pn - pc).astype(np.int64)
+    order = np.argsort(need, kind="stable")
+    need_sorted = np.maximum(need[order], 1)
+    start = 0
+    while start < P:
+        # rows in a chunk have similar needs (sorted); keep rows * longest need bounded
+        cost = (np.arange(1, P - start + 1)) * need_sorted[start:]
+        stop = start + max(1, int(np.searchsorted(cost, _MAX_ELEMS, side="right")))
+        rows = order[start:stop]
+        L = int(need_sorted[stop - 1])
+        n_r = pn[rows].astype(np.float64)[:, None]
+        c_r = pc[rows].astype(np.float64)[:, None]
+        j = np.arange(L, dtype=np.float64)[None, :]
+        valid = j < (n_r - c_r)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            terms = np.where(valid, np.log1p(-c_r / np.where(valid, n_r - j, 1.0)), 0.0)
+        cums = _blocked_cumsum(terms)
+        kk = np.minimum(uk, L) - 1
+        block = cums[:, kk]
+        block[uk[None, :] > (pn[rows] - pc[rows])[:, None]] = -np.inf
+        block[uk[None, :] > pn[rows][:, None]] = np.nan
+        if transform is not None:
+            block = transform(block)
+        if weights is None:
+            out[rows] = block
+        else:
+            out += weights[rows] @ np.nan_to_num(block, nan=0.0)
+        start = stop
+    return out
+
+
+def _log_fail_elementwise(n: np.ndarray, c: np.ndarray, k: np.ndarray) -> np.ndarray:
+    """log F for flat, equal-length arrays, summing min(c, k) terms per element."""
+    m = np.minimum(c, k)
+    a = np.maximum(c, k)
+    out = np.zeros(n.shape, dtype=np.float64)
+    zero = (c + k) > n
+    out[zero] = -np.inf
+    todo = np.flatnonzero(~zero & (m > 0))
+    if todo.size:
+        cost = m[todo]
+        bounds = np.cumsum(cost)
+        start = 0
+        while start < todo.size:
+            base = bounds[start - 1] if start else 0
+            stop = int(np.searchsorted(bounds, base + _MAX_ELEMS, side="right"))
+            stop = max(stop, start + 1)
+            idx = todo[start:stop]
+            lens = m[idx]
+            seg = np.repeat(np.arange(idx.size), lens)
+            offs = np.cumsum(lens) - lens
+            j = np.arange(seg.size) - np.repeat(offs, lens)
+            terms = np.log1p(-a[idx][seg] / (n[idx][seg] - j).astype(np.float64))
+            out[idx] = np.add.reduceat(terms, offs)
+            start = stop
+    out[k > n] = np.nan
+    return out
+
+
+def _log_fail(n: np.ndarray, c: np.ndarray, k: np.ndarray) -> np.ndarray:
+    """log C(n-c, k)/C(n, k), broadcasting; -inf where k > n - c, NaN where k > n."""
+    nc_n, nc_c = np.broadcast_arrays(n, c)
+    shape = np.broadcast_shapes(nc_n.shape, k.shape)
+    size = int(np.prod(shape)) if shape else 1
+    pairs = np.stack([nc_n.ravel(), nc_c.ravel()], axis=1)
+    upairs, inv = np.unique(pairs, axis=0, return_inverse=True)
+    uk, kinv = np.unique(k.ravel(), return_inverse=True)
+    P, U = upairs.shape[0], uk.size
+    use_table = P * U <= max(8 * size, 1 << 20)
+    if use_table and size <= (1 << 22):
+        # the table sums up to min(max k, n - c) terms per pair; the elementwise path
+        # sums min(c, k) terms per element (F is symmetric in c and k): take the cheaper
+        table_cost = int(np.minimum(uk[-1], upairs[:, 0] - upairs[:, 1]).sum())
+        elem_cost = int(np.minimum(*np.broadcast_arrays(c, k)).sum())
+        use_table = table_cost <= elem_cost
+    if use_table:
+        pos_k = np.maximum(uk, 1)
+        table = _log_fail_table(upairs[:, 0], upairs[:, 1], pos_k)
+        table[:, uk == 0] = 0.0
+        res = table[inv.reshape(nc_n.shape), kinv.reshape(k.shape)]
+        return np.broadcast_to(res, shape).copy() if res.shape != shape else res
+    nb, cb, kb = (np.ascontiguousarray(x).ravel() for x in np.broadcast_arrays(n, c, k))
+    return _log_fail_elementwise(nb, cb, kb).reshape(shape)
+
+
+def _fail_to_pass(logf: np.ndarray) -> np.ndarray:
+    out = -np.expm1(logf)
+    return out + 0.0  # turns -0.0 into +0.0
+
+
+# ----------------------------------------------------------------------------------------
+# validation helpers (one per public function, run first)
+# ----------------------------------------------------------------------------------------
+KGtN = Literal["raise", "nan"]
+
+
+def _nck_iv(n: Any, c: Any, k: Any, k_gt_n: str = "raise") -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    n_a = as_int_array(n, "n", minimum=None)
+    c_a = as_int_array(c, "c", minimum=None)
+    k_a = as_int_array(k, "k", minimum=None)
+    neg = c_a < 0
+    if neg.any():
+        raise PasscurveError(f"`c` must be >= 0 (got c={fmt(c_a[neg].ravel()[0])})")
+    n_a, c_a = check_counts(n_a, c_a)
+    small = k_a < 1
+    if small.any():
+        raise PasscurveError(f"`k` must be an integer >= 1 (got k={fmt(k_a[small].ravel()[0])})")
+    try:
+        np.broadcast_shapes(n_a.shape, k_a.shape)
+    except ValueError:
+        raise PasscurveError(f"`k` has shape {k_a.shape}, which does not broadcast with `n` of shape {n_a.shape}") from None
+    if k_gt_n == "raise":
+        check_k_le_n(n_a, k_a)
+    elif k_gt_n != "nan":
+        raise PasscurveError(f'`k_gt_n` must be "raise" or "nan" (got {k_gt_n!r})')
+    return n_a, c_a, k_a
+
+
+def _scalar_out(x: np.ndarray, *inputs: Any) -> Any:
+    if all(np.ndim(v) == 0 for v in inputs):
+        return float(x)
+    return x
+
+
+# ----------------------------------------------------------------------------------------
+# public estimators
+# ----------------------------------------------------------------------------------------
+def pass_at_k(n: Any, c: Any, k: Any, *, k_gt_n: KGtN = "raise") -> Any:
+    r"""Unbiased pass@k of one or many problems (Chen et al. 2021).
+
+    .. math:: \widehat{\text{pass@}k} = 1 - \binom{n-c}{k} \Big/ \binom{n}{k}
+
+    the probability that a uniformly random k-subset of the n samples contains at least
+    one of the c correct ones. It is unbiased for :math:`1-(1-p)^k` when n is fixed in
+    advance and k <= n; no unbiased estimator exists for k > n.
+
+    Parameters
+    ----------
+    n, c, k : array_like of int
+        Samples drawn, samples correct (0 <= c <= n, n >= 1) and the budget k >= 1.
+        They broadcast against each other; numpy integer types and integral floats are
+        accepted.
+    k_gt_n : {"raise", "nan"}, default "raise"
+        What to do where k > n: raise :class:`PasscurveError` (a ``ValueError``) naming
+        k and n, or return NaN there. Never 1.0.
+
+    Returns
+    -------
+    float or ndarray
+        A float when every input is a scalar, else an array of the broadcast shape.
+
+    References
+    ----------
+    M. Chen et al., "Evaluating Large Language Models Trained on Code", arXiv:2107.03374.
+
+    Examples
+    --------
+    >>> pass_at_k(10, 3, 5)  # 1 - C(7,5)/C(10,5)
+    0.9166666666666666
+    """
+    n_a, c_a, k_a = _nck_iv(n, c, k, k_gt_n)
+    return _scalar_out(_fail_to_pass(_log_fail(n_a, c_a, k_a)), n, c, k)
+
+
+def pass_pow_k(n: Any, c: Any, k: Any, *, k_gt_n: KGtN = "raise") -> Any:
+    r"""Unbiased pass^k: the chance that all of k samples are correct (Yao et al. 2024).
+
+    .. math:: \widehat{\text{pass}^k} = \binom{c}{k} \Big/ \binom{n}{k}
+
+    unbiased for :math:`p^k` (k <= n). It equals F(n, n - c, k), so it shares the
+    whole-curve machinery of :func:`pass_at_k`.
+
+    Parameters
+    ----------
+    n, c, k : array_like of int
+        As in :func:`pass_at_k`.
+    k_gt_n : {"raise", "nan"}, default "raise"
+
+    References
+    ----------
+    S. Yao et al., "τ-bench", arXiv:2406.12045.
+
+    Examples
+    --------
+    >>> round(pass_pow_k(10, 7, 2), 6)  # C(7,2)/C(10,2)
+    0.466667
+    """
+    n_a, c_a, k_a = _nck_iv(n, c, k, k_gt_n)
+    out = np.exp(_log_fail(n_a, n_a - c_a, k_a)) + 0.0
+    return _scalar_out(out, n, c, k)
+
+
+def _tau_to_m(tau: np.ndarray, k: np.ndarray) -> np.ndarray:
+    """m = max(ceil(tau * k), 1), robust to tau * k landing a rounding step above an integer."""
+    x = tau * k
+    r = np.round(x)
+    m = np.where(np.abs(x - r) <= 1e-9 * np.maximum(1.0, np.abs(x)), r, np.ceil(x))
+    return np.maximum(m, 1).astype(np.int64)
+
+
+def g_pass_at_k(n: Any, c: Any, k: Any, tau: Any, *, k_gt_n: KGtN = "raise") -> Any:
+    r"""G-pass@k_τ: the chance that at least m = max(⌈τk⌉, 1) of k samples are correct.
+
+    .. math:: \text{G-pass@}k_\tau = \sum_{j=m}^{\min(c,k)}
+              \binom{c}{j}\binom{n-c}{k-j} \Big/ \binom{n}{k}
+
+    a hypergeometric tail (draws without replacement from the n samples), unbiased for
+    P(Binomial(k, p) >= m). τ → 0 gives pass@k and τ = 1 gives pass^k; those two ends use
+    the exact products of :func:`pass_at_k` and :func:`pass_pow_k`, the rest scipy's
+    hypergeometric survival function (relative error about 1e-10 at n = 10^6).
+
+    Parameters
+    ----------
+    n, c, k : array_like of int
+    tau : array_like of float in [0, 1]
+    k_gt_n : {"raise", "nan"}, default "raise"
+
+    References
+    ----------
+    J. Liu et al., "Are Your LLMs Capable of Stable Reasoning?", arXiv:2412.13147.
+
+    Examples
+    --------
+    >>> round(g_pass_at_k(48, 24, 16, 0.5), 6)
+    0.619945
+    """
+    n_a, c_a, k_a = _nck_iv(n, c, k, k_gt_n)
+    t = as_float_array(tau, "tau")
+    bad = (t < 0) | (t > 1)
+    if bad.any():
+        raise PasscurveError(f"`tau` must be in [0, 1] (got tau={fmt(t[bad].ravel()[0])})")
+    n_b, c_b, k_b, t_b = np.broadcast_arrays(n_a, c_a, k_a, t)
+    m = _tau_to_m(t_b, k_b)
+    out = np.empty(n_b.shape)
+    first = m == 1
+    last = (m == k_b) & ~first
+    mid = ~first & ~last
+    if first.any():
+        out[first] = _fail_to_pass(_log_fail(n_b[first], c_b[first], k_b[first]))
+    if last.any():
+        out[last] = np.exp(_log_fail(n_b[last], n_b[last] - c_b[last], k_b[last]))
+    if mid.any():
+        out[mid] = stats.hypergeom.sf(m[mid] - 1, n_b[mid], c_b[mid], k_b[mid])
+    out[k_b > n_b] = np.nan
+    out = np.clip(out, 0.0, 1.0) + 0.0
+    return _scalar_out(out, n, c, k, tau)
+
+
+def mg_pass_at_k(n: Any, c: Any, k: Any, *, k_gt_n: KGtN = "raise") -> Any:
+    r"""mG-pass@k: G-pass@k averaged over τ in (0.5, 1] (Liu et al. 2024).
+
+    .. math:: \text{mG-pass@}k = \frac{2}{k} \sum_{i=\lceil k/2\rceil+1}^{k}
+              \text{G-pass@}k_{i/k}
+
+    Computed as one hypergeometric expectation, :math:`(2/k)\,E[(X - \lceil k/2\rceil)^+]`
+    with X ~ Hypergeom(n, c, k), because :math:`\sum_{i=a+1}^{k} P(X \ge i) = E[(X-a)^+]`.
+
+    Examples
+    --------
+    >>> round(mg_pass_at_k(10, 5, 4), 6)
+    0.142857
+    """
+    n_a, c_a, k_a = _nck_iv(n, c, k, k_gt_n)
+    n_b, c_b, k_b = np.broadcast_arrays(n_a, c_a, k_a)
+    out = np.full(n_b.shape, np.nan)
+    ok = k_b <= n_b
+    if ok.any():
+        nn, cc, kk = n_b[ok], c_b[ok], k_b[ok]
+        half = -(-kk // 2)  # ceil(k/2)
+        # E[(X - half)^+] = sum over the support above half; support length <= min(c, k)
+        top = np.minimum(cc, kk)
+        span = np.maximum(top - half, 0)
+        res = np.zeros(nn.shape)
+        has = np.flatnonzero(span > 0)
+        if has.size:
+            reps = span[has]
+            seg = np.repeat(np.arange(has.size), reps)
+            offs = np.cumsum(reps) - reps
+            x = half[has][seg] + 1 + (np.arange(seg.size) - np.repeat(offs, reps))
+            pmf = stats.hypergeom.pmf(x, nn[has][seg], cc[has][seg], kk[has][seg])
+            res[has] = np.add.reduceat(pmf * (x - half[has][seg]), offs)
+        out[ok] = np.clip(2.0 * res / kk, 0.0, 1.0)
+    return _scalar_out(out + 0.0, n, c, k)
+
+
+def naive_pass_at_k(n: Any, c: Any, k: Any) -> Any:
+    r"""The plug-in estimate :math:`1 - (1 - c/n)^k` (biased; for comparison only).
+
+    Jensen's inequality makes it *underestimate* :math:`1-(1-p)^k` on average: at
+    (n, c, k) = (200, 10, 100) it gives 0.99408 where the unbiased estimate is 0.99923.
+    It is defined for k > n, which is exactly why it is tempting and wrong: it is not
+    a forecast either, since it ignores how difficulty varies across problems.
+
+    Examples
+    --------
+    >>> round(naive_pass_at_k(200, 10, 100), 8)
+    0.99407947
+    """
+    n_a = as_int_array(n, "n", minimum=None)
+    c_a = as_int_array(c, "c", minimum=0)
+    k_a = as_int_array(k, "k", minimum=1)
+    n_a, c_a = check_counts(n_a, c_a)
+    p = c_a / n_a
+    with np.errstate(divide="ignore"):
+        out = -np.expm1(k_a * np.log1p(-p)) + 0.0
+    return _scalar_out(out, n, c, k)

@@ -1,0 +1,166 @@
+"""Argument checks shared by every public function.
+
+Each public function has its own ``_<name>_iv`` helper that calls these primitives
+first and returns standardised arrays; each primitive raises :class:`PasscurveError`
+with a one-line message naming the argument in backticks, e.g.
+"`k` must be an integer in [1, n] (got k=12, n=10)".
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from ._errors import PasscurveError
+
+__all__ = [
+    "as_int_array",
+    "as_float_array",
+    "check_counts",
+    "check_k_le_n",
+    "check_probability",
+    "check_rng",
+    "check_confidence_level",
+    "check_positive_int",
+    "fmt",
+]
+
+
+def fmt(x: Any) -> str:
+    """Short, stable text for a value in an error message."""
+    if isinstance(x, float | np.floating):
+        v = float(x)
+        return str(int(v)) if v.is_integer() and abs(v) < 1e15 else repr(v)
+    if isinstance(x, np.integer):
+        return str(int(x))
+    return repr(x) if isinstance(x, str) else str(x)
+
+
+def _first_bad(arr: np.ndarray, mask: np.ndarray) -> Any:
+    idx = np.flatnonzero(np.ravel(mask))[0]
+    return np.ravel(arr)[idx]
+
+
+def as_int_array(x: Any, name: str, *, minimum: int | None = 0) -> np.ndarray:
+    """Return ``x`` as an int64 array; reject NaN, non-integers, bools, strings and values < ``minimum``.
+
+    Integral floats (``3.0``, as CSV readers produce) are accepted.
+    """
+    try:
+        arr = np.asarray(x)
+    except Exception as exc:  # ragged sequences and the like
+        raise PasscurveError(f"`{name}` must be an array of integers ({exc})") from None
+    if arr.dtype == object:
+        try:
+            arr = arr.astype(np.float64)
+        except (TypeError, ValueError):
+            bad = next((v for v in arr.ravel() if not isinstance(v, int | float | np.number)), arr.ravel()[0])
+            raise PasscurveError(f"`{name}` must contain integers (got {fmt(bad)})") from None
+    if arr.dtype == bool:
+        raise PasscurveError(f"`{name}` must contain integers, not booleans")
+    if arr.size == 0:
+        raise PasscurveError(f"`{name}` is empty")
+    if np.issubdtype(arr.dtype, np.integer):
+        out = arr.astype(np.int64)
+    elif np.issubdtype(arr.dtype, np.floating):
+        if np.isnan(arr).any():
+            raise PasscurveError(f"`{name}` contains NaN")
+        if not np.isfinite(arr).all():
+            raise PasscurveError(f"`{name}` contains an infinite value")
+        frac = arr != np.floor(arr)
+        if frac.any():
+            raise PasscurveError(f"`{name}` must contain integers (got {fmt(_first_bad(arr, frac))})")
+        if np.abs(arr).max() >= 2**62:
+            raise PasscurveError(f"`{name}` is too large (max {fmt(np.abs(arr).max())})")
+        out = arr.astype(np.int64)
+    else:
+        raise PasscurveError(f"`{name}` must contain integers (got values of type {arr.dtype})")
+    if minimum is not None:
+        low = out < minimum
+        if low.any():
+            raise PasscurveError(f"`{name}` must be >= {minimum} (got {name}={fmt(_first_bad(out, low))})")
+    return out
+
+
+def as_float_array(x: Any, name: str, *, allow_nan: bool = False) -> np.ndarray:
+    """Return ``x`` as a float64 array; reject strings, and NaN/inf unless allowed."""
+    try:
+        arr = np.asarray(x, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise PasscurveError(f"`{name}` must contain numbers") from None
+    if arr.size == 0:
+        raise PasscurveError(f"`{name}` is empty")
+    if not allow_nan and not np.isfinite(arr).all():
+        raise PasscurveError(f"`{name}` contains NaN or an infinite value")
+    return arr
+
+
+def check_counts(n: np.ndarray, c: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Check ``n >= 1`` and ``0 <= c <= n`` elementwise (after broadcasting)."""
+    try:
+        n, c = np.broadcast_arrays(n, c)
+    except ValueError:
+        raise PasscurveError(f"`n` and `c` have incompatible shapes {np.shape(n)} and {np.shape(c)}") from None
+    zero = n < 1
+    if zero.any():
+        raise PasscurveError(f"`n` must be >= 1 (got n={fmt(_first_bad(n, zero))}); a problem needs at least one sample")
+    over = c > n
+    if over.any():
+        i = np.flatnonzero(over.ravel())[0]
+        raise PasscurveError(f"`c` must be <= n (got c={fmt(c.ravel()[i])}, n={fmt(n.ravel()[i])})")
+    return n, c
+
+
+def check_k_le_n(n: np.ndarray, k: np.ndarray) -> None:
+    """Raise the canonical k > n error."""
+    over = k > n
+    if over.any():
+        nb, kb = np.broadcast_arrays(n, k)
+        i = np.flatnonzero(over.ravel())[0]
+        raise PasscurveError(
+            f"`k` must be an integer in [1, n] (got k={fmt(kb.ravel()[i])}, n={fmt(nb.ravel()[i])}); "
+            "no unbiased estimator exists for k > n"
+        )
+
+
+def check_probability(x: Any, name: str, *, low: float = 0.0, high: float = 1.0) -> np.ndarray:
+    arr = as_float_array(x, name)
+    bad = (arr < low) | (arr > high)
+    if bad.any():
+        raise PasscurveError(f"`{name}` must be in [{fmt(low)}, {fmt(high)}] (got {name}={fmt(_first_bad(arr, bad))})")
+    return arr
+
+
+def check_confidence_level(x: Any) -> float:
+    try:
+        v = float(x)
+    except (TypeError, ValueError):
+        raise PasscurveError(f"`confidence_level` must be a number in (0, 1) (got {x!r})") from None
+    if not 0.0 < v < 1.0:
+        raise PasscurveError(f"`confidence_level` must be in (0, 1) (got confidence_level={fmt(v)})")
+    return v
+
+
+def check_positive_int(x: Any, name: str, *, minimum: int = 1) -> int:
+    if isinstance(x, bool) or not isinstance(x, int | np.integer):
+        if isinstance(x, float | np.floating) and float(x).is_integer():
+            x = int(x)
+        else:
+            raise PasscurveError(f"`{name}` must be an integer >= {minimum} (got {x!r})")
+    if int(x) < minimum:
+        raise PasscurveError(f"`{name}` must be an integer >= {minimum} (got {name}={int(x)})")
+    return int(x)
+
+
+def check_rng(rng: Any) -> np.random.Generator:
+    """``None`` → fresh Generator, int/SeedSequence → seeded Generator, Generator passes through."""
+    if isinstance(rng, np.random.Generator):
+        return rng
+    if rng is None or isinstance(rng, int | np.integer | np.random.SeedSequence | Sequence):
+        try:
+            return np.random.default_rng(rng)
+        except (TypeError, ValueError):
+            pass
+    raise PasscurveError(f"`rng` must be None, an integer seed or a numpy Generator (got {type(rng).__name__})")

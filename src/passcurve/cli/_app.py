@@ -1,0 +1,172 @@
+"""The typer app and the shared plumbing every command uses (errors, k lists, JSON, warnings)."""
+
+from __future__ import annotations
+
+import json
+import sys
+import warnings
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import Any
+
+import click
+import typer
+from rich.console import Console
+
+from .._errors import PasscurveError, PasscurveWarning
+
+app = typer.Typer(
+    name="passcurve",
+    help="Exact pass@k-family curves, error bars, difficulty fits and forecasts from repeated-sampling logs.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+
+out = Console(soft_wrap=True)
+err = Console(stderr=True, soft_wrap=True, highlight=False)
+
+
+def run(argv: list[str] | None = None) -> int:
+    """Run the app; map bad input to exit 2 with one line on stderr."""
+    try:
+        app(args=argv, standalone_mode=False, prog_name="passcurve")
+    except PasscurveError as exc:
+        print(f"passcurve: error: {exc}", file=sys.stderr)
+        return 2
+    except click.exceptions.Exit as exc:
+        return int(exc.exit_code or 0)
+    except click.exceptions.Abort:
+        print("passcurve: aborted", file=sys.stderr)
+        return 1
+    except click.ClickException as exc:
+        # usage errors (unknown option, missing argument): one line, exit 2
+        msg = exc.format_message().replace("\n", " ")
+        print(f"passcurve: error: {msg}", file=sys.stderr)
+        return 2
+    except BrokenPipeError:
+        return 0
+    return 0
+
+
+def parse_int_list(text: str | None, name: str) -> list[int] | None:
+    """'1,10,100' -> [1, 10, 100]; names the option in the error."""
+    if text is None:
+        return None
+    vals = []
+    for part in text.split(","):
+        part = part.strip()
+        if not part:
+            continue
+        try:
+            v = float(part)
+        except ValueError:
+            raise PasscurveError(f"`{name}` must be a comma-separated list of integers (got {part!r})") from None
+        if not v.is_integer():
+            raise PasscurveError(f"`{name}` must contain integers (got {part})")
+        vals.append(int(v))
+    if not vals:
+        raise PasscurveError(f"`{name}` is empty")
+    return vals
+
+
+def parse_float_list(text: str | None, name: str) -> list[float] | None:
+    if text is None:
+        return None
+    try:
+        vals = [float(p) for p in text.split(",") if p.strip()]
+    except ValueError:
+        raise PasscurveError(f"`{name}` must be a comma-separated list of numbers (got {text!r})") from None
+    if not vals:
+        raise PasscurveError(f"`{name}` is empty")
+    return vals
+
+
+def print_json(obj: Any) -> None:
+    """Plain JSON on stdout (NaN/inf become null)."""
+
+    def clean(x: Any) -> Any:
+        if isinstance(x, float) and (x != x or x in (float("inf"), float("-inf"))):
+            return None
+        if isinstance(x, dict):
+            return {k: clean(v) for k, v in x.items()}
+        if isinstance(x, list | tuple):
+            return [clean(v) for v in x]
+        return x
+
+    sys.stdout.write(json.dumps(clean(obj), indent=2) + "\n")
+
+
+@contextmanager
+def collect_warnings(show: bool = True) -> Iterator[list[str]]:
+    """Collect passcurve warnings; print each once on stderr (verbatim) when the block ends."""
+    seen: list[str] = []
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", PasscurveWarning)
+        yield seen
+    for w in caught:
+        if issubclass(w.category, PasscurveWarning):
+            msg = f"{w.category.__name__}: {w.message}"
+            if msg not in seen:
+                seen.append(msg)
+    if show:
+        for msg in seen:
+            err.print(f"passcurve: warning: {msg}")
+
+
+def command(*args: Any, **kwargs: Any) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """Register a command on the shared app."""
+    return app.command(*args, **kwargs)
+
+
+# ---------------------------------------------------------------------------------------
+# options shared by every command that reads a sample log or a counts file
+# ---------------------------------------------------------------------------------------
+from pathlib import Path  # noqa: E402
+from typing import Annotated  # noqa: E402
+
+FileArg = Annotated[Path, typer.Argument(help="Per-sample log or per-problem counts (JSONL, CSV, Parquet, harness logs).")]
+ProblemCol = Annotated[str | None, typer.Option("--problem-col", help="Column with the problem id (default: detected).")]
+CorrectCol = Annotated[
+    str | None, typer.Option("--correct-col", help="Column with correctness: bool, 0/1, or a score (see --threshold).")
+]
+ModelCol = Annotated[str | None, typer.Option("--model-col", help="Column with the model name (default: detected).")]
+NCol = Annotated[str | None, typer.Option("--n-col", help="Counts layout: column with samples per problem.")]
+CCol = Annotated[str | None, typer.Option("--c-col", help="Counts layout: column with correct samples per problem.")]
+AttemptCol = Annotated[str | None, typer.Option("--attempt-col", help="Column with the attempt (sample) index.")]
+Threshold = Annotated[
+    float | None, typer.Option("--threshold", help="A score column counts as correct when score >= threshold.")
+]
+Format = Annotated[
+    str | None, typer.Option("--format", help="Force the input format (jsonl, csv, parquet, or a harness name).")
+]
+Seed = Annotated[int, typer.Option("--seed", help="Seed for every random step (reproducible output).")]
+JsonFlag = Annotated[bool, typer.Option("--json", help="Print the result object's to_dict() as JSON.")]
+
+
+def load_counts(
+    file: Path,
+    *,
+    problem_col: str | None = None,
+    correct_col: str | None = None,
+    model_col: str | None = None,
+    n_col: str | None = None,
+    c_col: str | None = None,
+    attempt_col: str | None = None,
+    threshold: float | None = None,
+    format: str | None = None,
+) -> Any:
+    """Read any supported input into Counts through the data layer."""
+    from ..data import read_counts
+
+    return read_counts(
+        file,
+        problem_col=problem_col,
+        correct_col=correct_col,
+        model_col=model_col,
+        n_col=n_col,
+        c_col=c_col,
+        attempt_col=attempt_col,
+        threshold=threshold,
+        format=format,
+    )

@@ -1,0 +1,157 @@
+"""`passcurve curve`, `passcurve simulate` and `passcurve demo`."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import numpy as np
+import typer
+from rich.table import Table
+
+from .._curves import curve as compute_curve
+from .._errors import PasscurveError
+from .._simulate import simulate as run_simulation
+from ..data import write_counts, write_table
+from ._app import (
+    AttemptCol,
+    CCol,
+    CorrectCol,
+    FileArg,
+    Format,
+    JsonFlag,
+    ModelCol,
+    NCol,
+    ProblemCol,
+    Seed,
+    Threshold,
+    collect_warnings,
+    command,
+    load_counts,
+    out,
+    parse_int_list,
+    print_json,
+)
+
+DEFAULT_K = [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10000, 100000]
+
+
+def _fmt(x: float) -> str:
+    if x != x:
+        return "-"
+    if x == 0 or 1e-4 <= abs(x) < 1e4:
+        return f"{x:.4f}"
+    return f"{x:.3e}"
+
+
+def render_curve_table(res) -> None:  # type: ignore[no-untyped-def]
+    """Rich tables of a CurveResult, one per model."""
+    for i, m in enumerate(res.models):
+        s = res.summary[i]
+        title = (
+            f"{m}: {s['problems']} problems, samples per problem "
+            f"{s['n_min']} / {s['n_median']:g} / {s['n_max']} (min / median / max)"
+        )
+        t = Table(title=title, title_justify="left")
+        t.add_column("k", justify="right")
+        for name in res.values:
+            t.add_column(name.replace("_", " ").replace("pass pow k", "pass^k").replace(" at k", "@k"), justify="right")
+            if name in res.intervals:
+                t.add_column(f"{int(100 * (res.confidence_level or 0.95))}% interval", justify="right")
+        t.add_column("problems", justify="right")
+        for j, k in enumerate(res.k):
+            row = [str(int(k))]
+            for name, arr in res.values.items():
+                row.append(_fmt(arr[i, j]))
+                if name in res.intervals:
+                    lo, hi = res.intervals[name]
+                    row.append(f"[{_fmt(lo[i, j])}, {_fmt(hi[i, j])}]")
+            row.append(str(int(res.problems[i, j])))
+            t.add_row(*row)
+        out.print(t)
+
+
+@command("curve")
+def curve_cmd(
+    file: FileArg,
+    k: Annotated[str | None, typer.Option("--k", help="Comma-separated budgets, e.g. 1,10,100.")] = None,
+    all_k: Annotated[bool, typer.Option("--all-k", help="Every k from 1 to n.")] = False,
+    drop_k_gt_n: Annotated[
+        bool,
+        typer.Option("--drop-k-gt-n", help="Leave problems with n < k out of the mean at that k (and say how many)."),
+    ] = False,
+    json_out: JsonFlag = False,
+    problem_col: ProblemCol = None,
+    correct_col: CorrectCol = None,
+    model_col: ModelCol = None,
+    n_col: NCol = None,
+    c_col: CCol = None,
+    attempt_col: AttemptCol = None,
+    threshold: Threshold = None,
+    format: Format = None,
+) -> None:
+    """pass@k, pass^k and naive pass@k per model at the chosen k (default: powers up to n)."""
+    if k is not None and all_k:
+        raise PasscurveError("give either `--k` or `--all-k`, not both")
+    counts = load_counts(
+        file,
+        problem_col=problem_col,
+        correct_col=correct_col,
+        model_col=model_col,
+        n_col=n_col,
+        c_col=c_col,
+        attempt_col=attempt_col,
+        threshold=threshold,
+        format=format,
+    )
+    policy = "drop" if drop_k_gt_n else "raise"
+    if all_k:
+        ks = None
+    elif k is not None:
+        ks = parse_int_list(k, "--k")
+    else:
+        limit = int(counts.n.max() if drop_k_gt_n else counts.n.min())
+        ks = [v for v in DEFAULT_K if v <= limit] or [1]
+    with collect_warnings(show=True):
+        res = compute_curve(counts, ks, k_gt_n=policy)
+    if json_out:
+        print_json(res.to_dict())
+    else:
+        render_curve_table(res)
+
+
+@command("simulate")
+def simulate_cmd(
+    output: Annotated[Path, typer.Option("-o", "--output", help="Where to write (.csv, .jsonl or .parquet).")],
+    problems: Annotated[int, typer.Option("--problems", help="Problems per model.")] = 300,
+    n: Annotated[int, typer.Option("--n", help="Samples per problem.")] = 1000,
+    samples: Annotated[
+        bool, typer.Option("--samples", help="Write one row per sample instead of per-problem counts.")
+    ] = False,
+    seed: Seed = 0,
+) -> None:
+    """Write a demo benchmark: four models, heavy-tailed Beta difficulty, some impossible problems."""
+    if problems < 1 or n < 1:
+        raise PasscurveError("`--problems` and `--n` must be >= 1")
+    bench = run_simulation(problems=problems, n=n, rng=seed)
+    if samples:
+        write_table(bench.samples(rng=seed), output)
+        rows = int(bench.counts.n.sum())
+    else:
+        write_counts(bench.counts, output)
+        rows = len(bench.counts)
+    typer.echo(f"wrote {rows} rows ({len(bench.counts.models)} models x {problems} problems, n={n}) to {output}")
+
+
+@command("demo")
+def demo_cmd(
+    output: Annotated[Path, typer.Option("-o", "--output", help="Where to write the demo output.")] = Path(
+        "passcurve-demo.html"
+    ),
+    seed: Seed = 0,
+) -> None:
+    """The main job on a built-in simulated benchmark (no input needed)."""
+    bench = run_simulation(rng=seed)
+    with collect_warnings(show=True):
+        res = compute_curve(bench.counts, [k for k in DEFAULT_K if k <= int(np.min(bench.counts.n))])
+    render_curve_table(res)
