@@ -1,0 +1,3 @@
+from passcurve.cli import main
+
+main()

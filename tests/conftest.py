@@ -1,0 +1,49 @@
+"""Shared test fixtures: the location of ../shared/data (tests skip cleanly without it), CLI runner."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+SHARED_DATA = Path(os.environ.get("PASSCURVE_SHARED_DATA", ROOT.parent / "shared" / "data"))
+
+
+def shared_file(name: str) -> Path:
+    """Path of a file in ../shared/data, or skip the test when it is absent."""
+    p = SHARED_DATA / name
+    if not p.exists():
+        pytest.skip(f"{p} is absent (../shared/data not beside the repo)")
+    return p
+
+
+class CLIResult:
+    def __init__(self, proc: subprocess.CompletedProcess[str]) -> None:
+        self.returncode = proc.returncode
+        self.stdout = proc.stdout
+        self.stderr = proc.stderr
+
+
+def run_cli(*args: str, cwd: Path | None = None, timeout: float = 300) -> CLIResult:
+    """Run `python -m passcurve ARGS` in a subprocess (the real entry point, real exit codes)."""
+    env = dict(os.environ)
+    src = str(ROOT / "src")
+    env["PYTHONPATH"] = src + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
+    proc = subprocess.run(
+        [sys.executable, "-m", "passcurve", *args],
+        capture_output=True,
+        text=True,
+        cwd=cwd,
+        env=env,
+        timeout=timeout,
+    )
+    return CLIResult(proc)
+
+
+@pytest.fixture
+def cli():
+    return run_cli
