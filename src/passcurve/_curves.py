@@ -162,9 +162,11 @@ def mean_curve(
         vals = np.where(n[:, None] >= uk[None, :], vals, 0.0)
         total = w @ vals
     else:
-        pairs = np.stack([n, c if metric == "pass_at_k" else n - c], axis=1)
-        up, inv = np.unique(pairs, axis=0, return_inverse=True)
-        pw = np.bincount(inv.ravel(), weights=w, minlength=up.shape[0])
+        cc = c if metric == "pass_at_k" else n - c
+        key = n * (int(n.max()) + 1) + cc  # one integer per distinct (n, c)
+        ukey, first, inv = np.unique(key, return_index=True, return_inverse=True)
+        pw = np.bincount(inv.ravel(), weights=w, minlength=ukey.size)
+        up = np.stack([n[first], cc[first]], axis=1)
         if metric == "pass_at_k":
             def tr(x: np.ndarray) -> np.ndarray:
                 return -np.expm1(x)
@@ -248,7 +250,7 @@ def curve(
         w = sub.weight if (weighted and sub.weight is not None) else None
         models.append(name)
         summary.append(sub.samples_summary())
-        used = (sub.n[:, None] >= ks[None, :]).sum(axis=0)
+        used = sub.n.size - np.searchsorted(np.sort(sub.n), ks, side="left")
         problems.append(used)
         dropped.append(sub.n.size - used)
         for m in metrics:
