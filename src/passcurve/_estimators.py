@@ -26,8 +26,8 @@ from typing import Any, Literal
 import numpy as np
 from scipy import stats
 
-from ._validation import as_float_array, as_int_array, check_counts, check_k_le_n, fmt
 from ._errors import PasscurveError
+from ._validation import as_float_array, as_int_array, check_counts, check_k_le_n, fmt
 
 __all__ = [
     "pass_at_k",
