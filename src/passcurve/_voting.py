@@ -31,10 +31,10 @@ values of the product at L roots of unity (a discrete Fourier sum; the product o
 hundreds of groups is a sum of complex logarithms, groups with equal counts share one
 factor raised to their multiplicity). L is either large enough that no aliasing occurs
 (L > max(N, degree - N), exact) or large enough that the aliased mass, bounded by a
-binomial tail, is below 1e-18. The u-integral is a polynomial of degree T_max =
+binomial tail, is below 1e-16. The u-integral is a polynomial of degree T_max =
 min(#groups that can tie, (k-x)/x) and is done exactly by Gauss-Legendre quadrature with
-T_max//2 + 1 nodes. Gold counts x with P(X = x) < 1e-18 are skipped (absolute error at
-most k·1e-18), and x > k - x wins outright.
+T_max//2 + 1 nodes. Gold counts x with P(X = x) < 1e-16 are skipped (absolute error at
+most k·1e-16), and x > k - x wins outright.
 
 The independent-voter prediction uses the same machinery with independent Poisson
 counts (the multinomial of k voters, each right with the benchmark-average accuracy p̄).
@@ -42,6 +42,7 @@ counts (the multinomial of k voters, each right with the benchmark-average accur
 
 from __future__ import annotations
 
+import functools
 import math
 import warnings
 from collections.abc import Sequence
@@ -68,13 +69,14 @@ __all__ = [
 TIES = ("random", "strict", "first")
 Ties = Literal["random", "strict", "first"]
 
-_TOL = 1e-18
+_TOL = 1e-16
 _LOSE, _WIN, _SHARE = 0, 1, 2
 
 
 # ----------------------------------------------------------------------------------------
 # the exact core
 # ----------------------------------------------------------------------------------------
+@functools.lru_cache(maxsize=512)
 def _gauss01(q: int) -> tuple[np.ndarray, np.ndarray]:
     nodes, weights = np.polynomial.legendre.leggauss(q)
     return (nodes + 1.0) / 2.0, weights / 2.0
@@ -191,9 +193,20 @@ def _maj_core(m: _Model) -> float:
             if share.any() and t_max > 0:
                 As, Bs, rs = A[share], Bx[share], mult[share]
                 step = max(1, int(2_000_000 // max(1, As.size)))
+                one = rs == 1
                 for s in range(0, u.size, step):
                     uu = u[s : s + step, None, None]
-                    logQ[s : s + step] += (rs[None, :, None] * np.log(As[None] + uu * Bs[None])).sum(axis=1)
+                    V = As[None] + uu * Bs[None]  # (q, D, L)
+                    # |V(w)| <= V(1) (positive coefficients): normalise by V(1) so the plain
+                    # product of the single rows cannot overflow; its underflow only drops
+                    # terms ~1e-308 below the value at w = 1
+                    v1 = V[:, :, :1].real
+                    logQ[s : s + step] += (rs[None, :] * np.log(v1[:, :, 0])).sum(axis=1)[:, None]
+                    V = V / v1
+                    if one.any():
+                        logQ[s : s + step] += np.log(np.prod(V[:, one], axis=1))
+                    if (~one).any():
+                        logQ[s : s + step] += (rs[None, ~one, None] * np.log(V[:, ~one])).sum(axis=1)
             elif share.any():
                 logQ += (mult[share, None] * np.log(A[share])).sum(axis=0)
             logQ += m.free_log(omega, x, u)
@@ -201,6 +214,23 @@ def _maj_core(m: _Model) -> float:
             coef = (F.real @ cw) / L  # one value per node
             total += m.gold_w[x] * float(wq @ coef) / m.norm
     return float(min(max(total, 0.0), 1.0))
+
+
+def _na_bound(xs: np.ndarray, b: np.ndarray, r: np.ndarray, cdf: Any, top: int = 8) -> np.ndarray:
+    """Upper bound on P(every wrong answer has <= x votes | gold has x votes).
+
+    Given X = x the other counts are multivariate hypergeometric (or multinomial), which
+    is negatively associated (Joag-Dev and Proschan 1983), so the probability that all
+    stay <= x is at most the product of the marginal probabilities; the ``top`` largest
+    groups suffice for a useful bound.
+    """
+    out = np.ones(len(xs))
+    if b.size == 0:
+        return out
+    order = np.argsort(b)[::-1][:top]
+    for j in order:
+        out *= np.asarray(cdf(xs, b[j]), dtype=np.float64) ** min(float(r[j]), 50.0)
+    return out
 
 
 def _group_rows(counts: np.ndarray, cls: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -241,7 +271,7 @@ def _hypergeometric_model(g: int, wrong: np.ndarray, cls: np.ndarray, abstain: i
         rest_sf=lambda M: float(stats.binom.sf(M - 1, rest, theta)),
         rest_cdf=lambda M: float(stats.binom.cdf(M, rest, theta)),
         rest_var=rest * theta * (1.0 - theta),
-        big_le=lambda xs: stats.hypergeom.cdf(xs, rest, int(b.max()), k - xs) if b.size else np.ones(len(xs)),
+        big_le=lambda xs: _na_bound(xs, b, r, lambda xx, bj: stats.hypergeom.cdf(xx, rest, bj, k - xx)),
         full_log=lambda omega, bb: bb[:, None] * np.log((1.0 - theta) + theta * omega)[None, :],
         free_log=free_log,
         free_ties=lambda x, N: 0,
@@ -287,8 +317,8 @@ def _poisson_model(
         rest_sf=lambda M: float(stats.poisson.sf(M - 1, mu_rest)),
         rest_cdf=lambda M: float(stats.poisson.cdf(M, mu_rest)),
         rest_var=mu_rest,
-        big_le=lambda xs: (
-            stats.binom.cdf(xs, k - xs, min(1.0, float(b.max()) / (1.0 - p_gold))) if b.size else np.ones(len(xs))
+        big_le=lambda xs: _na_bound(
+            xs, b, r, lambda xx, bj: stats.binom.cdf(xx, k - xx, min(1.0, bj / max(1e-300, 1.0 - p_gold)))
         ),
         full_log=lambda omega, bb: np.zeros((len(bb), omega.size), dtype=np.complex128),
         free_log=free_log,
