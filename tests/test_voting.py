@@ -1,0 +1,238 @@
+"""maj@k: exact values against brute-force enumeration of every k-subset (fractions), and the
+independent-voter prediction against enumeration of every voter sequence."""
+
+from __future__ import annotations
+
+import itertools
+from fractions import Fraction
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from passcurve import (
+    AnswerTallies,
+    PasscurveError,
+    VoteResult,
+    maj_at_k,
+    maj_at_k_tallies,
+    pass_at_k,
+    simulate_answers,
+    vote,
+)
+from passcurve._voting import _independent_one
+
+
+# ---------------------------------------------------------------------------------------
+# brute force: every k-subset of the n samples, exact rationals
+# ---------------------------------------------------------------------------------------
+def brute_maj(answers, gold, k, ties="random"):
+    first = {}
+    for i, a in enumerate(answers):
+        if a is not None and a not in first:
+            first[a] = i
+    total, count = Fraction(0), 0
+    for sub in itertools.combinations(range(len(answers)), k):
+        count += 1
+        votes = {}
+        for i in sub:
+            if answers[i] is not None:
+                votes[answers[i]] = votes.get(answers[i], 0) + 1
+        if gold not in votes or votes[gold] < max(votes.values()):
+            continue
+        tied = [a for a, v in votes.items() if v == votes[gold] and a != gold]
+        if ties == "random":
+            total += Fraction(1, len(tied) + 1)
+        elif ties == "strict":
+            total += 0 if tied else 1
+        else:
+            total += 1 if all(first[a] > first[gold] for a in tied) else 0
+    return total / count
+
+
+def test_hand_example():
+    # pairs of {a, a, b}: {a,a} wins, two {a,b} pairs tie (1/2 each): (1 + 1/2 + 1/2)/3 = 2/3
+    assert maj_at_k([["a", "a", "b"]], ["a"], 2)[0] == pytest.approx(2 / 3, abs=1e-14)
+    assert maj_at_k([["a", "a", "b"]], ["a"], 2, ties="strict")[0] == pytest.approx(1 / 3, abs=1e-14)
+    # "first": a appears before b, so a wins the a-b ties
+    assert maj_at_k([["a", "a", "b"]], ["a"], 2, ties="first")[0] == pytest.approx(1.0, abs=1e-14)
+    assert maj_at_k([["b", "a", "a"]], ["a"], 2, ties="first")[0] == pytest.approx(1 / 3, abs=1e-14)
+
+
+def test_k1_is_gold_share_and_k_n_is_full_vote():
+    ans = ["x", "y", "x", None, "z", "x", "y", "y"]
+    # k = 1: the chance one random sample is the gold answer (closed form g/n)
+    assert maj_at_k([ans], ["x"], 1)[0] == pytest.approx(3 / 8, abs=1e-14)
+    # k = n: the full vote is a 3-3 tie between x and y (closed form 1/2, strict 0)
+    assert maj_at_k([ans], ["x"], 8)[0] == pytest.approx(0.5, abs=1e-14)
+    assert maj_at_k([ans], ["x"], 8, ties="strict")[0] == pytest.approx(0.0, abs=1e-14)
+
+
+def test_gold_never_sampled_scores_zero():
+    assert maj_at_k_tallies([3, 2], None, [1, 3, 5]).tolist() == [0.0, 0.0, 0.0]
+    assert maj_at_k([["b", "c"]], ["a"], 2)[0] == 0.0
+
+
+@pytest.mark.parametrize("ties", ["random", "strict", "first"])
+def test_random_small_cases_against_enumeration(ties):
+    rng = np.random.default_rng(7)
+    for _ in range(60):
+        n = int(rng.integers(1, 11))
+        m = int(rng.integers(1, 5))
+        alphabet = ["g"] + [f"w{i}" for i in range(m)] + [None]
+        ans = [alphabet[i] for i in rng.integers(0, len(alphabet), size=n)]
+        for k in range(1, n + 1):
+            got = maj_at_k([ans], ["g"], k, ties=ties)[0]
+            assert got == pytest.approx(float(brute_maj(ans, "g", k, ties)), abs=1e-12)
+
+
+# many ties: few answer values with near-equal counts
+tie_heavy = st.lists(st.sampled_from(["g", "a", "b", "c"]), min_size=2, max_size=12)
+
+
+@settings(max_examples=60, deadline=None)
+@given(ans=tie_heavy, data=st.data(), ties=st.sampled_from(["random", "strict", "first"]))
+def test_property_against_enumeration(ans, data, ties):
+    k = data.draw(st.integers(1, len(ans)))
+    assert maj_at_k([ans], ["g"], k, ties=ties)[0] == pytest.approx(float(brute_maj(ans, "g", k, ties)), abs=1e-12)
+
+
+@settings(max_examples=30, deadline=None)
+@given(
+    g=st.integers(1, 6),
+    others=st.lists(st.integers(1, 6), min_size=0, max_size=4),
+    abstain=st.integers(0, 3),
+    data=st.data(),
+)
+def test_tallies_api_matches_answers_api(g, others, abstain, data):
+    tallies = [g, *others]
+    n = sum(tallies) + abstain
+    k = data.draw(st.integers(1, n))
+    answers = ["g"] * g + [a for j, c in enumerate(others) for a in [f"w{j}"] * c] + [None] * abstain
+    assert maj_at_k_tallies(tallies, 0, k, abstain=abstain) == pytest.approx(
+        float(brute_maj(answers, "g", k)), abs=1e-12
+    )
+
+
+def test_larger_case_against_exact_rational_sum():
+    # n = 40, k = 12: too many subsets to enumerate (5.6e9), so sum the multivariate
+    # hypergeometric exactly over (x, y1, y2, y3) with math.comb (a different computation)
+    from math import comb
+
+    g, b = 12, [10, 10, 8]
+    n, k = g + sum(b), 12
+    tot = Fraction(0)
+    for x in range(1, k + 1):
+        for y1 in range(0, k - x + 1):
+            for y2 in range(0, k - x - y1 + 1):
+                y3 = k - x - y1 - y2
+                ys = (y1, y2, y3)
+                if max(ys) > x:
+                    continue
+                w = comb(g, x) * comb(b[0], y1) * comb(b[1], y2) * comb(b[2], y3)
+                tot += Fraction(w, 1) / (1 + sum(y == x for y in ys))
+    expected = tot / comb(n, k)
+    assert maj_at_k_tallies([g, *b], 0, k) == pytest.approx(float(expected), abs=1e-13)
+
+
+def test_large_n_is_finite_and_monotone_for_a_clear_plurality():
+    # n = 10^4 with 300 distinct answers: values must be finite probabilities and, for a clear
+    # plurality (gold 40% vs at most ~3% each), maj@k increases towards 1
+    rng = np.random.default_rng(0)
+    wrong = rng.multinomial(6000, rng.dirichlet(np.full(300, 1.0)))
+    wrong = wrong[wrong > 0]
+    vals = maj_at_k_tallies([4000, *wrong], 0, [1, 3, 9, 27])
+    assert np.all(np.isfinite(vals))
+    assert vals[0] == pytest.approx(0.4, abs=1e-12)  # k = 1: g/n
+    assert np.all(np.diff(vals) > 0) and vals[-1] > 0.99
+
+
+# ---------------------------------------------------------------------------------------
+# independent voters (multinomial) against enumeration of all voter sequences
+# ---------------------------------------------------------------------------------------
+def brute_independent(probs, k):
+    """probs[0] = gold, probs[1:] wrong answers; random tie break; enumerate all k-tuples."""
+    total = 0.0
+    for seq in itertools.product(range(len(probs)), repeat=k):
+        pr = float(np.prod([probs[i] for i in seq]))
+        votes = np.bincount(seq, minlength=len(probs))
+        if votes[0] == 0 or votes[0] < votes.max():
+            continue
+        total += pr / int((votes == votes[0]).sum())
+    return total
+
+
+@pytest.mark.parametrize("k", [1, 2, 3, 5])
+def test_independent_voters_against_enumeration(k):
+    tallies = np.array([3, 4, 2, 1])  # gold first, then three wrong answers
+    p_bar = 0.35
+    wrong = tallies[1:] / tallies[1:].sum() * (1 - p_bar)
+    expected = brute_independent([p_bar, *wrong], k)
+    got = _independent_one(tallies, 0, 0, p_bar, np.array([k]), "random")[0]
+    assert got == pytest.approx(expected, abs=1e-12)
+
+
+# ---------------------------------------------------------------------------------------
+# vote(): pass@k beside maj@k
+# ---------------------------------------------------------------------------------------
+def test_vote_result_consistency():
+    rows = simulate_answers(problems=30, n=16, wrong_answers=5, concentration=0.3, abstain=0.05, rng=3)
+    t = _tallies_from_rows(rows)
+    res = vote(t, k=[1, 4, 16])
+    assert isinstance(res, VoteResult)
+    maj, pk = res.values["maj_at_k"][0], res.values["pass_at_k"][0]
+    assert maj[0] == pytest.approx(pk[0], abs=1e-12)  # k = 1: both are the gold share
+    assert np.all(pk >= maj - 1e-12)  # a vote needs the gold answer among the k
+    assert np.allclose(res.values["selection_loss"][0], pk - maj)
+    # pass@k from the same tallies (Chen et al. 2021 estimator)
+    assert np.allclose(pk, pass_at_k(t.n[:, None], t.c[:, None], np.array([1, 4, 16])[None, :]).mean(axis=0))
+    d = res.to_dict()
+    assert d["ties"] == "random" and d["models"][0]["curve"][1]["k"] == 4
+
+
+def test_independent_prediction_beats_correlated_mistakes():
+    # heterogeneous difficulty and concentrated mistakes: independent voters at the same
+    # average accuracy do better at large k (seed 000: mistakes are correlated)
+    rows = simulate_answers(problems=60, n=32, alpha=0.5, beta=0.5, concentration=0.2, rng=5)
+    res = vote(_tallies_from_rows(rows), k=[1, 32])
+    assert res.values["independent_maj_at_k"][0, 0] == pytest.approx(res.accuracy[0], abs=1e-12)
+    assert res.values["correlation_cost"][0, 1] > 0.05
+
+
+def _tallies_from_rows(rows):
+    n_problems = len(np.unique(rows["problem_id"]))
+    answers = np.asarray(rows["answer"], dtype=object).reshape(n_problems, -1)
+    gold = np.asarray(rows["gold"], dtype=object).reshape(n_problems, -1)[:, 0]
+    return AnswerTallies.from_answers([list(a) for a in answers], list(gold))
+
+
+# ---------------------------------------------------------------------------------------
+# bad input
+# ---------------------------------------------------------------------------------------
+@pytest.mark.parametrize(
+    ("answers", "gold", "k", "match"),
+    [
+        ([["a", "b"]], [None], 1, "`gold` is missing for problem 0"),
+        ([["a", "b"]], [float("nan")], 1, "`gold` is missing"),
+        ([["a", 1]], ["a"], 1, "`answers` mix types"),
+        ([["a", "b"]], [3], 1, "`answers` mix types"),
+        ([["a", "b"]], ["a"], 3, "`k` must be an integer in \\[1, n\\]"),
+        ([["a", "b"]], ["a", "b"], 1, "`gold` has 2 entries"),
+        ([[]], ["a"], 1, "`answers\\[0\\]` is empty"),
+        ("abc", ["a"], 1, "`answers` must be a sequence"),
+        ([["a"]], ["a"], 0, "`k` must be >= 1"),
+    ],
+)
+def test_bad_input(answers, gold, k, match):
+    with pytest.raises(PasscurveError, match=match):
+        maj_at_k(answers, gold, k)
+
+
+def test_bad_ties_and_tallies():
+    with pytest.raises(PasscurveError, match="`ties` must be one of"):
+        maj_at_k([["a"]], ["a"], 1, ties="coin")
+    with pytest.raises(PasscurveError, match="`gold_index` must be <"):
+        maj_at_k_tallies([1, 2], 5, 1)
+    with pytest.raises(PasscurveError, match="`tallies` must be >= 1"):
+        maj_at_k_tallies([0, 2], 0, 1)
