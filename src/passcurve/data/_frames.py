@@ -9,6 +9,7 @@
 
 from __future__ import annotations
 
+import warnings
 from typing import Any
 
 import numpy as np
@@ -67,7 +68,10 @@ def _counts_narwhals(df: Any, overrides: dict[str, str | None], threshold: float
     except ImportError:  # pragma: no cover - optional dependency
         raise PasscurveError("`counts_from_frame` needs narwhals for this frame type: pip install narwhals") from None
     try:
-        frame = nw.from_native(df)
+        with warnings.catch_warnings():
+            # narwhals announces that Dask support moves to a plugin; irrelevant to users here
+            warnings.filterwarnings("ignore", message=".*narwhals-dask.*", category=FutureWarning)
+            frame = nw.from_native(df)
     except TypeError:
         raise PasscurveError(
             f"`df` must be a pandas, polars, pyarrow, DuckDB, Dask or PySpark frame (got {type(df).__name__})"
