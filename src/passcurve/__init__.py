@@ -32,6 +32,8 @@ from ._simulate import DEMO_MODELS, ModelSpec, SimulatedBenchmark, simulate
 from .data import Samples, counts_from_frame, open_samples, read_counts
 
 # majority voting, retries, weak verifiers (issue 6)
+from ._retries import RetryResult, retries
+from ._verifiers import VerifierResult, verifier_inflation
 from ._voting import AnswerTallies, VoteResult, maj_at_k, maj_at_k_tallies, simulate_answers, vote
 
 __version__ = "0.1.0"
