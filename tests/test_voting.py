@@ -236,3 +236,70 @@ def test_bad_ties_and_tallies():
         maj_at_k_tallies([1, 2], 5, 1)
     with pytest.raises(PasscurveError, match="`tallies` must be >= 1"):
         maj_at_k_tallies([0, 2], 0, 1)
+
+
+# ---------------------------------------------------------------------------------------
+# files and the CLI
+# ---------------------------------------------------------------------------------------
+@pytest.mark.parametrize("ext", ["csv", "jsonl", "parquet"])
+def test_read_answers_matches_python_tallies(tmp_path, ext):
+    from passcurve.data import read_answers, write_table
+
+    rows = simulate_answers(problems=12, n=10, wrong_answers=4, abstain=0.1, rng=2)
+    path = write_table(rows, tmp_path / f"answers.{ext}")
+    t = read_answers(path)
+    ref = _tallies_from_rows(rows)
+    assert t.n.tolist() == ref.n.tolist() and t.c.tolist() == ref.c.tolist()
+    assert t.abstain.tolist() == ref.abstain.tolist()
+    assert t.count.tolist() == ref.count.tolist()  # same first-appearance order (by attempt)
+    assert np.allclose(vote(t, k=[1, 5, 10]).per_problem["maj_at_k"],
+                       vote(ref, k=[1, 5, 10]).per_problem["maj_at_k"])
+
+
+def test_cli_vote_runs_on_a_simulated_log(tmp_path, cli):
+    import json
+
+    from passcurve.data import write_table
+
+    rows = simulate_answers(problems=20, n=16, rng=4)
+    path = write_table(rows, tmp_path / "answers.csv")
+    r = cli("vote", str(path), "--k", "1,4,16", "--json")
+    assert r.returncode == 0, r.stderr
+    d = json.loads(r.stdout)
+    ref = vote(_tallies_from_rows(rows), k=[1, 4, 16])
+    got = [pt["maj_at_k"] for pt in d["models"][0]["curve"]]
+    assert got == pytest.approx(ref.values["maj_at_k"][0].tolist(), abs=1e-12)
+    r = cli("vote", str(path), "--k", "1,8")
+    assert r.returncode == 0 and "maj@k" in r.stdout and "selection loss" in r.stdout
+
+
+@pytest.mark.parametrize(
+    ("lines", "match"),
+    [
+        (['{"problem_id": "p", "answer": "a", "gold": "a"}', '{"problem_id": "p", "answer": "b", "gold": null}'],
+         "gold answer missing"),
+        (['{"problem_id": "p", "answer": "a", "gold": "a"}', '{"problem_id": "p", "answer": 3, "gold": "a"}'],
+         "answers of mixed types"),
+        (['{"problem_id": "p", "answer": "a", "gold": "a"}', '{"problem_id": "p", "answer": "b", "gold": "b"}'],
+         "more than one gold answer"),
+        (['{"problem_id": "p", "answer": "a"}'], "no gold column"),
+        (['{"problem_id": "p", "answer": "a", "gold": "a", "attempt": 1}',
+          '{"problem_id": "p", "answer": "b", "gold": "a", "attempt": 1}'], "duplicate attempt 1"),
+    ],
+)
+def test_cli_vote_bad_files_exit_2(tmp_path, cli, lines, match):
+    path = tmp_path / "bad.jsonl"
+    path.write_text("\n".join(lines) + "\n")
+    r = cli("vote", str(path), "--k", "1")
+    assert r.returncode == 2
+    assert match in r.stderr and "Traceback" not in r.stderr
+    assert len(r.stderr.strip().splitlines()) == 1
+
+
+def test_cli_vote_bad_ties_and_k(tmp_path, cli):
+    from passcurve.data import write_table
+
+    path = write_table(simulate_answers(problems=3, n=4, rng=0), tmp_path / "a.csv")
+    for args, match in ((["--ties", "coin"], "`--ties` must be one of"), (["--k", "9"], "`k` must be an integer")):
+        r = cli("vote", str(path), *args)
+        assert r.returncode == 2 and match in r.stderr and "Traceback" not in r.stderr

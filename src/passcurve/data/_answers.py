@@ -123,19 +123,26 @@ def read_answers(
     qa, qg = quote(ans), quote(gold)
     if "json" in (fa, fg):
         # JSON columns can hold strings and numbers side by side: one family only
-        fams = _run(src, (
-            f"SELECT DISTINCT t FROM (SELECT CASE json_type(CAST({qa} AS JSON)) WHEN 'VARCHAR' THEN 'str' "
-            f"ELSE 'number' END AS t FROM src WHERE {qa} IS NOT NULL UNION ALL SELECT CASE "
-            f"json_type(CAST({qg} AS JSON)) WHEN 'VARCHAR' THEN 'str' ELSE 'number' END FROM src "
-            f"WHERE {qg} IS NOT NULL)"
-        ))["t"]
+        fams: dict[str, str] = {}
+        for col, fam in ((ans, fa), (gold, fg)):
+            if fam != "json":
+                fams.setdefault(fam, col)
+                continue
+            q = quote(col)
+            got = _run(src, (
+                f"SELECT DISTINCT CASE WHEN json_type({q}) = 'VARCHAR' THEN 'str' "
+                f"WHEN json_type({q}) IN ('BIGINT', 'UBIGINT', 'DOUBLE') THEN 'number' ELSE json_type({q}) END AS t "
+                f"FROM src WHERE {q} IS NOT NULL AND json_type({q}) <> 'NULL'"
+            ))["t"]
+            for t in got:
+                fams.setdefault(str(t).lower(), col)
         if len(fams) > 1:
             raise PasscurveError(
-                f"{src.name}: answers of mixed types in {ans!r}/{gold!r} (strings and numbers); "
+                f"{src.name}: answers of mixed types in {ans!r}/{gold!r} ({' and '.join(sorted(fams))}); "
                 "normalise answers to one type first"
             )
-        ea = f"CAST({qa} AS VARCHAR)"
-        eg = f"CAST({qg} AS VARCHAR)"
+        ea = f"json_extract_string({qa}, '$')" if fa == "json" else f"CAST({qa} AS VARCHAR)"
+        eg = f"json_extract_string({qg}, '$')" if fg == "json" else f"CAST({qg} AS VARCHAR)"
     elif fa != fg:
         if src.reader == "csv":  # CSV has no types: the inference may differ between columns
             ea, eg = f"CAST({qa} AS VARCHAR)", f"CAST({qg} AS VARCHAR)"
