@@ -138,6 +138,12 @@ def test_cli_retries_gap_exit_2(tmp_path, cli):
     path.write_text("problem_id,attempt,correct\np,1,0\np,3,1\n")
     r = cli("retries", str(path))
     assert r.returncode == 2 and "gap: 3 follows 1" in r.stderr and "Traceback" not in r.stderr
+
+
+def test_read_attempts_needs_an_attempt_column(tmp_path):
+    from passcurve.data import read_attempts
+
+    path = tmp_path / "noatt.csv"
     path.write_text("problem_id,correct\np,0\np,1\n")
-    r = cli("retries", str(path))
-    assert r.returncode == 2 and "no attempt column" in r.stderr
+    with pytest.raises(PasscurveError, match="no attempt column"):
+        read_attempts(path)

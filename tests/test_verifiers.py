@@ -96,5 +96,14 @@ def test_cli_verifiers_not_boolean_exit_2(tmp_path, cli):
     path.write_text("problem_id,base,plus\np0,1,0.5\np0,1,0\n")
     r = cli("verifiers", str(path), "--base", "base", "--strict", "plus")
     assert r.returncode == 2 and "is not boolean" in r.stderr and "Traceback" not in r.stderr
-    r = cli("verifiers", str(path), "--base", "base", "--strict", "nope")
-    assert r.returncode == 2 and "no column 'nope'" in r.stderr
+
+
+def test_read_verdicts_unknown_column(tmp_path):
+    from passcurve.data import read_verdicts
+
+    path = tmp_path / "v.csv"
+    path.write_text("problem_id,base,plus\np0,1,0\n")
+    with pytest.raises(PasscurveError, match="no column 'nope'"):
+        read_verdicts(path, base_col="base", strict_col="nope")
+    with pytest.raises(PasscurveError, match="name the same column"):
+        read_verdicts(path, base_col="base", strict_col="base")

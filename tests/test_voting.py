@@ -269,8 +269,6 @@ def test_cli_vote_runs_on_a_simulated_log(tmp_path, cli):
     ref = vote(_tallies_from_rows(rows), k=[1, 4, 16])
     got = [pt["maj_at_k"] for pt in d["models"][0]["curve"]]
     assert got == pytest.approx(ref.values["maj_at_k"][0].tolist(), abs=1e-12)
-    r = cli("vote", str(path), "--k", "1,8")
-    assert r.returncode == 0 and "maj@k" in r.stdout and "selection loss" in r.stdout
 
 
 @pytest.mark.parametrize(
@@ -287,19 +285,25 @@ def test_cli_vote_runs_on_a_simulated_log(tmp_path, cli):
           '{"problem_id": "p", "answer": "b", "gold": "a", "attempt": 1}'], "duplicate attempt 1"),
     ],
 )
-def test_cli_vote_bad_files_exit_2(tmp_path, cli, lines, match):
+def test_read_answers_bad_files(tmp_path, lines, match):
+    from passcurve.data import read_answers
+
     path = tmp_path / "bad.jsonl"
     path.write_text("\n".join(lines) + "\n")
-    r = cli("vote", str(path), "--k", "1")
+    with pytest.raises(PasscurveError, match=match):
+        read_answers(path)
+
+
+@pytest.mark.parametrize("which", ["gold", "types"])
+def test_cli_vote_bad_files_exit_2(tmp_path, cli, which):
+    path = tmp_path / "bad.csv"
+    if which == "gold":
+        path.write_text("problem_id,answer,gold\np,a,a\nq,b,\n")
+        args, match = ["--k", "1"], "gold answer missing"
+    else:  # a good file, but a bad option: one line on stderr, exit 2
+        path.write_text("problem_id,answer,gold\np,a,a\np,b,a\n")
+        args, match = ["--k", "1", "--ties", "coin"], "`--ties` must be one of"
+    r = cli("vote", str(path), *args)
     assert r.returncode == 2
     assert match in r.stderr and "Traceback" not in r.stderr
     assert len(r.stderr.strip().splitlines()) == 1
-
-
-def test_cli_vote_bad_ties_and_k(tmp_path, cli):
-    from passcurve.data import write_table
-
-    path = write_table(simulate_answers(problems=3, n=4, rng=0), tmp_path / "a.csv")
-    for args, match in ((["--ties", "coin"], "`--ties` must be one of"), (["--k", "9"], "`k` must be an integer")):
-        r = cli("vote", str(path), *args)
-        assert r.returncode == 2 and match in r.stderr and "Traceback" not in r.stderr
