@@ -102,6 +102,7 @@ class _Model:
     free_log: Any  # (omega, x, t) -> log of the unconstrained part (abstentions, distinct answers)
     free_ties: Any  # (x, N) -> how many extra ties the unconstrained part can create
     free_deg: float  # degree of the unconstrained part (inf for Poisson)
+    share: np.ndarray = field(default_factory=lambda: np.zeros(0))  # (D,) per-vote share given not gold
     free_cls: int = _SHARE
 
 
@@ -141,11 +142,14 @@ def _maj_core(m: _Model) -> float:
     bound = px * m.big_le(xs) if m.sup.size else px
     total = 0.0
     todo = []
-    for x, N, p_x, b_x in zip(xs.tolist(), N_all.tolist(), px.tolist(), bound.tolist(), strict=True):
+    # and P(X = x and some wrong answer reaches x votes), by Chernoff and the union bound
+    risk = px * _chernoff_union(xs, N_all, m.share, m.mult)
+    for x, N, p_x, b_x, r_x in zip(xs.tolist(), N_all.tolist(), px.tolist(), bound.tolist(), risk.tolist(),
+                                   strict=True):
         if not b_x > _TOL:
             continue
-        if x > N or (not (m.sup >= x).any() and m.free_ties(x, N) == 0):
-            total += p_x  # nobody can reach x votes
+        if x > N or (not (m.sup >= x).any() and m.free_ties(x, N) == 0) or (r_x < _TOL and m.free_ties(x, N) == 0):
+            total += p_x  # no wrong answer can reach x votes (or only with probability < tol)
             continue
         todo.append(x)
     if not todo:
@@ -191,22 +195,22 @@ def _maj_core(m: _Model) -> float:
                 u, wq = np.array([1.0]), np.array([1.0])
             logQ = np.broadcast_to(logF, (u.size, Lh)).copy()
             if share.any() and t_max > 0:
-                As, Bs, rs = A[share], Bx[share], mult[share]
+                As, Bs = A[share], Bx[share]
+                rs = mult[share].astype(np.int64)
                 step = max(1, int(2_000_000 // max(1, As.size)))
-                one = rs == 1
                 for s in range(0, u.size, step):
                     uu = u[s : s + step, None, None]
                     V = As[None] + uu * Bs[None]  # (q, D, L)
                     # |V(w)| <= V(1) (positive coefficients): normalise by V(1) so the plain
-                    # product of the single rows cannot overflow; its underflow only drops
-                    # terms ~1e-308 below the value at w = 1
+                    # product over rows cannot overflow; its underflow only drops values
+                    # ~1e-308 below the one at w = 1, which the coefficient cannot see
                     v1 = V[:, :, :1].real
                     logQ[s : s + step] += (rs[None, :] * np.log(v1[:, :, 0])).sum(axis=1)[:, None]
-                    V = V / v1
-                    if one.any():
-                        logQ[s : s + step] += np.log(np.prod(V[:, one], axis=1))
-                    if (~one).any():
-                        logQ[s : s + step] += (rs[None, ~one, None] * np.log(V[:, ~one])).sum(axis=1)
+                    V /= v1
+                    multi = rs > 1
+                    if multi.any():  # integer powers by repeated multiplication (numpy's cpow)
+                        V[:, multi] = V[:, multi] ** rs[multi][None, :, None]
+                    logQ[s : s + step] += np.log(np.prod(V, axis=1))
             elif share.any():
                 logQ += (mult[share, None] * np.log(A[share])).sum(axis=0)
             logQ += m.free_log(omega, x, u)
@@ -214,6 +218,26 @@ def _maj_core(m: _Model) -> float:
             coef = (F.real @ cw) / L  # one value per node
             total += m.gold_w[x] * float(wq @ coef) / m.norm
     return float(min(max(total, 0.0), 1.0))
+
+
+def _chernoff_union(xs: np.ndarray, N: np.ndarray, share: np.ndarray, mult: np.ndarray) -> np.ndarray:
+    """Upper bound on P(some wrong answer has >= x votes | gold has x votes).
+
+    Given X = x, a wrong answer's count is hypergeometric (N = k - x draws, success share
+    ``share``) or binomial; Hoeffding (1963) shows the binomial Chernoff bound
+    exp(-N KL(x/N || share)) holds for both. Summed over answers (union bound).
+    """
+    out = np.zeros(xs.size)
+    if share.size == 0:
+        return out
+    Nf = np.maximum(N.astype(np.float64), 1.0)[:, None]
+    q = np.clip(xs[:, None] / Nf, 0.0, 1.0)
+    p = np.clip(share[None, :], 1e-300, 1.0)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        kl = np.where(q > 0, q * np.log(q / p), 0.0) + np.where(q < 1, (1 - q) * np.log((1 - q) / np.where(p < 1, 1 - p, 1e-300)), 0.0)
+    b = np.where(q > p, np.exp(-Nf * kl), 1.0)
+    b = np.where(xs[:, None] > N[:, None], 0.0, b)
+    return np.minimum(1.0, (b * mult[None, :]).sum(axis=1))
 
 
 def _na_bound(xs: np.ndarray, b: np.ndarray, r: np.ndarray, cdf: Any, top: int = 8) -> np.ndarray:
@@ -276,6 +300,7 @@ def _hypergeometric_model(g: int, wrong: np.ndarray, cls: np.ndarray, abstain: i
         free_log=free_log,
         free_ties=lambda x, N: 0,
         free_deg=float(abstain),
+        share=b / max(rest, 1),
     )
 
 
@@ -324,6 +349,7 @@ def _poisson_model(
         free_log=free_log,
         free_ties=free_ties,
         free_deg=math.inf if (mu0 > 0 or mud > 0 or b.size) else 0.0,
+        share=b / max(1.0 - p_gold, 1e-300),
     )
 
 
