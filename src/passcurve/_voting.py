@@ -50,7 +50,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 import numpy as np
-from scipy import stats
+from scipy import special, stats
 
 from ._errors import DegenerateDataWarning, PasscurveError
 from ._estimators import pass_at_k
@@ -70,6 +70,59 @@ TIES = ("random", "strict", "first")
 Ties = Literal["random", "strict", "first"]
 
 _TOL = 1e-16
+
+try:  # Boost's binomial pmf (what scipy.stats.binom.pmf calls), without the stats overhead
+    from scipy.special._ufuncs import _binom_pmf as _boost_binom_pmf
+except ImportError:  # pragma: no cover - older/newer scipy layouts
+    _boost_binom_pmf = None
+
+
+def _binom_pmf(y: Any, n: Any, p: float) -> np.ndarray:
+    y, n = np.broadcast_arrays(np.asarray(y, dtype=np.float64), np.asarray(n, dtype=np.float64))
+    ok = (y >= 0) & (y <= n)
+    if _boost_binom_pmf is not None:
+        out = _boost_binom_pmf(np.where(ok, y, 0.0), n, p)
+    else:  # pragma: no cover
+        out = stats.binom.pmf(y, n, p)
+    return np.where(ok, out, 0.0)
+
+
+def _binom_sf(M: Any, n: float, p: float) -> np.ndarray:
+    """P(Bin(n, p) >= M)."""
+    M = np.asarray(M, dtype=np.float64)
+    with np.errstate(invalid="ignore"):
+        v = special.bdtrc(np.clip(M - 1, 0, n), n, p)
+    return np.where(M <= 0, 1.0, np.where(M > n, 0.0, v))
+
+
+def _binom_cdf(M: Any, n: float, p: float) -> np.ndarray:
+    """P(Bin(n, p) <= M)."""
+    M = np.asarray(M, dtype=np.float64)
+    with np.errstate(invalid="ignore"):
+        v = special.bdtr(np.clip(M, 0, n), n, p)
+    return np.where(M < 0, 0.0, np.where(M >= n, 1.0, v))
+
+
+def _pois_pmf(y: Any, mu: Any) -> np.ndarray:
+    y = np.asarray(y, dtype=np.float64)
+    mu = np.asarray(mu, dtype=np.float64)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        out = np.exp(special.xlogy(y, mu) - mu - special.gammaln(y + 1.0))
+    return np.where(y >= 0, out, 0.0)
+
+
+def _pois_sf(M: Any, mu: float) -> np.ndarray:
+    M = np.asarray(M, dtype=np.float64)
+    with np.errstate(invalid="ignore"):
+        v = special.pdtrc(np.maximum(M - 1, 0), mu)
+    return np.where(M <= 0, 1.0, v)
+
+
+def _pois_cdf(M: Any, mu: float) -> np.ndarray:
+    M = np.asarray(M, dtype=np.float64)
+    with np.errstate(invalid="ignore"):
+        v = special.pdtr(np.maximum(M, 0), mu)
+    return np.where(M < 0, 0.0, v)
 _LOSE, _WIN, _SHARE = 0, 1, 2
 
 
@@ -97,7 +150,6 @@ class _Model:
     rest_sf: Any  # M -> scaled probability that the non-gold total is >= M
     rest_cdf: Any  # M -> scaled probability that the non-gold total is <= M
     rest_var: float  # variance of the non-gold total
-    big_le: Any  # xs -> P(largest wrong answer has <= x votes | gold has x)
     full_log: Any  # (omega, b) -> log of a group's whole generating function, shape (len(b), L)
     free_log: Any  # (omega, x, t) -> log of the unconstrained part (abstentions, distinct answers)
     free_ties: Any  # (x, N) -> how many extra ties the unconstrained part can create
@@ -106,25 +158,26 @@ class _Model:
     free_cls: int = _SHARE
 
 
+def _rlog(Z: np.ndarray, r: np.ndarray) -> np.ndarray:
+    """r * log(Z) for complex Z and real r >= 0 without the NaN that complex -inf * real gives."""
+    return r * np.log(np.abs(Z)) + 1j * (r * np.angle(Z))
+
+
 def _choose_L(m: _Model, xs: np.ndarray) -> int:
-    """Smallest L (doubling from ~12 standard deviations of the non-gold total) such that for
+    """Smallest L (growing from ~18 standard deviations of the non-gold total) such that for
     every gold count x either no aliasing is possible (L > max(N, degree - N)) or the mass
     the DFT folds onto z^N (the two tails of the unconstrained total beyond N ± L) is below
     the tolerance once weighted by P(gold = x)."""
     k = m.k
+    xs = np.asarray(xs, dtype=np.int64)
+    N = k - xs
+    deg = (m.mult[None, :] * np.minimum(m.sup[None, :], xs[:, None])).sum(axis=1) + m.free_deg
+    w = m.gold_w[xs] / m.norm
     L = max(16, int(18 * math.sqrt(m.rest_var) + 8))
     for _ in range(200):
-        ok = True
-        for x in xs:
-            N = k - x
-            deg = float(np.sum(m.mult * np.minimum(m.sup, x))) + m.free_deg
-            if L > N and L > deg - N:
-                continue  # exact: no aliasing at all
-            folded = m.rest_sf(N + L) + (m.rest_cdf(N - L) if N - L >= 0 else 0.0)
-            if m.gold_w[x] * folded / m.norm > _TOL:
-                ok = False
-                break
-        if ok:
+        exact = (L > N) & (L > deg - N)
+        folded = m.rest_sf(N + L) + np.where(N - L >= 0, m.rest_cdf(N - L), 0.0)
+        if np.all(exact | (w * folded <= _TOL)):
             return L
         L = int(L * 1.25) + 1
     return L  # pragma: no cover - the tails vanish long before
@@ -139,7 +192,7 @@ def _maj_core(m: _Model) -> float:
     N_all = k - xs
     px = m.gold_w[xs] * m.rest_pmf(N_all) / m.norm  # P(X = x)
     # upper bound: P(X = x and the largest wrong answer has at most x votes)
-    bound = px * m.big_le(xs) if m.sup.size else px
+    bound = px * _na_bound(xs, N_all, m.share, m.mult)
     total = 0.0
     todo = []
     # and P(X = x and some wrong answer reaches x votes), by Chernoff and the union bound
@@ -168,7 +221,7 @@ def _maj_core(m: _Model) -> float:
     live = np.flatnonzero(m.sup >= todo[0])
     dead = np.flatnonzero(m.sup < todo[0])
     with np.errstate(divide="ignore", invalid="ignore"):
-        log_dead = (m.mult[dead, None] * m.full_log(omega, m.sup[dead])).sum(axis=0)
+        log_dead = m.full_log(omega, m.mult[dead] * m.sup[dead]).sum(axis=0)
         pm, sup, mult, cls = m.pm[live], m.sup[live], m.mult[live], m.cls[live]
         A = np.zeros((live.size, Lh), dtype=np.complex128)
         y_done = 0
@@ -179,14 +232,14 @@ def _maj_core(m: _Model) -> float:
                 y_done += 1
             Bx = pm[:, x, None] * root[(ell * x) % L][None, :]
             reach = sup >= x
-            logF = log_dead + (mult[~reach, None] * np.log(A[~reach])).sum(axis=0)
+            logF = log_dead + _rlog(A[~reach], mult[~reach, None]).sum(axis=0)
             lose = reach & (cls == _LOSE)
             win = reach & (cls == _WIN)
             share = reach & (cls == _SHARE)
             if lose.any():
-                logF = logF + (mult[lose, None] * np.log(A[lose])).sum(axis=0)
+                logF = logF + _rlog(A[lose], mult[lose, None]).sum(axis=0)
             if win.any():
-                logF = logF + (mult[win, None] * np.log(A[win] + Bx[win])).sum(axis=0)
+                logF = logF + _rlog(A[win] + Bx[win], mult[win, None]).sum(axis=0)
             n_share = int(mult[share].sum()) + m.free_ties(x, N)
             t_max = min(n_share, N // x)
             if t_max > 0:
@@ -205,14 +258,17 @@ def _maj_core(m: _Model) -> float:
                     # product over rows cannot overflow; its underflow only drops values
                     # ~1e-308 below the one at w = 1, which the coefficient cannot see
                     v1 = V[:, :, :1].real
+                    dead_node = (v1[:, :, 0] <= 0).any(axis=1)  # a factor is the zero polynomial
+                    v1 = np.where(v1 > 0, v1, 1.0)
                     logQ[s : s + step] += (rs[None, :] * np.log(v1[:, :, 0])).sum(axis=1)[:, None]
+                    logQ[s : s + step][dead_node] = -np.inf
                     V /= v1
                     multi = rs > 1
                     if multi.any():  # integer powers by repeated multiplication (numpy's cpow)
                         V[:, multi] = V[:, multi] ** rs[multi][None, :, None]
-                    logQ[s : s + step] += np.log(np.prod(V, axis=1))
+                    logQ[s : s + step] += _rlog(np.prod(V, axis=1), 1.0)
             elif share.any():
-                logQ += (mult[share, None] * np.log(A[share])).sum(axis=0)
+                logQ += _rlog(A[share], mult[share, None]).sum(axis=0)
             logQ += m.free_log(omega, x, u)
             F = np.exp(logQ) * root[(-ell * N) % L][None, :]
             coef = (F.real @ cw) / L  # one value per node
@@ -240,21 +296,24 @@ def _chernoff_union(xs: np.ndarray, N: np.ndarray, share: np.ndarray, mult: np.n
     return np.minimum(1.0, (b * mult[None, :]).sum(axis=1))
 
 
-def _na_bound(xs: np.ndarray, b: np.ndarray, r: np.ndarray, cdf: Any, top: int = 8) -> np.ndarray:
+def _na_bound(xs: np.ndarray, N: np.ndarray, share: np.ndarray, mult: np.ndarray) -> np.ndarray:
     """Upper bound on P(every wrong answer has <= x votes | gold has x votes).
 
     Given X = x the other counts are multivariate hypergeometric (or multinomial), which
-    is negatively associated (Joag-Dev and Proschan 1983), so the probability that all
-    stay <= x is at most the product of the marginal probabilities; the ``top`` largest
-    groups suffice for a useful bound.
+    is negatively associated (Joag-Dev and Proschan 1983), so the probability that all stay
+    <= x is at most the product of the marginals; each marginal P(Y_j <= x) is bounded by
+    the Chernoff bound exp(-N KL(x/N || share_j)) (valid for the hypergeometric too,
+    Hoeffding 1963).
     """
-    out = np.ones(len(xs))
-    if b.size == 0:
-        return out
-    order = np.argsort(b)[::-1][:top]
-    for j in order:
-        out *= np.asarray(cdf(xs, b[j]), dtype=np.float64) ** min(float(r[j]), 50.0)
-    return out
+    if share.size == 0:
+        return np.ones(xs.size)
+    Nf = np.maximum(N.astype(np.float64), 1.0)[:, None]
+    q = np.clip(xs[:, None] / Nf, 0.0, 1.0)
+    p = np.clip(share[None, :], 1e-300, 1.0)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        kl = special.xlogy(q, q / p) + special.xlogy(1 - q, (1 - q) / np.where(p < 1, 1 - p, 1e-300))
+    logb = np.where(q < p, -Nf * kl, 0.0)
+    return np.exp((logb * mult[None, :]).sum(axis=1))
 
 
 def _group_rows(counts: np.ndarray, cls: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -271,12 +330,12 @@ def _hypergeometric_model(g: int, wrong: np.ndarray, cls: np.ndarray, abstain: i
     theta = k / n
     b, c, r = _group_rows(wrong, cls)
     y = np.arange(k + 1)
-    pm = stats.binom.pmf(y[None, :], b[:, None], theta) if b.size else np.zeros((0, k + 1))
+    pm = _binom_pmf(y[None, :], b[:, None], theta) if b.size else np.zeros((0, k + 1))
     rest = n - g
     if abstain > 0:
 
         def free_log(omega: np.ndarray, x: int, t: np.ndarray) -> np.ndarray:
-            return abstain * np.log((1.0 - theta) + theta * omega)[None, :]
+            return _rlog((1.0 - theta) + theta * omega, float(abstain))[None, :]
 
     else:
 
@@ -285,18 +344,17 @@ def _hypergeometric_model(g: int, wrong: np.ndarray, cls: np.ndarray, abstain: i
 
     return _Model(
         k=k,
-        gold_w=stats.binom.pmf(y, g, theta),
+        gold_w=_binom_pmf(y, g, theta),
         pm=pm,
         sup=b.astype(np.float64),
         mult=r,
         cls=c,
-        norm=float(stats.binom.pmf(k, n, theta)),
-        rest_pmf=lambda N: stats.binom.pmf(N, rest, theta),
-        rest_sf=lambda M: float(stats.binom.sf(M - 1, rest, theta)),
-        rest_cdf=lambda M: float(stats.binom.cdf(M, rest, theta)),
+        norm=float(_binom_pmf(k, n, theta)),
+        rest_pmf=lambda N: _binom_pmf(N, rest, theta),
+        rest_sf=lambda M: _binom_sf(M, rest, theta),
+        rest_cdf=lambda M: _binom_cdf(M, rest, theta),
         rest_var=rest * theta * (1.0 - theta),
-        big_le=lambda xs: _na_bound(xs, b, r, lambda xx, bj: stats.hypergeom.cdf(xx, rest, bj, k - xx)),
-        full_log=lambda omega, bb: bb[:, None] * np.log((1.0 - theta) + theta * omega)[None, :],
+        full_log=lambda omega, bb: _rlog(((1.0 - theta) + theta * omega)[None, :], bb[:, None]),
         free_log=free_log,
         free_ties=lambda x, N: 0,
         free_deg=float(abstain),
@@ -311,7 +369,7 @@ def _poisson_model(
     """k independent voters: gold with prob p_gold, wrong answer j with prob wrong_share[j], ..."""
     b, c, r = _group_rows(np.asarray(wrong_share, dtype=np.float64), cls)
     y = np.arange(k + 1)
-    pm = stats.poisson.pmf(y[None, :], k * b[:, None]) if b.size else np.zeros((0, k + 1))
+    pm = _pois_pmf(y[None, :], k * b[:, None]) if b.size else np.zeros((0, k + 1))
     mu_rest = k * (1.0 - p_gold)
     mu0, mud = k * abstain_share, k * distinct_share
 
@@ -332,19 +390,16 @@ def _poisson_model(
 
     return _Model(
         k=k,
-        gold_w=stats.poisson.pmf(y, k * p_gold),
+        gold_w=_pois_pmf(y, k * p_gold),
         pm=pm,
         sup=np.full(b.size, float(k)),
         mult=r,
         cls=c,
-        norm=float(stats.poisson.pmf(k, k)),
-        rest_pmf=lambda N: stats.poisson.pmf(N, mu_rest),
-        rest_sf=lambda M: float(stats.poisson.sf(M - 1, mu_rest)),
-        rest_cdf=lambda M: float(stats.poisson.cdf(M, mu_rest)),
+        norm=float(_pois_pmf(k, k)),
+        rest_pmf=lambda N: _pois_pmf(N, mu_rest),
+        rest_sf=lambda M: _pois_sf(M, mu_rest),
+        rest_cdf=lambda M: _pois_cdf(M, mu_rest),
         rest_var=mu_rest,
-        big_le=lambda xs: _na_bound(
-            xs, b, r, lambda xx, bj: stats.binom.cdf(xx, k - xx, min(1.0, bj / max(1e-300, 1.0 - p_gold)))
-        ),
         full_log=lambda omega, bb: np.zeros((len(bb), omega.size), dtype=np.complex128),
         free_log=free_log,
         free_ties=free_ties,
