@@ -11,7 +11,6 @@ from pathlib import Path
 
 import duckdb
 import pytest
-from conftest import run_cli
 
 from passcurve import InputFormatError, PasscurveError, read_counts
 from passcurve.data import open_samples
@@ -177,10 +176,13 @@ def test_not_an_eval_zip(tmp_path):
         read_counts(p)
 
 
-def test_cli_reads_harness_log_with_format_flag():
-    res = run_cli("curve", str(H / "inspect_log.json"), "--format", "inspect", "--k", "1,3", "--json")
-    assert res.returncode == 0, res.stderr
-    data = json.loads(res.stdout)
+def test_cli_reads_harness_log_with_format_flag(capfd):
+    from passcurve.cli._app import run
+
+    code = run(["curve", str(H / "inspect_log.json"), "--format", "inspect", "--k", "1,3", "--json"])
+    captured = capfd.readouterr()
+    assert code == 0, captured.err
+    data = json.loads(captured.out)
     # mean over problems of pass@1 = (2/3 + 1/3) / 2 = 0.5; pass@3 = 1 for both
     curve = {p["k"]: p["pass_at_k"] for p in data["models"][0]["curve"]}
     assert curve[1] == pytest.approx(0.5) and curve[3] == pytest.approx(1.0)
