@@ -19,7 +19,10 @@ H = Path(__file__).parent / "data" / "harness"
 
 
 def as_set(counts):
-    return {(str(m), str(p), int(n), int(c)) for m, p, n, c in zip(counts.model, counts.problem, counts.n, counts.c, strict=True)}
+    return {
+        (str(m), str(p), int(n), int(c))
+        for m, p, n, c in zip(counts.model, counts.problem, counts.n, counts.c, strict=True)
+    }
 
 
 def test_humaneval_results_jsonl():
@@ -54,8 +57,19 @@ def test_lm_eval_repeated_runs_are_samples(tmp_path):
     rows = []
     for run, vals in enumerate([(1.0, 0.0), (0.0, 0.0), (1.0, 0.0)]):
         for doc, v in enumerate(vals):
-            rows.append({"doc_id": doc, "doc": {}, "target": "x", "resps": [["a"]], "filtered_resps": ["a"],
-                         "filter": "none", "metrics": ["acc"], "acc": v, "run": run})
+            rows.append(
+                {
+                    "doc_id": doc,
+                    "doc": {},
+                    "target": "x",
+                    "resps": [["a"]],
+                    "filtered_resps": ["a"],
+                    "filter": "none",
+                    "metrics": ["acc"],
+                    "acc": v,
+                    "run": run,
+                }
+            )
     p = tmp_path / "samples_arc_2024.jsonl"
     p.write_text("".join(json.dumps(r) + "\n" for r in rows))
     got = read_counts(p)
@@ -164,7 +178,10 @@ def test_format_override_and_wrong_format():
 def test_unrecognised_jsonl_lists_formats_tried(tmp_path):
     p = tmp_path / "odd.jsonl"
     p.write_text('{"foo": 1, "bar": 2}\n')
-    with pytest.raises(PasscurveError, match=r"columns found: foo, bar \(formats tried: jsonl, humaneval, lm_eval, lighteval, tau_bench"):
+    with pytest.raises(
+        PasscurveError,
+        match=r"columns found: foo, bar \(formats tried: jsonl, humaneval, lm_eval, lighteval, tau_bench",
+    ):
         read_counts(p)
 
 

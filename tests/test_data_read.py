@@ -138,7 +138,12 @@ def test_counts_aliases_and_model(tmp_path):
     got = read_counts(p)
     assert as_set(got) == {("A", "t1", 10, 3), ("A", "t2", 10, 0), ("B", "t1", 8, 8)}
     assert got.meta["layout"] == "counts"
-    assert got.meta["columns"] == {"problem": "task_id", "n": "num_samples", "c": "num_correct", "model": "model_name"}
+    assert got.meta["columns"] == {
+        "problem": "task_id",
+        "n": "num_samples",
+        "c": "num_correct",
+        "model": "model_name",
+    }
 
 
 def test_counts_with_correct_as_c(tmp_path):

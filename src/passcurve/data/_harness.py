@@ -96,7 +96,9 @@ def adapt(src: Source, p: Path) -> Source:
     return src
 
 
-def open_harness(con: duckdb.DuckDBPyConnection, p: Path, fmt: str, stem: str, *, forced: bool = True) -> Source:
+def open_harness(
+    con: duckdb.DuckDBPyConnection, p: Path, fmt: str, stem: str, *, forced: bool = True
+) -> Source:
     """Open ``p`` with the adapter ``fmt`` (given by the user or by the extension)."""
     if fmt == "inspect":
         if zipfile.is_zipfile(p):
@@ -106,7 +108,9 @@ def open_harness(con: duckdb.DuckDBPyConnection, p: Path, fmt: str, stem: str, *
         return _evalplus(con, p, stem)
     if fmt == "tau_bench" and _first_char(p) == "{":
         return _tau2(con, p, stem)
-    base_fmt = "parquet" if _first_bytes(p).startswith(b"PAR1") else ("json" if _first_char(p) == "[" else "jsonl")
+    base_fmt = (
+        "parquet" if _first_bytes(p).startswith(b"PAR1") else ("json" if _first_char(p) == "[" else "jsonl")
+    )
     if base_fmt == "json":
         rel = _json_array(con, p, fmt)
     else:
@@ -140,7 +144,9 @@ def _first_char(p: Path) -> str:
 
 def _json_array(con: duckdb.DuckDBPyConnection, p: Path, reader: str) -> duckdb.DuckDBPyRelation:
     try:
-        rel = con.sql(f"SELECT * FROM read_json({_sql_str(str(p))}, format = 'array', maximum_object_size = 1073741824)")
+        rel = con.sql(
+            f"SELECT * FROM read_json({_sql_str(str(p))}, format = 'array', maximum_object_size = 1073741824)"
+        )
         rel.columns  # noqa: B018 - bind now
     except duckdb.Error as exc:
         raise duck_error(exc, p.name, reader) from None
@@ -227,7 +233,14 @@ def _lm_eval(src: Source, p: Path) -> Source:
         f"{answer} FROM src"
     )
     new = src.query(sql)
-    out = Source(new, src.con, src.name, base, "lm_eval", hints={"problem": "problem_id", "correct": "correct", "model": "model"})
+    out = Source(
+        new,
+        src.con,
+        src.name,
+        base,
+        "lm_eval",
+        hints={"problem": "problem_id", "correct": "correct", "model": "model"},
+    )
     out.notes["metric"] = metric
     return out
 
@@ -254,9 +267,18 @@ def _lighteval(src: Source, p: Path) -> Source:
     else:
         ex = _q(cols["example"]) if "example" in cols else _q(cols["full_prompt"])
         problem = f"md5(CAST({ex} AS VARCHAR))"
-    base = p.parent.parent.name if p.name.startswith("details_") and p.parent.parent.name else src.default_model
+    base = (
+        p.parent.parent.name if p.name.startswith("details_") and p.parent.parent.name else src.default_model
+    )
     sql = f"SELECT {_sql_str(base)} AS model, {problem} AS problem_id, {_q(mcol)}.{_q(metric)} AS correct FROM src"
-    out = Source(src.query(sql), src.con, src.name, base, "lighteval", hints={"problem": "problem_id", "correct": "correct"})
+    out = Source(
+        src.query(sql),
+        src.con,
+        src.name,
+        base,
+        "lighteval",
+        hints={"problem": "problem_id", "correct": "correct"},
+    )
     out.notes["metric"] = metric
     return out
 
@@ -281,7 +303,11 @@ def _tau2(con: duckdb.DuckDBPyConnection, p: Path, stem: str) -> Source:
     )
     rel = _bind(con, sql, p, "tau_bench")
     return Source(
-        rel, con, p.name, stem, "tau_bench",
+        rel,
+        con,
+        p.name,
+        stem,
+        "tau_bench",
         hints={"problem": "task_id", "correct": "reward", "attempt": "trial", "model": "model"},
         threshold=TAU_THRESHOLD,
     )
@@ -298,7 +324,11 @@ def _evalplus(con: duckdb.DuckDBPyConnection, p: Path, stem: str) -> Source:
     )
     rel = _bind(con, sql, p, "evalplus")
     return Source(
-        rel, con, p.name, stem, "evalplus",
+        rel,
+        con,
+        p.name,
+        stem,
+        "evalplus",
         hints={"problem": "task_id", "correct": "status", "attempt": "sample_idx", "answer": "solution"},
     )
 
@@ -320,8 +350,18 @@ def _inspect_json(con: duckdb.DuckDBPyConnection, p: Path, stem: str) -> Source:
     samples = f"SELECT s.value AS value, t.content->>'$.eval.model' AS m FROM read_text({f}) t, json_each(t.content, '$.samples') s"
     rel = _bind(con, _inspect_rows(samples, "coalesce(S.m, " + _sql_str(stem) + ")"), p, "inspect")
     return Source(
-        rel, con, p.name, stem, "inspect",
-        hints={"problem": "problem_id", "correct": "score", "attempt": "epoch", "model": "model", "answer": "answer"},
+        rel,
+        con,
+        p.name,
+        stem,
+        "inspect",
+        hints={
+            "problem": "problem_id",
+            "correct": "score",
+            "attempt": "epoch",
+            "model": "model",
+            "answer": "answer",
+        },
     )
 
 
@@ -332,7 +372,9 @@ def _inspect_eval(con: duckdb.DuckDBPyConnection, p: Path, stem: str) -> Source:
     except (zipfile.BadZipFile, OSError) as exc:
         raise InputFormatError(f"cannot read {p.name} as inspect .eval (zip): {exc}") from None
     if "header.json" not in names and "_journal/start.json" not in names:
-        raise InputFormatError(f"{p.name} is a zip file but not an inspect .eval log (no header.json or _journal/start.json)")
+        raise InputFormatError(
+            f"{p.name} is a zip file but not an inspect .eval log (no header.json or _journal/start.json)"
+        )
     model = stem
     try:
         head = json.loads(zf.read("header.json" if "header.json" in names else "_journal/start.json"))
@@ -368,8 +410,18 @@ def _inspect_eval(con: duckdb.DuckDBPyConnection, p: Path, stem: str) -> Source:
         tmp.cleanup()
     rel = _bind(con, "SELECT * FROM inspect_rows", p, "inspect")
     return Source(
-        rel, con, p.name, stem, "inspect",
-        hints={"problem": "problem_id", "correct": "score", "attempt": "epoch", "model": "model", "answer": "answer"},
+        rel,
+        con,
+        p.name,
+        stem,
+        "inspect",
+        hints={
+            "problem": "problem_id",
+            "correct": "score",
+            "attempt": "epoch",
+            "model": "model",
+            "answer": "answer",
+        },
     )
 
 
@@ -384,4 +436,3 @@ def _bind(con: duckdb.DuckDBPyConnection, sql: str, p: Path, reader: str) -> duc
 
 def _q(name: str) -> str:
     return '"' + str(name).replace('"', '""') + '"'
-

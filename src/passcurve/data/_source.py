@@ -79,7 +79,13 @@ class Source:
 def duck_error(exc: BaseException, name: str, reader: str) -> PasscurveError:
     """A DuckDB exception as a one-line PasscurveError naming the file and reader."""
     msg = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-    for prefix in ("Invalid Input Error: ", "IO Error: ", "Conversion Error: ", "Binder Error: ", "Parser Error: "):
+    for prefix in (
+        "Invalid Input Error: ",
+        "IO Error: ",
+        "Conversion Error: ",
+        "Binder Error: ",
+        "Parser Error: ",
+    ):
         msg = msg.replace(prefix, "")
     return InputFormatError(f"cannot read {name} as {reader}: {msg}")
 
@@ -138,7 +144,9 @@ def check_path(path: str | Path) -> Path:
     if not p.exists():
         raise PasscurveError(f"no such file: {str(p)!r}")
     if p.is_dir():
-        raise PasscurveError(f"{str(p)!r} is a directory, not a file; give a CSV, JSONL, Parquet or harness log file")
+        raise PasscurveError(
+            f"{str(p)!r} is a directory, not a file; give a CSV, JSONL, Parquet or harness log file"
+        )
     try:
         size = p.stat().st_size
         with open(p, "rb"):
