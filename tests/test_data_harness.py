@@ -203,3 +203,11 @@ def test_cli_reads_harness_log_with_format_flag(capfd):
     # mean over problems of pass@1 = (2/3 + 1/3) / 2 = 0.5; pass@3 = 1 for both
     curve = {p["k"]: p["pass_at_k"] for p in data["models"][0]["curve"]}
     assert curve[1] == pytest.approx(0.5) and curve[3] == pytest.approx(1.0)
+
+
+def test_content_wins_over_a_wrong_extension(tmp_path):
+    # a Parquet file saved as .csv is read as Parquet (the content decides when the extension fails)
+    p = tmp_path / "mislabelled.csv"
+    duckdb.sql(f"COPY (SELECT 'a' AS problem_id, true AS correct) TO '{p}' (FORMAT parquet)")
+    got = read_counts(p)
+    assert got.meta["reader"] == "parquet" and int(got.c[0]) == 1

@@ -184,7 +184,22 @@ def open_file(path: str | Path, format: str | None = None) -> Source:
         return _harness.open_harness(con, p, fmt, stem, forced=True)
     if fmt == "json":
         return _harness.open_json(con, p, stem, forced=forced)
-    rel = _generic(con, p, fmt)
+    try:
+        rel = _generic(con, p, fmt)
+    except InputFormatError as exc:
+        # the extension lied (e.g. Parquet or JSON saved as .csv): follow the content once
+        sniffed = None if forced else _sniff(p)
+        if sniffed is None or sniffed == fmt:
+            raise
+        if sniffed == "inspect":
+            return _harness.open_harness(con, p, "inspect", stem)
+        if sniffed == "json":
+            return _harness.open_json(con, p, stem, forced=False)
+        try:
+            rel = _generic(con, p, sniffed)
+        except InputFormatError:
+            raise InputFormatError(f"{exc} (also tried {sniffed}, which the content suggests)") from None
+        fmt = sniffed
     src = Source(rel, con, name, stem, fmt)
     if not forced:
         src = _harness.adapt(src, p)
