@@ -171,7 +171,8 @@ def mean_curve(
             def tr(x: np.ndarray) -> np.ndarray:
                 return -np.expm1(x)
         elif metric == "pass_pow_k":
-            tr = np.exp
+            def tr(x: np.ndarray) -> np.ndarray:
+                return np.exp(x)
         else:
             raise PasscurveError(f"`metric` must be one of {', '.join(METRICS)} (got {metric!r})")
         total = _log_fail_table(up[:, 0], up[:, 1], uk, transform=tr, weights=pw)
@@ -243,7 +244,7 @@ def curve(
     """
     counts, ks, metrics = _curve_iv(counts, k, k_gt_n, metrics)
     models = []
-    vals = {m: [] for m in metrics}
+    vals: dict[str, list[np.ndarray]] = {m: [] for m in metrics}
     problems, dropped, summary = [], [], []
     warns: list[str] = []
     for name, sub in counts.groups():
