@@ -133,11 +133,15 @@ def test_cli_retries(tmp_path, cli):
     assert [row["completion"] for row in d["models"][0]["curve"]] == pytest.approx(res.completion[0].tolist())
 
 
-def test_cli_retries_gap_exit_2(tmp_path, cli):
+def test_cli_retries_gap_exit_2(tmp_path, capfd):
+    from passcurve.cli._app import run
+
     path = tmp_path / "gap.csv"
     path.write_text("problem_id,attempt,correct\np,1,0\np,3,1\n")
-    r = cli("retries", str(path))
-    assert r.returncode == 2 and "gap: 3 follows 1" in r.stderr and "Traceback" not in r.stderr
+    code = run(["retries", str(path)])
+    err = capfd.readouterr().err
+    assert code == 2 and "gap: 3 follows 1" in err and "Traceback" not in err
+    assert len(err.strip().splitlines()) == 1
 
 
 def test_read_attempts_needs_an_attempt_column(tmp_path):

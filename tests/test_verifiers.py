@@ -75,27 +75,34 @@ def test_bad_input(args, match):
         verifier_inflation(*args)
 
 
-def test_cli_verifiers(tmp_path, cli):
+def test_cli_verifiers(tmp_path, capfd):
     import json
+
+    from passcurve.cli._app import run
 
     path = tmp_path / "v.csv"
     rows = ["problem_id,base,plus"]
     # p0: 4 samples, base passes 3, plus passes 1; p1: base passes 1, plus 0
     rows += ["p0,1,1", "p0,1,0", "p0,1,0", "p0,0,0", "p1,1,0", "p1,0,0", "p1,0,0", "p1,0,0"]
     path.write_text("\n".join(rows) + "\n")
-    r = cli("verifiers", str(path), "--base", "base", "--strict", "plus", "--k", "1,2,4", "--json")
-    assert r.returncode == 0, r.stderr
-    d = json.loads(r.stdout)
+    code = run(["verifiers", str(path), "--base", "base", "--strict", "plus", "--k", "1,2,4", "--json"])
+    cap = capfd.readouterr()
+    assert code == 0, cap.err
+    d = json.loads(cap.out)
     ref = verifier_inflation([4, 4], [3, 1], [1, 0], [1, 2, 4])
     assert [pt["inflation"] for pt in d["models"][0]["curve"]] == pytest.approx(ref.inflation[0].tolist())
     assert d["models"][0]["false_pass_rate"] == pytest.approx(3 / 4)
 
 
-def test_cli_verifiers_not_boolean_exit_2(tmp_path, cli):
+def test_cli_verifiers_not_boolean_exit_2(tmp_path, capfd):
+    from passcurve.cli._app import run
+
     path = tmp_path / "v.csv"
     path.write_text("problem_id,base,plus\np0,1,0.5\np0,1,0\n")
-    r = cli("verifiers", str(path), "--base", "base", "--strict", "plus")
-    assert r.returncode == 2 and "is not boolean" in r.stderr and "Traceback" not in r.stderr
+    code = run(["verifiers", str(path), "--base", "base", "--strict", "plus"])
+    err = capfd.readouterr().err
+    assert code == 2 and "is not boolean" in err and "Traceback" not in err
+    assert len(err.strip().splitlines()) == 1
 
 
 def test_read_verdicts_unknown_column(tmp_path):

@@ -4,6 +4,7 @@ independent-voter prediction against enumeration of every voter sequence."""
 from __future__ import annotations
 
 import itertools
+import re
 from fractions import Fraction
 
 import numpy as np
@@ -294,16 +295,41 @@ def test_read_answers_bad_files(tmp_path, lines, match):
         read_answers(path)
 
 
-@pytest.mark.parametrize("which", ["gold", "types"])
-def test_cli_vote_bad_files_exit_2(tmp_path, cli, which):
+def test_cli_vote_missing_gold_exit_2(tmp_path, cli):
     path = tmp_path / "bad.csv"
-    if which == "gold":
-        path.write_text("problem_id,answer,gold\np,a,a\nq,b,\n")
-        args, match = ["--k", "1"], "gold answer missing"
-    else:  # a good file, but a bad option: one line on stderr, exit 2
-        path.write_text("problem_id,answer,gold\np,a,a\np,b,a\n")
-        args, match = ["--k", "1", "--ties", "coin"], "`--ties` must be one of"
-    r = cli("vote", str(path), *args)
+    path.write_text("problem_id,answer,gold\np,a,a\nq,b,\n")
+    r = cli("vote", str(path), "--k", "1")
     assert r.returncode == 2
-    assert match in r.stderr and "Traceback" not in r.stderr
+    assert "gold answer missing" in r.stderr and "Traceback" not in r.stderr
     assert len(r.stderr.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize(
+    ("content", "args", "match"),
+    [
+        ('{"problem_id": "p", "answer": "a", "gold": "a"}\n{"problem_id": "p", "answer": 3, "gold": "a"}\n',
+         ["--k", "1"], "answers of mixed types"),
+        ('{"problem_id": "p", "answer": "a", "gold": "a"}\n', ["--k", "1", "--ties", "coin"], "`--ties` must be one of"),
+        ('{"problem_id": "p", "answer": "a", "gold": "a"}\n', ["--k", "2"], "`k` must be an integer in \\[1, n\\]"),
+    ],
+)
+def test_cli_vote_bad_input_in_process(tmp_path, capfd, content, args, match):
+    from passcurve.cli._app import run
+
+    path = tmp_path / "bad.jsonl"
+    path.write_text(content)
+    code = run(["vote", str(path), *args])
+    err = capfd.readouterr().err
+    assert code == 2 and "Traceback" not in err
+    lines = [ln for ln in err.splitlines() if ln.strip()]
+    assert len(lines) == 1 and re.search(match, lines[0]), err
+
+
+def test_cli_vote_table_in_process(tmp_path, capfd):
+    from passcurve.cli._app import run
+    from passcurve.data import write_table
+
+    path = write_table(simulate_answers(problems=6, n=8, rng=1), tmp_path / "a.parquet")
+    assert run(["vote", str(path), "--k", "1,8", "--ties", "strict"]) == 0
+    out = capfd.readouterr().out
+    assert "maj@k" in out and "selection loss" in out and "strict" in out
