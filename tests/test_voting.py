@@ -137,6 +137,48 @@ def test_larger_case_against_exact_rational_sum():
     assert maj_at_k_tallies([g, *b], 0, k) == pytest.approx(float(expected), abs=1e-13)
 
 
+def exact_dp(g, wrong, abstain, k, ties="random"):
+    """Exact rational maj@k by a dynamic programme over answer groups that tracks (votes, ties):
+    sum_x C(g,x) sum_{y: all y_j <= x} prod C(b_j,y_j) C(b_0,y_0) / (1 + #ties) / C(n,k)."""
+    from math import comb
+
+    n = g + sum(wrong) + abstain
+    total = Fraction(0)
+    for x in range(1, min(g, k) + 1):
+        N = k - x
+        poly = {(0, 0): 1}
+        for b in wrong:
+            new = {}
+            for (d, t), c in poly.items():
+                for y in range(0, min(b, x) + 1):
+                    if d + y > N or (ties == "strict" and y == x):
+                        continue
+                    key = (d + y, t + (y == x))
+                    new[key] = new.get(key, 0) + c * comb(b, y)
+            poly = new
+        s = sum(
+            (Fraction(c * comb(abstain, N - d), t + 1) for (d, t), c in poly.items() if 0 <= N - d <= abstain),
+            Fraction(0),
+        )
+        total += comb(g, x) * s
+    return total / comb(n, k)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_many_answers_against_exact_dp(seed):
+    # 5-25 wrong answers, k up to 30: exercises the FFT path for one gold vote (k - 1 > 8)
+    # and the Gauss-Legendre tie integral for larger gold counts
+    rng = np.random.default_rng(100 + seed)
+    for _ in range(3):
+        m, g = int(rng.integers(5, 26)), int(rng.integers(1, 7))
+        wrong = [int(v) for v in rng.integers(1, 5, size=m)]
+        ab = int(rng.integers(0, 5))
+        k = int(rng.integers(10, min(g + sum(wrong) + ab, 30) + 1))
+        for ties in ("random", "strict"):
+            expected = float(exact_dp(g, wrong, ab, k, ties))
+            assert maj_at_k_tallies([g, *wrong], 0, k, ties=ties, abstain=ab) == pytest.approx(expected, abs=1e-13)
+
+
 def test_large_n_is_finite_and_monotone_for_a_clear_plurality():
     # n = 10^4 with 300 distinct answers: values must be finite probabilities and, for a clear
     # plurality (gold 40% vs at most ~3% each), maj@k increases towards 1

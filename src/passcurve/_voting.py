@@ -70,6 +70,7 @@ TIES = ("random", "strict", "first")
 Ties = Literal["random", "strict", "first"]
 
 _TOL = 1e-16
+_X1_MIN = 8  # from this N on, the x = 1 term uses the FFT path instead of quadrature
 
 try:  # Boost's binomial pmf (what scipy.stats.binom.pmf calls), without the stats overhead
     from scipy.special._ufuncs import _binom_pmf as _boost_binom_pmf
@@ -227,6 +228,9 @@ def _maj_core(m: _Model) -> float:
         y_done = 0
         for x in todo:
             N = k - x
+            if x == 1 and N > _X1_MIN and ((cls == _SHARE).any() or m.free_ties(1, N) > 0):
+                total += m.gold_w[1] * _x1_random(m, N) / m.norm
+                continue
             while y_done < x:
                 A += pm[:, y_done, None] * root[(ell * y_done) % L][None, :]
                 y_done += 1
@@ -274,6 +278,46 @@ def _maj_core(m: _Model) -> float:
             coef = (F.real @ cw) / L  # one value per node
             total += m.gold_w[x] * float(wq @ coef) / m.norm
     return float(min(max(total, 0.0), 1.0))
+
+
+def _x1_random(m: _Model, N: int) -> float:
+    """[z^N] of the x = 1 term with random tie breaks, without quadrature.
+
+    With one gold vote every voting answer has at most one vote, so the number of ties
+    equals the z-degree of the tie-able part S(z) = prod_share (p0 + p1 z)^r (times the
+    Poisson part of never-coinciding wrong votes): ∫_0^1 S(uz) du has coefficients
+    s_t/(t+1). S is read off by an inverse FFT on L points, divided, transformed back and
+    multiplied by the rest. L is exact (no aliasing) or certified by the binomial tail.
+    """
+    share = m.cls == _SHARE
+    lose = m.cls == _LOSE
+    win = m.cls == _WIN
+    w1 = m.gold_w[1] / m.norm
+    deg_s = float(m.mult[share].sum()) + (math.inf if m.free_ties(1, N) > 0 else 0.0)
+    deg_all = float(m.mult.sum()) + m.free_deg
+    L = max(N + 1, 16)
+    for _ in range(200):
+        exact = L > deg_s and L > deg_all - N
+        if exact or w1 * float(m.rest_sf(L)) <= _TOL:
+            break
+        L = int(L * 1.25) + 1
+    omega = np.exp(2j * np.pi * np.arange(L) / L)
+    p0, p1 = m.pm[:, 0], m.pm[:, 1]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        one = np.ones(1)
+        zero = np.zeros(1)
+        tie_free = (m.free_log(omega, 1, one) - m.free_log(omega, 1, zero))[0]
+        logS = _rlog(p0[share, None] + p1[share, None] * omega[None, :], m.mult[share, None]).sum(axis=0) + tie_free
+        # values at omega_l = exp(+2 pi i l / L): coefficients by numpy's forward transform / L
+        coef_s = np.fft.fft(np.exp(logS)).real / L / (np.arange(L) + 1.0)
+        S_int = np.fft.ifft(coef_s) * L
+        logR = m.free_log(omega, 1, zero)[0] + _rlog(np.broadcast_to(p0[lose, None], (int(lose.sum()), L)),
+                                                      m.mult[lose, None]).sum(axis=0)
+        if win.any():
+            logR = logR + _rlog(p0[win, None] + p1[win, None] * omega[None, :], m.mult[win, None]).sum(axis=0)
+        F = np.exp(logR) * S_int
+        back = omega[(-np.arange(L) * N) % L]  # omega^(-lN)
+        return float((F * back).real.sum() / L)
 
 
 def _chernoff_union(xs: np.ndarray, N: np.ndarray, share: np.ndarray, mult: np.ndarray) -> np.ndarray:
