@@ -9,7 +9,7 @@ from math import comb
 import numpy as np
 import pytest
 
-from passcurve import DependenceWarning, PasscurveError, retries
+from passcurve import DependenceWarning, PasscurveError, StoppingTimeWarning, retries
 
 
 def _long(seqs):
@@ -36,7 +36,7 @@ def test_stop_at_first_success_is_not_testable_and_censors():
     # a "retry until solved" harness: every solved problem ends with its only success;
     # p3 stopped after one failed attempt, so it is unknown (censored) at budgets >= 2
     prob, att, cor = _long([[0, 1], [1], [0, 0, 0], [0]])
-    with pytest.warns(DependenceWarning, match="cannot be tested"):
+    with pytest.warns(StoppingTimeWarning, match="cannot be tested"):
         res = retries(prob, att, cor)
     assert bool(res.stops_at_success[0]) and not bool(res.testable[0])
     assert np.isnan(res.p_value[0])

@@ -375,3 +375,19 @@ def test_cli_vote_table_in_process(tmp_path, capfd):
     assert run(["vote", str(path), "--k", "1,8", "--ties", "strict"]) == 0
     out = capfd.readouterr().out
     assert "maj@k" in out and "selection loss" in out and "strict" in out
+
+
+def test_models_numbers_and_frames():
+    # two models, integer answers; per-model means of the per-problem values
+    answers = [[1, 1, 2], [3, 3, 3], [1, 2, 2], [5, 4, 4]]
+    t = AnswerTallies.from_answers(answers, [1, 3, 1, 4], model=["m1", "m1", "m2", "m2"])
+    res = vote(t, k=[1, 2, 3])
+    assert res.models == ("m1", "m2")
+    per = res.per_problem["maj_at_k"]
+    assert np.allclose(res.values["maj_at_k"], [per[:2].mean(axis=0), per[2:].mean(axis=0)])
+    # [1, 1, 2] with gold 1 at k = 2: 1/3 + 2/3 * 1/2 = 2/3 (by hand); [1, 2, 2] at k = 3: 0
+    assert per[0, 1] == pytest.approx(2 / 3) and per[2, 2] == 0.0
+    frame = res.to_frame()
+    assert list(frame["model"]) == ["m1"] * 3 + ["m2"] * 3
+    with pytest.raises(PasscurveError, match="mix types"):
+        maj_at_k([[True, 1]], [1], 1)

@@ -25,7 +25,8 @@ order of attempts (feedback) changes.
 
 When every solved problem stops at its first success (a "retry until solved" harness), a
 problem's sequence is F...FS whatever the dependence, so no within-problem test exists;
-the result says so (``testable=False``) and reports only the completion curve.
+the result says so (``testable=False``, :class:`StoppingTimeWarning`) and reports only the
+completion curve.
 """
 
 from __future__ import annotations
@@ -36,7 +37,7 @@ from typing import Any
 
 import numpy as np
 
-from ._errors import DependenceWarning, PasscurveError
+from ._errors import DependenceWarning, PasscurveError, StoppingTimeWarning
 from ._estimators import pass_at_k
 from ._validation import check_positive_int, check_rng, fmt
 
@@ -345,10 +346,10 @@ def retries(
         testable[mi] = (not stops[mi]) and bool((V > 0).sum() >= 2) and n_resamples > 0
         if not testable[mi]:
             if stops[mi]:
-                msg = (f"model {m!r}: every solved problem stops at its first success, so independence across "
-                       "attempts cannot be tested; report completion within the budget, not pass@k")
+                msg = (f"model {m!r}: every solved problem stops at its first success (n is a stopping time), so "
+                       "independence across attempts cannot be tested; report completion within the budget, not pass@k")
                 warns.append(msg)
-                warnings.warn(msg, DependenceWarning, stacklevel=2)
+                warnings.warn(msg, StoppingTimeWarning, stacklevel=2)
             continue
         t_obs = float(_stat(S, E, V))
         # permutations within problems: random keys, sorted within each (contiguous) group
