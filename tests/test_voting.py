@@ -374,7 +374,7 @@ def test_cli_vote_table_in_process(tmp_path, capfd):
     path = write_table(simulate_answers(problems=6, n=8, rng=1), tmp_path / "a.parquet")
     assert run(["vote", str(path), "--k", "1,8", "--ties", "strict"]) == 0
     out = capfd.readouterr().out
-    assert "maj@k" in out and "selection loss" in out and "strict" in out
+    assert "ties: strict" in out and "accuracy 0.4792" in out  # 23 of 48 samples give the gold answer
 
 
 def test_models_numbers_and_frames():
@@ -387,6 +387,9 @@ def test_models_numbers_and_frames():
     assert np.allclose(res.values["maj_at_k"], [per[:2].mean(axis=0), per[2:].mean(axis=0)])
     # [1, 1, 2] with gold 1 at k = 2: 1/3 + 2/3 * 1/2 = 2/3 (by hand); [1, 2, 2] at k = 3: 0
     assert per[0, 1] == pytest.approx(2 / 3) and per[2, 2] == 0.0
+    # standard error over problems (Miller 2024): sd(ddof=1)/sqrt(N) of the per-problem values
+    assert res.se["maj_at_k"][0, 1] == pytest.approx(np.std(per[:2, 1], ddof=1) / np.sqrt(2))
+    assert res.to_dict()["models"][0]["curve"][1]["maj_at_k_se"] == pytest.approx(res.se["maj_at_k"][0, 1])
     frame = res.to_frame()
     assert list(frame["model"]) == ["m1"] * 3 + ["m2"] * 3
     with pytest.raises(PasscurveError, match="mix types"):

@@ -910,6 +910,11 @@ class VoteResult:
     problem, model : ndarray of str, shape (P,)
     accuracy : ndarray, shape (M,)
         Mean over problems of the gold share g/n (= maj@1 = pass@1), the p̄ of the prediction.
+    se : dict of str to ndarray, shape (M, K)
+        Standard errors over problems (Miller 2024, arXiv:2411.00640: count problems, not
+        samples) of "maj_at_k" and of the paired difference "selection_loss"; they treat the
+        problems as a sample from a larger population and ignore the within-problem sampling
+        noise of n finite samples.
     summary : tuple of dict
         Per model: problems, samples per problem, distinct answers per problem (median, max),
         problems whose gold answer never appears.
@@ -925,6 +930,7 @@ class VoteResult:
     model: np.ndarray
     accuracy: np.ndarray
     summary: tuple[dict[str, Any], ...]
+    se: dict[str, np.ndarray] = field(default_factory=dict)
     warnings: tuple[str, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
@@ -936,6 +942,8 @@ class VoteResult:
                 pt: dict[str, Any] = {"k": int(k)}
                 for name, arr in self.values.items():
                     pt[name] = _jf(arr[i, j])
+                for name, arr in self.se.items():
+                    pt[f"{name}_se"] = _jf(arr[i, j])
                 pts.append(pt)
             models.append({"model": m, "accuracy": _jf(self.accuracy[i]), **self.summary[i], "curve": pts})
         out: dict[str, Any] = {"ties": self.ties, "models": models}
@@ -1037,6 +1045,7 @@ def vote(data: Any, gold: Any = None, k: Any = None, *, ties: Ties = "random") -
     vals: dict[str, list] = {m: [] for m in ("maj_at_k", "pass_at_k", "selection_loss", "independent_maj_at_k",
                                              "correlation_cost")}
     acc, summary, warns = [], [], []
+    se: dict[str, list] = {"maj_at_k": [], "selection_loss": []}
     for m in models:
         rows = np.flatnonzero(t.model == m)
         p_bar = float(np.mean(c[rows] / n[rows]))
@@ -1058,6 +1067,9 @@ def vote(data: Any, gold: Any = None, k: Any = None, *, ties: Ties = "random") -
         vals["selection_loss"].append(ps - mj)
         vals["independent_maj_at_k"].append(im)
         vals["correlation_cost"].append(im - mj)
+        P = rows.size
+        for name, per in (("maj_at_k", maj[rows]), ("selection_loss", pk[rows] - maj[rows])):
+            se[name].append(per.std(axis=0, ddof=1) / np.sqrt(P) if P > 1 else np.full(ks.size, np.nan))
         distinct = np.diff(t.offsets)[rows]
         no_gold = int((c[rows] == 0).sum())
         summary.append({
@@ -1083,6 +1095,7 @@ def vote(data: Any, gold: Any = None, k: Any = None, *, ties: Ties = "random") -
         model=t.model,
         accuracy=np.asarray(acc),
         summary=tuple(summary),
+        se={name: np.vstack(v) for name, v in se.items()},
         warnings=tuple(warns),
     )
 

@@ -72,11 +72,11 @@ def vote_cmd(
                    f"distinct answers per problem median {s['distinct_answers_median']:g} (ties: {res.ties})"),
             title_justify="left",
         )
-        for col in ("k", "maj@k", "pass@k", "selection loss", "independent maj@k", "correlation cost"):
+        for col in ("k", "maj@k", "SE", "pass@k", "selection loss", "independent maj@k", "correlation cost"):
             t.add_column(col, justify="right")
         for j, kk in enumerate(res.k):
             v = res.values
-            t.add_row(str(int(kk)), _f(v["maj_at_k"][i, j]), _f(v["pass_at_k"][i, j]),
+            t.add_row(str(int(kk)), _f(v["maj_at_k"][i, j]), _f(res.se["maj_at_k"][i, j]), _f(v["pass_at_k"][i, j]),
                       _f(v["selection_loss"][i, j]), _f(v["independent_maj_at_k"][i, j]),
                       _f(v["correlation_cost"][i, j]))
         out.print(t)
