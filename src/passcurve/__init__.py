@@ -4,6 +4,9 @@ Estimators (broadcast over problems and k)
     pass_at_k, pass_pow_k, g_pass_at_k, mg_pass_at_k, naive_pass_at_k
 Curves and data
     Counts, curve, CurveResult, read_counts, counts_from_frame
+Majority voting, retries, weak verifiers
+    maj_at_k, maj_at_k_tallies, vote, VoteResult, AnswerTallies, simulate_answers,
+    retries, RetryResult, verifier_inflation, VerifierResult
 Simulation
     simulate, ModelSpec, SimulatedBenchmark
 Errors and warnings
@@ -26,15 +29,15 @@ from ._errors import (
     UnpairedComparisonWarning,
 )
 from ._estimators import g_pass_at_k, mg_pass_at_k, naive_pass_at_k, pass_at_k, pass_pow_k
-from ._simulate import DEMO_MODELS, ModelSpec, SimulatedBenchmark, simulate
-
-# data layer (files, harness logs, frames -> Counts)
-from .data import Samples, counts_from_frame, open_samples, read_counts
 
 # majority voting, retries, weak verifiers (issue 6)
 from ._retries import RetryResult, retries
+from ._simulate import DEMO_MODELS, ModelSpec, SimulatedBenchmark, simulate
 from ._verifiers import VerifierResult, verifier_inflation
 from ._voting import AnswerTallies, VoteResult, maj_at_k, maj_at_k_tallies, simulate_answers, vote
+
+# data layer (files, harness logs, frames -> Counts)
+from .data import Samples, counts_from_frame, open_samples, read_counts
 
 __version__ = "0.1.0"
 

@@ -10,8 +10,10 @@ from __future__ import annotations
 import sys
 
 # Command modules register themselves on `app` when imported (one module per capability).
-from . import _curve  # noqa: F401,E402
-from . import _vote  # noqa: F401,E402
+from . import (
+    _curve,  # noqa: F401,E402
+    _vote,  # noqa: F401,E402
+)
 from ._app import app
 
 __all__ = ["app", "main"]
