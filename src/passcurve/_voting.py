@@ -1054,8 +1054,10 @@ def vote(data: Any, gold: Any = None, k: Any = None, *, ties: Ties = "random") -
         cache: dict[tuple, np.ndarray] = {}
         for r_i, i in enumerate(rows):
             tal, gi, ab = t.problem_tallies(i)
-            key = (ab, int(tal[gi]) if gi >= 0 else -1, tuple(np.delete(tal, gi).tolist() if gi >= 0 else tal.tolist()),
-                   gi if ties == "first" else 0)
+            # the prediction depends on the wrong tallies and abstentions only (not on g);
+            # their order matters only for "first"
+            wrong_t = (np.delete(tal, gi) if gi >= 0 else tal).tolist()
+            key = (ab, tuple(wrong_t), gi) if ties == "first" else (ab, tuple(sorted(wrong_t)))
             if key not in cache:
                 cache[key] = _independent_one(tal, gi, ab, p_bar, ks, ties)
             ind[r_i] = cache[key]
