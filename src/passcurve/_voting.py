@@ -550,8 +550,8 @@ def maj_at_k_tallies(
 
     Examples
     --------
-    >>> maj_at_k_tallies([2, 1], 0, 2)  # pairs of {a, a, b}: aa wins, ab ties (1/2)
-    0.6666666666666666
+    >>> round(maj_at_k_tallies([2, 1], 0, 2), 12)  # pairs of {a, a, b}: aa wins, ab ties (1/2)
+    0.666666666667
     """
     ties = _ties_iv(ties)
     t, gi, ab = _maj_at_k_tallies_iv(tallies, gold_index, abstain)
