@@ -36,6 +36,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
+from scipy import stats
 
 from ._errors import DependenceWarning, PasscurveError, StoppingTimeWarning
 from ._estimators import pass_at_k
@@ -76,6 +77,8 @@ class RetryResult:
     stops_at_success : ndarray of bool, shape (M,)
     alpha : float
     n_resamples : int
+    method : tuple of str
+        Per model, how the p-value was computed: "permutation" or "asymptotic".
     first_success : ndarray, shape (P,)
         Attempt (1-based) of each problem's first success; inf when never solved.
     problem, model : ndarray of str, shape (P,)
@@ -97,6 +100,7 @@ class RetryResult:
     stops_at_success: np.ndarray
     alpha: float
     n_resamples: int
+    method: tuple[str, ...]
     first_success: np.ndarray
     problem: np.ndarray
     model: np.ndarray
@@ -130,6 +134,7 @@ class RetryResult:
                 "statistic": _jf(self.statistic[i]),
                 "p_value": _jf(self.p_value[i]),
                 "dependent": bool(self.dependent[i]),
+                "method": self.method[i],
                 "curve": rows,
             })
         res: dict[str, Any] = {"alpha": self.alpha, "n_resamples": self.n_resamples, "models": out}
@@ -212,8 +217,9 @@ def _retries_iv(problem: Any, attempt: Any, correct: Any, model: Any, alpha: flo
 
 def _group_and_check(prob: np.ndarray, att: np.ndarray, mod: np.ndarray) -> tuple[np.ndarray, ...]:
     """Sort by (model, problem, attempt); check attempts are base, base+1, ... in every problem."""
-    key = np.array([f"{m}\x1f{p}" for m, p in zip(mod, prob, strict=True)], dtype=str)
-    ukey, gid = np.unique(key, return_inverse=True)
+    _, mcode = np.unique(mod.astype(str), return_inverse=True)
+    _, pcode = np.unique(prob.astype(str), return_inverse=True)
+    ukey, gid = np.unique(mcode.astype(np.int64) * (int(pcode.max()) + 1) + pcode, return_inverse=True)
     order = np.lexsort((att, gid))
     gid_s, att_s = gid[order], att[order]
     start = np.ones(gid_s.size, dtype=bool)
@@ -246,6 +252,27 @@ def _group_and_check(prob: np.ndarray, att: np.ndarray, mod: np.ndarray) -> tupl
     return order, gid_s, starts, pos, ukey
 
 
+_PERMUTATION_BUDGET = 2e8  # samples x resamples above which "auto" uses the chi-square approximation
+
+
+def _permutation_p(sp: np.ndarray, sy: np.ndarray, sg: np.ndarray, B: int, E: np.ndarray, V: np.ndarray,
+                   t_obs: float, n_resamples: int, gen: np.random.Generator) -> float:
+    """Monte Carlo permutation p-value: outcomes shuffled within each (contiguous) problem."""
+    exceed = 0
+    chunk = max(1, int(2_000_000 // max(1, sp.size)))
+    done = 0
+    while done < n_resamples:
+        b = min(chunk, n_resamples - done)
+        keys = sg[None, :] + gen.random((b, sp.size))
+        perm = np.argsort(keys, axis=1, kind="stable")
+        yp = sy[perm]  # outcomes shuffled within each problem, positions unchanged
+        idx = (np.arange(b)[:, None] * B + sp[None, :]).ravel()
+        Sp = np.bincount(idx, weights=yp.ravel(), minlength=b * B).reshape(b, B)
+        exceed += int((_stat(Sp, E, V) >= t_obs - 1e-9 * max(1.0, t_obs)).sum())
+        done += b
+    return (1 + exceed) / (1 + n_resamples)
+
+
 def _stat(S: np.ndarray, E: np.ndarray, V: np.ndarray) -> np.ndarray:
     ok = V > 0
     return (((S - E) ** 2)[..., ok] / V[ok]).sum(axis=-1)
@@ -259,6 +286,7 @@ def retries(
     model: Any = None,
     alpha: float = 0.05,
     n_resamples: int = 999,
+    method: str = "auto",
     rng: Any = None,
 ) -> RetryResult:
     r"""Completion within a retry budget and a permutation test of independence across attempts.
@@ -273,7 +301,12 @@ def retries(
     alpha : float
         Level of the independence test; below it :class:`DependenceWarning` is raised.
     n_resamples : int
-        Permutations for the test (0 skips it).
+        Permutations for the test (0 skips it unless ``method="asymptotic"``).
+    method : {"auto", "permutation", "asymptotic"}
+        "permutation": Monte Carlo permutation p-value (exact level). "asymptotic": with the
+        same n attempts in every problem, (n-1)/n · T is asymptotically χ² with n - 1 degrees
+        of freedom under the null. "auto": permutation unless samples × n_resamples > 2e8
+        and the problems share one n (large logs), then asymptotic.
     rng : None, int or numpy Generator
 
     Returns
@@ -289,6 +322,8 @@ def retries(
     break it.
     """
     prob, att, corr, mod, n_resamples = _retries_iv(problem, attempt, correct, model, alpha, n_resamples)
+    if method not in ("auto", "permutation", "asymptotic"):
+        raise PasscurveError(f"`method` must be 'auto', 'permutation' or 'asymptotic' (got {method!r})")
     gen = check_rng(rng)
     order, gid_s, starts, pos, ukey = _group_and_check(prob, att, mod)
     y = corr[order].astype(np.float64)
@@ -317,6 +352,7 @@ def retries(
     testable = np.zeros(M, dtype=bool)
     stops = np.zeros(M, dtype=bool)
     warns: list[str] = []
+    used: list[str] = []
     for mi, m in enumerate(models):
         gsel = np.flatnonzero(g_model == m)
         fs, nn, cc = first_success[gsel], n_i[gsel], c_i[gsel]
@@ -343,7 +379,16 @@ def retries(
             expected[mi] = np.where(Na > 0, E / np.maximum(Na, 1), np.nan)
         solved = np.isfinite(fs)
         stops[mi] = bool(solved.any() and np.all(fs[solved] == nn[solved]) and (nn > 1).any())
-        testable[mi] = (not stops[mi]) and bool((V > 0).sum() >= 2) and n_resamples > 0
+        equal_n = bool(np.all(nn == nn[0]))
+        use = method
+        if method == "auto":
+            use = "asymptotic" if (equal_n and sp.size * n_resamples > _PERMUTATION_BUDGET) else "permutation"
+        if use == "asymptotic" and not equal_n:
+            raise PasscurveError(
+                "`method='asymptotic'` needs the same number of attempts in every problem; use 'permutation'"
+            )
+        used.append(use)
+        testable[mi] = (not stops[mi]) and bool((V > 0).sum() >= 2) and (n_resamples > 0 or use == "asymptotic")
         if not testable[mi]:
             if stops[mi]:
                 msg = (f"model {m!r}: every solved problem stops at its first success (n is a stopping time), so "
@@ -352,24 +397,17 @@ def retries(
                 warnings.warn(msg, StoppingTimeWarning, stacklevel=2)
             continue
         t_obs = float(_stat(S, E, V))
-        # permutations within problems: random keys, sorted within each (contiguous) group
-        exceed = 0
-        chunk = max(1, int(2_000_000 // max(1, sp.size)))
-        done = 0
-        while done < n_resamples:
-            b = min(chunk, n_resamples - done)
-            keys = sg[None, :] + gen.random((b, sp.size))
-            perm = np.argsort(keys, axis=1, kind="stable")
-            yp = sy[perm]  # outcomes shuffled within each problem, positions unchanged
-            idx = (np.arange(b)[:, None] * B + sp[None, :]).ravel()
-            Sp = np.bincount(idx, weights=yp.ravel(), minlength=b * B).reshape(b, B)
-            exceed += int((_stat(Sp, E, V) >= t_obs - 1e-9 * max(1.0, t_obs)).sum())
-            done += b
         stat[mi] = t_obs
-        pval[mi] = (1 + exceed) / (1 + n_resamples)
+        if use == "asymptotic":
+            # equal n attempts: Cov(S) = sigma^2 n/(n-1) (I - J/n) under the permutation null, so
+            # (n-1)/n * T is asymptotically chi-square with n - 1 degrees of freedom (CLT over problems)
+            n0 = int(nn[0])
+            pval[mi] = float(stats.chi2.sf((n0 - 1) / n0 * t_obs, n0 - 1))
+        else:
+            pval[mi] = _permutation_p(sp, sy, sg, B, E, V, t_obs, n_resamples, gen)
         if pval[mi] < alpha:
             first_rate, later = rate[mi, 0], np.nanmean(rate[mi, 1:]) if B > 1 else np.nan
-            msg = (f"model {m!r}: attempts are not independent (permutation p = {pval[mi]:.3g}; success rate "
+            msg = (f"model {m!r}: attempts are not independent ({use} p = {pval[mi]:.3g}; success rate "
                    f"{first_rate:.3f} at attempt 1 vs {later:.3f} later): pass@k's formula does not apply; "
                    "report completion within the retry budget")
             warns.append(msg)
@@ -390,6 +428,7 @@ def retries(
         stops_at_success=stops,
         alpha=float(alpha),
         n_resamples=int(n_resamples),
+        method=tuple(used),
         first_success=first_success,
         problem=np.asarray(g_problem, dtype=object),
         model=np.asarray(g_model, dtype=object),
