@@ -179,3 +179,12 @@ def test_auto_switches_to_asymptotic_on_large_logs(monkeypatch):
         retries(prob, att, cor, method="asymptotic")
     with pytest.raises(PasscurveError, match="`method` must be"):
         retries(prob, att, cor, method="exact")
+
+
+def test_trend_sign():
+    rng = np.random.default_rng(31)
+    prob, att, cor = _simulate(rng, 300, 6, lift=0.6)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DependenceWarning)
+        res = retries(prob, att, cor, n_resamples=99, rng=0)
+    assert res.trend_z[0] > 3  # later attempts succeed more (feedback)

@@ -70,7 +70,12 @@ class RetryResult:
     attempts_at : ndarray of int, shape (M, B)
         Problems with an attempt a.
     statistic, p_value : ndarray, shape (M,)
-        Permutation test of exchangeability (NaN when not testable).
+        Test of exchangeability (NaN when not testable).
+    trend_z : ndarray, shape (M,)
+        z-score of a linear trend of the excess successes S_a - E_a in the attempt index
+        (positive: later attempts succeed more, as with feedback); roughly N(0, 1) under the
+        null. A significant test with a small trend points at co-movement across problems at
+        the same attempt index (batches, shared seeds) rather than at learning from feedback.
     testable : ndarray of bool, shape (M,)
     dependent : ndarray of bool, shape (M,)
         p_value < alpha.
@@ -95,6 +100,7 @@ class RetryResult:
     attempts_at: np.ndarray
     statistic: np.ndarray
     p_value: np.ndarray
+    trend_z: np.ndarray
     testable: np.ndarray
     dependent: np.ndarray
     stops_at_success: np.ndarray
@@ -133,6 +139,7 @@ class RetryResult:
                 "testable": bool(self.testable[i]),
                 "statistic": _jf(self.statistic[i]),
                 "p_value": _jf(self.p_value[i]),
+                "trend_z": _jf(self.trend_z[i]),
                 "dependent": bool(self.dependent[i]),
                 "method": self.method[i],
                 "curve": rows,
@@ -348,6 +355,7 @@ def retries(
     expected = np.full((M, B), np.nan)
     at = np.zeros((M, B), dtype=np.int64)
     stat = np.full(M, np.nan)
+    trend = np.full(M, np.nan)
     pval = np.full(M, np.nan)
     testable = np.zeros(M, dtype=bool)
     stops = np.zeros(M, dtype=bool)
@@ -398,6 +406,12 @@ def retries(
             continue
         t_obs = float(_stat(S, E, V))
         stat[mi] = t_obs
+        # linear trend of the excess successes in the attempt index (approx. N(0, 1) under the null)
+        okv = V > 0
+        aa = np.arange(B, dtype=np.float64)[okv]
+        wbar = float((aa * V[okv]).sum() / V[okv].sum())
+        den = float(np.sqrt(((aa - wbar) ** 2 * V[okv]).sum()))
+        trend[mi] = float(((aa - wbar) * (S - E)[okv]).sum() / den) if den > 0 else np.nan
         if use == "asymptotic":
             # equal n attempts: Cov(S) = sigma^2 n/(n-1) (I - J/n) under the permutation null, so
             # (n-1)/n * T is asymptotically chi-square with n - 1 degrees of freedom (CLT over problems)
@@ -407,8 +421,9 @@ def retries(
             pval[mi] = _permutation_p(sp, sy, sg, B, E, V, t_obs, n_resamples, gen)
         if pval[mi] < alpha:
             first_rate, later = rate[mi, 0], np.nanmean(rate[mi, 1:]) if B > 1 else np.nan
-            msg = (f"model {m!r}: attempts are not independent ({use} p = {pval[mi]:.3g}; success rate "
-                   f"{first_rate:.3f} at attempt 1 vs {later:.3f} later): pass@k's formula does not apply; "
+            msg = (f"model {m!r}: the success rate depends on the attempt index ({use} p = {pval[mi]:.3g}, "
+                   f"trend z = {trend[mi]:.2f}; {first_rate:.3f} at attempt 1 vs {later:.3f} later): attempts are "
+                   "not independent draws; if the harness retried with feedback, pass@k's formula does not apply: "
                    "report completion within the retry budget")
             warns.append(msg)
             warnings.warn(msg, DependenceWarning, stacklevel=2)
@@ -423,6 +438,7 @@ def retries(
         attempts_at=at,
         statistic=stat,
         p_value=pval,
+        trend_z=trend,
         testable=testable,
         dependent=np.where(np.isfinite(pval), pval < alpha, False),
         stops_at_success=stops,
