@@ -32,6 +32,8 @@ from ._estimators import g_pass_at_k, mg_pass_at_k, naive_pass_at_k, pass_at_k, 
 from ._simulate import DEMO_MODELS, ModelSpec, SimulatedBenchmark, simulate
 
 # error bars, model comparisons, hidden-difficulty diagnostics (issue 4)
+from ._compare import CompareResult, PowerResult, compare, power_analysis
+from ._diagnostics import DiagnosticsResult, hidden_difficulty
 from ._uncertainty import INTERVAL_METHODS, INTERVAL_METRICS, curve_intervals, standard_error
 
 __version__ = "0.1.0"
