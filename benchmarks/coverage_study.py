@@ -80,10 +80,17 @@ def study(s: Setting, methods: list[str], reps: int, resamples: int, seed: int) 
         for meth in methods:
             if meth == "two-level" and cnt.cluster is not None:
                 continue
-            res = curve_intervals(cnt, list(s.ks), metric=metrics, method=meth, n_resamples=resamples, rng=rng)
+            real = "analytic" if meth == "analytic (clusters ignored)" else meth
+            res = curve_intervals(
+                cnt, list(s.ks), metric=metrics, method=real, n_resamples=resamples, rng=rng,
+                cluster=False if meth == "analytic (clusters ignored)" else None,
+            )
             for m in metrics:
                 lo, hi = res.intervals[m]
-                hits[meth][m] += (lo[0] <= tr[m]) & (tr[m] <= hi[0])
+                inside = (lo[0] <= tr[m]) & (tr[m] <= hi[0])
+                if meth == "band":
+                    inside = np.full(inside.shape, inside.all())  # simultaneous: every k at once
+                hits[meth][m] += inside
                 width[meth][m] += hi[0] - lo[0]
     return {meth: {m: hits[meth][m] / reps for m in metrics} | {f"{m}_width": width[meth][m] / reps for m in metrics} for meth in methods}
 
@@ -93,20 +100,26 @@ def main() -> None:
     ap.add_argument("--reps", type=int, default=1000)
     ap.add_argument("--resamples", type=int, default=1000)
     ap.add_argument("--seed", type=int, default=2024)
-    ap.add_argument("--methods", default="analytic,bootstrap,bca,two-level,cluster")
+    ap.add_argument("--methods", default="analytic,bootstrap,bca,two-level,cluster,band")
     args = ap.parse_args()
     methods = args.methods.split(",")
     for i, s in enumerate(SETTINGS):
         ms = [m for m in methods if (m != "cluster" or s.cluster_size > 1) and (m != "two-level" or s.cluster_size == 1)]
+        if s.cluster_size > 1:
+            ms.append("analytic (clusters ignored)")
         t0 = time.time()
         out = study(s, ms, args.reps, args.resamples, args.seed + i)
         print(f"\n## {s.name}  ({args.reps} replications, {time.time() - t0:.0f} s)")
-        print("| method | metric | " + " | ".join(f"k={k}" for k in s.ks) + " |")
-        print("|---|---|" + "---|" * len(s.ks))
+        print("| method | metric | " + " | ".join(f"k={k}" for k in s.ks) + " | mean width (k=" + ",".join(map(str, s.ks)) + ") |")
+        print("|---|---|" + "---|" * (len(s.ks) + 1))
         for meth in ms:
             for m in ("pass_at_k", "pass_pow_k"):
-                cells = " | ".join(f"{100 * v:.1f}%" for v in out[meth][m])
-                print(f"| {meth} | {m} | {cells} |")
+                if meth == "band":
+                    cells = f"all k at once: {100 * out[meth][m][0]:.1f}%" + " |" * (len(s.ks) - 1)
+                else:
+                    cells = " | ".join(f"{100 * v:.1f}%" for v in out[meth][m])
+                wid = " / ".join(f"{v:.3g}" for v in out[meth][f"{m}_width"])
+                print(f"| {meth} | {m} | {cells} | {wid} |", flush=True)
 
 
 if __name__ == "__main__":

@@ -33,8 +33,8 @@ from ._counts import Counts
 from ._errors import PasscurveError, UnpairedComparisonWarning
 from ._uncertainty import (
     INTERVAL_METRICS,
-    _boot_means,
     _bca,
+    _boot_means,
     _group_index,
     _jackknife_means,
     _mean_se,

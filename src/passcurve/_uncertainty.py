@@ -358,7 +358,7 @@ def _col_quantile_n(srt: np.ndarray, q: np.ndarray, nfin: np.ndarray) -> np.ndar
 
 
 def _rare(S: np.ndarray) -> np.ndarray:
-    """Columns whose mean rests on fewer than ``_RARE`` problems (from either end).
+    r"""Columns whose mean rests on fewer than ``_RARE`` problems (from either end).
 
     The effective number of problems carrying the mean, :math:`(\sum s_i)^2/\sum s_i^2`
     (and the same for :math:`1-s_i`), is small when a few problems hold most of the mass:
