@@ -601,8 +601,14 @@ def curve_intervals(
     lows: dict[str, list[np.ndarray]] = {m: [] for m in metrics}
     highs: dict[str, list[np.ndarray]] = {m: [] for m in metrics}
     warns: list[str] = []
-    for name in counts.models:
-        rows = np.flatnonzero(counts.model == name)
+    names = counts.models
+    _, code = np.unique(counts.model.astype(str), return_inverse=True)
+    first = {str(counts.model[i]): int(code[i]) for i in np.unique(code.ravel(), return_index=True)[1]}
+    order = np.argsort(code.ravel(), kind="stable")
+    bounds = np.searchsorted(code.ravel()[order], np.arange(int(code.max()) + 2))
+    for name in names:
+        j = first[name]
+        rows = order[bounds[j] : bounds[j + 1]]
         sub = counts.take(rows)
         w = sub.weight if (weighted and sub.weight is not None) else np.ones(len(sub))
         groups, G = (None, len(sub)) if cl is None else _group_index(cl[rows], len(sub))
