@@ -318,3 +318,13 @@ def test_band_simultaneous_coverage():
     joint_pw = ((plo <= truth) & (truth <= phi)).all(axis=1).mean()
     assert 0.92 <= joint <= 0.985, joint
     assert joint_pw < joint
+
+
+def test_one_problem_gives_nan_interval_and_warning():
+    from passcurve import DegenerateDataWarning
+
+    cnt = Counts.from_arrays([10], [3])
+    with pytest.warns(DegenerateDataWarning, match="fewer than 2 problems"):
+        res = curve_intervals(cnt, [1], method="bca", n_resamples=100, rng=0)
+    assert res.values["pass_at_k"][0, 0] == pytest.approx(0.3)
+    assert np.isnan(res.intervals["pass_at_k"][0]).all()

@@ -627,11 +627,16 @@ def curve_intervals(
             warnings.warn(msg, DegenerateDataWarning, stacklevel=2)
         for m in metrics:
             S = _scores(sub.n, sub.c, ks, m, tau_v)
-            est, lo, hi, _ = _interval_from_scores(
-                S, w, groups, G, method, alpha, B, gen, two_level=(sub.n, sub.c, ks, m, tau_v)
-            )
             if G < 2:
+                with np.errstate(invalid="ignore", divide="ignore"):
+                    est = _mean_se(S, w, groups, G)[0]
                 lo, hi = np.full_like(est, np.nan), np.full_like(est, np.nan)
+            else:
+                with warnings.catch_warnings(), np.errstate(invalid="ignore", divide="ignore"):
+                    warnings.simplefilter("ignore", RuntimeWarning)  # all-NaN columns (n < k everywhere)
+                    est, lo, hi, _ = _interval_from_scores(
+                        S, w, groups, G, method, alpha, B, gen, two_level=(sub.n, sub.c, ks, m, tau_v)
+                    )
             vals[m].append(est)
             lows[m].append(lo)
             highs[m].append(hi)
