@@ -637,6 +637,15 @@ def curve_intervals(
                     est, lo, hi, _ = _interval_from_scores(
                         S, w, groups, G, method, alpha, B, gen, two_level=(sub.n, sub.c, ks, m, tau_v)
                     )
+                rare = _rare(S)
+                if rare.any():
+                    where = ", ".join(f"k={int(x)}" for x in ks[rare][:4]) + (", ..." if rare.sum() > 4 else "")
+                    msg = (
+                        f"model {name!r}, {m}: the mean rests on fewer than {_RARE} problems at {where}; "
+                        "the interval there is the distribution-free Wilson bound on the number of problems (wide)"
+                    )
+                    warns.append(msg)
+                    warnings.warn(msg, DegenerateDataWarning, stacklevel=2)
             vals[m].append(est)
             lows[m].append(lo)
             highs[m].append(hi)
