@@ -334,3 +334,19 @@ def test_one_problem_gives_nan_interval_and_warning():
         res = curve_intervals(cnt, [1], method="bca", n_resamples=100, rng=0)
     assert res.values["pass_at_k"][0, 0] == pytest.approx(0.3)
     assert np.isnan(res.intervals["pass_at_k"][0]).all()
+
+
+@pytest.mark.parametrize(
+    "args, kwargs, match",
+    [
+        (([0.1, 0.2],), {"weight": [1.0]}, "`weight` has 1 entries"),
+        (([0.1, 0.2],), {"weight": [1.0, -1.0]}, "`weight` must be >= 0"),
+        (([0.1, 0.2],), {"cluster": [1]}, "`cluster` has 1 entries"),
+        ((np.zeros((2, 2, 2)),), {}, "`s` must be 1-d or 2-d"),
+        (([0.1, np.inf],), {}, "`s` contains an infinite value"),
+        ((["a", "b"],), {}, "`s` must contain numbers"),
+    ],
+)
+def test_standard_error_bad_input(args, kwargs, match):
+    with pytest.raises(PasscurveError, match=match):
+        standard_error(*args, **kwargs)

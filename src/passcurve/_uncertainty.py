@@ -143,6 +143,33 @@ def _mean_se(
     return mean, se, N, G
 
 
+def _standard_error_iv(
+    s: Any, cluster: Any, weight: Any
+) -> tuple[np.ndarray, np.ndarray, np.ndarray | None, int, bool]:
+    S = as_float_array(s, "s", allow_nan=True)
+    if S.ndim not in (1, 2):
+        raise PasscurveError(f"`s` must be 1-d or 2-d (got {S.ndim} dimensions)")
+    one = S.ndim == 1
+    S2 = S[:, None] if one else S
+    if np.isinf(S2).any():
+        raise PasscurveError("`s` contains an infinite value")
+    N = S2.shape[0]
+    if N < 2:
+        raise PasscurveError(f"`s` needs at least 2 problems for a standard error (got {N})")
+    w = np.ones(N) if weight is None else as_float_array(weight, "weight").ravel()
+    if w.size != N:
+        raise PasscurveError(f"`weight` has {w.size} entries but `s` has {N} problems")
+    if (w < 0).any():
+        raise PasscurveError("`weight` must be >= 0")
+    groups, G = (None, N)
+    if cluster is not None:
+        cl = np.asarray(cluster, dtype=object).ravel()
+        if cl.size != N:
+            raise PasscurveError(f"`cluster` has {cl.size} entries but `s` has {N} problems")
+        groups, G = _group_index(cl, N)
+    return S2, w, groups, G, one
+
+
 def standard_error(s: Any, *, cluster: Any = None, weight: Any = None) -> tuple[float, float] | tuple[np.ndarray, np.ndarray]:
     r"""Mean of per-problem scores and its standard error, counting problems (Miller 2024).
 
@@ -175,27 +202,7 @@ def standard_error(s: Any, *, cluster: Any = None, weight: Any = None) -> tuple[
     >>> round(m, 4), round(se, 5)
     (0.5556, 0.07459)
     """
-    S = as_float_array(s, "s", allow_nan=True)
-    if S.ndim not in (1, 2):
-        raise PasscurveError(f"`s` must be 1-d or 2-d (got {S.ndim} dimensions)")
-    one = S.ndim == 1
-    S2 = S[:, None] if one else S
-    if np.isinf(S2).any():
-        raise PasscurveError("`s` contains an infinite value")
-    N = S2.shape[0]
-    if N < 2:
-        raise PasscurveError(f"`s` needs at least 2 problems for a standard error (got {N})")
-    w = np.ones(N) if weight is None else as_float_array(weight, "weight").ravel()
-    if w.size != N:
-        raise PasscurveError(f"`weight` has {w.size} entries but `s` has {N} problems")
-    if (w < 0).any():
-        raise PasscurveError("`weight` must be >= 0")
-    groups, G = (None, N)
-    if cluster is not None:
-        cl = np.asarray(cluster, dtype=object).ravel()
-        if cl.size != N:
-            raise PasscurveError(f"`cluster` has {cl.size} entries but `s` has {N} problems")
-        groups, G = _group_index(cl, N)
+    S2, w, groups, G, one = _standard_error_iv(s, cluster, weight)
     mean, se, _, _ = _mean_se(S2, w, groups, G)
     if one:
         return float(mean[0]), float(se[0])
