@@ -70,3 +70,22 @@ def test_cli_bad_input(cli, counts_file, args, match):
     r = cli(*[a.format(f=path) for a in args])
     assert r.returncode == 2
     assert match in r.stderr and "Traceback" not in r.stderr
+
+
+def test_power_cli_needs_no_file(cli):
+    # REFERENCE.md (Miller 2024): p~0.5, correlation 0.5, K=1, delta=0.03 -> N ~ 2180
+    r = cli("power", "--delta", "0.03", "--n", "1", "--json")
+    assert r.returncode == 0, r.stderr
+    assert abs(json.loads(r.stdout)["plan"][0]["problems"] - 2180) <= 1
+    bad = cli("power", "--delta", "0.03", "--n", "1,4")
+    assert bad.returncode == 2 and "`spread`" in bad.stderr
+
+
+def test_hidden_difficulty_cli(cli, counts_file):
+    path, cnt = counts_file
+    r = cli("hidden-difficulty", str(path), "--k", "1,8", "--json")
+    assert r.returncode == 0, r.stderr
+    from passcurve import hidden_difficulty
+
+    lib = hidden_difficulty(cnt, [1, 8]).to_dict()
+    assert json.loads(r.stdout)["models"][0]["p_both_right"] == pytest.approx(lib["models"][0]["p_both_right"])
