@@ -11,6 +11,25 @@ from passcurve import Counts, compare, curve_intervals, simulate
 from passcurve.data import read_counts, write_counts
 
 
+class _Result:
+    def __init__(self, code, out, err):
+        self.returncode, self.stdout, self.stderr = code, out, err
+
+
+@pytest.fixture
+def icli(capsys):
+    """The CLI in-process (same `run` as the entry point; no interpreter start-up per call)."""
+    from passcurve.cli._app import run
+
+    def call(*args):
+        capsys.readouterr()
+        code = run(list(args))
+        cap = capsys.readouterr()
+        return _Result(code, cap.out, cap.err)
+
+    return call
+
+
 @pytest.fixture(scope="module")
 def counts_file(tmp_path_factory):
     bench = simulate(60, 20, rng=3)
@@ -25,9 +44,9 @@ def counts_file(tmp_path_factory):
     return path, cnt
 
 
-def test_curve_ci_json_has_low_high(cli, counts_file):
+def test_curve_ci_json_has_low_high(icli, counts_file):
     path, cnt = counts_file
-    r = cli("curve", str(path), "--k", "1,5,20", "--ci", "analytic", "--json")
+    r = icli("curve", str(path), "--k", "1,5,20", "--ci", "analytic", "--json")
     assert r.returncode == 0, r.stderr
     d = json.loads(r.stdout)
     pt = d["models"][0]["curve"][1]
@@ -39,22 +58,22 @@ def test_curve_ci_json_has_low_high(cli, counts_file):
     assert pt["low"] == pytest.approx(float(lib.intervals["pass_at_k"][0][0, 1]))
 
 
-def test_curve_ci_cluster_col(cli, counts_file):
+def test_curve_ci_cluster_col(icli, counts_file):
     path, _ = counts_file
-    r = cli("curve", str(path), "--k", "1", "--ci", "bootstrap", "--n-resamples", "200", "--cluster-col", "cluster", "--json")
+    r = icli("curve", str(path), "--k", "1", "--ci", "bootstrap", "--n-resamples", "200", "--cluster-col", "cluster", "--json")
     assert r.returncode == 0, r.stderr
     assert json.loads(r.stdout)["interval_method"] == "bootstrap (clustered)"
 
 
-def test_compare_json_matches_library(cli, counts_file):
+def test_compare_json_matches_library(icli, counts_file):
     path, cnt = counts_file
-    r = cli("compare", str(path), "--a", "large-70b", "--b", "tiny-1b", "--k", "1,10", "--method", "analytic", "--json")
+    r = icli("compare", str(path), "--a", "large-70b", "--b", "tiny-1b", "--k", "1,10", "--method", "analytic", "--json")
     assert r.returncode == 0, r.stderr
     d = json.loads(r.stdout)
     lib = compare(cnt, "large-70b", "tiny-1b", [1, 10], method="analytic", cluster=False)  # no --cluster-col
     assert d["points"][1]["difference"] == pytest.approx(lib.difference[1])
     assert d["points"][1]["p_value"] == pytest.approx(lib.p_value[1])
-    table = cli("compare", str(path), "--a", "large-70b", "--b", "tiny-1b", "--k", "1,10")
+    table = icli("compare", str(path), "--a", "large-70b", "--b", "tiny-1b", "--k", "1,10")
     assert table.returncode == 0 and "difference" in table.stdout
 
 
@@ -65,9 +84,9 @@ def test_compare_json_matches_library(cli, counts_file):
         (["curve", "{f}", "--k", "1", "--ci", "cluster", "--cluster-col", "nope"], "nope"),
     ],
 )
-def test_cli_bad_input(cli, counts_file, args, match):
+def test_cli_bad_input(icli, counts_file, args, match):
     path, _ = counts_file
-    r = cli(*[a.format(f=path) for a in args])
+    r = icli(*[a.format(f=path) for a in args])
     assert r.returncode == 2
     assert match in r.stderr and "Traceback" not in r.stderr
 
@@ -81,9 +100,9 @@ def test_power_cli_needs_no_file(cli):
     assert bad.returncode == 2 and "`spread`" in bad.stderr
 
 
-def test_hidden_difficulty_cli(cli, counts_file):
+def test_hidden_difficulty_cli(icli, counts_file):
     path, cnt = counts_file
-    r = cli("hidden-difficulty", str(path), "--k", "1,8", "--json")
+    r = icli("hidden-difficulty", str(path), "--k", "1,8", "--json")
     assert r.returncode == 0, r.stderr
     from passcurve import hidden_difficulty
 

@@ -259,11 +259,11 @@ def _replicates(R, N, n, a, b, seed, pi0=0.0, cluster_size=1, rho=0.0):
     return Counts.from_arrays(np.full(R * N, n), c.ravel(), model=model, problem=problem, cluster=cl)
 
 
-def _coverage(cnt, truth, **kw):
+def _coverage(cnt, truth, metric="pass_at_k", **kw):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", DegenerateDataWarning)  # rare-event notes, one per replication
-        res = curve_intervals(cnt, metric="pass_at_k", **kw)
-    lo, hi = res.intervals["pass_at_k"]
+        res = curve_intervals(cnt, metric=metric, **kw)
+    lo, hi = res.intervals[metric]
     return ((lo <= truth) & (truth <= hi)).mean(axis=0)
 
 
@@ -350,3 +350,18 @@ def test_one_problem_gives_nan_interval_and_warning():
 def test_standard_error_bad_input(args, kwargs, match):
     with pytest.raises(PasscurveError, match=match):
         standard_error(*args, **kwargs)
+
+
+def test_coverage_pass_pow_k_and_g_pass_at_k_small_n():
+    # closed forms under Beta(a, b): E[p^k] = B(a + k, b)/B(a, b); G-pass@k_tau =
+    # P(Binomial(k, p) >= m) averaged over p = sum_{j>=m} C(k, j) B(a + j, b + k - j)/B(a, b)
+    N, n, a, b = 100, 4, 0.8, 1.2
+    cnt = _replicates(600, N, n, a, b, seed=500)
+    ks = [1, 2, 4]
+    pow_truth = np.exp(special.betaln(a + np.array(ks, float), b) - special.betaln(a, b))
+    cov = _coverage(cnt, pow_truth, metric="pass_pow_k", k=ks, method="analytic")
+    assert ((cov >= 0.93) & (cov <= 0.97)).all(), cov
+    k, m = 4, 2  # tau = 0.5 -> m = ceil(0.5 * 4) = 2
+    g_truth = sum(special.comb(k, j) * np.exp(special.betaln(a + j, b + k - j) - special.betaln(a, b)) for j in range(m, k + 1))
+    cov_g = _coverage(cnt, np.array([g_truth]), metric="g_pass_at_k", k=[4], tau=0.5, method="bca", n_resamples=300, rng=5)
+    assert 0.93 <= cov_g[0] <= 0.97, cov_g
