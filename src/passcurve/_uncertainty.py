@@ -72,14 +72,9 @@ _RARE = 10  # fewer problems than this with a score above 0 (or below 1): rare-e
 # ----------------------------------------------------------------------------------------
 # per-problem score matrices
 # ----------------------------------------------------------------------------------------
-def _scores(n: np.ndarray, c: np.ndarray, ks: np.ndarray, metric: str, tau: float | None) -> np.ndarray:
-    """Per-problem unbiased estimates, shape (N, K); NaN where k > n.
-
-    Problems sharing (n, c) share a row, so the cost is per distinct pair.
-    """
-    pairs = np.stack([n, c], axis=1)
-    up, inv = np.unique(pairs, axis=0, return_inverse=True)
-    un, uc = up[:, 0][:, None], up[:, 1][:, None]
+def _scores_pairs(n: np.ndarray, c: np.ndarray, ks: np.ndarray, metric: str, tau: float | None) -> np.ndarray:
+    """Per-pair unbiased estimates, shape (P, K); NaN where k > n (no de-duplication)."""
+    un, uc = n[:, None], c[:, None]
     kk = ks[None, :]
     if metric == "pass_at_k":
         tab = pass_at_k(un, uc, kk, k_gt_n="nan")
@@ -89,7 +84,19 @@ def _scores(n: np.ndarray, c: np.ndarray, ks: np.ndarray, metric: str, tau: floa
         tab = g_pass_at_k(un, uc, kk, tau, k_gt_n="nan")
     else:  # pragma: no cover - validated earlier
         raise PasscurveError(f"`metric` must be one of {', '.join(INTERVAL_METRICS)} (got {metric!r})")
-    return np.asarray(tab, dtype=np.float64)[inv.ravel()]
+    return np.asarray(tab, dtype=np.float64).reshape(n.size, ks.size)
+
+
+def _scores(n: np.ndarray, c: np.ndarray, ks: np.ndarray, metric: str, tau: float | None) -> np.ndarray:
+    """Per-problem unbiased estimates, shape (N, K); NaN where k > n.
+
+    Problems sharing (n, c) share a row, so the cost is per distinct pair.
+    """
+    n = np.asarray(n, dtype=np.int64)
+    c = np.asarray(c, dtype=np.int64)
+    key = n * (int(n.max()) + 1) + c
+    uk, first, inv = np.unique(key, return_index=True, return_inverse=True)
+    return _scores_pairs(n[first], c[first], ks, metric, tau)[inv.ravel()]
 
 
 def _metric_of_p(p: np.ndarray, ks: np.ndarray, metric: str, tau: float | None) -> np.ndarray:
@@ -274,26 +281,29 @@ def _two_level_means(
     v_b = max(v_obs - float(wn @ within), 0.0)
     lam = np.sqrt(v_b / v_obs) if v_obs > 0 else 0.0
     pt = np.clip(mu + lam * (ph - mu), 0.0, 1.0)
-    # score lookup table over every (n, c) with c = 0..n for the distinct n (when small)
+    # (n, c*) pairs are keyed by offs[n] + c*; with few distinct small n a full lookup table
+    # over c = 0..n is cheapest, otherwise only the pairs drawn in a chunk are evaluated
     un = np.unique(n)
+    offs = np.concatenate([[0], np.cumsum(un + 1)[:-1]])
+    row_off = offs[np.searchsorted(un, n)]
     table = None
-    if int((un + 1).sum()) * ks.size <= _CHUNK_ELEMS * 2:
-        offs = np.concatenate([[0], np.cumsum(un + 1)[:-1]])
+    if int((un + 1).sum()) <= 20000:
         tn = np.repeat(un, un + 1)
         tc = np.arange(tn.size) - np.repeat(offs, un + 1)
-        table = _scores(tn, tc, ks, metric, tau)
-        row_off = offs[np.searchsorted(un, n)]
+        table = _scores_pairs(tn, tc, ks, metric, tau)
     chunk = max(1, _CHUNK_ELEMS // max(N * ks.size, 1))
     out = np.empty((n_resamples, ks.size))
     for start in range(0, n_resamples, chunk):
         b = min(chunk, n_resamples - start)
         idx = rng.integers(0, N, size=(b, N))
-        nb = n[idx]
-        cb = rng.binomial(nb, pt[idx])
+        cb = rng.binomial(n[idx], pt[idx])
+        key = (row_off[idx] + cb).ravel()
         if table is not None:
-            sc = table[(row_off[idx] + cb).ravel()].reshape(b, N, ks.size)
+            sc = table[key].reshape(b, N, ks.size)
         else:
-            sc = _scores(nb.ravel(), cb.ravel(), ks, metric, tau).reshape(b, N, ks.size)
+            ukey, inv = np.unique(key, return_inverse=True)
+            pos = np.searchsorted(offs, ukey, side="right") - 1
+            sc = _scores_pairs(un[pos], ukey - offs[pos], ks, metric, tau)[inv.ravel()].reshape(b, N, ks.size)
         mask = np.isfinite(sc)
         wb = w[idx][:, :, None] * mask
         with np.errstate(invalid="ignore", divide="ignore"):
