@@ -40,6 +40,7 @@ SETTINGS = [
     Setting("small n: Beta(0.5,1.5), N=50, n=3", 0.5, 1.5, 50, 3, (1, 3)),
     Setting("heavy tail: 20% impossible + Beta(0.2,3), N=200, n=50", 0.2, 3.0, 200, 50, (1, 10, 50), impossible=0.2),
     Setting("clustered: 40 clusters x 5, rho=0.8, Beta(0.5,1.5), n=10", 0.5, 1.5, 200, 10, (1, 10), cluster_size=5, cluster_corr=0.8),
+    Setting("very small N: Beta(1,3), N=15, n=10", 1.0, 3.0, 15, 10, (1, 5, 10)),
 ]
 
 
