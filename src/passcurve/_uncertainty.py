@@ -99,22 +99,6 @@ def _scores(n: np.ndarray, c: np.ndarray, ks: np.ndarray, metric: str, tau: floa
     return _scores_pairs(n[first], c[first], ks, metric, tau)[inv.ravel()]
 
 
-def _metric_of_p(p: np.ndarray, ks: np.ndarray, metric: str, tau: float | None) -> np.ndarray:
-    """The per-problem truth as a function of the success rate p, shape (len(p), K)."""
-    p = np.asarray(p, dtype=np.float64)[:, None]
-    k = ks[None, :].astype(np.float64)
-    if metric == "pass_at_k":
-        with np.errstate(divide="ignore"):
-            return -np.expm1(k * np.log1p(-p)) + 0.0
-    if metric == "pass_pow_k":
-        return p**k
-    m = np.maximum(np.ceil(tau * k - 1e-9), 1)
-    return stats.binom.sf(m - 1, k, p)
-
-
-# ----------------------------------------------------------------------------------------
-# weighted means, standard errors, jackknife
-# ----------------------------------------------------------------------------------------
 def _group_index(cluster: np.ndarray | None, size: int) -> tuple[np.ndarray, int]:
     if cluster is None:
         return np.arange(size), size
@@ -309,17 +293,6 @@ def _two_level_means(
         with np.errstate(invalid="ignore", divide="ignore"):
             out[start : start + b] = (wb * np.where(mask, sc, 0.0)).sum(axis=1) / wb.sum(axis=1)
     return out
-
-
-def _col_quantile(sorted_reps: np.ndarray, q: np.ndarray) -> np.ndarray:
-    """Quantile q[j] of column j of an axis-0-sorted (B, K) array (linear interpolation)."""
-    B = sorted_reps.shape[0]
-    pos = np.clip(q, 0.0, 1.0) * (B - 1)
-    lo = np.floor(pos).astype(np.int64)
-    hi = np.minimum(lo + 1, B - 1)
-    frac = pos - lo
-    cols = np.arange(sorted_reps.shape[1])
-    return sorted_reps[lo, cols] * (1 - frac) + sorted_reps[hi, cols] * frac
 
 
 def _sorted_reps(reps: np.ndarray) -> np.ndarray:
