@@ -88,7 +88,7 @@ def load_with_clusters(file: Path, cluster_col: str | None, **kwargs: Any) -> Co
     from ..data import read_counts
 
     if cluster_col is not None and "cluster_col" in inspect.signature(read_counts).parameters:
-        return read_counts(file, cluster_col=cluster_col, **kwargs)
+        return read_counts(file, cluster_col=cluster_col, **kwargs)  # type: ignore[call-arg]
     counts = load_counts(file, **kwargs)
     if cluster_col is not None and counts.cluster is None:
         counts = attach_clusters(counts, file, cluster_col, kwargs.get("problem_col"))
