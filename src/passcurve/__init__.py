@@ -4,6 +4,9 @@ Estimators (broadcast over problems and k)
     pass_at_k, pass_pow_k, g_pass_at_k, mg_pass_at_k, naive_pass_at_k
 Curves and data
     Counts, curve, CurveResult, read_counts, counts_from_frame
+Error bars, comparisons, diagnostics
+    curve_intervals, standard_error, compare, CompareResult, power_analysis, PowerResult,
+    hidden_difficulty, DiagnosticsResult
 Majority voting, retries, weak verifiers
     maj_at_k, maj_at_k_tallies, vote, VoteResult, AnswerTallies, simulate_answers,
     retries, RetryResult, verifier_inflation, VerifierResult
@@ -13,8 +16,11 @@ Errors and warnings
     PasscurveError and the warnings in passcurve._errors
 """
 
+# error bars, model comparisons, hidden-difficulty diagnostics (issue 4)
+from ._compare import CompareResult, PowerResult, compare, power_analysis
 from ._counts import Counts
 from ._curves import METRICS, CurveResult, curve, mean_curve
+from ._diagnostics import DiagnosticsResult, hidden_difficulty
 from ._errors import (
     ConvergenceWarning,
     DegenerateDataWarning,
@@ -33,6 +39,7 @@ from ._estimators import g_pass_at_k, mg_pass_at_k, naive_pass_at_k, pass_at_k, 
 # majority voting, retries, weak verifiers (issue 6)
 from ._retries import RetryResult, retries
 from ._simulate import DEMO_MODELS, ModelSpec, SimulatedBenchmark, simulate
+from ._uncertainty import INTERVAL_METHODS, INTERVAL_METRICS, curve_intervals, standard_error
 from ._verifiers import VerifierResult, verifier_inflation
 from ._voting import AnswerTallies, VoteResult, maj_at_k, maj_at_k_tallies, simulate_answers, vote
 

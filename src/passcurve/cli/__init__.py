@@ -11,6 +11,7 @@ import sys
 
 # Command modules register themselves on `app` when imported (one module per capability).
 from . import (
+    _compare,  # noqa: F401,E402
     _curve,  # noqa: F401,E402
     _vote,  # noqa: F401,E402
 )
