@@ -335,16 +335,18 @@ class Samples:
             }
             exact = np.isfinite(vals["a_sq"]) & (vals["a_sq"] < 2.0**52)
             if exact.all():
-                # exact integer arithmetic per group (object arrays of Python ints)
-                k = np.asarray(g["n"], dtype=np.int64).astype(object)
-                s1 = vals["a_sum"].astype(np.int64).astype(object)
-                s2 = vals["a_sq"].astype(np.int64).astype(object)
-                num = s1 - k * (k - 1) // 2
+                k = np.asarray(g["n"], dtype=np.int64)
+                s1 = vals["a_sum"].astype(np.int64)
+                s2 = vals["a_sq"].astype(np.int64)
+                num = s1 - k * (k - 1) // 2  # k < 2**31 rows per group: no overflow
                 low = num // k
-                ok = (num - low * k == 0) & (
-                    s2 == k * low * low + low * k * (k - 1) + (k - 1) * k * (2 * k - 1) // 6
-                )
-                suspicious = not bool(np.all(ok))
+                kf, lf = k.astype(np.float64), low.astype(np.float64)
+                # int64 is exact where every term is below 2**61 (elsewhere S2 < 2**52 cannot match)
+                safe = (kf * lf * lf < 2.0**61) & (np.abs(lf) * kf * kf < 2.0**61) & (kf**3 < 2.0**61)
+                lo_s, k_s = np.where(safe, low, 0), np.where(safe, k, 1)
+                expect = k_s * lo_s * lo_s + lo_s * k_s * (k_s - 1) + (k_s - 1) * k_s * (2 * k_s - 1) // 6
+                ok = safe & (num == low * k) & (expect == s2)
+                suspicious = not bool(ok.all())
             self._contiguous = not suspicious
         if not suspicious:
             return
