@@ -241,7 +241,8 @@ class Samples:
         if do_dup and int_attempt:
             att_aggs = ", sum(attempt::DOUBLE) AS a_sum, sum(attempt::DOUBLE * attempt::DOUBLE) AS a_sq"
         sql = (
-            "SELECT model, CAST(problem AS VARCHAR) AS problem, n, c, n_bad, problem IS NULL AS null_problem"
+            "SELECT CAST(model AS VARCHAR) AS model, CAST(problem AS VARCHAR) AS problem, n, c, n_bad, "
+            "problem IS NULL AS null_problem"
             + (", a_sum, a_sq" if att_aggs else "")
             + " FROM (SELECT model, problem, count(*) AS n, sum(correct::INTEGER) AS c, "
             "count(*) - count(correct) AS n_bad" + att_aggs + " FROM samples GROUP BY model, problem) "
@@ -281,7 +282,9 @@ class Samples:
             )
         )
         meta["stopping_time"] = stopping_time_evidence(model, n, c, last_correct, self.source)
-        return Counts.from_arrays(n, c, problem=problem, model=model, source=self.source, meta=meta)
+        # Valid by construction (GROUP BY keys are unique, 0 <= c <= n, n >= 1, no NULL keys
+        # after _check_nulls), so skip from_arrays' per-row re-validation (0.9 s per 10^6 groups).
+        return Counts(model, problem, n, c, None, None, self.source, meta)
 
     def _check_nulls(self, g: dict[str, np.ndarray]) -> None:
         if np.asarray(g["null_problem"]).any():
