@@ -73,7 +73,9 @@ class Source:
 
     def query(self, sql: str) -> duckdb.DuckDBPyRelation:
         """Run ``sql`` in which the raw rows are the table ``src``."""
-        return self.relation.query("src", sql)
+        rel = self.relation.query("src", sql)
+        assert rel is not None  # a SELECT always yields a relation
+        return rel
 
 
 def duck_error(exc: BaseException, name: str, reader: str) -> PasscurveError:
