@@ -6,6 +6,8 @@ Curves and data
     Counts, curve, CurveResult, read_counts, counts_from_frame
 Simulation
     simulate, ModelSpec, SimulatedBenchmark
+Training signals (submodule ``passcurve.rl``)
+    rl.pkpo_rewards, rl.dead_groups, rl.gradient_conflict, rl.conflict_toy, ...
 Errors and warnings
     PasscurveError and the warnings in passcurve._errors
 """
@@ -27,6 +29,9 @@ from ._errors import (
 )
 from ._estimators import g_pass_at_k, mg_pass_at_k, naive_pass_at_k, pass_at_k, pass_pow_k
 from ._simulate import DEMO_MODELS, ModelSpec, SimulatedBenchmark, simulate
+
+# training signals: a submodule (passcurve.rl), not flattened into the top-level namespace
+from . import rl  # noqa: E402
 
 __version__ = "0.1.0"
 
