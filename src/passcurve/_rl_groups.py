@@ -80,8 +80,8 @@ def dead_group_fraction(p: Any, group_size: Any) -> Any:
     """
     p_a = check_probability(p, "p")
     g_a = _group_size_iv(group_size)
-    with np.errstate(divide="ignore"):
-        out = np.exp(g_a * np.log(p_a)) + np.exp(g_a * np.log1p(-p_a))
+    g_f = g_a.astype(np.float64)
+    out = np.power(p_a, g_f) + np.power(1.0 - p_a, g_f)
     if np.ndim(p) == 0 and np.ndim(group_size) == 0:
         return float(out)
     return out
