@@ -228,7 +228,8 @@ def _k_star(p: np.ndarray, aw: np.ndarray, k_max: float) -> float:
     if not live.any():
         return float("nan")
     p, aw = p[live], aw[live]
-    lq = np.log1p(-np.minimum(p, 1.0))  # -inf where p == 1
+    with np.errstate(divide="ignore"):
+        lq = np.log1p(-np.minimum(p, 1.0))  # -inf where p == 1
     top = lq.max()
     if top == -np.inf:  # every live prompt has p = 1: h(k) = 0 for k > 1
         return float("inf")
