@@ -70,14 +70,15 @@ def test_simulated_log_beta_fit_and_gap():
     c = rng.binomial(n, p)
     res = dead_groups(Counts.from_arrays(n, c, model="sim"), [8, 16, 64], target_live=0.9)
     assert res.success[0]
-    assert res.alpha_[0] == pytest.approx(0.5, rel=0.1) and res.beta_[0] == pytest.approx(2.0, rel=0.15)
+    a, b = res.params_[0]["alpha"], res.params_[0]["beta"]
+    assert a == pytest.approx(0.5, rel=0.1) and b == pytest.approx(2.0, rel=0.15)
     truth = dead_group_fraction_beta(0.5, 2.0, res.group_size)
     np.testing.assert_allclose(res.observed[0], truth, atol=0.02)
-    np.testing.assert_allclose(res.beta[0], truth, atol=0.02)
+    np.testing.assert_allclose(res.fitted[0], truth, atol=0.02)
+    np.testing.assert_allclose(res.fitted[0], dead_group_fraction_beta(a, b, res.group_size), rtol=1e-10)
     assert (res.observed[0] > 2 * res.independent[0]).all()
     # the group size needed under the Beta fit satisfies its definition
-    g = res.group_size_needed["beta"][0]
-    a, b = res.alpha_[0], res.beta_[0]
+    g = res.group_size_needed["fitted"][0]
     assert dead_group_fraction_beta(a, b, int(g)) <= 0.1 < dead_group_fraction_beta(a, b, int(g) - 1)
     assert np.isnan(res.group_size_needed["observed"][0])  # needs G > 64 = n
     d = res.to_dict()
@@ -90,13 +91,33 @@ def test_group_size_for_live_definition():
     for kw in ({"p": 0.5}, {"p": 0.97}, {"alpha": 0.5, "beta": 0.5}, {"alpha": 2.0, "beta": 30.0}):
         g = group_size_for_live(0.8, **kw)
         if "p" in kw:
-            f = lambda G: dead_group_fraction(kw["p"], G)  # noqa: E731
+            at, below = dead_group_fraction(kw["p"], int(g)), dead_group_fraction(kw["p"], int(g) - 1)
         else:
-            f = lambda G: dead_group_fraction_beta(kw["alpha"], kw["beta"], G)  # noqa: E731
-        assert f(int(g)) <= 0.2 < f(int(g) - 1)
+            at = dead_group_fraction_beta(kw["alpha"], kw["beta"], int(g))
+            below = dead_group_fraction_beta(kw["alpha"], kw["beta"], int(g) - 1)
+        assert at <= 0.2 < below
     assert group_size_for_live(0.9, p=0.5) == 5.0  # 2 * 0.5^G <= 0.1 first at G = 5
     assert group_size_for_live(0.9, p=1.0) == float("inf")
     assert group_size_for_live(0.999, alpha=0.05, beta=1.0, max_group_size=10**6) == float("inf")
+
+
+def test_zero_inflated_difficulty_keeps_impossible_problems_dead():
+    # 30% impossible problems: the zero-inflated fit predicts a dead floor near 0.3 at large G,
+    # so a 90% live target is never reached; the plain Beta cannot see the floor
+    rng = np.random.default_rng(11)
+    p = np.where(rng.random(2000) < 0.3, 0.0, rng.beta(2.0, 3.0, 2000))
+    n = np.full(2000, 50)
+    c = rng.binomial(n, p)
+    cnt = Counts.from_arrays(n, c, model="zi")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        zi = dead_groups(cnt, [8, 32, 1024], difficulty="zi_beta")
+        be = dead_groups(cnt, [8, 32, 1024], difficulty="beta")
+    assert zi.params_[0]["impossible"] == pytest.approx(0.3, abs=0.04)
+    assert zi.fitted[0, -1] == pytest.approx(0.3, abs=0.04)
+    np.testing.assert_allclose(zi.fitted[0, :2], zi.observed[0, :2], atol=0.02)
+    assert zi.group_size_needed["fitted"][0] == float("inf")
+    assert be.fitted[0, -1] < zi.fitted[0, -1]
 
 
 def test_warnings():
@@ -129,6 +150,7 @@ def test_weights_honoured():
         (lambda: dead_groups(Counts.from_arrays([9], [3]), [1]), "`group_size` must be >= 2"),
         (lambda: dead_groups(Counts.from_arrays([9], [3]), [4], target_live=1.0), "`target_live` must be in"),
         (lambda: group_size_for_live(0.9), "give either `p`"),
+        (lambda: dead_groups(Counts.from_arrays([9], [3]), [4], difficulty="gauss"), "`difficulty` must be one of"),
         (lambda: group_size_for_live(0.9, alpha=1.0), "give both"),
     ],
 )

@@ -24,10 +24,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
-from scipy import optimize, special
+from scipy import special
 
 from ._counts import Counts
-from ._errors import ConvergenceWarning, DegenerateDataWarning, DroppedProblemsWarning, PasscurveError
+from ._difficulty import DIFFICULTY_MODELS
+from ._errors import DegenerateDataWarning, DroppedProblemsWarning, PasscurveError, PasscurveWarning
 from ._estimators import pass_pow_k
 from ._validation import as_float_array, as_int_array, check_probability, fmt
 
@@ -200,46 +201,6 @@ def group_size_for_live(
 
 
 # ----------------------------------------------------------------------------------------
-# beta-binomial MLE (private; the difficulty module's fit will replace it when it lands)
-# ----------------------------------------------------------------------------------------
-def _fit_beta_binomial(n: np.ndarray, c: np.ndarray, w: np.ndarray) -> tuple[float, float, bool, str]:
-    """Weighted beta-binomial MLE of (α, β) on per-problem (n, c); Kazdan et al. 2025, arXiv:2510.05197.
-
-    log L = Σ w_i [log B(c_i+α, n_i-c_i+β) - log B(α, β)] (+ const), maximised over
-    (log α, log β) by L-BFGS-B with the digamma gradient; distinct (n, c) pairs are pooled.
-    """
-    pairs, inv = np.unique(np.stack([n, c], axis=1), axis=0, return_inverse=True)
-    ww = np.bincount(inv.ravel(), weights=w, minlength=pairs.shape[0])
-    pn, pc = pairs[:, 0].astype(np.float64), pairs[:, 1].astype(np.float64)
-    pf = pn - pc
-    W = ww.sum()
-    # method-of-moments start from per-problem rates
-    r = pc / pn
-    mu = float(np.clip((ww * r).sum() / W, 1e-4, 1 - 1e-4))
-    var = float((ww * (r - mu) ** 2).sum() / W)
-    var = min(max(var, 1e-6), mu * (1 - mu) * 0.99)
-    s = mu * (1 - mu) / var - 1.0
-    x0 = np.log([max(mu * s, 1e-3), max((1 - mu) * s, 1e-3)])
-
-    def nll(x: np.ndarray) -> tuple[float, np.ndarray]:
-        a, b = np.exp(x)
-        ll = ww @ (special.betaln(pc + a, pf + b) - special.betaln(a, b))
-        dab = special.digamma(a + b)
-        dn = special.digamma(pn + a + b)
-        ga = ww @ (special.digamma(pc + a) - dn) - W * (special.digamma(a) - dab)
-        gb = ww @ (special.digamma(pf + b) - dn) - W * (special.digamma(b) - dab)
-        return -ll / W, -np.array([ga * a, gb * b]) / W
-
-    res = optimize.minimize(nll, x0, jac=True, method="L-BFGS-B", bounds=[(-16.0, 16.0)] * 2)
-    a, b = np.exp(res.x)
-    ok = bool(res.success) and bool(np.all(np.abs(res.x) < 15.9))
-    msg = str(res.message) if res.success else f"optimizer: {res.message}"
-    if res.success and not ok:
-        msg = "estimate at the search bound (alpha or beta -> 0 or infinity)"
-    return float(a), float(b), ok, msg
-
-
-# ----------------------------------------------------------------------------------------
 # the diagnostic on a log
 # ----------------------------------------------------------------------------------------
 @dataclass(frozen=True, eq=False)
@@ -255,17 +216,22 @@ class DeadGroupsResult:
         has n >= G.
     independent : ndarray, shape (M, K)
         p̄^G + (1-p̄)^G with p̄ the mean per-problem rate (every prompt the same coin).
-    beta : ndarray, shape (M, K)
-        [B(α+G,β) + B(α,β+G)]/B(α,β) under the fitted Beta difficulty distribution.
+    fitted : ndarray, shape (M, K)
+        E[p^G + (1-p)^G] under the fitted difficulty distribution (for the Beta:
+        [B(α+G,β) + B(α,β+G)]/B(α,β)).
     problems : ndarray of int, shape (M, K)
         Problems with n >= G (entering ``observed``).
     mean_rate : ndarray, shape (M,)
-    alpha_, beta_ : ndarray, shape (M,)
-        Beta-binomial MLE per model; ``success``/``message`` report the optimiser honestly.
+    difficulty : str
+        The difficulty model fitted (``passcurve._difficulty``: "beta", "zi_beta", ...).
+    params_ : tuple of dict
+        Its maximum-likelihood parameters per model; ``success``/``message`` report the
+        optimiser honestly.
     target_live : float
     group_size_needed : dict of str to ndarray, shape (M,)
         Smallest G whose live fraction reaches ``target_live``: "observed" (searched over
-        G <= smallest n, NaN if not reached there), "independent", "beta" (inf if never).
+        G <= smallest n, NaN if not reached there), "independent", "fitted" (inf if never,
+        e.g. a zero-inflated fit whose impossible mass alone exceeds 1 - target).
     warnings : tuple of str
     """
 
@@ -273,11 +239,11 @@ class DeadGroupsResult:
     group_size: np.ndarray
     observed: np.ndarray
     independent: np.ndarray
-    beta: np.ndarray
+    fitted: np.ndarray
     problems: np.ndarray
     mean_rate: np.ndarray
-    alpha_: np.ndarray
-    beta_: np.ndarray
+    difficulty: str
+    params_: tuple[dict[str, float], ...]
     success: np.ndarray
     message: tuple[str, ...]
     target_live: float
@@ -295,7 +261,7 @@ class DeadGroupsResult:
                         "group_size": int(g),
                         "observed_dead": _json(self.observed[i, j]),
                         "independent_dead": _json(self.independent[i, j]),
-                        "beta_dead": _json(self.beta[i, j]),
+                        "fitted_dead": _json(self.fitted[i, j]),
                         "observed_live": _json(1.0 - self.observed[i, j]),
                         "problems": int(self.problems[i, j]),
                     }
@@ -305,9 +271,8 @@ class DeadGroupsResult:
                     "model": m,
                     "mean_rate": float(self.mean_rate[i]),
                     "fit": {
-                        "family": "beta",
-                        "alpha": float(self.alpha_[i]),
-                        "beta": float(self.beta_[i]),
+                        "difficulty": self.difficulty,
+                        "params": {k: float(v) for k, v in self.params_[i].items()},
                         "success": bool(self.success[i]),
                         "message": self.message[i],
                     },
@@ -340,7 +305,9 @@ class DeadGroupsResult:
             x = self.group_size
             fig.add_trace(go.Scatter(x=x, y=self.observed[i], mode="lines+markers", name=f"{m}: observed"))
             fig.add_trace(
-                go.Scatter(x=x, y=self.beta[i], mode="lines", line={"dash": "dot"}, name=f"{m}: Beta fit")
+                go.Scatter(
+                    x=x, y=self.fitted[i], mode="lines", line={"dash": "dot"}, name=f"{m}: {self.difficulty} fit"
+                )
             )
             fig.add_trace(
                 go.Scatter(
@@ -359,7 +326,9 @@ class DeadGroupsResult:
         return self.to_frame().to_html(index=False)
 
 
-def _dead_groups_iv(counts: Any, group_size: Any, target_live: Any) -> tuple[Counts, np.ndarray, float]:
+def _dead_groups_iv(
+    counts: Any, group_size: Any, target_live: Any, difficulty: Any
+) -> tuple[Counts, np.ndarray, float, str]:
     if not isinstance(counts, Counts):
         raise PasscurveError(f"`counts` must be a passcurve.Counts (got {type(counts).__name__})")
     g = _group_size_iv(group_size).ravel()
@@ -368,10 +337,21 @@ def _dead_groups_iv(counts: Any, group_size: Any, target_live: Any) -> tuple[Cou
     t = float(check_probability(target_live, "target_live"))
     if not 0.0 < t < 1.0:
         raise PasscurveError(f"`target_live` must be in (0, 1) (got target_live={fmt(t)})")
-    return counts, np.unique(g), t
+    if not isinstance(difficulty, str) or difficulty not in DIFFICULTY_MODELS:
+        raise PasscurveError(f"`difficulty` must be one of {', '.join(DIFFICULTY_MODELS)} (got {difficulty!r})")
+    return counts, np.unique(g), t, difficulty
 
 
-def dead_groups(counts: Counts, group_size: Any = (8, 16, 64), *, target_live: float = 0.9) -> DeadGroupsResult:
+def _model_dead(model: Any, g: Any) -> Any:
+    """E[p^G + (1-p)^G] = M(G, 0) + M(0, G) under a fitted difficulty model."""
+    g = np.asarray(g, dtype=np.float64)
+    zero = np.zeros_like(g)
+    return np.exp(model.log_moment(g, zero)) + np.exp(model.log_moment(zero, g))
+
+
+def dead_groups(
+    counts: Counts, group_size: Any = (8, 16, 64), *, target_live: float = 0.9, difficulty: str = "beta"
+) -> DeadGroupsResult:
     r"""GRPO dead groups in a sampling log: observed vs independent coins vs the fitted difficulty.
 
     For each model and group size G:
@@ -379,8 +359,10 @@ def dead_groups(counts: Counts, group_size: Any = (8, 16, 64), *, target_live: f
     * observed: mean over problems (with n >= G) of the unbiased
       :math:`[\binom{c}{G} + \binom{n-c}{G}]/\binom{n}{G}`;
     * independent: :math:`\bar p^G + (1-\bar p)^G` at the mean per-problem rate;
-    * beta: :math:`[B(\alpha+G,\beta)+B(\alpha,\beta+G)]/B(\alpha,\beta)` with (α, β) the
-      beta-binomial MLE on the (n, c) counts.
+    * fitted: :math:`E[p^G + (1-p)^G] = M(G,0) + M(0,G)` under the difficulty distribution
+      fitted by maximum likelihood (``passcurve``'s difficulty models; for the default
+      Beta, :math:`[B(\alpha+G,\beta)+B(\alpha,\beta+G)]/B(\alpha,\beta)`), which extrapolates
+      beyond the largest n in the log;
 
     and the smallest G at which the live fraction reaches ``target_live`` under each.
 
@@ -390,6 +372,9 @@ def dead_groups(counts: Counts, group_size: Any = (8, 16, 64), *, target_live: f
         Per-problem counts (``weight`` is honoured).
     group_size : int or sequence of int >= 2
     target_live : float in (0, 1), default 0.9
+    difficulty : {"beta", "zi_beta", "scaled_beta", "beta_mixture", "npmle"}, default "beta"
+        The difficulty model (``"zi_beta"`` adds a point mass of impossible problems, which
+        stay dead at every G).
 
     Returns
     -------
@@ -400,25 +385,28 @@ def dead_groups(counts: Counts, group_size: Any = (8, 16, 64), *, target_live: f
     DroppedProblemsWarning
         Problems with n < G leave the observed mean at that G.
     DegenerateDataWarning
-        Every problem of a model solved always or never (the fit is then at its bound).
+        Every problem of a model solved always or never.
     ConvergenceWarning
-        The beta-binomial fit did not converge (``success=False``).
+        The difficulty fit did not converge (``success=False``).
 
     References
     ----------
     ../shared/REFERENCE.md "Training signals" and seed 000; Kazdan et al. 2025 (beta-binomial
-    MLE), arXiv:2510.05197.
+    MLE), arXiv:2510.05197; Shao et al. 2024 (GRPO), arXiv:2402.03300.
     """
-    counts, gs, target = _dead_groups_iv(counts, group_size, target_live)
+    counts, gs, target, difficulty = _dead_groups_iv(counts, group_size, target_live, difficulty)
     M, K = len(counts.models), gs.size
     obs = np.full((M, K), np.nan)
     ind = np.empty((M, K))
-    bet = np.empty((M, K))
+    fit = np.empty((M, K))
     prob = np.zeros((M, K), dtype=np.int64)
     mean_rate = np.empty(M)
-    al, be, succ, msgs = np.empty(M), np.empty(M), np.zeros(M, dtype=bool), []
-    need: dict[str, np.ndarray] = {k: np.full(M, np.nan) for k in ("observed", "independent", "beta")}
+    params: list[dict[str, float]] = []
+    succ = np.zeros(M, dtype=bool)
+    msgs: list[str] = []
+    need: dict[str, np.ndarray] = {k: np.full(M, np.nan) for k in ("observed", "independent", "fitted")}
     warns: list[str] = []
+    limit = 1.0 - target
 
     def warn(cat: type[Warning], msg: str) -> None:
         warns.append(f"{cat.__name__}: {msg}")
@@ -428,8 +416,7 @@ def dead_groups(counts: Counts, group_size: Any = (8, 16, 64), *, target_live: f
         n, c = sub.n, sub.c
         w = np.ones(n.size) if sub.weight is None else sub.weight.astype(np.float64)
         W = w.sum()
-        rate = c / n
-        mean_rate[i] = (w @ rate) / W if W > 0 else np.nan
+        mean_rate[i] = (w @ (c / n)) / W if W > 0 else np.nan
         # observed, per G (problems with n < G give NaN and are left out)
         per = pass_pow_k(n[:, None], c[:, None], gs[None, :], k_gt_n="nan") + pass_pow_k(
             n[:, None], (n - c)[:, None], gs[None, :], k_gt_n="nan"
@@ -447,18 +434,22 @@ def dead_groups(counts: Counts, group_size: Any = (8, 16, 64), *, target_live: f
                 f"{m}: {int(short[j])} of {n.size} problems have n < {int(gs[j])} samples and are left out of the "
                 f"observed dead fraction at G={int(gs[j])}",
             )
-        ind[i] = dead_group_fraction(float(mean_rate[i]), gs)
+        rate = float(mean_rate[i])
+        ind[i] = dead_group_fraction(rate, gs)
         if (c == 0).all() or (c == n).all():
             warn(DegenerateDataWarning, f"{m}: every problem is {'never' if (c == 0).all() else 'always'} solved")
-        a, b, s_ok, msg = _fit_beta_binomial(n, c, w)
-        if not s_ok:
-            warn(ConvergenceWarning, f"{m}: beta-binomial fit: {msg}")
-        al[i], be[i], succ[i] = a, b, s_ok
-        msgs.append(msg)
-        bet[i] = _dead_beta(np.float64(a), np.float64(b), gs.astype(np.float64))
-        limit = 1.0 - target
-        need["independent"][i] = _smallest_g(lambda g: dead_group_fraction(float(mean_rate[i]), g), limit, _MAX_G)
-        need["beta"][i] = _smallest_g(lambda g: float(_dead_beta(np.float64(a), np.float64(b), np.float64(g))), limit, _MAX_G)
+        with warnings.catch_warnings(record=True) as rec:
+            warnings.simplefilter("always")
+            model = DIFFICULTY_MODELS[difficulty]().fit(n=n, c=c, weight=None if sub.weight is None else w)
+        for r in rec:
+            if issubclass(r.category, PasscurveWarning):
+                warn(r.category, f"{m}: {difficulty} fit: {r.message}")
+        params.append(dict(model.params_))
+        succ[i] = bool(model.success_)
+        msgs.append(str(model.message_))
+        fit[i] = _model_dead(model, gs)
+        need["independent"][i] = _smallest_g(lambda g, rate=rate: dead_group_fraction(rate, g), limit, _MAX_G)
+        need["fitted"][i] = _smallest_g(lambda g, model=model: float(_model_dead(model, g)), limit, _MAX_G)
         nmin = int(n.min())
 
         def obs_dead(g: int, n=n, c=c, w=w, W=W) -> float:
@@ -473,11 +464,11 @@ def dead_groups(counts: Counts, group_size: Any = (8, 16, 64), *, target_live: f
         group_size=gs,
         observed=obs,
         independent=ind,
-        beta=bet,
+        fitted=fit,
         problems=prob,
         mean_rate=mean_rate,
-        alpha_=al,
-        beta_=be,
+        difficulty=difficulty,
+        params_=tuple(params),
         success=succ,
         message=tuple(msgs),
         target_live=target,

@@ -58,6 +58,10 @@ def rl_signal_cmd(
     target_live: Annotated[
         float, typer.Option("--target-live", help="Target fraction of live (not all-equal) groups.")
     ] = 0.9,
+    difficulty: Annotated[
+        str,
+        typer.Option("--difficulty", help="Difficulty model: beta, zi_beta, scaled_beta, beta_mixture, npmle."),
+    ] = "beta",
     json_out: JsonFlag = False,
     problem_col: ProblemCol = None,
     correct_col: CorrectCol = None,
@@ -82,23 +86,24 @@ def rl_signal_cmd(
         format=format,
     )
     with collect_warnings(show=True):
-        res = dead_groups(counts, sizes, target_live=target_live)
+        res = dead_groups(counts, sizes, target_live=target_live, difficulty=difficulty)
     if json_out:
         print_json(res.to_dict())
         return
     for i, m in enumerate(res.models):
+        pars = ", ".join(f"{k}={v:.4g}" for k, v in res.params_[i].items())
         title = (
-            f"{m}: mean rate {res.mean_rate[i]:.4f}; Beta fit alpha={res.alpha_[i]:.4g}, beta={res.beta_[i]:.4g}"
+            f"{m}: mean rate {res.mean_rate[i]:.4f}; {res.difficulty} fit {pars}"
             + ("" if res.success[i] else " (fit did not converge)")
         )
         t = Table(title=title, title_justify="left")
-        for col in ("G", "dead (observed)", "dead (Beta fit)", "dead (independent coins)", "problems"):
+        for col in ("G", "dead (observed)", f"dead ({res.difficulty} fit)", "dead (independent coins)", "problems"):
             t.add_column(col, justify="right")
         for j, g in enumerate(res.group_size):
             t.add_row(
                 str(int(g)),
                 _pct(res.observed[i, j]),
-                _pct(res.beta[i, j]),
+                _pct(res.fitted[i, j]),
                 _pct(res.independent[i, j]),
                 str(int(res.problems[i, j])),
             )
@@ -106,8 +111,9 @@ def rl_signal_cmd(
         need = res.group_size_needed
         out.print(
             f"group size for {100 * res.target_live:g}% live groups: "
-            f"observed {_g(need['observed'][i])} (searched up to the smallest n), "
-            f"Beta fit {_g(need['beta'][i])}, independent coins {_g(need['independent'][i])}"
+            f"observed {_g(need['observed'][i]) if need['observed'][i] == need['observed'][i] else 'not reached'}"
+            " (searched up to the smallest n), "
+            f"{res.difficulty} fit {_g(need['fitted'][i])}, independent coins {_g(need['independent'][i])}"
         )
 
 
