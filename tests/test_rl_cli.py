@@ -39,12 +39,12 @@ def test_rl_signal_json_matches_library(cli, counts_csv):
         assert got["group_size_needed"]["independent"] == want["group_size_needed"]["independent"]
 
 
-def test_rl_signal_table(cli, counts_csv):
+def test_rl_signal_table(counts_csv, capsys):
     path, _ = counts_csv
-    r = cli("rl-signal", str(path), "-G", "8,64")
-    assert r.returncode == 0, r.stderr
-    assert "dead (observed)" in r.stdout and "group size for 90% live groups" in r.stdout
-    assert "DroppedProblemsWarning" in r.stderr  # G = 64 > n = 40
+    assert run(["rl-signal", str(path), "-G", "8,64"]) == 0
+    cap = capsys.readouterr()
+    assert "dead (observed)" in cap.out and "group size for 90% live groups" in cap.out
+    assert "DroppedProblemsWarning" in cap.err  # G = 64 > n = 40
 
 
 @pytest.mark.parametrize(
