@@ -157,3 +157,23 @@ def test_weights_honoured():
 def test_bad_input(call, match):
     with pytest.raises(PasscurveError, match=match):
         call()
+
+
+@pytest.mark.shared_data
+def test_pythia_math_dead_groups_far_above_independent_coins():
+    # Large Language Monkeys (Brown et al. 2024, arXiv 2407.21787), ../shared/data/README.md:
+    # hidden difficulty makes dead groups far more common than coins at the mean rate (seed 000),
+    # and the fitted Beta tracks the unbiased observed fraction
+    from conftest import shared_file
+
+    from passcurve import read_counts
+
+    cnt = read_counts(shared_file("pythia_math_counts.csv"))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        res = dead_groups(cnt, [16, 256])
+    assert len(res.models) == 7
+    assert (res.observed[:, 1] > res.independent[:, 1] + 0.08).all()
+    np.testing.assert_allclose(res.fitted, res.observed, atol=0.03)
+    # never-solved problems stay dead: 90% live is not reached within n = 10,000
+    assert np.isnan(res.group_size_needed["observed"]).all()
