@@ -256,3 +256,15 @@ def test_torch_roundtrip():
     rho = max_at_k(g64, 2)
     assert isinstance(rho, torch.Tensor) and rho.dtype == torch.float64 and rho.shape == (2,)
     np.testing.assert_allclose(rho.numpy(), max_at_k(CONT.reshape(2, 4), 2))
+
+
+def test_array_api_roundtrip():
+    xp = pytest.importorskip("array_api_strict")
+    g = xp.asarray(CONT, dtype=xp.float32)
+    out = pkpo_rewards(g, 4)
+    assert type(out) is type(g) and out.dtype == xp.float32 and out.device == g.device
+    np.testing.assert_allclose(np.asarray(out), pkpo_rewards(CONT, 4), atol=1e-7)
+    b = xp.asarray(BIN.reshape(2, 4) == 1)
+    outb = pkpo_rewards(b, 2, "none")
+    assert outb.dtype == xp.float64 and outb.shape == (2, 4)
+    np.testing.assert_allclose(np.asarray(max_at_k(g, 4)), 0.847143, atol=5e-7)
