@@ -98,7 +98,7 @@ def _beta_iv(alpha: Any, beta: Any) -> tuple[np.ndarray, np.ndarray]:
     return a, b
 
 
-def _dead_beta(a: np.ndarray, b: np.ndarray, g: np.ndarray) -> np.ndarray:
+def _dead_beta(a: Any, b: Any, g: Any) -> Any:
     base = special.betaln(a, b)
     return np.exp(special.betaln(a + g, b) - base) + np.exp(special.betaln(a, b + g) - base)
 
