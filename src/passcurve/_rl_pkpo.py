@@ -42,6 +42,7 @@ from typing import Any
 import numpy as np
 
 from ._errors import PasscurveError
+from ._estimators import _log_fail
 from ._validation import fmt
 
 __all__ = ["pkpo_rewards", "max_at_k", "BASELINES"]
@@ -213,30 +214,36 @@ def _general(g: np.ndarray, k: int, baseline: str) -> np.ndarray:
     return out
 
 
-def _pass_ratio(m: np.ndarray, c: np.ndarray, kk: int) -> np.ndarray:
-    """C(m - c, kk) / C(m, kk) (0 where kk > m - c), vectorised over m, c; kk >= 0 fixed."""
-    m = np.asarray(m, dtype=np.float64)
-    c = np.asarray(c, dtype=np.float64)
-    if kk == 0:
-        return np.ones(np.broadcast_shapes(m.shape, c.shape))
-    j = np.arange(kk, dtype=np.float64)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        terms = np.log1p(-c[..., None] / (m[..., None] - j))
-    ok = (m - c) >= kk
-    out = np.where(ok, np.exp(np.where(ok[..., None], terms, 0.0).sum(axis=-1)), 0.0)
-    return out
+def _log_ratio(m: int, c: np.ndarray, kk: int) -> np.ndarray:
+    """log C(m - c, kk) / C(m, kk) per group (-inf where kk > m - c), the estimators' exact log-product.
+
+    Groups share m, so only distinct c are computed (at most n + 1 of them).
+    """
+    uc, inv = np.unique(np.asarray(c, dtype=np.int64), return_inverse=True)
+    logf = _log_fail(np.full(uc.shape, m, dtype=np.int64), uc, np.full(uc.shape, kk, dtype=np.int64))
+    return logf[inv.ravel()]
+
+
+def _pass_ratio(m: int, c: np.ndarray, kk: int) -> np.ndarray:
+    """C(m - c, kk) / C(m, kk)."""
+    return np.exp(_log_ratio(m, c, kk))
+
+
+def _one_minus_ratio(m: int, c: np.ndarray, kk: int) -> np.ndarray:
+    """1 - C(m - c, kk) / C(m, kk) = Chen's pass@kk, without cancellation when it is tiny."""
+    return -np.expm1(_log_ratio(m, c, kk))
 
 
 def _binary(f: np.ndarray, k: int, baseline: str) -> np.ndarray:
     """Closed forms for 0/1 rewards (Walder & Karkhanis 2025, binary case); no sort."""
     G, n = f.shape
-    c = f.sum(axis=1)  # correct per group
+    c = f.sum(axis=1).astype(np.int64)  # correct per group
     correct = f == 1.0
     # s: correct k/n, incorrect (k/n) rho(n-1, c, k-1) = (k/n) (1 - C(n-1-c, k-1)/C(n-1, k-1))
     if k == 1:
         s_inc = np.zeros(G)
     else:
-        s_inc = (k / n) * (1.0 - _pass_ratio(n - 1, c, k - 1))
+        s_inc = (k / n) * _one_minus_ratio(n - 1, c, k - 1)
     s = np.where(correct, k / n, s_inc[:, None])
     if baseline == "none":
         return s
@@ -245,8 +252,8 @@ def _binary(f: np.ndarray, k: int, baseline: str) -> np.ndarray:
         cor = (k / n) * _pass_ratio(n - 1, np.maximum(c - 1, 0), k - 1)
         return np.where(correct, cor[:, None], 0.0)
     # loo: s_i - k/(n-1) rho(n-1, c - f_i, k)
-    rho_c = 1.0 - _pass_ratio(n - 1, np.maximum(c - 1, 0), k)  # sample i correct: others have c-1
-    rho_i = 1.0 - _pass_ratio(n - 1, np.minimum(c, n - 1), k)  # sample i incorrect: others have c
+    rho_c = _one_minus_ratio(n - 1, np.maximum(c - 1, 0), k)  # sample i correct: others have c-1
+    rho_i = _one_minus_ratio(n - 1, np.minimum(c, n - 1), k)  # sample i incorrect: others have c
     base = np.where(correct, rho_c[:, None], rho_i[:, None])
     return s - (k / (n - 1)) * base
 
