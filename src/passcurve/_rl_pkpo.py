@@ -305,6 +305,11 @@ def pkpo_rewards(rewards: Any, k: int, baseline: str = "loo-1", *, _path: str = 
 
     Notes
     -----
+    Binary detection: when every value of the batch is exactly 0 or 1 (bool, int or float
+    input), the closed forms above are used without sorting. Anything else (a 0.5, or
+    0/2 rewards) takes the general path, which is exact for binary input too: binary is
+    the special case of the continuous formulas (the two paths agree to 1e-12, tested).
+
     O(n log n) per group (one sort and cumulative sums over the gaps between sorted
     rewards); binary 0/1 input skips the sort. Binomial coefficients enter only as ratios
     built in log space, so n in the thousands (or millions) is exact to rounding.
