@@ -226,7 +226,7 @@ class ForecastResult:
     cv_error: tuple[dict[str, float], ...]
     fits: tuple[dict[str, Any], ...]
     confidence_level: float = 0.8
-    target: str = "benchmark"
+    scope: str = "benchmark"
     warnings: tuple[str, ...] = field(default_factory=tuple)
     _state: Any = field(default=None, repr=False)
 
@@ -251,7 +251,7 @@ class ForecastResult:
             "forecasts": rows,
             "fits": fits,
             "confidence_level": self.confidence_level,
-            "target": self.target,
+            "scope": self.scope,
         }
         if self.warnings:
             out["warnings"] = list(self.warnings)
@@ -298,7 +298,7 @@ class KForResult:
 
     def to_dict(self) -> dict[str, Any]:
         return {
-            "model": self.model, "target": self.target,
+            "model": self.model, "scope": self.scope,
             "k": _f(self.k) if self.reachable else "unreachable",
             "low": _f(self.low), "high": _f(self.high) if np.isfinite(self.high) else "unreachable",
             "reachable": self.reachable, "ceiling": self.ceiling, "method": self.method,
@@ -328,7 +328,7 @@ def _f(x: float) -> float | None:
 # the driver
 # ----------------------------------------------------------------------------------------
 def _forecast_iv(counts: Any, k: Any, method: str, confidence_level: Any, n_resamples: Any, cv_resamples: Any,
-                 target: str) -> tuple[Counts, np.ndarray, float, int, int]:
+                 scope: str) -> tuple[Counts, np.ndarray, float, int, int]:
     if not isinstance(counts, Counts):
         raise PasscurveError(
             f"`counts` must be a passcurve.Counts (got {type(counts).__name__}); build one with Counts.from_arrays(n, c)"
@@ -338,8 +338,8 @@ def _forecast_iv(counts: Any, k: Any, method: str, confidence_level: Any, n_resa
         raise PasscurveError(f"`k` must be <= 1e12 (got k={int(ks.max())})")
     if method not in FORECAST_METHODS:
         raise PasscurveError(f"`method` must be one of {', '.join(FORECAST_METHODS)} (got {method!r})")
-    if target not in ("benchmark", "population"):
-        raise PasscurveError(f'`target` must be "benchmark" or "population" (got {target!r})')
+    if scope not in ("benchmark", "population"):
+        raise PasscurveError(f'`scope` must be "benchmark" or "population" (got {scope!r})')
     cl = check_confidence_level(confidence_level)
     B = check_positive_int(n_resamples, "n_resamples", minimum=0)
     R = check_positive_int(cv_resamples, "cv_resamples", minimum=1)
@@ -391,7 +391,8 @@ def forecast(
     confidence_level: float = 0.8,
     n_resamples: int = 100,
     cv_resamples: int = 5,
-    target: str = "benchmark",
+    scope: str = "benchmark",
+    flags: bool = True,
     rng: Any = None,
 ) -> ForecastResult:
     r"""Forecast pass_D@K for K far beyond n (up to 10^12), with prediction intervals.
@@ -413,9 +414,12 @@ def forecast(
         Bootstrap resamples of problems (0: no parameter uncertainty).
     cv_resamples : int, default 5
         Thinnings in the self-backtest of ``"auto"``.
-    target : {"benchmark", "population"}
+    scope : {"benchmark", "population"}
         Forecast this benchmark's problems (empirical Bayes, default) or a new problem set
         drawn from the fitted distribution (difficulty-model methods only).
+    flags : bool, default True
+        Run :func:`passcurve.check_deviations` first (stopping time, no heavy tail,
+        impossible mass) and carry its warnings in the result.
     rng : None, int or Generator
 
     Returns
@@ -436,8 +440,14 @@ def forecast(
     >>> bool((res.low <= res.pass_at_k).all() and (res.pass_at_k <= res.high).all())
     True
     """
-    counts, ks, cl, B, R = _forecast_iv(counts, k, method, confidence_level, n_resamples, cv_resamples, target)
+    counts, ks, cl, B, R = _forecast_iv(counts, k, method, confidence_level, n_resamples, cv_resamples, scope)
     gen = check_rng(rng)
+    warns: list[str] = []
+    if flags:
+        from ._deviation import check_deviations
+
+        report = check_deviations(counts, emit=True)
+        warns = [f"{name}: {msg}" for fl in report.flags.values() for name, msg in fl]
     K = ks.astype(np.float64)
     z = float(stats.norm.ppf(0.5 + cl / 2))
     models, P, LO, HI, W, CANDS, CVE, FITS, STATE = [], [], [], [], [], [], [], [], []
@@ -450,7 +460,7 @@ def forecast(
             cands = (method,)
             cv = {}
         wts = _weights_from_cv(cv, method)
-        fitted = {cnd: _Candidate(cnd, n, c, sub.weight, eb=target == "benchmark") for cnd in wts}
+        fitted = {cnd: _Candidate(cnd, n, c, sub.weight, eb=scope == "benchmark") for cnd in wts}
         preds = {cnd: cand.predict(K) for cnd, cand in fitted.items()}
         point = sum(wts[cnd] * preds[cnd] for cnd in wts)
         var = np.zeros(K.size)
@@ -479,7 +489,7 @@ def forecast(
     return ForecastResult(
         models=tuple(models), k=ks, method=method, pass_at_k=np.vstack(P), low=np.vstack(LO), high=np.vstack(HI),
         weights=tuple(W), candidates=tuple(CANDS), cv_error=tuple(CVE), fits=tuple(FITS), confidence_level=cl,
-        target=target, _state=tuple(STATE),
+        scope=scope, warnings=tuple(warns), _state=tuple(STATE),
     )
 
 
