@@ -259,10 +259,12 @@ class DifficultyModel:
         best = None
         for x0 in self._start(n, c, w):
             res = optimize.minimize(
-                self._negloglik, x0, args=(n, c, w, lb), method="L-BFGS-B", options={"maxiter": 2000}
+                self._negloglik, x0, args=(n, c, w, lb), method="BFGS", options={"maxiter": 2000, "gtol": 1e-6}
             )
             if best is None or res.fun < best.fun:
                 best = res
+        if best.success:
+            return best
         # polish with Nelder-Mead (robust where finite-difference gradients are rough)
         res2 = optimize.minimize(
             self._negloglik,
@@ -518,8 +520,8 @@ class BetaBinomial(DifficultyModel):
         best = None
         for x0 in self._start(n, c, w):
             res = optimize.minimize(
-                self._nll_grad, x0, args=(n, c, w, lb), jac=True, method="L-BFGS-B",
-                options={"maxiter": 1000, "ftol": 1e-14, "gtol": 1e-9},
+                self._nll_grad, x0, args=(n, c, w, lb), jac=True, method="BFGS",
+                options={"maxiter": 1000, "gtol": 1e-8},
             )
             if best is None or res.fun < best.fun:
                 best = res
