@@ -447,7 +447,13 @@ def build_samples(
     cols = src.columns
     if len(cols) == 1 and cols[0] in ("column0", "json"):
         raise PasscurveError(f"{src.name}: found no columns (is the file empty or not a table?)")
-    cmap = resolve_columns(cols, overrides, source=src.name, hints=src.hints)
+    try:
+        cmap = resolve_columns(cols, overrides, source=src.name, hints=src.hints)
+    except PasscurveError as exc:
+        tried = src.notes.get("formats_tried")
+        if tried:
+            raise type(exc)(f"{exc} (formats tried: {', '.join(tried)}; force one with `--format`)") from None
+        raise
     return Samples(src, cmap, threshold)
 
 
