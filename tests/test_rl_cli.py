@@ -25,6 +25,7 @@ def counts_csv(tmp_path):
     return path, cnt
 
 
+@pytest.mark.filterwarnings("ignore::passcurve.ConvergenceWarning")
 def test_rl_signal_json_matches_library(cli, counts_csv):
     path, cnt = counts_csv
     r = cli("rl-signal", str(path), "--group-size", "8,16", "--json")
