@@ -163,10 +163,13 @@ class ConflictToyResult:
 
         fig = make_subplots(rows=1, cols=2, subplot_titles=("pass@1", f"pass@{self.k}"))
         colors = {"pass@1": "#1f77b4", "pass@k": "#d62728", "annealed": "#2ca02c"}
+        dash = {"pass@1": "solid", "pass@k": "dash", "annealed": "solid"}  # pass@k shares the annealed path at first
         label = {"pass@1": "optimise pass@1", "pass@k": f"optimise pass@{self.k}", "annealed": f"anneal k: {self.k} → 1"}
-        for r in RUNS:
+        for r in ("pass@1", "annealed", "pass@k"):
             fig.add_trace(
-                go.Scatter(x=self.steps, y=self.pass_at_1[r], name=label[r], line={"color": colors[r]}, legendgroup=r),
+                go.Scatter(
+                    x=self.steps, y=self.pass_at_1[r], name=label[r], line={"color": colors[r], "dash": dash[r]}, legendgroup=r
+                ),
                 row=1,
                 col=1,
             )
@@ -175,7 +178,7 @@ class ConflictToyResult:
                     x=self.steps,
                     y=self.pass_at_k[r],
                     name=label[r],
-                    line={"color": colors[r]},
+                    line={"color": colors[r], "dash": dash[r]},
                     legendgroup=r,
                     showlegend=False,
                 ),

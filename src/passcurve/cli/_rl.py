@@ -140,7 +140,7 @@ def _page(res) -> str:  # type: ignore[no-untyped-def]
         f"first trained for pass@1, then trained {res.params['steps']} more exact gradient steps three ways. "
         f"pass@{res.k} weights each prompt by k(1&minus;p)<sup>k&minus;1</sup>, so the hard prompts dominate; "
         f"they interfere negatively with the easy ones ({100 * conf.negative_fraction:.0f}% of prompts have a "
-        f"negative agreement score), and at the start a pass@k step lowers pass@1 for every k above "
+        f"negative agreement score), and at the start a pass@k step lowers pass@1 once k passes "
         f"k* = {kstar}. Annealing k to 1 after {int(100 * res.params['anneal_at'])}% of the steps "
         "recovers pass@1.</p>"
         "<table><tr><th>run</th><th>pass@1 before</th><th>pass@1 after</th>"
