@@ -298,7 +298,7 @@ class KForResult:
 
     def to_dict(self) -> dict[str, Any]:
         return {
-            "model": self.model, "scope": self.scope,
+            "model": self.model, "target": self.target,
             "k": _f(self.k) if self.reachable else "unreachable",
             "low": _f(self.low), "high": _f(self.high) if np.isfinite(self.high) else "unreachable",
             "reachable": self.reachable, "ceiling": self.ceiling, "method": self.method,
