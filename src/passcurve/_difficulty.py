@@ -288,7 +288,7 @@ class DifficultyModel:
         self._theta = np.asarray(res.x, dtype=np.float64)
         self.loglik_ = -float(res.fun)
         self.success_, self.message_ = _judge(res, lambda t: self._negloglik(t, pn, pc, pw, lb))
-        self.success_ = self.success_ and np.isfinite(self.loglik_)
+        self.success_ = bool(self.success_ and np.isfinite(self.loglik_))
         self.n_problems_ = int(n_a.size)
         self.n_samples_ = int(n_a.sum())
         self.n_params_ = int(self._theta.size)
@@ -424,7 +424,7 @@ class DifficultyModel:
             "problems": self.n_problems_,
             "impossible_mass": self.impossible_mass_,
             "tail_exponent": None if not np.isfinite(self.tail_exponent_) else self.tail_exponent_,
-            "success": self.success_,
+            "success": bool(self.success_),
             "message": self.message_,
         }
 
@@ -755,7 +755,7 @@ class GridMixture(DifficultyModel):
         self.weights_ = wts
         self._theta = np.log(np.maximum(wts, 1e-300))
         self.loglik_ = float(pw @ (np.log(L @ wts) + mx[:, 0]))
-        self.success_ = it < self.max_iter
+        self.success_ = bool(it < self.max_iter)
         self.message_ = f"EM stopped after {it} iterations" + ("" if self.success_ else " (max_iter reached)")
         self.n_problems_ = int(n_a.size)
         self.n_samples_ = int(n_a.sum())
