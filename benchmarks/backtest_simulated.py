@@ -73,7 +73,7 @@ def main() -> None:
                     allrows.append((scen, label, K, meth, f - truth, lo <= truth <= hi, hi - lo))
     print(f"{args.problems} problems, {args.seeds} seeds per cell ({time.time() - t0:.0f} s); "
           "errors in points of pass@K; coverage of 80% intervals")
-    print(f"| scenario | design | K | " + " | ".join(f"{m} medAE" for m in methods) + " | "
+    print("| scenario | design | K | " + " | ".join(f"{m} medAE" for m in methods) + " | "
           + " | ".join(f"{m} cover" for m in methods) + " |")
     print("|" + "---|" * (3 + 2 * len(methods)))
     keys = list(dict.fromkeys((r[0], r[1], r[2]) for r in allrows))

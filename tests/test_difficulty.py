@@ -7,6 +7,7 @@ import warnings
 
 import numpy as np
 import pytest
+from conftest import shared_file
 from scipy import integrate, special, stats
 
 import passcurve
@@ -21,8 +22,6 @@ from passcurve import (
     fit_difficulty,
 )
 from passcurve._difficulty import _scaled_log_moment
-
-from conftest import shared_file
 
 MODELS = [BetaBinomial, ZeroInflatedBetaBinomial, ScaledBetaBinomial, BetaMixtureBinomial, GridMixture]
 

@@ -14,8 +14,21 @@ Errors and warnings
     PasscurveError and the warnings in passcurve._errors
 """
 
+from ._backtest import BacktestResult, backtest
 from ._counts import Counts
 from ._curves import METRICS, CurveResult, curve, mean_curve
+from ._deviation import DeviationReport, check_deviations
+from ._difficulty import (
+    DIFFICULTY_MODELS,
+    BetaBinomial,
+    BetaMixtureBinomial,
+    DifficultyFits,
+    DifficultyModel,
+    GridMixture,
+    ScaledBetaBinomial,
+    ZeroInflatedBetaBinomial,
+    fit_difficulty,
+)
 from ._errors import (
     ConvergenceWarning,
     DegenerateDataWarning,
@@ -30,19 +43,6 @@ from ._errors import (
     UnpairedComparisonWarning,
 )
 from ._estimators import g_pass_at_k, mg_pass_at_k, naive_pass_at_k, pass_at_k, pass_pow_k
-from ._backtest import BacktestResult, backtest
-from ._deviation import DeviationReport, check_deviations
-from ._difficulty import (
-    DIFFICULTY_MODELS,
-    BetaBinomial,
-    BetaMixtureBinomial,
-    DifficultyFits,
-    DifficultyModel,
-    GridMixture,
-    ScaledBetaBinomial,
-    ZeroInflatedBetaBinomial,
-    fit_difficulty,
-)
 from ._forecast import FORECAST_METHODS, ForecastResult, KForResult, forecast, k_for, thin_counts
 from ._scaling import PAPER_K_GRID, PowerLawResult, default_k_grid, fit_power_law, local_slope
 from ._simulate import DEMO_MODELS, ModelSpec, SimulatedBenchmark, simulate

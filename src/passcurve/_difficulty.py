@@ -562,7 +562,8 @@ class BetaBinomial(DifficultyModel):
             x = np.asarray(x0, dtype=np.float64)
             f, g, H = self._nll_grad_hess(x, n, c, w, lb)
             ok = False
-            for it in range(200):
+            it = 0
+            for it in range(200):  # noqa: B007
                 try:
                     step = -np.linalg.solve(H, g)
                     if not np.all(np.isfinite(step)) or g @ step >= 0:  # not a descent direction
@@ -961,12 +962,14 @@ def fit_difficulty(counts: Counts, model: Any = "all") -> DifficultyFits:
     counts, names = _fit_difficulty_iv(counts, model)
     out: dict[str, dict[str, DifficultyModel]] = {}
     caught: list[str] = []
-    with warnings.catch_warnings(record=True) as rec:
-        warnings.simplefilter("always")
-        for m, sub in counts.groups():
-            out[m] = {nm: DIFFICULTY_MODELS[nm]().fit(sub) for nm in names}
-    for w in rec:
-        msg = f"{m}: {w.message}" if False else str(w.message)
-        caught.append(msg)
-        warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
+    for m, sub in counts.groups():
+        out[m] = {}
+        for nm in names:
+            with warnings.catch_warnings(record=True) as rec:
+                warnings.simplefilter("always")
+                out[m][nm] = DIFFICULTY_MODELS[nm]().fit(sub)
+            for w in rec:
+                msg = f"model {m!r}: {w.message}"
+                caught.append(msg)
+                warnings.warn(msg, w.category, stacklevel=2)
     return DifficultyFits(out, tuple(dict.fromkeys(caught)))
