@@ -214,3 +214,14 @@ def test_bad_input():
         BetaBinomial().fit(Counts.from_arrays([5, 5], [1, 2], model=["a", "b"]))
     with pytest.raises(PasscurveError, match="`components`"):
         BetaMixtureBinomial(components=0)
+
+
+def test_local_exponent_tends_to_alpha():
+    # REFERENCE.md: for Beta(a, b), E[(1-p)^k] ~ Gamma(a+b)/Gamma(b) k^-a, so -log pass_D@k ~ C k^-a
+    m = BetaBinomial()
+    m._theta = np.log([0.3, 3.0])
+    m.params_ = m._unpack(m._theta)
+    assert float(m.local_exponent(1e9)) == pytest.approx(0.3, abs=1e-3)
+    z = ZeroInflatedBetaBinomial()
+    z._theta = np.array([special.logit(0.2), np.log(0.3), np.log(3.0)])
+    assert abs(float(z.local_exponent(1e12))) < 0.01  # plateau: the exponent falls to 0

@@ -363,6 +363,20 @@ class DifficultyModel:
         m2 = np.exp(np.minimum(self.log_moment(c_a, n_a - c_a + 2 * k_a) - base, 0.0))
         return m1, m2
 
+    def local_exponent(self, k: Any) -> np.ndarray:
+        r"""Local power-law exponent of the fitted curve, :math:`-d\log(-\log \text{pass}_D@k)/d\log k`.
+
+        Tends to the tail exponent α for a Beta-type left tail (Schaeffer et al. 2025) and to
+        0 at a plateau (impossible mass). Central differences in log k (relative step 1e-4).
+        """
+        k_a = np.asarray(k, dtype=np.float64)
+        h = 1e-4
+
+        def g(x: np.ndarray) -> np.ndarray:
+            return np.log(-np.log(self.pass_at_k(x)))
+
+        return -(g(k_a * np.exp(h)) - g(k_a * np.exp(-h))) / (2 * h)
+
     @property
     def impossible_mass_(self) -> float:
         return float(self.params_.get("impossible", 0.0))
