@@ -169,3 +169,12 @@ def test_bad_input(bench):
         backtest(bench.counts, m=[500], k=[1000])
     with pytest.raises(PasscurveError, match="`methods`"):
         backtest(bench.counts, m=[10], k=[100], methods=["magic"])
+
+
+def test_degenerate_counts_warn():
+    from passcurve import DegenerateDataWarning
+
+    with pytest.warns(DegenerateDataWarning, match="c = 0"):
+        res = forecast(Counts.from_arrays([10] * 5, [0] * 5), [100], n_resamples=0, flags=False)
+    assert res.pass_at_k[0, 0] == pytest.approx(0.0, abs=1e-6)
+    assert any("DegenerateDataWarning" in w for w in res.warnings)

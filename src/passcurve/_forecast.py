@@ -54,7 +54,7 @@ from ._difficulty import (
     _log_binom,
     _pairs,
 )
-from ._errors import PasscurveError
+from ._errors import DegenerateDataWarning, PasscurveError
 from ._scaling import default_k_grid
 from ._validation import as_float_array, as_int_array, check_confidence_level, check_positive_int, check_rng
 
@@ -171,7 +171,9 @@ class _Candidate:
         N = self.n.size
         cov = None if self.fit_ is None else getattr(self.fit_, "cov_theta_", None)
         if cov is not None:
-            draws = gen.multivariate_normal(self.fit_._theta, cov, size=B, method="eigh")
+            ev, vec = np.linalg.eigh((cov + cov.T) / 2)
+            root = vec * np.sqrt(np.clip(ev, 0.0, None))  # PSD square root (boundary fits are near-singular)
+            draws = self.fit_._theta + gen.standard_normal((B, cov.shape[0])) @ root.T
             return np.vstack([self.predict(K, theta=t) for t in draws])
         out = np.empty((B, K.size))
         idxs = [gen.integers(0, N, N) for _ in range(B)]
@@ -453,6 +455,11 @@ def forecast(
     models, P, LO, HI, W, CANDS, CVE, FITS, STATE = [], [], [], [], [], [], [], [], []
     for name, sub in counts.groups():
         n, c = sub.n.astype(np.int64), sub.c.astype(np.int64)
+        if (c == 0).all() or (c == n).all():
+            msg = (f"model {name!r}: every problem has c = {'0' if (c == 0).all() else 'n'}; the difficulty "
+                   "distribution is not identified and the forecast is a degenerate limit, not an estimate")
+            warns.append(f"DegenerateDataWarning: {msg}")
+            warnings.warn(msg, DegenerateDataWarning, stacklevel=2)
         if method == "auto":
             cands = AUTO_CANDIDATES
             cv = _self_backtest(n, c, cands, R, gen)
