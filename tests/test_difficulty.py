@@ -225,3 +225,14 @@ def test_local_exponent_tends_to_alpha():
     z = ZeroInflatedBetaBinomial()
     z._theta = np.array([special.logit(0.2), np.log(0.3), np.log(3.0)])
     assert abs(float(z.local_exponent(1e12))) < 0.01  # plateau: the exponent falls to 0
+
+
+def test_goodness_of_fit_pools_down_to_one_bin():
+    # one problem: every bin has expected < 1, pooling must stop at a single bin (regression)
+    f = BetaBinomial()
+    f._theta = np.log([0.5, 2.0])
+    f.params_ = f._unpack(f._theta)
+    f.n_params_ = 2
+    f.pairs_ = (np.array([3.0]), np.array([0.0]), np.array([1.0]))
+    g = f.goodness_of_fit()
+    assert sum(g["expected"]) == pytest.approx(1.0) and sum(g["observed"]) == 1

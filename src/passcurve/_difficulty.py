@@ -412,8 +412,9 @@ class DifficultyModel:
         # pool bins from the right until expected >= 1
         o, e = list(obs), list(exp_)
         while len(e) > 1 and e[-1] < 1:
-            e[-2] += e.pop()
-            o[-2] += o.pop()
+            last_e, last_o = e.pop(), o.pop()
+            e[-1] += last_e
+            o[-1] += last_o
         o_a, e_a = np.array(o), np.array(e)
         ok = e_a > 0
         stat = float(np.sum((o_a[ok] - e_a[ok]) ** 2 / e_a[ok]))
