@@ -54,7 +54,7 @@ from ._difficulty import (
     _log_binom,
     _pairs,
 )
-from ._errors import PasscurveError
+from ._errors import DegenerateDataWarning, PasscurveError
 from ._scaling import default_k_grid
 from ._validation import as_float_array, as_int_array, check_confidence_level, check_positive_int, check_rng
 
@@ -165,13 +165,34 @@ class _Candidate:
         """B draws of the forecast under parameter uncertainty.
 
         Difficulty models: θ ~ N(θ̂, I(θ̂)^-1) in the unconstrained parametrisation (the
-        observed information; asymptotically the sampling law of the MLE), no refits.
+        observed information), corrected by sampling-importance-resampling toward the
+        likelihood (an approximate posterior under a flat prior in those coordinates); no refits.
         Least squares (and fits without a usable Hessian): bootstrap over problems.
         """
         N = self.n.size
         cov = None if self.fit_ is None else getattr(self.fit_, "cov_theta_", None)
         if cov is not None:
-            draws = gen.multivariate_normal(self.fit_._theta, cov, size=B, method="eigh")
+            f = self.fit_
+            pn, pc, pw = f.pairs_
+            lb = _log_binom(pn, pc)
+            cov = (cov + cov.T) / 2
+            ev, vec = np.linalg.eigh(cov)
+            ev = np.clip(ev, 1e-12, None)
+            root = vec * np.sqrt(ev)
+            # sampling-importance-resampling: propose from the Laplace approximation
+            # N(θ̂, I(θ̂)^-1), weight by likelihood / proposal density, resample. Where the
+            # normal approximation is good the weights are flat; where a parameter sits on a
+            # boundary (flat likelihood, huge variance) implausible draws are weeded out.
+            P = 4 * B
+            zs = gen.standard_normal((P, cov.shape[0]))
+            props = f._theta + zs @ root.T
+            logq = -0.5 * np.sum(zs**2, axis=1)
+            nll0 = f._negloglik(f._theta, pn, pc, pw, lb)
+            logl = np.array([-(f._negloglik(t, pn, pc, pw, lb) - nll0) for t in props])
+            logw = logl - logq
+            logw = np.where(np.isfinite(logw), logw, -np.inf)
+            wts = np.exp(logw - logw.max())
+            draws = props[gen.choice(P, size=B, replace=True, p=wts / wts.sum())]
             return np.vstack([self.predict(K, theta=t) for t in draws])
         out = np.empty((B, K.size))
         idxs = [gen.integers(0, N, N) for _ in range(B)]
@@ -298,7 +319,7 @@ class KForResult:
 
     def to_dict(self) -> dict[str, Any]:
         return {
-            "model": self.model, "scope": self.scope,
+            "model": self.model, "target": self.target,
             "k": _f(self.k) if self.reachable else "unreachable",
             "low": _f(self.low), "high": _f(self.high) if np.isfinite(self.high) else "unreachable",
             "reachable": self.reachable, "ceiling": self.ceiling, "method": self.method,
@@ -453,6 +474,11 @@ def forecast(
     models, P, LO, HI, W, CANDS, CVE, FITS, STATE = [], [], [], [], [], [], [], [], []
     for name, sub in counts.groups():
         n, c = sub.n.astype(np.int64), sub.c.astype(np.int64)
+        if (c == 0).all() or (c == n).all():
+            msg = (f"model {name!r}: every problem has c = {'0' if (c == 0).all() else 'n'}; the difficulty "
+                   "distribution is not identified and the forecast is a degenerate limit, not an estimate")
+            warns.append(f"DegenerateDataWarning: {msg}")
+            warnings.warn(msg, DegenerateDataWarning, stacklevel=2)
         if method == "auto":
             cands = AUTO_CANDIDATES
             cv = _self_backtest(n, c, cands, R, gen)
