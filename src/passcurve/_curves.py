@@ -162,14 +162,17 @@ def mean_curve(
         vals = np.where(n[:, None] >= uk[None, :], vals, 0.0)
         total = w @ vals
     else:
-        pairs = np.stack([n, c if metric == "pass_at_k" else n - c], axis=1)
-        up, inv = np.unique(pairs, axis=0, return_inverse=True)
-        pw = np.bincount(inv.ravel(), weights=w, minlength=up.shape[0])
+        cc = c if metric == "pass_at_k" else n - c
+        key = n * (int(n.max()) + 1) + cc  # one integer per distinct (n, c)
+        ukey, first, inv = np.unique(key, return_index=True, return_inverse=True)
+        pw = np.bincount(inv.ravel(), weights=w, minlength=ukey.size)
+        up = np.stack([n[first], cc[first]], axis=1)
         if metric == "pass_at_k":
             def tr(x: np.ndarray) -> np.ndarray:
                 return -np.expm1(x)
         elif metric == "pass_pow_k":
-            tr = np.exp
+            def tr(x: np.ndarray) -> np.ndarray:
+                return np.exp(x)
         else:
             raise PasscurveError(f"`metric` must be one of {', '.join(METRICS)} (got {metric!r})")
         total = _log_fail_table(up[:, 0], up[:, 1], uk, transform=tr, weights=pw)
@@ -241,14 +244,14 @@ def curve(
     """
     counts, ks, metrics = _curve_iv(counts, k, k_gt_n, metrics)
     models = []
-    vals = {m: [] for m in metrics}
+    vals: dict[str, list[np.ndarray]] = {m: [] for m in metrics}
     problems, dropped, summary = [], [], []
     warns: list[str] = []
     for name, sub in counts.groups():
         w = sub.weight if (weighted and sub.weight is not None) else None
         models.append(name)
         summary.append(sub.samples_summary())
-        used = (sub.n[:, None] >= ks[None, :]).sum(axis=0)
+        used = sub.n.size - np.searchsorted(np.sort(sub.n), ks, side="left")
         problems.append(used)
         dropped.append(sub.n.size - used)
         for m in metrics:

@@ -26,8 +26,8 @@ from typing import Any, Literal
 import numpy as np
 from scipy import stats
 
-from ._validation import as_float_array, as_int_array, check_counts, check_k_le_n, fmt
 from ._errors import PasscurveError
+from ._validation import as_float_array, as_int_array, check_counts, check_k_le_n, fmt
 
 __all__ = [
     "pass_at_k",
@@ -70,8 +70,9 @@ def _log_fail_table(
     """log F(n_p, c_p, k_u) for every pair p and every k in sorted ``uk`` (all >= 1).
 
     -inf where k > n - c (F = 0), NaN where k > n. With ``transform`` the block is mapped
-    (e.g. to pass@k); with ``weights`` (one per pair) the function returns the weighted
-    sum over pairs, shape (U,), treating NaN as 0, without ever holding the P x U table.
+    (e.g. to pass@k; it must map -inf to a finite value); with ``weights`` (one per pair)
+    the function returns the weighted sum over pairs, shape (U,), where entries with k > n
+    contribute 0, without ever holding the P x U table.
     """
     P, U = pn.size, uk.size
     out = np.empty((P, U)) if weights is None else np.zeros(U)
@@ -90,20 +91,28 @@ def _log_fail_table(
         n_r = pn[rows].astype(np.float64)[:, None]
         c_r = pc[rows].astype(np.float64)[:, None]
         j = np.arange(L, dtype=np.float64)[None, :]
-        valid = j < (n_r - c_r)
         with np.errstate(divide="ignore", invalid="ignore"):
-            terms = np.where(valid, np.log1p(-c_r / np.where(valid, n_r - j, 1.0)), 0.0)
+            terms = np.log1p(-c_r / (n_r - j))
+        if need[rows].min() < L:  # rows that reach F = 0 before L: zero their tails
+            terms[j >= (n_r - c_r)] = 0.0
         cums = _blocked_cumsum(terms)
         kk = np.minimum(uk, L) - 1
         block = cums[:, kk]
-        block[uk[None, :] > (pn[rows] - pc[rows])[:, None]] = -np.inf
-        block[uk[None, :] > pn[rows][:, None]] = np.nan
+        nm = (pn[rows] - pc[rows])[:, None]
+        if (uk[-1] > nm).any():
+            block[uk[None, :] > nm] = -np.inf
         if transform is not None:
             block = transform(block)
+        over_n = uk[None, :] > pn[rows][:, None]
+        has_over = bool(over_n.any())
         if weights is None:
+            if has_over:
+                block[over_n] = np.nan
             out[rows] = block
         else:
-            out += weights[rows] @ np.nan_to_num(block, nan=0.0)
+            if has_over:
+                block[over_n] = 0.0
+            out += weights[rows] @ block
         start = stop
     return out
 

@@ -9,10 +9,9 @@ from __future__ import annotations
 
 import sys
 
-from ._app import app
-
 # Command modules register themselves on `app` when imported (one module per capability).
 from . import _curve  # noqa: F401,E402
+from ._app import app
 
 __all__ = ["app", "main"]
 

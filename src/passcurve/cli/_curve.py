@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Literal
 
 import numpy as np
 import typer
@@ -104,7 +104,7 @@ def curve_cmd(
         threshold=threshold,
         format=format,
     )
-    policy = "drop" if drop_k_gt_n else "raise"
+    policy: Literal["raise", "drop"] = "drop" if drop_k_gt_n else "raise"
     if all_k:
         ks = None
     elif k is not None:

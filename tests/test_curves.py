@@ -1,0 +1,143 @@
+"""Whole curves over problems (passcurve._curves) and the Counts contract (passcurve._counts)."""
+
+from __future__ import annotations
+
+import json
+import math
+import warnings
+from fractions import Fraction
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import passcurve as pc
+from passcurve import Counts, DroppedProblemsWarning, PasscurveError
+
+
+def exact_mean_pass(ns, cs, k, ws=None):
+    """Weighted mean over problems of 1 - C(n-c,k)/C(n,k), exactly (Chen et al. 2021)."""
+    ws = ws or [1] * len(ns)
+    num = sum(Fraction(w) * (1 - Fraction(math.comb(n - c, k), math.comb(n, k))) for n, c, w in zip(ns, cs, ws, strict=True))
+    return num / sum(Fraction(w) for w in ws)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.tuples(st.integers(1, 40), st.floats(0, 1)), min_size=1, max_size=25))
+def test_mean_curve_equals_mean_of_per_problem_estimates(rows):
+    # two independent computations: the grouped O(n)-per-distinct-(n,c) curve vs exact per-problem sums
+    ns = [n for n, _ in rows]
+    cs = [int(round(f * n)) for n, f in rows]
+    counts = Counts.from_arrays(ns, cs)
+    kmax = min(ns)
+    res = pc.curve(counts, metrics=["pass_at_k", "pass_pow_k"])
+    assert list(res.k) == list(range(1, kmax + 1))
+    for j, k in enumerate(res.k):
+        ref = exact_mean_pass(ns, cs, int(k))
+        assert abs(res.values["pass_at_k"][0, j] - float(ref)) <= 1e-13
+        ref_pow = sum(Fraction(math.comb(c, int(k)), math.comb(n, int(k))) for n, c in zip(ns, cs, strict=True)) / len(ns)
+        assert abs(res.values["pass_pow_k"][0, j] - float(ref_pow)) <= 1e-13
+
+
+def test_weights_and_models():
+    counts = Counts.from_arrays(
+        [10, 10, 10, 20],
+        [3, 0, 10, 5],
+        problem=["a", "b", "c", "a"],
+        model=["m1", "m1", "m1", "m2"],
+        weight=[1, 2, 3, 1],
+    )
+    res = pc.curve(counts, k=[1, 5])
+    assert res.models == ("m1", "m2")
+    # weighted mean, exact: (1*0.3 + 2*0 + 3*1) / 6 at k=1
+    assert res.values["pass_at_k"][0, 0] == pytest.approx(float(exact_mean_pass([10, 10, 10], [3, 0, 10], 1, [1, 2, 3])), rel=1e-14)
+    assert res.values["pass_at_k"][1, 1] == pytest.approx(float(exact_mean_pass([20], [5], 5)), rel=1e-14)
+    unweighted = pc.curve(counts, k=[1], weighted=False)
+    assert unweighted.values["pass_at_k"][0, 0] == pytest.approx((0.3 + 0 + 1) / 3, rel=1e-14)
+
+
+def test_k_gt_n_raises_by_default_and_drop_reports():
+    counts = Counts.from_arrays([5, 50, 50], [1, 10, 0])
+    with pytest.raises(ValueError, match=r"got k=10, n=5"):
+        pc.curve(counts, k=[1, 10])
+    with pytest.warns(DroppedProblemsWarning, match="left out"):
+        res = pc.curve(counts, k=[1, 10], k_gt_n="drop")
+    assert res.dropped[0].tolist() == [0, 1]
+    assert res.problems[0].tolist() == [3, 2]
+    # at k=10 the mean is over the two problems with n >= 10 only; never counts n<k as solved
+    assert res.values["pass_at_k"][0, 1] == pytest.approx(float(exact_mean_pass([50, 50], [10, 0], 10)), rel=1e-14)
+    assert res.to_dict()["models"][0]["curve"][1]["dropped"] == 1
+
+
+def test_all_k_range():
+    counts = Counts.from_arrays([5, 8], [1, 2])
+    assert pc.curve(counts).k.tolist() == [1, 2, 3, 4, 5]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DroppedProblemsWarning)
+        assert pc.curve(counts, k_gt_n="drop").k.tolist() == list(range(1, 9))
+
+
+def test_to_dict_is_json_and_shaped_as_documented():
+    counts = pc.simulate(problems=20, n=30, rng=3).counts
+    d = pc.curve(counts, k=[1, 10]).to_dict()
+    text = json.dumps(d)
+    back = json.loads(text)
+    m = back["models"][0]
+    assert set(m) >= {"model", "problems", "curve", "n_min", "n_median", "n_max"}
+    assert set(m["curve"][0]) >= {"k", "pass_at_k", "pass_pow_k", "naive_pass_at_k"}
+    assert len(back["models"]) == len(pc.DEMO_MODELS)
+
+
+def test_to_frame_and_plot():
+    counts = pc.simulate(problems=10, n=20, rng=1).counts
+    res = pc.curve(counts, k=[1, 2, 20])
+    df = res.to_frame()
+    assert len(df) == 3 * len(res.models)
+    fig = res.plot()
+    assert len(fig.data) == len(res.models)
+
+
+def test_curve_rejects_non_counts():
+    with pytest.raises(PasscurveError, match="`counts` must be a passcurve.Counts"):
+        pc.curve([1, 2, 3])
+
+
+def test_counts_validation():
+    with pytest.raises(PasscurveError, match="duplicate problem 'a'"):
+        Counts.from_arrays([3, 3], [1, 1], problem=["a", "a"])
+    with pytest.raises(PasscurveError, match=r"`c` must be <= n \(got c=4, n=3\)"):
+        Counts.from_arrays([3], [4])
+    with pytest.raises(PasscurveError, match="`n` has 2 entries but `c` has 1"):
+        Counts.from_arrays([3, 4], [1])
+    with pytest.raises(PasscurveError, match="unknown model 'zz'"):
+        Counts.from_arrays([3], [1], model="a").select("zz")
+
+
+def test_simulated_truth_close_to_estimate():
+    # the unbiased estimate over 2000 simulated problems lands near the drawn problems' true pass_D@k
+    b = pc.simulate(problems=2000, n=200, rng=11)
+    res = pc.curve(b.counts, k=[1, 10, 100])
+    truth = b.true_pass_at_k([1, 10, 100])
+    for i, m in enumerate(res.models):
+        np.testing.assert_allclose(res.values["pass_at_k"][i], truth[m], atol=0.01)
+
+
+def test_simulator_samples_aggregate_back_to_counts():
+    b = pc.simulate(problems=15, n=12, rng=5)
+    s = b.samples(rng=5)
+    key = np.char.add(s["model"].astype(str), s["problem_id"].astype(str))
+    for i in range(len(b.counts)):
+        mask = key == b.counts.model[i] + b.counts.problem[i]
+        assert mask.sum() == b.counts.n[i]
+        assert s["correct"][mask].sum() == b.counts.c[i]
+        assert sorted(s["attempt"][mask]) == list(range(1, b.counts.n[i] + 1))
+
+
+def test_simulator_reproducible_and_model_truth():
+    a = pc.simulate(problems=50, n=10, rng=7)
+    b = pc.simulate(problems=50, n=10, rng=7)
+    assert (a.counts.c == b.counts.c).all()
+    spec = pc.ModelSpec("x", alpha=0.3, beta=3.0)
+    # ../shared/REFERENCE.md: Beta(0.3, 3) exact E[(1-p)^1e4] = 0.0846500
+    assert 1 - spec.true_pass_at_k(10**4) == pytest.approx(0.0846500, abs=5e-7)

