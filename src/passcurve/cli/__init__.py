@@ -11,6 +11,7 @@ import sys
 
 # Command modules register themselves on `app` when imported (one module per capability).
 from . import _curve  # noqa: F401,E402
+from . import _report  # noqa: F401,E402
 from ._app import app
 
 __all__ = ["app", "main"]

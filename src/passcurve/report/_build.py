@@ -27,9 +27,12 @@ from .._estimators import pass_at_k, pass_pow_k
 from . import _sections as S
 from ._page import Section, esc, render_page
 
-__all__ = ["ReportData", "Report", "compute_report_data", "build_report", "report_k_grid", "STEPS"]
+__all__ = ["PARTS", "ReportData", "Report", "compute_report_data", "build_report", "report_k_grid", "STEPS"]
 
 Progress = Callable[[str], None]
+
+PARTS = ("intervals", "fits", "compare", "diagnostics", "retries")
+"""Optional analyses :func:`compute_report_data` can run (``parts``)."""
 
 STEPS = (
     "curves",
@@ -170,6 +173,8 @@ def compute_report_data(
     forecast_k: int | None = None,
     rng: Any = 0,
     progress: Progress | None = None,
+    parts: Any = None,
+    input_warnings: Any = (),
 ) -> ReportData:
     """Call the library for every result object the report shows.
 
@@ -185,9 +190,18 @@ def compute_report_data(
         How far to forecast (default 100 × the largest observed k, at least 10^4).
     rng : seed for the resampling-based analyses.
     progress : callable(step name), optional
+    parts : set of str, optional
+        Which optional analyses to run (default all of :data:`PARTS`); the curves always run.
+    input_warnings : sequence of (category, message)
+        Warnings raised before this call (e.g. while reading the input), shown first.
     """
     _compute_iv(counts, confidence_level, k_gt_n)
+    parts = set(PARTS if parts is None else parts)
+    unknown = parts - set(PARTS)
+    if unknown:
+        raise PasscurveError(f"`parts` must be drawn from {', '.join(PARTS)} (got {sorted(unknown)[0]!r})")
     col = _Collector(progress)
+    col.warnings.extend((str(c), str(m)) for c, m in input_warnings)
     k_max = int(counts.n.min() if k_gt_n == "raise" else counts.n.max())
     grid = report_k_grid(k_max)
     n_min = int(counts.n.min())
@@ -198,7 +212,7 @@ def compute_report_data(
     )
     notes: dict[str, str] = {}
 
-    ext = _extensions()
+    ext = {k: v for k, v in _extensions().items() if k in parts}
     # ---- intervals (branch `uncertainty`)
     band = ext.get("intervals")
     if band is not None:
@@ -309,6 +323,7 @@ def build_report(
     explorer_href: str = "explorer.html",
     max_table_rows: int = 5000,
     progress: Progress | None = None,
+    input_warnings: Any = (),
 ) -> Report:
     """The offline HTML report of ``counts``: curves, forecast, difficulty, comparisons, flags.
 
@@ -332,7 +347,8 @@ def build_report(
         ``.html`` (one self-contained page), ``.sections``, ``.data``, ``.write(path)``.
     """
     data = compute_report_data(
-        counts, confidence_level=confidence_level, k_gt_n=k_gt_n, forecast_k=forecast_k, rng=rng, progress=progress
+        counts, confidence_level=confidence_level, k_gt_n=k_gt_n, forecast_k=forecast_k, rng=rng, progress=progress,
+        input_warnings=input_warnings,
     )
     if progress is not None:
         progress("rendering")

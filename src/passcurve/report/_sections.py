@@ -71,7 +71,7 @@ def fmt_pct(x: Any, digits: int = 1) -> str:
     if not math.isfinite(x):
         return "-"
     if 0 < abs(x) < 10 ** (-digits - 2):
-        return f"{100 * x:.2g}%"
+        return f"{100 * x:.2g}%" if abs(x) >= 1e-5 else "<0.001%"
     return f"{100 * x:.{digits}f}%"
 
 
@@ -87,18 +87,44 @@ def _layout(fig: Any, *, xtitle: str, ytitle: str, logx: bool = True, logy: bool
     fig.update_xaxes(title=xtitle, type="log" if logx else "linear", showline=True, linecolor="#8c959f")
     fig.update_yaxes(title=ytitle, type="log" if logy else "linear", showline=True, linecolor="#8c959f")
     if logx:
-        fig.update_xaxes(dtick=1, minor={"showgrid": True, "gridcolor": "#f3f4f6"})
+        _log_ticks(fig, [t.x for t in fig.data if t.x is not None and getattr(t, "fill", None) != "toself"], "x")
     if logy:
-        fig.update_yaxes(exponentformat="power")
+        _log_ticks(fig, [t.y for t in fig.data if t.y is not None and getattr(t, "fill", None) != "toself"], "y")
     return fig
 
 
-def _log_ticks(fig: Any, values: list[np.ndarray]) -> None:
-    """Log-y ticks: 1-2-5 within a few decades, powers of ten beyond (plotly crowds them otherwise)."""
-    v = np.concatenate([np.ravel(a) for a in values]) if values else np.array([])
+_SUP = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
+
+
+def _tick_text(v: float) -> str:
+    """1, 20, 500, 1000, 5·10⁴; 0.5, 0.02, 0.0001, 10⁻⁶."""
+    e = int(math.floor(math.log10(v) + 1e-9))
+    m = round(v / 10.0**e)
+    if -4 <= e <= 3:
+        return f"{v:.{max(0, -e)}f}"
+    p = f"10{str(e).translate(_SUP)}"
+    return p if m == 1 else f"{m}·{p}"
+
+
+def log_ticks(lo: float, hi: float) -> list[float]:
+    """Readable ticks for a log axis from lo to hi: 1-2-5 within about three decades, else powers of ten."""
+    lo, hi = max(lo, 1e-300), max(hi, lo)
+    e0, e1 = math.floor(math.log10(lo)), math.ceil(math.log10(hi))
+    mult = (1, 2, 5) if e1 - e0 <= 3 else (1,)
+    step = max(1, (e1 - e0) // 8)
+    ticks = [m * 10.0**e for e in range(e0, e1 + 1, step) for m in mult]
+    return [t for t in ticks if lo / 1.0001 <= t <= hi * 1.0001]
+
+
+def _log_ticks(fig: Any, values: list[Any], axis: str = "y") -> None:
+    """Explicit log-axis ticks (plotly's own 1-2-5 labels drop the decade: '5', '2')."""
+    v = np.concatenate([np.ravel(np.asarray(a, dtype=float)) for a in values]) if values else np.array([])
     v = v[np.isfinite(v) & (v > 0)]
-    decades = float(np.log10(v.max() / v.min())) if v.size else 0.0
-    fig.update_yaxes(dtick="D2" if decades <= 2.5 else 1)
+    if not v.size:
+        return
+    ticks = log_ticks(float(v.min()), float(v.max()))
+    upd = fig.update_yaxes if axis == "y" else fig.update_xaxes
+    upd(tickmode="array", tickvals=ticks, ticktext=[_tick_text(t) for t in ticks])
 
 
 def _go() -> Any:
@@ -191,7 +217,6 @@ def failure_section(curve: Any, fits: dict[str, Any] | None = None, note: str | 
                            line={"color": col, "width": 1.5, "dash": "dash"}, hovertemplate="%{y:.4g}")
             )
     _layout(fig, xtitle="k (samples per problem)", ytitle="failure rate 1 − pass@k", logy=True)
-    _log_ticks(fig, [t.y for t in fig.data if t.y is not None])
     body = figure_html(fig, "fig-failure")
     if fits:
         body += (
@@ -253,7 +278,6 @@ def passpow_section(curve: Any) -> Section:
                                  line={"color": col, "width": 2.5}, hovertemplate="%{y:.4g}"))
     _layout(fig, xtitle="k (attempts that must all succeed)", ytitle="pass^k (unbiased, mean over problems)",
             logy=True)
-    _log_ticks(fig, [t.y for t in fig.data if t.y is not None])
     cap = ("pass^k = C(c, k)/C(n, k): the chance that k independent attempts all succeed (reliability, τ-bench). "
            f"Log scale, drawn down to {POW_FLOOR:g}.")
     return Section("pass-pow-k", "pass^k: all k attempts right", figure_html(fig, "fig-passpow") + f'<p class="caption">{cap}</p>')
