@@ -118,6 +118,8 @@ def report_cmd(
     """
     from ..report import STEPS
 
+    if output.suffix.lower() not in (".html", ".htm"):
+        raise PasscurveError(f"`--output` must end in .html (got {output.name!r})")
     with progress_bar(("reading", *STEPS)) as advance:
         counts, read_warnings = _read_with_warnings(
             advance, file, problem_col=problem_col, correct_col=correct_col, model_col=model_col, n_col=n_col,

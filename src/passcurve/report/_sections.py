@@ -367,7 +367,8 @@ def _table(headers: Sequence[str], rows: Sequence[Sequence[Any]], *, table_id: s
            sortable: bool = False, text_cols: int = 1) -> str:
     idattr = f' id="{esc(table_id)}"' if table_id else ""
     cls = ' class="sortable"' if sortable else ""
-    th = "".join(f'<th class="{"text" if j < text_cols else ""}">{esc(h)}</th>' for j, h in enumerate(headers))
+    th = "".join(f'<th class="text">{esc(h)}</th>' if j < text_cols else f"<th>{esc(h)}</th>"
+                 for j, h in enumerate(headers))
     body = []
     for row in rows:
         cells = []
@@ -376,7 +377,7 @@ def _table(headers: Sequence[str], rows: Sequence[Sequence[Any]], *, table_id: s
                 disp, key = v
                 cells.append(f'<td data-sort="{esc(key)}">{esc(disp)}</td>')
             else:
-                cells.append(f'<td class="{"text" if j < text_cols else ""}">{esc(v)}</td>')
+                cells.append(f'<td class="text">{esc(v)}</td>' if j < text_cols else f"<td>{esc(v)}</td>")
         body.append("<tr>" + "".join(cells) + "</tr>")
     return f"<table{idattr}{cls}><thead><tr>{th}</tr></thead><tbody>{''.join(body)}</tbody></table>"
 

@@ -1,0 +1,180 @@
+"""The HTML report: assembled from result objects, one offline file, every warning shown, bad input rejected."""
+
+from __future__ import annotations
+
+import html
+import re
+import warnings
+from fractions import Fraction
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from passcurve import Counts, DroppedProblemsWarning, PasscurveError, curve, simulate
+from passcurve.report import STEPS, build_report, compute_report_data, report_k_grid
+from passcurve.report._sections import fmt_pct, log_ticks
+from passcurve.report._static import save_figure, static_figure
+
+FETCH = re.compile(r"""(?:\b(?:src|href|action|poster|data)\s*=\s*["']?\s*(?:https?:)?//)|url\(\s*["']?\s*(?:https?:)?//|@import""",
+                   re.I)
+
+
+def _outside_plotly(html: str) -> str:
+    """The page without plotly's inlined bundle (whose source mentions URLs it never fetches here)."""
+    start = html.index('<script id="plotly-js"')
+    end = html.index("</script>", start)
+    return html[:start] + html[end:]
+
+
+@pytest.fixture(scope="module")
+def bench():
+    return simulate(problems=60, n=200, rng=3)
+
+
+@pytest.fixture(scope="module")
+def rep(bench):
+    return build_report(bench.counts)
+
+
+def test_one_offline_file(rep):
+    page = rep.html
+    assert page.count('<script id="plotly-js"') == 1
+    assert page.count("Plotly.newPlot") >= 5  # every chart uses the one inlined bundle
+    assert "cdn.plot.ly/plotly" not in _outside_plotly(page)
+    assert not FETCH.search(_outside_plotly(page))
+    assert "<link" not in _outside_plotly(page)
+    # plotly.js is inline, not referenced
+    assert not re.search(r"<script[^>]+src=", page)
+
+
+def test_sections_and_omitted_notes(rep):
+    ids = [s.id for s in rep.sections]
+    for sid in ["loop", "pass-at-k", "failure", "naive", "pass-pow-k", "histogram", "models", "hidden-difficulty",
+                "problems", "flags", "explorer"]:
+        assert sid in ids
+    # a section whose analysis is unavailable says so in one line and shows nothing invented
+    for s in rep.sections:
+        if s.omitted:
+            assert s.note and "\n" not in s.note and s.body == ""
+    for note in rep.data.notes.values():
+        assert html.escape(note) in rep.html
+
+
+def test_numbers_come_from_the_result_objects(bench, rep):
+    cnt = bench.counts
+    cur = curve(cnt, report_k_grid(int(cnt.n.min())))
+    np.testing.assert_array_equal(rep.data.curve.values["pass_at_k"], cur.values["pass_at_k"])
+    # first-try pass@1 of each model = mean c/n in exact rationals (Chen et al. 2021: pass@1 = c/n)
+    for i, m in enumerate(cur.models):
+        sel = cnt.model == m
+        exact = sum(Fraction(int(c), int(n)) for n, c in zip(cnt.n[sel], cnt.c[sel], strict=True)) / int(sel.sum())
+        assert rep.data.curve.values["pass_at_k"][i, 0] == pytest.approx(float(exact), rel=1e-12)
+        loop = rep.html[rep.html.index('id="loop"') : rep.html.index('id="pass-at-k"')]
+        assert f"<td>{fmt_pct(float(exact))}</td>" in loop
+    # the per-problem table has one row per (model, problem)
+    table = rep.html[rep.html.index('id="problems"') :]
+    assert table.count("<tr>") == len(cnt) + 1
+
+
+def test_k_grid():
+    g = report_k_grid(10_000)
+    assert g[0] == 1 and g[-1] == 10_000 and np.all(np.diff(g) > 0)
+    assert set(range(1, 11)) <= set(g.tolist()) and {100, 1000} <= set(g.tolist())
+    assert report_k_grid(1).tolist() == [1]
+
+
+def test_every_warning_is_shown_verbatim():
+    # unequal n with k up to the largest n: problems with n < k are dropped, and the report says so
+    cnt = Counts.from_arrays([5, 20, 20, 20], [1, 3, 0, 20], model="m")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # nothing leaks out of build_report: it is collected
+        rep = build_report(cnt, k_gt_n="drop", input_warnings=[("StoppingTimeWarning", "n looks like a stopping time")])
+    cats = [c for c, _ in rep.warnings]
+    assert cats[0] == "StoppingTimeWarning" and DroppedProblemsWarning.__name__ in cats
+    flags = rep.html[rep.html.index('id="flags"') :]
+    for cat, msg in rep.warnings:
+        assert cat in flags and html.escape(msg) in flags
+
+
+def test_single_model_single_sample():
+    cnt = Counts.from_arrays([1, 1, 1], [1, 0, 0], model="tiny")
+    rep = build_report(cnt)
+    assert rep.data.pow_k is None  # pass^k needs at least 2 samples per problem: not shown
+    loop = rep.html[rep.html.index('id="loop"') : rep.html.index('id="pass-at-k"')]
+    assert "pass^k</b> is not shown" in loop
+    assert "models" not in rep.omitted() or "two models" in rep.omitted()["models"]
+
+
+def test_progress_steps(bench):
+    seen = []
+    build_report(bench.counts, progress=seen.append)
+    assert tuple(seen) == STEPS
+
+
+def test_write_puts_the_explorer_next_to_the_report(rep, tmp_path):
+    out = rep.write(tmp_path / "r.html")
+    assert out.read_text(encoding="utf-8") == rep.html
+    target = re.search(r'id="explorer-link" href="([^"]+)"', rep.html).group(1)
+    explorer = (tmp_path / target).read_text(encoding="utf-8")
+    assert 'href="r.html"' in explorer  # and back
+
+
+@pytest.mark.parametrize(
+    "kwargs,match",
+    [
+        ({"confidence_level": 1.5}, "`confidence_level`"),
+        ({"confidence_level": "x"}, "`confidence_level`"),
+        ({"k_gt_n": "nan"}, "`k_gt_n`"),
+    ],
+)
+def test_bad_arguments(bench, kwargs, match):
+    with pytest.raises(PasscurveError, match=match):
+        build_report(bench.counts, **kwargs)
+
+
+def test_bad_counts_and_parts(bench):
+    with pytest.raises(PasscurveError, match="`counts` must be a passcurve.Counts"):
+        build_report({"n": [1], "c": [0]})
+    with pytest.raises(PasscurveError, match="`parts`"):
+        compute_report_data(bench.counts, parts={"astrology"})
+
+
+def test_histogram_uses_log_bins_for_rare_successes():
+    cnt = Counts.from_arrays([10_000] * 4, [0, 3, 40, 500], model="m")
+    rep = build_report(cnt)
+    cap = rep.html[rep.html.index('id="histogram"') : rep.html.index('id="models"')]
+    assert "Log-spaced bins" in cap and "never solved" in cap
+
+
+def test_log_ticks_are_readable():
+    assert log_ticks(0.1, 0.9) == [0.1, 0.2, 0.5]
+    assert log_ticks(1, 1e7) == [10.0**e for e in range(8)]
+
+
+def test_static_figures(bench, tmp_path):
+    data = compute_report_data(bench.counts, parts=set())
+    fig = static_figure(data, ["pass_at_k", "failure", "pass_pow_k", "naive"])
+    assert len(fig.axes) == 4 and len(fig.axes[0].lines) == len(bench.counts.models)
+    for ext, magic in [("png", b"\x89PNG"), ("svg", b"<?xml"), ("pdf", b"%PDF")]:
+        out = save_figure(fig, tmp_path / f"fig.{ext}")
+        assert out.read_bytes().startswith(magic)
+    assert not FETCH.search((tmp_path / "fig.svg").read_text(encoding="utf-8"))
+
+
+def test_static_bad_input(bench, tmp_path):
+    data = compute_report_data(bench.counts, parts=set())
+    with pytest.raises(PasscurveError, match="`panels`"):
+        static_figure(data, ["pie"])
+    with pytest.raises(PasscurveError, match="`output` must end in .png, .svg or .pdf"):
+        save_figure(static_figure(data), tmp_path / "fig.gif")
+
+
+def test_cli_demo_writes_the_report(cli, tmp_path: Path):
+    res = cli("demo", "-o", str(tmp_path / "report.html"), "--problems", "40", "--n", "100")
+    assert res.returncode == 0, res.stderr
+    html = (tmp_path / "report.html").read_text(encoding="utf-8")
+    assert "passcurve demo" in html and (tmp_path / "explorer.html").exists()
+    assert "wrote" in res.stdout
+    bad = cli("demo", "-o", str(tmp_path / "report.txt"))
+    assert bad.returncode == 2 and "Traceback" not in bad.stderr
