@@ -12,6 +12,7 @@ import json
 import math
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from passcurve.report import explorer_bin_shares, explorer_readouts, format_percent, write_explorer
@@ -47,15 +48,17 @@ def browser():
 class OfflinePage:
     """A page whose context aborts (and records) every request that is not the file itself."""
 
-    def __init__(self, browser, path: Path, width: int = 1100, height: int = 900) -> None:
+    def __init__(self, browser, path: Path, width: int = 1100, height: int = 900, also: tuple[Path, ...] = ()) -> None:
         self.context = browser.new_context(viewport={"width": width, "height": height})
+        self.context.set_offline(True)
         self.blocked: list[str] = []
         self.requests: list[str] = []
         self.errors: list[str] = []
         self.url = path.resolve().as_uri()
+        self.allowed = {self.url, *(p.resolve().as_uri() for p in also)}
 
-        def route(r):  # the network is off: only the page's own file may load
-            if r.request.url == self.url:
+        def route(r):  # the network is off: only the page's own file (and pages it links to) may load
+            if r.request.url in self.allowed:
                 r.continue_()
             else:
                 self.blocked.append(r.request.url)
@@ -70,8 +73,8 @@ class OfflinePage:
         self.page.wait_for_load_state("load")
 
     def others(self) -> list[str]:
-        """Requests other than the page itself (there must be none)."""
-        return [u for u in self.requests if u != self.url] + self.blocked
+        """Requests other than the page itself and the pages it links to (there must be none)."""
+        return [u for u in self.requests if u not in self.allowed] + self.blocked
 
     def close(self) -> None:
         self.context.close()
@@ -147,16 +150,7 @@ def test_explorer_sliders_match_python(browser, explorer_file):
         _set_slider(page, "sd", 0)
         assert "independent coin flips" in page.locator("#explain").inner_text()
         page.screenshot(path=str(ARTIFACTS / "explorer-coin.png"), full_page=True)
-        assert pg.errors == []
-        assert pg.others() == []
-    finally:
-        pg.close()
-
-
-def test_explorer_infeasible_combination_is_capped(browser, explorer_file):
-    pg = OfflinePage(browser, explorer_file)
-    try:
-        page = pg.page
+        # an infeasible combination is capped, not NaN
         _set_slider(page, "mean", 10)
         _set_slider(page, "sd", 45)  # sigma^2 = 0.2025 > mu(1-mu) = 0.09: infeasible
         want = explorer_readouts(0.10, 0.45)
@@ -167,6 +161,63 @@ def test_explorer_infeasible_combination_is_capped(browser, explorer_file):
         for key in READOUT_DIGITS:
             assert "NaN" not in page.locator(f"#r-{key}").inner_text()
         page.screenshot(path=str(ARTIFACTS / "explorer-capped.png"), full_page=True)
+        assert pg.errors == []
+        assert pg.others() == []
+    finally:
+        pg.close()
+
+
+# ------------------------------------------------------------------------------------------- the report
+@pytest.fixture(scope="module")
+def report_file(tmp_path_factory):
+    from passcurve import simulate
+    from passcurve.report import build_report
+
+    bench = simulate(problems=80, n=300, rng=5)
+    rep = build_report(bench.counts, title="passcurve report (browser test)")
+    return rep, rep.write(tmp_path_factory.mktemp("report") / "report.html")
+
+
+def test_report_offline(browser, report_file):
+    """Charts render, the table sorts and filters, the explorer link works: no request, no console error."""
+    rep, path = report_file
+    counts = rep.data.counts
+    explorer = path.parent / rep.explorer_href
+    pg = OfflinePage(browser, path, width=1280, also=(explorer,))
+    try:
+        page = pg.page
+        page.wait_for_selector(".js-plotly-plot .main-svg")
+        assert page.locator(".js-plotly-plot").count() == rep.html.count("Plotly.newPlot")
+        # the pass@k chart drew one line per model
+        assert page.locator("#fig-passk .scatterlayer .trace").count() == len(rep.data.curve.models)
+        ARTIFACTS.mkdir(exist_ok=True)
+        page.screenshot(path=str(ARTIFACTS / "report.png"), full_page=True)
+
+        # sort the per-problem table by c/n (plain JS), both ways
+        header = page.locator("#problem-table thead th", has_text="c/n")
+        col = [t.strip() for t in page.locator("#problem-table thead th").all_inner_texts()].index("c/n") + 1
+        cells = page.locator(f"#problem-table tbody tr td:nth-child({col})")
+        ratios = np.sort(counts.c / counts.n)
+        header.click()
+        shown = [float(x) for x in cells.all_inner_texts()]
+        assert len(shown) == len(counts) and shown == sorted(shown)
+        assert shown[0] == pytest.approx(ratios[0], abs=1e-4) and shown[-1] == pytest.approx(ratios[-1], abs=1e-4)
+        header.click()
+        shown = [float(x) for x in cells.all_inner_texts()]
+        assert shown == sorted(shown, reverse=True)
+        # filter rows
+        page.locator("input[data-filter=problem-table]").fill("never solved")
+        hidden = page.evaluate(
+            "() => [...document.querySelectorAll('#problem-table tbody tr')].filter(r => r.style.display !== 'none').length"
+        )
+        assert hidden == int(np.sum(counts.c == 0))
+        page.locator("#problem-table").scroll_into_view_if_needed()
+        page.screenshot(path=str(ARTIFACTS / "report-table.png"))
+
+        # the explorer link opens the explorer page, offline
+        page.locator("#explorer-link").click()
+        page.wait_for_url(explorer.resolve().as_uri())
+        assert page.locator("#r-pass8").inner_text() == "92.6%"
         assert pg.errors == []
         assert pg.others() == []
     finally:

@@ -518,9 +518,9 @@ def per_problem_section(counts: Any, columns: dict[str, np.ndarray], max_rows: i
         row.append("never solved" if c == 0 else ("always solved" if c == n else ""))
         rows.append(row)
     headers = ["model", "problem", "n", "c", "c/n", *columns, "flag"]
-    table = _table(headers, rows, table_id="problems", sortable=True, text_cols=2)
+    table = _table(headers, rows, table_id="problem-table", sortable=True, text_cols=2)
     note = None if total <= max_rows else f"Showing the first {max_rows} of {total} rows."
-    body = ('<p class="filter"><label>Filter rows: <input type="search" data-filter="problems" '
+    body = ('<p class="filter"><label>Filter rows: <input type="search" data-filter="problem-table" '
             'placeholder="model, problem or flag"></label> <span class="muted">Click a column header to sort.</span></p>'
             f'<div class="scroll">{table}</div>')
     return Section("problems", "Per-problem table", body, note=note)
