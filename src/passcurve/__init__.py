@@ -4,6 +4,9 @@ Estimators (broadcast over problems and k)
     pass_at_k, pass_pow_k, g_pass_at_k, mg_pass_at_k, naive_pass_at_k
 Curves and data
     Counts, curve, CurveResult, read_counts, counts_from_frame
+Error bars, comparisons, diagnostics
+    curve_intervals, standard_error, compare, CompareResult, power_analysis, PowerResult,
+    hidden_difficulty, DiagnosticsResult
 Simulation
     simulate, ModelSpec, SimulatedBenchmark
 Errors and warnings
@@ -30,6 +33,11 @@ from ._simulate import DEMO_MODELS, ModelSpec, SimulatedBenchmark, simulate
 
 # data layer (files, harness logs, frames -> Counts)
 from .data import Samples, counts_from_frame, open_samples, read_counts
+
+# error bars, model comparisons, hidden-difficulty diagnostics (issue 4)
+from ._compare import CompareResult, PowerResult, compare, power_analysis
+from ._diagnostics import DiagnosticsResult, hidden_difficulty
+from ._uncertainty import INTERVAL_METHODS, INTERVAL_METRICS, curve_intervals, standard_error
 
 __version__ = "0.1.0"
 

@@ -10,8 +10,11 @@ from __future__ import annotations
 import sys
 
 # Command modules register themselves on `app` when imported (one module per capability).
-from . import _curve  # noqa: F401,E402
-from . import _report  # noqa: F401,E402
+from . import (
+    _compare,  # noqa: F401,E402
+    _curve,  # noqa: F401,E402
+    _report,  # noqa: F401,E402
+)
 from ._app import app
 
 __all__ = ["app", "main"]

@@ -27,11 +27,11 @@ from ._app import (
     Threshold,
     collect_warnings,
     command,
-    load_counts,
     out,
     parse_int_list,
     print_json,
 )
+from ._compare import ClusterCol, ConfidenceLevel, NResamples, add_intervals, load_with_clusters  # noqa: E402
 
 DEFAULT_K = [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10000, 100000]
 
@@ -81,6 +81,14 @@ def curve_cmd(
         typer.Option("--drop-k-gt-n", help="Leave problems with n < k out of the mean at that k (and say how many)."),
     ] = False,
     json_out: JsonFlag = False,
+    ci: Annotated[
+        str | None,
+        typer.Option("--ci", help="Add intervals (counting problems): analytic, bootstrap, bca, two-level, cluster, band."),
+    ] = None,
+    confidence_level: ConfidenceLevel = 0.95,
+    n_resamples: NResamples = 2000,
+    seed: Seed = 0,
+    cluster_col: ClusterCol = None,
     problem_col: ProblemCol = None,
     correct_col: CorrectCol = None,
     model_col: ModelCol = None,
@@ -93,8 +101,9 @@ def curve_cmd(
     """pass@k, pass^k and naive pass@k per model at the chosen k (default: powers up to n)."""
     if k is not None and all_k:
         raise PasscurveError("give either `--k` or `--all-k`, not both")
-    counts = load_counts(
+    counts = load_with_clusters(
         file,
+        cluster_col,
         problem_col=problem_col,
         correct_col=correct_col,
         model_col=model_col,
@@ -114,6 +123,10 @@ def curve_cmd(
         ks = [v for v in DEFAULT_K if v <= limit] or [1]
     with collect_warnings(show=True):
         res = compute_curve(counts, ks, k_gt_n=policy)
+        if ci is not None:
+            res = add_intervals(
+                res, counts, method=ci, confidence_level=confidence_level, n_resamples=n_resamples, seed=seed, k_gt_n=policy
+            )
     if json_out:
         print_json(res.to_dict())
     else:

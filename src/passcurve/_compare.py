@@ -1,0 +1,622 @@
+r"""Paired model comparisons at any k, and power analysis for planning a comparison.
+
+Two models evaluated on the same problems are compared problem by problem: the per-problem
+difference :math:`d_i(k) = s_{A,i}(k) - s_{B,i}(k)` of unbiased estimates removes the
+difficulty both models share, so
+
+.. math:: SE_{A-B}^2 = \frac{\operatorname{Var}(s_A) + \operatorname{Var}(s_B) - 2\operatorname{Cov}(s_A, s_B)}{N}
+
+is usually far smaller than the unpaired :math:`(\operatorname{Var}_A + \operatorname{Var}_B)/N`
+(Miller 2024, arXiv:2411.00640, §4). The p-value comes from a sign-flip permutation test:
+under H0 "the two models are exchangeable on every problem", each :math:`d_i` is as likely
+to be :math:`-d_i` (with clusters, signs flip per cluster).
+
+Power (Miller 2024, eq. for the minimum detectable effect):
+
+.. math:: N = \Bigl(\frac{z_{\alpha/2} + z_\beta}{\delta}\Bigr)^2
+          \bigl(\omega^2 + \sigma_A^2/K_A + \sigma_B^2/K_B\bigr)
+
+with :math:`\omega^2` the between-problem variance of the true difference and
+:math:`\sigma^2/K` the within-problem variance of one problem's estimate from K samples.
+"""
+
+from __future__ import annotations
+
+import warnings
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+from scipy import stats
+
+from ._counts import Counts
+from ._errors import PasscurveError, UnpairedComparisonWarning
+from ._uncertainty import (
+    INTERVAL_METRICS,
+    _bca,
+    _boot_means,
+    _group_index,
+    _jackknife_means,
+    _mean_se,
+    _percentile,
+    _scores,
+)
+from ._validation import (
+    as_int_array,
+    check_confidence_level,
+    check_k_le_n,
+    check_positive_int,
+    check_probability,
+    check_rng,
+    fmt,
+)
+
+__all__ = ["compare", "CompareResult", "power_analysis", "PowerResult"]
+
+COMPARE_METHODS = ("bootstrap", "bca", "analytic")
+
+
+def _f(x: Any) -> float | None:
+    x = float(x)
+    return x if np.isfinite(x) else None
+
+
+@dataclass(frozen=True, eq=False)
+class CompareResult:
+    """A comparison of two models at several k.
+
+    Attributes
+    ----------
+    model_a, model_b : str
+    metric : str
+    k : ndarray of int, shape (K,)
+    value_a, value_b : ndarray, shape (K,)
+        Each model's benchmark score (on the problems used).
+    difference : ndarray, shape (K,)
+        value_a - value_b.
+    low, high : ndarray, shape (K,)
+        Confidence interval of the difference.
+    se : ndarray, shape (K,)
+        Standard error of the difference.
+    p_value : ndarray, shape (K,)
+        Two-sided p-value of "no difference".
+    problems : ndarray of int, shape (K,)
+        Problems entering the comparison at each k (shared problems when paired).
+    paired : bool
+    method, test : str
+        How the interval and the p-value were computed.
+    confidence_level : float
+    correlation : ndarray, shape (K,)
+        Correlation of the two models' per-problem estimates (paired only; NaN otherwise).
+    warnings : tuple of str
+    """
+
+    model_a: str
+    model_b: str
+    metric: str
+    k: np.ndarray
+    value_a: np.ndarray
+    value_b: np.ndarray
+    difference: np.ndarray
+    low: np.ndarray
+    high: np.ndarray
+    se: np.ndarray
+    p_value: np.ndarray
+    problems: np.ndarray
+    paired: bool
+    method: str
+    test: str
+    confidence_level: float
+    correlation: np.ndarray
+    n_resamples: int | None = None
+    warnings: tuple[str, ...] = ()
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready: models, settings and one entry per k with difference, low/high, p_value."""
+        pts = []
+        for j, k in enumerate(self.k):
+            pts.append(
+                {
+                    "k": int(k),
+                    "a": _f(self.value_a[j]),
+                    "b": _f(self.value_b[j]),
+                    "difference": _f(self.difference[j]),
+                    "low": _f(self.low[j]),
+                    "high": _f(self.high[j]),
+                    "se": _f(self.se[j]),
+                    "p_value": _f(self.p_value[j]),
+                    "problems": int(self.problems[j]),
+                    "correlation": _f(self.correlation[j]),
+                }
+            )
+        out: dict[str, Any] = {
+            "model_a": self.model_a,
+            "model_b": self.model_b,
+            "metric": self.metric,
+            "paired": self.paired,
+            "method": self.method,
+            "test": self.test,
+            "confidence_level": self.confidence_level,
+            "n_resamples": self.n_resamples,
+            "points": pts,
+        }
+        if self.warnings:
+            out["warnings"] = list(self.warnings)
+        return out
+
+    def to_frame(self) -> Any:
+        """pandas DataFrame, one row per k."""
+        import pandas as pd
+
+        return pd.DataFrame(self.to_dict()["points"])
+
+    def plot(self, *, log_k: bool = True) -> Any:
+        """plotly Figure: the difference A - B against k with its interval and a zero line."""
+        import plotly.graph_objects as go
+
+        fig = go.Figure()
+        fig.add_trace(
+            go.Scatter(
+                x=np.concatenate([self.k, self.k[::-1]]),
+                y=np.concatenate([self.high, self.low[::-1]]),
+                fill="toself",
+                line={"width": 0},
+                opacity=0.25,
+                name=f"{int(round(100 * self.confidence_level))}% interval",
+                hoverinfo="skip",
+            )
+        )
+        fig.add_trace(
+            go.Scatter(
+                x=self.k,
+                y=self.difference,
+                mode="lines+markers",
+                name=f"{self.model_a} - {self.model_b}",
+                customdata=self.p_value,
+                hovertemplate="k=%{x}<br>difference=%{y:.4f}<br>p=%{customdata:.3g}<extra></extra>",
+            )
+        )
+        fig.add_hline(y=0, line_dash="dot")
+        fig.update_layout(
+            xaxis_title="k",
+            yaxis_title=f"{self.metric.replace('_', ' ')} difference",
+            template="plotly_white",
+        )
+        if log_k:
+            fig.update_xaxes(type="log")
+        return fig
+
+    def _repr_html_(self) -> str:
+        return self.to_frame().to_html(index=False)
+
+
+def _compare_iv(
+    counts: Any, a: Any, b: Any, k: Any, metric: str, method: str, confidence_level: Any, n_resamples: Any, rng: Any, tau: Any
+) -> tuple[Counts, Counts, np.ndarray, float, int, np.random.Generator, float | None]:
+    if not isinstance(counts, Counts):
+        raise PasscurveError(f"`counts` must be a passcurve.Counts (got {type(counts).__name__})")
+    if not isinstance(a, str) or not isinstance(b, str):
+        raise PasscurveError("`a` and `b` must be model names (strings)")
+    if a == b:
+        raise PasscurveError(f"`a` and `b` must be different models (both are {a!r})")
+    ca, cb = counts.select(a), counts.select(b)
+    if metric not in INTERVAL_METRICS:
+        raise PasscurveError(f"`metric` must be one of {', '.join(INTERVAL_METRICS)} (got {metric!r})")
+    if method not in COMPARE_METHODS:
+        raise PasscurveError(f"`method` must be one of {', '.join(COMPARE_METHODS)} (got {method!r})")
+    t = None
+    if metric == "g_pass_at_k":
+        if tau is None:
+            raise PasscurveError("`tau` is required for metric g_pass_at_k (e.g. tau=0.5)")
+        t = float(check_probability(tau, "tau").ravel()[0])
+    ks = np.unique(as_int_array(k, "k", minimum=1).ravel())
+    for sub in (ca, cb):
+        bad = ks > sub.n.min()
+        if bad.any():
+            i = int(np.argmin(sub.n))
+            check_k_le_n(sub.n[i : i + 1], ks[bad][:1])
+    level = check_confidence_level(confidence_level)
+    B = check_positive_int(n_resamples, "n_resamples", minimum=100)
+    return ca, cb, ks, level, B, check_rng(rng), t
+
+
+def compare(
+    counts: Counts,
+    a: str,
+    b: str,
+    k: Any = 1,
+    *,
+    metric: str = "pass_at_k",
+    method: str = "bootstrap",
+    confidence_level: float = 0.95,
+    n_resamples: int = 2000,
+    rng: Any = None,
+    tau: float | None = None,
+    cluster: Any = None,
+) -> CompareResult:
+    r"""Compare model ``a`` with model ``b`` at each k: difference, interval, p-value.
+
+    When both models were run on the same problems the comparison is *paired*: the
+    per-problem differences :math:`d_i = s_{A,i} - s_{B,i}` are resampled together
+    (problems, or clusters when given), and the p-value is a sign-flip permutation test
+    (``method="bootstrap"``/``"bca"``; ``n_resamples`` random sign vectors, p = (1 + #{|T*|
+    >= |T|})/(B + 1)) or a paired t-test (``method="analytic"``). When the problem sets
+    differ the comparison falls back to an *unpaired* one on all problems of each model
+    (independent bootstraps, or Welch's t) and warns with :class:`UnpairedComparisonWarning`.
+
+    Parameters
+    ----------
+    counts : Counts
+        Holding both models.
+    a, b : str
+        Model names.
+    k : int or sequence of int
+    metric : {"pass_at_k", "pass_pow_k", "g_pass_at_k"}
+    method : {"bootstrap", "bca", "analytic"}
+        Interval of the difference: percentile bootstrap, BCa, or t with N - 1 (G - 1) df.
+    confidence_level : float
+    n_resamples : int
+    rng : None, int or numpy Generator
+    tau : float, optional
+        For G-pass@k.
+    cluster : array_like, optional
+        Cluster id per row of ``counts`` (default ``counts.cluster``; ``False`` ignores it).
+
+    Returns
+    -------
+    CompareResult
+
+    References
+    ----------
+    E. Miller, "Adding Error Bars to Evals", arXiv:2411.00640 (paired differences, clustered SE).
+    """
+    ca, cb, ks, level, B, gen, tau_v = _compare_iv(counts, a, b, k, metric, method, confidence_level, n_resamples, rng, tau)
+    alpha = 1 - level
+    cl_all = counts.cluster if cluster is None else (None if cluster is False else np.asarray(cluster, dtype=object))
+    if cl_all is not None and cl_all.size != len(counts):
+        raise PasscurveError(f"`cluster` has {cl_all.size} entries but `counts` has {len(counts)} rows")
+    cla = None if cl_all is None else cl_all[counts.model == a]
+    clb = None if cl_all is None else cl_all[counts.model == b]
+    pa, pb = ca.problem.astype(str), cb.problem.astype(str)
+    shared, ia, ib = np.intersect1d(pa, pb, assume_unique=True, return_indices=True)
+    paired = shared.size == pa.size == pb.size
+    warns: list[str] = []
+    Sa_all = _scores(ca.n, ca.c, ks, metric, tau_v)
+    Sb_all = _scores(cb.n, cb.c, ks, metric, tau_v)
+    if paired:
+        Sa, Sb = Sa_all[ia], Sb_all[ib]
+        D = Sa - Sb
+        N = D.shape[0]
+        w = np.ones(N)
+        groups, G = (None, N) if cla is None else _group_index(cla[ia], N)
+        g = np.arange(N) if groups is None else groups
+        diff, se, Nk, Gk = _mean_se(D, w, groups, G)
+        va, vb = np.mean(Sa, axis=0), np.mean(Sb, axis=0)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            corr = np.array(
+                [np.corrcoef(Sa[:, j], Sb[:, j])[0, 1] if Sa[:, j].std() > 0 and Sb[:, j].std() > 0 else np.nan for j in range(ks.size)]
+            )
+        if method == "analytic":
+            tq = stats.t.ppf(1 - alpha / 2, np.maximum(Gk - 1, 1))
+            lo, hi = diff - tq * se, diff + tq * se
+            with np.errstate(invalid="ignore", divide="ignore"):
+                tstat = np.where(se > 0, diff / se, np.where(diff == 0, 0.0, np.inf))
+            pval = 2 * stats.t.sf(np.abs(tstat), np.maximum(Gk - 1, 1))
+            test = "paired t-test"
+        else:
+            reps = _boot_means(D, w, g, G, B, gen)
+            se = np.nanstd(reps, axis=0, ddof=1)
+            if method == "bootstrap":
+                lo, hi = _percentile(reps, alpha)
+            else:
+                jack = _jackknife_means(D, w[:, None] * np.ones_like(D), g, G)
+                lo, hi = _bca(reps, diff, jack, alpha)
+            pval = _sign_flip_p(D, g, G, B, gen)
+            test = "sign-flip permutation"
+        problems = Nk
+    else:
+        msg = (
+            f"models {a!r} and {b!r} were run on different problems ({pa.size} and {pb.size}, {shared.size} shared): "
+            "the comparison is unpaired and much less precise; compare on the shared problems for a paired test"
+        )
+        warns.append(msg)
+        warnings.warn(msg, UnpairedComparisonWarning, stacklevel=2)
+        ga, Ga = (None, pa.size) if cla is None else _group_index(cla, pa.size)
+        gb, Gb = (None, pb.size) if clb is None else _group_index(clb, pb.size)
+        va, sea, _, Gka = _mean_se(Sa_all, np.ones(pa.size), ga, Ga)
+        vb, seb, _, Gkb = _mean_se(Sb_all, np.ones(pb.size), gb, Gb)
+        diff = va - vb
+        se = np.sqrt(sea**2 + seb**2)
+        corr = np.full(ks.size, np.nan)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            df = se**4 / (sea**4 / np.maximum(Gka - 1, 1) + seb**4 / np.maximum(Gkb - 1, 1))
+        df = np.where(np.isfinite(df), df, np.maximum(Gka + Gkb - 2, 1))
+        with np.errstate(invalid="ignore", divide="ignore"):
+            tstat = np.where(se > 0, diff / se, np.where(diff == 0, 0.0, np.inf))
+        pval = 2 * stats.t.sf(np.abs(tstat), df)
+        test = "Welch t-test"
+        if method == "analytic":
+            tq = stats.t.ppf(1 - alpha / 2, df)
+            lo, hi = diff - tq * se, diff + tq * se
+        else:
+            ra = _boot_means(Sa_all, np.ones(pa.size), np.arange(pa.size) if ga is None else ga, Ga, B, gen)
+            rb = _boot_means(Sb_all, np.ones(pb.size), np.arange(pb.size) if gb is None else gb, Gb, B, gen)
+            reps = ra - rb
+            se = np.nanstd(reps, axis=0, ddof=1)
+            lo, hi = _percentile(reps, alpha)
+            if method == "bca":
+                method = "bootstrap"  # BCa needs a joint jackknife; unpaired uses percentile
+        problems = np.minimum((ca.n[:, None] >= ks).sum(axis=0), (cb.n[:, None] >= ks).sum(axis=0))
+    return CompareResult(
+        model_a=a,
+        model_b=b,
+        metric=metric,
+        k=ks,
+        value_a=np.asarray(va, dtype=float),
+        value_b=np.asarray(vb, dtype=float),
+        difference=np.asarray(diff, dtype=float),
+        low=np.minimum(lo, diff),
+        high=np.maximum(hi, diff),
+        se=np.asarray(se, dtype=float),
+        p_value=np.clip(pval, 0.0, 1.0),
+        problems=np.asarray(problems, dtype=np.int64),
+        paired=paired,
+        method=method,
+        test=test,
+        confidence_level=level,
+        correlation=corr,
+        n_resamples=None if method == "analytic" else B,
+        warnings=tuple(warns),
+    )
+
+
+def _sign_flip_p(D: np.ndarray, groups: np.ndarray, n_groups: int, B: int, rng: np.random.Generator) -> np.ndarray:
+    """Two-sided sign-flip permutation p-value per column (signs flip per cluster)."""
+    D0 = np.where(np.isfinite(D), D, 0.0)
+    gsum = np.zeros((n_groups, D.shape[1]))
+    np.add.at(gsum, groups, D0)
+    obs = np.abs(gsum.sum(axis=0))
+    exceed = np.zeros(D.shape[1])
+    chunk = max(1, (1 << 21) // max(n_groups, 1))
+    tol = 1e-12 * np.maximum(np.abs(gsum).sum(axis=0), 1e-300)
+    for start in range(0, B, chunk):
+        b = min(chunk, B - start)
+        signs = rng.integers(0, 2, size=(b, n_groups)) * 2.0 - 1.0
+        exceed += (np.abs(signs @ gsum) >= obs[None, :] - tol[None, :]).sum(axis=0)
+    return (1.0 + exceed) / (B + 1.0)
+
+
+# ----------------------------------------------------------------------------------------
+# power analysis
+# ----------------------------------------------------------------------------------------
+@dataclass(frozen=True, eq=False)
+class PowerResult:
+    """How many problems (and samples per problem) detect a difference δ at budget k.
+
+    Attributes
+    ----------
+    delta, k, confidence_level, power : the design targets
+    samples_per_problem : ndarray of int, shape (R,)
+        Candidate samples per problem (K_A = K_B = n).
+    problems : ndarray of int, shape (R,)
+        Problems needed at each candidate n.
+    omega2 : float
+        Between-problem variance of the true per-problem difference.
+    within_a, within_b : ndarray, shape (R,)
+        Within-problem variance of one problem's estimate at each n.
+    source : str
+        "assumed" (from p, correlation, spread) or "pilot" (estimated from counts).
+    """
+
+    delta: float
+    k: int
+    confidence_level: float
+    power: float
+    samples_per_problem: np.ndarray
+    problems: np.ndarray
+    omega2: float
+    within_a: np.ndarray
+    within_b: np.ndarray
+    source: str
+    meta: dict[str, Any] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "delta": self.delta,
+            "k": self.k,
+            "confidence_level": self.confidence_level,
+            "power": self.power,
+            "omega2": self.omega2,
+            "source": self.source,
+            **{key: _f(v) if isinstance(v, float) else v for key, v in self.meta.items()},
+            "plan": [
+                {
+                    "samples_per_problem": int(n),
+                    "problems": int(p),
+                    "within_a": _f(wa),
+                    "within_b": _f(wb),
+                }
+                for n, p, wa, wb in zip(self.samples_per_problem, self.problems, self.within_a, self.within_b, strict=True)
+            ],
+        }
+
+    def to_frame(self) -> Any:
+        import pandas as pd
+
+        return pd.DataFrame(self.to_dict()["plan"])
+
+    def plot(self) -> Any:
+        """plotly Figure: problems needed against samples per problem."""
+        import plotly.graph_objects as go
+
+        fig = go.Figure(go.Scatter(x=self.samples_per_problem, y=self.problems, mode="lines+markers"))
+        fig.update_layout(
+            xaxis_title="samples per problem",
+            yaxis_title=f"problems to detect δ={self.delta:g} at k={self.k}",
+            template="plotly_white",
+        )
+        fig.update_xaxes(type="log")
+        return fig
+
+
+def _within_var_exact(p: np.ndarray, n: int, k: int, metric: str, tau: float | None) -> np.ndarray:
+    """Exact variance of one problem's unbiased estimate from n samples, per p:
+    sum_c Bin(c; n, p) est(c)^2 - (E est)^2."""
+    cgrid = np.arange(n + 1)
+    est = _scores(np.full(n + 1, n), cgrid, np.array([k]), metric, tau)[:, 0]
+    pmf = stats.binom.pmf(cgrid[None, :], n, np.asarray(p, dtype=float)[:, None])
+    m1 = pmf @ est
+    m2 = pmf @ est**2
+    return np.maximum(m2 - m1**2, 0.0)
+
+
+def _power_iv(delta: Any, k: Any, n: Any, confidence_level: Any, power: Any) -> tuple[float, int, np.ndarray, float, float]:
+    try:
+        d = float(delta)
+    except (TypeError, ValueError):
+        raise PasscurveError(f"`delta` must be a number (got {delta!r})") from None
+    if not 0 < abs(d) <= 1:
+        raise PasscurveError(f"`delta` must be in (0, 1] in absolute value (got delta={fmt(d)})")
+    k = check_positive_int(k, "k")
+    if n is None:
+        ns = np.unique(np.array([k, 2 * k, 5 * k, 10 * k, 20 * k, 50 * k, 100 * k], dtype=np.int64))
+    else:
+        ns = np.unique(as_int_array(n, "n", minimum=1).ravel())
+        check_k_le_n(ns, np.full(ns.shape, k))
+    level = check_confidence_level(confidence_level)
+    pw = float(check_probability(power, "power").ravel()[0])
+    if not 0 < pw < 1:
+        raise PasscurveError(f"`power` must be in (0, 1) (got power={fmt(pw)})")
+    return abs(d), k, ns, level, pw
+
+
+def power_analysis(
+    delta: float,
+    k: int = 1,
+    *,
+    counts: Counts | None = None,
+    a: str | None = None,
+    b: str | None = None,
+    p: float = 0.5,
+    correlation: float = 0.5,
+    spread: float | None = None,
+    n: Any = None,
+    metric: str = "pass_at_k",
+    tau: float | None = None,
+    confidence_level: float = 0.95,
+    power: float = 0.8,
+) -> PowerResult:
+    r"""Problems (and samples per problem) needed to detect a difference δ at budget k.
+
+    .. math:: N = \Bigl(\frac{z_{\alpha/2}+z_\beta}{\delta}\Bigr)^2
+              \Bigl(\omega^2 + \frac{\sigma_A^2}{K_A} + \frac{\sigma_B^2}{K_B}\Bigr)
+
+    (Miller 2024, arXiv:2411.00640). Two ways to supply the variances:
+
+    *Assumed* (no ``counts``; pass@1 only): both models have mean success rate ``p``, the
+    per-problem success rates vary across problems with standard deviation ``spread`` and
+    the two models' single-sample outcomes on a problem correlate with ``correlation``
+    (so Cov(p_A, p_B) = correlation·p(1-p)); then :math:`\omega^2 = 2\,\text{spread}^2 -
+    2\,\text{correlation}\,p(1-p)` and :math:`\sigma^2 = p(1-p) - \text{spread}^2`. At
+    one sample per problem the answer does not depend on ``spread``:
+    :math:`\omega^2 + 2\sigma^2 = 2p(1-p)(1-\text{correlation})`.
+
+    *Pilot* (``counts`` with models ``a`` and ``b`` on shared problems; any k and metric):
+    :math:`\omega^2` is the variance of the per-problem differences minus their estimated
+    within-problem part, and the within-problem variance at each candidate n is the exact
+    variance of the unbiased estimator at the pilot's per-problem rates c/n.
+
+    Parameters
+    ----------
+    delta : float
+        The difference to detect (absolute, on the metric's scale).
+    k : int
+    counts, a, b : pilot data and the two model names
+    p, correlation, spread : assumptions when no pilot is given
+    n : int or sequence of int, optional
+        Candidate samples per problem (default k, 2k, 5k, ..., 100k; n >= k).
+    metric : str
+    tau : float, optional
+    confidence_level : float
+        1 - the two-sided significance level.
+    power : float
+        Probability of detecting δ.
+
+    Returns
+    -------
+    PowerResult
+
+    Examples
+    --------
+    >>> int(power_analysis(0.03, 1, p=0.5, correlation=0.5, n=1).problems[0])  # Miller's example
+    2181
+    """
+    d, k, ns, level, pw = _power_iv(delta, k, n, confidence_level, power)
+    z = stats.norm.ppf(1 - (1 - level) / 2) + stats.norm.ppf(pw)
+    meta: dict[str, Any] = {}
+    if counts is None:
+        if k != 1 or metric != "pass_at_k":
+            raise PasscurveError("without pilot `counts`, power_analysis supports pass@1 only (k=1); pass pilot counts")
+        p = float(check_probability(p, "p").ravel()[0])
+        rho = float(check_probability(correlation, "correlation", low=-1.0).ravel()[0])
+        v = p * (1 - p)
+        if spread is None:
+            if (ns > 1).any():
+                raise PasscurveError("`spread` (sd of per-problem success rates) is needed for more than one sample per problem")
+            s2 = max(rho, 0.0) * v  # any admissible value gives the same answer at n = 1
+        else:
+            s2 = float(spread) ** 2
+            if not max(rho, 0.0) * v <= s2 <= v:
+                raise PasscurveError(
+                    f"`spread` must satisfy correlation*p(1-p) <= spread^2 <= p(1-p) (got spread={fmt(float(spread))})"
+                )
+        omega2 = 2 * s2 - 2 * rho * v
+        wa = wb = (v - s2) / ns
+        meta = {"p": p, "correlation": rho, "spread": None if spread is None else float(spread)}
+        source = "assumed"
+    else:
+        if not isinstance(counts, Counts):
+            raise PasscurveError(f"`counts` must be a passcurve.Counts (got {type(counts).__name__})")
+        if a is None or b is None:
+            raise PasscurveError("pilot `counts` needs the two model names `a` and `b`")
+        ca, cb = counts.select(a), counts.select(b)
+        shared, ia, ib = np.intersect1d(ca.problem.astype(str), cb.problem.astype(str), return_indices=True)
+        if shared.size < 2:
+            raise PasscurveError(f"models {a!r} and {b!r} share fewer than 2 problems; no pilot estimate")
+        na, nb_ = ca.n[ia], cb.n[ib]
+        if min(na.min(), nb_.min()) < k:
+            check_k_le_n(np.array([min(na.min(), nb_.min())]), np.array([k]))
+        kk = np.array([k])
+        sa = _scores(na, ca.c[ia], kk, metric, tau)[:, 0]
+        sb = _scores(nb_, cb.c[ib], kk, metric, tau)[:, 0]
+        pa_hat, pb_hat = ca.c[ia] / na, cb.c[ib] / nb_
+        # within-problem variance of the pilot's own estimates (plug-in at c/n, exact in n)
+        wpa = _plugin_within(pa_hat, na, k, metric, tau)
+        wpb = _plugin_within(pb_hat, nb_, k, metric, tau)
+        omega2 = max(float(np.var(sa - sb, ddof=1) - np.mean(wpa + wpb)), 0.0)
+        wa = np.array([float(np.mean(_within_var_exact(pa_hat, int(m), k, metric, tau))) for m in ns])
+        wb = np.array([float(np.mean(_within_var_exact(pb_hat, int(m), k, metric, tau))) for m in ns])
+        meta = {"pilot_problems": int(shared.size), "model_a": a, "model_b": b, "metric": metric}
+        source = "pilot"
+    need = np.ceil((z / d) ** 2 * (omega2 + wa + wb)).astype(np.int64)
+    return PowerResult(
+        delta=d,
+        k=k,
+        confidence_level=level,
+        power=pw,
+        samples_per_problem=ns,
+        problems=np.maximum(need, 2),
+        omega2=float(omega2),
+        within_a=np.asarray(wa, dtype=float),
+        within_b=np.asarray(wb, dtype=float),
+        source=source,
+        meta=meta,
+    )
+
+
+def _plugin_within(ph: np.ndarray, n: np.ndarray, k: int, metric: str, tau: float | None) -> np.ndarray:
+    out = np.empty(ph.size)
+    for m in np.unique(n):  # loop over distinct n only
+        sel = n == m
+        out[sel] = _within_var_exact(ph[sel], int(m), k, metric, tau)
+    return out

@@ -1,0 +1,221 @@
+r"""Hidden-difficulty diagnostics: how far a benchmark is from "every answer is a coin flip".
+
+Samples are independent given the problem but not across problems: difficulty is a common
+cause. With per-problem success rates p of mean μ and variance σ² across problems
+(``../shared/REFERENCE.md``, seed 000 "Independence"):
+
+.. math:: P(\text{two answers right}) = E[p^2] = \mu^2 + \sigma^2, \qquad
+          P(\text{2nd right} \mid \text{1st right}) = (\mu^2 + \sigma^2)/\mu,
+
+the intra-class correlation of two answers to one problem is
+:math:`\rho = \sigma^2/(\mu(1-\mu))`, and by Jensen pass_D@k = 1 - E[(1-p)^k] <= 1-(1-μ)^k
+while pass^k_D = E[p^k] >= μ^k. Everything is estimated without bias from the counts:
+:math:`\hat\mu = \overline{c/n}` and :math:`\widehat{E[p^2]} = \overline{c(c-1)/(n(n-1))}`
+(the chance that two distinct samples of a problem are both right).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from ._counts import Counts
+from ._curves import mean_curve
+from ._errors import PasscurveError
+from ._validation import as_int_array
+
+__all__ = ["hidden_difficulty", "DiagnosticsResult"]
+
+
+def _f(x: Any) -> float | None:
+    x = float(x)
+    return x if np.isfinite(x) else None
+
+
+@dataclass(frozen=True, eq=False)
+class DiagnosticsResult:
+    """Hidden-difficulty diagnostics per model.
+
+    Attributes
+    ----------
+    models : tuple of str
+    mean : ndarray, shape (M,)
+        μ: P(one answer right), the mean over problems of c/n.
+    mean_squared : ndarray
+        μ², what P(both right) would be if answers were independent coin flips.
+    both_right : ndarray
+        P(two answers to one problem both right) = mean of c(c-1)/(n(n-1)).
+    second_given_first : ndarray
+        P(2nd right | 1st right) = both_right / mean.
+    icc : ndarray
+        Intra-class correlation (both_right - μ²)/(μ(1-μ)) = σ²/(μ(1-μ)).
+    difficulty_sd : ndarray
+        σ, the standard deviation of per-problem success rates (unbiased variance, clipped at 0).
+    k : ndarray of int, shape (K,)
+    pass_at_k, independent_pass_at_k : ndarray, shape (M, K)
+        Actual pass_D@k beside the independent-coin curve 1-(1-μ)^k.
+    pass_pow_k, independent_pass_pow_k : ndarray, shape (M, K)
+        Actual pass^k beside μ^k.
+    problems : ndarray of int, shape (M,)
+        Problems with n >= 2 (the ones that enter both_right).
+    """
+
+    models: tuple[str, ...]
+    mean: np.ndarray
+    mean_squared: np.ndarray
+    both_right: np.ndarray
+    second_given_first: np.ndarray
+    icc: np.ndarray
+    difficulty_sd: np.ndarray
+    k: np.ndarray
+    pass_at_k: np.ndarray
+    independent_pass_at_k: np.ndarray
+    pass_pow_k: np.ndarray
+    independent_pass_pow_k: np.ndarray
+    problems: np.ndarray
+
+    def to_dict(self) -> dict[str, Any]:
+        out = []
+        for i, m in enumerate(self.models):
+            out.append(
+                {
+                    "model": m,
+                    "problems": int(self.problems[i]),
+                    "p_right": _f(self.mean[i]),
+                    "p_right_squared": _f(self.mean_squared[i]),
+                    "p_both_right": _f(self.both_right[i]),
+                    "p_second_given_first": _f(self.second_given_first[i]),
+                    "icc": _f(self.icc[i]),
+                    "difficulty_sd": _f(self.difficulty_sd[i]),
+                    "curve": [
+                        {
+                            "k": int(k),
+                            "pass_at_k": _f(self.pass_at_k[i, j]),
+                            "independent_pass_at_k": _f(self.independent_pass_at_k[i, j]),
+                            "pass_pow_k": _f(self.pass_pow_k[i, j]),
+                            "independent_pass_pow_k": _f(self.independent_pass_pow_k[i, j]),
+                        }
+                        for j, k in enumerate(self.k)
+                    ],
+                }
+            )
+        return {"models": out}
+
+    def to_frame(self) -> Any:
+        """pandas DataFrame of the scalar diagnostics, one row per model."""
+        import pandas as pd
+
+        return pd.DataFrame([{kk: v for kk, v in e.items() if kk != "curve"} for e in self.to_dict()["models"]])
+
+    def curve_frame(self) -> Any:
+        """pandas DataFrame of the curves, one row per (model, k)."""
+        import pandas as pd
+
+        return pd.DataFrame([{"model": e["model"], **pt} for e in self.to_dict()["models"] for pt in e["curve"]])
+
+    def plot(self, *, log_k: bool = True) -> Any:
+        """plotly Figure: actual pass_D@k (solid) beside the independent-coin curve (dashed)."""
+        import plotly.graph_objects as go
+
+        fig = go.Figure()
+        for i, m in enumerate(self.models):
+            fig.add_trace(go.Scatter(x=self.k, y=self.pass_at_k[i], mode="lines", name=f"{m}: actual pass@k"))
+            fig.add_trace(
+                go.Scatter(
+                    x=self.k,
+                    y=self.independent_pass_at_k[i],
+                    mode="lines",
+                    line={"dash": "dash"},
+                    name=f"{m}: if independent, 1-(1-μ)^k",
+                )
+            )
+        fig.update_layout(xaxis_title="k", yaxis_title="pass@k", template="plotly_white")
+        if log_k:
+            fig.update_xaxes(type="log", dtick=np.log10(2) if self.k.max() <= 1024 else None)
+        return fig
+
+    def _repr_html_(self) -> str:
+        return self.to_frame().to_html(index=False)
+
+
+def _hidden_difficulty_iv(counts: Any, k: Any) -> tuple[Counts, np.ndarray | None]:
+    if not isinstance(counts, Counts):
+        raise PasscurveError(f"`counts` must be a passcurve.Counts (got {type(counts).__name__})")
+    if (counts.n < 2).all():
+        raise PasscurveError("`counts` needs problems with n >= 2 samples: P(both right) needs two answers per problem")
+    ks = None if k is None else np.unique(as_int_array(k, "k", minimum=1).ravel())
+    return counts, ks
+
+
+def hidden_difficulty(counts: Counts, k: Any = None) -> DiagnosticsResult:
+    r"""P(both right) vs μ², P(2nd | 1st), intra-class correlation, and the independent-coin curves.
+
+    .. math:: \hat\mu = \frac1N\sum_i \frac{c_i}{n_i}, \qquad
+              \widehat{P}(\text{both}) = \frac1N\sum_i \frac{c_i(c_i-1)}{n_i(n_i-1)}, \qquad
+              \hat\rho = \frac{\widehat{P}(\text{both}) - \hat\mu^2}{\hat\mu(1-\hat\mu)}
+
+    Problems with n = 1 enter μ but not P(both right). pass_D@k is the mean of the unbiased
+    per-problem estimates over the problems with n >= k (problems with fewer samples are
+    left out at that k); the independent-coin curves are 1-(1-μ)^k and μ^k.
+
+    Parameters
+    ----------
+    counts : Counts
+    k : int or sequence of int, optional
+        Default: powers of two up to the largest n.
+
+    Returns
+    -------
+    DiagnosticsResult
+
+    References
+    ----------
+    Seed 000 ("Independence") and ``REFERENCE.md`` §Hidden difficulty; B. Brown et al.,
+    "Large Language Monkeys", arXiv:2407.21787.
+    """
+    counts, ks = _hidden_difficulty_iv(counts, k)
+    if ks is None:
+        top = int(counts.n.max())
+        ks = 2 ** np.arange(int(np.floor(np.log2(top))) + 1)
+    models = counts.models
+    M, K = len(models), ks.size
+    mean = np.empty(M)
+    both = np.empty(M)
+    probs = np.empty(M, dtype=np.int64)
+    pk = np.empty((M, K))
+    pp = np.empty((M, K))
+    for i, m in enumerate(models):
+        sub = counts.select(m)
+        n, c = sub.n.astype(float), sub.c.astype(float)
+        mean[i] = float(np.mean(c / n))
+        two = sub.n >= 2
+        probs[i] = int(two.sum())
+        both[i] = float(np.mean(c[two] * (c[two] - 1) / (n[two] * (n[two] - 1)))) if two.any() else np.nan
+        pk[i] = mean_curve(sub.n, sub.c, ks, "pass_at_k")[0]
+        pp[i] = mean_curve(sub.n, sub.c, ks, "pass_pow_k")[0]
+    msq = mean**2
+    with np.errstate(invalid="ignore", divide="ignore"):
+        second = both / mean
+        var = both - msq
+        icc = var / (mean * (1 - mean))
+    kf = ks.astype(float)[None, :]
+    with np.errstate(divide="ignore"):
+        ind = -np.expm1(kf * np.log1p(-mean)[:, None]) + 0.0
+    indp = mean[:, None] ** kf
+    return DiagnosticsResult(
+        models=tuple(models),
+        mean=mean,
+        mean_squared=msq,
+        both_right=both,
+        second_given_first=second,
+        icc=icc,
+        difficulty_sd=np.sqrt(np.clip(var, 0.0, None)),
+        k=ks,
+        pass_at_k=pk,
+        independent_pass_at_k=ind,
+        pass_pow_k=pp,
+        independent_pass_pow_k=indp,
+        problems=probs,
+    )

@@ -1,0 +1,650 @@
+r"""Confidence intervals for pass@k-family curves that count problems, not samples.
+
+A benchmark score is a mean over problems of per-problem unbiased estimates
+:math:`s_i(k)` (pass@k, pass^k or G-pass@k from problem i's n_i samples, c_i correct). The
+samples of one problem are independent *given the problem*, but problems differ in
+difficulty, so the uncertainty of the mean is driven by how the :math:`s_i` vary across
+problems (Miller 2024, "Adding Error Bars to Evals", arXiv:2411.00640). Every method here
+treats the problem (or the cluster of problems) as the unit of resampling:
+
+``analytic``
+    :math:`\widehat{SE}^2 = \frac{N}{N-1}\sum_i w_i^2 (s_i-\bar s)^2 / (\sum_i w_i)^2`
+    (= :math:`\sum_i (s_i-\bar s)^2/(N(N-1))` unweighted). Because each :math:`s_i` lies in
+    [0, 1], the interval is a Wilson score interval on the effective number of problems
+    :math:`N_\text{eff} = \bar s(1-\bar s)/\widehat{SE}^2` with a Student-t quantile
+    (Korn & Graubard 1998): close to :math:`\bar s \pm t\,\widehat{SE}` in the interior,
+    never outside [0, 1], and not of zero width when every problem scores 0 (or 1).
+``cluster``
+    Miller's clustered SE, :math:`SE_{cl}^2 = SE^2 + \frac{1}{N^2}\sum_c\sum_{i\ne j\in c}
+    (s_i-\bar s)(s_j-\bar s)`, with G - 1 degrees of freedom (G clusters).
+``bootstrap`` / ``bca``
+    Resample problems (clusters when given) with replacement: multinomial weights over
+    problems applied to the per-problem estimate matrix, chunks of replicates at a time.
+    Percentile interval, or BCa (Efron 1987) with bias correction :math:`z_0` from the
+    replicates and acceleration :math:`a` from the leave-one-out jackknife (closed form).
+``two-level``
+    Resample problems, then each drawn problem's samples: :math:`c^* \sim
+    \text{Binomial}(n_i, \tilde p_i)`. Naive two-stage resampling counts the within-problem
+    noise twice (it is already part of the spread of the :math:`s_i`), so the stage-one
+    rates are shrunk toward the mean, :math:`\tilde p_i = \hat\mu + \lambda(\hat p_i -
+    \hat\mu)` with :math:`\lambda^2 = \hat\sigma_b^2/\operatorname{Var}(\hat p_i)` and
+    :math:`\hat\sigma_b^2 = \operatorname{Var}(\hat p_i) - \overline{\hat p_i(1-\hat p_i)/(n_i-1)}`
+    (Davison & Hinkley 1997, *Bootstrap Methods and their Application*, §3.8). The
+    shrinkage also smooths: a problem never solved has :math:`\tilde p_i > 0`, so small
+    n (where many problems are 0/n or n/n) does not freeze the resamples. The interval
+    is the bootstrap distribution re-centred at the estimate.
+``band``
+    Simultaneous band over every k: the max-statistic bootstrap,
+    :math:`T_b = \max_k |\theta^*_{bk}-\hat\theta_k|/\widehat{se}_k`, band
+    :math:`\hat\theta_k \pm q_{1-\alpha}(T)\,\widehat{se}_k`.
+"""
+
+from __future__ import annotations
+
+import warnings
+from typing import Any
+
+import numpy as np
+from scipy import stats
+
+from ._counts import Counts
+from ._curves import CurveResult
+from ._errors import DegenerateDataWarning, DroppedProblemsWarning, PasscurveError
+from ._estimators import g_pass_at_k, pass_at_k, pass_pow_k
+from ._validation import (
+    as_float_array,
+    as_int_array,
+    check_confidence_level,
+    check_k_le_n,
+    check_positive_int,
+    check_probability,
+    check_rng,
+)
+
+__all__ = ["curve_intervals", "standard_error", "INTERVAL_METHODS", "INTERVAL_METRICS"]
+
+INTERVAL_METHODS = ("analytic", "cluster", "bootstrap", "bca", "two-level", "band")
+INTERVAL_METRICS = ("pass_at_k", "pass_pow_k", "g_pass_at_k")
+_CHUNK_ELEMS = 1 << 21  # replicates x problems per chunk (~16 MB of float64)
+_RARE = 10  # fewer problems than this with a score above 0 (or below 1): rare-event regime
+
+
+# ----------------------------------------------------------------------------------------
+# per-problem score matrices
+# ----------------------------------------------------------------------------------------
+def _scores(n: np.ndarray, c: np.ndarray, ks: np.ndarray, metric: str, tau: float | None) -> np.ndarray:
+    """Per-problem unbiased estimates, shape (N, K); NaN where k > n.
+
+    Problems sharing (n, c) share a row, so the cost is per distinct pair.
+    """
+    pairs = np.stack([n, c], axis=1)
+    up, inv = np.unique(pairs, axis=0, return_inverse=True)
+    un, uc = up[:, 0][:, None], up[:, 1][:, None]
+    kk = ks[None, :]
+    if metric == "pass_at_k":
+        tab = pass_at_k(un, uc, kk, k_gt_n="nan")
+    elif metric == "pass_pow_k":
+        tab = pass_pow_k(un, uc, kk, k_gt_n="nan")
+    elif metric == "g_pass_at_k":
+        tab = g_pass_at_k(un, uc, kk, tau, k_gt_n="nan")
+    else:  # pragma: no cover - validated earlier
+        raise PasscurveError(f"`metric` must be one of {', '.join(INTERVAL_METRICS)} (got {metric!r})")
+    return np.asarray(tab, dtype=np.float64)[inv.ravel()]
+
+
+def _metric_of_p(p: np.ndarray, ks: np.ndarray, metric: str, tau: float | None) -> np.ndarray:
+    """The per-problem truth as a function of the success rate p, shape (len(p), K)."""
+    p = np.asarray(p, dtype=np.float64)[:, None]
+    k = ks[None, :].astype(np.float64)
+    if metric == "pass_at_k":
+        with np.errstate(divide="ignore"):
+            return -np.expm1(k * np.log1p(-p)) + 0.0
+    if metric == "pass_pow_k":
+        return p**k
+    m = np.maximum(np.ceil(tau * k - 1e-9), 1)
+    return stats.binom.sf(m - 1, k, p)
+
+
+# ----------------------------------------------------------------------------------------
+# weighted means, standard errors, jackknife
+# ----------------------------------------------------------------------------------------
+def _group_index(cluster: np.ndarray | None, size: int) -> tuple[np.ndarray, int]:
+    if cluster is None:
+        return np.arange(size), size
+    _, g = np.unique(np.asarray(cluster).astype(str), return_inverse=True)
+    return g.ravel(), int(g.max()) + 1
+
+
+def _mean_se(
+    S: np.ndarray, w: np.ndarray, groups: np.ndarray | None, n_groups: int
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Weighted mean per column, its SE (Miller; clustered when ``groups``), the problems
+    and the clusters that entered each column (NaN entries are left out)."""
+    mask = np.isfinite(S)
+    S0 = np.where(mask, S, 0.0)
+    wm = w[:, None] * mask
+    W = wm.sum(axis=0)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        mean = (w @ S0) / W
+        d = np.where(mask, S0 - mean[None, :], 0.0) * wm  # w_i (s_i - mean)
+        N = mask.sum(axis=0)
+        se2 = N / (N - 1.0) * (d**2).sum(axis=0) / W**2
+        if groups is not None:
+            gsum = np.zeros((n_groups, S.shape[1]))
+            np.add.at(gsum, groups, d)
+            cross = (gsum**2).sum(axis=0) - (d**2).sum(axis=0)  # sum over i != j in a cluster
+            se2 = se2 + cross / W**2
+            gpresent = np.zeros((n_groups, S.shape[1]), dtype=bool)
+            np.logical_or.at(gpresent, groups, mask)
+            G = gpresent.sum(axis=0)
+        else:
+            G = N
+    se = np.sqrt(np.clip(se2, 0.0, None))
+    return mean, se, N, G
+
+
+def standard_error(s: Any, *, cluster: Any = None, weight: Any = None) -> tuple[float, float] | tuple[np.ndarray, np.ndarray]:
+    r"""Mean of per-problem scores and its standard error, counting problems (Miller 2024).
+
+    .. math:: SE^2 = \frac{1}{N(N-1)}\sum_i (s_i-\bar s)^2, \qquad
+              SE_{cl}^2 = SE^2 + \frac{1}{N^2}\sum_c \sum_{i\ne j \in c}(s_i-\bar s)(s_j-\bar s)
+
+    With weights :math:`w_i` the mean is :math:`\sum w_i s_i/\sum w_i` and every
+    :math:`(s_i-\bar s)` becomes :math:`w_i(s_i-\bar s)`, :math:`N^2` becomes
+    :math:`(\sum w_i)^2` (the linearised ratio estimator).
+
+    Parameters
+    ----------
+    s : array_like, shape (N,) or (N, K)
+        Per-problem scores (e.g. per-problem pass@k estimates); NaN entries are left out.
+    cluster : array_like, shape (N,), optional
+        Cluster id per problem (e.g. the document several questions are about).
+    weight : array_like, shape (N,), optional
+
+    Returns
+    -------
+    (mean, se) : floats for 1-d input, else arrays of shape (K,)
+
+    References
+    ----------
+    E. Miller, "Adding Error Bars to Evals", arXiv:2411.00640 (eqs. for SE and clustered SE).
+
+    Examples
+    --------
+    >>> m, se = standard_error([1, 1, 0, 1, 0, 0, 0, 1, 1], cluster=[0, 0, 0, 1, 1, 2, 2, 2, 2])
+    >>> round(m, 4), round(se, 5)
+    (0.5556, 0.07459)
+    """
+    S = as_float_array(s, "s", allow_nan=True)
+    if S.ndim not in (1, 2):
+        raise PasscurveError(f"`s` must be 1-d or 2-d (got {S.ndim} dimensions)")
+    one = S.ndim == 1
+    S2 = S[:, None] if one else S
+    if np.isinf(S2).any():
+        raise PasscurveError("`s` contains an infinite value")
+    N = S2.shape[0]
+    if N < 2:
+        raise PasscurveError(f"`s` needs at least 2 problems for a standard error (got {N})")
+    w = np.ones(N) if weight is None else as_float_array(weight, "weight").ravel()
+    if w.size != N:
+        raise PasscurveError(f"`weight` has {w.size} entries but `s` has {N} problems")
+    if (w < 0).any():
+        raise PasscurveError("`weight` must be >= 0")
+    groups, G = (None, N)
+    if cluster is not None:
+        cl = np.asarray(cluster, dtype=object).ravel()
+        if cl.size != N:
+            raise PasscurveError(f"`cluster` has {cl.size} entries but `s` has {N} problems")
+        groups, G = _group_index(cl, N)
+    mean, se, _, _ = _mean_se(S2, w, groups, G)
+    if one:
+        return float(mean[0]), float(se[0])
+    return mean, se
+
+
+def _jackknife_means(S0: np.ndarray, wm: np.ndarray, groups: np.ndarray, n_groups: int) -> np.ndarray:
+    """Leave-one-cluster-out weighted means, shape (G, K), in closed form."""
+    T = (wm * S0).sum(axis=0)
+    W = wm.sum(axis=0)
+    tg = np.zeros((n_groups, S0.shape[1]))
+    wg = np.zeros((n_groups, S0.shape[1]))
+    np.add.at(tg, groups, wm * S0)
+    np.add.at(wg, groups, wm)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return (T[None, :] - tg) / (W[None, :] - wg)
+
+
+# ----------------------------------------------------------------------------------------
+# bootstrap engines (vectorised over replicates, chunked)
+# ----------------------------------------------------------------------------------------
+def _multinomial_counts(rng: np.random.Generator, b: int, size: int) -> np.ndarray:
+    """(b, size) counts of ``size`` draws with replacement from ``size`` items, per row."""
+    idx = rng.integers(0, size, size=(b, size))
+    flat = (idx + (np.arange(b) * size)[:, None]).ravel()
+    return np.bincount(flat, minlength=b * size).reshape(b, size).astype(np.float64)
+
+
+def _boot_means(
+    S: np.ndarray,
+    w: np.ndarray,
+    groups: np.ndarray,
+    n_groups: int,
+    n_resamples: int,
+    rng: np.random.Generator,
+) -> np.ndarray:
+    """Replicate means (B, K): clusters (or problems) resampled with replacement."""
+    mask = np.isfinite(S)
+    S0 = np.where(mask, S, 0.0)
+    wm = w[:, None] * mask
+    num_mat = wm * S0
+    chunk = max(1, _CHUNK_ELEMS // max(n_groups, 1))
+    out = np.empty((n_resamples, S.shape[1]))
+    for start in range(0, n_resamples, chunk):
+        b = min(chunk, n_resamples - start)
+        M = _multinomial_counts(rng, b, n_groups)[:, groups]  # per-problem multiplicity
+        with np.errstate(invalid="ignore", divide="ignore"):
+            out[start : start + b] = (M @ num_mat) / (M @ wm)
+    return out
+
+
+def _two_level_means(
+    n: np.ndarray,
+    c: np.ndarray,
+    w: np.ndarray,
+    ks: np.ndarray,
+    metric: str,
+    tau: float | None,
+    n_resamples: int,
+    rng: np.random.Generator,
+) -> np.ndarray:
+    """Replicate means (B, K) of the shrunk two-level bootstrap (problems, then samples)."""
+    N = n.size
+    ph = c / n
+    wn = w / w.sum()
+    mu = float(wn @ ph)
+    v_obs = float(wn @ (ph - mu) ** 2) * N / max(N - 1, 1)
+    within = np.where(n > 1, ph * (1 - ph) / np.maximum(n - 1, 1), 0.0)
+    v_b = max(v_obs - float(wn @ within), 0.0)
+    lam = np.sqrt(v_b / v_obs) if v_obs > 0 else 0.0
+    pt = np.clip(mu + lam * (ph - mu), 0.0, 1.0)
+    # score lookup table over every (n, c) with c = 0..n for the distinct n (when small)
+    un = np.unique(n)
+    table = None
+    if int((un + 1).sum()) * ks.size <= _CHUNK_ELEMS * 2:
+        offs = np.concatenate([[0], np.cumsum(un + 1)[:-1]])
+        tn = np.repeat(un, un + 1)
+        tc = np.arange(tn.size) - np.repeat(offs, un + 1)
+        table = _scores(tn, tc, ks, metric, tau)
+        row_off = offs[np.searchsorted(un, n)]
+    chunk = max(1, _CHUNK_ELEMS // max(N * ks.size, 1))
+    out = np.empty((n_resamples, ks.size))
+    for start in range(0, n_resamples, chunk):
+        b = min(chunk, n_resamples - start)
+        idx = rng.integers(0, N, size=(b, N))
+        nb = n[idx]
+        cb = rng.binomial(nb, pt[idx])
+        if table is not None:
+            sc = table[(row_off[idx] + cb).ravel()].reshape(b, N, ks.size)
+        else:
+            sc = _scores(nb.ravel(), cb.ravel(), ks, metric, tau).reshape(b, N, ks.size)
+        mask = np.isfinite(sc)
+        wb = w[idx][:, :, None] * mask
+        with np.errstate(invalid="ignore", divide="ignore"):
+            out[start : start + b] = (wb * np.where(mask, sc, 0.0)).sum(axis=1) / wb.sum(axis=1)
+    return out
+
+
+def _col_quantile(sorted_reps: np.ndarray, q: np.ndarray) -> np.ndarray:
+    """Quantile q[j] of column j of an axis-0-sorted (B, K) array (linear interpolation)."""
+    B = sorted_reps.shape[0]
+    pos = np.clip(q, 0.0, 1.0) * (B - 1)
+    lo = np.floor(pos).astype(np.int64)
+    hi = np.minimum(lo + 1, B - 1)
+    frac = pos - lo
+    cols = np.arange(sorted_reps.shape[1])
+    return sorted_reps[lo, cols] * (1 - frac) + sorted_reps[hi, cols] * frac
+
+
+def _sorted_reps(reps: np.ndarray) -> np.ndarray:
+    # NaN replicates (a resample with no problem where n >= k) go last and are ignored
+    return np.sort(reps, axis=0)
+
+
+def _percentile(reps: np.ndarray, alpha: float) -> tuple[np.ndarray, np.ndarray]:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        lo = np.nanquantile(reps, alpha / 2, axis=0)
+        hi = np.nanquantile(reps, 1 - alpha / 2, axis=0)
+    return lo, hi
+
+
+def _bca(reps: np.ndarray, theta: np.ndarray, jack: np.ndarray, alpha: float) -> tuple[np.ndarray, np.ndarray]:
+    """BCa interval (Efron 1987) per column of the (B, K) replicates."""
+    B = np.isfinite(reps).sum(axis=0)
+    less = (reps < theta[None, :]).sum(axis=0) + 0.5 * (reps == theta[None, :]).sum(axis=0)
+    prop = np.clip(less / np.maximum(B, 1), 1.0 / (B + 1), B / (B + 1.0))
+    z0 = stats.norm.ppf(prop)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        jm = np.nanmean(jack, axis=0)
+        dev = jm[None, :] - jack
+        num = np.nansum(dev**3, axis=0)
+        den = 6.0 * np.nansum(dev**2, axis=0) ** 1.5
+        a = np.where(den > 0, num / np.where(den > 0, den, 1.0), 0.0)
+    za = stats.norm.ppf([alpha / 2, 1 - alpha / 2])
+    qs = []
+    for z in za:
+        t = z0 + z
+        qs.append(stats.norm.cdf(z0 + t / (1 - a * t)))
+    srt = _sorted_reps(reps)
+    lo_q = np.clip(qs[0], 0.0, 1.0)
+    hi_q = np.clip(qs[1], 0.0, 1.0)
+    # quantiles among the finite replicates of each column
+    Bf = np.maximum(B, 1)
+    lo = _col_quantile_n(srt, lo_q, Bf)
+    hi = _col_quantile_n(srt, hi_q, Bf)
+    degenerate = ~np.isfinite(z0) | (np.nanmax(reps, axis=0) == np.nanmin(reps, axis=0))
+    lo = np.where(degenerate, theta, lo)
+    hi = np.where(degenerate, theta, hi)
+    return lo, hi
+
+
+def _col_quantile_n(srt: np.ndarray, q: np.ndarray, nfin: np.ndarray) -> np.ndarray:
+    pos = q * (nfin - 1)
+    lo = np.floor(pos).astype(np.int64)
+    hi = np.minimum(lo + 1, nfin - 1)
+    frac = pos - lo
+    cols = np.arange(srt.shape[1])
+    return srt[lo, cols] * (1 - frac) + srt[hi, cols] * frac
+
+
+def _rare(S: np.ndarray) -> np.ndarray:
+    r"""Columns whose mean rests on fewer than ``_RARE`` problems (from either end).
+
+    The effective number of problems carrying the mean, :math:`(\sum s_i)^2/\sum s_i^2`
+    (and the same for :math:`1-s_i`), is small when a few problems hold most of the mass:
+    then no resampling of the observed problems can show how much a rarely drawn problem
+    would move the mean (pass^k at large k on a heavy-tailed benchmark).
+    """
+    S0 = np.where(np.isfinite(S), S, 0.0)
+    F0 = np.where(np.isfinite(S), 1.0 - S, 0.0)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        ess_pos = np.where(S0.any(axis=0), S0.sum(axis=0) ** 2 / (S0**2).sum(axis=0), 0.0)
+        ess_neg = np.where(F0.any(axis=0), F0.sum(axis=0) ** 2 / (F0**2).sum(axis=0), 0.0)
+    return (ess_pos < _RARE) | (ess_neg < _RARE)
+
+
+def _wilson_t(
+    mean: np.ndarray, se: np.ndarray, N: np.ndarray, df: np.ndarray, alpha: float, cap: np.ndarray | bool = False
+) -> tuple[np.ndarray, np.ndarray]:
+    """Wilson score interval on the effective number of problems, t quantile (Korn & Graubard).
+
+    ``cap`` (per column): truncate the effective number at the number of problems, as
+    Korn & Graubard do; used in the rare-event regime.
+    """
+    t = stats.t.ppf(1 - alpha / 2, np.maximum(df, 1))
+    var_bern = mean * (1 - mean)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        neff = np.where((se > 0) & (var_bern > 0), var_bern / se**2, N)
+    neff = np.where(cap, np.minimum(neff, N), neff)
+    neff = np.maximum(neff, 1.0)
+    t2n = t**2 / neff
+    center = (mean + t2n / 2) / (1 + t2n)
+    half = t / (1 + t2n) * np.sqrt(var_bern / neff + t**2 / (4 * neff**2))
+    lo = np.clip(center - half, 0.0, 1.0)
+    hi = np.clip(center + half, 0.0, 1.0)
+    # the estimate is always inside (rounding at the boundaries)
+    return np.minimum(lo, mean), np.maximum(hi, mean)
+
+
+# ----------------------------------------------------------------------------------------
+# one score matrix -> interval (shared by curve_intervals and compare)
+# ----------------------------------------------------------------------------------------
+def _interval_from_scores(
+    S: np.ndarray,
+    w: np.ndarray,
+    groups: np.ndarray | None,
+    n_groups: int,
+    method: str,
+    alpha: float,
+    n_resamples: int,
+    rng: np.random.Generator,
+    *,
+    bounded: bool = True,
+    two_level: tuple[np.ndarray, np.ndarray, np.ndarray, str, float | None] | None = None,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """(estimate, low, high, se) per column of S (N, K) for one method."""
+    g = groups if groups is not None else np.arange(S.shape[0])
+    G = n_groups if groups is not None else S.shape[0]
+    mean, se, N, Gk = _mean_se(S, w, groups, G)
+    rare = _rare(S) if bounded else np.zeros(S.shape[1], dtype=bool)
+    if method in ("analytic", "cluster"):
+        df = Gk - 1.0
+        if bounded:
+            lo, hi = _wilson_t(mean, se, N.astype(float), df, alpha, rare)
+        else:
+            t = stats.t.ppf(1 - alpha / 2, np.maximum(df, 1))
+            lo, hi = mean - t * se, mean + t * se
+        return mean, lo, hi, se
+    if method == "two-level":
+        n, c, ks, metric, tau = two_level  # type: ignore[misc]
+        reps = _two_level_means(n, c, w, ks, metric, tau, n_resamples, rng)
+        se_b = np.nanstd(reps, axis=0, ddof=1)
+        lo_r, hi_r = _percentile(reps, alpha)
+        shift = mean - np.nanmean(reps, axis=0)
+        lo, hi = lo_r + shift, hi_r + shift
+    else:
+        reps = _boot_means(S, w, g, G, n_resamples, rng)
+        se_b = np.nanstd(reps, axis=0, ddof=1)
+        if method == "bootstrap":
+            lo, hi = _percentile(reps, alpha)
+        elif method == "bca":
+            mask = np.isfinite(S)
+            jack = _jackknife_means(np.where(mask, S, 0.0), w[:, None] * mask, g, G)
+            lo, hi = _bca(reps, mean, jack, alpha)
+        elif method == "band":
+            with np.errstate(invalid="ignore", divide="ignore"):
+                z = np.abs(reps - mean[None, :]) / se_b[None, :]
+            z = np.where(se_b[None, :] > 0, z, 0.0)
+            tmax = np.nanmax(z, axis=1)
+            q = float(np.quantile(tmax, 1 - alpha))
+            lo, hi = mean - q * se_b, mean + q * se_b
+        else:  # pragma: no cover
+            raise PasscurveError(f"unknown method {method!r}")
+    if bounded:
+        lo, hi = np.clip(lo, 0.0, 1.0), np.clip(hi, 0.0, 1.0)
+        if rare.any():
+            # resampling cannot see beyond a handful of non-zero problems: widen to the
+            # rare-event Wilson bound on the number of problems (or clusters)
+            wlo, whi = _wilson_t(mean, se, Gk.astype(float), Gk - 1.0, alpha, True)
+            lo = np.where(rare, np.minimum(lo, wlo), lo)
+            hi = np.where(rare, np.maximum(hi, whi), hi)
+    lo = np.minimum(lo, mean)
+    hi = np.maximum(hi, mean)
+    return mean, lo, hi, se_b
+
+
+# ----------------------------------------------------------------------------------------
+# public: curve_intervals
+# ----------------------------------------------------------------------------------------
+def _curve_intervals_iv(
+    counts: Any,
+    k: Any,
+    metric: Any,
+    method: str,
+    confidence_level: Any,
+    n_resamples: Any,
+    rng: Any,
+    tau: Any,
+    cluster: Any,
+    k_gt_n: str,
+) -> tuple[Counts, np.ndarray, tuple[str, ...], float, int, np.random.Generator, float | None, np.ndarray | None]:
+    if not isinstance(counts, Counts):
+        raise PasscurveError(
+            f"`counts` must be a passcurve.Counts (got {type(counts).__name__}); build one with Counts.from_arrays(n, c)"
+        )
+    if method not in INTERVAL_METHODS:
+        raise PasscurveError(f"`method` must be one of {', '.join(INTERVAL_METHODS)} (got {method!r})")
+    metrics = (metric,) if isinstance(metric, str) else tuple(metric)
+    if not metrics:
+        raise PasscurveError("`metric` is empty")
+    for m in metrics:
+        if m not in INTERVAL_METRICS:
+            raise PasscurveError(f"`metric` must be drawn from {', '.join(INTERVAL_METRICS)} (got {m!r})")
+    t = None
+    if "g_pass_at_k" in metrics:
+        if tau is None:
+            raise PasscurveError("`tau` is required for metric g_pass_at_k (e.g. tau=0.5)")
+        t = float(check_probability(tau, "tau").ravel()[0])
+    level = check_confidence_level(confidence_level)
+    B = check_positive_int(n_resamples, "n_resamples", minimum=100)
+    gen = check_rng(rng)
+    if k_gt_n not in ("raise", "drop"):
+        raise PasscurveError(f'`k_gt_n` must be "raise" or "drop" (got {k_gt_n!r})')
+    if k is None:
+        top = int(counts.n.min()) if k_gt_n == "raise" else int(counts.n.max())
+        ks = np.unique(np.unique(np.round(np.geomspace(1, top, 20)).astype(np.int64)))
+    else:
+        ks = np.unique(as_int_array(k, "k", minimum=1).ravel())
+        if k_gt_n == "raise":
+            bad = ks > counts.n.min()
+            if bad.any():
+                i = int(np.argmin(counts.n))
+                check_k_le_n(counts.n[i : i + 1], ks[bad][:1])
+    cl = counts.cluster
+    if cluster is False:
+        cl = None
+    elif cluster is not None:
+        cl = np.asarray(cluster, dtype=object).ravel()
+        if cl.size != len(counts):
+            raise PasscurveError(f"`cluster` has {cl.size} entries but `counts` has {len(counts)} rows")
+    if method == "cluster" and cl is None:
+        raise PasscurveError('method "cluster" needs cluster ids: pass `cluster=` or build Counts with `cluster=`')
+    if method == "two-level" and cl is not None:
+        raise PasscurveError(
+            'method "two-level" resamples problems, not clusters; use method "bootstrap" or "cluster" with cluster ids'
+        )
+    return counts, ks, metrics, level, B, gen, t, cl
+
+
+def curve_intervals(
+    counts: Counts,
+    k: Any = None,
+    *,
+    metric: Any = ("pass_at_k", "pass_pow_k"),
+    method: str = "analytic",
+    confidence_level: float = 0.95,
+    n_resamples: int = 2000,
+    rng: Any = None,
+    tau: float | None = None,
+    cluster: Any = None,
+    k_gt_n: str = "raise",
+    weighted: bool = True,
+) -> CurveResult:
+    r"""pass@k-family curves with confidence intervals that count problems, not samples.
+
+    The estimate at each k is the (weighted) mean over problems of the per-problem
+    unbiased estimates, exactly as :func:`passcurve.curve`; the interval describes where
+    the *population* pass_D@k lies, the mean over the distribution the problems were drawn
+    from (the benchmark is one sample of problems; each problem's rate is estimated from
+    its n samples). See the module docstring for the formulas of each method.
+
+    Parameters
+    ----------
+    counts : Counts
+    k : int or sequence of int, optional
+        Default: about 20 log-spaced budgets from 1 to the smallest n.
+    metric : str or sequence of str
+        Any of "pass_at_k", "pass_pow_k", "g_pass_at_k" (needs ``tau``).
+    method : {"analytic", "cluster", "bootstrap", "bca", "two-level", "band"}
+        "band" gives a simultaneous band over all the k (max-statistic bootstrap).
+    confidence_level : float, default 0.95
+    n_resamples : int, default 2000
+        Bootstrap replicates (>= 100).
+    rng : None, int or numpy Generator
+    tau : float, optional
+        The threshold of G-pass@k_τ.
+    cluster : array_like, optional
+        Cluster id per row of ``counts`` (default ``counts.cluster``). With clusters, the
+        analytic methods use Miller's clustered SE and the bootstraps resample clusters.
+        ``cluster=False`` ignores ``counts.cluster`` (treats problems as independent).
+    k_gt_n : {"raise", "drop"}
+        As in :func:`passcurve.curve`.
+    weighted : bool, default True
+        Use ``counts.weight`` when present.
+
+    Returns
+    -------
+    CurveResult
+        With ``intervals[metric] = (low, high)``, ``confidence_level`` and ``interval_method``.
+
+    References
+    ----------
+    E. Miller, "Adding Error Bars to Evals", arXiv:2411.00640. B. Efron, "Better bootstrap
+    confidence intervals", JASA 1987. A. C. Davison and D. V. Hinkley, *Bootstrap Methods and
+    their Application* (1997), §3.8. E. Korn and B. Graubard, "Confidence intervals for
+    proportions with small expected number of positive counts", Survey Methodology 1998.
+
+    Examples
+    --------
+    >>> from passcurve import Counts
+    >>> cnt = Counts.from_arrays([10] * 4, [0, 3, 7, 10])
+    >>> res = curve_intervals(cnt, [1], metric="pass_at_k")
+    >>> round(float(res.values["pass_at_k"][0, 0]), 2)
+    0.5
+    """
+    counts, ks, metrics, level, B, gen, tau_v, cl = _curve_intervals_iv(
+        counts, k, metric, method, confidence_level, n_resamples, rng, tau, cluster, k_gt_n
+    )
+    alpha = 1 - level
+    models, summary, problems, dropped = [], [], [], []
+    vals: dict[str, list[np.ndarray]] = {m: [] for m in metrics}
+    lows: dict[str, list[np.ndarray]] = {m: [] for m in metrics}
+    highs: dict[str, list[np.ndarray]] = {m: [] for m in metrics}
+    warns: list[str] = []
+    names = counts.models
+    _, code = np.unique(counts.model.astype(str), return_inverse=True)
+    first = {str(counts.model[i]): int(code[i]) for i in np.unique(code.ravel(), return_index=True)[1]}
+    order = np.argsort(code.ravel(), kind="stable")
+    bounds = np.searchsorted(code.ravel()[order], np.arange(int(code.max()) + 2))
+    for name in names:
+        j = first[name]
+        rows = order[bounds[j] : bounds[j + 1]]
+        sub = counts.take(rows)
+        w = sub.weight if (weighted and sub.weight is not None) else np.ones(len(sub))
+        groups, G = (None, len(sub)) if cl is None else _group_index(cl[rows], len(sub))
+        models.append(name)
+        summary.append(sub.samples_summary())
+        used = (sub.n[:, None] >= ks[None, :]).sum(axis=0)
+        problems.append(used)
+        dropped.append(len(sub) - used)
+        if int((len(sub) - used).max()):
+            msg = f"model {name!r}: problems with n < k were left out of the mean (up to {int((len(sub) - used).max())} of {len(sub)})"
+            warns.append(msg)
+            warnings.warn(msg, DroppedProblemsWarning, stacklevel=2)
+        if G < 2:
+            msg = f"model {name!r}: fewer than 2 {'clusters' if cl is not None else 'problems'}; intervals are undefined"
+            warns.append(msg)
+            warnings.warn(msg, DegenerateDataWarning, stacklevel=2)
+        for m in metrics:
+            S = _scores(sub.n, sub.c, ks, m, tau_v)
+            est, lo, hi, _ = _interval_from_scores(
+                S, w, groups, G, method, alpha, B, gen, two_level=(sub.n, sub.c, ks, m, tau_v)
+            )
+            if G < 2:
+                lo, hi = np.full_like(est, np.nan), np.full_like(est, np.nan)
+            vals[m].append(est)
+            lows[m].append(lo)
+            highs[m].append(hi)
+    label = method if cl is None or method in ("cluster", "two-level") else f"{method} (clustered)"
+    return CurveResult(
+        models=tuple(models),
+        k=ks,
+        values={m: np.vstack(v) for m, v in vals.items()},
+        problems=np.vstack(problems),
+        dropped=np.vstack(dropped),
+        summary=tuple(summary),
+        intervals={m: (np.vstack(lows[m]), np.vstack(highs[m])) for m in metrics},
+        confidence_level=level,
+        interval_method=label,
+        warnings=tuple(warns),
+    )

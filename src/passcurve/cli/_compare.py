@@ -1,0 +1,219 @@
+"""`passcurve compare` and the `--ci` plumbing of `passcurve curve` (intervals, clusters)."""
+
+from __future__ import annotations
+
+import dataclasses
+import inspect
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.table import Table
+
+from .._compare import COMPARE_METHODS
+from .._compare import compare as run_compare
+from .._counts import Counts
+from .._errors import PasscurveError
+from .._uncertainty import INTERVAL_METRICS, curve_intervals
+from ._app import (
+    AttemptCol,
+    CCol,
+    CorrectCol,
+    FileArg,
+    Format,
+    JsonFlag,
+    ModelCol,
+    NCol,
+    ProblemCol,
+    Seed,
+    Threshold,
+    collect_warnings,
+    command,
+    load_counts,
+    out,
+    parse_int_list,
+    print_json,
+)
+
+CI_METHODS = ("analytic", "bootstrap", "bca", "two-level", "cluster", "band")
+
+# options shared by `curve --ci` and `compare`
+ConfidenceLevel = Annotated[float, typer.Option("--confidence-level", help="Confidence level of the intervals.")]
+NResamples = Annotated[int, typer.Option("--n-resamples", help="Bootstrap replicates / random sign flips.")]
+ClusterCol = Annotated[
+    str | None,
+    typer.Option("--cluster-col", help="Column with a cluster id per problem (e.g. the source document): clustered errors."),
+]
+_PROBLEM_GUESSES = ("problem_id", "problem", "task_id", "question_id", "prompt_id", "id")
+
+
+def attach_clusters(counts: Counts, file: Path, cluster_col: str | None, problem_col: str | None) -> Counts:
+    """Counts with a cluster id per problem read from ``cluster_col`` of ``file``.
+
+    Used when the data layer does not carry the column itself; one cluster per problem.
+    """
+    if cluster_col is None:
+        return counts
+    import duckdb
+    import numpy as np
+
+    con = duckdb.connect()
+    try:
+        rel = con.sql(f"SELECT * FROM '{str(file).replace(chr(39), chr(39) * 2)}'")
+    except duckdb.Error as exc:
+        raise PasscurveError(f"cannot read {file} for `--cluster-col` ({str(exc).splitlines()[0]})") from None
+    cols = list(rel.columns)
+    if cluster_col not in cols:
+        raise PasscurveError(f"`--cluster-col` {cluster_col!r} is not a column of {file} (columns: {', '.join(cols)})")
+    pcol = problem_col or next((c for c in _PROBLEM_GUESSES if c in cols), None)
+    if pcol is None or pcol not in cols:
+        raise PasscurveError("`--cluster-col` needs the problem column: pass `--problem-col`")
+    pairs = con.sql(
+        f'SELECT DISTINCT CAST("{pcol}" AS VARCHAR) AS p, CAST("{cluster_col}" AS VARCHAR) AS g FROM rel'
+    ).fetchall()
+    mapping: dict[str, str] = {}
+    for p, g in pairs:
+        if p in mapping and mapping[p] != g:
+            raise PasscurveError(f"problem {p!r} has several values in `--cluster-col` {cluster_col!r} ({mapping[p]!r}, {g!r})")
+        mapping[p] = g
+    missing = [p for p in counts.problem if str(p) not in mapping]
+    if missing:
+        raise PasscurveError(f"no `--cluster-col` value for problem {missing[0]!r}")
+    cl = np.array([mapping[str(p)] for p in counts.problem], dtype=object)
+    return dataclasses.replace(counts, cluster=cl)
+
+
+def load_with_clusters(file: Path, cluster_col: str | None, **kwargs: Any) -> Counts:
+    """load_counts, plus the cluster column (through the data layer when it supports one)."""
+    from ..data import read_counts
+
+    if cluster_col is not None and "cluster_col" in inspect.signature(read_counts).parameters:
+        return read_counts(file, cluster_col=cluster_col, **kwargs)
+    counts = load_counts(file, **kwargs)
+    if cluster_col is not None and counts.cluster is None:
+        counts = attach_clusters(counts, file, cluster_col, kwargs.get("problem_col"))
+    return counts
+
+
+def add_intervals(
+    res: Any,
+    counts: Counts,
+    *,
+    method: str,
+    confidence_level: float,
+    n_resamples: int,
+    seed: int,
+    k_gt_n: str,
+) -> Any:
+    """The CurveResult ``res`` with intervals for pass@k and pass^k at the same k."""
+    if method not in CI_METHODS:
+        raise PasscurveError(f"`--ci` must be one of {', '.join(CI_METHODS)} (got {method!r})")
+    if method == "cluster" and counts.cluster is None:
+        raise PasscurveError("`--ci cluster` needs cluster ids: pass `--cluster-col COLUMN`")
+    ci = curve_intervals(
+        counts,
+        res.k,
+        metric=("pass_at_k", "pass_pow_k"),
+        method=method,
+        confidence_level=confidence_level,
+        n_resamples=n_resamples,
+        rng=seed,
+        k_gt_n=k_gt_n,
+    )
+    return dataclasses.replace(
+        res,
+        intervals=ci.intervals,
+        confidence_level=ci.confidence_level,
+        interval_method=ci.interval_method,
+        warnings=tuple(dict.fromkeys(res.warnings + ci.warnings)),
+    )
+
+
+def _fmt(x: float) -> str:
+    if x != x:
+        return "-"
+    if x == 0 or 1e-4 <= abs(x) < 1e4:
+        return f"{x:+.4f}" if x < 0 else f"{x:.4f}"
+    return f"{x:.3e}"
+
+
+def render_compare(res: Any) -> None:
+    d = res.to_dict()
+    title = (
+        f"{res.model_a} - {res.model_b}: {res.metric.replace('_', ' ')}, "
+        f"{'paired' if res.paired else 'UNPAIRED'}, interval {res.method}, test {res.test}"
+    )
+    t = Table(title=title, title_justify="left")
+    for col in ("k", res.model_a, res.model_b, "difference", f"{int(round(100 * res.confidence_level))}% interval", "p-value", "problems"):
+        t.add_column(col, justify="right")
+    for pt in d["points"]:
+        t.add_row(
+            str(pt["k"]),
+            _fmt(pt["a"] if pt["a"] is not None else float("nan")),
+            _fmt(pt["b"] if pt["b"] is not None else float("nan")),
+            _fmt(pt["difference"] if pt["difference"] is not None else float("nan")),
+            f"[{_fmt(pt['low'] if pt['low'] is not None else float('nan'))}, {_fmt(pt['high'] if pt['high'] is not None else float('nan'))}]",
+            f"{pt['p_value']:.3g}" if pt["p_value"] is not None else "-",
+            str(pt["problems"]),
+        )
+    out.print(t)
+
+
+@command("compare")
+def compare_cmd(
+    file: FileArg,
+    a: Annotated[str, typer.Option("--a", help="Model A (the difference is A - B).")],
+    b: Annotated[str, typer.Option("--b", help="Model B.")],
+    k: Annotated[str, typer.Option("--k", help="Comma-separated budgets, e.g. 1,10,100.")] = "1",
+    metric: Annotated[str, typer.Option("--metric", help="pass_at_k, pass_pow_k or g_pass_at_k.")] = "pass_at_k",
+    tau: Annotated[float | None, typer.Option("--tau", help="Threshold of G-pass@k.")] = None,
+    method: Annotated[str, typer.Option("--method", help="Interval: bootstrap, bca or analytic.")] = "bootstrap",
+    confidence_level: ConfidenceLevel = 0.95,
+    n_resamples: NResamples = 2000,
+    seed: Seed = 0,
+    cluster_col: ClusterCol = None,
+    json_out: JsonFlag = False,
+    problem_col: ProblemCol = None,
+    correct_col: CorrectCol = None,
+    model_col: ModelCol = None,
+    n_col: NCol = None,
+    c_col: CCol = None,
+    attempt_col: AttemptCol = None,
+    threshold: Threshold = None,
+    format: Format = None,
+) -> None:
+    """Paired comparison of two models at each k: difference, interval, p-value (counting problems)."""
+    if metric not in INTERVAL_METRICS:
+        raise PasscurveError(f"`--metric` must be one of {', '.join(INTERVAL_METRICS)} (got {metric!r})")
+    if method not in COMPARE_METHODS:
+        raise PasscurveError(f"`--method` must be one of {', '.join(COMPARE_METHODS)} (got {method!r})")
+    ks = parse_int_list(k, "--k")
+    counts = load_with_clusters(
+        file,
+        cluster_col,
+        problem_col=problem_col,
+        correct_col=correct_col,
+        model_col=model_col,
+        n_col=n_col,
+        c_col=c_col,
+        attempt_col=attempt_col,
+        threshold=threshold,
+        format=format,
+    )
+    with collect_warnings(show=True):
+        res = run_compare(
+            counts,
+            a,
+            b,
+            ks,
+            metric=metric,
+            method=method,
+            confidence_level=confidence_level,
+            n_resamples=n_resamples,
+            rng=seed,
+            tau=tau,
+        )
+    if json_out:
+        print_json(res.to_dict())
+    else:
+        render_compare(res)

@@ -1,0 +1,215 @@
+"""Paired comparisons, p-values and power analysis."""
+
+from __future__ import annotations
+
+import itertools
+import json
+import warnings
+
+import numpy as np
+import pytest
+from scipy import stats
+
+from passcurve import (
+    CompareResult,
+    Counts,
+    PasscurveError,
+    UnpairedComparisonWarning,
+    compare,
+    power_analysis,
+    simulate,
+)
+from passcurve._compare import _sign_flip_p, _within_var_exact
+from passcurve._uncertainty import _scores
+
+
+def _two_models(seed=0, N=120, n=10, shift=0.0, rho=0.9):
+    """Two models on the same problems, per-problem rates linked through a shared latent."""
+    rng = np.random.default_rng(seed)
+    z = rng.standard_normal(N)
+    za = z
+    zb = rho * z + np.sqrt(1 - rho**2) * rng.standard_normal(N)
+    pa = stats.norm.cdf(za - 0.5 + shift)
+    pb = stats.norm.cdf(zb - 0.5)
+    n_arr = np.full(N, n)
+    c = np.concatenate([rng.binomial(n, pa), rng.binomial(n, pb)])
+    model = np.repeat(["A", "B"], N)
+    problem = np.tile(np.arange(N), 2)
+    return Counts.from_arrays(np.concatenate([n_arr, n_arr]), c, model=model, problem=problem)
+
+
+def test_paired_se_matches_miller_formula():
+    # REFERENCE.md (Miller 2024): SE_{A-B}^2 = (Var_A + Var_B - 2 Cov)/N
+    cnt = _two_models(1)
+    res = compare(cnt, "A", "B", [1, 5], method="analytic")
+    ks = np.array([1, 5])
+    sa = _scores(cnt.n[:120], cnt.c[:120], ks, "pass_at_k", None)
+    sb = _scores(cnt.n[120:], cnt.c[120:], ks, "pass_at_k", None)
+    for j in range(2):
+        cov = np.cov(sa[:, j], sb[:, j], ddof=1)
+        se = np.sqrt((cov[0, 0] + cov[1, 1] - 2 * cov[0, 1]) / 120)
+        assert res.se[j] == pytest.approx(se, rel=1e-10)
+        assert res.difference[j] == pytest.approx(sa[:, j].mean() - sb[:, j].mean())
+        # paired t-test p-value, independently from scipy
+        assert res.p_value[j] == pytest.approx(stats.ttest_rel(sa[:, j], sb[:, j]).pvalue, rel=1e-8)
+    assert res.paired and res.test == "paired t-test"
+    # pairing helps: the paired SE is well below the unpaired sqrt(Var_A/N + Var_B/N)
+    unpaired = np.sqrt(sa[:, 0].var(ddof=1) / 120 + sb[:, 0].var(ddof=1) / 120)
+    assert res.se[0] < 0.8 * unpaired
+
+
+def test_sign_flip_p_matches_exact_enumeration():
+    # exact permutation p-value by enumerating all 2^10 sign vectors
+    rng = np.random.default_rng(2)
+    d = rng.normal(0.3, 1.0, 10)
+    obs = abs(d.sum())
+    allsigns = np.array(list(itertools.product([-1, 1], repeat=10)))
+    exact = (np.abs(allsigns @ d) >= obs - 1e-12).mean()
+    p = _sign_flip_p(d[:, None], np.arange(10), 10, 40000, np.random.default_rng(3))
+    assert p[0] == pytest.approx(exact, abs=0.01)
+
+
+def test_type_one_error_of_permutation_test():
+    # identical models (same per-problem rate): p < 0.05 about 5% of the time
+    rng = np.random.default_rng(4)
+    R, N, n = 300, 60, 5
+    rejections = 0
+    for r in range(R):
+        p = rng.beta(0.7, 1.5, N)
+        c = np.concatenate([rng.binomial(n, p), rng.binomial(n, p)])
+        cnt = Counts.from_arrays(np.full(2 * N, n), c, model=np.repeat(["A", "B"], N), problem=np.tile(np.arange(N), 2))
+        res = compare(cnt, "A", "B", [1], n_resamples=200, rng=r)
+        rejections += res.p_value[0] < 0.05
+    assert 0.025 <= rejections / R <= 0.08
+
+
+def test_interval_coverage_of_paired_difference():
+    # population difference of pass@1 under the simulator: E[Phi(z - 0.5 + shift)] - E[Phi(z' - 0.5)]
+    shift = 0.3
+    truth = stats.norm.cdf((-0.5 + shift) / np.sqrt(2)) - stats.norm.cdf(-0.5 / np.sqrt(2))  # E Phi(Z + m) = Phi(m / sqrt 2)
+    hits = {"bootstrap": 0, "analytic": 0}
+    R = 200
+    for r in range(R):
+        cnt = _two_models(100 + r, N=80, n=6, shift=shift)
+        for m in hits:
+            res = compare(cnt, "A", "B", [1], method=m, n_resamples=300, rng=r)
+            hits[m] += res.low[0] <= truth <= res.high[0]
+    for m, h in hits.items():
+        assert 0.91 <= h / R <= 0.985, (m, h / R)
+
+
+def test_detects_real_difference_and_result_object():
+    bench = simulate(300, 50, rng=1)
+    res = compare(bench.counts, "large-70b", "tiny-1b", [1, 10, 50], rng=0)
+    assert isinstance(res, CompareResult)
+    assert (res.difference > 0).all() and (res.low > 0).all()
+    assert (res.p_value < 0.01).all()
+    d = res.to_dict()
+    json.dumps(d)
+    assert d["paired"] and [p["k"] for p in d["points"]] == [1, 10, 50]
+    assert {"difference", "low", "high", "p_value", "se"} <= set(d["points"][0])
+    frame = res.to_frame()
+    assert list(frame["k"]) == [1, 10, 50]
+    fig = res.plot()
+    assert len(fig.data) == 2
+
+
+def test_bca_and_cluster_sign_flips():
+    cnt = _two_models(5, N=100)
+    cl = np.tile(np.arange(100) // 5, 2)
+    cnt = Counts.from_arrays(cnt.n, cnt.c, model=cnt.model, problem=cnt.problem, cluster=cl)
+    res = compare(cnt, "A", "B", [1, 3], method="bca", n_resamples=500, rng=1)
+    assert (res.low <= res.difference).all() and (res.difference <= res.high).all()
+    assert res.problems.tolist() == [100, 100]
+
+
+def test_unpaired_fallback_warns():
+    cnt = _two_models(6)
+    keep = np.ones(len(cnt), dtype=bool)
+    keep[-10:] = False  # B misses 10 problems
+    sub = cnt.take(keep)
+    with pytest.warns(UnpairedComparisonWarning, match="different problems"):
+        res = compare(sub, "A", "B", [1], rng=0)
+    assert not res.paired and res.test == "Welch t-test"
+    sa = _scores(sub.n[:120], sub.c[:120], np.array([1]), "pass_at_k", None)[:, 0]
+    sb = _scores(sub.n[120:], sub.c[120:], np.array([1]), "pass_at_k", None)[:, 0]
+    # Welch's t-test from scipy, an independent computation
+    assert res.p_value[0] == pytest.approx(stats.ttest_ind(sa, sb, equal_var=False).pvalue, rel=1e-6)
+    assert res.warnings
+
+
+@pytest.mark.parametrize(
+    "args, kwargs, match",
+    [
+        (("A", "A", [1]), {}, "must be different models"),
+        (("A", "Z", [1]), {}, "unknown model 'Z'"),
+        (("A", "B", [11]), {}, r"`k` must be an integer in \[1, n\]"),
+        (("A", "B", [1]), {"metric": "x"}, "`metric` must be one of"),
+        (("A", "B", [1]), {"method": "x"}, "`method` must be one of"),
+        (("A", "B", [1]), {"metric": "g_pass_at_k"}, "`tau` is required"),
+        (("A", "B", [1]), {"n_resamples": 5}, "`n_resamples`"),
+        (("A", "B", [1]), {"confidence_level": 0}, "`confidence_level`"),
+    ],
+)
+def test_compare_bad_input(args, kwargs, match):
+    cnt = _two_models(7)
+    with pytest.raises(PasscurveError, match=match):
+        compare(cnt, *args, **kwargs)
+
+
+# ----------------------------------------------------------------------------------------
+# power
+# ----------------------------------------------------------------------------------------
+def test_power_reference_example():
+    # REFERENCE.md (Miller 2024): p~0.5, correlation 0.5, K=1, delta=0.03 -> N ~ 2180
+    res = power_analysis(0.03, 1, p=0.5, correlation=0.5, n=1)
+    z = stats.norm.ppf(0.975) + stats.norm.ppf(0.8)
+    assert res.problems[0] == int(np.ceil((z / 0.03) ** 2 * 0.25))
+    assert abs(int(res.problems[0]) - 2180) <= 1
+
+
+def test_power_more_samples_fewer_problems_and_spread_split():
+    res = power_analysis(0.03, 1, p=0.5, correlation=0.5, spread=0.4, n=[1, 2, 4, 16])
+    assert np.all(np.diff(res.problems) < 0)
+    # n = 1 does not depend on the split of variance
+    assert abs(int(res.problems[0]) - 2180) <= 1
+    # the floor as n grows is omega^2 = 2 spread^2 - 2 rho p(1-p)
+    assert res.omega2 == pytest.approx(2 * 0.16 - 2 * 0.5 * 0.25)
+    d = res.to_dict()
+    assert d["plan"][0]["samples_per_problem"] == 1
+    assert res.to_frame().shape[0] == 4
+
+
+def test_within_variance_exact_matches_reference():
+    # REFERENCE.md: n=200, k=10, p=0.05: exact variance of the pass@k estimator 0.00953547
+    v = _within_var_exact(np.array([0.05]), 200, 10, "pass_at_k", None)
+    assert v[0] == pytest.approx(0.00953547, abs=5e-8)
+
+
+def test_power_from_pilot():
+    bench = simulate(200, 100, rng=2)
+    res = power_analysis(0.05, 10, counts=bench.counts, a="chat-7b", b="base-7b", n=[10, 20, 100])
+    assert res.source == "pilot"
+    assert np.all(np.diff(res.problems) <= 0)
+    assert res.omega2 > 0
+    # sanity: with the pilot's own n, N from the formula is in the range of the pilot's paired SE
+    cmp = compare(bench.counts, "chat-7b", "base-7b", [10], method="analytic")
+    z = stats.norm.ppf(0.975) + stats.norm.ppf(0.8)
+    implied = (z / 0.05) ** 2 * cmp.se[0] ** 2 * 200
+    assert res.problems[-1] == pytest.approx(implied, rel=0.35)
+
+
+@pytest.mark.parametrize(
+    "kwargs, match",
+    [
+        ({"delta": 0}, "`delta` must be in"),
+        ({"delta": 0.03, "k": 2}, "supports pass@1 only"),
+        ({"delta": 0.03, "n": [1, 4]}, "`spread`"),
+        ({"delta": 0.03, "spread": 0.9, "n": [4]}, "`spread` must satisfy"),
+        ({"delta": 0.03, "power": 1.0}, "`power` must be in"),
+        ({"delta": 0.03, "k": 5, "n": [2]}, r"`k` must be an integer in \[1, n\]"),
+    ],
+)
+def test_power_bad_input(kwargs, match):
+    with pytest.raises(PasscurveError, match=match), warnings.catch_warnings():
+        power_analysis(**kwargs)

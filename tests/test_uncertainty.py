@@ -1,0 +1,320 @@
+"""Intervals for pass@k-family curves: oracles, independent computations, coverage by simulation."""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from scipy import special, stats
+
+from passcurve import (
+    Counts,
+    PasscurveError,
+    curve,
+    curve_intervals,
+    pass_at_k,
+    standard_error,
+)
+from passcurve._uncertainty import _bca, _boot_means, _jackknife_means, _scores
+
+# ----------------------------------------------------------------------------------------
+# REFERENCE.md oracles (Miller 2024, arXiv 2411.00640)
+# ----------------------------------------------------------------------------------------
+TOY = [1, 1, 0, 1, 0, 0, 0, 1, 1]
+TOY_CLUSTERS = [0, 0, 0, 1, 1, 2, 2, 2, 2]
+
+
+def test_miller_toy_standard_errors():
+    # REFERENCE.md "Error bars" (Miller 2024): s = [1,1,0 | 1,0 | 0,0,1,1] -> mean 0.5556, SE 0.17568, SE_cl 0.07459
+    m, se = standard_error(TOY)
+    assert m == pytest.approx(5 / 9)
+    assert se == pytest.approx(0.17568, abs=5e-6)
+    m, se_cl = standard_error(TOY, cluster=TOY_CLUSTERS)
+    assert se_cl == pytest.approx(0.07459, abs=5e-6)
+
+
+def test_miller_toy_exact_rational():
+    # exact arithmetic of Miller's formulas: SE^2 = (20/9)/(9*8); cross terms sum to -166/81
+    se2 = (20 / 9) / 72
+    se2_cl = se2 - (166 / 81) / 81
+    assert standard_error(TOY)[1] ** 2 == pytest.approx(se2, rel=1e-12)
+    assert standard_error(TOY, cluster=TOY_CLUSTERS)[1] ** 2 == pytest.approx(se2_cl, rel=1e-12)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.floats(0, 1), min_size=2, max_size=30))
+def test_se_matches_textbook_formula(s):
+    # independent computation: sample sd / sqrt(N); singleton clusters change nothing
+    arr = np.asarray(s)
+    m, se = standard_error(arr)
+    assert m == pytest.approx(arr.mean(), abs=1e-12)
+    assert se == pytest.approx(arr.std(ddof=1) / np.sqrt(arr.size), abs=1e-12)
+    assert standard_error(arr, cluster=np.arange(arr.size))[1] == pytest.approx(se, abs=1e-12)
+
+
+def test_weighted_se_reduces_to_unweighted_with_equal_weights():
+    s = np.random.default_rng(0).random(20)
+    assert standard_error(s, weight=np.full(20, 3.0))[1] == pytest.approx(standard_error(s)[1], rel=1e-12)
+
+
+def test_clustered_se_one_cluster_per_pair_brute_force():
+    # brute force of Miller's clustered formula by explicit double loop
+    rng = np.random.default_rng(1)
+    s = rng.random(12)
+    cl = np.repeat(np.arange(4), 3)
+    m = s.mean()
+    se2 = ((s - m) ** 2).sum() / (12 * 11)
+    cross = sum((s[i] - m) * (s[j] - m) for i in range(12) for j in range(12) if i != j and cl[i] == cl[j])
+    assert standard_error(s, cluster=cl)[1] == pytest.approx(np.sqrt(se2 + cross / 144), rel=1e-12)
+
+
+# ----------------------------------------------------------------------------------------
+# estimates and engines against independent computations
+# ----------------------------------------------------------------------------------------
+def _bench(seed=0, N=80, n=12, a=0.6, b=1.8):
+    rng = np.random.default_rng(seed)
+    p = rng.beta(a, b, N)
+    return Counts.from_arrays(np.full(N, n), rng.binomial(n, p))
+
+
+@pytest.mark.parametrize("method", ["analytic", "bootstrap", "bca", "two-level", "band"])
+def test_estimates_equal_curve(method):
+    cnt = _bench()
+    ks = [1, 3, 12]
+    res = curve_intervals(cnt, ks, method=method, n_resamples=300, rng=0)
+    base = curve(cnt, ks)
+    for m in ("pass_at_k", "pass_pow_k"):
+        np.testing.assert_allclose(res.values[m], base.values[m], atol=1e-12)
+        lo, hi = res.intervals[m]
+        assert (lo <= res.values[m] + 1e-15).all() and (res.values[m] <= hi + 1e-15).all()
+        assert (lo >= 0).all() and (hi <= 1).all()
+    d = res.to_dict()["models"][0]["curve"][0]
+    assert {"low", "high", "pass_pow_k_low", "pass_pow_k_high"} <= set(d)
+    assert res.interval_method == method
+
+
+def test_scores_matrix_matches_estimator():
+    cnt = _bench(3)
+    S = _scores(cnt.n, cnt.c, np.array([1, 4]), "pass_at_k", None)
+    np.testing.assert_allclose(S, pass_at_k(cnt.n[:, None], cnt.c[:, None], np.array([[1, 4]])))
+
+
+def test_jackknife_closed_form_matches_loop():
+    rng = np.random.default_rng(2)
+    S = rng.random((15, 2))
+    w = rng.random(15) + 0.5
+    groups = np.arange(15)
+    jack = _jackknife_means(S, w[:, None] * np.ones_like(S), groups, 15)
+    for i in range(15):
+        keep = np.arange(15) != i
+        np.testing.assert_allclose(jack[i], (w[keep] @ S[keep]) / w[keep].sum())
+
+
+def test_bca_agrees_with_scipy_bootstrap():
+    # independent implementation: scipy.stats.bootstrap(method="BCa") on the mean
+    rng = np.random.default_rng(3)
+    x = rng.beta(0.4, 2.0, 60)
+    S = x[:, None]
+    w = np.ones(60)
+    reps = _boot_means(S, w, np.arange(60), 60, 20000, np.random.default_rng(4))
+    jack = _jackknife_means(S, np.ones_like(S), np.arange(60), 60)
+    lo, hi = _bca(reps, S.mean(axis=0), jack, 0.05)
+    ref = stats.bootstrap((x,), np.mean, method="BCa", n_resamples=20000, random_state=5).confidence_interval
+    assert lo[0] == pytest.approx(ref.low, abs=0.004)
+    assert hi[0] == pytest.approx(ref.high, abs=0.004)
+
+
+def test_bootstrap_se_matches_analytic_on_large_benchmark():
+    cnt = _bench(5, N=2000)
+    a = curve_intervals(cnt, [1, 5], method="analytic")
+    b = curve_intervals(cnt, [1, 5], method="bootstrap", n_resamples=2000, rng=1)
+    for m in ("pass_at_k",):
+        wa = a.intervals[m][1] - a.intervals[m][0]
+        wb = b.intervals[m][1] - b.intervals[m][0]
+        np.testing.assert_allclose(wb, wa, rtol=0.08)
+
+
+def test_seed_reproducible_and_different_seeds_differ():
+    cnt = _bench()
+    r1 = curve_intervals(cnt, [1, 5], method="bca", n_resamples=200, rng=7)
+    r2 = curve_intervals(cnt, [1, 5], method="bca", n_resamples=200, rng=7)
+    r3 = curve_intervals(cnt, [1, 5], method="bca", n_resamples=200, rng=8)
+    np.testing.assert_array_equal(r1.intervals["pass_at_k"][0], r2.intervals["pass_at_k"][0])
+    assert not np.array_equal(r1.intervals["pass_at_k"][0], r3.intervals["pass_at_k"][0])
+
+
+@pytest.mark.parametrize("method", ["analytic", "bootstrap", "bca", "two-level"])
+def test_all_zero_benchmark_has_a_nonzero_upper_bound(method):
+    # 40 problems never solved: the estimate is 0 but the truth may not be; the rare-event
+    # bound (Wilson on 40 problems) is about t^2/(N + t^2) ~ 0.094
+    cnt = Counts.from_arrays(np.full(40, 10), np.zeros(40, dtype=int))
+    res = curve_intervals(cnt, [1], metric="pass_at_k", method=method, n_resamples=200, rng=0)
+    lo, hi = res.intervals["pass_at_k"]
+    assert lo[0, 0] == 0.0
+    t = stats.t.ppf(0.975, 39)
+    assert hi[0, 0] == pytest.approx(t**2 / (40 + t**2), rel=1e-9)
+
+
+def test_band_is_wider_than_pointwise_and_covers_it():
+    cnt = _bench(6, N=150, n=20)
+    ks = list(range(1, 21))
+    pt = curve_intervals(cnt, ks, metric="pass_at_k", method="bootstrap", n_resamples=1000, rng=0)
+    band = curve_intervals(cnt, ks, metric="pass_at_k", method="band", n_resamples=1000, rng=0)
+    wp = pt.intervals["pass_at_k"][1] - pt.intervals["pass_at_k"][0]
+    wb = band.intervals["pass_at_k"][1] - band.intervals["pass_at_k"][0]
+    assert (wb >= wp * 0.98).all()
+    assert wb.mean() > wp.mean() * 1.05
+
+
+def test_g_pass_at_k_intervals():
+    cnt = _bench(7)
+    res = curve_intervals(cnt, [4, 8], metric="g_pass_at_k", tau=0.5, method="analytic")
+    lo, hi = res.intervals["g_pass_at_k"]
+    assert (lo < res.values["g_pass_at_k"]).all() and (res.values["g_pass_at_k"] < hi).all()
+    assert "g_pass_at_k_low" in res.to_dict()["models"][0]["curve"][0]
+
+
+def test_k_gt_n_drop_and_raise():
+    cnt = Counts.from_arrays([5, 10, 10, 10], [1, 2, 3, 4])
+    with pytest.raises(PasscurveError, match=r"`k` must be an integer in \[1, n\] \(got k=8, n=5\)"):
+        curve_intervals(cnt, [8])
+    with warnings.catch_warnings(record=True) as w:
+        warnings.simplefilter("always")
+        res = curve_intervals(cnt, [1, 8], k_gt_n="drop")
+    assert res.problems[0].tolist() == [4, 3]
+    assert any("left out" in str(x.message) for x in w)
+
+
+def test_weights_are_used():
+    n = np.full(4, 10)
+    c = np.array([0, 0, 10, 10])
+    cnt = Counts.from_arrays(n, c, weight=[1, 1, 3, 3])
+    res = curve_intervals(cnt, [1], metric="pass_at_k")
+    assert res.values["pass_at_k"][0, 0] == pytest.approx(0.75)
+
+
+@pytest.mark.parametrize(
+    "kwargs, match",
+    [
+        ({"method": "nope"}, "`method` must be one of"),
+        ({"metric": "maj_at_k"}, "`metric` must be drawn from"),
+        ({"metric": "g_pass_at_k"}, "`tau` is required"),
+        ({"confidence_level": 1.5}, "`confidence_level` must be in"),
+        ({"n_resamples": 10}, "`n_resamples` must be an integer >= 100"),
+        ({"rng": "seed"}, "`rng` must be None"),
+        ({"method": "cluster"}, 'method "cluster" needs cluster ids'),
+        ({"k": [0]}, "`k` must be >= 1"),
+        ({"cluster": [1, 2]}, "`cluster` has 2 entries"),
+        ({"k_gt_n": "x"}, "`k_gt_n` must be"),
+    ],
+)
+def test_bad_input(kwargs, match):
+    cnt = _bench()
+    kw = {"k": [1]} | kwargs
+    with pytest.raises(PasscurveError, match=match):
+        curve_intervals(cnt, **kw)
+
+
+def test_bad_counts_and_two_level_with_clusters():
+    with pytest.raises(PasscurveError, match="`counts` must be a passcurve.Counts"):
+        curve_intervals([1, 2], [1])
+    cnt = Counts.from_arrays([5] * 4, [1, 2, 3, 4], cluster=["a", "a", "b", "b"])
+    with pytest.raises(PasscurveError, match="two-level"):
+        curve_intervals(cnt, [1], method="two-level")
+    with pytest.raises(PasscurveError, match="`s` needs at least 2 problems"):
+        standard_error([0.5])
+
+
+# ----------------------------------------------------------------------------------------
+# coverage by simulation (seeded). Estimand: the population pass_D@k of the difficulty
+# distribution the problems are drawn from, closed form for a zero-inflated Beta:
+# (1 - pi0)(1 - B(a, b + k)/B(a, b)) (REFERENCE.md "Hidden difficulty"); every replication
+# draws fresh problems. Many replications run as "models" of one Counts.
+# ----------------------------------------------------------------------------------------
+def _truth(a, b, k, pi0=0.0):
+    k = np.asarray(k, float)
+    return (1 - pi0) * (1 - np.exp(special.betaln(a, b + k) - special.betaln(a, b)))
+
+
+def _replicates(R, N, n, a, b, seed, pi0=0.0, cluster_size=1, rho=0.0):
+    rng = np.random.default_rng(seed)
+    if cluster_size > 1:
+        G = N // cluster_size
+        g = np.repeat(np.arange(G), cluster_size)
+        z = np.sqrt(rho) * rng.standard_normal((R, G))[:, g] + np.sqrt(1 - rho) * rng.standard_normal((R, N))
+        u = stats.norm.cdf(z)
+    else:
+        g = None
+        u = rng.random((R, N))
+    p = np.where(u >= pi0, stats.beta.ppf(np.clip((u - pi0) / (1 - pi0), 0, 1), a, b), 0.0)
+    c = rng.binomial(n, p)
+    model = np.repeat([f"r{i:04d}" for i in range(R)], N)
+    problem = np.tile(np.arange(N), R)
+    cl = None if g is None else np.tile(g, R)
+    return Counts.from_arrays(np.full(R * N, n), c.ravel(), model=model, problem=problem, cluster=cl)
+
+
+def _coverage(cnt, truth, **kw):
+    res = curve_intervals(cnt, metric="pass_at_k", **kw)
+    lo, hi = res.intervals["pass_at_k"]
+    return ((lo <= truth) & (truth <= hi)).mean(axis=0)
+
+
+SETTINGS = {
+    # name: (N, n, a, b, pi0, ks)
+    "small n": (50, 3, 0.5, 1.5, 0.0, [1, 3]),
+    "heavy tail + impossible": (200, 50, 0.2, 3.0, 0.2, [1, 10, 50]),
+    "moderate": (100, 10, 1.0, 3.0, 0.0, [1, 5, 10]),
+}
+
+
+@pytest.mark.parametrize("name", list(SETTINGS))
+def test_coverage_analytic(name):
+    N, n, a, b, pi0, ks = SETTINGS[name]
+    cnt = _replicates(600, N, n, a, b, seed=100, pi0=pi0)
+    cov = _coverage(cnt, _truth(a, b, ks, pi0), k=ks, method="analytic")
+    assert ((cov >= 0.93) & (cov <= 0.97)).all(), cov
+
+
+@pytest.mark.parametrize(
+    "method, setting", [("bootstrap", "heavy tail + impossible"), ("bca", "heavy tail + impossible"), ("two-level", "small n")]
+)
+def test_coverage_bootstrap_methods(method, setting):
+    N, n, a, b, pi0, ks = SETTINGS[setting]
+    cnt = _replicates(300, N, n, a, b, seed=200, pi0=pi0)
+    cov = _coverage(cnt, _truth(a, b, ks, pi0), k=ks, method=method, n_resamples=400, rng=1)
+    # 300 replications: Monte Carlo sd 1.3 points around 95%
+    assert ((cov >= 0.92) & (cov <= 0.98)).all(), cov
+    assert 0.93 <= cov.mean() <= 0.97
+
+
+def test_coverage_clustered_and_naive_undercoverage():
+    # 40 clusters of 5 problems sharing a latent difficulty (Gaussian copula, rho=0.8):
+    # the marginal difficulty, hence the estimand, is the plain Beta(0.5, 1.5)
+    a, b, ks = 0.5, 1.5, [1, 10]
+    cnt = _replicates(600, 200, 10, a, b, seed=300, cluster_size=5, rho=0.8)
+    truth = _truth(a, b, ks)
+    cov = _coverage(cnt, truth, k=ks, method="cluster")
+    assert ((cov >= 0.93) & (cov <= 0.97)).all(), cov
+    naive = _coverage(cnt, truth, k=ks, method="analytic", cluster=False)
+    assert (naive < 0.80).all(), naive  # counting problems as independent: far too narrow
+    boot = _coverage(cnt.take(np.arange(200 * 200)), truth, k=ks, method="bootstrap", n_resamples=400, rng=2)
+    assert ((boot >= 0.90) & (boot <= 0.985)).all(), boot
+
+
+def test_band_simultaneous_coverage():
+    a, b = 0.6, 2.0
+    ks = np.arange(1, 11)
+    cnt = _replicates(250, 120, 10, a, b, seed=400)
+    res = curve_intervals(cnt, ks, metric="pass_at_k", method="band", n_resamples=500, rng=3)
+    lo, hi = res.intervals["pass_at_k"]
+    truth = _truth(a, b, ks)
+    joint = ((lo <= truth) & (truth <= hi)).all(axis=1).mean()
+    pointwise = curve_intervals(cnt, ks, metric="pass_at_k", method="bootstrap", n_resamples=500, rng=3)
+    plo, phi = pointwise.intervals["pass_at_k"]
+    joint_pw = ((plo <= truth) & (truth <= phi)).all(axis=1).mean()
+    assert 0.92 <= joint <= 0.985, joint
+    assert joint_pw < joint
