@@ -77,8 +77,8 @@ class ReportData:
     notes: dict[str, str] = field(default_factory=dict)
     fits: dict[str, Any] = field(default_factory=dict)
     fitted_shares: dict[str, Any] = field(default_factory=dict)
-    comparisons: tuple[dict[str, Any], ...] = ()
-    diagnostics: tuple[dict[str, Any], ...] = ()
+    comparisons: tuple[Any, ...] = ()
+    diagnostics: Any = None
     retries: dict[str, Any] = field(default_factory=dict)
     timings: dict[str, float] = field(default_factory=dict)
 
@@ -122,6 +122,11 @@ class Report:
         return path
 
 
+class _Omitted(Exception):
+    def __init__(self, note: str) -> None:
+        self.note = note
+
+
 class _Collector:
     """Runs library calls, records their PasscurveWarnings (verbatim, once) and their wall time."""
 
@@ -129,6 +134,14 @@ class _Collector:
         self.progress = progress
         self.warnings: list[tuple[str, str]] = []
         self.timings: dict[str, float] = {}
+
+    def optional(self, name: str, fn: Callable[[], Any], notes: dict[str, str], key: str, what: str) -> Any:
+        """Run an optional analysis; when the library rejects this input, omit it with the library's reason."""
+        try:
+            return self.step(name, fn)
+        except PasscurveError as exc:
+            notes[key] = f"{what} not shown: {exc}"
+            return None
 
     def step(self, name: str, fn: Callable[[], Any]) -> Any:
         if self.progress is not None:
@@ -216,8 +229,13 @@ def compute_report_data(
     # ---- intervals (branch `uncertainty`)
     band = ext.get("intervals")
     if band is not None:
-        cur = col.step("intervals", lambda: band(cur, counts, confidence_level, rng))
-        tab = band(tab, counts, confidence_level, rng)
+        got = col.optional(
+            "intervals",
+            lambda: (band(cur, counts, confidence_level, rng, k_gt_n), band(tab, counts, confidence_level, rng, k_gt_n)),
+            notes, "intervals", "Intervals",
+        )
+        if got is not None:
+            cur, tab = got
     else:
         col.step("intervals", lambda: None)
         notes["intervals"] = "Interval bands omitted: this build of passcurve has no interval functions."
@@ -226,29 +244,32 @@ def compute_report_data(
     shares: dict[str, Any] = {}
     fitter = ext.get("fits")
     if fitter is not None:
-        fits, shares = col.step(
-            "difficulty fits and forecasts", lambda: fitter(counts, cur, forecast_k, confidence_level)
-        )
+        fits, shares = col.optional(
+            "difficulty fits and forecasts", lambda: fitter(counts, cur, forecast_k, confidence_level),
+            notes, "failure", "Power-law fit and forecast",
+        ) or ({}, {})
     else:
         col.step("difficulty fits and forecasts", lambda: None)
         notes["failure"] = "Power-law fit and forecast omitted: this build of passcurve has no forecasting functions."
         notes["histogram"] = "Fitted difficulty distribution omitted: this build of passcurve has no difficulty fits."
     # ---- comparison (branch `uncertainty`)
-    comps: tuple[dict[str, Any], ...] = ()
+    comps: tuple[Any, ...] = ()
     cmp = ext.get("compare")
     if len(counts.models) < 2:
         col.step("model comparison", lambda: None)
         notes["models"] = "Paired comparisons need at least two models."
     elif cmp is not None:
-        comps = tuple(col.step("model comparison", lambda: cmp(counts, tab, confidence_level, rng)))
+        comps = tuple(col.optional("model comparison", lambda: cmp(counts, tab, confidence_level, rng),
+                                   notes, "models", "Paired comparisons") or ())
     else:
         col.step("model comparison", lambda: None)
         notes["models"] = "Paired comparisons omitted: this build of passcurve has no comparison function."
     # ---- diagnostics (branch `uncertainty`)
-    diag: tuple[dict[str, Any], ...] = ()
+    diag: Any = None
     dg = ext.get("diagnostics")
     if dg is not None:
-        diag = tuple(col.step("hidden-difficulty diagnostics", lambda: dg(counts)))
+        diag = col.optional("hidden-difficulty diagnostics", lambda: dg(counts), notes, "hidden-difficulty",
+                            "Hidden-difficulty diagnostics")
     else:
         col.step("hidden-difficulty diagnostics", lambda: None)
         notes["hidden-difficulty"] = (
@@ -257,11 +278,12 @@ def compute_report_data(
     # ---- retries (branch `voting`): only with dependent per-attempt data
     retries: dict[str, Any] = {}
     rt = ext.get("retries")
-    retries = col.step("retries", (lambda: rt(counts)) if rt is not None else (lambda: None)) or {}
-    if not retries:
+    retries = col.optional("retries", (lambda: rt(counts)) if rt is not None else (lambda: None), notes, "retries",
+                           "Completion under the retry budget") or {}
+    if not retries and "retries" not in notes:
         notes["retries"] = (
-            "not shown: the input has no per-attempt order with dependent retries "
-            "(with independent samples, completion within k tries is pass@k)"
+            "Completion under the retry budget not shown: the input has no per-attempt order with dependent "
+            "retries (with independent samples, completion within k tries is pass@k)."
         )
     # ---- per-problem table: pass@k below every problem's n (pass@n is just "c > 0"), pass^k
     def per_problem() -> dict[str, np.ndarray]:
@@ -367,9 +389,7 @@ def build_report(
                              pow_k=[k for k in (2, 4, 8) if k <= int(data.counts.n.min())]),
         S.diagnostics_section(data.diagnostics, note=n.get("hidden-difficulty")),
         S.per_problem_section(data.counts, data.problem_columns, max_rows=max_table_rows),
-        S.flags_section(data.warnings, notes=[
-            (f"Completion under the retry budget {v}." if key == "retries" else v) for key, v in n.items()
-        ]),
+        S.flags_section(data.warnings, notes=list(n.values())),
         S.explorer_section(explorer_href),
     ]
     from .. import __version__

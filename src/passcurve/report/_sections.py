@@ -63,6 +63,24 @@ def fmt_num(x: Any, digits: int = 4) -> str:
     return f"{x:.2e}"
 
 
+def fmt_pct3(x: Any) -> str:
+    """A probability as a percentage with 3 significant digits (2.32%, 0.0539%)."""
+    if x is None or not math.isfinite(float(x)):
+        return "-"
+    x = float(x)
+    if x == 0:
+        return "0%"
+    return f"{100 * x:#.3g}".rstrip(".") + "%"
+
+
+def fmt_p(x: Any) -> str:
+    """A p-value: 3 significant digits, '< 0.001' below."""
+    if x is None or not math.isfinite(float(x)):
+        return "-"
+    x = float(x)
+    return "< 0.001" if x < 1e-3 else f"{x:.3f}"
+
+
 def fmt_pct(x: Any, digits: int = 1) -> str:
     """A probability as a percentage ('-' when missing); tiny values keep two significant digits."""
     if x is None:
@@ -125,6 +143,13 @@ def _log_ticks(fig: Any, values: list[Any], axis: str = "y") -> None:
     ticks = log_ticks(float(v.min()), float(v.max()))
     upd = fig.update_yaxes if axis == "y" else fig.update_xaxes
     upd(tickmode="array", tickvals=ticks, ticktext=[_tick_text(t) for t in ticks])
+
+
+def _style_key(go: Any, fig: Any, entries: Sequence[tuple[str, str]]) -> None:
+    """Legend entries that explain line styles once (the per-model dashed lines stay out of the legend)."""
+    for name, dash in entries:
+        fig.add_trace(go.Scatter(x=[None], y=[None], mode="lines", name=name, line={"color": "#57606a", "dash": dash},
+                                 hoverinfo="skip"))
 
 
 def _go() -> Any:
@@ -207,15 +232,17 @@ def failure_section(curve: Any, fits: dict[str, Any] | None = None, note: str | 
                 fig.add_trace(_band(go, fk, np.clip(flo, 1e-300, None), np.clip(fhi, 1e-300, None), col,
                                     f"{m} forecast interval", m))
             fig.add_trace(
-                go.Scatter(x=fk, y=fv, mode="lines", name=f"{m} forecast", legendgroup=m,
+                go.Scatter(x=fk, y=fv, mode="lines", name=f"{m} forecast", legendgroup=m, showlegend=False,
                            line={"color": col, "width": 2, "dash": "dot"}, hovertemplate="%{y:.4g}")
             )
         if "power_law" in f:
             pk, pv = (np.asarray(a, dtype=float) for a in f["power_law"])
             fig.add_trace(
-                go.Scatter(x=pk, y=pv, mode="lines", name=f"{m} power law", legendgroup=m,
+                go.Scatter(x=pk, y=pv, mode="lines", name=f"{m} power law", legendgroup=m, showlegend=False,
                            line={"color": col, "width": 1.5, "dash": "dash"}, hovertemplate="%{y:.4g}")
             )
+    if fits:
+        _style_key(go, fig, [("observed", "solid"), ("power law", "dash"), ("forecast", "dot")])
     _layout(fig, xtitle="k (samples per problem)", ytitle="failure rate 1 − pass@k", logy=True)
     body = figure_html(fig, "fig-failure")
     if fits:
@@ -244,11 +271,12 @@ def naive_section(curve: Any) -> Section:
     ks = np.asarray(curve.k, dtype=float)
     for i, m in enumerate(curve.models):
         col = colour(i)
-        fig.add_trace(go.Scatter(x=ks, y=curve.values["pass_at_k"][i], mode="lines", name=f"{m} unbiased",
+        fig.add_trace(go.Scatter(x=ks, y=curve.values["pass_at_k"][i], mode="lines", name=m,
                                  legendgroup=m, line={"color": col, "width": 2.5}, hovertemplate="%{y:.4f}"))
         fig.add_trace(go.Scatter(x=ks, y=curve.values["naive_pass_at_k"][i], mode="lines", name=f"{m} naive",
                                  legendgroup=m, line={"color": col, "width": 1.5, "dash": "dash"},
-                                 hovertemplate="%{y:.4f}"))
+                                 hovertemplate="%{y:.4f}", showlegend=False))
+    _style_key(go, fig, [("unbiased", "solid"), ("naive plug-in", "dash")])
     _layout(fig, xtitle="k (samples per problem)", ytitle="pass@k")
     fig.update_yaxes(rangemode="tozero")
     cap = (
@@ -363,6 +391,10 @@ def histogram_section(counts: Any, fitted: dict[str, Any] | None = None, note: s
 
 
 # ---------------------------------------------------------------------------------------------- tables
+class Raw(str):
+    """A table cell that is already HTML (built here from escaped parts)."""
+
+
 def _table(headers: Sequence[str], rows: Sequence[Sequence[Any]], *, table_id: str | None = None,
            sortable: bool = False, text_cols: int = 1) -> str:
     idattr = f' id="{esc(table_id)}"' if table_id else ""
@@ -373,7 +405,9 @@ def _table(headers: Sequence[str], rows: Sequence[Sequence[Any]], *, table_id: s
     for row in rows:
         cells = []
         for j, v in enumerate(row):
-            if isinstance(v, tuple):  # (display, sort key)
+            if isinstance(v, Raw):
+                cells.append(f"<td>{v}</td>")
+            elif isinstance(v, tuple):  # (display, sort key)
                 disp, key = v
                 cells.append(f'<td data-sort="{esc(key)}">{esc(disp)}</td>')
             else:
@@ -382,17 +416,19 @@ def _table(headers: Sequence[str], rows: Sequence[Sequence[Any]], *, table_id: s
     return f"<table{idattr}{cls}><thead><tr>{th}</tr></thead><tbody>{''.join(body)}</tbody></table>"
 
 
-def _with_interval(curve: Any, metric: str, i: int, j: int) -> str:
+def _with_interval(curve: Any, metric: str, i: int, j: int, fmt: Any = None) -> Raw:
+    """The value, and its interval on a second, smaller line."""
+    fmt = fmt or fmt_num
     v = curve.values[metric][i, j]
     if metric in curve.intervals:
         lo, hi = curve.intervals[metric]
-        return f"{fmt_num(v)} [{fmt_num(lo[i, j])}, {fmt_num(hi[i, j])}]"
-    return fmt_num(v)
+        return Raw(f'{esc(fmt(v))}<br><span class="ci">[{esc(fmt(lo[i, j]))}, {esc(fmt(hi[i, j]))}]</span>')
+    return Raw(esc(fmt(v)))
 
 
-def comparison_section(table_curve: Any, counts: Any, comparisons: Sequence[dict[str, Any]] | None = None,
+def comparison_section(table_curve: Any, counts: Any, comparisons: Sequence[Any] | None = None,
                        note: str | None = None, pass_k: Sequence[int] = (), pow_k: Sequence[int] = ()) -> Section:
-    """One row per model at round k; below it the paired comparisons (difference, interval, p-value) if given.
+    """One row per model at round k; below it the comparisons (:class:`passcurve.CompareResult`) if given.
 
     ``pass_k`` / ``pow_k``: which of ``table_curve.k`` to show as pass@k and pass^k columns (default:
     all as pass@k, none as pass^k).
@@ -415,31 +451,68 @@ def comparison_section(table_curve: Any, counts: Any, comparisons: Sequence[dict
     if table_curve.intervals:
         body += f'<p class="caption">Brackets: {_level(table_curve)} intervals ({esc(table_curve.interval_method)}).</p>'
     if comparisons:
-        body += "<h3>Paired comparisons on shared problems</h3>"
-        ch = ["model A", "model B", "k", "A − B", "interval", "p-value", "problems", "method"]
-        crow = [
-            [c["a"], c["b"], c["k"], fmt_num(c["difference"]), f"[{fmt_num(c['low'])}, {fmt_num(c['high'])}]",
-             fmt_num(c.get("p_value"), 4), c.get("problems", "-"), c.get("method", "")]
-            for c in comparisons
-        ]
-        body += '<div class="wide">' + _table(ch, crow, text_cols=2) + "</div>"
+        ref = comparisons[0].model_a
+        lvl = f"{round(100 * comparisons[0].confidence_level)}%"
+        body += f"<h3>Each model against {esc(ref)} (highest pass@1)</h3>"
+        ch = ["model A", "model B", "k", "A", "B", "A − B", f"{lvl} interval", "p-value", "problems", "paired",
+              "method"]
+        crow = []
+        for c in comparisons:
+            for j, k in enumerate(c.k):
+                crow.append([c.model_a, c.model_b, int(k), fmt_num(c.value_a[j]), fmt_num(c.value_b[j]),
+                             fmt_num(c.difference[j]), f"[{fmt_num(c.low[j])}, {fmt_num(c.high[j])}]",
+                             fmt_p(c.p_value[j]), int(c.problems[j]), "yes" if c.paired else "no",
+                             f"{c.method}; {c.test}"])
+        body += '<div class="wide scroll">' + _table(ch, crow, text_cols=2) + "</div>"
+        body += (f'<p class="caption">{esc(comparisons[0].metric.replace("_", " "))}: difference A − B with its '
+                 f"{lvl} interval and a two-sided p-value of no difference; paired on shared problems "
+                 "(passcurve.compare).</p>")
     return Section("models", "Model comparison", body, note=note)
 
 
-def diagnostics_section(rows: Sequence[dict[str, Any]] | None, note: str | None = None) -> Section:
-    """Hidden-difficulty diagnostics per model (the seed's widget, measured on this benchmark)."""
+def diagnostics_section(diag: Any, note: str | None = None) -> Section:
+    """Hidden-difficulty diagnostics per model (:class:`passcurve.DiagnosticsResult`): the seed's widget measured.
+
+    A table of P(right), μ², P(both right), P(2nd | 1st), intra-class correlation, and a chart of
+    the actual pass@k beside the independent-coin curve 1 − (1 − μ)^k.
+    """
     title = "Hidden difficulty: measured on this benchmark"
-    if not rows:
+    if diag is None:
         return Section("hidden-difficulty", title, note=note or "Not available.", omitted=True)
-    headers = ["model", "P(right) μ", "μ²", "P(both right)", "P(2nd right | 1st right)", "intra-class correlation",
-               "pass@8 if independent", "pass@8 actually"]
-    keys = ["mu", "mu_sq", "p_both", "p_second_given_first", "icc", "pass8_independent", "pass8"]
-    body_rows = [[r["model"], *[fmt_pct(r.get(k)) if k != "icc" else fmt_num(r.get(k), 3) for k in keys]] for r in rows]
-    body = '<div class="wide">' + _table(headers, body_rows) + "</div>"
+    ks = [int(k) for k in diag.k]
+    j8 = ks.index(8) if 8 in ks else None
+    headers = ["model", "P(answer right) μ", "μ² (if independent)", "P(both right), actually",
+               "P(2nd right | 1st right)", "intra-class correlation", "σ across problems"]
+    if j8 is not None:
+        headers += ["pass@8 if independent", "pass@8, actually"]
+    rows = []
+    for i, m in enumerate(diag.models):
+        row = [m, fmt_pct3(diag.mean[i]), fmt_pct3(diag.mean_squared[i]), fmt_pct3(diag.both_right[i]),
+               fmt_pct3(diag.second_given_first[i]), fmt_num(diag.icc[i], 3), fmt_pct3(diag.difficulty_sd[i])]
+        if j8 is not None:
+            row += [fmt_pct3(diag.independent_pass_at_k[i, j8]), fmt_pct3(diag.pass_at_k[i, j8])]
+        rows.append(row)
+    body = '<div class="wide">' + _table(headers, rows) + "</div>"
+    go = _go()
+    fig = go.Figure()
+    kx = np.asarray(ks, dtype=float)
+    for i, m in enumerate(diag.models):
+        col = colour(i)
+        fig.add_trace(go.Scatter(x=kx, y=diag.pass_at_k[i], mode="lines+markers", name=m,
+                                 legendgroup=m, line={"color": col, "width": 2.5}, marker={"size": 5},
+                                 hovertemplate="%{y:.4f}"))
+        fig.add_trace(go.Scatter(x=kx, y=diag.independent_pass_at_k[i], mode="lines", name=f"{m} if independent",
+                                 legendgroup=m, line={"color": col, "width": 1.5, "dash": "dash"},
+                                 hovertemplate="%{y:.4f}", showlegend=False))
+    _style_key(go, fig, [("actually", "solid"), ("if independent: 1 − (1 − μ)^k", "dash")])
+    _layout(fig, xtitle="k (doubling)", ytitle="pass@k", height=420)
+    fig.update_yaxes(rangemode="tozero")
+    body += figure_html(fig, "fig-hidden")
     body += (
-        '<p class="caption">Two answers to the same problem: P(both right) − μ² is the variance of difficulty '
-        "across problems; the larger it is, the further the real pass@k falls below independent coin flips. "
-        'Play with it in the <a href="#explorer">explorer</a>.</p>'
+        '<p class="caption">Two answers to the same problem are both right with probability μ² + σ², not μ²: '
+        "problems differ in difficulty (σ), so a right first answer is evidence the problem is easy. "
+        "That is why the actual pass@k (solid) falls below independent coin flips at the average rate (dashed). "
+        'Move the sliders in the <a href="#explorer">explorer</a> to see the same effect.</p>'
     )
     return Section("hidden-difficulty", title, body, note=note)
 
@@ -463,12 +536,8 @@ def loop_numbers_section(curve: Any, pow_k: int | None, retries: dict[str, Any] 
         headers.append("completion within the retry budget")
     rows = []
     for i, m in enumerate(curve.models):
-        def cell(metric: str, j: int) -> str:
-            v = fmt_pct(curve.values[metric][i, j])
-            if metric in curve.intervals:
-                lo, hi = curve.intervals[metric]
-                v += f" [{fmt_pct(lo[i, j])}, {fmt_pct(hi[i, j])}]"
-            return v
+        def cell(metric: str, j: int) -> Raw:
+            return _with_interval(curve, metric, i, j, fmt_pct)
 
         row = [m, cell("pass_at_k", 0), cell("pass_at_k", len(ks) - 1)]
         if j_pow is not None:
@@ -490,7 +559,7 @@ def loop_numbers_section(curve: Any, pow_k: int | None, retries: dict[str, Any] 
     if retries:
         expl.append("<b>completion within the retry budget</b>: from the attempt order, where attempts are dependent")
     else:
-        expl.append(f"<b>completion under the retry budget</b>: {esc(retry_note or 'not shown: no per-attempt data')}")
+        expl.append(esc(retry_note or "Completion under the retry budget not shown: no per-attempt data."))
     if has_ci:
         expl.append(f"brackets: {_level(curve)} intervals")
     body += '<ul class="caption">' + "".join(f"<li>{e}</li>" for e in expl) + "</ul>"
