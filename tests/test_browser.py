@@ -174,7 +174,7 @@ def report_file(tmp_path_factory):
     from passcurve.report import build_report
 
     bench = simulate(problems=80, n=300, rng=5)
-    rep = build_report(bench.counts, title="passcurve report (browser test)")
+    rep = build_report(bench.counts, title="passcurve report (browser test)", forecast_resamples=5, n_resamples=200)
     return rep, rep.write(tmp_path_factory.mktemp("report") / "report.html")
 
 

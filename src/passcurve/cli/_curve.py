@@ -5,7 +5,6 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Annotated, Literal
 
-import numpy as np
 import typer
 from rich.table import Table
 
@@ -163,6 +162,9 @@ def demo_cmd(
     ),
     problems: Annotated[int, typer.Option("--problems", help="Problems per model.")] = 300,
     n: Annotated[int, typer.Option("--n", help="Samples per problem.")] = 1000,
+    forecast_resamples: Annotated[
+        int, typer.Option("--forecast-resamples", help="Bootstrap refits per model behind the forecast intervals.")
+    ] = 30,
     seed: Seed = 0,
 ) -> None:
     """The main job on a built-in simulated benchmark (no input needed): the offline HTML report.
@@ -174,9 +176,11 @@ def demo_cmd(
 
     if problems < 1 or n < 1:
         raise PasscurveError("`--problems` and `--n` must be >= 1")
+    if output.suffix.lower() not in (".html", ".htm"):
+        raise PasscurveError(f"`--output` must end in .html (got {output.name!r})")
     with progress_bar(("simulating", *STEPS)) as advance:
         advance("simulating")
         bench = run_simulation(problems=problems, n=n, rng=seed)
-        rep = write_report(bench.counts, output, advance=advance, rng=seed,
+        rep = write_report(bench.counts, output, advance=advance, rng=seed, forecast_resamples=forecast_resamples,
                            title="passcurve demo: a simulated benchmark (4 models)")
     _summary(rep, output)

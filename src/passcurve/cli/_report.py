@@ -34,6 +34,10 @@ DropK = Annotated[
     bool,
     typer.Option("--drop-k-gt-n", help="Run curves to the largest n, leaving problems with n < k out at that k."),
 ]
+NResamples = Annotated[int, typer.Option("--n-resamples", help="Resamples of the paired model comparisons.")]
+ForecastResamples = Annotated[
+    int, typer.Option("--forecast-resamples", help="Bootstrap refits per model behind the forecast intervals.")
+]
 ForecastK = Annotated[int | None, typer.Option("--forecast-k", help="Forecast pass@k up to this k (default 100x n).")]
 
 
@@ -102,6 +106,8 @@ def report_cmd(
     drop_k_gt_n: DropK = False,
     forecast_k: ForecastK = None,
     title: Annotated[str | None, typer.Option("--title", help="Title of the report.")] = None,
+    n_resamples: NResamples = 1000,
+    forecast_resamples: ForecastResamples = 30,
     seed: Seed = 0,
     problem_col: ProblemCol = None,
     correct_col: CorrectCol = None,
@@ -128,7 +134,7 @@ def report_cmd(
         rep = write_report(
             counts, output, input_warnings=read_warnings, advance=advance, title=title,
             confidence_level=confidence_level, k_gt_n="drop" if drop_k_gt_n else "raise",
-            forecast_k=forecast_k, rng=seed,
+            forecast_k=forecast_k, rng=seed, n_resamples=n_resamples, forecast_resamples=forecast_resamples,
         )
     _summary(rep, output)
 
@@ -170,6 +176,7 @@ def plot_cmd(
     confidence_level: Level = 0.95,
     drop_k_gt_n: DropK = False,
     forecast_k: ForecastK = None,
+    forecast_resamples: ForecastResamples = 30,
     seed: Seed = 0,
     problem_col: ProblemCol = None,
     correct_col: CorrectCol = None,
@@ -195,6 +202,7 @@ def plot_cmd(
     data = compute_report_data(
         counts, confidence_level=confidence_level, k_gt_n="drop" if drop_k_gt_n else "raise",
         forecast_k=forecast_k, rng=seed, parts=parts, input_warnings=read_warnings,
+        forecast_resamples=forecast_resamples,
     )
     save_figure(static_figure(data, chosen), output)
     for cat, msg in data.warnings:

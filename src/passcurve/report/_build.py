@@ -34,6 +34,9 @@ Progress = Callable[[str], None]
 PARTS = ("intervals", "fits", "compare", "diagnostics", "retries")
 """Optional analyses :func:`compute_report_data` can run (``parts``)."""
 
+LOOP_FLAGS = ("StoppingTimeWarning", "DroppedProblemsWarning", "DependenceWarning", "DegenerateDataWarning")
+"""Warning categories repeated beside the four numbers (they change what those numbers mean)."""
+
 STEPS = (
     "curves",
     "intervals",
@@ -162,7 +165,8 @@ class _Collector:
                         warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
 
 
-def _compute_iv(counts: Any, confidence_level: Any, k_gt_n: str) -> float:
+def _compute_iv(counts: Any, confidence_level: Any, k_gt_n: str, n_resamples: Any = 1000,
+                forecast_resamples: Any = 30) -> float:
     if not isinstance(counts, Counts):
         raise PasscurveError(
             f"`counts` must be a passcurve.Counts (got {type(counts).__name__}); read one with passcurve.read_counts"
@@ -175,6 +179,9 @@ def _compute_iv(counts: Any, confidence_level: Any, k_gt_n: str) -> float:
         raise PasscurveError(f"`confidence_level` must be a number in (0, 1) (got {confidence_level!r})") from None
     if not 0 < level < 1:
         raise PasscurveError(f"`confidence_level` must be in (0, 1) (got {confidence_level!r})")
+    for name, v, lo in (("n_resamples", n_resamples, 1), ("forecast_resamples", forecast_resamples, 0)):
+        if isinstance(v, bool) or not isinstance(v, int | np.integer) or v < lo:
+            raise PasscurveError(f"`{name}` must be an integer >= {lo} (got {v!r})")
     return level
 
 
@@ -185,6 +192,8 @@ def compute_report_data(
     k_gt_n: str = "raise",
     forecast_k: int | None = None,
     rng: Any = 0,
+    n_resamples: int = 1000,
+    forecast_resamples: int = 30,
     progress: Progress | None = None,
     parts: Any = None,
     input_warnings: Any = (),
@@ -202,13 +211,17 @@ def compute_report_data(
     forecast_k : int, optional
         How far to forecast (default 100 × the largest observed k, at least 10^4).
     rng : seed for the resampling-based analyses.
+    n_resamples : int
+        Resamples of the paired comparisons (sign-flip test and bootstrap interval).
+    forecast_resamples : int
+        Bootstrap refits per model behind the forecast's prediction intervals.
     progress : callable(step name), optional
     parts : set of str, optional
         Which optional analyses to run (default all of :data:`PARTS`); the curves always run.
     input_warnings : sequence of (category, message)
         Warnings raised before this call (e.g. while reading the input), shown first.
     """
-    _compute_iv(counts, confidence_level, k_gt_n)
+    _compute_iv(counts, confidence_level, k_gt_n, n_resamples, forecast_resamples)
     parts = set(PARTS if parts is None else parts)
     unknown = parts - set(PARTS)
     if unknown:
@@ -245,7 +258,8 @@ def compute_report_data(
     fitter = ext.get("fits")
     if fitter is not None:
         fits, shares = col.optional(
-            "difficulty fits and forecasts", lambda: fitter(counts, cur, forecast_k, confidence_level),
+            "difficulty fits and forecasts",
+            lambda: fitter(counts, cur, forecast_k, confidence_level, rng, forecast_resamples),
             notes, "failure", "Power-law fit and forecast",
         ) or ({}, {})
     else:
@@ -259,7 +273,7 @@ def compute_report_data(
         col.step("model comparison", lambda: None)
         notes["models"] = "Paired comparisons need at least two models."
     elif cmp is not None:
-        comps = tuple(col.optional("model comparison", lambda: cmp(counts, tab, confidence_level, rng),
+        comps = tuple(col.optional("model comparison", lambda: cmp(counts, tab, confidence_level, rng, n_resamples),
                                    notes, "models", "Paired comparisons") or ())
     else:
         col.step("model comparison", lambda: None)
@@ -342,10 +356,13 @@ def build_report(
     k_gt_n: str = "raise",
     forecast_k: int | None = None,
     rng: Any = 0,
+    n_resamples: int = 1000,
+    forecast_resamples: int = 30,
     explorer_href: str = "explorer.html",
     max_table_rows: int = 5000,
     progress: Progress | None = None,
     input_warnings: Any = (),
+    parts: Any = None,
 ) -> Report:
     """The offline HTML report of ``counts``: curves, forecast, difficulty, comparisons, flags.
 
@@ -354,7 +371,7 @@ def build_report(
     counts : Counts
         Per-(model, problem) counts, e.g. from :func:`passcurve.read_counts`.
     title : str, optional
-    confidence_level, k_gt_n, forecast_k, rng
+    confidence_level, k_gt_n, forecast_k, rng, n_resamples, forecast_resamples, input_warnings, parts
         Passed to :func:`compute_report_data`.
     explorer_href : str
         Relative link to the explorer page (``Report.write`` writes it next to the report).
@@ -370,7 +387,8 @@ def build_report(
     """
     data = compute_report_data(
         counts, confidence_level=confidence_level, k_gt_n=k_gt_n, forecast_k=forecast_k, rng=rng, progress=progress,
-        input_warnings=input_warnings,
+        n_resamples=n_resamples, forecast_resamples=forecast_resamples,
+        input_warnings=input_warnings, parts=parts,
     )
     if progress is not None:
         progress("rendering")
@@ -378,7 +396,7 @@ def build_report(
     n = data.notes
     sections = [
         S.loop_numbers_section(data.curve, data.pow_k, data.retries, n.get("retries"),
-                               flags=[m for _, m in data.warnings][:3]),
+                               flags=[m for c, m in data.warnings if c in LOOP_FLAGS]),
         S.passk_section(data.curve),
         S.failure_section(data.curve, data.fits or None, note=n.get("failure")),
         S.naive_section(data.curve),

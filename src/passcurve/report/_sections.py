@@ -162,6 +162,7 @@ def _band(go: Any, x: np.ndarray, lo: np.ndarray, hi: np.ndarray, col: str, name
     ok = np.isfinite(lo) & np.isfinite(hi)
     x, lo, hi = x[ok], lo[ok], hi[ok]
     return go.Scatter(
+        mode="lines",
         x=np.concatenate([x, x[::-1]]),
         y=np.concatenate([hi, lo[::-1]]),
         fill="toself",
@@ -210,7 +211,8 @@ def failure_section(curve: Any, fits: dict[str, Any] | None = None, note: str | 
     """1 - pass@k on log-log axes; the power-law fit and the forecast beyond n when available.
 
     ``fits`` maps a model to a dict with any of: ``"power_law"`` (k, failure) of the fitted
-    power law, ``"forecast"`` (k, failure, low, high) beyond the data, ``"label"``.
+    power law, ``"forecast"`` (k, failure, low, high) beyond the data, ``"labels"`` (column -> text
+    for the table under the chart: "power law", "forecast", "difficulty").
     """
     go = _go()
     fig = go.Figure()
@@ -250,14 +252,10 @@ def failure_section(curve: Any, fits: dict[str, Any] | None = None, note: str | 
             '<p class="caption">Solid: observed. Dashed: least-squares power law −log pass@k = a·k<sup>−b</sup> '
             "(Schaeffer et al. 2025). Dotted with band: forecast beyond the largest observed k and its interval.</p>"
         )
-        rows = [
-            f"<tr><td class='text'>{esc(m)}</td><td class='text'>{esc(v.get('label', ''))}</td></tr>"
-            for m, v in fits.items()
-            if v.get("label")
-        ]
-        if rows:
-            body += "<div class='wide'><table><thead><tr><th class='text'>model</th><th class='text'>fit</th></tr></thead>"
-            body += "<tbody>" + "".join(rows) + "</tbody></table></div>"
+        cols = [c for c in ("power law", "forecast", "difficulty") if any(c in v.get("labels", {}) for v in fits.values())]
+        rows = [[m, *[v.get("labels", {}).get(c, "-") for c in cols]] for m, v in fits.items()]
+        if cols:
+            body += '<div class="wide fits">' + _table(["model", *cols], rows, text_cols=1 + len(cols)) + "</div>"
     return Section("failure", "Failure rate 1 − pass@k (log-log), power law and forecast", body, note=note)
 
 
@@ -297,9 +295,6 @@ def passpow_section(curve: Any) -> Section:
     has_band = "pass_pow_k" in curve.intervals
     for i, m in enumerate(curve.models):
         col = colour(i)
-        if has_band:
-            lo, hi = curve.intervals["pass_pow_k"]
-            fig.add_trace(_band(go, ks, lo[i], hi[i], col, f"{m} interval", m))
         v = curve.values["pass_pow_k"][i]
         ok = v >= POW_FLOOR
         fig.add_trace(go.Scatter(x=ks[ok], y=v[ok], mode="lines", name=m, legendgroup=m,
@@ -307,7 +302,9 @@ def passpow_section(curve: Any) -> Section:
     _layout(fig, xtitle="k (attempts that must all succeed)", ytitle="pass^k (unbiased, mean over problems)",
             logy=True)
     cap = ("pass^k = C(c, k)/C(n, k): the chance that k independent attempts all succeed (reliability, τ-bench). "
-           f"Log scale, drawn down to {POW_FLOOR:g}.")
+           f"Log scale, drawn down to {POW_FLOOR:g}."
+           + (" Its intervals are in the model comparison table (on a log axis their lower ends, often 0, "
+              "would swamp the chart)." if has_band else ""))
     return Section("pass-pow-k", "pass^k: all k attempts right", figure_html(fig, "fig-passpow") + f'<p class="caption">{cap}</p>')
 
 
@@ -536,7 +533,7 @@ def loop_numbers_section(curve: Any, pow_k: int | None, retries: dict[str, Any] 
         headers.append("completion within the retry budget")
     rows = []
     for i, m in enumerate(curve.models):
-        def cell(metric: str, j: int) -> Raw:
+        def cell(metric: str, j: int, i: int = i) -> Raw:
             return _with_interval(curve, metric, i, j, fmt_pct)
 
         row = [m, cell("pass_at_k", 0), cell("pass_at_k", len(ks) - 1)]
