@@ -24,7 +24,6 @@ from ._app import (
     Threshold,
     command,
     err,
-    load_counts,
     out,
 )
 
@@ -70,11 +69,19 @@ def progress_bar(steps: tuple[str, ...], enabled: bool = True) -> Iterator[Calla
         bar.update(task, completed=len(steps))
 
 
-def _read_with_warnings(advance: Callable[[str], None], file: Path, **opts: Any) -> tuple[Any, list[tuple[str, str]]]:
-    advance("reading")
+def _read_with_warnings(file: Path, **opts: Any) -> tuple[Any, list[tuple[str, str]]]:
+    """Read through the data layer (with its own progress display) and keep its warnings for the report.
+
+    Like :func:`load_counts`, but the warnings are returned (the report shows them and the
+    command prints them once at the end) instead of printed here.
+    """
+    from ..data import read_counts
+    from ..data._progress import cli_progress
+
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", PasscurveWarning)
-        counts = load_counts(file, **opts)
+        with cli_progress(err, file) as progress:
+            counts = read_counts(file, progress=progress, **opts)
     got = []
     for w in caught:
         if issubclass(w.category, PasscurveWarning):
@@ -126,11 +133,11 @@ def report_cmd(
 
     if output.suffix.lower() not in (".html", ".htm"):
         raise PasscurveError(f"`--output` must end in .html (got {output.name!r})")
-    with progress_bar(("reading", *STEPS)) as advance:
-        counts, read_warnings = _read_with_warnings(
-            advance, file, problem_col=problem_col, correct_col=correct_col, model_col=model_col, n_col=n_col,
-            c_col=c_col, attempt_col=attempt_col, threshold=threshold, format=format,
-        )
+    counts, read_warnings = _read_with_warnings(
+        file, problem_col=problem_col, correct_col=correct_col, model_col=model_col, n_col=n_col,
+        c_col=c_col, attempt_col=attempt_col, threshold=threshold, format=format,
+    )
+    with progress_bar(STEPS) as advance:
         rep = write_report(
             counts, output, input_warnings=read_warnings, advance=advance, title=title,
             confidence_level=confidence_level, k_gt_n="drop" if drop_k_gt_n else "raise",
@@ -195,7 +202,7 @@ def plot_cmd(
         raise PasscurveError(f"`--output` must end in .png, .svg or .pdf (got {output.name!r})")
     chosen = _static_iv(panels)
     counts, read_warnings = _read_with_warnings(
-        lambda name: None, file, problem_col=problem_col, correct_col=correct_col, model_col=model_col,
+        file, problem_col=problem_col, correct_col=correct_col, model_col=model_col,
         n_col=n_col, c_col=c_col, attempt_col=attempt_col, threshold=threshold, format=format,
     )
     parts = {"intervals"} | ({"fits"} if "failure" in chosen else set())

@@ -345,6 +345,10 @@ def _header(data: ReportData, title: str) -> str:
         f"{problems} problems · {n_txt} samples per problem · {int(c.n.sum()):,} samples in all. "
         f"Curves run to k = {int(data.curve.k[-1])}.</p>"
     )
+    crit = [(cat, msg) for cat, msg in data.warnings if cat in LOOP_FLAGS]
+    if crit:
+        items = "".join(f"<li><strong>{esc(cat)}</strong>: {esc(msg)}</li>" for cat, msg in crit)
+        s.append(f'<div class="banner" id="banner"><strong>Read this report with care.</strong><ul>{items}</ul></div>')
     return "\n".join(s)
 
 

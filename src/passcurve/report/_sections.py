@@ -217,6 +217,9 @@ def failure_section(curve: Any, fits: dict[str, Any] | None = None, note: str | 
     go = _go()
     fig = go.Figure()
     ks = np.asarray(curve.k, dtype=float)
+    obs = 1.0 - curve.values["pass_at_k"]
+    pos = obs[np.isfinite(obs) & (obs > 0)]
+    floor = max(1e-6, float(pos.min()) * 1e-3) if pos.size else 1e-6  # the log axis stops here
     for i, m in enumerate(curve.models):
         col = colour(i)
         fail = 1.0 - curve.values["pass_at_k"][i]
@@ -230,22 +233,25 @@ def failure_section(curve: Any, fits: dict[str, Any] | None = None, note: str | 
             continue
         if "forecast" in f:
             fk, fv, flo, fhi = (np.asarray(a, dtype=float) for a in f["forecast"])
-            if flo is not None and np.isfinite(flo).any():
-                fig.add_trace(_band(go, fk, np.clip(flo, 1e-300, None), np.clip(fhi, 1e-300, None), col,
+            if np.isfinite(flo).any():
+                fig.add_trace(_band(go, fk, np.clip(flo, floor, None), np.clip(fhi, floor, None), col,
                                     f"{m} forecast interval", m))
+            keep = fv >= floor
             fig.add_trace(
-                go.Scatter(x=fk, y=fv, mode="lines", name=f"{m} forecast", legendgroup=m, showlegend=False,
+                go.Scatter(x=fk[keep], y=fv[keep], mode="lines", name=f"{m} forecast", legendgroup=m, showlegend=False,
                            line={"color": col, "width": 2, "dash": "dot"}, hovertemplate="%{y:.4g}")
             )
         if "power_law" in f:
             pk, pv = (np.asarray(a, dtype=float) for a in f["power_law"])
+            keep = pv >= floor
             fig.add_trace(
-                go.Scatter(x=pk, y=pv, mode="lines", name=f"{m} power law", legendgroup=m, showlegend=False,
+                go.Scatter(x=pk[keep], y=pv[keep], mode="lines", name=f"{m} power law", legendgroup=m, showlegend=False,
                            line={"color": col, "width": 1.5, "dash": "dash"}, hovertemplate="%{y:.4g}")
             )
     if fits:
         _style_key(go, fig, [("observed", "solid"), ("power law", "dash"), ("forecast", "dot")])
     _layout(fig, xtitle="k (samples per problem)", ytitle="failure rate 1 − pass@k", logy=True)
+    fig.update_yaxes(range=[math.log10(floor), 0.02])
     body = figure_html(fig, "fig-failure")
     if fits:
         body += (
