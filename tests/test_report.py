@@ -178,12 +178,50 @@ def test_static_bad_input(bench, tmp_path):
         save_figure(static_figure(data), tmp_path / "fig.gif")
 
 
-def test_cli_demo_writes_the_report(cli, tmp_path: Path):
-    res = cli("demo", "-o", str(tmp_path / "report.html"), "--problems", "40", "--n", "100", "--forecast-resamples", "2")
-    assert res.returncode == 0, res.stderr
-    html = (tmp_path / "report.html").read_text(encoding="utf-8")
-    assert "passcurve demo" in html and (tmp_path / "explorer.html").exists()
-    assert "wrote" in res.stdout
+def test_cli_demo_writes_the_report(tmp_path: Path, capsys):
+    # in-process (the subprocess entry point is exercised by test_cli_report_and_plot)
     from passcurve.cli._app import run
 
+    code = run(["demo", "-o", str(tmp_path / "report.html"), "--problems", "40", "--n", "100",
+                "--forecast-resamples", "2"])
+    assert code == 0
+    html = (tmp_path / "report.html").read_text(encoding="utf-8")
+    assert "passcurve demo" in html and (tmp_path / "explorer.html").exists()
+    assert "wrote" in capsys.readouterr().out
     assert run(["demo", "-o", str(tmp_path / "report.txt")]) == 2  # bad input: exit 2, before any work
+
+
+def test_cli_report_and_plot(cli, tmp_path: Path, bench):
+    from passcurve.cli._app import run
+    from passcurve.data import write_counts
+
+    data = write_counts(simulate(problems=30, n=50, rng=1).counts, tmp_path / "counts.csv")
+    out = tmp_path / "r.html"
+    res = cli("report", str(data), "-o", str(out), "--forecast-resamples", "2", "--n-resamples", "100")
+    assert res.returncode == 0, res.stderr
+    assert out.exists() and (tmp_path / "explorer.html").exists() and "wrote" in res.stdout
+    assert "counts.csv" in out.read_text(encoding="utf-8")
+    # the rest in-process (same app, same exit codes, no interpreter start-up)
+    assert run(["plot", str(data), "-o", str(tmp_path / "fig.svg"), "--forecast-resamples", "2"]) == 0
+    assert (tmp_path / "fig.svg").read_bytes().startswith(b"<?xml")
+    assert run(["plot", str(data), "-o", str(tmp_path / "fig.gif")]) == 2
+    assert run(["plot", str(data), "-o", str(tmp_path / "fig.png"), "--panels", "pie"]) == 2
+    assert run(["report", str(data), "-o", str(tmp_path / "r.txt")]) == 2
+    assert run(["report", str(tmp_path / "missing.csv"), "-o", str(out)]) == 2
+
+
+@pytest.mark.shared_data
+def test_stopping_time_data_is_flagged_at_the_top():
+    from conftest import shared_file
+
+    from passcurve import read_counts
+
+    path = shared_file("bon_jailbreaking_counts.csv")
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        cnt = read_counts(path)
+    read = [(w.category.__name__, str(w.message)) for w in caught if w.category.__name__ == "StoppingTimeWarning"]
+    assert read, "the data layer flags BoN's n as a stopping time (data/README.md)"
+    rep = build_report(cnt, parts=set(), input_warnings=read)
+    top = rep.html[: rep.html.index('id="loop"')]
+    assert 'id="banner"' in top and "StoppingTimeWarning" in top
