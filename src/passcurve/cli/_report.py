@@ -56,7 +56,7 @@ def progress_bar(steps: tuple[str, ...], enabled: bool = True) -> Iterator[Calla
         console=err,
         transient=True,
     ) as bar:
-        task = bar.add_task("reading", total=len(steps))
+        task = bar.add_task(steps[0], total=len(steps))
         seen: list[str] = []
 
         def advance(name: str) -> None:
