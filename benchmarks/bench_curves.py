@@ -39,7 +39,7 @@ def bench(problems: int, n: int, seed: int = 0, max_cells: int = 200_000) -> dic
         t_curve = min(t_curve, time.perf_counter() - t0)
 
     t_matrix = float("nan")
-    if problems * n <= 2 * 10**7:
+    if problems * n <= 10**8:
         t0 = time.perf_counter()
         mat = pc.pass_at_k(np.full((problems, 1), n), c[:, None], ks[None, :])
         t_matrix = time.perf_counter() - t0

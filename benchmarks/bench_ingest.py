@@ -30,7 +30,9 @@ from pathlib import Path
 
 import duckdb
 
-BASELINE_SQL = "SELECT model, problem_id, count(*) AS n, sum(correct::INT) AS c FROM read_parquet('{f}') GROUP BY ALL"
+BASELINE_SQL = (
+    "SELECT model, problem_id, count(*) AS n, sum(correct::INT) AS c FROM read_parquet('{f}') GROUP BY ALL"
+)
 
 
 def make_file(path: Path, rows: int) -> None:
@@ -53,7 +55,9 @@ def make_file(path: Path, rows: int) -> None:
         ) TO '{tmp}' (FORMAT parquet, ROW_GROUP_SIZE 1000000)"""
     )
     tmp.rename(path)
-    print(f"wrote {path} ({path.stat().st_size / 2**20:.0f} MB) in {time.perf_counter() - t:.1f} s", flush=True)
+    print(
+        f"wrote {path} ({path.stat().st_size / 2**20:.0f} MB) in {time.perf_counter() - t:.1f} s", flush=True
+    )
 
 
 def run_baseline(f: Path) -> int:
@@ -109,17 +113,24 @@ def main() -> None:
     print(f"time  duckdb GROUP BY  median {b:.2f} s  runs {[round(x, 2) for x in tb]}")
     print(f"time  read_counts      median {p:.2f} s  runs {[round(x, 2) for x in tp]}")
     print(f"time  read_counts(check_duplicates=False) median {q:.2f} s  runs {[round(x, 2) for x in tn]}")
-    print(f"ratio read_counts / duckdb = {p / b:.2f}x; without the duplicate check {q / b:.2f}x (goal <= 1.3x)")
+    print(
+        f"ratio read_counts / duckdb = {p / b:.2f}x; without the duplicate check {q / b:.2f}x (goal <= 1.3x)"
+    )
     env = dict(os.environ)
     for mode in ("baseline", "passcurve", "nodup"):
         out = subprocess.run(
-            [sys.executable, __file__, "--child", mode, "--file", str(f)], capture_output=True, text=True, env=env
+            [sys.executable, __file__, "--child", mode, "--file", str(f)],
+            capture_output=True,
+            text=True,
+            env=env,
         )
         if out.returncode != 0:
             print(out.stderr)
             continue
         r = json.loads(out.stdout.strip().splitlines()[-1])
-        print(f"peak RSS {mode:9s} {r['peak_rss'] / 2**30:.2f} GB  ({r['seconds']:.2f} s cold process, {r['groups']} groups)")
+        print(
+            f"peak RSS {mode:9s} {r['peak_rss'] / 2**30:.2f} GB  ({r['seconds']:.2f} s cold process, {r['groups']} groups)"
+        )
 
 
 if __name__ == "__main__":

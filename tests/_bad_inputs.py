@@ -61,13 +61,21 @@ def _jsonl(rows: list[Any], name: str = "x.jsonl", tail: str = ""):  # type: ign
 GOOD_COUNTS = "model,problem_id,n,c\nm,a,10,2\nm,b,10,0\n"
 
 CASES: dict[str, Case] = {
-    "c_gt_n": (_text("c.csv", "problem_id,n,c\na,10,2\nb,5,7\n"), r"`c` must be <= n; row 2 \(problem 'b'\) has c=7 > n=5"),
+    "c_gt_n": (
+        _text("c.csv", "problem_id,n,c\na,10,2\nb,5,7\n"),
+        r"`c` must be <= n; row 2 \(problem 'b'\) has c=7 > n=5",
+    ),
     "negative_count": (_text("c.csv", "problem_id,n,c\na,10,-1\n"), r"`c` must be >= 0; row 1"),
-    "non_integer_count": (_text("c.csv", "problem_id,n,c\na,10.5,2\n"), r"must hold whole numbers; row 1 .* n=10.5"),
+    "non_integer_count": (
+        _text("c.csv", "problem_id,n,c\na,10.5,2\n"),
+        r"must hold whole numbers; row 1 .* n=10.5",
+    ),
     "n_zero": (_text("c.csv", "problem_id,n,c\na,0,0\n"), r"`n` must be >= 1"),
     "nan_count": (_text("c.csv", "problem_id,n,c\na,10,\nb,10,3\n"), r"missing value \(NaN/empty\) in row 1"),
     "nan_correct": (
-        _parquet("SELECT 'p' AS problem_id, i AS attempt, CASE WHEN i = 2 THEN 'nan'::DOUBLE ELSE 1.0 END AS score FROM range(4) t(i)"),
+        _parquet(
+            "SELECT 'p' AS problem_id, i AS attempt, CASE WHEN i = 2 THEN 'nan'::DOUBLE ELSE 1.0 END AS score FROM range(4) t(i)"
+        ),
         r"correctness column 'score' has a missing value \(null/NaN\), e.g. row \{problem_id='p', attempt=2",
     ),
     "duplicate_attempt": (
@@ -97,7 +105,9 @@ CASES: dict[str, Case] = {
     "empty_file": (_text("e.csv", ""), r"e.csv is empty \(0 bytes\)"),
     "header_only": (_text("h.csv", "problem_id,correct\n"), r"h.csv has no data rows"),
     "truncated_parquet": (
-        _parquet("SELECT i % 7 AS problem_id, i AS attempt, i % 3 = 0 AS correct FROM range(5000) t(i)", cut=True),
+        _parquet(
+            "SELECT i % 7 AS problem_id, i AS attempt, i % 3 = 0 AS correct FROM range(5000) t(i)", cut=True
+        ),
         r"cannot read x.parquet as parquet: .*(magic|corrupt|end of file)",
     ),
     "broken_jsonl_last_line": (
@@ -105,11 +115,20 @@ CASES: dict[str, Case] = {
         r"cannot read x.jsonl as jsonl: Malformed JSON",
     ),
     "corrupt_csv": (_text("g.csv", "\x00\x01\x02garbage\x00,\n\x07\x08"), r"g.csv"),
-    "unknown_extension": (_text("data.xyz", "a b c\n1 2 3\n"), r"data.xyz: unknown format \(extension '.xyz'.*tried"),
-    "unknown_format_option": (_with(_text("c.csv", GOOD_COUNTS), ["--format", "excel"], {"format": "excel"}), r"unknown `format` 'excel'"),
+    "unknown_extension": (
+        _text("data.xyz", "a b c\n1 2 3\n"),
+        r"data.xyz: unknown format \(extension '.xyz'.*tried",
+    ),
+    "unknown_format_option": (
+        _with(_text("c.csv", GOOD_COUNTS), ["--format", "excel"], {"format": "excel"}),
+        r"unknown `format` 'excel'",
+    ),
     "missing_file": (_missing, r"no such file: '.*nope.csv'"),
     "directory": (_directory, r"is a directory, not a file"),
-    "string_in_n": (_text("c.csv", "problem_id,n,c\na,10,2\nb,ten,3\n"), r"column 'n' \(`n`\) must hold integers; row 2 \(problem 'b'\) has n='ten'"),
+    "string_in_n": (
+        _text("c.csv", "problem_id,n,c\na,10,2\nb,ten,3\n"),
+        r"column 'n' \(`n`\) must hold integers; row 2 \(problem 'b'\) has n='ten'",
+    ),
     "null_problem": (
         _jsonl([{"problem_id": None, "correct": True}, {"problem_id": "a", "correct": False}]),
         r"problem-id column 'problem_id' has a missing value",

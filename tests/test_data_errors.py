@@ -49,3 +49,12 @@ def test_duplicate_with_gap_detected_by_power_sums(tmp_path):
         p.write_text("problem_id,attempt,correct\n" + "".join(f"a,{a},1\n" for a in attempts))
         with pytest.raises(PasscurveError, match="duplicate"):
             read_counts(p)
+
+
+def test_null_attempt(tmp_path):
+    p = tmp_path / "x.jsonl"
+    p.write_text(
+        '{"problem_id": "a", "attempt": 0, "correct": true}\n{"problem_id": "a", "attempt": null, "correct": false}\n'
+    )
+    with pytest.raises(PasscurveError, match="attempt column 'attempt' has a missing value"):
+        read_counts(p)

@@ -15,7 +15,10 @@ from passcurve import PasscurveError, counts_from_frame, simulate
 
 
 def as_set(counts):
-    return {(str(m), str(p), int(n), int(c)) for m, p, n, c in zip(counts.model, counts.problem, counts.n, counts.c, strict=True)}
+    return {
+        (str(m), str(p), int(n), int(c))
+        for m, p, n, c in zip(counts.model, counts.problem, counts.n, counts.c, strict=True)
+    }
 
 
 @pytest.fixture(scope="module")
@@ -81,7 +84,9 @@ def test_polars_lazy_bad_values():
 def dask_client():
     distributed = pytest.importorskip("distributed")
     pytest.importorskip("dask.dataframe")
-    cluster = distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=False, dashboard_address=None)
+    cluster = distributed.LocalCluster(
+        n_workers=1, threads_per_worker=1, processes=False, dashboard_address=None
+    )
     client = distributed.Client(cluster)
     yield client
     client.close()
@@ -98,7 +103,9 @@ def test_dask_on_local_cluster(bench, dask_client):
     assert got.meta["reader"] == "narwhals/dask"
     # the same on a score column with a threshold, computed by the cluster
     df = _pandas(s).assign(score=lambda d: d["correct"].astype(float) * 0.9)
-    got2 = counts_from_frame(dd.from_pandas(df.drop(columns="correct"), npartitions=2), correct="score", threshold=0.5)
+    got2 = counts_from_frame(
+        dd.from_pandas(df.drop(columns="correct"), npartitions=2), correct="score", threshold=0.5
+    )
     assert as_set(got2) == as_set(b.counts)
 
 

@@ -7,6 +7,9 @@ Curves and data
 Error bars, comparisons, diagnostics
     curve_intervals, standard_error, compare, CompareResult, power_analysis, PowerResult,
     hidden_difficulty, DiagnosticsResult
+Majority voting, retries, weak verifiers
+    maj_at_k, maj_at_k_tallies, vote, VoteResult, AnswerTallies, simulate_answers,
+    retries, RetryResult, verifier_inflation, VerifierResult
 Simulation
     simulate, ModelSpec, SimulatedBenchmark
 Errors and warnings
@@ -29,7 +32,12 @@ from ._errors import (
     UnpairedComparisonWarning,
 )
 from ._estimators import g_pass_at_k, mg_pass_at_k, naive_pass_at_k, pass_at_k, pass_pow_k
+
+# majority voting, retries, weak verifiers (issue 6)
+from ._retries import RetryResult, retries
 from ._simulate import DEMO_MODELS, ModelSpec, SimulatedBenchmark, simulate
+from ._verifiers import VerifierResult, verifier_inflation
+from ._voting import AnswerTallies, VoteResult, maj_at_k, maj_at_k_tallies, simulate_answers, vote
 
 # data layer (files, harness logs, frames -> Counts)
 from .data import Samples, counts_from_frame, open_samples, read_counts

@@ -145,35 +145,55 @@ def _log_fail_elementwise(n: np.ndarray, c: np.ndarray, k: np.ndarray) -> np.nda
     return out
 
 
-def _log_fail(n: np.ndarray, c: np.ndarray, k: np.ndarray) -> np.ndarray:
-    """log C(n-c, k)/C(n, k), broadcasting; -inf where k > n - c, NaN where k > n."""
+def _log_fail(n: np.ndarray, c: np.ndarray, k: np.ndarray, transform: Any = None) -> np.ndarray:
+    """log C(n-c, k)/C(n, k), broadcasting; -inf where k > n - c, NaN where k > n.
+
+    ``transform`` (elementwise, e.g. log F -> pass@k) is applied before the final gather, on
+    the (distinct pairs x distinct k) table, which is usually far smaller than the output.
+    """
+    tr = transform if transform is not None else (lambda x: x)
     nc_n, nc_c = np.broadcast_arrays(n, c)
     shape = np.broadcast_shapes(nc_n.shape, k.shape)
     size = int(np.prod(shape)) if shape else 1
-    pairs = np.stack([nc_n.ravel(), nc_c.ravel()], axis=1)
-    upairs, inv = np.unique(pairs, axis=0, return_inverse=True)
+    key = nc_n.ravel() * (int(nc_n.max()) + 1) + nc_c.ravel()  # one integer per distinct (n, c)
+    _, first, inv = np.unique(key, return_index=True, return_inverse=True)
+    pn, pcc = nc_n.ravel()[first], nc_c.ravel()[first]
     uk, kinv = np.unique(k.ravel(), return_inverse=True)
-    P, U = upairs.shape[0], uk.size
+    P, U = pn.size, uk.size
     use_table = P * U <= max(8 * size, 1 << 20)
     if use_table and size <= (1 << 22):
         # the table sums up to min(max k, n - c) terms per pair; the elementwise path
         # sums min(c, k) terms per element (F is symmetric in c and k): take the cheaper
-        table_cost = int(np.minimum(uk[-1], upairs[:, 0] - upairs[:, 1]).sum())
+        table_cost = int(np.minimum(uk[-1], pn - pcc).sum())
         elem_cost = int(np.minimum(*np.broadcast_arrays(c, k)).sum())
         use_table = table_cost <= elem_cost
     if use_table:
-        pos_k = np.maximum(uk, 1)
-        table = _log_fail_table(upairs[:, 0], upairs[:, 1], pos_k)
-        table[:, uk == 0] = 0.0
-        res = table[inv.reshape(nc_n.shape), kinv.reshape(k.shape)]
+        table = tr(_log_fail_table(pn, pcc, np.maximum(uk, 1)))
+        if k.ndim >= 1 and nc_n.ndim >= k.ndim and nc_n.shape[-1] == 1 and all(d == 1 for d in k.shape[:-1]):
+            # outer-product layout (problems x k): gather whole rows, far faster than 2-D fancy indexing
+            kin = kinv.ravel()
+            if not (kin.size == U and (kin == np.arange(U)).all()):
+                table = table[:, kin]
+            res = table[inv.reshape(nc_n.shape[:-1])]
+        else:
+            res = table[inv.reshape(nc_n.shape), kinv.reshape(k.shape)]
         return np.broadcast_to(res, shape).copy() if res.shape != shape else res
     nb, cb, kb = (np.ascontiguousarray(x).ravel() for x in np.broadcast_arrays(n, c, k))
-    return _log_fail_elementwise(nb, cb, kb).reshape(shape)
+    return tr(_log_fail_elementwise(nb, cb, kb)).reshape(shape)
 
 
-def _fail_to_pass(logf: np.ndarray) -> np.ndarray:
-    out = -np.expm1(logf)
-    return out + 0.0  # turns -0.0 into +0.0
+def _log_fail_to_pass(logf: np.ndarray) -> np.ndarray:
+    """pass@k = 1 - F = -expm1(log F), with +0.0 (never -0.0) where F = 1."""
+    out = np.expm1(logf)
+    np.negative(out, out=out)
+    out += 0.0  # -0.0 + 0.0 is +0.0
+    return out
+
+
+def _log_fail_to_prob(logf: np.ndarray) -> np.ndarray:
+    out = np.exp(logf)
+    out += 0.0
+    return out
 
 
 # ----------------------------------------------------------------------------------------
@@ -247,7 +267,7 @@ def pass_at_k(n: Any, c: Any, k: Any, *, k_gt_n: KGtN = "raise") -> Any:
     0.9166666666666666
     """
     n_a, c_a, k_a = _nck_iv(n, c, k, k_gt_n)
-    return _scalar_out(_fail_to_pass(_log_fail(n_a, c_a, k_a)), n, c, k)
+    return _scalar_out(_log_fail(n_a, c_a, k_a, _log_fail_to_pass), n, c, k)
 
 
 def pass_pow_k(n: Any, c: Any, k: Any, *, k_gt_n: KGtN = "raise") -> Any:
@@ -274,7 +294,7 @@ def pass_pow_k(n: Any, c: Any, k: Any, *, k_gt_n: KGtN = "raise") -> Any:
     0.466667
     """
     n_a, c_a, k_a = _nck_iv(n, c, k, k_gt_n)
-    out = np.exp(_log_fail(n_a, n_a - c_a, k_a)) + 0.0
+    out = _log_fail(n_a, n_a - c_a, k_a, _log_fail_to_prob)
     return _scalar_out(out, n, c, k)
 
 
@@ -324,9 +344,9 @@ def g_pass_at_k(n: Any, c: Any, k: Any, tau: Any, *, k_gt_n: KGtN = "raise") -> 
     last = (m == k_b) & ~first
     mid = ~first & ~last
     if first.any():
-        out[first] = _fail_to_pass(_log_fail(n_b[first], c_b[first], k_b[first]))
+        out[first] = _log_fail(n_b[first], c_b[first], k_b[first], _log_fail_to_pass)
     if last.any():
-        out[last] = np.exp(_log_fail(n_b[last], n_b[last] - c_b[last], k_b[last]))
+        out[last] = _log_fail(n_b[last], n_b[last] - c_b[last], k_b[last], _log_fail_to_prob)
     if mid.any():
         out[mid] = stats.hypergeom.sf(m[mid] - 1, n_b[mid], c_b[mid], k_b[mid])
     out[k_b > n_b] = np.nan

@@ -9,11 +9,34 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
-import click
 import typer
 from rich.console import Console
 
 from .._errors import PasscurveError, PasscurveWarning
+
+
+def _click_exception_modules() -> list[Any]:
+    """Click's exception modules: recent typer vendors click as ``typer._click``; older uses click."""
+    mods = []
+    try:
+        from typer._click import exceptions as vendored  # type: ignore[import-not-found]
+
+        mods.append(vendored)
+    except ImportError:
+        pass
+    try:
+        from click import exceptions as plain
+
+        mods.append(plain)
+    except ImportError:
+        pass
+    return mods
+
+
+_CLICK = _click_exception_modules()
+_EXIT = (typer.Exit, *(m.Exit for m in _CLICK if hasattr(m, "Exit")))
+_ABORT = (typer.Abort, *(m.Abort for m in _CLICK if hasattr(m, "Abort")))
+_USAGE = tuple(m.ClickException for m in _CLICK)
 
 app = typer.Typer(
     name="passcurve",
@@ -34,12 +57,12 @@ def run(argv: list[str] | None = None) -> int:
     except PasscurveError as exc:
         print(f"passcurve: error: {exc}", file=sys.stderr)
         return 2
-    except click.exceptions.Exit as exc:
-        return int(exc.exit_code or 0)
-    except click.exceptions.Abort:
+    except _EXIT as exc:
+        return int(getattr(exc, "exit_code", 0) or 0)
+    except _ABORT:
         print("passcurve: aborted", file=sys.stderr)
         return 1
-    except click.ClickException as exc:
+    except _USAGE as exc:
         # usage errors (unknown option, missing argument): one line, exit 2
         msg = exc.format_message().replace("\n", " ")
         print(f"passcurve: error: {msg}", file=sys.stderr)

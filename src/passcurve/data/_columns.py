@@ -14,7 +14,16 @@ __all__ = ["ALIASES", "ColumnMap", "resolve_columns", "quote"]
 
 # Aliases in priority order (matched case-insensitively).
 ALIASES: dict[str, tuple[str, ...]] = {
-    "problem": ("problem_id", "task_id", "problem", "question_id", "doc_id", "prompt_id", "instance_id", "id"),
+    "problem": (
+        "problem_id",
+        "task_id",
+        "problem",
+        "question_id",
+        "doc_id",
+        "prompt_id",
+        "instance_id",
+        "id",
+    ),
     "correct": (
         "correct",
         "passed",
@@ -30,7 +39,17 @@ ALIASES: dict[str, tuple[str, ...]] = {
         "exact_match",
     ),
     "model": ("model", "model_name", "model_id", "policy"),
-    "attempt": ("attempt", "sample_idx", "sample_id", "sample_index", "trial", "epoch", "repeat", "seed", "attempt_id"),
+    "attempt": (
+        "attempt",
+        "sample_idx",
+        "sample_id",
+        "sample_index",
+        "trial",
+        "epoch",
+        "repeat",
+        "seed",
+        "attempt_id",
+    ),
     "answer": ("answer", "extracted_answer", "pred", "prediction", "parsed_answer", "final_answer"),
     "n": ("n", "num_samples", "total", "n_samples", "samples", "attempts", "trials"),
     "c": ("c", "num_correct", "correct", "n_correct", "successes", "num_passed"),

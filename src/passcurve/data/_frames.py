@@ -66,7 +66,9 @@ def _counts_narwhals(df: Any, overrides: dict[str, str | None], threshold: float
     try:
         import narwhals as nw
     except ImportError:  # pragma: no cover - optional dependency
-        raise PasscurveError("`counts_from_frame` needs narwhals for this frame type: pip install narwhals") from None
+        raise PasscurveError(
+            "`counts_from_frame` needs narwhals for this frame type: pip install narwhals"
+        ) from None
     try:
         with warnings.catch_warnings():
             # narwhals announces that Dask support moves to a plugin; irrelevant to users here
@@ -101,7 +103,9 @@ def _counts_narwhals(df: Any, overrides: dict[str, str | None], threshold: float
         corr = s.is_in(list(TRUE_WORDS))
         ok = s.is_in(list(TRUE_WORDS)) | s.is_in(list(FALSE_WORDS)) | s.str.starts_with("failed")
     else:
-        raise PasscurveError(f"{name}: correctness column {r['correct']!r} has type {ctype}; expected bool, 0/1 or a score")
+        raise PasscurveError(
+            f"{name}: correctness column {r['correct']!r} has type {ctype}; expected bool, 0/1 or a score"
+        )
     if ctype == nw.Boolean:
         ok = ~col.is_null()
     elif ctype.is_numeric() and threshold is not None:
@@ -148,12 +152,18 @@ def _counts_narwhals(df: Any, overrides: dict[str, str | None], threshold: float
     meta["stopping_time"] = stopping_time_evidence(m, n_a, c_a, None, name)
     order = np.lexsort((np.asarray(g["__pc_problem"], dtype=str), m.astype(str)))
     return Counts.from_arrays(
-        n_a[order], c_a[order], problem=np.asarray(g["__pc_problem"], dtype=object)[order], model=m[order],
-        source=name, meta=meta,
+        n_a[order],
+        c_a[order],
+        problem=np.asarray(g["__pc_problem"], dtype=object)[order],
+        model=m[order],
+        source=name,
+        meta=meta,
     )
 
 
-def _finish_small(table: Any, name: str, engine: str, cmap: dict[str, Any], threshold: float | None) -> Counts:
+def _finish_small(
+    table: Any, name: str, engine: str, cmap: dict[str, Any], threshold: float | None
+) -> Counts:
     """A small collected counts table -> the DuckDB mechanism (same checks as files)."""
     src = open_frame(table, name)
     assert src is not None

@@ -1,22 +1,438 @@
-"""Harness adapters (filled in below)."""
+"""Harness adapters: each turns one harness's log into the same DuckDB relation of raw rows.
+
+An adapter only *recognises* a layout (from column names or top-level JSON keys) and
+writes a SQL projection to canonical columns (problem_id, model, attempt, correct/score,
+answer); the shared mechanism in ``_samples`` then maps, validates and aggregates exactly
+as for any CSV/JSONL/Parquet file. Schemas follow each harness's public documentation:
+
+* human-eval ``*_results.jsonl``: one line per sample, ``task_id``, ``completion``,
+  ``result`` ("passed" / "failed: ..." / "timed out"), ``passed`` (bool).
+* evalplus ``eval_results.json``: ``{"eval": {task_id: [{"base_status", "plus_status", ...}, ...]}}``,
+  one list entry per sample; correct = plus_status (else base_status) == "pass".
+* lm-evaluation-harness ``samples_<task>_<date>.jsonl`` (``--log_samples``): one line per
+  document and filter: ``doc_id``, ``doc``, ``target``, ``resps``, ``filtered_resps``,
+  ``filter``, ``metrics`` (names) and one top-level value per metric (e.g. ``exact_match``).
+* lighteval details parquet (``details_<task>_<date>.parquet``): newer versions have
+  struct columns ``doc`` (query, id, ...), ``model_response`` and ``metric`` (name -> value);
+  older ones ``example``, ``predictions``, ``metrics`` (name -> value), ``hashes``.
+* inspect_ai logs: ``.json`` (``{"eval": {"model": ...}, "samples": [{"id", "epoch",
+  "scores": {scorer: {"value", "answer"}}}]}``) and ``.eval`` (a zip with ``header.json``,
+  ``summaries.json`` and ``samples/<id>_epoch_<n>.json``). Epochs are samples. Score
+  values "C"/"I"/"P"/"N" map to 1/0/0.5/0; numbers and booleans pass through.
+* tau-bench results: a JSON array of ``{"task_id", "reward", "trial", "info", "traj"}``;
+  tau2-bench: ``{"simulations": [{"task_id", "trial", "reward_info": {"reward"}}]}``.
+  A trial succeeds when reward >= 1 - 1e-6 (tau-bench's own pass^k criterion).
+"""
+
 from __future__ import annotations
 
+import json
+import tempfile
+import zipfile
 from pathlib import Path
 
 import duckdb
 
-from ._source import Source, _generic
+from .._errors import InputFormatError
+from ._source import Source, _generic, _sql_str, duck_error
 
-ADAPTERS: dict = {}
+__all__ = ["ADAPTERS", "adapt", "open_harness", "open_json"]
+
+TAU_THRESHOLD = 1 - 1e-6
+ADAPTERS = ("humaneval", "evalplus", "lm_eval", "lighteval", "inspect", "tau_bench")
+# lm-eval metric columns worth reading as correctness, in preference order
+LM_EVAL_METRICS = ("exact_match", "acc", "pass@1", "pass_at_1", "correct", "em", "f1", "acc_norm")
+
+
+def _inspect_value(v: str) -> str:
+    """SQL turning an inspect score value (JSON) into a DOUBLE (C/I/P/N, bool, number)."""
+    s = f"({v}->>'$')"
+    return (
+        f"CASE json_type({v}) "
+        f"WHEN 'VARCHAR' THEN CASE upper({s}) WHEN 'C' THEN 1.0 WHEN 'I' THEN 0.0 WHEN 'P' THEN 0.5 "
+        f"WHEN 'N' THEN 0.0 ELSE TRY_CAST({s} AS DOUBLE) END "
+        f"WHEN 'BOOLEAN' THEN CASE WHEN {s} = 'true' THEN 1.0 ELSE 0.0 END "
+        f"WHEN 'BIGINT' THEN {s}::DOUBLE WHEN 'UBIGINT' THEN {s}::DOUBLE WHEN 'DOUBLE' THEN {s}::DOUBLE "
+        f"ELSE NULL END"
+    )
+
+
+def _cols(rel: duckdb.DuckDBPyRelation) -> set[str]:
+    return {c.lower() for c in rel.columns}
+
+
+# ---------------------------------------------------------------------- detection on generic relations
+def _looks_lm_eval(cols: set[str]) -> bool:
+    return "doc_id" in cols and ("resps" in cols or "filtered_resps" in cols) and "metrics" in cols
+
+
+def _looks_humaneval(cols: set[str]) -> bool:
+    return "task_id" in cols and "completion" in cols and ("passed" in cols or "result" in cols)
+
+
+def _looks_lighteval(cols: set[str]) -> bool:
+    return ("doc" in cols and "metric" in cols and "model_response" in cols) or (
+        "metrics" in cols and ("example" in cols or "full_prompt" in cols) and "predictions" in cols
+    )
+
+
+def _looks_tau(cols: set[str]) -> bool:
+    return "task_id" in cols and "reward" in cols and ("trial" in cols or "traj" in cols)
 
 
 def adapt(src: Source, p: Path) -> Source:
+    """Hand a generic relation to the harness adapter its columns match (or return it unchanged)."""
+    cols = _cols(src.relation)
+    tried = [src.reader, "humaneval", "lm_eval", "lighteval", "tau_bench"]
+    if _looks_lm_eval(cols):
+        return _lm_eval(src, p)
+    if _looks_lighteval(cols):
+        return _lighteval(src, p)
+    if _looks_humaneval(cols):
+        return _humaneval(src)
+    if _looks_tau(cols):
+        return _tau_from_relation(src)
+    src.notes["formats_tried"] = tried
     return src
 
 
+def open_harness(
+    con: duckdb.DuckDBPyConnection, p: Path, fmt: str, stem: str, *, forced: bool = True
+) -> Source:
+    """Open ``p`` with the adapter ``fmt`` (given by the user or by the extension)."""
+    if fmt == "inspect":
+        if zipfile.is_zipfile(p):
+            return _inspect_eval(con, p, stem)
+        return _inspect_json(con, p, stem)
+    if fmt == "evalplus":
+        return _evalplus(con, p, stem)
+    if fmt == "tau_bench" and _first_char(p) == "{":
+        return _tau2(con, p, stem)
+    base_fmt = (
+        "parquet" if _first_bytes(p).startswith(b"PAR1") else ("json" if _first_char(p) == "[" else "jsonl")
+    )
+    if base_fmt == "json":
+        rel = _json_array(con, p, fmt)
+    else:
+        rel = _generic(con, p, base_fmt)
+    src = Source(rel, con, p.name, stem, base_fmt)
+    cols = _cols(rel)
+    checks = {
+        "humaneval": (_looks_humaneval, _humaneval, "task_id, completion and passed/result"),
+        "lm_eval": (_looks_lm_eval, lambda s: _lm_eval(s, p), "doc_id, resps/filtered_resps and metrics"),
+        "lighteval": (_looks_lighteval, lambda s: _lighteval(s, p), "doc, model_response and metric"),
+        "tau_bench": (_looks_tau, _tau_from_relation, "task_id, reward and trial"),
+    }
+    looks, build, expected = checks[fmt]
+    if not looks(cols):
+        raise InputFormatError(
+            f"{p.name} is not a {fmt} log (read as {base_fmt}; expected columns {expected}); "
+            f"columns found: {', '.join(rel.columns)}"
+        )
+    return build(src)
+
+
+def _first_bytes(p: Path, k: int = 4096) -> bytes:
+    with open(p, "rb") as fh:
+        return fh.read(k)
+
+
+def _first_char(p: Path) -> str:
+    head = _first_bytes(p).lstrip()
+    return chr(head[0]) if head else ""
+
+
+def _json_array(con: duckdb.DuckDBPyConnection, p: Path, reader: str) -> duckdb.DuckDBPyRelation:
+    try:
+        rel = con.sql(
+            f"SELECT * FROM read_json({_sql_str(str(p))}, format = 'array', maximum_object_size = 1073741824)"
+        )
+        rel.columns  # noqa: B018 - bind now
+    except duckdb.Error as exc:
+        raise duck_error(exc, p.name, reader) from None
+    return rel
+
+
 def open_json(con: duckdb.DuckDBPyConnection, p: Path, stem: str, *, forced: bool) -> Source:
-    return Source(_generic(con, p, "jsonl"), con, p.name, stem, "json")
+    """A ``.json`` file: array of records, inspect log, evalplus results, tau2 results, or JSONL."""
+    head = _first_char(p)
+    if head == "[":
+        src = Source(_json_array(con, p, "json"), con, p.name, stem, "json")
+        return src if forced else adapt(src, p)
+    if head != "{":
+        raise InputFormatError(f"{p.name}: not JSON (first character {head!r}); tried json, jsonl")
+    try:
+        keys_rows = con.sql(
+            f"SELECT json_keys(content) FROM read_text({_sql_str(str(p))}) WHERE json_valid(content)"
+        ).fetchall()
+    except duckdb.Error as exc:
+        raise duck_error(exc, p.name, "json") from None
+    if keys_rows:
+        keys = set(keys_rows[0][0] or [])
+        if not forced:
+            if "eval" in keys and "samples" in keys:
+                return _inspect_json(con, p, stem)
+            if "eval" in keys and ("hash" in keys or "date" in keys):
+                return _evalplus(con, p, stem)
+            if "simulations" in keys:
+                return _tau2(con, p, stem)
+        # a single JSON object that is none of those: one record
+        rel = _generic(con, p, "jsonl")
+        if len(keys) and rel.columns:
+            return Source(rel, con, p.name, stem, "json")
+    # not one valid JSON document: newline-delimited JSON in a .json file
+    src = Source(_generic(con, p, "jsonl"), con, p.name, stem, "jsonl")
+    src.notes["formats_tried"] = ["json", "jsonl"]
+    return src if forced else adapt(src, p)
 
 
-def open_harness(con, p, fmt, stem, forced=True):  # type: ignore[no-untyped-def]
-    raise NotImplementedError
+# ---------------------------------------------------------------------- adapters
+def _humaneval(src: Source) -> Source:
+    cols = {c.lower(): c for c in src.relation.columns}
+    src.reader = "humaneval"
+    # human-eval names its output "<samples file>_results.jsonl": the model is the samples file
+    stem = src.default_model
+    for suffix in ("_results", ".jsonl", ".json"):
+        if stem.endswith(suffix) and len(stem) > len(suffix):
+            stem = stem[: -len(suffix)]
+    src.default_model = stem
+    src.hints = {"problem": cols["task_id"], "correct": cols.get("passed", cols.get("result", ""))}
+    if "completion" in cols:
+        src.hints["answer"] = cols["completion"]
+    return src
+
+
+def _lm_eval(src: Source, p: Path) -> Source:
+    rel = src.relation
+    cols = {c.lower(): c for c in rel.columns}
+    try:
+        first = rel.query("src", f"SELECT {_q(cols['metrics'])} FROM src LIMIT 1").fetchall()
+    except duckdb.Error as exc:
+        raise duck_error(exc, p.name, "lm_eval") from None
+    named = [m for m in (first[0][0] if first and first[0][0] else []) if str(m).lower() in cols]
+    metric = named[0] if named else next((m for m in LM_EVAL_METRICS if m in cols), None)
+    if metric is None:
+        raise InputFormatError(
+            f"{p.name}: lm_eval samples log without a per-sample metric column "
+            f"(looked for {', '.join(LM_EVAL_METRICS)}); columns found: {', '.join(rel.columns)}; pass `--correct-col`"
+        )
+    base = p.parent.name if p.name.startswith("samples_") and p.parent.name else src.default_model
+    model = _sql_str(base)
+    if "filter" in cols:
+        try:
+            nf = rel.query("src", f"SELECT count(DISTINCT {_q(cols['filter'])}) FROM src").fetchall()[0][0]
+        except duckdb.Error as exc:
+            raise duck_error(exc, p.name, "lm_eval") from None
+        if nf > 1:  # one "model" per filter (e.g. strict-match vs flexible-extract)
+            model = f"{model} || ' [' || CAST({_q(cols['filter'])} AS VARCHAR) || ']'"
+    answer = ""
+    if "filtered_resps" in cols:
+        answer = f", TRY_CAST({_q(cols['filtered_resps'])}[1] AS VARCHAR) AS answer"
+    sql = (
+        f"SELECT {model} AS model, {_q(cols['doc_id'])} AS problem_id, {_q(cols[metric.lower()])} AS correct"
+        f"{answer} FROM src"
+    )
+    new = src.query(sql)
+    out = Source(
+        new,
+        src.con,
+        src.name,
+        base,
+        "lm_eval",
+        hints={"problem": "problem_id", "correct": "correct", "model": "model"},
+    )
+    out.notes["metric"] = metric
+    return out
+
+
+def _lighteval(src: Source, p: Path) -> Source:
+    rel = src.relation
+    cols = {c.lower(): c for c in rel.columns}
+    new_style = "metric" in cols and "doc" in cols
+    mcol = cols["metric"] if new_style else cols["metrics"]
+    try:
+        fields = rel.query("src", f"SELECT unnest({_q(mcol)}) FROM src LIMIT 0").columns
+    except duckdb.Error:
+        fields = []
+    if not fields:
+        raise InputFormatError(f"{p.name}: lighteval details without metric values in column {mcol!r}")
+    metric = fields[0]
+    if new_style:
+        doc = _q(cols["doc"])
+        problem = f"coalesce(nullif(CAST({doc}.id AS VARCHAR), ''), md5(CAST({doc}.query AS VARCHAR)))"
+        try:
+            rel.query("src", f"SELECT {doc}.id FROM src LIMIT 0").columns  # noqa: B018
+        except duckdb.Error:
+            problem = f"md5(CAST({doc}.query AS VARCHAR))"
+    else:
+        ex = _q(cols["example"]) if "example" in cols else _q(cols["full_prompt"])
+        problem = f"md5(CAST({ex} AS VARCHAR))"
+    base = (
+        p.parent.parent.name if p.name.startswith("details_") and p.parent.parent.name else src.default_model
+    )
+    sql = f"SELECT {_sql_str(base)} AS model, {problem} AS problem_id, {_q(mcol)}.{_q(metric)} AS correct FROM src"
+    out = Source(
+        src.query(sql),
+        src.con,
+        src.name,
+        base,
+        "lighteval",
+        hints={"problem": "problem_id", "correct": "correct"},
+    )
+    out.notes["metric"] = metric
+    return out
+
+
+def _tau_from_relation(src: Source) -> Source:
+    cols = {c.lower(): c for c in src.relation.columns}
+    src.reader = "tau_bench"
+    src.hints = {"problem": cols["task_id"], "correct": cols["reward"]}
+    if "trial" in cols:
+        src.hints["attempt"] = cols["trial"]
+    src.threshold = TAU_THRESHOLD
+    return src
+
+
+def _tau2(con: duckdb.DuckDBPyConnection, p: Path, stem: str) -> Source:
+    f = _sql_str(str(p))
+    sql = (
+        "SELECT s.value->>'$.task_id' AS task_id, TRY_CAST(s.value->>'$.trial' AS BIGINT) AS trial, "
+        "TRY_CAST(s.value->>'$.reward_info.reward' AS DOUBLE) AS reward, "
+        f"coalesce(t.content->>'$.info.agent_info.llm', {_sql_str(stem)}) AS model "
+        f"FROM read_text({f}) t, json_each(t.content, '$.simulations') s"
+    )
+    rel = _bind(con, sql, p, "tau_bench")
+    return Source(
+        rel,
+        con,
+        p.name,
+        stem,
+        "tau_bench",
+        hints={"problem": "task_id", "correct": "reward", "attempt": "trial", "model": "model"},
+        threshold=TAU_THRESHOLD,
+    )
+
+
+def _evalplus(con: duckdb.DuckDBPyConnection, p: Path, stem: str) -> Source:
+    f = _sql_str(str(p))
+    sql = (
+        "SELECT t.key AS task_id, s.key::BIGINT AS sample_idx, "
+        "coalesce(s.value->>'$.plus_status', s.value->>'$.base_status') AS status, "
+        "s.value->>'$.base_status' AS base_status, s.value->>'$.plus_status' AS plus_status, "
+        "s.value->>'$.solution' AS solution "
+        f"FROM read_text({f}) r, json_each(r.content, '$.eval') t, json_each(t.value) s"
+    )
+    rel = _bind(con, sql, p, "evalplus")
+    return Source(
+        rel,
+        con,
+        p.name,
+        stem,
+        "evalplus",
+        hints={"problem": "task_id", "correct": "status", "attempt": "sample_idx", "answer": "solution"},
+    )
+
+
+def _inspect_rows(samples_sql: str, model_sql: str) -> str:
+    """Canonical inspect rows from a relation ``S(value JSON)`` of samples (or summaries)."""
+    v = "S.value"
+    scorer = "json_keys(" + v + "->'$.scores')[1]"
+    score = f"json_extract({v}->'$.scores', '$.\"' || {scorer} || '\".value')"
+    answer = f"json_extract({v}->'$.scores', '$.\"' || {scorer} || '\".answer')->>'$'"
+    return (
+        f"SELECT {model_sql} AS model, {v}->>'$.id' AS problem_id, TRY_CAST({v}->>'$.epoch' AS BIGINT) AS epoch, "
+        f"{_inspect_value(score)} AS score, {answer} AS answer, {scorer} AS scorer FROM ({samples_sql}) S"
+    )
+
+
+def _inspect_json(con: duckdb.DuckDBPyConnection, p: Path, stem: str) -> Source:
+    f = _sql_str(str(p))
+    samples = f"SELECT s.value AS value, t.content->>'$.eval.model' AS m FROM read_text({f}) t, json_each(t.content, '$.samples') s"
+    rel = _bind(con, _inspect_rows(samples, "coalesce(S.m, " + _sql_str(stem) + ")"), p, "inspect")
+    return Source(
+        rel,
+        con,
+        p.name,
+        stem,
+        "inspect",
+        hints={
+            "problem": "problem_id",
+            "correct": "score",
+            "attempt": "epoch",
+            "model": "model",
+            "answer": "answer",
+        },
+    )
+
+
+def _inspect_eval(con: duckdb.DuckDBPyConnection, p: Path, stem: str) -> Source:
+    try:
+        zf = zipfile.ZipFile(p)
+        names = zf.namelist()
+    except (zipfile.BadZipFile, OSError) as exc:
+        raise InputFormatError(f"cannot read {p.name} as inspect .eval (zip): {exc}") from None
+    if "header.json" not in names and "_journal/start.json" not in names:
+        raise InputFormatError(
+            f"{p.name} is a zip file but not an inspect .eval log (no header.json or _journal/start.json)"
+        )
+    model = stem
+    try:
+        head = json.loads(zf.read("header.json" if "header.json" in names else "_journal/start.json"))
+        model = str(head.get("eval", {}).get("model") or stem)
+    except (KeyError, ValueError, zipfile.BadZipFile) as exc:
+        raise InputFormatError(f"cannot read {p.name} as inspect .eval: bad header ({exc})") from None
+    tmp = tempfile.TemporaryDirectory(prefix="passcurve-eval-")
+    # One JSON array of sample summaries when the log is complete; otherwise one file per sample.
+    if "summaries.json" in names:
+        zf.extract("summaries.json", tmp.name)
+        target = _sql_str(str(Path(tmp.name) / "summaries.json"))
+        samples = f"SELECT s.value AS value FROM read_text({target}) t, json_each(t.content) s"
+    else:
+        members = [n for n in names if n.startswith("samples/") and n.endswith(".json")]
+        if not members:
+            members = [n for n in names if n.startswith("_journal/summaries/") and n.endswith(".json")]
+            if not members:
+                raise InputFormatError(f"{p.name}: inspect .eval log without samples or summaries")
+            zf.extractall(tmp.name, members)
+            target = _sql_str(str(Path(tmp.name) / "_journal" / "summaries" / "*.json"))
+            samples = f"SELECT s.value AS value FROM read_text({target}) t, json_each(t.content) s"
+        else:
+            zf.extractall(tmp.name, members)
+            target = _sql_str(str(Path(tmp.name) / "samples" / "*.json"))
+            samples = f"SELECT t.content::JSON AS value FROM read_text({target}) t"
+    zf.close()
+    # materialise (the log is small) so the extracted files can go right away
+    try:
+        con.execute(f"CREATE TEMP TABLE inspect_rows AS {_inspect_rows(samples, _sql_str(model))}")
+    except duckdb.Error as exc:
+        raise duck_error(exc, p.name, "inspect") from None
+    finally:
+        tmp.cleanup()
+    rel = _bind(con, "SELECT * FROM inspect_rows", p, "inspect")
+    return Source(
+        rel,
+        con,
+        p.name,
+        stem,
+        "inspect",
+        hints={
+            "problem": "problem_id",
+            "correct": "score",
+            "attempt": "epoch",
+            "model": "model",
+            "answer": "answer",
+        },
+    )
+
+
+def _bind(con: duckdb.DuckDBPyConnection, sql: str, p: Path, reader: str) -> duckdb.DuckDBPyRelation:
+    try:
+        rel = con.sql(sql)
+        rel.columns  # noqa: B018 - bind now
+    except duckdb.Error as exc:
+        raise duck_error(exc, p.name, reader) from None
+    return rel
+
+
+def _q(name: str) -> str:
+    return '"' + str(name).replace('"', '""') + '"'

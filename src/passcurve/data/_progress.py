@@ -15,7 +15,9 @@ MIN_BYTES = 64 * 2**20
 
 
 @contextmanager
-def cli_progress(console: Any, file: Path | str, *, min_bytes: int = MIN_BYTES) -> Iterator[Callable[[float], None] | None]:
+def cli_progress(
+    console: Any, file: Path | str, *, min_bytes: int = MIN_BYTES
+) -> Iterator[Callable[[float], None] | None]:
     """Yield a ``progress(percent)`` callback drawing on ``console`` (stderr), or None.
 
     The bar appears only when ``console`` is a terminal and the input is large; it is

@@ -23,7 +23,21 @@ from ._source import ProgressFn, Source, duck_error
 
 __all__ = ["Samples", "build_samples"]
 
-TRUE_WORDS = ("true", "t", "1", "1.0", "yes", "y", "pass", "passed", "correct", "c", "success", "ok", "solved")
+TRUE_WORDS = (
+    "true",
+    "t",
+    "1",
+    "1.0",
+    "yes",
+    "y",
+    "pass",
+    "passed",
+    "correct",
+    "c",
+    "success",
+    "ok",
+    "solved",
+)
 FALSE_WORDS = (
     "false",
     "f",
@@ -41,7 +55,17 @@ FALSE_WORDS = (
     "error",
     "wrong",
 )
-_INT_TYPES = ("TINYINT", "SMALLINT", "INTEGER", "BIGINT", "HUGEINT", "UTINYINT", "USMALLINT", "UINTEGER", "UBIGINT")
+_INT_TYPES = (
+    "TINYINT",
+    "SMALLINT",
+    "INTEGER",
+    "BIGINT",
+    "HUGEINT",
+    "UTINYINT",
+    "USMALLINT",
+    "UINTEGER",
+    "UBIGINT",
+)
 _FLOAT_TYPES = ("FLOAT", "DOUBLE", "REAL")
 
 
@@ -166,7 +190,9 @@ class Samples:
         return f"SELECT {', '.join(cols)} FROM src"
 
     # ------------------------------------------------------------------ running
-    def _run(self, sql: str, progress: ProgressFn | None = None, *, table: str = "samples") -> dict[str, np.ndarray]:
+    def _run(
+        self, sql: str, progress: ProgressFn | None = None, *, table: str = "samples"
+    ) -> dict[str, np.ndarray]:
         """Run ``sql`` (``samples`` = canonical rows, ``src`` = raw rows) and fetch numpy columns."""
         full = sql if table == "src" else f"WITH samples AS ({self._sql}) {sql}"
         try:
@@ -210,18 +236,16 @@ class Samples:
         # power sums of the attempt ids, from which duplicates are ruled out without a
         # second GROUP BY (sums in DOUBLE are exact while below 2**53; beyond that, or for
         # non-integer attempt ids, the exact duplicate query runs instead).
+        do_dup = has_attempt and check_duplicates
         att_aggs = ""
-        if has_attempt and check_duplicates:
-            att_aggs = ", count(attempt) AS n_att"
-            if int_attempt:
-                att_aggs += (
-                    ", min(attempt)::DOUBLE AS a_min, max(attempt)::DOUBLE AS a_max, "
-                    "sum(attempt::DOUBLE) AS a_sum, sum(attempt::DOUBLE * attempt::DOUBLE) AS a_sq"
-                )
+        if do_dup and int_attempt:
+            att_aggs = (
+                ", min(attempt)::DOUBLE AS a_min, max(attempt)::DOUBLE AS a_max, "
+                "sum(attempt::DOUBLE) AS a_sum, sum(attempt::DOUBLE * attempt::DOUBLE) AS a_sq"
+            )
         sql = (
             "SELECT model, CAST(problem AS VARCHAR) AS problem, n, c, n_bad, problem IS NULL AS null_problem"
-            + (", n_att" if att_aggs else "")
-            + (", a_min, a_max, a_sum, a_sq" if int_attempt and att_aggs else "")
+            + (", a_min, a_max, a_sum, a_sq" if att_aggs else "")
             + " FROM (SELECT model, problem, count(*) AS n, sum(correct::INTEGER) AS c, "
             "count(*) - count(correct) AS n_bad" + att_aggs + " FROM samples GROUP BY model, problem) "
             "ORDER BY model, problem"
@@ -230,7 +254,7 @@ class Samples:
         if g["n"].size == 0:
             raise PasscurveError(f"{self.source} has no data rows (header only or empty)")
         self._check_nulls(g)
-        if att_aggs:
+        if do_dup:
             self._check_duplicates(g, int_attempt)
         model = np.asarray(g["model"], dtype=object)
         problem = np.asarray(g["problem"], dtype=object)
@@ -247,8 +271,12 @@ class Samples:
         meta = self._meta()
         meta["rows"] = int(n.sum())
         meta["duplicate_check"] = (
-            ("range and power sums of attempt ids" if getattr(self, "_contiguous", False) else "exact GROUP BY")
-            if att_aggs
+            (
+                "range and power sums of attempt ids"
+                if getattr(self, "_contiguous", False)
+                else "exact GROUP BY"
+            )
+            if do_dup
             else (
                 "skipped (check_duplicates=False)"
                 if has_attempt
@@ -262,11 +290,15 @@ class Samples:
         if np.asarray(g["null_problem"]).any():
             col = self.columns.roles["problem"]
             row = self._first_row(f"{quote(col)} IS NULL")
-            raise PasscurveError(f"{self.source}: problem-id column {col!r} has a missing value, e.g. row {_fmt_row(row)}")
+            raise PasscurveError(
+                f"{self.source}: problem-id column {col!r} has a missing value, e.g. row {_fmt_row(row)}"
+            )
         if (np.asarray(g["model"], dtype=object) == None).any():  # noqa: E711 - object array
             col = self.columns.roles["model"]
             row = self._first_row(f"{quote(col)} IS NULL")
-            raise PasscurveError(f"{self.source}: model column {col!r} has a missing value, e.g. row {_fmt_row(row)}")
+            raise PasscurveError(
+                f"{self.source}: model column {col!r} has a missing value, e.g. row {_fmt_row(row)}"
+            )
         if np.asarray(g["n_bad"]).sum() > 0:
             col = self.columns.roles["correct"]
             q = quote(col)
@@ -291,23 +323,29 @@ class Samples:
 
     def _check_duplicates(self, g: dict[str, np.ndarray], int_attempt: bool) -> None:
         col = self.columns.roles["attempt"]
-        if (np.asarray(g["n_att"]) < g["n"]).any():
-            row = self._first_row(f"{quote(col)} IS NULL")
-            raise PasscurveError(f"{self.source}: attempt column {col!r} has a missing value, e.g. row {_fmt_row(row)}")
         suspicious = True
         if int_attempt:
             # Distinct attempts filling lo..lo+n-1 have exactly these first and second power sums.
             # A repeated attempt id needs a gap to keep max-min+1 == n and then changes the sums,
             # unless >= 3 repeats form a Prouhet-Tarry-Escott pattern (not a realistic log error).
             # DOUBLE sums are exact below 2**52; otherwise (or on any mismatch) the exact query runs.
-            exact = (np.abs(g["a_sq"]) < 2.0**52) & (np.abs(g["a_sum"]) < 2.0**52)
+            # (a group whose attempts are all NULL has NULL sums: NaN here, so not exact)
+            vals = {
+                key: np.ma.filled(np.ma.asarray(g[key]).astype(np.float64), np.nan)
+                for key in ("a_min", "a_max", "a_sum", "a_sq")
+            }
+            exact = (
+                (np.abs(vals["a_sq"]) < 2.0**52)
+                & (np.abs(vals["a_sum"]) < 2.0**52)
+                & np.isfinite(vals["a_min"])
+            )
             if exact.all():
                 # int64 is exact here: every term below is at most 6 * a_sq < 2**55
                 k = np.asarray(g["n"], dtype=np.int64)
-                low = np.asarray(g["a_min"]).astype(np.int64)
-                high = np.asarray(g["a_max"]).astype(np.int64)
-                s1 = np.asarray(g["a_sum"]).astype(np.int64)
-                s2 = np.asarray(g["a_sq"]).astype(np.int64)
+                low = vals["a_min"].astype(np.int64)
+                high = vals["a_max"].astype(np.int64)
+                s1 = vals["a_sum"].astype(np.int64)
+                s2 = vals["a_sq"].astype(np.int64)
                 ok = (
                     (high - low + 1 == k)
                     & (s1 == k * low + k * (k - 1) // 2)
@@ -317,6 +355,12 @@ class Samples:
             self._contiguous = not suspicious
         if not suspicious:
             return
+        # NULL attempt ids (they also break the range check above)
+        row = self._first_row(f"{quote(col)} IS NULL")
+        if row:
+            raise PasscurveError(
+                f"{self.source}: attempt column {col!r} has a missing value, e.g. row {_fmt_row(row)}"
+            )
         dup = self._run(
             "SELECT model, CAST(problem AS VARCHAR) AS problem, CAST(attempt AS VARCHAR) AS attempt, count(*) AS k "
             "FROM samples GROUP BY model, problem, attempt HAVING count(*) > 1 LIMIT 1"
@@ -447,7 +491,13 @@ def build_samples(
     cols = src.columns
     if len(cols) == 1 and cols[0] in ("column0", "json"):
         raise PasscurveError(f"{src.name}: found no columns (is the file empty or not a table?)")
-    cmap = resolve_columns(cols, overrides, source=src.name, hints=src.hints)
+    try:
+        cmap = resolve_columns(cols, overrides, source=src.name, hints=src.hints)
+    except PasscurveError as exc:
+        tried = src.notes.get("formats_tried")
+        if tried:
+            raise type(exc)(f"{exc} (formats tried: {', '.join(tried)}; force one with `--format`)") from None
+        raise
     return Samples(src, cmap, threshold)
 
 

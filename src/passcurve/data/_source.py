@@ -79,7 +79,13 @@ class Source:
 def duck_error(exc: BaseException, name: str, reader: str) -> PasscurveError:
     """A DuckDB exception as a one-line PasscurveError naming the file and reader."""
     msg = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-    for prefix in ("Invalid Input Error: ", "IO Error: ", "Conversion Error: ", "Binder Error: ", "Parser Error: "):
+    for prefix in (
+        "Invalid Input Error: ",
+        "IO Error: ",
+        "Conversion Error: ",
+        "Binder Error: ",
+        "Parser Error: ",
+    ):
         msg = msg.replace(prefix, "")
     return InputFormatError(f"cannot read {name} as {reader}: {msg}")
 
@@ -138,7 +144,9 @@ def check_path(path: str | Path) -> Path:
     if not p.exists():
         raise PasscurveError(f"no such file: {str(p)!r}")
     if p.is_dir():
-        raise PasscurveError(f"{str(p)!r} is a directory, not a file; give a CSV, JSONL, Parquet or harness log file")
+        raise PasscurveError(
+            f"{str(p)!r} is a directory, not a file; give a CSV, JSONL, Parquet or harness log file"
+        )
     try:
         size = p.stat().st_size
         with open(p, "rb"):
@@ -176,7 +184,22 @@ def open_file(path: str | Path, format: str | None = None) -> Source:
         return _harness.open_harness(con, p, fmt, stem, forced=True)
     if fmt == "json":
         return _harness.open_json(con, p, stem, forced=forced)
-    rel = _generic(con, p, fmt)
+    try:
+        rel = _generic(con, p, fmt)
+    except InputFormatError as exc:
+        # the extension lied (e.g. Parquet or JSON saved as .csv): follow the content once
+        sniffed = None if forced else _sniff(p)
+        if sniffed is None or sniffed == fmt:
+            raise
+        if sniffed == "inspect":
+            return _harness.open_harness(con, p, "inspect", stem)
+        if sniffed == "json":
+            return _harness.open_json(con, p, stem, forced=False)
+        try:
+            rel = _generic(con, p, sniffed)
+        except InputFormatError:
+            raise InputFormatError(f"{exc} (also tried {sniffed}, which the content suggests)") from None
+        fmt = sniffed
     src = Source(rel, con, name, stem, fmt)
     if not forced:
         src = _harness.adapt(src, p)

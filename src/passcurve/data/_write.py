@@ -13,7 +13,14 @@ from .._errors import PasscurveError
 
 __all__ = ["write_table", "write_counts"]
 
-_FORMATS = {".csv": "csv", ".jsonl": "json", ".ndjson": "json", ".json": "json", ".parquet": "parquet", ".pq": "parquet"}
+_FORMATS = {
+    ".csv": "csv",
+    ".jsonl": "json",
+    ".ndjson": "json",
+    ".json": "json",
+    ".parquet": "parquet",
+    ".pq": "parquet",
+}
 
 
 def write_table(columns: dict[str, Any], path: str | Path) -> Path:

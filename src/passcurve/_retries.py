@@ -1,0 +1,397 @@
+r"""Retries with feedback: completion within a retry budget, and a test of independence across attempts.
+
+When a harness retries after showing the model its previous error, attempt t+1 depends on
+attempt t and the samples are no longer exchangeable, so Chen et al.'s pass@k (an average
+over random k-subsets) estimates nothing the harness does. What it does deliver is
+*completion within a budget of b attempts*: the share of problems whose first success
+comes at attempt <= b. Its unbiased estimator is the empirical first-success curve
+
+.. math:: \widehat{C}(b) = \frac{1}{|K_b|}\sum_{i \in K_b} [\,T_i \le b\,], \qquad
+          K_b = \{i : T_i \le b \text{ or } n_i \ge b\}
+
+(T_i the index of the first success of problem i, n_i its attempts; problems that stopped
+before b without a success are censored at b and left out, and counted).
+
+Independence test (fixed-budget logs, where attempts continue after a success): under
+exchangeable attempts within a problem, the success count at attempt index a,
+S_a = Σ_i y_{i,a}, has permutation mean E_a = Σ_i c_i/n_i and variance
+V_a = Σ_i p_i(1-p_i) (p_i = c_i/n_i, over problems with an attempt a). The statistic
+T = Σ_a (S_a - E_a)²/V_a is referred to its distribution under random permutations of
+each problem's outcomes across its attempts (exact Monte Carlo p-value (1 + #{T* >= T})/(1 + B)).
+A small p-value means the success rate depends on the attempt index: attempts are not
+independent draws, pass@k's formula does not apply, and :class:`DependenceWarning` says so.
+Under exchangeability E[Ĉ(b)] = pass@b, so the gap between the two curves shows what the
+order of attempts (feedback) changes.
+
+When every solved problem stops at its first success (a "retry until solved" harness), a
+problem's sequence is F...FS whatever the dependence, so no within-problem test exists;
+the result says so (``testable=False``, :class:`StoppingTimeWarning`) and reports only the
+completion curve.
+"""
+
+from __future__ import annotations
+
+import warnings
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from ._errors import DependenceWarning, PasscurveError, StoppingTimeWarning
+from ._estimators import pass_at_k
+from ._validation import check_positive_int, check_rng, fmt
+
+__all__ = ["retries", "RetryResult"]
+
+
+def _jf(x: Any) -> float | None:
+    return float(x) if np.isfinite(x) else None
+
+
+@dataclass(frozen=True, eq=False)
+class RetryResult:
+    """Completion within a retry budget and the attempt-independence test, per model.
+
+    Attributes
+    ----------
+    models : tuple of str
+    budget : ndarray of int, shape (B,)
+        Budgets b = 1..max attempts.
+    completion : ndarray, shape (M, B)
+        Share of problems solved within b attempts (empirical first-success curve).
+    known : ndarray of int, shape (M, B)
+        Problems that entered ``completion`` at b (the others stopped before b unsolved).
+    pass_at_k : ndarray, shape (M, B)
+        Chen et al.'s pass@b from each problem's (n, c), over problems with n >= b (what
+        exchangeable attempts would give; NaN where no problem has b attempts).
+    attempt_rate, expected_rate : ndarray, shape (M, B)
+        Success rate at attempt index a, and its value expected under exchangeability.
+    attempts_at : ndarray of int, shape (M, B)
+        Problems with an attempt a.
+    statistic, p_value : ndarray, shape (M,)
+        Permutation test of exchangeability (NaN when not testable).
+    testable : ndarray of bool, shape (M,)
+    dependent : ndarray of bool, shape (M,)
+        p_value < alpha.
+    stops_at_success : ndarray of bool, shape (M,)
+    alpha : float
+    n_resamples : int
+    first_success : ndarray, shape (P,)
+        Attempt (1-based) of each problem's first success; inf when never solved.
+    problem, model : ndarray of str, shape (P,)
+    warnings : tuple of str
+    """
+
+    models: tuple[str, ...]
+    budget: np.ndarray
+    completion: np.ndarray
+    known: np.ndarray
+    pass_at_k: np.ndarray
+    attempt_rate: np.ndarray
+    expected_rate: np.ndarray
+    attempts_at: np.ndarray
+    statistic: np.ndarray
+    p_value: np.ndarray
+    testable: np.ndarray
+    dependent: np.ndarray
+    stops_at_success: np.ndarray
+    alpha: float
+    n_resamples: int
+    first_success: np.ndarray
+    problem: np.ndarray
+    model: np.ndarray
+    warnings: tuple[str, ...] = ()
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready: per model the test and ``curve`` rows {budget, completion, pass_at_k, attempt_rate, ...}."""
+        out = []
+        for i, m in enumerate(self.models):
+            rows = []
+            for j, b in enumerate(self.budget):
+                if self.attempts_at[i, j] == 0 and self.known[i, j] == 0:
+                    continue
+                rows.append({
+                    "budget": int(b),
+                    "completion": _jf(self.completion[i, j]),
+                    "known": int(self.known[i, j]),
+                    "pass_at_k": _jf(self.pass_at_k[i, j]),
+                    "attempt_rate": _jf(self.attempt_rate[i, j]),
+                    "expected_rate": _jf(self.expected_rate[i, j]),
+                    "attempts_at": int(self.attempts_at[i, j]),
+                })
+            sel = self.model == m
+            fs = self.first_success[sel]
+            out.append({
+                "model": m,
+                "problems": int(sel.sum()),
+                "solved": int(np.isfinite(fs).sum()),
+                "stops_at_success": bool(self.stops_at_success[i]),
+                "testable": bool(self.testable[i]),
+                "statistic": _jf(self.statistic[i]),
+                "p_value": _jf(self.p_value[i]),
+                "dependent": bool(self.dependent[i]),
+                "curve": rows,
+            })
+        res: dict[str, Any] = {"alpha": self.alpha, "n_resamples": self.n_resamples, "models": out}
+        if self.warnings:
+            res["warnings"] = list(self.warnings)
+        return res
+
+    def to_frame(self) -> Any:
+        import pandas as pd
+
+        rows = []
+        for entry in self.to_dict()["models"]:
+            for r in entry["curve"]:
+                rows.append({"model": entry["model"], **r})
+        return pd.DataFrame(rows)
+
+    def plot(self) -> Any:
+        """plotly Figure: completion within b attempts against pass@b (exchangeable attempts)."""
+        import plotly.graph_objects as go
+
+        fig = go.Figure()
+        for i, m in enumerate(self.models):
+            fig.add_trace(go.Scatter(x=self.budget, y=self.completion[i], mode="lines+markers",
+                                     name=f"{m}: completion within b"))
+            fig.add_trace(go.Scatter(x=self.budget, y=self.pass_at_k[i], mode="lines", line={"dash": "dot"},
+                                     name=f"{m}: pass@b"))
+        fig.update_layout(xaxis_title="attempt budget b", yaxis_title="share of problems", template="plotly_white")
+        return fig
+
+    def _repr_html_(self) -> str:
+        return self.to_frame().to_html(index=False)
+
+
+def _as_bool(x: Any, name: str) -> np.ndarray:
+    arr = np.asarray(x)
+    if arr.dtype == bool:
+        return arr.ravel()
+    if arr.dtype == object:
+        bad = next((v for v in arr.ravel() if not isinstance(v, bool | np.bool_)), None)
+        if bad is None:
+            return arr.astype(bool).ravel()
+        raise PasscurveError(f"`{name}` must be boolean (true/false or 0/1) (got {bad!r})")
+    if np.issubdtype(arr.dtype, np.number):
+        ok = (arr == 0) | (arr == 1)
+        if not ok.all():
+            raise PasscurveError(f"`{name}` must be boolean (true/false or 0/1) (got {fmt(arr.ravel()[~ok.ravel()][0])})")
+        return (arr == 1).ravel()
+    raise PasscurveError(f"`{name}` must be boolean (true/false or 0/1) (got values of type {arr.dtype})")
+
+
+def _retries_iv(problem: Any, attempt: Any, correct: Any, model: Any, alpha: float, n_resamples: Any) -> tuple:
+    prob = np.asarray(problem, dtype=object).ravel()
+    if prob.size == 0:
+        raise PasscurveError("`problem` is empty")
+    att_raw = np.asarray(attempt)
+    if att_raw.dtype == object or not np.issubdtype(att_raw.dtype, np.number) or att_raw.dtype == bool:
+        raise PasscurveError("`attempt` must contain integers")
+    if np.issubdtype(att_raw.dtype, np.floating):
+        if not np.isfinite(att_raw).all():
+            raise PasscurveError("`attempt` contains NaN or an infinite value")
+        if (att_raw != np.floor(att_raw)).any():
+            raise PasscurveError("`attempt` must contain integers")
+    att = att_raw.astype(np.int64).ravel()
+    corr = _as_bool(correct, "correct")
+    if not (att.size == prob.size == corr.size):
+        raise PasscurveError(
+            f"`problem`, `attempt` and `correct` must have the same length (got {prob.size}, {att.size}, {corr.size})"
+        )
+    mod = np.full(prob.size, "model", dtype=object) if model is None or isinstance(model, str) else (
+        np.asarray(model, dtype=object).ravel())
+    if isinstance(model, str):
+        mod[:] = model
+    if mod.size != prob.size:
+        raise PasscurveError(f"`model` has {mod.size} entries but `problem` has {prob.size}")
+    if not 0 < alpha < 1:
+        raise PasscurveError(f"`alpha` must be in (0, 1) (got {alpha})")
+    n_resamples = check_positive_int(n_resamples, "n_resamples", minimum=0)
+    return prob, att, corr, mod, n_resamples
+
+
+def _group_and_check(prob: np.ndarray, att: np.ndarray, mod: np.ndarray) -> tuple[np.ndarray, ...]:
+    """Sort by (model, problem, attempt); check attempts are base, base+1, ... in every problem."""
+    key = np.array([f"{m}\x1f{p}" for m, p in zip(mod, prob, strict=True)], dtype=str)
+    ukey, gid = np.unique(key, return_inverse=True)
+    order = np.lexsort((att, gid))
+    gid_s, att_s = gid[order], att[order]
+    start = np.ones(gid_s.size, dtype=bool)
+    start[1:] = gid_s[1:] != gid_s[:-1]
+    starts = np.flatnonzero(start)
+    base = int(att_s.min())
+    if base not in (0, 1):
+        raise PasscurveError(f"`attempt` indices must start at 0 or 1 (smallest is {base})")
+    same = ~start
+    d = np.zeros(gid_s.size, dtype=np.int64)
+    d[1:] = att_s[1:] - att_s[:-1]
+    dup = same & (d == 0)
+    if dup.any():
+        i = int(np.flatnonzero(dup)[0])
+        p = prob[order[i]]
+        raise PasscurveError(f"duplicate attempt {int(att_s[i])} in problem {p!r}; each attempt index must appear once")
+    late = start & (att_s != base)
+    if late.any():
+        i = int(np.flatnonzero(late)[0])
+        raise PasscurveError(
+            f"attempt indices of problem {prob[order[i]]!r} have a gap: they start at {int(att_s[i])}, not {base}"
+        )
+    gap = same & (d > 1)
+    if gap.any():
+        i = int(np.flatnonzero(gap)[0])
+        raise PasscurveError(
+            f"attempt indices of problem {prob[order[i]]!r} have a gap: {int(att_s[i])} follows {int(att_s[i - 1])}"
+        )
+    pos = att_s - base  # 0-based attempt position
+    return order, gid_s, starts, pos, ukey
+
+
+def _stat(S: np.ndarray, E: np.ndarray, V: np.ndarray) -> np.ndarray:
+    ok = V > 0
+    return (((S - E) ** 2)[..., ok] / V[ok]).sum(axis=-1)
+
+
+def retries(
+    problem: Any,
+    attempt: Any,
+    correct: Any,
+    *,
+    model: Any = None,
+    alpha: float = 0.05,
+    n_resamples: int = 999,
+    rng: Any = None,
+) -> RetryResult:
+    r"""Completion within a retry budget and a permutation test of independence across attempts.
+
+    Parameters
+    ----------
+    problem, attempt, correct : array_like, one entry per sample
+        Problem id, attempt index (consecutive integers from 0 or 1 within each problem: no
+        gaps, no duplicates) and success (bool or 0/1).
+    model : str or array_like, optional
+        Model of each sample; each model is analysed separately.
+    alpha : float
+        Level of the independence test; below it :class:`DependenceWarning` is raised.
+    n_resamples : int
+        Permutations for the test (0 skips it).
+    rng : None, int or numpy Generator
+
+    Returns
+    -------
+    RetryResult
+
+    Notes
+    -----
+    See the module docstring for the estimator and the test. The permutation test is
+    exact under the null that outcomes are exchangeable within each problem (independent
+    and identically distributed attempts given the problem, as pass@k assumes; Chen et al.
+    2021, arXiv:2107.03374); seed 003 explains why retries that read the previous error
+    break it.
+    """
+    prob, att, corr, mod, n_resamples = _retries_iv(problem, attempt, correct, model, alpha, n_resamples)
+    gen = check_rng(rng)
+    order, gid_s, starts, pos, ukey = _group_and_check(prob, att, mod)
+    y = corr[order].astype(np.float64)
+    n_i = np.diff(np.append(starts, gid_s.size))
+    c_i = np.add.reduceat(y, starts).astype(np.int64)
+    big = np.iinfo(np.int64).max
+    first = np.minimum.reduceat(np.where(y > 0, pos, big), starts)
+    first_success = np.where(first == big, np.inf, first + 1.0)
+    g_model = mod[order][starts]
+    g_problem = prob[order][starts]
+    B = int(n_i.max())
+    budget = np.arange(1, B + 1)
+    models = []
+    for m in g_model:
+        if m not in models:
+            models.append(m)
+    M = len(models)
+    completion = np.full((M, B), np.nan)
+    known = np.zeros((M, B), dtype=np.int64)
+    pk = np.full((M, B), np.nan)
+    rate = np.full((M, B), np.nan)
+    expected = np.full((M, B), np.nan)
+    at = np.zeros((M, B), dtype=np.int64)
+    stat = np.full(M, np.nan)
+    pval = np.full(M, np.nan)
+    testable = np.zeros(M, dtype=bool)
+    stops = np.zeros(M, dtype=bool)
+    warns: list[str] = []
+    for mi, m in enumerate(models):
+        gsel = np.flatnonzero(g_model == m)
+        fs, nn, cc = first_success[gsel], n_i[gsel], c_i[gsel]
+        solved_by = fs[None, :] <= budget[:, None]
+        kn = solved_by | (nn[None, :] >= budget[:, None])
+        known[mi] = kn.sum(axis=1)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            completion[mi] = np.where(known[mi] > 0, (solved_by & kn).sum(axis=1) / np.maximum(known[mi], 1), np.nan)
+            have = nn[None, :] >= budget[:, None]
+            pkm = pass_at_k(nn[None, :], cc[None, :], budget[:, None], k_gt_n="nan")
+            cnt = have.sum(axis=1)
+            pk[mi] = np.where(cnt > 0, np.nansum(np.where(have, pkm, 0.0), axis=1) / np.maximum(cnt, 1), np.nan)
+        # samples of this model (contiguous after the sort? not necessarily: select by group)
+        smask = np.isin(gid_s, gsel)  # group ids are 0..G-1 in the order of `starts`
+        sp, sy, sg = pos[smask], y[smask], gid_s[smask]
+        p_g = (c_i / n_i)[sg]
+        S = np.bincount(sp, weights=sy, minlength=B)[:B]
+        Na = np.bincount(sp, minlength=B)[:B]
+        E = np.bincount(sp, weights=p_g, minlength=B)[:B]
+        V = np.bincount(sp, weights=p_g * (1 - p_g), minlength=B)[:B]
+        at[mi] = Na
+        with np.errstate(invalid="ignore", divide="ignore"):
+            rate[mi] = np.where(Na > 0, S / np.maximum(Na, 1), np.nan)
+            expected[mi] = np.where(Na > 0, E / np.maximum(Na, 1), np.nan)
+        solved = np.isfinite(fs)
+        stops[mi] = bool(solved.any() and np.all(fs[solved] == nn[solved]) and (nn > 1).any())
+        testable[mi] = (not stops[mi]) and bool((V > 0).sum() >= 2) and n_resamples > 0
+        if not testable[mi]:
+            if stops[mi]:
+                msg = (f"model {m!r}: every solved problem stops at its first success (n is a stopping time), so "
+                       "independence across attempts cannot be tested; report completion within the budget, not pass@k")
+                warns.append(msg)
+                warnings.warn(msg, StoppingTimeWarning, stacklevel=2)
+            continue
+        t_obs = float(_stat(S, E, V))
+        # permutations within problems: random keys, sorted within each (contiguous) group
+        exceed = 0
+        chunk = max(1, int(2_000_000 // max(1, sp.size)))
+        done = 0
+        while done < n_resamples:
+            b = min(chunk, n_resamples - done)
+            keys = sg[None, :] + gen.random((b, sp.size))
+            perm = np.argsort(keys, axis=1, kind="stable")
+            yp = sy[perm]  # outcomes shuffled within each problem, positions unchanged
+            idx = (np.arange(b)[:, None] * B + sp[None, :]).ravel()
+            Sp = np.bincount(idx, weights=yp.ravel(), minlength=b * B).reshape(b, B)
+            exceed += int((_stat(Sp, E, V) >= t_obs - 1e-9 * max(1.0, t_obs)).sum())
+            done += b
+        stat[mi] = t_obs
+        pval[mi] = (1 + exceed) / (1 + n_resamples)
+        if pval[mi] < alpha:
+            first_rate, later = rate[mi, 0], np.nanmean(rate[mi, 1:]) if B > 1 else np.nan
+            msg = (f"model {m!r}: attempts are not independent (permutation p = {pval[mi]:.3g}; success rate "
+                   f"{first_rate:.3f} at attempt 1 vs {later:.3f} later): pass@k's formula does not apply; "
+                   "report completion within the retry budget")
+            warns.append(msg)
+            warnings.warn(msg, DependenceWarning, stacklevel=2)
+    return RetryResult(
+        models=tuple(str(m) for m in models),
+        budget=budget,
+        completion=completion,
+        known=known,
+        pass_at_k=pk,
+        attempt_rate=rate,
+        expected_rate=expected,
+        attempts_at=at,
+        statistic=stat,
+        p_value=pval,
+        testable=testable,
+        dependent=np.where(np.isfinite(pval), pval < alpha, False),
+        stops_at_success=stops,
+        alpha=float(alpha),
+        n_resamples=int(n_resamples),
+        first_success=first_success,
+        problem=np.asarray(g_problem, dtype=object),
+        model=np.asarray(g_model, dtype=object),
+        warnings=tuple(warns),
+    )

@@ -1,0 +1,168 @@
+"""`passcurve vote`, `passcurve retries`, `passcurve verifiers` and `passcurve simulate-answers`."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.table import Table
+
+from .._errors import PasscurveError
+from .._retries import retries as run_retries
+from .._verifiers import verifier_inflation
+from .._voting import TIES, simulate_answers
+from .._voting import vote as run_vote
+from ..data import read_answers, read_attempts, read_verdicts, write_table
+from ._app import (
+    AttemptCol,
+    CorrectCol,
+    FileArg,
+    Format,
+    JsonFlag,
+    ModelCol,
+    ProblemCol,
+    Seed,
+    Threshold,
+    collect_warnings,
+    command,
+    out,
+    parse_int_list,
+    print_json,
+)
+
+AnswerCol = Annotated[str | None, typer.Option("--answer-col", help="Column with each sample's final answer.")]
+GoldCol = Annotated[str | None, typer.Option("--gold-col", help="Column with the reference answer.")]
+
+
+def _f(x: float | None) -> str:
+    return "-" if x is None or x != x else f"{x:.4f}"
+
+
+@command("vote")
+def vote_cmd(
+    file: FileArg,
+    k: Annotated[str | None, typer.Option("--k", help="Comma-separated subset sizes, e.g. 1,8,64.")] = None,
+    ties: Annotated[str, typer.Option("--ties", help="Tie rule: random (share), strict (lose) or first.")] = "random",
+    json_out: JsonFlag = False,
+    problem_col: ProblemCol = None,
+    answer_col: AnswerCol = None,
+    gold_col: GoldCol = None,
+    model_col: ModelCol = None,
+    attempt_col: AttemptCol = None,
+    format: Format = None,
+) -> None:
+    """maj@k (majority vote over k samples) beside pass@k, the selection loss and independent voters."""
+    if ties not in TIES:
+        raise PasscurveError(f"`--ties` must be one of {', '.join(TIES)} (got {ties!r})")
+    ks = parse_int_list(k, "--k")
+    tallies = read_answers(
+        file, problem_col=problem_col, answer_col=answer_col, gold_col=gold_col, model_col=model_col,
+        attempt_col=attempt_col, format=format,
+    )
+    with collect_warnings(show=True):
+        res = run_vote(tallies, k=ks, ties=ties)  # type: ignore[arg-type]
+    if json_out:
+        print_json(res.to_dict())
+        return
+    for i, m in enumerate(res.models):
+        s = res.summary[i]
+        t = Table(
+            title=(f"{m}: {s['problems']} problems, n {s['n_min']}..{s['n_max']}, accuracy {res.accuracy[i]:.4f}, "
+                   f"distinct answers per problem median {s['distinct_answers_median']:g} (ties: {res.ties})"),
+            title_justify="left",
+        )
+        for col in ("k", "maj@k", "SE", "pass@k", "selection loss", "independent maj@k", "correlation cost"):
+            t.add_column(col, justify="right")
+        for j, kk in enumerate(res.k):
+            v = res.values
+            t.add_row(str(int(kk)), _f(v["maj_at_k"][i, j]), _f(res.se["maj_at_k"][i, j]), _f(v["pass_at_k"][i, j]),
+                      _f(v["selection_loss"][i, j]), _f(v["independent_maj_at_k"][i, j]),
+                      _f(v["correlation_cost"][i, j]))
+        out.print(t)
+
+
+@command("retries")
+def retries_cmd(
+    file: FileArg,
+    alpha: Annotated[float, typer.Option("--alpha", help="Level of the independence test.")] = 0.05,
+    n_resamples: Annotated[int, typer.Option("--n-resamples", help="Permutations for the test.")] = 999,
+    seed: Seed = 0,
+    json_out: JsonFlag = False,
+    problem_col: ProblemCol = None,
+    attempt_col: AttemptCol = None,
+    correct_col: CorrectCol = None,
+    model_col: ModelCol = None,
+    threshold: Threshold = None,
+    format: Format = None,
+) -> None:
+    """Completion within a retry budget (first success) and a permutation test of independence across attempts."""
+    d = read_attempts(file, problem_col=problem_col, attempt_col=attempt_col, correct_col=correct_col,
+                      model_col=model_col, threshold=threshold, format=format)
+    with collect_warnings(show=True):
+        res = run_retries(d["problem"], d["attempt"], d["correct"], model=d["model"], alpha=alpha,
+                          n_resamples=n_resamples, rng=seed)
+    if json_out:
+        print_json(res.to_dict())
+        return
+    for entry in res.to_dict()["models"]:
+        test = (f"independence test p = {entry['p_value']:.4g}" if entry["testable"]
+                else "independence not testable (stops at first success)" if entry["stops_at_success"]
+                else "independence not tested")
+        t = Table(title=f"{entry['model']}: {entry['problems']} problems, {entry['solved']} solved; {test}",
+                  title_justify="left")
+        for col in ("budget", "completion", "pass@b", "rate at attempt", "expected rate", "problems"):
+            t.add_column(col, justify="right")
+        for r in entry["curve"]:
+            t.add_row(str(r["budget"]), _f(r["completion"]), _f(r["pass_at_k"]), _f(r["attempt_rate"]),
+                      _f(r["expected_rate"]), str(r["known"]))
+        out.print(t)
+
+
+@command("verifiers")
+def verifiers_cmd(
+    file: FileArg,
+    base: Annotated[str, typer.Option("--base", help="Column with the base (lenient) verdict.")],
+    strict: Annotated[str, typer.Option("--strict", help="Column with the strict verdict.")],
+    k: Annotated[str | None, typer.Option("--k", help="Comma-separated budgets, e.g. 1,10,100.")] = None,
+    json_out: JsonFlag = False,
+    problem_col: ProblemCol = None,
+    model_col: ModelCol = None,
+    format: Format = None,
+) -> None:
+    """pass@k under a base and a strict verdict column, and the inflation 1 - strict/base by k."""
+    ks = parse_int_list(k, "--k")
+    g = read_verdicts(file, base_col=base, strict_col=strict, problem_col=problem_col, model_col=model_col,
+                      format=format)
+    with collect_warnings(show=True):
+        res = verifier_inflation(g["n"], g["c_base"], g["c_strict"], ks, model=g["model"],
+                                 c_strict_only=g["c_strict_only"])
+    if json_out:
+        print_json(res.to_dict())
+        return
+    for entry in res.to_dict()["models"]:
+        t = Table(title=(f"{entry['model']}: {entry['problems']} problems, false-pass rate "
+                         f"{_f(entry['false_pass_rate'])}, {entry['problems_base_only']} problems solved only "
+                         "under the base verdict"), title_justify="left")
+        for col in ("k", f"pass@k ({base})", f"pass@k ({strict})", "relative drop"):
+            t.add_column(col, justify="right")
+        for pt in entry["curve"]:
+            t.add_row(str(pt["k"]), _f(pt["pass_base"]), _f(pt["pass_strict"]), _f(pt["inflation"]))
+        out.print(t)
+
+
+@command("simulate-answers")
+def simulate_answers_cmd(
+    output: Annotated[Path, typer.Option("-o", "--output", help="Where to write (.csv, .jsonl or .parquet).")],
+    problems: Annotated[int, typer.Option("--problems", help="Problems.")] = 200,
+    n: Annotated[int, typer.Option("--n", help="Samples per problem.")] = 64,
+    wrong_answers: Annotated[int, typer.Option("--wrong-answers", help="Distinct wrong answers per problem.")] = 20,
+    concentration: Annotated[
+        float, typer.Option("--concentration", help="Dirichlet concentration of wrong answers (small = one dominant).")
+    ] = 0.5,
+    seed: Seed = 0,
+) -> None:
+    """Write a per-sample log with answers (problem_id, attempt, answer, gold, correct) for `vote`."""
+    rows = simulate_answers(problems, n, wrong_answers=wrong_answers, concentration=concentration, rng=seed)
+    write_table(rows, output)
+    typer.echo(f"wrote {problems * n} rows ({problems} problems x n={n}) to {output}")

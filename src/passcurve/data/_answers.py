@@ -1,0 +1,336 @@
+"""Per-sample logs with answers, attempt indices or several verdict columns, aggregated in DuckDB.
+
+Built on the shared reader (:func:`passcurve.data._source.open_file`: format detection and
+harness adapters; :data:`passcurve.data._columns.ALIASES`: column aliases). Answer tallies
+are one ``GROUP BY model, problem, answer`` query; verdict counts one ``GROUP BY model,
+problem``; Python never loops over rows. Retry analyses need the per-sample sequence, so
+``read_attempts`` fetches the four canonical columns as numpy arrays (sorted in SQL).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import duckdb
+import numpy as np
+
+from .._errors import PasscurveError
+from ._columns import ALIASES, quote
+from ._samples import FALSE_WORDS, TRUE_WORDS, _fmt_row
+from ._source import Source, duck_error, open_file
+
+__all__ = ["read_answers", "read_attempts", "read_verdicts", "GOLD_ALIASES"]
+
+GOLD_ALIASES = ("gold", "gold_answer", "reference", "reference_answer", "target", "ground_truth", "expected", "label")
+_NUM = ("TINYINT", "SMALLINT", "INTEGER", "BIGINT", "HUGEINT", "UTINYINT", "USMALLINT", "UINTEGER", "UBIGINT",
+        "FLOAT", "DOUBLE", "REAL")
+
+
+def _family(t: str) -> str:
+    u = t.upper()
+    if u in _NUM or u.startswith("DECIMAL"):
+        return "number"
+    if u.startswith("VARCHAR"):
+        return "str"
+    if u == "JSON":
+        return "json"
+    return u.lower()
+
+
+def _pick(src: Source, role: str, given: str | None, aliases: tuple[str, ...], option: str, *,
+          required: bool = True, exclude: tuple[str | None, ...] = ()) -> str | None:
+    cols = src.columns
+    if given is not None:
+        lower = {c.lower(): c for c in cols}
+        if given in cols:
+            return given
+        if given.lower() in lower:
+            return lower[given.lower()]
+        raise PasscurveError(f"{src.name}: no column {given!r} (given as `{option}`); columns found: {', '.join(cols)}")
+    if role in src.hints and src.hints[role] in cols:
+        return src.hints[role]
+    lower = {c.lower(): c for c in reversed(cols)}
+    for a in aliases:
+        c = lower.get(a)
+        if c is not None and c not in exclude:
+            return c
+    if required:
+        raise PasscurveError(
+            f"{src.name}: no {role} column (looked for {', '.join(aliases)}; pass `{option}`); "
+            f"columns found: {', '.join(cols)}"
+        )
+    return None
+
+
+def _run(src: Source, sql: str) -> dict[str, np.ndarray]:
+    try:
+        return src.query(sql).fetchnumpy()
+    except duckdb.Error as exc:
+        raise duck_error(exc, src.name, src.reader) from None
+
+
+def _first_row(src: Source, where: str) -> str:
+    try:
+        rel = src.query(f"SELECT * FROM src WHERE {where} LIMIT 1")
+        rows = rel.fetchall()
+    except duckdb.Error:
+        return "{}"
+    return _fmt_row(dict(zip(rel.columns, rows[0], strict=True))) if rows else "{}"
+
+
+def _model_expr(src: Source, model: str | None) -> str:
+    return quote(model) if model else "'" + src.default_model.replace("'", "''") + "'"
+
+
+# ---------------------------------------------------------------------------------------
+# answers -> AnswerTallies
+# ---------------------------------------------------------------------------------------
+def read_answers(
+    path: str | Path,
+    *,
+    problem_col: str | None = None,
+    answer_col: str | None = None,
+    gold_col: str | None = None,
+    model_col: str | None = None,
+    attempt_col: str | None = None,
+    format: str | None = None,
+) -> Any:
+    """Tally the answers of a per-sample log: one row per (model, problem, distinct answer).
+
+    Columns (detected by alias unless given): problem id, final answer (answer,
+    extracted_answer, pred, prediction, parsed_answer, final_answer), gold answer (gold,
+    gold_answer, reference, target, ground_truth, expected, label), optional model and
+    attempt. First appearance follows the attempt index when present, else the file order.
+    A NULL answer abstains (no vote). Errors: a missing gold value, a problem with two
+    different gold answers, answers and gold of mixed types, duplicate attempts.
+
+    Returns
+    -------
+    passcurve.AnswerTallies
+    """
+    from .._voting import AnswerTallies
+
+    src = open_file(path, format)
+    prob = _pick(src, "problem", problem_col, ALIASES["problem"], "--problem-col")
+    ans = _pick(src, "answer", answer_col, ALIASES["answer"], "--answer-col", exclude=(prob,))
+    gold = _pick(src, "gold", gold_col, GOLD_ALIASES, "--gold-col", exclude=(prob, ans))
+    model = _pick(src, "model", model_col, ALIASES["model"], "--model-col", required=False, exclude=(prob, ans, gold))
+    att = _pick(src, "attempt", attempt_col, ALIASES["attempt"], "--attempt-col", required=False,
+                exclude=(prob, ans, gold, model))
+    types = src.types
+    fa, fg = _family(types[ans]), _family(types[gold])
+    qa, qg = quote(ans), quote(gold)
+    if "json" in (fa, fg):
+        # JSON columns can hold strings and numbers side by side: one family only
+        fams: dict[str, str] = {}
+        for col, fam in ((ans, fa), (gold, fg)):
+            if fam != "json":
+                fams.setdefault(fam, col)
+                continue
+            q = quote(col)
+            got = _run(src, (
+                f"SELECT DISTINCT CASE WHEN json_type({q}) = 'VARCHAR' THEN 'str' "
+                f"WHEN json_type({q}) IN ('BIGINT', 'UBIGINT', 'DOUBLE') THEN 'number' ELSE json_type({q}) END AS t "
+                f"FROM src WHERE {q} IS NOT NULL AND json_type({q}) <> 'NULL'"
+            ))["t"]
+            for t in got:
+                fams.setdefault(str(t).lower(), col)
+        if len(fams) > 1:
+            raise PasscurveError(
+                f"{src.name}: answers of mixed types in {ans!r}/{gold!r} ({' and '.join(sorted(fams))}); "
+                "normalise answers to one type first"
+            )
+        ea = f"json_extract_string({qa}, '$')" if fa == "json" else f"CAST({qa} AS VARCHAR)"
+        eg = f"json_extract_string({qg}, '$')" if fg == "json" else f"CAST({qg} AS VARCHAR)"
+    elif fa != fg:
+        if src.reader == "csv":  # CSV has no types: the inference may differ between columns
+            ea, eg = f"CAST({qa} AS VARCHAR)", f"CAST({qg} AS VARCHAR)"
+        else:
+            raise PasscurveError(
+                f"{src.name}: answers of mixed types: {ans!r} is {types[ans]} but {gold!r} is {types[gold]}; "
+                "normalise answers to one type first"
+            )
+    else:
+        ea, eg = qa, qg
+    me = _model_expr(src, model)
+    order = quote(att) if att else "row_number() OVER ()"
+    base = (
+        f"WITH s AS (SELECT {me} AS model, CAST({quote(prob)} AS VARCHAR) AS problem, {ea} AS answer, "
+        f"{eg} AS gold, {order} AS ord FROM src)"
+    )
+    # validation in SQL: missing gold, several gold answers, duplicate attempts
+    chk = _run(src, base + (
+        " SELECT count(*) FILTER (WHERE gold IS NULL) AS no_gold, count(*) FILTER (WHERE problem IS NULL) AS no_prob, "
+        "(SELECT count(*) FROM (SELECT model, problem FROM s GROUP BY ALL HAVING count(DISTINCT gold) > 1)) AS multi, "
+        + ("(SELECT count(*) FROM (SELECT model, problem, ord FROM s GROUP BY ALL HAVING count(*) > 1)) AS dup, "
+           if att else "0 AS dup, ")
+        + "count(*) AS rows FROM s"
+    ))
+    if int(chk["rows"][0]) == 0:
+        raise PasscurveError(f"{src.name} has no data rows (header only or empty)")
+    if int(chk["no_prob"][0]):
+        raise PasscurveError(f"{src.name}: problem-id column {prob!r} has a missing value, e.g. row "
+                             f"{_first_row(src, f'{quote(prob)} IS NULL')}")
+    if int(chk["no_gold"][0]):
+        raise PasscurveError(f"{src.name}: gold answer missing in column {gold!r}, e.g. row "
+                             f"{_first_row(src, f'{qg} IS NULL')}")
+    if int(chk["multi"][0]):
+        bad = _run(src, base + " SELECT problem FROM s GROUP BY model, problem HAVING count(DISTINCT gold) > 1 LIMIT 1")
+        raise PasscurveError(f"{src.name}: problem {bad['problem'][0]!r} has more than one gold answer in {gold!r}")
+    if int(chk["dup"][0]):
+        bad = _run(src, base + " SELECT problem, ord FROM s GROUP BY model, problem, ord HAVING count(*) > 1 LIMIT 1")
+        raise PasscurveError(
+            f"{src.name}: duplicate attempt {bad['ord'][0]} in problem {bad['problem'][0]!r} (column {att!r})"
+        )
+    per = _run(src, base + (
+        ", p AS (SELECT model, problem, count(*) FILTER (WHERE answer IS NULL) AS abstain, "
+        "row_number() OVER (ORDER BY model, problem) - 1 AS pid FROM s GROUP BY model, problem) "
+        "SELECT model, problem, abstain FROM p ORDER BY pid"
+    ))
+    rows = _run(src, base + (
+        ", p AS (SELECT model, problem, row_number() OVER (ORDER BY model, problem) - 1 AS pid "
+        "FROM s GROUP BY model, problem) "
+        "SELECT p.pid, a.answer, a.cnt, a.is_gold FROM (SELECT model, problem, answer, count(*) AS cnt, "
+        "min(ord) AS first, bool_or(answer = gold) AS is_gold FROM s WHERE answer IS NOT NULL "
+        "GROUP BY model, problem, answer) a JOIN p USING (model, problem) ORDER BY p.pid, a.first"
+    ))
+    pid = np.asarray(rows["pid"], dtype=np.int64)
+    P = len(per["problem"])
+    offsets = np.searchsorted(pid, np.arange(P + 1), side="left").astype(np.int64)
+    return AnswerTallies(
+        model=np.asarray(per["model"], dtype=object),
+        problem=np.asarray(per["problem"], dtype=object),
+        offsets=offsets,
+        count=np.asarray(rows["cnt"], dtype=np.int64),
+        is_gold=np.asarray(rows["is_gold"], dtype=bool),
+        abstain=np.asarray(per["abstain"], dtype=np.int64),
+        answer=np.asarray(rows["answer"], dtype=object),
+        source=src.name,
+        meta={"columns": {"problem": prob, "answer": ans, "gold": gold, "model": model, "attempt": att},
+              "reader": src.reader},
+    )
+
+
+# ---------------------------------------------------------------------------------------
+# verdict columns
+# ---------------------------------------------------------------------------------------
+def _words(ws: tuple[str, ...]) -> str:
+    return ", ".join("'" + w.replace("'", "''") + "'" for w in ws)
+
+
+def _bool_expr(src: Source, col: str, option: str) -> str:
+    """SQL for a strictly boolean verdict column (bool, 0/1 or true/false words); NULL otherwise."""
+    q = quote(col)
+    t = src.types[col].upper()
+    if t == "BOOLEAN":
+        return q
+    if _family(t) == "number":
+        return f"CASE WHEN {q} = 1 THEN TRUE WHEN {q} = 0 THEN FALSE ELSE NULL END"
+    if t.startswith("VARCHAR") or t == "JSON":
+        s = f"lower(trim(CAST({q} AS VARCHAR), ' \"'))"
+        return f"CASE WHEN {s} IN ({_words(TRUE_WORDS)}) THEN TRUE WHEN {s} IN ({_words(FALSE_WORDS)}) THEN FALSE ELSE NULL END"
+    raise PasscurveError(f"{src.name}: verdict column {col!r} (`{option}`) has type {src.types[col]}; expected boolean")
+
+
+def _check_bool(src: Source, col: str, expr: str, option: str) -> None:
+    got = _run(src, f"SELECT count(*) AS bad FROM src WHERE ({expr}) IS NULL")
+    if int(got["bad"][0]):
+        row = _first_row(src, f"({expr}) IS NULL")
+        raise PasscurveError(
+            f"{src.name}: verdict column {col!r} (`{option}`) is not boolean (true/false, 0/1), e.g. row {row}"
+        )
+
+
+def read_verdicts(
+    path: str | Path,
+    *,
+    base_col: str,
+    strict_col: str,
+    problem_col: str | None = None,
+    model_col: str | None = None,
+    format: str | None = None,
+) -> dict[str, np.ndarray]:
+    """Per (model, problem): n, passes under the base and the strict verdicts, and samples that
+    pass strict but fail base (``c_strict_only``), in one DuckDB ``GROUP BY``."""
+    src = open_file(path, format)
+    prob = _pick(src, "problem", problem_col, ALIASES["problem"], "--problem-col")
+    base = _pick(src, "base verdict", base_col, (), "--base")
+    strict = _pick(src, "strict verdict", strict_col, (), "--strict")
+    if base == strict:
+        raise PasscurveError("`--base` and `--strict` name the same column")
+    model = _pick(src, "model", model_col, ALIASES["model"], "--model-col", required=False,
+                  exclude=(prob, base, strict))
+    eb, es = _bool_expr(src, base, "--base"), _bool_expr(src, strict, "--strict")
+    _check_bool(src, base, eb, "--base")
+    _check_bool(src, strict, es, "--strict")
+    if _run(src, f"SELECT count(*) AS m FROM src WHERE {quote(prob)} IS NULL")["m"][0]:
+        raise PasscurveError(f"{src.name}: problem-id column {prob!r} has a missing value")
+    g = _run(src, (
+        f"SELECT {_model_expr(src, model)} AS model, CAST({quote(prob)} AS VARCHAR) AS problem, count(*) AS n, "
+        f"count(*) FILTER (WHERE {eb}) AS c_base, count(*) FILTER (WHERE {es}) AS c_strict, "
+        f"count(*) FILTER (WHERE {es} AND NOT {eb}) AS c_strict_only "
+        "FROM src GROUP BY ALL ORDER BY model, problem"
+    ))
+    if len(g["n"]) == 0:
+        raise PasscurveError(f"{src.name} has no data rows (header only or empty)")
+    out = {k: np.asarray(v) for k, v in g.items()}
+    out["model"] = out["model"].astype(object)
+    out["problem"] = out["problem"].astype(object)
+    return out
+
+
+# ---------------------------------------------------------------------------------------
+# attempts
+# ---------------------------------------------------------------------------------------
+def read_attempts(
+    path: str | Path,
+    *,
+    problem_col: str | None = None,
+    attempt_col: str | None = None,
+    correct_col: str | None = None,
+    model_col: str | None = None,
+    threshold: float | None = None,
+    format: str | None = None,
+) -> dict[str, np.ndarray]:
+    """Per-sample (model, problem, attempt, correct), sorted by (model, problem, attempt) in SQL.
+
+    Uses :func:`passcurve.data.open_samples` (column detection and correctness parsing of
+    the shared reader); an attempt column is required.
+    """
+    from ._read import open_samples
+
+    s = open_samples(path, problem_col=problem_col, attempt_col=attempt_col, correct_col=correct_col,
+                     model_col=model_col, threshold=threshold, format=format)
+    if s.layout != "samples":
+        raise PasscurveError(f"{s.source}: retries need a per-sample log with an attempt column, not per-problem counts")
+    if s.columns.get("attempt") is None:
+        raise PasscurveError(
+            f"{s.source}: no attempt column (looked for {', '.join(ALIASES['attempt'])}; pass `--attempt-col`)"
+        )
+    col = s.columns.get("attempt")
+    t = s.raw.types[s.raw.columns.index(col)]
+    if _family(str(t)) != "number":
+        raise PasscurveError(f"{s.source}: attempt column {col!r} must hold integers (type {t})")
+    try:
+        g = s.query(
+            "SELECT model, CAST(problem AS VARCHAR) AS problem, attempt, correct FROM samples "
+            "ORDER BY model, problem, attempt"
+        ).fetchnumpy()
+    except duckdb.Error as exc:
+        raise duck_error(exc, s.source, s.reader) from None
+    if len(g["attempt"]) == 0:
+        raise PasscurveError(f"{s.source} has no data rows (header only or empty)")
+    correct = g["correct"]
+    if np.ma.isMaskedArray(correct) and np.ma.getmaskarray(correct).any():
+        raise PasscurveError(f"{s.source}: correctness column {s.columns.get('correct')!r} has a missing or "
+                             "non-boolean value")
+    att = g["attempt"]
+    if np.ma.isMaskedArray(att) and np.ma.getmaskarray(att).any():
+        raise PasscurveError(f"{s.source}: attempt column {col!r} has a missing value")
+    return {
+        "model": np.asarray(g["model"], dtype=object),
+        "problem": np.asarray(g["problem"], dtype=object),
+        "attempt": np.asarray(att),
+        "correct": np.asarray(correct, dtype=bool),
+    }

@@ -1,0 +1,106 @@
+"""`passcurve curve`, `simulate` and `demo` end to end (real entry point, real exit codes)."""
+
+from __future__ import annotations
+
+import json
+import math
+from fractions import Fraction
+
+import numpy as np
+import pytest
+from conftest import run_cli
+
+import passcurve as pc
+from passcurve.data import write_table
+
+
+def exact_pass(n: int, c: int, k: int) -> Fraction:
+    # Chen et al. 2021 in exact rationals
+    return 1 - Fraction(math.comb(n - c, k), math.comb(n, k))
+
+
+@pytest.fixture
+def samples_file(tmp_path):
+    # a hand-made per-sample log without a model column: 3 problems x 4 samples
+    rows = {
+        "problem_id": np.repeat(["p1", "p2", "p3"], 4).astype(object),
+        "attempt": np.tile([1, 2, 3, 4], 3),
+        "passed": np.array([1, 0, 0, 1, 0, 0, 0, 0, 1, 1, 1, 0], dtype=bool),
+    }
+    path = tmp_path / "mylog.jsonl"
+    write_table(rows, path)
+    return path
+
+
+def test_curve_json_shape_and_values(samples_file):
+    res = run_cli("curve", str(samples_file), "--k", "1,2,4", "--json")
+    assert res.returncode == 0, res.stderr
+    data = json.loads(res.stdout)
+    assert [m["model"] for m in data["models"]] == ["mylog"]  # no model column: named after the file
+    m = data["models"][0]
+    assert m["problems"] == 3
+    pts = {p["k"]: p for p in m["curve"]}
+    assert set(pts) == {1, 2, 4}
+    for k in (1, 2, 4):
+        ref = (exact_pass(4, 2, k) + exact_pass(4, 0, k) + exact_pass(4, 3, k)) / 3
+        assert pts[k]["pass_at_k"] == pytest.approx(float(ref), rel=1e-14)
+        ref_pow = (Fraction(math.comb(2, k), math.comb(4, k)) + Fraction(math.comb(3, k), math.comb(4, k))) / 3
+        assert pts[k]["pass_pow_k"] == pytest.approx(float(ref_pow), rel=1e-14, abs=1e-300)
+        ref_naive = (1 - (1 - 0.5) ** k + 0 + 1 - (1 - 0.75) ** k) / 3
+        assert pts[k]["naive_pass_at_k"] == pytest.approx(ref_naive, rel=1e-14)
+
+
+def test_curve_all_k_and_table(samples_file):
+    res = run_cli("curve", str(samples_file), "--all-k", "--json")
+    assert res.returncode == 0, res.stderr
+    assert [p["k"] for p in json.loads(res.stdout)["models"][0]["curve"]] == [1, 2, 3, 4]
+    table = run_cli("curve", str(samples_file), "--k", "1,4")
+    assert table.returncode == 0
+    assert "mylog: 3 problems" in table.stdout
+    assert "4 / 4 / 4" in table.stdout  # samples per problem min / median / max
+
+
+def test_curve_drop_k_gt_n_reports(tmp_path):
+    path = tmp_path / "counts.csv"
+    write_table({"problem_id": np.array(["a", "b"], dtype=object), "n": np.array([3, 10]), "c": np.array([1, 2])}, path)
+    bad = run_cli("curve", str(path), "--k", "5")
+    assert bad.returncode == 2
+    assert bad.stderr.strip().count("\n") == 0 and "got k=5, n=3" in bad.stderr
+    ok = run_cli("curve", str(path), "--k", "5", "--drop-k-gt-n", "--json")
+    assert ok.returncode == 0, ok.stderr
+    pt = json.loads(ok.stdout)["models"][0]["curve"][0]
+    assert pt["dropped"] == 1 and pt["problems"] == 1
+    assert pt["pass_at_k"] == pytest.approx(float(exact_pass(10, 2, 5)), rel=1e-14)
+    assert "DroppedProblemsWarning" in ok.stderr
+
+
+def test_curve_usage_errors(samples_file):
+    both = run_cli("curve", str(samples_file), "--k", "1", "--all-k")
+    assert both.returncode == 2 and "not both" in both.stderr
+    badk = run_cli("curve", str(samples_file), "--k", "1,x")
+    assert badk.returncode == 2 and "`--k`" in badk.stderr
+    unknown = run_cli("curve", str(samples_file), "--nope")
+    assert unknown.returncode == 2 and "Traceback" not in unknown.stderr
+
+
+@pytest.mark.parametrize("ext", [".csv", ".parquet"])
+def test_simulate_then_curve_matches_library(tmp_path, ext):
+    path = tmp_path / f"demo{ext}"
+    res = run_cli("simulate", "-o", str(path), "--problems", "40", "--n", "50", "--seed", "3")
+    assert res.returncode == 0, res.stderr
+    got = json.loads(run_cli("curve", str(path), "--k", "1,10,50", "--json").stdout)
+    bench = pc.simulate(problems=40, n=50, rng=3)  # same seed, same benchmark
+    want = pc.curve(bench.counts, k=[1, 10, 50]).to_dict()
+    assert got["models"] == want["models"]
+
+
+def test_simulate_samples_round_trip(tmp_path):
+    path = tmp_path / "samples.parquet"
+    res = run_cli("simulate", "-o", str(path), "--problems", "10", "--n", "20", "--samples", "--seed", "1")
+    assert res.returncode == 0, res.stderr
+    counts = pc.read_counts(path)
+    bench = pc.simulate(problems=10, n=20, rng=1)
+    order = np.lexsort((counts.problem.astype(str), counts.model.astype(str)))
+    ref = np.lexsort((bench.counts.problem.astype(str), bench.counts.model.astype(str)))
+    assert (counts.c[order] == bench.counts.c[ref]).all()
+    assert (counts.n[order] == 20).all()

@@ -1,0 +1,213 @@
+"""Harness readers: small hand-made logs in each harness's documented format -> Counts.
+
+Expected counts are hand counts of the fixture rows (tests/data/harness/*), noted per test.
+"""
+
+from __future__ import annotations
+
+import json
+import zipfile
+from pathlib import Path
+
+import duckdb
+import pytest
+
+from passcurve import InputFormatError, PasscurveError, read_counts
+from passcurve.data import open_samples
+
+H = Path(__file__).parent / "data" / "harness"
+
+
+def as_set(counts):
+    return {
+        (str(m), str(p), int(n), int(c))
+        for m, p, n, c in zip(counts.model, counts.problem, counts.n, counts.c, strict=True)
+    }
+
+
+def test_humaneval_results_jsonl():
+    got = read_counts(H / "samples.jsonl_results.jsonl")
+    # HumanEval/0: passed, failed, passed -> 2 of 3; HumanEval/1: timed out, failed, passed -> 1 of 3
+    assert as_set(got) == {("samples", "HumanEval/0", 3, 2), ("samples", "HumanEval/1", 3, 1)}
+    assert got.meta["reader"] == "humaneval"
+    assert open_samples(H / "samples.jsonl_results.jsonl").columns.roles["answer"] == "completion"
+
+
+def test_evalplus_eval_results():
+    got = read_counts(H / "eval_results.json")
+    # correct = plus_status == "pass": HumanEval/0 pass, fail -> 1 of 2; HumanEval/1 fail, pass -> 1 of 2
+    assert as_set(got) == {("eval_results", "HumanEval/0", 2, 1), ("eval_results", "HumanEval/1", 2, 1)}
+    assert got.meta["reader"] == "evalplus" and got.meta["columns"]["attempt"] == "sample_idx"
+
+
+def test_lm_eval_samples_one_model_per_filter():
+    got = read_counts(H / "pythia-70m" / "samples_gsm8k_2024-05-01T12-00-00.jsonl")
+    # model = output directory name; two filters -> two "models"; exact_match 1, 0 per filter
+    assert as_set(got) == {
+        ("pythia-70m [strict-match]", "0", 1, 1),
+        ("pythia-70m [strict-match]", "1", 1, 0),
+        ("pythia-70m [flexible-extract]", "0", 1, 1),
+        ("pythia-70m [flexible-extract]", "1", 1, 0),
+    }
+    assert got.meta["reader"] == "lm_eval" and got.meta["metric"] == "exact_match"
+
+
+def test_lm_eval_repeated_runs_are_samples(tmp_path):
+    # three runs of the same task concatenated: doc 0 solved 2 of 3, doc 1 solved 0 of 3
+    rows = []
+    for run, vals in enumerate([(1.0, 0.0), (0.0, 0.0), (1.0, 0.0)]):
+        for doc, v in enumerate(vals):
+            rows.append(
+                {
+                    "doc_id": doc,
+                    "doc": {},
+                    "target": "x",
+                    "resps": [["a"]],
+                    "filtered_resps": ["a"],
+                    "filter": "none",
+                    "metrics": ["acc"],
+                    "acc": v,
+                    "run": run,
+                }
+            )
+    p = tmp_path / "samples_arc_2024.jsonl"
+    p.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    got = read_counts(p)
+    assert {(pid, n, c) for _, pid, n, c in as_set(got)} == {("0", 3, 2), ("1", 3, 0)}
+
+
+def _lighteval_new(path: Path) -> Path:
+    # lighteval >= 0.10 details: struct columns doc, model_response, metric
+    duckdb.sql(
+        f"""COPY (SELECT * FROM (VALUES
+            ({{'query': 'Q1', 'id': 'q1', 'gold_index': 0}}, {{'text': ['4']}}, {{'extractive_match': 1.0}}),
+            ({{'query': 'Q1', 'id': 'q1', 'gold_index': 0}}, {{'text': ['5']}}, {{'extractive_match': 0.0}}),
+            ({{'query': 'Q2', 'id': 'q2', 'gold_index': 1}}, {{'text': ['x']}}, {{'extractive_match': 0.0}})
+        ) t(doc, model_response, metric)) TO '{path}' (FORMAT parquet)"""
+    )
+    return path
+
+
+def _lighteval_old(path: Path) -> Path:
+    # lighteval 0.7-era details: example, predictions, gold, metrics (struct name -> value)
+    duckdb.sql(
+        f"""COPY (SELECT * FROM (VALUES
+            ('Q1', ['4'], ['4'], {{'em': 1.0, 'qem': 1.0}}),
+            ('Q2', ['7'], ['8'], {{'em': 0.0, 'qem': 0.0}}),
+            ('Q2', ['8'], ['8'], {{'em': 1.0, 'qem': 1.0}})
+        ) t(example, predictions, gold, metrics)) TO '{path}' (FORMAT parquet)"""
+    )
+    return path
+
+
+def test_lighteval_details_new_and_old(tmp_path):
+    d = tmp_path / "details" / "org__model" / "2024-01-01T00-00-00"
+    d.mkdir(parents=True)
+    got = read_counts(_lighteval_new(d / "details_lighteval|gsm8k|0_2024-01-01T00-00-00.parquet"))
+    # q1: 1.0, 0.0 -> 1 of 2; q2: 0.0 -> 0 of 1; model = the details/<model> directory
+    assert as_set(got) == {("org__model", "q1", 2, 1), ("org__model", "q2", 1, 0)}
+    assert got.meta["reader"] == "lighteval" and got.meta["metric"] == "extractive_match"
+    old = read_counts(_lighteval_old(tmp_path / "details_old.parquet"))
+    # problem ids are md5 of the example text: Q1 1 of 1, Q2 1 of 2
+    assert sorted((n, c) for _, _, n, c in as_set(old)) == [(1, 1), (2, 1)]
+
+
+def test_inspect_json_log():
+    got = read_counts(H / "inspect_log.json")
+    # id 1: C, I, C -> 2 of 3; id "two": C, I, N -> 1 of 3; model from eval.model; epochs are attempts
+    assert as_set(got) == {("openai/gpt-4o-mini", "1", 3, 2), ("openai/gpt-4o-mini", "two", 3, 1)}
+    assert got.meta["columns"]["attempt"] == "epoch"
+
+
+def _eval_zip(tmp_path: Path, with_summaries: bool) -> Path:
+    log = json.loads((H / "inspect_log.json").read_text())
+    samples = log.pop("samples")
+    p = tmp_path / ("complete.eval" if with_summaries else "partial.eval")
+    with zipfile.ZipFile(p, "w") as zf:
+        zf.writestr("header.json", json.dumps(log))
+        if with_summaries:
+            summaries = [{k: s[k] for k in ("id", "epoch", "input", "target", "scores")} for s in samples]
+            zf.writestr("summaries.json", json.dumps(summaries))
+        for s in samples:
+            zf.writestr(f"samples/{s['id']}_epoch_{s['epoch']}.json", json.dumps(s))
+    return p
+
+
+@pytest.mark.parametrize("with_summaries", [True, False])
+def test_inspect_eval_zip(tmp_path, with_summaries):
+    got = read_counts(_eval_zip(tmp_path, with_summaries))
+    assert as_set(got) == {("openai/gpt-4o-mini", "1", 3, 2), ("openai/gpt-4o-mini", "two", 3, 1)}
+    assert got.meta["reader"] == "inspect"
+
+
+def test_inspect_partial_credit_needs_threshold(tmp_path):
+    log = json.loads((H / "inspect_log.json").read_text())
+    log["samples"][0]["scores"]["match"]["value"] = "P"
+    p = tmp_path / "partial.json"
+    p.write_text(json.dumps(log))
+    with pytest.raises(PasscurveError, match="not boolean.*score=0.5"):
+        read_counts(p)
+    # with threshold 0.5 partial credit counts: id 1 -> P, I, C -> 2 of 3
+    assert ("openai/gpt-4o-mini", "1", 3, 2) in as_set(read_counts(p, threshold=0.5))
+
+
+def test_tau_bench_results():
+    got = read_counts(H / "tau_results.json")
+    # reward >= 1 - 1e-6 succeeds: task 0 -> 1, 0, 1 = 2 of 3; task 1 -> 0, 0, 0.9999999 = 1 of 3
+    assert as_set(got) == {("tau_results", "0", 3, 2), ("tau_results", "1", 3, 1)}
+    assert got.meta["threshold"] == pytest.approx(1 - 1e-6)
+
+
+def test_tau2_bench_results():
+    got = read_counts(H / "tau2_results.json")
+    # t1: 1, 1 -> 2 of 2; t2: 0, 1 -> 1 of 2; model from info.agent_info.llm
+    assert as_set(got) == {("gpt-4.1", "t1", 2, 2), ("gpt-4.1", "t2", 2, 1)}
+
+
+def test_format_override_and_wrong_format():
+    # forcing the right format works the same as detection
+    got = read_counts(H / "tau_results.json", format="tau-bench")
+    assert len(got) == 2
+    # forcing the wrong one names the format and lists the columns found
+    with pytest.raises(InputFormatError, match=r"is not a lm_eval log .*columns found: task_id, completion"):
+        read_counts(H / "samples.jsonl_results.jsonl", format="lm_eval")
+    with pytest.raises(InputFormatError, match=r"is not a lighteval log"):
+        read_counts(H / "tau_results.json", format="lighteval")
+
+
+def test_unrecognised_jsonl_lists_formats_tried(tmp_path):
+    p = tmp_path / "odd.jsonl"
+    p.write_text('{"foo": 1, "bar": 2}\n')
+    with pytest.raises(
+        PasscurveError,
+        match=r"columns found: foo, bar \(formats tried: jsonl, humaneval, lm_eval, lighteval, tau_bench",
+    ):
+        read_counts(p)
+
+
+def test_not_an_eval_zip(tmp_path):
+    p = tmp_path / "x.eval"
+    with zipfile.ZipFile(p, "w") as zf:
+        zf.writestr("readme.txt", "hello")
+    with pytest.raises(InputFormatError, match="not an inspect .eval log"):
+        read_counts(p)
+
+
+def test_cli_reads_harness_log_with_format_flag(capfd):
+    from passcurve.cli._app import run
+
+    code = run(["curve", str(H / "inspect_log.json"), "--format", "inspect", "--k", "1,3", "--json"])
+    captured = capfd.readouterr()
+    assert code == 0, captured.err
+    data = json.loads(captured.out)
+    # mean over problems of pass@1 = (2/3 + 1/3) / 2 = 0.5; pass@3 = 1 for both
+    curve = {p["k"]: p["pass_at_k"] for p in data["models"][0]["curve"]}
+    assert curve[1] == pytest.approx(0.5) and curve[3] == pytest.approx(1.0)
+
+
+def test_content_wins_over_a_wrong_extension(tmp_path):
+    # a Parquet file saved as .csv is read as Parquet (the content decides when the extension fails)
+    p = tmp_path / "mislabelled.csv"
+    duckdb.sql(f"COPY (SELECT 'a' AS problem_id, true AS correct) TO '{p}' (FORMAT parquet)")
+    got = read_counts(p)
+    assert got.meta["reader"] == "parquet" and int(got.c[0]) == 1

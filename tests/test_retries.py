@@ -1,0 +1,153 @@
+"""Retries: the first-success completion curve (hand-computed), pass@b beside it (Chen et al. 2021
+closed form), and the permutation test of independence across attempts (seeded simulations)."""
+
+from __future__ import annotations
+
+import warnings
+from math import comb
+
+import numpy as np
+import pytest
+
+from passcurve import DependenceWarning, PasscurveError, StoppingTimeWarning, retries
+
+
+def _long(seqs):
+    prob = np.concatenate([[f"p{i}"] * len(s) for i, s in enumerate(seqs)])
+    att = np.concatenate([np.arange(1, len(s) + 1) for s in seqs])
+    cor = np.concatenate([np.asarray(s, dtype=bool) for s in seqs])
+    return prob, att, cor
+
+
+def test_completion_curve_by_hand():
+    # first successes at attempts 2, never, 1 -> completion 1/3, 2/3, 2/3 (count by hand)
+    prob, att, cor = _long([[0, 1, 1], [0, 0, 0], [1, 0, 0]])
+    res = retries(prob, att, cor, n_resamples=0)
+    assert res.completion[0].tolist() == pytest.approx([1 / 3, 2 / 3, 2 / 3])
+    assert res.first_success.tolist() == [2.0, np.inf, 1.0]
+    # pass@b from (n, c) = (3, 2), (3, 0), (3, 1): 1 - C(n-c, b)/C(n, b) (Chen et al. 2021)
+    for b in (1, 2, 3):
+        exp = np.mean([1 - comb(3 - c, b) / comb(3, b) for c in (2, 0, 1)])
+        assert res.pass_at_k[0, b - 1] == pytest.approx(exp, abs=1e-14)
+    assert res.attempt_rate[0].tolist() == pytest.approx([1 / 3, 1 / 3, 1 / 3])
+
+
+def test_stop_at_first_success_is_not_testable_and_censors():
+    # a "retry until solved" harness: every solved problem ends with its only success;
+    # p3 stopped after one failed attempt, so it is unknown (censored) at budgets >= 2
+    prob, att, cor = _long([[0, 1], [1], [0, 0, 0], [0]])
+    with pytest.warns(StoppingTimeWarning, match="cannot be tested"):
+        res = retries(prob, att, cor)
+    assert bool(res.stops_at_success[0]) and not bool(res.testable[0])
+    assert np.isnan(res.p_value[0])
+    assert res.known[0].tolist() == [4, 3, 3]
+    assert res.completion[0].tolist() == pytest.approx([1 / 4, 2 / 3, 2 / 3])
+
+
+def _simulate(rng, problems, n, lift):
+    p = rng.beta(0.6, 1.0, problems)
+    q = np.clip(p[:, None] * (1 + lift * np.arange(n))[None, :], 0, 1)
+    y = rng.random((problems, n)) < q
+    return np.repeat(np.arange(problems), n), np.tile(np.arange(1, n + 1), problems), y.ravel()
+
+
+def test_independent_attempts_pass_and_curves_agree():
+    rng = np.random.default_rng(11)
+    prob, att, cor = _simulate(rng, 300, 6, lift=0.0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", DependenceWarning)
+        res = retries(prob, att, cor, n_resamples=499, rng=1)
+    assert res.p_value[0] > 0.05 and not res.dependent[0]
+    # exchangeable attempts: E[completion(b)] = pass@b; with 300 problems they are close
+    assert np.max(np.abs(res.completion[0] - res.pass_at_k[0])) < 0.05
+
+
+def test_feedback_is_detected():
+    rng = np.random.default_rng(12)
+    prob, att, cor = _simulate(rng, 300, 6, lift=0.6)  # success rate grows with the attempt
+    with pytest.warns(DependenceWarning, match="pass@k's formula does not apply"):
+        res = retries(prob, att, cor, n_resamples=499, rng=1)
+    assert res.p_value[0] < 0.01 and res.dependent[0]
+    assert res.attempt_rate[0, -1] > res.attempt_rate[0, 0]
+
+
+def test_permutation_test_level():
+    # under the null the p-value is (super-)uniform: rejections at 5% stay rare (seeded)
+    rng = np.random.default_rng(13)
+    rejections = 0
+    for _ in range(40):
+        prob, att, cor = _simulate(rng, 40, 4, lift=0.0)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", DependenceWarning)
+            res = retries(prob, att, cor, n_resamples=99, rng=rng)
+        rejections += bool(res.p_value[0] < 0.05)
+    assert rejections <= 6  # binomial(40, 0.05): P(X > 6) < 0.01
+
+
+def test_models_are_separate_and_to_dict():
+    prob, att, cor = _long([[0, 1], [1, 1], [0, 0], [1, 0]])
+    model = np.array(["a", "a", "a", "a", "b", "b", "b", "b"])
+    res = retries(prob, att, cor, model=model, n_resamples=0)
+    assert res.models == ("a", "b")
+    assert res.completion[:, 0].tolist() == pytest.approx([0.5, 0.5])
+    d = res.to_dict()
+    assert d["models"][1]["solved"] == 1 and d["models"][0]["curve"][0]["budget"] == 1
+
+
+@pytest.mark.parametrize(
+    ("att", "cor", "match"),
+    [
+        ([1, 2, 2], [0, 1, 0], "duplicate attempt 2 in problem 'p'"),
+        ([1, 2, 4], [0, 1, 0], "gap: 4 follows 2"),
+        ([2, 3, 4], [0, 1, 0], "must start at 0 or 1"),
+        ([1.5, 2, 3], [0, 1, 0], "`attempt` must contain integers"),
+        ([1, 2, 3], [0, 0.5, 1], "`correct` must be boolean"),
+        ([1, 2, 3], ["yes", "no", "x"], "`correct` must be boolean"),
+        ([1, 2], [0, 1, 0], "same length"),
+    ],
+)
+def test_bad_attempts(att, cor, match):
+    prob = ["p"] * len(att)
+    with pytest.raises(PasscurveError, match=match):
+        retries(prob, att, cor)
+
+
+def test_gap_at_start_of_one_problem():
+    with pytest.raises(PasscurveError, match="problem 'q' have a gap: they start at 2"):
+        retries(["p", "p", "q"], [1, 2, 2], [0, 1, 1])
+
+
+def test_cli_retries(tmp_path, cli):
+    import json
+
+    from passcurve.data import write_table
+
+    rng = np.random.default_rng(5)
+    prob, att, cor = _simulate(rng, 60, 4, lift=1.5)
+    path = write_table({"problem_id": prob.astype(str), "attempt": att, "correct": cor}, tmp_path / "r.csv")
+    r = cli("retries", str(path), "--json", "--n-resamples", "199")
+    assert r.returncode == 0, r.stderr
+    d = json.loads(r.stdout)
+    assert d["models"][0]["dependent"] and "DependenceWarning" in r.stderr
+    res = retries(prob.astype(str), att, cor, n_resamples=0)
+    assert [row["completion"] for row in d["models"][0]["curve"]] == pytest.approx(res.completion[0].tolist())
+
+
+def test_cli_retries_gap_exit_2(tmp_path, capfd):
+    from passcurve.cli._app import run
+
+    path = tmp_path / "gap.csv"
+    path.write_text("problem_id,attempt,correct\np,1,0\np,3,1\n")
+    code = run(["retries", str(path)])
+    err = capfd.readouterr().err
+    assert code == 2 and "gap: 3 follows 1" in err and "Traceback" not in err
+    assert len(err.strip().splitlines()) == 1
+
+
+def test_read_attempts_needs_an_attempt_column(tmp_path):
+    from passcurve.data import read_attempts
+
+    path = tmp_path / "noatt.csv"
+    path.write_text("problem_id,correct\np,0\np,1\n")
+    with pytest.raises(PasscurveError, match="no attempt column"):
+        read_attempts(path)

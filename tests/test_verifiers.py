@@ -1,0 +1,116 @@
+"""Weak verifiers: pass@k under base and strict verdicts and the inflation 1 - strict/base, checked
+with exact rational arithmetic (math.comb) and on simulated data with a known truth."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from math import comb
+
+import numpy as np
+import pytest
+
+from passcurve import DegenerateDataWarning, PasscurveError, verifier_inflation
+
+
+def exact_pass(n, c, k):
+    return 1 - Fraction(comb(n - c, k), comb(n, k))  # Chen et al. 2021, exact rational
+
+
+def test_exact_rational_inflation():
+    n = [10, 10, 8]
+    cb = [5, 2, 1]
+    cs = [2, 0, 1]
+    res = verifier_inflation(n, cb, cs, [1, 3, 8])
+    for j, k in enumerate([1, 3, 8]):
+        pb = sum(exact_pass(a, b, k) for a, b in zip(n, cb, strict=True)) / 3
+        ps = sum(exact_pass(a, b, k) for a, b in zip(n, cs, strict=True)) / 3
+        assert res.pass_base[0, j] == pytest.approx(float(pb), abs=1e-14)
+        assert res.pass_strict[0, j] == pytest.approx(float(ps), abs=1e-14)
+        assert res.inflation[0, j] == pytest.approx(float(1 - ps / pb), abs=1e-13)
+    s = res.summary[0]
+    assert s["base_passes"] == 8 and s["strict_passes"] == 3 and s["problems_base_only"] == 1
+    assert s["false_pass_rate"] == pytest.approx(5 / 8)  # strict passes assumed to pass base too
+
+
+def test_inflation_grows_with_k_on_simulated_truth():
+    # truth: strict success p_i ~ Beta(0.5, 2), except a third of the problems that no sample
+    # truly solves, where the weak tests still pass a wrong program with probability 0.02.
+    # Population pass@k under each verdict is mean 1 - (1 - q_i)^k, so the true drop is known;
+    # estimates from n = 200 samples match it
+    rng = np.random.default_rng(4)
+    P, n = 600, 200
+    hard = rng.random(P) < 1 / 3
+    p = np.where(hard, 0.0, rng.beta(0.5, 2.0, P))
+    f = np.where(hard, 0.02, 0.0)
+    u = rng.random((P, n))
+    strict = u < p[:, None]
+    base = u < (p + f)[:, None]  # every strict pass is a base pass
+    ks = np.array([1, 10, 100])
+    res = verifier_inflation(np.full(P, n), base.sum(1), strict.sum(1), ks)
+    true_b = np.mean(1 - (1 - (p + f))[:, None] ** ks[None, :], axis=0)
+    true_s = np.mean(1 - (1 - p)[:, None] ** ks[None, :], axis=0)
+    true_drop = 1 - true_s / true_b
+    assert np.all(np.diff(true_drop) > 0)  # the drop grows with k (seed 003's pattern)
+    assert np.all(np.diff(res.inflation[0]) > 0)
+    assert np.allclose(res.inflation[0], true_drop, atol=0.03)
+
+
+def test_strict_only_passes_are_flagged():
+    with pytest.warns(DegenerateDataWarning, match="not a superset"):
+        res = verifier_inflation([4], [2], [2], [1], c_strict_only=[1])
+    assert res.summary[0]["strict_only_passes"] == 1
+
+
+@pytest.mark.parametrize(
+    ("args", "match"),
+    [
+        (([4], [5], [1], [1]), "`c` must be <= n"),
+        (([4], [2], [1], [5]), "`k` must be an integer in \\[1, n\\]"),
+        (([4, 4], [2], [1], [1]), "same length"),
+        (([4], [2.5], [1], [1]), "`c_base` must contain integers"),
+    ],
+)
+def test_bad_input(args, match):
+    with pytest.raises(PasscurveError, match=match):
+        verifier_inflation(*args)
+
+
+def test_cli_verifiers(tmp_path, capfd):
+    import json
+
+    from passcurve.cli._app import run
+
+    path = tmp_path / "v.csv"
+    rows = ["problem_id,base,plus"]
+    # p0: 4 samples, base passes 3, plus passes 1; p1: base passes 1, plus 0
+    rows += ["p0,1,1", "p0,1,0", "p0,1,0", "p0,0,0", "p1,1,0", "p1,0,0", "p1,0,0", "p1,0,0"]
+    path.write_text("\n".join(rows) + "\n")
+    code = run(["verifiers", str(path), "--base", "base", "--strict", "plus", "--k", "1,2,4", "--json"])
+    cap = capfd.readouterr()
+    assert code == 0, cap.err
+    d = json.loads(cap.out)
+    ref = verifier_inflation([4, 4], [3, 1], [1, 0], [1, 2, 4])
+    assert [pt["inflation"] for pt in d["models"][0]["curve"]] == pytest.approx(ref.inflation[0].tolist())
+    assert d["models"][0]["false_pass_rate"] == pytest.approx(3 / 4)
+
+
+def test_cli_verifiers_not_boolean_exit_2(tmp_path, capfd):
+    from passcurve.cli._app import run
+
+    path = tmp_path / "v.csv"
+    path.write_text("problem_id,base,plus\np0,1,0.5\np0,1,0\n")
+    code = run(["verifiers", str(path), "--base", "base", "--strict", "plus"])
+    err = capfd.readouterr().err
+    assert code == 2 and "is not boolean" in err and "Traceback" not in err
+    assert len(err.strip().splitlines()) == 1
+
+
+def test_read_verdicts_unknown_column(tmp_path):
+    from passcurve.data import read_verdicts
+
+    path = tmp_path / "v.csv"
+    path.write_text("problem_id,base,plus\np0,1,0\n")
+    with pytest.raises(PasscurveError, match="no column 'nope'"):
+        read_verdicts(path, base_col="base", strict_col="nope")
+    with pytest.raises(PasscurveError, match="name the same column"):
+        read_verdicts(path, base_col="base", strict_col="base")

@@ -1,0 +1,396 @@
+"""maj@k: exact values against brute-force enumeration of every k-subset (fractions), and the
+independent-voter prediction against enumeration of every voter sequence."""
+
+from __future__ import annotations
+
+import itertools
+import re
+from fractions import Fraction
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from passcurve import (
+    AnswerTallies,
+    PasscurveError,
+    VoteResult,
+    maj_at_k,
+    maj_at_k_tallies,
+    pass_at_k,
+    simulate_answers,
+    vote,
+)
+from passcurve._voting import _independent_one
+
+
+# ---------------------------------------------------------------------------------------
+# brute force: every k-subset of the n samples, exact rationals
+# ---------------------------------------------------------------------------------------
+def brute_maj(answers, gold, k, ties="random"):
+    first = {}
+    for i, a in enumerate(answers):
+        if a is not None and a not in first:
+            first[a] = i
+    total, count = Fraction(0), 0
+    for sub in itertools.combinations(range(len(answers)), k):
+        count += 1
+        votes = {}
+        for i in sub:
+            if answers[i] is not None:
+                votes[answers[i]] = votes.get(answers[i], 0) + 1
+        if gold not in votes or votes[gold] < max(votes.values()):
+            continue
+        tied = [a for a, v in votes.items() if v == votes[gold] and a != gold]
+        if ties == "random":
+            total += Fraction(1, len(tied) + 1)
+        elif ties == "strict":
+            total += 0 if tied else 1
+        else:
+            total += 1 if all(first[a] > first[gold] for a in tied) else 0
+    return total / count
+
+
+def test_hand_example():
+    # pairs of {a, a, b}: {a,a} wins, two {a,b} pairs tie (1/2 each): (1 + 1/2 + 1/2)/3 = 2/3
+    assert maj_at_k([["a", "a", "b"]], ["a"], 2)[0] == pytest.approx(2 / 3, abs=1e-14)
+    assert maj_at_k([["a", "a", "b"]], ["a"], 2, ties="strict")[0] == pytest.approx(1 / 3, abs=1e-14)
+    # "first": a appears before b, so a wins the a-b ties
+    assert maj_at_k([["a", "a", "b"]], ["a"], 2, ties="first")[0] == pytest.approx(1.0, abs=1e-14)
+    assert maj_at_k([["b", "a", "a"]], ["a"], 2, ties="first")[0] == pytest.approx(1 / 3, abs=1e-14)
+
+
+def test_k1_is_gold_share_and_k_n_is_full_vote():
+    ans = ["x", "y", "x", None, "z", "x", "y", "y"]
+    # k = 1: the chance one random sample is the gold answer (closed form g/n)
+    assert maj_at_k([ans], ["x"], 1)[0] == pytest.approx(3 / 8, abs=1e-14)
+    # k = n: the full vote is a 3-3 tie between x and y (closed form 1/2, strict 0)
+    assert maj_at_k([ans], ["x"], 8)[0] == pytest.approx(0.5, abs=1e-14)
+    assert maj_at_k([ans], ["x"], 8, ties="strict")[0] == pytest.approx(0.0, abs=1e-14)
+
+
+def test_gold_never_sampled_scores_zero():
+    assert maj_at_k_tallies([3, 2], None, [1, 3, 5]).tolist() == [0.0, 0.0, 0.0]
+    assert maj_at_k([["b", "c"]], ["a"], 2)[0] == 0.0
+
+
+@pytest.mark.parametrize("ties", ["random", "strict", "first"])
+def test_random_small_cases_against_enumeration(ties):
+    rng = np.random.default_rng(7)
+    for _ in range(60):
+        n = int(rng.integers(1, 11))
+        m = int(rng.integers(1, 5))
+        alphabet = ["g"] + [f"w{i}" for i in range(m)] + [None]
+        ans = [alphabet[i] for i in rng.integers(0, len(alphabet), size=n)]
+        for k in range(1, n + 1):
+            got = maj_at_k([ans], ["g"], k, ties=ties)[0]
+            assert got == pytest.approx(float(brute_maj(ans, "g", k, ties)), abs=1e-12)
+
+
+# many ties: few answer values with near-equal counts
+tie_heavy = st.lists(st.sampled_from(["g", "a", "b", "c"]), min_size=2, max_size=12)
+
+
+@settings(max_examples=60, deadline=None)
+@given(ans=tie_heavy, data=st.data(), ties=st.sampled_from(["random", "strict", "first"]))
+def test_property_against_enumeration(ans, data, ties):
+    k = data.draw(st.integers(1, len(ans)))
+    assert maj_at_k([ans], ["g"], k, ties=ties)[0] == pytest.approx(float(brute_maj(ans, "g", k, ties)), abs=1e-12)
+
+
+@settings(max_examples=30, deadline=None)
+@given(
+    g=st.integers(1, 6),
+    others=st.lists(st.integers(1, 6), min_size=0, max_size=4),
+    abstain=st.integers(0, 3),
+    data=st.data(),
+)
+def test_tallies_api_matches_answers_api(g, others, abstain, data):
+    tallies = [g, *others]
+    n = sum(tallies) + abstain
+    k = data.draw(st.integers(1, n))
+    answers = ["g"] * g + [a for j, c in enumerate(others) for a in [f"w{j}"] * c] + [None] * abstain
+    assert maj_at_k_tallies(tallies, 0, k, abstain=abstain) == pytest.approx(
+        float(brute_maj(answers, "g", k)), abs=1e-12
+    )
+
+
+def test_larger_case_against_exact_rational_sum():
+    # n = 40, k = 12: too many subsets to enumerate (5.6e9), so sum the multivariate
+    # hypergeometric exactly over (x, y1, y2, y3) with math.comb (a different computation)
+    from math import comb
+
+    g, b = 12, [10, 10, 8]
+    n, k = g + sum(b), 12
+    tot = Fraction(0)
+    for x in range(1, k + 1):
+        for y1 in range(0, k - x + 1):
+            for y2 in range(0, k - x - y1 + 1):
+                y3 = k - x - y1 - y2
+                ys = (y1, y2, y3)
+                if max(ys) > x:
+                    continue
+                w = comb(g, x) * comb(b[0], y1) * comb(b[1], y2) * comb(b[2], y3)
+                tot += Fraction(w, 1) / (1 + sum(y == x for y in ys))
+    expected = tot / comb(n, k)
+    assert maj_at_k_tallies([g, *b], 0, k) == pytest.approx(float(expected), abs=1e-13)
+
+
+def exact_dp(g, wrong, abstain, k, ties="random"):
+    """Exact rational maj@k by a dynamic programme over answer groups that tracks (votes, ties):
+    sum_x C(g,x) sum_{y: all y_j <= x} prod C(b_j,y_j) C(b_0,y_0) / (1 + #ties) / C(n,k)."""
+    from math import comb
+
+    n = g + sum(wrong) + abstain
+    total = Fraction(0)
+    for x in range(1, min(g, k) + 1):
+        N = k - x
+        poly = {(0, 0): 1}
+        for b in wrong:
+            new = {}
+            for (d, t), c in poly.items():
+                for y in range(0, min(b, x) + 1):
+                    if d + y > N or (ties == "strict" and y == x):
+                        continue
+                    key = (d + y, t + (y == x))
+                    new[key] = new.get(key, 0) + c * comb(b, y)
+            poly = new
+        s = sum(
+            (Fraction(c * comb(abstain, N - d), t + 1) for (d, t), c in poly.items() if 0 <= N - d <= abstain),
+            Fraction(0),
+        )
+        total += comb(g, x) * s
+    return total / comb(n, k)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_many_answers_against_exact_dp(seed):
+    # 5-25 wrong answers, k up to 30: exercises the FFT path for one gold vote (k - 1 > 8)
+    # and the Gauss-Legendre tie integral for larger gold counts
+    rng = np.random.default_rng(100 + seed)
+    for _ in range(3):
+        m, g = int(rng.integers(5, 26)), int(rng.integers(1, 7))
+        wrong = [int(v) for v in rng.integers(1, 5, size=m)]
+        ab = int(rng.integers(0, 5))
+        k = int(rng.integers(10, min(g + sum(wrong) + ab, 30) + 1))
+        for ties in ("random", "strict"):
+            expected = float(exact_dp(g, wrong, ab, k, ties))
+            assert maj_at_k_tallies([g, *wrong], 0, k, ties=ties, abstain=ab) == pytest.approx(expected, abs=1e-13)
+
+
+def test_large_n_is_finite_and_monotone_for_a_clear_plurality():
+    # n = 10^4 with 300 distinct answers: values must be finite probabilities and, for a clear
+    # plurality (gold 40% vs at most ~3% each), maj@k increases towards 1
+    rng = np.random.default_rng(0)
+    wrong = rng.multinomial(6000, rng.dirichlet(np.full(300, 1.0)))
+    wrong = wrong[wrong > 0]
+    vals = maj_at_k_tallies([4000, *wrong], 0, [1, 3, 9, 27])
+    assert np.all(np.isfinite(vals))
+    assert vals[0] == pytest.approx(0.4, abs=1e-12)  # k = 1: g/n
+    assert np.all(np.diff(vals) > 0) and vals[-1] > 0.99
+
+
+# ---------------------------------------------------------------------------------------
+# independent voters (multinomial) against enumeration of all voter sequences
+# ---------------------------------------------------------------------------------------
+def brute_independent(probs, k):
+    """probs[0] = gold, probs[1:] wrong answers; random tie break; enumerate all k-tuples."""
+    total = 0.0
+    for seq in itertools.product(range(len(probs)), repeat=k):
+        pr = float(np.prod([probs[i] for i in seq]))
+        votes = np.bincount(seq, minlength=len(probs))
+        if votes[0] == 0 or votes[0] < votes.max():
+            continue
+        total += pr / int((votes == votes[0]).sum())
+    return total
+
+
+@pytest.mark.parametrize("k", [1, 2, 3, 5])
+def test_independent_voters_against_enumeration(k):
+    tallies = np.array([3, 4, 2, 1])  # gold first, then three wrong answers
+    p_bar = 0.35
+    wrong = tallies[1:] / tallies[1:].sum() * (1 - p_bar)
+    expected = brute_independent([p_bar, *wrong], k)
+    got = _independent_one(tallies, 0, 0, p_bar, np.array([k]), "random")[0]
+    assert got == pytest.approx(expected, abs=1e-12)
+
+
+# ---------------------------------------------------------------------------------------
+# vote(): pass@k beside maj@k
+# ---------------------------------------------------------------------------------------
+def test_vote_result_consistency():
+    rows = simulate_answers(problems=30, n=16, wrong_answers=5, concentration=0.3, abstain=0.05, rng=3)
+    t = _tallies_from_rows(rows)
+    res = vote(t, k=[1, 4, 16])
+    assert isinstance(res, VoteResult)
+    maj, pk = res.values["maj_at_k"][0], res.values["pass_at_k"][0]
+    assert maj[0] == pytest.approx(pk[0], abs=1e-12)  # k = 1: both are the gold share
+    assert np.all(pk >= maj - 1e-12)  # a vote needs the gold answer among the k
+    assert np.allclose(res.values["selection_loss"][0], pk - maj)
+    # pass@k from the same tallies (Chen et al. 2021 estimator)
+    assert np.allclose(pk, pass_at_k(t.n[:, None], t.c[:, None], np.array([1, 4, 16])[None, :]).mean(axis=0))
+    d = res.to_dict()
+    assert d["ties"] == "random" and d["models"][0]["curve"][1]["k"] == 4
+
+
+def test_independent_prediction_beats_correlated_mistakes():
+    # heterogeneous difficulty and concentrated mistakes: independent voters at the same
+    # average accuracy do better at large k (seed 000: mistakes are correlated)
+    rows = simulate_answers(problems=60, n=32, alpha=0.5, beta=0.5, concentration=0.2, rng=5)
+    res = vote(_tallies_from_rows(rows), k=[1, 32])
+    assert res.values["independent_maj_at_k"][0, 0] == pytest.approx(res.accuracy[0], abs=1e-12)
+    assert res.values["correlation_cost"][0, 1] > 0.05
+
+
+def _tallies_from_rows(rows):
+    n_problems = len(np.unique(rows["problem_id"]))
+    answers = np.asarray(rows["answer"], dtype=object).reshape(n_problems, -1)
+    gold = np.asarray(rows["gold"], dtype=object).reshape(n_problems, -1)[:, 0]
+    return AnswerTallies.from_answers([list(a) for a in answers], list(gold))
+
+
+# ---------------------------------------------------------------------------------------
+# bad input
+# ---------------------------------------------------------------------------------------
+@pytest.mark.parametrize(
+    ("answers", "gold", "k", "match"),
+    [
+        ([["a", "b"]], [None], 1, "`gold` is missing for problem 0"),
+        ([["a", "b"]], [float("nan")], 1, "`gold` is missing"),
+        ([["a", 1]], ["a"], 1, "`answers` mix types"),
+        ([["a", "b"]], [3], 1, "`answers` mix types"),
+        ([["a", "b"]], ["a"], 3, "`k` must be an integer in \\[1, n\\]"),
+        ([["a", "b"]], ["a", "b"], 1, "`gold` has 2 entries"),
+        ([[]], ["a"], 1, "`answers\\[0\\]` is empty"),
+        ("abc", ["a"], 1, "`answers` must be a sequence"),
+        ([["a"]], ["a"], 0, "`k` must be >= 1"),
+    ],
+)
+def test_bad_input(answers, gold, k, match):
+    with pytest.raises(PasscurveError, match=match):
+        maj_at_k(answers, gold, k)
+
+
+def test_bad_ties_and_tallies():
+    with pytest.raises(PasscurveError, match="`ties` must be one of"):
+        maj_at_k([["a"]], ["a"], 1, ties="coin")
+    with pytest.raises(PasscurveError, match="`gold_index` must be <"):
+        maj_at_k_tallies([1, 2], 5, 1)
+    with pytest.raises(PasscurveError, match="`tallies` must be >= 1"):
+        maj_at_k_tallies([0, 2], 0, 1)
+
+
+# ---------------------------------------------------------------------------------------
+# files and the CLI
+# ---------------------------------------------------------------------------------------
+@pytest.mark.parametrize("ext", ["csv", "jsonl", "parquet"])
+def test_read_answers_matches_python_tallies(tmp_path, ext):
+    from passcurve.data import read_answers, write_table
+
+    rows = simulate_answers(problems=12, n=10, wrong_answers=4, abstain=0.1, rng=2)
+    path = write_table(rows, tmp_path / f"answers.{ext}")
+    t = read_answers(path)
+    ref = _tallies_from_rows(rows)
+    assert t.n.tolist() == ref.n.tolist() and t.c.tolist() == ref.c.tolist()
+    assert t.abstain.tolist() == ref.abstain.tolist()
+    assert t.count.tolist() == ref.count.tolist()  # same first-appearance order (by attempt)
+    assert np.allclose(vote(t, k=[1, 5, 10]).per_problem["maj_at_k"],
+                       vote(ref, k=[1, 5, 10]).per_problem["maj_at_k"])
+
+
+def test_cli_vote_runs_on_a_simulated_log(tmp_path, cli):
+    import json
+
+    from passcurve.data import write_table
+
+    rows = simulate_answers(problems=20, n=16, rng=4)
+    path = write_table(rows, tmp_path / "answers.csv")
+    r = cli("vote", str(path), "--k", "1,4,16", "--json")
+    assert r.returncode == 0, r.stderr
+    d = json.loads(r.stdout)
+    ref = vote(_tallies_from_rows(rows), k=[1, 4, 16])
+    got = [pt["maj_at_k"] for pt in d["models"][0]["curve"]]
+    assert got == pytest.approx(ref.values["maj_at_k"][0].tolist(), abs=1e-12)
+
+
+@pytest.mark.parametrize(
+    ("lines", "match"),
+    [
+        (['{"problem_id": "p", "answer": "a", "gold": "a"}', '{"problem_id": "p", "answer": "b", "gold": null}'],
+         "gold answer missing"),
+        (['{"problem_id": "p", "answer": "a", "gold": "a"}', '{"problem_id": "p", "answer": 3, "gold": "a"}'],
+         "answers of mixed types"),
+        (['{"problem_id": "p", "answer": "a", "gold": "a"}', '{"problem_id": "p", "answer": "b", "gold": "b"}'],
+         "more than one gold answer"),
+        (['{"problem_id": "p", "answer": "a"}'], "no gold column"),
+        (['{"problem_id": "p", "answer": "a", "gold": "a", "attempt": 1}',
+          '{"problem_id": "p", "answer": "b", "gold": "a", "attempt": 1}'], "duplicate attempt 1"),
+    ],
+)
+def test_read_answers_bad_files(tmp_path, lines, match):
+    from passcurve.data import read_answers
+
+    path = tmp_path / "bad.jsonl"
+    path.write_text("\n".join(lines) + "\n")
+    with pytest.raises(PasscurveError, match=match):
+        read_answers(path)
+
+
+def test_cli_vote_missing_gold_exit_2(tmp_path, cli):
+    path = tmp_path / "bad.csv"
+    path.write_text("problem_id,answer,gold\np,a,a\nq,b,\n")
+    r = cli("vote", str(path), "--k", "1")
+    assert r.returncode == 2
+    assert "gold answer missing" in r.stderr and "Traceback" not in r.stderr
+    assert len(r.stderr.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize(
+    ("content", "args", "match"),
+    [
+        ('{"problem_id": "p", "answer": "a", "gold": "a"}\n{"problem_id": "p", "answer": 3, "gold": "a"}\n',
+         ["--k", "1"], "answers of mixed types"),
+        ('{"problem_id": "p", "answer": "a", "gold": "a"}\n', ["--k", "1", "--ties", "coin"], "`--ties` must be one of"),
+        ('{"problem_id": "p", "answer": "a", "gold": "a"}\n', ["--k", "2"], "`k` must be an integer in \\[1, n\\]"),
+    ],
+)
+def test_cli_vote_bad_input_in_process(tmp_path, capfd, content, args, match):
+    from passcurve.cli._app import run
+
+    path = tmp_path / "bad.jsonl"
+    path.write_text(content)
+    code = run(["vote", str(path), *args])
+    err = capfd.readouterr().err
+    assert code == 2 and "Traceback" not in err
+    lines = [ln for ln in err.splitlines() if ln.strip()]
+    assert len(lines) == 1 and re.search(match, lines[0]), err
+
+
+def test_cli_vote_table_in_process(tmp_path, capfd):
+    from passcurve.cli._app import run
+    from passcurve.data import write_table
+
+    path = write_table(simulate_answers(problems=6, n=8, rng=1), tmp_path / "a.parquet")
+    assert run(["vote", str(path), "--k", "1,8", "--ties", "strict"]) == 0
+    out = capfd.readouterr().out
+    assert "ties: strict" in out and "accuracy 0.4792" in out  # 23 of 48 samples give the gold answer
+
+
+def test_models_numbers_and_frames():
+    # two models, integer answers; per-model means of the per-problem values
+    answers = [[1, 1, 2], [3, 3, 3], [1, 2, 2], [5, 4, 4]]
+    t = AnswerTallies.from_answers(answers, [1, 3, 1, 4], model=["m1", "m1", "m2", "m2"])
+    res = vote(t, k=[1, 2, 3])
+    assert res.models == ("m1", "m2")
+    per = res.per_problem["maj_at_k"]
+    assert np.allclose(res.values["maj_at_k"], [per[:2].mean(axis=0), per[2:].mean(axis=0)])
+    # [1, 1, 2] with gold 1 at k = 2: 1/3 + 2/3 * 1/2 = 2/3 (by hand); [1, 2, 2] at k = 3: 0
+    assert per[0, 1] == pytest.approx(2 / 3) and per[2, 2] == 0.0
+    # standard error over problems (Miller 2024): sd(ddof=1)/sqrt(N) of the per-problem values
+    assert res.se["maj_at_k"][0, 1] == pytest.approx(np.std(per[:2, 1], ddof=1) / np.sqrt(2))
+    assert res.to_dict()["models"][0]["curve"][1]["maj_at_k_se"] == pytest.approx(res.se["maj_at_k"][0, 1])
+    frame = res.to_frame()
+    assert list(frame["model"]) == ["m1"] * 3 + ["m2"] * 3
+    with pytest.raises(PasscurveError, match="mix types"):
+        maj_at_k([[True, 1]], [1], 1)
