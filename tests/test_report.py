@@ -225,3 +225,46 @@ def test_stopping_time_data_is_flagged_at_the_top():
     rep = build_report(cnt, parts=set(), input_warnings=read)
     top = rep.html[: rep.html.index('id="loop"')]
     assert 'id="banner"' in top and "StoppingTimeWarning" in top
+
+
+def _retry_log(seed: int = 0) -> dict[str, np.ndarray]:
+    """Retries with feedback: attempt t succeeds more often than attempt 1; sampling stops at a success."""
+    rng = np.random.default_rng(seed)
+    model, problem, attempt, correct = [], [], [], []
+    for p in range(40):
+        q = rng.beta(0.5, 2.0) * 0.6
+        for a in range(1, 7):
+            ok = rng.random() < min(1.0, q * (1 + 0.5 * (a - 1)))
+            model.append("agent")
+            problem.append(f"p{p}")
+            attempt.append(a)
+            correct.append(ok)
+            if ok:
+                break
+    return {"model": np.array(model, dtype=object), "problem_id": np.array(problem, dtype=object),
+            "attempt": np.array(attempt), "correct": np.array(correct)}
+
+
+def test_completion_under_the_retry_budget():
+    from passcurve import retries
+
+    log = _retry_log()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        res = retries(log["problem_id"], log["attempt"], log["correct"], model=log["model"], n_resamples=99, rng=0)
+        keys = np.char.add(log["model"].astype(str), log["problem_id"].astype(str))
+        _, first = np.unique(keys, return_index=True)
+        n = np.bincount(np.unique(keys, return_inverse=True)[1].ravel())
+        c = np.bincount(np.unique(keys, return_inverse=True)[1].ravel(), weights=log["correct"]).astype(int)
+        cnt = Counts.from_arrays(n, c, problem=log["problem_id"][first], model="agent")
+        rep = build_report(cnt, parts=set(), k_gt_n="drop", retry_result=res)
+    assert res.stops_at_success[0]  # retry-until-solved: only completion is meaningful
+    r = rep.data.retries["agent"]
+    j = list(res.budget).index(r["budget"])
+    assert r["completion"] == res.completion[0, j]
+    # completion within b from first principles: share of problems whose first success is at attempt <= b
+    fs = res.first_success
+    assert r["completion"] == pytest.approx(np.mean(fs <= r["budget"]))
+    loop = rep.html[rep.html.index('id="loop"') : rep.html.index('id="pass-at-k"')]
+    assert f"{fmt_pct(r['completion'])} within {r['budget']}" in loop
+    assert "success rate of attempt 1" in loop

@@ -91,6 +91,19 @@ def _read_with_warnings(file: Path, **opts: Any) -> tuple[Any, list[tuple[str, s
     return counts, got
 
 
+def _retry_result(file: Path, seed: int, **opts: Any) -> tuple[Any, list[tuple[str, str]]]:
+    """passcurve.retries on the per-attempt log (its warnings returned for the report)."""
+    from .._retries import retries as run_retries
+    from ..data import read_attempts
+
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", PasscurveWarning)
+        d = read_attempts(file, **opts)
+        res = run_retries(d["problem"], d["attempt"], d["correct"], model=d["model"], n_resamples=199, rng=seed)
+    got = [(w.category.__name__, str(w.message)) for w in caught if issubclass(w.category, PasscurveWarning)]
+    return res, list(dict.fromkeys(got))
+
+
 def write_report(counts: Any, output: Path, *, input_warnings: list[tuple[str, str]] | None = None,
                  advance: Callable[[str], None] | None = None, **kwargs: Any) -> Any:
     """Build the report of ``counts``, write it and the explorer next to it, echo the warnings on stderr."""
@@ -113,6 +126,11 @@ def report_cmd(
     drop_k_gt_n: DropK = False,
     forecast_k: ForecastK = None,
     title: Annotated[str | None, typer.Option("--title", help="Title of the report.")] = None,
+    retries: Annotated[
+        bool,
+        typer.Option("--retries", help="The attempts are retries with feedback: read the attempt order of the "
+                     "per-sample log and report completion within the retry budget (passcurve.retries)."),
+    ] = False,
     n_resamples: NResamples = 1000,
     forecast_resamples: ForecastResamples = 30,
     seed: Seed = 0,
@@ -137,9 +155,15 @@ def report_cmd(
         file, problem_col=problem_col, correct_col=correct_col, model_col=model_col, n_col=n_col,
         c_col=c_col, attempt_col=attempt_col, threshold=threshold, format=format,
     )
+    retry_result = None
+    if retries:
+        retry_result, more = _retry_result(file, seed, problem_col=problem_col, attempt_col=attempt_col,
+                                           correct_col=correct_col, model_col=model_col, threshold=threshold,
+                                           format=format)
+        read_warnings += [w for w in more if w not in read_warnings]
     with progress_bar(STEPS) as advance:
         rep = write_report(
-            counts, output, input_warnings=read_warnings, advance=advance, title=title,
+            counts, output, input_warnings=read_warnings, advance=advance, title=title, retry_result=retry_result,
             confidence_level=confidence_level, k_gt_n="drop" if drop_k_gt_n else "raise",
             forecast_k=forecast_k, rng=seed, n_resamples=n_resamples, forecast_resamples=forecast_resamples,
         )

@@ -31,7 +31,7 @@ __all__ = ["PARTS", "ReportData", "Report", "compute_report_data", "build_report
 
 Progress = Callable[[str], None]
 
-PARTS = ("intervals", "fits", "compare", "diagnostics", "retries")
+PARTS = ("intervals", "fits", "compare", "diagnostics")
 """Optional analyses :func:`compute_report_data` can run (``parts``)."""
 
 LOOP_FLAGS = ("StoppingTimeWarning", "DroppedProblemsWarning", "DependenceWarning", "DegenerateDataWarning")
@@ -138,6 +138,14 @@ class _Collector:
         self.warnings: list[tuple[str, str]] = []
         self.timings: dict[str, float] = {}
 
+    def _repeat(self, item: tuple[str, str]) -> bool:
+        """The same k > n drop reported again for the same model by a later computation on another k grid."""
+        cat, msg = item
+        if cat != "DroppedProblemsWarning":
+            return False
+        head = msg.split(":")[0]
+        return any(c == cat and m.split(":")[0] == head for c, m in self.warnings)
+
     def optional(self, name: str, fn: Callable[[], Any], notes: dict[str, str], key: str, what: str) -> Any:
         """Run an optional analysis; when the library rejects this input, omit it with the library's reason."""
         try:
@@ -159,7 +167,7 @@ class _Collector:
                 for w in caught:
                     if issubclass(w.category, PasscurveWarning):
                         item = (w.category.__name__, str(w.message))
-                        if item not in self.warnings:
+                        if item not in self.warnings and not self._repeat(item):
                             self.warnings.append(item)
                     else:  # not ours: pass it on unchanged
                         warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
@@ -197,6 +205,7 @@ def compute_report_data(
     progress: Progress | None = None,
     parts: Any = None,
     input_warnings: Any = (),
+    retry_result: Any = None,
 ) -> ReportData:
     """Call the library for every result object the report shows.
 
@@ -220,6 +229,10 @@ def compute_report_data(
         Which optional analyses to run (default all of :data:`PARTS`); the curves always run.
     input_warnings : sequence of (category, message)
         Warnings raised before this call (e.g. while reading the input), shown first.
+    retry_result : passcurve.RetryResult, optional
+        From :func:`passcurve.retries` on the per-attempt log, when the attempts are retries with
+        feedback. Completion within the retry budget is shown for the models whose attempts are
+        dependent (or cannot be tested because sampling stopped at the first success).
     """
     _compute_iv(counts, confidence_level, k_gt_n, n_resamples, forecast_resamples)
     parts = set(PARTS if parts is None else parts)
@@ -289,11 +302,10 @@ def compute_report_data(
         notes["hidden-difficulty"] = (
             "Hidden-difficulty diagnostics omitted: this build of passcurve has no diagnostics function."
         )
-    # ---- retries (branch `voting`): only with dependent per-attempt data
-    retries: dict[str, Any] = {}
-    rt = ext.get("retries")
-    retries = col.optional("retries", (lambda: rt(counts)) if rt is not None else (lambda: None), notes, "retries",
-                           "Completion under the retry budget") or {}
+    # ---- retries: a RetryResult computed by the caller from per-attempt data (Counts have no order)
+    retries: dict[str, Any] = col.step(
+        "retries", lambda: _retry_numbers(retry_result, int(cur.k[-1]), notes) if retry_result is not None else {}
+    )
     if not retries and "retries" not in notes:
         notes["retries"] = (
             "Completion under the retry budget not shown: the input has no per-attempt order with dependent "
@@ -325,6 +337,29 @@ def compute_report_data(
         retries=retries,
         timings=col.timings,
     )
+
+
+def _retry_numbers(res: Any, budget: int, notes: dict[str, str]) -> dict[str, Any]:
+    """Read completion within ``budget`` attempts off a RetryResult, for models where it is the right number."""
+    out: dict[str, Any] = {}
+    budgets = [int(b) for b in res.budget]
+    b = max(x for x in budgets if x <= budget) if any(x <= budget for x in budgets) else budgets[0]
+    j = budgets.index(b)
+    indep = []
+    for i, m in enumerate(res.models):
+        if bool(res.dependent[i]) or bool(res.stops_at_success[i]):
+            why = (f"attempts dependent (permutation p = {float(res.p_value[i]):.3g})" if res.dependent[i]
+                   else "sampling stops at the first success (independence not testable)")
+            out[m] = {"budget": b, "completion": float(res.completion[i, j]), "sub": why,
+                      "first_try": float(res.attempt_rate[i, 0])}
+        else:
+            indep.append(f"{m} (p = {float(res.p_value[i]):.3g})")
+    if indep:
+        notes["retries"] = (
+            "Completion under the retry budget not shown for " + ", ".join(indep)
+            + ": the attempts look independent, so completion within k tries is pass@k."
+        )
+    return out
 
 
 def _extensions() -> dict[str, Callable[..., Any]]:
@@ -367,6 +402,7 @@ def build_report(
     progress: Progress | None = None,
     input_warnings: Any = (),
     parts: Any = None,
+    retry_result: Any = None,
 ) -> Report:
     """The offline HTML report of ``counts``: curves, forecast, difficulty, comparisons, flags.
 
@@ -375,7 +411,7 @@ def build_report(
     counts : Counts
         Per-(model, problem) counts, e.g. from :func:`passcurve.read_counts`.
     title : str, optional
-    confidence_level, k_gt_n, forecast_k, rng, n_resamples, forecast_resamples, input_warnings, parts
+    confidence_level, k_gt_n, forecast_k, rng, n_resamples, forecast_resamples, input_warnings, parts, retry_result
         Passed to :func:`compute_report_data`.
     explorer_href : str
         Relative link to the explorer page (``Report.write`` writes it next to the report).
@@ -392,7 +428,7 @@ def build_report(
     data = compute_report_data(
         counts, confidence_level=confidence_level, k_gt_n=k_gt_n, forecast_k=forecast_k, rng=rng, progress=progress,
         n_resamples=n_resamples, forecast_resamples=forecast_resamples,
-        input_warnings=input_warnings, parts=parts,
+        input_warnings=input_warnings, parts=parts, retry_result=retry_result,
     )
     if progress is not None:
         progress("rendering")

@@ -542,12 +542,18 @@ def loop_numbers_section(curve: Any, pow_k: int | None, retries: dict[str, Any] 
         def cell(metric: str, j: int, i: int = i) -> Raw:
             return _with_interval(curve, metric, i, j, fmt_pct)
 
-        row = [m, cell("pass_at_k", 0), cell("pass_at_k", len(ks) - 1)]
+        first = cell("pass_at_k", 0)
+        r = (retries or {}).get(m)
+        if r and r.get("first_try") is not None:  # the attempt order is known: the first attempt itself
+            first = Raw(f"{esc(fmt_pct(r['first_try']))}<br><span class='ci'>success rate of attempt 1 "
+                        f"(mean c/n {esc(fmt_pct(curve.values['pass_at_k'][i, 0]))})</span>")
+        row = [m, first, cell("pass_at_k", len(ks) - 1)]
         if j_pow is not None:
             row.append(cell("pass_pow_k", j_pow))
         if retries:
             r = retries.get(m)
-            row.append(f"{fmt_pct(r['completion'])} within {r['budget']}" if r else "-")
+            row.append(Raw(f"{esc(fmt_pct(r['completion']))} within {r['budget']}<br>"
+                           f"<span class='ci'>{esc(r['sub'])}</span>") if r else "-")
         rows.append(row)
     body = '<div class="wide">' + _table(headers, rows) + "</div>"
     expl = [
@@ -560,9 +566,11 @@ def loop_numbers_section(curve: Any, pow_k: int | None, retries: dict[str, Any] 
     else:
         expl.append("<b>pass^k</b> is not shown: it needs at least 2 samples of every problem")
     if retries:
-        expl.append("<b>completion within the retry budget</b>: from the attempt order, where attempts are dependent")
-    else:
-        expl.append(esc(retry_note or "Completion under the retry budget not shown: no per-attempt data."))
+        expl.append("<b>completion within the retry budget</b>: the share of problems whose first success comes "
+                    "within that many attempts, read from the attempt order (passcurve.retries), where attempts "
+                    "are dependent and pass@k's formula does not apply")
+    if retry_note:
+        expl.append(esc(retry_note))
     if has_ci:
         expl.append(f"brackets: {_level(curve)} intervals")
     body += '<ul class="caption">' + "".join(f"<li>{e}</li>" for e in expl) + "</ul>"
