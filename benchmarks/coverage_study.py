@@ -19,7 +19,7 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import special, stats
 
-from passcurve import Counts, curve_intervals
+from passcurve import Counts, compare, curve_intervals
 
 
 @dataclass
@@ -40,6 +40,7 @@ SETTINGS = [
     Setting("small n: Beta(0.5,1.5), N=50, n=3", 0.5, 1.5, 50, 3, (1, 3)),
     Setting("heavy tail: 20% impossible + Beta(0.2,3), N=200, n=50", 0.2, 3.0, 200, 50, (1, 10, 50), impossible=0.2),
     Setting("clustered: 40 clusters x 5, rho=0.8, Beta(0.5,1.5), n=10", 0.5, 1.5, 200, 10, (1, 10), cluster_size=5, cluster_corr=0.8),
+    Setting("very small N: Beta(1,3), N=15, n=10", 1.0, 3.0, 15, 10, (1, 5, 10)),
 ]
 
 
@@ -95,13 +96,53 @@ def study(s: Setting, methods: list[str], reps: int, resamples: int, seed: int) 
     return {meth: {m: hits[meth][m] / reps for m in metrics} | {f"{m}_width": width[meth][m] / reps for m in metrics} for meth in methods}
 
 
+def compare_study(reps: int, resamples: int, seed: int) -> None:
+    """Paired comparison: coverage of the difference and type I error of the p-values.
+
+    Two models share a latent difficulty z (correlation 0.9); p_A = Phi(z - 0.5 + shift),
+    p_B = Phi(z' - 0.5), so the population difference of pass@1 is
+    Phi((shift - 0.5)/sqrt 2) - Phi(-0.5/sqrt 2); pass@5 by numerical integration.
+    """
+    rng = np.random.default_rng(seed)
+    N, n, ks = 100, 5, np.array([1, 5])
+    zz = np.linspace(-8, 8, 4001)
+    wz = stats.norm.pdf(zz) * (zz[1] - zz[0])
+    for shift in (0.0, 0.3):
+        truth = np.array(
+            [wz @ (1 - (1 - stats.norm.cdf(zz - 0.5 + shift)) ** k) - wz @ (1 - (1 - stats.norm.cdf(zz - 0.5)) ** k) for k in ks]
+        )
+        hits = {m: np.zeros(ks.size) for m in ("bootstrap", "bca", "analytic")}
+        rej = {m: np.zeros(ks.size) for m in hits}
+        for _ in range(reps):
+            z = rng.standard_normal(N)
+            zb = 0.9 * z + np.sqrt(1 - 0.81) * rng.standard_normal(N)
+            c = np.concatenate([rng.binomial(n, stats.norm.cdf(z - 0.5 + shift)), rng.binomial(n, stats.norm.cdf(zb - 0.5))])
+            cnt = Counts.from_arrays(np.full(2 * N, n), c, model=np.repeat(["A", "B"], N), problem=np.tile(np.arange(N), 2))
+            for m in hits:
+                r = compare(cnt, "A", "B", ks, method=m, n_resamples=resamples, rng=rng)
+                hits[m] += (r.low <= truth) & (truth <= r.high)
+                rej[m] += r.p_value < 0.05
+        print(f"\n## paired comparison, N={N}, n={n}, shift={shift} (true difference {', '.join(f'{t:.4f}' for t in truth)}), {reps} replications")
+        print("| method (test) | coverage k=1 | coverage k=5 | P(p < 0.05) k=1 | P(p < 0.05) k=5 |")
+        print("|---|---|---|---|---|")
+        for m in hits:
+            test = "t-test" if m == "analytic" else "sign flips"
+            cov = " | ".join(f"{100 * v / reps:.1f}%" for v in hits[m])
+            rr = " | ".join(f"{100 * v / reps:.1f}%" for v in rej[m])
+            print(f"| {m} ({test}) | {cov} | {rr} |", flush=True)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--reps", type=int, default=1000)
     ap.add_argument("--resamples", type=int, default=1000)
     ap.add_argument("--seed", type=int, default=2024)
     ap.add_argument("--methods", default="analytic,bootstrap,bca,two-level,cluster,band")
+    ap.add_argument("--compare", action="store_true", help="Run the paired-comparison study instead.")
     args = ap.parse_args()
+    if args.compare:
+        compare_study(args.reps, args.resamples, args.seed)
+        return
     methods = args.methods.split(",")
     for i, s in enumerate(SETTINGS):
         ms = [m for m in methods if (m != "cluster" or s.cluster_size > 1) and (m != "two-level" or s.cluster_size == 1)]

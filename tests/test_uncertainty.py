@@ -12,6 +12,7 @@ from scipy import special, stats
 
 from passcurve import (
     Counts,
+    DegenerateDataWarning,
     PasscurveError,
     curve,
     curve_intervals,
@@ -151,7 +152,8 @@ def test_all_zero_benchmark_has_a_nonzero_upper_bound(method):
     # 40 problems never solved: the estimate is 0 but the truth may not be; the rare-event
     # bound (Wilson on 40 problems) is about t^2/(N + t^2) ~ 0.094
     cnt = Counts.from_arrays(np.full(40, 10), np.zeros(40, dtype=int))
-    res = curve_intervals(cnt, [1], metric="pass_at_k", method=method, n_resamples=200, rng=0)
+    with pytest.warns(DegenerateDataWarning, match="rests on fewer than 10 problems at k=1"):
+        res = curve_intervals(cnt, [1], metric="pass_at_k", method=method, n_resamples=200, rng=0)
     lo, hi = res.intervals["pass_at_k"]
     assert lo[0, 0] == 0.0
     t = stats.t.ppf(0.975, 39)
@@ -257,9 +259,11 @@ def _replicates(R, N, n, a, b, seed, pi0=0.0, cluster_size=1, rho=0.0):
     return Counts.from_arrays(np.full(R * N, n), c.ravel(), model=model, problem=problem, cluster=cl)
 
 
-def _coverage(cnt, truth, **kw):
-    res = curve_intervals(cnt, metric="pass_at_k", **kw)
-    lo, hi = res.intervals["pass_at_k"]
+def _coverage(cnt, truth, metric="pass_at_k", **kw):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DegenerateDataWarning)  # rare-event notes, one per replication
+        res = curve_intervals(cnt, metric=metric, **kw)
+    lo, hi = res.intervals[metric]
     return ((lo <= truth) & (truth <= hi)).mean(axis=0)
 
 
@@ -309,12 +313,55 @@ def test_band_simultaneous_coverage():
     a, b = 0.6, 2.0
     ks = np.arange(1, 11)
     cnt = _replicates(250, 120, 10, a, b, seed=400)
-    res = curve_intervals(cnt, ks, metric="pass_at_k", method="band", n_resamples=500, rng=3)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DegenerateDataWarning)
+        res = curve_intervals(cnt, ks, metric="pass_at_k", method="band", n_resamples=500, rng=3)
     lo, hi = res.intervals["pass_at_k"]
     truth = _truth(a, b, ks)
     joint = ((lo <= truth) & (truth <= hi)).all(axis=1).mean()
-    pointwise = curve_intervals(cnt, ks, metric="pass_at_k", method="bootstrap", n_resamples=500, rng=3)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DegenerateDataWarning)
+        pointwise = curve_intervals(cnt, ks, metric="pass_at_k", method="bootstrap", n_resamples=500, rng=3)
     plo, phi = pointwise.intervals["pass_at_k"]
     joint_pw = ((plo <= truth) & (truth <= phi)).all(axis=1).mean()
     assert 0.92 <= joint <= 0.985, joint
     assert joint_pw < joint
+
+
+def test_one_problem_gives_nan_interval_and_warning():
+    cnt = Counts.from_arrays([10], [3])
+    with pytest.warns(DegenerateDataWarning, match="fewer than 2 problems"):
+        res = curve_intervals(cnt, [1], method="bca", n_resamples=100, rng=0)
+    assert res.values["pass_at_k"][0, 0] == pytest.approx(0.3)
+    assert np.isnan(res.intervals["pass_at_k"][0]).all()
+
+
+@pytest.mark.parametrize(
+    "args, kwargs, match",
+    [
+        (([0.1, 0.2],), {"weight": [1.0]}, "`weight` has 1 entries"),
+        (([0.1, 0.2],), {"weight": [1.0, -1.0]}, "`weight` must be >= 0"),
+        (([0.1, 0.2],), {"cluster": [1]}, "`cluster` has 1 entries"),
+        ((np.zeros((2, 2, 2)),), {}, "`s` must be 1-d or 2-d"),
+        (([0.1, np.inf],), {}, "`s` contains an infinite value"),
+        ((["a", "b"],), {}, "`s` must contain numbers"),
+    ],
+)
+def test_standard_error_bad_input(args, kwargs, match):
+    with pytest.raises(PasscurveError, match=match):
+        standard_error(*args, **kwargs)
+
+
+def test_coverage_pass_pow_k_and_g_pass_at_k_small_n():
+    # closed forms under Beta(a, b): E[p^k] = B(a + k, b)/B(a, b); G-pass@k_tau =
+    # P(Binomial(k, p) >= m) averaged over p = sum_{j>=m} C(k, j) B(a + j, b + k - j)/B(a, b)
+    N, n, a, b = 100, 4, 0.8, 1.2
+    cnt = _replicates(600, N, n, a, b, seed=500)
+    ks = [1, 2, 4]
+    pow_truth = np.exp(special.betaln(a + np.array(ks, float), b) - special.betaln(a, b))
+    cov = _coverage(cnt, pow_truth, metric="pass_pow_k", k=ks, method="analytic")
+    assert ((cov >= 0.93) & (cov <= 0.97)).all(), cov
+    k, m = 4, 2  # tau = 0.5 -> m = ceil(0.5 * 4) = 2
+    g_truth = sum(special.comb(k, j) * np.exp(special.betaln(a + j, b + k - j) - special.betaln(a, b)) for j in range(m, k + 1))
+    cov_g = _coverage(cnt, np.array([g_truth]), metric="g_pass_at_k", k=[4], tau=0.5, method="bca", n_resamples=300, rng=5)
+    assert 0.93 <= cov_g[0] <= 0.97, cov_g

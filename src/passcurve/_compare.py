@@ -563,7 +563,15 @@ def power_analysis(
         if spread is None:
             if (ns > 1).any():
                 raise PasscurveError("`spread` (sd of per-problem success rates) is needed for more than one sample per problem")
-            s2 = max(rho, 0.0) * v  # any admissible value gives the same answer at n = 1
+            # at one sample per problem only the total 2p(1-p)(1-correlation) is identified
+            total = 2 * v * (1 - rho)
+            need = np.full(ns.shape, np.ceil((z / d) ** 2 * total)).astype(np.int64)
+            return PowerResult(
+                delta=d, k=k, confidence_level=level, power=pw, samples_per_problem=ns,
+                problems=np.maximum(need, 2), omega2=float("nan"), within_a=np.full(ns.shape, np.nan),
+                within_b=np.full(ns.shape, np.nan), source="assumed",
+                meta={"p": p, "correlation": rho, "spread": None, "variance_of_difference": total},
+            )
         else:
             s2 = float(spread) ** 2
             if not max(rho, 0.0) * v <= s2 <= v:

@@ -72,14 +72,9 @@ _RARE = 10  # fewer problems than this with a score above 0 (or below 1): rare-e
 # ----------------------------------------------------------------------------------------
 # per-problem score matrices
 # ----------------------------------------------------------------------------------------
-def _scores(n: np.ndarray, c: np.ndarray, ks: np.ndarray, metric: str, tau: float | None) -> np.ndarray:
-    """Per-problem unbiased estimates, shape (N, K); NaN where k > n.
-
-    Problems sharing (n, c) share a row, so the cost is per distinct pair.
-    """
-    pairs = np.stack([n, c], axis=1)
-    up, inv = np.unique(pairs, axis=0, return_inverse=True)
-    un, uc = up[:, 0][:, None], up[:, 1][:, None]
+def _scores_pairs(n: np.ndarray, c: np.ndarray, ks: np.ndarray, metric: str, tau: float | None) -> np.ndarray:
+    """Per-pair unbiased estimates, shape (P, K); NaN where k > n (no de-duplication)."""
+    un, uc = n[:, None], c[:, None]
     kk = ks[None, :]
     if metric == "pass_at_k":
         tab = pass_at_k(un, uc, kk, k_gt_n="nan")
@@ -89,25 +84,21 @@ def _scores(n: np.ndarray, c: np.ndarray, ks: np.ndarray, metric: str, tau: floa
         tab = g_pass_at_k(un, uc, kk, tau, k_gt_n="nan")
     else:  # pragma: no cover - validated earlier
         raise PasscurveError(f"`metric` must be one of {', '.join(INTERVAL_METRICS)} (got {metric!r})")
-    return np.asarray(tab, dtype=np.float64)[inv.ravel()]
+    return np.asarray(tab, dtype=np.float64).reshape(n.size, ks.size)
 
 
-def _metric_of_p(p: np.ndarray, ks: np.ndarray, metric: str, tau: float | None) -> np.ndarray:
-    """The per-problem truth as a function of the success rate p, shape (len(p), K)."""
-    p = np.asarray(p, dtype=np.float64)[:, None]
-    k = ks[None, :].astype(np.float64)
-    if metric == "pass_at_k":
-        with np.errstate(divide="ignore"):
-            return -np.expm1(k * np.log1p(-p)) + 0.0
-    if metric == "pass_pow_k":
-        return p**k
-    m = np.maximum(np.ceil(tau * k - 1e-9), 1)
-    return stats.binom.sf(m - 1, k, p)
+def _scores(n: np.ndarray, c: np.ndarray, ks: np.ndarray, metric: str, tau: float | None) -> np.ndarray:
+    """Per-problem unbiased estimates, shape (N, K); NaN where k > n.
+
+    Problems sharing (n, c) share a row, so the cost is per distinct pair.
+    """
+    n = np.asarray(n, dtype=np.int64)
+    c = np.asarray(c, dtype=np.int64)
+    key = n * (int(n.max()) + 1) + c
+    uk, first, inv = np.unique(key, return_index=True, return_inverse=True)
+    return _scores_pairs(n[first], c[first], ks, metric, tau)[inv.ravel()]
 
 
-# ----------------------------------------------------------------------------------------
-# weighted means, standard errors, jackknife
-# ----------------------------------------------------------------------------------------
 def _group_index(cluster: np.ndarray | None, size: int) -> tuple[np.ndarray, int]:
     if cluster is None:
         return np.arange(size), size
@@ -143,6 +134,33 @@ def _mean_se(
     return mean, se, N, G
 
 
+def _standard_error_iv(
+    s: Any, cluster: Any, weight: Any
+) -> tuple[np.ndarray, np.ndarray, np.ndarray | None, int, bool]:
+    S = as_float_array(s, "s", allow_nan=True)
+    if S.ndim not in (1, 2):
+        raise PasscurveError(f"`s` must be 1-d or 2-d (got {S.ndim} dimensions)")
+    one = S.ndim == 1
+    S2 = S[:, None] if one else S
+    if np.isinf(S2).any():
+        raise PasscurveError("`s` contains an infinite value")
+    N = S2.shape[0]
+    if N < 2:
+        raise PasscurveError(f"`s` needs at least 2 problems for a standard error (got {N})")
+    w = np.ones(N) if weight is None else as_float_array(weight, "weight").ravel()
+    if w.size != N:
+        raise PasscurveError(f"`weight` has {w.size} entries but `s` has {N} problems")
+    if (w < 0).any():
+        raise PasscurveError("`weight` must be >= 0")
+    groups, G = (None, N)
+    if cluster is not None:
+        cl = np.asarray(cluster, dtype=object).ravel()
+        if cl.size != N:
+            raise PasscurveError(f"`cluster` has {cl.size} entries but `s` has {N} problems")
+        groups, G = _group_index(cl, N)
+    return S2, w, groups, G, one
+
+
 def standard_error(s: Any, *, cluster: Any = None, weight: Any = None) -> tuple[float, float] | tuple[np.ndarray, np.ndarray]:
     r"""Mean of per-problem scores and its standard error, counting problems (Miller 2024).
 
@@ -175,27 +193,7 @@ def standard_error(s: Any, *, cluster: Any = None, weight: Any = None) -> tuple[
     >>> round(m, 4), round(se, 5)
     (0.5556, 0.07459)
     """
-    S = as_float_array(s, "s", allow_nan=True)
-    if S.ndim not in (1, 2):
-        raise PasscurveError(f"`s` must be 1-d or 2-d (got {S.ndim} dimensions)")
-    one = S.ndim == 1
-    S2 = S[:, None] if one else S
-    if np.isinf(S2).any():
-        raise PasscurveError("`s` contains an infinite value")
-    N = S2.shape[0]
-    if N < 2:
-        raise PasscurveError(f"`s` needs at least 2 problems for a standard error (got {N})")
-    w = np.ones(N) if weight is None else as_float_array(weight, "weight").ravel()
-    if w.size != N:
-        raise PasscurveError(f"`weight` has {w.size} entries but `s` has {N} problems")
-    if (w < 0).any():
-        raise PasscurveError("`weight` must be >= 0")
-    groups, G = (None, N)
-    if cluster is not None:
-        cl = np.asarray(cluster, dtype=object).ravel()
-        if cl.size != N:
-            raise PasscurveError(f"`cluster` has {cl.size} entries but `s` has {N} problems")
-        groups, G = _group_index(cl, N)
+    S2, w, groups, G, one = _standard_error_iv(s, cluster, weight)
     mean, se, _, _ = _mean_se(S2, w, groups, G)
     if one:
         return float(mean[0]), float(se[0])
@@ -267,42 +265,34 @@ def _two_level_means(
     v_b = max(v_obs - float(wn @ within), 0.0)
     lam = np.sqrt(v_b / v_obs) if v_obs > 0 else 0.0
     pt = np.clip(mu + lam * (ph - mu), 0.0, 1.0)
-    # score lookup table over every (n, c) with c = 0..n for the distinct n (when small)
+    # (n, c*) pairs are keyed by offs[n] + c*; with few distinct small n a full lookup table
+    # over c = 0..n is cheapest, otherwise only the pairs drawn in a chunk are evaluated
     un = np.unique(n)
+    offs = np.concatenate([[0], np.cumsum(un + 1)[:-1]])
+    row_off = offs[np.searchsorted(un, n)]
     table = None
-    if int((un + 1).sum()) * ks.size <= _CHUNK_ELEMS * 2:
-        offs = np.concatenate([[0], np.cumsum(un + 1)[:-1]])
+    if int((un + 1).sum()) <= 20000:
         tn = np.repeat(un, un + 1)
         tc = np.arange(tn.size) - np.repeat(offs, un + 1)
-        table = _scores(tn, tc, ks, metric, tau)
-        row_off = offs[np.searchsorted(un, n)]
+        table = _scores_pairs(tn, tc, ks, metric, tau)
     chunk = max(1, _CHUNK_ELEMS // max(N * ks.size, 1))
     out = np.empty((n_resamples, ks.size))
     for start in range(0, n_resamples, chunk):
         b = min(chunk, n_resamples - start)
         idx = rng.integers(0, N, size=(b, N))
-        nb = n[idx]
-        cb = rng.binomial(nb, pt[idx])
+        cb = rng.binomial(n[idx], pt[idx])
+        key = (row_off[idx] + cb).ravel()
         if table is not None:
-            sc = table[(row_off[idx] + cb).ravel()].reshape(b, N, ks.size)
+            sc = table[key].reshape(b, N, ks.size)
         else:
-            sc = _scores(nb.ravel(), cb.ravel(), ks, metric, tau).reshape(b, N, ks.size)
+            ukey, inv = np.unique(key, return_inverse=True)
+            pos = np.searchsorted(offs, ukey, side="right") - 1
+            sc = _scores_pairs(un[pos], ukey - offs[pos], ks, metric, tau)[inv.ravel()].reshape(b, N, ks.size)
         mask = np.isfinite(sc)
         wb = w[idx][:, :, None] * mask
         with np.errstate(invalid="ignore", divide="ignore"):
             out[start : start + b] = (wb * np.where(mask, sc, 0.0)).sum(axis=1) / wb.sum(axis=1)
     return out
-
-
-def _col_quantile(sorted_reps: np.ndarray, q: np.ndarray) -> np.ndarray:
-    """Quantile q[j] of column j of an axis-0-sorted (B, K) array (linear interpolation)."""
-    B = sorted_reps.shape[0]
-    pos = np.clip(q, 0.0, 1.0) * (B - 1)
-    lo = np.floor(pos).astype(np.int64)
-    hi = np.minimum(lo + 1, B - 1)
-    frac = pos - lo
-    cols = np.arange(sorted_reps.shape[1])
-    return sorted_reps[lo, cols] * (1 - frac) + sorted_reps[hi, cols] * frac
 
 
 def _sorted_reps(reps: np.ndarray) -> np.ndarray:
@@ -627,11 +617,25 @@ def curve_intervals(
             warnings.warn(msg, DegenerateDataWarning, stacklevel=2)
         for m in metrics:
             S = _scores(sub.n, sub.c, ks, m, tau_v)
-            est, lo, hi, _ = _interval_from_scores(
-                S, w, groups, G, method, alpha, B, gen, two_level=(sub.n, sub.c, ks, m, tau_v)
-            )
             if G < 2:
+                with np.errstate(invalid="ignore", divide="ignore"):
+                    est = _mean_se(S, w, groups, G)[0]
                 lo, hi = np.full_like(est, np.nan), np.full_like(est, np.nan)
+            else:
+                with warnings.catch_warnings(), np.errstate(invalid="ignore", divide="ignore"):
+                    warnings.simplefilter("ignore", RuntimeWarning)  # all-NaN columns (n < k everywhere)
+                    est, lo, hi, _ = _interval_from_scores(
+                        S, w, groups, G, method, alpha, B, gen, two_level=(sub.n, sub.c, ks, m, tau_v)
+                    )
+                rare = _rare(S)
+                if rare.any():
+                    where = ", ".join(f"k={int(x)}" for x in ks[rare][:4]) + (", ..." if rare.sum() > 4 else "")
+                    msg = (
+                        f"model {name!r}, {m}: the mean rests on fewer than {_RARE} problems at {where}; "
+                        "the interval there is the distribution-free Wilson bound on the number of problems (wide)"
+                    )
+                    warns.append(msg)
+                    warnings.warn(msg, DegenerateDataWarning, stacklevel=2)
             vals[m].append(est)
             lows[m].append(lo)
             highs[m].append(hi)

@@ -88,7 +88,7 @@ def load_with_clusters(file: Path, cluster_col: str | None, **kwargs: Any) -> Co
     from ..data import read_counts
 
     if cluster_col is not None and "cluster_col" in inspect.signature(read_counts).parameters:
-        return read_counts(file, cluster_col=cluster_col, **kwargs)
+        return read_counts(file, cluster_col=cluster_col, **kwargs)  # type: ignore[call-arg]
     counts = load_counts(file, **kwargs)
     if cluster_col is not None and counts.cluster is None:
         counts = attach_clusters(counts, file, cluster_col, kwargs.get("problem_col"))
@@ -217,3 +217,107 @@ def compare_cmd(
         print_json(res.to_dict())
     else:
         render_compare(res)
+
+
+@command("hidden-difficulty")
+def hidden_difficulty_cmd(
+    file: FileArg,
+    k: Annotated[str | None, typer.Option("--k", help="Comma-separated budgets (default: powers of two up to n).")] = None,
+    json_out: JsonFlag = False,
+    problem_col: ProblemCol = None,
+    correct_col: CorrectCol = None,
+    model_col: ModelCol = None,
+    n_col: NCol = None,
+    c_col: CCol = None,
+    attempt_col: AttemptCol = None,
+    threshold: Threshold = None,
+    format: Format = None,
+) -> None:
+    """P(both right) vs mu^2, P(2nd | 1st), intra-class correlation, pass@k vs the independent-coin curve."""
+    from .._diagnostics import hidden_difficulty
+
+    counts = load_counts(
+        file,
+        problem_col=problem_col,
+        correct_col=correct_col,
+        model_col=model_col,
+        n_col=n_col,
+        c_col=c_col,
+        attempt_col=attempt_col,
+        threshold=threshold,
+        format=format,
+    )
+    with collect_warnings(show=True):
+        res = hidden_difficulty(counts, parse_int_list(k, "--k"))
+    if json_out:
+        print_json(res.to_dict())
+        return
+    t = Table(title="hidden difficulty: answers are independent given the problem, not across problems", title_justify="left")
+    for col in ("model", "P(right) μ", "μ²", "P(both right)", "P(2nd | 1st)", "ICC"):
+        t.add_column(col, justify="right")
+    for e in res.to_dict()["models"]:
+        t.add_row(
+            e["model"],
+            *(f"{e[key]:.4g}" if e[key] is not None else "-" for key in ("p_right", "p_right_squared", "p_both_right", "p_second_given_first", "icc")),
+        )
+    out.print(t)
+    c = Table(title="pass@k actually vs if independent, 1-(1-μ)^k", title_justify="left")
+    for col in ("model", "k", "pass@k", "if independent", "pass^k", "μ^k"):
+        c.add_column(col, justify="right")
+    for e in res.to_dict()["models"]:
+        for pt in e["curve"]:
+            c.add_row(
+                e["model"],
+                str(pt["k"]),
+                *(f"{pt[key]:.4g}" if pt[key] is not None else "-" for key in ("pass_at_k", "independent_pass_at_k", "pass_pow_k", "independent_pass_pow_k")),
+            )
+    out.print(c)
+
+
+@command("power")
+def power_cmd(
+    delta: Annotated[float, typer.Option("--delta", help="Difference to detect (absolute).")],
+    k: Annotated[int, typer.Option("--k", help="Budget k.")] = 1,
+    n: Annotated[str | None, typer.Option("--n", help="Candidate samples per problem, e.g. 1,10,100.")] = None,
+    p: Annotated[float, typer.Option("--p", help="Assumed mean success rate (no pilot file).")] = 0.5,
+    correlation: Annotated[float, typer.Option("--correlation", help="Assumed correlation of the two models' outcomes.")] = 0.5,
+    spread: Annotated[float | None, typer.Option("--spread", help="Assumed sd of per-problem success rates.")] = None,
+    pilot: Annotated[Path | None, typer.Option("--pilot", help="Pilot counts/log with both models.")] = None,
+    a: Annotated[str | None, typer.Option("--a", help="Model A in the pilot.")] = None,
+    b: Annotated[str | None, typer.Option("--b", help="Model B in the pilot.")] = None,
+    confidence_level: ConfidenceLevel = 0.95,
+    power: Annotated[float, typer.Option("--power", help="Probability of detecting delta.")] = 0.8,
+    json_out: JsonFlag = False,
+) -> None:
+    """How many problems (and samples per problem) detect a difference delta at k."""
+    from .._compare import power_analysis
+
+    counts = load_counts(pilot) if pilot is not None else None
+    with collect_warnings(show=True):
+        res = power_analysis(
+            delta,
+            k,
+            counts=counts,
+            a=a,
+            b=b,
+            p=p,
+            correlation=correlation,
+            spread=spread,
+            n=parse_int_list(n, "--n"),
+            confidence_level=confidence_level,
+            power=power,
+        )
+    if json_out:
+        print_json(res.to_dict())
+        return
+    t = Table(
+        title=f"problems needed to detect δ={res.delta:g} at k={res.k} ({int(round(100 * res.power))}% power, "
+        f"two-sided {100 * (1 - res.confidence_level):g}%; {res.source}"
+        + (f", ω²={res.omega2:.4g})" if res.omega2 == res.omega2 else ")"),
+        title_justify="left",
+    )
+    for col in ("samples per problem", "problems"):
+        t.add_column(col, justify="right")
+    for n_, p_ in zip(res.samples_per_problem, res.problems, strict=True):
+        t.add_row(str(int(n_)), str(int(p_)))
+    out.print(t)

@@ -1,0 +1,103 @@
+"""Hidden-difficulty diagnostics against the seed's widget (REFERENCE.md "Hidden difficulty")."""
+
+from __future__ import annotations
+
+import json
+from fractions import Fraction
+from math import comb
+
+import numpy as np
+import pytest
+from scipy import special
+
+from passcurve import Counts, DiagnosticsResult, PasscurveError, hidden_difficulty
+
+A = B = 1.5  # the widget's "average pass rate 50%, how much questions differ 25%": Beta(1.5, 1.5)
+
+
+def _beta_pass_at_k(a, b, k):
+    # closed form (REFERENCE.md): pass_D@k = 1 - prod_{j<k} (b + j)/(a + b + j)
+    return 1 - np.prod([(b + j) / (a + b + j) for j in range(k)])
+
+
+def _beta_pass_pow_k(a, b, k):
+    # E[p^k] = prod_{j<k} (a + j)/(a + b + j)
+    return np.prod([(a + j) / (a + b + j) for j in range(k)])
+
+
+def test_widget_closed_form_values():
+    # REFERENCE.md / seed 000 widget: 50%, 25%, 31%, 63%, 99.6%, 92.6%, 99.6%
+    mu = A / (A + B)
+    var = A * B / ((A + B) ** 2 * (A + B + 1))
+    assert mu == 0.5 and np.sqrt(var) == pytest.approx(0.25)
+    assert mu**2 + var == pytest.approx(0.3125)  # P(both right) 31%
+    assert (mu**2 + var) / mu == pytest.approx(0.625)  # P(2nd | 1st) 63%
+    assert 1 - (1 - mu) ** 8 == pytest.approx(0.99609375)  # pass@8 if independent 99.6%
+    assert round(_beta_pass_at_k(A, B, 8), 3) == 0.926  # pass@8 actually 92.6%
+    assert round(_beta_pass_at_k(A, B, 64), 3) == 0.996  # pass@64 actually 99.6%
+    # the product equals the Beta-function ratio 1 - B(a, b + k)/B(a, b)
+    assert _beta_pass_at_k(A, B, 8) == pytest.approx(1 - np.exp(special.betaln(A, B + 8) - special.betaln(A, B)))
+
+
+def test_widget_numbers_measured_on_a_simulated_benchmark():
+    rng = np.random.default_rng(0)
+    N, n = 40000, 64
+    p = rng.beta(A, B, N)
+    cnt = Counts.from_arrays(np.full(N, n), rng.binomial(n, p))
+    res = hidden_difficulty(cnt, [1, 2, 8, 64])
+    assert isinstance(res, DiagnosticsResult)
+    # sampling sd of each mean over 40000 problems is below 0.002; tolerance 0.006
+    assert res.mean[0] == pytest.approx(0.5, abs=0.006)
+    assert res.mean_squared[0] == pytest.approx(0.25, abs=0.006)
+    assert res.both_right[0] == pytest.approx(0.3125, abs=0.006)
+    assert res.second_given_first[0] == pytest.approx(0.625, abs=0.008)
+    assert res.icc[0] == pytest.approx(1 / (A + B + 1), abs=0.01)  # beta-binomial rho = 1/(a+b+1)
+    assert res.difficulty_sd[0] == pytest.approx(0.25, abs=0.006)
+    j8, j64 = 2, 3
+    assert res.independent_pass_at_k[0, j8] == pytest.approx(0.99609375, abs=0.001)
+    assert res.pass_at_k[0, j8] == pytest.approx(_beta_pass_at_k(A, B, 8), abs=0.004)
+    assert res.pass_at_k[0, j64] == pytest.approx(_beta_pass_at_k(A, B, 64), abs=0.002)
+    assert res.pass_pow_k[0, j8] == pytest.approx(_beta_pass_pow_k(A, B, 8), abs=0.003)
+    assert res.independent_pass_pow_k[0, j8] == pytest.approx(res.mean[0] ** 8)
+    # Jensen: actual pass@k below the coin curve, actual pass^k above mu^k
+    assert (res.pass_at_k[0, 1:] < res.independent_pass_at_k[0, 1:]).all()
+    assert (res.pass_pow_k[0, 1:] > res.independent_pass_pow_k[0, 1:]).all()
+
+
+def test_both_right_estimator_is_exactly_unbiased():
+    # E[c(c-1)/(n(n-1))] = p^2 under Binomial(n, p), by exact rational summation
+    n, p = 7, Fraction(3, 10)
+    e = sum(comb(n, c) * p**c * (1 - p) ** (n - c) * Fraction(c * (c - 1), n * (n - 1)) for c in range(n + 1))
+    assert e == p**2
+
+
+def test_independent_benchmark_has_zero_icc():
+    # every problem has the same p: no hidden difficulty, ICC ~ 0 and the curves coincide
+    rng = np.random.default_rng(1)
+    cnt = Counts.from_arrays(np.full(20000, 16), rng.binomial(16, 0.3, 20000))
+    res = hidden_difficulty(cnt, [1, 4, 16])
+    assert abs(res.icc[0]) < 0.01
+    np.testing.assert_allclose(res.pass_at_k[0], res.independent_pass_at_k[0], atol=0.006)
+
+
+def test_result_object_and_defaults():
+    cnt = Counts.from_arrays([10, 10, 1, 8], [3, 10, 1, 0], model=["m", "m", "m", "m"])
+    res = hidden_difficulty(cnt)
+    assert res.k.tolist() == [1, 2, 4, 8]
+    assert res.problems[0] == 3  # n = 1 enters mu but not P(both right)
+    assert res.mean[0] == pytest.approx((0.3 + 1 + 1 + 0) / 4)
+    assert res.both_right[0] == pytest.approx((3 * 2 / 90 + 1 + 0) / 3)
+    d = res.to_dict()
+    json.dumps(d)
+    assert {"p_right", "p_both_right", "p_second_given_first", "icc"} <= set(d["models"][0])
+    assert res.to_frame().shape[0] == 1 and res.curve_frame().shape[0] == 4
+    assert len(res.plot().data) == 2
+
+
+def test_bad_input():
+    with pytest.raises(PasscurveError, match="`counts` must be a passcurve.Counts"):
+        hidden_difficulty([1, 2])
+    with pytest.raises(PasscurveError, match="n >= 2"):
+        hidden_difficulty(Counts.from_arrays([1, 1], [0, 1]))
+    with pytest.raises(PasscurveError, match="`k` must be >= 1"):
+        hidden_difficulty(Counts.from_arrays([4, 4], [0, 1]), [0])
