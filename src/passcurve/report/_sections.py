@@ -484,10 +484,10 @@ def diagnostics_section(diag: Any, note: str | None = None) -> Section:
         return Section("hidden-difficulty", title, note=note or "Not available.", omitted=True)
     ks = [int(k) for k in diag.k]
     j8 = ks.index(8) if 8 in ks else None
-    headers = ["model", "P(answer right) μ", "μ² (if independent)", "P(both right), actually",
-               "P(2nd right | 1st right)", "intra-class correlation", "σ across problems"]
+    headers = ["model", "μ = P(right)", "μ² (if indep.)", "P(both right)", "P(2nd | 1st right)", "ICC",
+               "σ of p"]
     if j8 is not None:
-        headers += ["pass@8 if independent", "pass@8, actually"]
+        headers += ["pass@8 if indep.", "pass@8 actually"]
     rows = []
     for i, m in enumerate(diag.models):
         row = [m, fmt_pct3(diag.mean[i]), fmt_pct3(diag.mean_squared[i]), fmt_pct3(diag.both_right[i]),
@@ -496,6 +496,8 @@ def diagnostics_section(diag: Any, note: str | None = None) -> Section:
             row += [fmt_pct3(diag.independent_pass_at_k[i, j8]), fmt_pct3(diag.pass_at_k[i, j8])]
         rows.append(row)
     body = '<div class="wide">' + _table(headers, rows) + "</div>"
+    body += ('<p class="caption">μ: mean c/n; P(both right): two answers to one problem both right; ICC: the '
+             "intra-class correlation σ²/(μ(1 − μ)); σ: the standard deviation of per-problem pass rates.</p>")
     go = _go()
     fig = go.Figure()
     kx = np.asarray(ks, dtype=float)

@@ -40,6 +40,10 @@ def static_figure(data: Any, panels: Any = PANELS[:3]) -> Any:
 
     matplotlib.use("Agg", force=False)
     from matplotlib.figure import Figure
+    from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter
+
+    def k_label(v: float, _: Any) -> str:
+        return f"{v:g}" if v < 1e5 else f"$10^{{{round(np.log10(v))}}}$"
 
     cur = data.curve
     ks = np.asarray(cur.k, dtype=float)
@@ -74,6 +78,11 @@ def static_figure(data: Any, panels: Any = PANELS[:3]) -> Any:
                 ax.plot(ks, cur.values["pass_at_k"][i], color=col, lw=1.8, label=f"{m}")
                 ax.plot(ks, cur.values["naive_pass_at_k"][i], color=col, lw=1.0, ls="--")
         ax.set_xscale("log")
+        lo_x, hi_x = ax.get_xlim()
+        if hi_x / max(lo_x, 1e-9) < 100:  # short range: 1-2-5 ticks
+            ax.xaxis.set_major_locator(LogLocator(base=10, subs=(1.0, 2.0, 5.0)))
+        ax.xaxis.set_major_formatter(FuncFormatter(k_label))
+        ax.xaxis.set_minor_formatter(NullFormatter())
         ax.set_xlabel("k")
         ax.grid(True, which="major", alpha=0.3)
         if panel == "pass_at_k":
@@ -82,11 +91,14 @@ def static_figure(data: Any, panels: Any = PANELS[:3]) -> Any:
         elif panel == "failure":
             ax.set_yscale("log")
             ax.set_ylabel("1 − pass@k")
+            if data.fits:
+                ax.set_title("solid: observed, dashed: power law, dotted: forecast", fontsize=8)
         elif panel == "pass_pow_k":
             ax.set_yscale("log")
             ax.set_ylabel("pass^k")
         elif panel == "naive":
-            ax.set_ylabel("pass@k (solid: unbiased, dashed: naive)")
+            ax.set_ylabel("pass@k")
+            ax.set_title("solid: unbiased, dashed: naive plug-in", fontsize=8)
             ax.set_ylim(0, 1)
     axes[0].legend(fontsize=8, frameon=False)
     return fig
