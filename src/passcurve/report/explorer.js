@@ -167,9 +167,10 @@
         el("circle", { cx: X(i), cy: Y(f(k)), r: 3, fill: attrs.stroke }, svg);
       });
     }
+    // the actual curve first: where the two coincide (sigma = 0) the dashed one stays visible on top
+    line(function (k) { return passActual(p, k); }, { stroke: "#0b6bcb", "stroke-width": 3, id: "curve-actual" });
     line(function (k) { return passIndependent(p.mu, k); },
          { stroke: "#c2410c", "stroke-width": 2.5, "stroke-dasharray": "7 5", id: "curve-independent" });
-    line(function (k) { return passActual(p, k); }, { stroke: "#0b6bcb", "stroke-width": 3, id: "curve-actual" });
   }
 
   function explain(r, mu, sdSlider) {
