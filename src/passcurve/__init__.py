@@ -10,14 +10,31 @@ Error bars, comparisons, diagnostics
 Majority voting, retries, weak verifiers
     maj_at_k, maj_at_k_tallies, vote, VoteResult, AnswerTallies, simulate_answers,
     retries, RetryResult, verifier_inflation, VerifierResult
+Difficulty, power laws, forecasts
+    fit_difficulty, BetaBinomial, ZeroInflatedBetaBinomial, ScaledBetaBinomial,
+    BetaMixtureBinomial, GridMixture, fit_power_law, forecast, k_for, backtest,
+    check_deviations, thin_counts
 Simulation
     simulate, ModelSpec, SimulatedBenchmark
 Errors and warnings
     PasscurveError and the warnings in passcurve._errors
 """
 
+from ._backtest import BacktestResult, backtest
 from ._counts import Counts
 from ._curves import METRICS, CurveResult, curve, mean_curve
+from ._deviation import DeviationReport, check_deviations
+from ._difficulty import (
+    DIFFICULTY_MODELS,
+    BetaBinomial,
+    BetaMixtureBinomial,
+    DifficultyFits,
+    DifficultyModel,
+    GridMixture,
+    ScaledBetaBinomial,
+    ZeroInflatedBetaBinomial,
+    fit_difficulty,
+)
 from ._errors import (
     ConvergenceWarning,
     DegenerateDataWarning,
@@ -35,6 +52,8 @@ from ._estimators import g_pass_at_k, mg_pass_at_k, naive_pass_at_k, pass_at_k, 
 
 # majority voting, retries, weak verifiers (issue 6)
 from ._retries import RetryResult, retries
+from ._forecast import FORECAST_METHODS, ForecastResult, KForResult, forecast, k_for, thin_counts
+from ._scaling import PAPER_K_GRID, PowerLawResult, default_k_grid, fit_power_law, local_slope
 from ._simulate import DEMO_MODELS, ModelSpec, SimulatedBenchmark, simulate
 from ._verifiers import VerifierResult, verifier_inflation
 from ._voting import AnswerTallies, VoteResult, maj_at_k, maj_at_k_tallies, simulate_answers, vote

@@ -164,7 +164,7 @@ def backtest(
                     thin = Counts.from_arrays(nt, ct, model=name)
                     for meth in methods:
                         res = forecast(thin, [kk], method=meth, confidence_level=cl, n_resamples=n_resamples,
-                                       rng=gen)
+                                       flags=False, rng=gen)
                         p, lo, hi = float(res.pass_at_k[0, 0]), float(res.low[0, 0]), float(res.high[0, 0])
                         rows.append({
                             "model": name, "seed": seed, "m": mm, "k": kk, "method": meth,

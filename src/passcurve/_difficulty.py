@@ -69,11 +69,13 @@ _LOG0 = -np.inf
 # ----------------------------------------------------------------------------------------
 def _pairs(n: np.ndarray, c: np.ndarray, weight: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Distinct (n, c) pairs and their multiplicities (or summed weights)."""
-    pairs = np.stack([n, c], axis=1)
-    up, inv = np.unique(pairs, axis=0, return_inverse=True)
-    inv = inv.ravel()
-    w = np.bincount(inv, weights=weight, minlength=up.shape[0]).astype(np.float64)
-    return up[:, 0].astype(np.float64), up[:, 1].astype(np.float64), w
+    n = np.asarray(n, dtype=np.int64)
+    c = np.asarray(c, dtype=np.int64)
+    base = int(c.max()) + 1 if c.size else 1
+    key = n * base + c  # one int64 key per pair: a 1-d unique is ~20x faster than unique(axis=0)
+    uk, inv = np.unique(key, return_inverse=True)
+    w = np.bincount(inv.ravel(), weights=weight, minlength=uk.size).astype(np.float64)
+    return (uk // base).astype(np.float64), (uk % base).astype(np.float64), w
 
 
 def _log_binom(n: np.ndarray, c: np.ndarray) -> np.ndarray:
@@ -109,11 +111,8 @@ def _scaled_log_moment(c: np.ndarray, d: np.ndarray, a: float, b: float, s: floa
     flat_c, flat_d = c.ravel(), d.ravel()
     z = s / (1.0 - s)
     cc = a + b + flat_c
-    # peak: ratio t_{j+1}/t_j = (d-j)(b+j) z / ((j+1)(cc+j)) = 1  ->  quadratic in j
-    # (z - 1) j^2 + (z(d - b) - ... ) ; solve numerically with the quadratic formula
-    A = z - 1.0
-    B = z * (flat_d - b) - (cc + 1.0)  # from (d-j)(b+j)z - (j+1)(cc+j) = 0, coefficients below
-    # expand: z(d b + d j - b j - j^2) - (j cc + j^2 + cc + j) = 0
+    # peak: ratio t_{j+1}/t_j = (d-j)(b+j) z / ((j+1)(cc+j)) = 1, i.e.
+    # z(d b + d j - b j - j^2) - (j cc + j^2 + cc + j) = 0
     #  -> -(z+1) j^2 + (z d - z b - cc - 1) j + (z d b - cc) = 0
     A = -(z + 1.0)
     B = z * flat_d - z * b - cc - 1.0
@@ -290,8 +289,8 @@ class DifficultyModel:
         res = self._optimize(pn, pc, pw, lb)
         self._theta = np.asarray(res.x, dtype=np.float64)
         self.loglik_ = -float(res.fun)
-        self.success_ = bool(res.success) and np.isfinite(self.loglik_)
-        self.message_ = str(getattr(res, "message", ""))
+        self.success_, self.message_ = _judge(res, lambda t: self._negloglik(t, pn, pc, pw, lb))
+        self.success_ = bool(self.success_ and np.isfinite(self.loglik_))
         self.n_problems_ = int(n_a.size)
         self.n_samples_ = int(n_a.sum())
         self.n_params_ = int(self._theta.size)
@@ -364,6 +363,20 @@ class DifficultyModel:
         m2 = np.exp(np.minimum(self.log_moment(c_a, n_a - c_a + 2 * k_a) - base, 0.0))
         return m1, m2
 
+    def local_exponent(self, k: Any) -> np.ndarray:
+        r"""Local power-law exponent of the fitted curve, :math:`-d\log(-\log \text{pass}_D@k)/d\log k`.
+
+        Tends to the tail exponent α for a Beta-type left tail (Schaeffer et al. 2025) and to
+        0 at a plateau (impossible mass). Central differences in log k (relative step 1e-4).
+        """
+        k_a = np.asarray(k, dtype=np.float64)
+        h = 1e-4
+
+        def g(x: np.ndarray) -> np.ndarray:
+            return np.log(-np.log(self.pass_at_k(x)))
+
+        return -(g(k_a * np.exp(h)) - g(k_a * np.exp(-h))) / (2 * h)
+
     @property
     def impossible_mass_(self) -> float:
         return float(self.params_.get("impossible", 0.0))
@@ -399,8 +412,9 @@ class DifficultyModel:
         # pool bins from the right until expected >= 1
         o, e = list(obs), list(exp_)
         while len(e) > 1 and e[-1] < 1:
-            e[-2] += e.pop()
-            o[-2] += o.pop()
+            last_e, last_o = e.pop(), o.pop()
+            e[-1] += last_e
+            o[-1] += last_o
         o_a, e_a = np.array(o), np.array(e)
         ok = e_a > 0
         stat = float(np.sum((o_a[ok] - e_a[ok]) ** 2 / e_a[ok]))
@@ -427,7 +441,7 @@ class DifficultyModel:
             "problems": self.n_problems_,
             "impossible_mass": self.impossible_mass_,
             "tail_exponent": None if not np.isfinite(self.tail_exponent_) else self.tail_exponent_,
-            "success": self.success_,
+            "success": bool(self.success_),
             "message": self.message_,
         }
 
@@ -448,6 +462,28 @@ class DifficultyModel:
     def density(self, p: Any) -> np.ndarray:
         """Density of the continuous part at p (without the point mass)."""
         raise NotImplementedError
+
+
+def _judge(res: Any, f: Any) -> tuple[bool, str]:
+    """Converged when the optimizer says so, or when the Newton decrement at its stop is ~0.
+
+    BFGS often ends with "precision loss" at the optimum of a large log-likelihood; the
+    Newton decrement g'H^{-1}g (numerical gradient and Hessian) is twice the log-likelihood
+    still to gain, so below 1e-6 the point is the optimum for every statistical purpose.
+    """
+    msg = str(getattr(res, "message", ""))
+    if res.success:
+        return True, msg
+    x = np.asarray(res.x, dtype=np.float64)
+    g = np.array([(f(x + e) - f(x - e)) / 2e-5 for e in np.eye(x.size) * 1e-5])
+    try:
+        H = _num_hessian(f, x)
+        dec = float(g @ np.linalg.solve(H, g))
+    except np.linalg.LinAlgError:
+        dec = np.inf
+    if np.isfinite(dec) and 0 <= dec <= 1e-6:
+        return True, f"converged: Newton decrement {dec:.1e} (optimizer: {msg})"
+    return False, f"{msg} (Newton decrement {dec:.1e})"
 
 
 def _fit_iv(counts: Any, n: Any, c: Any, weight: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
@@ -516,13 +552,60 @@ class BetaBinomial(DifficultyModel):
         gb = w @ (special.digamma(b + d) - dab) - w.sum() * (special.digamma(b) - special.digamma(a + b))
         return -float(ll), -np.array([ga * a, gb * b])
 
+    def _nll_grad_hess(self, theta: np.ndarray, n: np.ndarray, c: np.ndarray, w: np.ndarray,
+                       lb: np.ndarray) -> tuple[float, np.ndarray, np.ndarray]:
+        """Negative log-likelihood, gradient and Hessian in (log α, log β), analytically (ψ, ψ1)."""
+        a, b = np.exp(theta)
+        d = n - c
+        W = w.sum()
+        ll = w @ (lb + special.betaln(a + c, b + d)) - W * special.betaln(a, b)
+        dab = special.digamma(a + b + n)
+        ga = w @ (special.digamma(a + c) - dab) - W * (special.digamma(a) - special.digamma(a + b))
+        gb = w @ (special.digamma(b + d) - dab) - W * (special.digamma(b) - special.digamma(a + b))
+        t_ab = special.polygamma(1, a + b + n)
+        t0 = special.polygamma(1, a + b)
+        haa = w @ (special.polygamma(1, a + c) - t_ab) - W * (special.polygamma(1, a) - t0)
+        hbb = w @ (special.polygamma(1, b + d) - t_ab) - W * (special.polygamma(1, b) - t0)
+        hab = -(w @ t_ab) + W * t0
+        g = np.array([a * ga, b * gb])
+        H = np.array([[a * a * haa + a * ga, a * b * hab], [a * b * hab, b * b * hbb + b * gb]])
+        return -float(ll), -g, -H
+
     def _optimize(self, n: np.ndarray, c: np.ndarray, w: np.ndarray, lb: np.ndarray) -> Any:
+        """Damped Newton with the analytic Hessian; BFGS from several starts if Newton stalls."""
+        for x0 in self._start(n, c, w):
+            x = np.asarray(x0, dtype=np.float64)
+            f, g, H = self._nll_grad_hess(x, n, c, w, lb)
+            ok = False
+            it = 0
+            for it in range(200):  # noqa: B007
+                try:
+                    step = -np.linalg.solve(H, g)
+                    if not np.all(np.isfinite(step)) or g @ step >= 0:  # not a descent direction
+                        raise np.linalg.LinAlgError
+                except np.linalg.LinAlgError:
+                    step = -g / max(np.abs(g).max(), 1.0)
+                dec = float(-(g @ step))
+                if dec < 1e-10:
+                    ok = True
+                    break
+                step = np.clip(step, -2.0, 2.0)
+                t = 1.0
+                while t > 1e-8:
+                    fn, gn, Hn = self._nll_grad_hess(x + t * step, n, c, w, lb)
+                    if np.isfinite(fn) and fn <= f + 1e-4 * t * float(g @ step):
+                        break
+                    t *= 0.5
+                else:
+                    break
+                x, f, g, H = x + t * step, fn, gn, Hn
+            if ok:
+                return optimize.OptimizeResult(x=x, fun=f, jac=-g, success=True, nit=it,
+                                               message=f"Newton converged (decrement {dec:.1e}, {it} iterations)")
         best = None
         for x0 in self._start(n, c, w):
-            res = optimize.minimize(
-                self._nll_grad, x0, args=(n, c, w, lb), jac=True, method="BFGS",
-                options={"maxiter": 1000, "gtol": 1e-8},
-            )
+            res = optimize.minimize(self._nll_grad, x0, args=(n, c, w, lb), jac=True, method="BFGS",
+                                    options={"maxiter": 1000, "gtol": 1e-8})
             if best is None or res.fun < best.fun:
                 best = res
         return best
@@ -741,7 +824,7 @@ class GridMixture(DifficultyModel):
         self.weights_ = wts
         self._theta = np.log(np.maximum(wts, 1e-300))
         self.loglik_ = float(pw @ (np.log(L @ wts) + mx[:, 0]))
-        self.success_ = it < self.max_iter
+        self.success_ = bool(it < self.max_iter)
         self.message_ = f"EM stopped after {it} iterations" + ("" if self.success_ else " (max_iter reached)")
         self.n_problems_ = int(n_a.size)
         self.n_samples_ = int(n_a.sum())
@@ -894,12 +977,14 @@ def fit_difficulty(counts: Counts, model: Any = "all") -> DifficultyFits:
     counts, names = _fit_difficulty_iv(counts, model)
     out: dict[str, dict[str, DifficultyModel]] = {}
     caught: list[str] = []
-    with warnings.catch_warnings(record=True) as rec:
-        warnings.simplefilter("always")
-        for m, sub in counts.groups():
-            out[m] = {nm: DIFFICULTY_MODELS[nm]().fit(sub) for nm in names}
-    for w in rec:
-        msg = f"{m}: {w.message}" if False else str(w.message)
-        caught.append(msg)
-        warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
+    for m, sub in counts.groups():
+        out[m] = {}
+        for nm in names:
+            with warnings.catch_warnings(record=True) as rec:
+                warnings.simplefilter("always")
+                out[m][nm] = DIFFICULTY_MODELS[nm]().fit(sub)
+            for w in rec:
+                msg = f"model {m!r}: {w.message}"
+                caught.append(msg)
+                warnings.warn(msg, w.category, stacklevel=2)
     return DifficultyFits(out, tuple(dict.fromkeys(caught)))

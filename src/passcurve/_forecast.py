@@ -54,7 +54,7 @@ from ._difficulty import (
     _log_binom,
     _pairs,
 )
-from ._errors import PasscurveError
+from ._errors import DegenerateDataWarning, PasscurveError
 from ._scaling import default_k_grid
 from ._validation import as_float_array, as_int_array, check_confidence_level, check_positive_int, check_rng
 
@@ -171,7 +171,9 @@ class _Candidate:
         N = self.n.size
         cov = None if self.fit_ is None else getattr(self.fit_, "cov_theta_", None)
         if cov is not None:
-            draws = gen.multivariate_normal(self.fit_._theta, cov, size=B, method="eigh")
+            ev, vec = np.linalg.eigh((cov + cov.T) / 2)
+            root = vec * np.sqrt(np.clip(ev, 0.0, None))  # PSD square root (boundary fits are near-singular)
+            draws = self.fit_._theta + gen.standard_normal((B, cov.shape[0])) @ root.T
             return np.vstack([self.predict(K, theta=t) for t in draws])
         out = np.empty((B, K.size))
         idxs = [gen.integers(0, N, N) for _ in range(B)]
@@ -226,7 +228,7 @@ class ForecastResult:
     cv_error: tuple[dict[str, float], ...]
     fits: tuple[dict[str, Any], ...]
     confidence_level: float = 0.8
-    target: str = "benchmark"
+    scope: str = "benchmark"
     warnings: tuple[str, ...] = field(default_factory=tuple)
     _state: Any = field(default=None, repr=False)
 
@@ -251,7 +253,7 @@ class ForecastResult:
             "forecasts": rows,
             "fits": fits,
             "confidence_level": self.confidence_level,
-            "target": self.target,
+            "scope": self.scope,
         }
         if self.warnings:
             out["warnings"] = list(self.warnings)
@@ -328,7 +330,7 @@ def _f(x: float) -> float | None:
 # the driver
 # ----------------------------------------------------------------------------------------
 def _forecast_iv(counts: Any, k: Any, method: str, confidence_level: Any, n_resamples: Any, cv_resamples: Any,
-                 target: str) -> tuple[Counts, np.ndarray, float, int, int]:
+                 scope: str) -> tuple[Counts, np.ndarray, float, int, int]:
     if not isinstance(counts, Counts):
         raise PasscurveError(
             f"`counts` must be a passcurve.Counts (got {type(counts).__name__}); build one with Counts.from_arrays(n, c)"
@@ -338,8 +340,8 @@ def _forecast_iv(counts: Any, k: Any, method: str, confidence_level: Any, n_resa
         raise PasscurveError(f"`k` must be <= 1e12 (got k={int(ks.max())})")
     if method not in FORECAST_METHODS:
         raise PasscurveError(f"`method` must be one of {', '.join(FORECAST_METHODS)} (got {method!r})")
-    if target not in ("benchmark", "population"):
-        raise PasscurveError(f'`target` must be "benchmark" or "population" (got {target!r})')
+    if scope not in ("benchmark", "population"):
+        raise PasscurveError(f'`scope` must be "benchmark" or "population" (got {scope!r})')
     cl = check_confidence_level(confidence_level)
     B = check_positive_int(n_resamples, "n_resamples", minimum=0)
     R = check_positive_int(cv_resamples, "cv_resamples", minimum=1)
@@ -391,7 +393,8 @@ def forecast(
     confidence_level: float = 0.8,
     n_resamples: int = 100,
     cv_resamples: int = 5,
-    target: str = "benchmark",
+    scope: str = "benchmark",
+    flags: bool = True,
     rng: Any = None,
 ) -> ForecastResult:
     r"""Forecast pass_D@K for K far beyond n (up to 10^12), with prediction intervals.
@@ -413,9 +416,12 @@ def forecast(
         Bootstrap resamples of problems (0: no parameter uncertainty).
     cv_resamples : int, default 5
         Thinnings in the self-backtest of ``"auto"``.
-    target : {"benchmark", "population"}
+    scope : {"benchmark", "population"}
         Forecast this benchmark's problems (empirical Bayes, default) or a new problem set
         drawn from the fitted distribution (difficulty-model methods only).
+    flags : bool, default True
+        Run :func:`passcurve.check_deviations` first (stopping time, no heavy tail,
+        impossible mass) and carry its warnings in the result.
     rng : None, int or Generator
 
     Returns
@@ -436,13 +442,24 @@ def forecast(
     >>> bool((res.low <= res.pass_at_k).all() and (res.pass_at_k <= res.high).all())
     True
     """
-    counts, ks, cl, B, R = _forecast_iv(counts, k, method, confidence_level, n_resamples, cv_resamples, target)
+    counts, ks, cl, B, R = _forecast_iv(counts, k, method, confidence_level, n_resamples, cv_resamples, scope)
     gen = check_rng(rng)
+    warns: list[str] = []
+    if flags:
+        from ._deviation import check_deviations
+
+        report = check_deviations(counts, emit=True)
+        warns = [f"{name}: {msg}" for fl in report.flags.values() for name, msg in fl]
     K = ks.astype(np.float64)
     z = float(stats.norm.ppf(0.5 + cl / 2))
     models, P, LO, HI, W, CANDS, CVE, FITS, STATE = [], [], [], [], [], [], [], [], []
     for name, sub in counts.groups():
         n, c = sub.n.astype(np.int64), sub.c.astype(np.int64)
+        if (c == 0).all() or (c == n).all():
+            msg = (f"model {name!r}: every problem has c = {'0' if (c == 0).all() else 'n'}; the difficulty "
+                   "distribution is not identified and the forecast is a degenerate limit, not an estimate")
+            warns.append(f"DegenerateDataWarning: {msg}")
+            warnings.warn(msg, DegenerateDataWarning, stacklevel=2)
         if method == "auto":
             cands = AUTO_CANDIDATES
             cv = _self_backtest(n, c, cands, R, gen)
@@ -450,7 +467,7 @@ def forecast(
             cands = (method,)
             cv = {}
         wts = _weights_from_cv(cv, method)
-        fitted = {cnd: _Candidate(cnd, n, c, sub.weight, eb=target == "benchmark") for cnd in wts}
+        fitted = {cnd: _Candidate(cnd, n, c, sub.weight, eb=scope == "benchmark") for cnd in wts}
         preds = {cnd: cand.predict(K) for cnd, cand in fitted.items()}
         point = sum(wts[cnd] * preds[cnd] for cnd in wts)
         var = np.zeros(K.size)
@@ -479,7 +496,7 @@ def forecast(
     return ForecastResult(
         models=tuple(models), k=ks, method=method, pass_at_k=np.vstack(P), low=np.vstack(LO), high=np.vstack(HI),
         weights=tuple(W), candidates=tuple(CANDS), cv_error=tuple(CVE), fits=tuple(FITS), confidence_level=cl,
-        target=target, _state=tuple(STATE),
+        scope=scope, warnings=tuple(warns), _state=tuple(STATE),
     )
 
 

@@ -1,0 +1,118 @@
+"""How should the self-backtest errors weight the candidates?  Compare combination rules.
+
+For each run, caches every candidate's forecast, the truth, and the per-thinning self-backtest errors
+(R = 10 thinnings to a tenth of the samples), then scores rules offline:
+  inverse-MSE (R=5 and R=10), select-best, equal weights, and inverse-MSE shrunk toward equal weights
+  by the noise of the estimated MSEs.
+The rule is chosen on the simulated scenarios (known truth) only; Pythia is reported, not used to choose.
+
+Run:  PYTHONPATH=src python benchmarks/backtest_combination.py [--seeds 4] [--pythia]
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import warnings
+from pathlib import Path
+
+import numpy as np
+
+from passcurve import Counts
+from passcurve._curves import mean_curve
+from passcurve._forecast import AUTO_CANDIDATES, _Candidate, thin_counts
+
+from backtest_simulated import SCENARIOS, scenario_p  # noqa: E402
+
+CANDS = AUTO_CANDIDATES
+
+
+def cv_errors(n, c, R, gen):
+    K = int(n.min())
+    m = np.maximum(n // 10, 1)
+    truth = float(mean_curve(n, c, np.array([K]))[0][0])
+    out = np.full((R, len(CANDS)), np.nan)
+    for r in range(R):
+        nt, ct = thin_counts(n, c, m, gen)
+        for j, cnd in enumerate(CANDS):
+            try:
+                out[r, j] = float(_Candidate(cnd, nt, ct, None).predict(np.array([float(K)]))[0]) - truth
+            except Exception:  # noqa: BLE001
+                pass
+    return out
+
+
+def run(n, c, K, truth, gen, R=10):
+    preds = np.array([float(_Candidate(cnd, n, c, None).predict(np.array([float(K)]))[0]) for cnd in CANDS])
+    return {"pred": preds, "truth": truth, "cv": cv_errors(n, c, R, gen)}
+
+
+def rules(rec):
+    p, cv = rec["pred"], rec["cv"]
+    out = {}
+    for name, E in (("invmse5", cv[:5]), ("invmse10", cv)):
+        mse = np.nanmean(E**2, axis=0)
+        w = 1 / np.maximum(mse, 1e-6)
+        out[name] = float(w @ p / w.sum())
+    mse = np.nanmean(cv**2, axis=0)
+    out["select"] = float(p[np.nanargmin(mse)])
+    out["equal"] = float(np.mean(p))
+    # shrink: add the sampling variance of each MSE estimate (var of e^2 / R) before inverting
+    R = np.sum(np.isfinite(cv), axis=0)
+    vmse = np.nanvar(cv**2, axis=0, ddof=1) / np.maximum(R, 1)
+    w = 1 / np.maximum(mse + np.sqrt(vmse), 1e-6)
+    out["invmse_shrunk"] = float(w @ p / w.sum())
+    for j, cnd in enumerate(CANDS):
+        out[cnd] = float(p[j])
+    return {k: v - rec["truth"] for k, v in out.items()}
+
+
+def report(title, recs):
+    errs = [rules(r) for r in recs]
+    names = list(errs[0])
+    print(title, f"({len(recs)} runs): median |error| in points")
+    print("  " + "  ".join(f"{nm}={100 * np.median(np.abs([e[nm] for e in errs])):.2f}" for nm in names))
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--seeds", type=int, default=4)
+    ap.add_argument("--pythia", action="store_true")
+    args = ap.parse_args()
+    warnings.simplefilter("ignore")
+    gen = np.random.default_rng(2024)
+    if not args.pythia:
+        allrecs = {}
+        for scen in SCENARIOS:
+            for m, K in ((100, 1000), (1000, 10000)):
+                recs = []
+                for _ in range(args.seeds):
+                    p = scenario_p(scen, 300, gen)
+                    n = np.full(p.size, m)
+                    c = gen.binomial(n, p)
+                    truth = float(np.mean(-np.expm1(K * np.log1p(-p))))
+                    recs.append(run(n, c, K, truth, gen))
+                allrecs[(scen, m)] = recs
+                report(f"{scen} m={m}", recs)
+        report("ALL simulated", [r for v in allrecs.values() for r in v])
+        report("ALL simulated m=100", [r for (s, m), v in allrecs.items() if m == 100 for r in v])
+    else:
+        path = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "pythia_math_counts.csv"
+        rows = list(csv.DictReader(open(path)))
+        model = np.array([r["model"] for r in rows])
+        N = np.array([int(r["n"]) for r in rows])
+        C = np.array([int(r["c"]) for r in rows])
+        for m, K in ((100, 1000), (1000, 10000)):
+            recs = []
+            for _ in range(args.seeds):
+                for mod in np.unique(model):
+                    sel = model == mod
+                    truth = float(mean_curve(N[sel], C[sel], np.array([K]))[0][0])
+                    nt, ct = thin_counts(N[sel], C[sel], m, gen)
+                    recs.append(run(nt, ct, K, truth, gen))
+            report(f"Pythia m={m} K={K}", recs)
+
+
+if __name__ == "__main__":
+    Counts  # noqa: B018
+    main()
