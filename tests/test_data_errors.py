@@ -3,9 +3,13 @@
 from __future__ import annotations
 
 import re
+import tempfile
+from pathlib import Path
 
 import pytest
 from _bad_inputs import CASES
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from passcurve import PasscurveError, read_counts
 
@@ -58,3 +62,21 @@ def test_null_attempt(tmp_path):
     )
     with pytest.raises(PasscurveError, match="attempt column 'attempt' has a missing value"):
         read_counts(p)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.lists(st.integers(-3, 12), min_size=1, max_size=8), min_size=1, max_size=3))
+def test_duplicate_check_matches_a_set_count(groups):
+    # property: read_counts rejects the file iff some problem repeats an attempt id
+    # (independent oracle: Python set sizes), whichever path (power sums or exact query) decides
+    has_dup = any(len(set(a)) < len(a) for a in groups)
+    body = "".join(f"p{i},{a},1\n" for i, attempts in enumerate(groups) for a in attempts)
+    with tempfile.TemporaryDirectory() as d:
+        p = Path(d) / "x.csv"
+        p.write_text("problem_id,attempt,correct\n" + body)
+        if has_dup:
+            with pytest.raises(PasscurveError, match="duplicate"):
+                read_counts(p)
+        else:
+            got = read_counts(p)
+            assert sorted(int(v) for v in got.n) == sorted(len(a) for a in groups)

@@ -222,7 +222,7 @@ class Samples:
         """Aggregate to :class:`passcurve.Counts` inside DuckDB (validating on the way).
 
         ``check_duplicates=False`` skips the duplicate (problem, attempt) check, which reads
-        the attempt column (about 1.5x the time of a bare GROUP BY on large Parquet files).
+        the attempt column (about 1.3x the time of a bare GROUP BY on large Parquet files; see docs/data.md).
         """
         if self.layout == "counts":
             return self._counts_from_counts()
@@ -239,13 +239,10 @@ class Samples:
         do_dup = has_attempt and check_duplicates
         att_aggs = ""
         if do_dup and int_attempt:
-            att_aggs = (
-                ", min(attempt)::DOUBLE AS a_min, max(attempt)::DOUBLE AS a_max, "
-                "sum(attempt::DOUBLE) AS a_sum, sum(attempt::DOUBLE * attempt::DOUBLE) AS a_sq"
-            )
+            att_aggs = ", sum(attempt::DOUBLE) AS a_sum, sum(attempt::DOUBLE * attempt::DOUBLE) AS a_sq"
         sql = (
             "SELECT model, CAST(problem AS VARCHAR) AS problem, n, c, n_bad, problem IS NULL AS null_problem"
-            + (", a_min, a_max, a_sum, a_sq" if att_aggs else "")
+            + (", a_sum, a_sq" if att_aggs else "")
             + " FROM (SELECT model, problem, count(*) AS n, sum(correct::INTEGER) AS c, "
             "count(*) - count(correct) AS n_bad" + att_aggs + " FROM samples GROUP BY model, problem) "
             "ORDER BY model, problem"
@@ -325,33 +322,29 @@ class Samples:
         col = self.columns.roles["attempt"]
         suspicious = True
         if int_attempt:
-            # Distinct attempts filling lo..lo+n-1 have exactly these first and second power sums.
-            # A repeated attempt id needs a gap to keep max-min+1 == n and then changes the sums,
-            # unless >= 3 repeats form a Prouhet-Tarry-Escott pattern (not a realistic log error).
-            # DOUBLE sums are exact below 2**52; otherwise (or on any mismatch) the exact query runs.
-            # (a group whose attempts are all NULL has NULL sums: NaN here, so not exact)
+            # n distinct attempt ids forming a run lo..lo+n-1 have S1 = n*lo + n(n-1)/2 and
+            # S2 = n*lo^2 + lo*n(n-1) + (n-1)n(2n-1)/6. Conversely, n ids with these two power
+            # sums are that run unless they differ from it in >= 3 ids forming a
+            # Prouhet-Tarry-Escott pair (two sets with equal sums and sums of squares): a change of
+            # one or two ids, extra rows and concatenated re-runs always show. DOUBLE sums are exact while S2 < 2**52
+            # (then every |id| < 2**26, so S1's partial sums stay exact too); otherwise, or on
+            # any mismatch, the exact GROUP BY below decides.
             vals = {
                 key: np.ma.filled(np.ma.asarray(g[key]).astype(np.float64), np.nan)
-                for key in ("a_min", "a_max", "a_sum", "a_sq")
+                for key in ("a_sum", "a_sq")
             }
-            exact = (
-                (np.abs(vals["a_sq"]) < 2.0**52)
-                & (np.abs(vals["a_sum"]) < 2.0**52)
-                & np.isfinite(vals["a_min"])
-            )
+            exact = np.isfinite(vals["a_sq"]) & (vals["a_sq"] < 2.0**52)
             if exact.all():
-                # int64 is exact here: every term below is at most 6 * a_sq < 2**55
-                k = np.asarray(g["n"], dtype=np.int64)
-                low = vals["a_min"].astype(np.int64)
-                high = vals["a_max"].astype(np.int64)
-                s1 = vals["a_sum"].astype(np.int64)
-                s2 = vals["a_sq"].astype(np.int64)
-                ok = (
-                    (high - low + 1 == k)
-                    & (s1 == k * low + k * (k - 1) // 2)
-                    & (s2 == k * low * low + low * k * (k - 1) + (k - 1) * k * (2 * k - 1) // 6)
+                # exact integer arithmetic per group (object arrays of Python ints)
+                k = np.asarray(g["n"], dtype=np.int64).astype(object)
+                s1 = vals["a_sum"].astype(np.int64).astype(object)
+                s2 = vals["a_sq"].astype(np.int64).astype(object)
+                num = s1 - k * (k - 1) // 2
+                low = num // k
+                ok = (num - low * k == 0) & (
+                    s2 == k * low * low + low * k * (k - 1) + (k - 1) * k * (2 * k - 1) // 6
                 )
-                suspicious = not bool(ok.all())
+                suspicious = not bool(np.all(ok))
             self._contiguous = not suspicious
         if not suspicious:
             return
