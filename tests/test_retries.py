@@ -151,3 +151,40 @@ def test_read_attempts_needs_an_attempt_column(tmp_path):
     path.write_text("problem_id,correct\np,0\np,1\n")
     with pytest.raises(PasscurveError, match="no attempt column"):
         read_attempts(path)
+
+
+def test_asymptotic_p_value_agrees_with_permutation():
+    # equal n: (n-1)/n * T ~ chi-square(n-1) under the null (derived in passcurve._retries)
+    rng = np.random.default_rng(21)
+    for lift in (0.0, 0.15):
+        prob, att, cor = _simulate(rng, 400, 5, lift=lift)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", DependenceWarning)
+            perm = retries(prob, att, cor, n_resamples=999, rng=2, method="permutation")
+            asym = retries(prob, att, cor, method="asymptotic")
+        assert asym.method == ("asymptotic",) and perm.method == ("permutation",)
+        assert asym.statistic[0] == pytest.approx(perm.statistic[0])
+        assert abs(asym.p_value[0] - perm.p_value[0]) < 0.05
+
+
+def test_auto_switches_to_asymptotic_on_large_logs(monkeypatch):
+    import passcurve._retries as R
+
+    monkeypatch.setattr(R, "_PERMUTATION_BUDGET", 10.0)
+    prob, att, cor = _long([[0, 1, 1], [0, 0, 1], [1, 0, 0]])
+    assert retries(prob, att, cor).method == ("asymptotic",)
+    prob, att, cor = _long([[0, 1, 1], [0, 1], [1, 0, 0]])  # unequal n: permutation
+    assert retries(prob, att, cor, n_resamples=99, rng=0).method == ("permutation",)
+    with pytest.raises(PasscurveError, match="same number of attempts"):
+        retries(prob, att, cor, method="asymptotic")
+    with pytest.raises(PasscurveError, match="`method` must be"):
+        retries(prob, att, cor, method="exact")
+
+
+def test_trend_sign():
+    rng = np.random.default_rng(31)
+    prob, att, cor = _simulate(rng, 300, 6, lift=0.6)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DependenceWarning)
+        res = retries(prob, att, cor, n_resamples=99, rng=0)
+    assert res.trend_z[0] > 3  # later attempts succeed more (feedback)

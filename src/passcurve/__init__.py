@@ -21,9 +21,11 @@ Errors and warnings
 """
 
 from ._backtest import BacktestResult, backtest
+from ._compare import CompareResult, PowerResult, compare, power_analysis
 from ._counts import Counts
 from ._curves import METRICS, CurveResult, curve, mean_curve
 from ._deviation import DeviationReport, check_deviations
+from ._diagnostics import DiagnosticsResult, hidden_difficulty
 from ._difficulty import (
     DIFFICULTY_MODELS,
     BetaBinomial,
@@ -49,22 +51,16 @@ from ._errors import (
     UnpairedComparisonWarning,
 )
 from ._estimators import g_pass_at_k, mg_pass_at_k, naive_pass_at_k, pass_at_k, pass_pow_k
-
-# majority voting, retries, weak verifiers (issue 6)
-from ._retries import RetryResult, retries
 from ._forecast import FORECAST_METHODS, ForecastResult, KForResult, forecast, k_for, thin_counts
+from ._retries import RetryResult, retries
 from ._scaling import PAPER_K_GRID, PowerLawResult, default_k_grid, fit_power_law, local_slope
 from ._simulate import DEMO_MODELS, ModelSpec, SimulatedBenchmark, simulate
+from ._uncertainty import INTERVAL_METHODS, INTERVAL_METRICS, curve_intervals, standard_error
 from ._verifiers import VerifierResult, verifier_inflation
 from ._voting import AnswerTallies, VoteResult, maj_at_k, maj_at_k_tallies, simulate_answers, vote
 
 # data layer (files, harness logs, frames -> Counts)
 from .data import Samples, counts_from_frame, open_samples, read_counts
-
-# error bars, model comparisons, hidden-difficulty diagnostics (issue 4)
-from ._compare import CompareResult, PowerResult, compare, power_analysis
-from ._diagnostics import DiagnosticsResult, hidden_difficulty
-from ._uncertainty import INTERVAL_METHODS, INTERVAL_METRICS, curve_intervals, standard_error
 
 __version__ = "0.1.0"
 

@@ -36,6 +36,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
+from scipy import stats
 
 from ._errors import DependenceWarning, PasscurveError, StoppingTimeWarning
 from ._estimators import pass_at_k
@@ -69,13 +70,20 @@ class RetryResult:
     attempts_at : ndarray of int, shape (M, B)
         Problems with an attempt a.
     statistic, p_value : ndarray, shape (M,)
-        Permutation test of exchangeability (NaN when not testable).
+        Test of exchangeability (NaN when not testable).
+    trend_z : ndarray, shape (M,)
+        z-score of a linear trend of the excess successes S_a - E_a in the attempt index
+        (positive: later attempts succeed more, as with feedback); roughly N(0, 1) under the
+        null. A significant test with a small trend points at co-movement across problems at
+        the same attempt index (batches, shared seeds) rather than at learning from feedback.
     testable : ndarray of bool, shape (M,)
     dependent : ndarray of bool, shape (M,)
         p_value < alpha.
     stops_at_success : ndarray of bool, shape (M,)
     alpha : float
     n_resamples : int
+    method : tuple of str
+        Per model, how the p-value was computed: "permutation" or "asymptotic".
     first_success : ndarray, shape (P,)
         Attempt (1-based) of each problem's first success; inf when never solved.
     problem, model : ndarray of str, shape (P,)
@@ -92,11 +100,13 @@ class RetryResult:
     attempts_at: np.ndarray
     statistic: np.ndarray
     p_value: np.ndarray
+    trend_z: np.ndarray
     testable: np.ndarray
     dependent: np.ndarray
     stops_at_success: np.ndarray
     alpha: float
     n_resamples: int
+    method: tuple[str, ...]
     first_success: np.ndarray
     problem: np.ndarray
     model: np.ndarray
@@ -129,7 +139,9 @@ class RetryResult:
                 "testable": bool(self.testable[i]),
                 "statistic": _jf(self.statistic[i]),
                 "p_value": _jf(self.p_value[i]),
+                "trend_z": _jf(self.trend_z[i]),
                 "dependent": bool(self.dependent[i]),
+                "method": self.method[i],
                 "curve": rows,
             })
         res: dict[str, Any] = {"alpha": self.alpha, "n_resamples": self.n_resamples, "models": out}
@@ -212,8 +224,9 @@ def _retries_iv(problem: Any, attempt: Any, correct: Any, model: Any, alpha: flo
 
 def _group_and_check(prob: np.ndarray, att: np.ndarray, mod: np.ndarray) -> tuple[np.ndarray, ...]:
     """Sort by (model, problem, attempt); check attempts are base, base+1, ... in every problem."""
-    key = np.array([f"{m}\x1f{p}" for m, p in zip(mod, prob, strict=True)], dtype=str)
-    ukey, gid = np.unique(key, return_inverse=True)
+    _, mcode = np.unique(mod.astype(str), return_inverse=True)
+    _, pcode = np.unique(prob.astype(str), return_inverse=True)
+    ukey, gid = np.unique(mcode.astype(np.int64) * (int(pcode.max()) + 1) + pcode, return_inverse=True)
     order = np.lexsort((att, gid))
     gid_s, att_s = gid[order], att[order]
     start = np.ones(gid_s.size, dtype=bool)
@@ -246,6 +259,27 @@ def _group_and_check(prob: np.ndarray, att: np.ndarray, mod: np.ndarray) -> tupl
     return order, gid_s, starts, pos, ukey
 
 
+_PERMUTATION_BUDGET = 2e8  # samples x resamples above which "auto" uses the chi-square approximation
+
+
+def _permutation_p(sp: np.ndarray, sy: np.ndarray, sg: np.ndarray, B: int, E: np.ndarray, V: np.ndarray,
+                   t_obs: float, n_resamples: int, gen: np.random.Generator) -> float:
+    """Monte Carlo permutation p-value: outcomes shuffled within each (contiguous) problem."""
+    exceed = 0
+    chunk = max(1, int(2_000_000 // max(1, sp.size)))
+    done = 0
+    while done < n_resamples:
+        b = min(chunk, n_resamples - done)
+        keys = sg[None, :] + gen.random((b, sp.size))
+        perm = np.argsort(keys, axis=1, kind="stable")
+        yp = sy[perm]  # outcomes shuffled within each problem, positions unchanged
+        idx = (np.arange(b)[:, None] * B + sp[None, :]).ravel()
+        Sp = np.bincount(idx, weights=yp.ravel(), minlength=b * B).reshape(b, B)
+        exceed += int((_stat(Sp, E, V) >= t_obs - 1e-9 * max(1.0, t_obs)).sum())
+        done += b
+    return (1 + exceed) / (1 + n_resamples)
+
+
 def _stat(S: np.ndarray, E: np.ndarray, V: np.ndarray) -> np.ndarray:
     ok = V > 0
     return (((S - E) ** 2)[..., ok] / V[ok]).sum(axis=-1)
@@ -259,6 +293,7 @@ def retries(
     model: Any = None,
     alpha: float = 0.05,
     n_resamples: int = 999,
+    method: str = "auto",
     rng: Any = None,
 ) -> RetryResult:
     r"""Completion within a retry budget and a permutation test of independence across attempts.
@@ -273,7 +308,12 @@ def retries(
     alpha : float
         Level of the independence test; below it :class:`DependenceWarning` is raised.
     n_resamples : int
-        Permutations for the test (0 skips it).
+        Permutations for the test (0 skips it unless ``method="asymptotic"``).
+    method : {"auto", "permutation", "asymptotic"}
+        "permutation": Monte Carlo permutation p-value (exact level). "asymptotic": with the
+        same n attempts in every problem, (n-1)/n · T is asymptotically χ² with n - 1 degrees
+        of freedom under the null. "auto": permutation unless samples × n_resamples > 2e8
+        and the problems share one n (large logs), then asymptotic.
     rng : None, int or numpy Generator
 
     Returns
@@ -289,6 +329,8 @@ def retries(
     break it.
     """
     prob, att, corr, mod, n_resamples = _retries_iv(problem, attempt, correct, model, alpha, n_resamples)
+    if method not in ("auto", "permutation", "asymptotic"):
+        raise PasscurveError(f"`method` must be 'auto', 'permutation' or 'asymptotic' (got {method!r})")
     gen = check_rng(rng)
     order, gid_s, starts, pos, ukey = _group_and_check(prob, att, mod)
     y = corr[order].astype(np.float64)
@@ -313,10 +355,12 @@ def retries(
     expected = np.full((M, B), np.nan)
     at = np.zeros((M, B), dtype=np.int64)
     stat = np.full(M, np.nan)
+    trend = np.full(M, np.nan)
     pval = np.full(M, np.nan)
     testable = np.zeros(M, dtype=bool)
     stops = np.zeros(M, dtype=bool)
     warns: list[str] = []
+    used: list[str] = []
     for mi, m in enumerate(models):
         gsel = np.flatnonzero(g_model == m)
         fs, nn, cc = first_success[gsel], n_i[gsel], c_i[gsel]
@@ -343,7 +387,16 @@ def retries(
             expected[mi] = np.where(Na > 0, E / np.maximum(Na, 1), np.nan)
         solved = np.isfinite(fs)
         stops[mi] = bool(solved.any() and np.all(fs[solved] == nn[solved]) and (nn > 1).any())
-        testable[mi] = (not stops[mi]) and bool((V > 0).sum() >= 2) and n_resamples > 0
+        equal_n = bool(np.all(nn == nn[0]))
+        use = method
+        if method == "auto":
+            use = "asymptotic" if (equal_n and sp.size * n_resamples > _PERMUTATION_BUDGET) else "permutation"
+        if use == "asymptotic" and not equal_n:
+            raise PasscurveError(
+                "`method='asymptotic'` needs the same number of attempts in every problem; use 'permutation'"
+            )
+        used.append(use)
+        testable[mi] = (not stops[mi]) and bool((V > 0).sum() >= 2) and (n_resamples > 0 or use == "asymptotic")
         if not testable[mi]:
             if stops[mi]:
                 msg = (f"model {m!r}: every solved problem stops at its first success (n is a stopping time), so "
@@ -352,25 +405,25 @@ def retries(
                 warnings.warn(msg, StoppingTimeWarning, stacklevel=2)
             continue
         t_obs = float(_stat(S, E, V))
-        # permutations within problems: random keys, sorted within each (contiguous) group
-        exceed = 0
-        chunk = max(1, int(2_000_000 // max(1, sp.size)))
-        done = 0
-        while done < n_resamples:
-            b = min(chunk, n_resamples - done)
-            keys = sg[None, :] + gen.random((b, sp.size))
-            perm = np.argsort(keys, axis=1, kind="stable")
-            yp = sy[perm]  # outcomes shuffled within each problem, positions unchanged
-            idx = (np.arange(b)[:, None] * B + sp[None, :]).ravel()
-            Sp = np.bincount(idx, weights=yp.ravel(), minlength=b * B).reshape(b, B)
-            exceed += int((_stat(Sp, E, V) >= t_obs - 1e-9 * max(1.0, t_obs)).sum())
-            done += b
         stat[mi] = t_obs
-        pval[mi] = (1 + exceed) / (1 + n_resamples)
+        # linear trend of the excess successes in the attempt index (approx. N(0, 1) under the null)
+        okv = V > 0
+        aa = np.arange(B, dtype=np.float64)[okv]
+        wbar = float((aa * V[okv]).sum() / V[okv].sum())
+        den = float(np.sqrt(((aa - wbar) ** 2 * V[okv]).sum()))
+        trend[mi] = float(((aa - wbar) * (S - E)[okv]).sum() / den) if den > 0 else np.nan
+        if use == "asymptotic":
+            # equal n attempts: Cov(S) = sigma^2 n/(n-1) (I - J/n) under the permutation null, so
+            # (n-1)/n * T is asymptotically chi-square with n - 1 degrees of freedom (CLT over problems)
+            n0 = int(nn[0])
+            pval[mi] = float(stats.chi2.sf((n0 - 1) / n0 * t_obs, n0 - 1))
+        else:
+            pval[mi] = _permutation_p(sp, sy, sg, B, E, V, t_obs, n_resamples, gen)
         if pval[mi] < alpha:
             first_rate, later = rate[mi, 0], np.nanmean(rate[mi, 1:]) if B > 1 else np.nan
-            msg = (f"model {m!r}: attempts are not independent (permutation p = {pval[mi]:.3g}; success rate "
-                   f"{first_rate:.3f} at attempt 1 vs {later:.3f} later): pass@k's formula does not apply; "
+            msg = (f"model {m!r}: the success rate depends on the attempt index ({use} p = {pval[mi]:.3g}, "
+                   f"trend z = {trend[mi]:.2f}; {first_rate:.3f} at attempt 1 vs {later:.3f} later): attempts are "
+                   "not independent draws; if the harness retried with feedback, pass@k's formula does not apply: "
                    "report completion within the retry budget")
             warns.append(msg)
             warnings.warn(msg, DependenceWarning, stacklevel=2)
@@ -385,11 +438,13 @@ def retries(
         attempts_at=at,
         statistic=stat,
         p_value=pval,
+        trend_z=trend,
         testable=testable,
         dependent=np.where(np.isfinite(pval), pval < alpha, False),
         stops_at_success=stops,
         alpha=float(alpha),
         n_resamples=int(n_resamples),
+        method=tuple(used),
         first_success=first_success,
         problem=np.asarray(g_problem, dtype=object),
         model=np.asarray(g_model, dtype=object),

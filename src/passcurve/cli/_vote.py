@@ -87,6 +87,9 @@ def retries_cmd(
     file: FileArg,
     alpha: Annotated[float, typer.Option("--alpha", help="Level of the independence test.")] = 0.05,
     n_resamples: Annotated[int, typer.Option("--n-resamples", help="Permutations for the test.")] = 999,
+    method: Annotated[
+        str, typer.Option("--method", help="auto, permutation or asymptotic (chi-square, equal attempts per problem).")
+    ] = "auto",
     seed: Seed = 0,
     json_out: JsonFlag = False,
     problem_col: ProblemCol = None,
@@ -101,12 +104,12 @@ def retries_cmd(
                       model_col=model_col, threshold=threshold, format=format)
     with collect_warnings(show=True):
         res = run_retries(d["problem"], d["attempt"], d["correct"], model=d["model"], alpha=alpha,
-                          n_resamples=n_resamples, rng=seed)
+                          n_resamples=n_resamples, method=method, rng=seed)
     if json_out:
         print_json(res.to_dict())
         return
     for entry in res.to_dict()["models"]:
-        test = (f"independence test p = {entry['p_value']:.4g}" if entry["testable"]
+        test = (f"independence test ({entry['method']}) p = {entry['p_value']:.4g}" if entry["testable"]
                 else "independence not testable (stops at first success)" if entry["stops_at_success"]
                 else "independence not tested")
         t = Table(title=f"{entry['model']}: {entry['problems']} problems, {entry['solved']} solved; {test}",

@@ -63,6 +63,21 @@ def _pick(src: Source, role: str, given: str | None, aliases: tuple[str, ...], o
     return None
 
 
+def _quiet(con: Any) -> None:
+    """No DuckDB progress bar on stdout (it would corrupt ``--json`` output on long scans)."""
+    if con is not None:
+        try:
+            con.execute("SET enable_progress_bar = false")
+        except duckdb.Error:  # pragma: no cover
+            pass
+
+
+def _open(path: str | Path, format: str | None) -> Source:
+    src = open_file(path, format)
+    _quiet(src.con)
+    return src
+
+
 def _run(src: Source, sql: str) -> dict[str, np.ndarray]:
     try:
         return src.query(sql).fetchnumpy()
@@ -111,7 +126,7 @@ def read_answers(
     """
     from .._voting import AnswerTallies
 
-    src = open_file(path, format)
+    src = _open(path, format)
     prob = _pick(src, "problem", problem_col, ALIASES["problem"], "--problem-col")
     ans = _pick(src, "answer", answer_col, ALIASES["answer"], "--answer-col", exclude=(prob,))
     gold = _pick(src, "gold", gold_col, GOLD_ALIASES, "--gold-col", exclude=(prob, ans))
@@ -253,7 +268,7 @@ def read_verdicts(
 ) -> dict[str, np.ndarray]:
     """Per (model, problem): n, passes under the base and the strict verdicts, and samples that
     pass strict but fail base (``c_strict_only``), in one DuckDB ``GROUP BY``."""
-    src = open_file(path, format)
+    src = _open(path, format)
     prob = _pick(src, "problem", problem_col, ALIASES["problem"], "--problem-col")
     base = _pick(src, "base verdict", base_col, (), "--base")
     strict = _pick(src, "strict verdict", strict_col, (), "--strict")
@@ -302,6 +317,7 @@ def read_attempts(
 
     s = open_samples(path, problem_col=problem_col, attempt_col=attempt_col, correct_col=correct_col,
                      model_col=model_col, threshold=threshold, format=format)
+    _quiet(getattr(s._src, "con", None))
     if s.layout != "samples":
         raise PasscurveError(f"{s.source}: retries need a per-sample log with an attempt column, not per-problem counts")
     if s.columns.get("attempt") is None:
