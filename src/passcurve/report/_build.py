@@ -34,7 +34,7 @@ Progress = Callable[[str], None]
 PARTS = ("intervals", "fits", "compare", "diagnostics")
 """Optional analyses :func:`compute_report_data` can run (``parts``)."""
 
-LOOP_FLAGS = ("StoppingTimeWarning", "DroppedProblemsWarning", "DependenceWarning", "DegenerateDataWarning")
+LOOP_FLAGS = ("StoppingTimeWarning", "DroppedProblemsWarning", "DependenceWarning")
 """Warning categories repeated beside the four numbers (they change what those numbers mean)."""
 
 STEPS = (
@@ -139,9 +139,9 @@ class _Collector:
         self.timings: dict[str, float] = {}
 
     def _repeat(self, item: tuple[str, str]) -> bool:
-        """The same k > n drop reported again for the same model by a later computation on another k grid."""
+        """The same per-model note repeated by a later computation on another k grid (k > n drops, thin means)."""
         cat, msg = item
-        if cat != "DroppedProblemsWarning":
+        if cat not in ("DroppedProblemsWarning", "DegenerateDataWarning"):
             return False
         head = msg.split(":")[0]
         return any(c == cat and m.split(":")[0] == head for c, m in self.warnings)
