@@ -217,9 +217,13 @@ def failure_section(curve: Any, fits: dict[str, Any] | None = None, note: str | 
     go = _go()
     fig = go.Figure()
     ks = np.asarray(curve.k, dtype=float)
-    obs = 1.0 - curve.values["pass_at_k"]
-    pos = obs[np.isfinite(obs) & (obs > 0)]
-    floor = max(1e-6, float(pos.min()) * 1e-3) if pos.size else 1e-6  # the log axis stops here
+    obs = [np.ravel(1.0 - curve.values["pass_at_k"])]
+    obs += [np.asarray(f["forecast"][1], dtype=float) for f in (fits or {}).values() if "forecast" in f]
+    pos = np.concatenate(obs)
+    pos = pos[np.isfinite(pos) & (pos > 0)]
+    # the log axis stops two decades below the lowest observed or forecast failure rate (a band reaching
+    # failure 0, i.e. pass@k = 1, is drawn down to there)
+    floor = max(1e-6, float(pos.min()) * 1e-2) if pos.size else 1e-6
     for i, m in enumerate(curve.models):
         col = colour(i)
         fail = 1.0 - curve.values["pass_at_k"][i]
@@ -252,6 +256,8 @@ def failure_section(curve: Any, fits: dict[str, Any] | None = None, note: str | 
         _style_key(go, fig, [("observed", "solid"), ("power law", "dash"), ("forecast", "dot")])
     _layout(fig, xtitle="k (samples per problem)", ytitle="failure rate 1 − pass@k", logy=True)
     fig.update_yaxes(range=[math.log10(floor), 0.02])
+    ticks = log_ticks(floor, 1.0)
+    fig.update_yaxes(tickmode="array", tickvals=ticks, ticktext=[_tick_text(t) for t in ticks])
     body = figure_html(fig, "fig-failure")
     if fits:
         body += (
