@@ -246,8 +246,9 @@ def compute_report_data(
     n_min = int(counts.n.min())
     pow_ks = [k for k in (2, 4, 8) if k <= n_min]
     tab_ks = sorted(set(table_k(k_max)) | set(pow_ks))
+    policy: Any = k_gt_n  # validated above: "raise" or "drop"
     cur, tab = col.step(
-        "curves", lambda: (curve(counts, grid, k_gt_n=k_gt_n), curve(counts, tab_ks, k_gt_n=k_gt_n))
+        "curves", lambda: (curve(counts, grid, k_gt_n=policy), curve(counts, tab_ks, k_gt_n=policy))
     )
     notes: dict[str, str] = {}
 

@@ -348,7 +348,7 @@ def histogram_section(counts: Any, fitted: dict[str, Any] | None = None, note: s
     edges, logx = _bins(p_all, int(counts.n.max()))
     fig = make_subplots(rows=rows, cols=cols, subplot_titles=list(models), horizontal_spacing=0.07,
                         vertical_spacing=min(0.12, 0.5 / max(rows, 1)))
-    zero_x = edges[0] / 2 if logx else None
+    zero_x = float(edges[0]) / 2  # where the "never solved" bar sits on a log axis
     for i, m in enumerate(models):
         r, cc = i // cols + 1, i % cols + 1
         sel = counts.model == m
