@@ -17,12 +17,11 @@ import warnings
 from pathlib import Path
 
 import numpy as np
+from backtest_simulated import SCENARIOS, scenario_p  # noqa: E402
 
 from passcurve import Counts
 from passcurve._curves import mean_curve
 from passcurve._forecast import AUTO_CANDIDATES, _Candidate, thin_counts
-
-from backtest_simulated import SCENARIOS, scenario_p  # noqa: E402
 
 CANDS = AUTO_CANDIDATES
 

@@ -165,15 +165,34 @@ class _Candidate:
         """B draws of the forecast under parameter uncertainty.
 
         Difficulty models: θ ~ N(θ̂, I(θ̂)^-1) in the unconstrained parametrisation (the
-        observed information; asymptotically the sampling law of the MLE), no refits.
+        observed information), corrected by sampling-importance-resampling toward the
+        likelihood (an approximate posterior under a flat prior in those coordinates); no refits.
         Least squares (and fits without a usable Hessian): bootstrap over problems.
         """
         N = self.n.size
         cov = None if self.fit_ is None else getattr(self.fit_, "cov_theta_", None)
         if cov is not None:
-            ev, vec = np.linalg.eigh((cov + cov.T) / 2)
-            root = vec * np.sqrt(np.clip(ev, 0.0, None))  # PSD square root (boundary fits are near-singular)
-            draws = self.fit_._theta + gen.standard_normal((B, cov.shape[0])) @ root.T
+            f = self.fit_
+            pn, pc, pw = f.pairs_
+            lb = _log_binom(pn, pc)
+            cov = (cov + cov.T) / 2
+            ev, vec = np.linalg.eigh(cov)
+            ev = np.clip(ev, 1e-12, None)
+            root = vec * np.sqrt(ev)
+            # sampling-importance-resampling: propose from the Laplace approximation
+            # N(θ̂, I(θ̂)^-1), weight by likelihood / proposal density, resample. Where the
+            # normal approximation is good the weights are flat; where a parameter sits on a
+            # boundary (flat likelihood, huge variance) implausible draws are weeded out.
+            P = 4 * B
+            zs = gen.standard_normal((P, cov.shape[0]))
+            props = f._theta + zs @ root.T
+            logq = -0.5 * np.sum(zs**2, axis=1)
+            nll0 = f._negloglik(f._theta, pn, pc, pw, lb)
+            logl = np.array([-(f._negloglik(t, pn, pc, pw, lb) - nll0) for t in props])
+            logw = logl - logq
+            logw = np.where(np.isfinite(logw), logw, -np.inf)
+            wts = np.exp(logw - logw.max())
+            draws = props[gen.choice(P, size=B, replace=True, p=wts / wts.sum())]
             return np.vstack([self.predict(K, theta=t) for t in draws])
         out = np.empty((B, K.size))
         idxs = [gen.integers(0, N, N) for _ in range(B)]

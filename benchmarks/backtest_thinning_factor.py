@@ -1,0 +1,80 @@
+"""Self-backtest thinning factor: a tenth (the default) vs a third, at m = 100 -> K = 1000.
+
+The rule is chosen on simulations with known truth; ``pythia`` only reports.
+
+Run:  cd benchmarks && PYTHONPATH=../src python backtest_thinning_factor.py sim
+"""
+
+from __future__ import annotations
+
+import csv
+import sys
+import warnings
+from pathlib import Path
+
+import numpy as np
+from backtest_simulated import SCENARIOS, scenario_p
+
+from passcurve._curves import mean_curve
+from passcurve._forecast import AUTO_CANDIDATES, _Candidate, thin_counts
+
+
+def cv_errors(n, c, R, gen, factor):
+    K = int(n.min())
+    m = np.maximum(n // factor, 1)
+    truth = float(mean_curve(n, c, np.array([K]))[0][0])
+    out = np.full((R, len(AUTO_CANDIDATES)), np.nan)
+    for r in range(R):
+        nt, ct = thin_counts(n, c, m, gen)
+        for j, cnd in enumerate(AUTO_CANDIDATES):
+            try:
+                out[r, j] = float(_Candidate(cnd, nt, ct, None).predict(np.array([float(K)]))[0]) - truth
+            except Exception:  # noqa: BLE001
+                pass
+    return out
+
+
+def combine(preds, cv):
+    w = 1 / np.maximum(np.nanmean(cv**2, axis=0), 1e-6)
+    return float(w @ preds / w.sum())
+
+
+def one(n, c, truth, gen, res):
+    preds = np.array([float(_Candidate(cnd, n, c, None).predict(np.array([1000.0]))[0]) for cnd in AUTO_CANDIDATES])
+    for f in (10, 3):
+        res[f].append(combine(preds, cv_errors(n, c, 5, gen, f)) - truth)
+
+
+def main() -> None:
+    warnings.simplefilter("ignore")
+    gen = np.random.default_rng(99)
+    mode = sys.argv[1] if len(sys.argv) > 1 else "sim"
+    res: dict[int, list[float]] = {10: [], 3: []}
+    if mode == "sim":
+        for scen in SCENARIOS:
+            before = {f: len(v) for f, v in res.items()}
+            for _ in range(4):
+                p = scenario_p(scen, 300, gen)
+                n = np.full(p.size, 100)
+                c = gen.binomial(n, p)
+                one(n, c, float(np.mean(-np.expm1(1000 * np.log1p(-p)))), gen, res)
+            e = {f: np.abs(res[f][before[f]:]) for f in res}
+            print(f"{scen}: tenth {100 * np.median(e[10]):.2f}  third {100 * np.median(e[3]):.2f}", flush=True)
+    else:
+        path = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "pythia_math_counts.csv"
+        with open(path, newline="") as fh:
+            rows = list(csv.DictReader(fh))
+        model = np.array([r["model"] for r in rows])
+        N = np.array([int(r["n"]) for r in rows])
+        C = np.array([int(r["c"]) for r in rows])
+        for _ in range(3):
+            for mod in np.unique(model):
+                sel = model == mod
+                truth = float(mean_curve(N[sel], C[sel], np.array([1000]))[0][0])
+                n, c = thin_counts(N[sel], C[sel], 100, gen)
+                one(n, c, truth, gen, res)
+    print(f"ALL {mode}: tenth {100 * np.median(np.abs(res[10])):.2f}  third {100 * np.median(np.abs(res[3])):.2f}")
+
+
+if __name__ == "__main__":
+    main()
