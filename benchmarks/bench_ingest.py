@@ -35,10 +35,10 @@ BASELINE_SQL = (
 )
 
 
-def make_file(path: Path, rows: int) -> None:
+def make_file(path: Path, rows: int, problems: int = 1000) -> None:
     if path.exists():
         return
-    models, problems = 8, 1000
+    models = 8
     per = rows // (models * problems)
     free = shutil.disk_usage(path.parent).free
     if free < 8 * 2**30:
@@ -90,14 +90,16 @@ def main() -> None:
     ap.add_argument("--rows", type=int, default=100_000_000)
     ap.add_argument("--dir", default="/tmp")
     ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--problems", type=int, default=1000, help="problems per model (groups = 8 x problems)")
     ap.add_argument("--child", choices=["baseline", "passcurve", "nodup"])
     ap.add_argument("--file")
     args = ap.parse_args()
     if args.child:
         child(args.child, Path(args.file))
         return
-    f = Path(args.dir) / f"passcurve_bench_{args.rows}.parquet"
-    make_file(f, args.rows)
+    suffix = "" if args.problems == 1000 else f"_{args.problems}p"
+    f = Path(args.dir) / f"passcurve_bench_{args.rows}{suffix}.parquet"
+    make_file(f, args.rows, args.problems)
     # timings in this process, alternating, after one warm-up of each (page cache)
     run_baseline(f)
     run_passcurve(f)

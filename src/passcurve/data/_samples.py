@@ -241,7 +241,8 @@ class Samples:
         if do_dup and int_attempt:
             att_aggs = ", sum(attempt::DOUBLE) AS a_sum, sum(attempt::DOUBLE * attempt::DOUBLE) AS a_sq"
         sql = (
-            "SELECT model, CAST(problem AS VARCHAR) AS problem, n, c, n_bad, problem IS NULL AS null_problem"
+            "SELECT CAST(model AS VARCHAR) AS model, CAST(problem AS VARCHAR) AS problem, n, c, n_bad, "
+            "problem IS NULL AS null_problem"
             + (", a_sum, a_sq" if att_aggs else "")
             + " FROM (SELECT model, problem, count(*) AS n, sum(correct::INTEGER) AS c, "
             "count(*) - count(correct) AS n_bad" + att_aggs + " FROM samples GROUP BY model, problem) "
@@ -281,7 +282,9 @@ class Samples:
             )
         )
         meta["stopping_time"] = stopping_time_evidence(model, n, c, last_correct, self.source)
-        return Counts.from_arrays(n, c, problem=problem, model=model, source=self.source, meta=meta)
+        # Valid by construction (GROUP BY keys are unique, 0 <= c <= n, n >= 1, no NULL keys
+        # after _check_nulls), so skip from_arrays' per-row re-validation (0.9 s per 10^6 groups).
+        return Counts(model, problem, n, c, None, None, self.source, meta)
 
     def _check_nulls(self, g: dict[str, np.ndarray]) -> None:
         if np.asarray(g["null_problem"]).any():
@@ -335,16 +338,18 @@ class Samples:
             }
             exact = np.isfinite(vals["a_sq"]) & (vals["a_sq"] < 2.0**52)
             if exact.all():
-                # exact integer arithmetic per group (object arrays of Python ints)
-                k = np.asarray(g["n"], dtype=np.int64).astype(object)
-                s1 = vals["a_sum"].astype(np.int64).astype(object)
-                s2 = vals["a_sq"].astype(np.int64).astype(object)
-                num = s1 - k * (k - 1) // 2
+                k = np.asarray(g["n"], dtype=np.int64)
+                s1 = vals["a_sum"].astype(np.int64)
+                s2 = vals["a_sq"].astype(np.int64)
+                num = s1 - k * (k - 1) // 2  # k < 2**31 rows per group: no overflow
                 low = num // k
-                ok = (num - low * k == 0) & (
-                    s2 == k * low * low + low * k * (k - 1) + (k - 1) * k * (2 * k - 1) // 6
-                )
-                suspicious = not bool(np.all(ok))
+                kf, lf = k.astype(np.float64), low.astype(np.float64)
+                # int64 is exact where every term is below 2**61 (elsewhere S2 < 2**52 cannot match)
+                safe = (kf * lf * lf < 2.0**61) & (np.abs(lf) * kf * kf < 2.0**61) & (kf**3 < 2.0**61)
+                lo_s, k_s = np.where(safe, low, 0), np.where(safe, k, 1)
+                expect = k_s * lo_s * lo_s + lo_s * k_s * (k_s - 1) + (k_s - 1) * k_s * (2 * k_s - 1) // 6
+                ok = safe & (num == low * k) & (expect == s2)
+                suspicious = not bool(ok.all())
             self._contiguous = not suspicious
         if not suspicious:
             return
