@@ -268,3 +268,34 @@ def test_completion_under_the_retry_budget():
     loop = rep.html[rep.html.index('id="loop"') : rep.html.index('id="pass-at-k"')]
     assert f"{fmt_pct(r['completion'])} within {r['budget']}" in loop
     assert "success rate of attempt 1" in loop
+
+
+@pytest.mark.filterwarnings("ignore::UserWarning")  # the library's own notes, also shown in the report
+def test_forecast_and_intervals_are_the_library_results(bench, rep):
+    import passcurve as pc
+    from passcurve.report._adapters import forecast_grid
+
+    cnt = bench.counts
+    data = rep.data
+    k_max = int(data.curve.k[-1])
+    # interval bands: exactly passcurve.curve_intervals on the same k
+    ci = pc.curve_intervals(cnt, data.curve.k, metric=["pass_at_k", "pass_pow_k"], method="analytic")
+    for m in ("pass_at_k", "pass_pow_k"):
+        np.testing.assert_array_equal(data.curve.intervals[m][0], ci.intervals[m][0])
+        np.testing.assert_array_equal(data.curve.intervals[m][1], ci.intervals[m][1])
+    # forecast beyond n: exactly passcurve.forecast with the report's settings (same seed)
+    K = forecast_grid(k_max, 100 * k_max if 100 * k_max >= 10_000 else 10_000)
+    fc = pc.forecast(cnt, K, confidence_level=0.95, n_resamples=FAST["forecast_resamples"], cv_resamples=3, rng=0)
+    for i, m in enumerate(fc.models):
+        fk, fail, flo, fhi = data.fits[m]["forecast"]
+        np.testing.assert_array_equal(fk, fc.k)
+        np.testing.assert_allclose(fail, 1 - fc.pass_at_k[i], rtol=0, atol=0)
+        assert f"{fc.pass_at_k[i, -1]:.3f} [{fc.low[i, -1]:.3f}, {fc.high[i, -1]:.3f}]" in data.fits[m]["labels"]["forecast"]
+    # power law: passcurve.fit_power_law's a and b
+    pl = pc.fit_power_law(cnt)
+    for i, m in enumerate(pl.models):
+        assert f"{pl.a[i]:.3f}·k^−{pl.b[i]:.3f}" in data.fits[m]["labels"]["power law"]
+    failure = rep.html[rep.html.index('id="failure"') : rep.html.index('id="naive"')]
+    assert "power law" in failure and "prediction interval" in failure
+    hist = rep.html[rep.html.index('id="histogram"') : rep.html.index('id="models"')]
+    assert "fitted" in hist
