@@ -148,6 +148,9 @@ def backtest(
     """
     counts, pairs, seeds, methods, frac, cl = _backtest_iv(counts, m, k, seeds, methods, problems, confidence_level)
     gen = check_rng(rng)
+    # the data (problem subsets, thinnings) come from their own stream, so every method sees the
+    # same thinned counts and the comparison does not depend on how many draws a method uses
+    data_gen = np.random.default_rng(gen.integers(2**63))
     rows: list[dict[str, Any]] = []
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
@@ -157,10 +160,10 @@ def backtest(
                 idx = np.arange(n.size)
                 if frac is not None:
                     size = int(round(frac * n.size)) if frac <= 1 else int(frac)
-                    idx = np.sort(gen.choice(n.size, size=max(1, min(size, n.size)), replace=False))
+                    idx = np.sort(data_gen.choice(n.size, size=max(1, min(size, n.size)), replace=False))
                 for mm, kk in pairs:
                     truth = float(mean_curve(n[idx], c[idx], np.array([kk]))[0][0])
-                    nt, ct = thin_counts(n[idx], c[idx], mm, gen)
+                    nt, ct = thin_counts(n[idx], c[idx], mm, data_gen)
                     thin = Counts.from_arrays(nt, ct, model=name)
                     for meth in methods:
                         res = forecast(thin, [kk], method=meth, confidence_level=cl, n_resamples=n_resamples,
