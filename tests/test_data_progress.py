@@ -26,12 +26,13 @@ def test_cli_progress_only_on_terminal(tmp_path):
     p = tmp_path / "x.json"
     p.write_text(json.dumps([{"problem_id": "a", "correct": True}]))
     quiet = Console(file=io.StringIO(), force_terminal=False)
-    with cli_progress(quiet, p, min_bytes=0) as cb:
+    with cli_progress(quiet, p) as cb:
         assert cb is None
     buf = io.StringIO()
     tty = Console(file=buf, force_terminal=True, width=80)
-    with cli_progress(tty, p, min_bytes=0) as cb:
+    with cli_progress(tty, p, delay=0.0) as cb:
         assert cb is not None
         cb(50.0)
+    assert "50%" in buf.getvalue()
     # a JSON array of records is read like any table
     assert int(read_counts(p).c[0]) == 1

@@ -206,7 +206,7 @@ def _lm_eval(src: Source, p: Path) -> Source:
     rel = src.relation
     cols = {c.lower(): c for c in rel.columns}
     try:
-        first = rel.query("src", f"SELECT {_q(cols['metrics'])} FROM src LIMIT 1").fetchall()
+        first = src.query(f"SELECT {_q(cols['metrics'])} FROM src LIMIT 1").fetchall()
     except duckdb.Error as exc:
         raise duck_error(exc, p.name, "lm_eval") from None
     named = [m for m in (first[0][0] if first and first[0][0] else []) if str(m).lower() in cols]
@@ -220,7 +220,7 @@ def _lm_eval(src: Source, p: Path) -> Source:
     model = _sql_str(base)
     if "filter" in cols:
         try:
-            nf = rel.query("src", f"SELECT count(DISTINCT {_q(cols['filter'])}) FROM src").fetchall()[0][0]
+            nf = src.query(f"SELECT count(DISTINCT {_q(cols['filter'])}) FROM src").fetchall()[0][0]
         except duckdb.Error as exc:
             raise duck_error(exc, p.name, "lm_eval") from None
         if nf > 1:  # one "model" per filter (e.g. strict-match vs flexible-extract)
@@ -251,7 +251,7 @@ def _lighteval(src: Source, p: Path) -> Source:
     new_style = "metric" in cols and "doc" in cols
     mcol = cols["metric"] if new_style else cols["metrics"]
     try:
-        fields = rel.query("src", f"SELECT unnest({_q(mcol)}) FROM src LIMIT 0").columns
+        fields = src.query(f"SELECT unnest({_q(mcol)}) FROM src LIMIT 0").columns
     except duckdb.Error:
         fields = []
     if not fields:
@@ -261,7 +261,7 @@ def _lighteval(src: Source, p: Path) -> Source:
         doc = _q(cols["doc"])
         problem = f"coalesce(nullif(CAST({doc}.id AS VARCHAR), ''), md5(CAST({doc}.query AS VARCHAR)))"
         try:
-            rel.query("src", f"SELECT {doc}.id FROM src LIMIT 0").columns  # noqa: B018
+            src.query(f"SELECT {doc}.id FROM src LIMIT 0").columns  # noqa: B018
         except duckdb.Error:
             problem = f"md5(CAST({doc}.query AS VARCHAR))"
     else:

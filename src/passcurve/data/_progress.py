@@ -10,18 +10,19 @@ from typing import Any
 
 __all__ = ["cli_progress"]
 
-# Show a bar only for files at least this large (small reads finish before a bar helps).
-MIN_BYTES = 64 * 2**20
+# The bar appears only once a read has run this long (short reads stay silent).
+DELAY_S = 1.0
 
 
 @contextmanager
 def cli_progress(
-    console: Any, file: Path | str, *, min_bytes: int = MIN_BYTES
+    console: Any, file: Path | str, *, delay: float = DELAY_S, min_bytes: int = 0
 ) -> Iterator[Callable[[float], None] | None]:
     """Yield a ``progress(percent)`` callback drawing on ``console`` (stderr), or None.
 
-    The bar appears only when ``console`` is a terminal and the input is large; it is
-    transient (erased when the read ends), so scripted output stays clean.
+    Nothing is drawn unless ``console`` is a terminal and the read lasts longer than
+    ``delay`` seconds; the bar is transient (erased when the read ends), so scripted output
+    and pipes stay clean.
     """
     try:
         size = Path(file).stat().st_size
@@ -33,18 +34,27 @@ def cli_progress(
     from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
     start = time.monotonic()
-    with Progress(
-        TextColumn("reading {task.description}"),
-        BarColumn(),
-        TextColumn("{task.percentage:>3.0f}%"),
-        TimeElapsedColumn(),
-        console=console,
-        transient=True,
-    ) as bar:
-        task = bar.add_task(Path(file).name, total=100.0)
+    state: dict[str, Any] = {}
 
-        def update(pct: float) -> None:
-            if time.monotonic() - start > 0.5:
-                bar.update(task, completed=pct)
+    def update(pct: float) -> None:
+        if "bar" not in state:
+            if time.monotonic() - start < delay:
+                return
+            bar = Progress(
+                TextColumn("reading {task.description}"),
+                BarColumn(),
+                TextColumn("{task.percentage:>3.0f}%"),
+                TimeElapsedColumn(),
+                console=console,
+                transient=True,
+            )
+            bar.start()
+            state["bar"] = bar
+            state["task"] = bar.add_task(Path(file).name, total=100.0)
+        state["bar"].update(state["task"], completed=pct)
 
+    try:
         yield update
+    finally:
+        if "bar" in state:
+            state["bar"].stop()

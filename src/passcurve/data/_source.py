@@ -73,7 +73,9 @@ class Source:
 
     def query(self, sql: str) -> duckdb.DuckDBPyRelation:
         """Run ``sql`` in which the raw rows are the table ``src``."""
-        return self.relation.query("src", sql)
+        rel = self.relation.query("src", sql)
+        assert rel is not None  # a SELECT always yields a relation
+        return rel
 
 
 def duck_error(exc: BaseException, name: str, reader: str) -> PasscurveError:
@@ -158,6 +160,18 @@ def check_path(path: str | Path) -> Path:
     return p
 
 
+def connect() -> duckdb.DuckDBPyConnection:
+    """A private in-memory DuckDB connection; DuckDB's own terminal progress bar is off
+    (progress is still tracked for ``query_progress`` and drawn by the CLI instead)."""
+    con = duckdb.connect()
+    for setting in ("SET enable_progress_bar = true", "SET enable_progress_bar_print = false"):
+        try:
+            con.execute(setting)
+        except duckdb.Error:  # pragma: no cover - older DuckDB without the setting
+            pass
+    return con
+
+
 def open_file(path: str | Path, format: str | None = None) -> Source:
     """Open ``path`` as a :class:`Source`: detect the format, hand it to a harness adapter if one fits."""
     from . import _harness
@@ -177,7 +191,7 @@ def open_file(path: str | Path, format: str | None = None) -> Source:
         forced = False
     else:
         forced = True
-    con = duckdb.connect()
+    con = connect()
     name = p.name
     stem = _stem(p)
     if fmt in _harness.ADAPTERS:
@@ -229,7 +243,7 @@ def open_frame(frame: Any, name: str = "frame") -> Source | None:
     if isinstance(frame, duckdb.DuckDBPyRelation):
         return Source(frame, None, name, name, "duckdb", keepalive=[frame])
     mod = type(frame).__module__.split(".")[0]
-    con = duckdb.connect()
+    con = connect()
     try:
         if mod == "pandas":
             rel = con.from_df(frame)
