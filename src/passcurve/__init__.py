@@ -16,10 +16,15 @@ Difficulty, power laws, forecasts
     check_deviations, thin_counts
 Simulation
     simulate, ModelSpec, SimulatedBenchmark
+Training signals (submodule ``passcurve.rl``)
+    rl.pkpo_rewards, rl.dead_groups, rl.gradient_conflict, rl.conflict_toy, ...
 Errors and warnings
     PasscurveError and the warnings in passcurve._errors
 """
 
+# error bars, model comparisons, hidden-difficulty diagnostics (issue 4)
+# training signals: a submodule (passcurve.rl), not flattened into the top-level namespace
+from . import rl  # noqa: E402
 from ._backtest import BacktestResult, backtest
 from ._compare import CompareResult, PowerResult, compare, power_analysis
 from ._counts import Counts
@@ -52,6 +57,8 @@ from ._errors import (
 )
 from ._estimators import g_pass_at_k, mg_pass_at_k, naive_pass_at_k, pass_at_k, pass_pow_k
 from ._forecast import FORECAST_METHODS, ForecastResult, KForResult, forecast, k_for, thin_counts
+
+# majority voting, retries, weak verifiers (issue 6)
 from ._retries import RetryResult, retries
 from ._scaling import PAPER_K_GRID, PowerLawResult, default_k_grid, fit_power_law, local_slope
 from ._simulate import DEMO_MODELS, ModelSpec, SimulatedBenchmark, simulate

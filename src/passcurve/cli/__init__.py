@@ -15,6 +15,7 @@ from . import (
     _curve,  # noqa: F401,E402
     _forecast,  # noqa: F401,E402
     _report,  # noqa: F401,E402
+    _rl,  # noqa: F401,E402
     _vote,  # noqa: F401,E402
 )
 from ._app import app

@@ -1,0 +1,477 @@
+r"""GRPO dead groups: how often a group of G sampled answers all get the same reward.
+
+A group of G binary rewards whose values are all equal has zero advantage under GRPO
+(every reward equals the group mean), so it carries no learning signal. For a prompt
+with success rate p that happens with probability :math:`p^G + (1-p)^G`. Across a
+benchmark the rates differ (seed 000, hidden difficulty), and averaging over the spread
+gives far more dead groups than independent coins at the mean rate predict:
+
+.. math:: D(G) = E_p[p^G + (1-p)^G]
+          = \frac{B(\alpha+G,\beta) + B(\alpha,\beta+G)}{B(\alpha,\beta)}
+          \quad (p \sim \text{Beta}(\alpha, \beta)).
+
+From a log (Counts) the per-problem unbiased estimate of :math:`p^G + (1-p)^G` is
+:math:`[\binom{c}{G} + \binom{n-c}{G}]/\binom{n}{G}` (pass^G of the correct and of the
+incorrect answers), valid for G <= n.
+
+Pure numerics (numpy/scipy), no I/O.
+"""
+
+from __future__ import annotations
+
+import warnings
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+from scipy import special
+
+from ._counts import Counts
+from ._difficulty import DIFFICULTY_MODELS
+from ._errors import DegenerateDataWarning, DroppedProblemsWarning, PasscurveError, PasscurveWarning
+from ._estimators import pass_pow_k
+from ._validation import as_float_array, as_int_array, check_probability, fmt
+
+__all__ = [
+    "dead_group_fraction",
+    "dead_group_fraction_beta",
+    "group_size_for_live",
+    "dead_groups",
+    "DeadGroupsResult",
+]
+
+_MAX_G = 10**12
+
+
+def _json(x: Any) -> Any:
+    x = float(x)
+    return x if np.isfinite(x) else None
+
+
+# ----------------------------------------------------------------------------------------
+# closed forms
+# ----------------------------------------------------------------------------------------
+def _group_size_iv(group_size: Any, name: str = "group_size") -> np.ndarray:
+    return as_int_array(group_size, name, minimum=1)
+
+
+def dead_group_fraction(p: Any, group_size: Any) -> Any:
+    r"""Chance that G independent binary rewards with success rate p are all equal.
+
+    .. math:: D = p^G + (1-p)^G
+
+    Parameters
+    ----------
+    p : array_like of float in [0, 1]
+    group_size : array_like of int >= 1
+        G; broadcasts against ``p``.
+
+    Returns
+    -------
+    float or ndarray
+
+    References
+    ----------
+    ../shared/REFERENCE.md, "Training signals"; Shao et al. 2024 (GRPO), arXiv:2402.03300.
+
+    Examples
+    --------
+    >>> round(dead_group_fraction(0.9, 16), 6)
+    0.185302
+    """
+    p_a = check_probability(p, "p")
+    g_a = _group_size_iv(group_size)
+    g_f = g_a.astype(np.float64)
+    out = np.power(p_a, g_f) + np.power(1.0 - p_a, g_f)
+    if np.ndim(p) == 0 and np.ndim(group_size) == 0:
+        return float(out)
+    return out
+
+
+def _beta_iv(alpha: Any, beta: Any) -> tuple[np.ndarray, np.ndarray]:
+    a = as_float_array(alpha, "alpha")
+    b = as_float_array(beta, "beta")
+    if (a <= 0).any():
+        raise PasscurveError(f"`alpha` must be > 0 (got alpha={fmt(a[a <= 0].ravel()[0])})")
+    if (b <= 0).any():
+        raise PasscurveError(f"`beta` must be > 0 (got beta={fmt(b[b <= 0].ravel()[0])})")
+    return a, b
+
+
+def _dead_beta(a: Any, b: Any, g: Any) -> Any:
+    base = special.betaln(a, b)
+    return np.exp(special.betaln(a + g, b) - base) + np.exp(special.betaln(a, b + g) - base)
+
+
+def dead_group_fraction_beta(alpha: Any, beta: Any, group_size: Any) -> Any:
+    r"""Expected fraction of dead groups when prompt success rates follow Beta(α, β).
+
+    .. math:: D(G) = \frac{B(\alpha+G,\beta) + B(\alpha,\beta+G)}{B(\alpha,\beta)}
+
+    computed with ``betaln`` (no overflow for any G).
+
+    Parameters
+    ----------
+    alpha, beta : array_like of float > 0
+    group_size : array_like of int >= 1
+
+    References
+    ----------
+    ../shared/REFERENCE.md, "Training signals" (seed 000: hidden difficulty).
+
+    Examples
+    --------
+    >>> round(dead_group_fraction_beta(0.5, 0.5, 8), 5)
+    0.39276
+    """
+    a, b = _beta_iv(alpha, beta)
+    g = _group_size_iv(group_size)
+    out = _dead_beta(a, b, g.astype(np.float64))
+    if all(np.ndim(v) == 0 for v in (alpha, beta, group_size)):
+        return float(out)
+    return out
+
+
+def _smallest_g(dead_fn: Any, limit: float, g_max: int) -> float:
+    """Smallest integer G >= 1 with dead_fn(G) <= limit (dead_fn non-increasing); inf if > g_max."""
+    if dead_fn(1) <= limit:
+        return 1.0
+    lo, hi = 1, 2
+    while dead_fn(hi) > limit:
+        lo, hi = hi, hi * 2
+        if hi > g_max:
+            if dead_fn(g_max) > limit:
+                return float("inf")
+            hi = g_max
+            break
+    while hi - lo > 1:  # dead(lo) > limit >= dead(hi)
+        mid = (lo + hi) // 2
+        if dead_fn(mid) > limit:
+            lo = mid
+        else:
+            hi = mid
+    return float(hi)
+
+
+def group_size_for_live(
+    target_live: float,
+    *,
+    p: float | None = None,
+    alpha: float | None = None,
+    beta: float | None = None,
+    max_group_size: int = _MAX_G,
+) -> float:
+    r"""Smallest group size G whose expected fraction of live (not all-equal) groups reaches a target.
+
+    Live fraction :math:`L(G) = 1 - D(G)` rises with G. Give either ``p`` (independent
+    coins at one rate) or ``alpha`` and ``beta`` (rates ~ Beta(α, β)).
+
+    Parameters
+    ----------
+    target_live : float in (0, 1)
+    p : float in [0, 1], optional
+    alpha, beta : float > 0, optional
+    max_group_size : int
+        Search limit.
+
+    Returns
+    -------
+    float
+        G as a float; ``inf`` when no G <= ``max_group_size`` reaches the target (for
+        example p = 0 or 1, or a Beta so concentrated near 0 that G ~ 10^12 is needed).
+
+    Examples
+    --------
+    >>> group_size_for_live(0.9, alpha=0.5, beta=0.5)
+    128.0
+    """
+    t = float(check_probability(target_live, "target_live"))
+    if not 0.0 < t < 1.0:
+        raise PasscurveError(f"`target_live` must be in (0, 1) (got target_live={fmt(t)})")
+    limit = 1.0 - t
+    if (p is None) == (alpha is None and beta is None):
+        raise PasscurveError("give either `p` or both `alpha` and `beta`")
+    if p is not None:
+        pv = float(check_probability(p, "p"))
+        return _smallest_g(lambda g: dead_group_fraction(pv, g), limit, max_group_size)
+    if alpha is None or beta is None:
+        raise PasscurveError("give both `alpha` and `beta`")
+    a, b = _beta_iv(alpha, beta)
+    return _smallest_g(lambda g: float(_dead_beta(a, b, np.float64(g))), limit, max_group_size)
+
+
+# ----------------------------------------------------------------------------------------
+# the diagnostic on a log
+# ----------------------------------------------------------------------------------------
+@dataclass(frozen=True, eq=False)
+class DeadGroupsResult:
+    """Observed vs predicted fraction of GRPO groups with all-equal rewards, per model.
+
+    Attributes
+    ----------
+    models : tuple of str
+    group_size : ndarray of int, shape (K,)
+    observed : ndarray, shape (M, K)
+        Mean over problems of the unbiased [C(c,G) + C(n-c,G)]/C(n,G); NaN where no problem
+        has n >= G.
+    independent : ndarray, shape (M, K)
+        p̄^G + (1-p̄)^G with p̄ the mean per-problem rate (every prompt the same coin).
+    fitted : ndarray, shape (M, K)
+        E[p^G + (1-p)^G] under the fitted difficulty distribution (for the Beta:
+        [B(α+G,β) + B(α,β+G)]/B(α,β)).
+    problems : ndarray of int, shape (M, K)
+        Problems with n >= G (entering ``observed``).
+    mean_rate : ndarray, shape (M,)
+    difficulty : str
+        The difficulty model fitted (``passcurve._difficulty``: "beta", "zi_beta", ...).
+    params_ : tuple of dict
+        Its maximum-likelihood parameters per model; ``success``/``message`` report the
+        optimiser honestly.
+    target_live : float
+    group_size_needed : dict of str to ndarray, shape (M,)
+        Smallest G whose live fraction reaches ``target_live``: "observed" (searched over
+        G <= smallest n, NaN if not reached there), "independent", "fitted" (inf if never,
+        e.g. a zero-inflated fit whose impossible mass alone exceeds 1 - target).
+    warnings : tuple of str
+    """
+
+    models: tuple[str, ...]
+    group_size: np.ndarray
+    observed: np.ndarray
+    independent: np.ndarray
+    fitted: np.ndarray
+    problems: np.ndarray
+    mean_rate: np.ndarray
+    difficulty: str
+    params_: tuple[dict[str, float], ...]
+    success: np.ndarray
+    message: tuple[str, ...]
+    target_live: float
+    group_size_needed: dict[str, np.ndarray]
+    warnings: tuple[str, ...] = field(default_factory=tuple)
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready: per model the fit, the group size needed, and one row per G."""
+        out = []
+        for i, m in enumerate(self.models):
+            rows = []
+            for j, g in enumerate(self.group_size):
+                rows.append(
+                    {
+                        "group_size": int(g),
+                        "observed_dead": _json(self.observed[i, j]),
+                        "independent_dead": _json(self.independent[i, j]),
+                        "fitted_dead": _json(self.fitted[i, j]),
+                        "observed_live": _json(1.0 - self.observed[i, j]),
+                        "problems": int(self.problems[i, j]),
+                    }
+                )
+            out.append(
+                {
+                    "model": m,
+                    "mean_rate": float(self.mean_rate[i]),
+                    "fit": {
+                        "difficulty": self.difficulty,
+                        "params": {k: float(v) for k, v in self.params_[i].items()},
+                        "success": bool(self.success[i]),
+                        "message": self.message[i],
+                    },
+                    "target_live": self.target_live,
+                    "group_size_needed": {k: _json(v[i]) for k, v in self.group_size_needed.items()},
+                    "groups": rows,
+                }
+            )
+        res: dict[str, Any] = {"models": out}
+        if self.warnings:
+            res["warnings"] = list(self.warnings)
+        return res
+
+    def to_frame(self) -> Any:
+        """Long pandas DataFrame: one row per (model, group size)."""
+        import pandas as pd
+
+        rows = []
+        for entry in self.to_dict()["models"]:
+            for r in entry["groups"]:
+                rows.append({"model": entry["model"], "mean_rate": entry["mean_rate"], **r})
+        return pd.DataFrame(rows)
+
+    def plot(self) -> Any:
+        """Plotly figure: dead fraction against G, observed vs the two predictions."""
+        import plotly.graph_objects as go
+
+        fig = go.Figure()
+        for i, m in enumerate(self.models):
+            x = self.group_size
+            fig.add_trace(go.Scatter(x=x, y=self.observed[i], mode="lines+markers", name=f"{m}: observed"))
+            fig.add_trace(
+                go.Scatter(
+                    x=x, y=self.fitted[i], mode="lines", line={"dash": "dot"}, name=f"{m}: {self.difficulty} fit"
+                )
+            )
+            fig.add_trace(
+                go.Scatter(
+                    x=x, y=self.independent[i], mode="lines", line={"dash": "dash"}, name=f"{m}: independent coins"
+                )
+            )
+        fig.update_layout(
+            xaxis_title="group size G",
+            yaxis_title="fraction of groups with all-equal rewards",
+            template="plotly_white",
+        )
+        fig.update_xaxes(type="log")
+        return fig
+
+    def _repr_html_(self) -> str:
+        return self.to_frame().to_html(index=False)
+
+
+def _dead_groups_iv(
+    counts: Any, group_size: Any, target_live: Any, difficulty: Any
+) -> tuple[Counts, np.ndarray, float, str]:
+    if not isinstance(counts, Counts):
+        raise PasscurveError(f"`counts` must be a passcurve.Counts (got {type(counts).__name__})")
+    g = _group_size_iv(group_size).ravel()
+    if (g < 2).any():
+        raise PasscurveError(f"`group_size` must be >= 2 (got group_size={fmt(g[g < 2][0])}); one sample is never a group")
+    t = float(check_probability(target_live, "target_live"))
+    if not 0.0 < t < 1.0:
+        raise PasscurveError(f"`target_live` must be in (0, 1) (got target_live={fmt(t)})")
+    if not isinstance(difficulty, str) or difficulty not in DIFFICULTY_MODELS:
+        raise PasscurveError(f"`difficulty` must be one of {', '.join(DIFFICULTY_MODELS)} (got {difficulty!r})")
+    return counts, np.unique(g), t, difficulty
+
+
+def _model_dead(model: Any, g: Any) -> Any:
+    """E[p^G + (1-p)^G] = M(G, 0) + M(0, G) under a fitted difficulty model."""
+    g = np.asarray(g, dtype=np.float64)
+    zero = np.zeros_like(g)
+    return np.exp(model.log_moment(g, zero)) + np.exp(model.log_moment(zero, g))
+
+
+def dead_groups(
+    counts: Counts, group_size: Any = (8, 16, 64), *, target_live: float = 0.9, difficulty: str = "beta"
+) -> DeadGroupsResult:
+    r"""GRPO dead groups in a sampling log: observed vs independent coins vs the fitted difficulty.
+
+    For each model and group size G:
+
+    * observed: mean over problems (with n >= G) of the unbiased
+      :math:`[\binom{c}{G} + \binom{n-c}{G}]/\binom{n}{G}`;
+    * independent: :math:`\bar p^G + (1-\bar p)^G` at the mean per-problem rate;
+    * fitted: :math:`E[p^G + (1-p)^G] = M(G,0) + M(0,G)` under the difficulty distribution
+      fitted by maximum likelihood (``passcurve``'s difficulty models; for the default
+      Beta, :math:`[B(\alpha+G,\beta)+B(\alpha,\beta+G)]/B(\alpha,\beta)`), which extrapolates
+      beyond the largest n in the log;
+
+    and the smallest G at which the live fraction reaches ``target_live`` under each.
+
+    Parameters
+    ----------
+    counts : Counts
+        Per-problem counts (``weight`` is honoured).
+    group_size : int or sequence of int >= 2
+    target_live : float in (0, 1), default 0.9
+    difficulty : {"beta", "zi_beta", "scaled_beta", "beta_mixture", "npmle"}, default "beta"
+        The difficulty model (``"zi_beta"`` adds a point mass of impossible problems, which
+        stay dead at every G).
+
+    Returns
+    -------
+    DeadGroupsResult
+
+    Warns
+    -----
+    DroppedProblemsWarning
+        Problems with n < G leave the observed mean at that G.
+    DegenerateDataWarning
+        Every problem of a model solved always or never.
+    ConvergenceWarning
+        The difficulty fit did not converge (``success=False``).
+
+    References
+    ----------
+    ../shared/REFERENCE.md "Training signals" and seed 000; Kazdan et al. 2025 (beta-binomial
+    MLE), arXiv:2510.05197; Shao et al. 2024 (GRPO), arXiv:2402.03300.
+    """
+    counts, gs, target, difficulty = _dead_groups_iv(counts, group_size, target_live, difficulty)
+    M, K = len(counts.models), gs.size
+    obs = np.full((M, K), np.nan)
+    ind = np.empty((M, K))
+    fit = np.empty((M, K))
+    prob = np.zeros((M, K), dtype=np.int64)
+    mean_rate = np.empty(M)
+    params: list[dict[str, float]] = []
+    succ = np.zeros(M, dtype=bool)
+    msgs: list[str] = []
+    need: dict[str, np.ndarray] = {k: np.full(M, np.nan) for k in ("observed", "independent", "fitted")}
+    warns: list[str] = []
+    limit = 1.0 - target
+
+    def warn(cat: type[Warning], msg: str) -> None:
+        warns.append(f"{cat.__name__}: {msg}")
+        warnings.warn(msg, cat, stacklevel=3)
+
+    for i, (m, sub) in enumerate(counts.groups()):
+        n, c = sub.n, sub.c
+        w = np.ones(n.size) if sub.weight is None else sub.weight.astype(np.float64)
+        W = w.sum()
+        mean_rate[i] = (w @ (c / n)) / W if W > 0 else np.nan
+        # observed, per G (problems with n < G give NaN and are left out)
+        per = pass_pow_k(n[:, None], c[:, None], gs[None, :], k_gt_n="nan") + pass_pow_k(
+            n[:, None], (n - c)[:, None], gs[None, :], k_gt_n="nan"
+        )
+        ok = np.isfinite(per)
+        wsum = w @ ok
+        prob[i] = ok.sum(axis=0)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            obs[i] = np.where(wsum > 0, (w @ np.where(ok, per, 0.0)) / wsum, np.nan)
+        short = (~ok).sum(axis=0)
+        if short.any():
+            j = int(np.flatnonzero(short)[0])
+            warn(
+                DroppedProblemsWarning,
+                f"{m}: {int(short[j])} of {n.size} problems have n < {int(gs[j])} samples and are left out of the "
+                f"observed dead fraction at G={int(gs[j])}",
+            )
+        rate = float(mean_rate[i])
+        ind[i] = dead_group_fraction(rate, gs)
+        if (c == 0).all() or (c == n).all():
+            warn(DegenerateDataWarning, f"{m}: every problem is {'never' if (c == 0).all() else 'always'} solved")
+        with warnings.catch_warnings(record=True) as rec:
+            warnings.simplefilter("always")
+            model = DIFFICULTY_MODELS[difficulty]().fit(n=n, c=c, weight=None if sub.weight is None else w)
+        for r in rec:
+            if issubclass(r.category, PasscurveWarning):
+                warn(r.category, f"{m}: {difficulty} fit: {r.message}")
+        params.append(dict(model.params_))
+        succ[i] = bool(model.success_)
+        msgs.append(str(model.message_))
+        fit[i] = _model_dead(model, gs)
+        need["independent"][i] = _smallest_g(lambda g, rate=rate: dead_group_fraction(rate, g), limit, _MAX_G)
+        need["fitted"][i] = _smallest_g(lambda g, model=model: float(_model_dead(model, g)), limit, _MAX_G)
+        nmin = int(n.min())
+
+        def obs_dead(g: int, n=n, c=c, w=w, W=W) -> float:
+            v = pass_pow_k(n, c, g) + pass_pow_k(n, n - c, g)
+            return float(w @ v / W)
+
+        if nmin >= 2:
+            gneed = _smallest_g(obs_dead, limit, nmin)
+            need["observed"][i] = gneed if np.isfinite(gneed) else np.nan
+    return DeadGroupsResult(
+        models=tuple(counts.models),
+        group_size=gs,
+        observed=obs,
+        independent=ind,
+        fitted=fit,
+        problems=prob,
+        mean_rate=mean_rate,
+        difficulty=difficulty,
+        params_=tuple(params),
+        success=succ,
+        message=tuple(msgs),
+        target_live=target,
+        group_size_needed=need,
+        warnings=tuple(warns),
+    )

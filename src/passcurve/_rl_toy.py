@@ -1,0 +1,295 @@
+r"""A toy that shows the pass@k vs pass@1 conflict end to end: a softmax contextual bandit.
+
+Prompts x carry features φ(x) = (1, z) with z ~ N(±s/2, I): "easy" prompts (the majority,
+correct action 0) and "hard" prompts (correct action 1) whose features overlap, so one
+shared weight matrix θ (actions × features) serves both and they interfere. The policy is
+π(a | x) = softmax(θ φ(x)); the success probability of prompt x is p(x) = π(a*(x) | x),
+with the exact gradient ∂p/∂θ_a = p (1[a = a*] − π(a|x)) φ(x), so training is
+deterministic, exact gradient ascent (no sampling noise) on
+
+.. math:: J_k(\theta) = \frac1P \sum_x 1 - (1-p(x))^k, \qquad
+          \nabla J_k = \frac1P\sum_x k(1-p(x))^{k-1}\nabla p(x).
+
+A policy is first trained for pass@1 (the "pretrained model"); from there three runs go
+on for the same number of steps: pass@1, pass@k, and pass@k with k annealed to 1 halfway
+(Walder & Karkhanis 2025's recommendation). pass@k ascent raises pass@k while pass@1
+falls (the reweighting pushes the shared weights toward the hard prompts' action);
+annealing recovers pass@1 and keeps part of the pass@k gain.
+
+References: Barakat et al. 2026, arXiv:2602.21189 (conflict); Walder & Karkhanis 2025,
+arXiv:2505.15201 (k annealing). Pure numerics, no I/O.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from ._errors import PasscurveError
+from ._rl_conflict import ConflictResult, gradient_conflict
+from ._validation import check_positive_int, check_rng
+
+__all__ = ["conflict_toy", "ConflictToyResult"]
+
+RUNS = ("pass@1", "pass@k", "annealed")
+
+
+def _policy(theta: np.ndarray, X: np.ndarray) -> np.ndarray:
+    logits = X @ theta.T
+    logits -= logits.max(axis=1, keepdims=True)
+    e = np.exp(logits)
+    return e / e.sum(axis=1, keepdims=True)
+
+
+def _p_and_grad(theta: np.ndarray, X: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Success probabilities (P,) and their gradients (P, A*D) under the softmax policy."""
+    pi = _policy(theta, X)
+    P = X.shape[0]
+    rows = np.arange(P)
+    p = pi[rows, y]
+    coef = -p[:, None] * pi
+    coef[rows, y] += p
+    grads = coef[:, :, None] * X[:, None, :]
+    return p, grads.reshape(P, -1)
+
+
+def _ascend(
+    theta: np.ndarray, X: np.ndarray, y: np.ndarray, ks: np.ndarray, lr: float, k_eval: int
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Exact gradient ascent on J_{ks[t]}; returns final θ and pass@1, pass@k_eval per step (T+1)."""
+    th = theta.copy()
+    T = ks.size
+    p1 = np.empty(T + 1)
+    pk = np.empty(T + 1)
+    for t in range(T + 1):
+        p, g = _p_and_grad(th, X, y)
+        p1[t] = p.mean()
+        pk[t] = (-np.expm1(k_eval * np.log1p(-p))).mean()
+        if t == T:
+            break
+        k = ks[t]
+        w = k * np.exp((k - 1) * np.log1p(-p)) if k != 1 else np.ones_like(p)
+        th = th + lr * (w @ g / p.size).reshape(th.shape)
+    return th, p1, pk
+
+
+@dataclass(frozen=True, eq=False)
+class ConflictToyResult:
+    """Training curves of the toy bandit under pass@1, pass@k and annealed-k ascent.
+
+    Attributes
+    ----------
+    k : int
+        The pass@k objective (and the evaluation budget for ``pass_at_k``).
+    steps : ndarray of int, shape (T+1,)
+    k_schedule : dict of str to ndarray (T,)
+    pass_at_1, pass_at_k : dict of str to ndarray (T+1,)
+        Per run ("pass@1", "pass@k", "annealed"), pass@1 and pass@k after each step.
+    conflict : ConflictResult
+        The gradient-conflict analysis at the start (the pass@1-trained policy).
+    easy, hard : int
+        Prompt counts.
+    params : dict
+        Everything needed to rerun (seed included).
+    """
+
+    k: int
+    steps: np.ndarray
+    k_schedule: dict[str, np.ndarray]
+    pass_at_1: dict[str, np.ndarray]
+    pass_at_k: dict[str, np.ndarray]
+    conflict: ConflictResult
+    easy: int
+    hard: int
+    params: dict[str, Any]
+
+    @property
+    def summary(self) -> list[dict[str, Any]]:
+        """pass@1 and pass@k before and after, per run."""
+        return [
+            {
+                "run": r,
+                "pass_at_1_before": float(self.pass_at_1[r][0]),
+                "pass_at_1_after": float(self.pass_at_1[r][-1]),
+                "pass_at_k_before": float(self.pass_at_k[r][0]),
+                "pass_at_k_after": float(self.pass_at_k[r][-1]),
+                "pass_at_1_min": float(self.pass_at_1[r].min()),
+            }
+            for r in RUNS
+        ]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "k": self.k,
+            "easy": self.easy,
+            "hard": self.hard,
+            "params": dict(self.params),
+            "summary": self.summary,
+            "k_star_at_start": None if not np.isfinite(self.conflict.k_star) else float(self.conflict.k_star),
+            "curves": {
+                r: {
+                    "pass_at_1": self.pass_at_1[r].tolist(),
+                    "pass_at_k": self.pass_at_k[r].tolist(),
+                    "k_schedule": self.k_schedule[r].tolist(),
+                }
+                for r in RUNS
+            },
+        }
+
+    def to_frame(self) -> Any:
+        """Long pandas DataFrame: one row per (run, step)."""
+        import pandas as pd
+
+        frames = []
+        for r in RUNS:
+            frames.append(
+                pd.DataFrame(
+                    {
+                        "run": r,
+                        "step": self.steps,
+                        "pass_at_1": self.pass_at_1[r],
+                        f"pass_at_{self.k}": self.pass_at_k[r],
+                    }
+                )
+            )
+        return pd.concat(frames, ignore_index=True)
+
+    def plot(self) -> Any:
+        """Plotly figure: pass@1 (left) and pass@k (right) against step, one line per run."""
+        import plotly.graph_objects as go
+        from plotly.subplots import make_subplots
+
+        fig = make_subplots(rows=1, cols=2, subplot_titles=("pass@1", f"pass@{self.k}"))
+        colors = {"pass@1": "#1f77b4", "pass@k": "#d62728", "annealed": "#2ca02c"}
+        dash = {"pass@1": "solid", "pass@k": "dash", "annealed": "solid"}  # pass@k shares the annealed path at first
+        label = {"pass@1": "optimise pass@1", "pass@k": f"optimise pass@{self.k}", "annealed": f"anneal k: {self.k} → 1"}
+        for r in ("pass@1", "annealed", "pass@k"):
+            fig.add_trace(
+                go.Scatter(
+                    x=self.steps, y=self.pass_at_1[r], name=label[r], line={"color": colors[r], "dash": dash[r]}, legendgroup=r
+                ),
+                row=1,
+                col=1,
+            )
+            fig.add_trace(
+                go.Scatter(
+                    x=self.steps,
+                    y=self.pass_at_k[r],
+                    name=label[r],
+                    line={"color": colors[r], "dash": dash[r]},
+                    legendgroup=r,
+                    showlegend=False,
+                ),
+                row=1,
+                col=2,
+            )
+        fig.update_xaxes(title_text="gradient step")
+        fig.update_layout(template="plotly_white", height=420)
+        return fig
+
+    def _repr_html_(self) -> str:
+        import pandas as pd
+
+        return pd.DataFrame(self.summary).to_html(index=False)
+
+
+def conflict_toy(
+    *,
+    k: int = 8,
+    easy: int = 120,
+    hard: int = 40,
+    actions: int = 4,
+    features: int = 2,
+    separation: float = 1.0,
+    pretrain_steps: int = 300,
+    steps: int = 600,
+    anneal_at: float = 0.5,
+    lr: float = 2.0,
+    rng: Any = 0,
+) -> ConflictToyResult:
+    r"""Run the softmax-bandit toy: pass@k ascent raises pass@k and lowers pass@1; annealing k avoids it.
+
+    Parameters
+    ----------
+    k : int >= 2
+        The pass@k objective.
+    easy, hard : int
+        Number of easy (correct action 0) and hard (correct action 1) prompts.
+    actions, features : int
+        Actions of the bandit (>= 2) and feature dimensions besides the bias.
+    separation : float
+        Distance between the easy and hard feature means (smaller = more overlap, more
+        interference).
+    pretrain_steps : int
+        Steps of pass@1 ascent from a policy that favours action 0 (the starting model).
+    steps : int
+        Steps of each of the three runs.
+    anneal_at : float in (0, 1)
+        Fraction of ``steps`` after which the annealed run switches k to 1.
+    lr : float
+    rng : seed or Generator
+        Draws the prompt features only (training itself is exact and deterministic).
+
+    Returns
+    -------
+    ConflictToyResult
+
+    References
+    ----------
+    Barakat et al. 2026, arXiv:2602.21189; Walder & Karkhanis 2025, arXiv:2505.15201.
+    """
+    k = check_positive_int(k, "k", minimum=2)
+    easy = check_positive_int(easy, "easy")
+    hard = check_positive_int(hard, "hard")
+    actions = check_positive_int(actions, "actions", minimum=2)
+    features = check_positive_int(features, "features")
+    pretrain_steps = check_positive_int(pretrain_steps, "pretrain_steps", minimum=0)
+    steps = check_positive_int(steps, "steps")
+    if not 0.0 < float(anneal_at) < 1.0:
+        raise PasscurveError(f"`anneal_at` must be in (0, 1) (got anneal_at={anneal_at!r})")
+    if not float(lr) > 0:
+        raise PasscurveError(f"`lr` must be > 0 (got lr={lr!r})")
+    if not float(separation) >= 0:
+        raise PasscurveError(f"`separation` must be >= 0 (got separation={separation!r})")
+    gen = check_rng(rng)
+    z_easy = gen.normal(separation / 2, 1.0, (easy, features))
+    z_hard = gen.normal(-separation / 2, 1.0, (hard, features))
+    X = np.concatenate([np.c_[np.ones(easy), z_easy], np.c_[np.ones(hard), z_hard]])
+    y = np.r_[np.zeros(easy, dtype=np.int64), np.ones(hard, dtype=np.int64)]
+    theta0 = np.zeros((actions, features + 1))
+    theta0[0, 0] = 1.0  # the untrained model already prefers action 0
+    theta, _, _ = _ascend(theta0, X, y, np.ones(pretrain_steps), lr, k)
+    p0, g0 = _p_and_grad(theta, X, y)
+    conflict = gradient_conflict(p0, g0, k=[1, 2, 4, 8, 16, 32, 64])
+    switch = int(round(anneal_at * steps))
+    sched = {
+        "pass@1": np.ones(steps),
+        "pass@k": np.full(steps, float(k)),
+        "annealed": np.where(np.arange(steps) < switch, float(k), 1.0),
+    }
+    p1: dict[str, np.ndarray] = {}
+    pk: dict[str, np.ndarray] = {}
+    for r in RUNS:
+        _, p1[r], pk[r] = _ascend(theta, X, y, sched[r], lr, k)
+    return ConflictToyResult(
+        k=k,
+        steps=np.arange(steps + 1),
+        k_schedule=sched,
+        pass_at_1=p1,
+        pass_at_k=pk,
+        conflict=conflict,
+        easy=easy,
+        hard=hard,
+        params={
+            "actions": actions,
+            "features": features,
+            "separation": float(separation),
+            "pretrain_steps": pretrain_steps,
+            "steps": steps,
+            "anneal_at": float(anneal_at),
+            "lr": float(lr),
+            "seed": rng if isinstance(rng, int) else None,
+        },
+    )

@@ -1,0 +1,191 @@
+"""`passcurve rl-signal` (GRPO dead groups in a log) and `passcurve demo-conflict` (the toy page)."""
+
+from __future__ import annotations
+
+import html
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.table import Table
+
+from .._errors import PasscurveError
+from .._rl_groups import dead_groups
+from .._rl_toy import conflict_toy
+from ._app import (
+    AttemptCol,
+    CCol,
+    CorrectCol,
+    FileArg,
+    Format,
+    JsonFlag,
+    ModelCol,
+    NCol,
+    ProblemCol,
+    Seed,
+    Threshold,
+    collect_warnings,
+    command,
+    load_counts,
+    out,
+    parse_int_list,
+    print_json,
+)
+
+
+def _pct(x: float) -> str:
+    if x != x:
+        return "-"
+    if x == 0 or x >= 1e-3:
+        return f"{100 * x:.2f}%"
+    return f"{100 * x:.2e}%"
+
+
+def _g(x: float) -> str:
+    if x != x:
+        return "-"
+    if x == float("inf"):
+        return "never"
+    return f"{int(x)}"
+
+
+@command("rl-signal")
+def rl_signal_cmd(
+    file: FileArg,
+    group_size: Annotated[
+        str, typer.Option("--group-size", "-G", help="Comma-separated GRPO group sizes, e.g. 8,16,64.")
+    ] = "8,16,64",
+    target_live: Annotated[
+        float, typer.Option("--target-live", help="Target fraction of live (not all-equal) groups.")
+    ] = 0.9,
+    difficulty: Annotated[
+        str,
+        typer.Option("--difficulty", help="Difficulty model: beta, zi_beta, scaled_beta, beta_mixture, npmle."),
+    ] = "beta",
+    json_out: JsonFlag = False,
+    problem_col: ProblemCol = None,
+    correct_col: CorrectCol = None,
+    model_col: ModelCol = None,
+    n_col: NCol = None,
+    c_col: CCol = None,
+    attempt_col: AttemptCol = None,
+    threshold: Threshold = None,
+    format: Format = None,
+) -> None:
+    """GRPO dead groups: observed vs independent coins vs the fitted difficulty, and the G needed."""
+    sizes = parse_int_list(group_size, "--group-size")
+    counts = load_counts(
+        file,
+        problem_col=problem_col,
+        correct_col=correct_col,
+        model_col=model_col,
+        n_col=n_col,
+        c_col=c_col,
+        attempt_col=attempt_col,
+        threshold=threshold,
+        format=format,
+    )
+    with collect_warnings(show=True):
+        res = dead_groups(counts, sizes, target_live=target_live, difficulty=difficulty)
+    if json_out:
+        print_json(res.to_dict())
+        return
+    for i, m in enumerate(res.models):
+        pars = ", ".join(f"{k}={v:.4g}" for k, v in res.params_[i].items())
+        title = (
+            f"{m}: mean rate {res.mean_rate[i]:.4f}; {res.difficulty} fit {pars}"
+            + ("" if res.success[i] else " (fit did not converge)")
+        )
+        t = Table(title=title, title_justify="left")
+        for col in ("G", "dead (observed)", f"dead ({res.difficulty} fit)", "dead (independent coins)", "problems"):
+            t.add_column(col, justify="right")
+        for j, g in enumerate(res.group_size):
+            t.add_row(
+                str(int(g)),
+                _pct(res.observed[i, j]),
+                _pct(res.fitted[i, j]),
+                _pct(res.independent[i, j]),
+                str(int(res.problems[i, j])),
+            )
+        out.print(t)
+        need = res.group_size_needed
+        out.print(
+            f"group size for {100 * res.target_live:g}% live groups: "
+            f"observed {_g(need['observed'][i]) if need['observed'][i] == need['observed'][i] else 'not reached'}"
+            " (searched up to the smallest n), "
+            f"{res.difficulty} fit {_g(need['fitted'][i])}, independent coins {_g(need['independent'][i])}"
+        )
+
+
+def _page(res) -> str:  # type: ignore[no-untyped-def]
+    """A self-contained HTML page: the training curves and the conflict curve (plotly JS inlined)."""
+    fig = res.plot()
+    conf = res.conflict
+    cfig = conf.plot()
+    rows = "".join(
+        f"<tr><td>{html.escape(s['run'])}</td><td>{s['pass_at_1_before']:.4f}</td><td>{s['pass_at_1_after']:.4f}</td>"
+        f"<td>{s['pass_at_k_before']:.4f}</td><td>{s['pass_at_k_after']:.4f}</td></tr>"
+        for s in res.summary
+    )
+    kstar = "never" if conf.k_star == float("inf") else f"{conf.k_star:.3f}"
+    head = (
+        "<!doctype html><html><head><meta charset='utf-8'><title>passcurve: pass@k vs pass@1</title>"
+        "<style>body{font-family:system-ui,sans-serif;max-width:1100px;margin:2em auto;padding:0 1em;color:#222}"
+        "table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:4px 10px;text-align:right}"
+        "td:first-child{text-align:left}</style></head><body>"
+    )
+    intro = (
+        f"<h1>Optimising pass@{res.k} can lower pass@1</h1>"
+        f"<p>A softmax contextual bandit with {res.easy} easy and {res.hard} hard prompts whose features overlap, "
+        f"first trained for pass@1, then trained {res.params['steps']} more exact gradient steps three ways. "
+        f"pass@{res.k} weights each prompt by k(1&minus;p)<sup>k&minus;1</sup>, so the hard prompts dominate; "
+        f"they interfere negatively with the easy ones ({100 * conf.negative_fraction:.0f}% of prompts have a "
+        f"negative agreement score), and at the start a pass@k step lowers pass@1 once k passes "
+        f"k* = {kstar}. Annealing k to 1 after {int(100 * res.params['anneal_at'])}% of the steps "
+        "recovers pass@1.</p>"
+        "<table><tr><th>run</th><th>pass@1 before</th><th>pass@1 after</th>"
+        f"<th>pass@{res.k} before</th><th>pass@{res.k} after</th></tr>{rows}</table>"
+    )
+    body = fig.to_html(full_html=False, include_plotlyjs=True)
+    body2 = cfig.to_html(full_html=False, include_plotlyjs=False)
+    foot = (
+        "<h2>Gradient alignment at the start</h2><p>⟨∇pass@k, ∇pass@1⟩ as a function of k (negative: a pass@k "
+        "step lowers pass@1 to first order). References: Barakat et al. 2026, arXiv:2602.21189; "
+        "Walder &amp; Karkhanis 2025, arXiv:2505.15201.</p>"
+    )
+    return head + intro + body + foot + body2 + "</body></html>"
+
+
+@command("demo-conflict")
+def demo_conflict_cmd(
+    output: Annotated[Path, typer.Option("-o", "--output", help="Where to write the HTML page.")] = Path(
+        "conflict.html"
+    ),
+    k: Annotated[int, typer.Option("--k", help="The pass@k objective.")] = 8,
+    steps: Annotated[int, typer.Option("--steps", help="Gradient steps of each run.")] = 600,
+    anneal_at: Annotated[float, typer.Option("--anneal-at", help="Fraction of steps before k drops to 1.")] = 0.5,
+    json_out: JsonFlag = False,
+    seed: Seed = 0,
+) -> None:
+    """Toy: pass@k ascent raises pass@k while pass@1 falls; annealing k to 1 avoids it (writes a page)."""
+    if output.suffix.lower() not in (".html", ".htm"):
+        raise PasscurveError(f"`--output` must end in .html (got {output.name!r})")
+    with collect_warnings(show=True):
+        res = conflict_toy(k=k, steps=steps, anneal_at=anneal_at, rng=seed)
+    output.write_text(_page(res), encoding="utf-8")
+    if json_out:
+        print_json(res.to_dict())
+        return
+    t = Table(title=f"pass@1 and pass@{res.k} before -> after ({res.params['steps']} steps)", title_justify="left")
+    for col in ("run", "pass@1 before", "pass@1 after", f"pass@{res.k} before", f"pass@{res.k} after"):
+        t.add_column(col, justify="right")
+    for s in res.summary:
+        t.add_row(
+            s["run"],
+            f"{s['pass_at_1_before']:.4f}",
+            f"{s['pass_at_1_after']:.4f}",
+            f"{s['pass_at_k_before']:.4f}",
+            f"{s['pass_at_k_after']:.4f}",
+        )
+    out.print(t)
+    out.print(f"k* at the start: {res.conflict.k_star:.3f}; wrote {output}")

@@ -1,0 +1,83 @@
+"""CLI: `passcurve rl-signal` on a counts file written by the data layer; `passcurve demo-conflict`."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import numpy as np
+import pytest
+
+from passcurve import Counts
+from passcurve.cli._app import run
+from passcurve.data import write_counts
+from passcurve.rl import dead_groups
+
+
+@pytest.fixture
+def counts_csv(tmp_path):
+    rng = np.random.default_rng(5)
+    n = np.full(300, 40)
+    c = np.r_[rng.binomial(40, rng.beta(0.5, 2.0, 150)), rng.binomial(40, rng.beta(2.0, 2.0, 150))]
+    cnt = Counts.from_arrays(n, c, model=["m1"] * 150 + ["m2"] * 150, problem=[f"q{i}" for i in range(150)] * 2)
+    path = tmp_path / "counts.csv"
+    write_counts(cnt, path)
+    return path, cnt
+
+
+@pytest.mark.filterwarnings("ignore::passcurve.ConvergenceWarning")
+def test_rl_signal_json_matches_library(cli, counts_csv):
+    path, cnt = counts_csv
+    r = cli("rl-signal", str(path), "--group-size", "8,16", "--json")
+    assert r.returncode == 0, r.stderr
+    d = json.loads(r.stdout)
+    lib = dead_groups(cnt, [8, 16]).to_dict()
+    assert [m["model"] for m in d["models"]] == ["m1", "m2"]
+    for got, want in zip(d["models"], lib["models"], strict=True):
+        for g1, g2 in zip(got["groups"], want["groups"], strict=True):
+            assert g1["observed_dead"] == pytest.approx(g2["observed_dead"], rel=1e-12)
+            assert g1["fitted_dead"] == pytest.approx(g2["fitted_dead"], rel=1e-6)
+        assert got["group_size_needed"]["independent"] == want["group_size_needed"]["independent"]
+
+
+def test_rl_signal_table(counts_csv, capsys):
+    path, _ = counts_csv
+    assert run(["rl-signal", str(path), "-G", "8,64"]) == 0
+    cap = capsys.readouterr()
+    assert "dead (observed)" in cap.out and "group size for 90% live groups" in cap.out
+    assert "DroppedProblemsWarning" in cap.err  # G = 64 > n = 40
+
+
+@pytest.mark.parametrize(
+    "args,msg",
+    [
+        (["-G", "8,x"], "--group-size"),
+        (["-G", "1"], "`group_size` must be >= 2"),
+        (["--target-live", "1.5"], "`target_live`"),
+        (["--difficulty", "gauss"], "`difficulty`"),
+    ],
+)
+def test_rl_signal_bad_input(counts_csv, capsys, args, msg):
+    # in process (same entry point as the subprocess runner: run() maps errors to exit 2)
+    path, _ = counts_csv
+    assert run(["rl-signal", str(path), *args]) == 2
+    err = capsys.readouterr().err
+    assert msg in err and len(err.strip().splitlines()) == 1
+
+
+def test_demo_conflict_page(cli, tmp_path):
+    out = tmp_path / "conflict.html"
+    r = cli("demo-conflict", "-o", str(out), "--json")
+    assert r.returncode == 0, r.stderr
+    d = json.loads(r.stdout)
+    s = {row["run"]: row for row in d["summary"]}
+    assert s["pass@k"]["pass_at_1_after"] < s["pass@k"]["pass_at_1_before"]
+    page = out.read_text(encoding="utf-8")
+    assert "Optimising pass@8 can lower pass@1" in page
+    assert not re.search(r"<script[^>]*\bsrc=", page)  # plotly inlined, offline
+    assert "Plotly.newPlot" in page or "plotly" in page.lower()
+
+
+def test_demo_conflict_bad_output(tmp_path, capsys):
+    assert run(["demo-conflict", "-o", str(tmp_path / "x.png")]) == 2
+    assert "`--output` must end in .html" in capsys.readouterr().err

@@ -1,0 +1,137 @@
+"""pass@k weights, interference kernel, gradient conflict and k*; the softmax-bandit toy."""
+
+from __future__ import annotations
+
+import math
+import warnings
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from passcurve import DegenerateDataWarning, PasscurveError
+from passcurve.rl import conflict_toy, gradient_conflict, pass_at_k_weights, prompt_kernel
+
+P_TOY = [0.9, 0.1]
+G_TOY = [[2.0, 0.0], [-1.0, 0.5]]
+
+
+def test_reference_toy():
+    # ../shared/REFERENCE.md "Training signals" (Barakat et al. 2026, arXiv:2602.21189):
+    # a = (1.0, -0.375); <grad J_k, grad J_1> = 0.3125, -0.2375, -0.54475, -0.71744 at k = 1, 2, 4, 8
+    r = gradient_conflict(P_TOY, G_TOY, k=[1, 2, 4, 8])
+    np.testing.assert_allclose(r.agreement, [1.0, -0.375])
+    np.testing.assert_allclose(r.inner, [0.3125, -0.2375, -0.54475, -0.71744], atol=5e-6)
+    # k* ≈ 1.446; closed form for two prompts: 0.5*1*0.1^(k-1) = 0.5*0.375*0.9^(k-1)
+    assert r.k_star == pytest.approx(1 + math.log(0.375) / math.log(1 / 9), rel=1e-10)
+    assert round(r.k_star, 3) == 1.446
+    assert r.negative_fraction == 0.5
+    np.testing.assert_allclose(r.grad_j1, [0.5, 0.25])
+
+
+def test_weights():
+    # w_k = k (1-p)^(k-1): derivative of 1 - (1-p)^k
+    np.testing.assert_allclose(pass_at_k_weights([0.9, 0.1], 2), [0.2, 1.8])
+    assert pass_at_k_weights(1.0, 1) == 1.0
+    assert pass_at_k_weights(1.0, 3) == 0.0
+    p, k, h = 0.3, 5.5, 1e-7
+    fd = ((1 - (1 - p - h) ** k) - (1 - (1 - p + h) ** k)) / (2 * h)
+    assert pass_at_k_weights(p, k) == pytest.approx(fd, rel=1e-6)
+    assert pass_at_k_weights(np.array([[0.1], [0.5]]), np.array([1, 2, 4])).shape == (2, 3)
+
+
+def test_kernel():
+    K = prompt_kernel(G_TOY)
+    np.testing.assert_allclose(K, [[4.0, -2.0], [-2.0, 1.25]])
+    C = prompt_kernel(G_TOY, cosine=True)
+    np.testing.assert_allclose(np.diag(C), 1.0)
+    assert C[0, 1] == pytest.approx(-2.0 / (2.0 * math.sqrt(1.25)))
+    r = gradient_conflict(P_TOY, G_TOY, with_kernel=True)
+    np.testing.assert_allclose(r.kernel, K)
+    np.testing.assert_allclose(r.agreement, K.mean(axis=1))  # a(x) = E_x'[kappa(x, x')]
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.integers(2, 6),
+    st.integers(1, 4),
+    st.integers(0, 10_000),
+)
+def test_inner_product_identity(P, D, seed):
+    # <grad J_k, grad J_1> computed directly from the two gradient vectors vs E[w_k a]
+    rng = np.random.default_rng(seed)
+    p = rng.uniform(0.01, 0.99, P)
+    g = rng.normal(size=(P, D))
+    pw = rng.uniform(0.1, 1, P)
+    ks = np.array([1, 1.5, 3, 10])
+    r = gradient_conflict(p, g, k=ks, prompt_weight=pw)
+    w = pw / pw.sum()
+    j1 = w @ g
+    for i, k in enumerate(ks):
+        jk = (w * k * (1 - p) ** (k - 1)) @ g
+        assert r.inner[i] == pytest.approx(jk @ j1, rel=1e-10, abs=1e-13)
+        assert r.norm[i] == pytest.approx(np.linalg.norm(jk), rel=1e-10, abs=1e-13)
+    # k*: the inner product is >= 0 just below it and < 0 just above
+    if np.isfinite(r.k_star) and r.k_star > 1:
+        lo = gradient_conflict(p, g, k=[r.k_star * (1 - 1e-6)], prompt_weight=pw).inner[0]
+        hi = gradient_conflict(p, g, k=[r.k_star * (1 + 1e-6)], prompt_weight=pw).inner[0]
+        assert lo >= -1e-12 and hi < 1e-12
+
+
+def test_no_conflict_and_degenerate():
+    # aligned gradients never conflict
+    r = gradient_conflict([0.2, 0.7], [[1.0, 0.0], [2.0, 0.0]])
+    assert r.k_star == float("inf") and (r.inner > 0).all()
+    with pytest.warns(DegenerateDataWarning, match="pass@1 gradient is zero"):
+        r = gradient_conflict([0.2, 0.7], [[1.0, 0.0], [-1.0, 0.0]])
+    assert np.isnan(r.k_star)
+    # a solved prompt (p = 1) leaves every k > 1: here the remaining prompt is negative at once
+    r = gradient_conflict([1.0, 0.5], [[3.0, 0.0], [-1.0, 0.0]])
+    assert r.k_star == 1.0
+    d = r.to_dict()
+    assert d["k_star"] == 1.0 and len(d["prompts"]) == 2
+    assert list(gradient_conflict(P_TOY, G_TOY).to_frame().columns) == ["k", "inner", "cosine", "norm"]
+
+
+@pytest.mark.parametrize(
+    "call,match",
+    [
+        (lambda: gradient_conflict([0.5, 1.5], G_TOY), "`p` must be in"),
+        (lambda: gradient_conflict([0.5], G_TOY), "`grads` has 2 rows"),
+        (lambda: gradient_conflict(P_TOY, np.zeros((2, 2, 2))), "`grads` must have shape"),
+        (lambda: gradient_conflict(P_TOY, G_TOY, k=[0.5]), "`k` must be >= 1"),
+        (lambda: gradient_conflict(P_TOY, G_TOY, prompt_weight=[1.0]), "`prompt_weight` has 1"),
+        (lambda: gradient_conflict(P_TOY, G_TOY, prompt_weight=[-1.0, 1.0]), "`prompt_weight` must be >= 0"),
+        (lambda: pass_at_k_weights(0.5, 0), "`k` must be >= 1"),
+        (lambda: conflict_toy(k=1), "`k` must be an integer >= 2"),
+        (lambda: conflict_toy(anneal_at=1.0), "`anneal_at` must be in"),
+    ],
+)
+def test_bad_input(call, match):
+    with pytest.raises(PasscurveError, match=match):
+        call()
+
+
+def test_toy_shows_the_conflict_and_annealing():
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        r = conflict_toy(rng=0)
+    s = {row["run"]: row for row in r.summary}
+    # pass@k ascent: pass@k up, pass@1 down (by a lot)
+    assert s["pass@k"]["pass_at_k_after"] > s["pass@k"]["pass_at_k_before"] + 0.05
+    assert s["pass@k"]["pass_at_1_after"] < s["pass@k"]["pass_at_1_before"] - 0.1
+    # annealing k to 1: pass@1 back to (at least within 0.005 of) its start, pass@k above its start
+    assert s["annealed"]["pass_at_1_after"] > s["annealed"]["pass_at_1_before"] - 0.005
+    assert s["annealed"]["pass_at_k_after"] > s["annealed"]["pass_at_k_before"]
+    # pass@1 ascent raises pass@1
+    assert s["pass@1"]["pass_at_1_after"] > s["pass@1"]["pass_at_1_before"]
+    # the start already has a conflict: k* between 1 and k
+    assert 1 < r.conflict.k_star < r.k
+    # seeded: reproducible
+    r2 = conflict_toy(rng=0)
+    np.testing.assert_array_equal(r.pass_at_1["annealed"], r2.pass_at_1["annealed"])
+    d = r.to_dict()
+    assert set(d["curves"]) == {"pass@1", "pass@k", "annealed"}
+    assert len(r.to_frame()) == 3 * (r.params["steps"] + 1)
+    assert len(r.plot().data) == 6

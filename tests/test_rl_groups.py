@@ -1,0 +1,190 @@
+"""GRPO dead groups: REFERENCE.md oracles, quadrature, exact hypergeometric counts, simulation."""
+
+from __future__ import annotations
+
+import math
+import warnings
+from fractions import Fraction
+
+import numpy as np
+import pytest
+from scipy import integrate, stats
+
+from passcurve import (
+    ConvergenceWarning,
+    Counts,
+    DegenerateDataWarning,
+    DroppedProblemsWarning,
+    PasscurveError,
+)
+from passcurve.rl import (
+    dead_group_fraction,
+    dead_group_fraction_beta,
+    dead_groups,
+    group_size_for_live,
+)
+
+
+def test_reference_oracles():
+    # ../shared/REFERENCE.md "Training signals": G=16, p = 0.5 / 0.9 / 0.95
+    assert dead_group_fraction(0.5, 16) == pytest.approx(3.05e-5, rel=2e-3)
+    assert dead_group_fraction(0.5, 16) == 2 * 0.5**16  # closed form
+    assert dead_group_fraction(0.9, 16) == pytest.approx(0.185302, abs=5e-7)
+    assert dead_group_fraction(0.95, 16) == pytest.approx(0.440127, abs=5e-7)
+    # Beta(.5,.5): 0.39276 (G=8), 0.27990 (G=16)
+    assert dead_group_fraction_beta(0.5, 0.5, 8) == pytest.approx(0.39276, abs=5e-6)
+    assert dead_group_fraction_beta(0.5, 0.5, 16) == pytest.approx(0.27990, abs=5e-6)
+
+
+@pytest.mark.parametrize("a,b,G", [(0.5, 0.5, 8), (2.0, 7.0, 16), (0.3, 3.0, 64), (5.0, 1.2, 3)])
+def test_beta_closed_form_vs_quadrature(a, b, G):
+    # independent: integrate (p^G + (1-p)^G) against the Beta density
+    val, _ = integrate.quad(lambda p: (p**G + (1 - p) ** G) * stats.beta.pdf(p, a, b), 0, 1, limit=200)
+    assert dead_group_fraction_beta(a, b, G) == pytest.approx(val, rel=1e-7)
+
+
+def test_beta_exact_rational_products():
+    # B(a+G, b)/B(a, b) = prod_{j<G} (a+j)/(a+b+j) with a, b rational
+    a, b, G = Fraction(3, 2), Fraction(5, 2), 10
+    want = math.prod((a + j) / (a + b + j) for j in range(G)) + math.prod((b + j) / (a + b + j) for j in range(G))
+    assert dead_group_fraction_beta(1.5, 2.5, G) == pytest.approx(float(want), rel=1e-12)
+
+
+def test_broadcasting_and_huge_g():
+    out = dead_group_fraction(np.array([[0.5], [0.9]]), np.array([2, 4, 8]))
+    assert out.shape == (2, 3)
+    assert out[0, 0] == 0.5
+    assert dead_group_fraction_beta(0.5, 0.5, 10**9) > 0  # no overflow, tends to 0 like G^-1/2
+    assert dead_group_fraction(0.0, 7) == 1.0 and dead_group_fraction(1.0, 7) == 1.0
+
+
+@pytest.mark.filterwarnings("ignore::passcurve.ConvergenceWarning")
+def test_observed_is_exact_hypergeometric():
+    # one problem n=6, c=2: groups of G=3 drawn from its samples; exact [C(2,3)+C(4,3)]/C(6,3) = 4/20
+    res = dead_groups(Counts.from_arrays([6, 10], [2, 7], model="m"), [3], target_live=0.5)
+    want = (Fraction(math.comb(2, 3) + math.comb(4, 3), math.comb(6, 3)) + Fraction(math.comb(7, 3) + math.comb(3, 3), math.comb(10, 3))) / 2
+    assert res.observed[0, 0] == pytest.approx(float(want), rel=1e-13)
+    assert res.mean_rate[0] == pytest.approx((2 / 6 + 7 / 10) / 2)
+    assert res.independent[0, 0] == pytest.approx(dead_group_fraction(res.mean_rate[0], 3))
+
+
+def test_simulated_log_beta_fit_and_gap():
+    # p ~ Beta(0.5, 2) across 3000 problems, n = 64: the observed dead fraction follows the Beta
+    # formula, and far exceeds independent coins at the mean rate (seed 000's point)
+    rng = np.random.default_rng(7)
+    p = rng.beta(0.5, 2.0, 3000)
+    n = np.full(3000, 64)
+    c = rng.binomial(n, p)
+    with warnings.catch_warnings():
+        # the difficulty module's optimiser report is its own business (tested there)
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        res = dead_groups(Counts.from_arrays(n, c, model="sim"), [8, 16, 64], target_live=0.9)
+    a, b = res.params_[0]["alpha"], res.params_[0]["beta"]
+    assert a == pytest.approx(0.5, rel=0.1) and b == pytest.approx(2.0, rel=0.15)
+    truth = dead_group_fraction_beta(0.5, 2.0, res.group_size)
+    np.testing.assert_allclose(res.observed[0], truth, atol=0.02)
+    np.testing.assert_allclose(res.fitted[0], truth, atol=0.02)
+    np.testing.assert_allclose(res.fitted[0], dead_group_fraction_beta(a, b, res.group_size), rtol=1e-10)
+    assert (res.observed[0] > 2 * res.independent[0]).all()
+    # the group size needed under the Beta fit satisfies its definition
+    g = res.group_size_needed["fitted"][0]
+    assert dead_group_fraction_beta(a, b, int(g)) <= 0.1 < dead_group_fraction_beta(a, b, int(g) - 1)
+    assert np.isnan(res.group_size_needed["observed"][0])  # needs G > 64 = n
+    d = res.to_dict()
+    assert d["models"][0]["groups"][0]["group_size"] == 8
+    assert len(res.to_frame()) == 3
+    assert len(res.plot().data) == 3
+
+
+def test_group_size_for_live_definition():
+    for kw in ({"p": 0.5}, {"p": 0.97}, {"alpha": 0.5, "beta": 0.5}, {"alpha": 2.0, "beta": 30.0}):
+        g = group_size_for_live(0.8, **kw)
+        if "p" in kw:
+            at, below = dead_group_fraction(kw["p"], int(g)), dead_group_fraction(kw["p"], int(g) - 1)
+        else:
+            at = dead_group_fraction_beta(kw["alpha"], kw["beta"], int(g))
+            below = dead_group_fraction_beta(kw["alpha"], kw["beta"], int(g) - 1)
+        assert at <= 0.2 < below
+    assert group_size_for_live(0.9, p=0.5) == 5.0  # 2 * 0.5^G <= 0.1 first at G = 5
+    assert group_size_for_live(0.9, p=1.0) == float("inf")
+    assert group_size_for_live(0.999, alpha=0.05, beta=1.0, max_group_size=10**6) == float("inf")
+
+
+def test_zero_inflated_difficulty_keeps_impossible_problems_dead():
+    # 30% impossible problems: the zero-inflated fit predicts a dead floor near 0.3 at large G,
+    # so a 90% live target is never reached; the plain Beta cannot see the floor
+    rng = np.random.default_rng(11)
+    p = np.where(rng.random(2000) < 0.3, 0.0, rng.beta(2.0, 3.0, 2000))
+    n = np.full(2000, 50)
+    c = rng.binomial(n, p)
+    cnt = Counts.from_arrays(n, c, model="zi")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        zi = dead_groups(cnt, [8, 32, 1024], difficulty="zi_beta")
+        be = dead_groups(cnt, [8, 32, 1024], difficulty="beta")
+    assert zi.params_[0]["impossible"] == pytest.approx(0.3, abs=0.04)
+    assert zi.fitted[0, -1] == pytest.approx(0.3, abs=0.04)
+    np.testing.assert_allclose(zi.fitted[0, :2], zi.observed[0, :2], atol=0.02)
+    assert zi.group_size_needed["fitted"][0] == float("inf")
+    assert be.fitted[0, -1] < zi.fitted[0, -1]
+
+
+@pytest.mark.filterwarnings("ignore::passcurve.ConvergenceWarning")
+def test_warnings():
+    n = np.array([4, 100, 100])
+    c = np.array([1, 30, 60])
+    with pytest.warns(DroppedProblemsWarning, match="n < 8"):
+        res = dead_groups(Counts.from_arrays(n, c, model="m"), [8])
+    assert res.problems[0, 0] == 2
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        with pytest.warns(DegenerateDataWarning, match="never solved"):
+            dead_groups(Counts.from_arrays([10, 10], [0, 0], model="z"), [4])
+
+
+@pytest.mark.filterwarnings("ignore::passcurve.ConvergenceWarning")
+def test_weights_honoured():
+    cnt = Counts.from_arrays([10, 10], [0, 5], model="m", weight=[3.0, 1.0])
+    res = dead_groups(cnt, [2])
+    per = np.array([1.0, (math.comb(5, 2) * 2) / math.comb(10, 2)])
+    assert res.observed[0, 0] == pytest.approx((3 * per[0] + per[1]) / 4)
+
+
+@pytest.mark.parametrize(
+    "call,match",
+    [
+        (lambda: dead_group_fraction(1.2, 8), "`p` must be in"),
+        (lambda: dead_group_fraction(0.5, 0), "`group_size` must be >= 1"),
+        (lambda: dead_group_fraction_beta(-1, 1, 8), "`alpha` must be > 0"),
+        (lambda: dead_group_fraction_beta(1, 0, 8), "`beta` must be > 0"),
+        (lambda: dead_groups([1, 2], [8]), "`counts` must be a passcurve.Counts"),
+        (lambda: dead_groups(Counts.from_arrays([9], [3]), [1]), "`group_size` must be >= 2"),
+        (lambda: dead_groups(Counts.from_arrays([9], [3]), [4], target_live=1.0), "`target_live` must be in"),
+        (lambda: group_size_for_live(0.9), "give either `p`"),
+        (lambda: dead_groups(Counts.from_arrays([9], [3]), [4], difficulty="gauss"), "`difficulty` must be one of"),
+        (lambda: group_size_for_live(0.9, alpha=1.0), "give both"),
+    ],
+)
+def test_bad_input(call, match):
+    with pytest.raises(PasscurveError, match=match):
+        call()
+
+
+@pytest.mark.shared_data
+def test_pythia_math_dead_groups_far_above_independent_coins():
+    # Large Language Monkeys (Brown et al. 2024, arXiv 2407.21787), ../shared/data/README.md:
+    # hidden difficulty makes dead groups far more common than coins at the mean rate (seed 000),
+    # and the fitted Beta tracks the unbiased observed fraction
+    from conftest import shared_file
+
+    from passcurve import read_counts
+
+    cnt = read_counts(shared_file("pythia_math_counts.csv"))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        res = dead_groups(cnt, [16, 256])
+    assert len(res.models) == 7
+    assert (res.observed[:, 1] > res.independent[:, 1] + 0.08).all()
+    np.testing.assert_allclose(res.fitted, res.observed, atol=0.03)
+    # never-solved problems stay dead: 90% live is not reached within n = 10,000
+    assert np.isnan(res.group_size_needed["observed"]).all()
