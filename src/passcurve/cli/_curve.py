@@ -5,7 +5,6 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Annotated, Literal
 
-import numpy as np
 import typer
 from rich.table import Table
 
@@ -158,13 +157,30 @@ def simulate_cmd(
 
 @command("demo")
 def demo_cmd(
-    output: Annotated[Path, typer.Option("-o", "--output", help="Where to write the demo output.")] = Path(
+    output: Annotated[Path, typer.Option("-o", "--output", help="Where to write the HTML report.")] = Path(
         "passcurve-demo.html"
     ),
+    problems: Annotated[int, typer.Option("--problems", help="Problems per model.")] = 300,
+    n: Annotated[int, typer.Option("--n", help="Samples per problem.")] = 1000,
+    forecast_resamples: Annotated[
+        int, typer.Option("--forecast-resamples", help="Bootstrap refits per model behind the forecast intervals.")
+    ] = 30,
     seed: Seed = 0,
 ) -> None:
-    """The main job on a built-in simulated benchmark (no input needed)."""
-    bench = run_simulation(rng=seed)
-    with collect_warnings(show=True):
-        res = compute_curve(bench.counts, [k for k in DEFAULT_K if k <= int(np.min(bench.counts.n))])
-    render_curve_table(res)
+    """The main job on a built-in simulated benchmark (no input needed): the offline HTML report.
+
+    Writes the report and explorer.html next to it. Example: passcurve demo -o report.html
+    """
+    from ..report import STEPS
+    from ._report import _summary, progress_bar, write_report
+
+    if problems < 1 or n < 1:
+        raise PasscurveError("`--problems` and `--n` must be >= 1")
+    if output.suffix.lower() not in (".html", ".htm"):
+        raise PasscurveError(f"`--output` must end in .html (got {output.name!r})")
+    with progress_bar(("simulating", *STEPS)) as advance:
+        advance("simulating")
+        bench = run_simulation(problems=problems, n=n, rng=seed)
+        rep = write_report(bench.counts, output, advance=advance, rng=seed, forecast_resamples=forecast_resamples,
+                           title="passcurve demo: a simulated benchmark (4 models)")
+    _summary(rep, output)

@@ -1,0 +1,241 @@
+"""`passcurve report`, `passcurve explore` and `passcurve plot`: render result objects, compute nothing."""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from .._errors import PasscurveError, PasscurveWarning
+from ._app import (
+    AttemptCol,
+    CCol,
+    CorrectCol,
+    FileArg,
+    Format,
+    ModelCol,
+    NCol,
+    ProblemCol,
+    Seed,
+    Threshold,
+    command,
+    err,
+    out,
+)
+
+Output = Annotated[Path, typer.Option("-o", "--output", help="Where to write the HTML report.")]
+Level = Annotated[float, typer.Option("--confidence-level", help="Level of the intervals and bands.")]
+DropK = Annotated[
+    bool,
+    typer.Option("--drop-k-gt-n", help="Run curves to the largest n, leaving problems with n < k out at that k."),
+]
+NResamples = Annotated[int, typer.Option("--n-resamples", help="Resamples of the paired model comparisons.")]
+ForecastResamples = Annotated[
+    int, typer.Option("--forecast-resamples", help="Bootstrap refits per model behind the forecast intervals.")
+]
+ForecastK = Annotated[int | None, typer.Option("--forecast-k", help="Forecast pass@k up to this k (default 100x n).")]
+
+
+@contextmanager
+def progress_bar(steps: tuple[str, ...], enabled: bool = True) -> Iterator[Callable[[str], None]]:
+    """A rich progress bar on stderr advanced by a callback(step name); silent when not a terminal."""
+    from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+
+    if not enabled or not err.is_terminal:
+        yield lambda name: None
+        return
+    with Progress(
+        TextColumn("[bold]passcurve[/bold] {task.description:<32}"),
+        BarColumn(),
+        TextColumn("{task.completed}/{task.total}"),
+        TimeElapsedColumn(),
+        console=err,
+        transient=True,
+    ) as bar:
+        task = bar.add_task(steps[0], total=len(steps))
+        seen: list[str] = []
+
+        def advance(name: str) -> None:
+            if seen:
+                bar.advance(task)
+            seen.append(name)
+            bar.update(task, description=name)
+
+        yield advance
+        bar.update(task, completed=len(steps))
+
+
+def _read_with_warnings(file: Path, **opts: Any) -> tuple[Any, list[tuple[str, str]]]:
+    """Read through the data layer (with its own progress display) and keep its warnings for the report.
+
+    Like :func:`load_counts`, but the warnings are returned (the report shows them and the
+    command prints them once at the end) instead of printed here.
+    """
+    from ..data import read_counts
+    from ..data._progress import cli_progress
+
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", PasscurveWarning)
+        with cli_progress(err, file) as progress:
+            counts = read_counts(file, progress=progress, **opts)
+    got = []
+    for w in caught:
+        if issubclass(w.category, PasscurveWarning):
+            item = (w.category.__name__, str(w.message))
+            if item not in got:
+                got.append(item)
+    return counts, got
+
+
+def _retry_result(file: Path, seed: int, **opts: Any) -> tuple[Any, list[tuple[str, str]]]:
+    """passcurve.retries on the per-attempt log (its warnings returned for the report)."""
+    from .._retries import retries as run_retries
+    from ..data import read_attempts
+
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", PasscurveWarning)
+        d = read_attempts(file, **opts)
+        res = run_retries(d["problem"], d["attempt"], d["correct"], model=d["model"], n_resamples=199, rng=seed)
+    got = [(w.category.__name__, str(w.message)) for w in caught if issubclass(w.category, PasscurveWarning)]
+    return res, list(dict.fromkeys(got))
+
+
+def write_report(counts: Any, output: Path, *, input_warnings: list[tuple[str, str]] | None = None,
+                 advance: Callable[[str], None] | None = None, **kwargs: Any) -> Any:
+    """Build the report of ``counts``, write it and the explorer next to it, echo the warnings on stderr."""
+    from ..report import build_report
+
+    if output.suffix.lower() not in (".html", ".htm"):
+        raise PasscurveError(f"`--output` must end in .html (got {output.name!r})")
+    rep = build_report(counts, input_warnings=input_warnings or (), progress=advance, **kwargs)
+    rep.write(output)
+    for cat, msg in rep.warnings:
+        err.print(f"passcurve: warning: {cat}: {msg}", markup=False)
+    return rep
+
+
+@command("report")
+def report_cmd(
+    file: FileArg,
+    output: Output = Path("report.html"),
+    confidence_level: Level = 0.95,
+    drop_k_gt_n: DropK = False,
+    forecast_k: ForecastK = None,
+    title: Annotated[str | None, typer.Option("--title", help="Title of the report.")] = None,
+    retries: Annotated[
+        bool,
+        typer.Option("--retries", help="The attempts are retries with feedback: read the attempt order of the "
+                     "per-sample log and report completion within the retry budget (passcurve.retries)."),
+    ] = False,
+    n_resamples: NResamples = 1000,
+    forecast_resamples: ForecastResamples = 30,
+    seed: Seed = 0,
+    problem_col: ProblemCol = None,
+    correct_col: CorrectCol = None,
+    model_col: ModelCol = None,
+    n_col: NCol = None,
+    c_col: CCol = None,
+    attempt_col: AttemptCol = None,
+    threshold: Threshold = None,
+    format: Format = None,
+) -> None:
+    """One offline HTML report: curves with bands, forecast, difficulty, comparisons, per-problem table, flags.
+
+    Writes explorer.html next to it (linked from the report). Example: passcurve report runs.jsonl -o report.html
+    """
+    from ..report import STEPS
+
+    if output.suffix.lower() not in (".html", ".htm"):
+        raise PasscurveError(f"`--output` must end in .html (got {output.name!r})")
+    counts, read_warnings = _read_with_warnings(
+        file, problem_col=problem_col, correct_col=correct_col, model_col=model_col, n_col=n_col,
+        c_col=c_col, attempt_col=attempt_col, threshold=threshold, format=format,
+    )
+    retry_result = None
+    if retries:
+        retry_result, more = _retry_result(file, seed, problem_col=problem_col, attempt_col=attempt_col,
+                                           correct_col=correct_col, model_col=model_col, threshold=threshold,
+                                           format=format)
+        read_warnings += [w for w in more if w not in read_warnings]
+    with progress_bar(STEPS) as advance:
+        rep = write_report(
+            counts, output, input_warnings=read_warnings, advance=advance, title=title, retry_result=retry_result,
+            confidence_level=confidence_level, k_gt_n="drop" if drop_k_gt_n else "raise",
+            forecast_k=forecast_k, rng=seed, n_resamples=n_resamples, forecast_resamples=forecast_resamples,
+        )
+    _summary(rep, output)
+
+
+def _summary(rep: Any, output: Path) -> None:
+    size = output.stat().st_size / 1e6
+    omitted = rep.omitted()
+    out.print(
+        f"wrote {output} ({size:.1f} MB, {len(rep.sections) - len(omitted)} sections) and "
+        f"{output.parent / rep.explorer_href}; open {output} in a browser (works offline)",
+        markup=False, highlight=False,
+    )
+    for sid, note in omitted.items():
+        out.print(f"  omitted {sid}: {note}", markup=False, highlight=False)
+
+
+@command("explore")
+def explore_cmd(
+    output: Annotated[Path, typer.Option("-o", "--output", help="Where to write the explorer page.")] = Path(
+        "explorer.html"
+    ),
+) -> None:
+    """The hidden-difficulty explorer: two sliders, exact Beta curves, one offline HTML file."""
+    from ..report import write_explorer
+
+    if output.suffix.lower() not in (".html", ".htm"):
+        raise PasscurveError(f"`--output` must end in .html (got {output.name!r})")
+    write_explorer(output)
+    out.print(f"wrote {output}; open it in a browser (works offline)", markup=False, highlight=False)
+
+
+@command("plot")
+def plot_cmd(
+    file: FileArg,
+    output: Annotated[Path, typer.Option("-o", "--output", help="fig.png, fig.svg or fig.pdf.")],
+    panels: Annotated[
+        str, typer.Option("--panels", help="Comma-separated: pass_at_k, failure, pass_pow_k, naive.")
+    ] = "pass_at_k,failure,pass_pow_k",
+    confidence_level: Level = 0.95,
+    drop_k_gt_n: DropK = False,
+    forecast_k: ForecastK = None,
+    forecast_resamples: ForecastResamples = 30,
+    seed: Seed = 0,
+    problem_col: ProblemCol = None,
+    correct_col: CorrectCol = None,
+    model_col: ModelCol = None,
+    n_col: NCol = None,
+    c_col: CCol = None,
+    attempt_col: AttemptCol = None,
+    threshold: Threshold = None,
+    format: Format = None,
+) -> None:
+    """Static figures of the main curves for papers (PNG, SVG or PDF; matplotlib, offline)."""
+    from ..report import compute_report_data
+    from ..report._static import FORMATS, _static_iv, save_figure, static_figure
+
+    if output.suffix.lower() not in FORMATS:
+        raise PasscurveError(f"`--output` must end in .png, .svg or .pdf (got {output.name!r})")
+    chosen = _static_iv(panels)
+    counts, read_warnings = _read_with_warnings(
+        file, problem_col=problem_col, correct_col=correct_col, model_col=model_col,
+        n_col=n_col, c_col=c_col, attempt_col=attempt_col, threshold=threshold, format=format,
+    )
+    parts = {"intervals"} | ({"fits"} if "failure" in chosen else set())
+    data = compute_report_data(
+        counts, confidence_level=confidence_level, k_gt_n="drop" if drop_k_gt_n else "raise",
+        forecast_k=forecast_k, rng=seed, parts=parts, input_warnings=read_warnings,
+        forecast_resamples=forecast_resamples,
+    )
+    save_figure(static_figure(data, chosen), output)
+    for cat, msg in data.warnings:
+        err.print(f"passcurve: warning: {cat}: {msg}", markup=False)
+    out.print(f"wrote {output}", markup=False, highlight=False)

@@ -1,0 +1,179 @@
+"""Adapters from the report to analyses that may or may not be in this build of passcurve.
+
+Each adapter calls the library's public functions and returns their result objects (or
+arrays read straight off them) in the shape a section builder takes. :func:`available` lists
+only the adapters whose library functions exist, so the report omits a section (with a
+note) rather than faking it. No statistics are computed here.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+import passcurve as pc
+
+__all__ = ["available"]
+
+
+def _has(*names: str) -> bool:
+    return all(hasattr(pc, n) for n in names)
+
+
+# ------------------------------------------------------------------------------------- intervals
+def intervals(cur: Any, counts: Any, confidence_level: float, rng: Any, k_gt_n: str = "raise") -> Any:
+    """``cur`` with the intervals of :func:`passcurve.curve_intervals` (analytic, counting problems)."""
+    metrics = [m for m in ("pass_at_k", "pass_pow_k") if m in cur.values]
+    ci = pc.curve_intervals(
+        counts, cur.k, metric=metrics, method="analytic", confidence_level=confidence_level, rng=rng, k_gt_n=k_gt_n
+    )
+    # the estimates come with their intervals; the naive metric stays from ``cur``
+    return dataclasses.replace(
+        cur,
+        values={**cur.values, **{m: ci.values[m] for m in metrics}},
+        intervals={m: ci.intervals[m] for m in metrics if m in ci.intervals},
+        confidence_level=ci.confidence_level,
+        interval_method=ci.interval_method,
+    )
+
+
+# ------------------------------------------------------------------------------------- comparisons
+def comparisons(counts: Any, table_curve: Any, confidence_level: float, rng: Any, n_resamples: int = 1000) -> list[Any]:
+    """:func:`passcurve.compare` of every model against the one with the highest pass@1, at the table's k."""
+    models = list(table_curve.models)
+    j1 = int(np.argmax(np.nan_to_num(table_curve.values["pass_at_k"][:, 0], nan=-1)))
+    best = models[j1]
+    n_min = int(counts.n.min())
+    ks = [int(k) for k in table_curve.k if int(k) <= n_min and (int(k) == 1 or np.log10(int(k)).is_integer()
+                                                                  or int(k) == n_min)]
+    out = []
+    for m in models:
+        if m == best:
+            continue
+        out.append(pc.compare(counts, best, m, ks, confidence_level=confidence_level, n_resamples=n_resamples, rng=rng))
+    return out
+
+
+# ------------------------------------------------------------------------------------- diagnostics
+def diagnostics(counts: Any) -> Any:
+    """:func:`passcurve.hidden_difficulty` on the powers of two up to the smallest n."""
+    n_min = int(counts.n.min())
+    ks = [2**e for e in range(0, 31) if 2**e <= n_min]
+    return pc.hidden_difficulty(counts, ks)
+
+
+# ------------------------------------------------------------------------------------- fits and forecasts
+def _lib(name: str, module: str) -> Any:
+    """A library function: the public name when exported, else from its module (same object)."""
+    if hasattr(pc, name):
+        return getattr(pc, name)
+    import importlib
+
+    try:
+        return getattr(importlib.import_module(f"passcurve.{module}"), name)
+    except (ImportError, AttributeError):
+        return None
+
+
+FORECAST_RESAMPLES = 30
+"""Bootstrap refits per model behind the forecast intervals in the report (``forecast(n_resamples=)``)."""
+
+DIFFICULTY_MODELS = ("beta", "zi_beta")
+"""Difficulty models fitted for the histogram overlay (the best by AIC is drawn)."""
+
+
+def forecast_grid(k_max: int, forecast_k: int) -> np.ndarray:
+    """Budgets beyond the data: about 12 log-spaced K from the largest observed k to ``forecast_k``."""
+    lo, hi = np.log10(max(k_max, 1)), np.log10(max(forecast_k, k_max + 1))
+    return np.unique(np.round(np.logspace(lo, hi, 12)).astype(np.int64))
+
+
+def fits(counts: Any, cur: Any, forecast_k: int | None, confidence_level: float, rng: Any = 0,
+         n_resamples: int = FORECAST_RESAMPLES) -> tuple[dict, dict]:
+    """Power law (:func:`fit_power_law`), forecast (:func:`forecast`) and difficulty fits (:func:`fit_difficulty`).
+
+    Returns ``(failure, histogram)``: per model, what :func:`failure_section` draws (power-law
+    curve over the observed k, forecast beyond with its interval, a label) and a callable giving
+    the fitted model's expected share of problems per c/n bin for :func:`histogram_section`.
+    """
+    fit_power_law = _lib("fit_power_law", "_scaling")
+    forecast = _lib("forecast", "_forecast")
+    fit_difficulty = _lib("fit_difficulty", "_difficulty")
+    k_obs = np.asarray(cur.k, dtype=np.float64)
+    k_max = int(cur.k[-1])
+    fk = int(forecast_k or max(100 * k_max, 10_000))
+    failure: dict[str, dict[str, Any]] = {m: {} for m in cur.models}
+    labels: dict[str, dict[str, str]] = {m: {} for m in cur.models}
+    if fit_power_law is not None:
+        pl = fit_power_law(counts)
+        kk = np.concatenate([k_obs, forecast_grid(k_max, fk)[1:]])
+        pred = pl.predict(kk)
+        for i, m in enumerate(pl.models):
+            if np.isfinite(pl.a[i]) and np.isfinite(pl.b[i]):
+                failure[m]["power_law"] = (kk, 1.0 - pred[i])
+                labels[m]["power law"] = f"−log pass@k = {pl.a[i]:.3f}·k^−{pl.b[i]:.3f} (R² {pl.r2[i]:.3f})"
+    if forecast is not None:
+        K = forecast_grid(k_max, fk)
+        fc = forecast(counts, K, confidence_level=confidence_level, n_resamples=n_resamples, cv_resamples=3,
+                      rng=rng)
+        for i, m in enumerate(fc.models):
+            failure[m]["forecast"] = (fc.k, 1.0 - fc.pass_at_k[i], 1.0 - fc.high[i], 1.0 - fc.low[i])
+            w = ", ".join(f"{k} {v:.2f}" for k, v in fc.weights[i].items() if v > 0.005)
+            lvl = round(100 * fc.confidence_level)
+            labels[m]["forecast"] = (
+                f"pass@{int(fc.k[-1]):,} = {fc.pass_at_k[i, -1]:.3f} [{fc.low[i, -1]:.3f}, {fc.high[i, -1]:.3f}] "
+                f"({lvl}% prediction interval; {fc.method}: {w})"
+            )
+    shares: dict[str, Any] = {}
+    if fit_difficulty is not None:
+        fd = fit_difficulty(counts, model=list(DIFFICULTY_MODELS))
+        for m in fd.models:
+            best = fd.best(m)
+            ns = counts.n[counts.model == m]
+            shares[m] = _expected_shares(best, ns)
+            labels[m]["difficulty"] = f"best by AIC of {', '.join(DIFFICULTY_MODELS)}: {best.summary}"
+    for m in failure:
+        if labels[m]:
+            failure[m]["labels"] = labels[m]
+    return {m: v for m, v in failure.items() if v}, shares
+
+
+def _expected_shares(fit: Any, ns: np.ndarray) -> Callable[[np.ndarray, int], dict[str, Any]]:
+    """Expected share of problems per c/n bin under ``fit``: its pmf summed over the problems' n."""
+
+    def shares(edges: np.ndarray, _n: int) -> dict[str, Any]:
+        un, cnt = np.unique(ns, return_counts=True)
+        tot = np.zeros(edges.size - 1)
+        zero = 0.0
+        for nval, w in zip(un, cnt, strict=True):
+            cs = np.arange(int(nval) + 1, dtype=np.float64)
+            pmf = fit.pmf(np.full_like(cs, nval), cs)
+            ratio = cs / nval
+            pos = ratio > 0 if edges[0] > 0 else np.ones(cs.size, bool)
+            h, _ = np.histogram(ratio[pos], bins=edges, weights=pmf[pos])
+            tot += w * h
+            zero += w * float(pmf[0])
+        n_total = float(cnt.sum())
+        return {"shares": tot / n_total, "zero": zero / n_total, "label": fit.name}
+
+    shares.label = fit.name  # type: ignore[attr-defined]
+
+    return shares
+
+
+def available() -> dict[str, Callable[..., Any]]:
+    """Name -> adapter, for the analyses this build provides."""
+    out: dict[str, Callable[..., Any]] = {}
+    if any(_lib(n, mod) is not None for n, mod in
+           (("fit_power_law", "_scaling"), ("forecast", "_forecast"), ("fit_difficulty", "_difficulty"))):
+        out["fits"] = fits
+    if _has("curve_intervals"):
+        out["intervals"] = intervals
+    if _has("compare"):
+        out["compare"] = comparisons
+    if _has("hidden_difficulty"):
+        out["diagnostics"] = diagnostics
+    return out

@@ -1,0 +1,463 @@
+"""Assemble the report: call the library for result objects, then hand them to the section builders.
+
+Two stages, kept apart:
+
+1. :func:`compute_report_data` calls passcurve's public functions (curve, and the difficulty fits,
+   forecasts, intervals, comparisons and diagnostics when this build has them) and collects their
+   result objects and every warning they raise into :class:`ReportData`. It does no statistics itself.
+2. :func:`build_report` renders each section from those objects (``_sections``) and writes the page
+   (``_page``). A section whose analysis is unavailable is omitted with a one-line note.
+"""
+
+from __future__ import annotations
+
+import time
+import warnings
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from .._counts import Counts
+from .._curves import CurveResult, curve
+from .._errors import PasscurveError, PasscurveWarning
+from .._estimators import pass_at_k, pass_pow_k
+from . import _sections as S
+from ._page import Section, esc, render_page
+
+__all__ = ["PARTS", "ReportData", "Report", "compute_report_data", "build_report", "report_k_grid", "STEPS"]
+
+Progress = Callable[[str], None]
+
+PARTS = ("intervals", "fits", "compare", "diagnostics")
+"""Optional analyses :func:`compute_report_data` can run (``parts``)."""
+
+LOOP_FLAGS = ("StoppingTimeWarning", "DroppedProblemsWarning", "DependenceWarning")
+"""Warning categories repeated beside the four numbers (they change what those numbers mean)."""
+
+STEPS = (
+    "curves",
+    "intervals",
+    "difficulty fits and forecasts",
+    "model comparison",
+    "hidden-difficulty diagnostics",
+    "retries",
+    "per-problem table",
+    "rendering",
+)
+"""The steps :func:`build_report` reports to its ``progress`` callback, in order."""
+
+
+def report_k_grid(k_max: int, points: int = 60) -> np.ndarray:
+    """k values for the curves: every integer up to 10, then about ``points`` log-spaced up to k_max."""
+    k_max = int(k_max)
+    grid = np.unique(np.round(np.logspace(0, np.log10(max(k_max, 1)), points)).astype(np.int64))
+    small = np.arange(1, min(k_max, 10) + 1)
+    decades = 10 ** np.arange(0, int(np.log10(max(k_max, 1))) + 1)
+    return np.unique(np.concatenate([grid, small, decades, [k_max]])).astype(np.int64)
+
+
+def table_k(k_max: int) -> list[int]:
+    """Round k for tables: 1, 10, 100, ... up to k_max, plus k_max."""
+    ks = [10**e for e in range(0, 12) if 10**e <= k_max]
+    if ks[-1] != k_max:
+        ks.append(int(k_max))
+    return ks
+
+
+@dataclass(frozen=True, eq=False)
+class ReportData:
+    """Every result object the report shows (computed by the library), and every warning raised."""
+
+    counts: Counts
+    curve: CurveResult
+    table_curve: CurveResult
+    problem_columns: dict[str, np.ndarray]
+    pow_k: int | None
+    warnings: tuple[tuple[str, str], ...]
+    notes: dict[str, str] = field(default_factory=dict)
+    fits: dict[str, Any] = field(default_factory=dict)
+    fitted_shares: dict[str, Any] = field(default_factory=dict)
+    comparisons: tuple[Any, ...] = ()
+    diagnostics: Any = None
+    retries: dict[str, Any] = field(default_factory=dict)
+    timings: dict[str, float] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, eq=False)
+class Report:
+    """A rendered report: the HTML, its sections, and the data they came from."""
+
+    html: str
+    sections: tuple[Section, ...]
+    data: ReportData
+    explorer_href: str
+
+    @property
+    def warnings(self) -> tuple[tuple[str, str], ...]:
+        return self.data.warnings
+
+    def omitted(self) -> dict[str, str]:
+        """Section id -> the note saying why it was omitted."""
+        return {s.id: s.note or "" for s in self.sections if s.omitted}
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "sections": [{"id": s.id, "title": s.title, "omitted": s.omitted, "note": s.note} for s in self.sections],
+            "warnings": [{"category": c, "message": m} for c, m in self.data.warnings],
+            "curve": self.data.curve.to_dict(),
+            "timings": dict(self.data.timings),
+        }
+
+    def write(self, path: str | Path, *, explorer: bool = True) -> Path:
+        """Write the HTML to ``path``; with ``explorer``, the explorer page next to it (the link target)."""
+        from ._explorer import write_explorer
+
+        path = Path(path)
+        try:
+            path.write_text(self.html, encoding="utf-8")
+        except OSError as exc:
+            raise PasscurveError(f"cannot write `{path}`: {exc.strerror}") from None
+        if explorer:
+            write_explorer(path.parent / self.explorer_href, report_href=path.name)
+        return path
+
+
+class _Omitted(Exception):
+    def __init__(self, note: str) -> None:
+        self.note = note
+
+
+class _Collector:
+    """Runs library calls, records their PasscurveWarnings (verbatim, once) and their wall time."""
+
+    def __init__(self, progress: Progress | None) -> None:
+        self.progress = progress
+        self.warnings: list[tuple[str, str]] = []
+        self.timings: dict[str, float] = {}
+
+    def _repeat(self, item: tuple[str, str]) -> bool:
+        """The same per-model note repeated by a later computation on another k grid (k > n drops, thin means)."""
+        cat, msg = item
+        if cat not in ("DroppedProblemsWarning", "DegenerateDataWarning"):
+            return False
+        head = msg.split(":")[0]
+        return any(c == cat and m.split(":")[0] == head for c, m in self.warnings)
+
+    def optional(self, name: str, fn: Callable[[], Any], notes: dict[str, str], key: str, what: str) -> Any:
+        """Run an optional analysis; when the library rejects this input, omit it with the library's reason."""
+        try:
+            return self.step(name, fn)
+        except PasscurveError as exc:
+            notes[key] = f"{what} not shown: {exc}"
+            return None
+
+    def step(self, name: str, fn: Callable[[], Any]) -> Any:
+        if self.progress is not None:
+            self.progress(name)
+        t0 = time.perf_counter()
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always", PasscurveWarning)
+            try:
+                return fn()
+            finally:
+                self.timings[name] = self.timings.get(name, 0.0) + time.perf_counter() - t0
+                for w in caught:
+                    if issubclass(w.category, PasscurveWarning):
+                        item = (w.category.__name__, str(w.message))
+                        if item not in self.warnings and not self._repeat(item):
+                            self.warnings.append(item)
+                    else:  # not ours: pass it on unchanged
+                        warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
+
+
+def _compute_iv(counts: Any, confidence_level: Any, k_gt_n: str, n_resamples: Any = 1000,
+                forecast_resamples: Any = 30) -> float:
+    if not isinstance(counts, Counts):
+        raise PasscurveError(
+            f"`counts` must be a passcurve.Counts (got {type(counts).__name__}); read one with passcurve.read_counts"
+        )
+    if k_gt_n not in ("raise", "drop"):
+        raise PasscurveError(f'`k_gt_n` must be "raise" or "drop" (got {k_gt_n!r})')
+    try:
+        level = float(confidence_level)
+    except (TypeError, ValueError):
+        raise PasscurveError(f"`confidence_level` must be a number in (0, 1) (got {confidence_level!r})") from None
+    if not 0 < level < 1:
+        raise PasscurveError(f"`confidence_level` must be in (0, 1) (got {confidence_level!r})")
+    for name, v, lo in (("n_resamples", n_resamples, 1), ("forecast_resamples", forecast_resamples, 0)):
+        if isinstance(v, bool) or not isinstance(v, int | np.integer) or v < lo:
+            raise PasscurveError(f"`{name}` must be an integer >= {lo} (got {v!r})")
+    return level
+
+
+def compute_report_data(
+    counts: Counts,
+    *,
+    confidence_level: float = 0.95,
+    k_gt_n: str = "raise",
+    forecast_k: int | None = None,
+    rng: Any = 0,
+    n_resamples: int = 1000,
+    forecast_resamples: int = 30,
+    progress: Progress | None = None,
+    parts: Any = None,
+    input_warnings: Any = (),
+    retry_result: Any = None,
+) -> ReportData:
+    """Call the library for every result object the report shows.
+
+    Parameters
+    ----------
+    counts : Counts
+    confidence_level : float
+        Level of the interval bands and comparison intervals (where available).
+    k_gt_n : {"raise", "drop"}
+        "raise": curves run to the smallest n. "drop": to the largest n, leaving problems with
+        n < k out of the mean at that k (a DroppedProblemsWarning says how many).
+    forecast_k : int, optional
+        How far to forecast (default 100 × the largest observed k, at least 10^4).
+    rng : seed for the resampling-based analyses.
+    n_resamples : int
+        Resamples of the paired comparisons (sign-flip test and bootstrap interval).
+    forecast_resamples : int
+        Bootstrap refits per model behind the forecast's prediction intervals.
+    progress : callable(step name), optional
+    parts : set of str, optional
+        Which optional analyses to run (default all of :data:`PARTS`); the curves always run.
+    input_warnings : sequence of (category, message)
+        Warnings raised before this call (e.g. while reading the input), shown first.
+    retry_result : passcurve.RetryResult, optional
+        From :func:`passcurve.retries` on the per-attempt log, when the attempts are retries with
+        feedback. Completion within the retry budget is shown for the models whose attempts are
+        dependent (or cannot be tested because sampling stopped at the first success).
+    """
+    _compute_iv(counts, confidence_level, k_gt_n, n_resamples, forecast_resamples)
+    parts = set(PARTS if parts is None else parts)
+    unknown = parts - set(PARTS)
+    if unknown:
+        raise PasscurveError(f"`parts` must be drawn from {', '.join(PARTS)} (got {sorted(unknown)[0]!r})")
+    col = _Collector(progress)
+    col.warnings.extend((str(c), str(m)) for c, m in input_warnings)
+    k_max = int(counts.n.min() if k_gt_n == "raise" else counts.n.max())
+    grid = report_k_grid(k_max)
+    n_min = int(counts.n.min())
+    pow_ks = [k for k in (2, 4, 8) if k <= n_min]
+    tab_ks = sorted(set(table_k(k_max)) | set(pow_ks))
+    policy: Any = k_gt_n  # validated above: "raise" or "drop"
+    cur, tab = col.step(
+        "curves", lambda: (curve(counts, grid, k_gt_n=policy), curve(counts, tab_ks, k_gt_n=policy))
+    )
+    notes: dict[str, str] = {}
+
+    ext = {k: v for k, v in _extensions().items() if k in parts}
+    # ---- intervals (branch `uncertainty`)
+    band = ext.get("intervals")
+    if band is not None:
+        got = col.optional(
+            "intervals",
+            lambda: (band(cur, counts, confidence_level, rng, k_gt_n), band(tab, counts, confidence_level, rng, k_gt_n)),
+            notes, "intervals", "Intervals",
+        )
+        if got is not None:
+            cur, tab = got
+    else:
+        col.step("intervals", lambda: None)
+        notes["intervals"] = "Interval bands omitted: this build of passcurve has no interval functions."
+    # ---- difficulty fits, power law, forecasts (branch `forecast`)
+    fits: dict[str, Any] = {}
+    shares: dict[str, Any] = {}
+    fitter = ext.get("fits")
+    if fitter is not None:
+        fits, shares = col.optional(
+            "difficulty fits and forecasts",
+            lambda: fitter(counts, cur, forecast_k, confidence_level, rng, forecast_resamples),
+            notes, "failure", "Power-law fit and forecast",
+        ) or ({}, {})
+    else:
+        col.step("difficulty fits and forecasts", lambda: None)
+        notes["failure"] = "Power-law fit and forecast omitted: this build of passcurve has no forecasting functions."
+        notes["histogram"] = "Fitted difficulty distribution omitted: this build of passcurve has no difficulty fits."
+    # ---- comparison (branch `uncertainty`)
+    comps: tuple[Any, ...] = ()
+    cmp = ext.get("compare")
+    if len(counts.models) < 2:
+        col.step("model comparison", lambda: None)
+        notes["models"] = "Paired comparisons need at least two models."
+    elif cmp is not None:
+        comps = tuple(col.optional("model comparison", lambda: cmp(counts, tab, confidence_level, rng, n_resamples),
+                                   notes, "models", "Paired comparisons") or ())
+    else:
+        col.step("model comparison", lambda: None)
+        notes["models"] = "Paired comparisons omitted: this build of passcurve has no comparison function."
+    # ---- diagnostics (branch `uncertainty`)
+    diag: Any = None
+    dg = ext.get("diagnostics")
+    if dg is not None:
+        diag = col.optional("hidden-difficulty diagnostics", lambda: dg(counts), notes, "hidden-difficulty",
+                            "Hidden-difficulty diagnostics")
+    else:
+        col.step("hidden-difficulty diagnostics", lambda: None)
+        notes["hidden-difficulty"] = (
+            "Hidden-difficulty diagnostics omitted: this build of passcurve has no diagnostics function."
+        )
+    # ---- retries: a RetryResult computed by the caller from per-attempt data (Counts have no order)
+    retries: dict[str, Any] = col.step(
+        "retries", lambda: _retry_numbers(retry_result, int(cur.k[-1]), notes) if retry_result is not None else {}
+    )
+    if not retries and "retries" not in notes:
+        notes["retries"] = (
+            "Completion under the retry budget not shown: the input has no per-attempt order with dependent "
+            "retries (with independent samples, completion within k tries is pass@k)."
+        )
+    # ---- per-problem table: pass@k below every problem's n (pass@n is just "c > 0"), pass^k
+    def per_problem() -> dict[str, np.ndarray]:
+        out = {}
+        for k in [k for k in table_k(k_max) if 1 < k < n_min][:3]:
+            out[f"pass@{k}"] = np.atleast_1d(pass_at_k(counts.n, counts.c, k))
+        if pow_ks:
+            out[f"pass^{pow_ks[-1]}"] = np.atleast_1d(pass_pow_k(counts.n, counts.c, pow_ks[-1]))
+        return out
+
+    cols = col.step("per-problem table", per_problem)
+    pow_k = pow_ks[-1] if pow_ks else None
+    return ReportData(
+        counts=counts,
+        curve=cur,
+        table_curve=tab,
+        problem_columns=cols,
+        pow_k=pow_k,
+        warnings=tuple(col.warnings),
+        notes=notes,
+        fits=fits,
+        fitted_shares=shares,
+        comparisons=comps,
+        diagnostics=diag,
+        retries=retries,
+        timings=col.timings,
+    )
+
+
+def _retry_numbers(res: Any, budget: int, notes: dict[str, str]) -> dict[str, Any]:
+    """Read completion within ``budget`` attempts off a RetryResult, for models where it is the right number."""
+    out: dict[str, Any] = {}
+    budgets = [int(b) for b in res.budget]
+    b = max(x for x in budgets if x <= budget) if any(x <= budget for x in budgets) else budgets[0]
+    j = budgets.index(b)
+    indep = []
+    for i, m in enumerate(res.models):
+        if bool(res.dependent[i]) or bool(res.stops_at_success[i]):
+            why = (f"attempts dependent (permutation p = {float(res.p_value[i]):.3g})" if res.dependent[i]
+                   else "sampling stops at the first success (independence not testable)")
+            out[m] = {"budget": b, "completion": float(res.completion[i, j]), "sub": why,
+                      "first_try": float(res.attempt_rate[i, 0])}
+        else:
+            indep.append(f"{m} (p = {float(res.p_value[i]):.3g})")
+    if indep:
+        notes["retries"] = (
+            "Completion under the retry budget not shown for " + ", ".join(indep)
+            + ": the attempts look independent, so completion within k tries is pass@k."
+        )
+    return out
+
+
+def _extensions() -> dict[str, Callable[..., Any]]:
+    """Adapters to analyses that live on other branches, present only when this build has them."""
+    from . import _adapters
+
+    return _adapters.available()
+
+
+def _header(data: ReportData, title: str) -> str:
+    c = data.counts
+    s = [f"<h1>{esc(title)}</h1>"]
+    n_min, n_max = int(c.n.min()), int(c.n.max())
+    n_txt = f"n = {n_min}" if n_min == n_max else f"n from {n_min} to {n_max}"
+    problems = len(np.unique(c.problem.astype(str)))
+    s.append(
+        f'<p class="muted">Source: <strong>{esc(c.source)}</strong> · {len(c.models)} model(s) · '
+        f"{problems} problems · {n_txt} samples per problem · {int(c.n.sum()):,} samples in all. "
+        f"Curves run to k = {int(data.curve.k[-1])}.</p>"
+    )
+    crit = [(cat, msg) for cat, msg in data.warnings if cat in LOOP_FLAGS]
+    if crit:
+        items = "".join(f"<li><strong>{esc(cat)}</strong>: {esc(msg)}</li>" for cat, msg in crit)
+        s.append(f'<div class="banner" id="banner"><strong>Read this report with care.</strong><ul>{items}</ul></div>')
+    return "\n".join(s)
+
+
+def build_report(
+    counts: Counts,
+    *,
+    title: str | None = None,
+    confidence_level: float = 0.95,
+    k_gt_n: str = "raise",
+    forecast_k: int | None = None,
+    rng: Any = 0,
+    n_resamples: int = 1000,
+    forecast_resamples: int = 30,
+    explorer_href: str = "explorer.html",
+    max_table_rows: int = 5000,
+    progress: Progress | None = None,
+    input_warnings: Any = (),
+    parts: Any = None,
+    retry_result: Any = None,
+) -> Report:
+    """The offline HTML report of ``counts``: curves, forecast, difficulty, comparisons, flags.
+
+    Parameters
+    ----------
+    counts : Counts
+        Per-(model, problem) counts, e.g. from :func:`passcurve.read_counts`.
+    title : str, optional
+    confidence_level, k_gt_n, forecast_k, rng, n_resamples, forecast_resamples, input_warnings, parts, retry_result
+        Passed to :func:`compute_report_data`.
+    explorer_href : str
+        Relative link to the explorer page (``Report.write`` writes it next to the report).
+    max_table_rows : int
+        Rows of the per-problem table (the rest are counted in a note).
+    progress : callable(step name), optional
+        Called at the start of each step of :data:`STEPS`.
+
+    Returns
+    -------
+    Report
+        ``.html`` (one self-contained page), ``.sections``, ``.data``, ``.write(path)``.
+    """
+    data = compute_report_data(
+        counts, confidence_level=confidence_level, k_gt_n=k_gt_n, forecast_k=forecast_k, rng=rng, progress=progress,
+        n_resamples=n_resamples, forecast_resamples=forecast_resamples,
+        input_warnings=input_warnings, parts=parts, retry_result=retry_result,
+    )
+    if progress is not None:
+        progress("rendering")
+    t0 = time.perf_counter()
+    n = data.notes
+    sections = [
+        S.loop_numbers_section(data.curve, data.pow_k, data.retries, n.get("retries"),
+                               flags=[m for c, m in data.warnings if c in LOOP_FLAGS]),
+        S.passk_section(data.curve),
+        S.failure_section(data.curve, data.fits or None, note=n.get("failure")),
+        S.naive_section(data.curve),
+        S.passpow_section(data.curve),
+        S.histogram_section(data.counts, data.fitted_shares or None, note=n.get("histogram")),
+        S.comparison_section(data.table_curve, data.counts, data.comparisons, note=n.get("models"),
+                             pass_k=table_k(int(data.curve.k[-1])),
+                             pow_k=[k for k in (2, 4, 8) if k <= int(data.counts.n.min())]),
+        S.diagnostics_section(data.diagnostics, note=n.get("hidden-difficulty")),
+        S.per_problem_section(data.counts, data.problem_columns, max_rows=max_table_rows),
+        S.flags_section(data.warnings, notes=list(n.values())),
+        S.explorer_section(explorer_href),
+    ]
+    from .. import __version__
+
+    html = render_page(
+        title or f"passcurve report: {counts.source}",
+        _header(data, title or "passcurve report"),
+        sections,
+        footer=f"Made by passcurve {esc(__version__)}. One offline file: no network requests.",
+    )
+    data.timings["rendering"] = time.perf_counter() - t0
+    return Report(html=html, sections=tuple(sections), data=data, explorer_href=explorer_href)

@@ -1,0 +1,636 @@
+"""Report sections: each builder takes result objects and returns a :class:`Section`.
+
+No statistics here: every number comes from a result object (CurveResult, the difficulty fits,
+forecasts, comparisons, diagnostics) computed by the library. What is done here is layout:
+choosing colours and axes, binning the per-problem c/n for the histogram, formatting numbers.
+A builder whose inputs are missing returns an *omitted* section with a one-line note.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from ._page import Section, esc, figure_html
+
+__all__ = [
+    "passk_section",
+    "failure_section",
+    "naive_section",
+    "passpow_section",
+    "histogram_section",
+    "comparison_section",
+    "diagnostics_section",
+    "loop_numbers_section",
+    "per_problem_section",
+    "flags_section",
+    "explorer_section",
+    "fmt_num",
+    "fmt_pct",
+]
+
+PALETTE = (
+    "#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#17becf", "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22",
+)
+
+
+POW_FLOOR = 1e-6
+"""pass^k is drawn on a log axis down to this value."""
+
+
+def colour(i: int) -> str:
+    return PALETTE[i % len(PALETTE)]
+
+
+def _rgba(hex_colour: str, alpha: float) -> str:
+    h = hex_colour.lstrip("#")
+    r, g, b = (int(h[i : i + 2], 16) for i in (0, 2, 4))
+    return f"rgba({r},{g},{b},{alpha})"
+
+
+def fmt_num(x: Any, digits: int = 4) -> str:
+    """A number for a table cell: '-' for NaN/None, fixed for ordinary values, scientific for tiny ones."""
+    if x is None:
+        return "-"
+    x = float(x)
+    if not math.isfinite(x):
+        return "-"
+    if x == 0 or 1e-3 <= abs(x) < 1e5:
+        return f"{x:.{digits}f}"
+    return f"{x:.2e}"
+
+
+def fmt_pct3(x: Any) -> str:
+    """A probability as a percentage with 3 significant digits (2.32%, 0.0539%)."""
+    if x is None or not math.isfinite(float(x)):
+        return "-"
+    x = float(x)
+    if x == 0:
+        return "0%"
+    return f"{100 * x:#.3g}".rstrip(".") + "%"
+
+
+def fmt_p(x: Any) -> str:
+    """A p-value: 3 significant digits, '< 0.001' below."""
+    if x is None or not math.isfinite(float(x)):
+        return "-"
+    x = float(x)
+    return "< 0.001" if x < 1e-3 else f"{x:.3f}"
+
+
+def fmt_pct(x: Any, digits: int = 1) -> str:
+    """A probability as a percentage ('-' when missing); tiny values keep two significant digits."""
+    if x is None:
+        return "-"
+    x = float(x)
+    if not math.isfinite(x):
+        return "-"
+    if 0 < abs(x) < 10 ** (-digits - 2):
+        return f"{100 * x:.2g}%" if abs(x) >= 1e-5 else "<0.001%"
+    return f"{100 * x:.{digits}f}%"
+
+
+def _layout(fig: Any, *, xtitle: str, ytitle: str, logx: bool = True, logy: bool = False, height: int = 460) -> Any:
+    fig.update_layout(
+        template="plotly_white",
+        height=height,
+        margin={"l": 70, "r": 20, "t": 30, "b": 60},
+        legend={"orientation": "v", "x": 1.01, "y": 1, "font": {"size": 12}},
+        hovermode="x unified",
+        font={"family": "system-ui, -apple-system, Segoe UI, Roboto, Helvetica, Arial, sans-serif"},
+    )
+    fig.update_xaxes(title=xtitle, type="log" if logx else "linear", showline=True, linecolor="#8c959f")
+    fig.update_yaxes(title=ytitle, type="log" if logy else "linear", showline=True, linecolor="#8c959f")
+    if logx:
+        _log_ticks(fig, [t.x for t in fig.data if t.x is not None and getattr(t, "fill", None) != "toself"], "x")
+    if logy:
+        _log_ticks(fig, [t.y for t in fig.data if t.y is not None and getattr(t, "fill", None) != "toself"], "y")
+    return fig
+
+
+_SUP = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
+
+
+def _tick_text(v: float) -> str:
+    """1, 20, 500, 1000, 5·10⁴; 0.5, 0.02, 0.0001, 10⁻⁶."""
+    e = int(math.floor(math.log10(v) + 1e-9))
+    m = round(v / 10.0**e)
+    if -4 <= e <= 3:
+        return f"{v:.{max(0, -e)}f}"
+    p = f"10{str(e).translate(_SUP)}"
+    return p if m == 1 else f"{m}·{p}"
+
+
+def log_ticks(lo: float, hi: float) -> list[float]:
+    """Readable ticks for a log axis from lo to hi: 1-2-5 within about three decades, else powers of ten."""
+    lo, hi = max(lo, 1e-300), max(hi, lo)
+    e0, e1 = math.floor(math.log10(lo)), math.ceil(math.log10(hi))
+    mult = (1, 2, 5) if e1 - e0 <= 3 else (1,)
+    step = max(1, (e1 - e0) // 8)
+    ticks = [m * 10.0**e for e in range(e0, e1 + 1, step) for m in mult]
+    return [t for t in ticks if lo / 1.0001 <= t <= hi * 1.0001]
+
+
+def _log_ticks(fig: Any, values: list[Any], axis: str = "y") -> None:
+    """Explicit log-axis ticks (plotly's own 1-2-5 labels drop the decade: '5', '2')."""
+    v = np.concatenate([np.ravel(np.asarray(a, dtype=float)) for a in values]) if values else np.array([])
+    v = v[np.isfinite(v) & (v > 0)]
+    if not v.size:
+        return
+    ticks = log_ticks(float(v.min()), float(v.max()))
+    upd = fig.update_yaxes if axis == "y" else fig.update_xaxes
+    upd(tickmode="array", tickvals=ticks, ticktext=[_tick_text(t) for t in ticks])
+
+
+def _style_key(go: Any, fig: Any, entries: Sequence[tuple[str, str]]) -> None:
+    """Legend entries that explain line styles once (the per-model dashed lines stay out of the legend)."""
+    for name, dash in entries:
+        fig.add_trace(go.Scatter(x=[None], y=[None], mode="lines", name=name, line={"color": "#57606a", "dash": dash},
+                                 hoverinfo="skip"))
+
+
+def _go() -> Any:
+    import plotly.graph_objects as go
+
+    return go
+
+
+def _band(go: Any, x: np.ndarray, lo: np.ndarray, hi: np.ndarray, col: str, name: str, group: str) -> Any:
+    ok = np.isfinite(lo) & np.isfinite(hi)
+    x, lo, hi = x[ok], lo[ok], hi[ok]
+    return go.Scatter(
+        mode="lines",
+        x=np.concatenate([x, x[::-1]]),
+        y=np.concatenate([hi, lo[::-1]]),
+        fill="toself",
+        fillcolor=_rgba(col, 0.18),
+        line={"width": 0},
+        name=name,
+        legendgroup=group,
+        showlegend=False,
+        hoverinfo="skip",
+    )
+
+
+def _level(curve: Any) -> str:
+    return f"{round(100 * (curve.confidence_level or 0.95))}%"
+
+
+# ---------------------------------------------------------------------------------------------- curves
+def passk_section(curve: Any) -> Section:
+    """pass@k against k (log k), one line per model, with its interval band when the curve carries one."""
+    go = _go()
+    fig = go.Figure()
+    ks = np.asarray(curve.k, dtype=float)
+    has_band = "pass_at_k" in curve.intervals
+    for i, m in enumerate(curve.models):
+        col = colour(i)
+        if has_band:
+            lo, hi = curve.intervals["pass_at_k"]
+            fig.add_trace(_band(go, ks, lo[i], hi[i], col, f"{m} interval", m))
+        fig.add_trace(
+            go.Scatter(x=ks, y=curve.values["pass_at_k"][i], mode="lines", name=m, legendgroup=m,
+                       line={"color": col, "width": 2.5}, hovertemplate="%{y:.4f}")
+        )
+    _layout(fig, xtitle="k (samples per problem)", ytitle="pass@k (unbiased, mean over problems)")
+    fig.update_yaxes(rangemode="tozero")
+    cap = (
+        f"Shaded: {_level(curve)} interval ({esc(curve.interval_method or 'interval')}), counting problems, not samples."
+        if has_band
+        else ""
+    )
+    note = None if has_band else "No interval band: interval estimates are not available in this build of passcurve."
+    body = figure_html(fig, "fig-passk") + (f'<p class="caption">{cap}</p>' if cap else "")
+    return Section("pass-at-k", "pass@k against k", body, note=note)
+
+
+def failure_section(curve: Any, fits: dict[str, Any] | None = None, note: str | None = None) -> Section:
+    """1 - pass@k on log-log axes; the power-law fit and the forecast beyond n when available.
+
+    ``fits`` maps a model to a dict with any of: ``"power_law"`` (k, failure) of the fitted
+    power law, ``"forecast"`` (k, failure, low, high) beyond the data, ``"labels"`` (column -> text
+    for the table under the chart: "power law", "forecast", "difficulty").
+    """
+    go = _go()
+    fig = go.Figure()
+    ks = np.asarray(curve.k, dtype=float)
+    obs = [np.ravel(1.0 - curve.values["pass_at_k"])]
+    obs += [np.asarray(f["forecast"][1], dtype=float) for f in (fits or {}).values() if "forecast" in f]
+    pos = np.concatenate(obs)
+    pos = pos[np.isfinite(pos) & (pos > 0)]
+    # the log axis stops two decades below the lowest observed or forecast failure rate (a band reaching
+    # failure 0, i.e. pass@k = 1, is drawn down to there)
+    floor = max(1e-6, float(pos.min()) * 1e-2) if pos.size else 1e-6
+    for i, m in enumerate(curve.models):
+        col = colour(i)
+        fail = 1.0 - curve.values["pass_at_k"][i]
+        ok = fail > 0
+        fig.add_trace(
+            go.Scatter(x=ks[ok], y=fail[ok], mode="lines", name=f"{m}", legendgroup=m,
+                       line={"color": col, "width": 2.5}, hovertemplate="%{y:.4g}")
+        )
+        f = (fits or {}).get(m)
+        if not f:
+            continue
+        if "forecast" in f:
+            fk, fv, flo, fhi = (np.asarray(a, dtype=float) for a in f["forecast"])
+            if np.isfinite(flo).any():
+                fig.add_trace(_band(go, fk, np.clip(flo, floor, None), np.clip(fhi, floor, None), col,
+                                    f"{m} forecast interval", m))
+            keep = fv >= floor
+            fig.add_trace(
+                go.Scatter(x=fk[keep], y=fv[keep], mode="lines", name=f"{m} forecast", legendgroup=m, showlegend=False,
+                           line={"color": col, "width": 2, "dash": "dot"}, hovertemplate="%{y:.4g}")
+            )
+        if "power_law" in f:
+            pk, pv = (np.asarray(a, dtype=float) for a in f["power_law"])
+            keep = pv >= floor
+            fig.add_trace(
+                go.Scatter(x=pk[keep], y=pv[keep], mode="lines", name=f"{m} power law", legendgroup=m, showlegend=False,
+                           line={"color": col, "width": 1.5, "dash": "dash"}, hovertemplate="%{y:.4g}")
+            )
+    if fits:
+        _style_key(go, fig, [("observed", "solid"), ("power law", "dash"), ("forecast", "dot")])
+    _layout(fig, xtitle="k (samples per problem)", ytitle="failure rate 1 − pass@k", logy=True)
+    fig.update_yaxes(range=[math.log10(floor), 0.02])
+    ticks = log_ticks(floor, 1.0)
+    fig.update_yaxes(tickmode="array", tickvals=ticks, ticktext=[_tick_text(t) for t in ticks])
+    body = figure_html(fig, "fig-failure")
+    if fits:
+        body += (
+            '<p class="caption">Solid: observed. Dashed: least-squares power law −log pass@k = a·k<sup>−b</sup> '
+            "(Schaeffer et al. 2025). Dotted with band: forecast beyond the largest observed k and its interval.</p>"
+        )
+        cols = [c for c in ("power law", "forecast", "difficulty") if any(c in v.get("labels", {}) for v in fits.values())]
+        rows = [[m, *[v.get("labels", {}).get(c, "-") for c in cols]] for m, v in fits.items()]
+        if cols:
+            body += '<div class="wide fits">' + _table(["model", *cols], rows, text_cols=1 + len(cols)) + "</div>"
+    return Section("failure", "Failure rate 1 − pass@k (log-log), power law and forecast", body, note=note)
+
+
+def naive_section(curve: Any) -> Section:
+    """The unbiased estimator beside the naive plug-in 1 - (1 - c/n)^k (biased, shown for comparison)."""
+    if "naive_pass_at_k" not in curve.values:
+        return Section("naive", "Naive vs unbiased pass@k", note="The curve was computed without the naive metric.",
+                       omitted=True)
+    go = _go()
+    fig = go.Figure()
+    ks = np.asarray(curve.k, dtype=float)
+    for i, m in enumerate(curve.models):
+        col = colour(i)
+        fig.add_trace(go.Scatter(x=ks, y=curve.values["pass_at_k"][i], mode="lines", name=m,
+                                 legendgroup=m, line={"color": col, "width": 2.5}, hovertemplate="%{y:.4f}"))
+        fig.add_trace(go.Scatter(x=ks, y=curve.values["naive_pass_at_k"][i], mode="lines", name=f"{m} naive",
+                                 legendgroup=m, line={"color": col, "width": 1.5, "dash": "dash"},
+                                 hovertemplate="%{y:.4f}", showlegend=False))
+    _style_key(go, fig, [("unbiased", "solid"), ("naive plug-in", "dash")])
+    _layout(fig, xtitle="k (samples per problem)", ytitle="pass@k")
+    fig.update_yaxes(rangemode="tozero")
+    cap = (
+        "Solid: the unbiased estimator 1 − C(n−c, k)/C(n, k) (Chen et al. 2021). Dashed: the naive plug-in "
+        "1 − (1 − c/n)<sup>k</sup>, which underestimates pass@k for k &gt; 1 (by Jensen, E[(1 − c/n)<sup>k</sup>] "
+        "≥ (1 − p)<sup>k</sup>) and is shown only for comparison."
+    )
+    return Section("naive", "Naive vs unbiased pass@k", figure_html(fig, "fig-naive") + f'<p class="caption">{cap}</p>')
+
+
+def passpow_section(curve: Any) -> Section:
+    """pass^k (all k samples right) against k."""
+    if "pass_pow_k" not in curve.values:
+        return Section("pass-pow-k", "pass^k", note="The curve was computed without pass^k.", omitted=True)
+    go = _go()
+    fig = go.Figure()
+    ks = np.asarray(curve.k, dtype=float)
+    has_band = "pass_pow_k" in curve.intervals
+    for i, m in enumerate(curve.models):
+        col = colour(i)
+        v = curve.values["pass_pow_k"][i]
+        ok = v >= POW_FLOOR
+        fig.add_trace(go.Scatter(x=ks[ok], y=v[ok], mode="lines", name=m, legendgroup=m,
+                                 line={"color": col, "width": 2.5}, hovertemplate="%{y:.4g}"))
+    _layout(fig, xtitle="k (attempts that must all succeed)", ytitle="pass^k (unbiased, mean over problems)",
+            logy=True)
+    cap = ("pass^k = C(c, k)/C(n, k): the chance that k independent attempts all succeed (reliability, τ-bench). "
+           f"Log scale, drawn down to {POW_FLOOR:g}."
+           + (" Its intervals are in the model comparison table (on a log axis their lower ends, often 0, "
+              "would swamp the chart)." if has_band else ""))
+    return Section("pass-pow-k", "pass^k: all k attempts right", figure_html(fig, "fig-passpow") + f'<p class="caption">{cap}</p>')
+
+
+# ---------------------------------------------------------------------------------------------- histogram
+def _bins(p: np.ndarray, n_max: int) -> tuple[np.ndarray, bool]:
+    """Bin edges for c/n: log-spaced when most solved problems have small c/n, else 20 linear bins."""
+    pos = p[p > 0]
+    if pos.size and np.median(pos) < 0.05:
+        lo = math.floor(math.log10(0.5 / n_max) * 4) / 4
+        return np.logspace(lo, 0, int(round(-lo * 4)) + 1), True
+    return np.linspace(0, 1, 21), False
+
+
+def histogram_section(counts: Any, fitted: dict[str, Any] | None = None, note: str | None = None) -> Section:
+    """Histogram of per-problem c/n per model (share of problems), with the fitted difficulty distribution.
+
+    ``fitted`` maps a model to ``{"shares": expected share per bin (same edges), "zero": expected
+    share with c = 0, "label": str}``, computed by the library from its fitted model; pass a
+    callable ``fitted[model](edges, n) -> dict`` to let the fit evaluate on this section's bins.
+    """
+    go = _go()
+    from plotly.subplots import make_subplots
+
+    models = counts.models
+    m_count = len(models)
+    cols = 1 if m_count == 1 else 2 if m_count <= 4 else 3
+    rows = -(-m_count // cols)
+    p_all = counts.c / counts.n
+    edges, logx = _bins(p_all, int(counts.n.max()))
+    fig = make_subplots(rows=rows, cols=cols, subplot_titles=list(models), horizontal_spacing=0.07,
+                        vertical_spacing=min(0.12, 0.5 / max(rows, 1)))
+    zero_x = float(edges[0]) / 2  # where the "never solved" bar sits on a log axis
+    for i, m in enumerate(models):
+        r, cc = i // cols + 1, i % cols + 1
+        sel = counts.model == m
+        p = p_all[sel]
+        total = p.size
+        pos = p[p > 0] if logx else p
+        share, _ = np.histogram(pos, bins=edges)
+        share = share / total
+        mids = np.sqrt(edges[:-1] * edges[1:]) if logx else (edges[:-1] + edges[1:]) / 2
+        widths = np.diff(edges)
+        col = colour(i)
+        fig.add_trace(go.Bar(x=mids, y=share, width=widths * (0.9 if not logx else 0.8), marker_color=_rgba(col, 0.6),
+                             name=f"{m} observed", showlegend=False, hovertemplate="c/n ≈ %{x:.3g}: %{y:.1%}"),
+                      row=r, col=cc)
+        if logx:
+            zero = float(np.mean(p == 0))
+            fig.add_trace(go.Bar(x=[zero_x], y=[zero], width=[zero_x * 0.8], marker_color="#8c959f",
+                                 name="never solved", showlegend=False,
+                                 hovertemplate="never solved (c = 0): %{y:.1%}<extra></extra>"),
+                          row=r, col=cc)
+        f = (fitted or {}).get(m)
+        if callable(f):
+            f = f(edges, int(np.median(counts.n[sel])))
+        if f:
+            fig.add_trace(go.Scatter(x=mids, y=f["shares"], mode="lines+markers", line={"color": "#111", "width": 1.5},
+                                     marker={"size": 4}, name="fitted", showlegend=(i == 0),
+                                     hovertemplate="fitted: %{y:.1%}"), row=r, col=cc)
+            if logx and f.get("zero") is not None:
+                fig.add_trace(go.Scatter(x=[zero_x], y=[f["zero"]], mode="markers", marker={"color": "#111", "size": 7,
+                                                                                           "symbol": "diamond"},
+                                         name="fitted never solved", showlegend=False,
+                                         hovertemplate="fitted c = 0: %{y:.1%}"), row=r, col=cc)
+        if logx:
+            decades = [10.0**e for e in range(int(math.ceil(math.log10(edges[0]))), 1)]
+            fig.update_xaxes(type="log", tickvals=[zero_x, *decades],
+                             ticktext=["0", *[f"{d:g}" for d in decades]], row=r, col=cc)
+        fig.update_yaxes(tickformat=".0%", row=r, col=cc)
+    fig.update_layout(template="plotly_white", height=max(300, 260 * rows), bargap=0.05,
+                      margin={"l": 60, "r": 20, "t": 40, "b": 50}, showlegend=bool(fitted))
+    fig.update_xaxes(title_text="c/n (share of samples correct)", row=rows)
+    cap = (
+        "Share of problems per bin of c/n. "
+        + ("Log-spaced bins (most solved problems have small c/n); the grey bar at 0 is the share never solved. "
+           if logx else "")
+        + ("Black: the fitted difficulty distribution's expected share per bin." if fitted else "")
+    )
+    body = figure_html(fig, "fig-hist") + f'<p class="caption">{cap}</p>'
+    return Section("histogram", "Per-problem success rate c/n and the fitted difficulty distribution", body, note=note)
+
+
+# ---------------------------------------------------------------------------------------------- tables
+class Raw(str):
+    """A table cell that is already HTML (built here from escaped parts)."""
+
+
+def _table(headers: Sequence[str], rows: Sequence[Sequence[Any]], *, table_id: str | None = None,
+           sortable: bool = False, text_cols: int = 1) -> str:
+    idattr = f' id="{esc(table_id)}"' if table_id else ""
+    cls = ' class="sortable"' if sortable else ""
+    th = "".join(f'<th class="text">{esc(h)}</th>' if j < text_cols else f"<th>{esc(h)}</th>"
+                 for j, h in enumerate(headers))
+    body = []
+    for row in rows:
+        cells = []
+        for j, v in enumerate(row):
+            if isinstance(v, Raw):
+                cells.append(f"<td>{v}</td>")
+            elif isinstance(v, tuple):  # (display, sort key)
+                disp, key = v
+                cells.append(f'<td data-sort="{esc(key)}">{esc(disp)}</td>')
+            else:
+                cells.append(f'<td class="text">{esc(v)}</td>' if j < text_cols else f"<td>{esc(v)}</td>")
+        body.append("<tr>" + "".join(cells) + "</tr>")
+    return f"<table{idattr}{cls}><thead><tr>{th}</tr></thead><tbody>{''.join(body)}</tbody></table>"
+
+
+def _with_interval(curve: Any, metric: str, i: int, j: int, fmt: Any = None) -> Raw:
+    """The value, and its interval on a second, smaller line."""
+    fmt = fmt or fmt_num
+    v = curve.values[metric][i, j]
+    if metric in curve.intervals:
+        lo, hi = curve.intervals[metric]
+        return Raw(f'{esc(fmt(v))}<br><span class="ci">[{esc(fmt(lo[i, j]))}, {esc(fmt(hi[i, j]))}]</span>')
+    return Raw(esc(fmt(v)))
+
+
+def comparison_section(table_curve: Any, counts: Any, comparisons: Sequence[Any] | None = None,
+                       note: str | None = None, pass_k: Sequence[int] = (), pow_k: Sequence[int] = ()) -> Section:
+    """One row per model at round k; below it the comparisons (:class:`passcurve.CompareResult`) if given.
+
+    ``pass_k`` / ``pow_k``: which of ``table_curve.k`` to show as pass@k and pass^k columns (default:
+    all as pass@k, none as pass^k).
+    """
+    ks = [int(k) for k in table_curve.k]
+    pass_k = [k for k in (pass_k or ks) if k in ks]
+    pow_k = [k for k in pow_k if k in ks and "pass_pow_k" in table_curve.values]
+    headers = ["model", "problems", "n (median)", "never solved", "always solved"]
+    headers += [f"pass@{k}" for k in pass_k] + [f"pass^{k}" for k in pow_k]
+    rows = []
+    for i, m in enumerate(table_curve.models):
+        sel = counts.model == m
+        s = table_curve.summary[i]
+        row: list[Any] = [m, s["problems"], f"{s['n_median']:g}", int(np.sum(counts.c[sel] == 0)),
+                          int(np.sum(counts.c[sel] == counts.n[sel]))]
+        row += [_with_interval(table_curve, "pass_at_k", i, ks.index(k)) for k in pass_k]
+        row += [_with_interval(table_curve, "pass_pow_k", i, ks.index(k)) for k in pow_k]
+        rows.append(row)
+    body = '<div class="wide">' + _table(headers, rows) + "</div>"
+    if table_curve.intervals:
+        body += f'<p class="caption">Brackets: {_level(table_curve)} intervals ({esc(table_curve.interval_method)}).</p>'
+    if comparisons:
+        ref = comparisons[0].model_a
+        lvl = f"{round(100 * comparisons[0].confidence_level)}%"
+        body += f"<h3>Each model against {esc(ref)} (highest pass@1)</h3>"
+        ch = ["model A", "model B", "k", "A", "B", "A − B", f"{lvl} interval", "p-value", "problems", "paired",
+              "method"]
+        crow = []
+        for c in comparisons:
+            for j, k in enumerate(c.k):
+                crow.append([c.model_a, c.model_b, int(k), fmt_num(c.value_a[j]), fmt_num(c.value_b[j]),
+                             fmt_num(c.difference[j]), f"[{fmt_num(c.low[j])}, {fmt_num(c.high[j])}]",
+                             fmt_p(c.p_value[j]), int(c.problems[j]), "yes" if c.paired else "no",
+                             f"{c.method}; {c.test}"])
+        body += '<div class="wide scroll">' + _table(ch, crow, text_cols=2) + "</div>"
+        body += (f'<p class="caption">{esc(comparisons[0].metric.replace("_", " "))}: difference A − B with its '
+                 f"{lvl} interval and a two-sided p-value of no difference; paired on shared problems "
+                 "(passcurve.compare).</p>")
+    return Section("models", "Model comparison", body, note=note)
+
+
+def diagnostics_section(diag: Any, note: str | None = None) -> Section:
+    """Hidden-difficulty diagnostics per model (:class:`passcurve.DiagnosticsResult`): the seed's widget measured.
+
+    A table of P(right), μ², P(both right), P(2nd | 1st), intra-class correlation, and a chart of
+    the actual pass@k beside the independent-coin curve 1 − (1 − μ)^k.
+    """
+    title = "Hidden difficulty: measured on this benchmark"
+    if diag is None:
+        return Section("hidden-difficulty", title, note=note or "Not available.", omitted=True)
+    ks = [int(k) for k in diag.k]
+    j8 = ks.index(8) if 8 in ks else None
+    headers = ["model", "μ = P(right)", "μ² (if indep.)", "P(both right)", "P(2nd | 1st right)", "ICC",
+               "σ of p"]
+    if j8 is not None:
+        headers += ["pass@8 if indep.", "pass@8 actually"]
+    rows = []
+    for i, m in enumerate(diag.models):
+        row = [m, fmt_pct3(diag.mean[i]), fmt_pct3(diag.mean_squared[i]), fmt_pct3(diag.both_right[i]),
+               fmt_pct3(diag.second_given_first[i]), fmt_num(diag.icc[i], 3), fmt_pct3(diag.difficulty_sd[i])]
+        if j8 is not None:
+            row += [fmt_pct3(diag.independent_pass_at_k[i, j8]), fmt_pct3(diag.pass_at_k[i, j8])]
+        rows.append(row)
+    body = '<div class="wide">' + _table(headers, rows) + "</div>"
+    body += ('<p class="caption">μ: mean c/n; P(both right): two answers to one problem both right; ICC: the '
+             "intra-class correlation σ²/(μ(1 − μ)); σ: the standard deviation of per-problem pass rates.</p>")
+    go = _go()
+    fig = go.Figure()
+    kx = np.asarray(ks, dtype=float)
+    for i, m in enumerate(diag.models):
+        col = colour(i)
+        fig.add_trace(go.Scatter(x=kx, y=diag.pass_at_k[i], mode="lines+markers", name=m,
+                                 legendgroup=m, line={"color": col, "width": 2.5}, marker={"size": 5},
+                                 hovertemplate="%{y:.4f}"))
+        fig.add_trace(go.Scatter(x=kx, y=diag.independent_pass_at_k[i], mode="lines", name=f"{m} if independent",
+                                 legendgroup=m, line={"color": col, "width": 1.5, "dash": "dash"},
+                                 hovertemplate="%{y:.4f}", showlegend=False))
+    _style_key(go, fig, [("actually", "solid"), ("if independent: 1 − (1 − μ)^k", "dash")])
+    _layout(fig, xtitle="k (doubling)", ytitle="pass@k", height=420)
+    fig.update_yaxes(rangemode="tozero")
+    body += figure_html(fig, "fig-hidden")
+    body += (
+        '<p class="caption">Two answers to the same problem are both right with probability μ² + σ², not μ²: '
+        "problems differ in difficulty (σ), so a right first answer is evidence the problem is easy. "
+        "That is why the actual pass@k (solid) falls below independent coin flips at the average rate (dashed). "
+        'Move the sliders in the <a href="#explorer">explorer</a> to see the same effect.</p>'
+    )
+    return Section("hidden-difficulty", title, body, note=note)
+
+
+def loop_numbers_section(curve: Any, pow_k: int | None, retries: dict[str, Any] | None = None,
+                         retry_note: str | None = None, flags: Sequence[str] = ()) -> Section:
+    """The four numbers a self-improving loop needs, per model, each only where the data support it.
+
+    first-try pass@1; coverage pass@k at the largest k; pass^k (k = ``pow_k``, only when every
+    problem has at least that many samples); completion within the retry budget (only with
+    ``retries``: per model ``{"budget", "completion"}`` from per-attempt data with dependent attempts).
+    """
+    ks = [int(k) for k in curve.k]
+    kmax = ks[-1]
+    j_pow = ks.index(pow_k) if pow_k in ks and "pass_pow_k" in curve.values else None
+    has_ci = "pass_at_k" in curve.intervals
+    headers = ["model", "first-try pass@1", f"coverage pass@{kmax}"]
+    if j_pow is not None:
+        headers.append(f"pass^{pow_k} (all {pow_k} right)")
+    if retries:
+        headers.append("completion within the retry budget")
+    rows = []
+    for i, m in enumerate(curve.models):
+        def cell(metric: str, j: int, i: int = i) -> Raw:
+            return _with_interval(curve, metric, i, j, fmt_pct)
+
+        first = cell("pass_at_k", 0)
+        r = (retries or {}).get(m)
+        if r and r.get("first_try") is not None:  # the attempt order is known: the first attempt itself
+            first = Raw(f"{esc(fmt_pct(r['first_try']))}<br><span class='ci'>success rate of attempt 1 "
+                        f"(mean c/n {esc(fmt_pct(curve.values['pass_at_k'][i, 0]))})</span>")
+        row = [m, first, cell("pass_at_k", len(ks) - 1)]
+        if j_pow is not None:
+            row.append(cell("pass_pow_k", j_pow))
+        if retries:
+            r = retries.get(m)
+            row.append(Raw(f"{esc(fmt_pct(r['completion']))} within {r['budget']}<br>"
+                           f"<span class='ci'>{esc(r['sub'])}</span>") if r else "-")
+        rows.append(row)
+    body = '<div class="wide">' + _table(headers, rows) + "</div>"
+    expl = [
+        "<b>first-try pass@1</b>: the share of problems a single sample solves (mean of c/n)",
+        f"<b>coverage</b>: the share solved at least once in {kmax} samples, which a loop only collects with a "
+        "verifier that recognises the right sample",
+    ]
+    if j_pow is not None:
+        expl.append(f"<b>pass^{pow_k}</b>: the chance that {pow_k} independent attempts are all right (reliability)")
+    else:
+        expl.append("<b>pass^k</b> is not shown: it needs at least 2 samples of every problem")
+    if retries:
+        expl.append("<b>completion within the retry budget</b>: the share of problems whose first success comes "
+                    "within that many attempts, read from the attempt order (passcurve.retries), where attempts "
+                    "are dependent and pass@k's formula does not apply")
+    if retry_note:
+        expl.append(esc(retry_note))
+    if has_ci:
+        expl.append(f"brackets: {_level(curve)} intervals")
+    body += '<ul class="caption">' + "".join(f"<li>{e}</li>" for e in expl) + "</ul>"
+    if flags:
+        body += ("<p class='caption'>Read these numbers with the <a href='#flags'>flags</a>: "
+                 + "; ".join(esc(f) for f in flags) + "</p>")
+    return Section("loop", "Four numbers for a self-improving loop", body)
+
+
+def per_problem_section(counts: Any, columns: dict[str, np.ndarray], max_rows: int = 5000) -> Section:
+    """Sortable table: one row per (model, problem) with n, c, c/n and per-problem estimates.
+
+    ``columns`` maps a header (e.g. "pass@10") to per-row values computed by the library.
+    """
+    total = len(counts)
+    take = np.arange(min(total, max_rows))
+    rows = []
+    for r in take:
+        n, c = int(counts.n[r]), int(counts.c[r])
+        p = c / n
+        row = [str(counts.model[r]), str(counts.problem[r]), (str(n), n), (str(c), c), (fmt_num(p), repr(p))]
+        for vals in columns.values():
+            v = float(vals[r])
+            row.append((fmt_num(v), repr(v)))
+        row.append("never solved" if c == 0 else ("always solved" if c == n else ""))
+        rows.append(row)
+    headers = ["model", "problem", "n", "c", "c/n", *columns, "flag"]
+    table = _table(headers, rows, table_id="problem-table", sortable=True, text_cols=2)
+    note = None if total <= max_rows else f"Showing the first {max_rows} of {total} rows."
+    body = ('<p class="filter"><label>Filter rows: <input type="search" data-filter="problem-table" '
+            'placeholder="model, problem or flag"></label> <span class="muted">Click a column header to sort.</span></p>'
+            f'<div class="scroll">{table}</div>')
+    return Section("problems", "Per-problem table", body, note=note)
+
+
+def flags_section(warnings: Sequence[tuple[str, str]], notes: Sequence[str] = ()) -> Section:
+    """Every warning raised while computing (verbatim, with its category) and every omitted-section note."""
+    items = [f'<li class="warning"><strong>{esc(cat)}</strong>: {esc(msg)}</li>' for cat, msg in warnings]
+    if not items:
+        items = ['<li class="muted">No warnings were raised.</li>']
+    body = f'<h3>Warnings raised while computing</h3><ul class="flags">{"".join(items)}</ul>'
+    if notes:
+        body += "<h3>Not shown</h3><ul class='flags'>" + "".join(f'<li class="muted">{esc(n)}</li>' for n in notes)
+        body += "</ul>"
+    return Section("flags", "Flags and warnings", body)
+
+
+def explorer_section(href: str) -> Section:
+    body = (
+        f'<p class="explorer-link"><a id="explorer-link" href="{esc(href)}">Open the explorer</a>: '
+        "two sliders (average pass rate, how much problems differ) show why pass@k grows more slowly than "
+        "independent coin flips promise: problems differ in difficulty, and hard ones stay hard. "
+        "It is a separate offline page written next to this report.</p>"
+    )
+    return Section("explorer", "Explorer: hidden difficulty", body)

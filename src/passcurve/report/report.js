@@ -1,0 +1,45 @@
+// passcurve report: sortable tables and a row filter, in plain JS (no network, no libraries).
+(function () {
+  "use strict";
+  function cellValue(td) {
+    var v = td.getAttribute("data-sort");
+    if (v === null) v = td.textContent.trim();
+    var num = Number(v);
+    return v !== "" && !isNaN(num) ? { n: num } : { s: v.toLowerCase() };
+  }
+  function sortTable(table, col, th) {
+    var body = table.tBodies[0], rows = Array.prototype.slice.call(body.rows);
+    var asc = th.getAttribute("aria-sort") !== "ascending";
+    Array.prototype.forEach.call(table.tHead.rows[0].cells, function (h) { h.removeAttribute("aria-sort"); });
+    th.setAttribute("aria-sort", asc ? "ascending" : "descending");
+    var keyed = rows.map(function (r, i) { return { r: r, v: cellValue(r.cells[col]), i: i }; });
+    keyed.sort(function (a, b) {
+      var x = a.v, y = b.v, d;
+      if ("n" in x && "n" in y) d = x.n - y.n;
+      else if ("n" in x) d = -1;
+      else if ("n" in y) d = 1;
+      else d = x.s < y.s ? -1 : x.s > y.s ? 1 : 0;
+      if (d === 0) d = a.i - b.i;
+      return asc ? d : -d;
+    });
+    var frag = document.createDocumentFragment();
+    keyed.forEach(function (k) { frag.appendChild(k.r); });
+    body.appendChild(frag);
+  }
+  Array.prototype.forEach.call(document.querySelectorAll("table.sortable"), function (table) {
+    Array.prototype.forEach.call(table.tHead.rows[0].cells, function (th, col) {
+      th.setAttribute("title", "click to sort");
+      th.addEventListener("click", function () { sortTable(table, col, th); });
+    });
+  });
+  Array.prototype.forEach.call(document.querySelectorAll("input[data-filter]"), function (input) {
+    var table = document.getElementById(input.getAttribute("data-filter"));
+    input.addEventListener("input", function () {
+      var q = input.value.trim().toLowerCase();
+      Array.prototype.forEach.call(table.tBodies[0].rows, function (r) {
+        r.style.display = !q || r.textContent.toLowerCase().indexOf(q) >= 0 ? "" : "none";
+      });
+    });
+  });
+  window.passcurveReport = { sortTable: sortTable };
+})();

@@ -1,0 +1,226 @@
+"""The explorer and the report in a real headless Chromium (Debian's), with the network off.
+
+Each page is opened from a file:// URL with every other request aborted and counted; the tests
+assert no request left the page, no console error, and (explorer) that the readouts shown after
+moving the sliders equal the closed forms computed in Python. Screenshots go to artifacts/.
+Skipped only when /usr/bin/chromium is absent (`apt-get install chromium`; never `playwright install`).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from passcurve.report import explorer_bin_shares, explorer_readouts, format_percent, write_explorer
+from passcurve.report._explorer import READOUT_DIGITS
+
+CHROMIUM = Path("/usr/bin/chromium")
+ARTIFACTS = Path(__file__).resolve().parents[1] / "artifacts"
+ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.skipif(not CHROMIUM.exists(), reason="/usr/bin/chromium is absent (apt-get install chromium)"),
+]
+
+
+@pytest.fixture(scope="module")
+def browser():
+    sync_api = pytest.importorskip("playwright.sync_api")
+    with sync_api.sync_playwright() as pw:
+        b = pw.chromium.launch(executable_path=str(CHROMIUM), args=ARGS, headless=True)
+        yield b
+        b.close()
+
+
+class OfflinePage:
+    """A page whose context aborts (and records) every request that is not the file itself."""
+
+    def __init__(self, browser, path: Path, width: int = 1100, height: int = 900, also: tuple[Path, ...] = ()) -> None:
+        self.context = browser.new_context(viewport={"width": width, "height": height})
+        self.context.set_offline(True)
+        self.blocked: list[str] = []
+        self.requests: list[str] = []
+        self.errors: list[str] = []
+        self.url = path.resolve().as_uri()
+        self.allowed = {self.url, *(p.resolve().as_uri() for p in also)}
+
+        def route(r):  # the network is off: only the page's own file (and pages it links to) may load
+            if r.request.url in self.allowed:
+                r.continue_()
+            else:
+                self.blocked.append(r.request.url)
+                r.abort()
+
+        self.context.route("**/*", route)
+        self.page = self.context.new_page()
+        self.page.on("request", lambda req: self.requests.append(req.url))
+        self.page.on("console", lambda m: self.errors.append(m.text) if m.type == "error" else None)
+        self.page.on("pageerror", lambda e: self.errors.append(str(e)))
+        self.page.goto(self.url)
+        self.page.wait_for_load_state("load")
+
+    def others(self) -> list[str]:
+        """Requests other than the page itself and the pages it links to (there must be none)."""
+        return [u for u in self.requests if u not in self.allowed] + self.blocked
+
+    def close(self) -> None:
+        self.context.close()
+
+
+def _set_slider(page, slider_id: str, value: int) -> None:
+    page.evaluate(
+        "([id, v]) => { const e = document.getElementById(id); e.value = v;"
+        " e.dispatchEvent(new Event('input', {bubbles: true})); }",
+        [slider_id, value],
+    )
+
+
+def _readouts(page) -> dict[str, tuple[str, float]]:
+    out = {}
+    for key in READOUT_DIGITS:
+        loc = page.locator(f"#r-{key}")
+        out[key] = (loc.inner_text().strip(), float(loc.get_attribute("data-value")))
+    return out
+
+
+def _check_readouts(page, mean: float, sd: float) -> None:
+    want = explorer_readouts(mean, sd)  # scipy betaln route (ModelSpec.true_pass_at_k)
+    got = _readouts(page)
+    for key, digits in READOUT_DIGITS.items():
+        text, value = got[key]
+        assert math.isclose(value, want[key], rel_tol=1e-10, abs_tol=1e-13), (key, mean, sd, value, want[key])
+        assert text == format_percent(want[key], digits), (key, mean, sd, text)
+    # the top chart: share of questions per 5% bin, JS continued fraction vs scipy's beta CDF
+    shares = json.loads(page.locator("#density-bars").get_attribute("data-shares"))
+    assert shares == pytest.approx(explorer_bin_shares(mean, sd), abs=1e-9)
+
+
+@pytest.fixture(scope="module")
+def explorer_file(tmp_path_factory):
+    return write_explorer(tmp_path_factory.mktemp("explorer") / "explorer.html")
+
+
+def test_explorer_seed_values_offline(browser, explorer_file):
+    pg = OfflinePage(browser, explorer_file)
+    try:
+        page = pg.page
+        got = _readouts(page)
+        # the seed's widget at 50% / 25% (REFERENCE.md "Hidden difficulty", seed 000)
+        assert [got[k][0] for k in READOUT_DIGITS] == ["50%", "25%", "31%", "63%", "99.6%", "92.6%", "99.6%"]
+        _check_readouts(page, 0.5, 0.25)
+        assert "63%" in page.locator("#explain").inner_text()
+        ARTIFACTS.mkdir(exist_ok=True)
+        page.screenshot(path=str(ARTIFACTS / "explorer-50-25.png"), full_page=True)
+        assert pg.errors == []
+        assert pg.others() == []
+    finally:
+        pg.close()
+
+
+def test_explorer_sliders_match_python(browser, explorer_file):
+    pg = OfflinePage(browser, explorer_file)
+    try:
+        page = pg.page
+        # move a slider with the keyboard, as a user would: 50% -> 53%
+        page.locator("#mean").focus()
+        for _ in range(3):
+            page.keyboard.press("ArrowRight")
+        assert page.locator("#mean-out").inner_text() == "53%"
+        _check_readouts(page, 0.53, 0.25)
+        for mean, sd in [(0.3, 0.1), (0.05, 0.12), (0.9, 0.2), (0.2, 0.0), (0.99, 0.05), (0.01, 0.08)]:
+            _set_slider(page, "mean", round(mean * 100))
+            _set_slider(page, "sd", round(sd * 100))
+            _check_readouts(page, mean, sd)
+            # the page's own curve: actual pass@k never above the independent one (Jensen)
+            assert page.locator("#curve-actual").count() == 1
+        _set_slider(page, "mean", 20)
+        _set_slider(page, "sd", 0)
+        assert "independent coin flips" in page.locator("#explain").inner_text()
+        page.screenshot(path=str(ARTIFACTS / "explorer-coin.png"), full_page=True)
+        # an infeasible combination is capped, not NaN
+        _set_slider(page, "mean", 10)
+        _set_slider(page, "sd", 45)  # sigma^2 = 0.2025 > mu(1-mu) = 0.09: infeasible
+        want = explorer_readouts(0.10, 0.45)
+        assert want["capped"]
+        _check_readouts(page, 0.10, 0.45)
+        assert "capped" in page.locator("#sd-out").inner_text()
+        assert "at most 30%" in page.locator("#explain").inner_text()
+        for key in READOUT_DIGITS:
+            assert "NaN" not in page.locator(f"#r-{key}").inner_text()
+        page.screenshot(path=str(ARTIFACTS / "explorer-capped.png"), full_page=True)
+        assert pg.errors == []
+        assert pg.others() == []
+    finally:
+        pg.close()
+
+
+# ------------------------------------------------------------------------------------------- the report
+@pytest.fixture(scope="module")
+def report_file(tmp_path_factory):
+    from passcurve import simulate
+    from passcurve.report import build_report
+
+    bench = simulate(problems=80, n=300, rng=5)
+    rep = build_report(bench.counts, title="passcurve report (browser test)", forecast_resamples=5, n_resamples=200)
+    return rep, rep.write(tmp_path_factory.mktemp("report") / "report.html")
+
+
+def test_report_offline(browser, report_file):
+    """Charts render, the table sorts and filters, the explorer link works: no request, no console error."""
+    rep, path = report_file
+    counts = rep.data.counts
+    explorer = path.parent / rep.explorer_href
+    pg = OfflinePage(browser, path, width=1280, also=(explorer,))
+    try:
+        page = pg.page
+        page.wait_for_selector(".js-plotly-plot .main-svg")
+        assert page.locator(".js-plotly-plot").count() == rep.html.count("Plotly.newPlot")
+        # the pass@k chart drew one line per model
+        assert page.locator("#fig-passk .scatterlayer .trace").count() >= len(rep.data.curve.models)
+        legend = page.eval_on_selector_all("#fig-passk .legendtext", "els => els.map(e => e.textContent)")
+        assert legend == list(rep.data.curve.models)
+        ARTIFACTS.mkdir(exist_ok=True)
+        page.screenshot(path=str(ARTIFACTS / "report.png"), full_page=True)
+
+        # sort the per-problem table by c/n (plain JS), both ways
+        header = page.locator("#problem-table thead th", has_text="c/n")
+        col = [t.strip() for t in page.locator("#problem-table thead th").all_inner_texts()].index("c/n") + 1
+        cells = page.locator(f"#problem-table tbody tr td:nth-child({col})")
+        ratios = np.sort(counts.c / counts.n)
+        header.click()
+        shown = [float(x) for x in cells.all_inner_texts()]
+        assert len(shown) == len(counts) and shown == sorted(shown)
+        assert shown[0] == pytest.approx(ratios[0], abs=1e-4) and shown[-1] == pytest.approx(ratios[-1], abs=1e-4)
+        header.click()
+        shown = [float(x) for x in cells.all_inner_texts()]
+        assert shown == sorted(shown, reverse=True)
+        # filter rows
+        page.locator("input[data-filter=problem-table]").fill("never solved")
+        hidden = page.evaluate(
+            "() => [...document.querySelectorAll('#problem-table tbody tr')].filter(r => r.style.display !== 'none').length"
+        )
+        assert hidden == int(np.sum(counts.c == 0))
+        page.locator("#problem-table").scroll_into_view_if_needed()
+        page.screenshot(path=str(ARTIFACTS / "report-table.png"))
+
+        # the explorer link opens the explorer page, offline
+        page.locator("#explorer-link").click()
+        page.wait_for_url(explorer.resolve().as_uri())
+        assert page.locator("#r-pass8").inner_text() == "92.6%"
+        assert pg.errors == []
+        assert pg.others() == []
+    finally:
+        pg.close()

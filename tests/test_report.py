@@ -1,0 +1,301 @@
+"""The HTML report: assembled from result objects, one offline file, every warning shown, bad input rejected."""
+
+from __future__ import annotations
+
+import html
+import re
+import warnings
+from fractions import Fraction
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from passcurve import Counts, DroppedProblemsWarning, PasscurveError, curve, simulate
+from passcurve.report import STEPS, build_report, compute_report_data, report_k_grid
+from passcurve.report._sections import fmt_pct, log_ticks
+from passcurve.report._static import save_figure, static_figure
+
+FETCH = re.compile(r"""(?:\b(?:src|href|action|poster|data)\s*=\s*["']?\s*(?:https?:)?//)|url\(\s*["']?\s*(?:https?:)?//|@import""",
+                   re.I)
+
+
+def _outside_plotly(html: str) -> str:
+    """The page without plotly's inlined bundle (whose source mentions URLs it never fetches here)."""
+    start = html.index('<script id="plotly-js"')
+    end = html.index("</script>", start)
+    return html[:start] + html[end:]
+
+
+@pytest.fixture(scope="module")
+def bench():
+    return simulate(problems=60, n=200, rng=3)
+
+
+FAST = {"n_resamples": 200, "forecast_resamples": 5}  # the report's own logic does not depend on these
+
+
+@pytest.fixture(scope="module")
+def rep(bench):
+    return build_report(bench.counts, **FAST)
+
+
+def test_one_offline_file(rep):
+    page = rep.html
+    assert page.count('<script id="plotly-js"') == 1
+    assert page.count("Plotly.newPlot") >= 5  # every chart uses the one inlined bundle
+    assert "cdn.plot.ly/plotly" not in _outside_plotly(page)
+    assert not FETCH.search(_outside_plotly(page))
+    assert "<link" not in _outside_plotly(page)
+    # plotly.js is inline, not referenced
+    assert not re.search(r"<script[^>]+src=", page)
+
+
+def test_sections_and_omitted_notes(rep):
+    ids = [s.id for s in rep.sections]
+    for sid in ["loop", "pass-at-k", "failure", "naive", "pass-pow-k", "histogram", "models", "hidden-difficulty",
+                "problems", "flags", "explorer"]:
+        assert sid in ids
+    # a section whose analysis is unavailable says so in one line and shows nothing invented
+    for s in rep.sections:
+        if s.omitted:
+            assert s.note and "\n" not in s.note and s.body == ""
+    for note in rep.data.notes.values():
+        assert html.escape(note) in rep.html
+
+
+def test_numbers_come_from_the_result_objects(bench, rep):
+    cnt = bench.counts
+    cur = curve(cnt, report_k_grid(int(cnt.n.min())))
+    np.testing.assert_allclose(rep.data.curve.values["pass_at_k"], cur.values["pass_at_k"], rtol=1e-12)
+    # first-try pass@1 of each model = mean c/n in exact rationals (Chen et al. 2021: pass@1 = c/n)
+    for i, m in enumerate(cur.models):
+        sel = cnt.model == m
+        exact = sum(Fraction(int(c), int(n)) for n, c in zip(cnt.n[sel], cnt.c[sel], strict=True)) / int(sel.sum())
+        assert rep.data.curve.values["pass_at_k"][i, 0] == pytest.approx(float(exact), rel=1e-12)
+        loop = rep.html[rep.html.index('id="loop"') : rep.html.index('id="pass-at-k"')]
+        assert f"<td>{fmt_pct(float(exact))}<" in loop
+    # the per-problem table has one row per (model, problem)
+    table = rep.html[rep.html.index('id="problems"') :]
+    assert table.count("<tr>") == len(cnt) + 1
+
+
+def test_k_grid():
+    g = report_k_grid(10_000)
+    assert g[0] == 1 and g[-1] == 10_000 and np.all(np.diff(g) > 0)
+    assert set(range(1, 11)) <= set(g.tolist()) and {100, 1000} <= set(g.tolist())
+    assert report_k_grid(1).tolist() == [1]
+
+
+def test_every_warning_is_shown_verbatim():
+    # unequal n with k up to the largest n: problems with n < k are dropped, and the report says so
+    cnt = Counts.from_arrays([5, 20, 20, 20], [1, 3, 0, 20], model="m")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # nothing leaks out of build_report: it is collected
+        rep = build_report(cnt, k_gt_n="drop", input_warnings=[("StoppingTimeWarning", "n looks like a stopping time")])
+    cats = [c for c, _ in rep.warnings]
+    assert cats[0] == "StoppingTimeWarning" and DroppedProblemsWarning.__name__ in cats
+    flags = rep.html[rep.html.index('id="flags"') :]
+    for cat, msg in rep.warnings:
+        assert cat in flags and html.escape(msg) in flags
+
+
+def test_single_model_single_sample():
+    cnt = Counts.from_arrays([1, 1, 1], [1, 0, 0], model="tiny")
+    rep = build_report(cnt)
+    assert rep.data.pow_k is None  # pass^k needs at least 2 samples per problem: not shown
+    loop = rep.html[rep.html.index('id="loop"') : rep.html.index('id="pass-at-k"')]
+    assert "pass^k</b> is not shown" in loop
+    assert "two models" in rep.data.notes["models"]
+    # the library's own reason, when it rejects this input for an optional analysis
+    if "hidden-difficulty" in rep.omitted():
+        assert "not shown" in rep.omitted()["hidden-difficulty"] or "omitted" in rep.omitted()["hidden-difficulty"]
+
+
+def test_progress_steps(bench):
+    seen = []
+    build_report(bench.counts, progress=seen.append, parts=set())
+    assert tuple(seen) == STEPS
+
+
+def test_write_puts_the_explorer_next_to_the_report(rep, tmp_path):
+    out = rep.write(tmp_path / "r.html")
+    assert out.read_text(encoding="utf-8") == rep.html
+    target = re.search(r'id="explorer-link" href="([^"]+)"', rep.html).group(1)
+    explorer = (tmp_path / target).read_text(encoding="utf-8")
+    assert 'href="r.html"' in explorer  # and back
+
+
+@pytest.mark.parametrize(
+    "kwargs,match",
+    [
+        ({"confidence_level": 1.5}, "`confidence_level`"),
+        ({"confidence_level": "x"}, "`confidence_level`"),
+        ({"k_gt_n": "nan"}, "`k_gt_n`"),
+        ({"n_resamples": 0}, "`n_resamples`"),
+        ({"forecast_resamples": -1}, "`forecast_resamples`"),
+    ],
+)
+def test_bad_arguments(bench, kwargs, match):
+    with pytest.raises(PasscurveError, match=match):
+        build_report(bench.counts, **kwargs)
+
+
+def test_bad_counts_and_parts(bench):
+    with pytest.raises(PasscurveError, match="`counts` must be a passcurve.Counts"):
+        build_report({"n": [1], "c": [0]})
+    with pytest.raises(PasscurveError, match="`parts`"):
+        compute_report_data(bench.counts, parts={"astrology"})
+
+
+def test_histogram_uses_log_bins_for_rare_successes():
+    cnt = Counts.from_arrays([10_000] * 4, [0, 3, 40, 500], model="m")
+    rep = build_report(cnt, parts=set())
+    cap = rep.html[rep.html.index('id="histogram"') : rep.html.index('id="models"')]
+    assert "Log-spaced bins" in cap and "never solved" in cap
+
+
+def test_log_ticks_are_readable():
+    assert log_ticks(0.1, 0.9) == [0.1, 0.2, 0.5]
+    assert log_ticks(1, 1e7) == [10.0**e for e in range(8)]
+
+
+def test_static_figures(bench, tmp_path):
+    data = compute_report_data(bench.counts, parts=set())
+    fig = static_figure(data, ["pass_at_k", "failure", "pass_pow_k", "naive"])
+    assert len(fig.axes) == 4 and len(fig.axes[0].lines) == len(bench.counts.models)
+    for ext, magic in [("png", b"\x89PNG"), ("svg", b"<?xml"), ("pdf", b"%PDF")]:
+        out = save_figure(fig, tmp_path / f"fig.{ext}")
+        assert out.read_bytes().startswith(magic)
+    assert not FETCH.search((tmp_path / "fig.svg").read_text(encoding="utf-8"))
+
+
+def test_static_bad_input(bench, tmp_path):
+    data = compute_report_data(bench.counts, parts=set())
+    with pytest.raises(PasscurveError, match="`panels`"):
+        static_figure(data, ["pie"])
+    with pytest.raises(PasscurveError, match="`output` must end in .png, .svg or .pdf"):
+        save_figure(static_figure(data), tmp_path / "fig.gif")
+
+
+def test_cli_demo_writes_the_report(tmp_path: Path, capsys):
+    # in-process (the subprocess entry point is exercised by test_cli_report_and_plot)
+    from passcurve.cli._app import run
+
+    code = run(["demo", "-o", str(tmp_path / "report.html"), "--problems", "40", "--n", "100",
+                "--forecast-resamples", "2"])
+    assert code == 0
+    html = (tmp_path / "report.html").read_text(encoding="utf-8")
+    assert "passcurve demo" in html and (tmp_path / "explorer.html").exists()
+    assert "wrote" in capsys.readouterr().out
+    assert run(["demo", "-o", str(tmp_path / "report.txt")]) == 2  # bad input: exit 2, before any work
+
+
+def test_cli_report_and_plot(cli, tmp_path: Path, bench):
+    from passcurve.cli._app import run
+    from passcurve.data import write_counts
+
+    data = write_counts(simulate(problems=30, n=50, rng=1).counts, tmp_path / "counts.csv")
+    out = tmp_path / "r.html"
+    res = cli("report", str(data), "-o", str(out), "--forecast-resamples", "0", "--n-resamples", "100")
+    assert res.returncode == 0, res.stderr
+    assert out.exists() and (tmp_path / "explorer.html").exists() and "wrote" in res.stdout
+    assert "counts.csv" in out.read_text(encoding="utf-8")
+    # the rest in-process (same app, same exit codes, no interpreter start-up)
+    assert run(["plot", str(data), "-o", str(tmp_path / "fig.svg"), "--panels", "pass_at_k,pass_pow_k"]) == 0
+    assert (tmp_path / "fig.svg").read_bytes().startswith(b"<?xml")
+    assert run(["plot", str(data), "-o", str(tmp_path / "fig.gif")]) == 2
+    assert run(["plot", str(data), "-o", str(tmp_path / "fig.png"), "--panels", "pie"]) == 2
+    assert run(["report", str(data), "-o", str(tmp_path / "r.txt")]) == 2
+    assert run(["report", str(tmp_path / "missing.csv"), "-o", str(out)]) == 2
+
+
+@pytest.mark.shared_data
+def test_stopping_time_data_is_flagged_at_the_top():
+    from conftest import shared_file
+
+    from passcurve import read_counts
+
+    path = shared_file("bon_jailbreaking_counts.csv")
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        cnt = read_counts(path)
+    read = [(w.category.__name__, str(w.message)) for w in caught if w.category.__name__ == "StoppingTimeWarning"]
+    assert read, "the data layer flags BoN's n as a stopping time (data/README.md)"
+    rep = build_report(cnt, parts=set(), input_warnings=read)
+    top = rep.html[: rep.html.index('id="loop"')]
+    assert 'id="banner"' in top and "StoppingTimeWarning" in top
+
+
+def _retry_log(seed: int = 0) -> dict[str, np.ndarray]:
+    """Retries with feedback: attempt t succeeds more often than attempt 1; sampling stops at a success."""
+    rng = np.random.default_rng(seed)
+    model, problem, attempt, correct = [], [], [], []
+    for p in range(40):
+        q = rng.beta(0.5, 2.0) * 0.6
+        for a in range(1, 7):
+            ok = rng.random() < min(1.0, q * (1 + 0.5 * (a - 1)))
+            model.append("agent")
+            problem.append(f"p{p}")
+            attempt.append(a)
+            correct.append(ok)
+            if ok:
+                break
+    return {"model": np.array(model, dtype=object), "problem_id": np.array(problem, dtype=object),
+            "attempt": np.array(attempt), "correct": np.array(correct)}
+
+
+def test_completion_under_the_retry_budget():
+    from passcurve import retries
+
+    log = _retry_log()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        res = retries(log["problem_id"], log["attempt"], log["correct"], model=log["model"], n_resamples=99, rng=0)
+        keys = np.char.add(log["model"].astype(str), log["problem_id"].astype(str))
+        _, first = np.unique(keys, return_index=True)
+        n = np.bincount(np.unique(keys, return_inverse=True)[1].ravel())
+        c = np.bincount(np.unique(keys, return_inverse=True)[1].ravel(), weights=log["correct"]).astype(int)
+        cnt = Counts.from_arrays(n, c, problem=log["problem_id"][first], model="agent")
+        rep = build_report(cnt, parts=set(), k_gt_n="drop", retry_result=res)
+    assert res.stops_at_success[0]  # retry-until-solved: only completion is meaningful
+    r = rep.data.retries["agent"]
+    j = list(res.budget).index(r["budget"])
+    assert r["completion"] == res.completion[0, j]
+    # completion within b from first principles: share of problems whose first success is at attempt <= b
+    fs = res.first_success
+    assert r["completion"] == pytest.approx(np.mean(fs <= r["budget"]))
+    loop = rep.html[rep.html.index('id="loop"') : rep.html.index('id="pass-at-k"')]
+    assert f"{fmt_pct(r['completion'])} within {r['budget']}" in loop
+    assert "success rate of attempt 1" in loop
+
+
+@pytest.mark.filterwarnings("ignore::UserWarning")  # the library's own notes, also shown in the report
+def test_forecast_and_intervals_are_the_library_results(bench, rep):
+    import passcurve as pc
+    from passcurve.report._adapters import forecast_grid
+
+    cnt = bench.counts
+    data = rep.data
+    k_max = int(data.curve.k[-1])
+    # interval bands: exactly passcurve.curve_intervals on the same k
+    ci = pc.curve_intervals(cnt, data.curve.k, metric=["pass_at_k", "pass_pow_k"], method="analytic")
+    for m in ("pass_at_k", "pass_pow_k"):
+        np.testing.assert_array_equal(data.curve.intervals[m][0], ci.intervals[m][0])
+        np.testing.assert_array_equal(data.curve.intervals[m][1], ci.intervals[m][1])
+    # forecast beyond n: exactly passcurve.forecast with the report's settings (same seed)
+    K = forecast_grid(k_max, 100 * k_max if 100 * k_max >= 10_000 else 10_000)
+    fc = pc.forecast(cnt, K, confidence_level=0.95, n_resamples=FAST["forecast_resamples"], cv_resamples=3, rng=0)
+    for i, m in enumerate(fc.models):
+        fk, fail, flo, fhi = data.fits[m]["forecast"]
+        np.testing.assert_array_equal(fk, fc.k)
+        np.testing.assert_allclose(fail, 1 - fc.pass_at_k[i], rtol=0, atol=0)
+        assert f"{fc.pass_at_k[i, -1]:.3f} [{fc.low[i, -1]:.3f}, {fc.high[i, -1]:.3f}]" in data.fits[m]["labels"]["forecast"]
+    # power law: passcurve.fit_power_law's a and b
+    pl = pc.fit_power_law(cnt)
+    for i, m in enumerate(pl.models):
+        assert f"{pl.a[i]:.3f}·k^−{pl.b[i]:.3f}" in data.fits[m]["labels"]["power law"]
+    failure = rep.html[rep.html.index('id="failure"') : rep.html.index('id="naive"')]
+    assert "power law" in failure and "prediction interval" in failure
+    hist = rep.html[rep.html.index('id="histogram"') : rep.html.index('id="models"')]
+    assert "fitted" in hist
