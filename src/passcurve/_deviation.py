@@ -21,6 +21,7 @@ Three checks per model, each raised as a typed warning with its evidence:
 from __future__ import annotations
 
 import warnings
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -56,17 +57,16 @@ class DeviationReport:
     def plot(self) -> Any:
         import plotly.graph_objects as go
 
-        return go.Figure(go.Table(header={"values": ["model", "flag", "message"]},
-                                  cells={"values": list(zip(*[(r["model"], r["flag"], r["message"])
-                                                              for r in self.to_dict()["flags"]], strict=False))
-                                         or [[], [], []]}))
+        rows = [(r["model"], r["flag"], r["message"]) for r in self.to_dict()["flags"]]
+        columns: list[Sequence[str]] = list(zip(*rows, strict=False)) or [[], [], []]
+        return go.Figure(go.Table(header={"values": ["model", "flag", "message"]}, cells={"values": columns}))
 
 
 def _stopping_evidence(sub: Counts) -> dict[str, Any]:
     n, c = sub.n, sub.c
     top = n.max()
     below = n < top
-    ev = {"n_varies": bool(np.unique(n).size > 1), "rows_below_max_n": int(below.sum())}
+    ev: dict[str, Any] = {"n_varies": bool(np.unique(n).size > 1), "rows_below_max_n": int(below.sum())}
     if below.sum() >= max(5, 0.1 * n.size):
         ev["frac_below_max_n_solved"] = float((c[below] > 0).mean())
         ev["median_c_below_max_n"] = float(np.median(c[below]))

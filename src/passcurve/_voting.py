@@ -66,8 +66,8 @@ __all__ = [
     "TIES",
 ]
 
-TIES = ("random", "strict", "first")
 Ties = Literal["random", "strict", "first"]
+TIES: tuple[Ties, ...] = ("random", "strict", "first")
 
 _TOL = 1e-16
 _X1_MIN = 8  # from this N on, the x = 1 term uses the FFT path instead of quadrature
@@ -159,7 +159,7 @@ class _Model:
     free_cls: int = _SHARE
 
 
-def _rlog(Z: np.ndarray, r: np.ndarray) -> np.ndarray:
+def _rlog(Z: np.ndarray, r: np.ndarray | float) -> np.ndarray:
     """r * log(Z) for complex Z and real r >= 0 without the NaN that complex -inf * real gives."""
     return r * np.log(np.abs(Z)) + 1j * (r * np.angle(Z))
 
@@ -478,10 +478,11 @@ def _one_problem(tallies: np.ndarray, gold_index: int, abstain: int, ks: np.ndar
 # ----------------------------------------------------------------------------------------
 # argument checks
 # ----------------------------------------------------------------------------------------
-def _ties_iv(ties: Any) -> str:
-    if ties not in TIES:
-        raise PasscurveError(f"`ties` must be one of {', '.join(TIES)} (got {ties!r})")
-    return str(ties)
+def _ties_iv(ties: Any) -> Ties:
+    for option in TIES:
+        if ties == option:
+            return option
+    raise PasscurveError(f"`ties` must be one of {', '.join(TIES)} (got {ties!r})")
 
 
 def _k_iv(k: Any, n_min: int) -> tuple[np.ndarray, bool]:
@@ -982,7 +983,7 @@ class VoteResult:
         return self.to_frame().to_html(index=False)
 
 
-def _vote_iv(data: Any, gold: Any, k: Any, ties: Any, k_default: Any) -> tuple[AnswerTallies, np.ndarray, str]:
+def _vote_iv(data: Any, gold: Any, k: Any, ties: Any, k_default: Any) -> tuple[AnswerTallies, np.ndarray, Ties]:
     ties = _ties_iv(ties)
     if isinstance(data, AnswerTallies):
         if gold is not None:
@@ -1052,7 +1053,7 @@ def vote(data: Any, gold: Any = None, k: Any = None, *, ties: Ties = "random") -
         acc.append(p_bar)
         ind = np.zeros((rows.size, ks.size))
         cache: dict[tuple, np.ndarray] = {}
-        for r_i, i in enumerate(rows):
+        for r_i, i in enumerate(rows.tolist()):
             tal, gi, ab = t.problem_tallies(i)
             # the prediction depends on the wrong tallies and abstentions only (not on g);
             # their order matters only for "first"

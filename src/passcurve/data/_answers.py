@@ -10,7 +10,7 @@ problem``; Python never loops over rows. Retry analyses need the per-sample sequ
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal, overload
 
 import duckdb
 import numpy as np
@@ -38,8 +38,20 @@ def _family(t: str) -> str:
     return u.lower()
 
 
+@overload
+def _pick(src: Source, role: str, given: str | None, aliases: tuple[str, ...], option: str, *,
+          required: Literal[True] = ..., exclude: tuple[str | None, ...] = ()) -> str: ...
+
+
+@overload
+def _pick(src: Source, role: str, given: str | None, aliases: tuple[str, ...], option: str, *,
+          required: bool, exclude: tuple[str | None, ...] = ()) -> str | None: ...
+
+
 def _pick(src: Source, role: str, given: str | None, aliases: tuple[str, ...], option: str, *,
           required: bool = True, exclude: tuple[str | None, ...] = ()) -> str | None:
+    """The column playing ``role``: ``given`` (case-insensitive), a harness hint, or the first alias
+    found; ``None`` only when ``required=False`` (otherwise a missing column raises)."""
     cols = src.columns
     if given is not None:
         lower = {c.lower(): c for c in cols}
@@ -320,11 +332,11 @@ def read_attempts(
     _quiet(getattr(s._src, "con", None))
     if s.layout != "samples":
         raise PasscurveError(f"{s.source}: retries need a per-sample log with an attempt column, not per-problem counts")
-    if s.columns.get("attempt") is None:
+    col = s.columns.get("attempt")
+    if col is None:
         raise PasscurveError(
             f"{s.source}: no attempt column (looked for {', '.join(ALIASES['attempt'])}; pass `--attempt-col`)"
         )
-    col = s.columns.get("attempt")
     t = s.raw.types[s.raw.columns.index(col)]
     if _family(str(t)) != "number":
         raise PasscurveError(f"{s.source}: attempt column {col!r} must hold integers (type {t})")
