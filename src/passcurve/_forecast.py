@@ -24,7 +24,12 @@ Methods (``method=``):
     from the thinned ones, and weights are proportional to 1 / mean squared error over
     ``cv_resamples`` thinnings (inverse-MSE combination, Bates & Granger 1969). This is
     cross-validation across k: each method is judged on the extrapolation it is asked to
-    make, on the user's own data, with no tuning to any dataset.
+    make, on the user's own data, with no tuning to any dataset. The comparison is
+    *paired*: only thinnings on which every candidate produces a forecast are scored (a
+    thinning that leaves least squares undefined says nothing about how the methods compare,
+    and scoring the others on it alone would bias the weights against it); with fewer than
+    two such thinnings the self-backtest is uninformative and the candidates are averaged
+    with equal weights (the simple average, the standard prior of forecast combination).
 
 Prediction intervals combine (i) parameter uncertainty, by a bootstrap over problems with
 refits (the EB forecast of the original problems is re-evaluated under each refit);
