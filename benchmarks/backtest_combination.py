@@ -2,8 +2,10 @@
 
 For each run, caches every candidate's forecast, the truth, and the per-thinning self-backtest errors
 (R = 10 thinnings to a tenth of the samples), then scores rules offline:
-  inverse-MSE (R=5 and R=10), select-best, equal weights, and inverse-MSE shrunk toward equal weights
-  by the noise of the estimated MSEs.
+  inverse-MSE (R=5 and R=10), select-best, equal weights, inverse-MSE shrunk toward equal weights
+  by the noise of the estimated MSEs, and the paired rule passcurve uses (only thinnings on which every
+  candidate forecasts; equal weights below two), with and without empirical-Bayes shrinkage of the
+  log weights. --save/--load cache the records so that further rules can be scored without refitting.
 The rule is chosen on the simulated scenarios (known truth) only; Pythia is reported, not used to choose.
 
 Run:  PYTHONPATH=src python benchmarks/backtest_combination.py [--seeds 4] [--pythia]
