@@ -34,6 +34,9 @@ def scenario_p(name: str, N: int, gen: np.random.Generator) -> np.ndarray:
     if name == "two groups: Beta(0.5, 2) + 30% Beta(0.15, 200)":
         hard = gen.random(N) < 0.3
         return np.where(hard, gen.beta(0.15, 200.0, N), gen.beta(0.5, 2.0, N))
+    if name == "rare successes Beta(0.15, 30)":
+        # mean p = 0.005: at m = 100 most problems have c = 0 and a tenth-thinning keeps almost nothing
+        return gen.beta(0.15, 30.0, N)
     raise ValueError(name)
 
 
@@ -43,6 +46,7 @@ SCENARIOS = [
     "impossible 15% + Beta(0.3, 3)",
     "logit-normal(-4, 2.5)",
     "two groups: Beta(0.5, 2) + 30% Beta(0.15, 200)",
+    "rare successes Beta(0.15, 30)",
 ]
 
 

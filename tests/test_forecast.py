@@ -178,3 +178,23 @@ def test_degenerate_counts_warn():
         res = forecast(Counts.from_arrays([10] * 5, [0] * 5), [100], n_resamples=0, flags=False)
     assert res.pass_at_k[0, 0] == pytest.approx(0.0, abs=1e-6)
     assert any("DegenerateDataWarning" in w for w in res.warnings)
+
+
+def test_self_backtest_is_paired_and_falls_back_to_equal_weights():
+    from passcurve._forecast import AUTO_CANDIDATES, _self_backtest, _weights_from_cv
+
+    # 100 problems, n = 100, a single success in all: a tenth-thinning keeps at most one success,
+    # so least squares (needs two k with 0 < pass@k < 1) is undefined on every thinning ->
+    # no paired thinning -> the self-backtest is uninformative -> equal weights (not beta-only)
+    n = np.full(100, 100)
+    c = np.zeros(100, dtype=np.int64)
+    c[0] = 1
+    cv = _self_backtest(n, c, AUTO_CANDIDATES, 4, np.random.default_rng(0))
+    assert all(np.isnan(v) for v in cv.values())
+    w = _weights_from_cv(cv, "auto")
+    assert set(w) == set(AUTO_CANDIDATES)
+    assert np.allclose(list(w.values()), 1 / 3)
+    # an informative self-backtest gives inverse-MSE weights: 1/e^2 normalised
+    w2 = _weights_from_cv({"least_squares": 0.02, "beta_eb": 0.01, "zi_beta": 0.04}, "auto")
+    inv = np.array([1 / 0.02**2, 1 / 0.01**2, 1 / 0.04**2])
+    assert np.allclose([w2["least_squares"], w2["beta_eb"], w2["zi_beta"]], inv / inv.sum())

@@ -24,7 +24,12 @@ Methods (``method=``):
     from the thinned ones, and weights are proportional to 1 / mean squared error over
     ``cv_resamples`` thinnings (inverse-MSE combination, Bates & Granger 1969). This is
     cross-validation across k: each method is judged on the extrapolation it is asked to
-    make, on the user's own data, with no tuning to any dataset.
+    make, on the user's own data, with no tuning to any dataset. The comparison is
+    *paired*: only thinnings on which every candidate produces a forecast are scored (a
+    thinning that leaves least squares undefined says nothing about how the methods compare,
+    and scoring the others on it alone would bias the weights against it); with fewer than
+    two such thinnings the self-backtest is uninformative and the candidates are averaged
+    with equal weights (the simple average, the standard prior of forecast combination).
 
 Prediction intervals combine (i) parameter uncertainty, by a bootstrap over problems with
 refits (the EB forecast of the original problems is re-evaluated under each refit);
@@ -369,35 +374,42 @@ def _forecast_iv(counts: Any, k: Any, method: str, confidence_level: Any, n_resa
 
 def _self_backtest(n: np.ndarray, c: np.ndarray, cands: tuple[str, ...], R: int, gen: np.random.Generator,
                    factor: int = 10) -> dict[str, float]:
-    """RMSE of each candidate forecasting the full data's pass@min(n) from data thinned by ``factor``."""
+    """RMSE of each candidate forecasting the full data's pass@min(n) from data thinned by ``factor``.
+
+    A paired comparison: only thinnings on which *every* candidate produced a forecast are
+    scored (all candidates judged on identical data). When fewer than two such thinnings
+    remain the self-backtest is uninformative and every RMSE is NaN (equal weights follow).
+    """
     K = int(n.min())
     m = np.maximum(n // factor, 1)
     if int(m.min()) < 2 or K < 2 * int(m.min()):
         return {cnd: np.nan for cnd in cands}
     truth = float(mean_curve(n, c, np.array([K]))[0][0])
-    errs: dict[str, list[float]] = {cnd: [] for cnd in cands}
-    for _ in range(R):
+    errs = np.full((R, len(cands)), np.nan)
+    for r in range(R):
         nt, ct = thin_counts(n, c, m, gen)
-        for cnd in cands:
+        for j, cnd in enumerate(cands):
             try:
                 cand = _Candidate(cnd, nt, ct, None)
                 pred = float(cand.predict(np.array([float(K)]))[0])
             except (ValueError, FloatingPointError, np.linalg.LinAlgError):
                 pred = np.nan
-            errs[cnd].append(pred - truth if np.isfinite(pred) else np.nan)
-    out = {}
-    for cnd, e in errs.items():
-        e_a = np.array(e)
-        out[cnd] = float(np.sqrt(np.nanmean(e_a**2))) if np.isfinite(e_a).any() else np.nan
-    return out
+            errs[r, j] = pred - truth
+    paired = errs[np.isfinite(errs).all(axis=1)]
+    if paired.shape[0] < 2:
+        return {cnd: np.nan for cnd in cands}
+    rmse = np.sqrt(np.mean(paired**2, axis=0))
+    return {cnd: float(rmse[j]) for j, cnd in enumerate(cands)}
 
 
 def _weights_from_cv(cv: dict[str, float], method: str) -> dict[str, float]:
+    """Inverse-MSE weights from the self-backtest; equal weights when it is uninformative."""
     if method != "auto":
         return {method: 1.0}
     vals = {k: v for k, v in cv.items() if np.isfinite(v)}
     if not vals:
-        return {"beta_eb": 0.5, "zi_beta": 0.5}
+        cands = tuple(cv) or AUTO_CANDIDATES
+        return {k: 1.0 / len(cands) for k in cands}
     floor = 1e-3  # errors below 0.1 point are indistinguishable from noise
     inv = {k: 1.0 / max(v, floor) ** 2 for k, v in vals.items()}
     tot = sum(inv.values())
@@ -411,7 +423,7 @@ def forecast(
     method: str = "auto",
     confidence_level: float = 0.8,
     n_resamples: int = 100,
-    cv_resamples: int = 5,
+    cv_resamples: int = 10,
     scope: str = "benchmark",
     flags: bool = True,
     rng: Any = None,
@@ -433,8 +445,9 @@ def forecast(
         Level of the prediction intervals.
     n_resamples : int, default 100
         Bootstrap resamples of problems (0: no parameter uncertainty).
-    cv_resamples : int, default 5
-        Thinnings in the self-backtest of ``"auto"``.
+    cv_resamples : int, default 10
+        Thinnings in the self-backtest of ``"auto"`` (paired: only thinnings on which every
+        candidate forecasts are scored; fewer than two such thinnings give equal weights).
     scope : {"benchmark", "population"}
         Forecast this benchmark's problems (empirical Bayes, default) or a new problem set
         drawn from the fitted distribution (difficulty-model methods only).
@@ -488,6 +501,14 @@ def forecast(
         wts = _weights_from_cv(cv, method)
         fitted = {cnd: _Candidate(cnd, n, c, sub.weight, eb=scope == "benchmark") for cnd in wts}
         preds = {cnd: cand.predict(K) for cnd, cand in fitted.items()}
+        if len(wts) > 1 and not all(np.isfinite(v).all() for v in preds.values()):
+            # a candidate that cannot forecast the full data (e.g. least squares with fewer
+            # than two finite points) drops out and the others are renormalised
+            keep = [cnd for cnd in wts if np.isfinite(preds[cnd]).all()] or list(wts)
+            tot = sum(wts[cnd] for cnd in keep)
+            wts = {cnd: wts[cnd] / tot for cnd in keep}
+            fitted = {cnd: fitted[cnd] for cnd in keep}
+            preds = {cnd: preds[cnd] for cnd in keep}
         point = sum(wts[cnd] * preds[cnd] for cnd in wts)
         var = np.zeros(K.size)
         if B > 0:
