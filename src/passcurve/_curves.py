@@ -16,6 +16,7 @@ import numpy as np
 from ._counts import Counts
 from ._errors import DroppedProblemsWarning, PasscurveError
 from ._estimators import _log_fail_table
+from ._results import long_frame
 from ._validation import as_int_array, check_k_le_n, fmt
 
 __all__ = ["curve", "CurveResult", "mean_curve", "METRICS"]
@@ -94,13 +95,7 @@ class CurveResult:
 
     def to_frame(self) -> Any:
         """Long pandas DataFrame: one row per (model, k)."""
-        import pandas as pd
-
-        rows = []
-        for entry in self.to_dict()["models"]:
-            for pt in entry["curve"]:
-                rows.append({"model": entry["model"], **pt})
-        return pd.DataFrame(rows)
+        return long_frame(self.to_dict())
 
     def plot(self, metric: str = "pass_at_k", *, log_k: bool = True) -> Any:
         """A plotly Figure of ``metric`` against k, one line per model (bands if intervals exist)."""

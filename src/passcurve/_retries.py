@@ -40,6 +40,7 @@ from scipy import stats
 
 from ._errors import DependenceWarning, PasscurveError, StoppingTimeWarning
 from ._estimators import pass_at_k
+from ._results import long_frame
 from ._validation import check_positive_int, check_rng, fmt
 
 __all__ = ["retries", "RetryResult"]
@@ -150,13 +151,7 @@ class RetryResult:
         return res
 
     def to_frame(self) -> Any:
-        import pandas as pd
-
-        rows = []
-        for entry in self.to_dict()["models"]:
-            for r in entry["curve"]:
-                rows.append({"model": entry["model"], **r})
-        return pd.DataFrame(rows)
+        return long_frame(self.to_dict())
 
     def plot(self) -> Any:
         """plotly Figure: completion within b attempts against pass@b (exchangeable attempts)."""

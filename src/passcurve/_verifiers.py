@@ -30,6 +30,7 @@ import numpy as np
 
 from ._curves import mean_curve
 from ._errors import DegenerateDataWarning, PasscurveError
+from ._results import long_frame
 from ._validation import as_int_array, check_counts, fmt
 
 __all__ = ["verifier_inflation", "VerifierResult"]
@@ -88,13 +89,7 @@ class VerifierResult:
         return res
 
     def to_frame(self) -> Any:
-        import pandas as pd
-
-        rows = []
-        for entry in self.to_dict()["models"]:
-            for pt in entry["curve"]:
-                rows.append({"model": entry["model"], **pt})
-        return pd.DataFrame(rows)
+        return long_frame(self.to_dict())
 
     def plot(self, *, log_k: bool = True) -> Any:
         """plotly Figure of the relative drop 1 - pass_strict@k / pass_base@k against k."""

@@ -54,6 +54,7 @@ from scipy import special, stats
 
 from ._errors import DegenerateDataWarning, PasscurveError
 from ._estimators import pass_at_k
+from ._results import long_frame
 from ._validation import as_int_array, check_positive_int, check_rng, fmt
 
 __all__ = [
@@ -954,13 +955,7 @@ class VoteResult:
 
     def to_frame(self) -> Any:
         """Long pandas DataFrame: one row per (model, k)."""
-        import pandas as pd
-
-        rows = []
-        for entry in self.to_dict()["models"]:
-            for pt in entry["curve"]:
-                rows.append({"model": entry["model"], **pt})
-        return pd.DataFrame(rows)
+        return long_frame(self.to_dict())
 
     def plot(self, *, log_k: bool = True) -> Any:
         """plotly Figure: pass@k (coverage), maj@k and the independent-voter prediction against k."""
