@@ -28,6 +28,9 @@ from ._errors import (
 from ._estimators import g_pass_at_k, mg_pass_at_k, naive_pass_at_k, pass_at_k, pass_pow_k
 from ._simulate import DEMO_MODELS, ModelSpec, SimulatedBenchmark, simulate
 
+# data layer (files, harness logs, frames -> Counts)
+from .data import Samples, counts_from_frame, open_samples, read_counts
+
 __version__ = "0.1.0"
 
 __all__ = [s for s in dir() if not s.startswith("_")]

@@ -156,17 +156,24 @@ def load_counts(
     threshold: float | None = None,
     format: str | None = None,
 ) -> Any:
-    """Read any supported input into Counts through the data layer."""
-    from ..data import read_counts
+    """Read any supported input into Counts through the data layer.
 
-    return read_counts(
-        file,
-        problem_col=problem_col,
-        correct_col=correct_col,
-        model_col=model_col,
-        n_col=n_col,
-        c_col=c_col,
-        attempt_col=attempt_col,
-        threshold=threshold,
-        format=format,
-    )
+    Warnings raised while reading (e.g. StoppingTimeWarning) are printed as one line each;
+    long reads show a progress bar on stderr when it is a terminal.
+    """
+    from ..data import read_counts
+    from ..data._progress import cli_progress
+
+    with collect_warnings(show=True), cli_progress(err, file) as progress:
+        return read_counts(
+            file,
+            problem_col=problem_col,
+            correct_col=correct_col,
+            model_col=model_col,
+            n_col=n_col,
+            c_col=c_col,
+            attempt_col=attempt_col,
+            threshold=threshold,
+            format=format,
+            progress=progress,
+        )

@@ -1,0 +1,172 @@
+"""Column roles, their aliases, and layout detection (per-sample log vs per-problem counts).
+
+Pure Python on column *names* only; no data is read here.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from .._errors import PasscurveError
+
+__all__ = ["ALIASES", "ColumnMap", "resolve_columns", "quote"]
+
+# Aliases in priority order (matched case-insensitively).
+ALIASES: dict[str, tuple[str, ...]] = {
+    "problem": ("problem_id", "task_id", "problem", "question_id", "doc_id", "prompt_id", "instance_id", "id"),
+    "correct": (
+        "correct",
+        "passed",
+        "is_correct",
+        "score",
+        "reward",
+        "result",
+        "success",
+        "solved",
+        "pass",
+        "accuracy",
+        "acc",
+        "exact_match",
+    ),
+    "model": ("model", "model_name", "model_id", "policy"),
+    "attempt": ("attempt", "sample_idx", "sample_id", "sample_index", "trial", "epoch", "repeat", "seed", "attempt_id"),
+    "answer": ("answer", "extracted_answer", "pred", "prediction", "parsed_answer", "final_answer"),
+    "n": ("n", "num_samples", "total", "n_samples", "samples", "attempts", "trials"),
+    "c": ("c", "num_correct", "correct", "n_correct", "successes", "num_passed"),
+}
+
+OVERRIDE_OPTION = {
+    "problem": "problem_col",
+    "correct": "correct_col",
+    "model": "model_col",
+    "attempt": "attempt_col",
+    "n": "n_col",
+    "c": "c_col",
+    "answer": "answer_col",
+}
+
+
+def quote(name: str) -> str:
+    """A DuckDB-quoted identifier."""
+    return '"' + str(name).replace('"', '""') + '"'
+
+
+@dataclass(frozen=True)
+class ColumnMap:
+    """Resolved layout and role -> source column name (absent roles are missing)."""
+
+    layout: str  # "samples" or "counts"
+    roles: dict[str, str] = field(default_factory=dict)
+    detected: dict[str, str] = field(default_factory=dict)  # role -> "override" | "alias" | "harness"
+
+    def get(self, role: str) -> str | None:
+        return self.roles.get(role)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"layout": self.layout, "columns": dict(self.roles), "how": dict(self.detected)}
+
+
+def _find(columns: list[str], role: str, exclude: set[str]) -> str | None:
+    lower = {c.lower(): c for c in reversed(columns)}  # first occurrence wins
+    for alias in ALIASES[role]:
+        col = lower.get(alias)
+        if col is not None and col not in exclude:
+            return col
+    return None
+
+
+def _check_given(columns: list[str], role: str, name: str, source: str) -> str:
+    if name in columns:
+        return name
+    lower = {c.lower(): c for c in columns}
+    if name.lower() in lower:
+        return lower[name.lower()]
+    opt = OVERRIDE_OPTION[role]
+    raise PasscurveError(
+        f"{source}: no column {name!r} (given as `{opt}`); columns found: {', '.join(columns) or '(none)'}"
+    )
+
+
+def resolve_columns(
+    columns: list[str],
+    overrides: dict[str, str | None],
+    *,
+    source: str,
+    hints: dict[str, str] | None = None,
+) -> ColumnMap:
+    """Decide the layout and map each role to a column.
+
+    ``overrides`` maps role -> user-given column (or None); ``hints`` maps role -> column
+    suggested by a harness adapter. Overrides win, then hints, then aliases.
+    """
+    hints = dict(hints or {})
+    given = {r: _check_given(columns, r, v, source) for r, v in overrides.items() if v is not None}
+    how: dict[str, str] = {r: "override" for r in given}
+
+    def pick(role: str, used: set[str]) -> str | None:
+        if role in given:
+            return given[role]
+        if role in hints and hints[role] in columns:
+            how[role] = "harness"
+            return hints[role]
+        col = _find(columns, role, used)
+        if col is not None:
+            how[role] = "alias"
+        return col
+
+    # Layout: counts when n and c columns exist (or were given) and no per-sample override was given.
+    wants_samples = any(r in given for r in ("correct", "attempt", "answer"))
+    wants_counts = any(r in given for r in ("n", "c"))
+    if wants_samples and wants_counts:
+        raise PasscurveError(
+            "give either per-sample columns (`correct_col`, `attempt_col`) or count columns (`n_col`, `c_col`), not both"
+        )
+    roles: dict[str, str] = {}
+    used: set[str] = set()
+    problem = pick("problem", used)
+    if problem is not None:
+        used.add(problem)
+    layout = "samples"
+    if not wants_samples:
+        n_col = pick("n", used | ({problem} if problem else set()))
+        c_col = pick("c", used | ({n_col} if n_col else set()))
+        if n_col is not None and c_col is not None:
+            layout = "counts"
+            roles.update(n=n_col, c=c_col)
+        elif wants_counts:
+            missing = "n" if n_col is None else "c"
+            raise PasscurveError(
+                f"{source}: counts layout needs a `{missing}` column ({', '.join(ALIASES[missing])}); "
+                f"columns found: {', '.join(columns)}"
+            )
+        else:
+            for r in ("n", "c"):
+                how.pop(r, None)
+    if problem is None:
+        raise PasscurveError(
+            f"{source}: no problem-id column (looked for {', '.join(ALIASES['problem'])}; pass `--problem-col`); "
+            f"columns found: {', '.join(columns) or '(none)'}"
+        )
+    roles["problem"] = problem
+    used = {problem, *roles.values()}
+    model = pick("model", used)
+    if model is not None:
+        roles["model"] = model
+        used.add(model)
+    if layout == "samples":
+        correct = pick("correct", used)
+        if correct is None:
+            raise PasscurveError(
+                f"{source}: no correctness column (looked for {', '.join(ALIASES['correct'])}; pass `--correct-col`), "
+                f"and no count columns (n, c); columns found: {', '.join(columns)}"
+            )
+        roles["correct"] = correct
+        used.add(correct)
+        for r in ("attempt", "answer"):
+            col = pick(r, used)
+            if col is not None:
+                roles[r] = col
+                used.add(col)
+    how = {r: h for r, h in how.items() if r in roles}
+    return ColumnMap(layout, roles, how)

@@ -1,0 +1,522 @@
+"""The shared reader mechanism: Source -> column mapping -> validation -> GROUP BY -> Counts.
+
+Every input (CSV/JSONL/Parquet files, harness logs, in-memory frames) ends up here as a
+DuckDB relation. Aggregation and validation are SQL queries run by DuckDB; Python only
+sees the grouped result (one row per (model, problem)) and, on the error path, one
+offending row.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+import warnings
+from typing import Any
+
+import duckdb
+import numpy as np
+
+from .._counts import Counts
+from .._errors import PasscurveError, StoppingTimeWarning
+from ._columns import ColumnMap, quote, resolve_columns
+from ._source import ProgressFn, Source, duck_error
+
+__all__ = ["Samples", "build_samples"]
+
+TRUE_WORDS = ("true", "t", "1", "1.0", "yes", "y", "pass", "passed", "correct", "c", "success", "ok", "solved")
+FALSE_WORDS = (
+    "false",
+    "f",
+    "0",
+    "0.0",
+    "no",
+    "n",
+    "fail",
+    "failed",
+    "incorrect",
+    "i",
+    "failure",
+    "timeout",
+    "timed out",
+    "error",
+    "wrong",
+)
+_INT_TYPES = ("TINYINT", "SMALLINT", "INTEGER", "BIGINT", "HUGEINT", "UTINYINT", "USMALLINT", "UINTEGER", "UBIGINT")
+_FLOAT_TYPES = ("FLOAT", "DOUBLE", "REAL")
+
+
+def _is_int(t: str) -> bool:
+    return t.upper() in _INT_TYPES
+
+
+def _is_num(t: str) -> bool:
+    u = t.upper()
+    return u in _INT_TYPES or u in _FLOAT_TYPES or u.startswith("DECIMAL")
+
+
+def _words(ws: tuple[str, ...]) -> str:
+    return ", ".join("'" + w.replace("'", "''") + "'" for w in ws)
+
+
+def _fmt_row(row: dict[str, Any], limit: int = 160) -> str:
+    parts = []
+    for k, v in row.items():
+        s = repr(v)
+        if len(s) > 40:
+            s = s[:37] + "..."
+        parts.append(f"{k}={s}")
+    text = "{" + ", ".join(parts) + "}"
+    return text if len(text) <= limit else text[: limit - 4] + "...}"
+
+
+class Samples:
+    """Per-sample rows of one input, resolved to canonical columns, still inside DuckDB.
+
+    Obtain one with :func:`passcurve.data.open_samples`. Nothing is read until a query runs.
+
+    Attributes
+    ----------
+    source : str
+        The input's name (file name or "frame").
+    reader : str
+        The reader/format used ("parquet", "csv", "jsonl", "lm_eval", "inspect", ...).
+    layout : {"samples", "counts"}
+        Per-sample log or per-problem counts.
+    columns : ColumnMap
+        Role -> source column (roles: problem, correct, model, attempt, answer; or problem, n, c, model).
+    threshold : float or None
+        Score threshold applied to a numeric correctness column.
+    relation : duckdb.DuckDBPyRelation
+        Canonical per-sample rows ``model, problem, attempt, correct[, answer]`` (samples layout only);
+        ``problem`` keeps its source type, ``attempt`` is NULL when the input has none.
+    raw : duckdb.DuckDBPyRelation
+        The raw input rows (all original columns, e.g. extra verdict columns).
+    """
+
+    def __init__(self, src: Source, cmap: ColumnMap, threshold: float | None) -> None:
+        self._src = src
+        self.columns = cmap
+        self.layout = cmap.layout
+        self.threshold = threshold
+        self.source = src.name
+        self.reader = src.reader
+        self.raw = src.relation
+        self._types = src.types
+        if self.layout == "samples":
+            self._correct_expr = self._correctness_expr()
+            self._sql = self._canonical_sql()
+            self.relation = src.query(self._sql)
+        else:
+            self._correct_expr = ""
+            self._sql = ""
+            self.relation = src.relation
+
+    # ------------------------------------------------------------------ SQL building
+    def _col(self, role: str) -> str | None:
+        c = self.columns.get(role)
+        return None if c is None else quote(c)
+
+    def _model_expr(self) -> str:
+        m = self._col("model")
+        if m is None:
+            return "'" + self._src.default_model.replace("'", "''") + "'"
+        return m
+
+    def _correctness_expr(self) -> str:
+        col = self.columns.roles["correct"]
+        q = quote(col)
+        t = self._types[col].upper()
+        thr = self.threshold
+        if t == "BOOLEAN":
+            return q
+        if _is_num(t):
+            if thr is not None:
+                nan = f"isnan({q}) OR " if t in _FLOAT_TYPES else ""
+                return f"CASE WHEN {nan}{q} IS NULL THEN NULL ELSE {q} >= {float(thr)!r} END"
+            nan = f"WHEN isnan({q}) THEN NULL " if t in _FLOAT_TYPES else ""
+            return f"CASE {nan}WHEN {q} = 1 THEN TRUE WHEN {q} = 0 THEN FALSE ELSE NULL END"
+        if t in ("VARCHAR", "JSON") or t.startswith("VARCHAR"):
+            s = f"lower(trim(CAST({q} AS VARCHAR), ' \"'))"
+            num = (
+                f"WHEN TRY_CAST({s} AS DOUBLE) IS NOT NULL AND NOT isnan(TRY_CAST({s} AS DOUBLE)) "
+                f"THEN TRY_CAST({s} AS DOUBLE) >= {float(thr)!r} "
+                if thr is not None
+                else ""
+            )
+            return (
+                f"CASE {num}WHEN {s} IN ({_words(TRUE_WORDS)}) THEN TRUE "
+                f"WHEN {s} IN ({_words(FALSE_WORDS)}) OR starts_with({s}, 'failed') THEN FALSE ELSE NULL END"
+            )
+        raise PasscurveError(
+            f"{self.source}: correctness column {col!r} has type {self._types[col]}; "
+            "expected bool, 0/1, 'true'/'false' or a numeric score with `threshold`"
+        )
+
+    def _canonical_sql(self) -> str:
+        att = self._col("attempt")
+        ans = self._col("answer")
+        cols = [
+            f"{self._model_expr()} AS model",
+            f"{self._col('problem')} AS problem",
+            f"{att if att else 'NULL::BIGINT'} AS attempt",
+            f"{self._correct_expr} AS correct",
+        ]
+        if ans:
+            cols.append(f"{ans} AS answer")
+        return f"SELECT {', '.join(cols)} FROM src"
+
+    # ------------------------------------------------------------------ running
+    def _run(self, sql: str, progress: ProgressFn | None = None, *, table: str = "samples") -> dict[str, np.ndarray]:
+        """Run ``sql`` (``samples`` = canonical rows, ``src`` = raw rows) and fetch numpy columns."""
+        full = sql if table == "src" else f"WITH samples AS ({self._sql}) {sql}"
+        try:
+            if progress is None or self._src.con is None:
+                return self._src.query(full).fetchnumpy()
+            return _with_progress(self._src, full, progress)
+        except duckdb.Error as exc:
+            raise duck_error(exc, self.source, self.reader) from None
+
+    def query(self, sql: str) -> duckdb.DuckDBPyRelation:
+        """A DuckDB relation for ``sql``, where ``samples`` is the canonical per-sample table and
+        ``src`` the raw input (e.g. ``SELECT model, problem, answer, count(*) FROM samples GROUP BY ALL``)."""
+        full = f"WITH samples AS ({self._sql}) {sql}" if self.layout == "samples" else sql
+        return self._src.query(full)
+
+    def _first_row(self, where: str) -> dict[str, Any]:
+        try:
+            rel = self._src.query(f"SELECT * FROM src WHERE {where} LIMIT 1")
+            rows = rel.fetchall()
+            cols = rel.columns
+        except duckdb.Error as exc:
+            raise duck_error(exc, self.source, self.reader) from None
+        return dict(zip(cols, rows[0], strict=True)) if rows else {}
+
+    # ------------------------------------------------------------------ counts
+    def counts(self, progress: ProgressFn | None = None) -> Counts:
+        """Aggregate to :class:`passcurve.Counts` inside DuckDB (validating on the way)."""
+        if self.layout == "counts":
+            return self._counts_from_counts()
+        return self._counts_from_samples(progress)
+
+    def _counts_from_samples(self, progress: ProgressFn | None) -> Counts:
+        att_type = self._types.get(self.columns.roles.get("attempt", ""), "")
+        int_attempt = _is_int(att_type)
+        att_aggs = ""
+        if self.columns.get("attempt"):
+            att_aggs = ", count(attempt) AS n_att, arg_max(correct, attempt) AS last_correct"
+            if int_attempt:
+                att_aggs += (
+                    ", min(attempt)::HUGEINT AS a_min, max(attempt)::HUGEINT AS a_max, "
+                    "sum(attempt::HUGEINT)::DOUBLE AS a_sum, sum(attempt::HUGEINT * attempt)::DOUBLE AS a_sq"
+                )
+        sql = (
+            "SELECT model, CAST(problem AS VARCHAR) AS problem, n, c, n_bad, problem IS NULL AS null_problem"
+            + (", n_att, last_correct" if att_aggs else "")
+            + (", a_min, a_max, a_sum, a_sq" if int_attempt and att_aggs else "")
+            + " FROM (SELECT model, problem, count(*) AS n, count(*) FILTER (WHERE correct) AS c, "
+            "count(*) - count(correct) AS n_bad" + att_aggs + " FROM samples GROUP BY model, problem) "
+            "ORDER BY model, problem"
+        )
+        g = self._run(sql, progress)
+        if g["n"].size == 0:
+            raise PasscurveError(f"{self.source} has no data rows (header only or empty)")
+        self._check_nulls(g)
+        evidence: dict[str, Any] = {}
+        if att_aggs:
+            self._check_duplicates(g, int_attempt)
+            evidence["last_correct"] = np.asarray(g["last_correct"], dtype=object)
+        model = np.asarray(g["model"], dtype=object)
+        problem = np.asarray(g["problem"], dtype=object)
+        n = np.asarray(g["n"], dtype=np.int64)
+        c = np.asarray(g["c"], dtype=np.int64)
+        meta = self._meta()
+        meta["rows"] = int(n.sum())
+        meta["stopping_time"] = stopping_time_evidence(model, n, c, evidence.get("last_correct"), self.source)
+        return Counts.from_arrays(n, c, problem=problem, model=model, source=self.source, meta=meta)
+
+    def _check_nulls(self, g: dict[str, np.ndarray]) -> None:
+        if np.asarray(g["null_problem"]).any():
+            col = self.columns.roles["problem"]
+            row = self._first_row(f"{quote(col)} IS NULL")
+            raise PasscurveError(f"{self.source}: problem-id column {col!r} has a missing value, e.g. row {_fmt_row(row)}")
+        if (np.asarray(g["model"], dtype=object) == None).any():  # noqa: E711 - object array
+            col = self.columns.roles["model"]
+            row = self._first_row(f"{quote(col)} IS NULL")
+            raise PasscurveError(f"{self.source}: model column {col!r} has a missing value, e.g. row {_fmt_row(row)}")
+        if np.asarray(g["n_bad"]).sum() > 0:
+            col = self.columns.roles["correct"]
+            q = quote(col)
+            t = self._types[col].upper()
+            nan = f" OR isnan({q})" if t in _FLOAT_TYPES else ""
+            row = self._first_row(f"{q} IS NULL{nan}")
+            if row:
+                raise PasscurveError(
+                    f"{self.source}: correctness column {col!r} has a missing value (null/NaN), e.g. row {_fmt_row(row)}"
+                )
+            row = self._first_row(f"({self._correct_expr}) IS NULL")
+            hint = (
+                "; pass `threshold` (--threshold) to turn a score into correct/incorrect"
+                if self.threshold is None
+                else ""
+            )
+            raise PasscurveError(
+                f"{self.source}: correctness column {col!r} holds a value that is not boolean "
+                f"(expected true/false, 0/1{', or a number' if self.threshold is not None else ''}), "
+                f"e.g. row {_fmt_row(row)}{hint}"
+            )
+
+    def _check_duplicates(self, g: dict[str, np.ndarray], int_attempt: bool) -> None:
+        n = np.asarray(g["n"], dtype=np.float64)
+        col = self.columns.roles["attempt"]
+        if (np.asarray(g["n_att"]) < g["n"]).any():
+            row = self._first_row(f"{quote(col)} IS NULL")
+            raise PasscurveError(f"{self.source}: attempt column {col!r} has a missing value, e.g. row {_fmt_row(row)}")
+        suspicious = True
+        if int_attempt:
+            lo = np.asarray(g["a_min"], dtype=np.float64)
+            hi = np.asarray(g["a_max"], dtype=np.float64)
+            # Contiguous attempts lo..lo+n-1 without repeats have these power sums; a repeat
+            # must be paired with a gap to keep max-min+1 == n, and then changes the sums
+            # (exactly detected for up to two repeated rows per problem; otherwise the exact check runs).
+            exp_sum = n * lo + n * (n - 1) / 2
+            exp_sq = n * lo * lo + lo * n * (n - 1) + (n - 1) * n * (2 * n - 1) / 6
+            ok = (hi - lo + 1 == n) & np.isclose(g["a_sum"], exp_sum, rtol=1e-12, atol=0.5) & np.isclose(
+                g["a_sq"], exp_sq, rtol=1e-12, atol=0.5
+            )
+            suspicious = not bool(ok.all())
+            self._contiguous = not suspicious
+        if not suspicious:
+            return
+        dup = self._run(
+            "SELECT model, CAST(problem AS VARCHAR) AS problem, CAST(attempt AS VARCHAR) AS attempt, count(*) AS k "
+            "FROM samples GROUP BY model, problem, attempt HAVING count(*) > 1 LIMIT 1"
+        )
+        if dup["k"].size:
+            who = f"problem {dup['problem'][0]!r}"
+            if self.columns.get("model") is not None:
+                who += f" (model {dup['model'][0]!r})"
+            raise PasscurveError(
+                f"{self.source}: duplicate (problem, attempt) rows: {who} attempt {dup['attempt'][0]} "
+                f"appears {int(dup['k'][0])} times; each attempt must appear once"
+            )
+
+    def _counts_from_counts(self) -> Counts:
+        r = self.columns.roles
+        n_q, c_q = quote(r["n"]), quote(r["c"])
+        sql = (
+            f"SELECT {self._model_expr()} AS model, CAST({quote(r['problem'])} AS VARCHAR) AS problem, "
+            f"CAST({n_q} AS VARCHAR) AS n_raw, CAST({c_q} AS VARCHAR) AS c_raw, "
+            f"TRY_CAST({n_q} AS DOUBLE) AS n, TRY_CAST({c_q} AS DOUBLE) AS c FROM src"
+        )
+        g = self._run(sql, table="src")
+        if g["n"].size == 0:
+            raise PasscurveError(f"{self.source} has no data rows (header only or empty)")
+        model = np.asarray(g["model"], dtype=object)
+        problem = np.asarray(g["problem"], dtype=object)
+        vals = {}
+        for name in ("n", "c"):
+            raw = np.asarray(g[f"{name}_raw"], dtype=object)
+            v = np.ma.filled(np.ma.asarray(g[name]).astype(np.float64), np.nan)
+            col = r[name]
+            bad_type = np.flatnonzero(np.isnan(v) & (raw != None) & (raw != "nan") & (raw != "NaN"))  # noqa: E711
+            if bad_type.size:
+                i = bad_type[0]
+                raise PasscurveError(
+                    f"{self.source}: column {col!r} (`{name}`) must hold integers; row {i + 1} "
+                    f"(problem {problem[i]!r}) has {name}={raw[i]!r}"
+                )
+            nan = np.flatnonzero(np.isnan(v))
+            if nan.size:
+                i = nan[0]
+                raise PasscurveError(
+                    f"{self.source}: column {col!r} (`{name}`) has a missing value (NaN/empty) in row {i + 1} "
+                    f"(problem {problem[i]!r})"
+                )
+            frac = np.flatnonzero(v != np.floor(v))
+            if frac.size:
+                i = frac[0]
+                raise PasscurveError(
+                    f"{self.source}: column {col!r} (`{name}`) must hold whole numbers; row {i + 1} "
+                    f"(problem {problem[i]!r}) has {name}={raw[i]}"
+                )
+            neg = np.flatnonzero(v < 0)
+            if neg.size:
+                i = neg[0]
+                raise PasscurveError(
+                    f"{self.source}: `{name}` must be >= 0; row {i + 1} (problem {problem[i]!r}) has {name}={raw[i]}"
+                )
+            vals[name] = v
+        n, c = vals["n"], vals["c"]
+        zero = np.flatnonzero(n < 1)
+        if zero.size:
+            i = zero[0]
+            raise PasscurveError(
+                f"{self.source}: `n` must be >= 1 (a problem needs at least one sample); row {i + 1} "
+                f"(problem {problem[i]!r}) has n={g['n_raw'][i]}"
+            )
+        over = np.flatnonzero(c > n)
+        if over.size:
+            i = over[0]
+            raise PasscurveError(
+                f"{self.source}: `c` must be <= n; row {i + 1} (problem {problem[i]!r}) has "
+                f"c={g['c_raw'][i]} > n={g['n_raw'][i]}"
+            )
+        if (problem == None).any():  # noqa: E711
+            i = int(np.flatnonzero(problem == None)[0])  # noqa: E711
+            raise PasscurveError(f"{self.source}: problem-id column {r['problem']!r} is empty in row {i + 1}")
+        if (model == None).any():  # noqa: E711
+            i = int(np.flatnonzero(model == None)[0])  # noqa: E711
+            raise PasscurveError(f"{self.source}: model column {r['model']!r} is empty in row {i + 1}")
+        keys = np.char.add(np.char.add(model.astype(str), "\x1f"), problem.astype(str))
+        _, first, cnt = np.unique(keys, return_index=True, return_counts=True)
+        if (cnt > 1).any():
+            i = int(first[np.flatnonzero(cnt > 1)[0]])
+            dup_rows = np.flatnonzero(keys == keys[i])[:2] + 1
+            raise PasscurveError(
+                f"{self.source}: duplicate (model, problem) rows: problem {problem[i]!r} of model {model[i]!r} "
+                f"appears in rows {dup_rows[0]} and {dup_rows[1]}; each (model, problem) must appear once"
+            )
+        n_i, c_i = n.astype(np.int64), c.astype(np.int64)
+        meta = self._meta()
+        meta["stopping_time"] = stopping_time_evidence(model, n_i, c_i, None, self.source)
+        return Counts.from_arrays(n_i, c_i, problem=problem, model=model, source=self.source, meta=meta)
+
+    def _meta(self) -> dict[str, Any]:
+        meta: dict[str, Any] = {
+            "reader": self.reader,
+            "layout": self.layout,
+            "columns": dict(self.columns.roles),
+            "column_detection": dict(self.columns.detected),
+            "threshold": self.threshold,
+            "default_model": None if self.columns.get("model") else self._src.default_model,
+        }
+        if self.layout == "samples":
+            meta["attempts_contiguous"] = getattr(self, "_contiguous", None)
+            meta["duplicate_check"] = (
+                "exact" if self.columns.get("attempt") else "none (no attempt column: duplicates cannot be told apart)"
+            )
+        meta.update(self._src.notes)
+        return meta
+
+    def __repr__(self) -> str:
+        return f"Samples({self.source!r}, reader={self.reader!r}, layout={self.layout!r}, columns={self.columns.roles})"
+
+
+def build_samples(
+    src: Source,
+    overrides: dict[str, str | None],
+    threshold: float | None,
+) -> Samples:
+    """Resolve columns on ``src`` and wrap it as :class:`Samples`."""
+    if threshold is not None:
+        try:
+            threshold = float(threshold)
+        except (TypeError, ValueError):
+            raise PasscurveError(f"`threshold` must be a number (got {threshold!r})") from None
+        if threshold != threshold:
+            raise PasscurveError("`threshold` must be a number (got NaN)")
+    elif src.threshold is not None:
+        threshold = src.threshold
+    cols = src.columns
+    if len(cols) == 1 and cols[0] in ("column0", "json"):
+        raise PasscurveError(f"{src.name}: found no columns (is the file empty or not a table?)")
+    cmap = resolve_columns(cols, overrides, source=src.name, hints=src.hints)
+    return Samples(src, cmap, threshold)
+
+
+# ---------------------------------------------------------------------- stopping time
+def stopping_time_evidence(
+    model: np.ndarray, n: np.ndarray, c: np.ndarray, last_correct: np.ndarray | None, source: str
+) -> dict[str, Any]:
+    """Evidence, per model, that n was a stopping time (sampling stopped at a success).
+
+    With n fixed in advance, n is the same for every problem (or varies for reasons
+    unrelated to success), and the last attempt of a problem is correct with probability
+    c/n. Under "sample until the first success" (or "until a batch with a success"),
+    problems with fewer than the maximum n are nearly all solved, those at the cap are
+    mostly unsolved, and the last attempt is correct far more often than c/n.
+    """
+    out: dict[str, Any] = {"looks_like_stopping_time": False, "models": {}}
+    models = np.unique(model.astype(str))
+    flagged = []
+    for m in models:
+        sel = model.astype(str) == m
+        nm, cm = n[sel], c[sel]
+        ev: dict[str, Any] = {
+            "n_varies": bool(nm.min() != nm.max()),
+            "n_min": int(nm.min()),
+            "n_max": int(nm.max()),
+        }
+        short = nm < nm.max()
+        ev["rows_below_max_n"] = int(short.sum())
+        if short.any():
+            ev["frac_below_max_n_solved"] = float((cm[short] >= 1).mean())
+            ev["frac_at_max_n_solved"] = float((cm[~short] >= 1).mean())
+        solved = cm >= 1
+        if last_correct is not None and solved.any():
+            lc = np.asarray([bool(v) if v is not None else False for v in last_correct[sel]])
+            ev["frac_solved_ending_with_success"] = float(lc[solved].mean())
+            ev["expected_if_fixed_n"] = float((cm[solved] / nm[solved]).mean())
+        step = int(np.gcd.reduce(nm))
+        ev["n_common_step"] = step
+        ev["n_distinct"] = int(np.unique(nm).size)
+        looks = False
+        if ev["n_varies"] and ev["rows_below_max_n"] >= 5:
+            below, at_max = ev["frac_below_max_n_solved"], ev["frac_at_max_n_solved"]
+            # stopped at a success: short runs are solved, runs at the cap mostly not ...
+            looks = below >= 0.9 and below >= at_max + 0.3
+            # ... or every run is solved and n moves in whole batches (n = multiples of a batch size)
+            looks = looks or (below >= 0.9 and step > 1 and ev["n_distinct"] >= 3)
+        if (
+            ev["n_varies"]
+            and "frac_solved_ending_with_success" in ev
+            and int(solved.sum()) >= 5
+            and ev["frac_solved_ending_with_success"] >= 0.8
+            and ev["frac_solved_ending_with_success"] >= 3 * ev["expected_if_fixed_n"]
+        ):
+            looks = True
+        ev["looks_like_stopping_time"] = looks
+        out["models"][str(m)] = ev
+        if looks:
+            flagged.append(str(m))
+    if flagged:
+        out["looks_like_stopping_time"] = True
+        out["flagged_models"] = flagged
+        warnings.warn(
+            f"{source}: n looks like a stopping time for {len(flagged)} model(s) ({', '.join(flagged[:3])}"
+            f"{', ...' if len(flagged) > 3 else ''}): sampling seems to stop at a success, so n was not fixed "
+            "in advance and unbiased pass@k does not apply as is (see Counts.meta['stopping_time'])",
+            StoppingTimeWarning,
+            stacklevel=4,
+        )
+    return out
+
+
+# ---------------------------------------------------------------------- progress
+def _with_progress(src: Source, sql: str, progress: ProgressFn) -> dict[str, np.ndarray]:
+    """Run ``sql`` in a worker thread while polling DuckDB's query progress (0..100)."""
+    con = src.con
+    assert con is not None
+    result: dict[str, Any] = {}
+
+    def work() -> None:
+        try:
+            result["value"] = src.query(sql).fetchnumpy()
+        except BaseException as exc:  # noqa: BLE001 - re-raised in the caller's thread
+            result["error"] = exc
+
+    t = threading.Thread(target=work, daemon=True)
+    t.start()
+    while t.is_alive():
+        t.join(0.1)
+        try:
+            p = float(con.query_progress())
+        except Exception:  # noqa: BLE001 - progress is best-effort
+            p = -1.0
+        if p >= 0:
+            progress(min(p, 100.0))
+    time.sleep(0)
+    if "error" in result:
+        raise result["error"]
+    progress(100.0)
+    return result["value"]

@@ -1,0 +1,225 @@
+"""Open an input (file or in-memory frame) as a DuckDB relation: the first step of every reader.
+
+A :class:`Source` is a lazy DuckDB relation over the raw rows plus what the reader knows
+about it (format, default model name, column hints from a harness adapter). Nothing is
+materialised here: DuckDB scans the file when the aggregation query runs.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import duckdb
+
+from .._errors import InputFormatError, PasscurveError
+
+__all__ = ["Source", "open_file", "open_frame", "duck_error", "FORMATS"]
+
+# generic formats and the harness formats of passcurve.data._harness
+GENERIC = ("csv", "jsonl", "json", "parquet")
+FORMATS = GENERIC + ("humaneval", "evalplus", "lm_eval", "lighteval", "inspect", "tau_bench")
+FORMAT_ALIASES = {
+    "ndjson": "jsonl",
+    "tsv": "csv",
+    "pq": "parquet",
+    "human_eval": "humaneval",
+    "human-eval": "humaneval",
+    "lm-eval": "lm_eval",
+    "lm_eval_harness": "lm_eval",
+    "lm-evaluation-harness": "lm_eval",
+    "inspect_ai": "inspect",
+    "eval": "inspect",
+    "tau-bench": "tau_bench",
+    "taubench": "tau_bench",
+    "tau2": "tau_bench",
+}
+EXTENSIONS = {
+    ".csv": "csv",
+    ".tsv": "csv",
+    ".jsonl": "jsonl",
+    ".ndjson": "jsonl",
+    ".json": "json",
+    ".parquet": "parquet",
+    ".pq": "parquet",
+    ".eval": "inspect",
+}
+COMPRESSION = {".gz", ".zst"}
+
+
+@dataclass
+class Source:
+    """A lazy relation over raw input rows, with reader provenance."""
+
+    relation: duckdb.DuckDBPyRelation
+    con: duckdb.DuckDBPyConnection | None
+    name: str
+    default_model: str
+    reader: str
+    hints: dict[str, str] = field(default_factory=dict)
+    threshold: float | None = None
+    notes: dict[str, Any] = field(default_factory=dict)
+    keepalive: list[Any] = field(default_factory=list)  # temp dirs, frames: live as long as the source
+
+    @property
+    def columns(self) -> list[str]:
+        return list(self.relation.columns)
+
+    @property
+    def types(self) -> dict[str, str]:
+        return {c: str(t) for c, t in zip(self.relation.columns, self.relation.types, strict=True)}
+
+    def query(self, sql: str) -> duckdb.DuckDBPyRelation:
+        """Run ``sql`` in which the raw rows are the table ``src``."""
+        return self.relation.query("src", sql)
+
+
+def duck_error(exc: BaseException, name: str, reader: str) -> PasscurveError:
+    """A DuckDB exception as a one-line PasscurveError naming the file and reader."""
+    msg = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+    for prefix in ("Invalid Input Error: ", "IO Error: ", "Conversion Error: ", "Binder Error: ", "Parser Error: "):
+        msg = msg.replace(prefix, "")
+    return InputFormatError(f"cannot read {name} as {reader}: {msg}")
+
+
+def _sql_str(s: str) -> str:
+    return "'" + str(s).replace("'", "''") + "'"
+
+
+def normalize_format(fmt: str | None) -> str | None:
+    if fmt is None:
+        return None
+    f = str(fmt).strip().lower().lstrip(".")
+    f = FORMAT_ALIASES.get(f, f)
+    if f not in FORMATS:
+        raise PasscurveError(f"unknown `format` {fmt!r}; known formats: {', '.join(FORMATS)}")
+    return f
+
+
+def _suffix(path: Path) -> tuple[str, str]:
+    """(format-bearing suffix, compression suffix) of a file name."""
+    suffixes = [s.lower() for s in path.suffixes]
+    comp = ""
+    if suffixes and suffixes[-1] in COMPRESSION:
+        comp = suffixes.pop()
+    return (suffixes[-1] if suffixes else ""), comp
+
+
+def _stem(path: Path) -> str:
+    name = path.name
+    for _ in range(2):
+        s = Path(name).suffix
+        if s.lower() in EXTENSIONS or s.lower() in COMPRESSION:
+            name = name[: -len(s)]
+    return name or path.name
+
+
+def _sniff(path: Path) -> str | None:
+    """Guess a format from the first bytes (for unknown extensions)."""
+    with open(path, "rb") as fh:
+        head = fh.read(4096)
+    if head.startswith(b"PAR1"):
+        return "parquet"
+    if head.startswith(b"PK\x03\x04"):
+        return "inspect"
+    text = head.lstrip()
+    if text.startswith((b"{", b"[")):
+        return "json"
+    return None
+
+
+def check_path(path: str | Path) -> Path:
+    try:
+        p = Path(path)
+    except TypeError:
+        raise PasscurveError(f"`path` must be a file path (got {type(path).__name__})") from None
+    if not p.exists():
+        raise PasscurveError(f"no such file: {str(p)!r}")
+    if p.is_dir():
+        raise PasscurveError(f"{str(p)!r} is a directory, not a file; give a CSV, JSONL, Parquet or harness log file")
+    try:
+        size = p.stat().st_size
+        with open(p, "rb"):
+            pass
+    except OSError as exc:
+        raise PasscurveError(f"cannot open {str(p)!r}: {exc.strerror or exc}") from None
+    if size == 0:
+        raise PasscurveError(f"{p.name} is empty (0 bytes)")
+    return p
+
+
+def open_file(path: str | Path, format: str | None = None) -> Source:
+    """Open ``path`` as a :class:`Source`: detect the format, hand it to a harness adapter if one fits."""
+    from . import _harness
+
+    p = check_path(path)
+    fmt = normalize_format(format)
+    ext, _comp = _suffix(p)
+    if fmt is None:
+        fmt = EXTENSIONS.get(ext)
+        if fmt is None:
+            fmt = _sniff(p)
+            if fmt is None:
+                raise InputFormatError(
+                    f"{p.name}: unknown format (extension {ext or '(none)'!r}; tried csv, jsonl, json, parquet, "
+                    f"inspect by content); pass `--format` (one of {', '.join(FORMATS)})"
+                )
+        forced = False
+    else:
+        forced = True
+    con = duckdb.connect()
+    name = p.name
+    stem = _stem(p)
+    if fmt in _harness.ADAPTERS:
+        return _harness.open_harness(con, p, fmt, stem, forced=True)
+    if fmt == "json":
+        return _harness.open_json(con, p, stem, forced=forced)
+    rel = _generic(con, p, fmt)
+    src = Source(rel, con, name, stem, fmt)
+    if not forced:
+        src = _harness.adapt(src, p)
+    return src
+
+
+def _generic(con: duckdb.DuckDBPyConnection, p: Path, fmt: str) -> duckdb.DuckDBPyRelation:
+    target = _sql_str(str(p))
+    if fmt == "csv":
+        sql = f"SELECT * FROM read_csv({target}, header = true)"
+    elif fmt == "jsonl":
+        sql = f"SELECT * FROM read_json({target}, format = 'newline_delimited')"
+    elif fmt == "parquet":
+        sql = f"SELECT * FROM read_parquet({target})"
+    else:  # pragma: no cover - guarded by callers
+        raise PasscurveError(f"unknown format {fmt!r}")
+    try:
+        rel = con.sql(sql)
+        rel.columns  # noqa: B018 - binds the schema now, so header errors surface here
+    except duckdb.Error as exc:
+        raise duck_error(exc, p.name, fmt) from None
+    return rel
+
+
+def open_frame(frame: Any, name: str = "frame") -> Source | None:
+    """An in-memory frame DuckDB can scan (pandas, polars, pyarrow, DuckDB relation), else None."""
+    if isinstance(frame, duckdb.DuckDBPyRelation):
+        return Source(frame, None, name, name, "duckdb", keepalive=[frame])
+    mod = type(frame).__module__.split(".")[0]
+    con = duckdb.connect()
+    try:
+        if mod == "pandas":
+            rel = con.from_df(frame)
+        elif mod == "polars" and type(frame).__name__ == "DataFrame":
+            rel = con.from_arrow(frame.to_arrow())
+        elif mod == "pyarrow" and type(frame).__name__ in ("Table", "RecordBatch"):
+            rel = con.from_arrow(frame)
+        else:
+            con.close()
+            return None
+    except duckdb.Error as exc:
+        raise duck_error(exc, name, f"{mod} frame") from None
+    return Source(rel, con, name, name, f"{mod}", keepalive=[frame])
+
+
+ProgressFn = Callable[[float], None]

@@ -1,0 +1,117 @@
+"""Hand-made bad inputs shared by the Python and CLI error tests.
+
+Each case: name -> (builder(tmp_path) -> (path, extra CLI args, read_counts kwargs), message regex).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import duckdb
+
+Case = tuple[Callable[[Path], tuple[Path, list[str], dict[str, Any]]], str]
+
+
+def _text(name: str, text: str) -> Callable[[Path], tuple[Path, list[str], dict[str, Any]]]:
+    def build(tmp: Path) -> tuple[Path, list[str], dict[str, Any]]:
+        p = tmp / name
+        p.write_text(text)
+        return p, [], {}
+
+    return build
+
+
+def _parquet(sql: str, name: str = "x.parquet", cut: bool = False):  # type: ignore[no-untyped-def]
+    def build(tmp: Path) -> tuple[Path, list[str], dict[str, Any]]:
+        p = tmp / name
+        duckdb.sql(f"COPY ({sql}) TO '{p}' (FORMAT parquet)")
+        if cut:
+            data = p.read_bytes()
+            p.write_bytes(data[: len(data) // 2])
+        return p, [], {}
+
+    return build
+
+
+def _with(build, args: list[str], kwargs: dict[str, Any]):  # type: ignore[no-untyped-def]
+    def wrapped(tmp: Path) -> tuple[Path, list[str], dict[str, Any]]:
+        p, _, _ = build(tmp)
+        return p, args, kwargs
+
+    return wrapped
+
+
+def _missing(tmp: Path) -> tuple[Path, list[str], dict[str, Any]]:
+    return tmp / "nope.csv", [], {}
+
+
+def _directory(tmp: Path) -> tuple[Path, list[str], dict[str, Any]]:
+    d = tmp / "logs.csv"
+    d.mkdir()
+    return d, [], {}
+
+
+def _jsonl(rows: list[Any], name: str = "x.jsonl", tail: str = ""):  # type: ignore[no-untyped-def]
+    return _text(name, "".join(json.dumps(r) + "\n" for r in rows) + tail)
+
+
+GOOD_COUNTS = "model,problem_id,n,c\nm,a,10,2\nm,b,10,0\n"
+
+CASES: dict[str, Case] = {
+    "c_gt_n": (_text("c.csv", "problem_id,n,c\na,10,2\nb,5,7\n"), r"`c` must be <= n; row 2 \(problem 'b'\) has c=7 > n=5"),
+    "negative_count": (_text("c.csv", "problem_id,n,c\na,10,-1\n"), r"`c` must be >= 0; row 1"),
+    "non_integer_count": (_text("c.csv", "problem_id,n,c\na,10.5,2\n"), r"must hold whole numbers; row 1 .* n=10.5"),
+    "n_zero": (_text("c.csv", "problem_id,n,c\na,0,0\n"), r"`n` must be >= 1"),
+    "nan_count": (_text("c.csv", "problem_id,n,c\na,10,\nb,10,3\n"), r"missing value \(NaN/empty\) in row 1"),
+    "nan_correct": (
+        _parquet("SELECT 'p' AS problem_id, i AS attempt, CASE WHEN i = 2 THEN 'nan'::DOUBLE ELSE 1.0 END AS score FROM range(4) t(i)"),
+        r"correctness column 'score' has a missing value \(null/NaN\), e.g. row \{problem_id='p', attempt=2",
+    ),
+    "duplicate_attempt": (
+        _jsonl([{"problem_id": "p", "attempt": a, "correct": True} for a in (0, 1, 1, 3)]),
+        r"duplicate \(problem, attempt\) rows: problem 'p' attempt 1 appears 2 times",
+    ),
+    "duplicate_model_problem": (
+        _text("c.csv", "model,problem_id,n,c\nm,a,10,2\nm,a,10,3\n"),
+        r"duplicate \(model, problem\) rows: problem 'a' of model 'm' appears in rows 1 and 2",
+    ),
+    "missing_columns": (
+        _jsonl([{"question": "q", "verdict": True}]),
+        r"no problem-id column .* columns found: question, verdict",
+    ),
+    "misnamed_column": (
+        _with(_text("c.csv", GOOD_COUNTS), ["--problem-col", "pid"], {"problem_col": "pid"}),
+        r"no column 'pid' \(given as `problem_col`\); columns found: model, problem_id, n, c",
+    ),
+    "non_boolean_correct": (
+        _jsonl([{"problem_id": "p", "correct": "yes"}, {"problem_id": "p", "correct": "maybe"}]),
+        r"holds a value that is not boolean .* e.g. row \{problem_id='p', correct='maybe'\}",
+    ),
+    "score_without_threshold": (
+        _jsonl([{"problem_id": "p", "score": 0.7}]),
+        r"not boolean .*score=0.7.*--threshold",
+    ),
+    "empty_file": (_text("e.csv", ""), r"e.csv is empty \(0 bytes\)"),
+    "header_only": (_text("h.csv", "problem_id,correct\n"), r"h.csv has no data rows"),
+    "truncated_parquet": (
+        _parquet("SELECT i % 7 AS problem_id, i AS attempt, i % 3 = 0 AS correct FROM range(5000) t(i)", cut=True),
+        r"cannot read x.parquet as parquet: .*(magic|corrupt|end of file)",
+    ),
+    "broken_jsonl_last_line": (
+        _jsonl([{"problem_id": "p", "correct": True}], tail='{"problem_id": "q", "corr'),
+        r"cannot read x.jsonl as jsonl: Malformed JSON",
+    ),
+    "corrupt_csv": (_text("g.csv", "\x00\x01\x02garbage\x00,\n\x07\x08"), r"g.csv"),
+    "unknown_extension": (_text("data.xyz", "a b c\n1 2 3\n"), r"data.xyz: unknown format \(extension '.xyz'.*tried"),
+    "unknown_format_option": (_with(_text("c.csv", GOOD_COUNTS), ["--format", "excel"], {"format": "excel"}), r"unknown `format` 'excel'"),
+    "missing_file": (_missing, r"no such file: '.*nope.csv'"),
+    "directory": (_directory, r"is a directory, not a file"),
+    "string_in_n": (_text("c.csv", "problem_id,n,c\na,10,2\nb,ten,3\n"), r"column 'n' \(`n`\) must hold integers; row 2 \(problem 'b'\) has n='ten'"),
+    "null_problem": (
+        _jsonl([{"problem_id": None, "correct": True}, {"problem_id": "a", "correct": False}]),
+        r"problem-id column 'problem_id' has a missing value",
+    ),
+}

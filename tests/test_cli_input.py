@@ -1,0 +1,67 @@
+"""CLI handling of bad input: exit code 2, exactly one line on stderr, no traceback.
+
+Every case runs through the real entry point function in-process (fast); a representative
+subset also runs in a subprocess (`python -m passcurve`), the way users call it.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from _bad_inputs import CASES
+from conftest import run_cli
+
+from passcurve.cli._app import run
+
+
+def _cli_args(case, tmp_path):
+    build, pattern = CASES[case]
+    path, args, _kwargs = build(tmp_path)
+    return ["curve", str(path), *args], pattern
+
+
+def _check(code: int, stderr: str, pattern: str) -> None:
+    assert code == 2, stderr
+    lines = [ln for ln in stderr.splitlines() if ln.strip()]
+    assert len(lines) == 1, stderr
+    assert "Traceback" not in stderr
+    assert lines[0].startswith("passcurve: error: ")
+    assert re.search(pattern, lines[0]), lines[0]
+
+
+@pytest.mark.parametrize("case", sorted(CASES))
+def test_bad_input_cli_in_process(tmp_path, capfd, case):
+    argv, pattern = _cli_args(case, tmp_path)
+    code = run(argv)
+    captured = capfd.readouterr()
+    _check(code, captured.err, pattern)
+    assert captured.out == ""
+
+
+@pytest.mark.parametrize("case", ["truncated_parquet", "non_boolean_correct"])
+def test_bad_input_cli_subprocess(tmp_path, case):
+    argv, pattern = _cli_args(case, tmp_path)
+    res = run_cli(*argv)
+    _check(res.returncode, res.stderr, pattern)
+
+
+def test_k_greater_than_n_subprocess(tmp_path):
+    p = tmp_path / "c.csv"
+    p.write_text("problem_id,n,c\na,10,2\nb,5,1\n")
+    res = run_cli("curve", str(p), "--k", "1,8")
+    _check(res.returncode, res.stderr, r"`k` must be an integer in \[1, n\] \(got k=8, n=5\)")
+
+
+def test_k_greater_than_n_in_process(tmp_path, capfd):
+    p = tmp_path / "s.jsonl"
+    p.write_text("".join(f'{{"problem_id": "p", "attempt": {a}, "correct": {str(a == 0).lower()}}}\n' for a in range(3)))
+    code = run(["curve", str(p), "--k", "4"])
+    _check(code, capfd.readouterr().err, r"got k=4, n=3")
+
+
+def test_good_input_exit_zero(tmp_path, capfd):
+    p = tmp_path / "c.csv"
+    p.write_text("problem_id,n,c\na,10,2\nb,10,1\n")
+    assert run(["curve", str(p), "--k", "1,10", "--json"]) == 0
+    assert '"model": "c"' in capfd.readouterr().out

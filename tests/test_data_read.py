@@ -1,0 +1,236 @@
+"""passcurve.data.read_counts / open_samples: layouts, aliases, formats, round trips, shared data."""
+
+from __future__ import annotations
+
+import json
+import warnings
+from pathlib import Path
+
+import duckdb
+import numpy as np
+import pytest
+from conftest import run_cli, shared_file
+
+import passcurve
+from passcurve import Counts, StoppingTimeWarning, read_counts, simulate
+from passcurve.data import open_samples, write_counts, write_table
+
+
+def as_set(counts: Counts) -> set[tuple[str, str, int, int]]:
+    return {
+        (str(m), str(p), int(n), int(c))
+        for m, p, n, c in zip(counts.model, counts.problem, counts.n, counts.c, strict=True)
+    }
+
+
+def write_lines(path: Path, rows: list[dict]) -> Path:
+    path.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    return path
+
+
+# ------------------------------------------------------------------ shared data (issue 2 part 3)
+@pytest.mark.shared_data
+def test_pythia_samples_reproduce_counts_exactly():
+    samples = shared_file("pythia_math_samples.parquet")
+    counts_csv = shared_file("pythia_math_counts.csv")
+    from_samples = read_counts(samples)
+    from_counts = read_counts(counts_csv)
+    # README of ../shared/data: aggregating the per-sample parquet by (model, problem_id) gives the CSV
+    assert len(from_samples) == 896 == len(from_counts)
+    assert as_set(from_samples) == as_set(from_counts)
+    # independent check of the same set straight from DuckDB on the CSV
+    rows = duckdb.sql(f"SELECT model, problem_id::VARCHAR, n, c FROM read_csv('{counts_csv}')").fetchall()
+    assert as_set(from_counts) == {(m, p, int(n), int(c)) for m, p, n, c in rows}
+    assert from_samples.meta["layout"] == "samples" and from_counts.meta["layout"] == "counts"
+    assert from_samples.meta["columns"] == {
+        "problem": "problem_id",
+        "model": "model",
+        "correct": "correct",
+        "attempt": "attempt",
+    }
+    assert from_samples.meta["rows"] == 8_960_000
+    assert from_samples.meta["attempts_contiguous"] is True
+    assert from_samples.meta["stopping_time"]["looks_like_stopping_time"] is False
+
+
+@pytest.mark.shared_data
+def test_cli_curve_runs_on_shared_samples_and_counts():
+    for name in ("pythia_math_samples.parquet", "pythia_math_counts.csv"):
+        res = run_cli("curve", str(shared_file(name)), "--k", "1,100,10000", "--json")
+        assert res.returncode == 0, res.stderr
+        data = json.loads(res.stdout)
+        by_model = {m["model"]: m for m in data["models"]}
+        assert len(by_model) == 7
+        # ../shared/data/README.md: Pythia 160M pass@1 = 0.00267, pass@10^4 = 0.570
+        curve = {p["k"]: p for p in by_model["Pythia 160M"]["curve"]}
+        assert curve[1]["pass_at_k"] == pytest.approx(0.00267, abs=5e-6)
+        assert curve[10000]["pass_at_k"] == pytest.approx(0.570, abs=5e-4)
+
+
+@pytest.mark.shared_data
+def test_bon_counts_flag_stopping_time():
+    # ../shared/data/README.md: BoN attempts ran in batches of 60 and stopped after a success
+    with pytest.warns(StoppingTimeWarning, match="stopping time"):
+        counts = read_counts(shared_file("bon_jailbreaking_counts.csv"))
+    st = counts.meta["stopping_time"]
+    assert st["looks_like_stopping_time"] is True
+    assert st["models"]["GPT4o"]["n_common_step"] % 60 == 0
+    assert st["models"]["GPT4o"]["frac_below_max_n_solved"] >= 0.9
+
+
+# ------------------------------------------------------------------ round trips (simulate -> write -> read)
+@pytest.mark.parametrize("ext", [".csv", ".jsonl", ".parquet"])
+def test_round_trip_samples(tmp_path, ext):
+    bench = simulate(problems=25, n=40, rng=3)
+    path = write_table(bench.samples(rng=4), tmp_path / f"s{ext}")
+    got = read_counts(path)
+    assert as_set(got) == as_set(bench.counts)
+    assert got.meta["layout"] == "samples" and got.meta["reader"] == ext.lstrip(".")
+
+
+@pytest.mark.parametrize("ext", [".csv", ".jsonl", ".parquet"])
+def test_round_trip_counts(tmp_path, ext):
+    bench = simulate(problems=30, n=17, rng=5)
+    got = read_counts(write_counts(bench.counts, tmp_path / f"c{ext}"))
+    assert as_set(got) == as_set(bench.counts)
+    assert got.meta["layout"] == "counts"
+
+
+def test_compressed_jsonl_and_csv(tmp_path):
+    import gzip
+
+    rows = [{"task_id": f"t{i % 3}", "passed": bool(i % 2), "sample_idx": i // 3} for i in range(12)]
+    p = tmp_path / "x.jsonl.gz"
+    with gzip.open(p, "wt") as fh:
+        fh.write("".join(json.dumps(r) + "\n" for r in rows))
+    got = read_counts(p)
+    assert got.models == ["x"]
+    assert as_set(got) == {("x", "t0", 4, 2), ("x", "t1", 4, 2), ("x", "t2", 4, 2)}
+
+
+# ------------------------------------------------------------------ layout detection and aliases
+@pytest.mark.parametrize(
+    "problem,correct,attempt",
+    [
+        ("problem_id", "correct", "attempt"),
+        ("task_id", "passed", "sample_idx"),
+        ("question_id", "is_correct", "trial"),
+        ("doc_id", "result", "epoch"),
+        ("id", "score", "repeat"),
+        ("Problem", "Reward", "Sample_ID"),
+    ],
+)
+def test_sample_aliases(tmp_path, problem, correct, attempt):
+    rows = [{problem: p, correct: int(a < p), attempt: a} for p in range(1, 4) for a in range(5)]
+    got = read_counts(write_lines(tmp_path / "run-7.jsonl", rows))
+    # hand count: problem p has 5 attempts, the first p of them correct
+    assert as_set(got) == {("run-7", str(p), 5, p) for p in range(1, 4)}
+    assert got.meta["columns"] == {"problem": problem, "correct": correct, "attempt": attempt}
+
+
+def test_counts_aliases_and_model(tmp_path):
+    p = tmp_path / "c.csv"
+    p.write_text("model_name,task_id,num_samples,num_correct\nA,t1,10,3\nA,t2,10,0\nB,t1,8,8\n")
+    got = read_counts(p)
+    assert as_set(got) == {("A", "t1", 10, 3), ("A", "t2", 10, 0), ("B", "t1", 8, 8)}
+    assert got.meta["layout"] == "counts"
+    assert got.meta["columns"] == {"problem": "task_id", "n": "num_samples", "c": "num_correct", "model": "model_name"}
+
+
+def test_counts_with_correct_as_c(tmp_path):
+    p = tmp_path / "c.csv"
+    p.write_text("problem,total,correct\na,4,1\nb,4,4\n")
+    got = read_counts(p)
+    assert got.meta["layout"] == "counts" and as_set(got) == {("c", "a", 4, 1), ("c", "b", 4, 4)}
+
+
+def test_overrides(tmp_path):
+    p = tmp_path / "weird.csv"
+    p.write_text("q,ok,who,try\n1,yes,m1,0\n1,no,m1,1\n2,yes,m2,0\n")
+    got = read_counts(p, problem_col="q", correct_col="ok", model_col="who", attempt_col="try")
+    assert as_set(got) == {("m1", "1", 2, 1), ("m2", "2", 1, 1)}
+    assert got.meta["column_detection"]["problem"] == "override"
+
+
+@pytest.mark.parametrize(
+    "values,expected_c",
+    [
+        ([True, False, True, True], 3),
+        ([1, 0, 1, 1], 3),
+        (["true", "False", "TRUE", "true"], 3),
+        (["passed", "failed: AssertionError", "timed out", "passed"], 2),
+        ([1.0, 0.0, 0.0, 1.0], 2),
+    ],
+)
+def test_correctness_encodings(tmp_path, values, expected_c):
+    rows = [{"problem_id": "p", "correct": v, "attempt": i} for i, v in enumerate(values)]
+    got = read_counts(write_lines(tmp_path / "x.jsonl", rows))
+    assert int(got.c[0]) == expected_c and int(got.n[0]) == 4
+
+
+def test_threshold_on_scores(tmp_path):
+    rows = [{"problem_id": "p", "score": s, "attempt": i} for i, s in enumerate([0.2, 0.5, 0.9, 0.49])]
+    p = write_lines(tmp_path / "x.jsonl", rows)
+    assert int(read_counts(p, threshold=0.5).c[0]) == 2  # 0.5 and 0.9 are >= 0.5
+    assert int(read_counts(p, threshold=0.95).c[0]) == 0
+    with pytest.raises(passcurve.PasscurveError, match="threshold"):
+        read_counts(p)
+
+
+def test_file_without_model_is_named_after_stem(tmp_path):
+    p = tmp_path / "my_run.parquet"
+    write_table({"problem_id": np.array(["a", "a", "b"]), "correct": np.array([True, False, False])}, p)
+    got = read_counts(p)
+    assert got.models == ["my_run"]
+    assert got.meta["default_model"] == "my_run"
+    assert "none" in got.meta["duplicate_check"]
+
+
+def test_stopping_time_in_sample_logs(tmp_path):
+    # sample until the first success: each solved problem ends with its only success
+    rng = np.random.default_rng(0)
+    rows = []
+    for p in range(40):
+        stop = int(rng.integers(1, 30))
+        solved = p % 4 != 0
+        n = stop if solved else 30
+        for a in range(n):
+            rows.append({"problem_id": p, "attempt": a, "correct": solved and a == n - 1})
+    with pytest.warns(StoppingTimeWarning):
+        got = read_counts(write_lines(tmp_path / "stop.jsonl", rows))
+    ev = got.meta["stopping_time"]["models"]["stop"]
+    assert ev["frac_solved_ending_with_success"] == 1.0
+    assert got.meta["stopping_time"]["looks_like_stopping_time"] is True
+
+
+def test_fixed_n_simulation_is_not_flagged(tmp_path):
+    bench = simulate(problems=60, n=50, rng=1)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", StoppingTimeWarning)
+        got = read_counts(write_table(bench.samples(rng=2), tmp_path / "s.parquet"))
+    assert got.meta["stopping_time"]["looks_like_stopping_time"] is False
+
+
+# ------------------------------------------------------------------ Samples (per-sample extras for other modules)
+def test_open_samples_exposes_relation_and_answers(tmp_path):
+    rows = [
+        {"problem_id": "p1", "attempt": 0, "correct": True, "answer": "4"},
+        {"problem_id": "p1", "attempt": 1, "correct": False, "answer": "5"},
+        {"problem_id": "p1", "attempt": 2, "correct": True, "answer": "4"},
+        {"problem_id": "p2", "attempt": 0, "correct": False, "answer": "x"},
+    ]
+    s = open_samples(write_lines(tmp_path / "a.jsonl", rows))
+    assert s.layout == "samples" and s.columns.roles["answer"] == "answer"
+    assert s.relation.columns == ["model", "problem", "attempt", "correct", "answer"]
+    votes = s.query(
+        "SELECT problem, answer, count(*) AS k FROM samples GROUP BY ALL ORDER BY problem, k DESC"
+    ).fetchall()
+    assert votes == [("p1", "4", 2), ("p1", "5", 1), ("p2", "x", 1)]
+    assert as_set(s.counts()) == {("a", "p1", 3, 2), ("a", "p2", 1, 0)}
+    # raw columns stay reachable (e.g. extra verdict columns)
+    assert "answer" in s.raw.columns
+
+
+def test_exports():
+    assert passcurve.read_counts is read_counts
+    assert callable(passcurve.counts_from_frame)
