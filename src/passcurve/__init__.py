@@ -6,6 +6,8 @@ Curves and data
     Counts, curve, CurveResult, read_counts, counts_from_frame
 Simulation
     simulate, ModelSpec, SimulatedBenchmark
+Planning and adaptive sampling
+    plan, Planner, PlanResult, stopping_pass_at_k, posterior_pass_at_k, fit_beta_binomial
 Errors and warnings
     PasscurveError and the warnings in passcurve._errors
 """
@@ -27,6 +29,18 @@ from ._errors import (
 )
 from ._estimators import g_pass_at_k, mg_pass_at_k, naive_pass_at_k, pass_at_k, pass_pow_k
 from ._simulate import DEMO_MODELS, ModelSpec, SimulatedBenchmark, simulate
+
+# planning where to spend samples, and estimation under adaptive sampling (issue 8)
+from ._adaptive import (
+    BetaPrior,
+    beta_binomial_loglik,
+    fit_beta_binomial,
+    inverse_binomial_p,
+    posterior_pass_at_k,
+    stopping_loglik,
+    stopping_pass_at_k,
+)
+from ._planner import PlanResult, Planner, plan, preposterior_reduction
 
 # data layer (files, harness logs, frames -> Counts)
 from .data import Samples, counts_from_frame, open_samples, read_counts
