@@ -150,7 +150,15 @@ def _fit_beta_binomial(n: np.ndarray, c: np.ndarray, w: np.ndarray | None) -> tu
     msgs: list[tuple[type, str]] = []
     if not res.success:
         msgs.append((ConvergenceWarning, f"beta-binomial fit did not converge ({res.message}); using the last iterate"))
-    if np.any(np.isclose(res.x, _LOG_BOUNDS, rtol=0, atol=1e-6)):
+    if (uc == 0).all() or (uc == un).all():
+        msgs.append(
+            (
+                DegenerateDataWarning,
+                "every problem has c = 0 (or c = n): the beta-binomial MLE does not exist; "
+                f"the fit stopped at alpha={a:.3g}, beta={b:.3g}",
+            )
+        )
+    elif np.any(np.isclose(res.x, _LOG_BOUNDS, rtol=0, atol=1e-6)):
         msgs.append(
             (
                 DegenerateDataWarning,
