@@ -45,6 +45,8 @@ from ._validation import as_float_array, as_int_array, check_counts, check_posit
 
 __all__ = [
     "BetaPrior",
+    "ZeroInflatedBetaPrior",
+    "fit_zi_beta_binomial",
     "fit_beta_binomial",
     "beta_binomial_loglik",
     "posterior_pass_at_k",
@@ -75,14 +77,54 @@ class BetaPrior:
         out = -np.expm1(special.betaln(self.alpha, self.beta + k) - special.betaln(self.alpha, self.beta))
         return float(out) if out.ndim == 0 else out
 
+    impossible: float = 0.0
+
+    def log_moment(self, c: Any, d: Any) -> np.ndarray:
+        r"""log M(c, d) = log E[p^c (1-p)^d] = log B(α+c, β+d) - log B(α, β) (gammaln form)."""
+        c = np.asarray(c, dtype=np.float64)
+        d = np.asarray(d, dtype=np.float64)
+        a, b = self.alpha, self.beta
+        gl = special.gammaln
+        return gl(a + c) + gl(b + d) - gl(a + b + c + d) - (gl(a) + gl(b) - gl(a + b))
+
     def to_dict(self) -> dict[str, Any]:
         return {
+            "model": "beta",
             "alpha": float(self.alpha),
             "beta": float(self.beta),
+            "impossible": float(self.impossible),
             "loglik": float(self.loglik),
             "success": bool(self.success),
             "message": self.message,
         }
+
+
+@dataclass(frozen=True)
+class ZeroInflatedBetaPrior(BetaPrior):
+    r"""A point mass ``impossible`` = π0 at p = 0 plus (1 - π0)·Beta(α, β).
+
+    M(c, d) = (1 - π0)·B(α+c, β+d)/B(α, β) + π0·1{c = 0}: problems never solved in many
+    samples become "impossible" in the posterior instead of being forced onto the Beta's
+    left tail (the Beta has no mass at 0, which biases pass_D@k forecasts upward).
+    """
+
+    def log_moment(self, c: Any, d: Any) -> np.ndarray:
+        c = np.asarray(c, dtype=np.float64)
+        lm = BetaPrior.log_moment(self, c, d)
+        if self.impossible <= 0:
+            return lm
+        with np.errstate(divide="ignore"):
+            cont = np.log1p(-self.impossible) + lm
+            return np.where(c == 0, np.logaddexp(cont, np.log(self.impossible)), cont)
+
+    def pass_at_k(self, k: Any) -> Any:
+        out = (1.0 - self.impossible) * np.asarray(BetaPrior.pass_at_k(self, k))
+        return float(out) if out.ndim == 0 else out
+
+    def to_dict(self) -> dict[str, Any]:
+        d = super().to_dict()
+        d["model"] = "zi_beta"
+        return d
 
 
 def _unique_pairs(n: np.ndarray, c: np.ndarray, weight: np.ndarray | None) -> tuple[np.ndarray, ...]:
@@ -184,6 +226,62 @@ def fit_beta_binomial(n: Any, c: Any, *, weight: Any = None) -> BetaPrior:
     """
     n_a, c_a, w = _fit_beta_binomial_iv(n, c, weight)
     prior, msgs = _fit_beta_binomial(n_a, c_a, w)
+    for cat, msg in msgs:
+        warnings.warn(msg, cat, stacklevel=2)
+    return prior
+
+
+def _fit_zi_beta_binomial(
+    n: np.ndarray, c: np.ndarray, w: np.ndarray | None
+) -> tuple[ZeroInflatedBetaPrior, list[tuple[type, str]]]:
+    """Zero-inflated beta-binomial MLE (no warnings; see :func:`fit_zi_beta_binomial`)."""
+    base, msgs = _fit_beta_binomial(n, c, w)
+    un, uc, uw = _unique_pairs(n, c, w)
+    keep = uw > 0
+    un, uc, uw = un[keep], uc[keep], uw[keep]
+    zero = uc == 0
+    if not zero.any():
+        return ZeroInflatedBetaPrior(base.alpha, base.beta, base.loglik, base.success, base.message, 0.0), msgs
+    gl = special.gammaln
+
+    def nll(theta: np.ndarray) -> float:
+        a, b = np.exp(theta[:2])
+        pi0 = special.expit(theta[2])
+        lm = gl(a + uc) + gl(b + un - uc) - gl(a + b + un) - (gl(a) + gl(b) - gl(a + b)) + np.log1p(-pi0)
+        lm = np.where(zero, np.logaddexp(lm, np.log(pi0)), lm)
+        v = -float(uw @ lm)
+        return v if np.isfinite(v) else 1e300
+
+    best = None
+    frac0 = float(uw[zero].sum() / uw.sum())
+    for pi_start in (0.5 * frac0, 0.9 * frac0):
+        x0 = np.array([np.log(base.alpha), np.log(base.beta), special.logit(np.clip(pi_start, 1e-3, 0.99))])
+        res = optimize.minimize(
+            nll, x0, method="L-BFGS-B", bounds=[_LOG_BOUNDS, _LOG_BOUNDS, (-12.0, 8.0)]
+        )
+        if best is None or res.fun < best.fun:
+            best = res
+    a, b = np.exp(best.x[:2])
+    pi0 = float(special.expit(best.x[2]))
+    if not best.success:
+        msgs.append((ConvergenceWarning, f"zero-inflated beta-binomial fit did not converge ({best.message})"))
+    # the Beta-only fit is the pi0 -> 0 boundary: keep whichever likelihood is higher
+    if -best.fun < base.loglik:
+        return ZeroInflatedBetaPrior(base.alpha, base.beta, base.loglik, base.success, base.message, 0.0), msgs
+    return ZeroInflatedBetaPrior(float(a), float(b), -float(best.fun), bool(best.success), str(best.message), pi0), msgs
+
+
+def fit_zi_beta_binomial(n: Any, c: Any, *, weight: Any = None) -> ZeroInflatedBetaPrior:
+    r"""Maximum-likelihood zero-inflated Beta(α, β) with impossible mass π0 from per-problem (n, c).
+
+    Likelihood per problem (without C(n, c)):
+    :math:`(1-\pi_0) B(c+\alpha, n-c+\beta)/B(\alpha,\beta) + \pi_0 1\{c=0\}`. Like the
+    beta-binomial fit it depends on the data only through the likelihood, so it stays valid
+    under outcome-dependent (adaptive, stopping-time) sampling. Minimal version for the
+    planner; ``fit_difficulty(model="zi_beta")`` is the full one (standard errors, AIC).
+    """
+    n_a, c_a, w = _fit_beta_binomial_iv(n, c, weight)
+    prior, msgs = _fit_zi_beta_binomial(n_a, c_a, w)
     for cat, msg in msgs:
         warnings.warn(msg, cat, stacklevel=2)
     return prior

@@ -43,7 +43,7 @@ from typing import Any
 import numpy as np
 from scipy import special
 
-from ._adaptive import BetaPrior, _fit_beta_binomial
+from ._adaptive import BetaPrior, _fit_beta_binomial, _fit_zi_beta_binomial
 from ._counts import Counts
 from ._errors import PasscurveError
 from ._validation import as_float_array, as_int_array, check_positive_int, check_rng, fmt
@@ -57,59 +57,63 @@ _MAX_ROUNDS = 600
 # ----------------------------------------------------------------------------------------
 # numerical kernels
 # ----------------------------------------------------------------------------------------
-def _log_h(a: np.ndarray, b: np.ndarray, k: float) -> np.ndarray:
-    """log E[(1-p)^k] under Beta(a, b)."""
-    return special.betaln(a, b + k) - special.betaln(a, b)
+def _log_h(prior: Any, c: np.ndarray, d: np.ndarray, k: float) -> np.ndarray:
+    """log E[(1-p)^k | c successes, d failures] = log M(c, d+k) - log M(c, d)."""
+    return prior.log_moment(c, d + k) - prior.log_moment(c, d)
 
 
-def _posterior_var(a: np.ndarray, b: np.ndarray, k: float) -> np.ndarray:
-    """Var[(1-p)^k] under Beta(a, b) = E[(1-p)^{2k}] - E[(1-p)^k]^2 (>= 0)."""
-    h1 = _log_h(a, b, k)
-    h2 = _log_h(a, b, 2 * k)
+def _posterior_var(prior: Any, c: np.ndarray, d: np.ndarray, k: float) -> np.ndarray:
+    """Var[(1-p)^k | c, d] = E[(1-p)^{2k}] - E[(1-p)^k]^2 (>= 0)."""
+    base = prior.log_moment(c, d)
+    h1 = prior.log_moment(c, d + k) - base
+    h2 = prior.log_moment(c, d + 2 * k) - base
     return np.maximum(np.exp(h2) - np.exp(2 * h1), 0.0)
 
 
-def preposterior_reduction(a: Any, b: Any, k: float, m: Any) -> np.ndarray:
-    r"""Expected reduction of Var[(1-p)^k] from m more samples, per problem (exact sum over outcomes).
+def preposterior_reduction(prior: Any, n: Any, c: Any, k: float, m: Any) -> np.ndarray:
+    r"""Expected reduction of Var[(1-p)^k | n, c] from m more samples, per problem (exact sum over outcomes).
 
-    .. math:: R(m) = \sum_{x=0}^{m} \mathrm{BetaBin}(x; m, a, b)\,\bigl(h(a+x, b+m-x) - h(a, b)\bigr)^2,
-              \quad h(a, b) = B(a, b+k)/B(a, b)
+    With M(c, d) = E[p^c (1-p)^d] under the prior (``prior.log_moment``), the predictive
+    probability of x successes in m more samples is C(m, x) M(c+x, d+m-x)/M(c, d) and
 
-    = Var[(1-p)^k] - E[Var[(1-p)^k | x]] by the law of total variance; R(0) = 0 and
-    R(m) -> Var[(1-p)^k] as m -> infinity. Vectorised over problems with ragged m.
+    .. math:: R(m) = \sum_{x=0}^{m} P(x \mid n, c)\,\bigl(h(c+x, d+m-x) - h(c, d)\bigr)^2,
+              \quad h(c, d) = M(c, d+k)/M(c, d),\ d = n - c,
+
+    which is Var[(1-p)^k | n, c] - E[Var[(1-p)^k | n+m, c+x]] by the law of total
+    variance; R(0) = 0 and R(m) -> Var[(1-p)^k | n, c] as m -> infinity. Outcomes x beyond
+    the 1 - 1e-12 quantile of the Beta(α + c, β + d) part are skipped (their weight is
+    negligible). Vectorised over problems with ragged m.
     """
-    a = np.atleast_1d(np.asarray(a, dtype=np.float64))
-    b = np.atleast_1d(np.asarray(b, dtype=np.float64))
+    n = np.atleast_1d(np.asarray(n, dtype=np.float64))
+    c = np.atleast_1d(np.asarray(c, dtype=np.float64))
     m = np.atleast_1d(np.asarray(m, dtype=np.int64))
-    a, b, m = np.broadcast_arrays(a, b, m)
-    # outcomes x beyond the (1 - 1e-12) quantile of the beta-binomial carry no weight:
-    # bound it by the Beta quantile of p plus a wide binomial margin
-    mf = m.ravel()
-    q_hi = special.betaincinv(a.ravel(), b.ravel(), 1.0 - 1e-12)
-    q_lo = special.betaincinv(a.ravel(), b.ravel(), 1e-12)
+    n, c, m = (v.ravel() for v in np.broadcast_arrays(n, c, m))
+    d = n - c
+    mf = m
+    a_post, b_post = prior.alpha + c, prior.beta + d
+    q_hi = special.betaincinv(a_post, b_post, 1.0 - 1e-12)
+    q_lo = special.betaincinv(a_post, b_post, 1e-12)
     mu_hi, mu_lo = mf * q_hi, mf * q_lo
     xmax = np.minimum(mf, np.ceil(mu_hi + 8.0 * np.sqrt(mu_hi + 1.0) + 8.0).astype(np.int64))
     xmin = np.clip(np.floor(mu_lo - 8.0 * np.sqrt(mu_hi + 1.0) - 8.0), 0, None).astype(np.int64)
+    if getattr(prior, "impossible", 0.0) > 0:
+        xmin = np.zeros_like(xmin)  # the point mass at p = 0 puts weight on x = 0
     xmin = np.minimum(xmin, xmax)
     reps = xmax - xmin + 1
     total = int(reps.sum())
     idx = np.repeat(np.arange(reps.size), reps)
     offs = np.cumsum(reps) - reps
     x = (np.arange(total) - np.repeat(offs - xmin, reps)).astype(np.float64)
-    af, bf = a.ravel(), b.ravel()
-    # log-gamma sums instead of betaln (5 element-wise gammaln calls, per-problem constants
-    # hoisted); absolute error ~1e-11 in the log terms, far below what matters here
     gl = special.gammaln
-    const = gl(mf + 1) - gl(af + bf + mf) - gl(af) - gl(bf) + gl(af + bf)
-    ci, bi, mi = const[idx], bf[idx], mf[idx].astype(np.float64)
-    bmx = bi + mi - x
-    logpmf = ci - gl(x + 1) - gl(mi - x + 1) + gl(af[idx] + x) + gl(bmx)
-    kconst = gl(af + bf + mf) - gl(af + bf + mf + k)
-    loghx = gl(bmx + k) - gl(bmx) + kconst[idx]
-    hx = np.exp(loghx)
-    h0 = np.exp(_log_h(af, bf, k))
+    ci, di, mi = c[idx], d[idx], mf[idx].astype(np.float64)
+    base = prior.log_moment(c, d)
+    cx, dx = ci + x, di + mi - x
+    lm_x = prior.log_moment(cx, dx)
+    logpmf = gl(mi + 1) - gl(x + 1) - gl(mi - x + 1) + lm_x - base[idx]
+    hx = np.exp(prior.log_moment(cx, dx + k) - lm_x)
+    h0 = np.exp(prior.log_moment(c, d + k) - base)
     out = np.bincount(idx, weights=np.exp(logpmf) * (hx - h0[idx]) ** 2, minlength=reps.size)
-    return out.reshape(m.shape)
+    return out
 
 
 def _units_split(score: np.ndarray, units: int) -> np.ndarray:
@@ -200,7 +204,7 @@ def _alloc_variance_optimal(
 
 
 def _kg_index(
-    a: np.ndarray, b: np.ndarray, k: float, m: np.ndarray, step: int, room: np.ndarray, horizon: int, w2: np.ndarray
+    prior: Any, n: np.ndarray, c: np.ndarray, k: float, m: np.ndarray, step: int, room: np.ndarray, horizon: int, w2: np.ndarray
 ) -> np.ndarray:
     """Knowledge-gradient(*) index: max over look-ahead s of [R(m+s) - R(m)] / s, per sample.
 
@@ -214,7 +218,7 @@ def _kg_index(
     ok[:, 0] = True
     rows, cols = np.nonzero(ok)
     r = np.full(mm.shape, np.nan)
-    r[rows, cols] = preposterior_reduction(a[rows], b[rows], k, mm[rows, cols] * step)
+    r[rows, cols] = preposterior_reduction(prior, n[rows], c[rows], k, mm[rows, cols] * step)
     gain = (r[:, 1:] - r[:, :1]) / (sizes[None, :] * step)
     best = w2 * np.nanmax(np.where(np.isnan(gain), -np.inf, gain), axis=1)
     best[m >= room] = -np.inf
@@ -222,16 +226,16 @@ def _kg_index(
 
 
 def _alloc_passcurve(
-    a: np.ndarray, b: np.ndarray, k: float, step: int, units: int, room: np.ndarray, w2: np.ndarray, horizon: int
+    prior: Any, n: np.ndarray, c: np.ndarray, k: float, step: int, units: int, room: np.ndarray, w2: np.ndarray, horizon: int
 ) -> np.ndarray:
     """Greedy knowledge-gradient(*) allocation of ``units`` blocks of ``step`` samples."""
-    out = np.zeros(a.size, dtype=np.int64)
+    out = np.zeros(n.size, dtype=np.int64)
     if units <= 0:
         return out
     # coarsen to at most _MAX_ROUNDS greedy rounds
     chunk = max(1, -(-units // _MAX_ROUNDS))
     horizon_units = max(1, horizon // step)
-    idx = _kg_index(a, b, k, out, step, room, horizon_units, w2)
+    idx = _kg_index(prior, n, c, k, out, step, room, horizon_units, w2)
     left = units
     while left > 0:
         i = int(np.argmax(idx))
@@ -241,7 +245,7 @@ def _alloc_passcurve(
         out[i] += take
         left -= take
         sel = np.array([i])
-        idx[i] = _kg_index(a[sel], b[sel], k, out[sel], step, room[sel], horizon_units, w2[sel])[0]
+        idx[i] = _kg_index(prior, n[sel], c[sel], k, out[sel], step, room[sel], horizon_units, w2[sel])[0]
     return out
 
 
@@ -368,8 +372,11 @@ class Planner:
         At most this many samples per problem in total (e.g. the size of a finite pool).
     weight : array_like, optional
         Problem weights of the benchmark mean (default equal).
-    prior : BetaPrior or (alpha, beta), optional
-        Fix the difficulty prior instead of refitting the beta-binomial MLE at every call.
+    prior : "beta" (default), "zi_beta", BetaPrior, (alpha, beta) or a difficulty model, optional
+        The difficulty distribution behind the posterior: refit at every call by maximum
+        likelihood ("beta": beta-binomial; "zi_beta": with a point mass of impossible
+        problems; an unfitted model object with ``fit(n=, c=, weight=)`` and
+        ``log_moment(c, d)``, e.g. from ``fit_difficulty``), or fixed (a BetaPrior or a pair).
     rng : None, int or Generator
         Breaks ties (fewest-successes, uniform) reproducibly.
 
@@ -378,7 +385,7 @@ class Planner:
     problems : list of str
     n_, c_ : ndarray of int
         Current counts (initial counts plus every update).
-    prior_ : BetaPrior
+    prior_ : BetaPrior or ZeroInflatedBetaPrior
         The prior used by the last call (refitted on the current counts).
 
     Examples
@@ -449,7 +456,7 @@ class Planner:
             self.weight = as_float_array(weight, "weight").ravel()
             if self.weight.size != size or (self.weight < 0).any() or self.weight.sum() <= 0:
                 raise PasscurveError("`weight` must hold one non-negative number per problem, not all zero")
-        self._fixed_prior = _as_prior(prior)
+        self._fixed_prior, self._prior_kind = _as_prior(prior)
         self.rng = check_rng(rng)
         self.n_ = n_a.copy()
         self.c_ = c_a.copy()
@@ -515,18 +522,27 @@ class Planner:
         return self
 
     # ------------------------------------------------------------------ model
-    def fit_prior(self) -> BetaPrior:
-        """Refit the beta-binomial prior on the current counts (or return the fixed prior)."""
+    def fit_prior(self) -> Any:
+        """Refit the difficulty prior on the current counts (or return the fixed prior)."""
         if self._fixed_prior is not None:
             self.prior_ = self._fixed_prior
             return self.prior_
         seen = self.n_ > 0
         if seen.sum() < 2:
-            prior = BetaPrior(1.0, 1.0, float("nan"), True, "uniform prior: fewer than two problems sampled")
+            prior: Any = BetaPrior(1.0, 1.0, float("nan"), True, "uniform prior: fewer than two problems sampled")
         elif self.c_[seen].sum() == 0 or (self.c_[seen] == self.n_[seen]).all():
             prior = BetaPrior(0.5, 0.5, float("nan"), True, "Jeffreys prior: no successes (or no failures) yet")
         else:
-            prior, msgs = _fit_beta_binomial(self.n_[seen], self.c_[seen], self.weight[seen])
+            n_s, c_s, w_s = self.n_[seen], self.c_[seen], self.weight[seen]
+            if self._prior_kind == "beta":
+                prior, msgs = _fit_beta_binomial(n_s, c_s, w_s)
+            elif self._prior_kind == "zi_beta":
+                prior, msgs = _fit_zi_beta_binomial(n_s, c_s, w_s)
+            else:  # a difficulty model with fit(n=, c=, weight=) and log_moment(c, d)
+                with warnings.catch_warnings(record=True) as caught:
+                    warnings.simplefilter("always")
+                    prior = _ModelPrior(self._prior_kind.fit(n=n_s, c=c_s, weight=w_s))
+                msgs = [(w.category, str(w.message)) for w in caught]
             for cat, msg in msgs:
                 text = f"{cat.__name__}: {msg}"
                 if text not in self.warnings_:
@@ -534,32 +550,28 @@ class Planner:
         self.prior_ = prior
         return prior
 
-    def _posterior(self) -> tuple[np.ndarray, np.ndarray]:
-        prior = self.fit_prior()
-        return prior.alpha + self.c_, prior.beta + self.n_ - self.c_
-
     def forecast(self) -> dict[str, Any]:
         """Current estimates of pass_D@K (all valid under adaptive sampling except ``naive``).
 
-        Returns a dict with ``posterior`` (mean of per-problem posterior means, empirical Bayes),
-        ``posterior_sd`` (its posterior SD), ``beta_binomial`` (the fitted population
-        forecast 1 - B(α, β+K)/B(α, β)), ``prefix`` (Chen's unbiased estimator on the initial,
-        non-adaptive counts, when K <= every initial n, else None) and ``naive`` (Chen's
-        estimator on all counts: biased once n depends on outcomes; None when K > some n).
+        Returns a dict with ``posterior`` (weighted mean of per-problem posterior means of
+        1-(1-p_i)^K: empirical Bayes under the refitted prior), ``posterior_sd`` (its
+        posterior SD given the prior), ``population`` (the fitted prior's pass_D@K for a new
+        problem), ``prefix`` (Chen's unbiased estimator on the initial, non-adaptive counts,
+        when K <= every initial n, else None) and ``naive`` (Chen's estimator on all counts:
+        biased once n depends on outcomes; None when K > some n).
         """
         from ._estimators import pass_at_k
 
-        a, b = self._posterior()
+        prior = self.fit_prior()
+        c, d = self.c_.astype(np.float64), (self.n_ - self.c_).astype(np.float64)
         w = self.weight / self.weight.sum()
-        g = -np.expm1(_log_h(a, b, self.k))
-        var = _posterior_var(a, b, self.k)
-        prior = self.prior_
-        assert prior is not None
+        g = -np.expm1(np.minimum(_log_h(prior, c, d, self.k), 0.0))
+        var = _posterior_var(prior, c, d, self.k)
         out: dict[str, Any] = {
             "k": self.k,
             "posterior": float(np.dot(w, g)),
             "posterior_sd": float(np.sqrt(np.dot(w**2, var))),
-            "beta_binomial": float(prior.pass_at_k(self.k)),
+            "population": float(-np.expm1(prior.log_moment(0.0, float(self.k)))),
             "prefix": None,
             "naive": None,
         }
@@ -569,9 +581,24 @@ class Planner:
             out["naive"] = float(np.dot(w, pass_at_k(self.n_, self.c_, self.k)))
         return out
 
+    def p_hat(self) -> np.ndarray:
+        """Posterior mean success rate of each problem, E[p | n, c] = M(c+1, d)/M(c, d)."""
+        prior = self.fit_prior()
+        c, d = self.c_.astype(np.float64), (self.n_ - self.c_).astype(np.float64)
+        return np.exp(prior.log_moment(c + 1, d) - prior.log_moment(c, d))
+
     # ------------------------------------------------------------------ planning
-    def allocate(self, budget: int, *, batch: int = 1, horizon: int | None = None) -> np.ndarray:
-        """New samples per problem (ndarray of int, multiples of ``batch``, summing to <= budget)."""
+    def allocate(
+        self, budget: int, *, batch: int = 1, horizon: int | None = None, method: str | None = None
+    ) -> np.ndarray:
+        """New samples per problem (ndarray of int, multiples of ``batch``, summing to <= budget).
+
+        ``horizon`` (default ``budget``) is the largest look-ahead of the passcurve rule: in
+        an online loop pass the whole remaining budget so that very hard problems, which
+        need many samples before they inform the forecast, are not starved. ``method``
+        overrides the planner's rule for this call.
+        """
+        method = self.method if method is None else _check_method(method)
         budget = check_positive_int(budget, "budget")
         batch = check_positive_int(batch, "batch")
         units = budget // batch
@@ -582,19 +609,19 @@ class Planner:
         else:
             room = (self.max_n - self.n_) // batch
         room = np.where(self.weight > 0, room, 0)
-        a, b = self._posterior()
         tiebreak = self.rng.random(len(self.problems))
-        if self.method == "uniform":
+        if method == "uniform":
             u = _alloc_uniform(self.n_, units, room, tiebreak)
-        elif self.method == "fewest-successes":
+        elif method == "fewest-successes":
             u = _alloc_fewest(self.c_, self.n_, batch, units, room, tiebreak)
-        elif self.method == "variance-optimal":
-            p = a / (a + b)
-            u = _alloc_variance_optimal(self.n_, p, self.k, batch, units, room)
+        elif method == "variance-optimal":
+            u = _alloc_variance_optimal(self.n_, self.p_hat(), self.k, batch, units, room)
         else:
+            prior = self.fit_prior()
             w2 = (self.weight / self.weight.sum()) ** 2
             h = budget if horizon is None else max(int(horizon), budget)
-            u = _alloc_passcurve(a, b, self.k, batch, units, room, w2, h)
+            c, n = self.c_.astype(np.float64), self.n_.astype(np.float64)
+            u = _alloc_passcurve(prior, n, c, self.k, batch, units, room, w2, h)
         return u * batch
 
     def next(self, batch: int = 1) -> list[str]:
@@ -607,22 +634,50 @@ class Planner:
         add = as_int_array(additional, "additional", minimum=0).ravel()
         if add.size != len(self.problems):
             raise PasscurveError(f"`additional` has {add.size} entries, the planner {len(self.problems)} problems")
-        a, b = self._posterior()
+        prior = self.fit_prior()
+        c, d = self.c_.astype(np.float64), (self.n_ - self.c_).astype(np.float64)
         w2 = (self.weight / self.weight.sum()) ** 2
-        v = _posterior_var(a, b, self.k) - preposterior_reduction(a, b, self.k, add)
+        v = _posterior_var(prior, c, d, self.k) - preposterior_reduction(prior, self.n_, self.c_, self.k, add)
         return float(np.sqrt(max(np.dot(w2, np.maximum(v, 0.0)), 0.0)))
 
 
-def _as_prior(prior: Any) -> BetaPrior | None:
-    if prior is None or isinstance(prior, BetaPrior):
-        return prior
+class _ModelPrior:
+    """Adapter: a fitted difficulty model (``log_moment``, ``params_``) used as the planner's prior."""
+
+    def __init__(self, model: Any) -> None:
+        self.model = model
+        params = getattr(model, "params_", {})
+        self.alpha = float(params.get("alpha", 1.0))
+        self.beta = float(params.get("beta", 1.0))
+        self.impossible = float(params.get("impossible", 1.0 if "alpha" not in params else 0.0))
+        self.success = bool(getattr(model, "success_", True))
+
+    def log_moment(self, c: Any, d: Any) -> np.ndarray:
+        return self.model.log_moment(c, d)
+
+    def to_dict(self) -> dict[str, Any]:
+        return self.model.to_dict()
+
+
+def _as_prior(prior: Any) -> tuple[Any, Any]:
+    """(fixed prior or None, kind to refit: "beta", "zi_beta" or a model object)."""
+    if prior is None or prior == "beta":
+        return None, "beta"
+    if isinstance(prior, str):
+        if prior == "zi_beta":
+            return None, "zi_beta"
+        raise PasscurveError(f'`prior` must be "beta", "zi_beta", a BetaPrior, (alpha, beta) or a difficulty model (got {prior!r})')
+    if isinstance(prior, BetaPrior):
+        return prior, "fixed"
+    if hasattr(prior, "fit") and hasattr(prior, "log_moment"):
+        return None, prior
     try:
         a, b = (float(v) for v in prior)
     except (TypeError, ValueError):
-        raise PasscurveError("`prior` must be a BetaPrior or a pair (alpha, beta)") from None
+        raise PasscurveError('`prior` must be "beta", "zi_beta", a BetaPrior, (alpha, beta) or a difficulty model') from None
     if not (a > 0 and b > 0):
         raise PasscurveError(f"`prior` needs alpha > 0 and beta > 0 (got {fmt(a)}, {fmt(b)})")
-    return BetaPrior(a, b, float("nan"), True, "fixed")
+    return BetaPrior(a, b, float("nan"), True, "fixed"), "fixed"
 
 
 # ----------------------------------------------------------------------------------------
@@ -655,6 +710,7 @@ def plan(
     batch: int = 1,
     method: str = "passcurve",
     max_n: int | None = None,
+    prior: Any = "beta",
     rng: Any = None,
 ) -> PlanResult:
     r"""How many more samples each problem should get to forecast pass_D@K best.
@@ -675,6 +731,8 @@ def plan(
         See the module docstring; "uniform" is the baseline (equal new samples).
     max_n : int, optional
         Cap on total samples per problem.
+    prior : {"beta", "zi_beta"} or a prior accepted by :class:`Planner`
+        Difficulty distribution refit on the counts (zero-inflated: with impossible problems).
     rng : None, int or Generator
         Tie-breaking (reproducible with a seed).
 
@@ -694,13 +752,12 @@ def plan(
     rows_p, rows_add, summary, warns = [], [], [], []
     for model, sub in counts.groups():
         with warnings.catch_warnings():
-            pl = Planner(sub, k=k, method=method, max_n=max_n, rng=gen)
+            pl = Planner(sub, k=k, method=method, max_n=max_n, prior=prior, rng=gen)
             add = pl.allocate(budget, batch=batch)
             fc = pl.forecast()
-            uni = Planner(sub, k=k, method="uniform", max_n=max_n, prior=pl.prior_, rng=gen).allocate(budget, batch=batch)
-        prior = pl.prior_
-        assert prior is not None
-        rows_p.append((prior.alpha + sub.c) / (prior.alpha + prior.beta + sub.n))
+            uni = pl.allocate(budget, batch=batch, method="uniform")
+        fitted = pl.prior_
+        rows_p.append(pl.p_hat())
         rows_add.append(add)
         summary.append(
             {
@@ -708,14 +765,16 @@ def plan(
                 "problems": len(sub),
                 "samples_so_far": int(sub.n.sum()),
                 "new_samples": int(add.sum()),
-                "alpha": prior.alpha,
-                "beta": prior.beta,
-                "fit_success": prior.success,
+                "prior": "zi_beta" if getattr(fitted, "impossible", 0.0) > 0 or prior == "zi_beta" else "beta",
+                "alpha": float(fitted.alpha),
+                "beta": float(fitted.beta),
+                "impossible": float(getattr(fitted, "impossible", 0.0)),
+                "fit_success": bool(fitted.success),
                 "forecast": fc["posterior"],
                 "forecast_sd": fc["posterior_sd"],
                 "expected_sd_after": pl.expected_sd(add),
                 "expected_sd_after_uniform": pl.expected_sd(uni),
-                "beta_binomial_forecast": fc["beta_binomial"],
+                "population_forecast": fc["population"],
                 "problems_sampled": int((add > 0).sum()),
             }
         )
