@@ -52,6 +52,8 @@ __all__ = ["METHODS", "Planner", "PlanResult", "plan", "preposterior_reduction"]
 
 METHODS = ("passcurve", "fewest-successes", "variance-optimal", "uniform")
 _MAX_ROUNDS = 600
+# the planner's prior is a posterior mode under p(α, β) ∝ (α+β)^(-5/2) (see _fit_beta_binomial)
+_HYPER = 2.5
 
 
 # ----------------------------------------------------------------------------------------
@@ -535,9 +537,9 @@ class Planner:
         else:
             n_s, c_s, w_s = self.n_[seen], self.c_[seen], self.weight[seen]
             if self._prior_kind == "beta":
-                prior, msgs = _fit_beta_binomial(n_s, c_s, w_s)
+                prior, msgs = _fit_beta_binomial(n_s, c_s, w_s, _HYPER)
             elif self._prior_kind == "zi_beta":
-                prior, msgs = _fit_zi_beta_binomial(n_s, c_s, w_s)
+                prior, msgs = _fit_zi_beta_binomial(n_s, c_s, w_s, _HYPER)
             else:  # a difficulty model with fit(n=, c=, weight=) and log_moment(c, d)
                 with warnings.catch_warnings(record=True) as caught:
                     warnings.simplefilter("always")
