@@ -47,7 +47,7 @@ DATA = ROOT.parent / "shared" / "data" / "pythia_math_counts.csv"
 UNIFORM_MULTS = (1, 2, 4, 8)
 
 
-def run_design(method, total, k, rng, *, urn=None, p=None, n0=10, rounds=5, max_n=None):
+def run_design(method, total, k, rng, *, urn=None, p=None, n0=10, rounds=5, max_n=None, prior="beta"):
     """Spend ``total`` samples (per model) with ``method``; return the planner's forecast dict."""
     if urn is not None:
         rn, rc = urn[0].copy(), urn[1].copy()
@@ -66,7 +66,7 @@ def run_design(method, total, k, rng, *, urn=None, p=None, n0=10, rounds=5, max_
             return rng.binomial(m, p)
 
     first = np.full(size, n0)
-    pl = Planner(n=first, c=draw(first), k=k, method=method, max_n=max_n, rng=rng)
+    pl = Planner(n=first, c=draw(first), k=k, method=method, max_n=max_n, prior=prior, rng=rng)
     left = total - size * n0
     per_round = int(np.ceil(left / rounds)) if left > 0 else 0
     while left > 0:
@@ -97,7 +97,7 @@ def samples_ratio(target, budgets, errors):
     return float(np.exp((np.log(target) - a) / b) / budgets[0])
 
 
-def study(name, k, navg, reps, methods, *, urn=None, p_fn=None, truth_fn=None, max_n=None, seed=0):
+def study(name, k, navg, reps, methods, *, urn=None, p_fn=None, truth_fn=None, max_n=None, seed=0, prior="beta"):
     size = urn[0].size if urn is not None else p_fn(0).size
     base = size * navg
     res = {}
@@ -110,7 +110,7 @@ def study(name, k, navg, reps, methods, *, urn=None, p_fn=None, truth_fn=None, m
                 rng = np.random.default_rng([seed, r, int(mult * 10)])  # common random numbers across methods
                 p = None if p_fn is None else p_fn(r)
                 truth = truth_fn(p)
-                f = run_design(method, int(base * mult), k, rng, urn=urn, p=p, max_n=max_n)
+                f = run_design(method, int(base * mult), k, rng, urn=urn, p=p, max_n=max_n, prior=prior)
                 errs.append(f["posterior"] - truth)
             res[(method, mult)] = (rmse(errs), float(np.mean(errs)))
     ub = np.array([base * m for m in mults], dtype=float)
@@ -156,6 +156,7 @@ def main(argv=None):
     ap.add_argument("--k", default="1000,10000")
     ap.add_argument("--navg", default="100,400")
     ap.add_argument("--synthetic", default="tiny-1b,chat-7b", help="demo models to simulate ('' for none)")
+    ap.add_argument("--prior", default="beta", help="planner prior and final estimator: beta or zi_beta")
     ap.add_argument("--greedy-rounds", type=int, default=100, help="passcurve rule: greedy rounds per call")
     args = ap.parse_args(argv)
     _planner._MAX_ROUNDS = args.greedy_rounds
@@ -167,7 +168,7 @@ def main(argv=None):
     reps = args.reps
     if args.quick:
         reps, ks, navgs, models, synth = 6, [1000], [100], models[:1], synth[:1]
-    print(f"planner study: methods {methods}, reps {reps}")
+    print(f"planner study: methods {methods}, reps {reps}, prior {args.prior}")
     if DATA.exists() and models:
         import pandas as pd
 
@@ -187,6 +188,7 @@ def main(argv=None):
                         urn=(un, uc),
                         truth_fn=lambda _p, t=truth: t,
                         max_n=int(un.min()),
+                        prior=args.prior,
                     )
     specs = {s.name: s for s in DEMO_MODELS}
     for name in synth:
@@ -205,6 +207,7 @@ def main(argv=None):
                     methods,
                     p_fn=p_fn,
                     truth_fn=lambda p, k=k: float(np.mean(-np.expm1(k * np.log1p(-p)))),
+                    prior=args.prior,
                 )
 
 

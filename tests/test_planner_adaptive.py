@@ -8,6 +8,7 @@ from fractions import Fraction
 
 import numpy as np
 import pytest
+from conftest import shared_file
 from scipy import integrate, optimize, stats
 
 from passcurve import (
@@ -22,8 +23,6 @@ from passcurve import (
     stopping_pass_at_k,
 )
 from passcurve._planner import Planner
-
-from conftest import shared_file
 
 
 # ------------------------------------------------------------------ the stop-at-first-successful-batch design
