@@ -35,6 +35,7 @@ use likelihood-based estimators (see :mod:`passcurve._adaptive`).
 
 from __future__ import annotations
 
+import dataclasses
 import heapq
 import warnings
 from dataclasses import dataclass, field
@@ -50,7 +51,7 @@ from ._validation import as_float_array, as_int_array, check_positive_int, check
 
 __all__ = ["METHODS", "Planner", "PlanResult", "plan", "preposterior_reduction"]
 
-METHODS = ("passcurve", "fewest-successes", "variance-optimal", "uniform")
+METHODS = ("passcurve", "posterior", "fewest-successes", "variance-optimal", "uniform")
 _MAX_ROUNDS = 600
 # the planner's prior is a posterior mode under p(α, β) ∝ (α+β)^(-5/2) (see _fit_beta_binomial)
 _HYPER = 2.5
@@ -248,6 +249,194 @@ def _alloc_passcurve(
         left -= take
         sel = np.array([i])
         idx[i] = _kg_index(prior, n[sel], c[sel], k, out[sel], step, room[sel], horizon_units, w2[sel])[0]
+    return out
+
+
+def _perturbed(prior: Any, da: float, db: float) -> Any:
+    """The prior with log α and log β shifted by (da, db) (π0 and other parameters kept)."""
+    return dataclasses.replace(prior, alpha=prior.alpha * np.exp(da), beta=prior.beta * np.exp(db))
+
+
+def _ragged_outcomes(prior: Any, n: np.ndarray, c: np.ndarray, m: np.ndarray) -> tuple[np.ndarray, ...]:
+    """Flattened (row index, x) pairs over the outcomes x of m more samples that carry weight."""
+    d = n - c
+    a_post, b_post = prior.alpha + c, prior.beta + d
+    q_hi = special.betaincinv(a_post, b_post, 1.0 - 1e-12)
+    q_lo = special.betaincinv(a_post, b_post, 1e-12)
+    mu_hi, mu_lo = m * q_hi, m * q_lo
+    xmax = np.minimum(m, np.ceil(mu_hi + 8.0 * np.sqrt(mu_hi + 1.0) + 8.0).astype(np.int64))
+    xmin = np.clip(np.floor(mu_lo - 8.0 * np.sqrt(mu_hi + 1.0) - 8.0), 0, None).astype(np.int64)
+    if getattr(prior, "impossible", 0.0) > 0:
+        xmin = np.zeros_like(xmin)
+    xmin = np.minimum(xmin, xmax)
+    reps = xmax - xmin + 1
+    idx = np.repeat(np.arange(reps.size), reps)
+    offs = np.cumsum(reps) - reps
+    x = (np.arange(int(reps.sum())) - np.repeat(offs - xmin, reps)).astype(np.float64)
+    return idx, x
+
+
+_EPS = 1e-3
+
+
+def _hier_stats(prior: Any, n: np.ndarray, c: np.ndarray, k: float, m: np.ndarray) -> np.ndarray:
+    """Per row, expected over the outcomes of m more samples: [R, s_a, s_b, J_aa, J_bb, J_ab].
+
+    R is the preposterior reduction of Var[(1-p)^k] (as :func:`preposterior_reduction`);
+    s = d E[(1-p)^k | data] / d(log α, log β) and J = -d² log M(c, d) / d(log α, log β)²
+    (the problem's observed information about the prior's parameters), both averaged over
+    the predictive distribution of the new outcomes. Derivatives by central differences.
+    """
+    n, c, m = (np.asarray(v, dtype=np.float64).ravel() for v in np.broadcast_arrays(n, c, m))
+    idx, x = _ragged_outcomes(prior, n, c, m.astype(np.int64))
+    d = n - c
+    gl = special.gammaln
+    ci, di, mi = c[idx], d[idx], m[idx]
+    cx, dx = ci + x, di + mi - x
+    e = _EPS
+    if type(prior) is BetaPrior or getattr(prior, "impossible", 1.0) == 0.0 and isinstance(prior, BetaPrior):
+        return _hier_stats_beta(prior, n, c, d, k, idx, x, cx, dx, mi)
+    p0, pa, pma, pb, pmb, pab = (
+        prior,
+        _perturbed(prior, e, 0),
+        _perturbed(prior, -e, 0),
+        _perturbed(prior, 0, e),
+        _perturbed(prior, 0, -e),
+        _perturbed(prior, e, e),
+    )
+    A0, Aa, Ama, Ab, Amb, Aab = (q.log_moment(cx, dx) for q in (p0, pa, pma, pb, pmb, pab))
+    base = prior.log_moment(c, d)
+    logpmf = gl(mi + 1) - gl(x + 1) - gl(mi - x + 1) + A0 - base[idx]
+    pmf = np.exp(logpmf)
+    h = {}
+    for key, q, A in (("0", p0, A0), ("a", pa, Aa), ("ma", pma, Ama), ("b", pb, Ab), ("mb", pmb, Amb)):
+        h[key] = np.exp(np.minimum(q.log_moment(cx, dx + k) - A, 0.0))
+    h0 = np.exp(np.minimum(prior.log_moment(c, d + k) - base, 0.0))
+    sa = (h["a"] - h["ma"]) / (2 * e)
+    sb = (h["b"] - h["mb"]) / (2 * e)
+    jaa = -(Aa - 2 * A0 + Ama) / e**2
+    jbb = -(Ab - 2 * A0 + Amb) / e**2
+    jab = -(Aab - Aa - Ab + A0) / e**2
+    cols = [(h["0"] - h0[idx]) ** 2, sa, sb, jaa, jbb, jab]
+    out = np.stack([np.bincount(idx, weights=pmf * v, minlength=n.size) for v in cols], axis=1)
+    return out
+
+
+def _hier_stats_beta(
+    prior: Any, n: np.ndarray, c: np.ndarray, d: np.ndarray, k: float, idx: np.ndarray, x: np.ndarray,
+    cx: np.ndarray, dx: np.ndarray, mi: np.ndarray,
+) -> np.ndarray:
+    """:func:`_hier_stats` for a plain Beta prior, sharing the log-gamma terms across perturbations."""
+    gl = special.gammaln
+    e = _EPS
+    a, b = prior.alpha, prior.beta
+    al = {0: a, 1: a * np.exp(e), -1: a * np.exp(-e)}
+    be = {0: b, 1: b * np.exp(e), -1: b * np.exp(-e)}
+    ga = {j: gl(al[j] + cx) for j in al}
+    gb = {j: gl(be[j] + dx) for j in be}
+    gbk = {j: gl(be[j] + dx + k) for j in be}
+    tot = cx + dx
+
+    def k0(ia: int, ib: int) -> float:
+        return float(gl(al[ia]) + gl(be[ib]) - gl(al[ia] + be[ib]))
+
+    combos = [(0, 0), (1, 0), (-1, 0), (0, 1), (0, -1), (1, 1)]
+    A = {}
+    for ia, ib in combos:
+        A[(ia, ib)] = ga[ia] + gb[ib] - gl(al[ia] + be[ib] + tot) - k0(ia, ib)
+    h = {}
+    for ia, ib in combos[:5]:
+        B = ga[ia] + gbk[ib] - gl(al[ia] + be[ib] + tot + k) - k0(ia, ib)
+        h[(ia, ib)] = np.exp(np.minimum(B - A[(ia, ib)], 0.0))
+    base = prior.log_moment(c, d)
+    logpmf = gl(mi + 1) - gl(x + 1) - gl(mi - x + 1) + A[(0, 0)] - base[idx]
+    pmf = np.exp(logpmf)
+    h0 = np.exp(np.minimum(prior.log_moment(c, d + k) - base, 0.0))
+    A0 = A[(0, 0)]
+    cols = [
+        (h[(0, 0)] - h0[idx]) ** 2,
+        (h[(1, 0)] - h[(-1, 0)]) / (2 * e),
+        (h[(0, 1)] - h[(0, -1)]) / (2 * e),
+        -(A[(1, 0)] - 2 * A0 + A[(-1, 0)]) / e**2,
+        -(A[(0, 1)] - 2 * A0 + A[(0, -1)]) / e**2,
+        -(A[(1, 1)] - A[(1, 0)] - A[(0, 1)] + A0) / e**2,
+    ]
+    return np.stack([np.bincount(idx, weights=pmf * v, minlength=n.size) for v in cols], axis=1)
+
+
+def _quad(sa: np.ndarray, sb: np.ndarray, jaa: np.ndarray, jbb: np.ndarray, jab: np.ndarray) -> np.ndarray:
+    """sᵀ J⁻¹ s for 2x2 J (vectorised); J is floored to stay positive definite."""
+    det = jaa * jbb - jab**2
+    bad = (det <= 1e-12 * np.maximum(jaa * jbb, 1e-300)) | (jaa <= 0) | (jbb <= 0)
+    det = np.where(bad, np.nan, det)
+    q = (jbb * sa**2 - 2 * jab * sa * sb + jaa * sb**2) / det
+    return np.where(np.isfinite(q) & (q >= 0), q, np.inf)
+
+
+def _alloc_hierarchical(
+    prior: Any, n: np.ndarray, c: np.ndarray, k: float, step: int, units: int, room: np.ndarray, w: np.ndarray,
+    horizon: int, hyper: float,
+) -> np.ndarray:
+    r"""Greedy knowledge-gradient(*) on the forecast's variance including the prior's uncertainty.
+
+    Total variance of F = Σ w_i E[g_i | data, θ] (θ = log α, log β fitted):
+    :math:`\sum_i w_i^2 V_i + S^\top J^{-1} S` with S = Σ w_i ∂E[g_i]/∂θ and J the observed
+    information about θ (plus the hyperprior's curvature). Drawing m more samples of
+    problem i replaces V_i by V_i - R_i(m) and its contributions to S and J by their
+    predictive expectations; the index is the best drop in total variance per sample over
+    look-aheads s = 1, 8, 64, ... units.
+    """
+    N = n.size
+    out = np.zeros(N, dtype=np.int64)
+    if units <= 0:
+        return out
+    chunk = max(1, -(-units // _MAX_ROUNDS))
+    h_units = max(1, horizon // step)
+    sizes = 8 ** np.arange(int(np.log(max(h_units, 1)) / np.log(8)) + 1)
+    s_all = np.concatenate([[0], sizes])
+    L = s_all.size
+    w2 = w**2
+
+    def stats_for(rows: np.ndarray) -> np.ndarray:
+        mm = (out[rows][:, None] + s_all[None, :]) * step
+        flat = _hier_stats(prior, np.repeat(n[rows], L), np.repeat(c[rows], L), k, mm.ravel())
+        st = flat.reshape(rows.size, L, 6)
+        ok = (out[rows][:, None] + s_all[None, :]) <= np.maximum(room[rows], out[rows])[:, None]
+        st[~ok] = np.nan
+        return st
+
+    cache = stats_for(np.arange(N))  # (N, L, 6): column 0 of axis 1 is the current plan
+    # hyperprior p(α, β) ∝ (α+β)^(-hyper): curvature in (log α, log β)
+    ab = prior.alpha * prior.beta / (prior.alpha + prior.beta) ** 2
+    hyp = hyper * ab
+    ridge = 1e-9
+    left = units
+    while left > 0:
+        cur = cache[:, 0, :]
+        S = np.array([np.dot(w, cur[:, 1]), np.dot(w, cur[:, 2])])
+        J = cur[:, 3:].sum(axis=0) + np.array([hyp + ridge, hyp + ridge, -hyp])
+        # candidates: problem i with look-ahead j replaces its row of contributions
+        new = cache[:, 1:, :]
+        Sa = S[0] + w[:, None] * (new[:, :, 1] - cur[:, None, 1])
+        Sb = S[1] + w[:, None] * (new[:, :, 2] - cur[:, None, 2])
+        Jaa = J[0] + new[:, :, 3] - cur[:, None, 3]
+        Jbb = J[1] + new[:, :, 4] - cur[:, None, 4]
+        Jab = J[2] + new[:, :, 5] - cur[:, None, 5]
+        q_now = _quad(np.array([S[0]]), np.array([S[1]]), np.array([J[0]]), np.array([J[1]]), np.array([J[2]]))[0]
+        q_new = _quad(Sa, Sb, Jaa, Jbb, Jab)
+        if not np.isfinite(q_now):
+            q_now = np.nanmax(np.where(np.isfinite(q_new), q_new, np.nan)) if np.isfinite(q_new).any() else 0.0
+        gain = (w2[:, None] * (new[:, :, 0] - cur[:, None, 0]) + (q_now - q_new)) / (sizes[None, :] * step)
+        gain = np.where(np.isnan(gain), -np.inf, gain)
+        best = gain.max(axis=1)
+        best[out >= room] = -np.inf
+        i = int(np.argmax(best))
+        if not np.isfinite(best[i]):
+            break
+        take = int(min(chunk, left, room[i] - out[i]))
+        out[i] += take
+        left -= take
+        cache[i] = stats_for(np.array([i]))[0]
     return out
 
 
@@ -620,10 +809,13 @@ class Planner:
             u = _alloc_variance_optimal(self.n_, self.p_hat(), self.k, batch, units, room)
         else:
             prior = self.fit_prior()
-            w2 = (self.weight / self.weight.sum()) ** 2
+            w = self.weight / self.weight.sum()
             h = budget if horizon is None else max(int(horizon), budget)
             c, n = self.c_.astype(np.float64), self.n_.astype(np.float64)
-            u = _alloc_passcurve(prior, n, c, self.k, batch, units, room, w2, h)
+            if method == "passcurve" and isinstance(prior, BetaPrior) and self._fixed_prior is None:
+                u = _alloc_hierarchical(prior, n, c, self.k, batch, units, room, w, h, _HYPER)
+            else:  # "posterior", or a prior that is fixed / not perturbable: prior uncertainty ignored
+                u = _alloc_passcurve(prior, n, c, self.k, batch, units, room, w**2, h)
         return u * batch
 
     def next(self, batch: int = 1) -> list[str]:
