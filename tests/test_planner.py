@@ -177,14 +177,53 @@ def test_passcurve_rule_prefers_uninformed_hard_problems():
     assert pl.expected_sd(got) < pl.expected_sd(np.array([200, 0, 0]))
 
 
-def test_passcurve_beats_uniform_on_its_own_objective():
+def test_posterior_rule_beats_uniform_on_its_own_objective():
     bench = simulate(problems=40, n=20, rng=3)
     sub = bench.counts.select("base-7b")
-    pl = Planner(sub, k=200, rng=0)
+    pl = Planner(sub, k=200, method="posterior", rng=0)
     planned = pl.allocate(800)
     uni = pl.allocate(800, method="uniform")
     assert planned.sum() == uni.sum() == 800
     assert pl.expected_sd(planned) < pl.expected_sd(uni)
+
+
+def test_hierarchical_stats_match_digamma_formulas():
+    # s = dE[(1-p)^K | n, c]/d(log a, log b) and J = -d^2 log M(c, n-c)/d(log a, log b)^2 at m = 0, against
+    # closed forms with digamma/trigamma (the planner uses central differences)
+    from scipy.special import digamma as dg
+    from scipy.special import polygamma
+
+    from passcurve._planner import _hier_stats
+
+    a, b, K = 0.4, 9.0, 300
+    n, c = np.array([12.0, 40.0, 7.0]), np.array([0.0, 3.0, 7.0])
+    st = _hier_stats(BetaPrior(a, b, 0.0), n, c, K, np.zeros(3, dtype=int))
+    h = np.exp(special.betaln(a + c, b + n - c + K) - special.betaln(a + c, b + n - c))
+    dlogh_a = dg(a + b + n) - dg(a + b + n + K)
+    dlogh_b = (dg(b + n - c + K) - dg(a + b + n + K)) - (dg(b + n - c) - dg(a + b + n))
+    np.testing.assert_allclose(st[:, 1], h * a * dlogh_a, rtol=1e-5)
+    np.testing.assert_allclose(st[:, 2], h * b * dlogh_b, rtol=1e-5)
+    t1 = lambda z: polygamma(1, z)  # noqa: E731
+    ga = dg(a + c) - dg(a + b + n) - dg(a) + dg(a + b)
+    gaa = t1(a + c) - t1(a + b + n) - t1(a) + t1(a + b)
+    gb = dg(b + n - c) - dg(a + b + n) - dg(b) + dg(a + b)
+    gbb = t1(b + n - c) - t1(a + b + n) - t1(b) + t1(a + b)
+    gab = -t1(a + b + n) + t1(a + b)
+    np.testing.assert_allclose(st[:, 3], -(a * a * gaa + a * ga), rtol=1e-4)
+    np.testing.assert_allclose(st[:, 4], -(b * b * gbb + b * gb), rtol=1e-4)
+    np.testing.assert_allclose(st[:, 5], -(a * b * gab), rtol=2e-3)  # one-sided cross difference: O(eps) error
+    assert np.all(st[:, 0] == 0)
+
+
+def test_passcurve_rule_spends_budget_within_caps():
+    rng = np.random.default_rng(5)
+    p = rng.beta(0.3, 5.0, 30)
+    n0 = np.full(30, 10)
+    pl = Planner(n=n0, c=rng.binomial(n0, p), k=1000, max_n=60, rng=0)
+    got = pl.allocate(600, batch=2)
+    assert got.sum() == 600 and np.all(got % 2 == 0) and np.all(n0 + got <= 60)
+    # the forecast-relevant problems are the unsolved ones: they get most of the budget
+    assert got[pl.c_ == 0].sum() >= got[pl.c_ > 0].sum()
 
 
 def test_uniform_rule_even_spread():
