@@ -223,3 +223,19 @@ def test_adaptive_design_biases_chen_but_not_the_prefix_estimator():
     se_n = d_naive.std(ddof=1) / np.sqrt(reps)
     assert abs(d_prefix.mean()) < 4 * se_p
     assert abs(d_naive.mean()) > 6 * se_n
+
+
+def test_stopping_estimator_on_bon_data_reproduces_hughes():
+    # BoN jailbreaking counts (batches of 60, stop at the first successful batch, cap 10,020;
+    # ../shared/data/README.md). REFERENCE.md (Hughes et al. 2024, arXiv 2412.03556): Llama 3 8B IT attack
+    # success 0.7421 at 100 attempts and 0.9748 at 1000. The stopping-time estimator reproduces them; the
+    # plain estimator, which treats n as fixed, overstates both.
+    import pandas as pd
+
+    d = pd.read_csv(shared_file("bon_jailbreaking_counts.csv"))
+    g = d[d.model == "Llama 3 8B IT"]
+    n, c = g.n.to_numpy(), g.c.to_numpy()
+    est = stopping_pass_at_k(n[:, None], c[:, None], np.array([[100, 1000]]), batch=60, cap=10_020).mean(axis=0)
+    np.testing.assert_allclose(est, [0.7421, 0.9748], atol=0.006)
+    naive = np.where(n[:, None] < [100, 1000], 1.0, pass_at_k(n[:, None], c[:, None], [[100, 1000]], k_gt_n="nan"))
+    assert np.all(naive.mean(axis=0) > est + 0.01)
