@@ -97,7 +97,9 @@ def samples_ratio(target, budgets, errors):
     return float(np.exp((np.log(target) - a) / b) / budgets[0])
 
 
-def study(name, k, navg, reps, methods, *, urn=None, p_fn=None, truth_fn=None, max_n=None, seed=0, prior="beta"):
+def study(
+    name, k, navg, reps, methods, *, urn=None, p_fn=None, truth_fn=None, max_n=None, seed=0, prior="beta"
+):
     size = urn[0].size if urn is not None else p_fn(0).size
     base = size * navg
     res = {}
@@ -128,14 +130,18 @@ def study(name, k, navg, reps, methods, *, urn=None, p_fn=None, truth_fn=None, m
                 "samples_ratio": samples_ratio(e, ub, ue),
             }
         )
-    print(f"\n## {name}  K={k}  budget {navg}/problem x {size} problems  reps={reps}  ({time.time() - t0:.0f}s)")
+    print(
+        f"\n## {name}  K={k}  budget {navg}/problem x {size} problems  reps={reps}  ({time.time() - t0:.0f}s)"
+    )
     slope = np.polyfit(np.log(ub), np.log(ue), 1)[0]
     print(
         "uniform RMSE by budget: "
         + "  ".join(f"{m}x {res[('uniform', m)][0]:.4f}" for m in mults)
         + f"  (log-log slope {slope:.2f})"
     )
-    print(f"{'method':18s} {'RMSE':>8s} {'bias':>8s} {'uniform':>8s} {'err ratio':>9s} {'samples ratio':>13s}")
+    print(
+        f"{'method':18s} {'RMSE':>8s} {'bias':>8s} {'uniform':>8s} {'err ratio':>9s} {'samples ratio':>13s}"
+    )
     for row in rows:
         sr = row["samples_ratio"]
         srs = f"{sr:.2f}"

@@ -77,13 +77,18 @@ def test_preposterior_zero_inflated_by_enumeration():
     pr = ZeroInflatedBetaPrior(0.4, 8.0, 0.0, impossible=0.3)
 
     def M(c, d):
-        return (1 - 0.3) * math.exp(special.betaln(0.4 + c, 8.0 + d) - special.betaln(0.4, 8.0)) + 0.3 * (c == 0)
+        return (1 - 0.3) * math.exp(special.betaln(0.4 + c, 8.0 + d) - special.betaln(0.4, 8.0)) + 0.3 * (
+            c == 0
+        )
 
     n, c, m, k = 15, 0, 30, 200
     d = n - c
     h0 = M(c, d + k) / M(c, d)
     ref = sum(
-        math.comb(m, x) * M(c + x, d + m - x) / M(c, d) * (M(c + x, d + m - x + k) / M(c + x, d + m - x) - h0) ** 2
+        math.comb(m, x)
+        * M(c + x, d + m - x)
+        / M(c, d)
+        * (M(c + x, d + m - x + k) / M(c + x, d + m - x) - h0) ** 2
         for x in range(m + 1)
     )
     assert preposterior_reduction(pr, n, c, k, m)[0] == pytest.approx(ref, rel=1e-9)
@@ -211,7 +216,9 @@ def test_hierarchical_stats_match_digamma_formulas():
     gab = -t1(a + b + n) + t1(a + b)
     np.testing.assert_allclose(st[:, 3], -(a * a * gaa + a * ga), rtol=1e-4)
     np.testing.assert_allclose(st[:, 4], -(b * b * gbb + b * gb), rtol=1e-4)
-    np.testing.assert_allclose(st[:, 5], -(a * b * gab), rtol=2e-3)  # one-sided cross difference: O(eps) error
+    np.testing.assert_allclose(
+        st[:, 5], -(a * b * gab), rtol=2e-3
+    )  # one-sided cross difference: O(eps) error
     assert np.all(st[:, 0] == 0)
 
 
@@ -355,7 +362,9 @@ def test_cli_plan_json_and_csv(counts_csv):
 
     api = plan(read_counts(counts_csv), budget=200, k=1000, batch=4, rng=0)
     assert api.additional.tolist() == d["allocation"]["additional"]
-    r = run_cli("plan", str(counts_csv), "--budget", "50", "--k", "100", "--method", "fewest-successes", "--csv")
+    r = run_cli(
+        "plan", str(counts_csv), "--budget", "50", "--k", "100", "--method", "fewest-successes", "--csv"
+    )
     assert r.returncode == 0, r.stderr
     lines = r.stdout.strip().splitlines()
     assert lines[0] == "model,problem,n,c,p_hat,additional" and len(lines) == 31

@@ -32,7 +32,15 @@ def _design_outcomes(s: int, cap: int):
     tmax = cap // s
     for t in range(1, tmax + 1):
         for c in range(1, s + 1):
-            out.append((s * t, c, lambda p, t=t, c=c: (1 - p) ** (s * (t - 1)) * math.comb(s, c) * p**c * (1 - p) ** (s - c)))
+            out.append(
+                (
+                    s * t,
+                    c,
+                    lambda p, t=t, c=c: (
+                        (1 - p) ** (s * (t - 1)) * math.comb(s, c) * p**c * (1 - p) ** (s - c)
+                    ),
+                )
+            )
     out.append((cap, 0, lambda p: (1 - p) ** cap))
     return out
 
@@ -59,7 +67,10 @@ def test_plain_chen_is_biased_on_the_stopping_design():
     s, cap, k, p = 3, 9, 3, Fraction(1, 10)
     outs = _design_outcomes(s, cap)
     probs = [f(p) for _, _, f in outs]
-    chen = sum(pr * Fraction(float(pass_at_k(n, c, k))).limit_denominator(10_000) for pr, (n, c, _) in zip(probs, outs, strict=True))
+    chen = sum(
+        pr * Fraction(float(pass_at_k(n, c, k))).limit_denominator(10_000)
+        for pr, (n, c, _) in zip(probs, outs, strict=True)
+    )
     truth = 1 - (1 - p) ** k
     assert chen - truth > Fraction(1, 50)  # bias +0.08 here
 
@@ -146,7 +157,9 @@ def test_fit_beta_binomial_is_the_mle():
     def nll(t):
         return -beta_binomial_loglik(n, c, *np.exp(t)).sum()
 
-    ref = optimize.minimize(nll, np.log([1.0, 1.0]), method="Nelder-Mead", options={"xatol": 1e-9, "fatol": 1e-10})
+    ref = optimize.minimize(
+        nll, np.log([1.0, 1.0]), method="Nelder-Mead", options={"xatol": 1e-9, "fatol": 1e-10}
+    )
     np.testing.assert_allclose([fit.alpha, fit.beta], np.exp(ref.x), rtol=1e-4)
     assert fit.loglik == pytest.approx(-ref.fun, abs=1e-6)
     assert fit.success
@@ -176,7 +189,9 @@ def test_posterior_pass_at_k_matches_quadrature():
     a, b = 0.4, 6.0
     for n, c, k in [(10, 0, 1), (10, 0, 100), (25, 3, 7), (5, 5, 1000)]:
         post = stats.beta(a + c, b + n - c)
-        ref = integrate.quad(lambda p, k=k, post=post: (1 - (1 - p) ** k) * post.pdf(p), 0, 1, limit=200, points=[1e-6, 1e-3])[0]
+        ref = integrate.quad(
+            lambda p, k=k, post=post: (1 - (1 - p) ** k) * post.pdf(p), 0, 1, limit=200, points=[1e-6, 1e-3]
+        )[0]
         assert posterior_pass_at_k(n, c, k, a, b) == pytest.approx(ref, rel=1e-6)
 
 
@@ -235,7 +250,11 @@ def test_stopping_estimator_on_bon_data_reproduces_hughes():
     d = pd.read_csv(shared_file("bon_jailbreaking_counts.csv"))
     g = d[d.model == "Llama 3 8B IT"]
     n, c = g.n.to_numpy(), g.c.to_numpy()
-    est = stopping_pass_at_k(n[:, None], c[:, None], np.array([[100, 1000]]), batch=60, cap=10_020).mean(axis=0)
+    est = stopping_pass_at_k(n[:, None], c[:, None], np.array([[100, 1000]]), batch=60, cap=10_020).mean(
+        axis=0
+    )
     np.testing.assert_allclose(est, [0.7421, 0.9748], atol=0.006)
-    naive = np.where(n[:, None] < [100, 1000], 1.0, pass_at_k(n[:, None], c[:, None], [[100, 1000]], k_gt_n="nan"))
+    naive = np.where(
+        n[:, None] < [100, 1000], 1.0, pass_at_k(n[:, None], c[:, None], [[100, 1000]], k_gt_n="nan")
+    )
     assert np.all(naive.mean(axis=0) > est + 0.01)

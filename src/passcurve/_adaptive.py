@@ -202,7 +202,12 @@ def _fit_beta_binomial(
     a, b = np.exp(res.x)
     msgs: list[tuple[type, str]] = []
     if not res.success:
-        msgs.append((ConvergenceWarning, f"beta-binomial fit did not converge ({res.message}); using the last iterate"))
+        msgs.append(
+            (
+                ConvergenceWarning,
+                f"beta-binomial fit did not converge ({res.message}); using the last iterate",
+            )
+        )
     if (uc == 0).all() or (uc == un).all():
         msgs.append(
             (
@@ -253,7 +258,9 @@ def _fit_zi_beta_binomial(
     un, uc, uw = un[keep], uc[keep], uw[keep]
     zero = uc == 0
     if not zero.any():
-        return ZeroInflatedBetaPrior(base.alpha, base.beta, base.loglik, base.success, base.message, 0.0), msgs
+        return ZeroInflatedBetaPrior(
+            base.alpha, base.beta, base.loglik, base.success, base.message, 0.0
+        ), msgs
     gl = special.gammaln
 
     def nll(theta: np.ndarray) -> float:
@@ -268,18 +275,20 @@ def _fit_zi_beta_binomial(
     frac0 = float(uw[zero].sum() / uw.sum())
     for pi_start in (0.5 * frac0, 0.9 * frac0):
         x0 = np.array([np.log(base.alpha), np.log(base.beta), special.logit(np.clip(pi_start, 1e-3, 0.99))])
-        res = optimize.minimize(
-            nll, x0, method="L-BFGS-B", bounds=[_LOG_BOUNDS, _LOG_BOUNDS, (-12.0, 8.0)]
-        )
+        res = optimize.minimize(nll, x0, method="L-BFGS-B", bounds=[_LOG_BOUNDS, _LOG_BOUNDS, (-12.0, 8.0)])
         if best is None or res.fun < best.fun:
             best = res
     a, b = np.exp(best.x[:2])
     pi0 = float(special.expit(best.x[2]))
     if not best.success:
-        msgs.append((ConvergenceWarning, f"zero-inflated beta-binomial fit did not converge ({best.message})"))
+        msgs.append(
+            (ConvergenceWarning, f"zero-inflated beta-binomial fit did not converge ({best.message})")
+        )
     # the Beta-only fit is the pi0 -> 0 boundary: keep whichever likelihood is higher
     if best.fun > -base.loglik + hyper * np.log(base.alpha + base.beta):
-        return ZeroInflatedBetaPrior(base.alpha, base.beta, base.loglik, base.success, base.message, 0.0), msgs
+        return ZeroInflatedBetaPrior(
+            base.alpha, base.beta, base.loglik, base.success, base.message, 0.0
+        ), msgs
     ll = -float(best.fun) + hyper * float(np.log(a + b))
     return ZeroInflatedBetaPrior(float(a), float(b), ll, bool(best.success), str(best.message), pi0), msgs
 
@@ -331,7 +340,9 @@ def posterior_pass_at_k(n: Any, c: Any, k: Any, alpha: float, beta: float) -> An
 # ----------------------------------------------------------------------------------------
 # stop-at-first-successful-batch designs (Best-of-N jailbreaking)
 # ----------------------------------------------------------------------------------------
-def _stopping_iv(n: Any, c: Any, batch: Any, cap: Any) -> tuple[np.ndarray, np.ndarray, int, np.ndarray, int | None]:
+def _stopping_iv(
+    n: Any, c: Any, batch: Any, cap: Any
+) -> tuple[np.ndarray, np.ndarray, int, np.ndarray, int | None]:
     n_a = as_int_array(n, "n")
     c_a = as_int_array(c, "c")
     n_a, c_a = check_counts(n_a, c_a)
@@ -423,7 +434,9 @@ def stopping_loglik(n: Any, c: Any, p: Any, batch: int) -> Any:
     p_a = as_float_array(p, "p")
     if ((p_a < 0) | (p_a > 1)).any():
         raise PasscurveError("`p` must be in [0, 1]")
-    const = np.where(c_a > 0, special.gammaln(last + 1) - special.gammaln(c_a + 1) - special.gammaln(last - c_a + 1), 0)
+    const = np.where(
+        c_a > 0, special.gammaln(last + 1) - special.gammaln(c_a + 1) - special.gammaln(last - c_a + 1), 0
+    )
     with np.errstate(divide="ignore"):
         out = const + special.xlogy(c_a, p_a) + special.xlog1py(n_a - c_a, -p_a)
     return float(out) if np.ndim(out) == 0 else out

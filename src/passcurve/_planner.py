@@ -1,7 +1,7 @@
 r"""Plan where to spend the next samples: adaptive allocation for the best forecast of pass_D@K.
 
 The target is the benchmark-level pass_D@K = mean_i 1 - (1 - p_i)^K at a budget K that may
-lie far beyond the samples drawn so far. Three allocation rules:
+lie far beyond the samples drawn so far. Allocation rules (plus ``uniform``, the baseline):
 
 ``fewest-successes``
     Kazdan et al. (2025, arXiv 2510.05197): the next sample goes to the problem with the
@@ -14,12 +14,12 @@ lie far beyond the samples drawn so far. Three allocation rules:
     posterior mean (α + c_i)/(α + β + n_i) under the fitted Beta(α, β) prior, so problems with
     c_i = 0 still get samples. Samples already drawn cannot be taken back: the new samples
     water-fill toward the target.
-``passcurve`` (default)
-    Bayesian experimental design on the forecast itself. Under the fitted prior each
-    problem's p_i has posterior Beta(a_i, b_i), a_i = α + c_i, b_i = β + n_i - c_i, and the
-    forecast is the posterior mean :math:`\hat F = \frac1N \sum_i 1 - B(a_i, b_i + K)/B(a_i, b_i)`
-    with posterior variance :math:`\frac1{N^2}\sum_i V_i`. Drawing m more samples of problem i
-    is expected to remove
+``posterior``
+    Bayesian experimental design on the forecast with the prior held fixed. Under the
+    fitted prior each problem's p_i has posterior Beta(a_i, b_i), a_i = α + c_i,
+    b_i = β + n_i - c_i, and the forecast is the posterior mean
+    :math:`\hat F = \frac1N \sum_i 1 - B(a_i, b_i + K)/B(a_i, b_i)` with posterior variance
+    :math:`\frac1{N^2}\sum_i V_i`. Drawing m more samples of problem i is expected to remove
 
     .. math:: R_i(m) = \sum_{x=0}^{m} \mathrm{BetaBin}(x; m, a_i, b_i)
               \Bigl(\frac{B(a_i+x, b_i+m-x+K)}{B(a_i+x, b_i+m-x)} - \frac{B(a_i, b_i+K)}{B(a_i, b_i)}\Bigr)^2
@@ -28,8 +28,15 @@ lie far beyond the samples drawn so far. Three allocation rules:
     given greedily by the knowledge-gradient(*) index max_s [R_i(m_i + s) - R_i(m_i)] / s
     (Frazier & Powell 2010), which looks several steps ahead because a single sample of a
     very hard problem is nearly uninformative while a hundred are not.
+``passcurve`` (default)
+    The same greedy look-ahead on the *total* variance of the forecast, including the
+    uncertainty of the fitted prior θ = (log α, log β) by the delta method:
+    :math:`\sum_i w_i^2 V_i + S^\top J^{-1} S`, S = Σ_i w_i ∂E[g_i | data]/∂θ, J the observed
+    information about θ (see :func:`_alloc_hierarchical`). Sampling a problem both pins down
+    its own pass@K and teaches the prior's tail, on which the forecast of every sparsely
+    sampled problem rests. Falls back to ``posterior`` when the prior is fixed.
 
-All three use only (n_i, c_i) and the fitted prior; estimates after adaptive sampling should
+All use only (n_i, c_i) and the fitted prior; estimates after adaptive sampling should
 use likelihood-based estimators (see :mod:`passcurve._adaptive`).
 """
 
@@ -119,19 +126,6 @@ def preposterior_reduction(prior: Any, n: Any, c: Any, k: float, m: Any) -> np.n
     return out
 
 
-def _units_split(score: np.ndarray, units: int) -> np.ndarray:
-    """Integer units proportional to ``score`` (sum = units) by largest remainders."""
-    if units <= 0 or score.sum() <= 0:
-        return np.zeros(score.size, dtype=np.int64)
-    raw = score / score.sum() * units
-    base = np.floor(raw).astype(np.int64)
-    rest = units - int(base.sum())
-    if rest > 0:
-        order = np.argsort(-(raw - base), kind="stable")
-        base[order[:rest]] += 1
-    return base
-
-
 def _alloc_uniform(n: np.ndarray, units: int, room: np.ndarray, tiebreak: np.ndarray) -> np.ndarray:
     """Spread units evenly over problems with room (equal extra samples, not equal totals)."""
     out = np.zeros(n.size, dtype=np.int64)
@@ -151,7 +145,9 @@ def _alloc_uniform(n: np.ndarray, units: int, room: np.ndarray, tiebreak: np.nda
     return out
 
 
-def _alloc_fewest(c: np.ndarray, n: np.ndarray, step: int, units: int, room: np.ndarray, tiebreak: np.ndarray) -> np.ndarray:
+def _alloc_fewest(
+    c: np.ndarray, n: np.ndarray, step: int, units: int, room: np.ndarray, tiebreak: np.ndarray
+) -> np.ndarray:
     """Kazdan et al.'s rule repeated ``units`` times: min (c, n + planned, random tie-break)."""
     out = np.zeros(n.size, dtype=np.int64)
     heap = [(int(c[i]), int(n[i]), float(tiebreak[i]), int(i)) for i in np.flatnonzero(room > 0)]
@@ -207,7 +203,15 @@ def _alloc_variance_optimal(
 
 
 def _kg_index(
-    prior: Any, n: np.ndarray, c: np.ndarray, k: float, m: np.ndarray, step: int, room: np.ndarray, horizon: int, w2: np.ndarray
+    prior: Any,
+    n: np.ndarray,
+    c: np.ndarray,
+    k: float,
+    m: np.ndarray,
+    step: int,
+    room: np.ndarray,
+    horizon: int,
+    w2: np.ndarray,
 ) -> np.ndarray:
     """Knowledge-gradient(*) index: max over look-ahead s of [R(m+s) - R(m)] / s, per sample.
 
@@ -229,7 +233,15 @@ def _kg_index(
 
 
 def _alloc_passcurve(
-    prior: Any, n: np.ndarray, c: np.ndarray, k: float, step: int, units: int, room: np.ndarray, w2: np.ndarray, horizon: int
+    prior: Any,
+    n: np.ndarray,
+    c: np.ndarray,
+    k: float,
+    step: int,
+    units: int,
+    room: np.ndarray,
+    w2: np.ndarray,
+    horizon: int,
 ) -> np.ndarray:
     """Greedy knowledge-gradient(*) allocation of ``units`` blocks of ``step`` samples."""
     out = np.zeros(n.size, dtype=np.int64)
@@ -323,8 +335,16 @@ def _hier_stats(prior: Any, n: np.ndarray, c: np.ndarray, k: float, m: np.ndarra
 
 
 def _hier_stats_beta(
-    prior: Any, n: np.ndarray, c: np.ndarray, d: np.ndarray, k: float, idx: np.ndarray, x: np.ndarray,
-    cx: np.ndarray, dx: np.ndarray, mi: np.ndarray,
+    prior: Any,
+    n: np.ndarray,
+    c: np.ndarray,
+    d: np.ndarray,
+    k: float,
+    idx: np.ndarray,
+    x: np.ndarray,
+    cx: np.ndarray,
+    dx: np.ndarray,
+    mi: np.ndarray,
 ) -> np.ndarray:
     """:func:`_hier_stats` for a plain Beta prior, sharing the log-gamma terms across perturbations."""
     gl = special.gammaln
@@ -374,8 +394,16 @@ def _quad(sa: np.ndarray, sb: np.ndarray, jaa: np.ndarray, jbb: np.ndarray, jab:
 
 
 def _alloc_hierarchical(
-    prior: Any, n: np.ndarray, c: np.ndarray, k: float, step: int, units: int, room: np.ndarray, w: np.ndarray,
-    horizon: int, hyper: float,
+    prior: Any,
+    n: np.ndarray,
+    c: np.ndarray,
+    k: float,
+    step: int,
+    units: int,
+    room: np.ndarray,
+    w: np.ndarray,
+    horizon: int,
+    hyper: float,
 ) -> np.ndarray:
     r"""Greedy knowledge-gradient(*) on the forecast's variance including the prior's uncertainty.
 
@@ -422,10 +450,14 @@ def _alloc_hierarchical(
         Jaa = J[0] + new[:, :, 3] - cur[:, None, 3]
         Jbb = J[1] + new[:, :, 4] - cur[:, None, 4]
         Jab = J[2] + new[:, :, 5] - cur[:, None, 5]
-        q_now = _quad(np.array([S[0]]), np.array([S[1]]), np.array([J[0]]), np.array([J[1]]), np.array([J[2]]))[0]
+        q_now = _quad(
+            np.array([S[0]]), np.array([S[1]]), np.array([J[0]]), np.array([J[1]]), np.array([J[2]])
+        )[0]
         q_new = _quad(Sa, Sb, Jaa, Jbb, Jab)
         if not np.isfinite(q_now):
-            q_now = np.nanmax(np.where(np.isfinite(q_new), q_new, np.nan)) if np.isfinite(q_new).any() else 0.0
+            q_now = (
+                np.nanmax(np.where(np.isfinite(q_new), q_new, np.nan)) if np.isfinite(q_new).any() else 0.0
+            )
         gain = (w2[:, None] * (new[:, :, 0] - cur[:, None, 0]) + (q_now - q_new)) / (sizes[None, :] * step)
         gain = np.where(np.isnan(gain), -np.inf, gain)
         best = gain.max(axis=1)
@@ -658,14 +690,22 @@ class Planner:
 
     # ------------------------------------------------------------------ data
     def _resolve(self, problem: Any) -> np.ndarray:
-        items = [problem] if isinstance(problem, str | int | np.integer) else list(np.asarray(problem, dtype=object).ravel())
+        items = (
+            [problem]
+            if isinstance(problem, str | int | np.integer)
+            else list(np.asarray(problem, dtype=object).ravel())
+        )
         out = np.empty(len(items), dtype=np.int64)
         for j, p in enumerate(items):
             if isinstance(p, str) and p in self._index:
                 out[j] = self._index[p]
             elif isinstance(p, int | np.integer) and not isinstance(p, bool) and str(p) in self._index:
                 out[j] = self._index[str(p)]
-            elif isinstance(p, int | np.integer) and not isinstance(p, bool) and 0 <= int(p) < len(self.problems):
+            elif (
+                isinstance(p, int | np.integer)
+                and not isinstance(p, bool)
+                and 0 <= int(p) < len(self.problems)
+            ):
                 out[j] = int(p)
             else:
                 raise PasscurveError(f"`problem` {p!r} is not one of the planner's problems")
@@ -720,9 +760,13 @@ class Planner:
             return self.prior_
         seen = self.n_ > 0
         if seen.sum() < 2:
-            prior: Any = BetaPrior(1.0, 1.0, float("nan"), True, "uniform prior: fewer than two problems sampled")
+            prior: Any = BetaPrior(
+                1.0, 1.0, float("nan"), True, "uniform prior: fewer than two problems sampled"
+            )
         elif self.c_[seen].sum() == 0 or (self.c_[seen] == self.n_[seen]).all():
-            prior = BetaPrior(0.5, 0.5, float("nan"), True, "Jeffreys prior: no successes (or no failures) yet")
+            prior = BetaPrior(
+                0.5, 0.5, float("nan"), True, "Jeffreys prior: no successes (or no failures) yet"
+            )
         else:
             n_s, c_s, w_s = self.n_[seen], self.c_[seen], self.weight[seen]
             if self._prior_kind == "beta":
@@ -827,7 +871,9 @@ class Planner:
         """Expected posterior SD of the forecast after drawing ``additional`` samples per problem."""
         add = as_int_array(additional, "additional", minimum=0).ravel()
         if add.size != len(self.problems):
-            raise PasscurveError(f"`additional` has {add.size} entries, the planner {len(self.problems)} problems")
+            raise PasscurveError(
+                f"`additional` has {add.size} entries, the planner {len(self.problems)} problems"
+            )
         prior = self.fit_prior()
         c, d = self.c_.astype(np.float64), (self.n_ - self.c_).astype(np.float64)
         w2 = (self.weight / self.weight.sum()) ** 2
@@ -860,7 +906,9 @@ def _as_prior(prior: Any) -> tuple[Any, Any]:
     if isinstance(prior, str):
         if prior == "zi_beta":
             return None, "zi_beta"
-        raise PasscurveError(f'`prior` must be "beta", "zi_beta", a BetaPrior, (alpha, beta) or a difficulty model (got {prior!r})')
+        raise PasscurveError(
+            f'`prior` must be "beta", "zi_beta", a BetaPrior, (alpha, beta) or a difficulty model (got {prior!r})'
+        )
     if isinstance(prior, BetaPrior):
         return prior, "fixed"
     if hasattr(prior, "fit") and hasattr(prior, "log_moment"):
@@ -868,7 +916,9 @@ def _as_prior(prior: Any) -> tuple[Any, Any]:
     try:
         a, b = (float(v) for v in prior)
     except (TypeError, ValueError):
-        raise PasscurveError('`prior` must be "beta", "zi_beta", a BetaPrior, (alpha, beta) or a difficulty model') from None
+        raise PasscurveError(
+            '`prior` must be "beta", "zi_beta", a BetaPrior, (alpha, beta) or a difficulty model'
+        ) from None
     if not (a > 0 and b > 0):
         raise PasscurveError(f"`prior` needs alpha > 0 and beta > 0 (got {fmt(a)}, {fmt(b)})")
     return BetaPrior(a, b, float("nan"), True, "fixed"), "fixed"
@@ -877,7 +927,9 @@ def _as_prior(prior: Any) -> tuple[Any, Any]:
 # ----------------------------------------------------------------------------------------
 # one-shot planning
 # ----------------------------------------------------------------------------------------
-def _plan_iv(counts: Any, n: Any, c: Any, budget: Any, k: Any, batch: Any, method: Any) -> tuple[Counts, int, int, int, str]:
+def _plan_iv(
+    counts: Any, n: Any, c: Any, budget: Any, k: Any, batch: Any, method: Any
+) -> tuple[Counts, int, int, int, str]:
     if counts is None:
         if n is None or c is None:
             raise PasscurveError("give `counts` or both `n` and `c`")
@@ -959,7 +1011,9 @@ def plan(
                 "problems": len(sub),
                 "samples_so_far": int(sub.n.sum()),
                 "new_samples": int(add.sum()),
-                "prior": "zi_beta" if getattr(fitted, "impossible", 0.0) > 0 or prior == "zi_beta" else "beta",
+                "prior": "zi_beta"
+                if getattr(fitted, "impossible", 0.0) > 0 or prior == "zi_beta"
+                else "beta",
                 "alpha": float(fitted.alpha),
                 "beta": float(fitted.beta),
                 "impossible": float(getattr(fitted, "impossible", 0.0)),

@@ -46,7 +46,13 @@ def _render(res, top: int) -> None:  # type: ignore[no-untyped-def]
         idx = [i for i in range(len(res.problem)) if sel[i] and res.additional[i] > 0]
         idx.sort(key=lambda i: -int(res.additional[i]))
         for i in idx[:top]:
-            t.add_row(str(res.problem[i]), str(int(res.n[i])), str(int(res.c[i])), f"{res.p_hat[i]:.3g}", str(int(res.additional[i])))
+            t.add_row(
+                str(res.problem[i]),
+                str(int(res.n[i])),
+                str(int(res.c[i])),
+                f"{res.p_hat[i]:.3g}",
+                str(int(res.additional[i])),
+            )
         if len(idx) > top:
             t.caption = f"{len(idx) - top} more problems get samples (use --csv or --json for all)"
         out.print(t)
@@ -57,13 +63,23 @@ def plan_cmd(
     file: FileArg,
     budget: Annotated[int, typer.Option("--budget", help="New samples to spend (per model).")],
     k: Annotated[int, typer.Option("--k", help="Target budget K of the forecast pass_D@K (may exceed n).")],
-    batch: Annotated[int, typer.Option("--batch", help="Each problem gets a multiple of this many samples.")] = 1,
+    batch: Annotated[
+        int, typer.Option("--batch", help="Each problem gets a multiple of this many samples.")
+    ] = 1,
     method: Annotated[
         str,
         typer.Option("--method", help=f"Allocation rule: {', '.join(METHODS)}."),
     ] = "passcurve",
     max_n: Annotated[int | None, typer.Option("--max-n", help="Cap on total samples per problem.")] = None,
-    top: Annotated[int, typer.Option("--top", help="Rows shown in the table (all rows with --csv/--json).")] = 20,
+    prior: Annotated[
+        str,
+        typer.Option(
+            "--prior", help="Difficulty prior refit on the counts: beta or zi_beta (impossible mass)."
+        ),
+    ] = "beta",
+    top: Annotated[
+        int, typer.Option("--top", help="Rows shown in the table (all rows with --csv/--json).")
+    ] = 20,
     json_out: JsonFlag = False,
     csv_out: Annotated[bool, typer.Option("--csv", help="Print one CSV row per problem.")] = False,
     seed: Seed = 0,
@@ -93,7 +109,9 @@ def plan_cmd(
         format=format,
     )
     with collect_warnings(show=True):
-        res = compute_plan(counts, budget=budget, k=k, batch=batch, method=method, max_n=max_n, rng=seed)
+        res = compute_plan(
+            counts, budget=budget, k=k, batch=batch, method=method, max_n=max_n, prior=prior, rng=seed
+        )
     if json_out:
         print_json(res.to_dict())
     elif csv_out:
