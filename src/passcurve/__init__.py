@@ -4,6 +4,10 @@ Estimators (broadcast over problems and k)
     pass_at_k, pass_pow_k, g_pass_at_k, mg_pass_at_k, naive_pass_at_k
 Curves and data
     Counts, curve, CurveResult, read_counts, counts_from_frame
+Difficulty, power laws, forecasts
+    fit_difficulty, BetaBinomial, ZeroInflatedBetaBinomial, ScaledBetaBinomial,
+    BetaMixtureBinomial, GridMixture, fit_power_law, forecast, k_for, backtest,
+    check_deviations, thin_counts
 Simulation
     simulate, ModelSpec, SimulatedBenchmark
 Planning and adaptive sampling
@@ -28,6 +32,21 @@ from ._errors import (
     UnpairedComparisonWarning,
 )
 from ._estimators import g_pass_at_k, mg_pass_at_k, naive_pass_at_k, pass_at_k, pass_pow_k
+from ._backtest import BacktestResult, backtest
+from ._deviation import DeviationReport, check_deviations
+from ._difficulty import (
+    DIFFICULTY_MODELS,
+    BetaBinomial,
+    BetaMixtureBinomial,
+    DifficultyFits,
+    DifficultyModel,
+    GridMixture,
+    ScaledBetaBinomial,
+    ZeroInflatedBetaBinomial,
+    fit_difficulty,
+)
+from ._forecast import FORECAST_METHODS, ForecastResult, KForResult, forecast, k_for, thin_counts
+from ._scaling import PAPER_K_GRID, PowerLawResult, default_k_grid, fit_power_law, local_slope
 from ._simulate import DEMO_MODELS, ModelSpec, SimulatedBenchmark, simulate
 
 # planning where to spend samples, and estimation under adaptive sampling (issue 8)

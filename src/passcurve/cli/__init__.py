@@ -13,6 +13,7 @@ from ._app import app
 
 # Command modules register themselves on `app` when imported (one module per capability).
 from . import _curve  # noqa: F401,E402
+from . import _forecast  # noqa: F401,E402
 from . import _plan  # noqa: F401,E402
 
 __all__ = ["app", "main"]

@@ -61,6 +61,7 @@ def read_counts(
     threshold: float | None = None,
     format: str | None = None,
     progress: ProgressFn | None = None,
+    check_duplicates: bool = True,
 ) -> Counts:
     """Read per-sample logs or per-problem counts into :class:`passcurve.Counts`.
 
@@ -89,6 +90,9 @@ def read_counts(
         lighteval, inspect, tau_bench.
     progress : callable, optional
         Called with the percentage done (0-100) while DuckDB scans; the CLI draws a bar.
+    check_duplicates : bool
+        Check that no (model, problem, attempt) appears twice (default). The check reads the
+        attempt column in the same pass; turning it off saves that read on huge files.
 
     Returns
     -------
@@ -118,4 +122,4 @@ def read_counts(
         threshold=threshold,
         format=format,
     )
-    return samples.counts(progress=progress)
+    return samples.counts(progress=progress, check_duplicates=check_duplicates)

@@ -1,0 +1,174 @@
+r"""Backtests of pass@K forecasts: thin the data, forecast, compare with the full data.
+
+Thinning keeps a uniformly random subset of m of each problem's n samples, which for counts
+is exactly :math:`c' \sim \text{Hypergeometric}(n, c, m)` (``rng.hypergeometric(c, n-c, m)``).
+Each method forecasts pass_D@K from the thinned counts; the truth is the unbiased pass_D@K
+of the full counts (K <= n). Optionally only a random subset of problems is kept.
+This is the evaluation of Schaeffer et al. 2025 (arXiv 2502.17578) and Kazdan et al. 2025
+(arXiv 2510.05197).
+"""
+
+from __future__ import annotations
+
+import warnings
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from ._counts import Counts
+from ._curves import mean_curve
+from ._errors import PasscurveError
+from ._forecast import FORECAST_METHODS, forecast, thin_counts
+from ._validation import as_int_array, check_confidence_level, check_positive_int, check_rng
+
+__all__ = ["backtest", "BacktestResult"]
+
+
+@dataclass(frozen=True, eq=False)
+class BacktestResult:
+    """Per-run forecasts and errors, and their summary.
+
+    Attributes
+    ----------
+    rows : tuple of dict
+        One per (model, seed, m, k, method): forecast, low, high, truth, error, covered.
+    summary : tuple of dict
+        Per (m, k, method): runs, median and mean absolute error, mean error (bias),
+        interval coverage, mean interval width.
+    confidence_level : float
+    """
+
+    rows: tuple[dict[str, Any], ...]
+    summary: tuple[dict[str, Any], ...]
+    confidence_level: float
+    warnings: tuple[str, ...] = field(default_factory=tuple)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"summary": list(self.summary), "runs": list(self.rows), "confidence_level": self.confidence_level}
+
+    def to_frame(self, which: str = "summary") -> Any:
+        import pandas as pd
+
+        return pd.DataFrame(self.summary if which == "summary" else self.rows)
+
+    def plot(self) -> Any:
+        """Median absolute error per method and (m, k)."""
+        import plotly.graph_objects as go
+
+        fig = go.Figure()
+        methods = list(dict.fromkeys(r["method"] for r in self.summary))
+        for meth in methods:
+            rs = [r for r in self.summary if r["method"] == meth]
+            fig.add_trace(go.Bar(x=[f"m={r['m']}→K={r['k']}" for r in rs], y=[r["median_abs_error"] for r in rs],
+                                 name=meth))
+        fig.update_layout(barmode="group", yaxis_title="median |forecast − truth|", template="plotly_white")
+        return fig
+
+
+def _summarise(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    out = []
+    keys = list(dict.fromkeys((r["m"], r["k"], r["method"]) for r in rows))
+    for m, k, meth in keys:
+        rs = [r for r in rows if (r["m"], r["k"], r["method"]) == (m, k, meth)]
+        err = np.array([r["error"] for r in rs], dtype=np.float64)
+        cov = np.array([r["covered"] for r in rs if r["covered"] is not None], dtype=np.float64)
+        wid = np.array([r["high"] - r["low"] for r in rs if r["low"] is not None and r["high"] is not None])
+        ok = np.isfinite(err)
+        out.append({
+            "m": m, "k": k, "method": meth, "runs": int(ok.sum()),
+            "median_abs_error": float(np.median(np.abs(err[ok]))) if ok.any() else None,
+            "mean_abs_error": float(np.mean(np.abs(err[ok]))) if ok.any() else None,
+            "mean_error": float(np.mean(err[ok])) if ok.any() else None,
+            "coverage": float(cov.mean()) if cov.size else None,
+            "mean_width": float(wid.mean()) if wid.size else None,
+        })
+    return out
+
+
+def _backtest_iv(counts: Any, m: Any, k: Any, seeds: Any, methods: Any, problems: Any, confidence_level: Any):
+    if not isinstance(counts, Counts):
+        raise PasscurveError(
+            f"`counts` must be a passcurve.Counts (got {type(counts).__name__}); build one with Counts.from_arrays(n, c)"
+        )
+    ms = np.unique(as_int_array(m, "m", minimum=1).ravel())
+    ks = np.unique(as_int_array(k, "k", minimum=1).ravel())
+    seeds = check_positive_int(seeds, "seeds")
+    methods = (methods,) if isinstance(methods, str) else tuple(methods)
+    for meth in methods:
+        if meth not in FORECAST_METHODS:
+            raise PasscurveError(f"`methods` must be drawn from {', '.join(FORECAST_METHODS)} (got {meth!r})")
+    if problems is not None:
+        problems = float(problems)
+        if not 0 < problems:
+            raise PasscurveError(f"`problems` must be a fraction in (0, 1] or a count >= 1 (got {problems})")
+    cl = check_confidence_level(confidence_level)
+    nmin = int(counts.n.min())
+    pairs = [(int(a), int(b)) for a in ms for b in ks if a < b <= nmin]
+    if not pairs:
+        raise PasscurveError(
+            f"no (m, k) pair with m < k <= n (smallest n is {nmin}); choose `m` below `k` and `k` <= {nmin}"
+        )
+    return counts, pairs, seeds, methods, problems, cl
+
+
+def backtest(
+    counts: Counts,
+    m: Any = (100, 1000),
+    k: Any = (1000, 10000),
+    *,
+    seeds: int = 5,
+    methods: Any = ("least_squares", "beta", "auto"),
+    problems: float | None = None,
+    confidence_level: float = 0.8,
+    n_resamples: int = 100,
+    rng: Any = None,
+) -> BacktestResult:
+    """Thin to m samples per problem, forecast pass_D@k with each method, compare with the full data.
+
+    Parameters
+    ----------
+    counts : Counts
+        The full counts (n fixed in advance; every (m, k) pair needs m < k <= n).
+    m, k : int or sequence of int
+        Samples kept per problem and budgets to forecast; every pair with m < k <= min n runs.
+    seeds : int
+        Thinning repetitions (seeded from ``rng``).
+    methods : sequence of str
+        Forecast methods (see :func:`passcurve.forecast`); default the two baselines and
+        passcurve's choice.
+    problems : float, optional
+        Keep a random subset of problems: a fraction in (0, 1] or a count (> 1).
+    confidence_level : float
+        Level of the prediction intervals whose coverage is reported.
+
+    Returns
+    -------
+    BacktestResult
+    """
+    counts, pairs, seeds, methods, frac, cl = _backtest_iv(counts, m, k, seeds, methods, problems, confidence_level)
+    gen = check_rng(rng)
+    rows: list[dict[str, Any]] = []
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for name, sub in counts.groups():
+            n, c = sub.n.astype(np.int64), sub.c.astype(np.int64)
+            for seed in range(seeds):
+                idx = np.arange(n.size)
+                if frac is not None:
+                    size = int(round(frac * n.size)) if frac <= 1 else int(frac)
+                    idx = np.sort(gen.choice(n.size, size=max(1, min(size, n.size)), replace=False))
+                for mm, kk in pairs:
+                    truth = float(mean_curve(n[idx], c[idx], np.array([kk]))[0][0])
+                    nt, ct = thin_counts(n[idx], c[idx], mm, gen)
+                    thin = Counts.from_arrays(nt, ct, model=name)
+                    for meth in methods:
+                        res = forecast(thin, [kk], method=meth, confidence_level=cl, n_resamples=n_resamples,
+                                       flags=False, rng=gen)
+                        p, lo, hi = float(res.pass_at_k[0, 0]), float(res.low[0, 0]), float(res.high[0, 0])
+                        rows.append({
+                            "model": name, "seed": seed, "m": mm, "k": kk, "method": meth,
+                            "problems": int(idx.size), "forecast": p, "low": lo, "high": hi, "truth": truth,
+                            "error": p - truth, "covered": bool(lo <= truth <= hi),
+                        })
+    return BacktestResult(tuple(rows), tuple(_summarise(rows)), cl)

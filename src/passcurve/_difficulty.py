@@ -1,0 +1,972 @@
+r"""Difficulty distributions: maximum-likelihood fits of the law of per-problem success rates.
+
+Each problem i has an unknown success rate p_i drawn from a mixing distribution G (the
+*difficulty distribution*); given p_i, c_i of n_i independent samples are correct. Every
+model here is described by one function, the mixed moment
+
+.. math:: M(c, d) = E_G\bigl[p^{c}\,(1-p)^{d}\bigr],
+
+from which everything follows exactly:
+
+* likelihood of one problem: :math:`P(c \mid n) = \binom{n}{c} M(c, n-c)` (unequal n allowed);
+* population forecast: :math:`\text{pass}_D@K = 1 - M(0, K)`;
+* posterior (empirical-Bayes) failure moment of an observed problem:
+  :math:`E[(1-p)^K \mid n, c] = M(c, n-c+K) / M(c, n-c)`.
+
+Models (``model=`` name in :func:`fit_difficulty`):
+
+``"beta"``
+    Beta(α, β): :math:`M = B(α+c, β+d)/B(α, β)` (beta-binomial; Kazdan et al. 2025,
+    arXiv 2510.05197). Left tail :math:`\propto p^{α-1}`, so pass_D@k follows a power law
+    with exponent b = α (Schaeffer et al. 2025, arXiv 2502.17578).
+``"zi_beta"``
+    Zero-inflated Beta: a point mass π0 at p = 0 (impossible problems) plus (1-π0)·Beta(α, β).
+``"scaled_beta"``
+    Beta on [0, s] (Schaeffer et al. 2025):
+    :math:`M = s^c B(α+c, β)/B(α, β)\,{}_2F_1(-d, α+c; α+β+c; s)`, evaluated through
+    Pfaff's transformation as a sum of positive terms (see :func:`_scaled_log_moment`).
+``"beta_mixture"``
+    A point mass at 0 plus a mixture of two Betas: the hard-problem component carries the
+    left tail separately from the bulk of easy problems.
+``"npmle"``
+    Nonparametric maximum likelihood (Kiefer–Wolfowitz) on a fixed grid of p including 0,
+    fitted by EM; a diagnostic of the shape (its mass below 1/n is not identified).
+
+Counts enter only through their distinct (n, c) pairs and multiplicities, so a fit costs
+O(distinct pairs) per likelihood evaluation, never a per-problem Python loop.
+"""
+
+from __future__ import annotations
+
+import warnings
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+from scipy import optimize, special, stats
+
+from ._counts import Counts
+from ._errors import ConvergenceWarning, PasscurveError
+from ._validation import as_int_array, check_counts
+
+__all__ = [
+    "DifficultyModel",
+    "BetaBinomial",
+    "ZeroInflatedBetaBinomial",
+    "ScaledBetaBinomial",
+    "BetaMixtureBinomial",
+    "GridMixture",
+    "DifficultyFits",
+    "fit_difficulty",
+    "DIFFICULTY_MODELS",
+]
+
+_LOG0 = -np.inf
+
+
+# ----------------------------------------------------------------------------------------
+# data reduction
+# ----------------------------------------------------------------------------------------
+def _pairs(n: np.ndarray, c: np.ndarray, weight: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Distinct (n, c) pairs and their multiplicities (or summed weights)."""
+    n = np.asarray(n, dtype=np.int64)
+    c = np.asarray(c, dtype=np.int64)
+    base = int(c.max()) + 1 if c.size else 1
+    key = n * base + c  # one int64 key per pair: a 1-d unique is ~20x faster than unique(axis=0)
+    uk, inv = np.unique(key, return_inverse=True)
+    w = np.bincount(inv.ravel(), weights=weight, minlength=uk.size).astype(np.float64)
+    return (uk // base).astype(np.float64), (uk % base).astype(np.float64), w
+
+
+def _log_binom(n: np.ndarray, c: np.ndarray) -> np.ndarray:
+    return special.gammaln(n + 1) - special.gammaln(c + 1) - special.gammaln(n - c + 1)
+
+
+# ----------------------------------------------------------------------------------------
+# mixed moments M(c, d) = E[p^c (1-p)^d]
+# ----------------------------------------------------------------------------------------
+def _beta_log_moment(c: np.ndarray, d: np.ndarray, a: float, b: float) -> np.ndarray:
+    return special.betaln(a + c, b + d) - special.betaln(a, b)
+
+
+def _zero_log_moment(c: np.ndarray) -> np.ndarray:
+    """log E[p^c (1-p)^d] under a point mass at p = 0: 0 when c = 0, else -inf."""
+    return np.where(np.asarray(c) == 0, 0.0, _LOG0)
+
+
+def _scaled_log_moment(c: np.ndarray, d: np.ndarray, a: float, b: float, s: float) -> np.ndarray:
+    r"""log E[p^c (1-p)^d] for p = s·u, u ~ Beta(a, b), 0 < s < 1.
+
+    .. math:: M = s^c \frac{B(a+c, b)}{B(a, b)} (1-s)^d
+              \sum_{j=0}^{d} \binom{d}{j} \frac{(b)_j}{(a+b+c)_j} \Bigl(\frac{s}{1-s}\Bigr)^j
+
+    (Pfaff's transformation of :math:`{}_2F_1(-d, a+c; a+b+c; s)`), a sum of *positive*
+    terms, so there is no cancellation. The terms form a unimodal sequence; only a window
+    of ±(12 standard deviations + 30) around the largest term is summed, which keeps the
+    cost O(sqrt(d)) per pair for d up to 10^7 (the dropped terms are below e^-70 relative).
+    """
+    c = np.asarray(c, dtype=np.float64)
+    d = np.asarray(d, dtype=np.float64)
+    c, d = np.broadcast_arrays(c, d)
+    flat_c, flat_d = c.ravel(), d.ravel()
+    z = s / (1.0 - s)
+    cc = a + b + flat_c
+    # peak: ratio t_{j+1}/t_j = (d-j)(b+j) z / ((j+1)(cc+j)) = 1, i.e.
+    # z(d b + d j - b j - j^2) - (j cc + j^2 + cc + j) = 0
+    #  -> -(z+1) j^2 + (z d - z b - cc - 1) j + (z d b - cc) = 0
+    A = -(z + 1.0)
+    B = z * flat_d - z * b - cc - 1.0
+    C = z * flat_d * b - cc
+    disc = np.maximum(B * B - 4 * A * C, 0.0)
+    jstar = (-B - np.sqrt(disc)) / (2 * A)
+    jstar = np.clip(np.nan_to_num(jstar, nan=0.0), 0.0, flat_d)
+    # curvature of log t at the peak: d/dj log ratio
+    with np.errstate(divide="ignore"):
+        curv = 1.0 / np.maximum(flat_d - jstar, 1.0) + 1.0 / (jstar + 1.0) - 1.0 / (b + jstar) + 1.0 / (cc + jstar)
+    sd = 1.0 / np.sqrt(np.maximum(np.abs(curv), 1e-12))
+    half = np.ceil(12.0 * sd + 30.0)
+    lo = np.maximum(np.floor(jstar - half), 0.0)
+    hi = np.minimum(np.ceil(jstar + half), flat_d)
+    lens = (hi - lo + 1).astype(np.int64)
+    out = np.empty(flat_c.size)
+    # ragged evaluation in chunks
+    bounds = np.cumsum(lens)
+    start = 0
+    limit = 1 << 21
+    while start < flat_c.size:
+        base = bounds[start - 1] if start else 0
+        stop = max(int(np.searchsorted(bounds, base + limit, side="right")), start + 1)
+        idx = np.arange(start, stop)
+        ln = lens[idx]
+        seg = np.repeat(np.arange(idx.size), ln)
+        offs = np.cumsum(ln) - ln
+        j = lo[idx][seg] + (np.arange(seg.size) - np.repeat(offs, ln))
+        dd = flat_d[idx][seg]
+        ccs = cc[idx][seg]
+        logt = (
+            special.gammaln(dd + 1)
+            - special.gammaln(j + 1)
+            - special.gammaln(dd - j + 1)
+            + special.gammaln(b + j)
+            - special.gammaln(b)
+            - special.gammaln(ccs + j)
+            + special.gammaln(ccs)
+            + j * np.log(z)
+        )
+        mx = np.maximum.reduceat(logt, offs)
+        ssum = np.add.reduceat(np.exp(logt - mx[np.repeat(np.arange(idx.size), ln)]), offs)
+        out[idx] = mx + np.log(ssum)
+        start = stop
+    res = (
+        flat_c * np.log(s)
+        + special.betaln(a + flat_c, b)
+        - special.betaln(a, b)
+        + flat_d * np.log1p(-s)
+        + out
+    )
+    return res.reshape(c.shape)
+
+
+# ----------------------------------------------------------------------------------------
+# numerical helpers
+# ----------------------------------------------------------------------------------------
+def _num_hessian(f: Any, x: np.ndarray, eps: float = 1e-4) -> np.ndarray:
+    """Central-difference Hessian of a scalar function."""
+    k = x.size
+    h = np.empty((k, k))
+    step = eps * np.maximum(1.0, np.abs(x))
+    f0 = f(x)
+    for i in range(k):
+        ei = np.zeros(k)
+        ei[i] = step[i]
+        h[i, i] = (f(x + ei) - 2 * f0 + f(x - ei)) / step[i] ** 2
+        for j in range(i + 1, k):
+            ej = np.zeros(k)
+            ej[j] = step[j]
+            v = (f(x + ei + ej) - f(x + ei - ej) - f(x - ei + ej) + f(x - ei - ej)) / (4 * step[i] * step[j])
+            h[i, j] = h[j, i] = v
+    return h
+
+
+def _num_jacobian(g: Any, x: np.ndarray, eps: float = 1e-6) -> np.ndarray:
+    y0 = np.asarray(g(x))
+    J = np.empty((y0.size, x.size))
+    for i in range(x.size):
+        e = np.zeros(x.size)
+        e[i] = eps * max(1.0, abs(x[i]))
+        J[:, i] = (np.asarray(g(x + e)) - np.asarray(g(x - e))) / (2 * e[i])
+    return J
+
+
+def _fmt_param(v: float) -> str:
+    return f"{v:.4g}"
+
+
+# ----------------------------------------------------------------------------------------
+# the base class
+# ----------------------------------------------------------------------------------------
+class DifficultyModel:
+    """Base class of the difficulty models (sklearn-style: ``fit`` returns self).
+
+    Fitted attributes (all end in ``_``)
+    -----------------------------------
+    params_ : dict of str to float
+        Maximum-likelihood estimates in natural units.
+    se_ : dict of str to float
+        Standard errors from the observed information (inverse numerical Hessian of the
+        negative log-likelihood in the unconstrained parametrisation, delta method back).
+        NaN when the Hessian is singular (e.g. a parameter on its boundary).
+    loglik_ : float
+        Maximised log-likelihood, including the binomial coefficients.
+    aic_, bic_ : float
+        2k − 2ℓ and k·log N − 2ℓ (N problems).
+    n_params_, n_problems_ : int
+    success_ : bool
+    message_ : str
+        The optimizer's report (``success_=False`` is also raised as ConvergenceWarning).
+    impossible_mass_ : float
+        Fitted probability mass at p = 0 (0 for models without a point mass).
+    tail_exponent_ : float
+        Exponent b of the left tail density ∝ p^(b-1) (the power-law exponent of
+        -log pass_D@k); NaN when undefined.
+    """
+
+    name = "base"
+    n_params_: int = 0
+
+    def __init__(self) -> None:
+        self._theta: np.ndarray | None = None
+
+    # -- to implement ------------------------------------------------------------------
+    def _start(self, n: np.ndarray, c: np.ndarray, w: np.ndarray) -> list[np.ndarray]:
+        raise NotImplementedError
+
+    def _unpack(self, theta: np.ndarray) -> dict[str, float]:
+        raise NotImplementedError
+
+    def _log_moment_theta(self, theta: np.ndarray, c: np.ndarray, d: np.ndarray) -> np.ndarray:
+        raise NotImplementedError
+
+    # -- shared machinery ----------------------------------------------------------------
+    def _negloglik(self, theta: np.ndarray, n: np.ndarray, c: np.ndarray, w: np.ndarray, lb: np.ndarray) -> float:
+        with np.errstate(all="ignore"):
+            lm = self._log_moment_theta(theta, c, n - c)
+        v = -float(w @ (lb + lm))
+        return v if np.isfinite(v) else 1e300
+
+    def _optimize(self, n: np.ndarray, c: np.ndarray, w: np.ndarray, lb: np.ndarray) -> Any:
+        best = None
+        for x0 in self._start(n, c, w):
+            res = optimize.minimize(
+                self._negloglik, x0, args=(n, c, w, lb), method="BFGS", options={"maxiter": 2000, "gtol": 1e-6}
+            )
+            if best is None or res.fun < best.fun:
+                best = res
+        if best.success:
+            return best
+        # polish with Nelder-Mead (robust where finite-difference gradients are rough)
+        res2 = optimize.minimize(
+            self._negloglik,
+            best.x,
+            args=(n, c, w, lb),
+            method="Nelder-Mead",
+            options={"maxiter": 4000, "xatol": 1e-7, "fatol": 1e-9},
+        )
+        if res2.fun <= best.fun:
+            res2.success = bool(res2.success or best.success)
+            best = res2
+        return best
+
+    def fit(self, counts: Any = None, *, n: Any = None, c: Any = None, weight: Any = None) -> DifficultyModel:
+        """Fit by maximum likelihood to a :class:`Counts` (one model) or to arrays ``n``, ``c``.
+
+        Returns ``self``.
+        """
+        n_a, c_a, w_a = _fit_iv(counts, n, c, weight)
+        pn, pc, pw = _pairs(n_a, c_a, w_a)
+        self.pairs_ = (pn, pc, pw)
+        lb = _log_binom(pn, pc)
+        res = self._optimize(pn, pc, pw, lb)
+        self._theta = np.asarray(res.x, dtype=np.float64)
+        self.loglik_ = -float(res.fun)
+        self.success_, self.message_ = _judge(res, lambda t: self._negloglik(t, pn, pc, pw, lb))
+        self.success_ = bool(self.success_ and np.isfinite(self.loglik_))
+        self.n_problems_ = int(n_a.size)
+        self.n_samples_ = int(n_a.sum())
+        self.n_params_ = int(self._theta.size)
+        self._finish(pn, pc, pw, lb)
+        if not self.success_:
+            warnings.warn(
+                f"{self.name} fit did not converge: {self.message_}", ConvergenceWarning, stacklevel=2
+            )
+        return self
+
+    def _finish(self, pn: np.ndarray, c: np.ndarray, w: np.ndarray, lb: np.ndarray) -> None:
+        k = self.n_params_
+        self.aic_ = 2 * k - 2 * self.loglik_
+        self.bic_ = k * np.log(max(self.n_problems_, 1)) - 2 * self.loglik_
+        self.params_ = self._unpack(self._theta)
+        names = list(self.params_)
+        try:
+            H = _num_hessian(lambda t: self._negloglik(t, pn, c, w, lb), self._theta)
+            cov_t = np.linalg.inv(H)
+            if not np.all(np.isfinite(cov_t)) or np.any(np.diag(cov_t) < 0):
+                raise np.linalg.LinAlgError
+            J = _num_jacobian(lambda t: np.array(list(self._unpack(t).values())), self._theta)
+            cov = J @ cov_t @ J.T
+            se = np.sqrt(np.maximum(np.diag(cov), 0.0))
+            self.cov_theta_ = cov_t
+        except (np.linalg.LinAlgError, ValueError):
+            se = np.full(len(names), np.nan)
+            self.cov_theta_ = None
+        self.se_ = dict(zip(names, (float(v) for v in se), strict=True))
+
+    def _check_fitted(self) -> np.ndarray:
+        if self._theta is None:
+            raise PasscurveError(f"this {type(self).__name__} is not fitted yet: call fit() first")
+        return self._theta
+
+    # -- public evaluation -----------------------------------------------------------------
+    def log_moment(self, c: Any, d: Any) -> np.ndarray:
+        """log E[p^c (1-p)^d] under the fitted distribution (broadcasting)."""
+        theta = self._check_fitted()
+        c_a, d_a = np.broadcast_arrays(np.asarray(c, dtype=np.float64), np.asarray(d, dtype=np.float64))
+        with np.errstate(all="ignore"):
+            return self._log_moment_theta(theta, c_a, d_a)
+
+    def pmf(self, n: Any, c: Any) -> np.ndarray:
+        """P(c correct of n) for a new problem: C(n, c)·E[p^c (1-p)^(n-c)]."""
+        n_a = np.asarray(n, dtype=np.float64)
+        c_a = np.asarray(c, dtype=np.float64)
+        return np.exp(_log_binom(n_a, c_a) + self.log_moment(c_a, n_a - c_a))
+
+    def pass_at_k(self, k: Any) -> np.ndarray:
+        """Population pass_D@k = 1 - E[(1-p)^k] for a new problem drawn from the fit."""
+        k_a = np.asarray(k, dtype=np.float64)
+        return -np.expm1(self.log_moment(np.zeros_like(k_a), k_a))
+
+    def posterior_pass_at_k(self, n: Any, c: Any, k: Any) -> np.ndarray:
+        """Empirical-Bayes pass@k of observed problems: 1 - E[(1-p)^k | n, c]."""
+        n_a, c_a, k_a = np.broadcast_arrays(
+            np.asarray(n, dtype=np.float64), np.asarray(c, dtype=np.float64), np.asarray(k, dtype=np.float64)
+        )
+        lf = self.log_moment(c_a, n_a - c_a + k_a) - self.log_moment(c_a, n_a - c_a)
+        return -np.expm1(np.minimum(lf, 0.0))
+
+    def posterior_fail_moments(self, n: Any, c: Any, k: Any) -> tuple[np.ndarray, np.ndarray]:
+        """E[(1-p)^k | n, c] and E[(1-p)^(2k) | n, c] (for predictive variances)."""
+        n_a, c_a, k_a = np.broadcast_arrays(
+            np.asarray(n, dtype=np.float64), np.asarray(c, dtype=np.float64), np.asarray(k, dtype=np.float64)
+        )
+        base = self.log_moment(c_a, n_a - c_a)
+        m1 = np.exp(np.minimum(self.log_moment(c_a, n_a - c_a + k_a) - base, 0.0))
+        m2 = np.exp(np.minimum(self.log_moment(c_a, n_a - c_a + 2 * k_a) - base, 0.0))
+        return m1, m2
+
+    @property
+    def impossible_mass_(self) -> float:
+        return float(self.params_.get("impossible", 0.0))
+
+    @property
+    def tail_exponent_(self) -> float:
+        return float(self.params_.get("alpha", np.nan))
+
+    def goodness_of_fit(self) -> dict[str, Any]:
+        """Expected vs observed distribution of c, in dyadic bins {0}, {1}, {2,3}, {4..7}, ...
+
+        Expected counts sum the fitted pmf over every problem (unequal n allowed). Returns
+        bins (low, high), observed, expected, the Pearson statistic over bins with
+        expected >= 1 (pooled tail), its degrees of freedom and an approximate p-value.
+        """
+        pn, pc, pw = self.pairs_
+        top = int(pn.max())
+        edges = [0, 1]
+        while edges[-1] <= top:
+            edges.append(edges[-1] * 2)
+        edges = np.array(edges)  # bins [edges[i], edges[i+1])
+        nb = edges.size - 1
+        obs = np.zeros(nb)
+        np.add.at(obs, np.searchsorted(edges, pc, side="right") - 1, pw)
+        exp_ = np.zeros(nb)
+        un, inv = np.unique(pn, return_inverse=True)
+        wn = np.bincount(inv.ravel(), weights=pw)
+        for nval, wt in zip(un, wn, strict=True):
+            cs = np.arange(int(nval) + 1, dtype=np.float64)
+            p = self.pmf(np.full_like(cs, nval), cs)
+            idx = np.searchsorted(edges, cs, side="right") - 1
+            exp_ += wt * np.bincount(idx, weights=p, minlength=nb)
+        # pool bins from the right until expected >= 1
+        o, e = list(obs), list(exp_)
+        while len(e) > 1 and e[-1] < 1:
+            e[-2] += e.pop()
+            o[-2] += o.pop()
+        o_a, e_a = np.array(o), np.array(e)
+        ok = e_a > 0
+        stat = float(np.sum((o_a[ok] - e_a[ok]) ** 2 / e_a[ok]))
+        dof = max(int(ok.sum()) - 1 - self.n_params_, 1)
+        return {
+            "bins": [(int(edges[i]), int(min(edges[i + 1] - 1, top))) for i in range(nb)],
+            "observed": obs.tolist(),
+            "expected": exp_.tolist(),
+            "chi2": stat,
+            "dof": dof,
+            "p_value": float(stats.chi2.sf(stat, dof)),
+        }
+
+    def to_dict(self) -> dict[str, Any]:
+        self._check_fitted()
+        return {
+            "model": self.name,
+            "params": {k: float(v) for k, v in self.params_.items()},
+            "se": {k: (None if not np.isfinite(v) else float(v)) for k, v in self.se_.items()},
+            "loglik": self.loglik_,
+            "aic": self.aic_,
+            "bic": self.bic_,
+            "n_params": self.n_params_,
+            "problems": self.n_problems_,
+            "impossible_mass": self.impossible_mass_,
+            "tail_exponent": None if not np.isfinite(self.tail_exponent_) else self.tail_exponent_,
+            "success": bool(self.success_),
+            "message": self.message_,
+        }
+
+    @property
+    def summary(self) -> str:
+        d = self.to_dict()
+        ps = ", ".join(
+            f"{k}={_fmt_param(v)}" + (f" (±{_fmt_param(d['se'][k])})" if d["se"].get(k) is not None else "")
+            for k, v in d["params"].items()
+        )
+        return f"{self.name}: {ps}; loglik={self.loglik_:.2f}, AIC={self.aic_:.2f}, success={self.success_}"
+
+    def __repr__(self) -> str:
+        if self._theta is None:
+            return f"{type(self).__name__}()"
+        return f"{type(self).__name__}({self.summary})"
+
+    def density(self, p: Any) -> np.ndarray:
+        """Density of the continuous part at p (without the point mass)."""
+        raise NotImplementedError
+
+
+def _judge(res: Any, f: Any) -> tuple[bool, str]:
+    """Converged when the optimizer says so, or when the Newton decrement at its stop is ~0.
+
+    BFGS often ends with "precision loss" at the optimum of a large log-likelihood; the
+    Newton decrement g'H^{-1}g (numerical gradient and Hessian) is twice the log-likelihood
+    still to gain, so below 1e-6 the point is the optimum for every statistical purpose.
+    """
+    msg = str(getattr(res, "message", ""))
+    if res.success:
+        return True, msg
+    x = np.asarray(res.x, dtype=np.float64)
+    g = np.array([(f(x + e) - f(x - e)) / 2e-5 for e in np.eye(x.size) * 1e-5])
+    try:
+        H = _num_hessian(f, x)
+        dec = float(g @ np.linalg.solve(H, g))
+    except np.linalg.LinAlgError:
+        dec = np.inf
+    if np.isfinite(dec) and 0 <= dec <= 1e-6:
+        return True, f"converged: Newton decrement {dec:.1e} (optimizer: {msg})"
+    return False, f"{msg} (Newton decrement {dec:.1e})"
+
+
+def _fit_iv(counts: Any, n: Any, c: Any, weight: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
+    if counts is not None:
+        if not isinstance(counts, Counts):
+            raise PasscurveError(
+                f"`counts` must be a passcurve.Counts (got {type(counts).__name__}); or pass `n=` and `c=` arrays"
+            )
+        if len(counts.models) > 1:
+            raise PasscurveError(
+                f"`counts` holds {len(counts.models)} models; fit one at a time (counts.select(model)) "
+                "or use passcurve.fit_difficulty"
+            )
+        return counts.n.astype(np.int64), counts.c.astype(np.int64), counts.weight
+    if n is None or c is None:
+        raise PasscurveError("pass `counts` or both `n` and `c`")
+    n_a = as_int_array(n, "n", minimum=None).ravel()
+    c_a = as_int_array(c, "c", minimum=0).ravel()
+    if n_a.size != c_a.size:
+        n_a, c_a = (x.ravel() for x in np.broadcast_arrays(n_a, c_a)) if n_a.size == 1 else (n_a, c_a)
+        if n_a.size != c_a.size:
+            raise PasscurveError(f"`n` has {n_a.size} entries but `c` has {c_a.size}")
+    n_a, c_a = check_counts(n_a, c_a)
+    w = None if weight is None else np.asarray(weight, dtype=np.float64).ravel()
+    return n_a, c_a, w
+
+
+def _moment_start(n: np.ndarray, c: np.ndarray, w: np.ndarray) -> tuple[float, float]:
+    """Method-of-moments Beta start from per-pair rates (clipped to sane values)."""
+    r = (c + 0.5) / (n + 1.0)
+    m = float(np.average(r, weights=w))
+    v = float(np.average((r - m) ** 2, weights=w))
+    v = min(max(v, 1e-8), m * (1 - m) * 0.99)
+    t = m * (1 - m) / v - 1
+    return max(m * t, 0.05), max((1 - m) * t, 0.05)
+
+
+# ----------------------------------------------------------------------------------------
+# Beta (beta-binomial)
+# ----------------------------------------------------------------------------------------
+class BetaBinomial(DifficultyModel):
+    r"""p ~ Beta(α, β); beta-binomial likelihood :math:`\binom{n}{c} B(c+α, n-c+β)/B(α, β)`.
+
+    Fitted with analytic gradients (digamma) over the distinct (n, c) pairs. Forecast
+    :math:`\text{pass}_D@K = 1 - B(α, β+K)/B(α, β)` (Kazdan et al. 2025, arXiv 2510.05197).
+    """
+
+    name = "beta"
+
+    def _start(self, n: np.ndarray, c: np.ndarray, w: np.ndarray) -> list[np.ndarray]:
+        a, b = _moment_start(n, c, w)
+        return [np.log([a, b]), np.log([0.3, 10.0])]
+
+    def _unpack(self, theta: np.ndarray) -> dict[str, float]:
+        return {"alpha": float(np.exp(theta[0])), "beta": float(np.exp(theta[1]))}
+
+    def _log_moment_theta(self, theta: np.ndarray, c: np.ndarray, d: np.ndarray) -> np.ndarray:
+        return _beta_log_moment(c, d, np.exp(theta[0]), np.exp(theta[1]))
+
+    def _nll_grad(self, theta: np.ndarray, n: np.ndarray, c: np.ndarray, w: np.ndarray, lb: np.ndarray) -> Any:
+        a, b = np.exp(theta)
+        d = n - c
+        ll = w @ (lb + special.betaln(a + c, b + d)) - w.sum() * special.betaln(a, b)
+        dab = special.digamma(a + b + n)
+        ga = w @ (special.digamma(a + c) - dab) - w.sum() * (special.digamma(a) - special.digamma(a + b))
+        gb = w @ (special.digamma(b + d) - dab) - w.sum() * (special.digamma(b) - special.digamma(a + b))
+        return -float(ll), -np.array([ga * a, gb * b])
+
+    def _nll_grad_hess(self, theta: np.ndarray, n: np.ndarray, c: np.ndarray, w: np.ndarray,
+                       lb: np.ndarray) -> tuple[float, np.ndarray, np.ndarray]:
+        """Negative log-likelihood, gradient and Hessian in (log α, log β), analytically (ψ, ψ1)."""
+        a, b = np.exp(theta)
+        d = n - c
+        W = w.sum()
+        ll = w @ (lb + special.betaln(a + c, b + d)) - W * special.betaln(a, b)
+        dab = special.digamma(a + b + n)
+        ga = w @ (special.digamma(a + c) - dab) - W * (special.digamma(a) - special.digamma(a + b))
+        gb = w @ (special.digamma(b + d) - dab) - W * (special.digamma(b) - special.digamma(a + b))
+        t_ab = special.polygamma(1, a + b + n)
+        t0 = special.polygamma(1, a + b)
+        haa = w @ (special.polygamma(1, a + c) - t_ab) - W * (special.polygamma(1, a) - t0)
+        hbb = w @ (special.polygamma(1, b + d) - t_ab) - W * (special.polygamma(1, b) - t0)
+        hab = -(w @ t_ab) + W * t0
+        g = np.array([a * ga, b * gb])
+        H = np.array([[a * a * haa + a * ga, a * b * hab], [a * b * hab, b * b * hbb + b * gb]])
+        return -float(ll), -g, -H
+
+    def _optimize(self, n: np.ndarray, c: np.ndarray, w: np.ndarray, lb: np.ndarray) -> Any:
+        """Damped Newton with the analytic Hessian; BFGS from several starts if Newton stalls."""
+        for x0 in self._start(n, c, w):
+            x = np.asarray(x0, dtype=np.float64)
+            f, g, H = self._nll_grad_hess(x, n, c, w, lb)
+            ok = False
+            for it in range(200):
+                try:
+                    step = -np.linalg.solve(H, g)
+                    if not np.all(np.isfinite(step)) or g @ step >= 0:  # not a descent direction
+                        raise np.linalg.LinAlgError
+                except np.linalg.LinAlgError:
+                    step = -g / max(np.abs(g).max(), 1.0)
+                dec = float(-(g @ step))
+                if dec < 1e-10:
+                    ok = True
+                    break
+                step = np.clip(step, -2.0, 2.0)
+                t = 1.0
+                while t > 1e-8:
+                    fn, gn, Hn = self._nll_grad_hess(x + t * step, n, c, w, lb)
+                    if np.isfinite(fn) and fn <= f + 1e-4 * t * float(g @ step):
+                        break
+                    t *= 0.5
+                else:
+                    break
+                x, f, g, H = x + t * step, fn, gn, Hn
+            if ok:
+                return optimize.OptimizeResult(x=x, fun=f, jac=-g, success=True, nit=it,
+                                               message=f"Newton converged (decrement {dec:.1e}, {it} iterations)")
+        best = None
+        for x0 in self._start(n, c, w):
+            res = optimize.minimize(self._nll_grad, x0, args=(n, c, w, lb), jac=True, method="BFGS",
+                                    options={"maxiter": 1000, "gtol": 1e-8})
+            if best is None or res.fun < best.fun:
+                best = res
+        return best
+
+    def density(self, p: Any) -> np.ndarray:
+        return stats.beta.pdf(p, self.params_["alpha"], self.params_["beta"])
+
+
+class ZeroInflatedBetaBinomial(DifficultyModel):
+    r"""A point mass π0 at p = 0 plus (1-π0)·Beta(α, β).
+
+    :math:`M(c, d) = π_0 [c = 0] + (1-π_0) B(α+c, β+d)/B(α, β)`. The forecast
+    :math:`(1-π_0)(1 - B(α, β+K)/B(α, β))` plateaus at 1-π0: impossible problems stay
+    unsolved for every K.
+    """
+
+    name = "zi_beta"
+
+    def _start(self, n: np.ndarray, c: np.ndarray, w: np.ndarray) -> list[np.ndarray]:
+        a, b = _moment_start(n, c, w)
+        z = float(w[c == 0].sum() / w.sum())
+        starts = []
+        for pi0 in (0.5 * z, 0.9 * z, 0.01):
+            pi0 = min(max(pi0, 1e-3), 0.95)
+            starts.append(np.array([special.logit(pi0), np.log(a), np.log(b)]))
+        return starts
+
+    def _unpack(self, theta: np.ndarray) -> dict[str, float]:
+        return {
+            "impossible": float(special.expit(theta[0])),
+            "alpha": float(np.exp(theta[1])),
+            "beta": float(np.exp(theta[2])),
+        }
+
+    def _log_moment_theta(self, theta: np.ndarray, c: np.ndarray, d: np.ndarray) -> np.ndarray:
+        lp0 = -np.logaddexp(0.0, -theta[0])  # log expit
+        lp1 = -np.logaddexp(0.0, theta[0])
+        return np.logaddexp(lp0 + _zero_log_moment(c), lp1 + _beta_log_moment(c, d, np.exp(theta[1]), np.exp(theta[2])))
+
+    def density(self, p: Any) -> np.ndarray:
+        return (1 - self.params_["impossible"]) * stats.beta.pdf(p, self.params_["alpha"], self.params_["beta"])
+
+
+class ScaledBetaBinomial(DifficultyModel):
+    r"""p = s·u with u ~ Beta(α, β) (Schaeffer et al. 2025, arXiv 2502.17578): no problem has p > s.
+
+    pmf :math:`\binom{n}{x} s^x \frac{B(x+α, β)}{B(α, β)} {}_2F_1(-(n-x), x+α; x+α+β; s)`,
+    evaluated as a sum of positive terms after Pfaff's transformation (no cancellation).
+    Left tail :math:`\propto p^{α-1}`: the power-law exponent is α.
+    """
+
+    name = "scaled_beta"
+
+    def _start(self, n: np.ndarray, c: np.ndarray, w: np.ndarray) -> list[np.ndarray]:
+        a, b = _moment_start(n, c, w)
+        top = float(np.max((c + 1.0) / (n + 2.0)))
+        s0 = min(max(2 * top, 0.05), 0.99)
+        return [np.array([special.logit(s0), np.log(a), np.log(b)]), np.array([special.logit(0.9), np.log(a), np.log(b)])]
+
+    def _unpack(self, theta: np.ndarray) -> dict[str, float]:
+        return {
+            "scale": float(special.expit(theta[0])),
+            "alpha": float(np.exp(theta[1])),
+            "beta": float(np.exp(theta[2])),
+        }
+
+    def _log_moment_theta(self, theta: np.ndarray, c: np.ndarray, d: np.ndarray) -> np.ndarray:
+        s = float(special.expit(theta[0]))
+        s = min(s, 1 - 1e-12)
+        return _scaled_log_moment(c, d, float(np.exp(theta[1])), float(np.exp(theta[2])), s)
+
+    def density(self, p: Any) -> np.ndarray:
+        s = self.params_["scale"]
+        return stats.beta.pdf(np.asarray(p) / s, self.params_["alpha"], self.params_["beta"]) / s
+
+
+class BetaMixtureBinomial(DifficultyModel):
+    r"""A point mass π0 at p = 0 plus a mixture of ``components`` Betas.
+
+    .. math:: M(c, d) = π_0 [c=0] + \sum_j π_j B(α_j+c, β_j+d)/B(α_j, β_j)
+
+    With two components the hard-problem component describes the left tail (which drives
+    the forecast) without being pulled by the bulk of easy problems. The reported
+    ``alpha`` (the tail exponent) is the smallest α_j among components with weight > 1%.
+    """
+
+    name = "beta_mixture"
+
+    def __init__(self, components: int = 2, zero_inflated: bool = True) -> None:
+        super().__init__()
+        if components < 1:
+            raise PasscurveError(f"`components` must be >= 1 (got {components})")
+        self.components = int(components)
+        self.zero_inflated = bool(zero_inflated)
+
+    def _nw(self) -> int:
+        return self.components - 1 + int(self.zero_inflated)
+
+    def _start(self, n: np.ndarray, c: np.ndarray, w: np.ndarray) -> list[np.ndarray]:
+        a, b = _moment_start(n, c, w)
+        r = (c + 0.5) / (n + 1.0)
+        starts = []
+        for spread in (1.0, 3.0):
+            logits = []
+            if self.zero_inflated:
+                z = float(w[c == 0].sum() / w.sum())
+                logits.append(np.log(max(z * 0.5, 1e-3)))
+            comp = []
+            qs = np.linspace(0.2, 0.8, self.components)
+            for q in qs:
+                mq = float(np.quantile(r, q))
+                conc = max(a + b, 1.0) * spread
+                comp += [np.log(max(mq * conc, 0.05)), np.log(max((1 - mq) * conc, 0.05))]
+            wl = np.array(logits + [0.0] * (self.components - 1))
+            starts.append(np.concatenate([wl, np.array(comp)]))
+        return starts
+
+    def _weights(self, theta: np.ndarray) -> np.ndarray:
+        nw = self._nw()
+        logits = np.concatenate([theta[:nw], [0.0]])
+        return special.softmax(logits)
+
+    def _unpack(self, theta: np.ndarray) -> dict[str, float]:
+        wts = self._weights(theta)
+        nw = self._nw()
+        out: dict[str, float] = {}
+        off = 0
+        if self.zero_inflated:
+            out["impossible"] = float(wts[0])
+            off = 1
+        ab = np.exp(theta[nw:]).reshape(self.components, 2)
+        for j in range(self.components):
+            out[f"weight{j + 1}"] = float(wts[off + j])
+            out[f"alpha{j + 1}"] = float(ab[j, 0])
+            out[f"beta{j + 1}"] = float(ab[j, 1])
+        return out
+
+    def _log_moment_theta(self, theta: np.ndarray, c: np.ndarray, d: np.ndarray) -> np.ndarray:
+        wts = self._weights(theta)
+        nw = self._nw()
+        ab = np.exp(theta[nw:]).reshape(self.components, 2)
+        with np.errstate(divide="ignore"):
+            lw = np.log(wts)
+        terms = []
+        off = 0
+        if self.zero_inflated:
+            terms.append(lw[0] + _zero_log_moment(c))
+            off = 1
+        for j in range(self.components):
+            terms.append(lw[off + j] + _beta_log_moment(c, d, ab[j, 0], ab[j, 1]))
+        return special.logsumexp(np.stack(terms), axis=0)
+
+    @property
+    def tail_exponent_(self) -> float:
+        al = [
+            self.params_[f"alpha{j + 1}"]
+            for j in range(self.components)
+            if self.params_[f"weight{j + 1}"] > 0.01
+        ]
+        return float(min(al)) if al else np.nan
+
+    def density(self, p: Any) -> np.ndarray:
+        p = np.asarray(p, dtype=np.float64)
+        out = np.zeros_like(p)
+        for j in range(self.components):
+            out += self.params_[f"weight{j + 1}"] * stats.beta.pdf(p, self.params_[f"alpha{j + 1}"], self.params_[f"beta{j + 1}"])
+        return out
+
+
+class GridMixture(DifficultyModel):
+    r"""Nonparametric MLE (Kiefer–Wolfowitz) of the difficulty distribution on a grid, by EM.
+
+    The grid holds p = 0 and ``grid_size`` log-spaced points from ``p_min`` to 1. EM
+    updates :math:`w_j \leftarrow w_j \frac{1}{N}\sum_i \frac{L_{ij}}{\sum_l w_l L_{il}}`
+    with :math:`L_{ij} = \binom{n_i}{c_i} p_j^{c_i}(1-p_j)^{n_i-c_i}`. Standard errors are
+    not reported (infinite-dimensional parameter). The data cannot tell p = 0 from any
+    p << 1/n, so the NPMLE's mass there is a lower bound for forecasts beyond n: a
+    diagnostic, not the default forecaster.
+    """
+
+    name = "npmle"
+
+    def __init__(self, grid_size: int = 200, p_min: float = 1e-7, max_iter: int = 3000, tol: float = 1e-9) -> None:
+        super().__init__()
+        self.grid_size = int(grid_size)
+        self.p_min = float(p_min)
+        self.max_iter = int(max_iter)
+        self.tol = float(tol)
+
+    def fit(self, counts: Any = None, *, n: Any = None, c: Any = None, weight: Any = None) -> GridMixture:
+        n_a, c_a, w_a = _fit_iv(counts, n, c, weight)
+        pn, pc, pw = _pairs(n_a, c_a, w_a)
+        self.pairs_ = (pn, pc, pw)
+        grid = np.concatenate([[0.0], np.logspace(np.log10(self.p_min), 0, self.grid_size)])
+        grid[-1] = 1.0
+        with np.errstate(divide="ignore", invalid="ignore"):
+            logL = (
+                _log_binom(pn, pc)[:, None]
+                + special.xlogy(pc[:, None], grid[None, :])
+                + special.xlog1py((pn - pc)[:, None], -grid[None, :])
+            )
+        mx = logL.max(axis=1, keepdims=True)
+        L = np.exp(logL - mx)
+        wts = np.full(grid.size, 1.0 / grid.size)
+        N = pw.sum()
+        prev = -np.inf
+        it = 0
+        for it in range(1, self.max_iter + 1):  # noqa: B007
+            f = L @ wts
+            ll = float(pw @ (np.log(f) + mx[:, 0]))
+            wts = wts * ((pw / f) @ L) / N
+            if ll - prev < self.tol * max(1.0, abs(ll)):
+                break
+            prev = ll
+        self.grid_ = grid
+        self.weights_ = wts
+        self._theta = np.log(np.maximum(wts, 1e-300))
+        self.loglik_ = float(pw @ (np.log(L @ wts) + mx[:, 0]))
+        self.success_ = bool(it < self.max_iter)
+        self.message_ = f"EM stopped after {it} iterations" + ("" if self.success_ else " (max_iter reached)")
+        self.n_problems_ = int(n_a.size)
+        self.n_samples_ = int(n_a.sum())
+        self.n_params_ = int((wts > 1e-6).sum())  # effective support size
+        self.aic_ = 2 * self.n_params_ - 2 * self.loglik_
+        self.bic_ = self.n_params_ * np.log(max(self.n_problems_, 1)) - 2 * self.loglik_
+        self.params_ = {"impossible": float(wts[0]), "support_points": float(self.n_params_)}
+        self.se_ = {k: np.nan for k in self.params_}
+        if not self.success_:
+            warnings.warn(f"npmle fit did not converge: {self.message_}", ConvergenceWarning, stacklevel=2)
+        return self
+
+    def _log_moment_theta(self, theta: np.ndarray, c: np.ndarray, d: np.ndarray) -> np.ndarray:
+        g = self.grid_
+        with np.errstate(divide="ignore", invalid="ignore"):
+            lt = special.xlogy(c[..., None], g) + special.xlog1py(d[..., None], -g) + np.log(np.maximum(self.weights_, 1e-300))
+        return special.logsumexp(lt, axis=-1)
+
+    @property
+    def tail_exponent_(self) -> float:
+        return np.nan
+
+    def to_dict(self) -> dict[str, Any]:
+        d = super().to_dict()
+        keep = self.weights_ > 1e-6
+        d["support"] = {"p": self.grid_[keep].tolist(), "weight": self.weights_[keep].tolist()}
+        return d
+
+
+DIFFICULTY_MODELS: dict[str, Any] = {
+    "beta": BetaBinomial,
+    "zi_beta": ZeroInflatedBetaBinomial,
+    "scaled_beta": ScaledBetaBinomial,
+    "beta_mixture": BetaMixtureBinomial,
+    "npmle": GridMixture,
+}
+
+
+# ----------------------------------------------------------------------------------------
+# convenience over Counts with several models
+# ----------------------------------------------------------------------------------------
+@dataclass(frozen=True, eq=False)
+class DifficultyFits:
+    """Fitted difficulty models per (benchmark model, difficulty model).
+
+    Attributes
+    ----------
+    fits : dict of str to dict of str to DifficultyModel
+        ``fits[model][difficulty_model]``.
+    warnings : tuple of str
+    """
+
+    fits: dict[str, dict[str, DifficultyModel]]
+    warnings: tuple[str, ...] = field(default_factory=tuple)
+
+    @property
+    def models(self) -> tuple[str, ...]:
+        return tuple(self.fits)
+
+    def best(self, model: str, criterion: str = "aic") -> DifficultyModel:
+        """The fit with the smallest AIC (or BIC) for one benchmark model (npmle excluded)."""
+        cands = {k: v for k, v in self.fits[model].items() if k != "npmle" and v.success_}
+        if not cands:
+            cands = self.fits[model]
+        return min(cands.values(), key=lambda f: getattr(f, f"{criterion}_"))
+
+    def to_dict(self) -> dict[str, Any]:
+        out = []
+        for m, per in self.fits.items():
+            for f in per.values():
+                d = f.to_dict()
+                d["goodness_of_fit"] = f.goodness_of_fit()
+                out.append({"benchmark_model": m, **d})
+        res: dict[str, Any] = {"fits": out}
+        if self.warnings:
+            res["warnings"] = list(self.warnings)
+        return res
+
+    def to_frame(self) -> Any:
+        import pandas as pd
+
+        rows = []
+        for m, per in self.fits.items():
+            for name, f in per.items():
+                row = {"model": m, "difficulty_model": name, "loglik": f.loglik_, "aic": f.aic_, "bic": f.bic_,
+                       "success": f.success_, "impossible_mass": f.impossible_mass_, "tail_exponent": f.tail_exponent_}
+                for k, v in f.params_.items():
+                    row[k] = v
+                    row[f"{k}_se"] = f.se_.get(k, np.nan)
+                rows.append(row)
+        return pd.DataFrame(rows)
+
+    def plot(self, model: str | None = None) -> Any:
+        """Observed vs expected counts of c per dyadic bin (log scale), one line per fit."""
+        import plotly.graph_objects as go
+
+        model = model or self.models[0]
+        fig = go.Figure()
+        first = True
+        for name, f in self.fits[model].items():
+            g = f.goodness_of_fit()
+            labels = [f"{lo}" if lo == hi else f"{lo}-{hi}" for lo, hi in g["bins"]]
+            if first:
+                fig.add_trace(go.Bar(x=labels, y=g["observed"], name="observed", opacity=0.5))
+                first = False
+            fig.add_trace(go.Scatter(x=labels, y=g["expected"], mode="lines+markers", name=name))
+        fig.update_layout(xaxis_title="c (correct samples)", yaxis_title="problems", template="plotly_white",
+                          title=f"{model}: observed vs fitted distribution of c")
+        return fig
+
+
+def _fit_difficulty_iv(counts: Any, model: Any) -> tuple[Counts, list[str]]:
+    if not isinstance(counts, Counts):
+        raise PasscurveError(
+            f"`counts` must be a passcurve.Counts (got {type(counts).__name__}); build one with Counts.from_arrays(n, c)"
+        )
+    if model is None or model == "all":
+        names = ["beta", "zi_beta", "scaled_beta", "beta_mixture", "npmle"]
+    else:
+        names = [model] if isinstance(model, str) else list(model)
+    for nm in names:
+        if nm not in DIFFICULTY_MODELS:
+            raise PasscurveError(f"`model` must be one of {', '.join(DIFFICULTY_MODELS)} or 'all' (got {nm!r})")
+    return counts, names
+
+
+def fit_difficulty(counts: Counts, model: Any = "all") -> DifficultyFits:
+    """Fit difficulty distributions by maximum likelihood, per benchmark model.
+
+    Parameters
+    ----------
+    counts : Counts
+        Per-(model, problem) counts; unequal n allowed.
+    model : str or list of str, default "all"
+        Any of "beta", "zi_beta", "scaled_beta", "beta_mixture", "npmle", or "all".
+
+    Returns
+    -------
+    DifficultyFits
+        ``fits[benchmark_model][difficulty_model]`` → fitted :class:`DifficultyModel`.
+
+    Examples
+    --------
+    >>> import passcurve
+    >>> bench = passcurve.simulate(problems=200, n=100, rng=0)
+    >>> fits = passcurve.fit_difficulty(bench.counts, model="beta")
+    >>> fits.fits["tiny-1b"]["beta"].params_["alpha"] > 0
+    True
+    """
+    counts, names = _fit_difficulty_iv(counts, model)
+    out: dict[str, dict[str, DifficultyModel]] = {}
+    caught: list[str] = []
+    with warnings.catch_warnings(record=True) as rec:
+        warnings.simplefilter("always")
+        for m, sub in counts.groups():
+            out[m] = {nm: DIFFICULTY_MODELS[nm]().fit(sub) for nm in names}
+    for w in rec:
+        msg = f"{m}: {w.message}" if False else str(w.message)
+        caught.append(msg)
+        warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
+    return DifficultyFits(out, tuple(dict.fromkeys(caught)))

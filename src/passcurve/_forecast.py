@@ -1,0 +1,561 @@
+r"""Forecasting pass_D@K far beyond n, with prediction intervals, and the K needed for a target.
+
+Methods (``method=``):
+
+``"least_squares"``
+    The power-law baseline of Schaeffer et al. 2025 (arXiv 2502.17578):
+    :math:`\text{pass}_D@K = \exp(-a K^{-b})` with (a, b) from OLS of
+    :math:`\log(-\log \text{pass}_D@k)` on :math:`\log k` (default grid, see
+    :func:`passcurve.fit_power_law`).
+``"beta"``
+    The plain beta-binomial baseline (Kazdan et al. 2025, arXiv 2510.05197): the population
+    forecast :math:`1 - B(α, β+K)/B(α, β)`.
+``"beta_eb"``, ``"zi_beta"``, ``"scaled_beta"``, ``"beta_mixture"``
+    Empirical Bayes forecasts of *this benchmark's* problems under the fitted difficulty
+    model: :math:`\frac{1}{N}\sum_i 1 - E[(1-p_i)^K \mid n_i, c_i]`, with
+    :math:`E[(1-p)^K \mid n, c] = M(c, n-c+K)/M(c, n-c)` (see :mod:`passcurve._difficulty`).
+    A problem already solved cannot be impossible, and a problem's own data inform its
+    forecast; averaged over the data this equals the population forecast.
+``"auto"`` (passcurve's choice)
+    A forecast combination of least squares, beta (EB) and zero-inflated beta (EB),
+    weighted by each candidate's error in a *self-backtest*: the counts are thinned
+    hypergeometrically to a tenth of their samples (exact: a random subset of each
+    problem's samples), every candidate forecasts the unbiased pass@n of the full counts
+    from the thinned ones, and weights are proportional to 1 / mean squared error over
+    ``cv_resamples`` thinnings (inverse-MSE combination, Bates & Granger 1969). This is
+    cross-validation across k: each method is judged on the extrapolation it is asked to
+    make, on the user's own data, with no tuning to any dataset.
+
+Prediction intervals combine (i) parameter uncertainty, by a bootstrap over problems with
+refits (the EB forecast of the original problems is re-evaluated under each refit);
+(ii) the posterior spread of the realised :math:`1-(1-p_i)^K` given each problem's counts,
+:math:`\sum_i \mathrm{Var}[q_i \mid c_i]/N^2`; and (iii) for ``"auto"``, the between-method
+spread :math:`\sum_j w_j (f_j - \bar f)^2` (Buckland et al. 1997's model-averaging variance).
+The interval is normal with that total variance, clipped to [0, 1].
+"""
+
+from __future__ import annotations
+
+import warnings
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+from scipy import optimize, stats
+
+from ._counts import Counts
+from ._curves import mean_curve
+from ._difficulty import (
+    BetaBinomial,
+    BetaMixtureBinomial,
+    DifficultyModel,
+    ScaledBetaBinomial,
+    ZeroInflatedBetaBinomial,
+    _log_binom,
+    _pairs,
+)
+from ._errors import PasscurveError
+from ._scaling import default_k_grid
+from ._validation import as_float_array, as_int_array, check_confidence_level, check_positive_int, check_rng
+
+__all__ = ["forecast", "ForecastResult", "k_for", "KForResult", "FORECAST_METHODS", "thin_counts"]
+
+FORECAST_METHODS = ("auto", "least_squares", "beta", "beta_eb", "zi_beta", "scaled_beta", "beta_mixture")
+AUTO_CANDIDATES = ("least_squares", "beta_eb", "zi_beta")
+_MODEL_OF = {
+    "beta": BetaBinomial,
+    "beta_eb": BetaBinomial,
+    "zi_beta": ZeroInflatedBetaBinomial,
+    "scaled_beta": ScaledBetaBinomial,
+    "beta_mixture": BetaMixtureBinomial,
+}
+
+
+def thin_counts(n: Any, c: Any, m: Any, rng: Any = None) -> tuple[np.ndarray, np.ndarray]:
+    """Keep a uniformly random subset of m of each problem's n samples: c' ~ Hypergeom(n, c, m).
+
+    Exact for counts (the kept samples are a random subset); ``m`` is clipped to n.
+    """
+    gen = check_rng(rng)
+    n = np.asarray(n, dtype=np.int64)
+    c = np.asarray(c, dtype=np.int64)
+    mm = np.minimum(np.broadcast_to(np.asarray(m, dtype=np.int64), n.shape), n)
+    return mm.copy(), gen.hypergeometric(c, n - c, mm)
+
+
+# ----------------------------------------------------------------------------------------
+# one candidate's point forecast from (n, c)
+# ----------------------------------------------------------------------------------------
+def _ls_fit(n: np.ndarray, c: np.ndarray) -> tuple[float, float]:
+    ks = default_k_grid(int(n.min()))
+    vals = mean_curve(n, c, ks)[0]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        y = np.log(-np.log(vals))
+    ok = np.isfinite(y)
+    if ok.sum() < 2:
+        return np.nan, np.nan
+    slope, icpt = np.polyfit(np.log(ks[ok].astype(np.float64)), y[ok], 1)
+    return float(np.exp(icpt)), float(-slope)
+
+
+def _ls_predict(a: float, b: float, K: np.ndarray) -> np.ndarray:
+    if not np.isfinite(a):
+        return np.full(K.shape, np.nan)
+    return np.exp(-a * K ** (-b))
+
+
+class _Candidate:
+    """A fitted forecasting method on one model's counts (point forecast + bootstrap)."""
+
+    def __init__(self, method: str, n: np.ndarray, c: np.ndarray, w: np.ndarray | None, eb: bool = True) -> None:
+        self.method = method
+        self._eb = eb
+        self.n, self.c = n, c
+        self.fit_: DifficultyModel | None = None
+        if method == "least_squares":
+            self.ls_ = _ls_fit(n, c)
+        else:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                self.fit_ = _MODEL_OF[method]().fit(n=n, c=c)
+        # distinct pairs of the benchmark's problems for EB evaluation
+        self.pn, self.pc, self.pw = _pairs(n, c, w)
+
+    @property
+    def eb(self) -> bool:
+        return self._eb and self.method not in ("least_squares", "beta")
+
+    def predict(self, K: np.ndarray, theta: np.ndarray | None = None, ls: tuple[float, float] | None = None) -> np.ndarray:
+        if self.method == "least_squares":
+            a, b = ls if ls is not None else self.ls_
+            return _ls_predict(a, b, K)
+        f = self.fit_
+        assert f is not None
+        saved = f._theta
+        if theta is not None:
+            f._theta = theta
+        try:
+            if not self.eb:
+                return f.pass_at_k(K)
+            q = f.posterior_pass_at_k(self.pn[:, None], self.pc[:, None], K[None, :])
+            return (self.pw @ q) / self.pw.sum()
+        finally:
+            f._theta = saved
+
+    def posterior_var(self, K: np.ndarray) -> np.ndarray:
+        """sum_i Var[q_i | c_i] / N^2 (0 for non-EB methods)."""
+        if not self.eb:
+            return np.zeros(K.shape)
+        m1, m2 = self.fit_.posterior_fail_moments(self.pn[:, None], self.pc[:, None], K[None, :])
+        v = np.maximum(m2 - m1**2, 0.0)
+        return (self.pw @ v) / self.pw.sum() ** 2
+
+    def refit(self, n: np.ndarray, c: np.ndarray) -> Any:
+        """Quick refit on resampled data, warm-started at the full-data estimate."""
+        if self.method == "least_squares":
+            return _ls_fit(n, c)
+        f = self.fit_
+        pn, pc, pw = _pairs(n, c)
+        lb = _log_binom(pn, pc)
+        res = optimize.minimize(f._negloglik, f._theta, args=(pn, pc, pw, lb), method="BFGS",
+                                options={"maxiter": 200, "gtol": 1e-4})
+        return np.asarray(res.x)
+
+    def bootstrap(self, K: np.ndarray, B: int, gen: np.random.Generator) -> np.ndarray:
+        """B draws of the forecast under parameter uncertainty.
+
+        Difficulty models: θ ~ N(θ̂, I(θ̂)^-1) in the unconstrained parametrisation (the
+        observed information; asymptotically the sampling law of the MLE), no refits.
+        Least squares (and fits without a usable Hessian): bootstrap over problems.
+        """
+        N = self.n.size
+        cov = None if self.fit_ is None else getattr(self.fit_, "cov_theta_", None)
+        if cov is not None:
+            draws = gen.multivariate_normal(self.fit_._theta, cov, size=B, method="eigh")
+            return np.vstack([self.predict(K, theta=t) for t in draws])
+        out = np.empty((B, K.size))
+        idxs = [gen.integers(0, N, N) for _ in range(B)]
+        for b, idx in enumerate(idxs):
+            par = self.refit(self.n[idx], self.c[idx])
+            if self.method == "least_squares":
+                out[b] = self.predict(K, ls=par)
+            else:
+                out[b] = self.predict(K, theta=par)
+        return out
+
+    def sup(self, theta: np.ndarray | None = None) -> float:
+        """lim_{K->inf} of the forecast (1 - impossible mass)."""
+        if self.method == "least_squares":
+            return 1.0
+        return float(self.predict(np.array([1e15]), theta=theta)[0])
+
+
+# ----------------------------------------------------------------------------------------
+# results
+# ----------------------------------------------------------------------------------------
+@dataclass(frozen=True, eq=False)
+class ForecastResult:
+    """Forecasts of pass_D@K per model, with prediction intervals.
+
+    Attributes
+    ----------
+    models : tuple of str
+    k : ndarray of int
+    method : str
+    pass_at_k, low, high : ndarray, shape (M, K)
+    weights : tuple of dict
+        Per model, the weight of each candidate method (``"auto"``; else {method: 1}).
+    candidates : tuple of dict
+        Per model, each candidate's point forecast at every k.
+    cv_error : tuple of dict
+        Per model, each candidate's root-mean-square error in the self-backtest.
+    fits : tuple of dict
+        Per model, the fitted difficulty models (``to_dict()``) and least-squares (a, b).
+    confidence_level : float
+    warnings : tuple of str
+    """
+
+    models: tuple[str, ...]
+    k: np.ndarray
+    method: str
+    pass_at_k: np.ndarray
+    low: np.ndarray
+    high: np.ndarray
+    weights: tuple[dict[str, float], ...]
+    candidates: tuple[dict[str, np.ndarray], ...]
+    cv_error: tuple[dict[str, float], ...]
+    fits: tuple[dict[str, Any], ...]
+    confidence_level: float = 0.8
+    scope: str = "benchmark"
+    warnings: tuple[str, ...] = field(default_factory=tuple)
+    _state: Any = field(default=None, repr=False)
+
+    def to_dict(self) -> dict[str, Any]:
+        rows = []
+        for i, m in enumerate(self.models):
+            for j, k in enumerate(self.k):
+                rows.append({
+                    "model": m, "k": int(k), "pass_at_k": _f(self.pass_at_k[i, j]),
+                    "low": _f(self.low[i, j]), "high": _f(self.high[i, j]), "method": self.method,
+                })
+        fits = []
+        for i, m in enumerate(self.models):
+            fits.append({
+                "model": m,
+                "weights": {k: float(v) for k, v in self.weights[i].items()},
+                "cv_rmse": {k: _f(v) for k, v in self.cv_error[i].items()},
+                "candidates": {k: [_f(x) for x in v] for k, v in self.candidates[i].items()},
+                **self.fits[i],
+            })
+        out: dict[str, Any] = {
+            "forecasts": rows,
+            "fits": fits,
+            "confidence_level": self.confidence_level,
+            "scope": self.scope,
+        }
+        if self.warnings:
+            out["warnings"] = list(self.warnings)
+        return out
+
+    def to_frame(self) -> Any:
+        import pandas as pd
+
+        return pd.DataFrame(self.to_dict()["forecasts"])
+
+    def plot(self) -> Any:
+        """Forecast with its interval band against K (log axis), one line per model."""
+        import plotly.graph_objects as go
+
+        fig = go.Figure()
+        for i, m in enumerate(self.models):
+            fig.add_trace(go.Scatter(x=np.concatenate([self.k, self.k[::-1]]),
+                                     y=np.concatenate([self.high[i], self.low[i][::-1]]), fill="toself",
+                                     line={"width": 0}, opacity=0.2, showlegend=False, hoverinfo="skip"))
+            fig.add_trace(go.Scatter(x=self.k, y=self.pass_at_k[i], mode="lines+markers", name=m))
+        fig.update_xaxes(type="log", title="K")
+        fig.update_layout(yaxis_title="forecast pass_D@K", template="plotly_white",
+                          title=f"forecast ({self.method}, {int(100 * self.confidence_level)}% intervals)")
+        return fig
+
+    def k_for(self, target: float, model: str | None = None) -> KForResult:
+        """The K at which the forecast reaches ``target`` (see :func:`k_for`)."""
+        return _k_for_state(self, target, model)
+
+
+@dataclass(frozen=True)
+class KForResult:
+    """K needed for a target pass_D@K (``k`` is inf and ``reachable`` False when unattainable)."""
+
+    model: str
+    target: float
+    k: float
+    low: float
+    high: float
+    reachable: bool
+    ceiling: float
+    method: str
+    confidence_level: float
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "model": self.model, "target": self.target,
+            "k": _f(self.k) if self.reachable else "unreachable",
+            "low": _f(self.low), "high": _f(self.high) if np.isfinite(self.high) else "unreachable",
+            "reachable": self.reachable, "ceiling": self.ceiling, "method": self.method,
+            "confidence_level": self.confidence_level,
+        }
+
+    def to_frame(self) -> Any:
+        import pandas as pd
+
+        return pd.DataFrame([self.to_dict()])
+
+    def plot(self) -> Any:
+        import plotly.graph_objects as go
+
+        fig = go.Figure(go.Scatter(x=[self.k], y=[self.target], mode="markers",
+                                   error_x={"type": "data", "symmetric": False,
+                                            "array": [self.high - self.k], "arrayminus": [self.k - self.low]}))
+        fig.update_xaxes(type="log", title="K")
+        return fig
+
+
+def _f(x: float) -> float | None:
+    return None if not np.isfinite(x) else float(x)
+
+
+# ----------------------------------------------------------------------------------------
+# the driver
+# ----------------------------------------------------------------------------------------
+def _forecast_iv(counts: Any, k: Any, method: str, confidence_level: Any, n_resamples: Any, cv_resamples: Any,
+                 scope: str) -> tuple[Counts, np.ndarray, float, int, int]:
+    if not isinstance(counts, Counts):
+        raise PasscurveError(
+            f"`counts` must be a passcurve.Counts (got {type(counts).__name__}); build one with Counts.from_arrays(n, c)"
+        )
+    ks = np.unique(as_int_array(k, "k", minimum=1).ravel())
+    if ks.max() > 10**12:
+        raise PasscurveError(f"`k` must be <= 1e12 (got k={int(ks.max())})")
+    if method not in FORECAST_METHODS:
+        raise PasscurveError(f"`method` must be one of {', '.join(FORECAST_METHODS)} (got {method!r})")
+    if scope not in ("benchmark", "population"):
+        raise PasscurveError(f'`scope` must be "benchmark" or "population" (got {scope!r})')
+    cl = check_confidence_level(confidence_level)
+    B = check_positive_int(n_resamples, "n_resamples", minimum=0)
+    R = check_positive_int(cv_resamples, "cv_resamples", minimum=1)
+    return counts, ks, cl, B, R
+
+
+def _self_backtest(n: np.ndarray, c: np.ndarray, cands: tuple[str, ...], R: int, gen: np.random.Generator,
+                   factor: int = 10) -> dict[str, float]:
+    """RMSE of each candidate forecasting the full data's pass@min(n) from data thinned by ``factor``."""
+    K = int(n.min())
+    m = np.maximum(n // factor, 1)
+    if int(m.min()) < 2 or K < 2 * int(m.min()):
+        return {cnd: np.nan for cnd in cands}
+    truth = float(mean_curve(n, c, np.array([K]))[0][0])
+    errs: dict[str, list[float]] = {cnd: [] for cnd in cands}
+    for _ in range(R):
+        nt, ct = thin_counts(n, c, m, gen)
+        for cnd in cands:
+            try:
+                cand = _Candidate(cnd, nt, ct, None)
+                pred = float(cand.predict(np.array([float(K)]))[0])
+            except (ValueError, FloatingPointError, np.linalg.LinAlgError):
+                pred = np.nan
+            errs[cnd].append(pred - truth if np.isfinite(pred) else np.nan)
+    out = {}
+    for cnd, e in errs.items():
+        e_a = np.array(e)
+        out[cnd] = float(np.sqrt(np.nanmean(e_a**2))) if np.isfinite(e_a).any() else np.nan
+    return out
+
+
+def _weights_from_cv(cv: dict[str, float], method: str) -> dict[str, float]:
+    if method != "auto":
+        return {method: 1.0}
+    vals = {k: v for k, v in cv.items() if np.isfinite(v)}
+    if not vals:
+        return {"beta_eb": 0.5, "zi_beta": 0.5}
+    floor = 1e-3  # errors below 0.1 point are indistinguishable from noise
+    inv = {k: 1.0 / max(v, floor) ** 2 for k, v in vals.items()}
+    tot = sum(inv.values())
+    return {k: v / tot for k, v in inv.items()}
+
+
+def forecast(
+    counts: Counts,
+    k: Any,
+    *,
+    method: str = "auto",
+    confidence_level: float = 0.8,
+    n_resamples: int = 100,
+    cv_resamples: int = 5,
+    scope: str = "benchmark",
+    flags: bool = True,
+    rng: Any = None,
+) -> ForecastResult:
+    r"""Forecast pass_D@K for K far beyond n (up to 10^12), with prediction intervals.
+
+    Parameters
+    ----------
+    counts : Counts
+        Per-(model, problem) counts; unequal n allowed (n must be fixed in advance, not a
+        stopping time).
+    k : int or sequence of int
+        Budgets K to forecast.
+    method : str, default "auto"
+        "auto" (passcurve's self-backtest-weighted combination), "least_squares", "beta"
+        (plain beta-binomial, population), "beta_eb", "zi_beta", "scaled_beta",
+        "beta_mixture" (empirical Bayes on the observed problems). See the module docs.
+    confidence_level : float, default 0.8
+        Level of the prediction intervals.
+    n_resamples : int, default 100
+        Bootstrap resamples of problems (0: no parameter uncertainty).
+    cv_resamples : int, default 5
+        Thinnings in the self-backtest of ``"auto"``.
+    scope : {"benchmark", "population"}
+        Forecast this benchmark's problems (empirical Bayes, default) or a new problem set
+        drawn from the fitted distribution (difficulty-model methods only).
+    flags : bool, default True
+        Run :func:`passcurve.check_deviations` first (stopping time, no heavy tail,
+        impossible mass) and carry its warnings in the result.
+    rng : None, int or Generator
+
+    Returns
+    -------
+    ForecastResult
+
+    References
+    ----------
+    Schaeffer et al. 2025, arXiv 2502.17578; Kazdan et al. 2025, arXiv 2510.05197;
+    Bates & Granger 1969 (forecast combination); Buckland, Burnham & Augustine 1997
+    (model-averaging variance).
+
+    Examples
+    --------
+    >>> import passcurve
+    >>> bench = passcurve.simulate(problems=200, n=200, rng=0, models=[passcurve.ModelSpec("m", 0.3, 3.0)])
+    >>> res = passcurve.forecast(bench.counts, [1000, 10000], n_resamples=20, rng=0)
+    >>> bool((res.low <= res.pass_at_k).all() and (res.pass_at_k <= res.high).all())
+    True
+    """
+    counts, ks, cl, B, R = _forecast_iv(counts, k, method, confidence_level, n_resamples, cv_resamples, scope)
+    gen = check_rng(rng)
+    warns: list[str] = []
+    if flags:
+        from ._deviation import check_deviations
+
+        report = check_deviations(counts, emit=True)
+        warns = [f"{name}: {msg}" for fl in report.flags.values() for name, msg in fl]
+    K = ks.astype(np.float64)
+    z = float(stats.norm.ppf(0.5 + cl / 2))
+    models, P, LO, HI, W, CANDS, CVE, FITS, STATE = [], [], [], [], [], [], [], [], []
+    for name, sub in counts.groups():
+        n, c = sub.n.astype(np.int64), sub.c.astype(np.int64)
+        if method == "auto":
+            cands = AUTO_CANDIDATES
+            cv = _self_backtest(n, c, cands, R, gen)
+        else:
+            cands = (method,)
+            cv = {}
+        wts = _weights_from_cv(cv, method)
+        fitted = {cnd: _Candidate(cnd, n, c, sub.weight, eb=scope == "benchmark") for cnd in wts}
+        preds = {cnd: cand.predict(K) for cnd, cand in fitted.items()}
+        point = sum(wts[cnd] * preds[cnd] for cnd in wts)
+        var = np.zeros(K.size)
+        if B > 0:
+            boots = {cnd: cand.bootstrap(K, B, gen) for cnd, cand in fitted.items()}
+            comb = sum(wts[cnd] * np.nan_to_num(boots[cnd], nan=preds[cnd]) for cnd in wts)
+            var += np.var(comb, axis=0, ddof=1) if B > 1 else 0.0
+        var += sum(wts[cnd] * fitted[cnd].posterior_var(K) for cnd in wts)
+        var += sum(wts[cnd] * (preds[cnd] - point) ** 2 for cnd in wts)
+        sd = np.sqrt(var)
+        models.append(name)
+        P.append(point)
+        LO.append(np.clip(point - z * sd, 0.0, 1.0))
+        HI.append(np.clip(point + z * sd, 0.0, 1.0))
+        W.append(wts)
+        CANDS.append(preds)
+        CVE.append(cv)
+        fd: dict[str, Any] = {}
+        for cnd, cand in fitted.items():
+            if cand.fit_ is not None:
+                fd[cnd] = cand.fit_.to_dict()
+            else:
+                fd[cnd] = {"model": "least_squares", "params": {"a": _f(cand.ls_[0]), "b": _f(cand.ls_[1])}}
+        FITS.append({"fits": fd})
+        STATE.append((fitted, wts, sd))
+    return ForecastResult(
+        models=tuple(models), k=ks, method=method, pass_at_k=np.vstack(P), low=np.vstack(LO), high=np.vstack(HI),
+        weights=tuple(W), candidates=tuple(CANDS), cv_error=tuple(CVE), fits=tuple(FITS), confidence_level=cl,
+        scope=scope, warnings=tuple(warns), _state=tuple(STATE),
+    )
+
+
+def _k_for_state(res: ForecastResult, target: float, model: str | None) -> KForResult:
+    t = float(as_float_array(target, "target").ravel()[0])
+    if not 0 < t < 1:
+        raise PasscurveError(f"`target` must be in (0, 1) (got target={t})")
+    i = 0 if model is None else (res.models.index(model) if model in res.models else -1)
+    if i < 0:
+        raise PasscurveError(f"unknown model {model!r}; models present: {', '.join(res.models)}")
+    fitted, wts, _ = res._state[i]
+
+    def curve(Kv: float) -> float:
+        return float(sum(wts[cnd] * fitted[cnd].predict(np.array([Kv]))[0] for cnd in wts))
+
+    ceiling = float(sum(wts[cnd] * fitted[cnd].sup() for cnd in wts))
+
+    def solve(fun: Any, top: float) -> float:
+        if top <= t:
+            return np.inf
+        if fun(1.0) >= t:
+            return 1.0
+        hi = 1e15
+        if fun(hi) < t:
+            return np.inf
+        return float(np.exp(optimize.brentq(lambda lk: fun(np.exp(lk)) - t, 0.0, np.log(hi), xtol=1e-6)))
+
+    kk = solve(curve, ceiling)
+    # interval: solve on the upper / lower prediction band (sd interpolated in log K)
+    z = float(stats.norm.ppf(0.5 + res.confidence_level / 2))
+    sd_grid = res._state[i][2]
+    lk = np.log(res.k.astype(np.float64))
+
+    def band(sign: float) -> Any:
+        def f(Kv: float) -> float:
+            return curve(Kv) + sign * z * float(np.interp(np.log(Kv), lk, sd_grid))
+
+        return f
+
+    k_low = solve(band(+1.0), 1.0)
+    k_high = solve(band(-1.0), ceiling)
+    return KForResult(
+        model=res.models[i], target=t, k=kk, low=k_low, high=k_high, reachable=bool(np.isfinite(kk)),
+        ceiling=ceiling, method=res.method, confidence_level=res.confidence_level,
+    )
+
+
+def k_for(
+    counts: Counts,
+    target: float,
+    *,
+    model: str | None = None,
+    method: str = "auto",
+    confidence_level: float = 0.8,
+    n_resamples: int = 100,
+    rng: Any = None,
+) -> KForResult:
+    """The number of samples K at which the forecast pass_D@K reaches ``target``.
+
+    Solves forecast(K) = target by bracketing in log K (K up to 10^15). When the fitted
+    model puts mass on impossible problems the forecast plateaus at 1 − (impossible mass);
+    a target above that ceiling is reported as unreachable (``reachable=False``, k = inf).
+    The interval solves the same equation on the upper and lower prediction bands.
+    """
+    counts_sel = counts if model is None else counts.select(model)
+    grid = np.unique(np.logspace(0, 12, 25).astype(np.int64))
+    res = forecast(counts_sel, grid, method=method, confidence_level=confidence_level, n_resamples=n_resamples,
+                   rng=rng)
+    return res.k_for(target, None)

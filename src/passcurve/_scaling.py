@@ -1,0 +1,281 @@
+r"""Power laws of pass_D@k in k: the least-squares baseline, local slopes and exponents.
+
+Schaeffer et al. 2025 ("How Do Large Language Monkeys Get Their Power (Laws)?",
+arXiv 2502.17578) model the benchmark-level failure as
+
+.. math:: -\log \text{pass}_D@k \approx a\,k^{-b},
+
+fitted by ordinary least squares of :math:`\log(-\log \text{pass}_D@k)` on
+:math:`\log k` over a grid of k (their Tables 1–2). The exponent b equals the exponent
+of the left tail of the difficulty density, :math:`p^{b-1}` near 0 (for a Beta(α, β),
+b = α): the *distributional* exponent, available from :mod:`passcurve._difficulty`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+import numpy as np
+
+from ._counts import Counts
+from ._curves import mean_curve
+from ._errors import PasscurveError
+from ._estimators import _log_fail_table
+from ._validation import as_int_array
+
+__all__ = ["PowerLawResult", "fit_power_law", "default_k_grid", "local_slope", "PAPER_K_GRID"]
+
+#: The 101 k of the paper's Tables 1–2 (../shared/data/README.md).
+PAPER_K_GRID = np.array(
+    [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 12, 14, 16, 18, 20, 24, 28, 32, 36, 40, 44, 48, 52, 56, 64, 68, 72, 76,
+     80, 84, 88, 92, 96, 100, 105, 110, 115, 120, 125, 130, 135, 140, 145, 150, 156, 162, 168, 175, 182, 189,
+     193, 200, 216, 233, 267, 300, 333, 367, 400, 433, 467, 500, 550, 600, 650, 700, 750, 800, 850, 900, 950,
+     1000, 1067, 1133, 1200, 1367, 1500, 1750, 2000, 2333, 2667, 3000, 3333, 3667, 4000, 4333, 4667, 5000,
+     5333, 5667, 6000, 6333, 6667, 7000, 7333, 7667, 8000, 8500, 9000, 9500, 10000],
+    dtype=np.int64,
+)
+
+
+def default_k_grid(n: int, points: int = 100) -> np.ndarray:
+    """The unique integers of ``logspace(0, log10 n, points)`` (the default least-squares grid)."""
+    return np.unique(np.logspace(0, np.log10(max(int(n), 1)), points).astype(np.int64))
+
+
+def _curve_values(
+    n: np.ndarray, c: np.ndarray, ks: np.ndarray, convention: str, weight: np.ndarray | None = None
+) -> np.ndarray:
+    """pass_D@k under the chosen convention for problems with n < k."""
+    if convention == "unbiased":
+        if (ks > n.min()).any():
+            raise PasscurveError(
+                f"`k` must be <= the smallest n ({int(n.min())}) with convention='unbiased' "
+                f"(got k={int(ks.max())}); use convention='chen' for the paper's handling of stopped problems"
+            )
+        return mean_curve(n, c, ks, "pass_at_k", weight)[0]
+    # "chen": the Codex reference implementation returns 1.0 when n - c < k, so problems
+    # whose n is below k count as solved there (how the paper's Table 2 treats BoN).
+    w = np.ones(n.size) if weight is None else weight
+    pairs = np.stack([n, c], axis=1)
+    up, inv = np.unique(pairs, axis=0, return_inverse=True)
+    pw = np.bincount(inv.ravel(), weights=w, minlength=up.shape[0])
+    table = _log_fail_table(up[:, 0], up[:, 1], ks)  # NaN where k > n, -inf where k > n - c
+    table = np.where(ks[None, :] > (up[:, 0] - up[:, 1])[:, None], -np.inf, table)
+    vals = -np.expm1(table)
+    return (pw @ vals) / pw.sum()
+
+
+def _ols(x: np.ndarray, y: np.ndarray) -> tuple[float, float, float, float, float]:
+    """Slope, intercept, R², and their standard errors (classical OLS)."""
+    X = np.stack([np.ones_like(x), x], axis=1)
+    coef, *_ = np.linalg.lstsq(X, y, rcond=None)
+    resid = y - X @ coef
+    dof = max(x.size - 2, 1)
+    s2 = float(resid @ resid) / dof
+    cov = s2 * np.linalg.inv(X.T @ X)
+    ss_tot = float(((y - y.mean()) ** 2).sum())
+    r2 = 1 - float(resid @ resid) / ss_tot if ss_tot > 0 else np.nan
+    return float(coef[1]), float(coef[0]), r2, float(np.sqrt(cov[1, 1])), float(np.sqrt(cov[0, 0]))
+
+
+@dataclass(frozen=True, eq=False)
+class PowerLawResult:
+    r"""Least-squares power law :math:`-\log \text{pass}_D@k = a k^{-b}` per model.
+
+    Attributes
+    ----------
+    models : tuple of str
+    a, b : ndarray, shape (M,)
+        Fitted prefactor and exponent (NaN where the fit is impossible).
+    a_se, b_se : ndarray
+        OLS standard errors (of log a propagated to a; the k points are not independent,
+        so these understate the uncertainty and are reported for reference only).
+    r2 : ndarray
+        R² of the log-log regression.
+    k : tuple of ndarray
+        The grid used per model; ``pass_at_k`` the observed pass_D@k there.
+    convention : str
+    """
+
+    models: tuple[str, ...]
+    a: np.ndarray
+    b: np.ndarray
+    a_se: np.ndarray
+    b_se: np.ndarray
+    r2: np.ndarray
+    k: tuple[np.ndarray, ...]
+    pass_at_k: tuple[np.ndarray, ...]
+    convention: str = "unbiased"
+    warnings: tuple[str, ...] = field(default_factory=tuple)
+
+    def predict(self, k: Any, model: str | None = None) -> np.ndarray:
+        """pass_D@k = exp(-a k^(-b)) from the fit (all models (M, K), or one model (K,))."""
+        k = np.asarray(k, dtype=np.float64)
+        vals = np.exp(-self.a[:, None] * k.ravel()[None, :] ** (-self.b[:, None]))
+        if model is None:
+            return vals
+        return vals[self.models.index(model)]
+
+    def local_slope(self, model: str | None = None) -> tuple[np.ndarray, np.ndarray]:
+        """Empirical local exponent -d log(-log pass_D@k)/d log k along the grid (central differences).
+
+        A constant local slope means a power law; a slope that grows with k means the curve
+        falls faster than the power law (no heavy tail), one that shrinks means a plateau.
+        """
+        i = 0 if model is None else self.models.index(model)
+        return local_slope(self.k[i], self.pass_at_k[i])
+
+    def to_dict(self) -> dict[str, Any]:
+        rows = []
+        for i, m in enumerate(self.models):
+            rows.append(
+                {
+                    "model": m,
+                    "a": _f(self.a[i]),
+                    "b": _f(self.b[i]),
+                    "a_se": _f(self.a_se[i]),
+                    "b_se": _f(self.b_se[i]),
+                    "r2": _f(self.r2[i]),
+                    "k_min": int(self.k[i][0]),
+                    "k_max": int(self.k[i][-1]),
+                    "points": int(self.k[i].size),
+                }
+            )
+        out: dict[str, Any] = {"power_laws": rows, "convention": self.convention}
+        if self.warnings:
+            out["warnings"] = list(self.warnings)
+        return out
+
+    def to_frame(self) -> Any:
+        import pandas as pd
+
+        return pd.DataFrame(self.to_dict()["power_laws"])
+
+    def plot(self) -> Any:
+        """-log pass_D@k against k on log-log axes, observed points and fitted lines."""
+        import plotly.graph_objects as go
+
+        fig = go.Figure()
+        for i, m in enumerate(self.models):
+            ks = self.k[i]
+            fig.add_trace(go.Scatter(x=ks, y=-np.log(self.pass_at_k[i]), mode="markers", name=f"{m} observed"))
+            fig.add_trace(go.Scatter(x=ks, y=self.a[i] * ks ** (-self.b[i]), mode="lines", name=f"{m} fit"))
+        fig.update_xaxes(type="log", title="k")
+        fig.update_yaxes(type="log", title="-log pass_D@k")
+        fig.update_layout(template="plotly_white")
+        return fig
+
+
+def _f(x: float) -> float | None:
+    return None if not np.isfinite(x) else float(x)
+
+
+def local_slope(k: Any, pass_at_k: Any) -> tuple[np.ndarray, np.ndarray]:
+    """(k, local exponent b(k) = -d log(-log pass)/d log k) by central differences on log k."""
+    k = np.asarray(k, dtype=np.float64)
+    y = np.asarray(pass_at_k, dtype=np.float64)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        ly = np.log(-np.log(y))
+    lk = np.log(k)
+    ok = np.isfinite(ly)
+    k, lk, ly = k[ok], lk[ok], ly[ok]
+    if k.size < 3:
+        return k, np.full(k.size, np.nan)
+    return k, -np.gradient(ly, lk)
+
+
+def _fit_power_law_iv(counts: Any, k: Any, convention: str) -> tuple[Counts, np.ndarray | None]:
+    if not isinstance(counts, Counts):
+        raise PasscurveError(
+            f"`counts` must be a passcurve.Counts (got {type(counts).__name__}); build one with Counts.from_arrays(n, c)"
+        )
+    if convention not in ("unbiased", "chen"):
+        raise PasscurveError(f'`convention` must be "unbiased" or "chen" (got {convention!r})')
+    ks = None
+    if k is not None and not (isinstance(k, str) and k == "paper"):
+        ks = np.unique(as_int_array(k, "k", minimum=1).ravel())
+        if ks.size < 2:
+            raise PasscurveError("`k` needs at least two distinct values for a least-squares fit")
+    elif isinstance(k, str):
+        ks = PAPER_K_GRID
+    return counts, ks
+
+
+def fit_power_law(
+    counts: Counts,
+    k: Any = None,
+    *,
+    convention: Literal["unbiased", "chen"] = "unbiased",
+) -> PowerLawResult:
+    r"""Least-squares power law of pass_D@k, exactly as Schaeffer et al. 2025 (arXiv 2502.17578).
+
+    OLS of :math:`y = \log(-\log \text{pass}_D@k)` on :math:`x = \log k`; then
+    :math:`a = e^{\text{intercept}}` and :math:`b = -\text{slope}`, so that
+    :math:`-\log \text{pass}_D@k \approx a k^{-b}`.
+
+    Parameters
+    ----------
+    counts : Counts
+    k : sequence of int, "paper", or None
+        The grid. Default: the unique integers of ``logspace(0, log10 n, 100)`` with n the
+        smallest n of the model. ``"paper"`` is the 101-point grid of the paper's Tables 1–2
+        (``PAPER_K_GRID``).
+    convention : {"unbiased", "chen"}, default "unbiased"
+        "unbiased" requires k <= n for every problem. "chen" reproduces the Codex
+        reference implementation used by the paper, which returns pass@k = 1 when
+        n − c < k: on stopping-time data (best-of-N jailbreaking) problems stopped at
+        n < k then count as solved at k. That is the paper's convention for its Table 2,
+        not a valid estimator (see :class:`StoppingTimeWarning`).
+
+    Returns
+    -------
+    PowerLawResult
+
+    Examples
+    --------
+    >>> import passcurve
+    >>> bench = passcurve.simulate(problems=300, n=1000, rng=1)
+    >>> res = passcurve.fit_power_law(bench.counts)
+    >>> bool((res.b > 0).all())
+    True
+    """
+    counts, ks_in = _fit_power_law_iv(counts, k, convention)
+    models, A, B, Ase, Bse, R2, KK, PP = [], [], [], [], [], [], [], []
+    warns: list[str] = []
+    for m, sub in counts.groups():
+        ks = default_k_grid(int(sub.n.min())) if ks_in is None else ks_in
+        vals = _curve_values(sub.n, sub.c, ks, convention, sub.weight)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            y = np.log(-np.log(vals))
+        ok = np.isfinite(y)
+        models.append(m)
+        KK.append(ks)
+        PP.append(vals)
+        if ok.sum() < 2:
+            A.append(np.nan)
+            B.append(np.nan)
+            Ase.append(np.nan)
+            Bse.append(np.nan)
+            R2.append(np.nan)
+            warns.append(f"model {m!r}: pass_D@k is 0 or 1 on the grid; no power law can be fitted")
+            continue
+        if (~ok).any():
+            warns.append(f"model {m!r}: {int((~ok).sum())} grid points with pass_D@k in {{0, 1}} were left out")
+        slope, icpt, r2, sse, ise = _ols(np.log(ks[ok].astype(np.float64)), y[ok])
+        A.append(np.exp(icpt))
+        B.append(-slope)
+        Ase.append(np.exp(icpt) * ise)
+        Bse.append(sse)
+        R2.append(r2)
+    return PowerLawResult(
+        models=tuple(models),
+        a=np.array(A),
+        b=np.array(B),
+        a_se=np.array(Ase),
+        b_se=np.array(Bse),
+        r2=np.array(R2),
+        k=tuple(KK),
+        pass_at_k=tuple(PP),
+        convention=convention,
+        warnings=tuple(warns),
+    )

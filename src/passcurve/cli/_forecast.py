@@ -1,0 +1,227 @@
+"""`passcurve fit`, `passcurve forecast` and `passcurve backtest`."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import numpy as np
+import typer
+from rich.table import Table
+
+from .._backtest import backtest as run_backtest
+from .._deviation import check_deviations
+from .._difficulty import DIFFICULTY_MODELS, fit_difficulty
+from .._errors import PasscurveError
+from .._forecast import FORECAST_METHODS
+from .._forecast import forecast as run_forecast
+from .._scaling import fit_power_law
+from ._app import (
+    AttemptCol,
+    CCol,
+    CorrectCol,
+    FileArg,
+    Format,
+    JsonFlag,
+    ModelCol,
+    NCol,
+    ProblemCol,
+    Seed,
+    Threshold,
+    collect_warnings,
+    command,
+    load_counts,
+    out,
+    parse_float_list,
+    parse_int_list,
+    print_json,
+)
+
+Level = Annotated[float, typer.Option("--confidence-level", help="Level of the prediction intervals.")]
+Resamples = Annotated[int, typer.Option("--n-resamples", help="Parameter draws / bootstrap resamples per method.")]
+
+
+def _g(x: float | None) -> str:
+    if x is None or x != x:
+        return "-"
+    return f"{x:.4g}"
+
+
+def _load(file, **kw):  # type: ignore[no-untyped-def]
+    return load_counts(file, **kw)
+
+
+@command("fit")
+def fit_cmd(
+    file: FileArg,
+    model: Annotated[
+        str, typer.Option("--model", help=f"Difficulty models: all, or a comma list of {', '.join(DIFFICULTY_MODELS)}.")
+    ] = "all",
+    json_out: JsonFlag = False,
+    problem_col: ProblemCol = None,
+    correct_col: CorrectCol = None,
+    model_col: ModelCol = None,
+    n_col: NCol = None,
+    c_col: CCol = None,
+    attempt_col: AttemptCol = None,
+    threshold: Threshold = None,
+    format: Format = None,
+) -> None:
+    """Fit difficulty distributions (ML) and the least-squares power law; show flags."""
+    names = "all" if model == "all" else [m.strip() for m in model.split(",") if m.strip()]
+    with collect_warnings(show=True) as seen:
+        counts = _load(file, problem_col=problem_col, correct_col=correct_col, model_col=model_col, n_col=n_col,
+                       c_col=c_col, attempt_col=attempt_col, threshold=threshold, format=format)
+        fits = fit_difficulty(counts, model=names)
+        stopping = any(
+            v.get("looks_like_stopping_time") for v in (counts.meta.get("stopping_time", {}) or {}).get("models", {}).values()
+        ) if isinstance(counts.meta.get("stopping_time"), dict) else False
+        pl = fit_power_law(counts, convention="chen" if (stopping or np.unique(counts.n).size > 1) else "unbiased")
+        report = check_deviations(counts, emit=True)
+    if json_out:
+        d = fits.to_dict()
+        d["power_law"] = pl.to_dict()
+        d["flags"] = report.to_dict()["flags"]
+        if seen:
+            d["warnings"] = list(seen)
+        print_json(d)
+        return
+    for i, m in enumerate(fits.models):
+        per = fits.fits[m]
+        best = min(f.aic_ for k, f in per.items() if k != "npmle")
+        t = Table(title=f"{m}: {per[next(iter(per))].n_problems_} problems; least squares a={_g(pl.a[i])}, "
+                        f"b={_g(pl.b[i])} (R²={_g(pl.r2[i])})", title_justify="left")
+        for col in ("model", "parameters (± s.e.)", "log-lik", "AIC", "ΔAIC", "tail exp.", "impossible", "GOF p",
+                    "converged"):
+            t.add_column(col, justify="left" if col in ("model", "parameters (± s.e.)") else "right")
+        for name, f in per.items():
+            ps = ", ".join(
+                f"{k}={_g(v)}" + (f"±{_g(f.se_.get(k))}" if np.isfinite(f.se_.get(k, np.nan)) else "")
+                for k, v in f.params_.items()
+            )
+            g = f.goodness_of_fit()
+            t.add_row(name, ps, f"{f.loglik_:.2f}", f"{f.aic_:.2f}",
+                      "-" if name == "npmle" else f"{f.aic_ - best:.2f}", _g(f.tail_exponent_),
+                      _g(f.impossible_mass_), _g(g["p_value"]), "yes" if f.success_ else f"no: {f.message_}")
+        out.print(t)
+        for name, msg in report.flags.get(m, []):
+            out.print(f"  [bold]flag[/bold] {name}: {msg}")
+
+
+@command("forecast")
+def forecast_cmd(
+    file: FileArg,
+    k: Annotated[str, typer.Option("--k", help="Comma-separated budgets K to forecast, e.g. 1000,10000,1e6.")] = (
+        "1000,10000,100000,1000000"
+    ),
+    method: Annotated[str, typer.Option("--method", help=f"One of {', '.join(FORECAST_METHODS)}.")] = "auto",
+    target: Annotated[
+        str | None, typer.Option("--target", help="Also report the K needed for these pass@K targets, e.g. 0.9,0.95.")
+    ] = None,
+    confidence_level: Level = 0.8,
+    n_resamples: Resamples = 100,
+    scope: Annotated[
+        str, typer.Option("--scope", help="benchmark (these problems, empirical Bayes) or population.")
+    ] = "benchmark",
+    json_out: JsonFlag = False,
+    seed: Seed = 0,
+    problem_col: ProblemCol = None,
+    correct_col: CorrectCol = None,
+    model_col: ModelCol = None,
+    n_col: NCol = None,
+    c_col: CCol = None,
+    attempt_col: AttemptCol = None,
+    threshold: Threshold = None,
+    format: Format = None,
+) -> None:
+    """Forecast pass@K far beyond n with prediction intervals (and the K needed for a target)."""
+    ks = parse_int_list(k, "--k")
+    targets = parse_float_list(target, "--target")
+    with collect_warnings(show=True) as seen:
+        counts = _load(file, problem_col=problem_col, correct_col=correct_col, model_col=model_col, n_col=n_col,
+                       c_col=c_col, attempt_col=attempt_col, threshold=threshold, format=format)
+        res = run_forecast(counts, ks, method=method, confidence_level=confidence_level, n_resamples=n_resamples,
+                           scope=scope, rng=seed)
+        reach = [res.k_for(t, m) for m in res.models for t in (targets or [])]
+    if json_out:
+        d = res.to_dict()
+        if reach:
+            d["k_for"] = [r.to_dict() for r in reach]
+        if seen:
+            d["warnings"] = list(dict.fromkeys(list(d.get("warnings", [])) + seen))
+        print_json(d)
+        return
+    lvl = int(round(100 * res.confidence_level))
+    for i, m in enumerate(res.models):
+        w = ", ".join(f"{kk} {v:.2f}" for kk, v in res.weights[i].items())
+        t = Table(title=f"{m}: forecast ({res.method}; weights {w})", title_justify="left")
+        t.add_column("K", justify="right")
+        t.add_column("pass@K", justify="right")
+        t.add_column(f"{lvl}% interval", justify="right")
+        for cand in res.candidates[i]:
+            t.add_column(cand.replace("_", " "), justify="right")
+        for j, kk in enumerate(res.k):
+            t.add_row(str(int(kk)), f"{res.pass_at_k[i, j]:.4f}", f"[{res.low[i, j]:.4f}, {res.high[i, j]:.4f}]",
+                      *[f"{v[j]:.4f}" for v in res.candidates[i].values()])
+        out.print(t)
+        for r in reach:
+            if r.model != m:
+                continue
+            if r.reachable:
+                hi = "unreachable" if not np.isfinite(r.high) else f"{r.high:.4g}"
+                out.print(f"  pass@K = {r.target:g} at K ≈ {r.k:.4g} ({lvl}% interval {r.low:.4g} .. {hi})")
+            else:
+                out.print(f"  pass@K = {r.target:g} is unreachable: the fit plateaus at {r.ceiling:.4f} "
+                          "(impossible problems)")
+
+
+@command("backtest")
+def backtest_cmd(
+    file: FileArg,
+    m: Annotated[str, typer.Option("--m", help="Samples kept per problem, e.g. 100,1000.")] = "100,1000",
+    k: Annotated[str, typer.Option("--k", help="Budgets to forecast (<= n), e.g. 1000,10000.")] = "1000,10000",
+    seeds: Annotated[int, typer.Option("--seeds", help="Thinning repetitions.")] = 5,
+    methods: Annotated[str, typer.Option("--methods", help="Comma list of forecast methods.")] = (
+        "least_squares,beta,auto"
+    ),
+    problems: Annotated[
+        float | None, typer.Option("--problems", help="Keep a random subset of problems (fraction or count).")
+    ] = None,
+    confidence_level: Level = 0.8,
+    n_resamples: Resamples = 100,
+    json_out: JsonFlag = False,
+    seed: Seed = 0,
+    problem_col: ProblemCol = None,
+    correct_col: CorrectCol = None,
+    model_col: ModelCol = None,
+    n_col: NCol = None,
+    c_col: CCol = None,
+    attempt_col: AttemptCol = None,
+    threshold: Threshold = None,
+    format: Format = None,
+) -> None:
+    """Thin to m samples per problem, forecast pass@k, compare with the full data (error per method)."""
+    ms = parse_int_list(m, "--m")
+    ks = parse_int_list(k, "--k")
+    meths = [x.strip() for x in methods.split(",") if x.strip()]
+    if not meths:
+        raise PasscurveError("`--methods` is empty")
+    with collect_warnings(show=True) as seen:
+        counts = _load(file, problem_col=problem_col, correct_col=correct_col, model_col=model_col, n_col=n_col,
+                       c_col=c_col, attempt_col=attempt_col, threshold=threshold, format=format)
+        res = run_backtest(counts, ms, ks, seeds=seeds, methods=meths, problems=problems,
+                           confidence_level=confidence_level, n_resamples=n_resamples, rng=seed)
+    if json_out:
+        d = res.to_dict()
+        if seen:
+            d["warnings"] = seen
+        print_json(d)
+        return
+    lvl = int(round(100 * res.confidence_level))
+    t = Table(title=f"backtest: {seeds} seed(s), errors in points of pass@k", title_justify="left")
+    for col in ("m", "k", "method", "runs", "median |error|", "mean |error|", "bias", f"{lvl}% coverage", "width"):
+        t.add_column(col, justify="right")
+    for r in res.summary:
+        t.add_row(str(r["m"]), str(r["k"]), r["method"], str(r["runs"]), f"{100 * r['median_abs_error']:.2f}",
+                  f"{100 * r['mean_abs_error']:.2f}", f"{100 * r['mean_error']:+.2f}", f"{r['coverage']:.2f}",
+                  f"{100 * r['mean_width']:.2f}")
+    out.print(t)

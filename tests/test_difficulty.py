@@ -1,0 +1,217 @@
+"""Difficulty models: moments against closed forms and quadrature, ML fits, uncertainty, GOF, bad input."""
+
+from __future__ import annotations
+
+import math
+import warnings
+
+import numpy as np
+import pytest
+from scipy import integrate, special, stats
+
+import passcurve
+from passcurve import (
+    BetaBinomial,
+    BetaMixtureBinomial,
+    Counts,
+    GridMixture,
+    PasscurveError,
+    ScaledBetaBinomial,
+    ZeroInflatedBetaBinomial,
+    fit_difficulty,
+)
+from passcurve._difficulty import _scaled_log_moment
+
+from conftest import shared_file
+
+MODELS = [BetaBinomial, ZeroInflatedBetaBinomial, ScaledBetaBinomial, BetaMixtureBinomial, GridMixture]
+
+
+def _quad_scaled(c: int, d: int, a: float, b: float, s: float) -> float:
+    """E[(su)^c (1-su)^d], u ~ Beta(a, b), by adaptive quadrature in t = log u (independent of the series)."""
+
+    def f(t: float) -> float:
+        u = math.exp(t)
+        return math.exp(c * math.log(s * u) + d * math.log1p(-s * u) + a * t + (b - 1) * math.log1p(-u)
+                        - special.betaln(a, b))
+
+    peak = math.log(min(0.4, (c + a) / (s * (c + d + a + b))))
+    lo = integrate.quad(f, -80, peak, limit=500, epsrel=1e-11, epsabs=0)[0]
+    lo += integrate.quad(f, peak, math.log(0.5), limit=500, epsrel=1e-11, epsabs=0)[0]
+
+    def g(u: float) -> float:  # the upper part in u itself (quad copes with the endpoint singularity)
+        return math.exp(c * math.log(s * u) + d * math.log1p(-s * u)) * stats.beta.pdf(u, a, b)
+
+    hi = integrate.quad(g, 0.5, 1.0, limit=500, epsrel=1e-11, epsabs=0)[0]
+    return lo + hi
+
+
+@pytest.mark.parametrize(
+    "c,d,a,b,s",
+    [(0, 10, 0.3, 3.0, 0.5), (3, 100, 0.3, 3.0, 0.9), (50, 9950, 0.25, 8.0, 0.7), (0, 10**6, 0.3, 2.0, 0.99),
+     (10, 10, 2.0, 0.5, 0.3), (1, 5000, 0.2, 40.0, 0.05)],
+)
+def test_scaled_beta_moment_matches_quadrature(c, d, a, b, s):
+    # reference: numerical quadrature of the defining integral (REFERENCE.md "Power laws", scaled Beta)
+    got = float(np.exp(_scaled_log_moment(np.array(c), np.array(d), a, b, s)))
+    assert got == pytest.approx(_quad_scaled(c, d, a, b, s), rel=1e-6)
+
+
+def test_scaled_beta_pmf_matches_2f1_small_n():
+    # reference: the pmf with 2F1 from REFERENCE.md, evaluated directly by scipy.special.hyp2f1 at small n
+    a, b, s, n = 0.4, 2.5, 0.6, 12
+    m = ScaledBetaBinomial()
+    m._theta = np.array([special.logit(s), np.log(a), np.log(b)])
+    for x in range(n + 1):
+        ref = math.comb(n, x) * s**x * math.exp(special.betaln(x + a, b) - special.betaln(a, b)) * special.hyp2f1(
+            -(n - x), x + a, x + a + b, s
+        )
+        assert float(m.pmf(n, x)) == pytest.approx(ref, rel=1e-9)
+
+
+def test_beta_moment_reference_value():
+    # REFERENCE.md: Beta(0.3, 3), exact E[(1-p)^10^4] = 0.0846500
+    m = BetaBinomial()
+    m._theta = np.log([0.3, 3.0])
+    assert float(np.exp(m.log_moment(0, 10**4))) == pytest.approx(0.0846500, abs=5e-8)
+
+
+@pytest.mark.parametrize("cls", [BetaBinomial, ZeroInflatedBetaBinomial, ScaledBetaBinomial, BetaMixtureBinomial])
+def test_pmf_sums_to_one_and_matches_quadrature(cls):
+    rng = np.random.default_rng(0)
+    m = cls()
+    k = {"beta": 2, "zi_beta": 3, "scaled_beta": 3, "beta_mixture": 6}[m.name]
+    m._theta = rng.normal(0, 0.5, k)
+    m.params_ = m._unpack(m._theta)
+    n = 15
+    cs = np.arange(n + 1)
+    pmf = m.pmf(np.full(n + 1, n), cs)
+    assert pmf.sum() == pytest.approx(1.0, abs=1e-10)
+    # brute force: integrate the binomial pmf against the density (+ point mass at 0)
+    top = m.params_.get("scale", 1.0)
+    for x in (0, 3, 15):
+        ref = integrate.quad(lambda p, x=x: stats.binom.pmf(x, n, p) * m.density(p), 0, top, limit=200,
+                             points=[1e-6 * top, 1e-3 * top, 0.1 * top])[0]
+        if x == 0:
+            ref += m.impossible_mass_
+        assert float(pmf[x]) == pytest.approx(ref, rel=1e-5, abs=1e-12)
+
+
+def test_beta_fit_recovers_truth_and_gradient():
+    rng = np.random.default_rng(1)
+    p = rng.beta(0.4, 6.0, 20000)
+    n = rng.integers(50, 500, p.size)  # unequal n
+    c = rng.binomial(n, p)
+    f = BetaBinomial().fit(n=n, c=c)
+    assert f.success_
+    assert abs(f.params_["alpha"] - 0.4) < 4 * f.se_["alpha"]
+    assert abs(f.params_["beta"] - 6.0) < 4 * f.se_["beta"]
+    # analytic gradient against central differences of the log-likelihood
+    pn, pc, pw = f.pairs_
+    lb = special.gammaln(pn + 1) - special.gammaln(pc + 1) - special.gammaln(pn - pc + 1)
+    th = f._theta + 0.1
+    _, g = f._nll_grad(th, pn, pc, pw, lb)
+    num = [(f._negloglik(th + e, pn, pc, pw, lb) - f._negloglik(th - e, pn, pc, pw, lb)) / 2e-6
+           for e in np.eye(2) * 1e-6]
+    np.testing.assert_allclose(g, num, rtol=1e-5)
+
+
+def test_multiplicities_equal_duplicated_rows():
+    # fitting over distinct (n, c) pairs with counts = fitting every row (two computations of one likelihood)
+    rng = np.random.default_rng(2)
+    n = np.full(300, 40)
+    c = rng.binomial(n, rng.beta(0.5, 3, 300))
+    f = BetaBinomial().fit(n=n, c=c)
+    ll_rows = np.sum(special.gammaln(41) - special.gammaln(c + 1) - special.gammaln(41 - c)
+                     + special.betaln(c + f.params_["alpha"], 40 - c + f.params_["beta"])
+                     - special.betaln(f.params_["alpha"], f.params_["beta"]))
+    assert f.loglik_ == pytest.approx(ll_rows, rel=1e-12)
+    assert f.aic_ == pytest.approx(4 - 2 * ll_rows)
+
+
+def test_zero_inflated_recovers_impossible_mass():
+    bench = passcurve.simulate(problems=3000, n=200, models=[passcurve.ModelSpec("m", 0.6, 4.0, impossible=0.2)],
+                               rng=3)
+    f = ZeroInflatedBetaBinomial().fit(bench.counts)
+    assert abs(f.impossible_mass_ - 0.2) < 4 * f.se_["impossible"] + 0.01
+    # the ceiling of the forecast is 1 - impossible mass
+    assert float(f.pass_at_k(1e12)) == pytest.approx(1 - f.impossible_mass_, abs=1e-3)
+    # a Beta without the point mass fits worse
+    assert f.loglik_ > BetaBinomial().fit(bench.counts).loglik_
+
+
+def test_empirical_bayes_averages_to_population():
+    # E_c[ posterior pass@K | n, c ] = population pass@K (law of total expectation), summed over all c exactly
+    m = ZeroInflatedBetaBinomial()
+    m._theta = np.array([special.logit(0.1), np.log(0.3), np.log(5.0)])
+    m.params_ = m._unpack(m._theta)
+    n, K = 50, 1000
+    cs = np.arange(n + 1)
+    avg = float(np.sum(m.pmf(np.full(n + 1, n), cs) * m.posterior_pass_at_k(n, cs, K)))
+    assert avg == pytest.approx(float(m.pass_at_k(K)), rel=1e-10)
+
+
+def test_goodness_of_fit_and_npmle():
+    rng = np.random.default_rng(4)
+    n = np.full(500, 100)
+    c = rng.binomial(n, rng.beta(0.3, 3.0, 500))
+    b = BetaBinomial().fit(n=n, c=c)
+    g = b.goodness_of_fit()
+    assert sum(g["observed"]) == pytest.approx(500)
+    assert sum(g["expected"]) == pytest.approx(500, rel=1e-8)
+    assert g["p_value"] > 0.001  # the right model is not rejected
+    npm = GridMixture().fit(n=n, c=c)
+    assert npm.loglik_ >= b.loglik_ - 1.0  # the NPMLE maximises over (a grid of) all mixing laws
+    assert npm.weights_.sum() == pytest.approx(1.0)
+
+
+def test_fit_difficulty_many_models_and_outputs():
+    bench = passcurve.simulate(problems=150, n=100, rng=5)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        fits = fit_difficulty(bench.counts, model=["beta", "zi_beta"])
+    assert fits.models == tuple(bench.counts.models)
+    d = fits.to_dict()
+    assert {"model", "params", "se", "loglik", "aic", "success", "message", "goodness_of_fit"} <= set(d["fits"][0])
+    assert len(fits.to_frame()) == 2 * len(fits.models)
+    assert fits.best(fits.models[0]).name in ("beta", "zi_beta")
+    assert fits.plot().data
+
+
+@pytest.mark.shared_data
+def test_pythia_12b_matches_reference_fit():
+    # REFERENCE.md (Kazdan et al. 2025): alpha ~ 0.2869, beta ~ 11.452; pass@1/100/1e4 = 0.02444/0.48364/0.85807
+    rows = np.genfromtxt(shared_file("pythia_math_counts.csv"), delimiter=",", names=True, dtype=None,
+                         encoding=None)
+    sel = rows["model"] == "Pythia 12B"
+    f = BetaBinomial().fit(n=rows["n"][sel], c=rows["c"][sel])
+    assert abs(f.params_["alpha"] - 0.2869) < f.se_["alpha"]
+    assert abs(f.params_["beta"] - 11.452) < f.se_["beta"]
+    ref = Counts.from_arrays(rows["n"][sel], rows["c"][sel])
+    ll_ref = BetaBinomial()._negloglik(np.log([0.2869, 11.452]), *_pairs_lb(ref))
+    assert f.loglik_ >= -ll_ref  # our optimum is at least as likely as the published one
+    np.testing.assert_allclose(f.pass_at_k([1, 100, 10**4]), [0.02444, 0.48364, 0.85807], atol=0.006)
+
+
+def _pairs_lb(counts):
+    from passcurve._difficulty import _log_binom, _pairs
+
+    pn, pc, pw = _pairs(counts.n, counts.c)
+    return pn, pc, pw, _log_binom(pn, pc)
+
+
+def test_bad_input():
+    with pytest.raises(PasscurveError, match="`counts`"):
+        BetaBinomial().fit([1, 2])
+    with pytest.raises(PasscurveError, match="`c` must be <= n"):
+        BetaBinomial().fit(n=[5, 5], c=[6, 1])
+    with pytest.raises(PasscurveError, match="`n` has 3 entries"):
+        BetaBinomial().fit(n=[5, 5, 5], c=[1, 1])
+    with pytest.raises(PasscurveError, match="not fitted"):
+        BetaBinomial().pass_at_k(10)
+    with pytest.raises(PasscurveError, match="`model` must be one of"):
+        fit_difficulty(Counts.from_arrays([5], [1]), model="gamma")
+    with pytest.raises(PasscurveError, match="holds 2 models"):
+        BetaBinomial().fit(Counts.from_arrays([5, 5], [1, 2], model=["a", "b"]))
+    with pytest.raises(PasscurveError, match="`components`"):
+        BetaMixtureBinomial(components=0)

@@ -1,0 +1,171 @@
+"""Forecasts, k_for, thinning, backtests and deviation flags (seeded, small)."""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import pytest
+from conftest import shared_file
+from scipy import special, stats
+
+import passcurve
+from passcurve import (
+    Counts,
+    ImpossibleMassWarning,
+    ModelSpec,
+    NoHeavyTailWarning,
+    PasscurveError,
+    StoppingTimeWarning,
+    backtest,
+    check_deviations,
+    forecast,
+    k_for,
+    thin_counts,
+)
+
+
+@pytest.fixture(scope="module")
+def bench():
+    return passcurve.simulate(problems=200, n=200, models=[ModelSpec("heavy", 0.3, 3.0, impossible=0.0),
+                                                           ModelSpec("zi", 0.5, 2.0, impossible=0.25)], rng=7)
+
+
+def test_thinning_is_hypergeometric():
+    # thinning 1 problem (n=50, c=20) to m=10 many times: the law of c' is Hypergeom(50, 20, 10)
+    n = np.full(20000, 50)
+    c = np.full(20000, 20)
+    m, ct = thin_counts(n, c, 10, rng=0)
+    assert (m == 10).all()
+    freq = np.bincount(ct, minlength=11) / ct.size
+    np.testing.assert_allclose(freq, stats.hypergeom.pmf(np.arange(11), 50, 20, 10), atol=0.01)
+    m2, ct2 = thin_counts([5, 100], [5, 0], 10, rng=1)  # m is clipped to n
+    assert m2.tolist() == [5, 10] and ct2.tolist() == [5, 0]
+
+
+def test_beta_baseline_is_kazdan_closed_form(bench):
+    sub = bench.counts.select("heavy")
+    res = forecast(sub, [1000, 10**5], method="beta", n_resamples=0, flags=False)
+    f = passcurve.BetaBinomial().fit(sub)
+    a, b = f.params_["alpha"], f.params_["beta"]
+    # Kazdan et al. 2025 (REFERENCE.md): 1 - B(alpha, beta + K)/B(alpha, beta)
+    ref = 1 - np.exp(special.betaln(a, b + np.array([1000, 1e5])) - special.betaln(a, b))
+    np.testing.assert_allclose(res.pass_at_k[0], ref, rtol=1e-6)
+
+
+def test_least_squares_forecast_is_power_law(bench):
+    sub = bench.counts.select("heavy")
+    res = forecast(sub, [1000], method="least_squares", n_resamples=0, flags=False)
+    pl = passcurve.fit_power_law(sub)
+    assert res.pass_at_k[0, 0] == pytest.approx(float(pl.predict([1000])[0, 0]), rel=1e-10)
+
+
+def test_auto_forecast_shape_weights_and_truth(bench):
+    res = forecast(bench.counts, [1000, 10**4, 10**7], n_resamples=30, cv_resamples=2, rng=0)
+    assert res.models == ("heavy", "zi")
+    for w in res.weights:
+        assert sum(w.values()) == pytest.approx(1.0)
+        assert set(w) <= {"least_squares", "beta_eb", "zi_beta"}
+    assert (res.low <= res.pass_at_k + 1e-12).all() and (res.pass_at_k <= res.high + 1e-12).all()
+    assert np.all(np.diff(res.pass_at_k, axis=1) >= -1e-9)  # non-decreasing in K
+    truth = bench.true_pass_at_k([1000, 10**4, 10**7])
+    for i, m in enumerate(res.models):
+        # 5x and 50x beyond n = 200 (the 10^7 point is a 5-decade extrapolation: only sanity-checked)
+        assert np.all(np.abs(res.pass_at_k[i, :2] - truth[m][:2]) < 0.1), (m, res.pass_at_k[i], truth[m])
+        assert truth[m][2] - 0.25 < res.pass_at_k[i, 2] <= 1
+    d = res.to_dict()
+    assert set(d) >= {"forecasts", "fits"}
+    assert set(d["forecasts"][0]) == {"model", "k", "pass_at_k", "low", "high", "method"}
+    assert len(res.to_frame()) == 6 and res.plot().data
+
+
+def test_k_for_reachable_and_unreachable(bench):
+    res = forecast(bench.counts, np.unique(np.logspace(0, 9, 19).astype(int)), method="zi_beta", n_resamples=20,
+                   flags=False, rng=1)
+    r = res.k_for(0.5, "heavy")
+    assert r.reachable and r.low <= r.k <= r.high
+    # the forecast at the solved K is the target
+    f = res._state[0][0]["zi_beta"]
+    assert float(f.predict(np.array([r.k]))[0]) == pytest.approx(0.5, abs=1e-4)
+    # 25% impossible problems: 0.95 is above the ceiling
+    u = res.k_for(0.95, "zi")
+    assert not u.reachable and u.ceiling < 0.95 and u.to_dict()["k"] == "unreachable"
+    # the convenience function agrees on reachability
+    assert not k_for(bench.counts, 0.95, model="zi", method="zi_beta", n_resamples=0).reachable
+
+
+def test_interval_coverage_seeded_simulation():
+    # 12 seeded benchmarks with known truth: the 80% interval of the EB beta forecast covers mostly
+    gen = np.random.default_rng(11)
+    hits = 0
+    for _ in range(12):
+        p = gen.beta(0.4, 4.0, 150)
+        n = np.full(150, 100)
+        c = gen.binomial(n, p)
+        res = forecast(Counts.from_arrays(n, c), [1000], method="beta_eb", n_resamples=50, flags=False, rng=gen)
+        truth = np.mean(1 - (1 - p) ** 1000)
+        hits += res.low[0, 0] <= truth <= res.high[0, 0]
+    assert 6 <= hits <= 12
+
+
+def test_backtest_small(bench):
+    res = backtest(bench.counts.select("heavy"), m=[20], k=[200], seeds=2, methods=["least_squares", "beta"],
+                   n_resamples=10, rng=0)
+    assert len(res.rows) == 4
+    s = {r["method"]: r for r in res.summary}
+    assert set(s) == {"least_squares", "beta"} and s["beta"]["runs"] == 2
+    truth = float(passcurve.curve(bench.counts.select("heavy"), [200]).values["pass_at_k"][0, 0])
+    assert all(r["truth"] == pytest.approx(truth) for r in res.rows)
+    assert len(res.to_frame()) == 2 and res.plot().data
+
+
+def test_deviation_flags_simulated():
+    b = passcurve.simulate(problems=2000, n=100, models=[ModelSpec("zi", 0.8, 3.0, impossible=0.3)], rng=2)
+    with pytest.warns(ImpossibleMassWarning):
+        rep = check_deviations(b.counts)
+    assert [f for f, _ in rep.flags["zi"]] == ["ImpossibleMassWarning"]
+
+
+@pytest.mark.shared_data
+def test_deviation_flags_on_bon():
+    from passcurve.data import read_counts
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        counts = read_counts(shared_file("bon_jailbreaking_counts.csv"))
+    with pytest.warns(StoppingTimeWarning):
+        with pytest.warns(NoHeavyTailWarning, match="Llama 3 8B IT"):
+            rep = check_deviations(counts)
+    assert any(f == "NoHeavyTailWarning" for f, _ in rep.flags["Llama 3 8B IT"])
+    for m, fl in rep.flags.items():
+        assert "StoppingTimeWarning" in [f for f, _ in fl], m
+        if m != "Llama 3 8B IT":
+            assert "NoHeavyTailWarning" not in [f for f, _ in fl], m
+    # stopping time is recognised from the counts alone too (no reader metadata)
+    bare = Counts.from_arrays(counts.n, counts.c, model=counts.model, problem=counts.problem)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        rep2 = check_deviations(bare)
+    assert all("StoppingTimeWarning" in [f for f, _ in fl] for fl in rep2.flags.values())
+
+
+def test_bad_input(bench):
+    with pytest.raises(PasscurveError, match="`method`"):
+        forecast(bench.counts, [10], method="magic")
+    with pytest.raises(PasscurveError, match="`k`"):
+        forecast(bench.counts, [0])
+    with pytest.raises(PasscurveError, match="`confidence_level`"):
+        forecast(bench.counts, [10], confidence_level=1.5)
+    with pytest.raises(PasscurveError, match="`scope`"):
+        forecast(bench.counts, [10], scope="world")
+    with pytest.raises(PasscurveError, match="`counts`"):
+        forecast([1, 2], [10])
+    res = forecast(bench.counts.select("heavy"), [10], method="beta", n_resamples=0, flags=False)
+    with pytest.raises(PasscurveError, match="`target`"):
+        res.k_for(1.5)
+    with pytest.raises(PasscurveError, match="unknown model"):
+        res.k_for(0.5, "nope")
+    with pytest.raises(PasscurveError, match="no \\(m, k\\) pair"):
+        backtest(bench.counts, m=[500], k=[1000])
+    with pytest.raises(PasscurveError, match="`methods`"):
+        backtest(bench.counts, m=[10], k=[100], methods=["magic"])

@@ -1,0 +1,66 @@
+"""CLI: passcurve fit / forecast / backtest on a simulated counts file and the shared data."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from conftest import run_cli, shared_file
+
+import passcurve
+from passcurve.data import write_counts
+
+
+@pytest.fixture(scope="module")
+def sim_csv(tmp_path_factory):
+    path = tmp_path_factory.mktemp("fc") / "sim.csv"
+    bench = passcurve.simulate(problems=120, n=200, models=passcurve.DEMO_MODELS[:2], rng=3)
+    write_counts(bench.counts, path)
+    return path
+
+
+def test_forecast_json_shape(sim_csv):
+    r = run_cli("forecast", str(sim_csv), "--k", "1000,10000", "--json", "--n-resamples", "10", "--target", "0.8")
+    assert r.returncode == 0, r.stderr
+    d = json.loads(r.stdout)
+    assert len(d["forecasts"]) == 4
+    for row in d["forecasts"]:
+        assert set(row) == {"model", "k", "pass_at_k", "low", "high", "method"}
+        assert row["low"] <= row["pass_at_k"] <= row["high"]
+    assert {f["model"] for f in d["fits"]} == {"tiny-1b", "base-7b"}
+    assert len(d["k_for"]) == 2
+
+
+def test_fit_table_and_json(sim_csv):
+    r = run_cli("fit", str(sim_csv), "--model", "beta,zi_beta")
+    assert r.returncode == 0, r.stderr
+    assert "tiny-1b" in r.stdout and "least squares a=" in r.stdout
+    r = run_cli("fit", str(sim_csv), "--model", "beta", "--json")
+    d = json.loads(r.stdout)
+    assert d["fits"][0]["model"] == "beta" and "goodness_of_fit" in d["fits"][0]
+    assert len(d["power_law"]["power_laws"]) == 2
+
+
+def test_backtest_cli(sim_csv):
+    r = run_cli("backtest", str(sim_csv), "--m", "20", "--k", "200", "--seeds", "1", "--methods", "beta",
+                "--n-resamples", "5", "--json")
+    assert r.returncode == 0, r.stderr
+    d = json.loads(r.stdout)
+    assert d["summary"][0]["method"] == "beta" and d["summary"][0]["runs"] == 2
+
+
+def test_bad_input_exit_2(sim_csv):
+    r = run_cli("forecast", str(sim_csv), "--k", "10", "--method", "magic")
+    assert r.returncode == 2 and r.stderr.count("\n") == 1 and "`method`" in r.stderr
+    r = run_cli("backtest", str(sim_csv), "--m", "500", "--k", "1000")
+    assert r.returncode == 2 and "no (m, k) pair" in r.stderr
+
+
+@pytest.mark.shared_data
+def test_forecast_on_bon_warns_stopping_time():
+    r = run_cli("forecast", str(shared_file("bon_jailbreaking_counts.csv")), "--k", "20000", "--method", "beta",
+                "--n-resamples", "0", "--json")
+    assert r.returncode == 0, r.stderr
+    d = json.loads(r.stdout)
+    assert any("StoppingTimeWarning" in w for w in d["warnings"])
+    assert any("NoHeavyTailWarning" in w and "Llama" in w for w in d["warnings"])

@@ -1,0 +1,100 @@
+"""Least-squares power law: the paper's Tables 1-2, OLS against an independent fit, grids, slopes, bad input."""
+
+from __future__ import annotations
+
+import csv
+
+import numpy as np
+import pytest
+from conftest import shared_file
+
+from passcurve import PAPER_K_GRID, Counts, PasscurveError, default_k_grid, fit_power_law, local_slope
+from passcurve._curves import mean_curve
+
+
+def _load(path) -> Counts:
+    with open(path, newline="") as fh:
+        rows = list(csv.DictReader(fh))
+    return Counts.from_arrays([int(r["n"]) for r in rows], [int(r["c"]) for r in rows],
+                              problem=[r["problem_id"] for r in rows], model=[r["model"] for r in rows])
+
+
+# ../shared/data/README.md (Schaeffer et al. 2025, arXiv 2502.17578, Table 1)
+TABLE1 = {"Pythia 70M": (8.026, 0.194), "Pythia 160M": (6.591, 0.280), "Pythia 410M": (5.524, 0.286),
+          "Pythia 1B": (5.452, 0.315), "Pythia 2.8B": (4.104, 0.336), "Pythia 6.9B": (4.255, 0.348),
+          "Pythia 12B": (4.113, 0.370)}
+# Table 2 (GPT4o Mini's a as corrected in the README)
+TABLE2 = {"Claude 3.5 Opus": (2.630, 0.448), "Claude 3.5 Sonnet": (3.436, 0.312), "GPT4o": (3.639, 0.395),
+          "GPT4o Mini": (3.368, 0.492), "Gemini 1.5 Flash": (6.158, 0.303), "Gemini 1.5 Pro": (6.296, 0.256)}
+
+
+@pytest.mark.shared_data
+def test_table1_pythia():
+    res = fit_power_law(_load(shared_file("pythia_math_counts.csv")), k="paper")
+    for i, m in enumerate(res.models):
+        a, b = TABLE1[m]
+        assert abs(res.a[i] - a) < 0.01 and abs(res.b[i] - b) < 0.01, m
+
+
+@pytest.mark.shared_data
+def test_table2_bon_with_paper_convention():
+    counts = _load(shared_file("bon_jailbreaking_counts.csv"))
+    # the unbiased convention refuses k > n (BoN problems stop early)
+    with pytest.raises(PasscurveError, match="convention='chen'"):
+        fit_power_law(counts, k="paper")
+    res = fit_power_law(counts, k="paper", convention="chen")
+    for i, m in enumerate(res.models):
+        if m in TABLE2:
+            a, b = TABLE2[m]
+            assert abs(res.a[i] - a) < 0.01 and abs(res.b[i] - b) < 0.01, m
+
+
+def test_ols_matches_independent_polyfit_and_grid():
+    rng = np.random.default_rng(0)
+    n = np.full(200, 500)
+    c = rng.binomial(n, rng.beta(0.3, 4.0, 200))
+    res = fit_power_law(Counts.from_arrays(n, c))
+    ks = np.unique(np.logspace(0, np.log10(500), 100).astype(int))
+    np.testing.assert_array_equal(res.k[0], ks)
+    np.testing.assert_array_equal(default_k_grid(500), ks)
+    y = np.log(-np.log(mean_curve(n, c, ks)[0]))
+    slope, icpt = np.polyfit(np.log(ks), y, 1)
+    assert res.b[0] == pytest.approx(-slope, rel=1e-10)
+    assert res.a[0] == pytest.approx(np.exp(icpt), rel=1e-10)
+    np.testing.assert_allclose(res.predict([10, 100]), np.exp(-res.a[:, None] * np.array([10, 100]) ** -res.b[:, None]))
+    assert 0.9 < res.r2[0] <= 1
+    d = res.to_dict()["power_laws"][0]
+    assert d["points"] == ks.size and d["k_max"] == ks[-1]
+    assert len(res.to_frame()) == 1 and res.plot().data
+
+
+def test_chen_convention_counts_stopped_problems_as_solved():
+    # two problems: one stopped at n=3 after its success, one unsolved at n=10. At k=5 > 3 the Codex
+    # implementation returns 1 for the first (n - c < k) and 1 - C(10,5)/C(10,5) = 0 for the second.
+    counts = Counts.from_arrays([3, 10], [1, 0])
+    res = fit_power_law(counts, k=[1, 5], convention="chen")
+    assert res.pass_at_k[0][1] == pytest.approx(0.5)
+    assert res.pass_at_k[0][0] == pytest.approx((1 / 3 + 0) / 2)
+
+
+def test_local_slope_of_exact_power_law_is_constant():
+    k = np.unique(np.logspace(0, 4, 60).astype(int)).astype(float)
+    p = np.exp(-3.0 * k**-0.4)
+    kk, s = local_slope(k, p)
+    np.testing.assert_allclose(s, 0.4, rtol=1e-6)
+
+
+def test_paper_grid_is_the_readme_grid():
+    assert PAPER_K_GRID.size == 101 and PAPER_K_GRID[0] == 1 and PAPER_K_GRID[-1] == 10000
+
+
+def test_bad_input():
+    counts = Counts.from_arrays([10, 10], [1, 2])
+    with pytest.raises(PasscurveError, match="`convention`"):
+        fit_power_law(counts, convention="codex")
+    with pytest.raises(PasscurveError, match="at least two"):
+        fit_power_law(counts, k=[3])
+    with pytest.raises(PasscurveError, match="`counts`"):
+        fit_power_law([1, 2])
+    with pytest.raises(PasscurveError, match="`k` must be <="):
+        fit_power_law(counts, k=[1, 20])
