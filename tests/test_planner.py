@@ -14,16 +14,15 @@ from hypothesis import strategies as st
 from scipy import special
 
 from passcurve import (
-    BetaPrior,
     Counts,
     PasscurveError,
     Planner,
     PlanResult,
     plan,
-    preposterior_reduction,
     simulate,
 )
-from passcurve._adaptive import ZeroInflatedBetaPrior
+from passcurve._adaptive import BetaPrior, ZeroInflatedBetaPrior
+from passcurve._planner import preposterior_reduction
 from passcurve.data import write_counts
 
 
@@ -275,6 +274,12 @@ def test_prior_options():
         pl = Planner(n=n, c=c, k=50, prior=prior)
         assert pl.allocate(40).sum() == 40
     assert Planner(n=n, c=c, k=5, prior="zi_beta").fit_prior().impossible >= 0.0
+    # any difficulty model with fit(n=, c=, weight=) and log_moment(c, d), e.g. from fit_difficulty
+    from passcurve import ZeroInflatedBetaBinomial
+
+    pl = Planner(n=n, c=c, k=50, prior=ZeroInflatedBetaBinomial(), method="posterior")
+    assert pl.allocate(40).sum() == 40
+    assert 0 <= pl.forecast()["posterior"] <= 1
 
 
 def test_planner_bad_inputs():
@@ -331,7 +336,7 @@ def test_plan_result_multi_model():
 
 
 def test_plan_arrays_and_errors():
-    res = plan(n=[10, 10, 10, 10], c=[0, 3, 4, 10], budget=30, k=50, method="variance-optimal")
+    res = plan(n=[10, 10, 10, 10, 10], c=[0, 1, 3, 4, 6], budget=30, k=50, method="variance-optimal")
     assert res.additional.sum() == 30
     with pytest.raises(PasscurveError, match="`budget`"):
         plan(n=[10], c=[1], budget=-1, k=5)

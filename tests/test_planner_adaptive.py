@@ -14,13 +14,16 @@ from scipy import integrate, optimize, stats
 from passcurve import (
     DegenerateDataWarning,
     PasscurveError,
-    beta_binomial_loglik,
-    fit_beta_binomial,
     inverse_binomial_p,
     pass_at_k,
-    posterior_pass_at_k,
     stopping_loglik,
     stopping_pass_at_k,
+)
+from passcurve._adaptive import (
+    beta_binomial_loglik,
+    fit_beta_binomial,
+    fit_zi_beta_binomial,
+    posterior_pass_at_k,
 )
 from passcurve._planner import Planner
 
@@ -258,3 +261,22 @@ def test_stopping_estimator_on_bon_data_reproduces_hughes():
         n[:, None] < [100, 1000], 1.0, pass_at_k(n[:, None], c[:, None], [[100, 1000]], k_gt_n="nan")
     )
     assert np.all(naive.mean(axis=0) > est + 0.01)
+
+
+def test_planner_fits_agree_with_fit_difficulty_models():
+    # two independent implementations of the same MLEs: passcurve._adaptive (the planner's) and the
+    # difficulty-fit module (BetaBinomial, ZeroInflatedBetaBinomial)
+    from passcurve import BetaBinomial, ZeroInflatedBetaBinomial
+
+    rng = np.random.default_rng(8)
+    p = rng.beta(0.4, 5.0, 400) * (rng.random(400) > 0.25)
+    n = rng.integers(20, 200, 400)
+    c = rng.binomial(n, p)
+    mine = fit_beta_binomial(n, c)
+    theirs = BetaBinomial().fit(n=n, c=c)
+    np.testing.assert_allclose([mine.alpha, mine.beta], [theirs.params_["alpha"], theirs.params_["beta"]], rtol=1e-3)
+    mine = fit_zi_beta_binomial(n, c)
+    theirs = ZeroInflatedBetaBinomial().fit(n=n, c=c)
+    got = [mine.alpha, mine.beta, mine.impossible]
+    ref = [theirs.params_["alpha"], theirs.params_["beta"], theirs.params_["impossible"]]
+    np.testing.assert_allclose(got, ref, rtol=2e-2)

@@ -11,7 +11,7 @@ Difficulty, power laws, forecasts
 Simulation
     simulate, ModelSpec, SimulatedBenchmark
 Planning and adaptive sampling
-    plan, Planner, PlanResult, stopping_pass_at_k, posterior_pass_at_k, fit_beta_binomial
+    plan, Planner, PlanResult, stopping_pass_at_k, stopping_loglik, inverse_binomial_p
 Errors and warnings
     PasscurveError and the warnings in passcurve._errors
 """
@@ -50,16 +50,10 @@ from ._scaling import PAPER_K_GRID, PowerLawResult, default_k_grid, fit_power_la
 from ._simulate import DEMO_MODELS, ModelSpec, SimulatedBenchmark, simulate
 
 # planning where to spend samples, and estimation under adaptive sampling (issue 8)
-from ._adaptive import (
-    BetaPrior,
-    beta_binomial_loglik,
-    fit_beta_binomial,
-    inverse_binomial_p,
-    posterior_pass_at_k,
-    stopping_loglik,
-    stopping_pass_at_k,
-)
-from ._planner import PlanResult, Planner, plan, preposterior_reduction
+# (the planner's own minimal beta / zero-inflated beta fits stay private in _adaptive: the public
+# difficulty fits are fit_difficulty and its models, which Planner(prior=...) also accepts)
+from ._adaptive import inverse_binomial_p, stopping_loglik, stopping_pass_at_k
+from ._planner import PlanResult, Planner, plan
 
 # data layer (files, harness logs, frames -> Counts)
 from .data import Samples, counts_from_frame, open_samples, read_counts
