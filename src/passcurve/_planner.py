@@ -862,9 +862,13 @@ class Planner:
                 u = _alloc_passcurve(prior, n, c, self.k, batch, units, room, w**2, h)
         return u * batch
 
-    def next(self, batch: int = 1) -> list[str]:
-        """Ids of the next ``batch`` samples to draw (a problem may repeat), in problem order."""
-        alloc = self.allocate(batch)
+    def next(self, batch: int = 1, *, horizon: int | None = None) -> list[str]:
+        """Ids of the next ``batch`` samples to draw (a problem may repeat), in problem order.
+
+        ``horizon``: the samples still to come in the whole loop (look-ahead of the
+        ``passcurve``/``posterior`` rules; default ``batch``).
+        """
+        alloc = self.allocate(batch, horizon=horizon)
         return [self.problems[i] for i in np.repeat(np.arange(alloc.size), alloc)]
 
     def expected_sd(self, additional: Any) -> float:
