@@ -164,7 +164,7 @@ def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--reps", type=int, default=20)
     ap.add_argument("--quick", action="store_true", help="few reps, few settings")
-    ap.add_argument("--methods", default="fewest-successes,variance-optimal,passcurve")
+    ap.add_argument("--methods", default="fewest-successes,variance-optimal,passcurve,hierarchical")
     ap.add_argument("--models", default="Pythia 12B,Pythia 160M")
     ap.add_argument("--k", default="1000,10000")
     ap.add_argument("--navg", default="100,400")

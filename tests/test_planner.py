@@ -181,10 +181,10 @@ def test_passcurve_rule_prefers_uninformed_hard_problems():
     assert pl.expected_sd(got) < pl.expected_sd(np.array([200, 0, 0]))
 
 
-def test_posterior_rule_beats_uniform_on_its_own_objective():
+def test_passcurve_rule_beats_uniform_on_its_own_objective():
     bench = simulate(problems=40, n=20, rng=3)
     sub = bench.counts.select("base-7b")
-    pl = Planner(sub, k=200, method="posterior", rng=0)
+    pl = Planner(sub, k=200, method="passcurve", rng=0)
     planned = pl.allocate(800)
     uni = pl.allocate(800, method="uniform")
     assert planned.sum() == uni.sum() == 800
@@ -221,11 +221,11 @@ def test_hierarchical_stats_match_digamma_formulas():
     assert np.all(st[:, 0] == 0)
 
 
-def test_passcurve_rule_spends_budget_within_caps():
+def test_hierarchical_rule_spends_budget_within_caps():
     rng = np.random.default_rng(5)
     p = rng.beta(0.3, 5.0, 30)
     n0 = np.full(30, 10)
-    pl = Planner(n=n0, c=rng.binomial(n0, p), k=1000, max_n=60, rng=0)
+    pl = Planner(n=n0, c=rng.binomial(n0, p), k=1000, max_n=60, method="hierarchical", rng=0)
     got = pl.allocate(600, batch=2)
     assert got.sum() == 600 and np.all(got % 2 == 0) and np.all(n0 + got <= 60)
     # the forecast-relevant problems are the unsolved ones: they get most of the budget
@@ -277,7 +277,7 @@ def test_prior_options():
     # any difficulty model with fit(n=, c=, weight=) and log_moment(c, d), e.g. from fit_difficulty
     from passcurve import ZeroInflatedBetaBinomial
 
-    pl = Planner(n=n, c=c, k=50, prior=ZeroInflatedBetaBinomial(), method="posterior")
+    pl = Planner(n=n, c=c, k=50, prior=ZeroInflatedBetaBinomial(), method="hierarchical")
     assert pl.allocate(40).sum() == 40
     assert 0 <= pl.forecast()["posterior"] <= 1
 
