@@ -359,7 +359,7 @@ def test_cli_plan_json_and_csv(counts_csv):
     r = run_cli("plan", str(counts_csv), "--budget", "200", "--k", "1000", "--batch", "4", "--json")
     assert r.returncode == 0, r.stderr
     d = json.loads(r.stdout)
-    assert d["method"] == "passcurve" and d["k"] == 1000
+    assert d["method"] == "hierarchical" and d["k"] == 1000
     assert sum(d["allocation"]["additional"]) == 200
     assert all(v % 4 == 0 for v in d["allocation"]["additional"])
     # the same numbers as the Python API on the same counts

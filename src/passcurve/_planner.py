@@ -14,7 +14,7 @@ lie far beyond the samples drawn so far. Allocation rules (plus ``uniform``, the
     posterior mean (α + c_i)/(α + β + n_i) under the fitted Beta(α, β) prior, so problems with
     c_i = 0 still get samples. Samples already drawn cannot be taken back: the new samples
     water-fill toward the target.
-``passcurve`` (default)
+``passcurve``
     Bayesian experimental design on the forecast with the prior held fixed. Under the
     fitted prior each problem's p_i has posterior Beta(a_i, b_i), a_i = α + c_i,
     b_i = β + n_i - c_i, and the forecast is the posterior mean
@@ -28,7 +28,7 @@ lie far beyond the samples drawn so far. Allocation rules (plus ``uniform``, the
     given greedily by the knowledge-gradient(*) index max_s [R_i(m_i + s) - R_i(m_i)] / s
     (Frazier & Powell 2010), which looks several steps ahead because a single sample of a
     very hard problem is nearly uninformative while a hundred are not.
-``hierarchical``
+``hierarchical`` (default)
     The same greedy look-ahead on the *total* variance of the forecast, including the
     uncertainty of the fitted prior θ = (log α, log β) by the delta method:
     :math:`\sum_i w_i^2 V_i + S^\top J^{-1} S`, S = Σ_i w_i ∂E[g_i | data]/∂θ, J the observed
@@ -58,7 +58,7 @@ from ._validation import as_float_array, as_int_array, check_positive_int, check
 
 __all__ = ["METHODS", "Planner", "PlanResult", "plan", "preposterior_reduction"]
 
-METHODS = ("passcurve", "hierarchical", "fewest-successes", "variance-optimal", "uniform")
+METHODS = ("hierarchical", "passcurve", "fewest-successes", "variance-optimal", "uniform")
 _MAX_ROUNDS = 600
 # the planner's prior is a posterior mode under p(α, β) ∝ (α+β)^(-5/2) (see _fit_beta_binomial)
 _HYPER = 2.5
@@ -590,7 +590,7 @@ class Planner:
         Problem ids (default "0", "1", ... or the ids in ``counts``).
     k : int
         Target budget K of the forecast pass_D@K (may exceed every n).
-    method : {"passcurve", "hierarchical", "fewest-successes", "variance-optimal", "uniform"}
+    method : {"hierarchical", "passcurve", "fewest-successes", "variance-optimal", "uniform"}
     max_n : int, optional
         At most this many samples per problem in total (e.g. the size of a finite pool).
     weight : array_like, optional
@@ -627,7 +627,7 @@ class Planner:
         c: Any = None,
         problem: Any = None,
         k: int,
-        method: str = "passcurve",
+        method: str = "hierarchical",
         max_n: int | None = None,
         weight: Any = None,
         prior: Any = None,
@@ -958,7 +958,7 @@ def plan(
     budget: int,
     k: int,
     batch: int = 1,
-    method: str = "passcurve",
+    method: str = "hierarchical",
     max_n: int | None = None,
     prior: Any = "beta",
     rng: Any = None,
@@ -977,7 +977,7 @@ def plan(
     batch : int
         Granularity: each problem gets a multiple of ``batch`` new samples (e.g. the ``n``
         of one generation request).
-    method : {"passcurve", "hierarchical", "fewest-successes", "variance-optimal", "uniform"}
+    method : {"hierarchical", "passcurve", "fewest-successes", "variance-optimal", "uniform"}
         See the module docstring; "uniform" is the baseline (equal new samples).
     max_n : int, optional
         Cap on total samples per problem.

@@ -69,7 +69,7 @@ def plan_cmd(
     method: Annotated[
         str,
         typer.Option("--method", help=f"Allocation rule: {', '.join(METHODS)}."),
-    ] = "passcurve",
+    ] = "hierarchical",
     max_n: Annotated[int | None, typer.Option("--max-n", help="Cap on total samples per problem.")] = None,
     prior: Annotated[
         str,
