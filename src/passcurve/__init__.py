@@ -18,6 +18,8 @@ Simulation
     simulate, ModelSpec, SimulatedBenchmark
 Training signals (submodule ``passcurve.rl``)
     rl.pkpo_rewards, rl.dead_groups, rl.gradient_conflict, rl.conflict_toy, ...
+Planning and adaptive sampling
+    plan, Planner, PlanResult, stopping_pass_at_k, stopping_loglik, inverse_binomial_p
 Errors and warnings
     PasscurveError and the warnings in passcurve._errors
 """
@@ -25,6 +27,11 @@ Errors and warnings
 # error bars, model comparisons, hidden-difficulty diagnostics (issue 4)
 # training signals: a submodule (passcurve.rl), not flattened into the top-level namespace
 from . import rl  # noqa: E402
+
+# planning where to spend samples, and estimation under adaptive sampling (issue 8)
+# (the planner's own minimal beta / zero-inflated beta fits stay private in _adaptive: the public
+# difficulty fits are fit_difficulty and its models, which Planner(prior=...) also accepts)
+from ._adaptive import inverse_binomial_p, stopping_loglik, stopping_pass_at_k
 from ._backtest import BacktestResult, backtest
 from ._compare import CompareResult, PowerResult, compare, power_analysis
 from ._counts import Counts
@@ -57,6 +64,7 @@ from ._errors import (
 )
 from ._estimators import g_pass_at_k, mg_pass_at_k, naive_pass_at_k, pass_at_k, pass_pow_k
 from ._forecast import FORECAST_METHODS, ForecastResult, KForResult, forecast, k_for, thin_counts
+from ._planner import Planner, PlanResult, plan
 
 # majority voting, retries, weak verifiers (issue 6)
 from ._retries import RetryResult, retries

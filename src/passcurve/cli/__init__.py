@@ -14,6 +14,7 @@ from . import (
     _compare,  # noqa: F401,E402
     _curve,  # noqa: F401,E402
     _forecast,  # noqa: F401,E402
+    _plan,  # noqa: F401,E402
     _report,  # noqa: F401,E402
     _rl,  # noqa: F401,E402
     _vote,  # noqa: F401,E402

@@ -1,0 +1,228 @@
+"""Simulation study: forecast error of pass_D@K at equal total budget, planned vs uniform sampling.
+
+Two sources of per-problem outcomes:
+
+* ``pythia``: ../shared/data/pythia_math_counts.csv (Brown et al. 2024). Each problem's c of
+  n = 10,000 recorded outcomes is an urn; a design draws from it WITHOUT replacement, so an
+  adaptive design replays real outcomes. The truth is the full-data value
+  mean_i pass_at_k(10000, c_i, K) (Chen's estimator on all 10,000 samples; a subsample's
+  Chen estimate is unbiased for it).
+* ``synthetic``: passcurve.simulate's demo models (zero-inflated Beta difficulty, 128
+  problems); outcomes are fresh Bernoulli(p_i) draws; the truth is mean_i 1-(1-p_i)^K.
+
+Every design starts with ``n0`` samples per problem, then spends the rest of the budget in
+``rounds`` equal rounds, each allocated by the method from all outcomes so far (the
+planner is refitted every round). Every design ends with the same estimator, the
+empirical-Bayes posterior mean of pass_D@K under a refitted beta-binomial prior
+(likelihood-based, so valid under adaptive sampling). Uniform sampling is also run at
+1x, 2x, 4x and 8x the budget; the "samples ratio" is the budget uniform needs to reach a method's
+error (first crossing of uniform's measured error curve, log-log interpolation; "> 8" when uniform
+does not get there within 8x), divided by the method's budget.
+
+Reproduce (about an hour on one core; the pythia and synthetic halves can run in parallel
+with ``--synthetic ''`` and ``--models ''``):
+
+    PYTHONPATH=src python benchmarks/planner_study.py
+
+and a quick look (about 2 minutes):
+
+    PYTHONPATH=src python benchmarks/planner_study.py --quick
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+import passcurve._planner as _planner
+from passcurve import DEMO_MODELS, simulate
+from passcurve._estimators import pass_at_k
+from passcurve._planner import Planner
+
+ROOT = Path(__file__).resolve().parents[1]
+DATA = ROOT.parent / "shared" / "data" / "pythia_math_counts.csv"
+UNIFORM_MULTS = (1, 2, 4, 8)
+
+
+def run_design(method, total, k, rng, *, urn=None, p=None, n0=10, rounds=5, max_n=None, prior="beta"):
+    """Spend ``total`` samples (per model) with ``method``; return the planner's forecast dict."""
+    if urn is not None:
+        rn, rc = urn[0].copy(), urn[1].copy()
+        size = rn.size
+
+        def draw(m):
+            nonlocal rn, rc
+            x = rng.hypergeometric(rc, rn - rc, m)
+            rn = rn - m
+            rc = rc - x
+            return x
+    else:
+        size = p.size
+
+        def draw(m):
+            return rng.binomial(m, p)
+
+    first = np.full(size, n0)
+    pl = Planner(n=first, c=draw(first), k=k, method=method, max_n=max_n, prior=prior, rng=rng)
+    left = total - size * n0
+    per_round = int(np.ceil(left / rounds)) if left > 0 else 0
+    while left > 0:
+        b = min(per_round, left)
+        a = pl.allocate(b, horizon=left)
+        if a.sum() == 0:
+            break
+        pl.update_counts(np.arange(size), a, draw(a))
+        left -= int(a.sum())
+    return pl.forecast()
+
+
+def rmse(err):
+    err = np.asarray(err)
+    return float(np.sqrt(np.mean(err**2)))
+
+
+def samples_ratio(target, budgets, errors):
+    """Budget uniform needs to reach ``target`` RMSE, divided by budgets[0] (measured, not extrapolated).
+
+    Walks uniform's measured error curve (1x, 2x, 4x, 8x) to its first point at or below
+    ``target`` and interpolates log-log with the point before. Returns 1.0 when the method
+    is no better than uniform at 1x, and inf when uniform never reaches ``target`` within
+    the measured range (reported as "> 8").
+    """
+    lb, le = np.log(budgets), np.log(errors)
+    lt = np.log(target)
+    if lt >= le[0]:
+        return 1.0
+    for j in range(1, len(budgets)):
+        if le[j] <= lt:
+            t = (lt - le[j - 1]) / (le[j] - le[j - 1])
+            return float(np.exp(lb[j - 1] + t * (lb[j] - lb[j - 1]) - lb[0]))
+    return float("inf")
+
+
+def study(
+    name, k, navg, reps, methods, *, urn=None, p_fn=None, truth_fn=None, max_n=None, seed=0, prior="beta"
+):
+    size = urn[0].size if urn is not None else p_fn(0).size
+    base = size * navg
+    res = {}
+    mults = [m for m in UNIFORM_MULTS if max_n is None or m * navg <= max_n]
+    t0 = time.time()
+    for method in ["uniform", *methods]:
+        for mult in mults if method == "uniform" else [1]:
+            errs = []
+            for r in range(reps):
+                rng = np.random.default_rng([seed, r, int(mult * 10)])  # common random numbers across methods
+                p = None if p_fn is None else p_fn(r)
+                truth = truth_fn(p)
+                f = run_design(method, int(base * mult), k, rng, urn=urn, p=p, max_n=max_n, prior=prior)
+                errs.append(f["posterior"] - truth)
+            res[(method, mult)] = (rmse(errs), float(np.mean(errs)))
+    ub = np.array([base * m for m in mults], dtype=float)
+    ue = np.array([res[("uniform", m)][0] for m in mults])
+    rows = []
+    for method in methods:
+        e, bias = res[(method, 1)]
+        rows.append(
+            {
+                "method": method,
+                "rmse": e,
+                "bias": bias,
+                "uniform_rmse": ue[0],
+                "error_ratio": ue[0] / e,
+                "samples_ratio": samples_ratio(e, ub, ue),
+            }
+        )
+    print(
+        f"\n## {name}  K={k}  budget {navg}/problem x {size} problems  reps={reps}  ({time.time() - t0:.0f}s)"
+    )
+    slope = np.polyfit(np.log(ub), np.log(ue), 1)[0]
+    print(
+        "uniform RMSE by budget: "
+        + "  ".join(f"{m}x {res[('uniform', m)][0]:.4f}" for m in mults)
+        + f"  (log-log slope {slope:.2f})"
+    )
+    print(
+        f"{'method':18s} {'RMSE':>8s} {'bias':>8s} {'uniform':>8s} {'err ratio':>9s} {'samples ratio':>13s}"
+    )
+    for row in rows:
+        sr = row["samples_ratio"]
+        srs = f">{mults[-1]}" if sr == float("inf") else f"{sr:.2f}"
+        print(
+            f"{row['method']:18s} {row['rmse']:8.4f} {row['bias']:+8.4f} {row['uniform_rmse']:8.4f} "
+            f"{row['error_ratio']:9.2f} {srs:>13s}"
+        )
+    sys.stdout.flush()
+    return rows
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--reps", type=int, default=20)
+    ap.add_argument("--quick", action="store_true", help="few reps, few settings")
+    ap.add_argument("--methods", default="fewest-successes,variance-optimal,passcurve,hierarchical")
+    ap.add_argument("--models", default="Pythia 12B,Pythia 160M")
+    ap.add_argument("--k", default="1000,10000")
+    ap.add_argument("--navg", default="100,400")
+    ap.add_argument("--synthetic", default="tiny-1b,chat-7b", help="demo models to simulate ('' for none)")
+    ap.add_argument("--prior", default="beta", help="planner prior and final estimator: beta or zi_beta")
+    ap.add_argument("--greedy-rounds", type=int, default=100, help="passcurve rule: greedy rounds per call")
+    args = ap.parse_args(argv)
+    _planner._MAX_ROUNDS = args.greedy_rounds
+    methods = [m for m in args.methods.split(",") if m]
+    ks = [int(v) for v in args.k.split(",")]
+    navgs = [int(v) for v in args.navg.split(",")]
+    models = [m for m in args.models.split(",") if m]
+    synth = [m for m in args.synthetic.split(",") if m]
+    reps = args.reps
+    if args.quick:
+        reps, ks, navgs, models, synth = 6, [1000], [100], models[:1], synth[:1]
+    print(f"planner study: methods {methods}, reps {reps}, prior {args.prior}")
+    if DATA.exists() and models:
+        import pandas as pd
+
+        d = pd.read_csv(DATA)
+        for model in models:
+            g = d[d.model == model]
+            un, uc = g.n.to_numpy(), g.c.to_numpy()
+            for k in ks:
+                truth = float(pass_at_k(un, uc, k).mean())
+                for navg in navgs:
+                    study(
+                        f"pythia/{model}",
+                        k,
+                        navg,
+                        reps,
+                        methods,
+                        urn=(un, uc),
+                        truth_fn=lambda _p, t=truth: t,
+                        max_n=int(un.min()),
+                        prior=args.prior,
+                    )
+    specs = {s.name: s for s in DEMO_MODELS}
+    for name in synth:
+        spec = specs[name]
+
+        def p_fn(r, spec=spec):
+            return simulate(problems=128, n=1, models=[spec], rng=10_000 + r).p
+
+        for k in ks:
+            for navg in navgs:
+                study(
+                    f"synthetic/{name} (alpha={spec.alpha}, beta={spec.beta}, impossible={spec.impossible})",
+                    k,
+                    navg,
+                    reps,
+                    methods,
+                    p_fn=p_fn,
+                    truth_fn=lambda p, k=k: float(np.mean(-np.expm1(k * np.log1p(-p)))),
+                    prior=args.prior,
+                )
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,460 @@
+r"""Estimation that stays valid when the number of samples depends on earlier outcomes.
+
+Chen's pass@k estimator ``1 - C(n-c, k)/C(n, k)`` is unbiased when n is fixed in advance.
+When n is a *stopping time* -- sampling stopped at the first successful batch (Best-of-N
+jailbreaking), or an adaptive planner gave more samples to the problems with fewer
+successes -- the successes are no longer exchangeable with the n samples, and the plain
+estimator is biased (upward for stop-at-success designs: a problem solved early keeps a
+small n and a large c/n).
+
+Two kinds of estimators stay valid:
+
+* **Likelihood-based estimators** (the likelihood principle). Whatever the stopping rule,
+  as long as the decision to draw another sample depends only on outcomes already seen,
+  the probability of one problem's whole history is
+  :math:`\prod_t P(\text{decision}_t \mid \text{past}) \cdot p^{c}(1-p)^{n-c}`, and the
+  decision factors do not involve p. So the likelihood of p is the binomial kernel
+  :math:`p^c (1-p)^{n-c}` and the beta-binomial marginal likelihood
+  :math:`B(c+\alpha, n-c+\beta)/B(\alpha, \beta)` is unchanged up to a constant: the
+  beta-binomial MLE (Kazdan et al. 2025, arXiv 2510.05197) and the per-problem posterior
+  mean :func:`posterior_pass_at_k` can be computed from (n, c) exactly as for fixed-n data.
+  They are consistent, not exactly unbiased (as they are for fixed n).
+* **Design-unbiased estimators** where they exist: :func:`stopping_pass_at_k` (the
+  Rao-Blackwellised estimator for stop-at-first-successful-batch designs), the Chen
+  estimator of a non-adaptive prefix (the first n0 samples of every problem), and
+  Haldane's inverse-binomial estimator :func:`inverse_binomial_p` for
+  "sample until r successes". No unbiased estimator of pass@k exists when a problem can
+  stop without a success before k attempts.
+
+The beta-binomial fit here (:func:`fit_beta_binomial`) is the minimal one the planner
+needs; the difficulty-fit module (``fit_difficulty``) is the place for the full family.
+"""
+
+from __future__ import annotations
+
+import warnings
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+from scipy import optimize, special
+
+from ._errors import ConvergenceWarning, DegenerateDataWarning, PasscurveError
+from ._estimators import pass_at_k
+from ._validation import as_float_array, as_int_array, check_counts, check_positive_int, fmt
+
+__all__ = [
+    "BetaPrior",
+    "ZeroInflatedBetaPrior",
+    "fit_zi_beta_binomial",
+    "fit_beta_binomial",
+    "beta_binomial_loglik",
+    "posterior_pass_at_k",
+    "stopping_pass_at_k",
+    "stopping_loglik",
+    "inverse_binomial_p",
+]
+
+_LOG_BOUNDS = (np.log(1e-3), np.log(1e6))
+
+
+# ----------------------------------------------------------------------------------------
+# beta-binomial fit (likelihood-based: valid under any outcome-dependent stopping rule)
+# ----------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class BetaPrior:
+    """A fitted Beta(alpha, beta) difficulty distribution and how the fit went."""
+
+    alpha: float
+    beta: float
+    loglik: float
+    success: bool = True
+    message: str = ""
+
+    def pass_at_k(self, k: Any) -> Any:
+        r"""Population pass_D@k = 1 - B(α, β+k)/B(α, β)."""
+        k = np.asarray(k, dtype=np.float64)
+        out = -np.expm1(special.betaln(self.alpha, self.beta + k) - special.betaln(self.alpha, self.beta))
+        return float(out) if out.ndim == 0 else out
+
+    impossible: float = 0.0
+
+    def log_moment(self, c: Any, d: Any) -> np.ndarray:
+        r"""log M(c, d) = log E[p^c (1-p)^d] = log B(α+c, β+d) - log B(α, β) (gammaln form)."""
+        c = np.asarray(c, dtype=np.float64)
+        d = np.asarray(d, dtype=np.float64)
+        a, b = self.alpha, self.beta
+        gl = special.gammaln
+        return gl(a + c) + gl(b + d) - gl(a + b + c + d) - (gl(a) + gl(b) - gl(a + b))
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "model": "beta",
+            "alpha": float(self.alpha),
+            "beta": float(self.beta),
+            "impossible": float(self.impossible),
+            "loglik": float(self.loglik),
+            "success": bool(self.success),
+            "message": self.message,
+        }
+
+
+@dataclass(frozen=True)
+class ZeroInflatedBetaPrior(BetaPrior):
+    r"""A point mass ``impossible`` = π0 at p = 0 plus (1 - π0)·Beta(α, β).
+
+    M(c, d) = (1 - π0)·B(α+c, β+d)/B(α, β) + π0·1{c = 0}: problems never solved in many
+    samples become "impossible" in the posterior instead of being forced onto the Beta's
+    left tail (the Beta has no mass at 0, which biases pass_D@k forecasts upward).
+    """
+
+    def log_moment(self, c: Any, d: Any) -> np.ndarray:
+        c = np.asarray(c, dtype=np.float64)
+        lm = BetaPrior.log_moment(self, c, d)
+        if self.impossible <= 0:
+            return lm
+        with np.errstate(divide="ignore"):
+            cont = np.log1p(-self.impossible) + lm
+            return np.where(c == 0, np.logaddexp(cont, np.log(self.impossible)), cont)
+
+    def pass_at_k(self, k: Any) -> Any:
+        out = (1.0 - self.impossible) * np.asarray(BetaPrior.pass_at_k(self, k))
+        return float(out) if out.ndim == 0 else out
+
+    def to_dict(self) -> dict[str, Any]:
+        d = super().to_dict()
+        d["model"] = "zi_beta"
+        return d
+
+
+def _unique_pairs(n: np.ndarray, c: np.ndarray, weight: np.ndarray | None) -> tuple[np.ndarray, ...]:
+    key = np.stack([n, c], axis=1)
+    uniq, inv = np.unique(key, axis=0, return_inverse=True)
+    w = np.bincount(inv.ravel(), weights=weight, minlength=len(uniq)).astype(np.float64)
+    return uniq[:, 0].astype(np.float64), uniq[:, 1].astype(np.float64), w
+
+
+def beta_binomial_loglik(n: Any, c: Any, alpha: Any, beta: Any) -> Any:
+    r"""Beta-binomial log-likelihood of each problem, without the C(n, c) constant.
+
+    .. math:: \log B(c + \alpha, n - c + \beta) - \log B(\alpha, \beta)
+
+    The constant C(n, c) depends on the sampling design (it is C(s, c) for a
+    stop-at-first-successful-batch design with batch s) but never on (α, β), so the
+    maximiser is the same under any outcome-dependent stopping rule.
+    """
+    n = np.asarray(n, dtype=np.float64)
+    c = np.asarray(c, dtype=np.float64)
+    return special.betaln(c + alpha, n - c + beta) - special.betaln(alpha, beta)
+
+
+def _fit_beta_binomial_iv(n: Any, c: Any, weight: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
+    n_a = as_int_array(n, "n").ravel()
+    c_a = as_int_array(c, "c").ravel()
+    if n_a.size != c_a.size:
+        raise PasscurveError(f"`n` has {n_a.size} entries but `c` has {c_a.size}")
+    n_a, c_a = check_counts(n_a, c_a)
+    w = None
+    if weight is not None:
+        w = as_float_array(weight, "weight").ravel()
+        if w.size != n_a.size:
+            raise PasscurveError(f"`weight` has {w.size} entries but `n` has {n_a.size}")
+        if (w < 0).any():
+            raise PasscurveError("`weight` must be >= 0")
+    return n_a, c_a, w
+
+
+def _fit_beta_binomial(
+    n: np.ndarray, c: np.ndarray, w: np.ndarray | None, hyper: float = 0.0
+) -> tuple[BetaPrior, list[tuple[type, str]]]:
+    """The fit without warnings: returns the prior and the (category, message) pairs to report.
+
+    ``hyper`` > 0 maximises the posterior under the hyperprior p(α, β) ∝ (α+β)^(-hyper)
+    instead of the likelihood (hyper = 2.5: Gelman et al., Bayesian Data Analysis, 3rd ed.,
+    §5.3). It keeps the concentration α+β finite when sparse data cannot identify the
+    spread of difficulties (e.g. a handful of successes in 10 samples per problem, where
+    the MLE jumps to a point mass and forecasts at large k explode).
+    """
+    un, uc, uw = _unique_pairs(n, c, w)
+    keep = uw > 0
+    un, uc, uw = un[keep], uc[keep], uw[keep]
+    if uw.size == 0:
+        raise PasscurveError("`weight` is zero for every problem")
+
+    def nll(theta: np.ndarray) -> tuple[float, np.ndarray]:
+        a, b = np.exp(theta)
+        ll = uw * (special.betaln(uc + a, un - uc + b) - special.betaln(a, b))
+        dab = special.digamma(un + a + b)
+        d0 = special.digamma(a + b)
+        ga = np.sum(uw * (special.digamma(uc + a) - dab - special.digamma(a) + d0))
+        gb = np.sum(uw * (special.digamma(un - uc + b) - dab - special.digamma(b) + d0))
+        pen = hyper * np.log(a + b)
+        gpen = hyper / (a + b)
+        return -float(ll.sum()) + pen, -np.array([ga * a, gb * b]) + np.array([gpen * a, gpen * b])
+
+    # start: method of moments on the per-problem rates, clipped to something sane
+    r = uc / un
+    m = float(np.clip(np.average(r, weights=uw), 1e-4, 1 - 1e-4))
+    v = float(np.average((r - m) ** 2, weights=uw))
+    s = float(np.clip(m * (1 - m) / max(v, 1e-12) - 1, 0.05, 1e4))
+    x0 = np.log(np.clip([m * s, (1 - m) * s], 1e-3, 1e6))
+    res = optimize.minimize(nll, x0, jac=True, method="L-BFGS-B", bounds=[_LOG_BOUNDS, _LOG_BOUNDS])
+    a, b = np.exp(res.x)
+    msgs: list[tuple[type, str]] = []
+    if not res.success:
+        msgs.append(
+            (
+                ConvergenceWarning,
+                f"beta-binomial fit did not converge ({res.message}); using the last iterate",
+            )
+        )
+    if (uc == 0).all() or (uc == un).all():
+        msgs.append(
+            (
+                DegenerateDataWarning,
+                "every problem has c = 0 (or c = n): the beta-binomial MLE does not exist; "
+                f"the fit stopped at alpha={a:.3g}, beta={b:.3g}",
+            )
+        )
+    elif np.any(np.isclose(res.x, _LOG_BOUNDS, rtol=0, atol=1e-6)):
+        msgs.append(
+            (
+                DegenerateDataWarning,
+                f"beta-binomial fit reached a parameter bound (alpha={a:.3g}, beta={b:.3g}): "
+                "the data barely constrain the difficulty distribution",
+            )
+        )
+    ll = -float(res.fun) + hyper * float(np.log(a + b))
+    return BetaPrior(float(a), float(b), ll, bool(res.success), str(res.message)), msgs
+
+
+def fit_beta_binomial(n: Any, c: Any, *, weight: Any = None) -> BetaPrior:
+    r"""Maximum-likelihood Beta(α, β) difficulty distribution from per-problem (n, c).
+
+    Maximises :math:`\sum_i w_i [\log B(c_i+\alpha, n_i-c_i+\beta) - \log B(\alpha,\beta)]`
+    over (log α, log β) with an analytic gradient (Kazdan et al. 2025, arXiv 2510.05197).
+    The work is done once per distinct (n, c) pair.
+
+    Valid for adaptively collected data: the likelihood of the full history factorises
+    into the design's decision probabilities (free of p) times the binomial kernel.
+    Parameters are kept in [1e-3, 1e6]; a fit at a bound (e.g. every c = 0) warns with
+    :class:`DegenerateDataWarning`; optimizer failure sets ``success=False`` and warns
+    with :class:`ConvergenceWarning`.
+    """
+    n_a, c_a, w = _fit_beta_binomial_iv(n, c, weight)
+    prior, msgs = _fit_beta_binomial(n_a, c_a, w)
+    for cat, msg in msgs:
+        warnings.warn(msg, cat, stacklevel=2)
+    return prior
+
+
+def _fit_zi_beta_binomial(
+    n: np.ndarray, c: np.ndarray, w: np.ndarray | None, hyper: float = 0.0
+) -> tuple[ZeroInflatedBetaPrior, list[tuple[type, str]]]:
+    """Zero-inflated beta-binomial MLE (no warnings; see :func:`fit_zi_beta_binomial`)."""
+    base, msgs = _fit_beta_binomial(n, c, w, hyper)
+    un, uc, uw = _unique_pairs(n, c, w)
+    keep = uw > 0
+    un, uc, uw = un[keep], uc[keep], uw[keep]
+    zero = uc == 0
+    if not zero.any():
+        return ZeroInflatedBetaPrior(
+            base.alpha, base.beta, base.loglik, base.success, base.message, 0.0
+        ), msgs
+    gl = special.gammaln
+
+    def nll(theta: np.ndarray) -> float:
+        a, b = np.exp(theta[:2])
+        pi0 = special.expit(theta[2])
+        lm = gl(a + uc) + gl(b + un - uc) - gl(a + b + un) - (gl(a) + gl(b) - gl(a + b)) + np.log1p(-pi0)
+        lm = np.where(zero, np.logaddexp(lm, np.log(pi0)), lm)
+        v = -float(uw @ lm) + hyper * np.log(a + b)
+        return v if np.isfinite(v) else 1e300
+
+    best = None
+    frac0 = float(uw[zero].sum() / uw.sum())
+    for pi_start in (0.5 * frac0, 0.9 * frac0):
+        x0 = np.array([np.log(base.alpha), np.log(base.beta), special.logit(np.clip(pi_start, 1e-3, 0.99))])
+        res = optimize.minimize(nll, x0, method="L-BFGS-B", bounds=[_LOG_BOUNDS, _LOG_BOUNDS, (-12.0, 8.0)])
+        if best is None or res.fun < best.fun:
+            best = res
+    a, b = np.exp(best.x[:2])
+    pi0 = float(special.expit(best.x[2]))
+    if not best.success:
+        msgs.append(
+            (ConvergenceWarning, f"zero-inflated beta-binomial fit did not converge ({best.message})")
+        )
+    # the Beta-only fit is the pi0 -> 0 boundary: keep whichever likelihood is higher
+    if best.fun > -base.loglik + hyper * np.log(base.alpha + base.beta):
+        return ZeroInflatedBetaPrior(
+            base.alpha, base.beta, base.loglik, base.success, base.message, 0.0
+        ), msgs
+    ll = -float(best.fun) + hyper * float(np.log(a + b))
+    return ZeroInflatedBetaPrior(float(a), float(b), ll, bool(best.success), str(best.message), pi0), msgs
+
+
+def fit_zi_beta_binomial(n: Any, c: Any, *, weight: Any = None) -> ZeroInflatedBetaPrior:
+    r"""Maximum-likelihood zero-inflated Beta(α, β) with impossible mass π0 from per-problem (n, c).
+
+    Likelihood per problem (without C(n, c)):
+    :math:`(1-\pi_0) B(c+\alpha, n-c+\beta)/B(\alpha,\beta) + \pi_0 1\{c=0\}`. Like the
+    beta-binomial fit it depends on the data only through the likelihood, so it stays valid
+    under outcome-dependent (adaptive, stopping-time) sampling. Minimal version for the
+    planner; ``fit_difficulty(model="zi_beta")`` is the full one (standard errors, AIC).
+    """
+    n_a, c_a, w = _fit_beta_binomial_iv(n, c, weight)
+    prior, msgs = _fit_zi_beta_binomial(n_a, c_a, w)
+    for cat, msg in msgs:
+        warnings.warn(msg, cat, stacklevel=2)
+    return prior
+
+
+def _log_fail_posterior(a: np.ndarray, b: np.ndarray, k: np.ndarray) -> np.ndarray:
+    """log E[(1-p)^k] under p ~ Beta(a, b)."""
+    return special.betaln(a, b + k) - special.betaln(a, b)
+
+
+def posterior_pass_at_k(n: Any, c: Any, k: Any, alpha: float, beta: float) -> Any:
+    r"""Per-problem posterior mean of pass@k = 1 - (1-p)^k under a Beta(α, β) prior.
+
+    .. math:: E[1-(1-p)^k \mid n, c] = 1 - \frac{B(\alpha + c, \beta + n - c + k)}{B(\alpha + c, \beta + n - c)}
+
+    (empirical Bayes when (α, β) come from :func:`fit_beta_binomial`). Defined for every
+    k (also k > n), shrinks small-n problems toward the fitted difficulty distribution,
+    and depends on the data only through the likelihood, so it stays valid when n was
+    chosen adaptively. With a flat prior (α = β → 0 is not allowed; use α = β = 1) and
+    large n it approaches the plug-in 1-(1-c/n)^k.
+    """
+    n_a = as_int_array(n, "n")
+    c_a = as_int_array(c, "c")
+    n_a, c_a = check_counts(n_a, c_a)
+    k_a = as_float_array(k, "k")
+    if (k_a < 0).any():
+        raise PasscurveError(f"`k` must be >= 0 (got k={fmt(k_a.min())})")
+    if not (alpha > 0 and beta > 0):
+        raise PasscurveError(f"`alpha` and `beta` must be > 0 (got alpha={fmt(alpha)}, beta={fmt(beta)})")
+    out = -np.expm1(_log_fail_posterior(alpha + c_a, beta + n_a - c_a, k_a))
+    return float(out) if out.ndim == 0 else out
+
+
+# ----------------------------------------------------------------------------------------
+# stop-at-first-successful-batch designs (Best-of-N jailbreaking)
+# ----------------------------------------------------------------------------------------
+def _stopping_iv(
+    n: Any, c: Any, batch: Any, cap: Any
+) -> tuple[np.ndarray, np.ndarray, int, np.ndarray, int | None]:
+    n_a = as_int_array(n, "n")
+    c_a = as_int_array(c, "c")
+    n_a, c_a = check_counts(n_a, c_a)
+    batch = check_positive_int(batch, "batch")
+    cap_i = None if cap is None else check_positive_int(cap, "cap")
+    # size of the last batch (a cap that is not a multiple of batch leaves a short one)
+    last = n_a - batch * ((n_a - 1) // batch)
+    bad = c_a > last
+    if bad.any():
+        i = np.flatnonzero(bad.ravel())[0]
+        raise PasscurveError(
+            f"`c` must be <= the size of the last batch under a stop-at-success design "
+            f"(got c={fmt(c_a.ravel()[i])}, n={fmt(n_a.ravel()[i])}, batch={batch})"
+        )
+    if cap_i is not None:
+        if (n_a > cap_i).any():
+            raise PasscurveError(f"`n` must be <= cap (got n={fmt(n_a.max())}, cap={cap_i})")
+        early = (c_a == 0) & (n_a < cap_i)
+        if early.any():
+            i = np.flatnonzero(early.ravel())[0]
+            raise PasscurveError(
+                f"a problem stopped without a success before the cap (n={fmt(n_a.ravel()[i])}, cap={cap_i}); "
+                "this is not a stop-at-first-success design"
+            )
+    return n_a, c_a, batch, last, cap_i
+
+
+def stopping_pass_at_k(n: Any, c: Any, k: Any, batch: int, *, cap: int | None = None) -> Any:
+    r"""Unbiased pass@k for data that stopped at the first batch with a success.
+
+    Design: draw batches of ``batch`` samples until a batch contains a success (or ``n``
+    reaches ``cap``); record n (a stopping time) and c (the successes, all in the last
+    batch). With s the size of the last batch and f = n - s the failures before it, the
+    indicator "the first k samples all fail" is observable for every k <= cap, and its
+    conditional expectation given (n, c) (the c successes sit uniformly at random in the
+    last batch) is Chen's estimator applied to the last batch with k' = k - f samples:
+
+    .. math:: \widehat{\text{pass@}k} = \begin{cases}
+        0 & k \le f \\
+        1 - \binom{s-c}{k-f} \big/ \binom{s}{k-f} & f < k \le n \\
+        1 & k > n,\ c \ge 1 \\
+        \text{NaN (not estimable)} & k > n,\ c = 0 \text{ (cap reached)} \end{cases}
+
+    Unbiased for 1-(1-p)^k for every k <= cap (Rao-Blackwell: the conditional expectation
+    of an unbiased indicator), and the unique such function of the sufficient statistic.
+    With ``batch=1`` it is 1{N <= k} for the geometric waiting time N. The plain
+    estimator ``pass_at_k(n, c, k)`` is biased upward on such data
+    (``../shared/data/README.md``: the BoN jailbreaking counts).
+
+    Parameters
+    ----------
+    n, c : array_like of int
+        Samples drawn (a multiple of ``batch`` unless the cap cut the last batch short) and
+        successes (<= the size of the last batch; 0 only when the cap was reached).
+    k : array_like of int
+        Budgets (broadcast with n and c).
+    batch : int
+        Batch size of the design (60 for the BoN data).
+    cap : int, optional
+        Maximum number of samples; when given, ``c = 0`` with ``n < cap`` is rejected.
+    """
+    n_a, c_a, batch, last, _ = _stopping_iv(n, c, batch, cap)
+    k_a = as_int_array(k, "k", minimum=1)
+    n_b, c_b, k_b, s_b = np.broadcast_arrays(n_a, c_a, k_a, last)
+    f = n_b - s_b
+    kp = k_b - f
+    out = np.zeros(n_b.shape, dtype=np.float64)
+    mid = (kp >= 1) & (kp <= s_b)
+    if mid.any():
+        out[mid] = pass_at_k(s_b[mid], c_b[mid], kp[mid])
+    beyond = kp > s_b
+    out[beyond & (c_b >= 1)] = 1.0
+    out[beyond & (c_b == 0)] = np.nan
+    return float(out) if out.ndim == 0 else out
+
+
+def stopping_loglik(n: Any, c: Any, p: Any, batch: int) -> Any:
+    r"""Log-likelihood of p for one problem under the stop-at-first-successful-batch design.
+
+    .. math:: \log L(p) = (n - s)\log(1-p) + \log\binom{s}{c} + c\log p + (s - c)\log(1-p)
+              = \log\binom{s}{c} + c\log p + (n-c)\log(1-p)
+
+    for a problem stopped by a success (s = size of the last batch), and
+    :math:`n\log(1-p)` for one that reached the cap with c = 0. Up to the design constant
+    log C(s, c) this is the binomial kernel, which is why likelihood-based fits of (n, c)
+    stay valid on such data.
+    """
+    n_a, c_a, batch, last, _ = _stopping_iv(n, c, batch, None)
+    p_a = as_float_array(p, "p")
+    if ((p_a < 0) | (p_a > 1)).any():
+        raise PasscurveError("`p` must be in [0, 1]")
+    const = np.where(
+        c_a > 0, special.gammaln(last + 1) - special.gammaln(c_a + 1) - special.gammaln(last - c_a + 1), 0
+    )
+    with np.errstate(divide="ignore"):
+        out = const + special.xlogy(c_a, p_a) + special.xlog1py(n_a - c_a, -p_a)
+    return float(out) if np.ndim(out) == 0 else out
+
+
+def inverse_binomial_p(n: Any, r: Any) -> Any:
+    r"""Haldane's unbiased estimator of p under inverse binomial sampling.
+
+    Design: sample until the r-th success; n (the number of samples) is the random
+    quantity. :math:`\hat p = (r-1)/(n-1)` is unbiased for r >= 2 (Haldane 1945); no
+    unbiased estimator exists for r = 1 (the geometric case), where the natural 1/n is
+    biased upward (E[1/N] = -p log p/(1-p) > p). For pass@k under r = 1 use
+    :func:`stopping_pass_at_k` with ``batch=1`` instead (1{N <= k}, unbiased).
+    """
+    n_a = as_int_array(n, "n", minimum=1)
+    r_a = as_int_array(r, "r", minimum=2)
+    n_b, r_b = np.broadcast_arrays(n_a, r_a)
+    if (n_b < r_b).any():
+        raise PasscurveError("`n` must be >= r (the r-th success is the last sample)")
+    out = (r_b - 1) / (n_b - 1).astype(np.float64)
+    return float(out) if out.ndim == 0 else out

@@ -1,0 +1,1053 @@
+r"""Plan where to spend the next samples: adaptive allocation for the best forecast of pass_D@K.
+
+The target is the benchmark-level pass_D@K = mean_i 1 - (1 - p_i)^K at a budget K that may
+lie far beyond the samples drawn so far. Allocation rules (plus ``uniform``, the baseline):
+
+``fewest-successes``
+    Kazdan et al. (2025, arXiv 2510.05197): the next sample goes to the problem with the
+    fewest successes; ties go to the problem with the fewest attempts (then at random).
+    Planning a batch repeats the rule without seeing the outcomes.
+``variance-optimal``
+    Kazdan et al. (2025): total samples n_i proportional to
+    :math:`\sqrt{p_i (1-p_i)^{2K-1}}`, the allocation that minimises the variance of the mean of
+    per-problem pass@K estimates (whose variance is about K^2 p(1-p)^{2K-1}/n). p_i is the
+    posterior mean (α + c_i)/(α + β + n_i) under the fitted Beta(α, β) prior, so problems with
+    c_i = 0 still get samples. Samples already drawn cannot be taken back: the new samples
+    water-fill toward the target.
+``passcurve``
+    Bayesian experimental design on the forecast with the prior held fixed. Under the
+    fitted prior each problem's p_i has posterior Beta(a_i, b_i), a_i = α + c_i,
+    b_i = β + n_i - c_i, and the forecast is the posterior mean
+    :math:`\hat F = \frac1N \sum_i 1 - B(a_i, b_i + K)/B(a_i, b_i)` with posterior variance
+    :math:`\frac1{N^2}\sum_i V_i`. Drawing m more samples of problem i is expected to remove
+
+    .. math:: R_i(m) = \sum_{x=0}^{m} \mathrm{BetaBin}(x; m, a_i, b_i)
+              \Bigl(\frac{B(a_i+x, b_i+m-x+K)}{B(a_i+x, b_i+m-x)} - \frac{B(a_i, b_i+K)}{B(a_i, b_i)}\Bigr)^2
+
+    of V_i (the law of total variance; exact, no asymptotics, valid for K > n). Samples are
+    given greedily by the knowledge-gradient(*) index max_s [R_i(m_i + s) - R_i(m_i)] / s
+    (Frazier & Powell 2010), which looks several steps ahead because a single sample of a
+    very hard problem is nearly uninformative while a hundred are not.
+``hierarchical`` (default)
+    The same greedy look-ahead on the *total* variance of the forecast, including the
+    uncertainty of the fitted prior θ = (log α, log β) by the delta method:
+    :math:`\sum_i w_i^2 V_i + S^\top J^{-1} S`, S = Σ_i w_i ∂E[g_i | data]/∂θ, J the observed
+    information about θ (see :func:`_alloc_hierarchical`). Sampling a problem both pins down
+    its own pass@K and teaches the prior's tail, on which the forecast of every sparsely
+    sampled problem rests. Falls back to ``passcurve`` when the prior is fixed.
+
+All use only (n_i, c_i) and the fitted prior; estimates after adaptive sampling should
+use likelihood-based estimators (see :mod:`passcurve._adaptive`).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import heapq
+import warnings
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+from scipy import special
+
+from ._adaptive import BetaPrior, _fit_beta_binomial, _fit_zi_beta_binomial
+from ._counts import Counts
+from ._errors import PasscurveError
+from ._validation import as_float_array, as_int_array, check_positive_int, check_rng, fmt
+
+__all__ = ["METHODS", "Planner", "PlanResult", "plan", "preposterior_reduction"]
+
+METHODS = ("hierarchical", "passcurve", "fewest-successes", "variance-optimal", "uniform")
+_MAX_ROUNDS = 600
+# the planner's prior is a posterior mode under p(α, β) ∝ (α+β)^(-5/2) (see _fit_beta_binomial)
+_HYPER = 2.5
+
+
+# ----------------------------------------------------------------------------------------
+# numerical kernels
+# ----------------------------------------------------------------------------------------
+def _log_h(prior: Any, c: np.ndarray, d: np.ndarray, k: float) -> np.ndarray:
+    """log E[(1-p)^k | c successes, d failures] = log M(c, d+k) - log M(c, d)."""
+    return prior.log_moment(c, d + k) - prior.log_moment(c, d)
+
+
+def _posterior_var(prior: Any, c: np.ndarray, d: np.ndarray, k: float) -> np.ndarray:
+    """Var[(1-p)^k | c, d] = E[(1-p)^{2k}] - E[(1-p)^k]^2 (>= 0)."""
+    base = prior.log_moment(c, d)
+    h1 = prior.log_moment(c, d + k) - base
+    h2 = prior.log_moment(c, d + 2 * k) - base
+    return np.maximum(np.exp(h2) - np.exp(2 * h1), 0.0)
+
+
+def preposterior_reduction(prior: Any, n: Any, c: Any, k: float, m: Any) -> np.ndarray:
+    r"""Expected reduction of Var[(1-p)^k | n, c] from m more samples, per problem (exact sum over outcomes).
+
+    With M(c, d) = E[p^c (1-p)^d] under the prior (``prior.log_moment``), the predictive
+    probability of x successes in m more samples is C(m, x) M(c+x, d+m-x)/M(c, d) and
+
+    .. math:: R(m) = \sum_{x=0}^{m} P(x \mid n, c)\,\bigl(h(c+x, d+m-x) - h(c, d)\bigr)^2,
+              \quad h(c, d) = M(c, d+k)/M(c, d),\ d = n - c,
+
+    which is Var[(1-p)^k | n, c] - E[Var[(1-p)^k | n+m, c+x]] by the law of total
+    variance; R(0) = 0 and R(m) -> Var[(1-p)^k | n, c] as m -> infinity. Outcomes x beyond
+    the 1 - 1e-12 quantile of the Beta(α + c, β + d) part are skipped (their weight is
+    negligible). Vectorised over problems with ragged m.
+    """
+    n = np.atleast_1d(np.asarray(n, dtype=np.float64))
+    c = np.atleast_1d(np.asarray(c, dtype=np.float64))
+    m = np.atleast_1d(np.asarray(m, dtype=np.int64))
+    n, c, m = (v.ravel() for v in np.broadcast_arrays(n, c, m))
+    d = n - c
+    mf = m
+    a_post, b_post = prior.alpha + c, prior.beta + d
+    q_hi = special.betaincinv(a_post, b_post, 1.0 - 1e-12)
+    q_lo = special.betaincinv(a_post, b_post, 1e-12)
+    mu_hi, mu_lo = mf * q_hi, mf * q_lo
+    xmax = np.minimum(mf, np.ceil(mu_hi + 8.0 * np.sqrt(mu_hi + 1.0) + 8.0).astype(np.int64))
+    xmin = np.clip(np.floor(mu_lo - 8.0 * np.sqrt(mu_hi + 1.0) - 8.0), 0, None).astype(np.int64)
+    if getattr(prior, "impossible", 0.0) > 0:
+        xmin = np.zeros_like(xmin)  # the point mass at p = 0 puts weight on x = 0
+    xmin = np.minimum(xmin, xmax)
+    reps = xmax - xmin + 1
+    total = int(reps.sum())
+    idx = np.repeat(np.arange(reps.size), reps)
+    offs = np.cumsum(reps) - reps
+    x = (np.arange(total) - np.repeat(offs - xmin, reps)).astype(np.float64)
+    gl = special.gammaln
+    ci, di, mi = c[idx], d[idx], mf[idx].astype(np.float64)
+    base = prior.log_moment(c, d)
+    cx, dx = ci + x, di + mi - x
+    lm_x = prior.log_moment(cx, dx)
+    logpmf = gl(mi + 1) - gl(x + 1) - gl(mi - x + 1) + lm_x - base[idx]
+    hx = np.exp(prior.log_moment(cx, dx + k) - lm_x)
+    h0 = np.exp(prior.log_moment(c, d + k) - base)
+    out = np.bincount(idx, weights=np.exp(logpmf) * (hx - h0[idx]) ** 2, minlength=reps.size)
+    return out
+
+
+def _alloc_uniform(n: np.ndarray, units: int, room: np.ndarray, tiebreak: np.ndarray) -> np.ndarray:
+    """Spread units evenly over problems with room (equal extra samples, not equal totals)."""
+    out = np.zeros(n.size, dtype=np.int64)
+    left = units
+    while left > 0:
+        open_ = np.flatnonzero(out < room)
+        if open_.size == 0:
+            break
+        each = left // open_.size
+        if each == 0:
+            pick = open_[np.argsort(tiebreak[open_], kind="stable")[:left]]
+            out[pick] += 1
+            break
+        add = np.minimum(each, room[open_] - out[open_])
+        out[open_] += add
+        left -= int(add.sum())
+    return out
+
+
+def _alloc_fewest(
+    c: np.ndarray, n: np.ndarray, step: int, units: int, room: np.ndarray, tiebreak: np.ndarray
+) -> np.ndarray:
+    """Kazdan et al.'s rule repeated ``units`` times: min (c, n + planned, random tie-break)."""
+    out = np.zeros(n.size, dtype=np.int64)
+    heap = [(int(c[i]), int(n[i]), float(tiebreak[i]), int(i)) for i in np.flatnonzero(room > 0)]
+    heapq.heapify(heap)
+    for _ in range(units):
+        if not heap:
+            break
+        ci, ni, t, i = heapq.heappop(heap)
+        out[i] += 1
+        if out[i] < room[i]:
+            heapq.heappush(heap, (ci, ni + step, t, i))
+    return out
+
+
+def _alloc_variance_optimal(
+    n: np.ndarray, p: np.ndarray, k: float, step: int, units: int, room: np.ndarray
+) -> np.ndarray:
+    """Water-fill toward totals proportional to sqrt(p (1-p)^(2K-1)) (in units of ``step``)."""
+    if units <= 0:
+        return np.zeros(n.size, dtype=np.int64)
+    logw = 0.5 * (np.log(p) + (2 * k - 1) * np.log1p(-p))
+    w = np.exp(logw - logw.max())
+    w = np.where(room > 0, w, 0.0)
+    if w.sum() <= 0:
+        w = (room > 0).astype(np.float64)
+    cap = room.astype(np.float64)
+    cur = n / step
+
+    def extra(lam: float) -> np.ndarray:
+        return np.clip(lam * w - cur, 0.0, cap)
+
+    total_room = float(cap[w > 0].sum())
+    if total_room <= units:
+        out = np.where(w > 0, room, 0).astype(np.int64)
+        return out
+    lo, hi = 0.0, 1.0
+    while extra(hi).sum() < units:
+        hi *= 2.0
+    for _ in range(100):
+        mid = 0.5 * (lo + hi)
+        if extra(mid).sum() < units:
+            lo = mid
+        else:
+            hi = mid
+    e = extra(hi)
+    base = np.minimum(np.floor(e).astype(np.int64), room)
+    rest = units - int(base.sum())
+    if rest > 0:
+        frac = np.where(base < room, e - base, -1.0)
+        order = np.argsort(-frac, kind="stable")[:rest]
+        base[order] += 1
+    return base
+
+
+def _kg_index(
+    prior: Any,
+    n: np.ndarray,
+    c: np.ndarray,
+    k: float,
+    m: np.ndarray,
+    step: int,
+    room: np.ndarray,
+    horizon: int,
+    w2: np.ndarray,
+) -> np.ndarray:
+    """Knowledge-gradient(*) index: max over look-ahead s of [R(m+s) - R(m)] / s, per sample.
+
+    Look-aheads s = 1, 4, 16, ... up to ``horizon`` units (capped by the room left); one
+    vectorised call evaluates every (problem, look-ahead) pair.
+    """
+    sizes = 4 ** np.arange(int(np.log(max(horizon, 1)) / np.log(4)) + 1)
+    s_all = np.concatenate([[0], sizes])  # 0 = the current plan
+    mm = m[:, None] + s_all[None, :]
+    ok = mm <= np.maximum(room, m)[:, None]
+    ok[:, 0] = True
+    rows, cols = np.nonzero(ok)
+    r = np.full(mm.shape, np.nan)
+    r[rows, cols] = preposterior_reduction(prior, n[rows], c[rows], k, mm[rows, cols] * step)
+    gain = (r[:, 1:] - r[:, :1]) / (sizes[None, :] * step)
+    best = w2 * np.nanmax(np.where(np.isnan(gain), -np.inf, gain), axis=1)
+    best[m >= room] = -np.inf
+    return best
+
+
+def _alloc_passcurve(
+    prior: Any,
+    n: np.ndarray,
+    c: np.ndarray,
+    k: float,
+    step: int,
+    units: int,
+    room: np.ndarray,
+    w2: np.ndarray,
+    horizon: int,
+) -> np.ndarray:
+    """Greedy knowledge-gradient(*) allocation of ``units`` blocks of ``step`` samples."""
+    out = np.zeros(n.size, dtype=np.int64)
+    if units <= 0:
+        return out
+    # coarsen to at most _MAX_ROUNDS greedy rounds
+    chunk = max(1, -(-units // _MAX_ROUNDS))
+    horizon_units = max(1, horizon // step)
+    idx = _kg_index(prior, n, c, k, out, step, room, horizon_units, w2)
+    left = units
+    while left > 0:
+        i = int(np.argmax(idx))
+        if not np.isfinite(idx[i]):
+            break
+        take = int(min(chunk, left, room[i] - out[i]))
+        out[i] += take
+        left -= take
+        sel = np.array([i])
+        idx[i] = _kg_index(prior, n[sel], c[sel], k, out[sel], step, room[sel], horizon_units, w2[sel])[0]
+    return out
+
+
+def _perturbed(prior: Any, da: float, db: float) -> Any:
+    """The prior with log α and log β shifted by (da, db) (π0 and other parameters kept)."""
+    return dataclasses.replace(prior, alpha=prior.alpha * np.exp(da), beta=prior.beta * np.exp(db))
+
+
+def _ragged_outcomes(prior: Any, n: np.ndarray, c: np.ndarray, m: np.ndarray) -> tuple[np.ndarray, ...]:
+    """Flattened (row index, x) pairs over the outcomes x of m more samples that carry weight."""
+    d = n - c
+    a_post, b_post = prior.alpha + c, prior.beta + d
+    q_hi = special.betaincinv(a_post, b_post, 1.0 - 1e-12)
+    q_lo = special.betaincinv(a_post, b_post, 1e-12)
+    mu_hi, mu_lo = m * q_hi, m * q_lo
+    xmax = np.minimum(m, np.ceil(mu_hi + 8.0 * np.sqrt(mu_hi + 1.0) + 8.0).astype(np.int64))
+    xmin = np.clip(np.floor(mu_lo - 8.0 * np.sqrt(mu_hi + 1.0) - 8.0), 0, None).astype(np.int64)
+    if getattr(prior, "impossible", 0.0) > 0:
+        xmin = np.zeros_like(xmin)
+    xmin = np.minimum(xmin, xmax)
+    reps = xmax - xmin + 1
+    idx = np.repeat(np.arange(reps.size), reps)
+    offs = np.cumsum(reps) - reps
+    x = (np.arange(int(reps.sum())) - np.repeat(offs - xmin, reps)).astype(np.float64)
+    return idx, x
+
+
+_EPS = 1e-3
+
+
+def _hier_stats(prior: Any, n: np.ndarray, c: np.ndarray, k: float, m: np.ndarray) -> np.ndarray:
+    """Per row, expected over the outcomes of m more samples: [R, s_a, s_b, J_aa, J_bb, J_ab].
+
+    R is the preposterior reduction of Var[(1-p)^k] (as :func:`preposterior_reduction`);
+    s = d E[(1-p)^k | data] / d(log α, log β) and J = -d² log M(c, d) / d(log α, log β)²
+    (the problem's observed information about the prior's parameters), both averaged over
+    the predictive distribution of the new outcomes. Derivatives by central differences.
+    """
+    n, c, m = (np.asarray(v, dtype=np.float64).ravel() for v in np.broadcast_arrays(n, c, m))
+    idx, x = _ragged_outcomes(prior, n, c, m.astype(np.int64))
+    d = n - c
+    gl = special.gammaln
+    ci, di, mi = c[idx], d[idx], m[idx]
+    cx, dx = ci + x, di + mi - x
+    e = _EPS
+    if type(prior) is BetaPrior or getattr(prior, "impossible", 1.0) == 0.0 and isinstance(prior, BetaPrior):
+        return _hier_stats_beta(prior, n, c, d, k, idx, x, cx, dx, mi)
+    p0, pa, pma, pb, pmb, pab = (
+        prior,
+        _perturbed(prior, e, 0),
+        _perturbed(prior, -e, 0),
+        _perturbed(prior, 0, e),
+        _perturbed(prior, 0, -e),
+        _perturbed(prior, e, e),
+    )
+    A0, Aa, Ama, Ab, Amb, Aab = (q.log_moment(cx, dx) for q in (p0, pa, pma, pb, pmb, pab))
+    base = prior.log_moment(c, d)
+    logpmf = gl(mi + 1) - gl(x + 1) - gl(mi - x + 1) + A0 - base[idx]
+    pmf = np.exp(logpmf)
+    h = {}
+    for key, q, A in (("0", p0, A0), ("a", pa, Aa), ("ma", pma, Ama), ("b", pb, Ab), ("mb", pmb, Amb)):
+        h[key] = np.exp(np.minimum(q.log_moment(cx, dx + k) - A, 0.0))
+    h0 = np.exp(np.minimum(prior.log_moment(c, d + k) - base, 0.0))
+    sa = (h["a"] - h["ma"]) / (2 * e)
+    sb = (h["b"] - h["mb"]) / (2 * e)
+    jaa = -(Aa - 2 * A0 + Ama) / e**2
+    jbb = -(Ab - 2 * A0 + Amb) / e**2
+    jab = -(Aab - Aa - Ab + A0) / e**2
+    cols = [(h["0"] - h0[idx]) ** 2, sa, sb, jaa, jbb, jab]
+    out = np.stack([np.bincount(idx, weights=pmf * v, minlength=n.size) for v in cols], axis=1)
+    return out
+
+
+def _hier_stats_beta(
+    prior: Any,
+    n: np.ndarray,
+    c: np.ndarray,
+    d: np.ndarray,
+    k: float,
+    idx: np.ndarray,
+    x: np.ndarray,
+    cx: np.ndarray,
+    dx: np.ndarray,
+    mi: np.ndarray,
+) -> np.ndarray:
+    """:func:`_hier_stats` for a plain Beta prior, sharing the log-gamma terms across perturbations."""
+    gl = special.gammaln
+    e = _EPS
+    a, b = prior.alpha, prior.beta
+    al = {0: a, 1: a * np.exp(e), -1: a * np.exp(-e)}
+    be = {0: b, 1: b * np.exp(e), -1: b * np.exp(-e)}
+    ga = {j: gl(al[j] + cx) for j in al}
+    gb = {j: gl(be[j] + dx) for j in be}
+    gbk = {j: gl(be[j] + dx + k) for j in be}
+    tot = cx + dx
+
+    def k0(ia: int, ib: int) -> float:
+        return float(gl(al[ia]) + gl(be[ib]) - gl(al[ia] + be[ib]))
+
+    combos = [(0, 0), (1, 0), (-1, 0), (0, 1), (0, -1), (1, 1)]
+    A = {}
+    for ia, ib in combos:
+        A[(ia, ib)] = ga[ia] + gb[ib] - gl(al[ia] + be[ib] + tot) - k0(ia, ib)
+    h = {}
+    for ia, ib in combos[:5]:
+        B = ga[ia] + gbk[ib] - gl(al[ia] + be[ib] + tot + k) - k0(ia, ib)
+        h[(ia, ib)] = np.exp(np.minimum(B - A[(ia, ib)], 0.0))
+    base = prior.log_moment(c, d)
+    logpmf = gl(mi + 1) - gl(x + 1) - gl(mi - x + 1) + A[(0, 0)] - base[idx]
+    pmf = np.exp(logpmf)
+    h0 = np.exp(np.minimum(prior.log_moment(c, d + k) - base, 0.0))
+    A0 = A[(0, 0)]
+    cols = [
+        (h[(0, 0)] - h0[idx]) ** 2,
+        (h[(1, 0)] - h[(-1, 0)]) / (2 * e),
+        (h[(0, 1)] - h[(0, -1)]) / (2 * e),
+        -(A[(1, 0)] - 2 * A0 + A[(-1, 0)]) / e**2,
+        -(A[(0, 1)] - 2 * A0 + A[(0, -1)]) / e**2,
+        -(A[(1, 1)] - A[(1, 0)] - A[(0, 1)] + A0) / e**2,
+    ]
+    return np.stack([np.bincount(idx, weights=pmf * v, minlength=n.size) for v in cols], axis=1)
+
+
+def _quad(sa: np.ndarray, sb: np.ndarray, jaa: np.ndarray, jbb: np.ndarray, jab: np.ndarray) -> np.ndarray:
+    """sᵀ J⁻¹ s for 2x2 J (vectorised); J is floored to stay positive definite."""
+    det = jaa * jbb - jab**2
+    bad = (det <= 1e-12 * np.maximum(jaa * jbb, 1e-300)) | (jaa <= 0) | (jbb <= 0)
+    det = np.where(bad, np.nan, det)
+    q = (jbb * sa**2 - 2 * jab * sa * sb + jaa * sb**2) / det
+    return np.where(np.isfinite(q) & (q >= 0), q, np.inf)
+
+
+def _alloc_hierarchical(
+    prior: Any,
+    n: np.ndarray,
+    c: np.ndarray,
+    k: float,
+    step: int,
+    units: int,
+    room: np.ndarray,
+    w: np.ndarray,
+    horizon: int,
+    hyper: float,
+) -> np.ndarray:
+    r"""Greedy knowledge-gradient(*) on the forecast's variance including the prior's uncertainty.
+
+    Total variance of F = Σ w_i E[g_i | data, θ] (θ = log α, log β fitted):
+    :math:`\sum_i w_i^2 V_i + S^\top J^{-1} S` with S = Σ w_i ∂E[g_i]/∂θ and J the observed
+    information about θ (plus the hyperprior's curvature). Drawing m more samples of
+    problem i replaces V_i by V_i - R_i(m) and its contributions to S and J by their
+    predictive expectations; the index is the best drop in total variance per sample over
+    look-aheads s = 1, 8, 64, ... units.
+    """
+    N = n.size
+    out = np.zeros(N, dtype=np.int64)
+    if units <= 0:
+        return out
+    chunk = max(1, -(-units // _MAX_ROUNDS))
+    h_units = max(1, horizon // step)
+    sizes = 8 ** np.arange(int(np.log(max(h_units, 1)) / np.log(8)) + 1)
+    s_all = np.concatenate([[0], sizes])
+    L = s_all.size
+    w2 = w**2
+
+    def stats_for(rows: np.ndarray) -> np.ndarray:
+        mm = (out[rows][:, None] + s_all[None, :]) * step
+        flat = _hier_stats(prior, np.repeat(n[rows], L), np.repeat(c[rows], L), k, mm.ravel())
+        st = flat.reshape(rows.size, L, 6)
+        ok = (out[rows][:, None] + s_all[None, :]) <= np.maximum(room[rows], out[rows])[:, None]
+        st[~ok] = np.nan
+        return st
+
+    cache = stats_for(np.arange(N))  # (N, L, 6): column 0 of axis 1 is the current plan
+    # hyperprior p(α, β) ∝ (α+β)^(-hyper): curvature in (log α, log β)
+    ab = prior.alpha * prior.beta / (prior.alpha + prior.beta) ** 2
+    hyp = hyper * ab
+    ridge = 1e-9
+    left = units
+    while left > 0:
+        cur = cache[:, 0, :]
+        S = np.array([np.dot(w, cur[:, 1]), np.dot(w, cur[:, 2])])
+        J = cur[:, 3:].sum(axis=0) + np.array([hyp + ridge, hyp + ridge, -hyp])
+        # candidates: problem i with look-ahead j replaces its row of contributions
+        new = cache[:, 1:, :]
+        Sa = S[0] + w[:, None] * (new[:, :, 1] - cur[:, None, 1])
+        Sb = S[1] + w[:, None] * (new[:, :, 2] - cur[:, None, 2])
+        Jaa = J[0] + new[:, :, 3] - cur[:, None, 3]
+        Jbb = J[1] + new[:, :, 4] - cur[:, None, 4]
+        Jab = J[2] + new[:, :, 5] - cur[:, None, 5]
+        q_now = _quad(
+            np.array([S[0]]), np.array([S[1]]), np.array([J[0]]), np.array([J[1]]), np.array([J[2]])
+        )[0]
+        q_new = _quad(Sa, Sb, Jaa, Jbb, Jab)
+        if not np.isfinite(q_now):
+            q_now = (
+                np.nanmax(np.where(np.isfinite(q_new), q_new, np.nan)) if np.isfinite(q_new).any() else 0.0
+            )
+        gain = (w2[:, None] * (new[:, :, 0] - cur[:, None, 0]) + (q_now - q_new)) / (sizes[None, :] * step)
+        gain = np.where(np.isnan(gain), -np.inf, gain)
+        best = gain.max(axis=1)
+        best[out >= room] = -np.inf
+        i = int(np.argmax(best))
+        if not np.isfinite(best[i]):
+            break
+        take = int(min(chunk, left, room[i] - out[i]))
+        out[i] += take
+        left -= take
+        cache[i] = stats_for(np.array([i]))[0]
+    return out
+
+
+# ----------------------------------------------------------------------------------------
+# results
+# ----------------------------------------------------------------------------------------
+@dataclass(frozen=True, eq=False)
+class PlanResult:
+    """How many more samples each problem should get.
+
+    Attributes
+    ----------
+    method : str
+    k : int
+        The target budget K of the forecast pass_D@K.
+    budget : int
+        New samples per model (a multiple of ``batch``).
+    batch : int
+        Granularity: every problem gets a multiple of ``batch`` new samples.
+    model, problem : ndarray of str
+    n, c : ndarray of int
+        Samples and successes so far.
+    p_hat : ndarray
+        Posterior mean success rate (α + c)/(α + β + n) under the fitted prior.
+    additional : ndarray of int
+        New samples to draw per problem.
+    summary : list of dict
+        Per model: prior (alpha, beta), forecast of pass_D@K now (posterior mean) and its
+        posterior SD now, the expected posterior SD after this plan and after a uniform
+        plan of the same budget, and the samples so far.
+    """
+
+    method: str
+    k: int
+    budget: int
+    batch: int
+    model: np.ndarray
+    problem: np.ndarray
+    n: np.ndarray
+    c: np.ndarray
+    p_hat: np.ndarray
+    additional: np.ndarray
+    summary: list[dict[str, Any]]
+    warnings: list[str] = field(default_factory=list)
+
+    @property
+    def models(self) -> list[str]:
+        return [s["model"] for s in self.summary]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "method": self.method,
+            "k": int(self.k),
+            "budget": int(self.budget),
+            "batch": int(self.batch),
+            "summary": [dict(s) for s in self.summary],
+            "allocation": {
+                "model": [str(v) for v in self.model],
+                "problem": [str(v) for v in self.problem],
+                "n": self.n.tolist(),
+                "c": self.c.tolist(),
+                "p_hat": [float(v) for v in self.p_hat],
+                "additional": self.additional.tolist(),
+            },
+            "warnings": list(self.warnings),
+        }
+
+    def to_frame(self) -> Any:
+        """One row per (model, problem): n, c, p_hat, additional."""
+        try:
+            import pandas as pd
+        except ImportError:  # pragma: no cover - optional dependency
+            raise PasscurveError("`to_frame()` needs pandas: pip install 'passcurve[frames]'") from None
+        return pd.DataFrame(self.to_dict()["allocation"])
+
+    def plot(self) -> Any:
+        """Scatter of new samples against the estimated success rate (log x), one trace per model."""
+        import plotly.graph_objects as go
+
+        fig = go.Figure()
+        for m in self.models:
+            sel = self.model == m
+            fig.add_trace(
+                go.Scatter(
+                    x=self.p_hat[sel],
+                    y=self.additional[sel],
+                    mode="markers",
+                    name=m,
+                    text=[str(p) for p in self.problem[sel]],
+                )
+            )
+        fig.update_layout(
+            title=f"{self.method} plan for pass@{self.k}: {self.budget} new samples per model",
+            xaxis={"title": "estimated success rate p̂ (posterior mean)", "type": "log"},
+            yaxis={"title": "new samples"},
+        )
+        return fig
+
+
+# ----------------------------------------------------------------------------------------
+# the online planner
+# ----------------------------------------------------------------------------------------
+def _check_method(method: Any) -> str:
+    if method not in METHODS:
+        raise PasscurveError(f"`method` must be one of {', '.join(METHODS)} (got {method!r})")
+    return str(method)
+
+
+class Planner:
+    r"""Online sample allocation for one model: ``update`` with outcomes, ask ``next`` for more.
+
+    Parameters
+    ----------
+    counts : Counts, optional
+        Current counts of ONE model (use ``counts.select(model)``). Or give ``n`` and ``c``.
+    n, c : array_like of int, optional
+        Samples and successes so far per problem (n = 0 is allowed: nothing drawn yet).
+    problem : sequence of str, optional
+        Problem ids (default "0", "1", ... or the ids in ``counts``).
+    k : int
+        Target budget K of the forecast pass_D@K (may exceed every n).
+    method : {"hierarchical", "passcurve", "fewest-successes", "variance-optimal", "uniform"}
+    max_n : int, optional
+        At most this many samples per problem in total (e.g. the size of a finite pool).
+    weight : array_like, optional
+        Problem weights of the benchmark mean (default equal).
+    prior : "beta" (default), "zi_beta", BetaPrior, (alpha, beta) or a difficulty model, optional
+        The difficulty distribution behind the posterior: refit at every call by maximum
+        likelihood ("beta": beta-binomial; "zi_beta": with a point mass of impossible
+        problems; an unfitted model object with ``fit(n=, c=, weight=)`` and
+        ``log_moment(c, d)``, e.g. from ``fit_difficulty``), or fixed (a BetaPrior or a pair).
+    rng : None, int or Generator
+        Breaks ties (fewest-successes, uniform) reproducibly.
+
+    Attributes
+    ----------
+    problems : list of str
+    n_, c_ : ndarray of int
+        Current counts (initial counts plus every update).
+    prior_ : BetaPrior or ZeroInflatedBetaPrior
+        The prior used by the last call (refitted on the current counts).
+
+    Examples
+    --------
+    >>> pl = Planner(n=[0] * 50, c=[0] * 50, k=1000, rng=0)
+    >>> ids = pl.next(100)          # which problems to sample next (with repeats)
+    >>> # ... draw one sample per id, then:
+    >>> # pl.update(ids, outcomes)  # outcomes: 0/1 per id, in the same order
+    """
+
+    def __init__(
+        self,
+        counts: Counts | None = None,
+        *,
+        n: Any = None,
+        c: Any = None,
+        problem: Any = None,
+        k: int,
+        method: str = "hierarchical",
+        max_n: int | None = None,
+        weight: Any = None,
+        prior: Any = None,
+        rng: Any = None,
+    ) -> None:
+        if counts is not None:
+            if n is not None or c is not None:
+                raise PasscurveError("give either `counts` or `n` and `c`, not both")
+            if not isinstance(counts, Counts):
+                raise PasscurveError(f"`counts` must be a Counts object (got {type(counts).__name__})")
+            if len(counts.models) != 1:
+                raise PasscurveError(
+                    f"`counts` holds {len(counts.models)} models; a Planner plans one: use counts.select(model)"
+                )
+            n, c = counts.n, counts.c
+            problem = counts.problem if problem is None else problem
+            weight = counts.weight if weight is None else weight
+            self.model = counts.models[0]
+        else:
+            if n is None or c is None:
+                raise PasscurveError("give `counts` or both `n` and `c`")
+            self.model = "model"
+        n_a = as_int_array(n, "n", minimum=0).ravel()
+        c_a = as_int_array(c, "c", minimum=0).ravel()
+        if n_a.size != c_a.size:
+            raise PasscurveError(f"`n` has {n_a.size} entries but `c` has {c_a.size}")
+        if (c_a > n_a).any():
+            i = int(np.flatnonzero(c_a > n_a)[0])
+            raise PasscurveError(f"`c` must be <= n (got c={c_a[i]}, n={n_a[i]})")
+        size = n_a.size
+        if problem is None:
+            ids = [str(i) for i in range(size)]
+        else:
+            ids = [str(p) for p in np.asarray(problem, dtype=object).ravel()]
+            if len(ids) != size:
+                raise PasscurveError(f"`problem` has {len(ids)} entries but `n` has {size}")
+            if len(set(ids)) != size:
+                raise PasscurveError("`problem` ids must be unique")
+        self.problems = ids
+        self._index = {p: i for i, p in enumerate(ids)}
+        self.k = check_positive_int(k, "k")
+        self.method = _check_method(method)
+        self.max_n = None if max_n is None else check_positive_int(max_n, "max_n")
+        if self.max_n is not None and (n_a > self.max_n).any():
+            raise PasscurveError(f"`max_n` must be >= every n (got max_n={self.max_n}, n={int(n_a.max())})")
+        if weight is None:
+            self.weight = np.ones(size)
+        else:
+            self.weight = as_float_array(weight, "weight").ravel()
+            if self.weight.size != size or (self.weight < 0).any() or self.weight.sum() <= 0:
+                raise PasscurveError("`weight` must hold one non-negative number per problem, not all zero")
+        self._fixed_prior, self._prior_kind = _as_prior(prior)
+        self.rng = check_rng(rng)
+        self.n_ = n_a.copy()
+        self.c_ = c_a.copy()
+        self.n0_ = n_a.copy()
+        self.c0_ = c_a.copy()
+        self.prior_: BetaPrior | None = None
+        self.warnings_: list[str] = []
+
+    # ------------------------------------------------------------------ data
+    def _resolve(self, problem: Any) -> np.ndarray:
+        items = (
+            [problem]
+            if isinstance(problem, str | int | np.integer)
+            else list(np.asarray(problem, dtype=object).ravel())
+        )
+        out = np.empty(len(items), dtype=np.int64)
+        for j, p in enumerate(items):
+            if isinstance(p, str) and p in self._index:
+                out[j] = self._index[p]
+            elif isinstance(p, int | np.integer) and not isinstance(p, bool) and str(p) in self._index:
+                out[j] = self._index[str(p)]
+            elif (
+                isinstance(p, int | np.integer)
+                and not isinstance(p, bool)
+                and 0 <= int(p) < len(self.problems)
+            ):
+                out[j] = int(p)
+            else:
+                raise PasscurveError(f"`problem` {p!r} is not one of the planner's problems")
+        return out
+
+    def update(self, problem: Any, outcomes: Any) -> Planner:
+        """Record outcomes (0/1 or bool) of new samples.
+
+        ``problem`` is one id (then ``outcomes`` holds that problem's new samples) or a
+        sequence of ids with one outcome each (as returned by :meth:`next`). Returns self.
+        """
+        out = np.asarray(outcomes)
+        if out.dtype == bool:
+            out = out.astype(np.int64)
+        out = as_int_array(np.atleast_1d(out), "outcomes", minimum=0).ravel()
+        if (out > 1).any():
+            raise PasscurveError("`outcomes` must be 0/1 or booleans")
+        single = isinstance(problem, str | int | np.integer)
+        idx = self._resolve(problem)
+        if single:
+            idx = np.full(out.size, idx[0])
+        elif idx.size != out.size:
+            raise PasscurveError(f"`problem` has {idx.size} ids but `outcomes` has {out.size} values")
+        dn = np.bincount(idx, minlength=len(self.problems))
+        dc = np.bincount(idx, weights=out, minlength=len(self.problems)).astype(np.int64)
+        if self.max_n is not None and (self.n_ + dn > self.max_n).any():
+            raise PasscurveError(f"an update takes a problem past `max_n`={self.max_n}")
+        self.n_ += dn
+        self.c_ += dc
+        return self
+
+    def update_counts(self, problem: Any, n: Any, c: Any) -> Planner:
+        """Record aggregated new samples: ``n`` more draws with ``c`` successes per problem id."""
+        idx = self._resolve(problem)
+        dn = np.broadcast_to(as_int_array(n, "n", minimum=0).ravel(), idx.shape)
+        dc = np.broadcast_to(as_int_array(c, "c", minimum=0).ravel(), idx.shape)
+        if (dc > dn).any():
+            raise PasscurveError("`c` must be <= n")
+        n_new = self.n_.copy()
+        np.add.at(n_new, idx, dn)
+        if self.max_n is not None and (n_new > self.max_n).any():
+            raise PasscurveError(f"an update takes a problem past `max_n`={self.max_n}")
+        self.n_ = n_new
+        np.add.at(self.c_, idx, dc)
+        return self
+
+    # ------------------------------------------------------------------ model
+    def fit_prior(self) -> Any:
+        """Refit the difficulty prior on the current counts (or return the fixed prior)."""
+        if self._fixed_prior is not None:
+            self.prior_ = self._fixed_prior
+            return self.prior_
+        seen = self.n_ > 0
+        if seen.sum() < 2:
+            prior: Any = BetaPrior(
+                1.0, 1.0, float("nan"), True, "uniform prior: fewer than two problems sampled"
+            )
+        elif self.c_[seen].sum() == 0 or (self.c_[seen] == self.n_[seen]).all():
+            prior = BetaPrior(
+                0.5, 0.5, float("nan"), True, "Jeffreys prior: no successes (or no failures) yet"
+            )
+        else:
+            n_s, c_s, w_s = self.n_[seen], self.c_[seen], self.weight[seen]
+            if self._prior_kind == "beta":
+                prior, msgs = _fit_beta_binomial(n_s, c_s, w_s, _HYPER)
+            elif self._prior_kind == "zi_beta":
+                prior, msgs = _fit_zi_beta_binomial(n_s, c_s, w_s, _HYPER)
+            else:  # a difficulty model with fit(n=, c=, weight=) and log_moment(c, d)
+                with warnings.catch_warnings(record=True) as caught:
+                    warnings.simplefilter("always")
+                    prior = _ModelPrior(self._prior_kind.fit(n=n_s, c=c_s, weight=w_s))
+                msgs = [(w.category, str(w.message)) for w in caught]
+            for cat, msg in msgs:
+                text = f"{cat.__name__}: {msg}"
+                if text not in self.warnings_:
+                    self.warnings_.append(text)
+        self.prior_ = prior
+        return prior
+
+    def forecast(self) -> dict[str, Any]:
+        """Current estimates of pass_D@K (all valid under adaptive sampling except ``naive``).
+
+        Returns a dict with ``posterior`` (weighted mean of per-problem posterior means of
+        1-(1-p_i)^K: empirical Bayes under the refitted prior), ``posterior_sd`` (its
+        posterior SD given the prior), ``population`` (the fitted prior's pass_D@K for a new
+        problem), ``prefix`` (Chen's unbiased estimator on the initial, non-adaptive counts,
+        when K <= every initial n, else None) and ``naive`` (Chen's estimator on all counts:
+        biased once n depends on outcomes; None when K > some n).
+        """
+        from ._estimators import pass_at_k
+
+        prior = self.fit_prior()
+        c, d = self.c_.astype(np.float64), (self.n_ - self.c_).astype(np.float64)
+        w = self.weight / self.weight.sum()
+        g = -np.expm1(np.minimum(_log_h(prior, c, d, self.k), 0.0))
+        var = _posterior_var(prior, c, d, self.k)
+        out: dict[str, Any] = {
+            "k": self.k,
+            "posterior": float(np.dot(w, g)),
+            "posterior_sd": float(np.sqrt(np.dot(w**2, var))),
+            "population": float(-np.expm1(prior.log_moment(0.0, float(self.k)))),
+            "prefix": None,
+            "naive": None,
+        }
+        if (self.n0_ >= self.k).all():
+            out["prefix"] = float(np.dot(w, pass_at_k(self.n0_, self.c0_, self.k)))
+        if (self.n_ >= self.k).all():
+            out["naive"] = float(np.dot(w, pass_at_k(self.n_, self.c_, self.k)))
+        return out
+
+    def p_hat(self) -> np.ndarray:
+        """Posterior mean success rate of each problem, E[p | n, c] = M(c+1, d)/M(c, d)."""
+        prior = self.fit_prior()
+        c, d = self.c_.astype(np.float64), (self.n_ - self.c_).astype(np.float64)
+        return np.exp(prior.log_moment(c + 1, d) - prior.log_moment(c, d))
+
+    # ------------------------------------------------------------------ planning
+    def allocate(
+        self, budget: int, *, batch: int = 1, horizon: int | None = None, method: str | None = None
+    ) -> np.ndarray:
+        """New samples per problem (ndarray of int, multiples of ``batch``, summing to <= budget).
+
+        ``horizon`` (default ``budget``) is the largest look-ahead of the passcurve rule: in
+        an online loop pass the whole remaining budget so that very hard problems, which
+        need many samples before they inform the forecast, are not starved. ``method``
+        overrides the planner's rule for this call.
+        """
+        method = self.method if method is None else _check_method(method)
+        budget = check_positive_int(budget, "budget")
+        batch = check_positive_int(batch, "batch")
+        units = budget // batch
+        if units == 0:
+            raise PasscurveError(f"`budget` must be >= batch (got budget={budget}, batch={batch})")
+        if self.max_n is None:
+            room = np.full(len(self.problems), units, dtype=np.int64)
+        else:
+            room = (self.max_n - self.n_) // batch
+        room = np.where(self.weight > 0, room, 0)
+        tiebreak = self.rng.random(len(self.problems))
+        if method == "uniform":
+            u = _alloc_uniform(self.n_, units, room, tiebreak)
+        elif method == "fewest-successes":
+            u = _alloc_fewest(self.c_, self.n_, batch, units, room, tiebreak)
+        elif method == "variance-optimal":
+            u = _alloc_variance_optimal(self.n_, self.p_hat(), self.k, batch, units, room)
+        else:
+            prior = self.fit_prior()
+            w = self.weight / self.weight.sum()
+            h = budget if horizon is None else max(int(horizon), budget)
+            c, n = self.c_.astype(np.float64), self.n_.astype(np.float64)
+            if method == "hierarchical" and isinstance(prior, BetaPrior) and self._fixed_prior is None:
+                u = _alloc_hierarchical(prior, n, c, self.k, batch, units, room, w, h, _HYPER)
+            else:  # "passcurve", or a prior that is fixed / not perturbable: prior uncertainty ignored
+                u = _alloc_passcurve(prior, n, c, self.k, batch, units, room, w**2, h)
+        return u * batch
+
+    def next(self, batch: int = 1, *, horizon: int | None = None) -> list[str]:
+        """Ids of the next ``batch`` samples to draw (a problem may repeat), in problem order.
+
+        ``horizon``: the samples still to come in the whole loop (look-ahead of the
+        ``passcurve``/``hierarchical`` rules; default ``batch``).
+        """
+        alloc = self.allocate(batch, horizon=horizon)
+        return [self.problems[i] for i in np.repeat(np.arange(alloc.size), alloc)]
+
+    def expected_sd(self, additional: Any) -> float:
+        """Expected posterior SD of the forecast after drawing ``additional`` samples per problem."""
+        add = as_int_array(additional, "additional", minimum=0).ravel()
+        if add.size != len(self.problems):
+            raise PasscurveError(
+                f"`additional` has {add.size} entries, the planner {len(self.problems)} problems"
+            )
+        prior = self.fit_prior()
+        c, d = self.c_.astype(np.float64), (self.n_ - self.c_).astype(np.float64)
+        w2 = (self.weight / self.weight.sum()) ** 2
+        v = _posterior_var(prior, c, d, self.k) - preposterior_reduction(prior, self.n_, self.c_, self.k, add)
+        return float(np.sqrt(max(np.dot(w2, np.maximum(v, 0.0)), 0.0)))
+
+
+class _ModelPrior:
+    """Adapter: a fitted difficulty model (``log_moment``, ``params_``) used as the planner's prior."""
+
+    def __init__(self, model: Any) -> None:
+        self.model = model
+        params = getattr(model, "params_", {})
+        self.alpha = float(params.get("alpha", 1.0))
+        self.beta = float(params.get("beta", 1.0))
+        self.impossible = float(params.get("impossible", 1.0 if "alpha" not in params else 0.0))
+        self.success = bool(getattr(model, "success_", True))
+
+    def log_moment(self, c: Any, d: Any) -> np.ndarray:
+        return self.model.log_moment(c, d)
+
+    def to_dict(self) -> dict[str, Any]:
+        return self.model.to_dict()
+
+
+def _as_prior(prior: Any) -> tuple[Any, Any]:
+    """(fixed prior or None, kind to refit: "beta", "zi_beta" or a model object)."""
+    if prior is None or prior == "beta":
+        return None, "beta"
+    if isinstance(prior, str):
+        if prior == "zi_beta":
+            return None, "zi_beta"
+        raise PasscurveError(
+            f'`prior` must be "beta", "zi_beta", a BetaPrior, (alpha, beta) or a difficulty model (got {prior!r})'
+        )
+    if isinstance(prior, BetaPrior):
+        return prior, "fixed"
+    if hasattr(prior, "fit") and hasattr(prior, "log_moment"):
+        return None, prior
+    try:
+        a, b = (float(v) for v in prior)
+    except (TypeError, ValueError):
+        raise PasscurveError(
+            '`prior` must be "beta", "zi_beta", a BetaPrior, (alpha, beta) or a difficulty model'
+        ) from None
+    if not (a > 0 and b > 0):
+        raise PasscurveError(f"`prior` needs alpha > 0 and beta > 0 (got {fmt(a)}, {fmt(b)})")
+    return BetaPrior(a, b, float("nan"), True, "fixed"), "fixed"
+
+
+# ----------------------------------------------------------------------------------------
+# one-shot planning
+# ----------------------------------------------------------------------------------------
+def _plan_iv(
+    counts: Any, n: Any, c: Any, budget: Any, k: Any, batch: Any, method: Any
+) -> tuple[Counts, int, int, int, str]:
+    if counts is None:
+        if n is None or c is None:
+            raise PasscurveError("give `counts` or both `n` and `c`")
+        counts = Counts.from_arrays(n, c, model="model")
+    elif not isinstance(counts, Counts):
+        raise PasscurveError(f"`counts` must be a Counts object (got {type(counts).__name__})")
+    elif n is not None or c is not None:
+        raise PasscurveError("give either `counts` or `n` and `c`, not both")
+    budget = check_positive_int(budget, "budget")
+    k = check_positive_int(k, "k")
+    batch = check_positive_int(batch, "batch")
+    if budget < batch:
+        raise PasscurveError(f"`budget` must be >= batch (got budget={budget}, batch={batch})")
+    return counts, budget, k, batch, _check_method(method)
+
+
+def plan(
+    counts: Counts | None = None,
+    *,
+    n: Any = None,
+    c: Any = None,
+    budget: int,
+    k: int,
+    batch: int = 1,
+    method: str = "hierarchical",
+    max_n: int | None = None,
+    prior: Any = "beta",
+    rng: Any = None,
+) -> PlanResult:
+    r"""How many more samples each problem should get to forecast pass_D@K best.
+
+    Parameters
+    ----------
+    counts : Counts, optional
+        Current counts (several models are planned independently, ``budget`` each); or
+        give ``n`` and ``c`` arrays for one model.
+    budget : int
+        New samples to spend per model (rounded down to a multiple of ``batch``).
+    k : int
+        Target budget K of pass_D@K (may lie far beyond n).
+    batch : int
+        Granularity: each problem gets a multiple of ``batch`` new samples (e.g. the ``n``
+        of one generation request).
+    method : {"hierarchical", "passcurve", "fewest-successes", "variance-optimal", "uniform"}
+        See the module docstring; "uniform" is the baseline (equal new samples).
+    max_n : int, optional
+        Cap on total samples per problem.
+    prior : {"beta", "zi_beta"} or a prior accepted by :class:`Planner`
+        Difficulty distribution refit on the counts (zero-inflated: with impossible problems).
+    rng : None, int or Generator
+        Tie-breaking (reproducible with a seed).
+
+    Returns
+    -------
+    PlanResult
+        ``additional`` per problem, the posterior mean p̂, and per model the forecast now,
+        its posterior SD, and the expected SD after this plan and after a uniform plan.
+
+    References
+    ----------
+    Kazdan et al. 2025, arXiv 2510.05197 (fewest-successes rule, variance-optimal
+    allocation, beta-binomial forecast); Frazier & Powell 2010 (knowledge-gradient(*)).
+    """
+    counts, budget, k, batch, method = _plan_iv(counts, n, c, budget, k, batch, method)
+    gen = check_rng(rng)
+    rows_p, rows_add, summary, warns = [], [], [], []
+    for model, sub in counts.groups():
+        with warnings.catch_warnings():
+            pl = Planner(sub, k=k, method=method, max_n=max_n, prior=prior, rng=gen)
+            add = pl.allocate(budget, batch=batch)
+            fc = pl.forecast()
+            uni = pl.allocate(budget, batch=batch, method="uniform")
+        fitted = pl.prior_
+        rows_p.append(pl.p_hat())
+        rows_add.append(add)
+        summary.append(
+            {
+                "model": model,
+                "problems": len(sub),
+                "samples_so_far": int(sub.n.sum()),
+                "new_samples": int(add.sum()),
+                "prior": "zi_beta"
+                if getattr(fitted, "impossible", 0.0) > 0 or prior == "zi_beta"
+                else "beta",
+                "alpha": float(fitted.alpha),
+                "beta": float(fitted.beta),
+                "impossible": float(getattr(fitted, "impossible", 0.0)),
+                "fit_success": bool(fitted.success),
+                "forecast": fc["posterior"],
+                "forecast_sd": fc["posterior_sd"],
+                "expected_sd_after": pl.expected_sd(add),
+                "expected_sd_after_uniform": pl.expected_sd(uni),
+                "population_forecast": fc["population"],
+                "problems_sampled": int((add > 0).sum()),
+            }
+        )
+        warns.extend(w for w in pl.warnings_ if w not in warns)
+    for w in warns:
+        cat_name, _, msg = w.partition(": ")
+        from . import _errors
+
+        warnings.warn(msg, getattr(_errors, cat_name, _errors.PasscurveWarning), stacklevel=2)
+    order = np.concatenate([np.flatnonzero(counts.model == m) for m in counts.models])
+    return PlanResult(
+        method=method,
+        k=k,
+        budget=(budget // batch) * batch,
+        batch=batch,
+        model=counts.model[order],
+        problem=counts.problem[order],
+        n=counts.n[order],
+        c=counts.c[order],
+        p_hat=np.concatenate(rows_p),
+        additional=np.concatenate(rows_add),
+        summary=summary,
+        warnings=warns,
+    )

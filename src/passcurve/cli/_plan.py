@@ -1,0 +1,121 @@
+"""`passcurve plan`: how many more samples each problem should get for the best forecast of pass_D@K."""
+
+from __future__ import annotations
+
+import sys
+from typing import Annotated
+
+import typer
+from rich.table import Table
+
+from .._errors import PasscurveError
+from .._planner import METHODS
+from .._planner import plan as compute_plan
+from ._app import (
+    AttemptCol,
+    CCol,
+    CorrectCol,
+    FileArg,
+    Format,
+    JsonFlag,
+    ModelCol,
+    NCol,
+    ProblemCol,
+    Seed,
+    Threshold,
+    collect_warnings,
+    command,
+    load_counts,
+    out,
+    print_json,
+)
+
+
+def _render(res, top: int) -> None:  # type: ignore[no-untyped-def]
+    for s in res.summary:
+        m = s["model"]
+        sel = res.model == m
+        title = (
+            f"{m}: {s['new_samples']} new samples over {s['problems_sampled']} of {s['problems']} problems "
+            f"({res.method}, target pass@{res.k}); forecast {s['forecast']:.4f} ± {s['forecast_sd']:.4f} now, "
+            f"expected ± {s['expected_sd_after']:.4f} after this plan (uniform: ± {s['expected_sd_after_uniform']:.4f})"
+        )
+        t = Table(title=title, title_justify="left")
+        for col in ("problem", "n", "c", "p̂", "new samples"):
+            t.add_column(col, justify="right")
+        idx = [i for i in range(len(res.problem)) if sel[i] and res.additional[i] > 0]
+        idx.sort(key=lambda i: -int(res.additional[i]))
+        for i in idx[:top]:
+            t.add_row(
+                str(res.problem[i]),
+                str(int(res.n[i])),
+                str(int(res.c[i])),
+                f"{res.p_hat[i]:.3g}",
+                str(int(res.additional[i])),
+            )
+        if len(idx) > top:
+            t.caption = f"{len(idx) - top} more problems get samples (use --csv or --json for all)"
+        out.print(t)
+
+
+@command("plan")
+def plan_cmd(
+    file: FileArg,
+    budget: Annotated[int, typer.Option("--budget", help="New samples to spend (per model).")],
+    k: Annotated[int, typer.Option("--k", help="Target budget K of the forecast pass_D@K (may exceed n).")],
+    batch: Annotated[
+        int, typer.Option("--batch", help="Each problem gets a multiple of this many samples.")
+    ] = 1,
+    method: Annotated[
+        str,
+        typer.Option("--method", help=f"Allocation rule: {', '.join(METHODS)}."),
+    ] = "hierarchical",
+    max_n: Annotated[int | None, typer.Option("--max-n", help="Cap on total samples per problem.")] = None,
+    prior: Annotated[
+        str,
+        typer.Option(
+            "--prior", help="Difficulty prior refit on the counts: beta or zi_beta (impossible mass)."
+        ),
+    ] = "beta",
+    top: Annotated[
+        int, typer.Option("--top", help="Rows shown in the table (all rows with --csv/--json).")
+    ] = 20,
+    json_out: JsonFlag = False,
+    csv_out: Annotated[bool, typer.Option("--csv", help="Print one CSV row per problem.")] = False,
+    seed: Seed = 0,
+    problem_col: ProblemCol = None,
+    correct_col: CorrectCol = None,
+    model_col: ModelCol = None,
+    n_col: NCol = None,
+    c_col: CCol = None,
+    attempt_col: AttemptCol = None,
+    threshold: Threshold = None,
+    format: Format = None,
+) -> None:
+    """How many more samples each problem should get to forecast pass_D@K best."""
+    if json_out and csv_out:
+        raise PasscurveError("give either `--json` or `--csv`, not both")
+    if top < 1:
+        raise PasscurveError(f"`--top` must be >= 1 (got {top})")
+    counts = load_counts(
+        file,
+        problem_col=problem_col,
+        correct_col=correct_col,
+        model_col=model_col,
+        n_col=n_col,
+        c_col=c_col,
+        attempt_col=attempt_col,
+        threshold=threshold,
+        format=format,
+    )
+    with collect_warnings(show=True):
+        res = compute_plan(
+            counts, budget=budget, k=k, batch=batch, method=method, max_n=max_n, prior=prior, rng=seed
+        )
+    if json_out:
+        print_json(res.to_dict())
+    elif csv_out:
+        frame = res.to_frame()
+        frame.to_csv(sys.stdout, index=False)
+    else:
+        _render(res, top)

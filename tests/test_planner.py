@@ -1,0 +1,391 @@
+"""The planner: allocation rules against brute-force versions, the preposterior formula, the API and the CLI."""
+
+from __future__ import annotations
+
+import json
+import math
+import warnings
+
+import numpy as np
+import pytest
+from conftest import run_cli
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from scipy import special
+
+from passcurve import (
+    Counts,
+    PasscurveError,
+    Planner,
+    PlanResult,
+    plan,
+    simulate,
+)
+from passcurve._adaptive import BetaPrior, ZeroInflatedBetaPrior
+from passcurve._planner import preposterior_reduction
+from passcurve.data import write_counts
+
+
+# ------------------------------------------------------------------ preposterior reduction
+def _brute_reduction(a: float, b: float, k: int, n: int, c: int, m: int) -> float:
+    """Law of total variance by explicit enumeration with betaln (no truncation, no shortcuts)."""
+    A, B = a + c, b + n - c
+    h0 = math.exp(special.betaln(A, B + k) - special.betaln(A, B))
+    tot = 0.0
+    for x in range(m + 1):
+        pmf = math.comb(m, x) * math.exp(special.betaln(A + x, B + m - x) - special.betaln(A, B))
+        hx = math.exp(special.betaln(A + x, B + m - x + k) - special.betaln(A + x, B + m - x))
+        tot += pmf * (hx - h0) ** 2
+    return tot
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    a=st.floats(0.05, 5.0),
+    b=st.floats(0.5, 50.0),
+    k=st.integers(1, 2000),
+    n=st.integers(0, 60),
+    m=st.integers(0, 80),
+    frac=st.floats(0, 1),
+)
+def test_preposterior_matches_enumeration(a, b, k, n, m, frac):
+    c = int(round(frac * n))
+    prior = BetaPrior(a, b, 0.0)
+    got = preposterior_reduction(prior, n, c, k, m)[0]
+    ref = _brute_reduction(a, b, k, n, c, m)
+    assert got == pytest.approx(ref, rel=1e-7, abs=1e-15)
+
+
+def test_preposterior_limits_and_monotone():
+    # R(0) = 0, R increasing in m, R(m) -> Var[(1-p)^k | data] (law of total variance)
+    prior = BetaPrior(0.3, 12.0, 0.0)
+    ms = np.array([0, 1, 10, 100, 1000, 20000])
+    r = preposterior_reduction(prior, np.full(ms.size, 20), np.zeros(ms.size), 500, ms)
+    assert r[0] == 0.0
+    assert np.all(np.diff(r) > 0)
+    A, B = 0.3, 32.0
+    var = math.exp(special.betaln(A, B + 1000) - special.betaln(A, B)) - math.exp(
+        2 * (special.betaln(A, B + 500) - special.betaln(A, B))
+    )
+    assert r[-1] == pytest.approx(var, rel=0.02)
+    assert r[-1] <= var
+
+
+def test_preposterior_zero_inflated_by_enumeration():
+    # mixture prior: M(c, d) = (1-pi) B(a+c, b+d)/B(a, b) + pi 1{c=0}; brute force with the mixture moments
+    pr = ZeroInflatedBetaPrior(0.4, 8.0, 0.0, impossible=0.3)
+
+    def M(c, d):
+        return (1 - 0.3) * math.exp(special.betaln(0.4 + c, 8.0 + d) - special.betaln(0.4, 8.0)) + 0.3 * (
+            c == 0
+        )
+
+    n, c, m, k = 15, 0, 30, 200
+    d = n - c
+    h0 = M(c, d + k) / M(c, d)
+    ref = sum(
+        math.comb(m, x)
+        * M(c + x, d + m - x)
+        / M(c, d)
+        * (M(c + x, d + m - x + k) / M(c + x, d + m - x) - h0) ** 2
+        for x in range(m + 1)
+    )
+    assert preposterior_reduction(pr, n, c, k, m)[0] == pytest.approx(ref, rel=1e-9)
+
+
+def test_expected_sd_matches_monte_carlo():
+    # expected posterior variance after a plan = E over predictive outcomes of the posterior variance
+    rng = np.random.default_rng(11)
+    n = np.array([10, 10, 40, 5])
+    c = np.array([0, 2, 1, 5])
+    prior = (0.5, 4.0)
+    pl = Planner(n=n, c=c, k=50, prior=prior)
+    add = np.array([30, 10, 0, 5])
+    expected = pl.expected_sd(add) ** 2
+    a0, b0 = 0.5 + c, 4.0 + n - c
+    sims = []
+    for _ in range(4000):
+        p = rng.beta(a0, b0)
+        x = rng.binomial(add, p)
+        a1, b1 = a0 + x, b0 + add - x
+        h1 = np.exp(special.betaln(a1, b1 + 50) - special.betaln(a1, b1))
+        h2 = np.exp(special.betaln(a1, b1 + 100) - special.betaln(a1, b1))
+        sims.append(np.sum(h2 - h1**2) / 16)
+    sims = np.array(sims)
+    assert expected == pytest.approx(sims.mean(), abs=4 * sims.std() / np.sqrt(sims.size))
+
+
+# ------------------------------------------------------------------ allocation rules
+def _brute_fewest(c, n, budget):
+    """Kazdan et al.'s rule, one sample at a time: min successes, then min attempts, then lowest index."""
+    n = list(n)
+    out = [0] * len(n)
+    for _ in range(budget):
+        i = min(range(len(n)), key=lambda j: (c[j], n[j], j))
+        out[i] += 1
+        n[i] += 1
+    return out
+
+
+def test_fewest_successes_equals_sequential_rule():
+    c = np.array([0, 1, 0, 3, 0, 1])
+    n = np.array([10, 4, 13, 9, 20, 4])
+    pl = Planner(n=n, c=c, k=100, method="fewest-successes", rng=0)
+    got = pl.allocate(25)
+    # the brute force breaks remaining ties by index; here no ties remain after (c, n)
+    assert got.tolist() == _brute_fewest(c, n, 25)
+    # everything goes to the c = 0 problems and levels their attempts
+    assert got[[1, 3, 5]].sum() == 0
+    assert (n + got)[[0, 2, 4]].max() - (n + got)[[0, 2, 4]].min() <= 1
+
+
+def test_fewest_successes_batches_and_cap():
+    pl = Planner(n=[10, 10, 10], c=[0, 0, 5], k=10, method="fewest-successes", max_n=40, rng=1)
+    got = pl.allocate(40, batch=10)
+    assert got.tolist() == [20, 20, 0]  # c = 0 problems first, in blocks of 10, levelled
+    # the cap stops every problem at 40 samples, so only 90 of 100 can be placed
+    got = pl.allocate(100, batch=10)
+    assert got.tolist() == [30, 30, 30]
+
+
+def test_variance_optimal_proportional_to_kazdan_weights():
+    # with nothing drawn yet the totals are the new samples: b_i proportional to sqrt(p(1-p)^(2K-1))
+    # (Kazdan et al. 2025) with p the posterior mean under the fixed prior
+    n = np.zeros(5, dtype=int)
+    c = np.zeros(5, dtype=int)
+    pl = Planner(n=n, c=c, k=3, method="variance-optimal", prior=(1.0, 1.0))
+    # all posterior means equal 1/2 -> equal split
+    assert pl.allocate(50).tolist() == [10] * 5
+    n = np.array([10, 10, 10, 10])
+    c = np.array([0, 1, 3, 9])
+    pl = Planner(n=n, c=c, k=4, method="variance-optimal", prior=(1.0, 1.0))
+    budget = 100_000
+    got = pl.allocate(budget)
+    p = (1 + c) / (2 + n)
+    w = np.sqrt(p * (1 - p) ** 7)
+    target = (n.sum() + budget) * w / w.sum()
+    np.testing.assert_allclose(n + got, target, atol=1.0)
+
+
+def test_variance_optimal_water_fills_when_some_problem_is_oversampled():
+    pl = Planner(n=[1000, 10], c=[500, 5], k=2, method="variance-optimal", prior=(1.0, 1.0))
+    got = pl.allocate(100)
+    assert got.tolist() == [0, 100]
+
+
+def test_passcurve_rule_prefers_uninformed_hard_problems():
+    # an easy, well-measured problem has nothing left to learn about pass@1000; unsampled ones do
+    pl = Planner(n=[500, 5, 5], c=[400, 0, 0], k=1000, prior=(0.3, 3.0), rng=0)
+    got = pl.allocate(200)
+    assert got[0] == 0 and got.sum() == 200
+    assert pl.expected_sd(got) < pl.expected_sd(np.array([200, 0, 0]))
+
+
+def test_passcurve_rule_beats_uniform_on_its_own_objective():
+    bench = simulate(problems=40, n=20, rng=3)
+    sub = bench.counts.select("base-7b")
+    pl = Planner(sub, k=200, method="passcurve", rng=0)
+    planned = pl.allocate(800)
+    uni = pl.allocate(800, method="uniform")
+    assert planned.sum() == uni.sum() == 800
+    assert pl.expected_sd(planned) < pl.expected_sd(uni)
+
+
+def test_hierarchical_stats_match_digamma_formulas():
+    # s = dE[(1-p)^K | n, c]/d(log a, log b) and J = -d^2 log M(c, n-c)/d(log a, log b)^2 at m = 0, against
+    # closed forms with digamma/trigamma (the planner uses central differences)
+    from scipy.special import digamma as dg
+    from scipy.special import polygamma
+
+    from passcurve._planner import _hier_stats
+
+    a, b, K = 0.4, 9.0, 300
+    n, c = np.array([12.0, 40.0, 7.0]), np.array([0.0, 3.0, 7.0])
+    st = _hier_stats(BetaPrior(a, b, 0.0), n, c, K, np.zeros(3, dtype=int))
+    h = np.exp(special.betaln(a + c, b + n - c + K) - special.betaln(a + c, b + n - c))
+    dlogh_a = dg(a + b + n) - dg(a + b + n + K)
+    dlogh_b = (dg(b + n - c + K) - dg(a + b + n + K)) - (dg(b + n - c) - dg(a + b + n))
+    np.testing.assert_allclose(st[:, 1], h * a * dlogh_a, rtol=1e-5)
+    np.testing.assert_allclose(st[:, 2], h * b * dlogh_b, rtol=1e-5)
+    t1 = lambda z: polygamma(1, z)  # noqa: E731
+    ga = dg(a + c) - dg(a + b + n) - dg(a) + dg(a + b)
+    gaa = t1(a + c) - t1(a + b + n) - t1(a) + t1(a + b)
+    gb = dg(b + n - c) - dg(a + b + n) - dg(b) + dg(a + b)
+    gbb = t1(b + n - c) - t1(a + b + n) - t1(b) + t1(a + b)
+    gab = -t1(a + b + n) + t1(a + b)
+    np.testing.assert_allclose(st[:, 3], -(a * a * gaa + a * ga), rtol=1e-4)
+    np.testing.assert_allclose(st[:, 4], -(b * b * gbb + b * gb), rtol=1e-4)
+    np.testing.assert_allclose(
+        st[:, 5], -(a * b * gab), rtol=2e-3
+    )  # one-sided cross difference: O(eps) error
+    assert np.all(st[:, 0] == 0)
+
+
+def test_hierarchical_rule_spends_budget_within_caps():
+    rng = np.random.default_rng(5)
+    p = rng.beta(0.3, 5.0, 30)
+    n0 = np.full(30, 10)
+    pl = Planner(n=n0, c=rng.binomial(n0, p), k=1000, max_n=60, method="hierarchical", rng=0)
+    got = pl.allocate(600, batch=2)
+    assert got.sum() == 600 and np.all(got % 2 == 0) and np.all(n0 + got <= 60)
+    # the forecast-relevant problems are the unsolved ones: they get most of the budget
+    assert got[pl.c_ == 0].sum() >= got[pl.c_ > 0].sum()
+
+
+def test_uniform_rule_even_spread():
+    pl = Planner(n=[3, 7, 1], c=[0, 0, 0], k=5, method="uniform", rng=0)
+    got = pl.allocate(10)
+    assert got.sum() == 10 and got.max() - got.min() <= 1
+
+
+# ------------------------------------------------------------------ online loop API
+def test_online_loop_next_update():
+    rng = np.random.default_rng(0)
+    p = np.array([0.0, 0.01, 0.3, 0.9])
+    pl = Planner(n=[0] * 4, c=[0] * 4, problem=["a", "b", "c", "d"], k=100, method="fewest-successes", rng=0)
+    for _ in range(5):
+        ids = pl.next(8)
+        assert len(ids) == 8 and set(ids) <= {"a", "b", "c", "d"}
+        idx = [pl.problems.index(i) for i in ids]
+        pl.update(ids, rng.random(8) < p[idx])
+    assert pl.n_.sum() == 40
+    assert pl.c_[0] == 0
+    f = pl.forecast()
+    assert 0 <= f["posterior"] <= 1 and f["posterior_sd"] >= 0
+    # single-problem update with several outcomes, by id and by index
+    pl.update("a", [0, 0, 1])
+    pl.update(3, [True])
+    assert pl.c_[0] == 1 and pl.n_[0] == pl.n_[0]
+    pl.update_counts(["b", "c"], [10, 5], [1, 2])
+
+
+def test_planner_with_counts_and_ids():
+    bench = simulate(problems=30, n=8, rng=1)
+    sub = bench.counts.select("chat-7b")
+    pl = Planner(sub, k=64, method="variance-optimal")
+    ids = pl.next(16)
+    assert len(ids) == 16 and set(ids) <= set(sub.problem)
+    pl.update(ids[0], [1, 0])
+
+
+def test_prior_options():
+    n, c = np.array([20, 20, 20, 20, 20]), np.array([0, 0, 1, 5, 12])
+    for prior in ["beta", "zi_beta", (0.5, 2.0), BetaPrior(0.5, 2.0, 0.0)]:
+        pl = Planner(n=n, c=c, k=50, prior=prior)
+        assert pl.allocate(40).sum() == 40
+    assert Planner(n=n, c=c, k=5, prior="zi_beta").fit_prior().impossible >= 0.0
+    # any difficulty model with fit(n=, c=, weight=) and log_moment(c, d), e.g. from fit_difficulty
+    from passcurve import ZeroInflatedBetaBinomial
+
+    pl = Planner(n=n, c=c, k=50, prior=ZeroInflatedBetaBinomial(), method="hierarchical")
+    assert pl.allocate(40).sum() == 40
+    assert 0 <= pl.forecast()["posterior"] <= 1
+
+
+def test_planner_bad_inputs():
+    with pytest.raises(PasscurveError, match="`method`"):
+        Planner(n=[1], c=[0], k=5, method="greedy")
+    with pytest.raises(PasscurveError, match="`k`"):
+        Planner(n=[1], c=[0], k=0)
+    with pytest.raises(PasscurveError, match="`c` must be <= n"):
+        Planner(n=[1], c=[2], k=5)
+    with pytest.raises(PasscurveError, match="`problem`"):
+        Planner(n=[1, 1], c=[0, 0], problem=["a", "a"], k=5)
+    pl = Planner(n=[1, 1], c=[0, 0], problem=["a", "b"], k=5, max_n=3)
+    with pytest.raises(PasscurveError, match="not one of"):
+        pl.update("z", [1])
+    with pytest.raises(PasscurveError, match="`outcomes`"):
+        pl.update("a", [2])
+    with pytest.raises(PasscurveError, match="`outcomes`"):
+        pl.update(["a", "b"], [1])
+    with pytest.raises(PasscurveError, match="max_n"):
+        pl.update("a", [0, 0, 0])
+    with pytest.raises(PasscurveError, match="`budget`"):
+        pl.allocate(0)
+    with pytest.raises(PasscurveError, match="`budget` must be >= batch"):
+        pl.allocate(5, batch=10)
+    with pytest.raises(PasscurveError, match="`prior`"):
+        Planner(n=[1], c=[0], k=5, prior="gamma")
+    with pytest.raises(PasscurveError, match="plans one"):
+        Planner(simulate(problems=5, n=3, rng=0).counts, k=5)
+    with pytest.raises(PasscurveError, match="`additional`"):
+        pl.expected_sd([1, 2, 3])
+
+
+# ------------------------------------------------------------------ plan() and PlanResult
+def test_plan_result_multi_model():
+    bench = simulate(problems=25, n=10, rng=2)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        res = plan(bench.counts, budget=100, k=100, batch=5, method="fewest-successes", rng=0)
+    assert isinstance(res, PlanResult)
+    assert res.models == bench.counts.models
+    for m in res.models:
+        sel = res.model == m
+        assert res.additional[sel].sum() == 100
+    assert np.all(res.additional % 5 == 0)
+    d = res.to_dict()
+    json.dumps(d)
+    assert d["budget"] == 100 and len(d["allocation"]["problem"]) == len(bench.counts)
+    s = d["summary"][0]
+    assert s["expected_sd_after"] <= s["forecast_sd"] + 1e-12
+    frame = res.to_frame()
+    assert list(frame.columns) == ["model", "problem", "n", "c", "p_hat", "additional"]
+    fig = res.plot()
+    assert len(fig.data) == len(res.models)
+
+
+def test_plan_arrays_and_errors():
+    res = plan(n=[10, 10, 10, 10, 10], c=[0, 1, 3, 4, 6], budget=30, k=50, method="variance-optimal")
+    assert res.additional.sum() == 30
+    with pytest.raises(PasscurveError, match="`budget`"):
+        plan(n=[10], c=[1], budget=-1, k=5)
+    with pytest.raises(PasscurveError, match="either"):
+        plan(Counts.from_arrays([1], [0]), n=[1], c=[0], budget=5, k=5)
+    with pytest.raises(PasscurveError, match="`counts`"):
+        plan([1, 2], budget=5, k=5)
+
+
+# ------------------------------------------------------------------ CLI (end to end on a counts file)
+@pytest.fixture(scope="module")
+def counts_csv(tmp_path_factory):
+    path = tmp_path_factory.mktemp("plan") / "counts.csv"
+    bench = simulate(problems=30, n=20, rng=4)
+    write_counts(bench.counts.select("base-7b"), path)
+    return path
+
+
+def test_cli_plan_json_and_csv(counts_csv):
+    r = run_cli("plan", str(counts_csv), "--budget", "200", "--k", "1000", "--batch", "4", "--json")
+    assert r.returncode == 0, r.stderr
+    d = json.loads(r.stdout)
+    assert d["method"] == "hierarchical" and d["k"] == 1000
+    assert sum(d["allocation"]["additional"]) == 200
+    assert all(v % 4 == 0 for v in d["allocation"]["additional"])
+    # the same numbers as the Python API on the same counts
+    from passcurve.data import read_counts
+
+    api = plan(read_counts(counts_csv), budget=200, k=1000, batch=4, rng=0)
+    assert api.additional.tolist() == d["allocation"]["additional"]
+    r = run_cli(
+        "plan", str(counts_csv), "--budget", "50", "--k", "100", "--method", "fewest-successes", "--csv"
+    )
+    assert r.returncode == 0, r.stderr
+    lines = r.stdout.strip().splitlines()
+    assert lines[0] == "model,problem,n,c,p_hat,additional" and len(lines) == 31
+    r = run_cli("plan", str(counts_csv), "--budget", "50", "--k", "100")
+    assert r.returncode == 0 and "new samples" in r.stdout
+
+
+@pytest.mark.parametrize(
+    "args, msg",
+    [
+        (["--budget", "10", "--k", "5", "--method", "bogus"], "`method`"),
+        (["--budget", "10", "--k", "5", "--batch", "20"], "`budget` must be >= batch"),
+        (["--budget", "10", "--k", "5", "--json", "--csv"], "--json"),
+    ],
+)
+def test_cli_plan_bad_inputs(counts_csv, args, msg):
+    r = run_cli("plan", str(counts_csv), *args)
+    assert r.returncode == 2
+    assert msg in r.stderr and len(r.stderr.strip().splitlines()) == 1

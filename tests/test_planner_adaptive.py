@@ -1,0 +1,282 @@
+"""Estimation under adaptive sampling: exact unbiasedness proofs by enumeration, seeded simulations of the bias."""
+
+from __future__ import annotations
+
+import math
+import warnings
+from fractions import Fraction
+
+import numpy as np
+import pytest
+from conftest import shared_file
+from scipy import integrate, optimize, stats
+
+from passcurve import (
+    DegenerateDataWarning,
+    PasscurveError,
+    inverse_binomial_p,
+    pass_at_k,
+    stopping_loglik,
+    stopping_pass_at_k,
+)
+from passcurve._adaptive import (
+    beta_binomial_loglik,
+    fit_beta_binomial,
+    fit_zi_beta_binomial,
+    posterior_pass_at_k,
+)
+from passcurve._planner import Planner
+
+
+# ------------------------------------------------------------------ the stop-at-first-successful-batch design
+def _design_outcomes(s: int, cap: int):
+    """Every (n, c) the design can produce, with its probability as a function of p (exact)."""
+    out = []
+    tmax = cap // s
+    for t in range(1, tmax + 1):
+        for c in range(1, s + 1):
+            out.append(
+                (
+                    s * t,
+                    c,
+                    lambda p, t=t, c=c: (
+                        (1 - p) ** (s * (t - 1)) * math.comb(s, c) * p**c * (1 - p) ** (s - c)
+                    ),
+                )
+            )
+    out.append((cap, 0, lambda p: (1 - p) ** cap))
+    return out
+
+
+@pytest.mark.parametrize("p", [Fraction(1, 20), Fraction(1, 3), Fraction(4, 5)])
+@pytest.mark.parametrize("k", [1, 2, 3, 5, 7, 9])
+def test_stopping_estimator_is_exactly_unbiased(p, k):
+    # Exact expectation over every outcome of the design (batch 3, cap 9) in rational arithmetic:
+    # the Rao-Blackwellised estimator has expectation 1 - (1-p)^k for every k <= cap (closed form).
+    s, cap = 3, 9
+    outs = _design_outcomes(s, cap)
+    probs = [f(p) for _, _, f in outs]
+    assert sum(probs) == 1
+    n = np.array([o[0] for o in outs])
+    c = np.array([o[1] for o in outs])
+    est = stopping_pass_at_k(n, c, k, batch=s, cap=cap)
+    # the estimator's values are rationals with small denominators (Chen on the last batch)
+    expect = sum(pr * Fraction(float(e)).limit_denominator(1000) for pr, e in zip(probs, est, strict=True))
+    assert expect == 1 - (1 - p) ** k
+
+
+def test_plain_chen_is_biased_on_the_stopping_design():
+    # Same exact enumeration: Chen's estimator treats n as fixed and is biased upward (k <= every n).
+    s, cap, k, p = 3, 9, 3, Fraction(1, 10)
+    outs = _design_outcomes(s, cap)
+    probs = [f(p) for _, _, f in outs]
+    chen = sum(
+        pr * Fraction(float(pass_at_k(n, c, k))).limit_denominator(10_000)
+        for pr, (n, c, _) in zip(probs, outs, strict=True)
+    )
+    truth = 1 - (1 - p) ** k
+    assert chen - truth > Fraction(3, 20)  # exact bias +0.1568 here (truth 0.271, Chen 0.4278)
+
+
+def test_stopping_estimator_seeded_simulation_bon_like():
+    # Seeded simulation of the BoN design (batch 60, cap 600) on 4000 problems with p = 0.004:
+    # the stopping-time estimator is within Monte Carlo error of 1-(1-p)^k; plain Chen is not.
+    rng = np.random.default_rng(7)
+    s, cap, p, k = 60, 600, 0.004, 30
+    m = 4000
+    first = np.full(m, -1)
+    draws = rng.random((m, cap)) < p
+    hit = draws.reshape(m, cap // s, s).any(axis=2)
+    t = np.where(hit.any(axis=1), hit.argmax(axis=1) + 1, cap // s)
+    n = s * t
+    c = np.array([draws[i, n[i] - s : n[i]].sum() for i in range(m)])
+    del first
+    truth = 1 - (1 - p) ** k
+    est = stopping_pass_at_k(n, c, k, batch=s, cap=cap)
+    se = est.std(ddof=1) / np.sqrt(m)
+    assert abs(est.mean() - truth) < 4 * se
+    chen = pass_at_k(n, c, k)
+    assert chen.mean() - truth > 8 * chen.std(ddof=1) / np.sqrt(m)
+
+
+def test_stopping_estimator_special_cases():
+    # batch = 1 gives 1{N <= k} for the geometric waiting time N (closed form)
+    assert stopping_pass_at_k(5, 1, 4, batch=1) == 0.0
+    assert stopping_pass_at_k(5, 1, 5, batch=1) == 1.0
+    # stopped at the cap without success: k > n is not estimable
+    assert np.isnan(stopping_pass_at_k(120, 0, 200, batch=60, cap=120))
+    assert stopping_pass_at_k(120, 0, 100, batch=60, cap=120) == 0.0
+    # one batch, c successes: Chen's estimator of that batch (REFERENCE.md (10,3,5) = 0.9166667)
+    assert stopping_pass_at_k(10, 3, 5, batch=10) == pytest.approx(0.9166667, abs=1e-7)
+    # a cap that is not a multiple of the batch leaves a short last batch of 5 (cap 65, batch 60)
+    assert stopping_pass_at_k(65, 1, 63, batch=60, cap=65) == pytest.approx(3 / 5)
+
+
+def test_stopping_bad_inputs():
+    with pytest.raises(PasscurveError, match="last batch"):
+        stopping_pass_at_k(120, 61, 5, batch=60)
+    with pytest.raises(PasscurveError, match="before the cap"):
+        stopping_pass_at_k(120, 0, 5, batch=60, cap=600)
+    with pytest.raises(PasscurveError, match="`batch`"):
+        stopping_pass_at_k(120, 1, 5, batch=0)
+    with pytest.raises(PasscurveError, match="`k`"):
+        stopping_pass_at_k(120, 1, 0, batch=60)
+
+
+def test_stopping_loglik_is_binomial_kernel_plus_constant():
+    # log L(p1) - log L(p2) equals the binomial log-likelihood difference (likelihood principle)
+    n, c, s = np.array([180, 60, 600]), np.array([2, 1, 0]), 60
+    p1, p2 = 0.01, 0.003
+    d_stop = stopping_loglik(n, c, p1, s) - stopping_loglik(n, c, p2, s)
+    d_bin = stats.binom.logpmf(c, n, p1) - stats.binom.logpmf(c, n, p2)
+    np.testing.assert_allclose(d_stop, d_bin, rtol=1e-12)
+    # and it is a proper log-probability: exp sums to 1 over the design's outcomes (batch 3, cap 9)
+    outs = _design_outcomes(3, 9)
+    tot = sum(np.exp(stopping_loglik(n_, c_, 0.2, 3)) for n_, c_, _ in outs)
+    assert tot == pytest.approx(1.0, abs=1e-12)
+
+
+def test_inverse_binomial_unbiased_exact_series():
+    # E[(r-1)/(N-1)] = p for N ~ negative binomial (trials to the r-th success); series sum to 1e-15
+    p, r = 0.15, 3
+    n = np.arange(r, 2000)
+    pmf = stats.nbinom.pmf(n - r, r, p)
+    assert np.sum(pmf * inverse_binomial_p(n, r)) == pytest.approx(p, rel=1e-10)
+    with pytest.raises(PasscurveError, match="`r`"):
+        inverse_binomial_p(5, 1)
+    with pytest.raises(PasscurveError, match="`n`"):
+        inverse_binomial_p(2, 3)
+
+
+# ------------------------------------------------------------------ likelihood-based estimators
+def test_fit_beta_binomial_is_the_mle():
+    # independent maximisation (Nelder-Mead on betaln directly) reaches the same optimum
+    rng = np.random.default_rng(3)
+    p = rng.beta(0.6, 4.0, 300)
+    n = rng.integers(5, 80, 300)
+    c = rng.binomial(n, p)
+    fit = fit_beta_binomial(n, c)
+
+    def nll(t):
+        return -beta_binomial_loglik(n, c, *np.exp(t)).sum()
+
+    ref = optimize.minimize(
+        nll, np.log([1.0, 1.0]), method="Nelder-Mead", options={"xatol": 1e-9, "fatol": 1e-10}
+    )
+    np.testing.assert_allclose([fit.alpha, fit.beta], np.exp(ref.x), rtol=1e-4)
+    assert fit.loglik == pytest.approx(-ref.fun, abs=1e-6)
+    assert fit.success
+
+
+def test_fit_beta_binomial_pythia_12b():
+    # REFERENCE.md (Kazdan et al. 2025): alpha ~ 0.2869, beta ~ 11.452, pass@10^4 ~ 0.85807. Our exact MLE
+    # has a slightly higher likelihood than those values (0.2955, 12.36); the forecasts agree within 0.005.
+    import pandas as pd
+
+    d = pd.read_csv(shared_file("pythia_math_counts.csv"))
+    g = d[d.model == "Pythia 12B"]
+    fit = fit_beta_binomial(g.n, g.c)
+    ref_ll = beta_binomial_loglik(g.n, g.c, 0.2869, 11.452).sum()
+    assert fit.loglik >= ref_ll
+    assert fit.alpha == pytest.approx(0.2869, rel=0.05)
+    np.testing.assert_allclose(fit.pass_at_k([1, 100, 10_000]), [0.02444, 0.48364, 0.85807], atol=0.006)
+
+
+def test_fit_degenerate_warns():
+    with pytest.warns(DegenerateDataWarning):
+        fit_beta_binomial([10, 10, 10], [0, 0, 0])
+
+
+def test_posterior_pass_at_k_matches_quadrature():
+    # E[1-(1-p)^k | n, c] by numerical integration of the Beta posterior (independent computation)
+    a, b = 0.4, 6.0
+    for n, c, k in [(10, 0, 1), (10, 0, 100), (25, 3, 7), (5, 5, 1000)]:
+        post = stats.beta(a + c, b + n - c)
+        ref = integrate.quad(
+            lambda p, k=k, post=post: (1 - (1 - p) ** k) * post.pdf(p), 0, 1, limit=200, points=[1e-6, 1e-3]
+        )[0]
+        assert posterior_pass_at_k(n, c, k, a, b) == pytest.approx(ref, rel=1e-6)
+
+
+def test_mle_from_adaptive_data_recovers_parameters():
+    # Likelihood principle: fitting (n, c) collected by the fewest-successes planner (n depends on outcomes)
+    # recovers the Beta(0.5, 3) that generated p (3 seeded replicates x 400 problems; mean within 12%).
+    est = []
+    for r in range(3):
+        rng = np.random.default_rng(100 + r)
+        p = rng.beta(0.5, 3.0, 400)
+        n0 = np.full(400, 5)
+        pl = Planner(n=n0, c=rng.binomial(n0, p), k=50, method="fewest-successes", rng=rng)
+        for _ in range(3):
+            a = pl.allocate(1500)
+            pl.update_counts(np.arange(400), a, rng.binomial(a, p))
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            f = fit_beta_binomial(pl.n_, pl.c_)
+        est.append([f.alpha, f.beta])
+    np.testing.assert_allclose(np.mean(est, axis=0), [0.5, 3.0], rtol=0.12)
+
+
+def test_adaptive_design_biases_chen_but_not_the_prefix_estimator():
+    # Seeded simulation: 200 problems, p ~ Beta(0.5, 3); 10 fixed samples each, then the fewest-successes
+    # planner spends 2000 more. Chen's estimator on all counts (n chosen from outcomes) is biased; Chen
+    # on the fixed prefix is unbiased (within 4 Monte Carlo SE over 30 replicates).
+    k, reps = 5, 30
+    naive, prefix, truth = [], [], []
+    for r in range(reps):
+        rng = np.random.default_rng(500 + r)
+        p = rng.beta(0.5, 3.0, 200)
+        n0 = np.full(200, 10)
+        pl = Planner(n=n0, c=rng.binomial(n0, p), k=k, method="fewest-successes", prior=(0.5, 3.0), rng=rng)
+        for _ in range(2):
+            a = pl.allocate(1000)
+            pl.update_counts(np.arange(200), a, rng.binomial(a, p))
+        f = pl.forecast()
+        naive.append(f["naive"])
+        prefix.append(f["prefix"])
+        truth.append(np.mean(1 - (1 - p) ** k))
+    d_naive = np.array(naive) - truth
+    d_prefix = np.array(prefix) - truth
+    se_p = d_prefix.std(ddof=1) / np.sqrt(reps)
+    se_n = d_naive.std(ddof=1) / np.sqrt(reps)
+    assert abs(d_prefix.mean()) < 4 * se_p
+    assert abs(d_naive.mean()) > 6 * se_n
+
+
+def test_stopping_estimator_on_bon_data_reproduces_hughes():
+    # BoN jailbreaking counts (batches of 60, stop at the first successful batch, cap 10,020;
+    # ../shared/data/README.md). REFERENCE.md (Hughes et al. 2024, arXiv 2412.03556): Llama 3 8B IT attack
+    # success 0.7421 at 100 attempts and 0.9748 at 1000. The stopping-time estimator reproduces them; the
+    # plain estimator, which treats n as fixed, overstates both.
+    import pandas as pd
+
+    d = pd.read_csv(shared_file("bon_jailbreaking_counts.csv"))
+    g = d[d.model == "Llama 3 8B IT"]
+    n, c = g.n.to_numpy(), g.c.to_numpy()
+    est = stopping_pass_at_k(n[:, None], c[:, None], np.array([[100, 1000]]), batch=60, cap=10_020).mean(
+        axis=0
+    )
+    np.testing.assert_allclose(est, [0.7421, 0.9748], atol=0.006)
+    naive = np.where(
+        n[:, None] < [100, 1000], 1.0, pass_at_k(n[:, None], c[:, None], [[100, 1000]], k_gt_n="nan")
+    )
+    assert np.all(naive.mean(axis=0) > est + 0.01)
+
+
+def test_planner_fits_agree_with_fit_difficulty_models():
+    # two independent implementations of the same MLEs: passcurve._adaptive (the planner's) and the
+    # difficulty-fit module (BetaBinomial, ZeroInflatedBetaBinomial)
+    from passcurve import BetaBinomial, ZeroInflatedBetaBinomial
+
+    rng = np.random.default_rng(8)
+    p = rng.beta(0.4, 5.0, 400) * (rng.random(400) > 0.25)
+    n = rng.integers(20, 200, 400)
+    c = rng.binomial(n, p)
+    mine = fit_beta_binomial(n, c)
+    theirs = BetaBinomial().fit(n=n, c=c)
+    np.testing.assert_allclose([mine.alpha, mine.beta], [theirs.params_["alpha"], theirs.params_["beta"]], rtol=1e-3)
+    mine = fit_zi_beta_binomial(n, c)
+    theirs = ZeroInflatedBetaBinomial().fit(n=n, c=c)
+    got = [mine.alpha, mine.beta, mine.impossible]
+    ref = [theirs.params_["alpha"], theirs.params_["beta"], theirs.params_["impossible"]]
+    np.testing.assert_allclose(got, ref, rtol=2e-2)
