@@ -233,6 +233,9 @@ class DifficultyModel:
 
     name = "base"
     n_params_: int = 0
+    # inverse observed information in the unconstrained parametrisation; None when the
+    # Hessian is unusable (set by ``fit``; annotation only, no class-level value)
+    cov_theta_: np.ndarray | None
 
     def __init__(self) -> None:
         self._theta: np.ndarray | None = None
@@ -262,6 +265,8 @@ class DifficultyModel:
             )
             if best is None or res.fun < best.fun:
                 best = res
+        if best is None:
+            raise RuntimeError(f"{type(self).__name__}._start returned no starting point")
         if best.success:
             return best
         # polish with Nelder-Mead (robust where finite-difference gradients are rough)
@@ -305,14 +310,15 @@ class DifficultyModel:
         k = self.n_params_
         self.aic_ = 2 * k - 2 * self.loglik_
         self.bic_ = k * np.log(max(self.n_problems_, 1)) - 2 * self.loglik_
-        self.params_ = self._unpack(self._theta)
+        theta = self._check_fitted()
+        self.params_ = self._unpack(theta)
         names = list(self.params_)
         try:
-            H = _num_hessian(lambda t: self._negloglik(t, pn, c, w, lb), self._theta)
+            H = _num_hessian(lambda t: self._negloglik(t, pn, c, w, lb), theta)
             cov_t = np.linalg.inv(H)
             if not np.all(np.isfinite(cov_t)) or np.any(np.diag(cov_t) < 0):
                 raise np.linalg.LinAlgError
-            J = _num_jacobian(lambda t: np.array(list(self._unpack(t).values())), self._theta)
+            J = _num_jacobian(lambda t: np.array(list(self._unpack(t).values())), theta)
             cov = J @ cov_t @ J.T
             se = np.sqrt(np.maximum(np.diag(cov), 0.0))
             self.cov_theta_ = cov_t
@@ -394,10 +400,10 @@ class DifficultyModel:
         """
         pn, pc, pw = self.pairs_
         top = int(pn.max())
-        edges = [0, 1]
-        while edges[-1] <= top:
-            edges.append(edges[-1] * 2)
-        edges = np.array(edges)  # bins [edges[i], edges[i+1])
+        edge_list = [0, 1]
+        while edge_list[-1] <= top:
+            edge_list.append(edge_list[-1] * 2)
+        edges = np.array(edge_list)  # bins [edges[i], edges[i+1])
         nb = edges.size - 1
         obs = np.zeros(nb)
         np.add.at(obs, np.searchsorted(edges, pc, side="right") - 1, pw)

@@ -126,6 +126,12 @@ class _Candidate:
         # distinct pairs of the benchmark's problems for EB evaluation
         self.pn, self.pc, self.pw = _pairs(n, c, w)
 
+    def _model(self) -> DifficultyModel:
+        """The fitted difficulty model (every method except least squares has one)."""
+        if self.fit_ is None:
+            raise RuntimeError(f"forecast method {self.method!r} has no fitted difficulty model")
+        return self.fit_
+
     @property
     def eb(self) -> bool:
         return self._eb and self.method not in ("least_squares", "beta")
@@ -134,8 +140,7 @@ class _Candidate:
         if self.method == "least_squares":
             a, b = ls if ls is not None else self.ls_
             return _ls_predict(a, b, K)
-        f = self.fit_
-        assert f is not None
+        f = self._model()
         saved = f._theta
         if theta is not None:
             f._theta = theta
@@ -151,7 +156,7 @@ class _Candidate:
         """sum_i Var[q_i | c_i] / N^2 (0 for non-EB methods)."""
         if not self.eb:
             return np.zeros(K.shape)
-        m1, m2 = self.fit_.posterior_fail_moments(self.pn[:, None], self.pc[:, None], K[None, :])
+        m1, m2 = self._model().posterior_fail_moments(self.pn[:, None], self.pc[:, None], K[None, :])
         v = np.maximum(m2 - m1**2, 0.0)
         return (self.pw @ v) / self.pw.sum() ** 2
 
@@ -159,10 +164,10 @@ class _Candidate:
         """Quick refit on resampled data, warm-started at the full-data estimate."""
         if self.method == "least_squares":
             return _ls_fit(n, c)
-        f = self.fit_
+        f = self._model()
         pn, pc, pw = _pairs(n, c)
         lb = _log_binom(pn, pc)
-        res = optimize.minimize(f._negloglik, f._theta, args=(pn, pc, pw, lb), method="BFGS",
+        res = optimize.minimize(f._negloglik, f._check_fitted(), args=(pn, pc, pw, lb), method="BFGS",
                                 options={"maxiter": 200, "gtol": 1e-4})
         return np.asarray(res.x)
 
@@ -175,9 +180,10 @@ class _Candidate:
         Least squares (and fits without a usable Hessian): bootstrap over problems.
         """
         N = self.n.size
-        cov = None if self.fit_ is None else getattr(self.fit_, "cov_theta_", None)
-        if cov is not None:
-            f = self.fit_
+        f = self.fit_
+        cov = None if f is None else getattr(f, "cov_theta_", None)
+        if f is not None and cov is not None:
+            theta_hat = f._check_fitted()
             pn, pc, pw = f.pairs_
             lb = _log_binom(pn, pc)
             cov = (cov + cov.T) / 2
@@ -190,9 +196,9 @@ class _Candidate:
             # boundary (flat likelihood, huge variance) implausible draws are weeded out.
             P = 4 * B
             zs = gen.standard_normal((P, cov.shape[0]))
-            props = f._theta + zs @ root.T
+            props = theta_hat + zs @ root.T
             logq = -0.5 * np.sum(zs**2, axis=1)
-            nll0 = f._negloglik(f._theta, pn, pc, pw, lb)
+            nll0 = f._negloglik(theta_hat, pn, pc, pw, lb)
             logl = np.array([-(f._negloglik(t, pn, pc, pw, lb) - nll0) for t in props])
             logw = logl - logq
             logw = np.where(np.isfinite(logw), logw, -np.inf)
@@ -492,6 +498,7 @@ def forecast(
                    "distribution is not identified and the forecast is a degenerate limit, not an estimate")
             warns.append(f"DegenerateDataWarning: {msg}")
             warnings.warn(msg, DegenerateDataWarning, stacklevel=2)
+        cands: tuple[str, ...]
         if method == "auto":
             cands = AUTO_CANDIDATES
             cv = _self_backtest(n, c, cands, R, gen)
@@ -513,7 +520,9 @@ def forecast(
         var = np.zeros(K.size)
         if B > 0:
             boots = {cnd: cand.bootstrap(K, B, gen) for cnd, cand in fitted.items()}
-            comb = sum(wts[cnd] * np.nan_to_num(boots[cnd], nan=preds[cnd]) for cnd in wts)
+            # a failed draw (NaN, e.g. least squares undefined on a resample) counts as the
+            # candidate's point forecast at that k; draws are probabilities, never infinite
+            comb = sum(wts[cnd] * np.where(np.isnan(boots[cnd]), preds[cnd], boots[cnd]) for cnd in wts)
             var += np.var(comb, axis=0, ddof=1) if B > 1 else 0.0
         var += sum(wts[cnd] * fitted[cnd].posterior_var(K) for cnd in wts)
         var += sum(wts[cnd] * (preds[cnd] - point) ** 2 for cnd in wts)
