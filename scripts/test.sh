@@ -15,4 +15,6 @@ if [ ! -x /usr/bin/chromium ] && [ "$(id -u)" = "0" ] && command -v apt-get >/de
     (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null) \
         || echo "warning: could not install chromium; browser tests will skip"
 fi
+echo "ruff..." && .venv/bin/ruff check src tests benchmarks
+echo "mypy..." && .venv/bin/mypy src
 exec .venv/bin/python -m pytest "$@"

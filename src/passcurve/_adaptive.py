@@ -278,6 +278,8 @@ def _fit_zi_beta_binomial(
         res = optimize.minimize(nll, x0, method="L-BFGS-B", bounds=[_LOG_BOUNDS, _LOG_BOUNDS, (-12.0, 8.0)])
         if best is None or res.fun < best.fun:
             best = res
+    if best is None:  # the loop above always runs; this keeps the optimizer result non-optional
+        raise RuntimeError("zero-inflated beta fit: no optimizer start was run")
     a, b = np.exp(best.x[:2])
     pi0 = float(special.expit(best.x[2]))
     if not best.success:

@@ -999,7 +999,10 @@ def plan(
     """
     counts, budget, k, batch, method = _plan_iv(counts, n, c, budget, k, batch, method)
     gen = check_rng(rng)
-    rows_p, rows_add, summary, warns = [], [], [], []
+    rows_p: list[np.ndarray] = []
+    rows_add: list[np.ndarray] = []
+    summary: list[dict[str, Any]] = []
+    warns: list[str] = []
     for model, sub in counts.groups():
         with warnings.catch_warnings():
             pl = Planner(sub, k=k, method=method, max_n=max_n, prior=prior, rng=gen)
@@ -1007,6 +1010,8 @@ def plan(
             fc = pl.forecast()
             uni = pl.allocate(budget, batch=batch, method="uniform")
         fitted = pl.prior_
+        if fitted is None:  # allocate() always fits the prior first
+            raise RuntimeError(f"model {model!r}: the planner's difficulty prior was not fitted")
         rows_p.append(pl.p_hat())
         rows_add.append(add)
         summary.append(
