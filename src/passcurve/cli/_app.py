@@ -5,8 +5,9 @@ from __future__ import annotations
 import json
 import sys
 import warnings
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
+from types import MappingProxyType
 from typing import Any
 
 import typer
@@ -200,3 +201,54 @@ def load_counts(
             format=format,
             progress=progress,
         )
+
+
+# ---------------------------------------------------------------------------------------
+# one place for the reading options: commands that load Counts take them through this
+# ---------------------------------------------------------------------------------------
+import functools  # noqa: E402
+import inspect  # noqa: E402
+import typing  # noqa: E402
+
+READ_OPTIONS: dict[str, Any] = {
+    "problem_col": ProblemCol,
+    "correct_col": CorrectCol,
+    "model_col": ModelCol,
+    "n_col": NCol,
+    "c_col": CCol,
+    "attempt_col": AttemptCol,
+    "threshold": Threshold,
+    "format": Format,
+}
+
+
+def read_options(fn: Callable[..., Any]) -> Callable[..., Any]:
+    """Give a command the data layer's reading options (``--problem-col`` ... ``--format``).
+
+    The command declares a parameter ``read: dict`` instead of the eight options; it receives
+    them as a dict to pass on, e.g. ``load_counts(file, **read)``. Every command thus offers
+    the same options with the same help, defined once (``READ_OPTIONS``).
+    """
+    hints = typing.get_type_hints(fn, include_extras=True)
+    sig = inspect.signature(fn)
+    if "read" not in sig.parameters:
+        raise TypeError(f"{fn.__name__} must take a `read` parameter to use @read_options")
+    params = [p.replace(annotation=hints.get(p.name, p.annotation)) for p in sig.parameters.values() if p.name != "read"]
+    params += [
+        inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=None, annotation=ann)
+        for name, ann in READ_OPTIONS.items()
+    ]
+
+    @functools.wraps(fn)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        read = {name: kwargs.pop(name, None) for name in READ_OPTIONS}
+        return fn(*args, read=read, **kwargs)
+
+    wrapper.__signature__ = sig.replace(parameters=params)  # type: ignore[attr-defined]
+    wrapper.__annotations__ = {p.name: p.annotation for p in params}
+    if "return" in hints:
+        wrapper.__annotations__["return"] = hints["return"]
+    return wrapper
+
+
+NO_READ: Mapping[str, Any] = MappingProxyType({})  # the `read` default; @read_options always passes one

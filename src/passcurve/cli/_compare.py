@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import inspect
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -16,23 +17,17 @@ from .._counts import Counts
 from .._errors import PasscurveError
 from .._uncertainty import INTERVAL_METRICS, curve_intervals
 from ._app import (
-    AttemptCol,
-    CCol,
-    CorrectCol,
+    NO_READ,
     FileArg,
-    Format,
     JsonFlag,
-    ModelCol,
-    NCol,
-    ProblemCol,
     Seed,
-    Threshold,
     collect_warnings,
     command,
     load_counts,
     out,
     parse_int_list,
     print_json,
+    read_options,
 )
 
 CI_METHODS = ("analytic", "bootstrap", "bca", "two-level", "cluster", "band")
@@ -160,6 +155,7 @@ def render_compare(res: Any) -> None:
 
 
 @command("compare")
+@read_options
 def compare_cmd(
     file: FileArg,
     a: Annotated[str, typer.Option("--a", help="Model A (the difference is A - B).")],
@@ -173,14 +169,7 @@ def compare_cmd(
     seed: Seed = 0,
     cluster_col: ClusterCol = None,
     json_out: JsonFlag = False,
-    problem_col: ProblemCol = None,
-    correct_col: CorrectCol = None,
-    model_col: ModelCol = None,
-    n_col: NCol = None,
-    c_col: CCol = None,
-    attempt_col: AttemptCol = None,
-    threshold: Threshold = None,
-    format: Format = None,
+    read: Mapping[str, Any] = NO_READ,
 ) -> None:
     """Paired comparison of two models at each k: difference, interval, p-value (counting problems)."""
     if metric not in INTERVAL_METRICS:
@@ -191,14 +180,7 @@ def compare_cmd(
     counts = load_with_clusters(
         file,
         cluster_col,
-        problem_col=problem_col,
-        correct_col=correct_col,
-        model_col=model_col,
-        n_col=n_col,
-        c_col=c_col,
-        attempt_col=attempt_col,
-        threshold=threshold,
-        format=format,
+        **read,
     )
     with collect_warnings(show=True):
         res = run_compare(
@@ -220,32 +202,19 @@ def compare_cmd(
 
 
 @command("hidden-difficulty")
+@read_options
 def hidden_difficulty_cmd(
     file: FileArg,
     k: Annotated[str | None, typer.Option("--k", help="Comma-separated budgets (default: powers of two up to n).")] = None,
     json_out: JsonFlag = False,
-    problem_col: ProblemCol = None,
-    correct_col: CorrectCol = None,
-    model_col: ModelCol = None,
-    n_col: NCol = None,
-    c_col: CCol = None,
-    attempt_col: AttemptCol = None,
-    threshold: Threshold = None,
-    format: Format = None,
+    read: Mapping[str, Any] = NO_READ,
 ) -> None:
     """P(both right) vs mu^2, P(2nd | 1st), intra-class correlation, pass@k vs the independent-coin curve."""
     from .._diagnostics import hidden_difficulty
 
     counts = load_counts(
         file,
-        problem_col=problem_col,
-        correct_col=correct_col,
-        model_col=model_col,
-        n_col=n_col,
-        c_col=c_col,
-        attempt_col=attempt_col,
-        threshold=threshold,
-        format=format,
+        **read,
     )
     with collect_warnings(show=True):
         res = hidden_difficulty(counts, parse_int_list(k, "--k"))

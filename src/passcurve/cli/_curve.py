@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
 import typer
 from rich.table import Table
@@ -13,22 +14,16 @@ from .._errors import PasscurveError
 from .._simulate import simulate as run_simulation
 from ..data import write_counts, write_table
 from ._app import (
-    AttemptCol,
-    CCol,
-    CorrectCol,
+    NO_READ,
     FileArg,
-    Format,
     JsonFlag,
-    ModelCol,
-    NCol,
-    ProblemCol,
     Seed,
-    Threshold,
     collect_warnings,
     command,
     out,
     parse_int_list,
     print_json,
+    read_options,
 )
 from ._compare import ClusterCol, ConfidenceLevel, NResamples, add_intervals, load_with_clusters  # noqa: E402
 
@@ -71,6 +66,7 @@ def render_curve_table(res) -> None:  # type: ignore[no-untyped-def]
 
 
 @command("curve")
+@read_options
 def curve_cmd(
     file: FileArg,
     k: Annotated[str | None, typer.Option("--k", help="Comma-separated budgets, e.g. 1,10,100.")] = None,
@@ -88,14 +84,7 @@ def curve_cmd(
     n_resamples: NResamples = 2000,
     seed: Seed = 0,
     cluster_col: ClusterCol = None,
-    problem_col: ProblemCol = None,
-    correct_col: CorrectCol = None,
-    model_col: ModelCol = None,
-    n_col: NCol = None,
-    c_col: CCol = None,
-    attempt_col: AttemptCol = None,
-    threshold: Threshold = None,
-    format: Format = None,
+    read: Mapping[str, Any] = NO_READ,
 ) -> None:
     """pass@k, pass^k and naive pass@k per model at the chosen k (default: powers up to n)."""
     if k is not None and all_k:
@@ -103,14 +92,7 @@ def curve_cmd(
     counts = load_with_clusters(
         file,
         cluster_col,
-        problem_col=problem_col,
-        correct_col=correct_col,
-        model_col=model_col,
-        n_col=n_col,
-        c_col=c_col,
-        attempt_col=attempt_col,
-        threshold=threshold,
-        format=format,
+        **read,
     )
     policy: Literal["raise", "drop"] = "drop" if drop_k_gt_n else "raise"
     if all_k:

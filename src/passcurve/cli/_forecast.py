@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from collections.abc import Mapping
+from typing import Annotated, Any
 
 import numpy as np
 import typer
@@ -16,17 +17,10 @@ from .._forecast import FORECAST_METHODS
 from .._forecast import forecast as run_forecast
 from .._scaling import fit_power_law
 from ._app import (
-    AttemptCol,
-    CCol,
-    CorrectCol,
+    NO_READ,
     FileArg,
-    Format,
     JsonFlag,
-    ModelCol,
-    NCol,
-    ProblemCol,
     Seed,
-    Threshold,
     collect_warnings,
     command,
     load_counts,
@@ -34,6 +28,7 @@ from ._app import (
     parse_float_list,
     parse_int_list,
     print_json,
+    read_options,
 )
 
 Level = Annotated[float, typer.Option("--confidence-level", help="Level of the prediction intervals.")]
@@ -51,26 +46,19 @@ def _load(file, **kw):  # type: ignore[no-untyped-def]
 
 
 @command("fit")
+@read_options
 def fit_cmd(
     file: FileArg,
     model: Annotated[
         str, typer.Option("--model", help=f"Difficulty models: all, or a comma list of {', '.join(DIFFICULTY_MODELS)}.")
     ] = "all",
     json_out: JsonFlag = False,
-    problem_col: ProblemCol = None,
-    correct_col: CorrectCol = None,
-    model_col: ModelCol = None,
-    n_col: NCol = None,
-    c_col: CCol = None,
-    attempt_col: AttemptCol = None,
-    threshold: Threshold = None,
-    format: Format = None,
+    read: Mapping[str, Any] = NO_READ,
 ) -> None:
     """Fit difficulty distributions (ML) and the least-squares power law; show flags."""
     names = "all" if model == "all" else [m.strip() for m in model.split(",") if m.strip()]
     with collect_warnings(show=True) as seen:
-        counts = _load(file, problem_col=problem_col, correct_col=correct_col, model_col=model_col, n_col=n_col,
-                       c_col=c_col, attempt_col=attempt_col, threshold=threshold, format=format)
+        counts = _load(file, **read,)
         fits = fit_difficulty(counts, model=names)
         stopping = any(
             v.get("looks_like_stopping_time") for v in (counts.meta.get("stopping_time", {}) or {}).get("models", {}).values()
@@ -108,6 +96,7 @@ def fit_cmd(
 
 
 @command("forecast")
+@read_options
 def forecast_cmd(
     file: FileArg,
     k: Annotated[str, typer.Option("--k", help="Comma-separated budgets K to forecast, e.g. 1000,10000,1e6.")] = (
@@ -124,21 +113,13 @@ def forecast_cmd(
     ] = "benchmark",
     json_out: JsonFlag = False,
     seed: Seed = 0,
-    problem_col: ProblemCol = None,
-    correct_col: CorrectCol = None,
-    model_col: ModelCol = None,
-    n_col: NCol = None,
-    c_col: CCol = None,
-    attempt_col: AttemptCol = None,
-    threshold: Threshold = None,
-    format: Format = None,
+    read: Mapping[str, Any] = NO_READ,
 ) -> None:
     """Forecast pass@K far beyond n with prediction intervals (and the K needed for a target)."""
     ks = parse_int_list(k, "--k")
     targets = parse_float_list(target, "--target")
     with collect_warnings(show=True) as seen:
-        counts = _load(file, problem_col=problem_col, correct_col=correct_col, model_col=model_col, n_col=n_col,
-                       c_col=c_col, attempt_col=attempt_col, threshold=threshold, format=format)
+        counts = _load(file, **read,)
         res = run_forecast(counts, ks, method=method, confidence_level=confidence_level, n_resamples=n_resamples,
                            scope=scope, rng=seed)
         reach = [res.k_for(t, m) for m in res.models for t in (targets or [])]
@@ -175,6 +156,7 @@ def forecast_cmd(
 
 
 @command("backtest")
+@read_options
 def backtest_cmd(
     file: FileArg,
     m: Annotated[str, typer.Option("--m", help="Samples kept per problem, e.g. 100,1000.")] = "100,1000",
@@ -190,14 +172,7 @@ def backtest_cmd(
     n_resamples: Resamples = 100,
     json_out: JsonFlag = False,
     seed: Seed = 0,
-    problem_col: ProblemCol = None,
-    correct_col: CorrectCol = None,
-    model_col: ModelCol = None,
-    n_col: NCol = None,
-    c_col: CCol = None,
-    attempt_col: AttemptCol = None,
-    threshold: Threshold = None,
-    format: Format = None,
+    read: Mapping[str, Any] = NO_READ,
 ) -> None:
     """Thin to m samples per problem, forecast pass@k, compare with the full data (error per method)."""
     ms = parse_int_list(m, "--m")
@@ -206,8 +181,7 @@ def backtest_cmd(
     if not meths:
         raise PasscurveError("`--methods` is empty")
     with collect_warnings(show=True) as seen:
-        counts = _load(file, problem_col=problem_col, correct_col=correct_col, model_col=model_col, n_col=n_col,
-                       c_col=c_col, attempt_col=attempt_col, threshold=threshold, format=format)
+        counts = _load(file, **read,)
         res = run_backtest(counts, ms, ks, seeds=seeds, methods=meths, problems=problems,
                            confidence_level=confidence_level, n_resamples=n_resamples, rng=seed)
     if json_out:

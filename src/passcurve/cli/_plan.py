@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import sys
-from typing import Annotated
+from collections.abc import Mapping
+from typing import Annotated, Any
 
 import typer
 from rich.table import Table
@@ -12,22 +13,16 @@ from .._errors import PasscurveError
 from .._planner import METHODS
 from .._planner import plan as compute_plan
 from ._app import (
-    AttemptCol,
-    CCol,
-    CorrectCol,
+    NO_READ,
     FileArg,
-    Format,
     JsonFlag,
-    ModelCol,
-    NCol,
-    ProblemCol,
     Seed,
-    Threshold,
     collect_warnings,
     command,
     load_counts,
     out,
     print_json,
+    read_options,
 )
 
 
@@ -59,6 +54,7 @@ def _render(res, top: int) -> None:  # type: ignore[no-untyped-def]
 
 
 @command("plan")
+@read_options
 def plan_cmd(
     file: FileArg,
     budget: Annotated[int, typer.Option("--budget", help="New samples to spend (per model).")],
@@ -83,14 +79,7 @@ def plan_cmd(
     json_out: JsonFlag = False,
     csv_out: Annotated[bool, typer.Option("--csv", help="Print one CSV row per problem.")] = False,
     seed: Seed = 0,
-    problem_col: ProblemCol = None,
-    correct_col: CorrectCol = None,
-    model_col: ModelCol = None,
-    n_col: NCol = None,
-    c_col: CCol = None,
-    attempt_col: AttemptCol = None,
-    threshold: Threshold = None,
-    format: Format = None,
+    read: Mapping[str, Any] = NO_READ,
 ) -> None:
     """How many more samples each problem should get to forecast pass_D@K best."""
     if json_out and csv_out:
@@ -99,14 +88,7 @@ def plan_cmd(
         raise PasscurveError(f"`--top` must be >= 1 (got {top})")
     counts = load_counts(
         file,
-        problem_col=problem_col,
-        correct_col=correct_col,
-        model_col=model_col,
-        n_col=n_col,
-        c_col=c_col,
-        attempt_col=attempt_col,
-        threshold=threshold,
-        format=format,
+        **read,
     )
     with collect_warnings(show=True):
         res = compute_plan(

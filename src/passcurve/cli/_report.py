@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import warnings
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Annotated, Any
@@ -12,19 +12,13 @@ import typer
 
 from .._errors import PasscurveError, PasscurveWarning
 from ._app import (
-    AttemptCol,
-    CCol,
-    CorrectCol,
+    NO_READ,
     FileArg,
-    Format,
-    ModelCol,
-    NCol,
-    ProblemCol,
     Seed,
-    Threshold,
     command,
     err,
     out,
+    read_options,
 )
 
 Output = Annotated[Path, typer.Option("-o", "--output", help="Where to write the HTML report.")]
@@ -119,6 +113,7 @@ def write_report(counts: Any, output: Path, *, input_warnings: list[tuple[str, s
 
 
 @command("report")
+@read_options
 def report_cmd(
     file: FileArg,
     output: Output = Path("report.html"),
@@ -134,14 +129,7 @@ def report_cmd(
     n_resamples: NResamples = 1000,
     forecast_resamples: ForecastResamples = 30,
     seed: Seed = 0,
-    problem_col: ProblemCol = None,
-    correct_col: CorrectCol = None,
-    model_col: ModelCol = None,
-    n_col: NCol = None,
-    c_col: CCol = None,
-    attempt_col: AttemptCol = None,
-    threshold: Threshold = None,
-    format: Format = None,
+    read: Mapping[str, Any] = NO_READ,
 ) -> None:
     """One offline HTML report: curves with bands, forecast, difficulty, comparisons, per-problem table, flags.
 
@@ -151,15 +139,11 @@ def report_cmd(
 
     if output.suffix.lower() not in (".html", ".htm"):
         raise PasscurveError(f"`--output` must end in .html (got {output.name!r})")
-    counts, read_warnings = _read_with_warnings(
-        file, problem_col=problem_col, correct_col=correct_col, model_col=model_col, n_col=n_col,
-        c_col=c_col, attempt_col=attempt_col, threshold=threshold, format=format,
-    )
+    counts, read_warnings = _read_with_warnings(file, **read)
     retry_result = None
     if retries:
-        retry_result, more = _retry_result(file, seed, problem_col=problem_col, attempt_col=attempt_col,
-                                           correct_col=correct_col, model_col=model_col, threshold=threshold,
-                                           format=format)
+        attempt_opts = ("problem_col", "attempt_col", "correct_col", "model_col", "threshold", "format")
+        retry_result, more = _retry_result(file, seed, **{o: read[o] for o in attempt_opts})
         read_warnings += [w for w in more if w not in read_warnings]
     with progress_bar(STEPS) as advance:
         rep = write_report(
@@ -198,6 +182,7 @@ def explore_cmd(
 
 
 @command("plot")
+@read_options
 def plot_cmd(
     file: FileArg,
     output: Annotated[Path, typer.Option("-o", "--output", help="fig.png, fig.svg or fig.pdf.")],
@@ -209,14 +194,7 @@ def plot_cmd(
     forecast_k: ForecastK = None,
     forecast_resamples: ForecastResamples = 30,
     seed: Seed = 0,
-    problem_col: ProblemCol = None,
-    correct_col: CorrectCol = None,
-    model_col: ModelCol = None,
-    n_col: NCol = None,
-    c_col: CCol = None,
-    attempt_col: AttemptCol = None,
-    threshold: Threshold = None,
-    format: Format = None,
+    read: Mapping[str, Any] = NO_READ,
 ) -> None:
     """Static figures of the main curves for papers (PNG, SVG or PDF; matplotlib, offline)."""
     from ..report import compute_report_data
@@ -225,10 +203,7 @@ def plot_cmd(
     if output.suffix.lower() not in FORMATS:
         raise PasscurveError(f"`--output` must end in .png, .svg or .pdf (got {output.name!r})")
     chosen = _static_iv(panels)
-    counts, read_warnings = _read_with_warnings(
-        file, problem_col=problem_col, correct_col=correct_col, model_col=model_col,
-        n_col=n_col, c_col=c_col, attempt_col=attempt_col, threshold=threshold, format=format,
-    )
+    counts, read_warnings = _read_with_warnings(file, **read)
     parts = {"intervals"} | ({"fits"} if "failure" in chosen else set())
     data = compute_report_data(
         counts, confidence_level=confidence_level, k_gt_n="drop" if drop_k_gt_n else "raise",

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import html
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 from rich.table import Table
@@ -13,23 +14,17 @@ from .._errors import PasscurveError
 from .._rl_groups import dead_groups
 from .._rl_toy import conflict_toy
 from ._app import (
-    AttemptCol,
-    CCol,
-    CorrectCol,
+    NO_READ,
     FileArg,
-    Format,
     JsonFlag,
-    ModelCol,
-    NCol,
-    ProblemCol,
     Seed,
-    Threshold,
     collect_warnings,
     command,
     load_counts,
     out,
     parse_int_list,
     print_json,
+    read_options,
 )
 
 
@@ -50,6 +45,7 @@ def _g(x: float) -> str:
 
 
 @command("rl-signal")
+@read_options
 def rl_signal_cmd(
     file: FileArg,
     group_size: Annotated[
@@ -63,27 +59,13 @@ def rl_signal_cmd(
         typer.Option("--difficulty", help="Difficulty model: beta, zi_beta, scaled_beta, beta_mixture, npmle."),
     ] = "beta",
     json_out: JsonFlag = False,
-    problem_col: ProblemCol = None,
-    correct_col: CorrectCol = None,
-    model_col: ModelCol = None,
-    n_col: NCol = None,
-    c_col: CCol = None,
-    attempt_col: AttemptCol = None,
-    threshold: Threshold = None,
-    format: Format = None,
+    read: Mapping[str, Any] = NO_READ,
 ) -> None:
     """GRPO dead groups: observed vs independent coins vs the fitted difficulty, and the G needed."""
     sizes = parse_int_list(group_size, "--group-size")
     counts = load_counts(
         file,
-        problem_col=problem_col,
-        correct_col=correct_col,
-        model_col=model_col,
-        n_col=n_col,
-        c_col=c_col,
-        attempt_col=attempt_col,
-        threshold=threshold,
-        format=format,
+        **read,
     )
     with collect_warnings(show=True):
         res = dead_groups(counts, sizes, target_live=target_live, difficulty=difficulty)
