@@ -99,30 +99,16 @@ def preposterior_reduction(prior: Any, n: Any, c: Any, k: float, m: Any) -> np.n
     m = np.atleast_1d(np.asarray(m, dtype=np.int64))
     n, c, m = (v.ravel() for v in np.broadcast_arrays(n, c, m))
     d = n - c
-    mf = m
-    a_post, b_post = prior.alpha + c, prior.beta + d
-    q_hi = special.betaincinv(a_post, b_post, 1.0 - 1e-12)
-    q_lo = special.betaincinv(a_post, b_post, 1e-12)
-    mu_hi, mu_lo = mf * q_hi, mf * q_lo
-    xmax = np.minimum(mf, np.ceil(mu_hi + 8.0 * np.sqrt(mu_hi + 1.0) + 8.0).astype(np.int64))
-    xmin = np.clip(np.floor(mu_lo - 8.0 * np.sqrt(mu_hi + 1.0) - 8.0), 0, None).astype(np.int64)
-    if getattr(prior, "impossible", 0.0) > 0:
-        xmin = np.zeros_like(xmin)  # the point mass at p = 0 puts weight on x = 0
-    xmin = np.minimum(xmin, xmax)
-    reps = xmax - xmin + 1
-    total = int(reps.sum())
-    idx = np.repeat(np.arange(reps.size), reps)
-    offs = np.cumsum(reps) - reps
-    x = (np.arange(total) - np.repeat(offs - xmin, reps)).astype(np.float64)
+    idx, x = _ragged_outcomes(prior, n, c, m)
     gl = special.gammaln
-    ci, di, mi = c[idx], d[idx], mf[idx].astype(np.float64)
+    ci, di, mi = c[idx], d[idx], m[idx].astype(np.float64)
     base = prior.log_moment(c, d)
     cx, dx = ci + x, di + mi - x
     lm_x = prior.log_moment(cx, dx)
     logpmf = gl(mi + 1) - gl(x + 1) - gl(mi - x + 1) + lm_x - base[idx]
     hx = np.exp(prior.log_moment(cx, dx + k) - lm_x)
     h0 = np.exp(prior.log_moment(c, d + k) - base)
-    out = np.bincount(idx, weights=np.exp(logpmf) * (hx - h0[idx]) ** 2, minlength=reps.size)
+    out = np.bincount(idx, weights=np.exp(logpmf) * (hx - h0[idx]) ** 2, minlength=n.size)
     return out
 
 
@@ -279,7 +265,7 @@ def _ragged_outcomes(prior: Any, n: np.ndarray, c: np.ndarray, m: np.ndarray) ->
     xmax = np.minimum(m, np.ceil(mu_hi + 8.0 * np.sqrt(mu_hi + 1.0) + 8.0).astype(np.int64))
     xmin = np.clip(np.floor(mu_lo - 8.0 * np.sqrt(mu_hi + 1.0) - 8.0), 0, None).astype(np.int64)
     if getattr(prior, "impossible", 0.0) > 0:
-        xmin = np.zeros_like(xmin)
+        xmin = np.zeros_like(xmin)  # the point mass at p = 0 puts weight on x = 0
     xmin = np.minimum(xmin, xmax)
     reps = xmax - xmin + 1
     idx = np.repeat(np.arange(reps.size), reps)

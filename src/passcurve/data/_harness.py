@@ -345,6 +345,10 @@ def _inspect_rows(samples_sql: str, model_sql: str) -> str:
     )
 
 
+# column roles of the rows both inspect readers (.eval zip, .json) produce
+_INSPECT_HINTS = {"problem": "problem_id", "correct": "score", "attempt": "epoch", "model": "model", "answer": "answer"}
+
+
 def _inspect_json(con: duckdb.DuckDBPyConnection, p: Path, stem: str) -> Source:
     f = _sql_str(str(p))
     samples = f"SELECT s.value AS value, t.content->>'$.eval.model' AS m FROM read_text({f}) t, json_each(t.content, '$.samples') s"
@@ -355,13 +359,7 @@ def _inspect_json(con: duckdb.DuckDBPyConnection, p: Path, stem: str) -> Source:
         p.name,
         stem,
         "inspect",
-        hints={
-            "problem": "problem_id",
-            "correct": "score",
-            "attempt": "epoch",
-            "model": "model",
-            "answer": "answer",
-        },
+        hints=dict(_INSPECT_HINTS),
     )
 
 
@@ -415,13 +413,7 @@ def _inspect_eval(con: duckdb.DuckDBPyConnection, p: Path, stem: str) -> Source:
         p.name,
         stem,
         "inspect",
-        hints={
-            "problem": "problem_id",
-            "correct": "score",
-            "attempt": "epoch",
-            "model": "model",
-            "answer": "answer",
-        },
+        hints=dict(_INSPECT_HINTS),
     )
 
 
