@@ -64,6 +64,26 @@ def test_null_attempt(tmp_path):
         read_counts(p)
 
 
+def test_duplicates_with_the_power_sums_of_a_run_are_caught(tmp_path):
+    # {0,0,3,4,4,5,5} has the sum (21) and the sum of squares (91) of the run 0..6 (a
+    # Prouhet-Tarry-Escott pair {1,2,6} -> {0,4,5}; checked here by arithmetic), so a
+    # power-sum check passes it; it repeats attempts 0, 4 and 5
+    ids = [0, 0, 3, 4, 4, 5, 5]
+    assert (sum(ids), sum(a * a for a in ids)) == (sum(range(7)), sum(a * a for a in range(7)))
+    p = tmp_path / "x.csv"
+    p.write_text("problem_id,attempt,correct\n" + "".join(f"p,{a},1\n" for a in ids))
+    with pytest.raises(PasscurveError, match="duplicate .problem, attempt. rows: problem 'p' attempt [045] appears 2"):
+        read_counts(p)
+
+
+@pytest.mark.parametrize("ids", [list(range(9)), list(range(1, 10)), [8, 3, 0, 1, 2, 7, 6, 5, 4]])
+def test_runs_from_0_or_1_pass_the_fingerprint_without_the_exact_query(tmp_path, ids):
+    p = tmp_path / "x.csv"
+    p.write_text("problem_id,attempt,correct\n" + "".join(f"p,{a},{a % 2}\n" for a in ids))
+    got = read_counts(p)
+    assert got.n.tolist() == [9] and got.meta["duplicate_check"].startswith("XOR fingerprint")
+
+
 @settings(max_examples=40, deadline=None)
 @given(st.lists(st.lists(st.integers(-3, 12), min_size=1, max_size=8), min_size=1, max_size=3))
 def test_duplicate_check_matches_a_set_count(groups):

@@ -232,18 +232,17 @@ class Samples:
         att_type = self._types.get(self.columns.roles.get("attempt", ""), "")
         has_attempt = self.columns.get("attempt") is not None
         int_attempt = has_attempt and _is_int(att_type)
-        # One pass: n, c, unparseable correctness, and (integer attempts) the count, range and
-        # power sums of the attempt ids, from which duplicates are ruled out without a
-        # second GROUP BY (sums in DOUBLE are exact while below 2**53; beyond that, or for
-        # non-integer attempt ids, the exact duplicate query runs instead).
+        # One pass: n, c, unparseable correctness, and (integer attempts) an XOR fingerprint of
+        # the attempt ids, from which duplicates are ruled out without a second GROUP BY when
+        # the ids are the run 0..n-1 or 1..n (otherwise the exact duplicate query runs).
         do_dup = has_attempt and check_duplicates
         att_aggs = ""
         if do_dup and int_attempt:
-            att_aggs = ", sum(attempt::DOUBLE) AS a_sum, sum(attempt::DOUBLE * attempt::DOUBLE) AS a_sq"
+            att_aggs = ", bit_xor(hash(TRY_CAST(attempt AS BIGINT))) AS a_fp"
         sql = (
             "SELECT CAST(model AS VARCHAR) AS model, CAST(problem AS VARCHAR) AS problem, n, c, n_bad, "
             "problem IS NULL AS null_problem"
-            + (", a_sum, a_sq" if att_aggs else "")
+            + (", a_fp" if att_aggs else "")
             + " FROM (SELECT model, problem, count(*) AS n, sum(correct::INTEGER) AS c, "
             "count(*) - count(correct) AS n_bad" + att_aggs + " FROM samples GROUP BY model, problem) "
             "ORDER BY model, problem"
@@ -270,7 +269,7 @@ class Samples:
         meta["rows"] = int(n.sum())
         meta["duplicate_check"] = (
             (
-                "range and power sums of attempt ids"
+                "XOR fingerprint of attempt ids (run 0..n-1 or 1..n)"
                 if getattr(self, "_contiguous", False)
                 else "exact GROUP BY"
             )
@@ -325,30 +324,24 @@ class Samples:
         col = self.columns.roles["attempt"]
         suspicious = True
         if int_attempt:
-            # n distinct attempt ids forming a run lo..lo+n-1 have S1 = n*lo + n(n-1)/2 and
-            # S2 = n*lo^2 + lo*n(n-1) + (n-1)n(2n-1)/6. Conversely, n ids with these two power
-            # sums are that run unless they differ from it in >= 3 ids forming a
-            # Prouhet-Tarry-Escott pair (two sets with equal sums and sums of squares): a change of
-            # one or two ids, extra rows and concatenated re-runs always show. DOUBLE sums are exact while S2 < 2**52
-            # (then every |id| < 2**26, so S1's partial sums stay exact too); otherwise, or on
-            # any mismatch, the exact GROUP BY below decides.
-            vals = {
-                key: np.ma.filled(np.ma.asarray(g[key]).astype(np.float64), np.nan)
-                for key in ("a_sum", "a_sq")
-            }
-            exact = np.isfinite(vals["a_sq"]) & (vals["a_sq"] < 2.0**52)
-            if exact.all():
-                k = np.asarray(g["n"], dtype=np.int64)
-                s1 = vals["a_sum"].astype(np.int64)
-                s2 = vals["a_sq"].astype(np.int64)
-                num = s1 - k * (k - 1) // 2  # k < 2**31 rows per group: no overflow
-                low = num // k
-                kf, lf = k.astype(np.float64), low.astype(np.float64)
-                # int64 is exact where every term is below 2**61 (elsewhere S2 < 2**52 cannot match)
-                safe = (kf * lf * lf < 2.0**61) & (np.abs(lf) * kf * kf < 2.0**61) & (kf**3 < 2.0**61)
-                lo_s, k_s = np.where(safe, low, 0), np.where(safe, k, 1)
-                expect = k_s * lo_s * lo_s + lo_s * k_s * (k_s - 1) + (k_s - 1) * k_s * (2 * k_s - 1) // 6
-                ok = safe & (num == low * k) & (expect == s2)
+            # Fingerprint F = XOR of hash(id) over a group's rows. A multiset of n ids whose
+            # per-value parities equal those of the run 0..n-1 (or 1..n) *is* that run (n odd
+            # multiplicities over n values are all 1), so any other multiset differs in parity
+            # on some nonempty set S of values, and matches the run's F only if XOR_{v in S}
+            # hash(v) = 0: for DuckDB's 64-bit integer hash (a multiply-xorshift mixer) a chance
+            # of about 2**-64 per group, not a structural blind spot like equal power sums
+            # (the previous check let {0,0,3,4,4,5,5} pass as 0..6). NULL or out-of-range ids
+            # drop out of F and always mismatch. Any mismatch runs the exact query below.
+            n = np.asarray(g["n"], dtype=np.int64)
+            fp = np.ma.asarray(g["a_fp"])
+            if not np.ma.is_masked(fp):
+                top = int(n.max()) + 1
+                h = self._src.query(
+                    f"SELECT hash(i::BIGINT) AS h FROM range(0, {top + 1}) t(i) ORDER BY i"
+                ).fetchnumpy()["h"]
+                pre = np.concatenate(([np.uint64(0)], np.bitwise_xor.accumulate(np.asarray(h, dtype=np.uint64))))
+                got = np.asarray(fp, dtype=np.uint64)
+                ok = (got == pre[n]) | (got == (pre[n + 1] ^ pre[1]))
                 suspicious = not bool(ok.all())
             self._contiguous = not suspicious
         if not suspicious:
