@@ -222,7 +222,7 @@ class Samples:
         """Aggregate to :class:`passcurve.Counts` inside DuckDB (validating on the way).
 
         ``check_duplicates=False`` skips the duplicate (problem, attempt) check, which reads
-        the attempt column (about 1.3x the time of a bare GROUP BY on large Parquet files; see docs/data.md).
+        the attempt column (about 1.1x the time of a bare GROUP BY on large Parquet files; see docs/data.md).
         """
         if self.layout == "counts":
             return self._counts_from_counts()
