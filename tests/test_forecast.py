@@ -189,12 +189,50 @@ def test_self_backtest_is_paired_and_falls_back_to_equal_weights():
     n = np.full(100, 100)
     c = np.zeros(100, dtype=np.int64)
     c[0] = 1
-    cv = _self_backtest(n, c, AUTO_CANDIDATES, 4, np.random.default_rng(0))
-    assert all(np.isnan(v) for v in cv.values())
-    w = _weights_from_cv(cv, "auto")
-    assert set(w) == set(AUTO_CANDIDATES)
-    assert np.allclose(list(w.values()), 1 / 3)
+    sb = _self_backtest(n, c, AUTO_CANDIDATES, 4, np.random.default_rng(0))
+    cv = sb.rmse()
+    assert not sb.informative and all(np.isnan(v) for v in cv.values())
+    assert all(v == (0.0, 0.0) for v in sb.shifts().values())  # nothing to correct with
+    for comb in ("debiased", "inverse_mse"):
+        w = _weights_from_cv(cv, "auto", comb)
+        assert set(w) == set(AUTO_CANDIDATES)
+        assert np.allclose(list(w.values()), 1 / 3)
     # an informative self-backtest gives inverse-MSE weights: 1/e^2 normalised
-    w2 = _weights_from_cv({"least_squares": 0.02, "beta_eb": 0.01, "zi_beta": 0.04}, "auto")
+    w2 = _weights_from_cv({"least_squares": 0.02, "beta_eb": 0.01, "zi_beta": 0.04}, "auto", "inverse_mse")
     inv = np.array([1 / 0.02**2, 1 / 0.01**2, 1 / 0.04**2])
     assert np.allclose([w2["least_squares"], w2["beta_eb"], w2["zi_beta"]], inv / inv.sum())
+
+
+def test_debiasing_shift_is_james_stein_shrunk_log_failure_bias():
+    from passcurve._forecast import _Adjust, _SelfBacktest
+
+    # two candidates, three thinnings; truth pass@100 = 0.5 (log-failure log 0.5)
+    preds = np.array([[0.40, 0.5], [0.45, 0.6], [0.35, 0.4]])
+    sb = _SelfBacktest(("a", "b"), preds, 0.5, 100, 10)
+    d = np.log(1 - preds) - np.log(0.5)
+    b, se2 = d.mean(axis=0), d.var(axis=0, ddof=1) / 3
+    # closed form: positive-part James-Stein factor (1 - se^2/b^2)_+
+    expect = [max(0.0, 1 - se2[j] / b[j] ** 2) * b[j] for j in range(2)]
+    got = sb.shifts()
+    assert got["a"][0] == pytest.approx(expect[0], rel=1e-12) and got["a"][0] > 0  # "a" forecasts too low
+    assert got["b"][0] == pytest.approx(expect[1], abs=1e-15)
+    adj = _Adjust(got["a"][0], 100, 10)
+    K = np.array([50.0, 100.0, 1000.0, 10**6])
+    p = np.array([0.3, 0.4, 0.6, 0.9])
+    q = adj(p, K)
+    # identity inside the data (K <= anchor); failure scaled by exp(-shift) from one factor beyond on
+    assert q[:2] == pytest.approx(p[:2], rel=1e-15)
+    assert 1 - q[2:] == pytest.approx((1 - p[2:]) * np.exp(-got["a"][0]), rel=1e-12)
+
+
+def test_debiased_combination_averages_corrected_candidates():
+    from passcurve import ModelSpec, simulate
+
+    bench = simulate(problems=300, n=200, rng=3, models=[ModelSpec("m", 0.3, 4.0)])
+    res = forecast(bench.counts, [2000, 20000], combination="debiased", n_resamples=10, flags=False, rng=0)
+    cands = res.candidates[0]
+    assert set(res.weights[0].values()) == {1 / len(cands)}
+    assert res.pass_at_k[0] == pytest.approx(np.mean([v for v in cands.values()], axis=0), rel=1e-12)
+    assert (res.low <= res.pass_at_k).all() and (res.pass_at_k <= res.high).all()
+    with pytest.raises(PasscurveError, match="`combination` must be one of"):
+        forecast(bench.counts, [2000], combination="stacked")
