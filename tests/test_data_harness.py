@@ -211,3 +211,20 @@ def test_content_wins_over_a_wrong_extension(tmp_path):
     duckdb.sql(f"COPY (SELECT 'a' AS problem_id, true AS correct) TO '{p}' (FORMAT parquet)")
     got = read_counts(p)
     assert got.meta["reader"] == "parquet" and int(got.c[0]) == 1
+
+
+@pytest.mark.parametrize(
+    ("fmt", "expect"),
+    [("inspect", r"is not an inspect_ai log \(expected a \.eval zip, or a \.json eval log"),
+     ("tau_bench", r"is not a tau_bench log \(expected a JSON object with a \"simulations\" array")],
+)
+def test_forcing_a_json_document_format_on_other_json_names_the_format(tmp_path, fmt, expect):
+    # a JSON object without the format's array used to read as zero rows ("no data rows")
+    p = tmp_path / "odd.json"
+    p.write_text('{"foo": 1, "bar": 2}\n')
+    with pytest.raises(InputFormatError, match=expect):
+        read_counts(p, format=fmt)
+    q = tmp_path / "two.jsonl"  # JSON lines are not one JSON document
+    q.write_text('{"a": 1}\n{"b": 2}\n')
+    with pytest.raises(InputFormatError, match=expect):
+        read_counts(q, format=fmt)

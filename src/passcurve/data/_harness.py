@@ -294,6 +294,8 @@ def _tau_from_relation(src: Source) -> Source:
 
 
 def _tau2(con: duckdb.DuckDBPyConnection, p: Path, stem: str) -> Source:
+    _require_json_path(con, p, "$.simulations", "tau_bench",
+                       'a JSON object with a "simulations" array, or rows with task_id, reward and trial')
     f = _sql_str(str(p))
     sql = (
         "SELECT s.value->>'$.task_id' AS task_id, TRY_CAST(s.value->>'$.trial' AS BIGINT) AS trial, "
@@ -350,6 +352,8 @@ _INSPECT_HINTS = {"problem": "problem_id", "correct": "score", "attempt": "epoch
 
 
 def _inspect_json(con: duckdb.DuckDBPyConnection, p: Path, stem: str) -> Source:
+    _require_json_path(con, p, "$.samples", "inspect_ai",
+                       'a .eval zip, or a .json eval log: an object with "eval" and a "samples" array')
     f = _sql_str(str(p))
     samples = f"SELECT s.value AS value, t.content->>'$.eval.model' AS m FROM read_text({f}) t, json_each(t.content, '$.samples') s"
     rel = _bind(con, _inspect_rows(samples, "coalesce(S.m, " + _sql_str(stem) + ")"), p, "inspect")
@@ -424,6 +428,17 @@ def _bind(con: duckdb.DuckDBPyConnection, sql: str, p: Path, reader: str) -> duc
     except duckdb.Error as exc:
         raise duck_error(exc, p.name, reader) from None
     return rel
+
+
+def _require_json_path(con: duckdb.DuckDBPyConnection, p: Path, path: str, fmt: str, expected: str) -> None:
+    """Raise a clear format error unless the JSON document ``p`` has an array at ``path``."""
+    try:
+        rows = con.sql(f"SELECT json_type(content, {_sql_str(path)}) FROM read_text({_sql_str(str(p))})").fetchall()
+    except duckdb.Error:
+        rows = []
+    if not rows or rows[0][0] != "ARRAY":
+        raise InputFormatError(f"{p.name} is not an {fmt} log (expected {expected})" if fmt[0] in "aeiou"
+                               else f"{p.name} is not a {fmt} log (expected {expected})")
 
 
 def _q(name: str) -> str:
