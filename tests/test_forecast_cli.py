@@ -64,3 +64,17 @@ def test_forecast_on_bon_warns_stopping_time():
     d = json.loads(r.stdout)
     assert any("StoppingTimeWarning" in w for w in d["warnings"])
     assert any("NoHeavyTailWarning" in w and "Llama" in w for w in d["warnings"])
+
+
+def test_backtest_without_any_success_reports_no_runs_not_misses(tmp_path):
+    # every problem c = 0: least squares has no finite point (log(-log 0)), so it makes no forecast;
+    # that is 0 runs and no coverage, not a 0% coverage (and the table must not crash on it)
+    p = tmp_path / "zero.csv"
+    p.write_text("problem_id,n,c\n" + "".join(f"p{i},10,0\n" for i in range(8)))
+    r = run_cli("backtest", str(p), "--m", "2", "--k", "5", "--seeds", "1", "--json")
+    assert r.returncode == 0, r.stderr
+    ls = next(s for s in json.loads(r.stdout)["summary"] if s["method"] == "least_squares")
+    assert ls["runs"] == 0 and ls["coverage"] is None and ls["median_abs_error"] is None
+    r = run_cli("backtest", str(p), "--m", "2", "--k", "5", "--seeds", "1")
+    assert r.returncode == 0 and "Traceback" not in r.stderr
+    assert "least_sq" in r.stdout and "—" in r.stdout

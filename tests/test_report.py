@@ -208,6 +208,12 @@ def test_cli_report_and_plot(cli, tmp_path: Path, bench):
     assert run(["plot", str(data), "-o", str(tmp_path / "fig.png"), "--panels", "pie"]) == 2
     assert run(["report", str(data), "-o", str(tmp_path / "r.txt")]) == 2
     assert run(["report", str(tmp_path / "missing.csv"), "-o", str(out)]) == 2
+    # never solved anywhere: pass^k is 0 at every k, so its log panel has nothing to show (it
+    # used to crash matplotlib's log axis); the figure is still written
+    zero = tmp_path / "zero.csv"
+    zero.write_text("problem_id,n,c\n" + "".join(f"p{i},10,0\n" for i in range(5)))
+    assert run(["plot", str(zero), "-o", str(tmp_path / "zero.svg")]) == 0
+    assert "no positive values to show" in (tmp_path / "zero.svg").read_text(encoding="utf-8")
 
 
 @pytest.mark.shared_data

@@ -172,6 +172,8 @@ def backtest(
                         rows.append({
                             "model": name, "seed": seed, "m": mm, "k": kk, "method": meth,
                             "problems": int(idx.size), "forecast": p, "low": lo, "high": hi, "truth": truth,
-                            "error": p - truth, "covered": bool(lo <= truth <= hi),
+                            "error": p - truth,
+                            # no forecast (e.g. least squares undefined) is no run, not a miss
+                            "covered": bool(lo <= truth <= hi) if np.isfinite([p, lo, hi]).all() else None,
                         })
     return BacktestResult(tuple(rows), tuple(_summarise(rows)), cl)

@@ -194,8 +194,11 @@ def backtest_cmd(
     t = Table(title=f"backtest: {seeds} seed(s), errors in points of pass@k", title_justify="left")
     for col in ("m", "k", "method", "runs", "median |error|", "mean |error|", "bias", f"{lvl}% coverage", "width"):
         t.add_column(col, justify="right")
+    def pts(v: float | None, fmt: str = ".2f", scale: float = 100.0) -> str:
+        return "—" if v is None or not np.isfinite(v) else f"{scale * v:{fmt}}"
+
     for r in res.summary:
-        t.add_row(str(r["m"]), str(r["k"]), r["method"], str(r["runs"]), f"{100 * r['median_abs_error']:.2f}",
-                  f"{100 * r['mean_abs_error']:.2f}", f"{100 * r['mean_error']:+.2f}", f"{r['coverage']:.2f}",
-                  f"{100 * r['mean_width']:.2f}")
+        t.add_row(str(r["m"]), str(r["k"]), r["method"], str(r["runs"]), pts(r["median_abs_error"]),
+                  pts(r["mean_abs_error"]), pts(r["mean_error"], "+.2f"), pts(r["coverage"], scale=1.0),
+                  pts(r["mean_width"]))
     out.print(t)

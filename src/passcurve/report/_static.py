@@ -89,12 +89,12 @@ def static_figure(data: Any, panels: Any = PANELS[:3]) -> Any:
             ax.set_ylabel("pass@k")
             ax.set_ylim(0, 1)
         elif panel == "failure":
-            ax.set_yscale("log")
+            _log_y(ax)
             ax.set_ylabel("1 − pass@k")
             if data.fits:
                 ax.set_title("solid: observed, dashed: power law, dotted: forecast", fontsize=8)
         elif panel == "pass_pow_k":
-            ax.set_yscale("log")
+            _log_y(ax)
             ax.set_ylabel("pass^k")
         elif panel == "naive":
             ax.set_ylabel("pass@k")
@@ -102,6 +102,15 @@ def static_figure(data: Any, panels: Any = PANELS[:3]) -> Any:
             ax.set_ylim(0, 1)
     axes[0].legend(fontsize=8, frameon=False)
     return fig
+
+
+def _log_y(ax: Any) -> None:
+    """Log y axis when some plotted value is positive; otherwise say so (a log axis of nothing fails)."""
+    if any(np.any(np.asarray(line.get_ydata(), dtype=np.float64) > 0) for line in ax.get_lines()):
+        ax.set_yscale("log")
+    else:
+        ax.text(0.5, 0.5, "no positive values to show", transform=ax.transAxes, ha="center", va="center",
+                fontsize=8)
 
 
 def save_figure(fig: Any, path: str | Path) -> Path:
