@@ -71,6 +71,11 @@ CASES: dict[str, Case] = {
         r"must hold whole numbers; row 1 .* n=10.5",
     ),
     "n_zero": (_text("c.csv", "problem_id,n,c\na,0,0\n"), r"`n` must be >= 1"),
+    # 1e23 used to wrap to int64's minimum and be reported as n=-9223372036854775808
+    "n_too_large": (
+        _text("c.csv", "problem_id,n,c\na,99999999999999999999999,1\n"),
+        r"`n` is too large \(max 2\*\*53\); row 1 \(problem 'a'\) has n=99999999999999999999999",
+    ),
     "nan_count": (_text("c.csv", "problem_id,n,c\na,10,\nb,10,3\n"), r"missing value \(NaN/empty\) in row 1"),
     "nan_correct": (
         _parquet(

@@ -410,6 +410,13 @@ class Samples:
                 raise PasscurveError(
                     f"{self.source}: `{name}` must be >= 0; row {i + 1} (problem {problem[i]!r}) has {name}={raw[i]}"
                 )
+            big = np.flatnonzero(v > 2.0**53)  # beyond exact integers in float64 (and far beyond any log)
+            if big.size:
+                i = big[0]
+                raise PasscurveError(
+                    f"{self.source}: `{name}` is too large (max 2**53); row {i + 1} (problem {problem[i]!r}) "
+                    f"has {name}={raw[i]}"
+                )
             vals[name] = v
         n, c = vals["n"], vals["c"]
         zero = np.flatnonzero(n < 1)
