@@ -949,10 +949,14 @@ def _fit_difficulty_iv(counts: Any, model: Any) -> tuple[Counts, list[str]]:
         )
     if model is None or model == "all":
         names = ["beta", "zi_beta", "scaled_beta", "beta_mixture", "npmle"]
+    elif isinstance(model, str):
+        names = [model]
+    elif isinstance(model, list | tuple) and all(isinstance(nm, str) for nm in model):
+        names = list(model)
     else:
-        names = [model] if isinstance(model, str) else list(model)
+        names = [model]  # reported below as not a model name
     for nm in names:
-        if nm not in DIFFICULTY_MODELS:
+        if not isinstance(nm, str) or nm not in DIFFICULTY_MODELS:
             raise PasscurveError(f"`model` must be one of {', '.join(DIFFICULTY_MODELS)} or 'all' (got {nm!r})")
     return counts, names
 

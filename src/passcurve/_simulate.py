@@ -18,7 +18,7 @@ from scipy import special, stats
 
 from ._counts import Counts
 from ._errors import PasscurveError
-from ._validation import check_positive_int, check_rng
+from ._validation import as_int_array, check_positive_int, check_rng
 
 __all__ = ["ModelSpec", "SimulatedBenchmark", "simulate", "DEMO_MODELS"]
 
@@ -103,12 +103,12 @@ class SimulatedBenchmark:
 
 
 def _simulate_iv(problems: Any, n: Any, models: Any, correlation: float) -> tuple[int, Any, tuple[ModelSpec, ...]]:
-    problems = check_positive_int(problems, "problems")
-    if np.ndim(n) == 0:
+    problems = check_positive_int(problems, "problems", maximum=10**8)
+    if np.isscalar(n) or (isinstance(n, np.ndarray) and n.ndim == 0):
         n = check_positive_int(n, "n")
     else:
-        n = np.asarray(n)
-        if n.size != problems or (n < 1).any():
+        n = as_int_array(n, "n", minimum=1)
+        if n.ndim != 1 or n.size != problems:
             raise PasscurveError(f"`n` must be an integer >= 1 or one per problem ({problems} values)")
     specs = tuple(models)
     if not specs:

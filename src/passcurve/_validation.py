@@ -143,7 +143,7 @@ def check_confidence_level(x: Any) -> float:
     return v
 
 
-def check_positive_int(x: Any, name: str, *, minimum: int = 1) -> int:
+def check_positive_int(x: Any, name: str, *, minimum: int = 1, maximum: int = 2**53) -> int:
     if isinstance(x, bool) or not isinstance(x, int | np.integer):
         if isinstance(x, float | np.floating) and float(x).is_integer():
             x = int(x)
@@ -151,6 +151,8 @@ def check_positive_int(x: Any, name: str, *, minimum: int = 1) -> int:
             raise PasscurveError(f"`{name}` must be an integer >= {minimum} (got {x!r})")
     if int(x) < minimum:
         raise PasscurveError(f"`{name}` must be an integer >= {minimum} (got {name}={int(x)})")
+    if int(x) > maximum:
+        raise PasscurveError(f"`{name}` is too large (got {name}={int(x):.3g}, max {maximum:.3g})")
     return int(x)
 
 
