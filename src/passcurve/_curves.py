@@ -17,7 +17,7 @@ from ._counts import Counts
 from ._errors import DroppedProblemsWarning, PasscurveError
 from ._estimators import _log_fail_table
 from ._results import long_frame
-from ._validation import as_int_array, check_k_le_n, fmt
+from ._validation import as_float_array, as_int_array, check_counts, check_k_le_n, fmt
 
 __all__ = ["curve", "CurveResult", "mean_curve", "METRICS"]
 
@@ -137,12 +137,13 @@ def mean_curve(
     """(Weighted) mean over problems of one metric at each k, and the weight that entered.
 
     Problems with n < k are left out at that k (the caller decides whether that is an
-    error). Inputs are assumed valid (called after validation). Returns ``(mean, wsum)``.
+    error). Returns ``(mean, wsum)``.
     """
-    n = np.asarray(n, dtype=np.int64)
-    c = np.asarray(c, dtype=np.int64)
-    ks = np.asarray(ks, dtype=np.int64)
-    w = np.ones(n.size) if weights is None else np.asarray(weights, dtype=np.float64)
+    n, c = check_counts(as_int_array(n, "n", minimum=1).ravel(), as_int_array(c, "c").ravel())
+    ks = as_int_array(ks, "ks", minimum=1).ravel()
+    w = np.ones(n.size) if weights is None else as_float_array(weights, "weights").ravel()
+    if w.size != n.size or (w < 0).any():
+        raise PasscurveError(f"`weights` must hold one non-negative weight per problem ({n.size})")
     order = np.argsort(ks)
     uk = ks[order]
     # denominators: total weight of problems with n >= k

@@ -61,7 +61,14 @@ from ._difficulty import (
 )
 from ._errors import DegenerateDataWarning, PasscurveError
 from ._scaling import default_k_grid
-from ._validation import as_float_array, as_int_array, check_confidence_level, check_positive_int, check_rng
+from ._validation import (
+    as_float_array,
+    as_int_array,
+    check_confidence_level,
+    check_counts,
+    check_positive_int,
+    check_rng,
+)
 
 __all__ = ["forecast", "ForecastResult", "k_for", "KForResult", "FORECAST_METHODS", "thin_counts"]
 
@@ -83,9 +90,11 @@ def thin_counts(n: Any, c: Any, m: Any, rng: Any = None) -> tuple[np.ndarray, np
     Exact for counts (the kept samples are a random subset); ``m`` is clipped to n.
     """
     gen = check_rng(rng)
-    n = np.asarray(n, dtype=np.int64)
-    c = np.asarray(c, dtype=np.int64)
-    mm = np.minimum(np.broadcast_to(np.asarray(m, dtype=np.int64), n.shape), n)
+    n, c = check_counts(as_int_array(n, "n", minimum=1).ravel(), as_int_array(c, "c").ravel())
+    m_arr = as_int_array(m, "m", minimum=0)
+    if m_arr.size not in (1, n.size):
+        raise PasscurveError(f"`m` must be one number or one per problem ({n.size})")
+    mm = np.minimum(np.broadcast_to(m_arr.ravel() if m_arr.size > 1 else m_arr.ravel()[0], n.shape), n)
     return mm.copy(), gen.hypergeometric(c, n - c, mm)
 
 

@@ -41,7 +41,7 @@ from scipy import stats
 from ._errors import DependenceWarning, PasscurveError, StoppingTimeWarning
 from ._estimators import pass_at_k
 from ._results import long_frame
-from ._validation import check_positive_int, check_rng, fmt
+from ._validation import as_int_array, check_positive_int, check_rng, fmt
 
 __all__ = ["retries", "RetryResult"]
 
@@ -171,7 +171,10 @@ class RetryResult:
 
 
 def _as_bool(x: Any, name: str) -> np.ndarray:
-    arr = np.asarray(x)
+    try:
+        arr = np.asarray(x)
+    except ValueError as exc:  # ragged sequences
+        raise PasscurveError(f"`{name}` must be a flat sequence of booleans ({exc})") from None
     if arr.dtype == bool:
         return arr.ravel()
     if arr.dtype == object:
@@ -191,15 +194,7 @@ def _retries_iv(problem: Any, attempt: Any, correct: Any, model: Any, alpha: flo
     prob = np.asarray(problem, dtype=object).ravel()
     if prob.size == 0:
         raise PasscurveError("`problem` is empty")
-    att_raw = np.asarray(attempt)
-    if att_raw.dtype == object or not np.issubdtype(att_raw.dtype, np.number) or att_raw.dtype == bool:
-        raise PasscurveError("`attempt` must contain integers")
-    if np.issubdtype(att_raw.dtype, np.floating):
-        if not np.isfinite(att_raw).all():
-            raise PasscurveError("`attempt` contains NaN or an infinite value")
-        if (att_raw != np.floor(att_raw)).any():
-            raise PasscurveError("`attempt` must contain integers")
-    att = att_raw.astype(np.int64).ravel()
+    att = as_int_array(attempt, "attempt", minimum=None).ravel()
     corr = _as_bool(correct, "correct")
     if not (att.size == prob.size == corr.size):
         raise PasscurveError(

@@ -22,7 +22,7 @@ from ._counts import Counts
 from ._curves import mean_curve
 from ._errors import PasscurveError
 from ._estimators import _log_fail_table
-from ._validation import as_int_array
+from ._validation import as_float_array, as_int_array, check_positive_int
 
 __all__ = ["PowerLawResult", "fit_power_law", "default_k_grid", "local_slope", "PAPER_K_GRID"]
 
@@ -39,7 +39,9 @@ PAPER_K_GRID = np.array(
 
 def default_k_grid(n: int, points: int = 100) -> np.ndarray:
     """The unique integers of ``logspace(0, log10 n, points)`` (the default least-squares grid)."""
-    return np.unique(np.logspace(0, np.log10(max(int(n), 1)), points).astype(np.int64))
+    n = check_positive_int(n, "n")
+    points = check_positive_int(points, "points")
+    return np.unique(np.logspace(0, np.log10(n), points).astype(np.int64))
 
 
 def _curve_values(
@@ -172,8 +174,12 @@ def _f(x: float) -> float | None:
 
 def local_slope(k: Any, pass_at_k: Any) -> tuple[np.ndarray, np.ndarray]:
     """(k, local exponent b(k) = -d log(-log pass)/d log k) by central differences on log k."""
-    k = np.asarray(k, dtype=np.float64)
-    y = np.asarray(pass_at_k, dtype=np.float64)
+    k = as_float_array(k, "k").ravel()
+    y = as_float_array(pass_at_k, "pass_at_k", allow_nan=True).ravel()
+    if k.size != y.size:
+        raise PasscurveError(f"`k` and `pass_at_k` must have the same length (got {k.size} and {y.size})")
+    if (k <= 0).any():
+        raise PasscurveError("`k` must be positive")
     with np.errstate(divide="ignore", invalid="ignore"):
         ly = np.log(-np.log(y))
     lk = np.log(k)

@@ -498,7 +498,8 @@ def _k_iv(k: Any, n_min: int) -> tuple[np.ndarray, bool]:
 
 
 def _maj_at_k_tallies_iv(tallies: Any, gold_index: Any, abstain: Any) -> tuple[np.ndarray, int, int]:
-    t = as_int_array(tallies, "tallies", minimum=1).ravel() if np.size(tallies) else np.zeros(0, np.int64)
+    empty = isinstance(tallies, list | tuple) and len(tallies) == 0
+    t = np.zeros(0, np.int64) if empty else as_int_array(tallies, "tallies", minimum=1).ravel()
     if gold_index is None:
         gi = -1
     else:
