@@ -162,9 +162,7 @@ def study(
             rows.append(row)
             sr = row["samples_ratio"]
             srs = f">{mults[-1]}" if sr == float("inf") else f"{sr:.2f}"
-            print(
-                f"{method:22s} {e:8.4f} {bias:+8.4f} {ue[0]:8.4f} {row['error_ratio']:9.2f} {srs:>13s}"
-            )
+            print(f"{method:22s} {e:8.4f} {bias:+8.4f} {ue[0]:8.4f} {row['error_ratio']:9.2f} {srs:>13s}")
     sys.stdout.flush()
     return rows
 

@@ -358,7 +358,9 @@ def _hierarchical_forecast(
     un, uc = uniq[:, 0], uniq[:, 1]
     uw = np.bincount(inv, weights=wt, minlength=un.size)
     lo_m, hi_m, lo_s, hi_s, step = _HB_COARSE
-    gm, gs = np.meshgrid(np.arange(lo_m, hi_m + step / 2, step), np.arange(lo_s, hi_s + step / 2, step), indexing="ij")
+    gm, gs = np.meshgrid(
+        np.arange(lo_m, hi_m + step / 2, step), np.arange(lo_s, hi_s + step / 2, step), indexing="ij"
+    )
     lp, _, _ = _hb_logpost(gm.ravel(), gs.ravel(), un, uc, uw, hyper)
     keep = lp > lp.max() - _HB_DROP
     fm = np.linspace(gm.ravel()[keep].min() - step, gm.ravel()[keep].max() + step, _HB_FINE)
