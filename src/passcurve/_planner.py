@@ -60,6 +60,8 @@ __all__ = ["METHODS", "Planner", "PlanResult", "plan", "preposterior_reduction"]
 
 METHODS = ("hierarchical", "passcurve", "fewest-successes", "variance-optimal", "uniform")
 _MAX_ROUNDS = 600
+# defensive share of every allocation spread evenly (see Planner); chosen by benchmarks/planner_study.py
+DEFAULT_HEDGE = 0.0
 # the planner's prior is a posterior mode under p(α, β) ∝ (α+β)^(-5/2) (see _fit_beta_binomial)
 _HYPER = 2.5
 
@@ -641,7 +643,7 @@ class Planner:
         max_n: int | None = None,
         weight: Any = None,
         prior: Any = None,
-        hedge: float = 0.0,
+        hedge: float = DEFAULT_HEDGE,
         rng: Any = None,
     ) -> None:
         if counts is not None:
@@ -989,7 +991,7 @@ def plan(
     method: str = "hierarchical",
     max_n: int | None = None,
     prior: Any = "beta",
-    hedge: float = 0.0,
+    hedge: float = DEFAULT_HEDGE,
     rng: Any = None,
 ) -> PlanResult:
     r"""How many more samples each problem should get to forecast pass_D@K best.
@@ -1061,6 +1063,9 @@ def plan(
                 "fit_success": bool(fitted.success),
                 "forecast": fc["posterior"],
                 "forecast_sd": fc["posterior_sd"],
+                "forecast_bayes": fc["bayes"],
+                "forecast_bayes_sd": fc["bayes_sd"],
+                "hedge": float(pl.hedge),
                 "expected_sd_after": pl.expected_sd(add),
                 "expected_sd_after_uniform": pl.expected_sd(uni),
                 "population_forecast": fc["population"],
