@@ -428,7 +428,7 @@ def hierarchical_pass_at_k(n: Any, c: Any, k: Any, *, weight: Any = None) -> dic
     return _hierarchical_forecast(n_a, c_a, k_f, w)
 
 
-def _log_fail_posterior(a: np.ndarray, b: np.ndarray, k: np.ndarray) -> np.ndarray:
+def _log_fail_posterior(a: np.ndarray, b: np.ndarray, k: np.ndarray | float) -> np.ndarray:
     """log E[(1-p)^k] under p ~ Beta(a, b)."""
     return special.betaln(a, b + k) - special.betaln(a, b)
 
