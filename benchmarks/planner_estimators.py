@@ -86,6 +86,33 @@ def estimate(name, n, c, k):
     raise ValueError(name)
 
 
+def gof_check(args):
+    """Would a model-check gate fire? Pearson p-values of the beta-binomial fit (fit_difficulty's
+    goodness_of_fit) on uniform subsamples of n = 10, 100, 400 per problem, 8 draws each."""
+    import pandas as pd
+
+    from passcurve import DEMO_MODELS, simulate
+    from passcurve._difficulty import BetaBinomial
+
+    d = pd.read_csv(ps.DATA)
+    specs = {s.name: s for s in DEMO_MODELS}
+    for src in [*[m for m in args.models.split(",") if m], "tiny-1b", "chat-7b"]:
+        for n0 in (10, 100, 400):
+            pv = []
+            for r in range(8):
+                rng = np.random.default_rng(r)
+                if src in specs:
+                    c = rng.binomial(n0, simulate(problems=128, n=1, models=[specs[src]], rng=10_000 + r).p)
+                else:
+                    g = d[d.model == src]
+                    c = rng.hypergeometric(g.c.to_numpy(), (g.n - g.c).to_numpy(), n0)
+                with warnings.catch_warnings():
+                    warnings.simplefilter("ignore")
+                    fit = BetaBinomial().fit(n=np.full(c.size, n0), c=c)
+                pv.append(fit.goodness_of_fit()["p_value"])
+            print(f"{src:12s} n={n0:4d}  p-values " + " ".join(f"{v:.3f}" for v in pv))
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--reps", type=int, default=12)
@@ -95,8 +122,11 @@ def main(argv=None):
     ap.add_argument("--k", default="1000,10000")
     ap.add_argument("--navg", default="100,400")
     ap.add_argument("--greedy-rounds", type=int, default=100)
+    ap.add_argument("--gof", action="store_true", help="only: goodness-of-fit p-values of the Beta fit")
     args = ap.parse_args(argv)
     _planner._MAX_ROUNDS = args.greedy_rounds
+    if args.gof:
+        return gof_check(args)
     ests = [e for e in args.estimators.split(",") if e]
     import pandas as pd
 
