@@ -36,8 +36,13 @@ lie far beyond the samples drawn so far. Allocation rules (plus ``uniform``, the
     its own pass@K and teaches the prior's tail, on which the forecast of every sparsely
     sampled problem rests. Falls back to ``passcurve`` when the prior is fixed.
 
+Every rule takes a defensive share ``hedge`` in [0, 1] (default 0): that fraction of each
+allocation is spread evenly first and the rule places the rest on top of it.
+
 All use only (n_i, c_i) and the fitted prior; estimates after adaptive sampling should
-use likelihood-based estimators (see :mod:`passcurve._adaptive`).
+use likelihood-based estimators (see :mod:`passcurve._adaptive`): the plug-in posterior
+(``Planner.forecast()["posterior"]``) or the hierarchical-Bayes forecast with the prior
+integrated out (``["bayes"]``, :func:`passcurve.hierarchical_pass_at_k`).
 """
 
 from __future__ import annotations
