@@ -99,7 +99,15 @@ def plan_cmd(
     )
     with collect_warnings(show=True):
         res = compute_plan(
-            counts, budget=budget, k=k, batch=batch, method=method, max_n=max_n, prior=prior, hedge=hedge, rng=seed
+            counts,
+            budget=budget,
+            k=k,
+            batch=batch,
+            method=method,
+            max_n=max_n,
+            prior=prior,
+            hedge=hedge,
+            rng=seed,
         )
     if json_out:
         print_json(res.to_dict())
