@@ -111,7 +111,19 @@ def samples_ratio(target, budgets, errors):
 
 
 def study(
-    name, k, navg, reps, methods, *, urn=None, p_fn=None, truth_fn=None, max_n=None, seed=0, prior="beta"
+    name,
+    k,
+    navg,
+    reps,
+    methods,
+    *,
+    urn=None,
+    p_fn=None,
+    truth_fn=None,
+    max_n=None,
+    seed=0,
+    prior="beta",
+    rounds=5,
 ):
     size = urn[0].size if urn is not None else p_fn(0).size
     base = size * navg
@@ -125,7 +137,9 @@ def study(
                 rng = np.random.default_rng([seed, r, int(mult * 10)])  # common random numbers across methods
                 p = None if p_fn is None else p_fn(r)
                 truth = truth_fn(p)
-                f = run_design(method, int(base * mult), k, rng, urn=urn, p=p, max_n=max_n, prior=prior)
+                f = run_design(
+                    method, int(base * mult), k, rng, urn=urn, p=p, max_n=max_n, prior=prior, rounds=rounds
+                )
                 for e in ESTIMATORS:
                     errs[e].append(f[e] - truth)
             res[(method, mult)] = {e: (rmse(v), float(np.mean(v))) for e, v in errs.items()}
@@ -177,6 +191,7 @@ def main(argv=None):
     ap.add_argument("--navg", default="100,400")
     ap.add_argument("--synthetic", default="tiny-1b,chat-7b", help="demo models to simulate ('' for none)")
     ap.add_argument("--prior", default="beta", help="planner prior and final estimator: beta or zi_beta")
+    ap.add_argument("--rounds", type=int, default=5, help="planning rounds after the first 10 per problem")
     ap.add_argument("--json", default="", help="also write every result row to this JSON file")
     ap.add_argument("--greedy-rounds", type=int, default=100, help="passcurve rule: greedy rounds per call")
     args = ap.parse_args(argv)
@@ -211,6 +226,7 @@ def main(argv=None):
                         truth_fn=lambda _p, t=truth: t,
                         max_n=int(un.min()),
                         prior=args.prior,
+                        rounds=args.rounds,
                     )
     specs = {s.name: s for s in DEMO_MODELS}
     for name in synth:
@@ -230,6 +246,7 @@ def main(argv=None):
                     p_fn=p_fn,
                     truth_fn=lambda p, k=k: float(np.mean(-np.expm1(k * np.log1p(-p)))),
                     prior=args.prior,
+                    rounds=args.rounds,
                 )
 
     if args.json:
