@@ -191,6 +191,7 @@ def main(argv=None):
     ap.add_argument("--navg", default="100,400")
     ap.add_argument("--synthetic", default="tiny-1b,chat-7b", help="demo models to simulate ('' for none)")
     ap.add_argument("--prior", default="beta", help="planner prior and final estimator: beta or zi_beta")
+    ap.add_argument("--seed", type=int, default=0, help="first entry of every replicate's seed")
     ap.add_argument("--rounds", type=int, default=5, help="planning rounds after the first 10 per problem")
     ap.add_argument("--json", default="", help="also write every result row to this JSON file")
     ap.add_argument("--greedy-rounds", type=int, default=100, help="passcurve rule: greedy rounds per call")
@@ -227,6 +228,7 @@ def main(argv=None):
                         max_n=int(un.min()),
                         prior=args.prior,
                         rounds=args.rounds,
+                        seed=args.seed,
                     )
     specs = {s.name: s for s in DEMO_MODELS}
     for name in synth:
@@ -247,6 +249,7 @@ def main(argv=None):
                     truth_fn=lambda p, k=k: float(np.mean(-np.expm1(k * np.log1p(-p)))),
                     prior=args.prior,
                     rounds=args.rounds,
+                    seed=args.seed,
                 )
 
     if args.json:
