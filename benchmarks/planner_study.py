@@ -12,9 +12,12 @@ Two sources of per-problem outcomes:
 
 Every design starts with ``n0`` samples per problem, then spends the rest of the budget in
 ``rounds`` equal rounds, each allocated by the method from all outcomes so far (the
-planner is refitted every round). Every design ends with the same estimator, the
+planner is refitted every round). Every design ends with the same two estimators: the
 empirical-Bayes posterior mean of pass_D@K under a refitted beta-binomial prior
-(likelihood-based, so valid under adaptive sampling). Uniform sampling is also run at
+("posterior") and the hierarchical-Bayes posterior mean with the prior integrated out
+("bayes"); both likelihood-based, so valid under adaptive sampling. A method written
+``rule@share`` (e.g. ``hierarchical@0.5``) runs the rule with the defensive share
+``hedge=share``. Uniform sampling is also run at
 1x, 2x, 4x and 8x the budget; the "samples ratio" is the budget uniform needs to reach a method's
 error (first crossing of uniform's measured error curve, log-log interpolation; "> 8" when uniform
 does not get there within 8x), divided by the method's budget.
