@@ -12,9 +12,12 @@ Two sources of per-problem outcomes:
 
 Every design starts with ``n0`` samples per problem, then spends the rest of the budget in
 ``rounds`` equal rounds, each allocated by the method from all outcomes so far (the
-planner is refitted every round). Every design ends with the same estimator, the
+planner is refitted every round). Every design ends with the same two estimators: the
 empirical-Bayes posterior mean of pass_D@K under a refitted beta-binomial prior
-(likelihood-based, so valid under adaptive sampling). Uniform sampling is also run at
+("posterior") and the hierarchical-Bayes posterior mean with the prior integrated out
+("bayes"); both likelihood-based, so valid under adaptive sampling. A method written
+``rule@share`` (e.g. ``hierarchical@0.5``) runs the rule with the defensive share
+``hedge=share``. Uniform sampling is also run at
 1x, 2x, 4x and 8x the budget; the "samples ratio" is the budget uniform needs to reach a method's
 error (first crossing of uniform's measured error curve, log-log interpolation; "> 8" when uniform
 does not get there within 8x), divided by the method's budget.
@@ -46,6 +49,9 @@ from passcurve._planner import Planner
 ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT.parent / "shared" / "data" / "pythia_math_counts.csv"
 UNIFORM_MULTS = (1, 2, 4, 8)
+# final estimators, applied to every design: the plug-in empirical-Bayes posterior at the fitted
+# prior ("posterior") and the hierarchical-Bayes posterior with the prior integrated out ("bayes")
+ESTIMATORS = ("posterior", "bayes")
 
 
 def run_design(method, total, k, rng, *, urn=None, p=None, n0=10, rounds=5, max_n=None, prior="beta"):
@@ -67,7 +73,10 @@ def run_design(method, total, k, rng, *, urn=None, p=None, n0=10, rounds=5, max_
             return rng.binomial(m, p)
 
     first = np.full(size, n0)
-    pl = Planner(n=first, c=draw(first), k=k, method=method, max_n=max_n, prior=prior, rng=rng)
+    method, _, hedge = method.partition("@")  # "rule@share": the planner's defensive share
+    pl = Planner(
+        n=first, c=draw(first), k=k, method=method, max_n=max_n, prior=prior, hedge=float(hedge or 0), rng=rng
+    )
     left = total - size * n0
     per_round = int(np.ceil(left / rounds)) if left > 0 else 0
     while left > 0:
@@ -105,7 +114,19 @@ def samples_ratio(target, budgets, errors):
 
 
 def study(
-    name, k, navg, reps, methods, *, urn=None, p_fn=None, truth_fn=None, max_n=None, seed=0, prior="beta"
+    name,
+    k,
+    navg,
+    reps,
+    methods,
+    *,
+    urn=None,
+    p_fn=None,
+    truth_fn=None,
+    max_n=None,
+    seed=0,
+    prior="beta",
+    rounds=5,
 ):
     size = urn[0].size if urn is not None else p_fn(0).size
     base = size * navg
@@ -114,48 +135,51 @@ def study(
     t0 = time.time()
     for method in ["uniform", *methods]:
         for mult in mults if method == "uniform" else [1]:
-            errs = []
+            errs: dict[str, list[float]] = {e: [] for e in ESTIMATORS}
             for r in range(reps):
                 rng = np.random.default_rng([seed, r, int(mult * 10)])  # common random numbers across methods
                 p = None if p_fn is None else p_fn(r)
                 truth = truth_fn(p)
-                f = run_design(method, int(base * mult), k, rng, urn=urn, p=p, max_n=max_n, prior=prior)
-                errs.append(f["posterior"] - truth)
-            res[(method, mult)] = (rmse(errs), float(np.mean(errs)))
-    ub = np.array([base * m for m in mults], dtype=float)
-    ue = np.array([res[("uniform", m)][0] for m in mults])
-    rows = []
-    for method in methods:
-        e, bias = res[(method, 1)]
-        rows.append(
-            {
-                "method": method,
-                "rmse": e,
-                "bias": bias,
-                "uniform_rmse": ue[0],
-                "error_ratio": ue[0] / e,
-                "samples_ratio": samples_ratio(e, ub, ue),
-            }
-        )
+                f = run_design(
+                    method, int(base * mult), k, rng, urn=urn, p=p, max_n=max_n, prior=prior, rounds=rounds
+                )
+                for e in ESTIMATORS:
+                    errs[e].append(f[e] - truth)
+            res[(method, mult)] = {e: (rmse(v), float(np.mean(v))) for e, v in errs.items()}
     print(
         f"\n## {name}  K={k}  budget {navg}/problem x {size} problems  reps={reps}  ({time.time() - t0:.0f}s)"
     )
-    slope = np.polyfit(np.log(ub), np.log(ue), 1)[0]
-    print(
-        "uniform RMSE by budget: "
-        + "  ".join(f"{m}x {res[('uniform', m)][0]:.4f}" for m in mults)
-        + f"  (log-log slope {slope:.2f})"
-    )
-    print(
-        f"{'method':18s} {'RMSE':>8s} {'bias':>8s} {'uniform':>8s} {'err ratio':>9s} {'samples ratio':>13s}"
-    )
-    for row in rows:
-        sr = row["samples_ratio"]
-        srs = f">{mults[-1]}" if sr == float("inf") else f"{sr:.2f}"
+    ub = np.array([base * m for m in mults], dtype=float)
+    rows = []
+    for est in ESTIMATORS:
+        ue = np.array([res[("uniform", m)][est][0] for m in mults])
+        slope = np.polyfit(np.log(ub), np.log(ue), 1)[0]
         print(
-            f"{row['method']:18s} {row['rmse']:8.4f} {row['bias']:+8.4f} {row['uniform_rmse']:8.4f} "
-            f"{row['error_ratio']:9.2f} {srs:>13s}"
+            f"[{est}] uniform RMSE by budget: "
+            + "  ".join(f"{m}x {res[('uniform', m)][est][0]:.4f}" for m in mults)
+            + f"  (log-log slope {slope:.2f}; bias at 1x {res[('uniform', 1)][est][1]:+.4f})"
         )
+        print(
+            f"{'method':22s} {'RMSE':>8s} {'bias':>8s} {'uniform':>8s} {'err ratio':>9s} {'samples ratio':>13s}"
+        )
+        for method in methods:
+            e, bias = res[(method, 1)][est]
+            row = {
+                "source": name,
+                "k": k,
+                "navg": navg,
+                "estimator": est,
+                "method": method,
+                "rmse": e,
+                "bias": bias,
+                "uniform_rmse": [float(v) for v in ue],
+                "error_ratio": ue[0] / e,
+                "samples_ratio": samples_ratio(e, ub, ue),
+            }
+            rows.append(row)
+            sr = row["samples_ratio"]
+            srs = f">{mults[-1]}" if sr == float("inf") else f"{sr:.2f}"
+            print(f"{method:22s} {e:8.4f} {bias:+8.4f} {ue[0]:8.4f} {row['error_ratio']:9.2f} {srs:>13s}")
     sys.stdout.flush()
     return rows
 
@@ -170,6 +194,9 @@ def main(argv=None):
     ap.add_argument("--navg", default="100,400")
     ap.add_argument("--synthetic", default="tiny-1b,chat-7b", help="demo models to simulate ('' for none)")
     ap.add_argument("--prior", default="beta", help="planner prior and final estimator: beta or zi_beta")
+    ap.add_argument("--seed", type=int, default=0, help="first entry of every replicate's seed")
+    ap.add_argument("--rounds", type=int, default=5, help="planning rounds after the first 10 per problem")
+    ap.add_argument("--json", default="", help="also write every result row to this JSON file")
     ap.add_argument("--greedy-rounds", type=int, default=100, help="passcurve rule: greedy rounds per call")
     args = ap.parse_args(argv)
     _planner._MAX_ROUNDS = args.greedy_rounds
@@ -182,6 +209,7 @@ def main(argv=None):
     if args.quick:
         reps, ks, navgs, models, synth = 6, [1000], [100], models[:1], synth[:1]
     print(f"planner study: methods {methods}, reps {reps}, prior {args.prior}")
+    allrows: list[dict] = []
     if DATA.exists() and models:
         import pandas as pd
 
@@ -192,7 +220,7 @@ def main(argv=None):
             for k in ks:
                 truth = float(pass_at_k(un, uc, k).mean())
                 for navg in navgs:
-                    study(
+                    allrows += study(
                         f"pythia/{model}",
                         k,
                         navg,
@@ -202,6 +230,8 @@ def main(argv=None):
                         truth_fn=lambda _p, t=truth: t,
                         max_n=int(un.min()),
                         prior=args.prior,
+                        rounds=args.rounds,
+                        seed=args.seed,
                     )
     specs = {s.name: s for s in DEMO_MODELS}
     for name in synth:
@@ -212,7 +242,7 @@ def main(argv=None):
 
         for k in ks:
             for navg in navgs:
-                study(
+                allrows += study(
                     f"synthetic/{name} (alpha={spec.alpha}, beta={spec.beta}, impossible={spec.impossible})",
                     k,
                     navg,
@@ -221,7 +251,14 @@ def main(argv=None):
                     p_fn=p_fn,
                     truth_fn=lambda p, k=k: float(np.mean(-np.expm1(k * np.log1p(-p)))),
                     prior=args.prior,
+                    rounds=args.rounds,
+                    seed=args.seed,
                 )
+
+    if args.json:
+        import json
+
+        Path(args.json).write_text(json.dumps(allrows, indent=1, default=float))
 
 
 if __name__ == "__main__":

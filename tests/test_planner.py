@@ -375,6 +375,13 @@ def test_cli_plan_json_and_csv(counts_csv):
     assert lines[0] == "model,problem,n,c,p_hat,additional" and len(lines) == 31
     r = run_cli("plan", str(counts_csv), "--budget", "50", "--k", "100")
     assert r.returncode == 0 and "new samples" in r.stdout
+    # --hedge: the same allocation as the Python API with the same defensive share
+    r = run_cli("plan", str(counts_csv), "--budget", "60", "--k", "100", "--hedge", "0.5", "--json")
+    assert r.returncode == 0, r.stderr
+    d = json.loads(r.stdout)
+    api = plan(read_counts(counts_csv), budget=60, k=100, hedge=0.5, rng=0)
+    assert api.additional.tolist() == d["allocation"]["additional"]
+    assert d["summary"][0]["hedge"] == 0.5 and 0 <= d["summary"][0]["forecast_bayes"] <= 1
 
 
 @pytest.mark.parametrize(
@@ -383,6 +390,7 @@ def test_cli_plan_json_and_csv(counts_csv):
         (["--budget", "10", "--k", "5", "--method", "bogus"], "`method`"),
         (["--budget", "10", "--k", "5", "--batch", "20"], "`budget` must be >= batch"),
         (["--budget", "10", "--k", "5", "--json", "--csv"], "--json"),
+        (["--budget", "10", "--k", "5", "--hedge", "1.5"], "`hedge`"),
     ],
 )
 def test_cli_plan_bad_inputs(counts_csv, args, msg):

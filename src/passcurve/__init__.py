@@ -31,7 +31,7 @@ from . import rl  # noqa: E402
 # planning where to spend samples, and estimation under adaptive sampling (issue 8)
 # (the planner's own minimal beta / zero-inflated beta fits stay private in _adaptive: the public
 # difficulty fits are fit_difficulty and its models, which Planner(prior=...) also accepts)
-from ._adaptive import inverse_binomial_p, stopping_loglik, stopping_pass_at_k
+from ._adaptive import hierarchical_pass_at_k, inverse_binomial_p, stopping_loglik, stopping_pass_at_k
 from ._backtest import BacktestResult, backtest
 from ._compare import CompareResult, PowerResult, compare, power_analysis
 from ._counts import Counts

@@ -50,6 +50,7 @@ __all__ = [
     "fit_beta_binomial",
     "beta_binomial_loglik",
     "posterior_pass_at_k",
+    "hierarchical_pass_at_k",
     "stopping_pass_at_k",
     "stopping_loglik",
     "inverse_binomial_p",
@@ -311,7 +312,123 @@ def fit_zi_beta_binomial(n: Any, c: Any, *, weight: Any = None) -> ZeroInflatedB
     return prior
 
 
-def _log_fail_posterior(a: np.ndarray, b: np.ndarray, k: np.ndarray) -> np.ndarray:
+# ----------------------------------------------------------------------------------------
+# hierarchical Bayes: integrate over the prior's parameters instead of plugging in a mode
+# ----------------------------------------------------------------------------------------
+_HB_COARSE = (-16.0, 10.0, -5.0, 16.0, 0.25)  # logit mean lo, hi; log concentration lo, hi; step
+_HB_FINE = 61
+_HB_DROP = 25.0  # keep the coarse cells within this many log units of the best one
+
+
+def _hb_logpost(
+    lm: np.ndarray, ls: np.ndarray, un: np.ndarray, uc: np.ndarray, uw: np.ndarray, hyper: float
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Log posterior density of (logit μ, log s) and the (α, β) of each grid point."""
+    gl = special.gammaln
+    mu = special.expit(lm)
+    s = np.exp(ls)
+    a, b = mu * s, (1.0 - mu) * s
+    ll = (
+        gl(a[:, None] + uc)
+        + gl(b[:, None] + un - uc)
+        - gl((a + b)[:, None] + un)
+        - (gl(a) + gl(b) - gl(a + b))[:, None]
+    ) @ uw
+    # p(α, β) ∝ (α+β)^(-hyper); the Jacobian of (α, β) -> (logit μ, log s) is α β = μ(1-μ) s²
+    lp = ll + np.log(mu) + np.log1p(-mu) + (2.0 - hyper) * ls
+    return lp, a, b
+
+
+def _hierarchical_forecast(
+    n: np.ndarray, c: np.ndarray, k: float, w: np.ndarray | None = None, hyper: float = 2.5
+) -> dict[str, Any]:
+    """Posterior mean and SD of mean_i w_i (1-(1-p_i)^k), integrating over (α, β) on a grid.
+
+    Two-stage grid in (logit μ, log s), μ = α/(α+β), s = α+β: a coarse grid over
+    logit μ ∈ [-16, 10], log s ∈ [-5, 16] (step 0.25) locates the posterior mass, then a
+    61 × 61 grid over its bounding box integrates. Returns the posterior mean and SD of the
+    weighted forecast, the per-problem posterior means, and the posterior means of α, β.
+    """
+    n = np.asarray(n, dtype=np.float64).ravel()
+    c = np.asarray(c, dtype=np.float64).ravel()
+    wt = np.ones(n.size) if w is None else np.asarray(w, dtype=np.float64).ravel()
+    key = np.stack([n, c], axis=1)
+    uniq, inv = np.unique(key, axis=0, return_inverse=True)
+    inv = inv.ravel()
+    un, uc = uniq[:, 0], uniq[:, 1]
+    uw = np.bincount(inv, weights=wt, minlength=un.size)
+    lo_m, hi_m, lo_s, hi_s, step = _HB_COARSE
+    gm, gs = np.meshgrid(
+        np.arange(lo_m, hi_m + step / 2, step), np.arange(lo_s, hi_s + step / 2, step), indexing="ij"
+    )
+    lp, _, _ = _hb_logpost(gm.ravel(), gs.ravel(), un, uc, uw, hyper)
+    keep = lp > lp.max() - _HB_DROP
+    fm = np.linspace(gm.ravel()[keep].min() - step, gm.ravel()[keep].max() + step, _HB_FINE)
+    fs = np.linspace(gs.ravel()[keep].min() - step, gs.ravel()[keep].max() + step, _HB_FINE)
+    gm, gs = np.meshgrid(fm, fs, indexing="ij")
+    lp, a, b = _hb_logpost(gm.ravel(), gs.ravel(), un, uc, uw, hyper)
+    post = np.exp(lp - lp.max())
+    sel = post > 1e-12 * post.max()
+    post, a, b = post[sel] / post[sel].sum(), a[sel], b[sel]
+    ap, bp = a[:, None] + uc, b[:, None] + un - uc
+    h1 = np.exp(np.minimum(_log_fail_posterior(ap, bp, k), 0.0))
+    h2 = np.exp(np.minimum(_log_fail_posterior(ap, bp, 2 * k), 0.0))
+    g = 1.0 - h1  # (grid, pairs): E[pass@k | data, θ]
+    v = np.maximum(h2 - h1**2, 0.0)  # Var[pass@k | data, θ]
+    wn = wt / wt.sum()
+    wpair = np.bincount(inv, weights=wn, minlength=un.size)
+    w2pair = np.bincount(inv, weights=wn**2, minlength=un.size)
+    f_theta = g @ wpair  # forecast given θ
+    v_theta = v @ w2pair  # its variance given θ (problems independent given θ)
+    mean = float(post @ f_theta)
+    var = float(post @ v_theta + post @ (f_theta - mean) ** 2)
+    return {
+        "posterior": mean,
+        "posterior_sd": float(np.sqrt(max(var, 0.0))),
+        "per_problem": (post @ g)[inv],
+        "alpha": float(post @ a),
+        "beta": float(post @ b),
+        "prior_sd": float(np.sqrt(max(float(post @ (f_theta - mean) ** 2), 0.0))),
+    }
+
+
+def hierarchical_pass_at_k(n: Any, c: Any, k: Any, *, weight: Any = None) -> dict[str, Any]:
+    r"""Hierarchical-Bayes forecast of pass_D@k from per-problem (n, c): the prior integrated out.
+
+    Model: p_i ~ Beta(α, β) independently, c_i | p_i ~ Binomial(n_i, p_i), and the
+    hyperprior p(α, β) ∝ (α+β)^(-5/2) (Gelman et al., *Bayesian Data Analysis*, 3rd ed.,
+    §5.3). Returns the posterior mean of :math:`F = \sum_i w_i (1-(1-p_i)^k)` (weights
+    normalised)
+
+    .. math:: E[F \mid data] = \int \sum_i w_i \Bigl(1 - \frac{B(α+c_i, β+n_i-c_i+k)}{B(α+c_i, β+n_i-c_i)}\Bigr)
+              \, p(α, β \mid data)\, dα\, dβ
+
+    and its posterior SD (law of total variance: the per-problem variances given (α, β)
+    plus the spread of the forecast over the posterior of (α, β)). The integral is a grid
+    sum over (logit α/(α+β), log(α+β)).
+
+    Unlike the plug-in (empirical-Bayes) posterior at a fitted (α, β), it does not depend on
+    which mode the fit lands in, and its SD includes the uncertainty of the difficulty
+    distribution. Like every likelihood-based estimator it stays valid when n was chosen
+    adaptively (the likelihood principle; module docstring).
+
+    Returns
+    -------
+    dict
+        ``posterior`` (mean), ``posterior_sd``, ``prior_sd`` (the part of the SD due to
+        (α, β)), ``per_problem`` (posterior mean of each problem's pass@k), ``alpha`` and
+        ``beta`` (posterior means).
+    """
+    n_a, c_a, w = _fit_beta_binomial_iv(n, c, weight)
+    k_f = float(as_float_array(k, "k"))
+    if not k_f >= 1:
+        raise PasscurveError(f"`k` must be >= 1 (got k={fmt(k_f)})")
+    if w is not None and w.sum() <= 0:
+        raise PasscurveError("`weight` is zero for every problem")
+    return _hierarchical_forecast(n_a, c_a, k_f, w)
+
+
+def _log_fail_posterior(a: np.ndarray, b: np.ndarray, k: np.ndarray | float) -> np.ndarray:
     """log E[(1-p)^k] under p ~ Beta(a, b)."""
     return special.betaln(a, b + k) - special.betaln(a, b)
 

@@ -36,8 +36,13 @@ lie far beyond the samples drawn so far. Allocation rules (plus ``uniform``, the
     its own pass@K and teaches the prior's tail, on which the forecast of every sparsely
     sampled problem rests. Falls back to ``passcurve`` when the prior is fixed.
 
+Every rule takes a defensive share ``hedge`` in [0, 1] (default 0): that fraction of each
+allocation is spread evenly first and the rule places the rest on top of it.
+
 All use only (n_i, c_i) and the fitted prior; estimates after adaptive sampling should
-use likelihood-based estimators (see :mod:`passcurve._adaptive`).
+use likelihood-based estimators (see :mod:`passcurve._adaptive`): the plug-in posterior
+(``Planner.forecast()["posterior"]``) or the hierarchical-Bayes forecast with the prior
+integrated out (``["bayes"]``, :func:`passcurve.hierarchical_pass_at_k`).
 """
 
 from __future__ import annotations
@@ -51,7 +56,7 @@ from typing import Any
 import numpy as np
 from scipy import special
 
-from ._adaptive import BetaPrior, _fit_beta_binomial, _fit_zi_beta_binomial
+from ._adaptive import BetaPrior, _fit_beta_binomial, _fit_zi_beta_binomial, _hierarchical_forecast
 from ._counts import Counts
 from ._errors import PasscurveError
 from ._validation import as_float_array, as_int_array, check_positive_int, check_rng, fmt
@@ -60,6 +65,8 @@ __all__ = ["METHODS", "Planner", "PlanResult", "plan", "preposterior_reduction"]
 
 METHODS = ("hierarchical", "passcurve", "fewest-successes", "variance-optimal", "uniform")
 _MAX_ROUNDS = 600
+# defensive share of every allocation spread evenly (see Planner); chosen by benchmarks/planner_study.py
+DEFAULT_HEDGE = 0.0
 # the planner's prior is a posterior mode under p(α, β) ∝ (α+β)^(-5/2) (see _fit_beta_binomial)
 _HYPER = 2.5
 
@@ -228,11 +235,17 @@ def _alloc_passcurve(
     room: np.ndarray,
     w2: np.ndarray,
     horizon: int,
+    start: np.ndarray | None = None,
 ) -> np.ndarray:
-    """Greedy knowledge-gradient(*) allocation of ``units`` blocks of ``step`` samples."""
-    out = np.zeros(n.size, dtype=np.int64)
+    """Greedy knowledge-gradient(*) allocation of ``units`` blocks of ``step`` samples.
+
+    ``start``: units already planned (not yet drawn) per problem; the returned blocks come
+    on top of them.
+    """
+    start = np.zeros(n.size, dtype=np.int64) if start is None else start.astype(np.int64)
+    out = start.copy()
     if units <= 0:
-        return out
+        return out - start
     # coarsen to at most _MAX_ROUNDS greedy rounds
     chunk = max(1, -(-units // _MAX_ROUNDS))
     horizon_units = max(1, horizon // step)
@@ -247,7 +260,7 @@ def _alloc_passcurve(
         left -= take
         sel = np.array([i])
         idx[i] = _kg_index(prior, n[sel], c[sel], k, out[sel], step, room[sel], horizon_units, w2[sel])[0]
-    return out
+    return out - start
 
 
 def _perturbed(prior: Any, da: float, db: float) -> Any:
@@ -390,6 +403,7 @@ def _alloc_hierarchical(
     w: np.ndarray,
     horizon: int,
     hyper: float,
+    start: np.ndarray | None = None,
 ) -> np.ndarray:
     r"""Greedy knowledge-gradient(*) on the forecast's variance including the prior's uncertainty.
 
@@ -401,9 +415,10 @@ def _alloc_hierarchical(
     look-aheads s = 1, 8, 64, ... units.
     """
     N = n.size
-    out = np.zeros(N, dtype=np.int64)
+    start = np.zeros(N, dtype=np.int64) if start is None else start.astype(np.int64)
+    out = start.copy()
     if units <= 0:
-        return out
+        return out - start
     chunk = max(1, -(-units // _MAX_ROUNDS))
     h_units = max(1, horizon // step)
     sizes = 8 ** np.arange(int(np.log(max(h_units, 1)) / np.log(8)) + 1)
@@ -455,7 +470,7 @@ def _alloc_hierarchical(
         out[i] += take
         left -= take
         cache[i] = stats_for(np.array([i]))[0]
-    return out
+    return out - start
 
 
 # ----------------------------------------------------------------------------------------
@@ -557,6 +572,16 @@ class PlanResult:
 # ----------------------------------------------------------------------------------------
 # the online planner
 # ----------------------------------------------------------------------------------------
+def _check_hedge(hedge: Any) -> float:
+    try:
+        h = float(hedge)
+    except (TypeError, ValueError):
+        raise PasscurveError(f"`hedge` must be a number in [0, 1] (got {hedge!r})") from None
+    if not 0.0 <= h <= 1.0:
+        raise PasscurveError(f"`hedge` must be in [0, 1] (got hedge={fmt(h)})")
+    return h
+
+
 def _check_method(method: Any) -> str:
     if method not in METHODS:
         raise PasscurveError(f"`method` must be one of {', '.join(METHODS)} (got {method!r})")
@@ -586,6 +611,12 @@ class Planner:
         likelihood ("beta": beta-binomial; "zi_beta": with a point mass of impossible
         problems; an unfitted model object with ``fit(n=, c=, weight=)`` and
         ``log_moment(c, d)``, e.g. from ``fit_difficulty``), or fixed (a BetaPrior or a pair).
+    hedge : float in [0, 1]
+        Defensive share of every allocation: ``floor(hedge * budget)`` samples are spread
+        evenly first (as ``uniform`` would), and the rule places the rest on top of them. A
+        defensive mixture with the uniform design (Hesterberg 1995, defensive importance
+        sampling): every problem keeps a share of uniform's samples, which limits the damage
+        when the difficulty model is wrong about the tail in a way its fit cannot detect.
     rng : None, int or Generator
         Breaks ties (fewest-successes, uniform) reproducibly.
 
@@ -617,6 +648,7 @@ class Planner:
         max_n: int | None = None,
         weight: Any = None,
         prior: Any = None,
+        hedge: float = DEFAULT_HEDGE,
         rng: Any = None,
     ) -> None:
         if counts is not None:
@@ -656,6 +688,7 @@ class Planner:
         self._index = {p: i for i, p in enumerate(ids)}
         self.k = check_positive_int(k, "k")
         self.method = _check_method(method)
+        self.hedge = _check_hedge(hedge)
         self.max_n = None if max_n is None else check_positive_int(max_n, "max_n")
         if self.max_n is not None and (n_a > self.max_n).any():
             raise PasscurveError(f"`max_n` must be >= every n (got max_n={self.max_n}, n={int(n_a.max())})")
@@ -776,7 +809,9 @@ class Planner:
 
         Returns a dict with ``posterior`` (weighted mean of per-problem posterior means of
         1-(1-p_i)^K: empirical Bayes under the refitted prior), ``posterior_sd`` (its
-        posterior SD given the prior), ``population`` (the fitted prior's pass_D@K for a new
+        posterior SD given the prior), ``bayes`` and ``bayes_sd`` (hierarchical Bayes: the
+        Beta prior's parameters integrated out under the planner's hyperprior, see
+        :func:`hierarchical_pass_at_k`; the SD includes the prior's uncertainty), ``population`` (the fitted prior's pass_D@K for a new
         problem), ``prefix`` (Chen's unbiased estimator on the initial, non-adaptive counts,
         when K <= every initial n, else None) and ``naive`` (Chen's estimator on all counts:
         biased once n depends on outcomes; None when K > some n).
@@ -796,6 +831,9 @@ class Planner:
             "prefix": None,
             "naive": None,
         }
+        hb = _hierarchical_forecast(self.n_, self.c_, float(self.k), self.weight, _HYPER)
+        out["bayes"] = hb["posterior"]
+        out["bayes_sd"] = hb["posterior_sd"]
         if (self.n0_ >= self.k).all():
             out["prefix"] = float(np.dot(w, pass_at_k(self.n0_, self.c0_, self.k)))
         if (self.n_ >= self.k).all():
@@ -810,14 +848,20 @@ class Planner:
 
     # ------------------------------------------------------------------ planning
     def allocate(
-        self, budget: int, *, batch: int = 1, horizon: int | None = None, method: str | None = None
+        self,
+        budget: int,
+        *,
+        batch: int = 1,
+        horizon: int | None = None,
+        method: str | None = None,
+        hedge: float | None = None,
     ) -> np.ndarray:
         """New samples per problem (ndarray of int, multiples of ``batch``, summing to <= budget).
 
         ``horizon`` (default ``budget``) is the largest look-ahead of the passcurve rule: in
         an online loop pass the whole remaining budget so that very hard problems, which
-        need many samples before they inform the forecast, are not starved. ``method``
-        overrides the planner's rule for this call.
+        need many samples before they inform the forecast, are not starved. ``method`` and
+        ``hedge`` override the planner's rule and defensive share for this call.
         """
         method = self.method if method is None else _check_method(method)
         budget = check_positive_int(budget, "budget")
@@ -830,23 +874,28 @@ class Planner:
         else:
             room = (self.max_n - self.n_) // batch
         room = np.where(self.weight > 0, room, 0)
+        hedge = self.hedge if hedge is None else _check_hedge(hedge)
         tiebreak = self.rng.random(len(self.problems))
         if method == "uniform":
-            u = _alloc_uniform(self.n_, units, room, tiebreak)
-        elif method == "fewest-successes":
-            u = _alloc_fewest(self.c_, self.n_, batch, units, room, tiebreak)
+            return _alloc_uniform(self.n_, units, room, tiebreak) * batch
+        # defensive share: spread first, the rule places the rest on top of it
+        u0 = _alloc_uniform(self.n_, int(np.floor(hedge * units)), room, tiebreak)
+        units -= int(u0.sum())
+        n_planned = self.n_ + batch * u0  # samples drawn + already planned (outcomes unknown)
+        if method == "fewest-successes":
+            u = _alloc_fewest(self.c_, n_planned, batch, units, room - u0, tiebreak)
         elif method == "variance-optimal":
-            u = _alloc_variance_optimal(self.n_, self.p_hat(), self.k, batch, units, room)
+            u = _alloc_variance_optimal(n_planned, self.p_hat(), self.k, batch, units, room - u0)
         else:
             prior = self.fit_prior()
             w = self.weight / self.weight.sum()
             h = budget if horizon is None else max(int(horizon), budget)
             c, n = self.c_.astype(np.float64), self.n_.astype(np.float64)
             if method == "hierarchical" and isinstance(prior, BetaPrior) and self._fixed_prior is None:
-                u = _alloc_hierarchical(prior, n, c, self.k, batch, units, room, w, h, _HYPER)
+                u = _alloc_hierarchical(prior, n, c, self.k, batch, units, room, w, h, _HYPER, start=u0)
             else:  # "passcurve", or a prior that is fixed / not perturbable: prior uncertainty ignored
-                u = _alloc_passcurve(prior, n, c, self.k, batch, units, room, w**2, h)
-        return u * batch
+                u = _alloc_passcurve(prior, n, c, self.k, batch, units, room, w**2, h, start=u0)
+        return (u0 + u) * batch
 
     def next(self, batch: int = 1, *, horizon: int | None = None) -> list[str]:
         """Ids of the next ``batch`` samples to draw (a problem may repeat), in problem order.
@@ -947,6 +996,7 @@ def plan(
     method: str = "hierarchical",
     max_n: int | None = None,
     prior: Any = "beta",
+    hedge: float = DEFAULT_HEDGE,
     rng: Any = None,
 ) -> PlanResult:
     r"""How many more samples each problem should get to forecast pass_D@K best.
@@ -969,6 +1019,9 @@ def plan(
         Cap on total samples per problem.
     prior : {"beta", "zi_beta"} or a prior accepted by :class:`Planner`
         Difficulty distribution refit on the counts (zero-inflated: with impossible problems).
+    hedge : float in [0, 1]
+        Defensive share: this fraction of the budget is spread evenly before the rule
+        places the rest (see :class:`Planner`).
     rng : None, int or Generator
         Tie-breaking (reproducible with a seed).
 
@@ -991,7 +1044,7 @@ def plan(
     warns: list[str] = []
     for model, sub in counts.groups():
         with warnings.catch_warnings():
-            pl = Planner(sub, k=k, method=method, max_n=max_n, prior=prior, rng=gen)
+            pl = Planner(sub, k=k, method=method, max_n=max_n, prior=prior, hedge=hedge, rng=gen)
             add = pl.allocate(budget, batch=batch)
             fc = pl.forecast()
             uni = pl.allocate(budget, batch=batch, method="uniform")
@@ -1015,6 +1068,9 @@ def plan(
                 "fit_success": bool(fitted.success),
                 "forecast": fc["posterior"],
                 "forecast_sd": fc["posterior_sd"],
+                "forecast_bayes": fc["bayes"],
+                "forecast_bayes_sd": fc["bayes_sd"],
+                "hedge": float(pl.hedge),
                 "expected_sd_after": pl.expected_sd(add),
                 "expected_sd_after_uniform": pl.expected_sd(uni),
                 "population_forecast": fc["population"],

@@ -10,7 +10,7 @@ import typer
 from rich.table import Table
 
 from .._errors import PasscurveError
-from .._planner import METHODS
+from .._planner import DEFAULT_HEDGE, METHODS
 from .._planner import plan as compute_plan
 from ._app import (
     NO_READ,
@@ -73,6 +73,13 @@ def plan_cmd(
             "--prior", help="Difficulty prior refit on the counts: beta or zi_beta (impossible mass)."
         ),
     ] = "beta",
+    hedge: Annotated[
+        float,
+        typer.Option(
+            "--hedge",
+            help="Defensive share in [0, 1]: this fraction of the budget is spread evenly, the rule places the rest.",
+        ),
+    ] = DEFAULT_HEDGE,
     top: Annotated[
         int, typer.Option("--top", help="Rows shown in the table (all rows with --csv/--json).")
     ] = 20,
@@ -92,7 +99,15 @@ def plan_cmd(
     )
     with collect_warnings(show=True):
         res = compute_plan(
-            counts, budget=budget, k=k, batch=batch, method=method, max_n=max_n, prior=prior, rng=seed
+            counts,
+            budget=budget,
+            k=k,
+            batch=batch,
+            method=method,
+            max_n=max_n,
+            prior=prior,
+            hedge=hedge,
+            rng=seed,
         )
     if json_out:
         print_json(res.to_dict())
