@@ -30,6 +30,10 @@ Methods (``method=``):
     and scoring the others on it alone would bias the weights against it); with fewer than
     two such thinnings the self-backtest is uninformative and the candidates are averaged
     with equal weights (the simple average, the standard prior of forecast combination).
+    ``combination="debiased"`` (experimental, not the default) instead removes each
+    candidate's James-Stein-shrunk self-backtest bias on the log(1 - pass) scale and averages
+    the corrected candidates with equal weights; it helped on simulated benchmarks and not on
+    Pythia/MATH (docs/forecasting.md).
 
 Prediction intervals combine (i) parameter uncertainty, by a bootstrap over problems with
 refits (the EB forecast of the original problems is re-evaluated under each refit);
