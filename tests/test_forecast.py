@@ -192,7 +192,7 @@ def test_self_backtest_is_paired_and_falls_back_to_equal_weights():
     sb = _self_backtest(n, c, AUTO_CANDIDATES, 4, np.random.default_rng(0))
     cv = sb.rmse()
     assert not sb.informative and all(np.isnan(v) for v in cv.values())
-    assert all(v == (0.0, 0.0) for v in sb.shifts().values())  # nothing to correct with
+    assert all((v.shift, v.shift_var) == (0.0, 0.0) for v in sb.adjustments().values())  # nothing to correct with
     for comb in ("debiased", "inverse_mse"):
         w = _weights_from_cv(cv, "auto", comb)
         assert set(w) == set(AUTO_CANDIDATES)
@@ -204,7 +204,7 @@ def test_self_backtest_is_paired_and_falls_back_to_equal_weights():
 
 
 def test_debiasing_shift_is_james_stein_shrunk_log_failure_bias():
-    from passcurve._forecast import _Adjust, _SelfBacktest
+    from passcurve._forecast import _SelfBacktest
 
     # two candidates, three thinnings; truth pass@100 = 0.5 (log-failure log 0.5)
     preds = np.array([[0.40, 0.5], [0.45, 0.6], [0.35, 0.4]])
@@ -213,16 +213,16 @@ def test_debiasing_shift_is_james_stein_shrunk_log_failure_bias():
     b, se2 = d.mean(axis=0), d.var(axis=0, ddof=1) / 3
     # closed form: positive-part James-Stein factor (1 - se^2/b^2)_+
     expect = [max(0.0, 1 - se2[j] / b[j] ** 2) * b[j] for j in range(2)]
-    got = sb.shifts()
-    assert got["a"][0] == pytest.approx(expect[0], rel=1e-12) and got["a"][0] > 0  # "a" forecasts too low
-    assert got["b"][0] == pytest.approx(expect[1], abs=1e-15)
-    adj = _Adjust(got["a"][0], 100, 10)
+    got = sb.adjustments()
+    assert got["a"].shift == pytest.approx(expect[0], rel=1e-12) and got["a"].shift > 0  # "a" forecasts too low
+    assert got["b"].shift == pytest.approx(expect[1], abs=1e-15)
+    adj = got["a"]
     K = np.array([50.0, 100.0, 1000.0, 10**6])
     p = np.array([0.3, 0.4, 0.6, 0.9])
     q = adj(p, K)
     # identity inside the data (K <= anchor); failure scaled by exp(-shift) from one factor beyond on
     assert q[:2] == pytest.approx(p[:2], rel=1e-15)
-    assert 1 - q[2:] == pytest.approx((1 - p[2:]) * np.exp(-got["a"][0]), rel=1e-12)
+    assert 1 - q[2:] == pytest.approx((1 - p[2:]) * np.exp(-got["a"].shift), rel=1e-12)
 
 
 def test_debiased_combination_averages_corrected_candidates():

@@ -95,10 +95,10 @@ def thin_counts(n: Any, c: Any, m: Any, rng: Any = None) -> tuple[np.ndarray, np
     """
     gen = check_rng(rng)
     n, c = check_counts(as_int_array(n, "n", minimum=1).ravel(), as_int_array(c, "c").ravel())
-    m_arr = as_int_array(m, "m", minimum=0)
+    m_arr = as_int_array(m, "m", minimum=0).ravel()
     if m_arr.size not in (1, n.size):
         raise PasscurveError(f"`m` must be one number or one per problem ({n.size})")
-    mm = np.minimum(np.broadcast_to(m_arr.ravel() if m_arr.size > 1 else m_arr.ravel()[0], n.shape), n)
+    mm = np.minimum(np.broadcast_to(m_arr, n.shape), n)
     return mm.copy(), gen.hypergeometric(c, n - c, mm)
 
 
@@ -418,23 +418,26 @@ class _SelfBacktest:
         r = np.sqrt(np.mean((self.preds - self.truth) ** 2, axis=0))
         return {cnd: float(r[j]) for j, cnd in enumerate(self.cands)}
 
-    def shifts(self) -> dict[str, tuple[float, float]]:
-        """Per candidate: the James-Stein-shrunk bias of log(1 - forecast) over one extrapolation
-        of ``factor``, and the variance of that estimate.
+    def adjustments(self) -> dict[str, _Adjust]:
+        """Per candidate: the debiasing by its James-Stein-shrunk bias of log(1 - forecast) over one
+        extrapolation of ``factor`` (with the variance of that estimate).
 
         d_r = log(1 - f_r) - log(1 - truth) per thinning; b = mean d_r, se^2 = var d_r / R;
         the shift is (1 - se^2/b^2)_+ b (positive-part James-Stein toward no correction), so a
         bias that the thinnings do not pin down is not corrected.
         """
         if not self.informative:
-            return {cnd: (0.0, 0.0) for cnd in self.cands}
+            return {cnd: _Adjust(0.0, 0.0, self.anchor, self.factor) for cnd in self.cands}
         R = self.preds.shape[0]
         d = _log_fail(self.preds) - _log_fail(np.array(self.truth))
         b = d.mean(axis=0)
         se2 = d.var(axis=0, ddof=1) / R
         with np.errstate(divide="ignore", invalid="ignore"):
             shrink = np.where(b != 0, np.clip(1.0 - se2 / b**2, 0.0, 1.0), 0.0)
-        return {cnd: (float(shrink[j] * b[j]), float(shrink[j] ** 2 * se2[j])) for j, cnd in enumerate(self.cands)}
+        return {
+            cnd: _Adjust(float(shrink[j] * b[j]), float(shrink[j] ** 2 * se2[j]), self.anchor, self.factor)
+            for j, cnd in enumerate(self.cands)
+        }
 
 
 _FAIL_FLOOR = 1e-12
@@ -454,19 +457,27 @@ def _decades(K: np.ndarray, anchor: int, factor: int) -> np.ndarray:
 
 @dataclass(frozen=True)
 class _Adjust:
-    """A candidate's debiasing (identity when ``shift`` is 0): q = 1 - (1 - p) * gain(K)."""
+    """A candidate's debiasing (identity when ``shift`` is 0): q = 1 - (1 - p) * gain(K);
+    ``shift_var`` is the estimation variance of ``shift``."""
 
     shift: float
+    shift_var: float
     anchor: int
     factor: int
 
+    def decades(self, K: np.ndarray) -> np.ndarray:
+        return _decades(K, self.anchor, self.factor)
+
     def gain(self, K: np.ndarray) -> np.ndarray:
-        return np.exp(-self.shift * _decades(K, self.anchor, self.factor))
+        return np.exp(-self.shift * self.decades(K))
 
     def __call__(self, p: np.ndarray, K: np.ndarray) -> np.ndarray:
         if self.shift == 0.0:
             return p
         return np.clip(1.0 - (1.0 - p) * self.gain(K), 0.0, 1.0)
+
+
+_NO_ADJUST = _Adjust(0.0, 0.0, 1, 10)  # identity (method other than "auto", or no debiasing)
 
 
 def _self_backtest(n: np.ndarray, c: np.ndarray, cands: tuple[str, ...], R: int, gen: np.random.Generator,
@@ -594,22 +605,17 @@ def forecast(
                    "distribution is not identified and the forecast is a degenerate limit, not an estimate")
             warns.append(f"DegenerateDataWarning: {msg}")
             warnings.warn(msg, DegenerateDataWarning, stacklevel=2)
-        cands: tuple[str, ...]
-        shifts: dict[str, tuple[float, float]] = {}
-        anchor, factor = 1, 10
+        adj: dict[str, _Adjust] = {}
         if method == "auto":
-            cands = AUTO_CANDIDATES
-            sb = _self_backtest(n, c, cands, R, gen)
+            sb = _self_backtest(n, c, AUTO_CANDIDATES, R, gen)
             cv = sb.rmse()
-            anchor, factor = sb.anchor, sb.factor
             if combination == "debiased":
-                shifts = sb.shifts()
+                adj = sb.adjustments()
         else:
-            cands = (method,)
             cv = {}
         wts = _weights_from_cv(cv, method, combination)
         fitted = {cnd: _Candidate(cnd, n, c, sub.weight, eb=scope == "benchmark") for cnd in wts}
-        adj = {cnd: _Adjust(shifts.get(cnd, (0.0, 0.0))[0], anchor, factor) for cnd in wts}
+        adj = {cnd: adj.get(cnd, _NO_ADJUST) for cnd in wts}
         preds = {cnd: adj[cnd](cand.predict(K), K) for cnd, cand in fitted.items()}
         if len(wts) > 1 and not all(np.isfinite(v).all() for v in preds.values()):
             # a candidate that cannot forecast the full data (e.g. least squares with fewer
@@ -632,8 +638,8 @@ def forecast(
         # error adds (1 - q)^2 decades^2 Var(shift) (delta method; candidates' shifts come from
         # the same thinnings, so their errors are added as perfectly correlated)
         var += sum(wts[cnd] * adj[cnd].gain(K) ** 2 * fitted[cnd].posterior_var(K) for cnd in wts)
-        dec = _decades(K, anchor, factor)
-        var += sum(wts[cnd] * (1.0 - preds[cnd]) * dec * np.sqrt(shifts.get(cnd, (0.0, 0.0))[1]) for cnd in wts) ** 2
+        var += sum(wts[cnd] * (1.0 - preds[cnd]) * adj[cnd].decades(K) * np.sqrt(adj[cnd].shift_var)
+                   for cnd in wts) ** 2
         var += sum(wts[cnd] * (preds[cnd] - point) ** 2 for cnd in wts)
         sd = np.sqrt(var)
         models.append(name)
