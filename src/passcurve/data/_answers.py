@@ -18,7 +18,7 @@ import numpy as np
 from .._errors import PasscurveError
 from ._columns import ALIASES, quote
 from ._samples import FALSE_WORDS, TRUE_WORDS, _fmt_row
-from ._source import Source, duck_error, open_file
+from ._source import Source, duck_error, no_rows_error, open_file
 
 __all__ = ["read_answers", "read_attempts", "read_verdicts", "GOLD_ALIASES"]
 
@@ -195,7 +195,7 @@ def read_answers(
         + "count(*) AS rows FROM s"
     ))
     if int(chk["rows"][0]) == 0:
-        raise PasscurveError(f"{src.name} has no data rows (header only or empty)")
+        raise no_rows_error(src.name)
     if int(chk["no_prob"][0]):
         raise PasscurveError(f"{src.name}: problem-id column {prob!r} has a missing value, e.g. row "
                              f"{_first_row(src, f'{quote(prob)} IS NULL')}")
@@ -300,7 +300,7 @@ def read_verdicts(
         "FROM src GROUP BY ALL ORDER BY model, problem"
     ))
     if len(g["n"]) == 0:
-        raise PasscurveError(f"{src.name} has no data rows (header only or empty)")
+        raise no_rows_error(src.name)
     out = {k: np.asarray(v) for k, v in g.items()}
     out["model"] = out["model"].astype(object)
     out["problem"] = out["problem"].astype(object)
@@ -348,7 +348,7 @@ def read_attempts(
     except duckdb.Error as exc:
         raise duck_error(exc, s.source, s.reader) from None
     if len(g["attempt"]) == 0:
-        raise PasscurveError(f"{s.source} has no data rows (header only or empty)")
+        raise no_rows_error(s.source)
     correct = g["correct"]
     if np.ma.isMaskedArray(correct) and np.ma.getmaskarray(correct).any():
         raise PasscurveError(f"{s.source}: correctness column {s.columns.get('correct')!r} has a missing or "

@@ -437,8 +437,8 @@ def _require_json_path(con: duckdb.DuckDBPyConnection, p: Path, path: str, fmt: 
     except duckdb.Error:
         rows = []
     if not rows or rows[0][0] != "ARRAY":
-        raise InputFormatError(f"{p.name} is not an {fmt} log (expected {expected})" if fmt[0] in "aeiou"
-                               else f"{p.name} is not a {fmt} log (expected {expected})")
+        article = "an" if fmt[0] in "aeiou" else "a"
+        raise InputFormatError(f"{p.name} is not {article} {fmt} log (expected {expected})")
 
 
 def _q(name: str) -> str:

@@ -19,7 +19,7 @@ import numpy as np
 from .._counts import Counts
 from .._errors import PasscurveError, StoppingTimeWarning
 from ._columns import ColumnMap, quote, resolve_columns
-from ._source import ProgressFn, Source, duck_error
+from ._source import ProgressFn, Source, duck_error, no_rows_error
 
 __all__ = ["Samples", "build_samples"]
 
@@ -249,7 +249,7 @@ class Samples:
         )
         g = self._run(sql, progress)
         if g["n"].size == 0:
-            raise PasscurveError(f"{self.source} has no data rows (header only or empty)")
+            raise no_rows_error(self.source)
         self._check_nulls(g)
         if do_dup:
             self._check_duplicates(g, int_attempt)
@@ -375,7 +375,7 @@ class Samples:
         )
         g = self._run(sql, table="src")
         if g["n"].size == 0:
-            raise PasscurveError(f"{self.source} has no data rows (header only or empty)")
+            raise no_rows_error(self.source)
         model = np.asarray(g["model"], dtype=object)
         problem = np.asarray(g["problem"], dtype=object)
         vals = {}

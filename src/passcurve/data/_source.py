@@ -92,6 +92,11 @@ def duck_error(exc: BaseException, name: str, reader: str) -> PasscurveError:
     return InputFormatError(f"cannot read {name} as {reader}: {msg}")
 
 
+def no_rows_error(name: str) -> PasscurveError:
+    """The one error for an input that yields no data rows."""
+    return PasscurveError(f"{name} has no data rows (header only or empty)")
+
+
 def _sql_str(s: str) -> str:
     return "'" + str(s).replace("'", "''") + "'"
 
