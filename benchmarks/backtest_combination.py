@@ -19,7 +19,7 @@ import warnings
 from pathlib import Path
 
 import numpy as np
-from backtest_simulated import SCENARIOS, scenario_p  # noqa: E402
+from backtest_simulated import SCENARIOS, draw  # noqa: E402
 
 from passcurve import Counts
 from passcurve._curves import mean_curve
@@ -120,10 +120,7 @@ def main():
             for m, K in ((100, 1000), (1000, 10000)):
                 recs = []
                 for _ in range(args.seeds):
-                    p = scenario_p(scen, 300, gen)
-                    n = np.full(p.size, m)
-                    c = gen.binomial(n, p)
-                    truth = float(np.mean(-np.expm1(K * np.log1p(-p))))
+                    n, c, truth = draw(scen, 300, K, gen, m)
                     recs.append(run(n, c, K, truth, gen))
                 allrecs[(scen, m)] = recs
                 report(f"{scen} m={m}", recs)

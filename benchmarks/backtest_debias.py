@@ -18,7 +18,7 @@ import warnings
 
 import numpy as np
 from backtest_pythia import DATA, load
-from backtest_simulated import SCENARIOS, scenario_p
+from backtest_simulated import SCENARIOS, draw
 
 from passcurve import Counts
 from passcurve._curves import mean_curve
@@ -56,10 +56,7 @@ def main() -> None:
             for m, K in ((100, 1000), (1000, 10000)):
                 errs = []
                 for _ in range(args.seeds):
-                    p = scenario_p(scen, 300, gen)
-                    n = np.full(p.size, m)
-                    c = gen.binomial(n, p)
-                    truth = float(np.mean(-np.expm1(K * np.log1p(-p))))
+                    n, c, truth = draw(scen, 300, K, gen, m)
                     errs.append(one(Counts.from_arrays(n, c, model="sim"), K, truth, int(gen.integers(2**31))))
                 every[m] += errs
                 show(f"{scen} m={m}", errs)

@@ -50,6 +50,16 @@ SCENARIOS = [
 ]
 
 
+def draw(scen: str, problems: int, K: int, gen: np.random.Generator,
+         m: int | None = None) -> tuple[np.ndarray, np.ndarray, float]:
+    """One simulated benchmark: p from the scenario, n = m (or uniform in [100, 1000] when m is None),
+    c ~ Binomial(n, p), and the truth mean_i 1 - (1 - p_i)^K of the drawn problems (exact)."""
+    p = scenario_p(scen, problems, gen)
+    n = gen.integers(100, 1001, p.size) if m is None else np.full(p.size, m)
+    c = gen.binomial(n, p)
+    return n, c, float(np.mean(-np.expm1(K * np.log1p(-p))))
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--seeds", type=int, default=10)
@@ -67,10 +77,7 @@ def main() -> None:
     for scen in SCENARIOS:
         for label, m, K, unequal in designs:
             for _ in range(args.seeds):
-                p = scenario_p(scen, args.problems, gen)
-                n = gen.integers(100, 1001, p.size) if unequal else np.full(p.size, m)
-                c = gen.binomial(n, p)
-                truth = float(np.mean(-np.expm1(K * np.log1p(-p))))
+                n, c, truth = draw(scen, args.problems, K, gen, None if unequal else m)
                 counts = Counts.from_arrays(n, c, model="sim")
                 for meth in methods:
                     r = forecast(counts, [K], method=meth, n_resamples=100, flags=False, rng=fgen)

@@ -13,7 +13,7 @@ import warnings
 from pathlib import Path
 
 import numpy as np
-from backtest_simulated import SCENARIOS, scenario_p
+from backtest_simulated import SCENARIOS, draw
 
 from passcurve._curves import mean_curve
 from passcurve._forecast import AUTO_CANDIDATES, _Candidate, thin_counts
@@ -54,10 +54,8 @@ def main() -> None:
         for scen in SCENARIOS:
             before = {f: len(v) for f, v in res.items()}
             for _ in range(4):
-                p = scenario_p(scen, 300, gen)
-                n = np.full(p.size, 100)
-                c = gen.binomial(n, p)
-                one(n, c, float(np.mean(-np.expm1(1000 * np.log1p(-p)))), gen, res)
+                n, c, truth = draw(scen, 300, 1000, gen, 100)
+                one(n, c, truth, gen, res)
             e = {f: np.abs(res[f][before[f]:]) for f in res}
             print(f"{scen}: tenth {100 * np.median(e[10]):.2f}  third {100 * np.median(e[3]):.2f}", flush=True)
     else:
