@@ -24,6 +24,7 @@ from .._counts import Counts
 from .._curves import CurveResult, curve
 from .._errors import PasscurveError, PasscurveWarning
 from .._estimators import pass_at_k, pass_pow_k
+from .._validation import check_confidence_level
 from . import _sections as S
 from ._page import Section, esc, render_page
 
@@ -181,12 +182,7 @@ def _compute_iv(counts: Any, confidence_level: Any, k_gt_n: str, n_resamples: An
         )
     if k_gt_n not in ("raise", "drop"):
         raise PasscurveError(f'`k_gt_n` must be "raise" or "drop" (got {k_gt_n!r})')
-    try:
-        level = float(confidence_level)
-    except (TypeError, ValueError):
-        raise PasscurveError(f"`confidence_level` must be a number in (0, 1) (got {confidence_level!r})") from None
-    if not 0 < level < 1:
-        raise PasscurveError(f"`confidence_level` must be in (0, 1) (got {confidence_level!r})")
+    level = check_confidence_level(confidence_level)
     for name, v, lo in (("n_resamples", n_resamples, 1), ("forecast_resamples", forecast_resamples, 0)):
         if isinstance(v, bool) or not isinstance(v, int | np.integer) or v < lo:
             raise PasscurveError(f"`{name}` must be an integer >= {lo} (got {v!r})")
