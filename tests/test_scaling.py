@@ -98,3 +98,37 @@ def test_bad_input():
         fit_power_law([1, 2])
     with pytest.raises(PasscurveError, match="`k` must be <="):
         fit_power_law(counts, k=[1, 20])
+
+
+def _law(a: float, b: float):
+    from passcurve._scaling import PowerLawResult
+
+    return PowerLawResult(models=("m",), a=np.array([a]), b=np.array([b]), a_se=np.array([np.nan]),
+                          b_se=np.array([np.nan]), r2=np.array([1.0]), k=(np.array([1, 10]),),
+                          pass_at_k=(np.array([0.1, 0.5]),))
+
+
+@pytest.mark.parametrize("a,b", [TABLE1["Pythia 12B"], TABLE1["Pythia 70M"], TABLE2["Gemini 1.5 Flash"], (12.0, 0.3), (0.5, 0.3)])
+def test_concave_from_is_where_the_fitted_curve_stops_being_convex(a, b):
+    # closed form: f'' of exp(-a k^-b) changes sign where a b k^-b = 1 + b; checked here against the sign of
+    # the law's second differences (an independent, numerical route); the fitted pass@k there is e^-(1+b)/b
+    law = _law(a, b)
+    ks = float(law.concave_from[0])
+    if a * b <= 1 + b:
+        assert ks == 1.0
+        k = np.arange(1.0, 200.0)
+        assert np.all(np.diff(law.predict(k, "m"), 2) < 0)
+        return
+    assert law.predict([ks], "m")[0] == pytest.approx(np.exp(-(1 + b) / b), rel=1e-9)
+    h = ks * 1e-3
+    f = lambda x: law.predict(np.array([x - h, x, x + h]), "m")  # noqa: E731
+    assert np.diff(f(ks * 0.8), 2)[0] > 0 and np.diff(f(ks * 1.25), 2)[0] < 0
+    assert law.to_dict()["power_laws"][0]["concave_from"] == pytest.approx(ks)
+
+
+def test_concave_from_of_paper_table1_fits():
+    # (4.113 * 0.370 / 1.370)^(1/0.370) = 1.33 (arithmetic on the paper's Table 1 fit): the 12B law is a
+    # possible curve from k = 2 on; Pythia 70M's (8.026, 0.194): (8.026 * 0.194 / 1.194)^(1/0.194) = 3.93
+    assert float(_law(4.113, 0.370).concave_from[0]) == pytest.approx((4.113 * 0.370 / 1.370) ** (1 / 0.370))
+    assert 1.3 < float(_law(4.113, 0.370).concave_from[0]) < 1.4
+    assert 3.9 < float(_law(8.026, 0.194).concave_from[0]) < 4.0

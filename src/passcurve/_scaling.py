@@ -118,6 +118,23 @@ class PowerLawResult:
             return vals
         return vals[self.models.index(model)]
 
+    @property
+    def concave_from(self) -> np.ndarray:
+        r"""Per model, the k from which the fitted law is a possible pass@k curve (concave in k).
+
+        A real pass_D@k curve is concave: its increments E[p (1-p)^k] shrink with k. For
+        :math:`f(k) = \exp(-a k^{-b})`, :math:`f'' = f \cdot ab\,k^{-b-2}(ab\,k^{-b} - (1+b))`
+        (closed form), so the fitted law is *convex* — a curve no difficulty distribution can
+        produce — wherever :math:`ab\,k^{-b} > 1 + b`, i.e. wherever the fit is below
+        :math:`e^{-(1+b)/b}` (0.5% for b = 0.2, 2.5% for b = 0.37). It is concave from
+        :math:`k^* = (ab/(1+b))^{1/b}` on (1 when ab ≤ 1 + b). Below k* the law describes the
+        points on log-log axes but is not the pass@k curve of any benchmark.
+        """
+        ab = self.a * self.b
+        with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
+            ks = (ab / (1.0 + self.b)) ** (1.0 / self.b)
+        return np.where(ab <= 1.0 + self.b, 1.0, ks)
+
     def local_slope(self, model: str | None = None) -> tuple[np.ndarray, np.ndarray]:
         """Empirical local exponent -d log(-log pass_D@k)/d log k along the grid (central differences).
 
@@ -141,6 +158,7 @@ class PowerLawResult:
                     "k_min": int(self.k[i][0]),
                     "k_max": int(self.k[i][-1]),
                     "points": int(self.k[i].size),
+                    "concave_from": _f(self.concave_from[i]),
                 }
             )
         out: dict[str, Any] = {"power_laws": rows, "convention": self.convention}
