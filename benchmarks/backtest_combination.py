@@ -14,11 +14,10 @@ Run:  PYTHONPATH=src python benchmarks/backtest_combination.py [--seeds 4] [--py
 from __future__ import annotations
 
 import argparse
-import csv
 import warnings
-from pathlib import Path
 
 import numpy as np
+from backtest_pythia import DATA, load, thinned
 from backtest_simulated import SCENARIOS, draw  # noqa: E402
 
 from passcurve import Counts
@@ -131,21 +130,10 @@ def main():
 
             pickle.dump(allrecs, open(args.save, "wb"))
     else:
-        path = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "pythia_math_counts.csv"
-        rows = list(csv.DictReader(open(path)))
-        model = np.array([r["model"] for r in rows])
-        N = np.array([int(r["n"]) for r in rows])
-        C = np.array([int(r["c"]) for r in rows])
+        counts = load(DATA)
         for m, K in ((100, 1000), (1000, 10000)):
-            recs = []
-            for _ in range(args.seeds):
-                for mod in np.unique(model):
-                    sel = model == mod
-                    truth = float(mean_curve(N[sel], C[sel], np.array([K]))[0][0])
-                    nt, ct = thin_counts(N[sel], C[sel], m, gen)
-                    recs.append(run(nt, ct, K, truth, gen))
+            recs = [run(nt, ct, K, truth, gen) for _, nt, ct, truth in thinned(counts, m, K, args.seeds, gen)]
             report(f"Pythia m={m} K={K}", recs)
-
 
 if __name__ == "__main__":
     Counts  # noqa: B018

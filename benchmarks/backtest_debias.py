@@ -17,12 +17,11 @@ import time
 import warnings
 
 import numpy as np
-from backtest_pythia import DATA, load
+from backtest_pythia import DATA, load, thinned
 from backtest_simulated import SCENARIOS, draw
 
 from passcurve import Counts
-from passcurve._curves import mean_curve
-from passcurve._forecast import forecast, thin_counts
+from passcurve._forecast import forecast
 
 METHODS = (("least_squares", "least_squares", "inverse_mse"), ("beta", "beta", "inverse_mse"),
            ("auto", "auto", "inverse_mse"), ("auto debiased", "auto", "debiased"))
@@ -66,12 +65,8 @@ def main() -> None:
     counts = load(DATA)
     allp = []
     for m, K in ((100, 1000), (100, 10000), (1000, 10000)):
-        errs = []
-        for _ in range(args.pythia_seeds):
-            for name, sub in counts.groups():
-                truth = float(mean_curve(sub.n, sub.c, np.array([K]))[0][0])
-                nt, ct = thin_counts(sub.n, sub.c, m, gen)
-                errs.append(one(Counts.from_arrays(nt, ct, model=name), K, truth, int(gen.integers(2**31))))
+        errs = [one(Counts.from_arrays(nt, ct, model=name), K, truth, int(gen.integers(2**31)))
+                for name, nt, ct, truth in thinned(counts, m, K, args.pythia_seeds, gen)]
         allp += errs
         show(f"Pythia m={m} -> K={K}", errs)
     show("ALL Pythia", allp)

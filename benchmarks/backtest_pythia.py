@@ -28,6 +28,21 @@ def load(path: Path) -> Counts:
     )
 
 
+def thinned(counts: Counts, m: int, K: int, seeds: int, gen: np.random.Generator):  # type: ignore[no-untyped-def]
+    """Per seed and model: (model, thinned n, thinned c, the full data's unbiased pass@K).
+
+    Lazy, so a caller that draws from ``gen`` between yields keeps one random stream.
+    """
+    from passcurve._curves import mean_curve
+    from passcurve._forecast import thin_counts
+
+    for _ in range(seeds):
+        for name, sub in counts.groups():
+            truth = float(mean_curve(sub.n, sub.c, np.array([K]))[0][0])
+            nt, ct = thin_counts(sub.n, sub.c, m, gen)
+            yield name, nt, ct, truth
+
+
 def show(res) -> None:  # type: ignore[no-untyped-def]
     print(f"{'m':>6} {'K':>7} {'method':>14} {'runs':>5} {'medAE':>7} {'meanAE':>7} {'bias':>7} {'cover':>6} {'width':>6}")
     for r in res.summary:

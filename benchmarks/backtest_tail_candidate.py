@@ -22,12 +22,11 @@ Run:  PYTHONPATH=src python benchmarks/backtest_tail_candidate.py [--seeds 8] [-
 from __future__ import annotations
 
 import argparse
-import csv
 import time
 import warnings
-from pathlib import Path
 
 import numpy as np
+from backtest_pythia import DATA, load, thinned
 from backtest_simulated import SCENARIOS, draw
 from scipy import optimize, special
 
@@ -137,21 +136,11 @@ def main() -> None:
     for m in (100, 1000):
         report(f"ALL simulated m={m}", sim[m])
     report("ALL simulated", sim[100] + sim[1000])
-    path = Path(__file__).resolve().parents[2] / "shared" / "data" / "pythia_math_counts.csv"
-    if args.pythia_seeds and path.exists():
-        rows = list(csv.DictReader(open(path)))
-        model = np.array([r["model"] for r in rows])
-        N = np.array([int(r["n"]) for r in rows])
-        C = np.array([int(r["c"]) for r in rows])
+    if args.pythia_seeds and DATA.exists():
+        counts = load(DATA)
         gen = np.random.default_rng(22)
         for m, K in ((100, 1000), (100, 10000), (1000, 10000)):
-            recs = []
-            for _ in range(args.pythia_seeds):
-                for mod in np.unique(model):
-                    sel = model == mod
-                    truth = float(mean_curve(N[sel], C[sel], np.array([K]))[0][0])
-                    nt, ct = thin_counts(N[sel], C[sel], m, gen)
-                    recs.append(record(nt, ct, K, truth, gen))
+            recs = [record(nt, ct, K, truth, gen) for _, nt, ct, truth in thinned(counts, m, K, args.pythia_seeds, gen)]
             report(f"Pythia m={m} -> K={K}", recs)
     print(f"({time.time() - t0:.0f} s)")
 

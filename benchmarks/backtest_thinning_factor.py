@@ -7,12 +7,11 @@ Run:  cd benchmarks && PYTHONPATH=../src python backtest_thinning_factor.py sim
 
 from __future__ import annotations
 
-import csv
 import sys
 import warnings
-from pathlib import Path
 
 import numpy as np
+from backtest_pythia import DATA, load, thinned
 from backtest_simulated import SCENARIOS, draw
 
 from passcurve._curves import mean_curve
@@ -59,18 +58,8 @@ def main() -> None:
             e = {f: np.abs(res[f][before[f]:]) for f in res}
             print(f"{scen}: tenth {100 * np.median(e[10]):.2f}  third {100 * np.median(e[3]):.2f}", flush=True)
     else:
-        path = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "pythia_math_counts.csv"
-        with open(path, newline="") as fh:
-            rows = list(csv.DictReader(fh))
-        model = np.array([r["model"] for r in rows])
-        N = np.array([int(r["n"]) for r in rows])
-        C = np.array([int(r["c"]) for r in rows])
-        for _ in range(3):
-            for mod in np.unique(model):
-                sel = model == mod
-                truth = float(mean_curve(N[sel], C[sel], np.array([1000]))[0][0])
-                n, c = thin_counts(N[sel], C[sel], 100, gen)
-                one(n, c, truth, gen, res)
+        for _, n, c, truth in thinned(load(DATA), 100, 1000, 3, gen):
+            one(n, c, truth, gen, res)
     print(f"ALL {mode}: tenth {100 * np.median(np.abs(res[10])):.2f}  third {100 * np.median(np.abs(res[3])):.2f}")
 
 
