@@ -3,24 +3,28 @@
 For each run, caches every candidate's forecast, the truth, and the per-thinning self-backtest errors
 (R = 10 thinnings to a tenth of the samples), then scores rules offline:
   inverse-MSE (R=5 and R=10), select-best, equal weights, inverse-MSE shrunk toward equal weights
-  by the noise of the estimated MSEs, and the paired rule passcurve uses (only thinnings on which every
+  by the noise of the estimated MSEs, the paired rule passcurve uses (only thinnings on which every
   candidate forecasts; equal weights below two), with and without empirical-Bayes shrinkage of the
-  log weights. --save/--load cache the records so that further rules can be scored without refitting.
+  log weights, and covariance-aware minimum-variance weights (Bates & Granger 1969 with the full
+  matrix of the thinnings' errors, weights >= 0). --save/--load cache the records so that further rules
+  can be scored without refitting. --oracle adds the best *fixed* weights in hindsight (a bound on what
+  any weighting of these candidates can achieve) and a paired bootstrap of equal vs passcurve's weights.
 The rule is chosen on the simulated scenarios (known truth) only; Pythia is reported, not used to choose.
 
-Run:  PYTHONPATH=src python benchmarks/backtest_combination.py [--seeds 4] [--pythia]
+Run:  PYTHONPATH=src python benchmarks/backtest_combination.py [--seeds 4] [--problems 128,300] [--hard] [--pythia]
 """
 
 from __future__ import annotations
 
 import argparse
+import itertools
 import warnings
 
 import numpy as np
 from backtest_pythia import DATA, load, thinned
-from backtest_simulated import SCENARIOS, draw  # noqa: E402
+from backtest_simulated import HARD_SCENARIOS, SCENARIOS, draw  # noqa: E402
 
-from passcurve import Counts
+from passcurve import BetaBinomial, Counts
 from passcurve._curves import mean_curve
 from passcurve._forecast import AUTO_CANDIDATES, _Candidate, thin_counts
 
@@ -63,6 +67,23 @@ def combine_paired(p, E, shrink):
     return float(w @ p / w.sum())
 
 
+def min_variance(p, E):
+    """Weights w >= 0, sum 1, minimising w' S w with S the second-moment matrix of the paired errors."""
+    if E.shape[0] < 2:
+        return float(np.mean(p))
+    S = E.T @ E / E.shape[0] + 1e-12 * np.eye(E.shape[1])
+    best = None
+    for size in range(1, S.shape[0] + 1):
+        for sub in itertools.combinations(range(S.shape[0]), size):
+            x = np.linalg.solve(S[np.ix_(sub, sub)], np.ones(size))
+            if np.all(x > 0):
+                w = np.zeros(S.shape[0])
+                w[list(sub)] = x / x.sum()
+                if best is None or w @ S @ w < best[0]:
+                    best = (w @ S @ w, w)
+    return float(best[1] @ p)
+
+
 def rules(rec):
     p, cv = rec["pred"], rec["cv"]
     out = {}
@@ -83,6 +104,8 @@ def rules(rec):
     out["paired"] = combine_paired(p, cv[ok], shrink=False)
     out["paired_shrunk"] = combine_paired(p, cv[ok], shrink=True)
     out["paired_shrunk5"] = combine_paired(p, cv[:5][ok[:5]], shrink=True)
+    fin = np.isfinite(p)
+    out["min_variance"] = min_variance(p[fin], cv[ok][:, fin]) if fin.any() else float("nan")
     for j, cnd in enumerate(CANDS):
         out[cnd] = float(p[j])
     return {k: v - rec["truth"] for k, v in out.items()}
@@ -95,10 +118,34 @@ def report(title, recs):
     print("  " + "  ".join(f"{nm}={100 * np.median(np.abs([e[nm] for e in errs])):.2f}" for nm in names))
 
 
+def oracle(title, recs, gen):
+    """Best fixed weights in hindsight, and a paired bootstrap of equal weights vs the paired rule."""
+    P = np.array([r["pred"] for r in recs])
+    P = np.where(np.isfinite(P), P, P[:, [1]])  # an undefined least squares counts as the Beta's forecast
+    T = np.array([r["truth"] for r in recs])
+    grid = [(w, v) for w in np.linspace(0, 1, 11) for v in np.linspace(0, 1, 11) if w + v <= 1 + 1e-9]
+    errs = [(100 * np.median(np.abs(P @ np.array([w, v, 1 - w - v]) - T)), w, v) for w, v in grid]
+    best = min(errs)
+    ls = 100 * np.nanmedian(np.abs(np.array([r["pred"][0] for r in recs]) - T))
+    a = np.abs([rules(r)["paired"] for r in recs]) * 100
+    b = np.abs([rules(r)["equal"] for r in recs]) * 100
+    idx = gen.integers(0, len(recs), (2000, len(recs)))
+    d = np.median(b[idx], axis=1) - np.median(a[idx], axis=1)
+    print(f"{title} ({len(recs)} runs): best fixed weights LS {best[1]:.1f} / beta {best[2]:.1f} / zi_beta "
+          f"{max(0.0, 1 - best[1] - best[2]):.1f} -> {best[0]:.2f} (least squares alone {ls:.2f}); equal - paired median "
+          f"{np.median(b) - np.median(a):+.2f}, 90% CI [{np.quantile(d, 0.05):+.2f}, {np.quantile(d, 0.95):+.2f}], "
+          f"equal better in {np.mean(b < a):.0%} of runs")
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--seeds", type=int, default=4)
     ap.add_argument("--pythia", action="store_true")
+    ap.add_argument("--problems", default="300", help="benchmark sizes, comma-separated")
+    ap.add_argument("--hard", action="store_true", help="add the pure-Beta hard-benchmark scenarios")
+    ap.add_argument("--oracle", action="store_true", help="best fixed weights and the equal-weights bootstrap")
+    ap.add_argument("--pythia-beta", action="store_true",
+                    help="simulate from each Pythia model's fitted Beta (a true Beta in Pythia's parameter region)")
     ap.add_argument("--save", default=None, help="pickle the cached records here")
     ap.add_argument("--load", default=None, help="score cached records from this pickle")
     args = ap.parse_args()
@@ -110,30 +157,49 @@ def main():
         allrecs = pickle.load(open(args.load, "rb"))
         for key, recs in allrecs.items():
             report(str(key), recs)
-        report("ALL", [r for v in allrecs.values() for r in v])
-        report("ALL m=100", [r for (s, m), v in allrecs.items() if m == 100 for r in v])
+        summarise(allrecs, args.oracle)
         return
+    allrecs = {}
+    scenarios = SCENARIOS + (HARD_SCENARIOS if args.hard else [])
+    if args.pythia_beta:  # the beta-binomial MLE of each model's full counts, as a pure-Beta scenario
+        fits = [BetaBinomial().fit(n=sub.n, c=sub.c).params_ for _, sub in load(DATA).groups()]
+        scenarios = [f"hard Beta({f['alpha']:.4f}, {f['beta']:.3f})" for f in fits]
     if not args.pythia:
-        allrecs = {}
-        for scen in SCENARIOS:
-            for m, K in ((100, 1000), (1000, 10000)):
-                recs = []
-                for _ in range(args.seeds):
-                    n, c, truth = draw(scen, 300, K, gen, m)
-                    recs.append(run(n, c, K, truth, gen))
-                allrecs[(scen, m)] = recs
-                report(f"{scen} m={m}", recs)
-        report("ALL simulated", [r for v in allrecs.values() for r in v])
-        report("ALL simulated m=100", [r for (s, m), v in allrecs.items() if m == 100 for r in v])
-        if args.save:
-            import pickle
-
-            pickle.dump(allrecs, open(args.save, "wb"))
+        for N in (int(x) for x in args.problems.split(",")):
+            for scen in scenarios:
+                for m, K in ((100, 1000), (1000, 10000)):
+                    recs = []
+                    for _ in range(args.seeds):
+                        n, c, truth = draw(scen, N, K, gen, m)
+                        recs.append(run(n, c, K, truth, gen))
+                    allrecs[(f"{scen}, {N} problems", m)] = recs
+                    report(f"{scen} {N} problems m={m}", recs)
     else:
         counts = load(DATA)
-        for m, K in ((100, 1000), (1000, 10000)):
+        for m, K in ((100, 1000), (100, 10000), (1000, 10000)):
             recs = [run(nt, ct, K, truth, gen) for _, nt, ct, truth in thinned(counts, m, K, args.seeds, gen)]
+            allrecs[(f"Pythia K={K}", m)] = recs
             report(f"Pythia m={m} K={K}", recs)
+    summarise(allrecs, args.oracle)
+    if args.save:
+        import pickle
+
+        pickle.dump(allrecs, open(args.save, "wb"))
+
+
+def summarise(allrecs, with_oracle):
+    gen = np.random.default_rng(0)
+    groups = {"ALL": list(allrecs)}
+    for key in allrecs:
+        groups.setdefault(f"ALL m={key[1]}", []).append(key)
+        if "Pythia" in key[0]:
+            groups.setdefault(f"{key[0]} m={key[1]}", []).append(key)
+    for title, keys in groups.items():
+        recs = [r for key in keys for r in allrecs[key]]
+        report(title, recs)
+        if with_oracle:
+            oracle(title, recs, gen)
+
 
 if __name__ == "__main__":
     Counts  # noqa: B018

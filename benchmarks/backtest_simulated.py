@@ -34,6 +34,10 @@ def scenario_p(name: str, N: int, gen: np.random.Generator) -> np.ndarray:
     if name == "two groups: Beta(0.5, 2) + 30% Beta(0.15, 200)":
         hard = gen.random(N) < 0.3
         return np.where(hard, gen.beta(0.15, 200.0, N), gen.beta(0.5, 2.0, N))
+    if name.startswith("hard Beta("):
+        # a pure Beta difficulty law of a hard benchmark, "hard Beta(a, b)"
+        a, b = (float(x) for x in name[len("hard Beta("):-1].split(","))
+        return gen.beta(a, b, N)
     if name == "rare successes Beta(0.15, 30)":
         # mean p = 0.005: at m = 100 most problems have c = 0 and a tenth-thinning keeps almost nothing
         return gen.beta(0.15, 30.0, N)
@@ -48,6 +52,9 @@ SCENARIOS = [
     "two groups: Beta(0.5, 2) + 30% Beta(0.15, 200)",
     "rare successes Beta(0.15, 30)",
 ]
+
+# hard benchmarks whose difficulty law is exactly a Beta: tail exponent 0.1-0.3, mean p 0.001-0.03
+HARD_SCENARIOS = [f"hard Beta({a}, {b})" for a in (0.1, 0.2, 0.3) for b in (10, 30, 100)]
 
 
 def draw(scen: str, problems: int, K: int, gen: np.random.Generator,
