@@ -9,6 +9,10 @@ Two sources of per-problem outcomes:
   Chen estimate is unbiased for it).
 * ``synthetic``: passcurve.simulate's demo models (zero-inflated Beta difficulty, 128
   problems); outcomes are fresh Bernoulli(p_i) draws; the truth is mean_i 1-(1-p_i)^K.
+* ``pythia-beta`` (``--pythia-beta``): for each Pythia model, 128 problems with p_i drawn from the
+  Beta fitted to that model's counts (maximum likelihood), fresh Bernoulli draws. The Beta prior
+  is then exactly right, in Pythia's parameter region: it separates "the model is wrong about the
+  tail" from "this regime (hard problems, K far beyond the budget) is hard to plan for".
 
 Every design starts with ``n0`` samples per problem, then spends the rest of the budget in
 ``rounds`` equal rounds, each allocated by the method from all outcomes so far (the
@@ -198,6 +202,10 @@ def main(argv=None):
     ap.add_argument("--rounds", type=int, default=5, help="planning rounds after the first 10 per problem")
     ap.add_argument("--json", default="", help="also write every result row to this JSON file")
     ap.add_argument("--greedy-rounds", type=int, default=100, help="passcurve rule: greedy rounds per call")
+    ap.add_argument("--pythia-beta", action="store_true",
+                    help="simulate from each --models model's fitted Beta instead of replaying its outcomes")
+    ap.add_argument("--oracle-prior", action="store_true",
+                    help="with --pythia-beta: plan and estimate with the true Beta held fixed (no prior fit)")
     args = ap.parse_args(argv)
     _planner._MAX_ROUNDS = args.greedy_rounds
     methods = [m for m in args.methods.split(",") if m]
@@ -210,7 +218,36 @@ def main(argv=None):
         reps, ks, navgs, models, synth = 6, [1000], [100], models[:1], synth[:1]
     print(f"planner study: methods {methods}, reps {reps}, prior {args.prior}")
     allrows: list[dict] = []
-    if DATA.exists() and models:
+    if DATA.exists() and models and args.pythia_beta:
+        import pandas as pd
+
+        from passcurve import BetaBinomial
+
+        d = pd.read_csv(DATA)
+        for model in models:
+            g = d[d.model == model]
+            fit = BetaBinomial().fit(n=g.n.to_numpy(), c=g.c.to_numpy()).params_
+            a, b = fit["alpha"], fit["beta"]
+
+            def beta_p(r, a=a, b=b):
+                return np.random.default_rng(20_000 + r).beta(a, b, 128)
+
+            for k in ks:
+                for navg in navgs:
+                    allrows += study(
+                        f"pythia-beta/{model} (alpha={a:.3f}, beta={b:.2f})"
+                        + (", true prior held fixed" if args.oracle_prior else ""),
+                        k,
+                        navg,
+                        reps,
+                        methods,
+                        p_fn=beta_p,
+                        truth_fn=lambda p, k=k: float(np.mean(-np.expm1(k * np.log1p(-p)))),
+                        prior=(a, b) if args.oracle_prior else args.prior,
+                        rounds=args.rounds,
+                        seed=args.seed,
+                    )
+    elif DATA.exists() and models:
         import pandas as pd
 
         d = pd.read_csv(DATA)
