@@ -26,6 +26,7 @@ import time
 import warnings
 
 import numpy as np
+from backtest_combination import combine_paired
 from backtest_pythia import DATA, load, thinned
 from backtest_simulated import SCENARIOS, draw
 from scipy import optimize, special
@@ -89,15 +90,11 @@ def record(n: np.ndarray, c: np.ndarray, K: int, truth: float, gen: np.random.Ge
 
 
 def paired_inverse_mse(rec: dict, idx: list[int]) -> float:
-    """passcurve's rule: weights 1/MSE over the thinnings on which every candidate forecasts."""
+    """passcurve's rule (``combine_paired``) on the candidates ``idx`` that forecast the full data."""
     p, E = rec["pred"][idx], rec["cv"][:, idx]
     ok = np.isfinite(p)
     p, E = p[ok], E[:, ok]
-    E = E[np.all(np.isfinite(E), axis=1)]
-    if E.shape[0] < 2:
-        return float(np.mean(p))
-    w = 1 / np.maximum((E**2).mean(axis=0), 1e-10)
-    return float(w @ p / w.sum())
+    return combine_paired(p, E[np.all(np.isfinite(E), axis=1)], shrink=False)
 
 
 RULES = {
