@@ -122,6 +122,8 @@ def test_hedge_bad_inputs_and_plan():
         Planner(n=[1], c=[0], k=5, hedge="x")
     with pytest.raises(PasscurveError, match="`hedge`"):
         Planner(n=[1, 2], c=[0, 1], k=5).allocate(4, hedge=-0.1)
+    with pytest.raises(PasscurveError, match="`hedge` must be one number"):
+        Planner(n=[1], c=[0], k=5, hedge=[0.1, 0.2])
     res = plan(
         n=[10, 10, 10, 10, 10], c=[0, 1, 5, 2, 3], budget=40, k=100, method="fewest-successes", hedge=0.5
     )

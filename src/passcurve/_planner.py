@@ -59,7 +59,7 @@ from scipy import special
 from ._adaptive import BetaPrior, _fit_beta_binomial, _fit_zi_beta_binomial, _hierarchical_forecast
 from ._counts import Counts
 from ._errors import PasscurveError
-from ._validation import as_float_array, as_int_array, check_positive_int, check_rng, fmt
+from ._validation import as_float_array, as_int_array, check_positive_int, check_probability, check_rng, fmt
 
 __all__ = ["METHODS", "Planner", "PlanResult", "plan", "preposterior_reduction"]
 
@@ -573,13 +573,10 @@ class PlanResult:
 # the online planner
 # ----------------------------------------------------------------------------------------
 def _check_hedge(hedge: Any) -> float:
-    try:
-        h = float(hedge)
-    except (TypeError, ValueError):
-        raise PasscurveError(f"`hedge` must be a number in [0, 1] (got {hedge!r})") from None
-    if not 0.0 <= h <= 1.0:
-        raise PasscurveError(f"`hedge` must be in [0, 1] (got hedge={fmt(h)})")
-    return h
+    h = check_probability(hedge, "hedge")
+    if h.size != 1:
+        raise PasscurveError(f"`hedge` must be one number in [0, 1] (got {h.size} values)")
+    return float(h.ravel()[0])
 
 
 def _check_method(method: Any) -> str:
