@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from ._counts import Counts
+from ._counts import Counts, check_counts_object
 from ._curves import mean_curve
 from ._errors import PasscurveError
 from ._forecast import FORECAST_METHODS, forecast, thin_counts
@@ -87,10 +87,7 @@ def _summarise(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 
 def _backtest_iv(counts: Any, m: Any, k: Any, seeds: Any, methods: Any, problems: Any, confidence_level: Any):
-    if not isinstance(counts, Counts):
-        raise PasscurveError(
-            f"`counts` must be a passcurve.Counts (got {type(counts).__name__}); build one with Counts.from_arrays(n, c)"
-        )
+    check_counts_object(counts)
     ms = np.unique(as_int_array(m, "m", minimum=1).ravel())
     ks = np.unique(as_int_array(k, "k", minimum=1).ravel())
     seeds = check_positive_int(seeds, "seeds")

@@ -29,7 +29,7 @@ from typing import Any
 import numpy as np
 from scipy import stats
 
-from ._counts import Counts
+from ._counts import Counts, check_counts_object
 from ._errors import PasscurveError, UnpairedComparisonWarning
 from ._uncertainty import (
     INTERVAL_METRICS,
@@ -193,8 +193,7 @@ class CompareResult:
 def _compare_iv(
     counts: Any, a: Any, b: Any, k: Any, metric: str, method: str, confidence_level: Any, n_resamples: Any, rng: Any, tau: Any
 ) -> tuple[Counts, Counts, np.ndarray, float, int, np.random.Generator, float | None]:
-    if not isinstance(counts, Counts):
-        raise PasscurveError(f"`counts` must be a passcurve.Counts (got {type(counts).__name__})")
+    check_counts_object(counts)
     if not isinstance(a, str) or not isinstance(b, str):
         raise PasscurveError("`a` and `b` must be model names (strings)")
     if a == b:
@@ -583,8 +582,7 @@ def power_analysis(
         meta = {"p": p, "correlation": rho, "spread": None if spread is None else float(spread)}
         source = "assumed"
     else:
-        if not isinstance(counts, Counts):
-            raise PasscurveError(f"`counts` must be a passcurve.Counts (got {type(counts).__name__})")
+        check_counts_object(counts)
         if a is None or b is None:
             raise PasscurveError("pilot `counts` needs the two model names `a` and `b`")
         ca, cb = counts.select(a), counts.select(b)

@@ -184,3 +184,10 @@ class Counts:
             f"Counts({len(self.models)} model(s), {s['problems']} rows, "
             f"n {s['n_min']}..{s['n_max']}, source={self.source!r})"
         )
+
+
+def check_counts_object(counts: Any, hint: str = "build one with Counts.from_arrays(n, c)") -> Counts:
+    """The shared first check of every function that takes a ``Counts``; ``hint`` says how to get one."""
+    if not isinstance(counts, Counts):
+        raise PasscurveError(f"`counts` must be a passcurve.Counts (got {type(counts).__name__}); {hint}")
+    return counts

@@ -13,11 +13,11 @@ from typing import Any, Literal
 
 import numpy as np
 
-from ._counts import Counts
+from ._counts import Counts, check_counts_object
 from ._errors import DroppedProblemsWarning, PasscurveError
 from ._estimators import _log_fail_table
 from ._results import long_frame
-from ._validation import as_float_array, as_int_array, check_counts, check_k_le_n, fmt
+from ._validation import as_float_array, as_int_array, check_counts, check_k_gt_n, check_k_le_n, fmt
 
 __all__ = ["curve", "CurveResult", "mean_curve", "METRICS"]
 
@@ -182,12 +182,8 @@ def mean_curve(
 
 
 def _curve_iv(counts: Any, k: Any, k_gt_n: str, metrics: Any) -> tuple[Counts, np.ndarray, tuple[str, ...]]:
-    if not isinstance(counts, Counts):
-        raise PasscurveError(
-            f"`counts` must be a passcurve.Counts (got {type(counts).__name__}); build one with Counts.from_arrays(n, c)"
-        )
-    if k_gt_n not in ("raise", "drop"):
-        raise PasscurveError(f'`k_gt_n` must be "raise" or "drop" (got {k_gt_n!r})')
+    check_counts_object(counts)
+    check_k_gt_n(k_gt_n)
     metrics = tuple(metrics)
     for m in metrics:
         if m not in METRICS:

@@ -28,9 +28,9 @@ from typing import Any
 import numpy as np
 from scipy import stats
 
-from ._counts import Counts
+from ._counts import Counts, check_counts_object
 from ._difficulty import BetaBinomial, ZeroInflatedBetaBinomial
-from ._errors import ImpossibleMassWarning, NoHeavyTailWarning, PasscurveError, StoppingTimeWarning
+from ._errors import ImpossibleMassWarning, NoHeavyTailWarning, StoppingTimeWarning
 from ._scaling import _curve_values, default_k_grid, local_slope
 
 __all__ = ["check_deviations", "DeviationReport"]
@@ -78,8 +78,7 @@ def _stopping_evidence(sub: Counts) -> dict[str, Any]:
 
 def check_deviations(counts: Counts, *, emit: bool = True) -> DeviationReport:
     """Run the three deviation checks per model; warn (``emit=True``) and return the report."""
-    if not isinstance(counts, Counts):
-        raise PasscurveError(f"`counts` must be a passcurve.Counts (got {type(counts).__name__})")
+    check_counts_object(counts)
     flags: dict[str, list[tuple[str, str]]] = {}
     evid: dict[str, dict[str, Any]] = {}
     meta_st = (counts.meta or {}).get("stopping_time", {}) if isinstance(counts.meta, dict) else {}

@@ -21,7 +21,7 @@ from typing import Any
 
 import numpy as np
 
-from ._counts import Counts
+from ._counts import Counts, check_counts_object
 from ._curves import mean_curve
 from ._errors import PasscurveError
 from ._validation import as_int_array
@@ -141,8 +141,7 @@ class DiagnosticsResult:
 
 
 def _hidden_difficulty_iv(counts: Any, k: Any) -> tuple[Counts, np.ndarray | None]:
-    if not isinstance(counts, Counts):
-        raise PasscurveError(f"`counts` must be a passcurve.Counts (got {type(counts).__name__})")
+    check_counts_object(counts)
     if (counts.n < 2).all():
         raise PasscurveError("`counts` needs problems with n >= 2 samples: P(both right) needs two answers per problem")
     ks = None if k is None else np.unique(as_int_array(k, "k", minimum=1).ravel())

@@ -45,7 +45,7 @@ from typing import Any
 import numpy as np
 from scipy import optimize, special, stats
 
-from ._counts import Counts
+from ._counts import Counts, check_counts_object
 from ._errors import ConvergenceWarning, PasscurveError
 from ._validation import as_int_array, check_counts
 
@@ -494,10 +494,7 @@ def _judge(res: Any, f: Any) -> tuple[bool, str]:
 
 def _fit_iv(counts: Any, n: Any, c: Any, weight: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
     if counts is not None:
-        if not isinstance(counts, Counts):
-            raise PasscurveError(
-                f"`counts` must be a passcurve.Counts (got {type(counts).__name__}); or pass `n=` and `c=` arrays"
-            )
+        check_counts_object(counts, "or pass `n=` and `c=` arrays")
         if len(counts.models) > 1:
             raise PasscurveError(
                 f"`counts` holds {len(counts.models)} models; fit one at a time (counts.select(model)) "
@@ -943,10 +940,7 @@ class DifficultyFits:
 
 
 def _fit_difficulty_iv(counts: Any, model: Any) -> tuple[Counts, list[str]]:
-    if not isinstance(counts, Counts):
-        raise PasscurveError(
-            f"`counts` must be a passcurve.Counts (got {type(counts).__name__}); build one with Counts.from_arrays(n, c)"
-        )
+    check_counts_object(counts)
     if model is None or model == "all":
         names = ["beta", "zi_beta", "scaled_beta", "beta_mixture", "npmle"]
     elif isinstance(model, str):

@@ -52,7 +52,7 @@ from typing import Any
 import numpy as np
 from scipy import optimize, stats
 
-from ._counts import Counts
+from ._counts import Counts, check_counts_object
 from ._curves import mean_curve
 from ._difficulty import (
     BetaBinomial,
@@ -375,10 +375,7 @@ def _f(x: float) -> float | None:
 # ----------------------------------------------------------------------------------------
 def _forecast_iv(counts: Any, k: Any, method: str, confidence_level: Any, n_resamples: Any, cv_resamples: Any,
                  scope: str, combination: str = "inverse_mse") -> tuple[Counts, np.ndarray, float, int, int]:
-    if not isinstance(counts, Counts):
-        raise PasscurveError(
-            f"`counts` must be a passcurve.Counts (got {type(counts).__name__}); build one with Counts.from_arrays(n, c)"
-        )
+    check_counts_object(counts)
     ks = np.unique(as_int_array(k, "k", minimum=1).ravel())
     if ks.max() > 10**12:
         raise PasscurveError(f"`k` must be <= 1e12 (got k={int(ks.max())})")

@@ -57,7 +57,7 @@ import numpy as np
 from scipy import special
 
 from ._adaptive import BetaPrior, _fit_beta_binomial, _fit_zi_beta_binomial, _hierarchical_forecast
-from ._counts import Counts
+from ._counts import Counts, check_counts_object
 from ._errors import PasscurveError
 from ._validation import as_float_array, as_int_array, check_positive_int, check_probability, check_rng, fmt
 
@@ -651,8 +651,7 @@ class Planner:
         if counts is not None:
             if n is not None or c is not None:
                 raise PasscurveError("give either `counts` or `n` and `c`, not both")
-            if not isinstance(counts, Counts):
-                raise PasscurveError(f"`counts` must be a Counts object (got {type(counts).__name__})")
+            check_counts_object(counts)
             if len(counts.models) != 1:
                 raise PasscurveError(
                     f"`counts` holds {len(counts.models)} models; a Planner plans one: use counts.select(model)"
@@ -970,10 +969,10 @@ def _plan_iv(
         if n is None or c is None:
             raise PasscurveError("give `counts` or both `n` and `c`")
         counts = Counts.from_arrays(n, c, model="model")
-    elif not isinstance(counts, Counts):
-        raise PasscurveError(f"`counts` must be a Counts object (got {type(counts).__name__})")
-    elif n is not None or c is not None:
-        raise PasscurveError("give either `counts` or `n` and `c`, not both")
+    else:
+        check_counts_object(counts)
+        if n is not None or c is not None:
+            raise PasscurveError("give either `counts` or `n` and `c`, not both")
     budget = check_positive_int(budget, "budget")
     k = check_positive_int(k, "k")
     batch = check_positive_int(batch, "batch")

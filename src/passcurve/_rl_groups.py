@@ -26,7 +26,7 @@ from typing import Any
 import numpy as np
 from scipy import special
 
-from ._counts import Counts
+from ._counts import Counts, check_counts_object
 from ._difficulty import DIFFICULTY_MODELS
 from ._errors import DegenerateDataWarning, DroppedProblemsWarning, PasscurveError, PasscurveWarning
 from ._estimators import pass_pow_k
@@ -329,8 +329,7 @@ class DeadGroupsResult:
 def _dead_groups_iv(
     counts: Any, group_size: Any, target_live: Any, difficulty: Any
 ) -> tuple[Counts, np.ndarray, float, str]:
-    if not isinstance(counts, Counts):
-        raise PasscurveError(f"`counts` must be a passcurve.Counts (got {type(counts).__name__})")
+    check_counts_object(counts)
     g = _group_size_iv(group_size).ravel()
     if (g < 2).any():
         raise PasscurveError(f"`group_size` must be >= 2 (got group_size={fmt(g[g < 2][0])}); one sample is never a group")

@@ -18,7 +18,7 @@ from typing import Any, Literal
 
 import numpy as np
 
-from ._counts import Counts
+from ._counts import Counts, check_counts_object
 from ._curves import mean_curve
 from ._errors import PasscurveError
 from ._estimators import _log_fail_table
@@ -209,10 +209,7 @@ def local_slope(k: Any, pass_at_k: Any) -> tuple[np.ndarray, np.ndarray]:
 
 
 def _fit_power_law_iv(counts: Any, k: Any, convention: str) -> tuple[Counts, np.ndarray | None]:
-    if not isinstance(counts, Counts):
-        raise PasscurveError(
-            f"`counts` must be a passcurve.Counts (got {type(counts).__name__}); build one with Counts.from_arrays(n, c)"
-        )
+    check_counts_object(counts)
     if convention not in ("unbiased", "chen"):
         raise PasscurveError(f'`convention` must be "unbiased" or "chen" (got {convention!r})')
     ks = None

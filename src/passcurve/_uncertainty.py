@@ -47,7 +47,7 @@ from typing import Any
 import numpy as np
 from scipy import stats
 
-from ._counts import Counts
+from ._counts import Counts, check_counts_object
 from ._curves import CurveResult
 from ._errors import DegenerateDataWarning, DroppedProblemsWarning, PasscurveError
 from ._estimators import g_pass_at_k, pass_at_k, pass_pow_k
@@ -55,6 +55,7 @@ from ._validation import (
     as_float_array,
     as_int_array,
     check_confidence_level,
+    check_k_gt_n,
     check_k_le_n,
     check_positive_int,
     check_probability,
@@ -468,10 +469,7 @@ def _curve_intervals_iv(
     cluster: Any,
     k_gt_n: str,
 ) -> tuple[Counts, np.ndarray, tuple[str, ...], float, int, np.random.Generator, float | None, np.ndarray | None]:
-    if not isinstance(counts, Counts):
-        raise PasscurveError(
-            f"`counts` must be a passcurve.Counts (got {type(counts).__name__}); build one with Counts.from_arrays(n, c)"
-        )
+    check_counts_object(counts)
     if method not in INTERVAL_METHODS:
         raise PasscurveError(f"`method` must be one of {', '.join(INTERVAL_METHODS)} (got {method!r})")
     metrics = (metric,) if isinstance(metric, str) else tuple(metric)
@@ -488,8 +486,7 @@ def _curve_intervals_iv(
     level = check_confidence_level(confidence_level)
     B = check_positive_int(n_resamples, "n_resamples", minimum=100)
     gen = check_rng(rng)
-    if k_gt_n not in ("raise", "drop"):
-        raise PasscurveError(f'`k_gt_n` must be "raise" or "drop" (got {k_gt_n!r})')
+    check_k_gt_n(k_gt_n)
     if k is None:
         top = int(counts.n.min()) if k_gt_n == "raise" else int(counts.n.max())
         ks = np.unique(np.unique(np.round(np.geomspace(1, top, 20)).astype(np.int64)))

@@ -113,6 +113,13 @@ def check_counts(n: np.ndarray, c: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return n, c
 
 
+def check_k_gt_n(k_gt_n: Any) -> str:
+    """``k_gt_n`` of the curve functions: what to do with k > n."""
+    if k_gt_n not in ("raise", "drop"):
+        raise PasscurveError(f'`k_gt_n` must be "raise" or "drop" (got {k_gt_n!r})')
+    return str(k_gt_n)
+
+
 def check_k_le_n(n: np.ndarray, k: np.ndarray) -> None:
     """Raise the canonical k > n error."""
     over = k > n

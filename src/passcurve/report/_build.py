@@ -20,11 +20,11 @@ from typing import Any
 
 import numpy as np
 
-from .._counts import Counts
+from .._counts import Counts, check_counts_object
 from .._curves import CurveResult, curve
 from .._errors import PasscurveError, PasscurveWarning
 from .._estimators import pass_at_k, pass_pow_k
-from .._validation import check_confidence_level
+from .._validation import check_confidence_level, check_k_gt_n
 from . import _sections as S
 from ._page import Section, esc, render_page
 
@@ -176,12 +176,8 @@ class _Collector:
 
 def _compute_iv(counts: Any, confidence_level: Any, k_gt_n: str, n_resamples: Any = 1000,
                 forecast_resamples: Any = 30) -> float:
-    if not isinstance(counts, Counts):
-        raise PasscurveError(
-            f"`counts` must be a passcurve.Counts (got {type(counts).__name__}); read one with passcurve.read_counts"
-        )
-    if k_gt_n not in ("raise", "drop"):
-        raise PasscurveError(f'`k_gt_n` must be "raise" or "drop" (got {k_gt_n!r})')
+    check_counts_object(counts, "read one with passcurve.read_counts")
+    check_k_gt_n(k_gt_n)
     level = check_confidence_level(confidence_level)
     for name, v, lo in (("n_resamples", n_resamples, 1), ("forecast_resamples", forecast_resamples, 0)):
         if isinstance(v, bool) or not isinstance(v, int | np.integer) or v < lo:
