@@ -106,6 +106,15 @@ def parse_float_list(text: str | None, name: str) -> list[float] | None:
     return vals
 
 
+def fmt_cell(x: float | None) -> str:
+    """A value for a CLI table: '-' when missing, 4 decimals, scientific outside [1e-4, 1e4)."""
+    if x is None or x != x:
+        return "-"
+    if x == 0 or 1e-4 <= abs(x) < 1e4:
+        return f"{x:.4f}"
+    return f"{x:.3e}"
+
+
 def print_json(obj: Any) -> None:
     """Plain JSON on stdout (NaN/inf become null)."""
 

@@ -23,6 +23,7 @@ from ._app import (
     Seed,
     collect_warnings,
     command,
+    fmt_cell,
     load_counts,
     out,
     parse_int_list,
@@ -124,14 +125,6 @@ def add_intervals(
     )
 
 
-def _fmt(x: float) -> str:
-    if x != x:
-        return "-"
-    if x == 0 or 1e-4 <= abs(x) < 1e4:
-        return f"{x:+.4f}" if x < 0 else f"{x:.4f}"
-    return f"{x:.3e}"
-
-
 def render_compare(res: Any) -> None:
     d = res.to_dict()
     title = (
@@ -144,10 +137,10 @@ def render_compare(res: Any) -> None:
     for pt in d["points"]:
         t.add_row(
             str(pt["k"]),
-            _fmt(pt["a"] if pt["a"] is not None else float("nan")),
-            _fmt(pt["b"] if pt["b"] is not None else float("nan")),
-            _fmt(pt["difference"] if pt["difference"] is not None else float("nan")),
-            f"[{_fmt(pt['low'] if pt['low'] is not None else float('nan'))}, {_fmt(pt['high'] if pt['high'] is not None else float('nan'))}]",
+            fmt_cell(pt["a"]),
+            fmt_cell(pt["b"]),
+            fmt_cell(pt["difference"]),
+            f"[{fmt_cell(pt['low'])}, {fmt_cell(pt['high'])}]",
             f"{pt['p_value']:.3g}" if pt["p_value"] is not None else "-",
             str(pt["problems"]),
         )

@@ -20,6 +20,7 @@ from ._app import (
     Seed,
     collect_warnings,
     command,
+    fmt_cell,
     out,
     parse_int_list,
     print_json,
@@ -28,14 +29,6 @@ from ._app import (
 from ._compare import ClusterCol, ConfidenceLevel, NResamples, add_intervals, load_with_clusters  # noqa: E402
 
 DEFAULT_K = [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10000, 100000]
-
-
-def _fmt(x: float) -> str:
-    if x != x:
-        return "-"
-    if x == 0 or 1e-4 <= abs(x) < 1e4:
-        return f"{x:.4f}"
-    return f"{x:.3e}"
 
 
 def render_curve_table(res) -> None:  # type: ignore[no-untyped-def]
@@ -56,10 +49,10 @@ def render_curve_table(res) -> None:  # type: ignore[no-untyped-def]
         for j, k in enumerate(res.k):
             row = [str(int(k))]
             for name, arr in res.values.items():
-                row.append(_fmt(arr[i, j]))
+                row.append(fmt_cell(arr[i, j]))
                 if name in res.intervals:
                     lo, hi = res.intervals[name]
-                    row.append(f"[{_fmt(lo[i, j])}, {_fmt(hi[i, j])}]")
+                    row.append(f"[{fmt_cell(lo[i, j])}, {fmt_cell(hi[i, j])}]")
             row.append(str(int(res.problems[i, j])))
             t.add_row(*row)
         out.print(t)

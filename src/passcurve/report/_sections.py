@@ -51,12 +51,18 @@ def _rgba(hex_colour: str, alpha: float) -> str:
     return f"rgba({r},{g},{b},{alpha})"
 
 
+def _finite(x: Any) -> float | None:
+    """``x`` as a float, or None when it is missing (None, NaN, ±inf): the cells that show '-'."""
+    if x is None:
+        return None
+    x = float(x)
+    return x if math.isfinite(x) else None
+
+
 def fmt_num(x: Any, digits: int = 4) -> str:
     """A number for a table cell: '-' for NaN/None, fixed for ordinary values, scientific for tiny ones."""
+    x = _finite(x)
     if x is None:
-        return "-"
-    x = float(x)
-    if not math.isfinite(x):
         return "-"
     if x == 0 or 1e-3 <= abs(x) < 1e5:
         return f"{x:.{digits}f}"
@@ -65,9 +71,9 @@ def fmt_num(x: Any, digits: int = 4) -> str:
 
 def fmt_pct3(x: Any) -> str:
     """A probability as a percentage with 3 significant digits (2.32%, 0.0539%)."""
-    if x is None or not math.isfinite(float(x)):
+    x = _finite(x)
+    if x is None:
         return "-"
-    x = float(x)
     if x == 0:
         return "0%"
     return f"{100 * x:#.3g}".rstrip(".") + "%"
@@ -75,18 +81,16 @@ def fmt_pct3(x: Any) -> str:
 
 def fmt_p(x: Any) -> str:
     """A p-value: 3 significant digits, '< 0.001' below."""
-    if x is None or not math.isfinite(float(x)):
+    x = _finite(x)
+    if x is None:
         return "-"
-    x = float(x)
     return "< 0.001" if x < 1e-3 else f"{x:.3f}"
 
 
 def fmt_pct(x: Any, digits: int = 1) -> str:
     """A probability as a percentage ('-' when missing); tiny values keep two significant digits."""
+    x = _finite(x)
     if x is None:
-        return "-"
-    x = float(x)
-    if not math.isfinite(x):
         return "-"
     if 0 < abs(x) < 10 ** (-digits - 2):
         return f"{100 * x:.2g}%" if abs(x) >= 1e-5 else "<0.001%"
