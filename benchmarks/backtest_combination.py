@@ -31,24 +31,27 @@ from passcurve._forecast import AUTO_CANDIDATES, _Candidate, thin_counts
 CANDS = AUTO_CANDIDATES
 
 
-def cv_errors(n, c, R, gen):
-    K = int(n.min())
-    m = np.maximum(n // 10, 1)
-    truth = float(mean_curve(n, c, np.array([K]))[0][0])
-    out = np.full((R, len(CANDS)), np.nan)
-    for r in range(R):
-        nt, ct = thin_counts(n, c, m, gen)
-        for j, cnd in enumerate(CANDS):
-            try:
-                out[r, j] = float(_Candidate(cnd, nt, ct, None).predict(np.array([float(K)]))[0]) - truth
-            except Exception:  # noqa: BLE001
-                pass
+def predict_candidates(n, c, K):
+    """Each candidate's forecast of pass@K from (n, c); NaN where a candidate cannot forecast."""
+    out = np.full(len(CANDS), np.nan)
+    for j, cnd in enumerate(CANDS):
+        try:
+            out[j] = float(_Candidate(cnd, n, c, None).predict(np.array([float(K)]))[0])
+        except Exception:  # noqa: BLE001 - an undefined forecast is recorded as NaN
+            pass
     return out
 
 
-def run(n, c, K, truth, gen, R=10):
-    preds = np.array([float(_Candidate(cnd, n, c, None).predict(np.array([float(K)]))[0]) for cnd in CANDS])
-    return {"pred": preds, "truth": truth, "cv": cv_errors(n, c, R, gen)}
+def cv_errors(n, c, R, gen, predict=predict_candidates, factor=10):
+    """The self-backtest: R thinnings to 1/factor, each candidate's error in forecasting pass@min(n)."""
+    K = int(n.min())
+    m = np.maximum(n // factor, 1)
+    truth = float(mean_curve(n, c, np.array([K]))[0][0])
+    return np.array([predict(*thin_counts(n, c, m, gen), K) for _ in range(R)]) - truth
+
+
+def run(n, c, K, truth, gen, R=10, predict=predict_candidates):
+    return {"pred": predict(n, c, K), "truth": truth, "cv": cv_errors(n, c, R, gen, predict)}
 
 
 def combine_paired(p, E, shrink):

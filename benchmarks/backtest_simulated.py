@@ -57,6 +57,11 @@ SCENARIOS = [
 HARD_SCENARIOS = [f"hard Beta({a}, {b})" for a in (0.1, 0.2, 0.3) for b in (10, 30, 100)]
 
 
+def exact_pass_at_k(p: np.ndarray, K: int) -> float:
+    """pass_D@K of the drawn problems, exactly: mean_i 1 - (1 - p_i)^K."""
+    return float(np.mean(-np.expm1(K * np.log1p(-p))))
+
+
 def draw(scen: str, problems: int, K: int, gen: np.random.Generator,
          m: int | None = None) -> tuple[np.ndarray, np.ndarray, float]:
     """One simulated benchmark: p from the scenario, n = m (or uniform in [100, 1000] when m is None),
@@ -64,7 +69,7 @@ def draw(scen: str, problems: int, K: int, gen: np.random.Generator,
     p = scenario_p(scen, problems, gen)
     n = gen.integers(100, 1001, p.size) if m is None else np.full(p.size, m)
     c = gen.binomial(n, p)
-    return n, c, float(np.mean(-np.expm1(K * np.log1p(-p))))
+    return n, c, exact_pass_at_k(p, K)
 
 
 def main() -> None:

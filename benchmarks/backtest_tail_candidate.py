@@ -26,15 +26,12 @@ import time
 import warnings
 
 import numpy as np
-from backtest_combination import combine_paired
+from backtest_combination import combine_paired, predict_candidates, run
 from backtest_pythia import DATA, load, thinned
 from backtest_simulated import SCENARIOS, draw
 from scipy import optimize, special
 
-from passcurve._curves import mean_curve
-from passcurve._forecast import _Candidate, thin_counts
-
-CANDS = ("least_squares", "beta_eb", "zi_beta")
+from passcurve._forecast import _Candidate
 
 
 def truncated_beta_fit(n: np.ndarray, c: np.ndarray, t: int) -> tuple[float, float]:
@@ -69,24 +66,16 @@ def tail_forecast(n: np.ndarray, c: np.ndarray, K: int) -> float:
 
 
 def predict_all(n: np.ndarray, c: np.ndarray, K: int) -> np.ndarray:
-    out = []
-    for cnd in CANDS:
-        try:
-            out.append(float(_Candidate(cnd, n, c, None).predict(np.array([float(K)]))[0]))
-        except Exception:  # noqa: BLE001 - an undefined forecast is recorded as NaN
-            out.append(np.nan)
+    """passcurve's three candidates, then the tail fit (NaN where a forecast is undefined)."""
     try:
-        out.append(tail_forecast(n, c, K))
+        tail = tail_forecast(n, c, K)
     except Exception:  # noqa: BLE001
-        out.append(np.nan)
-    return np.array(out)
+        tail = np.nan
+    return np.append(predict_candidates(n, c, K), tail)
 
 
-def record(n: np.ndarray, c: np.ndarray, K: int, truth: float, gen: np.random.Generator, R: int = 10) -> dict:
-    anchor = int(n.min())
-    cv_truth = float(mean_curve(n, c, np.array([anchor]))[0][0])
-    cvp = np.array([predict_all(*thin_counts(n, c, np.maximum(n // 10, 1), gen), anchor) for _ in range(R)])
-    return {"pred": predict_all(n, c, K), "truth": truth, "cv": cvp - cv_truth}
+def record(n: np.ndarray, c: np.ndarray, K: int, truth: float, gen: np.random.Generator) -> dict:
+    return run(n, c, K, truth, gen, predict=predict_all)
 
 
 def paired_inverse_mse(rec: dict, idx: list[int]) -> float:

@@ -11,26 +11,9 @@ import sys
 import warnings
 
 import numpy as np
+from backtest_combination import cv_errors, predict_candidates
 from backtest_pythia import DATA, load, thinned
 from backtest_simulated import SCENARIOS, draw
-
-from passcurve._curves import mean_curve
-from passcurve._forecast import AUTO_CANDIDATES, _Candidate, thin_counts
-
-
-def cv_errors(n, c, R, gen, factor):
-    K = int(n.min())
-    m = np.maximum(n // factor, 1)
-    truth = float(mean_curve(n, c, np.array([K]))[0][0])
-    out = np.full((R, len(AUTO_CANDIDATES)), np.nan)
-    for r in range(R):
-        nt, ct = thin_counts(n, c, m, gen)
-        for j, cnd in enumerate(AUTO_CANDIDATES):
-            try:
-                out[r, j] = float(_Candidate(cnd, nt, ct, None).predict(np.array([float(K)]))[0]) - truth
-            except Exception:  # noqa: BLE001
-                pass
-    return out
 
 
 def combine(preds, cv):
@@ -39,9 +22,9 @@ def combine(preds, cv):
 
 
 def one(n, c, truth, gen, res):
-    preds = np.array([float(_Candidate(cnd, n, c, None).predict(np.array([1000.0]))[0]) for cnd in AUTO_CANDIDATES])
+    preds = predict_candidates(n, c, 1000)
     for f in (10, 3):
-        res[f].append(combine(preds, cv_errors(n, c, 5, gen, f)) - truth)
+        res[f].append(combine(preds, cv_errors(n, c, 5, gen, factor=f)) - truth)
 
 
 def main() -> None:

@@ -44,6 +44,7 @@ import time
 from pathlib import Path
 
 import numpy as np
+from backtest_simulated import exact_pass_at_k
 
 import passcurve._planner as _planner
 from passcurve import DEMO_MODELS, simulate
@@ -242,7 +243,7 @@ def main(argv=None):
                         reps,
                         methods,
                         p_fn=beta_p,
-                        truth_fn=lambda p, k=k: float(np.mean(-np.expm1(k * np.log1p(-p)))),
+                        truth_fn=lambda p, k=k: exact_pass_at_k(p, k),
                         prior=(a, b) if args.oracle_prior else args.prior,
                         rounds=args.rounds,
                         seed=args.seed,
@@ -286,7 +287,7 @@ def main(argv=None):
                     reps,
                     methods,
                     p_fn=p_fn,
-                    truth_fn=lambda p, k=k: float(np.mean(-np.expm1(k * np.log1p(-p)))),
+                    truth_fn=lambda p, k=k: exact_pass_at_k(p, k),
                     prior=args.prior,
                     rounds=args.rounds,
                     seed=args.seed,
