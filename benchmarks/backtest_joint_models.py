@@ -13,8 +13,14 @@ empirical-Bayes candidates against the single-model ones, every model thinned to
   (empirical Bayes with a covariate); forecast mean_i 1 - E[(1-p_i)^K | n_i, c_i].
 * ``joint_strat`` — the plain beta_eb forecast fitted separately to the problems that some other model
   solved and to the rest, averaged by stratum size.
+* ``copula`` / ``copula_joint`` (with ``--copula``; slow, about 15 s per joint fit) — each model's difficulty
+  is Beta(alpha_j, beta_j) at the quantile Phi(rho s_i + sqrt(1 - rho^2) e_ij) of a shared problem factor
+  s_i ~ N(0, 1) (a Gaussian copula, the dependence ``passcurve.simulate`` uses), integrated on grids in s and z.
+  ``copula``: marginals fitted per model (the library's Beta MLE), then rho by maximum likelihood;
+  ``copula_joint``: then two sweeps of coordinate ascent on every model's (alpha_j, beta_j) under the joint
+  likelihood, and rho again. Forecast: mean_i 1 - E[(1 - p_ij)^K | all models' counts on problem i].
 
-Run:  PYTHONPATH=src python benchmarks/backtest_joint_models.py [--seeds 5]
+Run:  PYTHONPATH=src python benchmarks/backtest_joint_models.py [--seeds 5] [--copula]
 """
 
 from __future__ import annotations
@@ -26,8 +32,9 @@ import warnings
 import numpy as np
 from backtest_combination import predict_candidates
 from backtest_pythia import DATA, load
-from scipy import optimize, special
+from scipy import optimize, special, stats
 
+from passcurve import BetaBinomial, Counts
 from passcurve._curves import mean_curve
 from passcurve._forecast import _Candidate, thin_counts
 
@@ -60,9 +67,90 @@ def joint_strat(n: np.ndarray, c: np.ndarray, solved_elsewhere: np.ndarray, K: i
     return total / n.size
 
 
+# ---------------------------------------------------------------------------------------- Gaussian copula
+_S = np.linspace(-6.0, 6.0, 41)  # shared factor
+_WS = stats.norm.logpdf(_S) - special.logsumexp(stats.norm.logpdf(_S))
+_Z = np.linspace(-8.5, 8.5, 201)  # one model's normal score
+
+
+def _log_quantile(a: float, b: float) -> tuple[np.ndarray, np.ndarray]:
+    """log Q and log(1 - Q) of the Beta(a, b) quantile at Phi(z) on the z grid (small-u asymptote on underflow)."""
+    with np.errstate(all="ignore"):
+        lp = np.log(special.betaincinv(a, b, special.ndtr(_Z)))
+        bad = ~np.isfinite(lp)
+        lp[bad] = (special.log_ndtr(_Z[bad]) + np.log(a) + special.betaln(a, b)) / a
+        return lp, np.log1p(-np.exp(lp))
+
+
+def _kernel(rho: float) -> np.ndarray:
+    lg = stats.norm.logpdf(_Z[None, :], rho * _S[:, None], np.sqrt(1 - rho**2))
+    return lg - special.logsumexp(lg, axis=1, keepdims=True)  # s x z
+
+
+def _log_g(N: np.ndarray, C: np.ndarray, j: int, ab: tuple[float, float], lG: np.ndarray) -> np.ndarray:
+    """log P(c_ij | n_ij, s) on the s grid: problems x s."""
+    lp, l1p = _log_quantile(*ab)
+    lh = C[:, j:j + 1] * lp + (N[:, j:j + 1] - C[:, j:j + 1]) * l1p
+    return special.logsumexp(lG[None] + lh[:, None, :], axis=2)
+
+
+def _copula_nll(N: np.ndarray, C: np.ndarray, marg: list[tuple[float, float]], rho: float) -> float:
+    lG = _kernel(rho)
+    tot = sum(_log_g(N, C, j, marg[j], lG) for j in range(N.shape[1]))
+    return float(-special.logsumexp(_WS + tot, axis=1).sum())
+
+
+def _fit_rho(N: np.ndarray, C: np.ndarray, marg: list[tuple[float, float]]) -> float:
+    r = optimize.minimize_scalar(lambda t: _copula_nll(N, C, marg, float(np.tanh(t))), bounds=(0.0, 3.5),
+                                 method="bounded", options={"xatol": 1e-3})
+    return float(np.tanh(r.x))
+
+
+def copula_fit(N: np.ndarray, C: np.ndarray, joint: bool) -> tuple[list[tuple[float, float]], float]:
+    marg = []
+    for j in range(N.shape[1]):
+        f = BetaBinomial().fit(Counts.from_arrays(N[:, j], C[:, j]))
+        marg.append((float(f.params_["alpha"]), float(f.params_["beta"])))
+    rho = _fit_rho(N, C, marg)
+    for _ in range(2 if joint else 0):
+        lG = _kernel(rho)
+        lgs = [_log_g(N, C, j, marg[j], lG) for j in range(N.shape[1])]
+        for j in range(N.shape[1]):
+            rest = _WS + sum(lgs[k] for k in range(N.shape[1]) if k != j)
+
+            def nll(t: np.ndarray, j: int = j, rest: np.ndarray = rest, lG: np.ndarray = lG) -> float:
+                a, b = np.exp(t)
+                if not (1e-3 < a < 50 and 1e-2 < b < 1e5):
+                    return np.inf
+                return float(-special.logsumexp(rest + _log_g(N, C, j, (a, b), lG), axis=1).sum())
+
+            r = optimize.minimize(nll, np.log(marg[j]), method="Nelder-Mead",
+                                  options={"xatol": 1e-3, "fatol": 1e-4, "maxiter": 200})
+            marg[j] = (float(np.exp(r.x[0])), float(np.exp(r.x[1])))
+            lgs[j] = _log_g(N, C, j, marg[j], lG)
+        rho = _fit_rho(N, C, marg)
+    return marg, rho
+
+
+def copula_forecast(N: np.ndarray, C: np.ndarray, K: int, joint: bool) -> np.ndarray:
+    marg, rho = copula_fit(N, C, joint)
+    lG = _kernel(rho)
+    lgs = [_log_g(N, C, j, marg[j], lG) for j in range(N.shape[1])]
+    lpost = _WS + sum(lgs)
+    lpost -= special.logsumexp(lpost, axis=1, keepdims=True)
+    out = []
+    for j in range(N.shape[1]):
+        lp, l1p = _log_quantile(*marg[j])
+        lh = C[:, j:j + 1] * lp + (N[:, j:j + 1] - C[:, j:j + 1]) * l1p
+        num = special.logsumexp(lG[None] + (lh + K * l1p)[:, None, :], axis=2)  # E[(1-p)^K | s, c_ij] * g
+        out.append(1 - np.exp(special.logsumexp(lpost + num - lgs[j], axis=1)).mean())
+    return np.array(out)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--seeds", type=int, default=5)
+    ap.add_argument("--copula", action="store_true", help="also the Gaussian-copula candidates (slow)")
     args = ap.parse_args()
     warnings.simplefilter("ignore")
     t0 = time.time()
@@ -87,7 +175,7 @@ def main() -> None:
         r = np.mean(rows, 0)
         print(f"| {tgt} | {r[0]:.1f} | {r[1]:.1f} | {r[2] / max(r[1], 1e-9):.2f} | {r[4] / max(r[3], 1e-9):.2f} |")
 
-    cols = ("least_squares", "beta_eb", "zi_beta", "joint_reg", "joint_strat")
+    cols = ("least_squares", "beta_eb", "zi_beta", "joint_reg", "joint_strat") + (("copula", "copula_joint") if args.copula else ())
     print("\nmedian absolute error, points (mean error in brackets)")
     print("| m → K | runs | " + " | ".join(cols) + " |")
     print("|---" * (len(cols) + 2) + "|")
@@ -95,13 +183,20 @@ def main() -> None:
         E = []
         for _ in range(args.seeds):
             th = {s: thin_counts(subs[s].n, subs[s].c, m, gen) for s in names}
-            for s in names:
+            if args.copula:
+                NN = np.stack([th[s][0] for s in names], 1)
+                CC = np.stack([th[s][1] for s in names], 1)
+                cop = [copula_forecast(NN, CC, K, joint) for joint in (False, True)]
+            for i, s in enumerate(names):
                 truth = float(mean_curve(subs[s].n, subs[s].c, np.array([K]))[0][0])
                 C = sum(th[o][1] for o in names if o != s)
                 N = sum(th[o][0] for o in names if o != s)
                 nt, ct = th[s]
                 x = np.log((C + 0.5) / (N - C + 0.5))
-                E.append(np.r_[predict_candidates(nt, ct, K), joint_reg(nt, ct, x, K), joint_strat(nt, ct, C > 0, K)] - truth)
+                row = [*predict_candidates(nt, ct, K), joint_reg(nt, ct, x, K), joint_strat(nt, ct, C > 0, K)]
+                if args.copula:
+                    row += [cop[0][i], cop[1][i]]
+                E.append(np.array(row) - truth)
         A = np.array(E) * 100
         cells = " | ".join(f"{np.nanmedian(np.abs(A[:, i])):.2f} ({np.nanmean(A[:, i]):+.2f})" for i in range(len(cols)))
         print(f"| {m} → {K} | {len(A)} | {cells} |", flush=True)
