@@ -175,6 +175,16 @@ def main() -> None:
         r = np.mean(rows, 0)
         print(f"| {tgt} | {r[0]:.1f} | {r[1]:.1f} | {r[2] / max(r[1], 1e-9):.2f} | {r[4] / max(r[3], 1e-9):.2f} |")
 
+    print("\nfull data, problems solved by both: log10 p of the weaker model on log10 p of the stronger (OLS)")
+    print("| weaker | stronger | problems | slope | r | residual SD (decades) |")
+    print("|---|---|---|---|---|---|")
+    for a, b in zip(names[:-1], names[1:], strict=True):
+        pa, pb = subs[a].c / subs[a].n, subs[b].c / subs[b].n
+        ok = (pa > 0) & (pb > 0)
+        x, y = np.log10(pb[ok]), np.log10(pa[ok])
+        slope, icpt = np.polyfit(x, y, 1)
+        print(f"| {a} | {b} | {ok.sum()} | {slope:.2f} | {np.corrcoef(x, y)[0, 1]:.2f} | {np.std(y - icpt - slope * x):.2f} |")
+
     cols = ("least_squares", "beta_eb", "zi_beta", "joint_reg", "joint_strat") + (("copula", "copula_joint") if args.copula else ())
     print("\nmedian absolute error, points (mean error in brackets)")
     print("| m → K | runs | " + " | ".join(cols) + " |")
