@@ -25,20 +25,11 @@ import numpy as np
 from backtest_pythia import DATA, load, thinned
 
 from passcurve._curves import mean_curve
-from passcurve._forecast import _Candidate
+from passcurve._forecast import _Candidate, _ls_fit, _ls_predict
 from passcurve._scaling import PAPER_K_GRID, default_k_grid
 
 SAMPLES = Path(DATA).with_name("pythia_math_samples.parquet")
 METHODS = ("least_squares", "beta", "beta_eb")
-
-
-def _ls(n: np.ndarray, c: np.ndarray, ks: np.ndarray, K: int) -> float:
-    v = mean_curve(n, c, ks)[0]
-    with np.errstate(divide="ignore", invalid="ignore"):
-        y = np.log(-np.log(v))
-    ok = np.isfinite(y)
-    slope, icpt = np.polyfit(np.log(ks[ok].astype(np.float64)), y[ok], 1)
-    return float(np.exp(-np.exp(icpt + slope * np.log(K))))
 
 
 def main() -> None:
@@ -66,7 +57,8 @@ def main() -> None:
     print("\n| m → K | runs | least squares, default grid | least squares, paper grid k <= m |")
     print("|---|---|---|---|")
     for m, K in ((1000, 10000), (100, 1000)):
-        err = [[_ls(nt, ct, default_k_grid(m), K) - truth, _ls(nt, ct, PAPER_K_GRID[PAPER_K_GRID <= m], K) - truth]
+        err = [[float(_ls_predict(*_ls_fit(nt, ct, ks), np.array([float(K)]))[0]) - truth
+                for ks in (default_k_grid(m), PAPER_K_GRID[PAPER_K_GRID <= m])]
                for _name, nt, ct, truth in thinned(counts, m, K, args.seeds, gen)]
         a = np.abs(np.array(err)) * 100
         print(f"| {m} → {K} | {len(a)} | " + " | ".join(f"{v:.2f}" for v in np.median(a, 0)) + " |")

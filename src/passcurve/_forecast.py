@@ -105,8 +105,9 @@ def thin_counts(n: Any, c: Any, m: Any, rng: Any = None) -> tuple[np.ndarray, np
 # ----------------------------------------------------------------------------------------
 # one candidate's point forecast from (n, c)
 # ----------------------------------------------------------------------------------------
-def _ls_fit(n: np.ndarray, c: np.ndarray) -> tuple[float, float]:
-    ks = default_k_grid(int(n.min()))
+def _ls_fit(n: np.ndarray, c: np.ndarray, ks: np.ndarray | None = None) -> tuple[float, float]:
+    """The paper's least squares of log(-log pass_D@k) on log k (default grid: ``default_k_grid(min n)``)."""
+    ks = default_k_grid(int(n.min())) if ks is None else ks
     vals = mean_curve(n, c, ks)[0]
     with np.errstate(divide="ignore", invalid="ignore"):
         y = np.log(-np.log(vals))
