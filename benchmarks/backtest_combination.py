@@ -31,10 +31,10 @@ from passcurve._forecast import AUTO_CANDIDATES, _Candidate, thin_counts
 CANDS = AUTO_CANDIDATES
 
 
-def predict_candidates(n, c, K):
-    """Each candidate's forecast of pass@K from (n, c); NaN where a candidate cannot forecast."""
-    out = np.full(len(CANDS), np.nan)
-    for j, cnd in enumerate(CANDS):
+def predict_candidates(n, c, K, methods=CANDS):
+    """Each method's forecast of pass@K from (n, c) (default: auto's candidates); NaN where one cannot forecast."""
+    out = np.full(len(methods), np.nan)
+    for j, cnd in enumerate(methods):
         try:
             out[j] = float(_Candidate(cnd, n, c, None).predict(np.array([float(K)]))[0])
         except Exception:  # noqa: BLE001 - an undefined forecast is recorded as NaN

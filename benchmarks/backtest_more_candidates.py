@@ -40,10 +40,9 @@ import numpy as np
 from backtest_combination import combine_paired, predict_candidates, run
 from backtest_pythia import DATA, load, thinned
 from backtest_simulated import HARD_SCENARIOS, SCENARIOS, draw
-from scipy import optimize, special, stats
+from scipy import optimize, special
 
-from passcurve import BetaBinomial, Counts, ZeroInflatedBetaBinomial, pass_at_k
-from passcurve._forecast import _Candidate
+from passcurve import Counts, check_deviations, pass_at_k
 from passcurve._scaling import default_k_grid
 
 BASE = ("least_squares", "beta_eb", "zi_beta")
@@ -125,35 +124,21 @@ def weibull(n: np.ndarray, c: np.ndarray, K: int) -> float:
                     [[np.log(5.0), np.log(0.3)], [np.log(2.0), np.log(0.6)], [np.log(20.0), np.log(0.2)]])
 
 
-def library_candidates(n: np.ndarray, c: np.ndarray, K: int) -> list[float]:
-    out = []
-    for method in LIBRARY:
-        try:
-            out.append(float(_Candidate(method, n, c, None).predict(np.array([float(K)]))[0]))
-        except Exception:  # noqa: BLE001 - an undefined forecast is recorded as NaN
-            out.append(np.nan)
-    return out
-
-
 def predict_all(n: np.ndarray, c: np.ndarray, K: int) -> np.ndarray:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        lib = library_candidates(n, c, K)
+        lib = predict_candidates(n, c, K, LIBRARY)
     return np.r_[predict_candidates(n, c, K), lib, curve_candidates(n, c, K), logit_normal(n, c, K), weibull(n, c, K)]
 
 
 # ---------------------------------------------------------------------------------------- the gated rule
 def impossible_supported(n: np.ndarray, c: np.ndarray) -> bool:
-    """The ImpossibleMassWarning test: zero-inflated Beta vs Beta, boundary LR p < 0.01 and pi0 >= 1%."""
-    if (c > 0).all():
-        return False
+    """The ImpossibleMassWarning test's likelihood-ratio part (boundary LR p < 0.01 and pi0 >= 1%)."""
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        cnt = Counts.from_arrays(n, c)
-        bb, zi = BetaBinomial().fit(cnt), ZeroInflatedBetaBinomial().fit(cnt)
-    lr = max(2 * (zi.loglik_ - bb.loglik_), 0.0)
-    p = float(0.5 * stats.chi2.sf(lr, 1)) if lr > 0 else 1.0
-    return p < 0.01 and zi.impossible_mass_ >= 0.01
+        (ev,) = check_deviations(Counts.from_arrays(n, c), emit=False).evidence.values()
+    p = ev["zi_lr_p_value"]
+    return bool(np.isfinite(p) and p < 0.01 and ev["zi_impossible_mass"] >= 0.01)
 
 
 def gated_rules(n: np.ndarray, c: np.ndarray, K: int, truth: float, gen: np.random.Generator) -> list[float]:
