@@ -30,12 +30,11 @@ import warnings
 
 import numpy as np
 from backtest_combination import combine_paired, predict_candidates
-from backtest_pythia import DATA, load
+from backtest_pythia import DATA, as_matrix, load, pass_at_columns, thin_columns
+from backtest_simulated import exact_pass_at_k
 from scipy import optimize, special
 
 from passcurve import ModelSpec, simulate
-from passcurve._curves import mean_curve
-from passcurve._forecast import thin_counts
 from passcurve._simulate import DEMO_MODELS
 
 _U = np.linspace(-22.0, 8.0, 241)  # the problems' log-odds grid
@@ -92,12 +91,8 @@ def joint_predict(N: np.ndarray, C: np.ndarray, K: int) -> np.ndarray:
 def joint_cv(N: np.ndarray, C: np.ndarray, gen: np.random.Generator, R: int = 10, factor: int = 10) -> np.ndarray:
     """The self-backtest with every model thinned at once: R x models x 4 errors in forecasting pass@m."""
     m = int(N.min())
-    truth = np.array([float(mean_curve(N[:, j], C[:, j], np.array([m]))[0][0]) for j in range(N.shape[1])])
-    out = []
-    for _ in range(R):
-        th = [thin_counts(N[:, j], C[:, j], max(m // factor, 1), gen) for j in range(N.shape[1])]
-        out.append(joint_predict(np.stack([t[0] for t in th], 1), np.stack([t[1] for t in th], 1), m) - truth[:, None])
-    return np.array(out)
+    truth = pass_at_columns(N, C, m)
+    return np.array([joint_predict(*thin_columns(N, C, max(m // factor, 1), gen), m) - truth[:, None] for _ in range(R)])
 
 
 def score(pred: np.ndarray, cv: np.ndarray, truth: np.ndarray) -> np.ndarray:
@@ -148,19 +143,15 @@ def main() -> None:
                     b = simulate(problems=128, n=m, models=specs, correlation=rho, rng=int(gen.integers(2**31)))
                     J = len(specs)
                     N, C, P = (x.reshape(J, -1).T for x in (b.counts.n, b.counts.c, b.p))
-                    truth = np.mean(-np.expm1(K * np.log1p(-P)), 0)
+                    truth = np.array([exact_pass_at_k(P[:, j], K) for j in range(J)])
                     A.extend(score(joint_predict(N, C, K), joint_cv(N, C, gen), truth))
         _row(f"simulated, 3 model sets × 2 correlations, m = {m} → {K}", np.array(A), boot)
-    subs = dict(load(DATA).groups())
-    names = sorted(subs)
-    Nf = np.stack([subs[s].n for s in names], 1)
-    Cf = np.stack([subs[s].c for s in names], 1)
+    _, Nf, Cf = as_matrix(load(DATA))
     for m, K in ((100, 1000), (100, 10000), (1000, 10000)):
-        truth = np.array([float(mean_curve(Nf[:, j], Cf[:, j], np.array([K]))[0][0]) for j in range(len(names))])
+        truth = pass_at_columns(Nf, Cf, K)
         A = []
         for _ in range(args.seeds):
-            th = [thin_counts(Nf[:, j], Cf[:, j], m, gen) for j in range(len(names))]
-            N, C = np.stack([t[0] for t in th], 1), np.stack([t[1] for t in th], 1)
+            N, C = thin_columns(Nf, Cf, m, gen)
             A.extend(score(joint_predict(N, C, K), joint_cv(N, C, gen), truth))
         _row(f"Pythia, m = {m} → {K}", np.array(A), boot)
     print(f"({time.time() - t0:.0f} s)")

@@ -31,12 +31,11 @@ import warnings
 
 import numpy as np
 from backtest_combination import predict_candidates
-from backtest_pythia import DATA, load
+from backtest_pythia import DATA, as_matrix, load, pass_at_columns, thin_columns
 from scipy import optimize, special, stats
 
 from passcurve import BetaBinomial, Counts
-from passcurve._curves import mean_curve
-from passcurve._forecast import _Candidate, thin_counts
+from passcurve._forecast import _Candidate
 
 
 def joint_reg(n: np.ndarray, c: np.ndarray, x: np.ndarray, K: int) -> float:
@@ -154,11 +153,8 @@ def main() -> None:
     args = ap.parse_args()
     warnings.simplefilter("ignore")
     t0 = time.time()
-    subs = dict(load(DATA).groups())
-    names = sorted(subs, key=lambda s: int(subs[s].c.sum()))
-    order = list(subs[names[0]].problem)
-    if any(list(subs[s].problem) != order for s in names):
-        raise SystemExit("the models do not list the same problems in the same order")
+    names, Nf, Cf = as_matrix(load(DATA), key=lambda sub: int(sub.c.sum()))
+    Pf = Cf / Nf
     gen = np.random.default_rng(0)
 
     print("signal at m = 100 (mean over seeds): unsolved problems, share with full-data c/n >= 1e-3")
@@ -167,10 +163,10 @@ def main() -> None:
     for j, tgt in enumerate(names[:-1]):
         rows = []
         for _ in range(args.seeds):
-            th = {s: thin_counts(subs[s].n, subs[s].c, 100, gen)[1] for s in names}
-            z = th[tgt] == 0
-            grow = subs[tgt].c / subs[tgt].n >= 1e-3
-            other = np.sum([th[s] for s in names[j + 1:]], axis=0) > 0
+            Ct = thin_columns(Nf, Cf, 100, gen)[1]
+            z = Ct[:, j] == 0
+            grow = Pf[:, j] >= 1e-3
+            other = Ct[:, j + 1:].sum(1) > 0
             rows.append((z.sum(), (z & other).sum(), (z & other & grow).sum(), (z & ~other).sum(), (z & ~other & grow).sum()))
         r = np.mean(rows, 0)
         print(f"| {tgt} | {r[0]:.1f} | {r[1]:.1f} | {r[2] / max(r[1], 1e-9):.2f} | {r[4] / max(r[3], 1e-9):.2f} |")
@@ -178,35 +174,34 @@ def main() -> None:
     print("\nfull data, problems solved by both: log10 p of the weaker model on log10 p of the stronger (OLS)")
     print("| weaker | stronger | problems | slope | r | residual SD (decades) |")
     print("|---|---|---|---|---|---|")
-    for a, b in zip(names[:-1], names[1:], strict=True):
-        pa, pb = subs[a].c / subs[a].n, subs[b].c / subs[b].n
+    for j in range(len(names) - 1):
+        pa, pb = Pf[:, j], Pf[:, j + 1]
         ok = (pa > 0) & (pb > 0)
         x, y = np.log10(pb[ok]), np.log10(pa[ok])
         slope, icpt = np.polyfit(x, y, 1)
-        print(f"| {a} | {b} | {ok.sum()} | {slope:.2f} | {np.corrcoef(x, y)[0, 1]:.2f} | {np.std(y - icpt - slope * x):.2f} |")
+        print(f"| {names[j]} | {names[j + 1]} | {ok.sum()} | {slope:.2f} | {np.corrcoef(x, y)[0, 1]:.2f} | "
+              f"{np.std(y - icpt - slope * x):.2f} |")
 
     cols = ("least_squares", "beta_eb", "zi_beta", "joint_reg", "joint_strat") + (("copula", "copula_joint") if args.copula else ())
     print("\nmedian absolute error, points (mean error in brackets)")
     print("| m → K | runs | " + " | ".join(cols) + " |")
     print("|---" * (len(cols) + 2) + "|")
     for m, K in ((100, 1000), (100, 10000), (1000, 10000)):
+        truth = pass_at_columns(Nf, Cf, K)
         E = []
         for _ in range(args.seeds):
-            th = {s: thin_counts(subs[s].n, subs[s].c, m, gen) for s in names}
+            Nt, Ct = thin_columns(Nf, Cf, m, gen)
             if args.copula:
-                NN = np.stack([th[s][0] for s in names], 1)
-                CC = np.stack([th[s][1] for s in names], 1)
-                cop = [copula_forecast(NN, CC, K, joint) for joint in (False, True)]
-            for i, s in enumerate(names):
-                truth = float(mean_curve(subs[s].n, subs[s].c, np.array([K]))[0][0])
-                C = sum(th[o][1] for o in names if o != s)
-                N = sum(th[o][0] for o in names if o != s)
-                nt, ct = th[s]
+                cop = [copula_forecast(Nt, Ct, K, joint) for joint in (False, True)]
+            for i in range(len(names)):
+                C = Ct.sum(1) - Ct[:, i]  # the other models' successes and samples on each problem
+                N = Nt.sum(1) - Nt[:, i]
+                nt, ct = Nt[:, i], Ct[:, i]
                 x = np.log((C + 0.5) / (N - C + 0.5))
                 row = [*predict_candidates(nt, ct, K), joint_reg(nt, ct, x, K), joint_strat(nt, ct, C > 0, K)]
                 if args.copula:
                     row += [cop[0][i], cop[1][i]]
-                E.append(np.array(row) - truth)
+                E.append(np.array(row) - truth[i])
         A = np.array(E) * 100
         cells = " | ".join(f"{np.nanmedian(np.abs(A[:, i])):.2f} ({np.nanmean(A[:, i]):+.2f})" for i in range(len(cols)))
         print(f"| {m} → {K} | {len(A)} | {cells} |", flush=True)

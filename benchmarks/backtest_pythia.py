@@ -43,6 +43,31 @@ def thinned(counts: Counts, m: int, K: int, seeds: int, gen: np.random.Generator
             yield name, nt, ct, truth
 
 
+def as_matrix(counts: Counts, key=None) -> tuple[list[str], np.ndarray, np.ndarray]:  # type: ignore[no-untyped-def]
+    """Models run on the same problems as (names, N, C): problems x models; columns sorted by model name, or by
+    ``key(the model's Counts)``."""
+    subs = dict(counts.groups())
+    names = sorted(subs, key=key if key is None else (lambda s: key(subs[s])))
+    if any(list(subs[s].problem) != list(subs[names[0]].problem) for s in names):
+        raise SystemExit("the models do not list the same problems in the same order")
+    return names, np.stack([subs[s].n for s in names], 1), np.stack([subs[s].c for s in names], 1)
+
+
+def thin_columns(N: np.ndarray, C: np.ndarray, m: int, gen: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
+    """Every model (column) thinned to m samples per problem, one column after another from one random stream."""
+    from passcurve._forecast import thin_counts
+
+    th = [thin_counts(N[:, j], C[:, j], m, gen) for j in range(N.shape[1])]
+    return np.stack([t[0] for t in th], 1), np.stack([t[1] for t in th], 1)
+
+
+def pass_at_columns(N: np.ndarray, C: np.ndarray, K: int) -> np.ndarray:
+    """Each model's (column's) unbiased pass_D@K."""
+    from passcurve._curves import mean_curve
+
+    return np.array([float(mean_curve(N[:, j], C[:, j], np.array([K]))[0][0]) for j in range(N.shape[1])])
+
+
 def show(res) -> None:  # type: ignore[no-untyped-def]
     print(f"{'m':>6} {'K':>7} {'method':>14} {'runs':>5} {'medAE':>7} {'meanAE':>7} {'bias':>7} {'cover':>6} {'width':>6}")
     for r in res.summary:
