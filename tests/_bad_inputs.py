@@ -119,6 +119,14 @@ CASES: dict[str, Case] = {
         _jsonl([{"problem_id": "p", "correct": True}], tail='{"problem_id": "q", "corr'),
         r"cannot read x.jsonl as jsonl: Malformed JSON",
     ),
+    "truncated_csv_last_row": (
+        _text("t.csv", "problem_id,n,c\na,10,2\nb,10"),
+        r"t.csv: data row 2 \(line 3\) has 2 fields where the header has 3: the file is truncated or malformed",
+    ),
+    "ragged_tsv_row": (
+        _text("t.tsv", "problem_id\tn\tc\na\t10\t2\nb\t10\t3\t9\nc\t10\t1\n"),
+        r"t.tsv: data row 2 \(line 3\) has 4 fields where the header has 3",
+    ),
     "corrupt_csv": (_text("g.csv", "\x00\x01\x02garbage\x00,\n\x07\x08"), r"g.csv"),
     "unknown_extension": (
         _text("data.xyz", "a b c\n1 2 3\n"),

@@ -100,3 +100,13 @@ def test_duplicate_check_matches_a_set_count(groups):
         else:
             got = read_counts(p)
             assert sorted(int(v) for v in got.n) == sorted(len(a) for a in groups)
+
+
+def test_single_quoted_column_with_a_comma_is_not_called_ragged(tmp_path):
+    # one column whose (quoted) name contains the delimiter: every row is consistent, so the
+    # ragged-row check finds nothing and the usual missing-column message stands
+    p = tmp_path / "q.csv"
+    p.write_text('"a,b"\n1\n2\n')
+    with pytest.raises(PasscurveError, match=r"no problem-id column .*columns found: a,b") as info:
+        read_counts(p)
+    assert "truncated" not in str(info.value)

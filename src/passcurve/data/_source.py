@@ -237,10 +237,41 @@ def _generic(con: duckdb.DuckDBPyConnection, p: Path, fmt: str) -> duckdb.DuckDB
         raise PasscurveError(f"unknown format {fmt!r}")
     try:
         rel = con.sql(sql)
-        rel.columns  # noqa: B018 - binds the schema now, so header errors surface here
+        cols = rel.columns  # binds the schema now, so header errors surface here
     except duckdb.Error as exc:
         raise duck_error(exc, p.name, fmt) from None
+    if fmt == "csv" and len(cols) == 1 and any(d in cols[0] for d in _DELIMITERS):
+        _raise_ragged_csv(p)
     return rel
+
+
+_DELIMITERS = ",;\t|"
+
+
+def _raise_ragged_csv(p: Path) -> None:
+    """Name the first row whose field count differs from the header's, if there is one.
+
+    DuckDB's dialect sniffer gives up on a delimiter when a row is ragged (typically a
+    truncated last line) and reads the whole line as one column named like the header, e.g.
+    'model,problem,n,c'; every later message would then be about missing columns. Only called
+    on that symptom; stops at the first ragged row.
+    """
+    import csv
+
+    with open(p, newline="", encoding="utf-8", errors="replace") as fh:
+        header = fh.readline()
+        counts = {d: header.count(d) for d in _DELIMITERS}
+        delim = max(counts, key=lambda d: counts[d])
+        fh.seek(0)
+        reader = csv.reader(fh, delimiter=delim)
+        width = len(next(reader))
+        for row_no, row in enumerate(reader, start=1):
+            if row and len(row) != width:
+                raise InputFormatError(
+                    f"{p.name}: data row {row_no} (line {reader.line_num}) has {len(row)} field"
+                    f"{'s' if len(row) != 1 else ''} where the header has {width}: the file is truncated "
+                    "or malformed"
+                )
 
 
 def open_frame(frame: Any, name: str = "frame") -> Source | None:
