@@ -19,6 +19,7 @@ C = pc.Counts.from_arrays([10, 10, 10], [1, 5, 0])
         (lambda: pc.simulate(problems=5, n=[[1, 2], [3]]), r"`n` must be an array of integers"),
         (lambda: pc.simulate(problems=2, n=[[1, 2], [3, 4]]), r"`n` must be an integer >= 1 or one per problem"),
         (lambda: pc.simulate(problems=1e30, n=10), r"`problems` is too large"),
+        (lambda: pc.pass_at_k(10, 3, 1e20), r"`k` is too large \(got k=1e\+20, max 4.61e\+18\)"),
         (lambda: pc.simulate(problems=5, n=1e30), r"`n` is too large"),
         (lambda: pc.plan(C, budget=1e30, k=100), r"`budget` is too large"),
         (lambda: pc.fit_difficulty(C, model=1.5), r"`model` must be one of .* \(got 1.5\)"),

@@ -73,7 +73,7 @@ def as_int_array(x: Any, name: str, *, minimum: int | None = 0) -> np.ndarray:
         if frac.any():
             raise PasscurveError(f"`{name}` must contain integers (got {fmt(_first_bad(arr, frac))})")
         if np.abs(arr).max() >= 2**62:
-            raise PasscurveError(f"`{name}` is too large (max {fmt(np.abs(arr).max())})")
+            raise PasscurveError(f"`{name}` is too large (got {name}={fmt(np.abs(arr).max())}, max {2**62:.3g})")
         out = arr.astype(np.int64)
     else:
         raise PasscurveError(f"`{name}` must contain integers (got values of type {arr.dtype})")
