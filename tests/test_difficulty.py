@@ -164,6 +164,65 @@ def test_goodness_of_fit_and_npmle():
     assert npm.weights_.sum() == pytest.approx(1.0)
 
 
+def _npmle_gradient(fit: GridMixture, n: np.ndarray, c: np.ndarray) -> tuple[np.ndarray, float]:
+    """D_j = (1/N) sum_i L_ij / f_i and the log-likelihood, from scipy's binomial pmf (not the fit's matrix)."""
+    L = stats.binom.pmf(c[:, None], n[:, None], fit.grid_[None, :])
+    f = L @ fit.weights_
+    return (L / f[:, None]).mean(axis=0), float(np.log(f).sum())
+
+
+def _em(n: np.ndarray, c: np.ndarray, grid: np.ndarray, iters: int) -> float:
+    """Plain EM for the same grid mixture (the textbook fixed point), returning its log-likelihood."""
+    L = stats.binom.pmf(c[:, None], n[:, None], grid[None, :])
+    w = np.full(grid.size, 1.0 / grid.size)
+    for _ in range(iters):
+        w = w * (L / (L @ w)[:, None]).mean(axis=0)
+    return float(np.log(L @ w).sum())
+
+
+def test_npmle_is_certified_and_beats_long_em():
+    # optimality of a mixing law (Lindsay 1983): D_j <= 1 on the whole grid, = 1 on the support;
+    # the log-likelihood is within N (max D - 1) of the maximum, so EM can never exceed it
+    rng = np.random.default_rng(8)
+    n = rng.integers(50, 400, 300)
+    p = np.where(rng.random(300) < 0.1, 0.0, rng.beta(0.3, 4.0, 300))
+    c = rng.binomial(n, p)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # no ConvergenceWarning
+        fit = GridMixture().fit(n=n, c=c)
+    assert fit.success_ and fit.duality_gap_ <= 1e-8 * abs(fit.loglik_)
+    D, ll = _npmle_gradient(fit, n, c)
+    assert ll == pytest.approx(fit.loglik_, abs=1e-8)
+    assert D.max() <= 1 + 1e-7
+    assert np.abs(D[fit.weights_ > 1e-6] - 1).max() < 1e-5
+    assert fit.weights_.sum() == pytest.approx(1.0) and (fit.weights_ >= 0).all()
+    em = _em(n, c, fit.grid_, 5000)
+    assert em <= fit.loglik_ + 1e-9
+    assert em >= fit.loglik_ - 0.5  # EM creeps toward the same maximum
+    assert fit.params_["support_points"] < 40  # a sparse support, as NPMLE theory says (few atoms)
+
+
+def test_npmle_degenerate_data_converges():
+    for c in (np.zeros(20, int), np.full(20, 30)):
+        fit = GridMixture().fit(n=np.full(20, 30), c=c)
+        assert fit.success_
+        at = 0 if c[0] == 0 else -1
+        assert fit.weights_[at] == pytest.approx(1.0)
+
+
+@pytest.mark.shared_data
+def test_npmle_converges_on_pythia():
+    rows = np.genfromtxt(shared_file("pythia_math_counts.csv"), delimiter=",", names=True, dtype=None,
+                         encoding=None)
+    for model in np.unique(rows["model"]):
+        sel = rows["model"] == model
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            fit = GridMixture().fit(n=rows["n"][sel], c=rows["c"][sel])
+        assert fit.success_, (model, fit.message_)
+        assert fit.loglik_ >= BetaBinomial().fit(n=rows["n"][sel], c=rows["c"][sel]).loglik_
+
+
 def test_fit_difficulty_many_models_and_outputs():
     bench = passcurve.simulate(problems=150, n=100, rng=5)
     with warnings.catch_warnings():
