@@ -147,6 +147,22 @@ def test_seed_reproducible_and_different_seeds_differ():
     assert not np.array_equal(r1.intervals["pass_at_k"][0], r3.intervals["pass_at_k"][0])
 
 
+def test_rare_event_warning_is_one_line_per_measure_across_models():
+    # three models whose pass@1 rests on a handful of problems: one warning naming all three
+    n = np.full(120, 10)
+    c = np.zeros(360, dtype=int)
+    c[[0, 1, 120, 240, 241, 242]] = 1
+    cnt = Counts.from_arrays(np.tile(n, 3), c, model=np.repeat(["a", "b", "c"], 120))
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        res = curve_intervals(cnt, [1, 2], metric="pass_at_k", method="analytic")
+    rare = [str(w.message) for w in caught if issubclass(w.category, DegenerateDataWarning)]
+    assert rare == list(res.warnings)
+    assert len(rare) == 1
+    assert rare[0].startswith("pass_at_k: the mean rests on fewer than 10 problems for 3 models (")
+    assert "'a' at 2 of 2 k from k=1; 'b' at 2 of 2 k from k=1; 'c' at 2 of 2 k from k=1" in rare[0]
+
+
 @pytest.mark.parametrize("method", ["analytic", "bootstrap", "bca", "two-level"])
 def test_all_zero_benchmark_has_a_nonzero_upper_bound(method):
     # 40 problems never solved: the estimate is 0 but the truth may not be; the rare-event

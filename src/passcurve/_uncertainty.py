@@ -588,6 +588,7 @@ def curve_intervals(
     lows: dict[str, list[np.ndarray]] = {m: [] for m in metrics}
     highs: dict[str, list[np.ndarray]] = {m: [] for m in metrics}
     warns: list[str] = []
+    rare_at: dict[str, list[tuple[str, np.ndarray]]] = {m: [] for m in metrics}
     names = counts.models
     _, code = np.unique(counts.model.astype(str), return_inverse=True)
     first = {str(counts.model[i]): int(code[i]) for i in np.unique(code.ravel(), return_index=True)[1]}
@@ -626,16 +627,23 @@ def curve_intervals(
                     )
                 rare = _rare(S)
                 if rare.any():
-                    where = ", ".join(f"k={int(x)}" for x in ks[rare][:4]) + (", ..." if rare.sum() > 4 else "")
-                    msg = (
-                        f"model {name!r}, {m}: the mean rests on fewer than {_RARE} problems at {where}; "
-                        "the interval there is the distribution-free Wilson bound on the number of problems (wide)"
-                    )
-                    warns.append(msg)
-                    warnings.warn(msg, DegenerateDataWarning, stacklevel=2)
+                    rare_at[m].append((name, ks[rare]))
             vals[m].append(est)
             lows[m].append(lo)
             highs[m].append(hi)
+    for m, items in rare_at.items():  # one warning per measure, however many models it concerns
+        if not items:
+            continue
+        tail = "the interval there is the distribution-free Wilson bound on the number of problems (wide)"
+        if len(items) == 1:
+            name, at = items[0]
+            where = ", ".join(f"k={int(x)}" for x in at[:4]) + (", ..." if at.size > 4 else "")
+            msg = f"model {name!r}, {m}: the mean rests on fewer than {_RARE} problems at {where}; {tail}"
+        else:
+            parts = "; ".join(f"{name!r} at {at.size} of {ks.size} k from k={int(at[0])}" for name, at in items)
+            msg = f"{m}: the mean rests on fewer than {_RARE} problems for {len(items)} models ({parts}); {tail}"
+        warns.append(msg)
+        warnings.warn(msg, DegenerateDataWarning, stacklevel=2)
     label = method if cl is None or method in ("cluster", "two-level") else f"{method} (clustered)"
     return CurveResult(
         models=tuple(models),
