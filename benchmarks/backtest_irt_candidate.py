@@ -66,8 +66,8 @@ def _loglik_grid(N: np.ndarray, C: np.ndarray, theta: np.ndarray) -> np.ndarray:
     return (C[:, :, None] * -np.logaddexp(0, -z) + (N - C)[:, :, None] * -np.logaddexp(0, z)).sum(1)
 
 
-def irt_forecast(N: np.ndarray, C: np.ndarray, K: int, ridge: float = 1.0) -> np.ndarray:
-    """Each model's empirical-Bayes pass@K under the fitted joint model (N, C: problems x models)."""
+def irt_fit(N: np.ndarray, C: np.ndarray, ridge: float = 1.0) -> tuple[np.ndarray, np.ndarray]:
+    """(theta, log problem density on the grid) by penalised marginal likelihood (N, C: problems x models)."""
     J = N.shape[1]
 
     def objective(t: np.ndarray) -> float:
@@ -76,10 +76,28 @@ def irt_forecast(N: np.ndarray, C: np.ndarray, K: int, ridge: float = 1.0) -> np
 
     rate = np.log((C.sum(0) + 0.5) / (N.sum(0) - C.sum(0) + 0.5))
     res = optimize.minimize(objective, np.r_[rate[1:] - rate[0], np.zeros(_Q.shape[1])], method="L-BFGS-B")
-    theta, lg = _unpack(res.x, J)
+    return _unpack(res.x, J)
+
+
+def irt_forecast(N: np.ndarray, C: np.ndarray, K: int, ridge: float = 1.0,
+                 fit: tuple[np.ndarray, np.ndarray] | None = None) -> np.ndarray:
+    """Each model's empirical-Bayes pass@K under the fitted joint model (N, C: problems x models)."""
+    theta, lg = irt_fit(N, C, ridge) if fit is None else fit
     L = _loglik_grid(N, C, theta) + lg
     post = np.exp(L - special.logsumexp(L, axis=1, keepdims=True))
-    return np.array([1 - (post @ np.exp(-K * np.logaddexp(0, theta[j] + _U))).mean() for j in range(J)])
+    return np.array([1 - (post @ np.exp(-K * np.logaddexp(0, theta[j] + _U))).mean() for j in range(N.shape[1])])
+
+
+def irt_conditional_loglik(N: np.ndarray, C: np.ndarray, fit: tuple[np.ndarray, np.ndarray]) -> np.ndarray:
+    """log p(model j's counts | the other models' counts) under the fitted joint model, per model (no C(n, c))."""
+    theta, lg = fit
+    full = _loglik_grid(N, C, theta) + lg
+    total = special.logsumexp(full, axis=1).sum()
+    out = []
+    for j in range(N.shape[1]):
+        others = np.delete(np.arange(N.shape[1]), j)
+        out.append(total - special.logsumexp(_loglik_grid(N[:, others], C[:, others], theta[others]) + lg, axis=1).sum())
+    return np.array(out)
 
 
 def joint_predict(N: np.ndarray, C: np.ndarray, K: int) -> np.ndarray:
