@@ -21,7 +21,14 @@ from passcurve import (
     ZeroInflatedBetaBinomial,
     fit_difficulty,
 )
-from passcurve._difficulty import _log_binom, _pairs, _scaled_log_moment
+from passcurve._difficulty import (
+    _beta_log_moment,
+    _digamma_diff,
+    _log_binom,
+    _log_rising,
+    _pairs,
+    _scaled_log_moment,
+)
 
 MODELS = [BetaBinomial, ZeroInflatedBetaBinomial, ScaledBetaBinomial, BetaMixtureBinomial, GridMixture]
 
@@ -199,6 +206,55 @@ def test_scaled_beta_fit_reaches_the_derivative_free_optimum():
     assert fit.success_
     assert fit.loglik_ >= -nm.fun - 1e-6
     assert fit.params_["scale"] == pytest.approx(0.1, rel=0.5)  # the true scale is 0.1
+
+
+@pytest.mark.parametrize(("x", "m"), [(2.5, 10), (99_999.0, 50), (100_001.0, 3), (1e6, 1000), (1e30, 7), (3e41, 12)])
+def test_log_rising_is_accurate_for_huge_arguments(x, m):
+    # log Γ(x+m)/Γ(x) = Σ_{j<m} log(x+j) for integer m (the definition, summed exactly with fsum)
+    exact = math.fsum(math.log(x + j) for j in range(m))
+    assert float(_log_rising(x, m)) == pytest.approx(exact, rel=1e-13)
+    # its x-derivative ψ(x+m) − ψ(x) = Σ_{j<m} 1/(x+j)
+    assert float(_digamma_diff(x, m)) == pytest.approx(math.fsum(1 / (x + j) for j in range(m)), rel=1e-9)
+
+
+def test_beta_log_moment_stable_when_the_concentration_runs_away():
+    # a, b ~ 1e40 (a fit on under-dispersed data heads there): B(a+c, b+d)/B(a, b) -> mu^c (1-mu)^d
+    a, b = 1e40, 3e41
+    mu = a / (a + b)
+    got = _beta_log_moment(np.array([2.0, 0.0]), np.array([8.0, 10.0]), a, b)
+    np.testing.assert_allclose(got, [2 * math.log(mu) + 8 * math.log1p(-mu), 10 * math.log1p(-mu)], rtol=1e-12)
+
+
+def test_sparse_counts_never_give_a_positive_log_likelihood():
+    # 128 problems, 10 samples each, 8 single successes (a thinning the self-backtest makes at m = 100):
+    # the zero-inflated Beta and the mixture used to report log-likelihoods of +18 and +1e5 here
+    n = np.full(128, 10)
+    c = np.r_[np.zeros(120, int), np.ones(8, int)]
+    lls = {}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for M in (BetaBinomial, ZeroInflatedBetaBinomial, ScaledBetaBinomial, BetaMixtureBinomial):
+            lls[M.name] = M().fit(n=n, c=c).loglik_
+    assert max(lls.values()) <= 0.0
+    # the nested models fit at least as well as the Beta (up to the optimisers' stopping tolerance: the
+    # maximum here is the limit of infinite concentration, approached along a flat ridge)
+    assert min(lls["zi_beta"], lls["scaled_beta"], lls["beta_mixture"]) >= lls["beta"] - 1e-4
+
+
+def test_zero_inflated_beta_gradient_matches_central_differences():
+    rng = np.random.default_rng(13)
+    n = rng.integers(20, 3000, 300)
+    c = rng.binomial(n, np.where(rng.random(300) < 0.2, 0.0, rng.beta(0.3, 4.0, 300)))
+    m = ZeroInflatedBetaBinomial()
+    pn, pc, pw = _pairs(n, c, None)
+    lb = _log_binom(pn, pc)
+    for theta in ([-1.0, np.log(0.3), np.log(4.0)], [-8.0, np.log(0.1), np.log(50.0)], [2.0, np.log(2.0), 0.0]):
+        theta = np.array(theta)
+        v, g = m._negloglik_grad(theta, pn, pc, pw, lb)
+        assert v == pytest.approx(m._negloglik(theta, pn, pc, pw, lb), rel=1e-12)
+        fd = [(m._negloglik(theta + 1e-6 * e, pn, pc, pw, lb) - m._negloglik(theta - 1e-6 * e, pn, pc, pw, lb)) / 2e-6
+              for e in np.eye(3)]
+        np.testing.assert_allclose(g, fd, rtol=1e-5, atol=1e-5 * max(1.0, np.abs(fd).max()))
 
 
 def _npmle_gradient(fit: GridMixture, n: np.ndarray, c: np.ndarray) -> tuple[np.ndarray, float]:

@@ -86,8 +86,50 @@ def _log_binom(n: np.ndarray, c: np.ndarray) -> np.ndarray:
 # ----------------------------------------------------------------------------------------
 # mixed moments M(c, d) = E[p^c (1-p)^d]
 # ----------------------------------------------------------------------------------------
+_STIRLING_FROM = 1e3  # above this, log Γ(x+m) − log Γ(x) is taken from Stirling's series (error < 1e-17)
+
+
+def _log_rising(x: Any, m: Any) -> np.ndarray:
+    r"""log Γ(x+m) − log Γ(x) for x > 0, m >= 0, accurate for any x.
+
+    The difference of two ``gammaln`` values loses every digit once x is huge (x = 1e30:
+    each is ~7e31, their difference ~70·m), which happens when a fit drives a Beta's
+    concentration to infinity on under-dispersed data. Above 1e3 it uses
+    :math:`(x-\tfrac12)\log(1+m/x) + m\log(x+m) - m + S(x+m) - S(x)` with Stirling's
+    series :math:`S(y) = \tfrac{1}{12y} - \tfrac{1}{360y^3}` (the next term is O(y^-5)).
+    """
+    x, m = np.broadcast_arrays(np.asarray(x, dtype=np.float64), np.asarray(m, dtype=np.float64))
+    big = x > _STIRLING_FROM
+    with np.errstate(all="ignore"):
+        small = special.gammaln(x + m) - special.gammaln(x)
+        xb = np.where(big, x, 1.0)
+        y = xb + m
+        stirling = 1.0 / (12.0 * y) - 1.0 / (360.0 * y**3) - (1.0 / (12.0 * xb) - 1.0 / (360.0 * xb**3))
+        large = (xb - 0.5) * np.log1p(m / xb) + m * np.log(y) - m + stirling
+    return np.where(big, large, small)
+
+
+def _digamma_diff(x: Any, m: Any) -> np.ndarray:
+    """ψ(x+m) − ψ(x), the derivative of :func:`_log_rising` in x, with the same large-x treatment."""
+    x, m = np.broadcast_arrays(np.asarray(x, dtype=np.float64), np.asarray(m, dtype=np.float64))
+    big = x > _STIRLING_FROM
+    with np.errstate(all="ignore"):
+        small = special.digamma(x + m) - special.digamma(x)
+        xb = np.where(big, x, 1.0)
+        y = xb + m
+        # ψ(y) = log y − 1/(2y) − 1/(12y²) + 1/(120y⁴) − O(y⁻⁶)
+        large = (np.log1p(m / xb) - 0.5 / y + 0.5 / xb - 1.0 / (12.0 * y * y) + 1.0 / (12.0 * xb * xb)
+                 + 1.0 / (120.0 * y**4) - 1.0 / (120.0 * xb**4))
+    return np.where(big, large, small)
+
+
 def _beta_log_moment(c: np.ndarray, d: np.ndarray, a: float, b: float) -> np.ndarray:
-    return special.betaln(a + c, b + d) - special.betaln(a, b)
+    """log B(a+c, b+d) − log B(a, b), stable for any a, b > 0 (see :func:`_log_rising`)."""
+    c = np.asarray(c, dtype=np.float64)
+    d = np.asarray(d, dtype=np.float64)
+    if a + b <= _STIRLING_FROM:
+        return special.betaln(a + c, b + d) - special.betaln(a, b)
+    return _log_rising(a, c) + _log_rising(b, d) - _log_rising(a + b, c + d)
 
 
 def _zero_log_moment(c: np.ndarray) -> np.ndarray:
@@ -677,6 +719,28 @@ class ZeroInflatedBetaBinomial(DifficultyModel):
         lp0 = -np.logaddexp(0.0, -theta[0])  # log expit
         lp1 = -np.logaddexp(0.0, theta[0])
         return np.logaddexp(lp0 + _zero_log_moment(c), lp1 + _beta_log_moment(c, d, np.exp(theta[1]), np.exp(theta[2])))
+
+    def _negloglik_grad(self, theta: np.ndarray, n: np.ndarray, c: np.ndarray, w: np.ndarray,
+                        lb: np.ndarray) -> tuple[float, np.ndarray]:
+        """Negative log-likelihood and its analytic gradient in (logit π0, log α, log β).
+
+        With r_i = π0 [c_i = 0] / M_i the posterior weight of the point mass:
+        ∂ log M/∂ logit π0 = r − π0, ∂ log M/∂ log α = (1 − r) α ((ψ(α+c) − ψ(α)) − (ψ(α+β+n) − ψ(α+β))),
+        and the same for β with (β, n − c).
+        """
+        a, b = float(np.exp(theta[1])), float(np.exp(theta[2]))
+        pi0 = float(special.expit(theta[0]))
+        with np.errstate(all="ignore"):
+            lm = self._log_moment_theta(theta, c, n - c)
+            r = np.where(c == 0, np.exp(-np.logaddexp(0.0, -theta[0]) - lm), 0.0)
+            common = _digamma_diff(a + b, n)
+            ga = (1 - r) * a * (_digamma_diff(a, c) - common)
+            gb = (1 - r) * b * (_digamma_diff(b, n - c) - common)
+        v = -float(w @ (lb + lm))
+        grad = -np.array([w @ (r - pi0), w @ ga, w @ gb])
+        if not (np.isfinite(v) and np.isfinite(grad).all()):
+            return 1e300, np.zeros(3)
+        return v, grad
 
     def density(self, p: Any) -> np.ndarray:
         return (1 - self.params_["impossible"]) * stats.beta.pdf(p, self.params_["alpha"], self.params_["beta"])

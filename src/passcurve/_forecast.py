@@ -64,6 +64,7 @@ from ._difficulty import (
     _pairs,
 )
 from ._errors import DegenerateDataWarning, PasscurveError
+from ._estimators import pass_at_k
 from ._scaling import default_k_grid
 from ._validation import (
     as_float_array,
@@ -108,7 +109,11 @@ def thin_counts(n: Any, c: Any, m: Any, rng: Any = None) -> tuple[np.ndarray, np
 def _ls_fit(n: np.ndarray, c: np.ndarray, ks: np.ndarray | None = None) -> tuple[float, float]:
     """The paper's least squares of log(-log pass_D@k) on log k (default grid: ``default_k_grid(min n)``)."""
     ks = default_k_grid(int(n.min())) if ks is None else ks
-    vals = mean_curve(n, c, ks)[0]
+    return _ls_from_curve(ks, mean_curve(n, c, ks)[0])
+
+
+def _ls_from_curve(ks: np.ndarray, vals: np.ndarray) -> tuple[float, float]:
+    """(a, b) of the least-squares line of log(-log pass_D@k) on log k through the finite points."""
     with np.errstate(divide="ignore", invalid="ignore"):
         y = np.log(-np.log(vals))
     ok = np.isfinite(y)
@@ -182,7 +187,8 @@ class _Candidate:
         f = self._model()
         pn, pc, pw = _pairs(n, c)
         lb = _log_binom(pn, pc)
-        res = optimize.minimize(f._negloglik, f._check_fitted(), args=(pn, pc, pw, lb), method="BFGS",
+        fun, jac = (f._negloglik, None) if f._negloglik_grad is None else (f._negloglik_grad, True)
+        res = optimize.minimize(fun, f._check_fitted(), args=(pn, pc, pw, lb), method="BFGS", jac=jac,
                                 options={"maxiter": 200, "gtol": 1e-4})
         return np.asarray(res.x)
 
@@ -222,12 +228,24 @@ class _Candidate:
             return np.vstack([self.predict(K, theta=t) for t in draws])
         out = np.empty((B, K.size))
         idxs = [gen.integers(0, N, N) for _ in range(B)]
+        if self.method == "least_squares":
+            # a resample of problems is a reweighting of the distinct (n, c) pairs: their pass@k on
+            # the grid is computed once per grid (the grid depends on the resample's smallest n)
+            pairs, inv = np.unique(np.stack([self.n, self.c], axis=1), axis=0, return_inverse=True)
+            inv = inv.ravel()
+            grids: dict[int, tuple[np.ndarray, np.ndarray]] = {}
+            for b, idx in enumerate(idxs):
+                m = int(self.n[idx].min())
+                if m not in grids:
+                    ks = default_k_grid(m)
+                    grids[m] = (ks, pass_at_k(pairs[:, :1], pairs[:, 1:], ks[None, :], k_gt_n="nan"))
+                ks, S = grids[m]
+                cnt = np.bincount(inv[idx], minlength=len(pairs)).astype(np.float64)
+                used = cnt > 0
+                out[b] = self.predict(K, ls=_ls_from_curve(ks, cnt[used] @ S[used] / cnt.sum()))
+            return out
         for b, idx in enumerate(idxs):
-            par = self.refit(self.n[idx], self.c[idx])
-            if self.method == "least_squares":
-                out[b] = self.predict(K, ls=par)
-            else:
-                out[b] = self.predict(K, theta=par)
+            out[b] = self.predict(K, theta=self.refit(self.n[idx], self.c[idx]))
         return out
 
     def sup(self, theta: np.ndarray | None = None) -> float:
