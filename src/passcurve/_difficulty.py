@@ -953,10 +953,11 @@ class GridMixture(DifficultyModel):
     mixing laws on the grid (``duality_gap_`` holds the bound). It takes about ten iterations
     and gives a sparse support, where EM needs thousands of iterations and smears the mass.
 
-    Standard errors are not reported (infinite-dimensional parameter). The data cannot tell
-    p = 0 from any p << 1/n, so the maximiser is not unique there and the mass at p = 0
-    (``impossible``) is one of many equally likely splits: a lower bound for forecasts beyond
-    n and a diagnostic of shape, not the default forecaster.
+    Standard errors are not reported (infinite-dimensional parameter). The data barely tell
+    p = 0 from p << 1/n, and the likelihood prefers p = 0 for never-solved problems, so the
+    mass at p = 0 (``impossible``) is an upper bound on the truly impossible share and the
+    NPMLE's forecasts beyond n are a lower bound: a diagnostic of shape, not the default
+    forecaster.
     """
 
     name = "npmle"
