@@ -89,6 +89,27 @@ def _log_binom(n: np.ndarray, c: np.ndarray) -> np.ndarray:
 _STIRLING_FROM = 1e3  # above this, log Γ(x+m) − log Γ(x) is taken from Stirling's series (error < 1e-17)
 
 
+def _difference(f: Any, asymptotic: Any, x: Any, m: Any) -> np.ndarray:
+    """f(x+m) − f(x) for x > 0, m >= 0: directly up to _STIRLING_FROM, by ``asymptotic(x, m)`` above."""
+    x, m = np.broadcast_arrays(np.asarray(x, dtype=np.float64), np.asarray(m, dtype=np.float64))
+    big = x > _STIRLING_FROM
+    with np.errstate(all="ignore"):
+        xb = np.where(big, x, 1.0)
+        return np.where(big, asymptotic(xb, m), f(x + m) - f(x))
+
+
+def _stirling_rising(x: np.ndarray, m: np.ndarray) -> np.ndarray:
+    y = x + m
+    series = 1.0 / (12.0 * y) - 1.0 / (360.0 * y**3) - (1.0 / (12.0 * x) - 1.0 / (360.0 * x**3))
+    return (x - 0.5) * np.log1p(m / x) + m * np.log(y) - m + series
+
+
+def _stirling_digamma(x: np.ndarray, m: np.ndarray) -> np.ndarray:
+    y = x + m  # ψ(y) = log y − 1/(2y) − 1/(12y²) + 1/(120y⁴) − O(y⁻⁶)
+    return (np.log1p(m / x) - 0.5 / y + 0.5 / x - 1.0 / (12.0 * y * y) + 1.0 / (12.0 * x * x)
+            + 1.0 / (120.0 * y**4) - 1.0 / (120.0 * x**4))
+
+
 def _log_rising(x: Any, m: Any) -> np.ndarray:
     r"""log Γ(x+m) − log Γ(x) for x > 0, m >= 0, accurate for any x.
 
@@ -98,29 +119,12 @@ def _log_rising(x: Any, m: Any) -> np.ndarray:
     :math:`(x-\tfrac12)\log(1+m/x) + m\log(x+m) - m + S(x+m) - S(x)` with Stirling's
     series :math:`S(y) = \tfrac{1}{12y} - \tfrac{1}{360y^3}` (the next term is O(y^-5)).
     """
-    x, m = np.broadcast_arrays(np.asarray(x, dtype=np.float64), np.asarray(m, dtype=np.float64))
-    big = x > _STIRLING_FROM
-    with np.errstate(all="ignore"):
-        small = special.gammaln(x + m) - special.gammaln(x)
-        xb = np.where(big, x, 1.0)
-        y = xb + m
-        stirling = 1.0 / (12.0 * y) - 1.0 / (360.0 * y**3) - (1.0 / (12.0 * xb) - 1.0 / (360.0 * xb**3))
-        large = (xb - 0.5) * np.log1p(m / xb) + m * np.log(y) - m + stirling
-    return np.where(big, large, small)
+    return _difference(special.gammaln, _stirling_rising, x, m)
 
 
 def _digamma_diff(x: Any, m: Any) -> np.ndarray:
     """ψ(x+m) − ψ(x), the derivative of :func:`_log_rising` in x, with the same large-x treatment."""
-    x, m = np.broadcast_arrays(np.asarray(x, dtype=np.float64), np.asarray(m, dtype=np.float64))
-    big = x > _STIRLING_FROM
-    with np.errstate(all="ignore"):
-        small = special.digamma(x + m) - special.digamma(x)
-        xb = np.where(big, x, 1.0)
-        y = xb + m
-        # ψ(y) = log y − 1/(2y) − 1/(12y²) + 1/(120y⁴) − O(y⁻⁶)
-        large = (np.log1p(m / xb) - 0.5 / y + 0.5 / xb - 1.0 / (12.0 * y * y) + 1.0 / (12.0 * xb * xb)
-                 + 1.0 / (120.0 * y**4) - 1.0 / (120.0 * xb**4))
-    return np.where(big, large, small)
+    return _difference(special.digamma, _stirling_digamma, x, m)
 
 
 def _beta_log_moment(c: np.ndarray, d: np.ndarray, a: float, b: float) -> np.ndarray:
