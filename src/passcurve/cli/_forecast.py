@@ -191,9 +191,13 @@ def backtest_cmd(
         print_json(d)
         return
     lvl = int(round(100 * res.confidence_level))
-    t = Table(title=f"backtest: {seeds} seed(s), errors in points of pass@k", title_justify="left")
-    for col in ("m", "k", "method", "runs", "median |error|", "mean |error|", "bias", f"{lvl}% coverage", "width"):
-        t.add_column(col, justify="right")
+    t = Table(title=f"backtest: {seeds} seed(s); errors and {lvl}% interval widths in points of pass@k, "
+                    f"coverage of the {lvl}% intervals", title_justify="left")
+    for col in ("m", "k", "method", "runs", "median |err|", "mean |err|", "bias", "cover", "width"):
+        if col == "method":  # never truncated ("least_squares" is the widest)
+            t.add_column(col, justify="left", no_wrap=True, min_width=len("least_squares"))
+        else:
+            t.add_column(col, justify="right")
     def pts(v: float | None, fmt: str = ".2f", scale: float = 100.0) -> str:
         return "—" if v is None or not np.isfinite(v) else f"{scale * v:{fmt}}"
 
