@@ -28,9 +28,9 @@ class CLIResult:
         self.stderr = proc.stderr
 
 
-def run_cli(*args: str, cwd: Path | None = None, timeout: float = 300) -> CLIResult:
+def run_cli(*args: str, cwd: Path | None = None, timeout: float = 300, env_extra: dict[str, str] | None = None) -> CLIResult:
     """Run `python -m passcurve ARGS` in a subprocess (the real entry point, real exit codes)."""
-    env = dict(os.environ)
+    env = dict(os.environ) | (env_extra or {})
     src = str(ROOT / "src")
     env["PYTHONPATH"] = src + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
     proc = subprocess.run(

@@ -41,6 +41,18 @@ def test_fit_table_and_json(sim_csv):
     assert len(d["power_law"]["power_laws"]) == 2
 
 
+def test_fit_and_backtest_tables_fit_in_80_columns(sim_csv):
+    # a standard terminal: every model name and every number is printed whole (rich cuts cells with "…")
+    r = run_cli("fit", str(sim_csv), env_extra={"COLUMNS": "80"})
+    assert r.returncode == 0, r.stderr
+    assert "…" not in r.stdout, r.stdout
+    for name in ("beta", "zi_beta", "scaled_beta", "beta_mixture", "npmle"):
+        assert f"  {name} " in r.stdout and f"  {name}: " in r.stdout  # its table row and its parameters
+    r = run_cli("backtest", str(sim_csv), "--m", "20", "--k", "200", "--seeds", "1", env_extra={"COLUMNS": "80"})
+    assert r.returncode == 0, r.stderr
+    assert "…" not in r.stdout and "least_squares" in r.stdout, r.stdout
+
+
 def test_backtest_cli(sim_csv):
     r = run_cli("backtest", str(sim_csv), "--m", "20", "--k", "200", "--seeds", "1", "--methods", "beta",
                 "--n-resamples", "5", "--json")

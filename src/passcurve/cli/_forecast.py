@@ -7,6 +7,7 @@ from typing import Annotated, Any
 
 import numpy as np
 import typer
+from rich import box
 from rich.table import Table
 
 from .._backtest import backtest as run_backtest
@@ -41,6 +42,13 @@ def _g(x: float | None) -> str:
     return f"{x:.4g}"
 
 
+def _g3(x: float | None) -> str:
+    """Three significant digits, and 0 for a mass or exponent below 1e-6 (a boundary estimate)."""
+    if x is None or x != x:
+        return "-"
+    return "0" if abs(x) < 1e-6 else f"{x:.3g}"
+
+
 def _load(file, **kw):  # type: ignore[no-untyped-def]
     return load_counts(file, **kw)
 
@@ -73,24 +81,34 @@ def fit_cmd(
             d["warnings"] = list(seen)
         print_json(d)
         return
+    out.print("tail: the power-law exponent of each difficulty law near p = 0; P(p=0): its share of impossible "
+              "problems; GOF p: chi-square test of the distribution of c; ΔAIC against the best parametric fit",
+              markup=False, highlight=False)
     for i, m in enumerate(fits.models):
         per = fits.fits[m]
         best = min(f.aic_ for k, f in per.items() if k != "npmle")
         t = Table(title=f"{m}: {per[next(iter(per))].n_problems_} problems; least squares a={_g(pl.a[i])}, "
-                        f"b={_g(pl.b[i])} (R²={_g(pl.r2[i])})", title_justify="left")
-        for col in ("model", "parameters (± s.e.)", "log-lik", "AIC", "ΔAIC", "tail exp.", "impossible", "GOF p",
-                    "converged"):
-            t.add_column(col, justify="left" if col in ("model", "parameters (± s.e.)") else "right")
+                        f"b={_g(pl.b[i])} (R²={_g(pl.r2[i])})", title_justify="left", box=box.SIMPLE_HEAD)
+        # the statistics fit in 80 columns; the parameters follow, one line per model (wrapped, never cut)
+        t.add_column("model", no_wrap=True)
+        for col in ("log-lik", "AIC", "ΔAIC", "tail", "P(p=0)", "GOF p", "ok"):
+            t.add_column(col, justify="right", no_wrap=True)
+        params, failed = [], []
         for name, f in per.items():
-            ps = ", ".join(
-                f"{k}={_g(v)}" + (f"±{_g(f.se_.get(k))}" if np.isfinite(f.se_.get(k, np.nan)) else "")
+            params.append(f"  {name}: " + ", ".join(
+                f"{k}={_g(v)}" + (f"±{f.se_[k]:.3g}" if np.isfinite(f.se_.get(k, np.nan)) else "")
                 for k, v in f.params_.items()
-            )
+            ))
             g = f.goodness_of_fit()
-            t.add_row(name, ps, f"{f.loglik_:.2f}", f"{f.aic_:.2f}",
-                      "-" if name == "npmle" else f"{f.aic_ - best:.2f}", _g(f.tail_exponent_),
-                      _g(f.impossible_mass_), _g(g["p_value"]), "yes" if f.success_ else f"no: {f.message_}")
+            t.add_row(name, f"{f.loglik_:.1f}", f"{f.aic_:.1f}",
+                      "-" if name == "npmle" else f"{f.aic_ - best:.2f}", _g3(f.tail_exponent_),
+                      _g3(f.impossible_mass_), _g3(g["p_value"]), "yes" if f.success_ else "no")
+            if not f.success_:
+                failed.append(f"  {name} did not converge: {f.message_}")
         out.print(t)
+        out.print("  parameters (± standard error):")
+        for line in params + failed:
+            out.print(line, markup=False, highlight=False)
         for name, msg in report.flags.get(m, []):
             out.print(f"  [bold]flag[/bold] {name}: {msg}")
 
