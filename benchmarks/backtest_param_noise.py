@@ -11,6 +11,8 @@ Same thinnings for every forecaster; each forecasts pass_D@K of the thinned prob
                  data's unbiased pass_D@k on the paper's own scale and grid: least squares of
                  log(-log pass_D@k) over the default k grid, i.e. the paper's regression with the Beta law in
                  place of the power law;
+* ``hier``     - not a plug-in: passcurve's hierarchical-Bayes forecast (``hierarchical_pass_at_k``), which
+                 integrates (alpha, beta) over their posterior under the (alpha+beta)^(-5/2) hyperprior;
 * ``oracle``   - the parameters fitted to the *full* data (real Pythia: n = 10^4 samples per problem) or
                  the true ones (simulations: p_i drawn from each Pythia model's full-data Beta).
 
@@ -34,12 +36,12 @@ from backtest_pythia import DATA, load, thinned
 from backtest_simulated import exact_pass_at_k
 from scipy import optimize, special
 
-from passcurve import BetaBinomial
+from passcurve import BetaBinomial, hierarchical_pass_at_k
 from passcurve._curves import mean_curve
 from passcurve._forecast import _ls_fit, _ls_predict
 from passcurve._scaling import default_k_grid
 
-METHODS = ("least_squares", "mle", "firth", "curve", "oracle")
+METHODS = ("least_squares", "mle", "firth", "curve", "hier", "oracle")
 
 
 def expected_information(a: float, b: float, n: np.ndarray) -> np.ndarray:
@@ -94,7 +96,10 @@ def forecasts(n: np.ndarray, c: np.ndarray, K: int, oracle_theta: np.ndarray) ->
     out = [float(_ls_predict(a, b, np.array([float(K)]))[0])]
     fit = BetaBinomial().fit(n=n, c=c)
     mle = fit._theta.copy()
-    for theta in (mle, firth_fit(n, c, mle), curve_fit(n, c, mle), oracle_theta):
+    for theta in (mle, firth_fit(n, c, mle), curve_fit(n, c, mle), None, oracle_theta):
+        if theta is None:
+            out.append(float(hierarchical_pass_at_k(n, c, K)["posterior"]))
+            continue
         fit._theta = theta
         out.append(float(np.mean(fit.posterior_pass_at_k(n, c, K))))
     return np.array(out), mle
