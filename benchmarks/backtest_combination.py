@@ -87,6 +87,20 @@ def min_variance(p, E):
     return float(best[1] @ p)
 
 
+def ls_unless_rejected(p, E, alpha=0.05):
+    """Least squares (the paper's law as the null) unless a paired one-sided t-test over the thinnings says
+    another candidate's squared error is smaller at level alpha; then the paired inverse-MSE rule."""
+    from scipy import stats
+
+    if not np.isfinite(p[0]):
+        return combine_paired(p, E, False) if E.shape[0] >= 2 else float(np.nanmean(p))
+    if E.shape[0] < 2:
+        return float(p[0])
+    d = E[:, 1:] ** 2 - E[:, [0]] ** 2
+    t = d.mean(0) / np.maximum(d.std(0, ddof=1) / np.sqrt(d.shape[0]), 1e-12)
+    return combine_paired(p, E, False) if np.any(t < stats.t.ppf(alpha, d.shape[0] - 1)) else float(p[0])
+
+
 def rules(rec):
     p, cv = rec["pred"], rec["cv"]
     out = {}
@@ -109,6 +123,7 @@ def rules(rec):
     out["paired_shrunk5"] = combine_paired(p, cv[:5][ok[:5]], shrink=True)
     fin = np.isfinite(p)
     out["min_variance"] = min_variance(p[fin], cv[ok][:, fin]) if fin.any() else float("nan")
+    out["ls_unless_rejected"] = ls_unless_rejected(p, cv[ok])
     for j, cnd in enumerate(CANDS):
         out[cnd] = float(p[j])
     return {k: v - rec["truth"] for k, v in out.items()}
