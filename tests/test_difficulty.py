@@ -241,6 +241,24 @@ def test_sparse_counts_never_give_a_positive_log_likelihood():
     assert min(lls["zi_beta"], lls["scaled_beta"], lls["beta_mixture"]) >= lls["beta"] - 1e-4
 
 
+@pytest.mark.parametrize(("components", "zero_inflated"), [(2, True), (2, False), (3, True), (1, True)])
+def test_beta_mixture_gradient_matches_central_differences(components, zero_inflated):
+    rng = np.random.default_rng(14)
+    n = rng.integers(20, 3000, 300)
+    c = rng.binomial(n, np.where(rng.random(300) < 0.2, 0.0, rng.beta(0.3, 4.0, 300)))
+    m = BetaMixtureBinomial(components, zero_inflated)
+    pn, pc, pw = _pairs(n, c, None)
+    lb = _log_binom(pn, pc)
+    for start in m._start(pn, pc, pw):
+        theta = start + rng.normal(0.0, 0.3, start.size)
+        v, g = m._negloglik_grad(theta, pn, pc, pw, lb)
+        assert v == pytest.approx(m._negloglik(theta, pn, pc, pw, lb), rel=1e-12)
+        h = 1e-4
+        fd = [(m._negloglik(theta + h * e, pn, pc, pw, lb) - m._negloglik(theta - h * e, pn, pc, pw, lb)) / (2 * h)
+              for e in np.eye(theta.size)]
+        np.testing.assert_allclose(g, fd, rtol=1e-5, atol=1e-6 * max(1.0, np.abs(fd).max()))
+
+
 def test_zero_inflated_beta_gradient_matches_central_differences():
     rng = np.random.default_rng(13)
     n = rng.integers(20, 3000, 300)

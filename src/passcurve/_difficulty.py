@@ -872,6 +872,40 @@ class BetaMixtureBinomial(DifficultyModel):
             terms.append(lw[off + j] + _beta_log_moment(c, d, ab[j, 0], ab[j, 1]))
         return special.logsumexp(np.stack(terms), axis=0)
 
+    def _negloglik_grad(self, theta: np.ndarray, n: np.ndarray, c: np.ndarray, w: np.ndarray,
+                        lb: np.ndarray) -> tuple[float, np.ndarray]:
+        """Negative log-likelihood and its analytic gradient.
+
+        With r_k the posterior responsibility of mixture part k (the point mass first):
+        ∂ log M/∂ logit_j = r_j − π_j for the free logits, and for Beta component j
+        ∂ log M/∂ log α_j = r_j α_j ((ψ(α_j+c) − ψ(α_j)) − (ψ(α_j+β_j+n) − ψ(α_j+β_j))), likewise β_j with n − c.
+        """
+        nw = self._nw()
+        wts = self._weights(theta)
+        ab = np.exp(theta[nw:]).reshape(self.components, 2)
+        d = n - c
+        with np.errstate(all="ignore"):
+            lw = np.log(wts)
+            parts = ([lw[0] + _zero_log_moment(c)] if self.zero_inflated else []) + [
+                lw[len(lw) - self.components + j] + _beta_log_moment(c, d, ab[j, 0], ab[j, 1])
+                for j in range(self.components)
+            ]
+            T = np.stack(parts)
+            lm = special.logsumexp(T, axis=0)
+            r = np.exp(T - lm)  # parts x pairs
+            grad = np.empty(theta.size)
+            grad[:nw] = (r[:nw] - wts[:nw, None]) @ w
+            off = int(self.zero_inflated)
+            for j in range(self.components):
+                a, b = ab[j]
+                common = _digamma_diff(a + b, n)
+                grad[nw + 2 * j] = (r[off + j] * a * (_digamma_diff(a, c) - common)) @ w
+                grad[nw + 2 * j + 1] = (r[off + j] * b * (_digamma_diff(b, d) - common)) @ w
+        v = -float(w @ (lb + lm))
+        if not (np.isfinite(v) and np.isfinite(grad).all()):
+            return 1e300, np.zeros(theta.size)
+        return v, -grad
+
     @property
     def tail_exponent_(self) -> float:
         al = [
