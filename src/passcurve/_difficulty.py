@@ -68,15 +68,21 @@ _LOG0 = -np.inf
 # ----------------------------------------------------------------------------------------
 # data reduction
 # ----------------------------------------------------------------------------------------
-def _pairs(n: np.ndarray, c: np.ndarray, weight: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Distinct (n, c) pairs and their multiplicities (or summed weights)."""
+def _pairs(n: np.ndarray, c: np.ndarray, weight: np.ndarray | None = None, *,
+           return_inverse: bool = False) -> Any:
+    """Distinct (n, c) pairs and their multiplicities (or summed weights).
+
+    With ``return_inverse`` also the index of each problem's pair.
+    """
     n = np.asarray(n, dtype=np.int64)
     c = np.asarray(c, dtype=np.int64)
     base = int(c.max()) + 1 if c.size else 1
     key = n * base + c  # one int64 key per pair: a 1-d unique is ~20x faster than unique(axis=0)
     uk, inv = np.unique(key, return_inverse=True)
-    w = np.bincount(inv.ravel(), weights=weight, minlength=uk.size).astype(np.float64)
-    return (uk // base).astype(np.float64), (uk % base).astype(np.float64), w
+    inv = inv.ravel()
+    w = np.bincount(inv, weights=weight, minlength=uk.size).astype(np.float64)
+    out = (uk // base).astype(np.float64), (uk % base).astype(np.float64), w
+    return (*out, inv) if return_inverse else out
 
 
 def _log_binom(n: np.ndarray, c: np.ndarray) -> np.ndarray:
@@ -134,6 +140,20 @@ def _beta_log_moment(c: np.ndarray, d: np.ndarray, a: float, b: float) -> np.nda
     if a + b <= _STIRLING_FROM:
         return special.betaln(a + c, b + d) - special.betaln(a, b)
     return _log_rising(a, c) + _log_rising(b, d) - _log_rising(a + b, c + d)
+
+
+def _beta_log_moment_grad(c: np.ndarray, d: np.ndarray, a: float, b: float) -> tuple[np.ndarray, np.ndarray]:
+    """∂/∂a and ∂/∂b of :func:`_beta_log_moment`:
+    (ψ(a+c) − ψ(a)) − (ψ(a+b+c+d) − ψ(a+b)) and the same for b with d."""
+    common = _digamma_diff(a + b, c + d)
+    return _digamma_diff(a, c) - common, _digamma_diff(b, d) - common
+
+
+def _guarded(v: float, grad: np.ndarray) -> tuple[float, np.ndarray]:
+    """(v, grad), or a wall (1e300, 0) where either is not finite (as :meth:`DifficultyModel._negloglik`)."""
+    if not (np.isfinite(v) and np.isfinite(grad).all()):
+        return 1e300, np.zeros(grad.size)
+    return v, grad
 
 
 def _zero_log_moment(c: np.ndarray) -> np.ndarray:
@@ -326,10 +346,14 @@ class DifficultyModel:
     # a model with an analytic gradient overrides this: (negative log-likelihood, its gradient in theta)
     _negloglik_grad: Any = None
 
+    def _objective(self) -> tuple[Any, bool | None]:
+        """(fun, jac) for scipy.optimize.minimize: the analytic gradient when the model has one."""
+        return (self._negloglik, None) if self._negloglik_grad is None else (self._negloglik_grad, True)
+
     def _optimize(self, n: np.ndarray, c: np.ndarray, w: np.ndarray, lb: np.ndarray) -> Any:
         best = None
         runs = []
-        fun, jac = (self._negloglik, None) if self._negloglik_grad is None else (self._negloglik_grad, True)
+        fun, jac = self._objective()
         for x0 in self._start(n, c, w):
             res = optimize.minimize(
                 fun, x0, args=(n, c, w, lb), method="BFGS", jac=jac, options={"maxiter": 2000, "gtol": 1e-6}
@@ -737,14 +761,9 @@ class ZeroInflatedBetaBinomial(DifficultyModel):
         with np.errstate(all="ignore"):
             lm = self._log_moment_theta(theta, c, n - c)
             r = np.where(c == 0, np.exp(-np.logaddexp(0.0, -theta[0]) - lm), 0.0)
-            common = _digamma_diff(a + b, n)
-            ga = (1 - r) * a * (_digamma_diff(a, c) - common)
-            gb = (1 - r) * b * (_digamma_diff(b, n - c) - common)
-        v = -float(w @ (lb + lm))
-        grad = -np.array([w @ (r - pi0), w @ ga, w @ gb])
-        if not (np.isfinite(v) and np.isfinite(grad).all()):
-            return 1e300, np.zeros(3)
-        return v, grad
+            da, db = _beta_log_moment_grad(c, n - c, a, b)
+            ga, gb = (1 - r) * a * da, (1 - r) * b * db  # in log α, log β
+        return _guarded(-float(w @ (lb + lm)), -np.array([w @ (r - pi0), w @ ga, w @ gb]))
 
     def density(self, p: Any) -> np.ndarray:
         return (1 - self.params_["impossible"]) * stats.beta.pdf(p, self.params_["alpha"], self.params_["beta"])
@@ -785,11 +804,8 @@ class ScaledBetaBinomial(DifficultyModel):
         a, b = float(np.exp(theta[1])), float(np.exp(theta[2]))
         with np.errstate(all="ignore"):
             lm, g = _scaled_log_moment(c, n - c, a, b, s, grad=True)
-        v = -float(w @ (lb + lm))
-        grad = -(w @ g)[[2, 0, 1]] * np.array([s * (1.0 - s), a, b])  # g is in (a, b, s) order
-        if not (np.isfinite(v) and np.isfinite(grad).all()):
-            return 1e300, np.zeros(3)
-        return v, grad
+        # g is in (a, b, s) order
+        return _guarded(-float(w @ (lb + lm)), -(w @ g)[[2, 0, 1]] * np.array([s * (1.0 - s), a, b]))
 
     def density(self, p: Any) -> np.ndarray:
         s = self.params_["scale"]
@@ -898,13 +914,10 @@ class BetaMixtureBinomial(DifficultyModel):
             off = int(self.zero_inflated)
             for j in range(self.components):
                 a, b = ab[j]
-                common = _digamma_diff(a + b, n)
-                grad[nw + 2 * j] = (r[off + j] * a * (_digamma_diff(a, c) - common)) @ w
-                grad[nw + 2 * j + 1] = (r[off + j] * b * (_digamma_diff(b, d) - common)) @ w
-        v = -float(w @ (lb + lm))
-        if not (np.isfinite(v) and np.isfinite(grad).all()):
-            return 1e300, np.zeros(theta.size)
-        return v, -grad
+                da, db = _beta_log_moment_grad(c, d, a, b)
+                grad[nw + 2 * j] = (r[off + j] * a * da) @ w
+                grad[nw + 2 * j + 1] = (r[off + j] * b * db) @ w
+        return _guarded(-float(w @ (lb + lm)), -grad)
 
     @property
     def tail_exponent_(self) -> float:
@@ -936,7 +949,8 @@ def _npmle_cnm(L: np.ndarray, pw: np.ndarray, max_iter: int, tol: float) -> tupl
     ll = float(pw @ np.log(f))
     gap = np.inf
     for it in range(1, max_iter + 1):
-        D = ((pw / f) @ L) / N
+        g = (pw / f) @ L  # the log-likelihood's gradient in w, computed once per iteration
+        D = g / N  # the gradient function
         gap = N * (float(D.max()) - 1.0)
         if gap <= tol * max(1.0, abs(ll)):
             return w, it, max(gap, 0.0), True
@@ -951,13 +965,13 @@ def _npmle_cnm(L: np.ndarray, pw: np.ndarray, max_iter: int, tol: float) -> tupl
         try:
             ws, _ = optimize.nnls(A, b, maxiter=100 * S.size)
         except RuntimeError:  # NNLS iteration limit: fall back to one EM step
-            ws = (w * ((pw / f) @ L) / N)[S]
+            ws = (w * g / N)[S]
         if not ws.sum() > 0:
             return w, it, max(gap, 0.0), False
         target = np.zeros(m)
         target[S] = ws / ws.sum()
         d = target - w
-        slope = float(((pw / f) @ L) @ d)
+        slope = float(g @ d)
         step, new_ll, new_f = 1.0, -np.inf, f
         while step > 1e-10:  # Armijo backtracking along the segment (stays on the simplex)
             new_f = L @ (w + step * d)

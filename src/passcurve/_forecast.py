@@ -187,7 +187,7 @@ class _Candidate:
         f = self._model()
         pn, pc, pw = _pairs(n, c)
         lb = _log_binom(pn, pc)
-        fun, jac = (f._negloglik, None) if f._negloglik_grad is None else (f._negloglik_grad, True)
+        fun, jac = f._objective()
         res = optimize.minimize(fun, f._check_fitted(), args=(pn, pc, pw, lb), method="BFGS", jac=jac,
                                 options={"maxiter": 200, "gtol": 1e-4})
         return np.asarray(res.x)
@@ -231,16 +231,15 @@ class _Candidate:
         if self.method == "least_squares":
             # a resample of problems is a reweighting of the distinct (n, c) pairs: their pass@k on
             # the grid is computed once per grid (the grid depends on the resample's smallest n)
-            pairs, inv = np.unique(np.stack([self.n, self.c], axis=1), axis=0, return_inverse=True)
-            inv = inv.ravel()
+            pn, pc, _, inv = _pairs(self.n, self.c, return_inverse=True)
             grids: dict[int, tuple[np.ndarray, np.ndarray]] = {}
             for b, idx in enumerate(idxs):
                 m = int(self.n[idx].min())
                 if m not in grids:
                     ks = default_k_grid(m)
-                    grids[m] = (ks, pass_at_k(pairs[:, :1], pairs[:, 1:], ks[None, :], k_gt_n="nan"))
+                    grids[m] = (ks, pass_at_k(pn[:, None], pc[:, None], ks[None, :], k_gt_n="nan"))
                 ks, S = grids[m]
-                cnt = np.bincount(inv[idx], minlength=len(pairs)).astype(np.float64)
+                cnt = np.bincount(inv[idx], minlength=pn.size).astype(np.float64)
                 used = cnt > 0
                 out[b] = self.predict(K, ls=_ls_from_curve(ks, cnt[used] @ S[used] / cnt.sum()))
             return out
