@@ -102,7 +102,7 @@ def fit_cmd(
             g = f.goodness_of_fit()
             t.add_row(name, f"{f.loglik_:.1f}", f"{f.aic_:.1f}",
                       "-" if name == "npmle" else f"{f.aic_ - best:.2f}", _g3(f.tail_exponent_),
-                      _g3(f.impossible_mass_), _g3(g["p_value"]), "yes" if f.success_ else "no")
+                      _g3(f.impossible_mass_), _g(g["p_value"]), "yes" if f.success_ else "no")
             if not f.success_:
                 failed.append(f"  {name} did not converge: {f.message_}")
         out.print(t)
