@@ -20,16 +20,16 @@ from backtest_combination import combine_paired, cv_errors, predict_candidates
 from backtest_irt_candidate import SETS, irt_conditional_loglik, irt_fit, irt_forecast
 from backtest_pythia import DATA, as_matrix, load, pass_at_columns, thin_columns
 from backtest_simulated import exact_pass_at_k
-from scipy import special
 
 from passcurve import BetaBinomial, simulate
+from passcurve._adaptive import beta_binomial_loglik
 
 COLS = ("least_squares", "auto3", "irt", "gated")
 
 
 def beta_loglik(n: np.ndarray, c: np.ndarray) -> float:
     p = BetaBinomial().fit(n=n, c=c).params_
-    return float(np.sum(special.betaln(c + p["alpha"], n - c + p["beta"]) - special.betaln(p["alpha"], p["beta"])))
+    return float(np.sum(beta_binomial_loglik(n, c, p["alpha"], p["beta"])))
 
 
 def runs(N: np.ndarray, C: np.ndarray, K: int, truth: np.ndarray, gen: np.random.Generator) -> list[tuple]:

@@ -37,6 +37,7 @@ from backtest_simulated import exact_pass_at_k
 from scipy import optimize, special
 
 from passcurve import BetaBinomial, hierarchical_pass_at_k
+from passcurve._adaptive import beta_binomial_loglik
 from passcurve._curves import mean_curve
 from passcurve._forecast import _ls_fit, _ls_predict
 from passcurve._scaling import default_k_grid
@@ -66,7 +67,7 @@ def firth_fit(n: np.ndarray, c: np.ndarray, start: np.ndarray) -> np.ndarray:
         sign, logdet = np.linalg.slogdet(expected_information(a, b, n))
         if sign <= 0:
             return np.inf
-        return -float(np.sum(special.betaln(c + a, n - c + b)) - n.size * special.betaln(a, b) + 0.5 * logdet)
+        return -float(np.sum(beta_binomial_loglik(n, c, a, b)) + 0.5 * logdet)
 
     res = optimize.minimize(objective, start, method="Nelder-Mead", options={"xatol": 1e-6, "fatol": 1e-9})
     return np.asarray(res.x)
@@ -108,8 +109,7 @@ def forecasts(n: np.ndarray, c: np.ndarray, K: int, oracle_theta: np.ndarray) ->
 def beta_given_alpha(n: np.ndarray, c: np.ndarray, a: float) -> float:
     """The beta-binomial MLE of beta with alpha held fixed (profile likelihood)."""
     def nll(log_b: float) -> float:
-        b = np.exp(log_b)
-        return -float(np.sum(special.betaln(c + a, n - c + b)) - n.size * special.betaln(a, b))
+        return -float(np.sum(beta_binomial_loglik(n, c, a, np.exp(log_b))))
 
     return float(np.exp(optimize.minimize_scalar(nll, bounds=(-5.0, 15.0), method="bounded").x))
 
