@@ -283,3 +283,71 @@ def test_bad_input_messages(args, msg):
 def test_bad_tau():
     with pytest.raises(PasscurveError, match="`tau` must be in"):
         pc.g_pass_at_k(10, 3, 2, 1.5)
+
+
+# ---------------------------------------------------------------------------------------
+# closed form for long products (both c and k above _DIRECT_MAX)
+# ---------------------------------------------------------------------------------------
+@st.composite
+def nck_long(draw: st.DrawFn) -> tuple[int, int, int]:
+    n = draw(st.integers(600, 3 * 10**6))
+    top = min(n - 257, 30_000)  # keeps math.comb affordable
+    return n, draw(st.integers(257, top)), draw(st.integers(257, top))
+
+
+def _exact_pass_and_fail(n: int, c: int, k: int) -> tuple[Fraction, Fraction]:
+    f = Fraction(0) if c + k > n else Fraction(math.comb(n - c, k), math.comb(n, k))
+    return 1 - f, f
+
+
+@settings(max_examples=60, deadline=None)
+@given(nck_long())
+def test_long_products_in_closed_form_match_exact_rationals(t):
+    # reference: exact rational arithmetic (math.comb); the values go through the Euler–Maclaurin
+    # closed form (min(c, k) > 256), and a tail near c + k = n is summed directly
+    n, c, k = t
+    ref_pass, ref_fail = _exact_pass_and_fail(n, c, k)
+    assert rel_err(pc.pass_at_k(n, c, k), ref_pass) <= 1e-13
+    got_fail = pc.pass_pow_k(n, n - c, k)  # pass^k of n - c correct = C(n-c, k)/C(n, k)
+    if ref_fail > Fraction(1, 10**300):
+        # F = exp(log F): a relative error of F is an absolute error of log F, which is
+        # at best |log F| rounding steps
+        log_f = abs(math.log(ref_fail.numerator) - math.log(ref_fail.denominator))
+        assert rel_err(got_fail, ref_fail) <= 1e-14 * max(1.0, log_f)
+
+
+@pytest.mark.parametrize(
+    ("n", "c", "k"),
+    [(10**6, 300, 3000), (10**6, 1000, 1000), (10**7, 2000, 5000), (10**6, 10**5, 9 * 10**5 - 5),
+     (10**6, 4 * 10**5, 6 * 10**5), (5000, 1000, 3990), (2 * 10**6, 257, 257)],
+)
+def test_closed_form_fixed_cases(n, c, k):
+    # reference: exact rational arithmetic; pass@k near 0.09, 0.63, 0.6, 1, 1 and F near e^-1 … 0
+    ref_pass, ref_fail = _exact_pass_and_fail(n, c, k)
+    assert rel_err(pc.pass_at_k(n, c, k), ref_pass) <= 1e-13
+    got_fail = pc.pass_pow_k(n, n - c, k)
+    if ref_fail > Fraction(1, 10**300):
+        log_f = abs(math.log(ref_fail.numerator) - math.log(ref_fail.denominator))
+        assert rel_err(got_fail, ref_fail) <= 1e-14 * max(1.0, log_f)
+    else:
+        assert got_fail == 0.0
+
+
+def test_sparse_grid_of_a_huge_n_matches_elementwise_values():
+    # a log-spaced grid over n = 10^8: the whole-curve table routes these pairs value by value;
+    # it must agree with the one-value-at-a-time path, and the mean curve with their mean
+    rng = np.random.default_rng(5)
+    n = np.full(40, 10**8)
+    c = rng.binomial(n, rng.beta(0.3, 3, 40))
+    ks = np.unique(np.round(np.logspace(0, 8, 60)).astype(np.int64))
+    table = pc.pass_at_k(n[:, None], c[:, None], ks[None, :])
+    flat = pc.pass_at_k(np.repeat(n, ks.size), np.repeat(c, ks.size), np.tile(ks, n.size))
+    np.testing.assert_allclose(table.ravel(), flat, rtol=1e-14, atol=0)
+    counts = pc.Counts.from_arrays(n, c)
+    curve = pc.curve(counts, k=ks, metrics=["pass_at_k"]).values["pass_at_k"][0]
+    np.testing.assert_allclose(curve, table.mean(axis=0), rtol=1e-12, atol=1e-15)
+    # spot-check against exact rationals (cheap ones: c or k small enough for math.comb)
+    for i, j in ((0, 5), (3, 20), (7, 40)):
+        if min(int(c[i]), int(ks[j])) < 5000:
+            ref = 1 - exact_fail_product(int(n[i]), int(c[i]), int(ks[j]))
+            assert rel_err(float(table[i, j]), ref) <= 1e-13

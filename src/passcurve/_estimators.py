@@ -17,6 +17,14 @@ correct ones. It obeys F(k+1) = F(k)(n-c-k)/(n-k), so one cumulative sum of
 of the two cumulative sums is used. Sums run in blocks (at most a few thousand rounding
 steps each), which keeps the relative error of ``1 - F`` (computed as ``-expm1(log F)``)
 near 1e-13 for n up to 10^7.
+
+A single F whose product has more than ``_DIRECT_MAX`` factors (both c and k large) is not
+summed at all: :func:`_log_fail_em` evaluates the sum in closed form by the Euler–Maclaurin
+formula (exact integral, six Bernoulli corrections, the last 16 factors summed directly), in
+O(1) per value and to about 2e-15 relative error of both 1 - F and F (checked against exact
+rational arithmetic). Whole curves (every k up to n) still use the cumulative sum, whose cost
+is the size of the output; a few k of a problem with a large n use the closed form, so a
+curve over a log-spaced grid costs O(grid) per problem, not O(n).
 """
 
 from __future__ import annotations
@@ -39,6 +47,11 @@ __all__ = [
 
 _BLOCK = 512
 _MAX_ELEMS = 1 << 22  # work arrays stay around 32 MB
+_DIRECT_MAX = 256  # a product with more factors is evaluated in closed form (_log_fail_em)
+_EM_COST = 64  # rough cost of one closed-form value, in summed factors
+_EM_GAP = 16  # the Euler–Maclaurin part keeps its smallest argument n - c - j >= _EM_GAP
+# (B_2p, p): Bernoulli numbers of the Euler–Maclaurin corrections
+_BERNOULLI = ((1 / 6, 1), (-1 / 30, 2), (1 / 42, 3), (-1 / 30, 4), (5 / 66, 5), (-691 / 2730, 6))
 
 
 # ----------------------------------------------------------------------------------------
@@ -57,6 +70,64 @@ def _blocked_cumsum(a: np.ndarray) -> np.ndarray:
         offsets[:, 1:] = np.cumsum(blocks[:, :-1, -1], axis=1)
     out = (blocks + offsets[:, :, None]).reshape(rows, nb * _BLOCK)
     return out[:, :length]
+
+
+def _one_minus_v_log(v: np.ndarray) -> np.ndarray:
+    """h(v) = (1 - v)·log(1 - v) + v for 0 <= v < 1, to full relative accuracy.
+
+    Below 1/2 the series Σ_{r>=2} v^r / (r(r-1)) (60 terms, Horner) avoids the cancellation
+    of the two terms; above it the direct formula has none.
+    """
+    out = np.empty_like(v)
+    small = v < 0.5
+    vs = v[small]
+    acc = np.zeros_like(vs)
+    for r in range(61, 1, -1):
+        acc = acc * vs + 1.0 / (r * (r - 1))
+    out[small] = acc * vs * vs
+    vb = v[~small]
+    out[~small] = (1.0 - vb) * np.log1p(-vb) + vb
+    return out
+
+
+def _log_fail_em(n: np.ndarray, c: np.ndarray, k: np.ndarray) -> np.ndarray:
+    r"""log F(n, c, k) in closed form, for flat arrays with 1 <= min(c, k) and c + k <= n.
+
+    With m = min(c, k), M = max(c, k) (F is symmetric in c and k), B = n and A = n - M,
+
+    .. math:: \log F = \sum_{j=0}^{m-1} f(j), \qquad f(x) = \log(A - x) - \log(B - x).
+
+    The sum over j < m' = m - t is Euler–Maclaurin's: the integral, which with
+    h(v) = (1-v)\log(1-v) + v is exactly
+
+    .. math:: M\,\mathrm{log1p}(-m'/B) + m'(\mathrm{log1p}(-M/B) + M/B)
+              - \frac{(B-m')A}{B}\, h\Bigl(\frac{M m'}{(B-m')A}\Bigr)
+
+    (three terms of one sign: no cancellation), plus (f(0) - f(m'))/2 and the corrections
+    Σ_p B_2p/(2p)! (f^(2p-1)(m') - f^(2p-1)(0)), p = 1..6, with
+    f^(r)(x) = -(r-1)!·(A-x)^-r·(1 - ((A-x)/(B-x))^r). The last t = max(0, 16 - (A - m))
+    factors, whose arguments are small, are summed directly, so the expansion only ever
+    sees arguments A - x >= 16, where its remainder is below 1e-16 (Abramowitz & Stegun
+    23.1.30; Olver, *Asymptotics and Special Functions*, ch. 8).
+    """
+    B = n.astype(np.float64)
+    m = np.minimum(c, k).astype(np.float64)
+    M = np.maximum(c, k).astype(np.float64)
+    A = B - M
+    t = np.minimum(np.clip(_EM_GAP - (A - m), 0.0, None), m)
+    mp = m - t
+    out = (M * np.log1p(-mp / B) + mp * (np.log1p(-M / B) + M / B)
+           - ((B - mp) * A / B) * _one_minus_v_log(M * mp / ((B - mp) * A)))
+    out += 0.5 * (np.log1p(-M / B) - np.log1p(-M / (B - mp)))
+    for b2p, p in _BERNOULLI:
+        r = 2 * p - 1
+        g_end = (A - mp) ** (-r) * -np.expm1(r * np.log1p(-M / (B - mp)))
+        g_start = A ** (-r) * -np.expm1(r * np.log1p(-M / B))
+        out -= b2p / ((2 * p) * (2 * p - 1)) * (g_end - g_start)
+    j = mp[:, None] + np.arange(_EM_GAP, dtype=np.float64)[None, :]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        tail = np.where(j < m[:, None], np.log1p(-M[:, None] / (B[:, None] - j)), 0.0)
+    return out + tail.sum(axis=1)
 
 
 def _log_fail_table(
@@ -79,7 +150,40 @@ def _log_fail_table(
     kmax = int(uk[-1])
     # length of the cumulative sum each pair needs: beyond n - c every F is 0
     need = np.minimum(kmax, pn - pc).astype(np.int64)
-    order = np.argsort(need, kind="stable")
+
+    def emit(rows: np.ndarray, block: np.ndarray) -> None:
+        nm = (pn[rows] - pc[rows])[:, None]
+        if (uk[-1] > nm).any():
+            block[uk[None, :] > nm] = -np.inf
+        if transform is not None:
+            block = transform(block)
+        over_n = uk[None, :] > pn[rows][:, None]
+        has_over = bool(over_n.any())
+        if weights is None:
+            if has_over:
+                block[over_n] = np.nan
+            out[rows] = block
+        else:
+            if has_over:
+                block[over_n] = 0.0
+            out[...] += weights[rows] @ block
+
+    # a pair whose cumulative sum would be far longer than evaluating its U values one by
+    # one (a large n, a sparse k grid) gets the values one by one (closed form when long)
+    cellwise = need > 4 * U * (np.minimum(pc, _DIRECT_MAX) + _EM_COST)
+    if cellwise.any():
+        far = np.flatnonzero(cellwise)
+        step = max(1, _MAX_ELEMS // (U * _EM_GAP))
+        for s0 in range(0, far.size, step):
+            rows = far[s0:s0 + step]
+            shape = (rows.size, U)
+            nb = np.broadcast_to(pn[rows][:, None], shape).ravel()
+            cb = np.broadcast_to(pc[rows][:, None], shape).ravel()
+            kb = np.broadcast_to(uk[None, :], shape).ravel()
+            emit(rows, _log_fail_elementwise(nb, cb, kb).reshape(shape))
+    order = np.flatnonzero(~cellwise)
+    order = order[np.argsort(need[order], kind="stable")]
+    P = order.size
     need_sorted = np.maximum(need[order], 1)
     start = 0
     while start < P:
@@ -97,22 +201,7 @@ def _log_fail_table(
             terms[j >= (n_r - c_r)] = 0.0
         cums = _blocked_cumsum(terms)
         kk = np.minimum(uk, L) - 1
-        block = cums[:, kk]
-        nm = (pn[rows] - pc[rows])[:, None]
-        if (uk[-1] > nm).any():
-            block[uk[None, :] > nm] = -np.inf
-        if transform is not None:
-            block = transform(block)
-        over_n = uk[None, :] > pn[rows][:, None]
-        has_over = bool(over_n.any())
-        if weights is None:
-            if has_over:
-                block[over_n] = np.nan
-            out[rows] = block
-        else:
-            if has_over:
-                block[over_n] = 0.0
-            out += weights[rows] @ block
+        emit(rows, cums[:, kk])
         start = stop
     return out
 
@@ -125,6 +214,11 @@ def _log_fail_elementwise(n: np.ndarray, c: np.ndarray, k: np.ndarray) -> np.nda
     zero = (c + k) > n
     out[zero] = -np.inf
     todo = np.flatnonzero(~zero & (m > 0))
+    long_ = m[todo] > _DIRECT_MAX
+    if long_.any():
+        far = todo[long_]
+        out[far] = _log_fail_em(n[far], c[far], k[far])
+        todo = todo[~long_]
     if todo.size:
         cost = m[todo]
         bounds = np.cumsum(cost)
@@ -165,7 +259,7 @@ def _log_fail(n: np.ndarray, c: np.ndarray, k: np.ndarray, transform: Any = None
         # the table sums up to min(max k, n - c) terms per pair; the elementwise path
         # sums min(c, k) terms per element (F is symmetric in c and k): take the cheaper
         table_cost = int(np.minimum(uk[-1], pn - pcc).sum())
-        elem_cost = int(np.minimum(*np.broadcast_arrays(c, k)).sum())
+        elem_cost = int(np.minimum(np.minimum(*np.broadcast_arrays(c, k)), _DIRECT_MAX + _EM_COST).sum())
         use_table = table_cost <= elem_cost
     if use_table:
         table = tr(_log_fail_table(pn, pcc, np.maximum(uk, 1)))
