@@ -171,6 +171,8 @@ def _scaled_log_moment(c: np.ndarray, d: np.ndarray, a: float, b: float, s: floa
     terms, so there is no cancellation. The terms form a unimodal sequence; only a window
     of ±(12 standard deviations + 30) around the largest term is summed, which keeps the
     cost O(sqrt(d)) per pair for d up to 10^7 (the dropped terms are below e^-70 relative).
+    For b < 1 the standard deviation is at least sqrt(d·cc/(d + cc)), the scale of the
+    tail after a peak at the boundary (the sequence is not log-concave there).
 
     With ``grad=True`` also returns the derivatives of log M with respect to (a, b, s), shape
     ``c.shape + (3,)``: the prefactor's in closed form (digamma) plus the term-weighted means
@@ -195,6 +197,11 @@ def _scaled_log_moment(c: np.ndarray, d: np.ndarray, a: float, b: float, s: floa
     with np.errstate(divide="ignore"):
         curv = 1.0 / np.maximum(flat_d - jstar, 1.0) + 1.0 / (jstar + 1.0) - 1.0 / (b + jstar) + 1.0 / (cc + jstar)
     sd = 1.0 / np.sqrt(np.maximum(np.abs(curv), 1e-12))
+    if b < 1.0:
+        # the factor (b)_j/j! makes log t convex for small j, so the peak's curvature says
+        # nothing about the slow j^(b-1) decay after it; the factors (d-j)/d and cc/(cc+j)
+        # cut it off on the scale sqrt(d·cc/(d+cc)), which the window must cover as well
+        sd = np.maximum(sd, 1.0 / np.sqrt(1.0 / (flat_d + 1.0) + 1.0 / cc))
     half = np.ceil(12.0 * sd + 30.0)
     lo = np.maximum(np.floor(jstar - half), 0.0)
     hi = np.minimum(np.ceil(jstar + half), flat_d)
