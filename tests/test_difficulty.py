@@ -408,6 +408,63 @@ def test_goodness_of_fit_pools_down_to_one_bin():
     assert sum(g["expected"]) == pytest.approx(1.0) and sum(g["observed"]) == 1
 
 
+# ---------------------------------------------------------------------------------------
+# large n: binned pmf without enumerating every c, and the scaled Beta's series window
+# ---------------------------------------------------------------------------------------
+def _fitted(cls: type, n: int, seed: int) -> object:
+    rng = np.random.default_rng(seed)
+    p = np.concatenate([rng.beta(0.3, 3.0, 50), np.zeros(5)])
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return cls().fit(n=np.full(p.size, n), c=rng.binomial(n, p))
+
+
+def _dyadic_bounds(n: int) -> np.ndarray:
+    edges = [0, 1]
+    while edges[-1] <= n:
+        edges.append(edges[-1] * 2)
+    return np.unique(np.minimum(edges, n + 1))
+
+
+@pytest.mark.parametrize("cls", MODELS)
+def test_pmf_bins_is_the_exact_sum_up_to_2_14(cls):
+    # reference: the pmf summed over every c (same model): pmf_bins enumerates below 2^14
+    m = _fitted(cls, 3000, 1)
+    b = np.array([0, 1, 2, 17, 400, 2999, 3001])
+    cs = np.arange(3001, dtype=np.float64)
+    exact = np.add.reduceat(m.pmf(np.full_like(cs, 3000), cs), b[:-1])
+    np.testing.assert_allclose(m.pmf_bins(3000, b), exact, rtol=1e-12, atol=1e-300)
+
+
+@pytest.mark.parametrize("cls", MODELS)
+def test_pmf_bins_for_large_n_matches_the_exact_sum(cls):
+    # reference: the pmf summed over all 20,001 c; above 2^14 pmf_bins uses ~16·sqrt(2n) nodes
+    n = 20_000
+    m = _fitted(cls, n, 2)
+    b = _dyadic_bounds(n)
+    cs = np.arange(n + 1, dtype=np.float64)
+    exact = np.add.reduceat(m.pmf(np.full_like(cs, n), cs), b[:-1])
+    got = m.pmf_bins(n, b)
+    keep = exact > 1e-12
+    tol = 5e-4 if cls is GridMixture else 1e-5  # atoms give binomial bumps; the Beta laws are smooth
+    np.testing.assert_allclose(got[keep], exact[keep], rtol=tol)
+    assert got.sum() == pytest.approx(1.0, abs=1e-5)
+
+
+def test_goodness_of_fit_at_n_1e9_is_finite_and_sums_to_the_problems():
+    # regression: goodness_of_fit enumerated all n + 1 values of c (10^9 here: out of memory)
+    f = _fitted(BetaBinomial, 10**9, 3)
+    g = f.goodness_of_fit()
+    assert sum(g["expected"]) == pytest.approx(55, rel=1e-5)
+    assert sum(g["observed"]) == 55 and np.isfinite(g["chi2"])
+
+
+def test_pmf_bins_rejects_bounds_that_do_not_cover_0_to_n():
+    f = _fitted(BetaBinomial, 100, 4)
+    with pytest.raises(PasscurveError, match="`bounds` must increase from 0 to n \\+ 1"):
+        f.pmf_bins(100, [0, 50, 100])
+
+
 def test_scaled_beta_moment_with_b_below_one_near_the_scale_edge():
     # reference: quadrature of the defining integral. With b < 1 the Pfaff series decays like
     # j^(b-1) after a peak at j = 0, and a window sized by the peak's curvature alone lost up
@@ -417,3 +474,7 @@ def test_scaled_beta_moment_with_b_below_one_near_the_scale_edge():
     for c in (140_000, 144_560, 144_700, 145_000):
         got = float(np.exp(_scaled_log_moment(np.array(c), np.array(n - c), a, b, s)))
         assert got == pytest.approx(_quad_scaled(c, n - c, a, b, s), rel=1e-6)
+    m = ScaledBetaBinomial()
+    m._theta = np.array([special.logit(s), np.log(a), np.log(b)])
+    m.params_ = m._unpack(m._theta)
+    assert m.pmf_bins(n, [0, n + 1])[0] == pytest.approx(1.0, abs=1e-6)

@@ -305,3 +305,26 @@ def test_forecast_and_intervals_are_the_library_results(bench, rep):
     assert "power law" in failure and "prediction interval" in failure
     hist = rep.html[rep.html.index('id="histogram"') : rep.html.index('id="models"')]
     assert "fitted" in hist
+
+
+def test_expected_difficulty_shares_match_the_histogram_of_the_pmf():
+    # reference: the fitted pmf at every c, binned by np.histogram on c/n (what the report
+    # computed before it used pmf_bins); exact below n = 2^14, trapezoid nodes above
+    from passcurve import BetaBinomial
+    from passcurve.report._adapters import _expected_shares
+
+    rng = np.random.default_rng(0)
+    for n, rtol in ((300, 1e-12), (20_000, 1e-5)):
+        ns = np.full(40, n)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            fit = BetaBinomial().fit(n=ns, c=rng.binomial(ns, rng.beta(0.4, 2.0, 40)))
+        cs = np.arange(n + 1, dtype=np.float64)
+        pmf = fit.pmf(np.full_like(cs, n), cs)
+        for edges in (np.linspace(0, 1, 21), np.logspace(-4, 0, 17)):
+            pos = cs > 0 if edges[0] > 0 else np.ones(cs.size, bool)
+            ref, _ = np.histogram(cs[pos] / n, bins=edges, weights=pmf[pos])
+            got = _expected_shares(fit, ns)(edges, n)
+            keep = ref > 1e-9
+            np.testing.assert_allclose(got["shares"][keep], ref[keep], rtol=rtol)
+            assert got["zero"] == pytest.approx(float(pmf[0]), rel=1e-12)

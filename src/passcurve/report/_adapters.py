@@ -149,13 +149,20 @@ def _expected_shares(fit: Any, ns: np.ndarray) -> Callable[[np.ndarray, int], di
         tot = np.zeros(edges.size - 1)
         zero = 0.0
         for nval, w in zip(un, cnt, strict=True):
-            cs = np.arange(int(nval) + 1, dtype=np.float64)
-            pmf = fit.pmf(np.full_like(cs, nval), cs)
-            ratio = cs / nval
-            pos = ratio > 0 if edges[0] > 0 else np.ones(cs.size, bool)
-            h, _ = np.histogram(ratio[pos], bins=edges, weights=pmf[pos])
-            tot += w * h
-            zero += w * float(pmf[0])
+            nv = int(nval)
+            # bin i holds the c with edges[i] <= c/n < edges[i+1] (the last bin closed, as in
+            # np.histogram): integer limits, nudged to agree with the floating-point comparison
+            lo = np.clip(np.ceil(edges * nv), 0, nv + 1).astype(np.int64)
+            lo = np.where((lo >= 1) & ((lo - 1) / nv >= edges), lo - 1, lo)
+            lo = np.where((lo <= nv) & (lo / nv < edges), lo + 1, lo)
+            top = int(np.floor(edges[-1] * nv))
+            top = top - 1 if top / nv > edges[-1] else top + 1 if (top + 1) / nv <= edges[-1] else top
+            lo[-1] = min(max(top + 1, 0), nv + 1)
+            bounds = np.unique(np.concatenate([[0, nv + 1], lo]))
+            cum = np.concatenate([[0.0], np.cumsum(fit.pmf_bins(nv, bounds))])
+            at = np.searchsorted(bounds, lo)
+            tot += w * np.maximum(cum[at[1:]] - cum[at[:-1]], 0.0)
+            zero += w * float(fit.pmf(nv, 0))
         n_total = float(cnt.sum())
         return {"shares": tot / n_total, "zero": zero / n_total, "label": fit.name}
 
