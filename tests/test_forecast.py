@@ -236,3 +236,9 @@ def test_debiased_combination_averages_corrected_candidates():
     assert (res.low <= res.pass_at_k).all() and (res.pass_at_k <= res.high).all()
     with pytest.raises(PasscurveError, match="`combination` must be one of"):
         forecast(bench.counts, [2000], combination="stacked")
+
+
+def test_thin_counts_names_the_sampler_limit():
+    # numpy's exact hypergeometric sampler takes fewer than 10^9 good and 10^9 bad items
+    with pytest.raises(PasscurveError, match=r"cannot thin n=2000000000 samples \(c=5\)"):
+        thin_counts([100, 2 * 10**9], [3, 5], 10, rng=0)

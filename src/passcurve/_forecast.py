@@ -89,13 +89,24 @@ _MODEL_OF = {
 }
 
 
+_HYPERGEOM_MAX = 10**9  # numpy's Generator.hypergeometric needs ngood, nbad < 10^9
+
+
 def thin_counts(n: Any, c: Any, m: Any, rng: Any = None) -> tuple[np.ndarray, np.ndarray]:
     """Keep a uniformly random subset of m of each problem's n samples: c' ~ Hypergeom(n, c, m).
 
-    Exact for counts (the kept samples are a random subset); ``m`` is clipped to n.
+    Exact for counts (the kept samples are a random subset); ``m`` is clipped to n. Needs
+    c < 10^9 and n - c < 10^9 (the limit of numpy's exact hypergeometric sampler).
     """
     gen = check_rng(rng)
     n, c = check_counts(as_int_array(n, "n", minimum=1).ravel(), as_int_array(c, "c").ravel())
+    big = (c >= _HYPERGEOM_MAX) | (n - c >= _HYPERGEOM_MAX)
+    if big.any():
+        i = int(np.flatnonzero(big)[0])
+        raise PasscurveError(
+            f"cannot thin n={int(n[i])} samples (c={int(c[i])}): the exact hypergeometric sampler takes fewer "
+            f"than 10^9 correct and 10^9 incorrect samples per problem"
+        )
     m_arr = as_int_array(m, "m", minimum=0).ravel()
     if m_arr.size not in (1, n.size):
         raise PasscurveError(f"`m` must be one number or one per problem ({n.size})")
