@@ -90,3 +90,19 @@ def test_backtest_without_any_success_reports_no_runs_not_misses(tmp_path):
     r = run_cli("backtest", str(p), "--m", "2", "--k", "5", "--seeds", "1")
     assert r.returncode == 0 and "Traceback" not in r.stderr
     assert "least_sq" in r.stdout and "—" in r.stdout
+
+
+def test_huge_n_forecasts_or_names_the_limit(tmp_path):
+    # n = 10^7: the curve's log-spaced grid is evaluated in closed form (it used to take 35 s);
+    # n = 2·10^9 with c = 0: the self-backtest cannot thin it, and says why in one line
+    big = tmp_path / "big.csv"
+    big.write_text("model,problem_id,n,c\n" + "".join(f"m,p{i},10000000,{(i * 7919) % 40_000}\n" for i in range(40)))
+    r = run_cli("forecast", str(big), "--k", "100000000", "--json", timeout=120)
+    assert r.returncode == 0, r.stderr
+    f = json.loads(r.stdout)["forecasts"][0]
+    assert 0 < f["low"] <= f["pass_at_k"] <= f["high"] <= 1
+    huge = tmp_path / "huge.csv"
+    huge.write_text("model,problem_id,n,c\nm,a,2000000000,0\nm,b,2000000000,5\nm,c,2000000000,7\n")
+    r = run_cli("forecast", str(huge), "--k", "1000")
+    assert r.returncode == 2 and r.stderr.count("\n") == 1
+    assert "cannot thin n=2000000000 samples (c=0)" in r.stderr
