@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import itertools
 import json
+import math
 import warnings
+from fractions import Fraction
 
 import numpy as np
 import pytest
@@ -16,6 +18,9 @@ from passcurve import (
     PasscurveError,
     UnpairedComparisonWarning,
     compare,
+    g_pass_at_k,
+    pass_at_k,
+    pass_pow_k,
     power_analysis,
     simulate,
 )
@@ -213,3 +218,48 @@ def test_power_from_pilot():
 def test_power_bad_input(kwargs, match):
     with pytest.raises(PasscurveError, match=match), warnings.catch_warnings():
         power_analysis(**kwargs)
+
+
+def _within_var_by_enumeration(p: float, n: int, k: int, metric: str, tau: float | None) -> float:
+    """The definition: Σ_c Bin(c; n, p)·est(c)² − (Σ_c Bin(c; n, p)·est(c))², term by term."""
+    fn = {"pass_at_k": lambda c: pass_at_k(n, c, k), "pass_pow_k": lambda c: pass_pow_k(n, c, k),
+          "g_pass_at_k": lambda c: g_pass_at_k(n, c, k, tau)}[metric]
+    w = stats.binom.pmf(np.arange(n + 1), n, p)
+    est = np.array([fn(c) for c in range(n + 1)])
+    return float(w @ est**2 - (w @ est) ** 2)
+
+
+@pytest.mark.parametrize(("n", "k"), [(1, 1), (6, 3), (12, 12), (40, 5), (100, 10), (30, 7)])
+@pytest.mark.parametrize(("metric", "tau"), [("pass_at_k", None), ("pass_pow_k", None), ("g_pass_at_k", 0.5),
+                                             ("g_pass_at_k", 0.2)])
+def test_within_variance_by_subset_overlap_equals_the_enumeration(n, k, metric, tau):
+    # reference: the definition summed over every c (independent of the overlap formula)
+    for p in (0.0, 1e-3, 0.05, 0.3, 0.5, 0.97, 1.0):
+        got = float(_within_var_exact(np.array([p]), n, k, metric, tau)[0])
+        assert got == pytest.approx(_within_var_by_enumeration(p, n, k, metric, tau), rel=1e-9, abs=1e-15)
+
+
+def test_within_variance_exact_rational():
+    # reference: exact rational arithmetic, p = 1/20, n = 30, k = 5
+    p, n, k = Fraction(1, 20), 30, 5
+    est = [1 - Fraction(math.comb(n - c, k), math.comb(n, k)) for c in range(n + 1)]
+    w = [math.comb(n, c) * p**c * (1 - p) ** (n - c) for c in range(n + 1)]
+    var = sum(wi * e * e for wi, e in zip(w, est, strict=True)) - sum(wi * e for wi, e in zip(w, est, strict=True)) ** 2
+    got = float(_within_var_exact(np.array([0.05]), n, k, "pass_at_k", None)[0])
+    assert got == pytest.approx(float(var), rel=1e-12)
+
+
+def test_within_variance_at_huge_n_follows_the_delta_method():
+    # closed form: for n → ∞, Var ≈ k² p (1-p)^(2k-1) / n (delta method on 1 - (1-p)^k).
+    # The exact variance used to need a p × (n+1) matrix (23 GB at n = 3·10^6)
+    p, k = np.array([0.01, 0.05, 0.2]), 10
+    for n in (10**7, 10**9):
+        got = _within_var_exact(p, n, k, "pass_at_k", None)
+        np.testing.assert_allclose(got, k**2 * p * (1 - p) ** (2 * k - 1) / n, rtol=1e-4)
+
+
+def test_power_from_pilot_with_millions_of_samples_per_problem():
+    bench = simulate(100, 50, rng=3)
+    res = power_analysis(0.05, 10, counts=bench.counts, a="chat-7b", b="base-7b", n=[100, 10**6, 10**8])
+    assert np.all(np.isfinite(res.within_a)) and np.all(np.diff(res.within_a) < 0)
+    assert res.problems[-1] >= np.ceil(((stats.norm.ppf(0.975) + stats.norm.ppf(0.8)) / 0.05) ** 2 * res.omega2)

@@ -27,10 +27,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
-from scipy import stats
+from scipy import special, stats
 
 from ._counts import Counts, check_counts_object
 from ._errors import PasscurveError, UnpairedComparisonWarning
+from ._estimators import _log_fail, _tau_to_m
 from ._uncertainty import (
     INTERVAL_METRICS,
     _bca,
@@ -458,15 +459,86 @@ class PowerResult:
         return fig
 
 
+_ROWS_ELEMS = 1 << 22  # bound on the (p, j) work arrays of _within_var_exact
+
+
+def _overlap_pmf(n: int, k: int) -> np.ndarray:
+    """P(J = j), j = 0..k: the overlap of two independent uniformly random k-subsets of n.
+
+    Hypergeometric (population n, k marked, k drawn), by the ratio
+    P(j+1)/P(j) = (k-j)² / ((j+1)(n-2k+j+1)) from the first j in the support, whose
+    probability is exact: P(0) = C(n-k, k)/C(n, k) = F(n, k, k) (the pass@k machinery, exact
+    at any n) when 2k <= n, else C(k, n-k)/C(n, k). (scipy's hypergeom.pmf takes 3.6 s at
+    n = 10^9.)
+    """
+    j0 = max(0, 2 * k - n)
+    if j0 == 0:
+        l0 = float(_log_fail(np.array([n]), np.array([k]), np.array([k]))[0])
+    else:
+        l0 = float(special.gammaln(k + 1) - special.gammaln(n - k + 1) - special.gammaln(2 * k - n + 1)
+                   - special.gammaln(n + 1) + special.gammaln(k + 1) + special.gammaln(n - k + 1))
+    jj = np.arange(j0, k, dtype=np.float64)
+    steps = 2 * np.log(k - jj) - np.log(jj + 1) - np.log(n - 2 * k + jj + 1)
+    out = np.zeros(k + 1)
+    out[j0:] = np.exp(l0 + np.concatenate([[0.0], np.cumsum(steps)]))
+    return out
+
+
 def _within_var_exact(p: np.ndarray, n: int, k: int, metric: str, tau: float | None) -> np.ndarray:
-    """Exact variance of one problem's unbiased estimate from n samples, per p:
-    sum_c Bin(c; n, p) est(c)^2 - (E est)^2."""
-    cgrid = np.arange(n + 1)
-    est = _scores(np.full(n + 1, n), cgrid, np.array([k]), metric, tau)[:, 0]
-    pmf = stats.binom.pmf(cgrid[None, :], n, np.asarray(p, dtype=float)[:, None])
-    m1 = pmf @ est
-    m2 = pmf @ est**2
-    return np.maximum(m2 - m1**2, 0.0)
+    r"""Exact variance of one problem's unbiased estimate from n samples, per p.
+
+    The estimate is P(event | outcomes) for a uniformly random k-subset S of the n samples, so
+    its second moment is P(event on S1 and on S2) for two independent such subsets, whose
+    overlap J is hypergeometric (population n, k marked, k drawn) and whose union has 2k - J
+    fresh Bernoulli(p) samples. Hence, with O(k) terms per p whatever n is:
+
+    * pass@k: Var = (1-p)^{2k} E[(1-p)^{-J} - 1]  (both subsets all-fail);
+    * pass^k: Var = E[p^{2k-J} (1 - p^J)]  (both all-succeed);
+    * G-pass@k_τ (at least m of k): E[est²] = E_J Σ_x Bin(x; J, p) P(Bin(k-J, p) >= m - x)²,
+      O(k²) per p, so for k² > n it sums Bin(c; n, p)·est(c)² over c instead.
+
+    Every term of the first two is non-negative, so there is no cancellation. (The direct
+    Σ_c Bin(c; n, p) est(c)² - (E est)² held a p × (n+1) matrix: 23 GB at n = 3·10^6.)
+    NaN where k > n, like the estimates themselves.
+    """
+    p = np.asarray(p, dtype=np.float64).ravel()
+    out = np.empty(p.size)
+    if k > n:
+        out[:] = np.nan
+        return out
+    j = np.arange(k + 1, dtype=np.float64)
+    pj = _overlap_pmf(n, k)
+    if metric == "g_pass_at_k" and k * k > n + 1:
+        cgrid = np.arange(n + 1)
+        est = _scores(np.full(n + 1, n), cgrid, np.array([k]), metric, tau)[:, 0]
+        step = max(1, _ROWS_ELEMS // (n + 1))
+        for s0 in range(0, p.size, step):
+            pmf = stats.binom.pmf(cgrid[None, :], n, p[s0:s0 + step, None])
+            out[s0:s0 + step] = np.maximum(pmf @ est**2 - (pmf @ est) ** 2, 0.0)
+        return out
+    step = max(1, _ROWS_ELEMS // (k + 1))
+    for s0 in range(0, p.size, step):
+        pp = p[s0:s0 + step, None]
+        with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+            if metric == "pass_at_k":
+                lq = np.log1p(-pp)  # -inf at p = 1, where the variance is 0
+                terms = np.where(pp < 1.0, np.exp(2 * k * lq) * np.expm1(-j[None, :] * lq), 0.0)
+            elif metric == "pass_pow_k":
+                lp = np.log(pp)  # -inf at p = 0, where the variance is 0
+                terms = np.where(pp > 0.0, np.exp((2 * k - j[None, :]) * lp) * -np.expm1(j[None, :] * lp), 0.0)
+            else:  # g_pass_at_k with k² <= n + 1
+                m = int(_tau_to_m(np.array([float(tau if tau is not None else 0.0)]), np.array([k]))[0])
+                terms = np.zeros((pp.shape[0], k + 1))
+                for jj in range(k + 1):
+                    x = np.arange(jj + 1)
+                    bx = stats.binom.pmf(x[None, :], jj, pp)
+                    tail = stats.binom.sf(m - x[None, :] - 1, k - jj, pp)
+                    terms[:, jj] = (bx * tail**2).sum(axis=1)
+                mean = stats.binom.sf(m - 1, k, pp[:, 0])
+                out[s0:s0 + step] = np.maximum(terms @ pj - mean**2, 0.0)
+                continue
+        out[s0:s0 + step] = terms @ pj
+    return out
 
 
 def _power_iv(delta: Any, k: Any, n: Any, confidence_level: Any, power: Any) -> tuple[float, int, np.ndarray, float, float]:
