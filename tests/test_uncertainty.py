@@ -381,3 +381,13 @@ def test_coverage_pass_pow_k_and_g_pass_at_k_small_n():
     g_truth = sum(special.comb(k, j) * np.exp(special.betaln(a + j, b + k - j) - special.betaln(a, b)) for j in range(m, k + 1))
     cov_g = _coverage(cnt, np.array([g_truth]), metric="g_pass_at_k", k=[4], tau=0.5, method="bca", n_resamples=300, rng=5)
     assert 0.93 <= cov_g[0] <= 0.97, cov_g
+
+
+def test_intervals_beyond_the_memory_budget_fail_with_a_message():
+    # 10^6 values of k x 2000 replicates is 16 GB of replicate means: the process used to be
+    # killed for memory; now the input check names the size and what to ask for instead
+    counts = Counts.from_arrays(np.full(30, 10**6), np.arange(30) * 1000)
+    with pytest.raises(PasscurveError, match=r"intervals at 1,000,000 values of k for 30 problems x 2000 replicates"):
+        curve_intervals(counts, k=np.arange(1, 10**6 + 1), metric="pass_at_k", method="bca")
+    res = curve_intervals(counts, k=np.arange(1, 10**6 + 1), metric="pass_at_k", method="analytic")
+    assert res.intervals["pass_at_k"][0].shape == (1, 10**6)

@@ -457,6 +457,9 @@ def _interval_from_scores(
 # ----------------------------------------------------------------------------------------
 # public: curve_intervals
 # ----------------------------------------------------------------------------------------
+_MEMORY_BUDGET = 4e9  # bytes of work arrays curve_intervals may allocate per model
+
+
 def _curve_intervals_iv(
     counts: Any,
     k: Any,
@@ -509,6 +512,17 @@ def _curve_intervals_iv(
     if method == "two-level" and cl is not None:
         raise PasscurveError(
             'method "two-level" resamples problems, not clusters; use method "bootstrap" or "cluster" with cluster ids'
+        )
+    # the work arrays: per-problem scores (problems x k) and, for the resampling methods,
+    # replicate means (replicates x k); beyond the budget the machine would kill the process
+    rows = int(np.bincount(np.unique(counts.model.astype(str), return_inverse=True)[1].ravel()).max())
+    need = 8.0 * ks.size * (rows + (B if method not in ("analytic", "cluster") else 0))
+    if need > _MEMORY_BUDGET:
+        per = f" x {B} replicates ({method})" if method not in ("analytic", "cluster") else ""
+        raise PasscurveError(
+            f"`k`: intervals at {ks.size:,} values of k for {rows:,} problems{per} need about {need / 1e9:.0f} GB "
+            f"(budget {_MEMORY_BUDGET / 1e9:.0f} GB); ask for fewer k (a log-spaced grid such as 1,10,100,...), "
+            "fewer replicates, or the analytic method"
         )
     return counts, ks, metrics, level, B, gen, t, cl
 
