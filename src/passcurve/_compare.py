@@ -475,8 +475,7 @@ def _overlap_pmf(n: int, k: int) -> np.ndarray:
     if j0 == 0:
         l0 = float(_log_fail(np.array([n]), np.array([k]), np.array([k]))[0])
     else:
-        l0 = float(special.gammaln(k + 1) - special.gammaln(n - k + 1) - special.gammaln(2 * k - n + 1)
-                   - special.gammaln(n + 1) + special.gammaln(k + 1) + special.gammaln(n - k + 1))
+        l0 = float(2 * special.gammaln(k + 1) - special.gammaln(2 * k - n + 1) - special.gammaln(n + 1))
     jj = np.arange(j0, k, dtype=np.float64)
     steps = 2 * np.log(k - jj) - np.log(jj + 1) - np.log(n - 2 * k + jj + 1)
     out = np.zeros(k + 1)
