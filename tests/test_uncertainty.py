@@ -17,6 +17,7 @@ from passcurve import (
     curve,
     curve_intervals,
     pass_at_k,
+    simulate,
     standard_error,
 )
 from passcurve._uncertainty import _bca, _boot_means, _jackknife_means, _scores
@@ -383,11 +384,31 @@ def test_coverage_pass_pow_k_and_g_pass_at_k_small_n():
     assert 0.93 <= cov_g[0] <= 0.97, cov_g
 
 
-def test_intervals_beyond_the_memory_budget_fail_with_a_message():
-    # 10^6 values of k x 2000 replicates is 16 GB of replicate means: the process used to be
-    # killed for memory; now the input check names the size and what to ask for instead
+@pytest.mark.parametrize("method", ["analytic", "bootstrap", "bca", "two-level"])
+def test_intervals_in_chunks_of_k_equal_one_pass(method, monkeypatch):
+    # beyond the memory budget the k grid is split into chunks and every chunk replays the same
+    # replicates; the result must equal one pass over all k (here the budget is
+    # shrunk so that 60 values of k go in chunks of 7), and so must the next draw of the stream
+    bench = simulate(problems=40, n=300, rng=2)
+    ks = np.unique(np.round(np.geomspace(1, 300, 60)).astype(np.int64))
+    kw = {"metric": ("pass_at_k", "pass_pow_k"), "method": method, "n_resamples": 200}
+    g1, g2 = np.random.default_rng(5), np.random.default_rng(5)
+    whole = curve_intervals(bench.counts, ks, rng=g1, **kw)
+    width = 40 + (200 if method != "analytic" else 0)
+    monkeypatch.setattr("passcurve._uncertainty._CHUNK_BUDGET", 8.0 * width * 7)
+    chunked = curve_intervals(bench.counts, ks, rng=g2, **kw)
+    for m in kw["metric"]:
+        # equal up to rounding: a chunk's scores may take the other exact path (1 ulp), which
+        # BCa's bias and acceleration terms can carry to about 1e-12 in a bound
+        np.testing.assert_allclose(chunked.values[m], whole.values[m], rtol=1e-12, atol=1e-15)
+        np.testing.assert_allclose(chunked.intervals[m][0], whole.intervals[m][0], rtol=0, atol=1e-10)
+        np.testing.assert_allclose(chunked.intervals[m][1], whole.intervals[m][1], rtol=0, atol=1e-10)
+    assert g1.random() == g2.random()
+
+
+def test_a_band_beyond_the_memory_budget_fails_with_a_message():
+    # the simultaneous band needs every k at once: 10^6 values of k x 2000 replicates is 16 GB
+    # of replicate means; the process used to be killed for memory, now the check names the size
     counts = Counts.from_arrays(np.full(30, 10**6), np.arange(30) * 1000)
-    with pytest.raises(PasscurveError, match=r"intervals at 1,000,000 values of k for 30 problems x 2000 replicates"):
-        curve_intervals(counts, k=np.arange(1, 10**6 + 1), metric="pass_at_k", method="bca")
-    res = curve_intervals(counts, k=np.arange(1, 10**6 + 1), metric="pass_at_k", method="analytic")
-    assert res.intervals["pass_at_k"][0].shape == (1, 10**6)
+    with pytest.raises(PasscurveError, match=r"band over 1,000,000 values of k for 30 problems x 2000 replicates"):
+        curve_intervals(counts, k=np.arange(1, 10**6 + 1), metric="pass_at_k", method="band")

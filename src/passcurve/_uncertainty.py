@@ -246,6 +246,11 @@ def _boot_means(
     return out
 
 
+def _two_level_chunk(problems: int, k_size: int) -> int:
+    """Replicates per draw of the two-level bootstrap: (replicates, problems, k) stays bounded."""
+    return max(1, _CHUNK_ELEMS // max(problems * k_size, 1))
+
+
 def _two_level_means(
     n: np.ndarray,
     c: np.ndarray,
@@ -255,8 +260,14 @@ def _two_level_means(
     tau: float | None,
     n_resamples: int,
     rng: np.random.Generator,
+    rows: int | None = None,
 ) -> np.ndarray:
-    """Replicate means (B, K) of the shrunk two-level bootstrap (problems, then samples)."""
+    """Replicate means (B, K) of the shrunk two-level bootstrap (problems, then samples).
+
+    ``rows`` replicates are drawn at a time (default :func:`_two_level_chunk` of this K); the
+    draws depend on it, so evaluating chunks of k with the same ``rows`` and the same starting
+    state gives the columns of one evaluation over all k.
+    """
     N = n.size
     ph = c / n
     wn = w / w.sum()
@@ -276,7 +287,7 @@ def _two_level_means(
         tn = np.repeat(un, un + 1)
         tc = np.arange(tn.size) - np.repeat(offs, un + 1)
         table = _scores_pairs(tn, tc, ks, metric, tau)
-    chunk = max(1, _CHUNK_ELEMS // max(N * ks.size, 1))
+    chunk = rows if rows is not None else _two_level_chunk(N, ks.size)
     out = np.empty((n_resamples, ks.size))
     for start in range(0, n_resamples, chunk):
         b = min(chunk, n_resamples - start)
@@ -402,6 +413,7 @@ def _interval_from_scores(
     *,
     bounded: bool = True,
     two_level: tuple[np.ndarray, np.ndarray, np.ndarray, str, float | None] | None = None,
+    two_level_rows: int | None = None,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """(estimate, low, high, se) per column of S (N, K) for one method."""
     g = groups if groups is not None else np.arange(S.shape[0])
@@ -418,7 +430,7 @@ def _interval_from_scores(
         return mean, lo, hi, se
     if method == "two-level":
         n, c, ks, metric, tau = two_level  # type: ignore[misc]
-        reps = _two_level_means(n, c, w, ks, metric, tau, n_resamples, rng)
+        reps = _two_level_means(n, c, w, ks, metric, tau, n_resamples, rng, rows=two_level_rows)
         se_b = np.nanstd(reps, axis=0, ddof=1)
         lo_r, hi_r = _percentile(reps, alpha)
         shift = mean - np.nanmean(reps, axis=0)
@@ -457,7 +469,8 @@ def _interval_from_scores(
 # ----------------------------------------------------------------------------------------
 # public: curve_intervals
 # ----------------------------------------------------------------------------------------
-_MEMORY_BUDGET = 4e9  # bytes of work arrays curve_intervals may allocate per model
+_MEMORY_BUDGET = 4e9  # bytes of replicate means a simultaneous band may hold (peak about 3x)
+_CHUNK_BUDGET = 1e9  # bytes of scores + replicate means per chunk of k (peak about 3x)
 
 
 def _curve_intervals_iv(
@@ -513,18 +526,26 @@ def _curve_intervals_iv(
         raise PasscurveError(
             'method "two-level" resamples problems, not clusters; use method "bootstrap" or "cluster" with cluster ids'
         )
-    # the work arrays: per-problem scores (problems x k) and, for the resampling methods,
-    # replicate means (replicates x k); beyond the budget the machine would kill the process
+    # the simultaneous band needs its replicate means (replicates x k) at every k at once;
+    # every other method runs in chunks of k (see _k_chunks)
     rows = int(np.bincount(np.unique(counts.model.astype(str), return_inverse=True)[1].ravel()).max())
-    need = 8.0 * ks.size * (rows + (B if method not in ("analytic", "cluster") else 0))
-    if need > _MEMORY_BUDGET:
-        per = f" x {B} replicates ({method})" if method not in ("analytic", "cluster") else ""
+    need = 8.0 * ks.size * (rows + B)
+    if method == "band" and need > _MEMORY_BUDGET:
         raise PasscurveError(
-            f"`k`: intervals at {ks.size:,} values of k for {rows:,} problems{per} need about {need / 1e9:.0f} GB "
-            f"(budget {_MEMORY_BUDGET / 1e9:.0f} GB); ask for fewer k (a log-spaced grid such as 1,10,100,...), "
-            "fewer replicates, or the analytic method"
+            f"`k`: a simultaneous band over {ks.size:,} values of k for {rows:,} problems x {B} replicates needs "
+            f"about {need / 1e9:.0f} GB (budget {_MEMORY_BUDGET / 1e9:.0f} GB); ask for fewer k (a log-spaced grid "
+            "such as 1,10,100,...) or fewer replicates"
         )
     return counts, ks, metrics, level, B, gen, t, cl
+
+
+def _k_chunks(size: int, rows: int, B: int, method: str) -> list[slice]:
+    """Column chunks of the k grid whose work arrays (rows + replicates) x chunk fit the budget."""
+    width = rows + (B if method not in ("analytic", "cluster") else 0)
+    step = max(1, int(_CHUNK_BUDGET // (8.0 * max(width, 1))))
+    if method == "band" or step >= size:
+        return [slice(0, size)]
+    return [slice(s0, min(s0 + step, size)) for s0 in range(0, size, step)]
 
 
 def curve_intervals(
@@ -627,21 +648,31 @@ def curve_intervals(
             msg = f"model {name!r}: fewer than 2 {'clusters' if cl is not None else 'problems'}; intervals are undefined"
             warns.append(msg)
             warnings.warn(msg, DegenerateDataWarning, stacklevel=2)
+        chunks = _k_chunks(ks.size, len(sub), B, method)
+        two_level_rows = _two_level_chunk(len(sub), ks.size)
         for m in metrics:
-            S = _scores(sub.n, sub.c, ks, m, tau_v)
-            if G < 2:
-                with np.errstate(invalid="ignore", divide="ignore"):
-                    est = _mean_se(S, w, groups, G)[0]
-                lo, hi = np.full_like(est, np.nan), np.full_like(est, np.nan)
-            else:
+            pieces: list[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]] = []
+            state = gen.bit_generator.state
+            for sl in chunks:
+                # every chunk of k replays the same replicates (the same resampled problems), so
+                # the result equals one pass over all k and the stream ends where that pass would
+                gen.bit_generator.state = state
+                S = _scores(sub.n, sub.c, ks[sl], m, tau_v)
+                if G < 2:
+                    with np.errstate(invalid="ignore", divide="ignore"):
+                        est = _mean_se(S, w, groups, G)[0]
+                    pieces.append((est, np.full_like(est, np.nan), np.full_like(est, np.nan), np.zeros(est.size, bool)))
+                    continue
                 with warnings.catch_warnings(), np.errstate(invalid="ignore", divide="ignore"):
                     warnings.simplefilter("ignore", RuntimeWarning)  # all-NaN columns (n < k everywhere)
                     est, lo, hi, _ = _interval_from_scores(
-                        S, w, groups, G, method, alpha, B, gen, two_level=(sub.n, sub.c, ks, m, tau_v)
+                        S, w, groups, G, method, alpha, B, gen, two_level=(sub.n, sub.c, ks[sl], m, tau_v),
+                        two_level_rows=two_level_rows,
                     )
-                rare = _rare(S)
-                if rare.any():
-                    rare_at[m].append((name, ks[rare]))
+                pieces.append((est, lo, hi, _rare(S)))
+            est, lo, hi, rare = (np.concatenate(x) for x in zip(*pieces, strict=True))
+            if rare.any():
+                rare_at[m].append((name, ks[rare]))
             vals[m].append(est)
             lows[m].append(lo)
             highs[m].append(hi)
