@@ -397,3 +397,21 @@ def test_cli_plan_bad_inputs(counts_csv, args, msg):
     r = run_cli("plan", str(counts_csv), *args)
     assert r.returncode == 2
     assert msg in r.stderr and len(r.stderr.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize("prior", [BetaPrior(0.3, 4.0, 0.0), ZeroInflatedBetaPrior(0.3, 4.0, 0.0, impossible=0.1)])
+def test_outcome_sums_in_row_chunks_equal_one_pass(prior, monkeypatch):
+    # the exact sums over outcomes run in groups of rows with a bounded number of (row, outcome)
+    # pairs (20,000 problems made them 3 GB at once); the rows are independent, so the groups
+    # must give exactly the one-pass values
+    from passcurve import _planner
+
+    rng = np.random.default_rng(3)
+    n = rng.integers(5, 200, 300).astype(np.float64)
+    c = rng.binomial(n.astype(np.int64), rng.beta(0.3, 4.0, 300)).astype(np.float64)
+    m = rng.choice([1, 8, 64, 512], 300)
+    whole_r = preposterior_reduction(prior, n, c, 1000, m)
+    whole_h = _planner._hier_stats(prior, n, c, 1000.0, m)
+    monkeypatch.setattr(_planner, "_OUTCOMES_MAX", 500)
+    np.testing.assert_array_equal(preposterior_reduction(prior, n, c, 1000, m), whole_r)
+    np.testing.assert_array_equal(_planner._hier_stats(prior, n, c, 1000.0, m), whole_h)

@@ -105,6 +105,10 @@ def preposterior_reduction(prior: Any, n: Any, c: Any, k: float, m: Any) -> np.n
     c = np.atleast_1d(np.asarray(c, dtype=np.float64))
     m = np.atleast_1d(np.asarray(m, dtype=np.int64))
     n, c, m = (v.ravel() for v in np.broadcast_arrays(n, c, m))
+    return _by_outcome_chunks(prior, n, c, m, lambda nn, cc, mm: _preposterior_rows(prior, nn, cc, k, mm))
+
+
+def _preposterior_rows(prior: Any, n: np.ndarray, c: np.ndarray, k: float, m: np.ndarray) -> np.ndarray:
     d = n - c
     idx, x = _ragged_outcomes(prior, n, c, m)
     gl = special.gammaln
@@ -268,8 +272,8 @@ def _perturbed(prior: Any, da: float, db: float) -> Any:
     return dataclasses.replace(prior, alpha=prior.alpha * np.exp(da), beta=prior.beta * np.exp(db))
 
 
-def _ragged_outcomes(prior: Any, n: np.ndarray, c: np.ndarray, m: np.ndarray) -> tuple[np.ndarray, ...]:
-    """Flattened (row index, x) pairs over the outcomes x of m more samples that carry weight."""
+def _outcome_range(prior: Any, n: np.ndarray, c: np.ndarray, m: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Per row, the outcomes xmin..xmax of m more samples that carry weight."""
     d = n - c
     a_post, b_post = prior.alpha + c, prior.beta + d
     q_hi = special.betaincinv(a_post, b_post, 1.0 - 1e-12)
@@ -279,7 +283,32 @@ def _ragged_outcomes(prior: Any, n: np.ndarray, c: np.ndarray, m: np.ndarray) ->
     xmin = np.clip(np.floor(mu_lo - 8.0 * np.sqrt(mu_hi + 1.0) - 8.0), 0, None).astype(np.int64)
     if getattr(prior, "impossible", 0.0) > 0:
         xmin = np.zeros_like(xmin)  # the point mass at p = 0 puts weight on x = 0
-    xmin = np.minimum(xmin, xmax)
+    return np.minimum(xmin, xmax), xmax
+
+
+_OUTCOMES_MAX = 1 << 20  # (row, outcome) pairs evaluated at once by the exact outcome sums
+
+
+def _by_outcome_chunks(prior: Any, n: np.ndarray, c: np.ndarray, m: np.ndarray, fn: Any) -> np.ndarray:
+    """fn(n, c, m) over groups of rows holding at most _OUTCOMES_MAX outcomes, stacked in row order.
+
+    The exact sums over outcomes build a dozen arrays of one entry per (row, outcome) pair;
+    20,000 problems at look-aheads up to 512 samples made them 3 GB at once.
+    """
+    xmin, xmax = _outcome_range(prior, n, c, m)
+    total = np.cumsum(xmax - xmin + 1)
+    if total.size == 0 or total[-1] <= _OUTCOMES_MAX:
+        return np.asarray(fn(n, c, m))
+    cuts = [0]
+    while cuts[-1] < total.size:
+        base = total[cuts[-1] - 1] if cuts[-1] else 0
+        cuts.append(max(cuts[-1] + 1, int(np.searchsorted(total, base + _OUTCOMES_MAX, side="right"))))
+    return np.concatenate([np.asarray(fn(n[a:b], c[a:b], m[a:b])) for a, b in zip(cuts[:-1], cuts[1:], strict=True)])
+
+
+def _ragged_outcomes(prior: Any, n: np.ndarray, c: np.ndarray, m: np.ndarray) -> tuple[np.ndarray, ...]:
+    """Flattened (row index, x) pairs over the outcomes x of m more samples that carry weight."""
+    xmin, xmax = _outcome_range(prior, n, c, m)
     reps = xmax - xmin + 1
     idx = np.repeat(np.arange(reps.size), reps)
     offs = np.cumsum(reps) - reps
@@ -299,7 +328,12 @@ def _hier_stats(prior: Any, n: np.ndarray, c: np.ndarray, k: float, m: np.ndarra
     the predictive distribution of the new outcomes. Derivatives by central differences.
     """
     n, c, m = (np.asarray(v, dtype=np.float64).ravel() for v in np.broadcast_arrays(n, c, m))
-    idx, x = _ragged_outcomes(prior, n, c, m.astype(np.int64))
+    return _by_outcome_chunks(prior, n, c, m.astype(np.int64), lambda nn, cc, mm: _hier_stats_rows(prior, nn, cc, k, mm))
+
+
+def _hier_stats_rows(prior: Any, n: np.ndarray, c: np.ndarray, k: float, m_int: np.ndarray) -> np.ndarray:
+    m = m_int.astype(np.float64)
+    idx, x = _ragged_outcomes(prior, n, c, m_int)
     d = n - c
     gl = special.gammaln
     ci, di, mi = c[idx], d[idx], m[idx]
