@@ -105,12 +105,14 @@ def preposterior_reduction(prior: Any, n: Any, c: Any, k: float, m: Any) -> np.n
     c = np.atleast_1d(np.asarray(c, dtype=np.float64))
     m = np.atleast_1d(np.asarray(m, dtype=np.int64))
     n, c, m = (v.ravel() for v in np.broadcast_arrays(n, c, m))
-    return _by_outcome_chunks(prior, n, c, m, lambda nn, cc, mm: _preposterior_rows(prior, nn, cc, k, mm))
+    return _by_outcome_chunks(prior, n, c, m, lambda nn, cc, mm, rg: _preposterior_rows(prior, nn, cc, k, mm, rg))
 
 
-def _preposterior_rows(prior: Any, n: np.ndarray, c: np.ndarray, k: float, m: np.ndarray) -> np.ndarray:
+def _preposterior_rows(
+    prior: Any, n: np.ndarray, c: np.ndarray, k: float, m: np.ndarray, ranges: tuple[np.ndarray, np.ndarray]
+) -> np.ndarray:
     d = n - c
-    idx, x = _ragged_outcomes(prior, n, c, m)
+    idx, x = _ragged_outcomes(ranges)
     gl = special.gammaln
     ci, di, mi = c[idx], d[idx], m[idx].astype(np.float64)
     base = prior.log_moment(c, d)
@@ -290,7 +292,7 @@ _OUTCOMES_MAX = 1 << 20  # (row, outcome) pairs evaluated at once by the exact o
 
 
 def _by_outcome_chunks(prior: Any, n: np.ndarray, c: np.ndarray, m: np.ndarray, fn: Any) -> np.ndarray:
-    """fn(n, c, m) over groups of rows holding at most _OUTCOMES_MAX outcomes, stacked in row order.
+    """fn(n, c, m, (xmin, xmax)) over groups of rows holding at most _OUTCOMES_MAX outcomes, in row order.
 
     The exact sums over outcomes build a dozen arrays of one entry per (row, outcome) pair;
     20,000 problems at look-aheads up to 512 samples made them 3 GB at once.
@@ -298,17 +300,18 @@ def _by_outcome_chunks(prior: Any, n: np.ndarray, c: np.ndarray, m: np.ndarray, 
     xmin, xmax = _outcome_range(prior, n, c, m)
     total = np.cumsum(xmax - xmin + 1)
     if total.size == 0 or total[-1] <= _OUTCOMES_MAX:
-        return np.asarray(fn(n, c, m))
+        return np.asarray(fn(n, c, m, (xmin, xmax)))
     cuts = [0]
     while cuts[-1] < total.size:
         base = total[cuts[-1] - 1] if cuts[-1] else 0
         cuts.append(max(cuts[-1] + 1, int(np.searchsorted(total, base + _OUTCOMES_MAX, side="right"))))
-    return np.concatenate([np.asarray(fn(n[a:b], c[a:b], m[a:b])) for a, b in zip(cuts[:-1], cuts[1:], strict=True)])
+    return np.concatenate([np.asarray(fn(n[a:b], c[a:b], m[a:b], (xmin[a:b], xmax[a:b])))
+                           for a, b in zip(cuts[:-1], cuts[1:], strict=True)])
 
 
-def _ragged_outcomes(prior: Any, n: np.ndarray, c: np.ndarray, m: np.ndarray) -> tuple[np.ndarray, ...]:
-    """Flattened (row index, x) pairs over the outcomes x of m more samples that carry weight."""
-    xmin, xmax = _outcome_range(prior, n, c, m)
+def _ragged_outcomes(ranges: tuple[np.ndarray, np.ndarray]) -> tuple[np.ndarray, ...]:
+    """Flattened (row index, x) pairs over each row's outcomes xmin..xmax (:func:`_outcome_range`)."""
+    xmin, xmax = ranges
     reps = xmax - xmin + 1
     idx = np.repeat(np.arange(reps.size), reps)
     offs = np.cumsum(reps) - reps
@@ -328,12 +331,16 @@ def _hier_stats(prior: Any, n: np.ndarray, c: np.ndarray, k: float, m: np.ndarra
     the predictive distribution of the new outcomes. Derivatives by central differences.
     """
     n, c, m = (np.asarray(v, dtype=np.float64).ravel() for v in np.broadcast_arrays(n, c, m))
-    return _by_outcome_chunks(prior, n, c, m.astype(np.int64), lambda nn, cc, mm: _hier_stats_rows(prior, nn, cc, k, mm))
+    return _by_outcome_chunks(
+        prior, n, c, m.astype(np.int64), lambda nn, cc, mm, rg: _hier_stats_rows(prior, nn, cc, k, mm, rg)
+    )
 
 
-def _hier_stats_rows(prior: Any, n: np.ndarray, c: np.ndarray, k: float, m_int: np.ndarray) -> np.ndarray:
+def _hier_stats_rows(
+    prior: Any, n: np.ndarray, c: np.ndarray, k: float, m_int: np.ndarray, ranges: tuple[np.ndarray, np.ndarray]
+) -> np.ndarray:
     m = m_int.astype(np.float64)
-    idx, x = _ragged_outcomes(prior, n, c, m_int)
+    idx, x = _ragged_outcomes(ranges)
     d = n - c
     gl = special.gammaln
     ci, di, mi = c[idx], d[idx], m[idx]
