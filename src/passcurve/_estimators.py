@@ -124,10 +124,13 @@ def _log_fail_em(n: np.ndarray, c: np.ndarray, k: np.ndarray) -> np.ndarray:
         g_end = (A - mp) ** (-r) * -np.expm1(r * np.log1p(-M / (B - mp)))
         g_start = A ** (-r) * -np.expm1(r * np.log1p(-M / B))
         out -= b2p / ((2 * p) * (2 * p - 1)) * (g_end - g_start)
-    j = mp[:, None] + np.arange(_EM_GAP, dtype=np.float64)[None, :]
-    with np.errstate(divide="ignore", invalid="ignore"):
-        tail = np.where(j < m[:, None], np.log1p(-M[:, None] / (B[:, None] - j)), 0.0)
-    return out + tail.sum(axis=1)
+    near = np.flatnonzero(t > 0)  # only values with n - c - k < 16 have factors left to sum
+    if near.size:
+        j = mp[near, None] + np.arange(_EM_GAP, dtype=np.float64)[None, :]
+        with np.errstate(divide="ignore", invalid="ignore"):
+            tail = np.where(j < m[near, None], np.log1p(-M[near, None] / (B[near, None] - j)), 0.0)
+        out[near] += tail.sum(axis=1)
+    return out
 
 
 def _log_fail_table(
