@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 import warnings
+from fractions import Fraction
 
 import numpy as np
 import pytest
@@ -28,6 +29,7 @@ from passcurve._difficulty import (
     _log_rising,
     _pairs,
     _scaled_log_moment,
+    _scaled_log_moment_rows,
 )
 
 MODELS = [BetaBinomial, ZeroInflatedBetaBinomial, ScaledBetaBinomial, BetaMixtureBinomial, GridMixture]
@@ -61,6 +63,61 @@ def test_scaled_beta_moment_matches_quadrature(c, d, a, b, s):
     # reference: numerical quadrature of the defining integral (REFERENCE.md "Power laws", scaled Beta)
     got = float(np.exp(_scaled_log_moment(np.array(c), np.array(d), a, b, s)))
     assert got == pytest.approx(_quad_scaled(c, d, a, b, s), rel=1e-6)
+
+
+def _exact_scaled_log_moment(c: int, n: int, a: Fraction, b: Fraction, s: Fraction) -> float:
+    """log E[p^c (1-p)^(n-c)], p = s·u, u ~ Beta(a, b), in exact rational arithmetic: the Pfaff sum
+    s^c (a)_c/(a+b)_c (1-s)^d Σ_j C(d, j) (b)_j/(a+b+c)_j (s/(1-s))^j has rational terms."""
+    d = n - c
+    z = s / (1 - s)
+    value = s**c * (1 - s) ** d
+    for i in range(c):
+        value *= (a + i) / (a + b + i)
+    term = total = Fraction(1)
+    for j in range(d):
+        term *= Fraction(d - j) * (b + j) / ((j + 1) * (a + b + c + j)) * z
+        total += term
+    value *= total
+    return math.log(value.numerator) - math.log(value.denominator)
+
+
+@pytest.mark.parametrize(
+    "a,b,s", [(Fraction(7, 20), Fraction(23, 10), Fraction(3, 5)), (Fraction(3, 2), Fraction(9, 10), Fraction(99, 100)),
+              (Fraction(1, 10), Fraction(50), Fraction(1, 20))],
+)
+def test_scaled_beta_rows_match_exact_rationals(a, b, s):
+    # reference: exact rational arithmetic (the Pfaff sum above); the rows come from the backward
+    # three-term recurrence, a method independent of the series the likelihood uses
+    ns = [0, 1, 2, 37, 120]
+    rows = _scaled_log_moment_rows(ns, float(a), float(b), float(s))
+    for n, row in zip(ns, rows, strict=True):
+        assert row.shape == (n + 1,)
+        exact = [_exact_scaled_log_moment(c, n, a, b, s) for c in range(n + 1)]
+        np.testing.assert_allclose(row, exact, rtol=0, atol=1e-12)
+
+
+def test_scaled_beta_series_window_when_the_peak_is_at_j_0():
+    # reference: exact rational arithmetic. With b just above 1 the Pfaff terms peak at j = 0 and
+    # then decay geometrically, far slower than the curvature at the peak suggests; the window
+    # sized by that curvature stopped at j = 61 of ~200 and log M was off by 2.4e-7 (regression)
+    a, b, s = Fraction(1023, 100), Fraction(117, 100), Fraction(21, 125)
+    got = float(_scaled_log_moment(np.array([452.0]), np.array([1954.0]), float(a), float(b), float(s))[0])
+    assert got == pytest.approx(_exact_scaled_log_moment(452, 2406, a, b, s), abs=1e-11)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_scaled_beta_series_and_recurrence_agree(seed):
+    # two independent computations of the same moments: the windowed Pfaff series (likelihood)
+    # and the backward recurrence (whole pmf rows), over random parameters and n up to 3000
+    rng = np.random.default_rng(seed)
+    for _ in range(10):
+        a = float(np.exp(rng.uniform(np.log(0.05), np.log(20))))
+        b = float(np.exp(rng.uniform(np.log(0.2), np.log(500))))
+        s = float(rng.uniform(0.05, 0.999))
+        ns = rng.integers(1, 3000, 3)
+        for n, row in zip(ns, _scaled_log_moment_rows(ns, a, b, s), strict=True):
+            cs = np.arange(n + 1.0)
+            np.testing.assert_allclose(row, _scaled_log_moment(cs, n - cs, a, b, s), rtol=0, atol=1e-10)
 
 
 def test_scaled_beta_pmf_matches_2f1_small_n():
@@ -434,8 +491,46 @@ def test_pmf_bins_is_the_exact_sum_up_to_2_14(cls):
     b = np.array([0, 1, 2, 17, 400, 2999, 3001])
     cs = np.arange(3001, dtype=np.float64)
     exact = np.add.reduceat(m.pmf(np.full_like(cs, 3000), cs), b[:-1])
-    # GridMixture differences binomial CDFs (a few digits lost to the subtraction)
-    np.testing.assert_allclose(m.pmf_bins(3000, b), exact, rtol=1e-10 if cls is GridMixture else 1e-12, atol=1e-300)
+    # GridMixture differences binomial CDFs (a few digits lost to the subtraction); the scaled
+    # Beta's rows come from its recurrence, not from the series behind pmf (they agree to ~1e-12)
+    tol = 1e-10 if cls in (GridMixture, ScaledBetaBinomial) else 1e-12
+    np.testing.assert_allclose(m.pmf_bins(3000, b), exact, rtol=tol, atol=1e-300)
+
+
+@pytest.mark.parametrize("cls", MODELS)
+def test_pmf_bins_many_equals_pmf_bins_one_n_at_a_time(cls):
+    # the batched form (goodness of fit, the report) against the single-n form, n on both sides of 2^14
+    m = _fitted(cls, 3000, 1)
+    ns = [0, 1, 7, 3000, 250, 20_000]
+    bounds = [_dyadic_bounds(n) for n in ns]
+    many = m.pmf_bins_many(ns, bounds)
+    for n, b, got in zip(ns, bounds, many, strict=True):
+        np.testing.assert_allclose(got, m.pmf_bins(n, b), rtol=1e-13, atol=1e-300)
+        assert got.sum() == pytest.approx(1.0, abs=1e-5)
+
+
+def test_goodness_of_fit_with_thousands_of_distinct_n():
+    # regression: 2,000 problems with 1,820 distinct n up to 10^4 took 300 s in the scaled Beta's
+    # goodness of fit (every c of every n by the O(sqrt(n)) series); the rows now come from the
+    # recurrence. Reference: the expected counts sum to the number of problems, and each bin equals
+    # the value-by-value sum of the pmf (the series) over the same problems
+    rng = np.random.default_rng(5)
+    n = rng.integers(1, 10_001, 2000)
+    c = rng.binomial(n, 0.8 * rng.beta(0.3, 5.0, n.size))
+    m = ScaledBetaBinomial()
+    m._theta = np.array([special.logit(0.8), np.log(0.3), np.log(5.0)])
+    m.params_ = m._unpack(m._theta)
+    m.pairs_ = _pairs(n, c, None)
+    m.n_params_ = 3
+    g = m.goodness_of_fit()
+    assert sum(g["expected"]) == pytest.approx(2000, rel=1e-10)
+    sub = np.unique(n)[::200]  # a value-by-value check on a subset of the n
+    edges = np.array([0, 1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096, 8192, 16384])
+    for nv in sub:
+        cs = np.arange(nv + 1.0)
+        bounds = np.unique(np.minimum(edges, nv + 1))
+        ref = np.add.reduceat(m.pmf(np.full_like(cs, nv), cs), bounds[:-1])
+        np.testing.assert_allclose(m.pmf_bins(int(nv), bounds), ref, rtol=1e-10, atol=1e-300)
 
 
 @pytest.mark.parametrize("cls", MODELS)

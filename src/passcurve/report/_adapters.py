@@ -147,8 +147,8 @@ def _expected_shares(fit: Any, ns: np.ndarray) -> Callable[[np.ndarray, int], di
     def shares(edges: np.ndarray, _n: int) -> dict[str, Any]:
         un, cnt = np.unique(ns, return_counts=True)
         tot = np.zeros(edges.size - 1)
-        zero = 0.0
-        for nval, w in zip(un, cnt, strict=True):
+        limits = []
+        for nval in un:
             nv = int(nval)
             # bin i holds the c with edges[i] <= c/n < edges[i+1] (the last bin closed, as in
             # np.histogram): integer limits, nudged to agree with the floating-point comparison
@@ -158,11 +158,13 @@ def _expected_shares(fit: Any, ns: np.ndarray) -> Callable[[np.ndarray, int], di
             top = int(np.floor(edges[-1] * nv))
             top = top - 1 if top / nv > edges[-1] else top + 1 if (top + 1) / nv <= edges[-1] else top
             lo[-1] = min(max(top + 1, 0), nv + 1)
-            bounds = np.unique(np.concatenate([[0, nv + 1], lo]))
-            cum = np.concatenate([[0.0], np.cumsum(fit.pmf_bins(nv, bounds))])
+            limits.append((lo, np.unique(np.concatenate([[0, nv + 1], lo]))))
+        masses = fit.pmf_bins_many(un.astype(np.int64), [bounds for _, bounds in limits])
+        for (lo, bounds), mass, w in zip(limits, masses, cnt, strict=True):
+            cum = np.concatenate([[0.0], np.cumsum(mass)])
             at = np.searchsorted(bounds, lo)
             tot += w * np.maximum(cum[at[1:]] - cum[at[:-1]], 0.0)
-            zero += w * float(fit.pmf(nv, 0))
+        zero = float(cnt @ fit.pmf(un.astype(np.float64), 0.0))
         n_total = float(cnt.sum())
         return {"shares": tot / n_total, "zero": zero / n_total, "label": fit.name}
 
