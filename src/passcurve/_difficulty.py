@@ -161,6 +161,20 @@ def _zero_log_moment(c: np.ndarray) -> np.ndarray:
     return np.where(np.asarray(c) == 0, 0.0, _LOG0)
 
 
+def _segment_cumsum(x: np.ndarray, offs: np.ndarray, seg: np.ndarray) -> np.ndarray:
+    """Running sums of ``x`` restarting at every offset, for ``x`` that is 0 at the offsets.
+
+    One cumulative sum over the whole array, with each segment's total subtracted at the next
+    segment's start, so the running value returns to ~0 there instead of growing over all
+    segments (its rounding stays that of one segment); the remainder is removed exactly.
+    """
+    y = x.copy()
+    totals = np.add.reduceat(x, offs)
+    y[offs[1:]] -= totals[:-1]
+    g = np.cumsum(y)
+    return g - g[offs][seg]
+
+
 _WINDOW_DROP = 70.0  # the Pfaff series' window ends where the terms are below e^-70 of the peak
 
 
@@ -336,27 +350,35 @@ def _scaled_log_moment(c: np.ndarray, d: np.ndarray, a: float, b: float, s: floa
         ln = lens[idx]
         seg = np.repeat(np.arange(idx.size), ln)
         offs = np.cumsum(ln) - ln
-        j = lo[idx][seg] + (np.arange(seg.size) - np.repeat(offs, ln))
+        local = np.arange(seg.size) - np.repeat(offs, ln)
+        j = lo[idx][seg] + local
         dd = flat_d[idx][seg]
         ccs = cc[idx][seg]
-        logt = (
-            special.gammaln(dd + 1)
-            - special.gammaln(j + 1)
-            - special.gammaln(dd - j + 1)
-            + special.gammaln(b + j)
-            - special.gammaln(b)
-            - special.gammaln(ccs + j)
-            + special.gammaln(ccs)
-            + j * np.log(z)
-        )
+        # log t_j - log t_lo as a running sum of log(t_j / t_{j-1}) (one log per term instead of
+        # eight lgamma, whose large values also cancel to ~1e-12 here); t_lo itself exactly once
+        jm = j - 1.0
+        start_of = local == 0
+        with np.errstate(divide="ignore", invalid="ignore"):
+            step = np.log((dd - jm) * (b + jm) * z / (j * (ccs + jm)))
+        step[start_of] = 0.0
+        logt = _segment_cumsum(step, offs, seg)
+        l0, d0, c0 = lo[idx], flat_d[idx], cc[idx]
+        log_lo = (special.gammaln(d0 + 1) - special.gammaln(l0 + 1) - special.gammaln(d0 - l0 + 1)
+                  + special.gammaln(b + l0) - special.gammaln(b) - special.gammaln(c0 + l0)
+                  + special.gammaln(c0) + l0 * np.log(z))
         mx = np.maximum.reduceat(logt, offs)
-        wt = np.exp(logt - mx[np.repeat(np.arange(idx.size), ln)])
+        wt = np.exp(logt - mx[seg])
         ssum = np.add.reduceat(wt, offs)
-        out[idx] = mx + np.log(ssum)
+        out[idx] = log_lo + mx + np.log(ssum)
         if grad:
+            # ψ(x + j) = ψ(x + lo) + Σ_{i=lo}^{j-1} 1/(x + i), by the same running sums
+            inv_b = np.where(start_of, 0.0, 1.0 / (b + jm))
+            inv_c = np.where(start_of, 0.0, 1.0 / (ccs + jm))
             mean_j[idx] = np.add.reduceat(wt * j, offs) / ssum
-            mean_pb[idx] = np.add.reduceat(wt * special.digamma(b + j), offs) / ssum
-            mean_pc[idx] = np.add.reduceat(wt * special.digamma(ccs + j), offs) / ssum
+            mean_pb[idx] = special.digamma(b + l0) + np.add.reduceat(
+                wt * _segment_cumsum(inv_b, offs, seg), offs) / ssum
+            mean_pc[idx] = special.digamma(c0 + l0) + np.add.reduceat(
+                wt * _segment_cumsum(inv_c, offs, seg), offs) / ssum
         start = stop
     res = (
         flat_c * np.log(s)
