@@ -5,7 +5,9 @@ Baseline in the same process: the same optimiser on the per-row likelihood
 reduction to distinct (n, c) pairs and the analytic digamma gradient.
 
 Also the scaled Beta (Schaeffer et al.'s law; a 3-parameter likelihood evaluated by a series) with its
-analytic gradient against the same class with finite-difference gradients, in the same process; and the
+analytic gradient against the same class with finite-difference gradients, in the same process; its goodness
+of fit on 300 problems with distinct n (whole pmf rows by the backward recurrence against the series value by
+value, same process); and the
 nonparametric MLE (GridMixture, Wang's constrained Newton method) on the same data,
 against plain EM on the same grid and likelihood matrix in the same process: time, and how far
 each is from the maximum (the duality-gap bound N (max_j D_j - 1)).
@@ -18,9 +20,10 @@ from __future__ import annotations
 import time
 
 import numpy as np
-from scipy import optimize, stats
+from scipy import optimize, special, stats
 
 from passcurve import BetaBinomial, GridMixture, ScaledBetaBinomial, ZeroInflatedBetaBinomial
+from passcurve._difficulty import DifficultyModel, _pairs
 
 
 class _FiniteDifferenceScaledBeta(ScaledBetaBinomial):
@@ -58,6 +61,36 @@ def scaled_beta() -> None:
     for s_true, a, b, t_an, t_fd, dll in rows:
         print(f"  truth s={s_true}, Beta({a}, {b}): analytic gradient {t_an:.2f} s, finite differences {t_fd:.2f} s "
               f"({t_fd / t_an:.1f}x); log-likelihood difference {dll:+.2g}")
+
+
+class _SeriesRowsScaledBeta(ScaledBetaBinomial):
+    """The baseline: every pmf value of a row from the Pfaff series (the base class's value-by-value rows)."""
+
+    def _pmf_rows(self, ns: list[int]) -> list[np.ndarray]:
+        return DifficultyModel._pmf_rows(self, ns)
+
+
+def scaled_beta_gof() -> None:
+    """Goodness of fit of the scaled Beta on problems with many distinct n (the expected counts need
+    P(c | n) for every c of every distinct n): backward recurrence rows against the series, same process."""
+    gen = np.random.default_rng(5)
+    n = gen.integers(1, 10_001, 300)
+    c = gen.binomial(n, 0.8 * gen.beta(0.3, 5.0, n.size))
+    theta = np.array([special.logit(0.8), np.log(0.3), np.log(5.0)])
+    times, expected = [], []
+    for cls in (ScaledBetaBinomial, _SeriesRowsScaledBeta):
+        m = cls()
+        m._theta = theta
+        m.params_ = m._unpack(theta)
+        m.pairs_ = _pairs(n, c, None)
+        m.n_params_ = 3
+        t = time.perf_counter()
+        expected.append(np.array(m.goodness_of_fit()["expected"]))
+        times.append(time.perf_counter() - t)
+    diff = float(np.max(np.abs(expected[0] - expected[1]) / np.maximum(expected[1], 1e-300)))
+    print(f"\nscaled Beta goodness of fit, 300 problems with {np.unique(n).size} distinct n up to 10^4")
+    print(f"  recurrence rows {times[0]:.2f} s, series value by value {times[1]:.2f} s "
+          f"({times[1] / times[0]:.0f}x); expected counts agree to {diff:.1e} (relative)")
 
 
 def npmle() -> None:
@@ -118,6 +151,7 @@ def main() -> None:
     print(f"  speed-up: {t_base / t_fit:.1f}x")
     print(f"  zero-inflated Beta fit (3 parameters):            {t_zi:.3f} s  impossible={z.impossible_mass_:.4f}")
     scaled_beta()
+    scaled_beta_gof()
     npmle()
 
 
