@@ -575,3 +575,40 @@ def test_scaled_beta_moment_with_b_below_one_near_the_scale_edge():
     m._theta = np.array([special.logit(s), np.log(a), np.log(b)])
     m.params_ = m._unpack(m._theta)
     assert m.pmf_bins(n, [0, n + 1])[0] == pytest.approx(1.0, abs=1e-6)
+
+
+def test_standard_errors_with_a_parameter_on_its_boundary():
+    # On Beta data the scaled Beta's scale goes to 1 and the zero-inflated Beta's impossible mass
+    # to 0: both reduce to the Beta. A Wald SE at a boundary means nothing (the fit showed
+    # "scale=1±3.7e-07", and the zero-inflated model lost every SE to the singular information),
+    # so the boundary parameter has none and the others are conditional on it. Reference: with
+    # the boundary parameter held there the model *is* the Beta, so alpha's and beta's SEs must
+    # equal the Beta fit's (same likelihood, same information). Seed 17: a sample on which both
+    # fits reach the boundary (about half of Beta samples do, for each model)
+    rng = np.random.default_rng(17)
+    n = np.full(128, 10_000)
+    c = rng.binomial(n, rng.beta(0.3, 12.0, n.size))
+    beta = BetaBinomial().fit(n=n, c=c)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        fits = [ScaledBetaBinomial().fit(n=n, c=c), ZeroInflatedBetaBinomial().fit(n=n, c=c)]
+    for f, name in zip(fits, ("scale", "impossible"), strict=True):
+        assert f.boundary_ == (name,)
+        assert np.isnan(f.se_[name]) and f.to_dict()["se"][name] is None
+        assert f.to_dict()["boundary"] == [name]
+        for k in ("alpha", "beta"):
+            assert f.params_[k] == pytest.approx(beta.params_[k], rel=1e-3)
+            assert f.se_[k] == pytest.approx(beta.se_[k], rel=0.02)
+
+
+def test_standard_errors_in_the_interior_are_all_reported():
+    # the scaled Beta with a true scale of 0.6: no parameter on a boundary, every SE finite and
+    # positive, and the truth within 4 SEs of the estimate (reference: the simulation's parameters)
+    rng = np.random.default_rng(12)
+    n = np.full(2000, 500)
+    c = rng.binomial(n, 0.6 * rng.beta(0.5, 2.0, n.size))
+    f = ScaledBetaBinomial().fit(n=n, c=c)
+    assert f.boundary_ == ()
+    for k, truth in (("scale", 0.6), ("alpha", 0.5), ("beta", 2.0)):
+        assert np.isfinite(f.se_[k]) and f.se_[k] > 0
+        assert abs(f.params_[k] - truth) < 4 * f.se_[k]

@@ -400,6 +400,17 @@ def _scaled_log_moment(c: np.ndarray, d: np.ndarray, a: float, b: float, s: floa
 # ----------------------------------------------------------------------------------------
 # numerical helpers
 # ----------------------------------------------------------------------------------------
+def _inverse_information(H: np.ndarray) -> np.ndarray | None:
+    """H⁻¹ when it is a usable covariance (finite, non-negative diagonal), else None."""
+    try:
+        cov = np.linalg.inv(H)
+    except np.linalg.LinAlgError:
+        return None
+    if not np.all(np.isfinite(cov)) or np.any(np.diag(cov) < 0):
+        return None
+    return cov
+
+
 def _num_hessian(f: Any, x: np.ndarray, eps: float = 1e-4) -> np.ndarray:
     """Central-difference Hessian of a scalar function."""
     k = x.size
@@ -436,6 +447,7 @@ def _fmt_param(v: float) -> str:
 # the base class
 # ----------------------------------------------------------------------------------------
 _PMF_EXACT_N = 1 << 14  # pmf_bins sums every c up to this n
+_BOUNDARY = 1e-6  # a probability (impossible mass, 1 - scale) this close to its bound is on the boundary
 _PMF_EXACT_EDGE = 1 << 10  # above it, c < 2^10 and c > n - 2^10 are still summed exactly
 
 
@@ -457,7 +469,12 @@ class DifficultyModel:
     se_ : dict of str to float
         Standard errors from the observed information (inverse numerical Hessian of the
         negative log-likelihood in the unconstrained parametrisation, delta method back).
-        NaN when the Hessian is singular (e.g. a parameter on its boundary).
+        NaN when the Hessian is singular. A parameter on its boundary (impossible mass or
+        1 − scale below 1e-6) has NaN, and the others' come from the information with it held
+        there (a Wald interval at a boundary means nothing).
+    boundary_ : tuple of str
+        The parameters on their boundary (e.g. ``("scale",)`` when the scaled Beta reduces to
+        the Beta).
     loglik_ : float
         Maximised log-likelihood, including the binomial coefficients.
     aic_, bic_ : float
@@ -478,6 +495,7 @@ class DifficultyModel:
     # inverse observed information in the unconstrained parametrisation; None when the
     # Hessian is unusable (set by ``fit``; annotation only, no class-level value)
     cov_theta_: np.ndarray | None
+    boundary_: tuple[str, ...] = ()
 
     def __init__(self) -> None:
         self._theta: np.ndarray | None = None
@@ -569,19 +587,36 @@ class DifficultyModel:
         theta = self._check_fitted()
         self.params_ = self._unpack(theta)
         names = list(self.params_)
+        edge = self._on_boundary(theta)
+        self.boundary_ = tuple(name for name, at in zip(names, self._boundary_params(edge), strict=True) if at)
+        se = np.full(len(names), np.nan)
+        self.cov_theta_ = None
         try:
             H = _num_hessian(lambda t: self._negloglik(t, pn, c, w, lb), theta)
-            cov_t = np.linalg.inv(H)
-            if not np.all(np.isfinite(cov_t)) or np.any(np.diag(cov_t) < 0):
-                raise np.linalg.LinAlgError
             J = _num_jacobian(lambda t: np.array(list(self._unpack(t).values())), theta)
-            cov = J @ cov_t @ J.T
-            se = np.sqrt(np.maximum(np.diag(cov), 0.0))
-            self.cov_theta_ = cov_t
         except (np.linalg.LinAlgError, ValueError):
-            se = np.full(len(names), np.nan)
-            self.cov_theta_ = None
+            H = None
+        if H is not None:
+            cov_t = _inverse_information(H)
+            if cov_t is not None:
+                self.cov_theta_ = cov_t  # the forecast's Laplace draws (corrected toward the likelihood)
+            keep = ~edge
+            # standard errors: a coordinate on its boundary has none (the likelihood is flat
+            # there, and its Wald interval means nothing); the others are conditional on it
+            sub = cov_t if not edge.any() else (_inverse_information(H[np.ix_(keep, keep)]) if keep.any() else None)
+            if sub is not None:
+                Jk = J[:, keep]
+                se = np.sqrt(np.maximum(np.diag(Jk @ sub @ Jk.T), 0.0))
+                se[np.array(self._boundary_params(edge))] = np.nan
         self.se_ = dict(zip(names, (float(v) for v in se), strict=True))
+
+    def _on_boundary(self, theta: np.ndarray) -> np.ndarray:
+        """Which unconstrained coordinates sit on their boundary (none by default)."""
+        return np.zeros(theta.size, dtype=bool)
+
+    def _boundary_params(self, edge: np.ndarray) -> list[bool]:
+        """Which named parameters are determined by boundary coordinates alone."""
+        return [False] * len(self.params_)
 
     def _check_fitted(self) -> np.ndarray:
         if self._theta is None:
@@ -776,6 +811,7 @@ class DifficultyModel:
             "tail_exponent": None if not np.isfinite(self.tail_exponent_) else self.tail_exponent_,
             "success": bool(self.success_),
             "message": self.message_,
+            "boundary": list(self.boundary_),
         }
 
     @property
@@ -970,6 +1006,12 @@ class ZeroInflatedBetaBinomial(DifficultyModel):
             "beta": float(np.exp(theta[2])),
         }
 
+    def _on_boundary(self, theta: np.ndarray) -> np.ndarray:
+        return np.array([special.expit(theta[0]) < _BOUNDARY, False, False])
+
+    def _boundary_params(self, edge: np.ndarray) -> list[bool]:
+        return [bool(edge[0]), False, False]
+
     def _log_moment_theta(self, theta: np.ndarray, c: np.ndarray, d: np.ndarray) -> np.ndarray:
         lp0 = -np.logaddexp(0.0, -theta[0])  # log expit
         lp1 = -np.logaddexp(0.0, theta[0])
@@ -1018,6 +1060,12 @@ class ScaledBetaBinomial(DifficultyModel):
             "alpha": float(np.exp(theta[1])),
             "beta": float(np.exp(theta[2])),
         }
+
+    def _on_boundary(self, theta: np.ndarray) -> np.ndarray:
+        return np.array([special.expit(-theta[0]) < _BOUNDARY, False, False])  # 1 - s, the scale at 1
+
+    def _boundary_params(self, edge: np.ndarray) -> list[bool]:
+        return [bool(edge[0]), False, False]
 
     def _log_moment_theta(self, theta: np.ndarray, c: np.ndarray, d: np.ndarray) -> np.ndarray:
         s = float(special.expit(theta[0]))
@@ -1111,6 +1159,15 @@ class BetaMixtureBinomial(DifficultyModel):
             out[f"alpha{j + 1}"] = float(ab[j, 0])
             out[f"beta{j + 1}"] = float(ab[j, 1])
         return out
+
+    def _on_boundary(self, theta: np.ndarray) -> np.ndarray:
+        edge = np.zeros(theta.size, dtype=bool)
+        if self.zero_inflated:
+            edge[0] = self._weights(theta)[0] < _BOUNDARY
+        return edge
+
+    def _boundary_params(self, edge: np.ndarray) -> list[bool]:
+        return [bool(self.zero_inflated and edge[0])] + [False] * (len(self.params_) - 1)
 
     def _log_moment_theta(self, theta: np.ndarray, c: np.ndarray, d: np.ndarray) -> np.ndarray:
         wts = self._weights(theta)

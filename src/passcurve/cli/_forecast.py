@@ -96,7 +96,8 @@ def fit_cmd(
         params, failed = [], []
         for name, f in per.items():
             params.append(f"  {name}: " + ", ".join(
-                f"{k}={_g(v)}" + (f"±{f.se_[k]:.3g}" if np.isfinite(f.se_.get(k, np.nan)) else "")
+                f"{k}={_g(v)}" + (f"±{f.se_[k]:.3g}" if np.isfinite(f.se_.get(k, np.nan))
+                                  else " (at its bound)" if k in f.boundary_ else "")
                 for k, v in f.params_.items()
             ))
             g = f.goodness_of_fit()
