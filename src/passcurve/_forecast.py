@@ -405,9 +405,7 @@ def _f(x: float) -> float | None:
 def _forecast_iv(counts: Any, k: Any, method: str, confidence_level: Any, n_resamples: Any, cv_resamples: Any,
                  scope: str, combination: str = "inverse_mse") -> tuple[Counts, np.ndarray, float, int, int]:
     check_counts_object(counts)
-    ks = np.unique(as_int_array(k, "k", minimum=1).ravel())
-    if ks.max() > 10**12:
-        raise PasscurveError(f"`k` must be <= 1e12 (got k={int(ks.max())})")
+    ks = np.unique(as_int_array(k, "k", minimum=1, maximum=10**12).ravel())
     if method not in FORECAST_METHODS:
         raise PasscurveError(f"`method` must be one of {', '.join(FORECAST_METHODS)} (got {method!r})")
     if scope not in ("benchmark", "population"):

@@ -43,10 +43,12 @@ def _first_bad(arr: np.ndarray, mask: np.ndarray) -> Any:
     return np.ravel(arr)[idx]
 
 
-def as_int_array(x: Any, name: str, *, minimum: int | None = 0) -> np.ndarray:
-    """Return ``x`` as an int64 array; reject NaN, non-integers, bools, strings and values < ``minimum``.
+def as_int_array(x: Any, name: str, *, minimum: int | None = 0, maximum: int | None = None) -> np.ndarray:
+    """Return ``x`` as an int64 array; reject NaN, non-integers, bools, strings and values outside
+    [``minimum``, ``maximum``].
 
-    Integral floats (``3.0``, as CSV readers produce) are accepted.
+    Integral floats (``3.0``, as CSV readers produce) are accepted. ``maximum`` is checked before
+    the int64 conversion, so a value beyond int64 gets the same message as one just above it.
     """
     try:
         arr = np.asarray(x)
@@ -72,6 +74,8 @@ def as_int_array(x: Any, name: str, *, minimum: int | None = 0) -> np.ndarray:
         frac = arr != np.floor(arr)
         if frac.any():
             raise PasscurveError(f"`{name}` must contain integers (got {fmt(_first_bad(arr, frac))})")
+        if maximum is not None and arr.max() > maximum:
+            raise PasscurveError(f"`{name}` must be <= {maximum:.3g} (got {name}={fmt(arr.max())})")
         if np.abs(arr).max() >= 2**62:
             raise PasscurveError(f"`{name}` is too large (got {name}={fmt(np.abs(arr).max())}, max {2**62:.3g})")
         out = arr.astype(np.int64)
@@ -81,6 +85,8 @@ def as_int_array(x: Any, name: str, *, minimum: int | None = 0) -> np.ndarray:
         low = out < minimum
         if low.any():
             raise PasscurveError(f"`{name}` must be >= {minimum} (got {name}={fmt(_first_bad(out, low))})")
+    if maximum is not None and out.max() > maximum:
+        raise PasscurveError(f"`{name}` must be <= {maximum:.3g} (got {name}={fmt(out.max())})")
     return out
 
 
