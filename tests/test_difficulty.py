@@ -612,3 +612,32 @@ def test_standard_errors_in_the_interior_are_all_reported():
     for k, truth in (("scale", 0.6), ("alpha", 0.5), ("beta", 2.0)):
         assert np.isfinite(f.se_[k]) and f.se_[k] > 0
         assert abs(f.params_[k] - truth) < 4 * f.se_[k]
+
+
+def test_a_newton_optimum_is_not_polished_by_nelder_mead(monkeypatch):
+    # BFGS stops on "precision loss" at the optimum of a flat likelihood (a scaled Beta whose scale
+    # is barely identified); when the Newton decrement there is ~0 the fit is accepted instead of
+    # running a Nelder-Mead polish (156 evaluations to gain 3e-10). Reference: a Nelder-Mead run
+    # from the returned point, done here, gains less than 1e-6 in log-likelihood
+    import passcurve._difficulty as difficulty
+
+    gen = np.random.default_rng(2)
+    for s_true, a, b in ((1.0, 0.3, 12.0), (0.1, 0.2, 4.0)):  # the second draw, as in bench_fit.py
+        n = np.full(128, 10_000)
+        c = gen.binomial(n, s_true * gen.beta(a, b, 128))
+    methods = []
+    real = difficulty.optimize.minimize
+
+    def spy(*args, **kwargs):
+        methods.append(kwargs.get("method"))
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(difficulty.optimize, "minimize", spy)
+    f = ScaledBetaBinomial().fit(n=n, c=c)
+    assert "Nelder-Mead" not in methods and f.success_
+    pn, pc, pw = f.pairs_
+    lb = _log_binom(pn, pc)
+    at = f._negloglik(f._theta, pn, pc, pw, lb)
+    polish = real(f._negloglik, f._theta, args=(pn, pc, pw, lb), method="Nelder-Mead",
+                  options={"maxiter": 4000, "xatol": 1e-7, "fatol": 1e-9})
+    assert polish.fun >= at - 1e-6

@@ -543,6 +543,13 @@ class DifficultyModel:
         agree = [r for r in runs if r.success and r.fun <= best.fun + 1e-9 * max(1.0, abs(best.fun))]
         if agree:
             return agree[0]
+        # BFGS often stops on "precision loss" at the optimum of a flat likelihood: when the Newton
+        # decrement there is ~0 (see _judge) no polish can gain anything (Nelder-Mead took 156
+        # evaluations to gain 3e-10 on a poorly identified scaled Beta)
+        ok, msg = _judge(best, lambda t: self._negloglik(t, n, c, w, lb))
+        if ok:
+            best.success, best.message = True, msg
+            return best
         # polish with Nelder-Mead (robust where finite-difference gradients are rough)
         res2 = optimize.minimize(
             self._negloglik,
