@@ -280,3 +280,129 @@ def test_planner_fits_agree_with_fit_difficulty_models():
     got = [mine.alpha, mine.beta, mine.impossible]
     ref = [theirs.params_["alpha"], theirs.params_["beta"], theirs.params_["impossible"]]
     np.testing.assert_allclose(got, ref, rtol=2e-2)
+
+
+# ---------------------------------------------------------------------- the design in curves
+def _stop_design_data(seed: int, problems: int = 300, batch: int = 5, cap: int = 40):
+    """Counts from a stop-at-first-successful-batch design (the BoN design, scaled down)."""
+    rng = np.random.default_rng(seed)
+    p = rng.beta(0.4, 6.0, problems)
+    n, c = np.empty(problems, np.int64), np.empty(problems, np.int64)
+    for i in range(problems):
+        drawn = 0
+        while True:
+            size = min(batch, cap - drawn)
+            hits = int(rng.binomial(size, p[i]))
+            drawn += size
+            if hits or drawn >= cap:
+                n[i], c[i] = drawn, hits
+                break
+    return n, c
+
+
+def test_curve_under_a_stop_design_is_the_mean_of_the_stopping_estimates():
+    # reference: the per-problem stopping-time estimator (exact: the rational enumeration above),
+    # averaged over problems by hand, with and without weights; k beyond a problem's n counts a
+    # solved problem as solved (1), and with a cap every problem is estimable up to it
+    from passcurve import Counts, StopAtSuccess, curve
+
+    n, c = _stop_design_data(0)
+    ks = np.array([1, 3, 5, 12, 40])
+    design = StopAtSuccess(batch=5, cap=40)
+    per = stopping_pass_at_k(n[:, None], c[:, None], ks[None, :], batch=5, cap=40)
+    res = curve(Counts.from_arrays(n, c), ks, design=design)
+    assert tuple(res.values) == ("pass_at_k",) and res.design == "stop at success (batch 5, cap 40)"
+    np.testing.assert_allclose(res.values["pass_at_k"][0], per.mean(axis=0), rtol=1e-13)
+    assert (res.problems == n.size).all() and (res.dropped == 0).all()
+    w = np.random.default_rng(1).uniform(0.5, 2.0, n.size)
+    res_w = curve(Counts.from_arrays(n, c, weight=w), ks, design=design)
+    np.testing.assert_allclose(res_w.values["pass_at_k"][0], w @ per / w.sum(), rtol=1e-13)
+    # the plain estimator on the same counts is biased upward (n is a stopping time)
+    plain = curve(Counts.from_arrays(n, c), [3], k_gt_n="drop", metrics=["pass_at_k"]).values["pass_at_k"][0, 0]
+    assert plain > res.values["pass_at_k"][0, 1] + 0.02
+
+
+def test_curve_under_a_stop_design_without_a_cap_drops_unsolved_problems_beyond_their_n():
+    # without a cap a problem that stopped unsolved at n says nothing about k > n: it is left out
+    # of the mean there, counted in `dropped`, and warned about; solved ones count as 1
+    from passcurve import Counts, DroppedProblemsWarning, StopAtSuccess, curve
+
+    cnt = Counts.from_arrays([5, 10, 10, 20], [2, 1, 0, 0])
+    with pytest.warns(DroppedProblemsWarning, match="stopped unsolved before k"):
+        res = curve(cnt, [5, 10, 15], design=StopAtSuccess(batch=5))
+    assert res.dropped[0].tolist() == [0, 0, 1]
+    # k = 15: problems (5, 2) -> 1, (10, 1) -> 1, (20, 0) -> 0; (10, 0) left out
+    assert res.values["pass_at_k"][0, 2] == pytest.approx(2 / 3, rel=1e-15)
+
+
+def test_curve_intervals_under_a_stop_design():
+    # the intervals resample problems, whose scores are the stopping-time estimates: the analytic
+    # interval is about estimate ± t·SE with SE the standard error of those scores (reference: the
+    # public standard_error on the per-problem estimates computed here; the interval itself is the
+    # Wilson-t form, slightly asymmetric, hence the 5% tolerance on its width)
+    from scipy import stats
+
+    from passcurve import Counts, StopAtSuccess, curve_intervals, standard_error
+
+    n, c = _stop_design_data(2)
+    design = StopAtSuccess(batch=5, cap=40)
+    res = curve_intervals(Counts.from_arrays(n, c), [1, 10, 40], design=design)
+    per = stopping_pass_at_k(n[:, None], c[:, None], np.array([[1, 10, 40]]), batch=5, cap=40)
+    se = np.array([standard_error(per[:, j])[1] for j in range(3)])
+    lo, hi = res.intervals["pass_at_k"]
+    np.testing.assert_allclose(res.values["pass_at_k"][0], per.mean(axis=0), rtol=1e-13)
+    np.testing.assert_allclose(hi[0] - lo[0], 2 * stats.t.ppf(0.975, n.size - 1) * se, rtol=0.05)
+    boot = curve_intervals(Counts.from_arrays(n, c), [1, 10, 40], design=design, method="bca", rng=0)
+    blo, bhi = boot.intervals["pass_at_k"]
+    assert ((blo[0] <= per.mean(axis=0)) & (per.mean(axis=0) <= bhi[0])).all()
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "msg"),
+    [
+        ({"metric": "pass_pow_k"}, "only pass_at_k is estimable under a stop-at-success design"),
+        ({"method": "two-level"}, 'method "two-level" resamples the samples of a problem'),
+        ({"k": [50]}, r"`k` must be <= the design's cap \(got k=50, cap=40\)"),
+    ],
+)
+def test_curve_intervals_under_a_stop_design_rejects_what_it_cannot_estimate(kwargs, msg):
+    from passcurve import Counts, PasscurveError, StopAtSuccess, curve_intervals
+
+    n, c = _stop_design_data(3, problems=20)
+    kwargs = {"k": [1, 5], **kwargs}
+    with pytest.raises(PasscurveError, match=msg):
+        curve_intervals(Counts.from_arrays(n, c), design=StopAtSuccess(batch=5, cap=40), **kwargs)
+
+
+def test_a_stop_design_checks_the_counts_and_its_own_arguments():
+    from passcurve import Counts, PasscurveError, StopAtSuccess, curve
+
+    with pytest.raises(PasscurveError, match=r"`c` must be <= the size of the last batch .*batch=5"):
+        curve(Counts.from_arrays([10], [7]), [1], design=StopAtSuccess(batch=5))
+    with pytest.raises(PasscurveError, match=r"`batch` must be an integer >= 1"):
+        StopAtSuccess(batch=0)
+    with pytest.raises(PasscurveError, match="`design` must be None or a StopAtSuccess"):
+        curve(Counts.from_arrays([10], [7]), [1], design="stop")
+    with pytest.raises(PasscurveError, match="only pass_at_k is estimable"):
+        curve(Counts.from_arrays([10], [2]), [1], design=StopAtSuccess(batch=10), metrics=["pass_pow_k"])
+
+
+def test_curve_cli_with_stop_batch_reproduces_hughes_on_bon_data():
+    # BoN jailbreaking counts (batch 60, cap 10,020): `passcurve curve --stop-batch 60 --cap 10020`
+    # gives the stopping-time estimates; reference REFERENCE.md (Hughes et al. 2024): Llama 3 8B IT
+    # 0.7421 at 100 attempts, 0.9748 at 1000 (the same tolerance as the estimator's own test above)
+    import json
+
+    from conftest import run_cli
+
+    res = run_cli("curve", str(shared_file("bon_jailbreaking_counts.csv")), "--stop-batch", "60", "--cap", "10020",
+                  "--k", "100,1000", "--ci", "analytic", "--json")
+    assert res.returncode == 0, res.stderr
+    data = json.loads(res.stdout)
+    assert data["design"] == "stop at success (batch 60, cap 10020)"
+    llama = next(m for m in data["models"] if m["model"] == "Llama 3 8B IT")
+    got = [pt["pass_at_k"] for pt in llama["curve"]]
+    np.testing.assert_allclose(got, [0.7421, 0.9748], atol=0.006)
+    assert all(pt["low"] <= pt["pass_at_k"] <= pt["high"] for pt in llama["curve"])
+    bad = run_cli("curve", str(shared_file("bon_jailbreaking_counts.csv")), "--cap", "100")
+    assert bad.returncode == 2 and "`--cap` goes with `--stop-batch`" in bad.stderr

@@ -19,7 +19,8 @@ Simulation
 Training signals (submodule ``passcurve.rl``)
     rl.pkpo_rewards, rl.dead_groups, rl.gradient_conflict, rl.conflict_toy, ...
 Planning and adaptive sampling
-    plan, Planner, PlanResult, stopping_pass_at_k, stopping_loglik, inverse_binomial_p
+    plan, Planner, PlanResult, stopping_pass_at_k, stopping_loglik, inverse_binomial_p,
+    StopAtSuccess (the ``design=`` of curve and curve_intervals)
 Errors and warnings
     PasscurveError and the warnings in passcurve._errors
 """
@@ -31,7 +32,13 @@ from . import rl  # noqa: E402
 # planning where to spend samples, and estimation under adaptive sampling (issue 8)
 # (the planner's own minimal beta / zero-inflated beta fits stay private in _adaptive: the public
 # difficulty fits are fit_difficulty and its models, which Planner(prior=...) also accepts)
-from ._adaptive import hierarchical_pass_at_k, inverse_binomial_p, stopping_loglik, stopping_pass_at_k
+from ._adaptive import (
+    StopAtSuccess,
+    hierarchical_pass_at_k,
+    inverse_binomial_p,
+    stopping_loglik,
+    stopping_pass_at_k,
+)
 from ._backtest import BacktestResult, backtest
 from ._compare import CompareResult, PowerResult, compare, power_analysis
 from ._counts import Counts

@@ -538,6 +538,58 @@ def stopping_pass_at_k(n: Any, c: Any, k: Any, batch: int, *, cap: int | None = 
     return float(out) if out.ndim == 0 else out
 
 
+@dataclass(frozen=True)
+class StopAtSuccess:
+    r"""Sampling design: batches of ``batch`` samples until a batch holds a success, at most ``cap`` samples.
+
+    Pass it as ``design=`` to :func:`passcurve.curve` and :func:`passcurve.curve_intervals`
+    (``passcurve curve --stop-batch B [--cap C]``): pass@k of each problem is then the
+    stopping-time estimator :func:`stopping_pass_at_k`, exactly unbiased for every k up to
+    the cap, where plain pass@k on such counts (n is a stopping time) is biased upward
+    (by up to 2.3x on the BoN jailbreaking counts). ``batch=1`` is "sample until the
+    first success". Only pass@k is defined this way: "the first k samples all succeed"
+    (pass^k) is not observable once sampling stops.
+
+    Examples
+    --------
+    >>> import passcurve as pc
+    >>> cnt = pc.Counts.from_arrays([60, 120, 120], [2, 1, 0])
+    >>> r = pc.curve(cnt, [1, 60, 120], design=pc.StopAtSuccess(batch=60, cap=120), metrics=["pass_at_k"])
+    >>> [round(float(v), 4) for v in r.values["pass_at_k"][0]]
+    [0.0111, 0.3333, 0.6667]
+    """
+
+    batch: int
+    cap: int | None = None
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "batch", check_positive_int(self.batch, "batch"))
+        if self.cap is not None:
+            object.__setattr__(self, "cap", check_positive_int(self.cap, "cap"))
+
+    def scores(self, n: np.ndarray, c: np.ndarray, ks: np.ndarray) -> np.ndarray:
+        """Per-problem estimates, shape (N, K): :func:`stopping_pass_at_k` once per distinct (n, c);
+        NaN where k > n for a problem that reached the cap unsolved (not estimable)."""
+        n = np.asarray(n, dtype=np.int64).ravel()
+        c = np.asarray(c, dtype=np.int64).ravel()
+        _stopping_iv(n, c, self.batch, self.cap)
+        key = n * (int(n.max()) + 1) + c
+        _, first, inv = np.unique(key, return_index=True, return_inverse=True)
+        table = stopping_pass_at_k(n[first][:, None], c[first][:, None], np.asarray(ks)[None, :], self.batch,
+                                   cap=self.cap)
+        return np.asarray(table, dtype=np.float64).reshape(first.size, -1)[inv.ravel()]
+
+    def label(self) -> str:
+        return f"stop at success (batch {self.batch}{'' if self.cap is None else f', cap {self.cap}'})"
+
+
+def check_design(design: Any) -> StopAtSuccess | None:
+    """``design`` is None (n fixed in advance) or a :class:`StopAtSuccess`."""
+    if design is None or isinstance(design, StopAtSuccess):
+        return design
+    raise PasscurveError(f"`design` must be None or a StopAtSuccess(batch=..., cap=...) (got {design!r})")
+
+
 def stopping_loglik(n: Any, c: Any, p: Any, batch: int) -> Any:
     r"""Log-likelihood of p for one problem under the stop-at-first-successful-batch design.
 

@@ -13,6 +13,7 @@ from typing import Any, Literal
 
 import numpy as np
 
+from ._adaptive import check_design
 from ._counts import Counts, check_counts_object
 from ._errors import DroppedProblemsWarning, PasscurveError
 from ._estimators import _log_fail_table
@@ -51,6 +52,9 @@ class CurveResult:
     confidence_level : float or None
     warnings : tuple of str
         Every warning raised while computing, verbatim.
+    design : str or None
+        The sampling design the estimates assume when it is not "n fixed in advance"
+        (e.g. "stop at success (batch 60, cap 10020)").
     """
 
     models: tuple[str, ...]
@@ -63,6 +67,7 @@ class CurveResult:
     confidence_level: float | None = None
     interval_method: str | None = None
     warnings: tuple[str, ...] = ()
+    design: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready: ``{"models": [{"model", "problems", ..., "curve": [{"k", metric..., "low"/"high"}]}]}``."""
@@ -86,6 +91,8 @@ class CurveResult:
             entry = {"model": m, **self.summary[i], "curve": pts}
             out.append(entry)
         res: dict[str, Any] = {"models": out}
+        if self.design is not None:
+            res["design"] = self.design
         if self.confidence_level is not None:
             res["confidence_level"] = self.confidence_level
             res["interval_method"] = self.interval_method
@@ -181,25 +188,37 @@ def mean_curve(
     return out, ws
 
 
-def _curve_iv(counts: Any, k: Any, k_gt_n: str, metrics: Any) -> tuple[Counts, np.ndarray, tuple[str, ...]]:
+def _curve_iv(counts: Any, k: Any, k_gt_n: str, metrics: Any,
+              design: Any = None) -> tuple[Counts, np.ndarray, tuple[str, ...], Any]:
     check_counts_object(counts)
     check_k_gt_n(k_gt_n)
-    metrics = tuple(metrics)
+    design = check_design(design)
+    metrics = (METRICS if design is None else ("pass_at_k",)) if metrics is None else tuple(metrics)
     for m in metrics:
         if m not in METRICS:
             raise PasscurveError(f"`metrics` must be drawn from {', '.join(METRICS)} (got {m!r})")
+    if design is not None:
+        other = [m for m in metrics if m != "pass_at_k"]
+        if other:
+            raise PasscurveError(
+                f"`metrics`: only pass_at_k is estimable under a stop-at-success design (got {other[0]!r}); "
+                'pass metrics=["pass_at_k"]'
+            )
+        design.scores(counts.n, counts.c, np.ones(1, dtype=np.int64))  # checks c against the last batch
     if k is None:
-        top = int(counts.n.min()) if k_gt_n == "raise" else int(counts.n.max())
+        top = int(counts.n.min()) if (k_gt_n == "raise" and design is None) else int(counts.n.max())
         ks = np.arange(1, top + 1, dtype=np.int64)
     else:
         ks = as_int_array(k, "k", minimum=1).ravel()
         ks = np.unique(ks)
-        if k_gt_n == "raise":
+        if design is not None and design.cap is not None and ks[-1] > design.cap:
+            raise PasscurveError(f"`k` must be <= the design's cap (got k={fmt(ks[-1])}, cap={design.cap})")
+        if k_gt_n == "raise" and design is None:
             bad = ks > counts.n.min()
             if bad.any():
                 i = int(np.argmin(counts.n))
                 check_k_le_n(counts.n[i : i + 1], ks[bad][:1])
-    return counts, ks, metrics
+    return counts, ks, metrics, design
 
 
 def curve(
@@ -207,8 +226,9 @@ def curve(
     k: Any = None,
     *,
     k_gt_n: Literal["raise", "drop"] = "raise",
-    metrics: Any = METRICS,
+    metrics: Any = None,
     weighted: bool = True,
+    design: Any = None,
 ) -> CurveResult:
     r"""pass@k, pass^k and naive pass@k averaged over problems, per model, at many k.
 
@@ -225,16 +245,23 @@ def curve(
         Where a problem has n < k: raise a ``ValueError`` naming k and n, or leave that
         problem out of the mean at that k, report how many were left out per point
         (``dropped``) and warn with :class:`DroppedProblemsWarning`. Never counts it as 1.
-    metrics : sequence of str
-        Any of "pass_at_k", "pass_pow_k", "naive_pass_at_k".
+    metrics : sequence of str, optional
+        Any of "pass_at_k", "pass_pow_k", "naive_pass_at_k" (default: all three; only
+        "pass_at_k" under a stop-at-success ``design``).
     weighted : bool, default True
         Use ``counts.weight`` when present.
+    design : StopAtSuccess, optional
+        How n came about. None (default): fixed in advance. :class:`passcurve.StopAtSuccess`:
+        sampling stopped at the first batch with a success, so n is a stopping time and each
+        problem's pass@k is the stopping-time estimator (exactly unbiased up to the cap;
+        k > n counts a solved problem as solved, and leaves out, with a warning, a problem
+        that stopped unsolved before k). Only ``"pass_at_k"`` is defined then.
 
     Returns
     -------
     CurveResult
     """
-    counts, ks, metrics = _curve_iv(counts, k, k_gt_n, metrics)
+    counts, ks, metrics, design = _curve_iv(counts, k, k_gt_n, metrics, design)
     models = []
     vals: dict[str, list[np.ndarray]] = {m: [] for m in metrics}
     problems, dropped, summary = [], [], []
@@ -243,16 +270,26 @@ def curve(
         w = sub.weight if (weighted and sub.weight is not None) else None
         models.append(name)
         summary.append(sub.samples_summary())
-        used = sub.n.size - np.searchsorted(np.sort(sub.n), ks, side="left")
+        if design is not None:
+            S = design.scores(sub.n, sub.c, ks)
+            ok = ~np.isnan(S)
+            used = ok.sum(axis=0)
+            ww = np.ones(sub.n.size) if w is None else np.asarray(w, dtype=np.float64)
+            with np.errstate(invalid="ignore", divide="ignore"):
+                vals["pass_at_k"].append((ww @ np.where(ok, S, 0.0)) / (ww @ ok))
+        else:
+            used = sub.n.size - np.searchsorted(np.sort(sub.n), ks, side="left")
         problems.append(used)
         dropped.append(sub.n.size - used)
-        for m in metrics:
+        for m in metrics if design is None else ():
             vals[m].append(mean_curve(sub.n, sub.c, ks, m, w)[0])
         nd = int((sub.n.size - used).max())
         if nd:
             first_k = int(ks[np.argmax(sub.n.size - used > 0)])
+            why = ("problems that stopped unsolved before k (no cap given)" if design is not None
+                   else "problems with n < k")
             msg = (
-                f"model {name!r}: problems with n < k were left out of the mean "
+                f"model {name!r}: {why} were left out of the mean "
                 f"(from k={first_k}; up to {nd} of {sub.n.size} problems at k={fmt(ks[-1])})"
             )
             warns.append(msg)
@@ -265,4 +302,5 @@ def curve(
         dropped=np.vstack(dropped),
         summary=tuple(summary),
         warnings=tuple(warns),
+        design=None if design is None else design.label(),
     )

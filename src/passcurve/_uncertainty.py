@@ -47,6 +47,7 @@ from typing import Any
 import numpy as np
 from scipy import stats
 
+from ._adaptive import check_design
 from ._counts import Counts, check_counts_object
 from ._curves import CurveResult
 from ._errors import DegenerateDataWarning, DroppedProblemsWarning, PasscurveError
@@ -60,6 +61,7 @@ from ._validation import (
     check_positive_int,
     check_probability,
     check_rng,
+    fmt,
 )
 
 __all__ = ["curve_intervals", "standard_error", "INTERVAL_METHODS", "INTERVAL_METRICS"]
@@ -484,8 +486,13 @@ def _curve_intervals_iv(
     tau: Any,
     cluster: Any,
     k_gt_n: str,
-) -> tuple[Counts, np.ndarray, tuple[str, ...], float, int, np.random.Generator, float | None, np.ndarray | None]:
+    design: Any = None,
+) -> tuple[Counts, np.ndarray, tuple[str, ...], float, int, np.random.Generator, float | None, np.ndarray | None,
+           Any]:
     check_counts_object(counts)
+    design = check_design(design)
+    if metric is None:
+        metric = ("pass_at_k", "pass_pow_k") if design is None else ("pass_at_k",)
     if method not in INTERVAL_METHODS:
         raise PasscurveError(f"`method` must be one of {', '.join(INTERVAL_METHODS)} (got {method!r})")
     metrics = (metric,) if isinstance(metric, str) else tuple(metric)
@@ -494,6 +501,18 @@ def _curve_intervals_iv(
     for m in metrics:
         if m not in INTERVAL_METRICS:
             raise PasscurveError(f"`metric` must be drawn from {', '.join(INTERVAL_METRICS)} (got {m!r})")
+    if design is not None:
+        other = [m for m in metrics if m != "pass_at_k"]
+        if other:
+            raise PasscurveError(
+                f"`metric`: only pass_at_k is estimable under a stop-at-success design (got {other[0]!r})"
+            )
+        if method == "two-level":
+            raise PasscurveError(
+                'method "two-level" resamples the samples of a problem as if n were fixed; under a stop-at-success '
+                'design use "analytic", "bootstrap", "bca", "cluster" or "band"'
+            )
+        design.scores(counts.n, counts.c, np.ones(1, dtype=np.int64))  # checks c against the last batch
     t = None
     if "g_pass_at_k" in metrics:
         if tau is None:
@@ -504,11 +523,13 @@ def _curve_intervals_iv(
     gen = check_rng(rng)
     check_k_gt_n(k_gt_n)
     if k is None:
-        top = int(counts.n.min()) if k_gt_n == "raise" else int(counts.n.max())
+        top = int(counts.n.min()) if (k_gt_n == "raise" and design is None) else int(counts.n.max())
         ks = np.unique(np.unique(np.round(np.geomspace(1, top, 20)).astype(np.int64)))
     else:
         ks = np.unique(as_int_array(k, "k", minimum=1).ravel())
-        if k_gt_n == "raise":
+        if design is not None and design.cap is not None and ks[-1] > design.cap:
+            raise PasscurveError(f"`k` must be <= the design's cap (got k={fmt(ks[-1])}, cap={design.cap})")
+        if k_gt_n == "raise" and design is None:
             bad = ks > counts.n.min()
             if bad.any():
                 i = int(np.argmin(counts.n))
@@ -536,7 +557,7 @@ def _curve_intervals_iv(
             f"about {need / 1e9:.0f} GB (budget {_MEMORY_BUDGET / 1e9:.0f} GB); ask for fewer k (a log-spaced grid "
             "such as 1,10,100,...) or fewer replicates"
         )
-    return counts, ks, metrics, level, B, gen, t, cl
+    return counts, ks, metrics, level, B, gen, t, cl, design
 
 
 def _k_chunks(size: int, rows: int, B: int, method: str) -> list[slice]:
@@ -552,7 +573,7 @@ def curve_intervals(
     counts: Counts,
     k: Any = None,
     *,
-    metric: Any = ("pass_at_k", "pass_pow_k"),
+    metric: Any = None,
     method: str = "analytic",
     confidence_level: float = 0.95,
     n_resamples: int = 2000,
@@ -561,6 +582,7 @@ def curve_intervals(
     cluster: Any = None,
     k_gt_n: str = "raise",
     weighted: bool = True,
+    design: Any = None,
 ) -> CurveResult:
     r"""pass@k-family curves with confidence intervals that count problems, not samples.
 
@@ -575,8 +597,9 @@ def curve_intervals(
     counts : Counts
     k : int or sequence of int, optional
         Default: about 20 log-spaced budgets from 1 to the smallest n.
-    metric : str or sequence of str
-        Any of "pass_at_k", "pass_pow_k", "g_pass_at_k" (needs ``tau``).
+    metric : str or sequence of str, optional
+        Any of "pass_at_k", "pass_pow_k", "g_pass_at_k" (needs ``tau``). Default: pass@k and
+        pass^k (pass@k alone under a stop-at-success ``design``).
     method : {"analytic", "cluster", "bootstrap", "bca", "two-level", "band"}
         "band" gives a simultaneous band over all the k (max-statistic bootstrap).
     confidence_level : float, default 0.95
@@ -593,6 +616,10 @@ def curve_intervals(
         As in :func:`passcurve.curve`.
     weighted : bool, default True
         Use ``counts.weight`` when present.
+    design : StopAtSuccess, optional
+        As in :func:`passcurve.curve`: per-problem stopping-time estimates of pass@k (only
+        ``metric="pass_at_k"``; every method but "two-level", which resamples samples within
+        a problem as if n were fixed).
 
     Returns
     -------
@@ -614,8 +641,8 @@ def curve_intervals(
     >>> round(float(res.values["pass_at_k"][0, 0]), 2)
     0.5
     """
-    counts, ks, metrics, level, B, gen, tau_v, cl = _curve_intervals_iv(
-        counts, k, metric, method, confidence_level, n_resamples, rng, tau, cluster, k_gt_n
+    counts, ks, metrics, level, B, gen, tau_v, cl, design = _curve_intervals_iv(
+        counts, k, metric, method, confidence_level, n_resamples, rng, tau, cluster, k_gt_n, design
     )
     alpha = 1 - level
     models, summary, problems, dropped = [], [], [], []
@@ -637,11 +664,15 @@ def curve_intervals(
         groups, G = (None, len(sub)) if cl is None else _group_index(cl[rows], len(sub))
         models.append(name)
         summary.append(sub.samples_summary())
-        used = (sub.n[:, None] >= ks[None, :]).sum(axis=0)
+        if design is None:
+            used = (sub.n[:, None] >= ks[None, :]).sum(axis=0)
+        else:  # solved problems count at every k; unsolved ones that stopped before k cannot
+            used = ((sub.n[:, None] >= ks[None, :]) | (sub.c[:, None] > 0)).sum(axis=0)
         problems.append(used)
         dropped.append(len(sub) - used)
         if int((len(sub) - used).max()):
-            msg = f"model {name!r}: problems with n < k were left out of the mean (up to {int((len(sub) - used).max())} of {len(sub)})"
+            why = "problems that stopped unsolved before k" if design is not None else "problems with n < k"
+            msg = f"model {name!r}: {why} were left out of the mean (up to {int((len(sub) - used).max())} of {len(sub)})"
             warns.append(msg)
             warnings.warn(msg, DroppedProblemsWarning, stacklevel=2)
         if G < 2:
@@ -657,7 +688,7 @@ def curve_intervals(
                 # every chunk of k replays the same replicates (the same resampled problems), so
                 # the result equals one pass over all k and the stream ends where that pass would
                 gen.bit_generator.state = state
-                S = _scores(sub.n, sub.c, ks[sl], m, tau_v)
+                S = _scores(sub.n, sub.c, ks[sl], m, tau_v) if design is None else design.scores(sub.n, sub.c, ks[sl])
                 if G < 2:
                     with np.errstate(invalid="ignore", divide="ignore"):
                         est = _mean_se(S, w, groups, G)[0]
@@ -701,4 +732,5 @@ def curve_intervals(
         confidence_level=level,
         interval_method=label,
         warnings=tuple(warns),
+        design=None if design is None else design.label(),
     )

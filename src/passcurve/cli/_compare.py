@@ -100,8 +100,9 @@ def add_intervals(
     n_resamples: int,
     seed: int,
     k_gt_n: str,
+    design: Any = None,
 ) -> Any:
-    """The CurveResult ``res`` with intervals for pass@k and pass^k at the same k."""
+    """The CurveResult ``res`` with intervals for pass@k and pass^k (pass@k alone under a design) at the same k."""
     if method not in CI_METHODS:
         raise PasscurveError(f"`--ci` must be one of {', '.join(CI_METHODS)} (got {method!r})")
     if method == "cluster" and counts.cluster is None:
@@ -109,12 +110,13 @@ def add_intervals(
     ci = curve_intervals(
         counts,
         res.k,
-        metric=("pass_at_k", "pass_pow_k"),
+        metric=("pass_at_k", "pass_pow_k") if design is None else ("pass_at_k",),
         method=method,
         confidence_level=confidence_level,
         n_resamples=n_resamples,
         rng=seed,
         k_gt_n=k_gt_n,
+        design=design,
     )
     return dataclasses.replace(
         res,

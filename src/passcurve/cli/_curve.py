@@ -9,6 +9,7 @@ from typing import Annotated, Any, Literal
 import typer
 from rich.table import Table
 
+from .._adaptive import StopAtSuccess
 from .._curves import curve as compute_curve
 from .._errors import PasscurveError
 from .._simulate import simulate as run_simulation
@@ -38,6 +39,7 @@ def render_curve_table(res) -> None:  # type: ignore[no-untyped-def]
         title = (
             f"{m}: {s['problems']} problems, samples per problem "
             f"{s['n_min']} / {s['n_median']:g} / {s['n_max']} (min / median / max)"
+            + ("" if res.design is None else f"; pass@k for a {res.design} design")
         )
         t = Table(title=title, title_justify="left")
         t.add_column("k", justify="right")
@@ -77,11 +79,20 @@ def curve_cmd(
     n_resamples: NResamples = 2000,
     seed: Seed = 0,
     cluster_col: ClusterCol = None,
+    stop_batch: Annotated[
+        int | None,
+        typer.Option("--stop-batch", help="n is a stopping time: sampling stopped at the first batch of this many "
+                     "samples with a success (1: at the first success). pass@k by the stopping-time estimator."),
+    ] = None,
+    cap: Annotated[int | None, typer.Option("--cap", help="With --stop-batch: the most samples a problem could get.")] = None,
     read: Mapping[str, Any] = NO_READ,
 ) -> None:
     """pass@k, pass^k and naive pass@k per model at the chosen k (default: powers up to n)."""
     if k is not None and all_k:
         raise PasscurveError("give either `--k` or `--all-k`, not both")
+    if cap is not None and stop_batch is None:
+        raise PasscurveError("`--cap` goes with `--stop-batch` (the stop-at-success design)")
+    design = None if stop_batch is None else StopAtSuccess(batch=stop_batch, cap=cap)
     counts = load_with_clusters(
         file,
         cluster_col,
@@ -93,13 +104,14 @@ def curve_cmd(
     elif k is not None:
         ks = parse_int_list(k, "--k")
     else:
-        limit = int(counts.n.max() if drop_k_gt_n else counts.n.min())
+        limit = int(counts.n.max() if (drop_k_gt_n or design is not None) else counts.n.min())
         ks = [v for v in DEFAULT_K if v <= limit] or [1]
     with collect_warnings(show=True):
-        res = compute_curve(counts, ks, k_gt_n=policy)
+        res = compute_curve(counts, ks, k_gt_n=policy, design=design)
         if ci is not None:
             res = add_intervals(
-                res, counts, method=ci, confidence_level=confidence_level, n_resamples=n_resamples, seed=seed, k_gt_n=policy
+                res, counts, method=ci, confidence_level=confidence_level, n_resamples=n_resamples, seed=seed, k_gt_n=policy,
+                design=design,
             )
     if json_out:
         print_json(res.to_dict())
