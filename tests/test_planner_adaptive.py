@@ -406,3 +406,28 @@ def test_curve_cli_with_stop_batch_reproduces_hughes_on_bon_data():
     assert all(pt["low"] <= pt["pass_at_k"] <= pt["high"] for pt in llama["curve"])
     bad = run_cli("curve", str(shared_file("bon_jailbreaking_counts.csv")), "--cap", "100")
     assert bad.returncode == 2 and "`--cap` goes with `--stop-batch`" in bad.stderr
+
+
+def test_compare_under_a_stop_design_pairs_the_stopping_estimates():
+    # reference: the paired difference is the mean over problems of the per-problem stopping-time
+    # estimates' differences (computed here); the BCa interval holds it; asking for pass^k or for k
+    # beyond an unsolved problem's n without a cap says why it cannot be estimated
+    from passcurve import Counts, PasscurveError, StopAtSuccess, compare
+
+    na, ca = _stop_design_data(4, problems=200)
+    nb, cb = _stop_design_data(5, problems=200)
+    prob = [f"p{i}" for i in range(200)]
+    cnt = Counts.from_arrays(np.concatenate([na, nb]), np.concatenate([ca, cb]), problem=prob + prob,
+                             model=["A"] * 200 + ["B"] * 200)
+    design = StopAtSuccess(batch=5, cap=40)
+    res = compare(cnt, "A", "B", k=[1, 10, 40], design=design, method="bca", rng=0)
+    ks = np.array([[1, 10, 40]])
+    d = (stopping_pass_at_k(na[:, None], ca[:, None], ks, batch=5, cap=40)
+         - stopping_pass_at_k(nb[:, None], cb[:, None], ks, batch=5, cap=40))
+    assert res.paired and res.to_dict()["design"] == "stop at success (batch 5, cap 40)"
+    np.testing.assert_allclose(res.difference, d.mean(axis=0), rtol=1e-12, atol=1e-15)
+    assert ((res.low <= res.difference) & (res.difference <= res.high)).all()
+    with pytest.raises(PasscurveError, match="only pass_at_k is estimable"):
+        compare(cnt, "A", "B", k=[1], design=design, metric="pass_pow_k")
+    with pytest.raises(PasscurveError, match="without a cap"):
+        compare(cnt, "A", "B", k=[41], design=StopAtSuccess(batch=5))

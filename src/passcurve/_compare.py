@@ -29,6 +29,7 @@ from typing import Any
 import numpy as np
 from scipy import special, stats
 
+from ._adaptive import check_design
 from ._counts import Counts, check_counts_object
 from ._errors import PasscurveError, UnpairedComparisonWarning
 from ._estimators import _log_fail, _tau_to_m
@@ -90,6 +91,8 @@ class CompareResult:
     correlation : ndarray, shape (K,)
         Correlation of the two models' per-problem estimates (paired only; NaN otherwise).
     warnings : tuple of str
+    design : str or None
+        The sampling design behind the estimates when n was not fixed in advance.
     """
 
     model_a: str
@@ -111,6 +114,7 @@ class CompareResult:
     correlation: np.ndarray
     n_resamples: int | None = None
     warnings: tuple[str, ...] = ()
+    design: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready: models, settings and one entry per k with difference, low/high, p_value."""
@@ -141,6 +145,8 @@ class CompareResult:
             "n_resamples": self.n_resamples,
             "points": pts,
         }
+        if self.design is not None:
+            out["design"] = self.design
         if self.warnings:
             out["warnings"] = list(self.warnings)
         return out
@@ -192,9 +198,11 @@ class CompareResult:
 
 
 def _compare_iv(
-    counts: Any, a: Any, b: Any, k: Any, metric: str, method: str, confidence_level: Any, n_resamples: Any, rng: Any, tau: Any
-) -> tuple[Counts, Counts, np.ndarray, float, int, np.random.Generator, float | None]:
+    counts: Any, a: Any, b: Any, k: Any, metric: str, method: str, confidence_level: Any, n_resamples: Any, rng: Any, tau: Any,
+    design: Any = None,
+) -> tuple[Counts, Counts, np.ndarray, float, int, np.random.Generator, float | None, Any]:
     check_counts_object(counts)
+    design = check_design(design)
     if not isinstance(a, str) or not isinstance(b, str):
         raise PasscurveError("`a` and `b` must be model names (strings)")
     if a == b:
@@ -210,14 +218,28 @@ def _compare_iv(
             raise PasscurveError("`tau` is required for metric g_pass_at_k (e.g. tau=0.5)")
         t = float(check_probability(tau, "tau").ravel()[0])
     ks = np.unique(as_int_array(k, "k", minimum=1).ravel())
+    if design is not None:
+        if metric != "pass_at_k":
+            raise PasscurveError(f"`metric`: only pass_at_k is estimable under a stop-at-success design (got {metric!r})")
+        if design.cap is not None and ks[-1] > design.cap:
+            raise PasscurveError(f"`k` must be <= the design's cap (got k={fmt(ks[-1])}, cap={design.cap})")
     for sub in (ca, cb):
+        if design is not None:
+            design.scores(sub.n, sub.c, np.ones(1, dtype=np.int64))  # checks c against the last batch
+            unsolved = sub.n[sub.c == 0]  # a problem that stopped unsolved says nothing beyond its n
+            if unsolved.size and ks[-1] > unsolved.min():
+                raise PasscurveError(
+                    f"`k` must be <= n of every unsolved problem without a cap (got k={fmt(ks[-1])}, a problem stopped "
+                    f"unsolved at n={fmt(unsolved.min())}); give the design's cap"
+                )
+            continue
         bad = ks > sub.n.min()
         if bad.any():
             i = int(np.argmin(sub.n))
             check_k_le_n(sub.n[i : i + 1], ks[bad][:1])
     level = check_confidence_level(confidence_level)
     B = check_positive_int(n_resamples, "n_resamples", minimum=100)
-    return ca, cb, ks, level, B, check_rng(rng), t
+    return ca, cb, ks, level, B, check_rng(rng), t, design
 
 
 def compare(
@@ -233,6 +255,7 @@ def compare(
     rng: Any = None,
     tau: float | None = None,
     cluster: Any = None,
+    design: Any = None,
 ) -> CompareResult:
     r"""Compare model ``a`` with model ``b`` at each k: difference, interval, p-value.
 
@@ -261,6 +284,9 @@ def compare(
         For G-pass@k.
     cluster : array_like, optional
         Cluster id per row of ``counts`` (default ``counts.cluster``; ``False`` ignores it).
+    design : StopAtSuccess, optional
+        Sampling stopped at the first batch with a success: each problem's score is the
+        stopping-time estimate of pass@k (see :func:`passcurve.curve`); only pass@k.
 
     Returns
     -------
@@ -270,7 +296,9 @@ def compare(
     ----------
     E. Miller, "Adding Error Bars to Evals", arXiv:2411.00640 (paired differences, clustered SE).
     """
-    ca, cb, ks, level, B, gen, tau_v = _compare_iv(counts, a, b, k, metric, method, confidence_level, n_resamples, rng, tau)
+    ca, cb, ks, level, B, gen, tau_v, design = _compare_iv(
+        counts, a, b, k, metric, method, confidence_level, n_resamples, rng, tau, design
+    )
     alpha = 1 - level
     cl_all = counts.cluster if cluster is None else (None if cluster is False else np.asarray(cluster, dtype=object))
     if cl_all is not None and cl_all.size != len(counts):
@@ -281,8 +309,11 @@ def compare(
     shared, ia, ib = np.intersect1d(pa, pb, assume_unique=True, return_indices=True)
     paired = shared.size == pa.size == pb.size
     warns: list[str] = []
-    Sa_all = _scores(ca.n, ca.c, ks, metric, tau_v)
-    Sb_all = _scores(cb.n, cb.c, ks, metric, tau_v)
+    if design is None:
+        Sa_all = _scores(ca.n, ca.c, ks, metric, tau_v)
+        Sb_all = _scores(cb.n, cb.c, ks, metric, tau_v)
+    else:
+        Sa_all, Sb_all = design.scores(ca.n, ca.c, ks), design.scores(cb.n, cb.c, ks)
     if paired:
         Sa, Sb = Sa_all[ia], Sb_all[ib]
         D = Sa - Sb
@@ -346,7 +377,7 @@ def compare(
             lo, hi = _percentile(reps, alpha)
             if method == "bca":
                 method = "bootstrap"  # BCa needs a joint jackknife; unpaired uses percentile
-        problems = np.minimum((ca.n[:, None] >= ks).sum(axis=0), (cb.n[:, None] >= ks).sum(axis=0))
+        problems = np.minimum(np.isfinite(Sa_all).sum(axis=0), np.isfinite(Sb_all).sum(axis=0))
     return CompareResult(
         model_a=a,
         model_b=b,
@@ -367,6 +398,7 @@ def compare(
         correlation=corr,
         n_resamples=None if method == "analytic" else B,
         warnings=tuple(warns),
+        design=None if design is None else design.label(),
     )
 
 

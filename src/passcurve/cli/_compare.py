@@ -11,6 +11,7 @@ from typing import Annotated, Any
 import typer
 from rich.table import Table
 
+from .._adaptive import StopAtSuccess
 from .._compare import COMPARE_METHODS
 from .._compare import compare as run_compare
 from .._counts import Counts
@@ -40,7 +41,20 @@ ClusterCol = Annotated[
     str | None,
     typer.Option("--cluster-col", help="Column with a cluster id per problem (e.g. the source document): clustered errors."),
 ]
+StopBatch = Annotated[
+    int | None,
+    typer.Option("--stop-batch", help="n is a stopping time: sampling stopped at the first batch of this many "
+                 "samples with a success (1: at the first success). pass@k by the stopping-time estimator."),
+]
+Cap = Annotated[int | None, typer.Option("--cap", help="With --stop-batch: the most samples a problem could get.")]
 _PROBLEM_GUESSES = ("problem_id", "problem", "task_id", "question_id", "prompt_id", "id")
+
+
+def design_from(stop_batch: int | None, cap: int | None) -> StopAtSuccess | None:
+    """The sampling design of `--stop-batch B [--cap C]` (None: n fixed in advance)."""
+    if cap is not None and stop_batch is None:
+        raise PasscurveError("`--cap` goes with `--stop-batch` (the stop-at-success design)")
+    return None if stop_batch is None else StopAtSuccess(batch=stop_batch, cap=cap)
 
 
 def attach_clusters(counts: Counts, file: Path, cluster_col: str | None, problem_col: str | None) -> Counts:
@@ -132,6 +146,7 @@ def render_compare(res: Any) -> None:
     title = (
         f"{res.model_a} - {res.model_b}: {res.metric.replace('_', ' ')}, "
         f"{'paired' if res.paired else 'UNPAIRED'}, interval {res.method}, test {res.test}"
+        + ("" if res.design is None else f"; {res.design} design")
     )
     t = Table(title=title, title_justify="left")
     for col in ("k", res.model_a, res.model_b, "difference", f"{int(round(100 * res.confidence_level))}% interval", "p-value", "problems"):
@@ -164,9 +179,12 @@ def compare_cmd(
     seed: Seed = 0,
     cluster_col: ClusterCol = None,
     json_out: JsonFlag = False,
+    stop_batch: StopBatch = None,
+    cap: Cap = None,
     read: Mapping[str, Any] = NO_READ,
 ) -> None:
     """Paired comparison of two models at each k: difference, interval, p-value (counting problems)."""
+    design = design_from(stop_batch, cap)
     if metric not in INTERVAL_METRICS:
         raise PasscurveError(f"`--metric` must be one of {', '.join(INTERVAL_METRICS)} (got {metric!r})")
     if method not in COMPARE_METHODS:
@@ -189,6 +207,7 @@ def compare_cmd(
             n_resamples=n_resamples,
             rng=seed,
             tau=tau,
+            design=design,
         )
     if json_out:
         print_json(res.to_dict())

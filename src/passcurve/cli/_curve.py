@@ -9,7 +9,6 @@ from typing import Annotated, Any, Literal
 import typer
 from rich.table import Table
 
-from .._adaptive import StopAtSuccess
 from .._curves import curve as compute_curve
 from .._errors import PasscurveError
 from .._simulate import simulate as run_simulation
@@ -27,7 +26,16 @@ from ._app import (
     print_json,
     read_options,
 )
-from ._compare import ClusterCol, ConfidenceLevel, NResamples, add_intervals, load_with_clusters  # noqa: E402
+from ._compare import (  # noqa: E402
+    Cap,
+    ClusterCol,
+    ConfidenceLevel,
+    NResamples,
+    StopBatch,
+    add_intervals,
+    design_from,
+    load_with_clusters,
+)
 
 DEFAULT_K = [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10000, 100000]
 
@@ -79,20 +87,14 @@ def curve_cmd(
     n_resamples: NResamples = 2000,
     seed: Seed = 0,
     cluster_col: ClusterCol = None,
-    stop_batch: Annotated[
-        int | None,
-        typer.Option("--stop-batch", help="n is a stopping time: sampling stopped at the first batch of this many "
-                     "samples with a success (1: at the first success). pass@k by the stopping-time estimator."),
-    ] = None,
-    cap: Annotated[int | None, typer.Option("--cap", help="With --stop-batch: the most samples a problem could get.")] = None,
+    stop_batch: StopBatch = None,
+    cap: Cap = None,
     read: Mapping[str, Any] = NO_READ,
 ) -> None:
     """pass@k, pass^k and naive pass@k per model at the chosen k (default: powers up to n)."""
     if k is not None and all_k:
         raise PasscurveError("give either `--k` or `--all-k`, not both")
-    if cap is not None and stop_batch is None:
-        raise PasscurveError("`--cap` goes with `--stop-batch` (the stop-at-success design)")
-    design = None if stop_batch is None else StopAtSuccess(batch=stop_batch, cap=cap)
+    design = design_from(stop_batch, cap)
     counts = load_with_clusters(
         file,
         cluster_col,
