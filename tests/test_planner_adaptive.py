@@ -431,3 +431,20 @@ def test_compare_under_a_stop_design_pairs_the_stopping_estimates():
         compare(cnt, "A", "B", k=[1], design=design, metric="pass_pow_k")
     with pytest.raises(PasscurveError, match="without a cap"):
         compare(cnt, "A", "B", k=[41], design=StopAtSuccess(batch=5))
+
+
+def test_report_cli_with_stop_batch_on_bon_data(tmp_path):
+    # `passcurve report --stop-batch 60 --cap 10020` on the BoN counts: the page states the design, the
+    # sections that assume fixed n are omitted with a note, and the reader's stopping-time warning is no
+    # longer in the "read with care" banner (it has been acted on) but still in the flags
+    from conftest import run_cli
+
+    out = tmp_path / "bon.html"
+    res = run_cli("report", str(shared_file("bon_jailbreaking_counts.csv")), "-o", str(out), "--stop-batch", "60",
+                  "--cap", "10020")
+    assert res.returncode == 0, res.stderr
+    page = out.read_text(encoding="utf-8")
+    assert "stopping-time estimator for a <strong>stop at success (batch 60, cap 10020)</strong> design" in page
+    assert "omitted pass-pow-k" in res.stdout and "omitted hidden-difficulty" in res.stdout
+    banner = page[page.index('id="banner"'):page.index("</div>", page.index('id="banner"'))] if 'id="banner"' in page else ""
+    assert "StoppingTimeWarning" not in banner and "StoppingTimeWarning" in page

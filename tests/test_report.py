@@ -328,3 +328,40 @@ def test_expected_difficulty_shares_match_the_histogram_of_the_pmf():
             keep = ref > 1e-9
             np.testing.assert_allclose(got["shares"][keep], ref[keep], rtol=rtol)
             assert got["zero"] == pytest.approx(float(pmf[0]), rel=1e-12)
+
+
+def test_report_under_a_stop_at_success_design():
+    # counts from a stop-at-first-successful-batch design (batch 5, cap 40) for two models: the report's
+    # pass@k numbers are the stopping-time estimates (reference: passcurve.curve with the same design,
+    # itself checked against the per-problem estimator), the per-problem table holds the per-problem
+    # estimates, the comparison is paired under the design, and the sections that assume n fixed in
+    # advance are omitted with a note saying why
+    from passcurve import StopAtSuccess, stopping_pass_at_k
+
+    rng = np.random.default_rng(4)
+    n, c, model = [], [], []
+    for name, a in (("A", 0.5), ("B", 0.3)):
+        for p in rng.beta(a, 6.0, 80):
+            drawn = 0
+            while True:
+                hits = int(rng.binomial(5, p))
+                drawn += 5
+                if hits or drawn >= 40:
+                    n.append(drawn), c.append(hits), model.append(name)
+                    break
+    prob = [f"p{i}" for i in range(80)] * 2
+    cnt = Counts.from_arrays(n, c, problem=prob, model=model)
+    design = StopAtSuccess(batch=5, cap=40)
+    rep = build_report(cnt, design=design, **FAST)
+    ref = curve(cnt, rep.data.curve.k, design=design)
+    np.testing.assert_allclose(rep.data.curve.values["pass_at_k"], ref.values["pass_at_k"], rtol=1e-13)
+    assert rep.data.curve.design == "stop at success (batch 5, cap 40)" and int(rep.data.curve.k[-1]) == 40
+    col = rep.data.problem_columns["pass@10"]
+    np.testing.assert_allclose(col, stopping_pass_at_k(np.array(n), np.array(c), 10, batch=5, cap=40), rtol=1e-15)
+    assert not any(k.startswith("pass^") for k in rep.data.problem_columns)
+    assert rep.data.comparisons and all(r.design == design.label() and r.paired for r in rep.data.comparisons)
+    omitted = rep.omitted()
+    assert {"naive", "pass-pow-k", "hidden-difficulty"} <= set(omitted)
+    assert "stopping time" in omitted["hidden-difficulty"]
+    assert "n is a stopping time" in rep.data.notes["failure"] and "--method zi_beta" in rep.data.notes["failure"]
+    assert "stopping-time estimator" in rep.html

@@ -20,6 +20,7 @@ from ._app import (
     out,
     read_options,
 )
+from ._compare import Cap, StopBatch, design_from
 
 Output = Annotated[Path, typer.Option("-o", "--output", help="Where to write the HTML report.")]
 Level = Annotated[float, typer.Option("--confidence-level", help="Level of the intervals and bands.")]
@@ -129,6 +130,8 @@ def report_cmd(
     n_resamples: NResamples = 1000,
     forecast_resamples: ForecastResamples = 30,
     seed: Seed = 0,
+    stop_batch: StopBatch = None,
+    cap: Cap = None,
     read: Mapping[str, Any] = NO_READ,
 ) -> None:
     """One offline HTML report: curves with bands, forecast, difficulty, comparisons, per-problem table, flags.
@@ -139,6 +142,7 @@ def report_cmd(
 
     if output.suffix.lower() not in (".html", ".htm"):
         raise PasscurveError(f"`--output` must end in .html (got {output.name!r})")
+    design = design_from(stop_batch, cap)
     counts, read_warnings = _read_with_warnings(file, **read)
     retry_result = None
     if retries:
@@ -150,6 +154,7 @@ def report_cmd(
             counts, output, input_warnings=read_warnings, advance=advance, title=title, retry_result=retry_result,
             confidence_level=confidence_level, k_gt_n="drop" if drop_k_gt_n else "raise",
             forecast_k=forecast_k, rng=seed, n_resamples=n_resamples, forecast_resamples=forecast_resamples,
+            design=design,
         )
     _summary(rep, output)
 

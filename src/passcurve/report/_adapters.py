@@ -24,11 +24,13 @@ def _has(*names: str) -> bool:
 
 
 # ------------------------------------------------------------------------------------- intervals
-def intervals(cur: Any, counts: Any, confidence_level: float, rng: Any, k_gt_n: str = "raise") -> Any:
+def intervals(cur: Any, counts: Any, confidence_level: float, rng: Any, k_gt_n: str = "raise",
+              design: Any = None) -> Any:
     """``cur`` with the intervals of :func:`passcurve.curve_intervals` (analytic, counting problems)."""
     metrics = [m for m in ("pass_at_k", "pass_pow_k") if m in cur.values]
     ci = pc.curve_intervals(
-        counts, cur.k, metric=metrics, method="analytic", confidence_level=confidence_level, rng=rng, k_gt_n=k_gt_n
+        counts, cur.k, metric=metrics, method="analytic", confidence_level=confidence_level, rng=rng, k_gt_n=k_gt_n,
+        design=design,
     )
     # the estimates come with their intervals; the naive metric stays from ``cur``
     return dataclasses.replace(
@@ -41,19 +43,25 @@ def intervals(cur: Any, counts: Any, confidence_level: float, rng: Any, k_gt_n: 
 
 
 # ------------------------------------------------------------------------------------- comparisons
-def comparisons(counts: Any, table_curve: Any, confidence_level: float, rng: Any, n_resamples: int = 1000) -> list[Any]:
+def comparisons(counts: Any, table_curve: Any, confidence_level: float, rng: Any, n_resamples: int = 1000,
+                design: Any = None) -> list[Any]:
     """:func:`passcurve.compare` of every model against the one with the highest pass@1, at the table's k."""
     models = list(table_curve.models)
     j1 = int(np.argmax(np.nan_to_num(table_curve.values["pass_at_k"][:, 0], nan=-1)))
     best = models[j1]
-    n_min = int(counts.n.min())
+    # the largest k every problem supports: n (fixed n), the cap (a stop design with one) or the
+    # smallest n a problem stopped unsolved at (one without)
+    unsolved = counts.n[counts.c == 0]
+    n_min = (int(counts.n.min()) if design is None else design.cap if design.cap is not None
+             else int(unsolved.min()) if unsolved.size else int(counts.n.max()))
     ks = [int(k) for k in table_curve.k if int(k) <= n_min and (int(k) == 1 or np.log10(int(k)).is_integer()
                                                                   or int(k) == n_min)]
     out = []
     for m in models:
         if m == best:
             continue
-        out.append(pc.compare(counts, best, m, ks, confidence_level=confidence_level, n_resamples=n_resamples, rng=rng))
+        out.append(pc.compare(counts, best, m, ks, confidence_level=confidence_level, n_resamples=n_resamples, rng=rng,
+                              design=design))
     return out
 
 

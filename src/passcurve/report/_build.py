@@ -20,6 +20,7 @@ from typing import Any
 
 import numpy as np
 
+from .._adaptive import check_design
 from .._counts import Counts, check_counts_object
 from .._curves import CurveResult, curve
 from .._errors import PasscurveError, PasscurveWarning
@@ -198,6 +199,7 @@ def compute_report_data(
     parts: Any = None,
     input_warnings: Any = (),
     retry_result: Any = None,
+    design: Any = None,
 ) -> ReportData:
     """Call the library for every result object the report shows.
 
@@ -225,24 +227,40 @@ def compute_report_data(
         From :func:`passcurve.retries` on the per-attempt log, when the attempts are retries with
         feedback. Completion within the retry budget is shown for the models whose attempts are
         dependent (or cannot be tested because sampling stopped at the first success).
+    design : StopAtSuccess, optional
+        Sampling stopped at the first batch with a success: pass@k by the stopping-time estimator
+        (curves, bands, comparisons, per-problem table), run to the cap (or the largest n). The
+        sections that assume n fixed in advance (pass^k, naive pass@k, power law and forecast,
+        fitted difficulty, hidden-difficulty diagnostics) are omitted with a note saying why.
     """
     _compute_iv(counts, confidence_level, k_gt_n, n_resamples, forecast_resamples)
+    design = check_design(design)
     parts = set(PARTS if parts is None else parts)
     unknown = parts - set(PARTS)
     if unknown:
         raise PasscurveError(f"`parts` must be drawn from {', '.join(PARTS)} (got {sorted(unknown)[0]!r})")
     col = _Collector(progress)
     col.warnings.extend((str(c), str(m)) for c, m in input_warnings)
-    k_max = int(counts.n.min() if k_gt_n == "raise" else counts.n.max())
+    if design is None:
+        k_max = int(counts.n.min() if k_gt_n == "raise" else counts.n.max())
+    else:  # every problem is estimable up to the cap; without one, up to the largest n (with drops)
+        k_max = int(design.cap if design.cap is not None else counts.n.max())
     grid = report_k_grid(k_max)
     n_min = int(counts.n.min())
-    pow_ks = [k for k in (2, 4, 8) if k <= n_min]
+    pow_ks = [k for k in (2, 4, 8) if k <= n_min] if design is None else []
     tab_ks = sorted(set(table_k(k_max)) | set(pow_ks))
     policy: Any = k_gt_n  # validated above: "raise" or "drop"
     cur, tab = col.step(
-        "curves", lambda: (curve(counts, grid, k_gt_n=policy), curve(counts, tab_ks, k_gt_n=policy))
+        "curves", lambda: (curve(counts, grid, k_gt_n=policy, design=design),
+                           curve(counts, tab_ks, k_gt_n=policy, design=design))
     )
     notes: dict[str, str] = {}
+    if design is not None:
+        fixed_n = f"it assumes n fixed in advance, and here n is a stopping time ({design.label()} design)"
+        notes["failure"] = (f"Power-law fit and forecast not shown: {fixed_n}. The likelihood fits stay valid: "
+                            "`passcurve forecast FILE --method zi_beta`.")
+        notes["histogram"] = f"Fitted difficulty distribution not shown: {fixed_n}."
+        notes["hidden-difficulty"] = f"Hidden-difficulty diagnostics not shown: {fixed_n}."
 
     ext = {k: v for k, v in _extensions().items() if k in parts}
     # ---- intervals (branch `uncertainty`)
@@ -250,7 +268,8 @@ def compute_report_data(
     if band is not None:
         got = col.optional(
             "intervals",
-            lambda: (band(cur, counts, confidence_level, rng, k_gt_n), band(tab, counts, confidence_level, rng, k_gt_n)),
+            lambda: (band(cur, counts, confidence_level, rng, k_gt_n, design),
+                     band(tab, counts, confidence_level, rng, k_gt_n, design)),
             notes, "intervals", "Intervals",
         )
         if got is not None:
@@ -262,7 +281,9 @@ def compute_report_data(
     fits: dict[str, Any] = {}
     shares: dict[str, Any] = {}
     fitter = ext.get("fits")
-    if fitter is not None:
+    if design is not None:
+        col.step("difficulty fits and forecasts", lambda: None)
+    elif fitter is not None:
         fits, shares = col.optional(
             "difficulty fits and forecasts",
             lambda: fitter(counts, cur, forecast_k, confidence_level, rng, forecast_resamples),
@@ -279,7 +300,8 @@ def compute_report_data(
         col.step("model comparison", lambda: None)
         notes["models"] = "Paired comparisons need at least two models."
     elif cmp is not None:
-        comps = tuple(col.optional("model comparison", lambda: cmp(counts, tab, confidence_level, rng, n_resamples),
+        comps = tuple(col.optional("model comparison",
+                                   lambda: cmp(counts, tab, confidence_level, rng, n_resamples, design),
                                    notes, "models", "Paired comparisons") or ())
     else:
         col.step("model comparison", lambda: None)
@@ -287,7 +309,9 @@ def compute_report_data(
     # ---- diagnostics (branch `uncertainty`)
     diag: Any = None
     dg = ext.get("diagnostics")
-    if dg is not None:
+    if design is not None:
+        col.step("hidden-difficulty diagnostics", lambda: None)
+    elif dg is not None:
         diag = col.optional("hidden-difficulty diagnostics", lambda: dg(counts), notes, "hidden-difficulty",
                             "Hidden-difficulty diagnostics")
     else:
@@ -307,6 +331,10 @@ def compute_report_data(
     # ---- per-problem table: pass@k below every problem's n (pass@n is just "c > 0"), pass^k
     def per_problem() -> dict[str, np.ndarray]:
         out = {}
+        if design is not None:  # stopping-time estimates at round k up to the cap
+            for k in [k for k in table_k(k_max) if 1 < k <= k_max][:3]:
+                out[f"pass@{k}"] = design.scores(counts.n, counts.c, np.array([k]))[:, 0]
+            return out
         for k in [k for k in table_k(k_max) if 1 < k < n_min][:3]:
             out[f"pass@{k}"] = np.atleast_1d(pass_at_k(counts.n, counts.c, k))
         if pow_ks:
@@ -371,9 +399,14 @@ def _header(data: ReportData, title: str) -> str:
     s.append(
         f'<p class="muted">Source: <strong>{esc(c.source)}</strong> · {len(c.models)} model(s) · '
         f"{problems} problems · {n_txt} samples per problem · {int(c.n.sum()):,} samples in all. "
-        f"Curves run to k = {int(data.curve.k[-1])}.</p>"
+        f"Curves run to k = {int(data.curve.k[-1])}."
+        + ("" if data.curve.design is None else
+           f" pass@k by the stopping-time estimator for a <strong>{esc(data.curve.design)}</strong> design.")
+        + "</p>"
     )
-    crit = [(cat, msg) for cat, msg in data.warnings if cat in LOOP_FLAGS]
+    # under a stop-at-success design the stopping-time warning has been acted on (it stays in the flags)
+    crit = [(cat, msg) for cat, msg in data.warnings if cat in LOOP_FLAGS
+            and not (cat == "StoppingTimeWarning" and data.curve.design is not None)]
     if crit:
         items = "".join(f"<li><strong>{esc(cat)}</strong>: {esc(msg)}</li>" for cat, msg in crit)
         s.append(f'<div class="banner" id="banner"><strong>Read this report with care.</strong><ul>{items}</ul></div>')
@@ -396,6 +429,7 @@ def build_report(
     input_warnings: Any = (),
     parts: Any = None,
     retry_result: Any = None,
+    design: Any = None,
 ) -> Report:
     """The offline HTML report of ``counts``: curves, forecast, difficulty, comparisons, flags.
 
@@ -404,7 +438,7 @@ def build_report(
     counts : Counts
         Per-(model, problem) counts, e.g. from :func:`passcurve.read_counts`.
     title : str, optional
-    confidence_level, k_gt_n, forecast_k, rng, n_resamples, forecast_resamples, input_warnings, parts, retry_result
+    confidence_level, k_gt_n, forecast_k, rng, n_resamples, forecast_resamples, input_warnings, parts, retry_result, design
         Passed to :func:`compute_report_data`.
     explorer_href : str
         Relative link to the explorer page (``Report.write`` writes it next to the report).
@@ -421,7 +455,7 @@ def build_report(
     data = compute_report_data(
         counts, confidence_level=confidence_level, k_gt_n=k_gt_n, forecast_k=forecast_k, rng=rng, progress=progress,
         n_resamples=n_resamples, forecast_resamples=forecast_resamples,
-        input_warnings=input_warnings, parts=parts, retry_result=retry_result,
+        input_warnings=input_warnings, parts=parts, retry_result=retry_result, design=design,
     )
     if progress is not None:
         progress("rendering")
@@ -437,7 +471,8 @@ def build_report(
         S.histogram_section(data.counts, data.fitted_shares or None, note=n.get("histogram")),
         S.comparison_section(data.table_curve, data.counts, data.comparisons, note=n.get("models"),
                              pass_k=table_k(int(data.curve.k[-1])),
-                             pow_k=[k for k in (2, 4, 8) if k <= int(data.counts.n.min())]),
+                             pow_k=[k for k in (2, 4, 8) if k <= int(data.counts.n.min())
+                                    and "pass_pow_k" in data.table_curve.values]),
         S.diagnostics_section(data.diagnostics, note=n.get("hidden-difficulty")),
         S.per_problem_section(data.counts, data.problem_columns, max_rows=max_table_rows),
         S.flags_section(data.warnings, notes=list(n.values())),

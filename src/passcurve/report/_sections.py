@@ -278,8 +278,10 @@ def failure_section(curve: Any, fits: dict[str, Any] | None = None, note: str | 
 def naive_section(curve: Any) -> Section:
     """The unbiased estimator beside the naive plug-in 1 - (1 - c/n)^k (biased, shown for comparison)."""
     if "naive_pass_at_k" not in curve.values:
-        return Section("naive", "Naive vs unbiased pass@k", note="The curve was computed without the naive metric.",
-                       omitted=True)
+        note = ("The curve was computed without the naive metric." if curve.design is None else
+                f"Not shown for a {curve.design} design: the plug-in 1 − (1 − c/n)^k has no meaning when n is a "
+                "stopping time.")
+        return Section("naive", "Naive vs unbiased pass@k", note=note, omitted=True)
     go = _go()
     fig = go.Figure()
     ks = np.asarray(curve.k, dtype=float)
@@ -304,7 +306,10 @@ def naive_section(curve: Any) -> Section:
 def passpow_section(curve: Any) -> Section:
     """pass^k (all k samples right) against k."""
     if "pass_pow_k" not in curve.values:
-        return Section("pass-pow-k", "pass^k", note="The curve was computed without pass^k.", omitted=True)
+        note = ("The curve was computed without pass^k." if curve.design is None else
+                f"Not shown for a {curve.design} design: once sampling stops at a success, whether the first k "
+                "samples would all have succeeded is not observed.")
+        return Section("pass-pow-k", "pass^k", note=note, omitted=True)
     go = _go()
     fig = go.Figure()
     ks = np.asarray(curve.k, dtype=float)
@@ -569,12 +574,16 @@ def loop_numbers_section(curve: Any, pow_k: int | None, retries: dict[str, Any] 
         rows.append(row)
     body = '<div class="wide">' + _table(headers, rows) + "</div>"
     expl = [
-        "<b>first-try pass@1</b>: the share of problems a single sample solves (mean of c/n)",
+        "<b>first-try pass@1</b>: the share of problems a single sample solves "
+        + ("(mean of c/n)" if curve.design is None else
+           f"(the stopping-time estimate for a {esc(curve.design)} design, not c/n)"),
         f"<b>coverage</b>: the share solved at least once in {kmax} samples, which a loop only collects with a "
         "verifier that recognises the right sample",
     ]
     if j_pow is not None:
         expl.append(f"<b>pass^{pow_k}</b>: the chance that {pow_k} independent attempts are all right (reliability)")
+    elif curve.design is not None:
+        expl.append("<b>pass^k</b> is not shown: it is not observable once sampling stops at a success")
     else:
         expl.append("<b>pass^k</b> is not shown: it needs at least 2 samples of every problem")
     if retries:
