@@ -436,7 +436,7 @@ def test_compare_under_a_stop_design_pairs_the_stopping_estimates():
 def test_report_cli_with_stop_batch_on_bon_data(tmp_path):
     # `passcurve report --stop-batch 60 --cap 10020` on the BoN counts: the page states the design, the
     # sections that assume fixed n are omitted with a note, and the reader's stopping-time warning is no
-    # longer in the "read with care" banner (it has been acted on) but still in the flags
+    # longer in the "read with care" banner nor on stderr (it has been acted on) but still in the flags
     from conftest import run_cli
 
     out = tmp_path / "bon.html"
@@ -448,3 +448,74 @@ def test_report_cli_with_stop_batch_on_bon_data(tmp_path):
     assert "omitted pass-pow-k" in res.stdout and "omitted hidden-difficulty" in res.stdout
     banner = page[page.index('id="banner"'):page.index("</div>", page.index('id="banner"'))] if 'id="banner"' in page else ""
     assert "StoppingTimeWarning" not in banner and "StoppingTimeWarning" in page
+    assert "StoppingTimeWarning" not in res.stderr
+    plain = run_cli("curve", str(shared_file("bon_jailbreaking_counts.csv")), "--k", "1")
+    assert "StoppingTimeWarning" in plain.stderr and "--stop-batch 60" in plain.stderr
+
+
+def test_truncating_a_stop_design_record_is_the_design_with_a_smaller_cap():
+    # reference: the design itself. Problems with a known p sampled with cap 30 and then truncated to a
+    # cap of 9 must be distributed as the same problems sampled with cap 9 directly (the frequency of
+    # every (n, c) agrees within 4 standard errors), and the deterministic cases are exact
+    from passcurve import StopAtSuccess
+
+    d = StopAtSuccess(batch=3, cap=30)
+    gen = np.random.default_rng(0)
+    assert [v.tolist() for v in d.truncate(np.array([6, 6, 6]), np.array([2, 2, 2]), 3, gen)] == [[3, 3, 3], [0, 0, 0]]
+    assert [v.tolist() for v in d.truncate(np.array([6]), np.array([2]), 6, gen)] == [[6], [2]]
+
+    def sample(cap: int, size: int, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
+        n, c = np.zeros(size, np.int64), np.zeros(size, np.int64)
+        for i in range(size):
+            drawn = 0
+            while True:
+                b = min(3, cap - drawn)
+                hits = int(rng.binomial(b, 0.08))
+                drawn += b
+                if hits or drawn >= cap:
+                    n[i], c[i] = drawn, hits
+                    break
+        return n, c
+
+    size = 20_000
+    n30, c30 = sample(30, size, np.random.default_rng(1))
+    nt, ct = d.truncate(n30, c30, 9, np.random.default_rng(2))
+    n9, c9 = sample(9, size, np.random.default_rng(3))
+    for key in set(zip(nt.tolist(), ct.tolist(), strict=True)) | set(zip(n9.tolist(), c9.tolist(), strict=True)):
+        f1 = np.mean((nt == key[0]) & (ct == key[1]))
+        f2 = np.mean((n9 == key[0]) & (c9 == key[1]))
+        se = np.sqrt((f1 * (1 - f1) + f2 * (1 - f2)) / size) + 1e-12
+        assert abs(f1 - f2) < 4 * se + 1e-4, (key, f1, f2)
+
+
+def test_forecast_under_a_stop_design():
+    # least squares fits the stopping-time curve (reference: fit_power_law with the same design and
+    # its own prediction); the difficulty fits' likelihood is unchanged by the design, so their
+    # forecasts are identical with and without it; the stopping-time flag is not raised under the design
+    import warnings as w
+
+    from passcurve import Counts, StopAtSuccess, StoppingTimeWarning, curve, fit_power_law, forecast
+
+    n, c = _stop_design_data(6, problems=300, batch=5, cap=200)
+    cnt = Counts.from_arrays(n, c)
+    d = StopAtSuccess(batch=5, cap=200)
+    K = np.array([1000, 10_000])
+    ls = forecast(cnt, K, method="least_squares", design=d, n_resamples=0)
+    pl = fit_power_law(cnt, design=d)
+    np.testing.assert_allclose(ls.pass_at_k[0], pl.predict(K)[0], rtol=1e-12)
+    ref = curve(cnt, pl.k[0], design=d).values["pass_at_k"][0]
+    np.testing.assert_allclose(pl.pass_at_k[0], ref, rtol=1e-13)
+    assert pl.convention == "stop at success (batch 5, cap 200)"
+    with w.catch_warnings():
+        w.simplefilter("ignore")
+        zi_d = forecast(cnt, K, method="zi_beta", design=d, n_resamples=0)
+        zi = forecast(cnt, K, method="zi_beta", n_resamples=0)
+    np.testing.assert_allclose(zi_d.pass_at_k, zi.pass_at_k, rtol=1e-12)
+    with w.catch_warnings(record=True) as caught:
+        w.simplefilter("always")
+        auto = forecast(cnt, K, design=d, n_resamples=10, rng=0)
+    assert not any(issubclass(x.category, StoppingTimeWarning) for x in caught)
+    with pytest.warns(StoppingTimeWarning):  # the same counts without the design are flagged
+        forecast(cnt, K, method="beta_eb", n_resamples=0)
+    assert sum(auto.weights[0].values()) == pytest.approx(1.0)
+    assert ((auto.low <= auto.pass_at_k) & (auto.pass_at_k <= auto.high)).all()

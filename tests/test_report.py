@@ -363,5 +363,14 @@ def test_report_under_a_stop_at_success_design():
     omitted = rep.omitted()
     assert {"naive", "pass-pow-k", "hidden-difficulty"} <= set(omitted)
     assert "stopping time" in omitted["hidden-difficulty"]
-    assert "n is a stopping time" in rep.data.notes["failure"] and "--method zi_beta" in rep.data.notes["failure"]
+    assert "n is a stopping time" in rep.data.notes["histogram"] and not rep.data.fitted_shares
+    # the power law and the forecast are drawn, from the stopping-time curve (reference: fit_power_law
+    # with the same design)
+    from passcurve import fit_power_law
+
+    pl = fit_power_law(cnt, design=design)
+    for i, m in enumerate(pl.models):
+        kk, fail = rep.data.fits[m]["power_law"]
+        np.testing.assert_allclose(fail, 1.0 - pl.predict(kk)[i], rtol=1e-12)
+        assert "forecast" in rep.data.fits[m]
     assert "stopping-time estimator" in rep.html

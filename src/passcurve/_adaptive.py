@@ -579,6 +579,45 @@ class StopAtSuccess:
                                    cap=self.cap)
         return np.asarray(table, dtype=np.float64).reshape(first.size, -1)[inv.ravel()]
 
+    def mean_curve(self, n: np.ndarray, c: np.ndarray, ks: np.ndarray,
+                   weight: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+        """(pass_D@k, problems used) per k: the weighted mean of :meth:`scores` over the problems
+        estimable at that k (a problem that stopped unsolved before k, without a cap, is not)."""
+        S = self.scores(n, c, ks)
+        ok = ~np.isnan(S)
+        w = np.ones(S.shape[0]) if weight is None else np.asarray(weight, dtype=np.float64)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            return (w @ np.where(ok, S, 0.0)) / (w @ ok), ok.sum(axis=0)
+
+    def k_max(self, n: np.ndarray, c: np.ndarray) -> int:
+        """The largest k at which every problem is estimable: the cap, else the smallest n at which a
+        problem stopped unsolved (else the largest n)."""
+        if self.cap is not None:
+            return int(self.cap)
+        unsolved = np.asarray(n)[np.asarray(c) == 0]
+        return int(unsolved.min()) if unsolved.size else int(np.max(n))
+
+    def truncate(self, n: np.ndarray, c: np.ndarray, m: int, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
+        """The counts the same design would have recorded with a cap of ``m`` samples (exact).
+
+        A problem's f = n - s failures come before its last batch of s samples, whose c successes
+        are placed uniformly at random. Capped at m: m <= f leaves (m, 0); f < m < n cuts the last
+        batch to m - f samples holding Hypergeometric(c, s - c, m - f) successes (a batch the cap
+        cut short, which the design allows); m >= n keeps (n, c). The self-backtest of
+        :func:`passcurve.forecast` thins stopping-time data this way (a random subset of the
+        samples would not be a sample from the design).
+        """
+        n = np.asarray(n, dtype=np.int64)
+        c = np.asarray(c, dtype=np.int64)
+        last = n - self.batch * ((n - 1) // self.batch)
+        f = n - last
+        nt = np.minimum(n, m)
+        ct = np.where(m >= n, c, 0)
+        cut = (m > f) & (m < n)
+        if cut.any():
+            ct[cut] = rng.hypergeometric(c[cut], last[cut] - c[cut], m - f[cut])
+        return nt, ct
+
     def label(self) -> str:
         return f"stop at success (batch {self.batch}{'' if self.cap is None else f', cap {self.cap}'})"
 

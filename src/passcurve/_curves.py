@@ -271,12 +271,8 @@ def curve(
         models.append(name)
         summary.append(sub.samples_summary())
         if design is not None:
-            S = design.scores(sub.n, sub.c, ks)
-            ok = ~np.isnan(S)
-            used = ok.sum(axis=0)
-            ww = np.ones(sub.n.size) if w is None else np.asarray(w, dtype=np.float64)
-            with np.errstate(invalid="ignore", divide="ignore"):
-                vals["pass_at_k"].append((ww @ np.where(ok, S, 0.0)) / (ww @ ok))
+            mean, used = design.mean_curve(sub.n, sub.c, ks, w)
+            vals["pass_at_k"].append(mean)
         else:
             used = sub.n.size - np.searchsorted(np.sort(sub.n), ks, side="left")
         problems.append(used)

@@ -28,6 +28,7 @@ from typing import Any
 import numpy as np
 from scipy import stats
 
+from ._adaptive import check_design
 from ._counts import Counts, check_counts_object
 from ._difficulty import BetaBinomial, ZeroInflatedBetaBinomial
 from ._errors import ImpossibleMassWarning, NoHeavyTailWarning, StoppingTimeWarning
@@ -76,9 +77,14 @@ def _stopping_evidence(sub: Counts) -> dict[str, Any]:
     return ev
 
 
-def check_deviations(counts: Counts, *, emit: bool = True) -> DeviationReport:
-    """Run the three deviation checks per model; warn (``emit=True``) and return the report."""
+def check_deviations(counts: Counts, *, emit: bool = True, design: Any = None) -> DeviationReport:
+    """Run the three deviation checks per model; warn (``emit=True``) and return the report.
+
+    With a stop-at-success ``design`` (:class:`passcurve.StopAtSuccess`) n is known to be a
+    stopping time: that is not flagged, and the local slopes come from the stopping-time curve.
+    """
     check_counts_object(counts)
+    design = check_design(design)
     flags: dict[str, list[tuple[str, str]]] = {}
     evid: dict[str, dict[str, Any]] = {}
     meta_st = (counts.meta or {}).get("stopping_time", {}) if isinstance(counts.meta, dict) else {}
@@ -90,16 +96,19 @@ def check_deviations(counts: Counts, *, emit: bool = True) -> DeviationReport:
         st = st if st is not None else _stopping_evidence(sub)
         ev["stopping_time"] = st
         stopping = bool(st.get("looks_like_stopping_time", False))
-        if stopping:
+        if stopping and design is None:
             fl.append(("StoppingTimeWarning",
                        f"model {m!r}: n looks like a stopping time ({st.get('rows_below_max_n')} problems stopped "
                        f"below the largest n, all solved): pass@k from these counts is biased and forecasts assume "
                        f"fixed n"))
         # local slopes (Codex convention so that stopped problems do not break the curve)
-        nmax = int(sub.n.max())
+        nmax = int(sub.n.max()) if design is None else design.k_max(sub.n, sub.c)
         ks = default_k_grid(nmax)
-        conv = "chen" if stopping or np.unique(sub.n).size > 1 else "unbiased"
-        vals = _curve_values(sub.n, sub.c, ks, conv, None)
+        if design is None:
+            conv = "chen" if stopping or np.unique(sub.n).size > 1 else "unbiased"
+            vals = _curve_values(sub.n, sub.c, ks, conv, None)
+        else:
+            vals = design.mean_curve(sub.n, sub.c, ks)[0]
         kk, sl = local_slope(ks, vals)
         first = sl[(kk >= 1) & (kk <= 10)]
         b_first = float(np.median(first)) if first.size else np.nan

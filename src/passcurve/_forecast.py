@@ -52,6 +52,7 @@ from typing import Any
 import numpy as np
 from scipy import optimize, stats
 
+from ._adaptive import StopAtSuccess, check_design
 from ._counts import Counts, check_counts_object
 from ._curves import mean_curve
 from ._difficulty import (
@@ -117,10 +118,14 @@ def thin_counts(n: Any, c: Any, m: Any, rng: Any = None) -> tuple[np.ndarray, np
 # ----------------------------------------------------------------------------------------
 # one candidate's point forecast from (n, c)
 # ----------------------------------------------------------------------------------------
-def _ls_fit(n: np.ndarray, c: np.ndarray, ks: np.ndarray | None = None) -> tuple[float, float]:
-    """The paper's least squares of log(-log pass_D@k) on log k (default grid: ``default_k_grid(min n)``)."""
-    ks = default_k_grid(int(n.min())) if ks is None else ks
-    return _ls_from_curve(ks, mean_curve(n, c, ks)[0])
+def _ls_fit(n: np.ndarray, c: np.ndarray, ks: np.ndarray | None = None, design: Any = None) -> tuple[float, float]:
+    """The paper's least squares of log(-log pass_D@k) on log k (default grid: ``default_k_grid(min n)``;
+    under a stop-at-success ``design`` the stopping-time curve up to the design's largest estimable k)."""
+    if design is None:
+        ks = default_k_grid(int(n.min())) if ks is None else ks
+        return _ls_from_curve(ks, mean_curve(n, c, ks)[0])
+    ks = default_k_grid(design.k_max(n, c)) if ks is None else ks
+    return _ls_from_curve(ks, design.mean_curve(n, c, ks)[0])
 
 
 def _ls_from_curve(ks: np.ndarray, vals: np.ndarray) -> tuple[float, float]:
@@ -143,13 +148,15 @@ def _ls_predict(a: float, b: float, K: np.ndarray) -> np.ndarray:
 class _Candidate:
     """A fitted forecasting method on one model's counts (point forecast + bootstrap)."""
 
-    def __init__(self, method: str, n: np.ndarray, c: np.ndarray, w: np.ndarray | None, eb: bool = True) -> None:
+    def __init__(self, method: str, n: np.ndarray, c: np.ndarray, w: np.ndarray | None, eb: bool = True,
+                 design: Any = None) -> None:
         self.method = method
         self._eb = eb
         self.n, self.c = n, c
+        self.design = design  # the difficulty fits' likelihood is the same under a stopping design
         self.fit_: DifficultyModel | None = None
         if method == "least_squares":
-            self.ls_ = _ls_fit(n, c)
+            self.ls_ = _ls_fit(n, c, design=design)
         else:
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")
@@ -194,7 +201,7 @@ class _Candidate:
     def refit(self, n: np.ndarray, c: np.ndarray) -> Any:
         """Quick refit on resampled data, warm-started at the full-data estimate."""
         if self.method == "least_squares":
-            return _ls_fit(n, c)
+            return _ls_fit(n, c, design=self.design)
         f = self._model()
         pn, pc, pw = _pairs(n, c)
         lb = _log_binom(pn, pc)
@@ -505,24 +512,34 @@ _NO_ADJUST = _Adjust(0.0, 0.0, 1, 10)  # identity (method other than "auto", or 
 
 
 def _self_backtest(n: np.ndarray, c: np.ndarray, cands: tuple[str, ...], R: int, gen: np.random.Generator,
-                   factor: int = 10) -> _SelfBacktest:
+                   factor: int = 10, design: Any = None) -> _SelfBacktest:
     """Every candidate forecasts the full data's pass@min(n) from data thinned by ``factor``.
 
     A paired comparison: only thinnings on which *every* candidate produced a forecast are
     kept (all candidates judged on identical data); fewer than two such thinnings leave the
-    self-backtest uninformative.
+    self-backtest uninformative. Under a stop-at-success ``design`` the target is pass@K at the
+    design's largest estimable K (its cap) and the data are *truncated* to a cap of K/factor
+    (:meth:`StopAtSuccess.truncate`, exact for the design), not thinned.
     """
-    K = int(n.min())
-    m = np.maximum(n // factor, 1)
-    if int(m.min()) < 2 or K < 2 * int(m.min()):
-        return _SelfBacktest(cands, np.empty((0, len(cands))), np.nan, K, factor)
-    truth = float(mean_curve(n, c, np.array([K]))[0][0])
+    if design is not None:
+        K = design.k_max(n, c)
+        cap = max(K // factor, 1)
+        if cap < 2:
+            return _SelfBacktest(cands, np.empty((0, len(cands))), np.nan, K, factor)
+        truth = float(design.mean_curve(n, c, np.array([K]))[0][0])
+        small = StopAtSuccess(design.batch, cap)
+    else:
+        K = int(n.min())
+        m = np.maximum(n // factor, 1)
+        if int(m.min()) < 2 or K < 2 * int(m.min()):
+            return _SelfBacktest(cands, np.empty((0, len(cands))), np.nan, K, factor)
+        truth = float(mean_curve(n, c, np.array([K]))[0][0])
     preds = np.full((R, len(cands)), np.nan)
     for r in range(R):
-        nt, ct = thin_counts(n, c, m, gen)
+        nt, ct = thin_counts(n, c, m, gen) if design is None else design.truncate(n, c, cap, gen)
         for j, cnd in enumerate(cands):
             try:
-                cand = _Candidate(cnd, nt, ct, None)
+                cand = _Candidate(cnd, nt, ct, None, design=None if design is None else small)
                 preds[r, j] = float(cand.predict(np.array([float(K)]))[0])
             except (ValueError, FloatingPointError, np.linalg.LinAlgError):
                 pass
@@ -556,6 +573,7 @@ def forecast(
     combination: str = "inverse_mse",
     flags: bool = True,
     rng: Any = None,
+    design: Any = None,
 ) -> ForecastResult:
     r"""Forecast pass_D@K for K far beyond n (up to 10^12), with prediction intervals.
 
@@ -591,6 +609,12 @@ def forecast(
         Run :func:`passcurve.check_deviations` first (stopping time, no heavy tail,
         impossible mass) and carry its warnings in the result.
     rng : None, int or Generator
+    design : StopAtSuccess, optional
+        Sampling stopped at the first batch with a success (n is a stopping time). The
+        difficulty fits are unchanged (their likelihood is the binomial kernel under any
+        stopping rule that depends on observed outcomes); least squares fits the stopping-time
+        curve; ``"auto"``'s self-backtest truncates the data to a tenth of the cap instead of
+        thinning them; the stopping-time flag is not raised.
 
     Returns
     -------
@@ -612,12 +636,15 @@ def forecast(
     """
     counts, ks, cl, B, R = _forecast_iv(counts, k, method, confidence_level, n_resamples, cv_resamples, scope,
                                         combination)
+    design = check_design(design)
+    if design is not None:  # validate the counts against the design before any work
+        design.scores(counts.n, counts.c, np.ones(1, dtype=np.int64))
     gen = check_rng(rng)
     warns: list[str] = []
     if flags:
         from ._deviation import check_deviations
 
-        report = check_deviations(counts, emit=True)
+        report = check_deviations(counts, emit=True, design=design)
         warns = [f"{name}: {msg}" for fl in report.flags.values() for name, msg in fl]
     K = ks.astype(np.float64)
     z = float(stats.norm.ppf(0.5 + cl / 2))
@@ -631,14 +658,14 @@ def forecast(
             warnings.warn(msg, DegenerateDataWarning, stacklevel=2)
         adj: dict[str, _Adjust] = {}
         if method == "auto":
-            sb = _self_backtest(n, c, AUTO_CANDIDATES, R, gen)
+            sb = _self_backtest(n, c, AUTO_CANDIDATES, R, gen, design=design)
             cv = sb.rmse()
             if combination == "debiased":
                 adj = sb.adjustments()
         else:
             cv = {}
         wts = _weights_from_cv(cv, method, combination)
-        fitted = {cnd: _Candidate(cnd, n, c, sub.weight, eb=scope == "benchmark") for cnd in wts}
+        fitted = {cnd: _Candidate(cnd, n, c, sub.weight, eb=scope == "benchmark", design=design) for cnd in wts}
         adj = {cnd: adj.get(cnd, _NO_ADJUST) for cnd in wts}
         preds = {cnd: adj[cnd](cand.predict(K), K) for cnd, cand in fitted.items()}
         if len(wts) > 1 and not all(np.isfinite(v).all() for v in preds.values()):

@@ -18,6 +18,7 @@ from typing import Any, Literal
 
 import numpy as np
 
+from ._adaptive import check_design
 from ._counts import Counts, check_counts_object
 from ._curves import mean_curve
 from ._errors import PasscurveError
@@ -227,6 +228,7 @@ def fit_power_law(
     k: Any = None,
     *,
     convention: Literal["unbiased", "chen"] = "unbiased",
+    design: Any = None,
 ) -> PowerLawResult:
     r"""Least-squares power law of pass_D@k, exactly as Schaeffer et al. 2025 (arXiv 2502.17578).
 
@@ -247,6 +249,10 @@ def fit_power_law(
         n − c < k: on stopping-time data (best-of-N jailbreaking) problems stopped at
         n < k then count as solved at k. That is the paper's convention for its Table 2,
         not a valid estimator (see :class:`StoppingTimeWarning`).
+    design : StopAtSuccess, optional
+        Sampling stopped at the first batch with a success: the curve is the stopping-time
+        estimate of pass_D@k (``convention`` is then ignored), on a default grid up to the
+        design's cap (else the smallest n a problem stopped unsolved at).
 
     Returns
     -------
@@ -261,11 +267,16 @@ def fit_power_law(
     True
     """
     counts, ks_in = _fit_power_law_iv(counts, k, convention)
+    design = check_design(design)
     models, A, B, Ase, Bse, R2, KK, PP = [], [], [], [], [], [], [], []
     warns: list[str] = []
     for m, sub in counts.groups():
-        ks = default_k_grid(int(sub.n.min())) if ks_in is None else ks_in
-        vals = _curve_values(sub.n, sub.c, ks, convention, sub.weight)
+        top = int(sub.n.min()) if design is None else design.k_max(sub.n, sub.c)
+        ks = default_k_grid(top) if ks_in is None else ks_in
+        if design is None:
+            vals = _curve_values(sub.n, sub.c, ks, convention, sub.weight)
+        else:
+            vals = design.mean_curve(sub.n, sub.c, ks, sub.weight)[0]
         with np.errstate(divide="ignore", invalid="ignore"):
             y = np.log(-np.log(vals))
         ok = np.isfinite(y)
@@ -297,6 +308,6 @@ def fit_power_law(
         r2=np.array(R2),
         k=tuple(KK),
         pass_at_k=tuple(PP),
-        convention=convention,
+        convention=convention if design is None else design.label(),
         warnings=tuple(warns),
     )

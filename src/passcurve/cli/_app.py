@@ -131,14 +131,18 @@ def print_json(obj: Any) -> None:
 
 
 @contextmanager
-def collect_warnings(show: bool = True) -> Iterator[list[str]]:
-    """Collect passcurve warnings; print each once on stderr (verbatim) when the block ends."""
+def collect_warnings(show: bool = True, acted_on: tuple[type, ...] = ()) -> Iterator[list[str]]:
+    """Collect passcurve warnings; print each once on stderr (verbatim) when the block ends.
+
+    ``acted_on``: categories the command has already dealt with (e.g. the StoppingTimeWarning
+    under ``--stop-batch``), dropped instead of repeated.
+    """
     seen: list[str] = []
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", PasscurveWarning)
         yield seen
     for w in caught:
-        if issubclass(w.category, PasscurveWarning):
+        if issubclass(w.category, PasscurveWarning) and not (acted_on and issubclass(w.category, acted_on)):
             msg = f"{w.category.__name__}: {w.message}"
             if msg not in seen:
                 seen.append(msg)
@@ -188,16 +192,18 @@ def load_counts(
     attempt_col: str | None = None,
     threshold: float | None = None,
     format: str | None = None,
+    acted_on: tuple[type, ...] = (),
 ) -> Any:
     """Read any supported input into Counts through the data layer.
 
-    Warnings raised while reading (e.g. StoppingTimeWarning) are printed as one line each;
-    long reads show a progress bar on stderr when it is a terminal.
+    Warnings raised while reading (e.g. StoppingTimeWarning) are printed as one line each,
+    except the categories in ``acted_on`` (see :func:`collect_warnings`); long reads show a
+    progress bar on stderr when it is a terminal.
     """
     from ..data import read_counts
     from ..data._progress import cli_progress
 
-    with collect_warnings(show=True), cli_progress(err, file) as progress:
+    with collect_warnings(show=True, acted_on=acted_on), cli_progress(err, file) as progress:
         return read_counts(
             file,
             problem_col=problem_col,

@@ -15,7 +15,7 @@ from .._adaptive import StopAtSuccess
 from .._compare import COMPARE_METHODS
 from .._compare import compare as run_compare
 from .._counts import Counts
-from .._errors import PasscurveError
+from .._errors import PasscurveError, StoppingTimeWarning
 from .._uncertainty import INTERVAL_METRICS, curve_intervals
 from ._app import (
     NO_READ,
@@ -48,6 +48,11 @@ StopBatch = Annotated[
 ]
 Cap = Annotated[int | None, typer.Option("--cap", help="With --stop-batch: the most samples a problem could get.")]
 _PROBLEM_GUESSES = ("problem_id", "problem", "task_id", "question_id", "prompt_id", "id")
+
+
+def acted_on(design: StopAtSuccess | None) -> tuple[type, ...]:
+    """Warnings a command under ``design`` has dealt with: the reader's StoppingTimeWarning."""
+    return () if design is None else (StoppingTimeWarning,)
 
 
 def design_from(stop_batch: int | None, cap: int | None) -> StopAtSuccess | None:
@@ -93,13 +98,13 @@ def attach_clusters(counts: Counts, file: Path, cluster_col: str | None, problem
     return dataclasses.replace(counts, cluster=cl)
 
 
-def load_with_clusters(file: Path, cluster_col: str | None, **kwargs: Any) -> Counts:
+def load_with_clusters(file: Path, cluster_col: str | None, acted_on: tuple[type, ...] = (), **kwargs: Any) -> Counts:
     """load_counts, plus the cluster column (through the data layer when it supports one)."""
     from ..data import read_counts
 
     if cluster_col is not None and "cluster_col" in inspect.signature(read_counts).parameters:
         return read_counts(file, cluster_col=cluster_col, **kwargs)  # type: ignore[call-arg]
-    counts = load_counts(file, **kwargs)
+    counts = load_counts(file, acted_on=acted_on, **kwargs)
     if cluster_col is not None and counts.cluster is None:
         counts = attach_clusters(counts, file, cluster_col, kwargs.get("problem_col"))
     return counts
@@ -190,12 +195,8 @@ def compare_cmd(
     if method not in COMPARE_METHODS:
         raise PasscurveError(f"`--method` must be one of {', '.join(COMPARE_METHODS)} (got {method!r})")
     ks = parse_int_list(k, "--k")
-    counts = load_with_clusters(
-        file,
-        cluster_col,
-        **read,
-    )
-    with collect_warnings(show=True):
+    counts = load_with_clusters(file, cluster_col, acted_on(design), **read)
+    with collect_warnings(show=True, acted_on=acted_on(design)):
         res = run_compare(
             counts,
             a,

@@ -32,6 +32,7 @@ from ._compare import (  # noqa: E402
     ConfidenceLevel,
     NResamples,
     StopBatch,
+    acted_on,
     add_intervals,
     design_from,
     load_with_clusters,
@@ -95,11 +96,7 @@ def curve_cmd(
     if k is not None and all_k:
         raise PasscurveError("give either `--k` or `--all-k`, not both")
     design = design_from(stop_batch, cap)
-    counts = load_with_clusters(
-        file,
-        cluster_col,
-        **read,
-    )
+    counts = load_with_clusters(file, cluster_col, acted_on(design), **read)
     policy: Literal["raise", "drop"] = "drop" if drop_k_gt_n else "raise"
     if all_k:
         ks = None
@@ -108,7 +105,7 @@ def curve_cmd(
     else:
         limit = int(counts.n.max() if (drop_k_gt_n or design is not None) else counts.n.min())
         ks = [v for v in DEFAULT_K if v <= limit] or [1]
-    with collect_warnings(show=True):
+    with collect_warnings(show=True, acted_on=acted_on(design)):
         res = compute_curve(counts, ks, k_gt_n=policy, design=design)
         if ci is not None:
             res = add_intervals(

@@ -31,6 +31,7 @@ from ._app import (
     print_json,
     read_options,
 )
+from ._compare import Cap, StopBatch, acted_on, design_from
 
 Level = Annotated[float, typer.Option("--confidence-level", help="Level of the prediction intervals.")]
 Resamples = Annotated[int, typer.Option("--n-resamples", help="Parameter draws / bootstrap resamples per method.")]
@@ -61,20 +62,30 @@ def fit_cmd(
         str, typer.Option("--model", help=f"Difficulty models: all, or a comma list of {', '.join(DIFFICULTY_MODELS)}.")
     ] = "all",
     json_out: JsonFlag = False,
+    stop_batch: StopBatch = None,
+    cap: Cap = None,
     read: Mapping[str, Any] = NO_READ,
 ) -> None:
     """Fit difficulty distributions (ML) and the least-squares power law; show flags."""
     names = "all" if model == "all" else [m.strip() for m in model.split(",") if m.strip()]
-    with collect_warnings(show=True) as seen:
-        counts = _load(file, **read,)
+    design = design_from(stop_batch, cap)
+    with collect_warnings(show=True, acted_on=acted_on(design)) as seen:
+        counts = _load(file, acted_on=acted_on(design), **read)
+        if design is not None:  # the counts must fit the design before anything is fitted
+            design.scores(counts.n, counts.c, np.ones(1, dtype=np.int64))
         fits = fit_difficulty(counts, model=names)
         stopping = any(
             v.get("looks_like_stopping_time") for v in (counts.meta.get("stopping_time", {}) or {}).get("models", {}).values()
         ) if isinstance(counts.meta.get("stopping_time"), dict) else False
-        pl = fit_power_law(counts, convention="chen" if (stopping or np.unique(counts.n).size > 1) else "unbiased")
-        report = check_deviations(counts, emit=True)
+        pl = fit_power_law(counts, convention="chen" if (stopping or np.unique(counts.n).size > 1) else "unbiased",
+                           design=design)
+        report = check_deviations(counts, emit=True, design=design)
     if json_out:
         d = fits.to_dict()
+        if design is not None:  # the fits hold under the design; their goodness of fit assumes fixed n
+            d["design"] = design.label()
+            for entry in d.get("fits", []):
+                entry["goodness_of_fit"] = None
         d["power_law"] = pl.to_dict()
         d["flags"] = report.to_dict()["flags"]
         if seen:
@@ -84,6 +95,10 @@ def fit_cmd(
     out.print("tail: the power-law exponent of each difficulty law near p = 0; P(p=0): its share of impossible "
               "problems; GOF p: chi-square test of the distribution of c; ΔAIC against the best parametric fit",
               markup=False, highlight=False)
+    if design is not None:
+        out.print(f"{design.label()} design: the fits' likelihood holds (the binomial kernel under any stopping rule "
+                  "that depends on observed outcomes); the least-squares law is fitted to the stopping-time curve; "
+                  "GOF p is not shown (it assumes n fixed in advance)", markup=False, highlight=False)
     for i, m in enumerate(fits.models):
         per = fits.fits[m]
         best = min(f.aic_ for k, f in per.items() if k != "npmle")
@@ -100,10 +115,10 @@ def fit_cmd(
                                   else " (at its bound)" if k in f.boundary_ else "")
                 for k, v in f.params_.items()
             ))
-            g = f.goodness_of_fit()
+            gof = "-" if design is not None else _g(f.goodness_of_fit()["p_value"])
             t.add_row(name, f"{f.loglik_:.1f}", f"{f.aic_:.1f}",
                       "-" if name == "npmle" else f"{f.aic_ - best:.2f}", _g3(f.tail_exponent_),
-                      _g3(f.impossible_mass_), _g(g["p_value"]), "yes" if f.success_ else "no")
+                      _g3(f.impossible_mass_), gof, "yes" if f.success_ else "no")
             if not f.success_:
                 failed.append(f"  {name} did not converge: {f.message_}")
         out.print(t)
@@ -132,15 +147,18 @@ def forecast_cmd(
     ] = "benchmark",
     json_out: JsonFlag = False,
     seed: Seed = 0,
+    stop_batch: StopBatch = None,
+    cap: Cap = None,
     read: Mapping[str, Any] = NO_READ,
 ) -> None:
     """Forecast pass@K far beyond n with prediction intervals (and the K needed for a target)."""
     ks = parse_int_list(k, "--k")
     targets = parse_float_list(target, "--target")
-    with collect_warnings(show=True) as seen:
-        counts = _load(file, **read,)
+    design = design_from(stop_batch, cap)
+    with collect_warnings(show=True, acted_on=acted_on(design)) as seen:
+        counts = _load(file, acted_on=acted_on(design), **read)
         res = run_forecast(counts, ks, method=method, confidence_level=confidence_level, n_resamples=n_resamples,
-                           scope=scope, rng=seed)
+                           scope=scope, rng=seed, design=design)
         reach = [res.k_for(t, m) for m in res.models for t in (targets or [])]
     if json_out:
         d = res.to_dict()

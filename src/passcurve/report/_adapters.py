@@ -100,12 +100,14 @@ def forecast_grid(k_max: int, forecast_k: int) -> np.ndarray:
 
 
 def fits(counts: Any, cur: Any, forecast_k: int | None, confidence_level: float, rng: Any = 0,
-         n_resamples: int = FORECAST_RESAMPLES) -> tuple[dict, dict]:
+         n_resamples: int = FORECAST_RESAMPLES, design: Any = None) -> tuple[dict, dict]:
     """Power law (:func:`fit_power_law`), forecast (:func:`forecast`) and difficulty fits (:func:`fit_difficulty`).
 
     Returns ``(failure, histogram)``: per model, what :func:`failure_section` draws (power-law
     curve over the observed k, forecast beyond with its interval, a label) and a callable giving
     the fitted model's expected share of problems per c/n bin for :func:`histogram_section`.
+    Under a stop-at-success ``design`` the power law and the forecast take the design, and no
+    expected histogram is given (the binomial share of c given n assumes n fixed in advance).
     """
     fit_power_law = _lib("fit_power_law", "_scaling")
     forecast = _lib("forecast", "_forecast")
@@ -116,7 +118,7 @@ def fits(counts: Any, cur: Any, forecast_k: int | None, confidence_level: float,
     failure: dict[str, dict[str, Any]] = {m: {} for m in cur.models}
     labels: dict[str, dict[str, str]] = {m: {} for m in cur.models}
     if fit_power_law is not None:
-        pl = fit_power_law(counts)
+        pl = fit_power_law(counts, design=design)
         kk = np.concatenate([k_obs, forecast_grid(k_max, fk)[1:]])
         pred = pl.predict(kk)
         for i, m in enumerate(pl.models):
@@ -126,7 +128,7 @@ def fits(counts: Any, cur: Any, forecast_k: int | None, confidence_level: float,
     if forecast is not None:
         K = forecast_grid(k_max, fk)
         fc = forecast(counts, K, confidence_level=confidence_level, n_resamples=n_resamples, cv_resamples=3,
-                      rng=rng)
+                      rng=rng, design=design)
         for i, m in enumerate(fc.models):
             failure[m]["forecast"] = (fc.k, 1.0 - fc.pass_at_k[i], 1.0 - fc.high[i], 1.0 - fc.low[i])
             w = ", ".join(f"{k} {v:.2f}" for k, v in fc.weights[i].items() if v > 0.005)
@@ -136,7 +138,7 @@ def fits(counts: Any, cur: Any, forecast_k: int | None, confidence_level: float,
                 f"({lvl}% prediction interval; {fc.method}: {w})"
             )
     shares: dict[str, Any] = {}
-    if fit_difficulty is not None:
+    if fit_difficulty is not None and design is None:
         fd = fit_difficulty(counts, model=list(DIFFICULTY_MODELS))
         for m in fd.models:
             best = fd.best(m)

@@ -229,9 +229,9 @@ def compute_report_data(
         dependent (or cannot be tested because sampling stopped at the first success).
     design : StopAtSuccess, optional
         Sampling stopped at the first batch with a success: pass@k by the stopping-time estimator
-        (curves, bands, comparisons, per-problem table), run to the cap (or the largest n). The
-        sections that assume n fixed in advance (pass^k, naive pass@k, power law and forecast,
-        fitted difficulty, hidden-difficulty diagnostics) are omitted with a note saying why.
+        (curves, bands, comparisons, per-problem table, power law, forecast), run to the cap (or
+        the largest n). The parts that assume n fixed in advance (pass^k, naive pass@k, the fitted
+        difficulty histogram, hidden-difficulty diagnostics) are omitted with a note saying why.
     """
     _compute_iv(counts, confidence_level, k_gt_n, n_resamples, forecast_resamples)
     design = check_design(design)
@@ -257,8 +257,6 @@ def compute_report_data(
     notes: dict[str, str] = {}
     if design is not None:
         fixed_n = f"it assumes n fixed in advance, and here n is a stopping time ({design.label()} design)"
-        notes["failure"] = (f"Power-law fit and forecast not shown: {fixed_n}. The likelihood fits stay valid: "
-                            "`passcurve forecast FILE --method zi_beta`.")
         notes["histogram"] = f"Fitted difficulty distribution not shown: {fixed_n}."
         notes["hidden-difficulty"] = f"Hidden-difficulty diagnostics not shown: {fixed_n}."
 
@@ -281,12 +279,10 @@ def compute_report_data(
     fits: dict[str, Any] = {}
     shares: dict[str, Any] = {}
     fitter = ext.get("fits")
-    if design is not None:
-        col.step("difficulty fits and forecasts", lambda: None)
-    elif fitter is not None:
+    if fitter is not None:
         fits, shares = col.optional(
             "difficulty fits and forecasts",
-            lambda: fitter(counts, cur, forecast_k, confidence_level, rng, forecast_resamples),
+            lambda: fitter(counts, cur, forecast_k, confidence_level, rng, forecast_resamples, design),
             notes, "failure", "Power-law fit and forecast",
         ) or ({}, {})
     else:
