@@ -542,8 +542,10 @@ def stopping_pass_at_k(n: Any, c: Any, k: Any, batch: int, *, cap: int | None = 
 class StopAtSuccess:
     r"""Sampling design: batches of ``batch`` samples until a batch holds a success, at most ``cap`` samples.
 
-    Pass it as ``design=`` to :func:`passcurve.curve` and :func:`passcurve.curve_intervals`
-    (``passcurve curve --stop-batch B [--cap C]``): pass@k of each problem is then the
+    Pass it as ``design=`` to :func:`passcurve.curve`, :func:`passcurve.curve_intervals`,
+    :func:`passcurve.compare`, :func:`passcurve.fit_power_law`, :func:`passcurve.forecast`,
+    :func:`passcurve.check_deviations` and the report (``--stop-batch B [--cap C]`` on
+    ``passcurve curve|compare|fit|forecast|report``): pass@k of each problem is then the
     stopping-time estimator :func:`stopping_pass_at_k`, exactly unbiased for every k up to
     the cap, where plain pass@k on such counts (n is a stopping time) is biased upward
     (by up to 2.3x on the BoN jailbreaking counts). ``batch=1`` is "sample until the
