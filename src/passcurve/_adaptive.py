@@ -569,6 +569,18 @@ class StopAtSuccess:
         if self.cap is not None:
             object.__setattr__(self, "cap", check_positive_int(self.cap, "cap"))
 
+    def check(self, n: Any, c: Any, metrics: Any = ("pass_at_k",), ks: Any = None, name: str = "metric") -> None:
+        """Validate a call under this design before any work: only pass@k is estimable, no k above the
+        cap, and every problem's counts fit the design (c within the last batch; no early stop unsolved)."""
+        other = [m for m in metrics if m != "pass_at_k"]
+        if other:
+            raise PasscurveError(
+                f"`{name}`: only pass_at_k is estimable under a stop-at-success design (got {other[0]!r})"
+            )
+        if ks is not None and self.cap is not None and int(np.max(ks)) > self.cap:
+            raise PasscurveError(f"`k` must be <= the design's cap (got k={fmt(np.max(ks))}, cap={self.cap})")
+        _stopping_iv(n, c, self.batch, self.cap)
+
     def scores(self, n: np.ndarray, c: np.ndarray, ks: np.ndarray) -> np.ndarray:
         """Per-problem estimates, shape (N, K): :func:`stopping_pass_at_k` once per distinct (n, c);
         NaN where k > n for a problem that reached the cap unsolved (not estimable)."""

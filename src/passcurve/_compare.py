@@ -218,14 +218,9 @@ def _compare_iv(
             raise PasscurveError("`tau` is required for metric g_pass_at_k (e.g. tau=0.5)")
         t = float(check_probability(tau, "tau").ravel()[0])
     ks = np.unique(as_int_array(k, "k", minimum=1).ravel())
-    if design is not None:
-        if metric != "pass_at_k":
-            raise PasscurveError(f"`metric`: only pass_at_k is estimable under a stop-at-success design (got {metric!r})")
-        if design.cap is not None and ks[-1] > design.cap:
-            raise PasscurveError(f"`k` must be <= the design's cap (got k={fmt(ks[-1])}, cap={design.cap})")
     for sub in (ca, cb):
         if design is not None:
-            design.scores(sub.n, sub.c, np.ones(1, dtype=np.int64))  # checks c against the last batch
+            design.check(sub.n, sub.c, (metric,), ks)
             unsolved = sub.n[sub.c == 0]  # a problem that stopped unsolved says nothing beyond its n
             if unsolved.size and ks[-1] > unsolved.min():
                 raise PasscurveError(

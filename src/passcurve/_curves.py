@@ -198,21 +198,13 @@ def _curve_iv(counts: Any, k: Any, k_gt_n: str, metrics: Any,
         if m not in METRICS:
             raise PasscurveError(f"`metrics` must be drawn from {', '.join(METRICS)} (got {m!r})")
     if design is not None:
-        other = [m for m in metrics if m != "pass_at_k"]
-        if other:
-            raise PasscurveError(
-                f"`metrics`: only pass_at_k is estimable under a stop-at-success design (got {other[0]!r}); "
-                'pass metrics=["pass_at_k"]'
-            )
-        design.scores(counts.n, counts.c, np.ones(1, dtype=np.int64))  # checks c against the last batch
+        design.check(counts.n, counts.c, metrics, None if k is None else as_int_array(k, "k", minimum=1), "metrics")
     if k is None:
         top = int(counts.n.min()) if (k_gt_n == "raise" and design is None) else int(counts.n.max())
         ks = np.arange(1, top + 1, dtype=np.int64)
     else:
         ks = as_int_array(k, "k", minimum=1).ravel()
         ks = np.unique(ks)
-        if design is not None and design.cap is not None and ks[-1] > design.cap:
-            raise PasscurveError(f"`k` must be <= the design's cap (got k={fmt(ks[-1])}, cap={design.cap})")
         if k_gt_n == "raise" and design is None:
             bad = ks > counts.n.min()
             if bad.any():

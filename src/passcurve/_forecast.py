@@ -638,7 +638,7 @@ def forecast(
                                         combination)
     design = check_design(design)
     if design is not None:  # validate the counts against the design before any work
-        design.scores(counts.n, counts.c, np.ones(1, dtype=np.int64))
+        design.check(counts.n, counts.c)
     gen = check_rng(rng)
     warns: list[str] = []
     if flags:

@@ -61,7 +61,6 @@ from ._validation import (
     check_positive_int,
     check_probability,
     check_rng,
-    fmt,
 )
 
 __all__ = ["curve_intervals", "standard_error", "INTERVAL_METHODS", "INTERVAL_METRICS"]
@@ -502,17 +501,12 @@ def _curve_intervals_iv(
         if m not in INTERVAL_METRICS:
             raise PasscurveError(f"`metric` must be drawn from {', '.join(INTERVAL_METRICS)} (got {m!r})")
     if design is not None:
-        other = [m for m in metrics if m != "pass_at_k"]
-        if other:
-            raise PasscurveError(
-                f"`metric`: only pass_at_k is estimable under a stop-at-success design (got {other[0]!r})"
-            )
+        design.check(counts.n, counts.c, metrics, None if k is None else as_int_array(k, "k", minimum=1))
         if method == "two-level":
             raise PasscurveError(
                 'method "two-level" resamples the samples of a problem as if n were fixed; under a stop-at-success '
                 'design use "analytic", "bootstrap", "bca", "cluster" or "band"'
             )
-        design.scores(counts.n, counts.c, np.ones(1, dtype=np.int64))  # checks c against the last batch
     t = None
     if "g_pass_at_k" in metrics:
         if tau is None:
@@ -527,8 +521,6 @@ def _curve_intervals_iv(
         ks = np.unique(np.unique(np.round(np.geomspace(1, top, 20)).astype(np.int64)))
     else:
         ks = np.unique(as_int_array(k, "k", minimum=1).ravel())
-        if design is not None and design.cap is not None and ks[-1] > design.cap:
-            raise PasscurveError(f"`k` must be <= the design's cap (got k={fmt(ks[-1])}, cap={design.cap})")
         if k_gt_n == "raise" and design is None:
             bad = ks > counts.n.min()
             if bad.any():

@@ -72,7 +72,7 @@ def fit_cmd(
     with collect_warnings(show=True, acted_on=acted_on(design)) as seen:
         counts = _load(file, acted_on=acted_on(design), **read)
         if design is not None:  # the counts must fit the design before anything is fitted
-            design.scores(counts.n, counts.c, np.ones(1, dtype=np.int64))
+            design.check(counts.n, counts.c)
         fits = fit_difficulty(counts, model=names)
         stopping = any(
             v.get("looks_like_stopping_time") for v in (counts.meta.get("stopping_time", {}) or {}).get("models", {}).values()
