@@ -242,3 +242,17 @@ def test_thin_counts_names_the_sampler_limit():
     # numpy's exact hypergeometric sampler takes fewer than 10^9 good and 10^9 bad items
     with pytest.raises(PasscurveError, match=r"cannot thin n=2000000000 samples \(c=5\)"):
         thin_counts([100, 2 * 10**9], [3, 5], 10, rng=0)
+
+
+def test_self_backtest_bias_enters_the_interval_without_its_own_noise():
+    # closed form: errors e_r of the weighted combination over R paired thinnings add (mean(e)^2 - var(e)/R)_+
+    # to the forecast variance (E[mean(e)^2] = bias^2 + Var(e)/R). Errors 0.1 and 0.3: 0.04 - 0.02/2 = 0.03;
+    # errors +0.1 and -0.1 (no bias beyond noise): 0; an uninformative self-backtest (one thinning): 0
+    from passcurve._forecast import _SelfBacktest
+
+    sb = _SelfBacktest(("a", "b"), np.array([[0.5, 0.3], [0.7, 0.5]]), 0.4, 100, 10)
+    assert sb.bias_sq({"a": 1.0, "b": 0.0}) == pytest.approx(0.03, abs=1e-15)
+    assert sb.bias_sq({"a": 0.5, "b": 0.5}) == pytest.approx(0.0, abs=1e-15)  # errors 0.0 and 0.2: 0.01 - 0.01
+    noisy = _SelfBacktest(("a",), np.array([[0.5], [0.3]]), 0.4, 100, 10)
+    assert noisy.bias_sq({"a": 1.0}) == 0.0
+    assert _SelfBacktest(("a",), np.array([[0.5]]), 0.4, 100, 10).bias_sq({"a": 1.0}) == 0.0

@@ -38,8 +38,11 @@ Methods (``method=``):
 Prediction intervals combine (i) parameter uncertainty, by a bootstrap over problems with
 refits (the EB forecast of the original problems is re-evaluated under each refit);
 (ii) the posterior spread of the realised :math:`1-(1-p_i)^K` given each problem's counts,
-:math:`\sum_i \mathrm{Var}[q_i \mid c_i]/N^2`; and (iii) for ``"auto"``, the between-method
-spread :math:`\sum_j w_j (f_j - \bar f)^2` (Buckland et al. 1997's model-averaging variance).
+:math:`\sum_i \mathrm{Var}[q_i \mid c_i]/N^2`; (iii) for ``"auto"``, the between-method
+spread :math:`\sum_j w_j (f_j - \bar f)^2` (Buckland et al. 1997's model-averaging variance);
+and (iv) for ``"auto"`` (inverse-MSE), the squared bias of the combination in its own self-backtest,
+estimated without bias, :math:`(\bar e^2 - s^2/R)_+`: a systematic error that every candidate
+shares (a misspecified law) widens the interval instead of leaving it to cover nothing.
 The interval is normal with that total variance, clipped to [0, 1].
 """
 
@@ -443,6 +446,17 @@ class _SelfBacktest:
     def informative(self) -> bool:
         return self.preds.shape[0] >= 2
 
+    def bias_sq(self, weights: dict[str, float]) -> float:
+        """The squared bias of the weighted combination in the self-backtest, estimated without bias:
+        (ē² − s²/R)₊ with ē the mean error over the R paired thinnings and s² their variance
+        (E[ē²] = bias² + Var/R), so an error the thinnings do not pin down adds nothing. 0 when the
+        self-backtest is uninformative."""
+        if not self.informative:
+            return 0.0
+        wv = np.array([weights.get(cnd, 0.0) for cnd in self.cands])
+        err = self.preds @ wv - self.truth
+        return max(float(np.mean(err)) ** 2 - float(np.var(err, ddof=1)) / err.size, 0.0)
+
     def rmse(self) -> dict[str, float]:
         if not self.informative:
             return {cnd: np.nan for cnd in self.cands}
@@ -692,6 +706,8 @@ def forecast(
         var += sum(wts[cnd] * (1.0 - preds[cnd]) * adj[cnd].decades(K) * np.sqrt(adj[cnd].shift_var)
                    for cnd in wts) ** 2
         var += sum(wts[cnd] * (preds[cnd] - point) ** 2 for cnd in wts)
+        if method == "auto" and combination == "inverse_mse":  # (iv) the systematic error the self-backtest
+            var += sb.bias_sq(wts)  # measured out of sample ("debiased" has removed it from its candidates)
         sd = np.sqrt(var)
         models.append(name)
         P.append(point)
