@@ -577,9 +577,9 @@ class StopAtSuccess:
             raise PasscurveError(
                 f"`{name}`: only pass_at_k is estimable under a stop-at-success design (got {other[0]!r})"
             )
+        _stopping_iv(n, c, self.batch, self.cap)  # the data against the design first, then the request
         if ks is not None and self.cap is not None and int(np.max(ks)) > self.cap:
             raise PasscurveError(f"`k` must be <= the design's cap (got k={fmt(np.max(ks))}, cap={self.cap})")
-        _stopping_iv(n, c, self.batch, self.cap)
 
     def scores(self, n: np.ndarray, c: np.ndarray, ks: np.ndarray) -> np.ndarray:
         """Per-problem estimates, shape (N, K): :func:`stopping_pass_at_k` once per distinct (n, c);

@@ -104,6 +104,8 @@ def curve_cmd(
         ks = parse_int_list(k, "--k")
     else:
         limit = int(counts.n.max() if (drop_k_gt_n or design is not None) else counts.n.min())
+        if design is not None and design.cap is not None:
+            limit = min(limit, design.cap)
         ks = [v for v in DEFAULT_K if v <= limit] or [1]
     with collect_warnings(show=True, acted_on=acted_on(design)):
         res = compute_curve(counts, ks, k_gt_n=policy, design=design)
