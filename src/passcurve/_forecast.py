@@ -594,8 +594,8 @@ def forecast(
     Parameters
     ----------
     counts : Counts
-        Per-(model, problem) counts; unequal n allowed (n must be fixed in advance, not a
-        stopping time).
+        Per-(model, problem) counts; unequal n allowed (n fixed in advance, or a stopping
+        time of the ``design``).
     k : int or sequence of int
         Budgets K to forecast.
     method : str, default "auto"
