@@ -519,3 +519,27 @@ def test_forecast_under_a_stop_design():
         forecast(cnt, K, method="beta_eb", n_resamples=0)
     assert sum(auto.weights[0].values()) == pytest.approx(1.0)
     assert ((auto.low <= auto.pass_at_k) & (auto.pass_at_k <= auto.high)).all()
+
+
+def test_backtest_under_a_stop_design_truncates_instead_of_thinning():
+    # reference: the same steps by hand. The truth is the full data's stopping-time estimate at k; the
+    # data are truncated to a cap of m with the backtest's own data stream (its first draw from rng
+    # seeds it), and least squares forecasts under the design with cap m
+    from passcurve import Counts, StopAtSuccess, backtest, forecast
+
+    n, c = _stop_design_data(7, problems=200, batch=5, cap=200)
+    cnt = Counts.from_arrays(n, c, model=["m"] * n.size)
+    d = StopAtSuccess(batch=5, cap=200)
+    res = backtest(cnt, m=20, k=200, seeds=1, methods=("least_squares",), rng=0, design=d, n_resamples=0)
+    (row,) = res.rows
+    assert row["truth"] == pytest.approx(float(d.mean_curve(n, c, np.array([200]))[0][0]), rel=1e-15)
+    gen = np.random.default_rng(0)
+    data_gen = np.random.default_rng(gen.integers(2**63))
+    nt, ct = d.truncate(n, c, 20, data_gen)
+    ref = forecast(Counts.from_arrays(nt, ct), [200], method="least_squares", design=StopAtSuccess(5, 20),
+                   n_resamples=0, flags=False)
+    assert row["forecast"] == pytest.approx(float(ref.pass_at_k[0, 0]), rel=1e-12)
+    from passcurve import PasscurveError
+
+    with pytest.raises(PasscurveError, match=r"no \(m, k\) pair with m < k <= 200"):
+        backtest(cnt, m=20, k=500, design=d)

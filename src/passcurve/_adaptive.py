@@ -544,8 +544,8 @@ class StopAtSuccess:
 
     Pass it as ``design=`` to :func:`passcurve.curve`, :func:`passcurve.curve_intervals`,
     :func:`passcurve.compare`, :func:`passcurve.fit_power_law`, :func:`passcurve.forecast`,
-    :func:`passcurve.check_deviations` and the report (``--stop-batch B [--cap C]`` on
-    ``passcurve curve|compare|fit|forecast|report``): pass@k of each problem is then the
+    :func:`passcurve.check_deviations`, :func:`passcurve.backtest` and the report (``--stop-batch B
+    [--cap C]`` on ``passcurve curve|compare|fit|forecast|backtest|report``): pass@k of each problem is then the
     stopping-time estimator :func:`stopping_pass_at_k`, exactly unbiased for every k up to
     the cap, where plain pass@k on such counts (n is a stopping time) is biased upward
     (by up to 2.3x on the BoN jailbreaking counts). ``batch=1`` is "sample until the

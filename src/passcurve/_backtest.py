@@ -16,6 +16,7 @@ from typing import Any
 
 import numpy as np
 
+from ._adaptive import StopAtSuccess, check_design
 from ._counts import Counts, check_counts_object
 from ._curves import mean_curve
 from ._errors import PasscurveError
@@ -86,8 +87,10 @@ def _summarise(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return out
 
 
-def _backtest_iv(counts: Any, m: Any, k: Any, seeds: Any, methods: Any, problems: Any, confidence_level: Any):
+def _backtest_iv(counts: Any, m: Any, k: Any, seeds: Any, methods: Any, problems: Any, confidence_level: Any,
+                 design: Any = None):
     check_counts_object(counts)
+    design = check_design(design)
     ms = np.unique(as_int_array(m, "m", minimum=1).ravel())
     ks = np.unique(as_int_array(k, "k", minimum=1).ravel())
     seeds = check_positive_int(seeds, "seeds")
@@ -100,13 +103,23 @@ def _backtest_iv(counts: Any, m: Any, k: Any, seeds: Any, methods: Any, problems
         if not 0 < problems:
             raise PasscurveError(f"`problems` must be a fraction in (0, 1] or a count >= 1 (got {problems})")
     cl = check_confidence_level(confidence_level)
+    if design is not None:  # truncation to a cap of m; the truth is estimable up to the design's k_max
+        design.check(counts.n, counts.c)
+        top = min(design.k_max(sub.n, sub.c) for _, sub in counts.groups())
+        pairs = [(int(a), int(b)) for a in ms for b in ks if a < b <= top]
+        if not pairs:
+            raise PasscurveError(
+                f"no (m, k) pair with m < k <= {top} (the largest k every problem is estimable at under the design); "
+                f"choose `m` below `k` and `k` <= {top}"
+            )
+        return counts, pairs, seeds, methods, problems, cl, design
     nmin = int(counts.n.min())
     pairs = [(int(a), int(b)) for a in ms for b in ks if a < b <= nmin]
     if not pairs:
         raise PasscurveError(
             f"no (m, k) pair with m < k <= n (smallest n is {nmin}); choose `m` below `k` and `k` <= {nmin}"
         )
-    return counts, pairs, seeds, methods, problems, cl
+    return counts, pairs, seeds, methods, problems, cl, design
 
 
 def backtest(
@@ -120,6 +133,7 @@ def backtest(
     confidence_level: float = 0.8,
     n_resamples: int = 100,
     rng: Any = None,
+    design: Any = None,
 ) -> BacktestResult:
     """Thin to m samples per problem, forecast pass_D@k with each method, compare with the full data.
 
@@ -138,12 +152,18 @@ def backtest(
         Keep a random subset of problems: a fraction in (0, 1] or a count (> 1).
     confidence_level : float
         Level of the prediction intervals whose coverage is reported.
+    design : StopAtSuccess, optional
+        The counts come from a stop-at-success design (n is a stopping time). A random subset of
+        such samples is not a sample from the design, so each problem is *truncated* to a cap of m
+        instead (:meth:`StopAtSuccess.truncate`, exact), the methods forecast under the design with
+        cap m, and the truth is the full data's stopping-time estimate (every k up to the cap).
 
     Returns
     -------
     BacktestResult
     """
-    counts, pairs, seeds, methods, frac, cl = _backtest_iv(counts, m, k, seeds, methods, problems, confidence_level)
+    counts, pairs, seeds, methods, frac, cl, design = _backtest_iv(counts, m, k, seeds, methods, problems,
+                                                                   confidence_level, design)
     gen = check_rng(rng)
     # the data (problem subsets, thinnings) come from their own stream, so every method sees the
     # same thinned counts and the comparison does not depend on how many draws a method uses
@@ -159,12 +179,18 @@ def backtest(
                     size = int(round(frac * n.size)) if frac <= 1 else int(frac)
                     idx = np.sort(data_gen.choice(n.size, size=max(1, min(size, n.size)), replace=False))
                 for mm, kk in pairs:
-                    truth = float(mean_curve(n[idx], c[idx], np.array([kk]))[0][0])
-                    nt, ct = thin_counts(n[idx], c[idx], mm, data_gen)
+                    if design is None:
+                        truth = float(mean_curve(n[idx], c[idx], np.array([kk]))[0][0])
+                        nt, ct = thin_counts(n[idx], c[idx], mm, data_gen)
+                        small = None
+                    else:
+                        truth = float(design.mean_curve(n[idx], c[idx], np.array([kk]))[0][0])
+                        nt, ct = design.truncate(n[idx], c[idx], mm, data_gen)
+                        small = StopAtSuccess(design.batch, mm)
                     thin = Counts.from_arrays(nt, ct, model=name)
                     for meth in methods:
                         res = forecast(thin, [kk], method=meth, confidence_level=cl, n_resamples=n_resamples,
-                                       flags=False, rng=gen)
+                                       flags=False, rng=gen, design=small)
                         p, lo, hi = float(res.pass_at_k[0, 0]), float(res.low[0, 0]), float(res.high[0, 0])
                         rows.append({
                             "model": name, "seed": seed, "m": mm, "k": kk, "method": meth,

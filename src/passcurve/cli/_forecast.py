@@ -209,6 +209,8 @@ def backtest_cmd(
     n_resamples: Resamples = 100,
     json_out: JsonFlag = False,
     seed: Seed = 0,
+    stop_batch: StopBatch = None,
+    cap: Cap = None,
     read: Mapping[str, Any] = NO_READ,
 ) -> None:
     """Thin to m samples per problem, forecast pass@k, compare with the full data (error per method)."""
@@ -217,10 +219,11 @@ def backtest_cmd(
     meths = [x.strip() for x in methods.split(",") if x.strip()]
     if not meths:
         raise PasscurveError("`--methods` is empty")
-    with collect_warnings(show=True) as seen:
-        counts = _load(file, **read,)
+    design = design_from(stop_batch, cap)
+    with collect_warnings(show=True, acted_on=acted_on(design)) as seen:
+        counts = _load(file, acted_on=acted_on(design), **read)
         res = run_backtest(counts, ms, ks, seeds=seeds, methods=meths, problems=problems,
-                           confidence_level=confidence_level, n_resamples=n_resamples, rng=seed)
+                           confidence_level=confidence_level, n_resamples=n_resamples, rng=seed, design=design)
     if json_out:
         d = res.to_dict()
         if seen:
