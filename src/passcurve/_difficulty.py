@@ -594,8 +594,10 @@ class DifficultyModel:
         theta = self._check_fitted()
         self.params_ = self._unpack(theta)
         names = list(self.params_)
-        edge = self._on_boundary(theta)
-        self.boundary_ = tuple(name for name, at in zip(names, self._boundary_params(edge), strict=True) if at)
+        at_bound = self._boundary(theta)  # coordinate -> the parameter it alone determines
+        self.boundary_ = tuple(at_bound.values())
+        edge = np.zeros(theta.size, dtype=bool)
+        edge[list(at_bound)] = True
         se = np.full(len(names), np.nan)
         self.cov_theta_ = None
         try:
@@ -614,16 +616,13 @@ class DifficultyModel:
             if sub is not None:
                 Jk = J[:, keep]
                 se = np.sqrt(np.maximum(np.diag(Jk @ sub @ Jk.T), 0.0))
-                se[np.array(self._boundary_params(edge))] = np.nan
+                se[[names.index(name) for name in self.boundary_]] = np.nan
         self.se_ = dict(zip(names, (float(v) for v in se), strict=True))
 
-    def _on_boundary(self, theta: np.ndarray) -> np.ndarray:
-        """Which unconstrained coordinates sit on their boundary (none by default)."""
-        return np.zeros(theta.size, dtype=bool)
-
-    def _boundary_params(self, edge: np.ndarray) -> list[bool]:
-        """Which named parameters are determined by boundary coordinates alone."""
-        return [False] * len(self.params_)
+    def _boundary(self, theta: np.ndarray) -> dict[int, str]:
+        """The unconstrained coordinates on their boundary, each mapped to the named parameter it
+        alone determines (none by default)."""
+        return {}
 
     def _check_fitted(self) -> np.ndarray:
         if self._theta is None:
@@ -1013,11 +1012,8 @@ class ZeroInflatedBetaBinomial(DifficultyModel):
             "beta": float(np.exp(theta[2])),
         }
 
-    def _on_boundary(self, theta: np.ndarray) -> np.ndarray:
-        return np.array([special.expit(theta[0]) < _BOUNDARY, False, False])
-
-    def _boundary_params(self, edge: np.ndarray) -> list[bool]:
-        return [bool(edge[0]), False, False]
+    def _boundary(self, theta: np.ndarray) -> dict[int, str]:
+        return {0: "impossible"} if special.expit(theta[0]) < _BOUNDARY else {}
 
     def _log_moment_theta(self, theta: np.ndarray, c: np.ndarray, d: np.ndarray) -> np.ndarray:
         lp0 = -np.logaddexp(0.0, -theta[0])  # log expit
@@ -1068,11 +1064,8 @@ class ScaledBetaBinomial(DifficultyModel):
             "beta": float(np.exp(theta[2])),
         }
 
-    def _on_boundary(self, theta: np.ndarray) -> np.ndarray:
-        return np.array([special.expit(-theta[0]) < _BOUNDARY, False, False])  # 1 - s, the scale at 1
-
-    def _boundary_params(self, edge: np.ndarray) -> list[bool]:
-        return [bool(edge[0]), False, False]
+    def _boundary(self, theta: np.ndarray) -> dict[int, str]:
+        return {0: "scale"} if special.expit(-theta[0]) < _BOUNDARY else {}  # 1 - s: the scale at 1
 
     def _log_moment_theta(self, theta: np.ndarray, c: np.ndarray, d: np.ndarray) -> np.ndarray:
         s = float(special.expit(theta[0]))
@@ -1167,14 +1160,8 @@ class BetaMixtureBinomial(DifficultyModel):
             out[f"beta{j + 1}"] = float(ab[j, 1])
         return out
 
-    def _on_boundary(self, theta: np.ndarray) -> np.ndarray:
-        edge = np.zeros(theta.size, dtype=bool)
-        if self.zero_inflated:
-            edge[0] = self._weights(theta)[0] < _BOUNDARY
-        return edge
-
-    def _boundary_params(self, edge: np.ndarray) -> list[bool]:
-        return [bool(self.zero_inflated and edge[0])] + [False] * (len(self.params_) - 1)
+    def _boundary(self, theta: np.ndarray) -> dict[int, str]:
+        return {0: "impossible"} if self.zero_inflated and self._weights(theta)[0] < _BOUNDARY else {}
 
     def _log_moment_theta(self, theta: np.ndarray, c: np.ndarray, d: np.ndarray) -> np.ndarray:
         wts = self._weights(theta)
