@@ -129,8 +129,7 @@ def add_intervals(
     ci = curve_intervals(
         counts,
         res.k,
-        metric=("pass_at_k", "pass_pow_k") if design is None else ("pass_at_k",),
-        method=method,
+        method=method,  # metric: the default, pass@k and pass^k (pass@k alone under a design)
         confidence_level=confidence_level,
         n_resamples=n_resamples,
         rng=seed,

@@ -49,11 +49,8 @@ def comparisons(counts: Any, table_curve: Any, confidence_level: float, rng: Any
     models = list(table_curve.models)
     j1 = int(np.argmax(np.nan_to_num(table_curve.values["pass_at_k"][:, 0], nan=-1)))
     best = models[j1]
-    # the largest k every problem supports: n (fixed n), the cap (a stop design with one) or the
-    # smallest n a problem stopped unsolved at (one without)
-    unsolved = counts.n[counts.c == 0]
-    n_min = (int(counts.n.min()) if design is None else design.cap if design.cap is not None
-             else int(unsolved.min()) if unsolved.size else int(counts.n.max()))
+    # the largest k every problem supports: its n, or under a stop design the design's k_max
+    n_min = int(counts.n.min()) if design is None else design.k_max(counts.n, counts.c)
     ks = [int(k) for k in table_curve.k if int(k) <= n_min and (int(k) == 1 or np.log10(int(k)).is_integer()
                                                                   or int(k) == n_min)]
     out = []
