@@ -16,11 +16,10 @@ from typing import Any
 
 import numpy as np
 
-from ._adaptive import StopAtSuccess, check_design
+from ._adaptive import check_design
 from ._counts import Counts, check_counts_object
-from ._curves import mean_curve
 from ._errors import PasscurveError
-from ._forecast import FORECAST_METHODS, forecast, thin_counts
+from ._forecast import FORECAST_METHODS, _pass_mean, _reduce, forecast
 from ._validation import as_int_array, check_confidence_level, check_positive_int, check_rng
 
 __all__ = ["backtest", "BacktestResult"]
@@ -179,14 +178,8 @@ def backtest(
                     size = int(round(frac * n.size)) if frac <= 1 else int(frac)
                     idx = np.sort(data_gen.choice(n.size, size=max(1, min(size, n.size)), replace=False))
                 for mm, kk in pairs:
-                    if design is None:
-                        truth = float(mean_curve(n[idx], c[idx], np.array([kk]))[0][0])
-                        nt, ct = thin_counts(n[idx], c[idx], mm, data_gen)
-                        small = None
-                    else:
-                        truth = float(design.mean_curve(n[idx], c[idx], np.array([kk]))[0][0])
-                        nt, ct = design.truncate(n[idx], c[idx], mm, data_gen)
-                        small = StopAtSuccess(design.batch, mm)
+                    truth = _pass_mean(n[idx], c[idx], kk, design)
+                    nt, ct, small = _reduce(n[idx], c[idx], mm, data_gen, design)
                     thin = Counts.from_arrays(nt, ct, model=name)
                     for meth in methods:
                         res = forecast(thin, [kk], method=meth, confidence_level=cl, n_resamples=n_resamples,

@@ -121,6 +121,22 @@ def thin_counts(n: Any, c: Any, m: Any, rng: Any = None) -> tuple[np.ndarray, np
 # ----------------------------------------------------------------------------------------
 # one candidate's point forecast from (n, c)
 # ----------------------------------------------------------------------------------------
+def _pass_mean(n: np.ndarray, c: np.ndarray, K: int, design: Any = None) -> float:
+    """The data's own estimate of pass_D@K: unbiased pass@K, or the design's stopping-time estimate."""
+    if design is None:
+        return float(mean_curve(n, c, np.array([K]))[0][0])
+    return float(design.mean_curve(n, c, np.array([K]))[0][0])
+
+
+def _reduce(n: np.ndarray, c: np.ndarray, m: Any, gen: np.random.Generator,
+            design: Any = None) -> tuple[np.ndarray, np.ndarray, Any]:
+    """Less data of the same kind, for backtests: m samples per problem by thinning (n fixed), or a
+    cap of m by truncation (a stop-at-success design, returned with its smaller cap)."""
+    if design is None:
+        return (*thin_counts(n, c, m, gen), None)
+    return (*design.truncate(n, c, int(m), gen), StopAtSuccess(design.batch, int(m)))
+
+
 def _ls_fit(n: np.ndarray, c: np.ndarray, ks: np.ndarray | None = None, design: Any = None) -> tuple[float, float]:
     """The paper's least squares of log(-log pass_D@k) on log k (default grid: ``default_k_grid(min n)``;
     under a stop-at-success ``design`` the stopping-time curve up to the design's largest estimable k)."""
@@ -537,23 +553,21 @@ def _self_backtest(n: np.ndarray, c: np.ndarray, cands: tuple[str, ...], R: int,
     """
     if design is not None:
         K = design.k_max(n, c)
-        cap = max(K // factor, 1)
-        if cap < 2:
+        m: Any = max(K // factor, 1)  # the smaller cap
+        if m < 2:
             return _SelfBacktest(cands, np.empty((0, len(cands))), np.nan, K, factor)
-        truth = float(design.mean_curve(n, c, np.array([K]))[0][0])
-        small = StopAtSuccess(design.batch, cap)
     else:
         K = int(n.min())
         m = np.maximum(n // factor, 1)
         if int(m.min()) < 2 or K < 2 * int(m.min()):
             return _SelfBacktest(cands, np.empty((0, len(cands))), np.nan, K, factor)
-        truth = float(mean_curve(n, c, np.array([K]))[0][0])
+    truth = _pass_mean(n, c, K, design)
     preds = np.full((R, len(cands)), np.nan)
     for r in range(R):
-        nt, ct = thin_counts(n, c, m, gen) if design is None else design.truncate(n, c, cap, gen)
+        nt, ct, small = _reduce(n, c, m, gen, design)
         for j, cnd in enumerate(cands):
             try:
-                cand = _Candidate(cnd, nt, ct, None, design=None if design is None else small)
+                cand = _Candidate(cnd, nt, ct, None, design=small)
                 preds[r, j] = float(cand.predict(np.array([float(K)]))[0])
             except (ValueError, FloatingPointError, np.linalg.LinAlgError):
                 pass
