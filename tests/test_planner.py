@@ -415,3 +415,87 @@ def test_outcome_sums_in_row_chunks_equal_one_pass(prior, monkeypatch):
     monkeypatch.setattr(_planner, "_OUTCOMES_MAX", 500)
     np.testing.assert_array_equal(preposterior_reduction(prior, n, c, 1000, m), whole_r)
     np.testing.assert_array_equal(_planner._hier_stats(prior, n, c, 1000.0, m), whole_h)
+
+
+@pytest.mark.parametrize("prior", [BetaPrior(0.3, 4.0, 0.0), ZeroInflatedBetaPrior(0.3, 4.0, 0.0, impossible=0.1)])
+def test_outcome_sums_of_repeated_rows_equal_rows_one_by_one(prior):
+    # the sums are computed once per distinct (n, c, m): a benchmark of one n has at most n + 1
+    # distinct rows per look-ahead; every row must get exactly what it gets when evaluated alone
+    rng = np.random.default_rng(4)
+    n = np.full(400, 20.0)
+    n[:50] = rng.integers(5, 40, 50)
+    c = rng.binomial(n.astype(np.int64), rng.beta(0.3, 4.0, 400)).astype(np.float64)
+    m = rng.choice([0, 1, 8, 64], 400)
+    got_r = preposterior_reduction(prior, n, c, 1000, m)
+    from passcurve import _planner
+
+    got_h = _planner._hier_stats(prior, n, c, 1000.0, m)
+    for i in range(0, 400, 7):
+        one = slice(i, i + 1)
+        assert got_r[i] == preposterior_reduction(prior, n[one], c[one], 1000, m[one])[0]
+        np.testing.assert_array_equal(got_h[i], _planner._hier_stats(prior, n[one], c[one], 1000.0, m[one])[0])
+
+
+def _greedy_hierarchical_scan_all(prior, n, c, k, step, units, room, w, horizon, hyper):
+    """The hierarchical rule's greedy loop written plainly: every problem a candidate in every round."""
+    from passcurve._planner import _MAX_ROUNDS, _hier_stats, _quad
+
+    N = n.size
+    out = np.zeros(N, dtype=np.int64)
+    chunk = max(1, -(-units // _MAX_ROUNDS))
+    h_units = max(1, horizon // step)
+    sizes = 8 ** np.arange(int(np.log(max(h_units, 1)) / np.log(8)) + 1)
+    s_all = np.concatenate([[0], sizes])
+
+    def stats(i):
+        mm = (out[i] + s_all) * step
+        st = _hier_stats(prior, np.full(s_all.size, n[i]), np.full(s_all.size, c[i]), k, mm)
+        st[(out[i] + s_all) > max(room[i], out[i])] = np.nan
+        return st
+
+    cache = np.stack([stats(i) for i in range(N)])
+    ab = prior.alpha * prior.beta / (prior.alpha + prior.beta) ** 2
+    left = units
+    while left > 0:
+        cur = cache[:, 0, :]
+        S = (float(np.dot(w, cur[:, 1])), float(np.dot(w, cur[:, 2])))
+        J = cur[:, 3:].sum(axis=0) + np.array([hyper * ab + 1e-9, hyper * ab + 1e-9, -hyper * ab])
+        gains = np.full(N, -np.inf)
+        q_now = _quad(*(np.array([v]) for v in (S[0], S[1], J[0], J[1], J[2])))[0]
+        for i in range(N):
+            if out[i] >= room[i]:
+                continue
+            new = cache[i, 1:, :]
+            q_new = _quad(S[0] + w[i] * (new[:, 1] - cur[i, 1]), S[1] + w[i] * (new[:, 2] - cur[i, 2]),
+                          J[0] + new[:, 3] - cur[i, 3], J[1] + new[:, 4] - cur[i, 4], J[2] + new[:, 5] - cur[i, 5])
+            assert np.isfinite(q_now)
+            g = (w[i] ** 2 * (new[:, 0] - cur[i, 0]) + (q_now - q_new)) / (sizes * step)
+            gains[i] = np.max(np.where(np.isnan(g), -np.inf, g))
+        i = int(np.argmax(gains))  # the first problem with the largest gain
+        if not np.isfinite(gains[i]):
+            break
+        take = int(min(chunk, left, room[i] - out[i]))
+        out[i] += take
+        left -= take
+        cache[i] = stats(i)
+    return out
+
+
+def test_hierarchical_rule_with_many_identical_problems_equals_scanning_all():
+    # the greedy loop only scores the first untouched problem of each group of identical problems
+    # and the problems already given samples; that must choose exactly what scanning every problem does
+    from passcurve._planner import _alloc_hierarchical
+
+    rng = np.random.default_rng(8)
+    N = 60
+    n = np.full(N, 10.0)
+    c = rng.binomial(10, rng.beta(0.3, 3.0, N)).astype(np.float64)
+    room = np.full(N, 400, dtype=np.int64)
+    room[:5] = 3
+    w = np.full(N, 1.0 / N)
+    prior = BetaPrior(0.35, 3.2, 0.0)
+    got = _alloc_hierarchical(prior, n, c, 500.0, 2, 150, room, w, 600, 2.5)
+    ref = _greedy_hierarchical_scan_all(prior, n, c, 500.0, 2, 150, room, w, 600, 2.5)
+    assert got.sum() == 150
+    np.testing.assert_array_equal(got, ref)
+    assert len(set(zip(n.tolist(), c.tolist(), strict=True))) < 12  # the case really has large groups of identical problems

@@ -295,8 +295,23 @@ def _by_outcome_chunks(prior: Any, n: np.ndarray, c: np.ndarray, m: np.ndarray, 
     """fn(n, c, m, (xmin, xmax)) over groups of rows holding at most _OUTCOMES_MAX outcomes, in row order.
 
     The exact sums over outcomes build a dozen arrays of one entry per (row, outcome) pair;
-    20,000 problems at look-aheads up to 512 samples made them 3 GB at once.
+    20,000 problems at look-aheads up to 512 samples made them 3 GB at once. The sums depend
+    on a row only through (n, c, m), so they are computed once per distinct triple: a
+    benchmark with one n has at most n + 1 distinct (n, c) per look-ahead, however many problems.
     """
+    if n.size > 1:
+        key = np.column_stack([n, c, m.astype(np.float64)])
+        uniq, first, inv = np.unique(key, axis=0, return_index=True, return_inverse=True)
+        if uniq.shape[0] < n.size:
+            # the distinct rows in their order of first appearance (fn keeps seeing rows in order)
+            order = np.sort(first)
+            vals = _outcome_chunks(prior, n[order], c[order], m[order], fn)
+            return vals[np.searchsorted(order, first)[inv.ravel()]]
+    return _outcome_chunks(prior, n, c, m, fn)
+
+
+def _outcome_chunks(prior: Any, n: np.ndarray, c: np.ndarray, m: np.ndarray, fn: Any) -> np.ndarray:
+    """:func:`_by_outcome_chunks` on rows taken as they are."""
     xmin, xmax = _outcome_range(prior, n, c, m)
     total = np.cumsum(xmax - xmin + 1)
     if total.size == 0 or total[-1] <= _OUTCOMES_MAX:
@@ -480,15 +495,28 @@ def _alloc_hierarchical(
     ab = prior.alpha * prior.beta / (prior.alpha + prior.beta) ** 2
     hyp = hyper * ab
     ridge = 1e-9
+    # Problems with the same (n, c, room, weight, start) have the same gains until one of them
+    # is given samples, and argmax takes the first: only the first untouched problem of each such
+    # group and the problems given samples so far are candidates (the same choices as scanning
+    # all N, at a cost per round that does not grow with N).
+    group = np.unique(np.column_stack([n, c, room, w, start]), axis=0, return_inverse=True)[1].ravel()
+    members = np.argsort(group, kind="stable")
+    bounds = np.searchsorted(group[members], np.arange(group.max() + 2))
+    nxt = bounds[:-1].copy()  # per group: position in `members` of its first untouched problem
+    touched = np.zeros(N, dtype=bool)
+    now = np.ascontiguousarray(cache[:, 0, :].T)  # (6, N): every problem's current row, for the sums
     left = units
     while left > 0:
-        cur = cache[:, 0, :]
-        S = np.array([np.dot(w, cur[:, 1]), np.dot(w, cur[:, 2])])
-        J = cur[:, 3:].sum(axis=0) + np.array([hyp + ridge, hyp + ridge, -hyp])
+        S = np.array([np.dot(w, now[1]), np.dot(w, now[2])])
+        J = now[3:].sum(axis=1) + np.array([hyp + ridge, hyp + ridge, -hyp])
+        reps = members[nxt[nxt < bounds[1:]]]
+        cand = np.sort(np.concatenate([reps, np.flatnonzero(touched)]))
         # candidates: problem i with look-ahead j replaces its row of contributions
-        new = cache[:, 1:, :]
-        Sa = S[0] + w[:, None] * (new[:, :, 1] - cur[:, None, 1])
-        Sb = S[1] + w[:, None] * (new[:, :, 2] - cur[:, None, 2])
+        cur = cache[cand, 0, :]
+        new = cache[cand, 1:, :]
+        wc = w[cand]
+        Sa = S[0] + wc[:, None] * (new[:, :, 1] - cur[:, None, 1])
+        Sb = S[1] + wc[:, None] * (new[:, :, 2] - cur[:, None, 2])
         Jaa = J[0] + new[:, :, 3] - cur[:, None, 3]
         Jbb = J[1] + new[:, :, 4] - cur[:, None, 4]
         Jab = J[2] + new[:, :, 5] - cur[:, None, 5]
@@ -500,17 +528,22 @@ def _alloc_hierarchical(
             q_now = (
                 np.nanmax(np.where(np.isfinite(q_new), q_new, np.nan)) if np.isfinite(q_new).any() else 0.0
             )
-        gain = (w2[:, None] * (new[:, :, 0] - cur[:, None, 0]) + (q_now - q_new)) / (sizes[None, :] * step)
+        gain = (w2[cand, None] * (new[:, :, 0] - cur[:, None, 0]) + (q_now - q_new)) / (sizes[None, :] * step)
         gain = np.where(np.isnan(gain), -np.inf, gain)
         best = gain.max(axis=1)
-        best[out >= room] = -np.inf
-        i = int(np.argmax(best))
-        if not np.isfinite(best[i]):
+        best[out[cand] >= room[cand]] = -np.inf
+        j = int(np.argmax(best))
+        if not np.isfinite(best[j]):
             break
+        i = int(cand[j])
         take = int(min(chunk, left, room[i] - out[i]))
         out[i] += take
         left -= take
+        if not touched[i]:
+            touched[i] = True
+            nxt[group[i]] += 1  # i was its group's first untouched problem
         cache[i] = stats_for(np.array([i]))[0]
+        now[:, i] = cache[i, 0]
     return out - start
 
 
