@@ -75,7 +75,7 @@ def test_auto_forecast_shape_weights_and_truth(bench):
         assert truth[m][2] - 0.25 < res.pass_at_k[i, 2] <= 1
     d = res.to_dict()
     assert set(d) >= {"forecasts", "fits"}
-    assert set(d["forecasts"][0]) == {"model", "k", "pass_at_k", "low", "high", "method"}
+    assert set(d["forecasts"][0]) == {"model", "k", "pass_at_k", "low", "high", "method", "observed"}
     assert len(res.to_frame()) == 6 and res.plot().data
 
 
@@ -256,3 +256,53 @@ def test_self_backtest_bias_enters_the_interval_without_its_own_noise():
     noisy = _SelfBacktest(("a",), np.array([[0.5], [0.3]]), 0.4, 100, 10)
     assert noisy.bias_sq({"a": 1.0}) == 0.0
     assert _SelfBacktest(("a",), np.array([[0.5]]), 0.4, 100, 10).bias_sq({"a": 1.0}) == 0.0
+
+
+def test_observed_within_the_samples_is_the_unbiased_curve(bench):
+    # forecast().observed: the data's own estimate where no model is needed (K <= min n), NaN beyond;
+    # it is the exact mean of Chen's per-problem estimates (reference: pass_at_k directly)
+    ks = np.array([1, 50, 200, 201, 5000])
+    res = forecast(bench.counts, ks, method="beta_eb", n_resamples=0, flags=False, rng=0)
+    for i, (name, sub) in enumerate(bench.counts.groups()):
+        assert res.models[i] == name
+        want = passcurve.pass_at_k(sub.n[:, None], sub.c[:, None], ks[None, :3]).mean(axis=0)
+        np.testing.assert_allclose(res.observed[i, :3], want, rtol=1e-13)
+        assert np.isnan(res.observed[i, 3:]).all()
+    rows = res.to_dict()["forecasts"]
+    assert rows[0]["observed"] == pytest.approx(res.observed[0, 0]) and rows[3]["observed"] is None
+
+
+def test_observed_k_is_the_first_k_where_the_data_reach_the_target(bench):
+    res = forecast(bench.counts, [1000], method="beta_eb", n_resamples=0, flags=False, rng=0)
+    sub = next(s for name, s in bench.counts.groups() if name == "heavy")
+    curve = passcurve.pass_at_k(sub.n[:, None], sub.c[:, None], np.arange(1, 201)[None, :]).mean(axis=0)
+    for t in (0.2, 0.5, float(curve[-1]) - 1e-9):
+        r = res.k_for(t, "heavy")
+        assert r.observed_k == int(np.flatnonzero(curve >= t)[0]) + 1  # brute force over every k <= n
+        assert r.to_dict()["observed_k"] == r.observed_k
+    assert res.k_for(min(0.999, float(curve[-1]) + 0.01), "heavy").observed_k is None  # beyond the data
+
+
+def test_observed_under_a_stop_design_is_the_stopping_time_estimate():
+    from passcurve import StopAtSuccess
+
+    rng = np.random.default_rng(2)
+    p = rng.beta(0.5, 5.0, 150)
+    design = StopAtSuccess(batch=10, cap=200)
+    n, c = [], []
+    for pi in p:  # batches of 10 until one holds a success, at most 200 samples
+        tot = 0
+        while True:
+            x = rng.binomial(10, pi)
+            tot += 10
+            if x > 0 or tot >= 200:
+                n.append(tot)
+                c.append(x)
+                break
+    n, c = np.array(n), np.array(c)
+    counts = Counts(model=np.full(n.size, "m"), problem=np.arange(n.size).astype(str), n=n, c=c)
+    ks = np.array([5, 100, 200, 400])
+    res = forecast(counts, ks, method="beta_eb", n_resamples=0, flags=False, rng=0, design=design)
+    want = design.mean_curve(n, c, ks[:3])[0]
+    np.testing.assert_allclose(res.observed[0, :3], want, rtol=1e-13)
+    assert np.isnan(res.observed[0, 3])

@@ -25,8 +25,9 @@ def test_forecast_json_shape(sim_csv):
     d = json.loads(r.stdout)
     assert len(d["forecasts"]) == 4
     for row in d["forecasts"]:
-        assert set(row) == {"model", "k", "pass_at_k", "low", "high", "method"}
+        assert set(row) == {"model", "k", "pass_at_k", "low", "high", "method", "observed"}
         assert row["low"] <= row["pass_at_k"] <= row["high"]
+        assert row["observed"] is None  # K beyond the 200 samples drawn
     assert {f["model"] for f in d["fits"]} == {"tiny-1b", "base-7b"}
     assert len(d["k_for"]) == 2
 
@@ -106,3 +107,16 @@ def test_huge_n_forecasts_or_names_the_limit(tmp_path):
     r = run_cli("forecast", str(huge), "--k", "1000")
     assert r.returncode == 2 and r.stderr.count("\n") == 1
     assert "cannot thin n=2000000000 samples (c=0)" in r.stderr
+
+
+def test_forecast_shows_the_observed_value_within_the_samples(sim_csv):
+    # K = 100 <= n = 200: the table is followed by the data's own unbiased estimate, computed as
+    # `passcurve curve` computes it, and k_for says where the observed curve reaches the target
+    r = run_cli("forecast", str(sim_csv), "--k", "100,10000", "--n-resamples", "0", "--target", "0.3")
+    assert r.returncode == 0, r.stderr
+    cur = json.loads(run_cli("curve", str(sim_csv), "--k", "100", "--json").stdout)
+    assert len(cur["models"]) == 2
+    for m in cur["models"]:
+        assert f"pass@100 = {m['curve'][0]['pass_at_k']:.4f}" in r.stdout
+    assert r.stdout.count("within the samples drawn, the data's own estimate (no model): pass@100 = ") == 2
+    assert "observed in the data at k = " in r.stdout

@@ -128,6 +128,26 @@ def _pass_mean(n: np.ndarray, c: np.ndarray, K: int, design: Any = None) -> floa
     return float(design.mean_curve(n, c, np.array([K]))[0][0])
 
 
+def _observed_limit(n: np.ndarray, c: np.ndarray, design: Any = None) -> int:
+    """The largest K at which the data estimate pass_D@K for every problem without a model: min n (n
+    fixed in advance), or the design's largest estimable k."""
+    return int(n.min()) if design is None else design.k_max(n, c)
+
+
+def _observed(n: np.ndarray, c: np.ndarray, K: np.ndarray, w: np.ndarray | None = None,
+              design: Any = None) -> np.ndarray:
+    """The data's own (weighted) estimate of pass_D@K at each K up to :func:`_observed_limit`, NaN beyond:
+    unbiased pass@K, or the design's stopping-time estimate."""
+    K = np.asarray(K, dtype=np.int64)
+    out = np.full(K.shape, np.nan)
+    inside = K <= _observed_limit(n, c, design)
+    if inside.any():
+        ks = K[inside]
+        out[inside] = (mean_curve(n, c, ks, weights=w) if design is None
+                       else design.mean_curve(n, c, ks, weight=w))[0]
+    return out
+
+
 def _reduce(n: np.ndarray, c: np.ndarray, m: Any, gen: np.random.Generator,
             design: Any = None) -> tuple[np.ndarray, np.ndarray, Any]:
     """Less data of the same kind, for backtests: m samples per problem by thinning (n fixed), or a
@@ -314,6 +334,10 @@ class ForecastResult:
         Per model, the fitted difficulty models (``to_dict()``) and least-squares (a, b).
     confidence_level : float
     warnings : tuple of str
+    observed : ndarray, shape (M, K)
+        The data's own estimate of pass_D@K where no model is needed (K <= min n; under a
+        stop-at-success design, K up to its largest estimable k), NaN beyond. The forecast there
+        is still the model's: the difference is its in-sample misfit.
     """
 
     models: tuple[str, ...]
@@ -329,15 +353,18 @@ class ForecastResult:
     confidence_level: float = 0.8
     scope: str = "benchmark"
     warnings: tuple[str, ...] = field(default_factory=tuple)
+    observed: np.ndarray | None = None
     _state: Any = field(default=None, repr=False)
 
     def to_dict(self) -> dict[str, Any]:
         rows = []
+        obs = np.full(self.pass_at_k.shape, np.nan) if self.observed is None else self.observed
         for i, m in enumerate(self.models):
             for j, k in enumerate(self.k):
                 rows.append({
                     "model": m, "k": int(k), "pass_at_k": _f(self.pass_at_k[i, j]),
                     "low": _f(self.low[i, j]), "high": _f(self.high[i, j]), "method": self.method,
+                    "observed": _f(obs[i, j]),
                 })
         fits = []
         for i, m in enumerate(self.models):
@@ -385,7 +412,12 @@ class ForecastResult:
 
 @dataclass(frozen=True)
 class KForResult:
-    """K needed for a target pass_D@K (``k`` is inf and ``reachable`` False when unattainable)."""
+    """K needed for a target pass_D@K (``k`` is inf and ``reachable`` False when unattainable).
+
+    ``observed_k``: the smallest k at which the data's own estimate of pass_D@k reaches the
+    target, when it does so within the data (k <= min n, or a stop design's largest estimable
+    k); None otherwise. ``k`` is always the forecast's.
+    """
 
     model: str
     target: float
@@ -396,6 +428,7 @@ class KForResult:
     ceiling: float
     method: str
     confidence_level: float
+    observed_k: int | None = None
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -403,7 +436,7 @@ class KForResult:
             "k": _f(self.k) if self.reachable else "unreachable",
             "low": _f(self.low), "high": _f(self.high) if np.isfinite(self.high) else "unreachable",
             "reachable": self.reachable, "ceiling": self.ceiling, "method": self.method,
-            "confidence_level": self.confidence_level,
+            "confidence_level": self.confidence_level, "observed_k": self.observed_k,
         }
 
     def to_frame(self) -> Any:
@@ -676,7 +709,7 @@ def forecast(
         warns = [f"{name}: {msg}" for fl in report.flags.values() for name, msg in fl]
     K = ks.astype(np.float64)
     z = float(stats.norm.ppf(0.5 + cl / 2))
-    models, P, LO, HI, W, CANDS, CVE, FITS, STATE = [], [], [], [], [], [], [], [], []
+    models, P, LO, HI, W, CANDS, CVE, FITS, STATE, OBS = [], [], [], [], [], [], [], [], [], []
     for name, sub in counts.groups():
         n, c = sub.n.astype(np.int64), sub.c.astype(np.int64)
         if (c == 0).all() or (c == n).all():
@@ -737,11 +770,12 @@ def forecast(
             else:
                 fd[cnd] = {"model": "least_squares", "params": {"a": _f(cand.ls_[0]), "b": _f(cand.ls_[1])}}
         FITS.append({"fits": fd})
-        STATE.append((fitted, wts, sd, adj))
+        STATE.append((fitted, wts, sd, adj, (n, c, sub.weight, design)))
+        OBS.append(_observed(n, c, ks, sub.weight, design))
     return ForecastResult(
         models=tuple(models), k=ks, method=method, pass_at_k=np.vstack(P), low=np.vstack(LO), high=np.vstack(HI),
         weights=tuple(W), candidates=tuple(CANDS), cv_error=tuple(CVE), fits=tuple(FITS), confidence_level=cl,
-        scope=scope, warnings=tuple(warns), _state=tuple(STATE),
+        scope=scope, warnings=tuple(warns), observed=np.vstack(OBS), _state=tuple(STATE),
     )
 
 
@@ -752,7 +786,7 @@ def _k_for_state(res: ForecastResult, target: float, model: str | None) -> KForR
     i = 0 if model is None else (res.models.index(model) if model in res.models else -1)
     if i < 0:
         raise PasscurveError(f"unknown model {model!r}; models present: {', '.join(res.models)}")
-    fitted, wts, _, adj = res._state[i]
+    fitted, wts, _, adj, data = res._state[i]
 
     def curve(Kv: float) -> float:
         Ka = np.array([Kv])
@@ -788,7 +822,26 @@ def _k_for_state(res: ForecastResult, target: float, model: str | None) -> KForR
     return KForResult(
         model=res.models[i], target=t, k=kk, low=k_low, high=k_high, reachable=bool(np.isfinite(kk)),
         ceiling=ceiling, method=res.method, confidence_level=res.confidence_level,
+        observed_k=_observed_k(t, *data),
     )
+
+
+def _observed_k(target: float, n: np.ndarray, c: np.ndarray, w: np.ndarray | None, design: Any) -> int | None:
+    """The smallest k whose observed pass_D@k reaches ``target``, by bisection (the curve is
+    non-decreasing in k), or None when the data's estimable range does not reach it."""
+    def obs(k: int) -> float:
+        return float(_observed(n, c, np.array([k]), w, design)[0])
+
+    lo, hi = 1, _observed_limit(n, c, design)
+    if not obs(hi) >= target:
+        return None
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if obs(mid) >= target:
+            hi = mid
+        else:
+            lo = mid + 1
+    return lo
 
 
 def k_for(

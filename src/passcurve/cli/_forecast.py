@@ -181,12 +181,18 @@ def forecast_cmd(
             t.add_row(str(int(kk)), f"{res.pass_at_k[i, j]:.4f}", f"[{res.low[i, j]:.4f}, {res.high[i, j]:.4f}]",
                       *[f"{v[j]:.4f}" for v in res.candidates[i].values()])
         out.print(t)
+        obs = res.observed[i] if res.observed is not None else np.full(res.k.size, np.nan)
+        seen = [f"pass@{int(kk)} = {obs[j]:.4f}" for j, kk in enumerate(res.k) if np.isfinite(obs[j])]
+        if seen:
+            out.print(f"  within the samples drawn, the data's own estimate (no model): {', '.join(seen)}",
+                      highlight=False)
         for r in reach:
             if r.model != m:
                 continue
             if r.reachable:
                 hi = "unreachable" if not np.isfinite(r.high) else f"{r.high:.4g}"
-                out.print(f"  pass@K = {r.target:g} at K ≈ {r.k:.4g} ({lvl}% interval {r.low:.4g} .. {hi})")
+                seen_at = "" if r.observed_k is None else f"; observed in the data at k = {r.observed_k}"
+                out.print(f"  pass@K = {r.target:g} at K ≈ {r.k:.4g} ({lvl}% interval {r.low:.4g} .. {hi}{seen_at})")
             else:
                 out.print(f"  pass@K = {r.target:g} is unreachable: the fit plateaus at {r.ceiling:.4f} "
                           "(impossible problems)")
