@@ -333,6 +333,12 @@ def test_curve_under_a_stop_design_without_a_cap_drops_unsolved_problems_beyond_
     assert res.dropped[0].tolist() == [0, 0, 1]
     # k = 15: problems (5, 2) -> 1, (10, 1) -> 1, (20, 0) -> 0; (10, 0) left out
     assert res.values["pass_at_k"][0, 2] == pytest.approx(2 / 3, rel=1e-15)
+    # the rule that counts the problems used (StopAtSuccess.estimable) is where the estimates are not NaN
+    ks = np.arange(1, 31)
+    for design, n, c in ((StopAtSuccess(batch=5), cnt.n, cnt.c),
+                         (StopAtSuccess(batch=5, cap=20), np.array([5, 10, 20, 20]), np.array([2, 1, 0, 0]))):
+        np.testing.assert_array_equal(design.estimable(n, c, ks[ks <= (design.cap or 30)]),
+                                      ~np.isnan(design.scores(n, c, ks[ks <= (design.cap or 30)])))
 
 
 def test_curve_intervals_under_a_stop_design():

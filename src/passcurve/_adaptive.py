@@ -593,6 +593,13 @@ class StopAtSuccess:
                                    cap=self.cap)
         return np.asarray(table, dtype=np.float64).reshape(first.size, -1)[inv.ravel()]
 
+    @staticmethod
+    def estimable(n: np.ndarray, c: np.ndarray, ks: np.ndarray) -> np.ndarray:
+        """Shape (N, K): where a problem's pass@k is estimable under the design (where :meth:`scores` is
+        not NaN): a solved problem at every k, an unsolved one up to the n at which it stopped."""
+        n, c, ks = (np.asarray(v).ravel() for v in (n, c, ks))
+        return (n[:, None] >= ks[None, :]) | (c[:, None] > 0)
+
     def mean_curve(self, n: np.ndarray, c: np.ndarray, ks: np.ndarray,
                    weight: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
         """(pass_D@k, problems used) per k: the weighted mean of :meth:`scores` over the problems

@@ -659,7 +659,7 @@ def curve_intervals(
         if design is None:
             used = (sub.n[:, None] >= ks[None, :]).sum(axis=0)
         else:  # solved problems count at every k; unsolved ones that stopped before k cannot
-            used = ((sub.n[:, None] >= ks[None, :]) | (sub.c[:, None] > 0)).sum(axis=0)
+            used = design.estimable(sub.n, sub.c, ks).sum(axis=0)
         problems.append(used)
         dropped.append(len(sub) - used)
         if int((len(sub) - used).max()):
