@@ -6,6 +6,7 @@ Curves and data
     Counts, curve, CurveResult, read_counts, counts_from_frame
 Error bars, comparisons, diagnostics
     curve_intervals, standard_error, compare, CompareResult, power_analysis, PowerResult,
+    rank_models, RankResult,
     hidden_difficulty, DiagnosticsResult
 Majority voting, retries, weak verifiers
     maj_at_k, maj_at_k_tallies, vote, VoteResult, AnswerTallies, simulate_answers,
@@ -72,6 +73,7 @@ from ._errors import (
 from ._estimators import g_pass_at_k, mg_pass_at_k, naive_pass_at_k, pass_at_k, pass_pow_k
 from ._forecast import FORECAST_METHODS, ForecastResult, KForResult, forecast, k_for, thin_counts
 from ._planner import Planner, PlanResult, plan
+from ._rank import RankResult, rank_models
 
 # majority voting, retries, weak verifiers (issue 6)
 from ._retries import RetryResult, retries

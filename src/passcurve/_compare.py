@@ -197,6 +197,25 @@ class CompareResult:
         return self.to_frame().to_html(index=False)
 
 
+def _check_k_estimable(sub: Counts, ks: np.ndarray, metric: str, design: Any) -> None:
+    """Every problem of one model must estimate the metric at every k (sorted ``ks``): k <= n, or
+    under a stop design what the design can estimate (a problem that stopped unsolved says nothing
+    beyond its n unless the design has a cap)."""
+    if design is not None:
+        design.check(sub.n, sub.c, (metric,), ks)
+        unsolved = sub.n[sub.c == 0]
+        if unsolved.size and ks[-1] > unsolved.min():
+            raise PasscurveError(
+                f"`k` must be <= n of every unsolved problem without a cap (got k={fmt(ks[-1])}, a problem stopped "
+                f"unsolved at n={fmt(unsolved.min())}); give the design's cap"
+            )
+        return
+    bad = ks > sub.n.min()
+    if bad.any():
+        i = int(np.argmin(sub.n))
+        check_k_le_n(sub.n[i : i + 1], ks[bad][:1])
+
+
 def _compare_iv(
     counts: Any, a: Any, b: Any, k: Any, metric: str, method: str, confidence_level: Any, n_resamples: Any, rng: Any, tau: Any,
     design: Any = None,
@@ -219,19 +238,7 @@ def _compare_iv(
         t = float(check_probability(tau, "tau").ravel()[0])
     ks = np.unique(as_int_array(k, "k", minimum=1).ravel())
     for sub in (ca, cb):
-        if design is not None:
-            design.check(sub.n, sub.c, (metric,), ks)
-            unsolved = sub.n[sub.c == 0]  # a problem that stopped unsolved says nothing beyond its n
-            if unsolved.size and ks[-1] > unsolved.min():
-                raise PasscurveError(
-                    f"`k` must be <= n of every unsolved problem without a cap (got k={fmt(ks[-1])}, a problem stopped "
-                    f"unsolved at n={fmt(unsolved.min())}); give the design's cap"
-                )
-            continue
-        bad = ks > sub.n.min()
-        if bad.any():
-            i = int(np.argmin(sub.n))
-            check_k_le_n(sub.n[i : i + 1], ks[bad][:1])
+        _check_k_estimable(sub, ks, metric, design)
     level = check_confidence_level(confidence_level)
     B = check_positive_int(n_resamples, "n_resamples", minimum=100)
     return ca, cb, ks, level, B, check_rng(rng), t, design

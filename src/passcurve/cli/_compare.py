@@ -215,6 +215,51 @@ def compare_cmd(
         render_compare(res)
 
 
+@command("rank")
+@read_options
+def rank_cmd(
+    file: FileArg,
+    k: Annotated[str, typer.Option("--k", help="Comma-separated budgets, e.g. 1,10,100.")] = "1",
+    metric: Annotated[str, typer.Option("--metric", help="pass_at_k, pass_pow_k or g_pass_at_k.")] = "pass_at_k",
+    tau: Annotated[float | None, typer.Option("--tau", help="Threshold of G-pass@k.")] = None,
+    confidence_level: ConfidenceLevel = 0.95,
+    n_resamples: NResamples = 2000,
+    seed: Seed = 0,
+    cluster_col: ClusterCol = None,
+    json_out: JsonFlag = False,
+    stop_batch: StopBatch = None,
+    cap: Cap = None,
+    read: Mapping[str, Any] = NO_READ,
+) -> None:
+    """Leaderboard at each k: every model's score and a simultaneous confidence interval for its rank."""
+    from .._rank import rank_models
+
+    design = design_from(stop_batch, cap)
+    if metric not in INTERVAL_METRICS:
+        raise PasscurveError(f"`--metric` must be one of {', '.join(INTERVAL_METRICS)} (got {metric!r})")
+    ks = parse_int_list(k, "--k")
+    counts = load_with_clusters(file, cluster_col, acted_on(design), **read)
+    with collect_warnings(show=True, acted_on=acted_on(design)):
+        res = rank_models(counts, ks, metric=metric, confidence_level=confidence_level, n_resamples=n_resamples,
+                          rng=seed, tau=tau, design=design)
+    if json_out:
+        print_json(res.to_dict())
+        return
+    lvl = int(round(100 * res.confidence_level))
+    for j, kk in enumerate(res.k):
+        label = {"pass_at_k": "pass@k", "pass_pow_k": "pass^k", "g_pass_at_k": "G-pass@k"}[res.metric]
+        t = Table(title=f"{label} at k={int(kk)}: {res.problems} shared problems, "
+                        f"{lvl}% simultaneous rank intervals", title_justify="left")
+        for col, just in (("rank", "right"), ("model", "left"), ("score", "right"), (f"{lvl}% interval", "right"),
+                          ("rank interval", "right")):
+            t.add_column(col, justify=just)  # type: ignore[arg-type]
+        for r in res.table(j):
+            span = str(r["rank"]) if r["rank_low"] == r["rank_high"] else f"{r['rank_low']}–{r['rank_high']}"
+            t.add_row(str(r["rank"]), r["model"], fmt_cell(r["estimate"]),
+                      f"[{fmt_cell(r['low'])}, {fmt_cell(r['high'])}]", span)
+        out.print(t)
+
+
 @command("hidden-difficulty")
 @read_options
 def hidden_difficulty_cmd(

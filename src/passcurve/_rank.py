@@ -1,0 +1,319 @@
+r"""Ranking many models with simultaneous confidence intervals for their ranks.
+
+A leaderboard of M models on the same problems invites "A is 3rd": the rank is a function of
+all M estimates, and one model's interval of pass@k does not say which ranks it could hold. The
+intervals here come from simultaneous tests of every pairwise difference (Klein, Wright &
+Wieczorek 2020; Al Mohamad, Goeman & van Zwet 2022): with :math:`d_{ij}(k)` the paired mean
+difference of models i and j over the shared problems,
+
+.. math:: \text{rank}_i \in \Bigl[\,1 + \#\{j: d_{ji} > c\,\mathrm{se}_{ji}\},\;
+          M - \#\{j: d_{ij} > c\,\mathrm{se}_{ij}\}\,\Bigr],
+
+where c is the :math:`1-\alpha` quantile of the bootstrap max-|t| statistic
+:math:`\max_{i<j} |d^*_{ij} - d_{ij}| / \mathrm{se}_{ij}` over all pairs (problems, or clusters,
+resampled together for every model: Romano & Wolf 2005's single-step max-t). When every pairwise
+interval covers its true difference (probability at least :math:`1-\alpha`), every model's true rank
+lies in its interval at once, so the coverage is joint over the M models (per k; not over several
+k at once). The point rank is the competition rank ("1 + number of models with a higher
+estimate").
+"""
+
+from __future__ import annotations
+
+import warnings
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from ._adaptive import check_design
+from ._compare import _check_k_estimable
+from ._counts import Counts, check_counts_object
+from ._errors import PasscurveError, UnpairedComparisonWarning
+from ._uncertainty import INTERVAL_METRICS, _boot_means, _group_index, _percentile, _scores
+from ._validation import (
+    as_int_array,
+    check_confidence_level,
+    check_positive_int,
+    check_probability,
+    check_rng,
+)
+
+__all__ = ["rank_models", "RankResult"]
+
+_PAIR_CHUNK_ELEMS = 1 << 24  # bootstrap replicates x pairs held at once
+
+
+def _f(x: Any) -> float | None:
+    x = float(x)
+    return x if np.isfinite(x) else None
+
+
+@dataclass(frozen=True, eq=False)
+class RankResult:
+    """Ranks of M models at several k, with simultaneous confidence intervals.
+
+    Attributes
+    ----------
+    models : tuple of str
+        In the order of the input.
+    k : ndarray of int, shape (K,)
+    metric : str
+    estimate, low, high : ndarray, shape (M, K)
+        Each model's score on the shared problems and its (marginal) percentile bootstrap interval.
+    rank, rank_low, rank_high : ndarray of int, shape (M, K)
+        Competition rank (1 = best) and the simultaneous confidence interval of the rank.
+    better : ndarray of bool, shape (M, M, K)
+        ``better[i, j, k]``: model i is significantly better than model j (simultaneously over pairs).
+    critical : ndarray, shape (K,)
+        The max-|t| critical value c.
+    problems : int
+        Problems shared by every model (the ranking uses these only).
+    dropped : int
+        Problem rows left out because not every model has them.
+    confidence_level : float
+    n_resamples : int
+    warnings : tuple of str
+    design : str or None
+    """
+
+    models: tuple[str, ...]
+    k: np.ndarray
+    metric: str
+    estimate: np.ndarray
+    low: np.ndarray
+    high: np.ndarray
+    rank: np.ndarray
+    rank_low: np.ndarray
+    rank_high: np.ndarray
+    better: np.ndarray
+    critical: np.ndarray
+    problems: int
+    dropped: int
+    confidence_level: float
+    n_resamples: int
+    warnings: tuple[str, ...] = ()
+    design: str | None = None
+
+    def table(self, j: int = 0) -> list[dict[str, Any]]:
+        """The leaderboard at the j-th k, best first: one dict per model."""
+        order = np.lexsort((np.arange(len(self.models)), -self.estimate[:, j]))
+        rows = []
+        for i in order:
+            rows.append({
+                "model": self.models[i],
+                "estimate": _f(self.estimate[i, j]),
+                "low": _f(self.low[i, j]),
+                "high": _f(self.high[i, j]),
+                "rank": int(self.rank[i, j]),
+                "rank_low": int(self.rank_low[i, j]),
+                "rank_high": int(self.rank_high[i, j]),
+                "better_than": [self.models[o] for o in order if self.better[i, o, j]],
+            })
+        return rows
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready: settings and, per k, the leaderboard (best first)."""
+        out: dict[str, Any] = {
+            "metric": self.metric,
+            "confidence_level": self.confidence_level,
+            "n_resamples": self.n_resamples,
+            "problems": self.problems,
+            "dropped": self.dropped,
+            "ranks": [{"k": int(k), "critical": _f(self.critical[j]), "models": self.table(j)}
+                      for j, k in enumerate(self.k)],
+        }
+        if self.design is not None:
+            out["design"] = self.design
+        if self.warnings:
+            out["warnings"] = list(self.warnings)
+        return out
+
+    def to_frame(self) -> Any:
+        """pandas DataFrame, one row per (k, model), best first within each k."""
+        import pandas as pd
+
+        rows = [{"k": int(k), **{c: v for c, v in r.items() if c != "better_than"}}
+                for j, k in enumerate(self.k) for r in self.table(j)]
+        return pd.DataFrame(rows)
+
+    def plot(self, k: int | None = None) -> Any:
+        """plotly Figure at one k (default the first): estimates with intervals, best on top, and
+        each model's rank interval."""
+        import plotly.graph_objects as go
+
+        j = 0 if k is None else int(np.flatnonzero(self.k == k)[0]) if (self.k == k).any() else -1
+        if j < 0:
+            raise PasscurveError(f"`k` must be one of {', '.join(str(int(x)) for x in self.k)} (got {k})")
+        rows = self.table(j)[::-1]
+        labels = [f"{r['model']}  (rank {r['rank_low']}–{r['rank_high']})" if r["rank_low"] != r["rank_high"]
+                  else f"{r['model']}  (rank {r['rank']})" for r in rows]
+        est = np.array([r["estimate"] for r in rows], dtype=float)
+        lo = np.array([r["low"] for r in rows], dtype=float)
+        hi = np.array([r["high"] for r in rows], dtype=float)
+        fig = go.Figure(go.Scatter(x=est, y=labels, mode="markers",
+                                   error_x={"type": "data", "symmetric": False, "array": hi - est,
+                                            "arrayminus": est - lo}))
+        lvl = int(round(100 * self.confidence_level))
+        fig.update_layout(template="plotly_white", xaxis_title=f"{self.metric.replace('_', ' ')} at k={int(self.k[j])}",
+                          title=f"ranks with {lvl}% simultaneous intervals ({self.problems} shared problems)")
+        return fig
+
+    def _repr_html_(self) -> str:
+        return self.to_frame().to_html(index=False)
+
+
+def _rows_of(ids: np.ndarray, wanted: np.ndarray) -> np.ndarray:
+    """Positions in ``ids`` (distinct) of each of ``wanted`` (all present)."""
+    order = np.argsort(ids)
+    return order[np.searchsorted(ids[order], wanted)]
+
+
+def _rank_iv(counts: Any, k: Any, metric: Any, confidence_level: Any, n_resamples: Any, rng: Any, tau: Any,
+             design: Any) -> tuple[list[str], np.ndarray, float, int, np.random.Generator, float | None, Any]:
+    check_counts_object(counts)
+    design = check_design(design)
+    if metric not in INTERVAL_METRICS:
+        raise PasscurveError(f"`metric` must be one of {', '.join(INTERVAL_METRICS)} (got {metric!r})")
+    t = None
+    if metric == "g_pass_at_k":
+        if tau is None:
+            raise PasscurveError("`tau` is required for metric g_pass_at_k (e.g. tau=0.5)")
+        t = float(check_probability(tau, "tau").ravel()[0])
+    models = counts.models
+    if len(models) < 2:
+        raise PasscurveError(f"ranking needs at least 2 models (got {len(models)}: {', '.join(models) or 'none'})")
+    ks = np.unique(as_int_array(k, "k", minimum=1).ravel())
+    for m in models:
+        _check_k_estimable(counts.select(m), ks, metric, design)
+    level = check_confidence_level(confidence_level)
+    B = check_positive_int(n_resamples, "n_resamples", minimum=100)
+    return models, ks, level, B, check_rng(rng), t, design
+
+
+def rank_models(
+    counts: Counts,
+    k: Any = 1,
+    *,
+    metric: str = "pass_at_k",
+    confidence_level: float = 0.95,
+    n_resamples: int = 2000,
+    rng: Any = None,
+    tau: float | None = None,
+    cluster: Any = None,
+    design: Any = None,
+) -> RankResult:
+    r"""Rank every model at each k, with simultaneous confidence intervals for the ranks.
+
+    Models are compared on the problems they all share (paired: one bootstrap resample of
+    problems, or of clusters, serves every model). For every pair the difference of the
+    per-problem unbiased estimates is tested simultaneously by the bootstrap max-|t|; a model's
+    rank interval runs from 1 + (models significantly better) to M - (models significantly
+    worse). See the module docs for the formula.
+
+    Parameters
+    ----------
+    counts : Counts
+        Two or more models, on the same problems (problems missing from any model are left out,
+        with an :class:`UnpairedComparisonWarning`).
+    k : int or sequence of int
+    metric : {"pass_at_k", "pass_pow_k", "g_pass_at_k"}
+    confidence_level : float, default 0.95
+        Joint level of the rank intervals (all models at once, at each k).
+    n_resamples : int, default 2000
+    rng : None, int or numpy Generator
+    tau : float, optional
+        For G-pass@k.
+    cluster : array_like, optional
+        Cluster id per row of ``counts`` (default ``counts.cluster``; ``False`` ignores it);
+        clusters are resampled whole, taken from the first model's rows.
+    design : StopAtSuccess, optional
+        n is a stopping time: each problem's score is the stopping-time estimate (pass@k only).
+
+    Returns
+    -------
+    RankResult
+
+    References
+    ----------
+    J. Klein, T. Wright and J. Wieczorek, "A joint confidence region for an overall ranking of
+    populations", JRSS C 69 (2020) 589-606. D. Al Mohamad, J. Goeman and E. van Zwet, "Simultaneous
+    confidence intervals for ranks with application to ranking institutions", Biometrics 78 (2022).
+    J. Romano and M. Wolf, "Exact and approximate stepdown methods for multiple hypothesis
+    testing", JASA 100 (2005) (the max-t bootstrap).
+
+    Examples
+    --------
+    >>> import passcurve
+    >>> bench = passcurve.simulate(problems=150, n=20, rng=0)
+    >>> res = passcurve.rank_models(bench.counts, k=[1, 10], rng=0)
+    >>> bool((res.rank_low <= res.rank).all() and (res.rank <= res.rank_high).all())
+    True
+    """
+    models, ks, level, B, gen, tau_v, design = _rank_iv(counts, k, metric, confidence_level, n_resamples, rng, tau,
+                                                         design)
+    M, K = len(models), ks.size
+    cl_all = counts.cluster if cluster is None else (None if cluster is False else np.asarray(cluster, dtype=object))
+    if cl_all is not None and cl_all.size != len(counts):
+        raise PasscurveError(f"`cluster` has {cl_all.size} entries but `counts` has {len(counts)} rows")
+    subs = [counts.select(m) for m in models]
+    ids = [s.problem.astype(str) for s in subs]
+    shared = ids[0]
+    for p in ids[1:]:
+        shared = np.intersect1d(shared, p, assume_unique=True)
+    warns: list[str] = []
+    dropped = int(sum(p.size for p in ids) - M * shared.size)
+    if shared.size < 2:
+        raise PasscurveError(f"the models share {shared.size} problem(s); ranking needs at least 2 shared problems")
+    if dropped:
+        msg = (f"ranked on the {shared.size} problems every model has; {dropped} problem rows of models that have "
+               "more were left out")
+        warns.append(msg)
+        warnings.warn(msg, UnpairedComparisonWarning, stacklevel=2)
+    N = shared.size
+    S = np.empty((N, M * K))
+    for mi, (sub, p) in enumerate(zip(subs, ids, strict=True)):
+        rows = _rows_of(p, shared)
+        n, c = sub.n[rows], sub.c[rows]
+        S[:, mi * K:(mi + 1) * K] = _scores(n, c, ks, metric, tau_v) if design is None else design.scores(n, c, ks)
+    if cl_all is not None:
+        groups, G = _group_index(cl_all[counts.model == models[0]][_rows_of(ids[0], shared)], N)
+    else:
+        groups, G = np.arange(N), N
+    if G < 2:
+        raise PasscurveError("the shared problems fall in fewer than 2 clusters; ranks have no interval")
+    w = np.ones(N)
+    est = S.mean(axis=0).reshape(M, K)
+    reps = _boot_means(S, w, groups, G, B, gen)  # (B, M*K), one resample of problems for every model
+    lo, hi = _percentile(reps, 1.0 - level)
+    reps3 = reps.reshape(B, M, K)
+    ii, jj = np.triu_indices(M, 1)
+    d = est[ii] - est[jj]  # (P, K)
+    se = np.empty_like(d)
+    tmax = np.zeros((B, K))
+    step = max(1, _PAIR_CHUNK_ELEMS // max(B * K, 1))
+    for s0 in range(0, ii.size, step):
+        a, b = ii[s0:s0 + step], jj[s0:s0 + step]
+        dr = reps3[:, a, :] - reps3[:, b, :]  # (B, p, K)
+        sd = dr.std(axis=0, ddof=1)
+        se[s0:s0 + step] = sd
+        with np.errstate(invalid="ignore", divide="ignore"):
+            t = np.where(sd > 0, np.abs(dr - d[None, s0:s0 + step]) / sd, 0.0)
+        tmax = np.maximum(tmax, t.max(axis=1))
+    crit = np.quantile(tmax, level, axis=0, method="higher")
+    with np.errstate(invalid="ignore", divide="ignore"):
+        sig_pos = np.where(se > 0, d > crit[None, :] * se, d > 0)  # i better than j
+        sig_neg = np.where(se > 0, -d > crit[None, :] * se, d < 0)  # j better than i
+    better = np.zeros((M, M, K), dtype=bool)
+    better[ii, jj] = sig_pos
+    better[jj, ii] = sig_neg
+    rank = 1 + (est[None, :, :] > est[:, None, :]).sum(axis=1)
+    rank_low = 1 + better.sum(axis=0)
+    rank_high = M - better.sum(axis=1)
+    return RankResult(
+        models=tuple(models), k=ks, metric=metric, estimate=est,
+        low=np.minimum(lo.reshape(M, K), est), high=np.maximum(hi.reshape(M, K), est),
+        rank=rank, rank_low=rank_low, rank_high=rank_high, better=better, critical=np.asarray(crit, dtype=float),
+        problems=int(N), dropped=dropped, confidence_level=level, n_resamples=B, warnings=tuple(warns),
+        design=None if design is None else design.label(),
+    )

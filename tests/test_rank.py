@@ -1,0 +1,117 @@
+"""rank_models: simultaneous rank intervals (coverage by simulation with known truth), edge cases, the CLI."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+from conftest import run_cli
+from scipy import special
+
+from passcurve import Counts, PasscurveError, RankResult, UnpairedComparisonWarning, rank_models, simulate
+from passcurve.data import write_counts
+
+
+def _bench(theta, N, n, rng):
+    """Models on shared problems: logit p = u_i + theta_m with u_i ~ N(0, 1.5^2) (hidden difficulty)."""
+    u = rng.normal(0.0, 1.5, N)
+    model, problem, nn, cc = [], [], [], []
+    for m, t in enumerate(theta):
+        p = special.expit(u + t)
+        model += [f"m{m}"] * N
+        problem += [f"p{i}" for i in range(N)]
+        nn.append(np.full(N, n))
+        cc.append(rng.binomial(n, p))
+    return Counts.from_arrays(np.concatenate(nn), np.concatenate(cc), problem=problem, model=model)
+
+
+def test_rank_intervals_cover_the_true_ranks_jointly():
+    # known truth: population pass@1 of model m is E[expit(u + theta_m)] (Gauss-Hermite, 80 nodes), so the
+    # true competition rank orders theta; two models tie. Over 150 benchmarks the intervals of all four
+    # models must contain their true ranks at once in at least 93% (nominal 95%, the method is conservative)
+    theta = np.array([-1.0, -0.6, -0.6, 0.2])
+    x, wq = np.polynomial.hermite_e.hermegauss(80)
+    truth = np.array([(wq * special.expit(1.5 * x + t)).sum() / wq.sum() for t in theta])
+    true_rank = 1 + (truth[None, :] > truth[:, None] + 1e-12).sum(axis=1)
+    assert true_rank.tolist() == [4, 2, 2, 1]
+    rng = np.random.default_rng(11)
+    hits, separated = 0, 0
+    reps = 150
+    for _ in range(reps):
+        res = rank_models(_bench(theta, 150, 10, rng), k=1, n_resamples=400, rng=rng)
+        order = [res.models.index(f"m{m}") for m in range(4)]
+        lo, hi = res.rank_low[order, 0], res.rank_high[order, 0]
+        hits += bool(np.all((lo <= true_rank) & (true_rank <= hi)))
+        separated += bool(res.better[order[3], order[0], 0])
+    assert hits / reps >= 0.93
+    assert separated / reps >= 0.9  # and they are not trivially wide: the best is told from the worst
+
+
+def test_identical_models_share_the_top_and_are_never_separated():
+    c = np.array([3, 0, 7, 10, 1, 5])
+    counts = Counts.from_arrays(np.tile(np.full(6, 10), 3), np.concatenate([c, c, np.zeros(6, int)]),
+                                problem=[f"p{i}" for i in range(6)] * 3, model=["a"] * 6 + ["b"] * 6 + ["z"] * 6)
+    res = rank_models(counts, k=[1, 5], rng=0, n_resamples=200)
+    a, b, z = (res.models.index(m) for m in "abz")
+    assert res.rank[[a, b, z], 0].tolist() == [1, 1, 3]
+    assert not res.better[a, b].any() and not res.better[b, a].any()
+    # z solves nothing: every problem's difference to a is >= 0, and the paired difference is significant
+    assert res.better[a, z].all() and res.rank_low[z].tolist() == [3, 3] and res.rank_high[a].tolist() == [2, 2]
+    assert (res.rank_low <= res.rank).all() and (res.rank <= res.rank_high).all()
+
+
+def test_estimates_are_the_unbiased_means_and_the_json_is_a_leaderboard():
+    bench = simulate(problems=120, n=16, rng=3)
+    res = rank_models(bench.counts, k=[1, 8], rng=1, n_resamples=300)
+    from passcurve import curve
+
+    cur = curve(bench.counts, [1, 8])
+    for i, m in enumerate(res.models):
+        np.testing.assert_allclose(res.estimate[i], cur.values["pass_at_k"][cur.models.index(m)], rtol=1e-12)
+    d = res.to_dict()
+    assert [e["k"] for e in d["ranks"]] == [1, 8]
+    board = d["ranks"][0]["models"]
+    assert [e["rank"] for e in board] == sorted(e["rank"] for e in board)
+    assert all(e["low"] <= e["estimate"] <= e["high"] and e["rank_low"] <= e["rank"] <= e["rank_high"] for e in board)
+    assert len(res.to_frame()) == 2 * len(res.models)
+    assert isinstance(res, RankResult) and res.plot(k=8).data
+
+
+def test_problems_not_shared_by_every_model_are_left_out_with_a_warning():
+    counts = Counts.from_arrays([10] * 5, [1, 2, 3, 4, 5], problem=["p1", "p2", "p3", "p1", "p2"],
+                                model=["a", "a", "a", "b", "b"])
+    with pytest.warns(UnpairedComparisonWarning, match="2 problems every model has; 1 problem rows"):
+        res = rank_models(counts, rng=0, n_resamples=100)
+    assert res.problems == 2 and res.dropped == 1
+
+
+@pytest.mark.parametrize(
+    "counts, kwargs, msg",
+    [
+        (Counts.from_arrays([10, 10], [1, 2], problem=["a", "b"]), {}, "at least 2 models"),
+        (Counts.from_arrays([10, 10], [1, 2], problem=["a", "b"], model=["x", "y"]), {}, "share 0 problem"),
+        (Counts.from_arrays([10] * 4, [1, 2, 3, 4], problem=["a", "b"] * 2, model=["x", "x", "y", "y"]),
+         {"k": 11}, "`k` must be"),
+        (Counts.from_arrays([10] * 4, [1, 2, 3, 4], problem=["a", "b"] * 2, model=["x", "x", "y", "y"]),
+         {"metric": "maj"}, "`metric` must be one of"),
+        (Counts.from_arrays([10] * 4, [1, 2, 3, 4], problem=["a", "b"] * 2, model=["x", "x", "y", "y"]),
+         {"n_resamples": 5}, "n_resamples"),
+    ],
+)
+def test_bad_input(counts, kwargs, msg):
+    with pytest.raises(PasscurveError, match=msg):
+        rank_models(counts, **kwargs)
+
+
+def test_cli_rank_table_json_and_bad_input(tmp_path):
+    path = tmp_path / "sim.csv"
+    write_counts(simulate(problems=100, n=20, rng=5).counts, path)
+    r = run_cli("rank", str(path), "--k", "1,10", "--n-resamples", "300")
+    assert r.returncode == 0, r.stderr
+    assert "pass@k at k=10: 100 shared problems, 95% simultaneous rank intervals" in r.stdout
+    r = run_cli("rank", str(path), "--k", "1", "--json", "--n-resamples", "300")
+    d = json.loads(r.stdout)
+    assert d["problems"] == 100 and d["ranks"][0]["models"][0]["rank"] == 1
+    bad = run_cli("rank", str(path), "--k", "21")
+    assert bad.returncode == 2 and "Traceback" not in bad.stderr and len(bad.stderr.strip().splitlines()) == 1
