@@ -13,7 +13,7 @@ import pytest
 
 from passcurve import Counts, DroppedProblemsWarning, PasscurveError, curve, simulate
 from passcurve.report import STEPS, build_report, compute_report_data, report_k_grid
-from passcurve.report._sections import fmt_pct, log_ticks
+from passcurve.report._sections import fmt_num, fmt_pct, log_ticks
 from passcurve.report._static import save_figure, static_figure
 
 FETCH = re.compile(r"""(?:\b(?:src|href|action|poster|data)\s*=\s*["']?\s*(?:https?:)?//)|url\(\s*["']?\s*(?:https?:)?//|@import""",
@@ -374,3 +374,30 @@ def test_report_under_a_stop_at_success_design():
         np.testing.assert_allclose(fail, 1.0 - pl.predict(kk)[i], rtol=1e-12)
         assert "forecast" in rep.data.fits[m]
     assert "stopping-time estimator" in rep.html
+
+
+def test_ranks_are_the_library_result_and_are_shown(bench, rep):
+    # the model-comparison section carries rank_models at the comparisons' k, every cell from the RankResult
+    from passcurve import rank_models
+
+    rk = rep.data.ranks
+    assert rk is not None and list(rk.k) == [1, 10, 100, 200]
+    again = rank_models(bench.counts, rk.k, n_resamples=rk.n_resamples, rng=0)
+    np.testing.assert_allclose(rk.estimate, again.estimate, rtol=1e-12)
+    section = rep.html[rep.html.index('id="models"'):rep.html.index('id="hidden-difficulty"')]
+    assert "Ranks with 95% simultaneous intervals" in section
+    for r in rk.table(0):
+        span = str(r["rank"]) if r["rank_low"] == r["rank_high"] else f"{r['rank_low']}–{r['rank_high']}"
+        assert f"<td class=\"text\">{span} ({fmt_num(r['estimate'])})</td>" in section
+
+
+def test_ranks_that_cannot_be_computed_leave_the_comparisons_with_a_reason():
+    # two models on different problems: compare falls back to unpaired, ranking needs shared problems
+    from passcurve import Counts
+
+    cnt = Counts.from_arrays([20] * 6, [1, 2, 3, 4, 5, 6], problem=["a", "b", "c", "d", "e", "f"],
+                             model=["x"] * 3 + ["y"] * 3)
+    rep2 = build_report(cnt, **FAST)
+    assert rep2.data.ranks is None and rep2.data.comparisons
+    assert "Ranks not shown: the models share 0 problem(s)" in rep2.data.notes["ranks"]
+    assert "Ranks not shown" in rep2.html

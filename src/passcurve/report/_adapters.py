@@ -43,16 +43,28 @@ def intervals(cur: Any, counts: Any, confidence_level: float, rng: Any, k_gt_n: 
 
 
 # ------------------------------------------------------------------------------------- comparisons
+def _comparison_k(counts: Any, table_curve: Any, design: Any = None) -> list[int]:
+    """The table's round k (1, 10, 100, ... and the largest) that every problem supports: its n, or under a
+    stop design the design's k_max."""
+    n_min = int(counts.n.min()) if design is None else design.k_max(counts.n, counts.c)
+    return [int(k) for k in table_curve.k if int(k) <= n_min and (int(k) == 1 or np.log10(int(k)).is_integer()
+                                                                   or int(k) == n_min)]
+
+
+def ranks(counts: Any, table_curve: Any, confidence_level: float, rng: Any, n_resamples: int = 1000,
+          design: Any = None) -> Any:
+    """:func:`passcurve.rank_models` at the comparisons' k: each model's rank with a simultaneous interval."""
+    return pc.rank_models(counts, _comparison_k(counts, table_curve, design), confidence_level=confidence_level,
+                          n_resamples=n_resamples, rng=rng, design=design)
+
+
 def comparisons(counts: Any, table_curve: Any, confidence_level: float, rng: Any, n_resamples: int = 1000,
                 design: Any = None) -> list[Any]:
     """:func:`passcurve.compare` of every model against the one with the highest pass@1, at the table's k."""
     models = list(table_curve.models)
     j1 = int(np.argmax(np.nan_to_num(table_curve.values["pass_at_k"][:, 0], nan=-1)))
     best = models[j1]
-    # the largest k every problem supports: its n, or under a stop design the design's k_max
-    n_min = int(counts.n.min()) if design is None else design.k_max(counts.n, counts.c)
-    ks = [int(k) for k in table_curve.k if int(k) <= n_min and (int(k) == 1 or np.log10(int(k)).is_integer()
-                                                                  or int(k) == n_min)]
+    ks = _comparison_k(counts, table_curve, design)
     out = []
     for m in models:
         if m == best:
@@ -190,6 +202,8 @@ def available() -> dict[str, Callable[..., Any]]:
         out["intervals"] = intervals
     if _has("compare"):
         out["compare"] = comparisons
+    if _has("rank_models"):
+        out["rank"] = ranks
     if _has("hidden_difficulty"):
         out["diagnostics"] = diagnostics
     return out

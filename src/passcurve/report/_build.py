@@ -36,6 +36,8 @@ Progress = Callable[[str], None]
 PARTS = ("intervals", "fits", "compare", "diagnostics")
 """Optional analyses :func:`compute_report_data` can run (``parts``)."""
 
+_PART_OF = {"rank": "compare"}  # adapters that run as part of another part
+
 LOOP_FLAGS = ("StoppingTimeWarning", "DroppedProblemsWarning", "DependenceWarning")
 """Warning categories repeated beside the four numbers (they change what those numbers mean)."""
 
@@ -83,6 +85,7 @@ class ReportData:
     fits: dict[str, Any] = field(default_factory=dict)
     fitted_shares: dict[str, Any] = field(default_factory=dict)
     comparisons: tuple[Any, ...] = ()
+    ranks: Any = None
     diagnostics: Any = None
     retries: dict[str, Any] = field(default_factory=dict)
     timings: dict[str, float] = field(default_factory=dict)
@@ -260,7 +263,7 @@ def compute_report_data(
         notes["histogram"] = f"Fitted difficulty distribution not shown: {fixed_n}."
         notes["hidden-difficulty"] = f"Hidden-difficulty diagnostics not shown: {fixed_n}."
 
-    ext = {k: v for k, v in _extensions().items() if k in parts}
+    ext = {k: v for k, v in _extensions().items() if _PART_OF.get(k, k) in parts}
     # ---- intervals (branch `uncertainty`)
     band = ext.get("intervals")
     if band is not None:
@@ -291,14 +294,26 @@ def compute_report_data(
         notes["histogram"] = "Fitted difficulty distribution omitted: this build of passcurve has no difficulty fits."
     # ---- comparison (branch `uncertainty`)
     comps: tuple[Any, ...] = ()
+    rank_res: Any = None
     cmp = ext.get("compare")
     if len(counts.models) < 2:
         col.step("model comparison", lambda: None)
         notes["models"] = "Paired comparisons need at least two models."
     elif cmp is not None:
-        comps = tuple(col.optional("model comparison",
-                                   lambda: cmp(counts, tab, confidence_level, rng, n_resamples, design),
-                                   notes, "models", "Paired comparisons") or ())
+        rk = ext.get("rank")
+
+        def compare_all() -> tuple[tuple[Any, ...], Any]:
+            found = tuple(cmp(counts, tab, confidence_level, rng, n_resamples, design) or ())
+            ranked = None
+            if rk is not None:
+                try:
+                    ranked = rk(counts, tab, confidence_level, rng, n_resamples, design)
+                except PasscurveError as exc:  # the comparisons still show; the ranks say why they do not
+                    notes["ranks"] = f"Ranks not shown: {exc}"
+            return found, ranked
+
+        comps, rank_res = col.optional("model comparison", compare_all, notes, "models",
+                                       "Paired comparisons") or ((), None)
     else:
         col.step("model comparison", lambda: None)
         notes["models"] = "Paired comparisons omitted: this build of passcurve has no comparison function."
@@ -350,6 +365,7 @@ def compute_report_data(
         fits=fits,
         fitted_shares=shares,
         comparisons=comps,
+        ranks=rank_res,
         diagnostics=diag,
         retries=retries,
         timings=col.timings,
@@ -465,7 +481,8 @@ def build_report(
         S.naive_section(data.curve),
         S.passpow_section(data.curve),
         S.histogram_section(data.counts, data.fitted_shares or None, note=n.get("histogram")),
-        S.comparison_section(data.table_curve, data.counts, data.comparisons, note=n.get("models"),
+        S.comparison_section(data.table_curve, data.counts, data.comparisons, note=n.get("models"), ranks=data.ranks,
+                             ranks_note=n.get("ranks"),
                              pass_k=table_k(int(data.curve.k[-1])),
                              pow_k=[k for k in (2, 4, 8) if k <= int(data.counts.n.min())
                                     and "pass_pow_k" in data.table_curve.values]),

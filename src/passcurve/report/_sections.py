@@ -445,8 +445,10 @@ def _with_interval(curve: Any, metric: str, i: int, j: int, fmt: Any = None) -> 
 
 
 def comparison_section(table_curve: Any, counts: Any, comparisons: Sequence[Any] | None = None,
-                       note: str | None = None, pass_k: Sequence[int] = (), pow_k: Sequence[int] = ()) -> Section:
-    """One row per model at round k; below it the comparisons (:class:`passcurve.CompareResult`) if given.
+                       note: str | None = None, pass_k: Sequence[int] = (), pow_k: Sequence[int] = (),
+                       ranks: Any = None, ranks_note: str | None = None) -> Section:
+    """One row per model at round k; below it the ranks (:class:`passcurve.RankResult`) and the comparisons
+    (:class:`passcurve.CompareResult`) if given.
 
     ``pass_k`` / ``pow_k``: which of ``table_curve.k`` to show as pass@k and pass^k columns (default:
     all as pass@k, none as pass^k).
@@ -468,6 +470,24 @@ def comparison_section(table_curve: Any, counts: Any, comparisons: Sequence[Any]
     body = '<div class="wide">' + _table(headers, rows) + "</div>"
     if table_curve.intervals:
         body += f'<p class="caption">Brackets: {_level(table_curve)} intervals ({esc(table_curve.interval_method)}).</p>'
+    if ranks is not None:
+        lvl = f"{round(100 * ranks.confidence_level)}%"
+        body += f"<h3>Ranks with {lvl} simultaneous intervals</h3>"
+        order = [r["model"] for r in ranks.table(0)]
+        cells = {}
+        for j in range(ranks.k.size):
+            for r in ranks.table(j):
+                span = str(r["rank"]) if r["rank_low"] == r["rank_high"] else f"{r['rank_low']}–{r['rank_high']}"
+                cells[(r["model"], j)] = f"{span} ({fmt_num(r['estimate'])})"
+        rrows = [[m, *[cells[(m, j)] for j in range(ranks.k.size)]] for m in order]
+        body += '<div class="wide">' + _table(["model", *[f"pass@{int(k)}" for k in ranks.k]], rrows,
+                                               text_cols=1 + ranks.k.size) + "</div>"
+        body += (f'<p class="caption">Rank (1 = best) and its {lvl} confidence interval, holding for every model at '
+                 f"once at each k, on the {ranks.problems} problems all models share: the range runs from 1 + the "
+                 "number of models significantly better to M − the number significantly worse, all pairs tested "
+                 "together by a paired bootstrap max-|t| (passcurve.rank_models). In brackets: the score.</p>")
+    elif ranks_note:
+        body += f'<p class="caption">{esc(ranks_note)}</p>'
     if comparisons:
         ref = comparisons[0].model_a
         lvl = f"{round(100 * comparisons[0].confidence_level)}%"
