@@ -121,11 +121,16 @@ def thin_counts(n: Any, c: Any, m: Any, rng: Any = None) -> tuple[np.ndarray, np
 # ----------------------------------------------------------------------------------------
 # one candidate's point forecast from (n, c)
 # ----------------------------------------------------------------------------------------
+def _data_curve(n: np.ndarray, c: np.ndarray, ks: np.ndarray, w: np.ndarray | None = None,
+                design: Any = None) -> np.ndarray:
+    """The data's own (weighted) estimate of pass_D@k at each k: the mean of unbiased pass@k, or of the
+    design's stopping-time estimates (problems that cannot estimate a k are left out there)."""
+    return (mean_curve(n, c, ks, weights=w) if design is None else design.mean_curve(n, c, ks, weight=w))[0]
+
+
 def _pass_mean(n: np.ndarray, c: np.ndarray, K: int, design: Any = None) -> float:
     """The data's own estimate of pass_D@K: unbiased pass@K, or the design's stopping-time estimate."""
-    if design is None:
-        return float(mean_curve(n, c, np.array([K]))[0][0])
-    return float(design.mean_curve(n, c, np.array([K]))[0][0])
+    return float(_data_curve(n, c, np.array([K]), design=design)[0])
 
 
 def _observed_limit(n: np.ndarray, c: np.ndarray, design: Any = None) -> int:
@@ -142,9 +147,7 @@ def _observed(n: np.ndarray, c: np.ndarray, K: np.ndarray, w: np.ndarray | None 
     out = np.full(K.shape, np.nan)
     inside = K <= _observed_limit(n, c, design)
     if inside.any():
-        ks = K[inside]
-        out[inside] = (mean_curve(n, c, ks, weights=w) if design is None
-                       else design.mean_curve(n, c, ks, weight=w))[0]
+        out[inside] = _data_curve(n, c, K[inside], w, design)
     return out
 
 
