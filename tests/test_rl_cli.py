@@ -81,3 +81,17 @@ def test_demo_conflict_page(cli, tmp_path):
 def test_demo_conflict_bad_output(tmp_path, capsys):
     assert run(["demo-conflict", "-o", str(tmp_path / "x.png")]) == 2
     assert "`--output` must end in .html" in capsys.readouterr().err
+
+
+def test_rl_signal_on_an_always_solved_benchmark_with_every_difficulty_model(tmp_path, capfd):
+    # every problem always solved: the fits sit at the edge of their parameter space; the scaled Beta's
+    # moments there would need ~10^10 series terms (it ran out of memory with a traceback). Each model
+    # either gives its column or a one-line warning; the command exits 0, and the warning keeps its brackets
+    path = tmp_path / "solved.csv"
+    write_counts(Counts.from_arrays(np.full(100, 100), np.full(100, 100)), path)
+    for model in ("beta", "zi_beta", "scaled_beta"):
+        code = run(["rl-signal", str(path), "-G", "8", "--difficulty", model])
+        err = capfd.readouterr().err
+        assert code == 0, err
+        assert "Traceback" not in err and "every problem is always solved" in err
+    assert "E[p^c (1-p)^d]" in err and "parameters are degenerate" in err

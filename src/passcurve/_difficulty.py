@@ -178,6 +178,9 @@ def _segment_cumsum(x: np.ndarray, offs: np.ndarray, seg: np.ndarray) -> np.ndar
 _WINDOW_DROP = 70.0  # the Pfaff series' window ends where the terms are below e^-70 of the peak
 
 
+_SCALED_TERMS_MAX = 1 << 24  # terms of one scaled-Beta moment (see _scaled_log_moment)
+
+
 def _scaled_window_check(d: np.ndarray, cc: np.ndarray, b: float, z: float, peak: np.ndarray,
                          lo: np.ndarray, hi: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     r"""Widen the Pfaff series' window [lo, hi] until the dropped terms are provably negligible.
@@ -334,6 +337,15 @@ def _scaled_log_moment(c: np.ndarray, d: np.ndarray, a: float, b: float, s: floa
     lo = np.maximum(np.floor(jstar - half), 0.0)
     hi = np.minimum(np.ceil(jstar + half), flat_d)
     lo, hi = _scaled_window_check(flat_d, cc, b, z, np.round(jstar), lo, hi)
+    if flat_d.size and float((hi - lo).max()) >= _SCALED_TERMS_MAX:
+        # well-posed values need O(sqrt(d)) terms (about 10^6 at d = 10^12); a window this long comes from
+        # parameters at the edge of the space (e.g. a fit to data where every problem is always solved),
+        # where the window's own test loses its precision
+        i = int(np.argmax(hi - lo))
+        raise PasscurveError(
+            f"the scaled Beta's moment E[p^c (1-p)^d] at c={flat_c[i]:g}, d={flat_d[i]:g} would sum "
+            f"{float(hi[i] - lo[i]) + 1:.3g} terms: its parameters are degenerate (a={a:.4g}, b={b:.4g}, s={s:.10g})"
+        )
     lens = (hi - lo + 1).astype(np.int64)
     out = np.empty(flat_c.size)
     mean_j = np.empty(flat_c.size) if grad else out

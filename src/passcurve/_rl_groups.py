@@ -446,9 +446,14 @@ def dead_groups(
         params.append(dict(model.params_))
         succ[i] = bool(model.success_)
         msgs.append(str(model.message_))
-        fit[i] = _model_dead(model, gs)
         need["independent"][i] = _smallest_g(lambda g, rate=rate: dead_group_fraction(rate, g), limit, _MAX_G)
-        need["fitted"][i] = _smallest_g(lambda g, model=model: float(_model_dead(model, g)), limit, _MAX_G)
+        try:
+            fit[i] = _model_dead(model, gs)
+            need["fitted"][i] = _smallest_g(lambda g, model=model: float(_model_dead(model, g)), limit, _MAX_G)
+        except PasscurveError as exc:  # a degenerate fit the model cannot evaluate: no fitted column
+            fit[i] = np.nan
+            need["fitted"][i] = np.nan
+            warn(DegenerateDataWarning, f"{m}: the {difficulty} fit gives no dead-group fraction ({exc})")
         nmin = int(n.min())
 
         def obs_dead(g: int, n=n, c=c, w=w, W=W) -> float:

@@ -148,7 +148,7 @@ def collect_warnings(show: bool = True, acted_on: tuple[type, ...] = ()) -> Iter
                 seen.append(msg)
     if show:
         for msg in seen:
-            err.print(f"passcurve: warning: {msg}")
+            err.print(f"passcurve: warning: {msg}", markup=False)
 
 
 def command(*args: Any, **kwargs: Any) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
