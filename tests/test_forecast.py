@@ -306,3 +306,38 @@ def test_observed_under_a_stop_design_is_the_stopping_time_estimate():
     want = design.mean_curve(n, c, ks[:3])[0]
     np.testing.assert_allclose(res.observed[0, :3], want, rtol=1e-13)
     assert np.isnan(res.observed[0, 3])
+
+
+def test_one_sample_per_problem_is_refused_with_the_identified_range():
+    # with n = 1 only the mean is identified: a mixture of always/never-solved problems gives pass@K = mu, equal
+    # difficulties give 1 - (1 - mu)^K (Jensen: the largest); the refusal states both ends (mu = 3/10 here)
+    from passcurve import DegenerateDataWarning, fit_difficulty
+
+    counts = Counts.from_arrays(np.ones(10, int), np.array([1, 1, 1, 0, 0, 0, 0, 0, 0, 0]))
+    with pytest.raises(PasscurveError, match=r"identifies only the mean success rate \(0\.3\); pass@100 could be "
+                                             r"anything from 0\.3 .* to 1 \(all equally hard\)"):
+        forecast(counts, [10, 100], n_resamples=0)
+    with pytest.raises(PasscurveError, match=r"pass@2 could be anything from 0\.3 .* to 0\.51 "):
+        forecast(counts, [2], n_resamples=0)  # 1 - 0.7^2 = 0.51 exactly
+    with pytest.warns(DegenerateDataWarning, match="identifies only the mean success rate"):
+        fits = fit_difficulty(counts, model=["beta", "zi_beta"])
+    assert "identifies only the mean" in fits.warnings[0]
+
+
+def test_auto_says_when_it_cannot_check_its_candidates():
+    # fewer than 20 samples per problem: no self-backtest, equal weights, and a warning that says so
+    from passcurve import DegenerateDataWarning
+
+    bench = passcurve.simulate(problems=100, n=10, models=[ModelSpec("m", 0.4, 3.0)], rng=2)
+    with pytest.warns(DegenerateDataWarning, match="auto could not check its candidates .* smallest n = 10"):
+        res = forecast(bench.counts, [1000], n_resamples=0, flags=False, rng=0)
+    assert list(res.weights[0].values()) == pytest.approx([1 / 3] * 3)
+    assert any("auto could not check" in w for w in res.warnings)
+
+
+def test_nothing_solved_leaves_the_interval_open_to_one_beyond_the_data():
+    counts = Counts.from_arrays(np.full(50, 100), np.zeros(50, int))
+    with pytest.warns(passcurve.DegenerateDataWarning):
+        res = forecast(counts, [10, 100, 1000], n_resamples=0, rng=0)
+    # within the samples drawn the interval is the model's (tiny); beyond, nothing rules out pass@K up to 1
+    assert res.high[0, 2] == 1.0 and res.high[0, :2].max() < 1e-3 and res.low[0].max() < 1e-3

@@ -47,7 +47,7 @@ import numpy as np
 from scipy import optimize, special, stats
 
 from ._counts import Counts, check_counts_object
-from ._errors import ConvergenceWarning, PasscurveError
+from ._errors import ConvergenceWarning, DegenerateDataWarning, PasscurveError
 from ._validation import as_int_array, check_counts
 
 __all__ = [
@@ -1519,6 +1519,12 @@ def fit_difficulty(counts: Counts, model: Any = "all") -> DifficultyFits:
     caught: list[str] = []
     for m, sub in counts.groups():
         out[m] = {}
+        if int(sub.n.max()) == 1:
+            msg = (f"model {m!r}: every problem has one sample, which identifies only the mean success rate; every "
+                   "difficulty law with that mean fits equally well (the log-likelihoods are equal), so the fitted "
+                   "shapes, their standard errors and anything extrapolated from them rest on the law alone")
+            caught.append(msg)
+            warnings.warn(msg, DegenerateDataWarning, stacklevel=2)
         for nm in names:
             with warnings.catch_warnings(record=True) as rec:
                 warnings.simplefilter("always")

@@ -77,6 +77,7 @@ from ._validation import (
     check_counts,
     check_positive_int,
     check_rng,
+    fmt,
 )
 
 __all__ = ["forecast", "ForecastResult", "k_for", "KForResult", "FORECAST_METHODS", "thin_counts"]
@@ -717,13 +718,29 @@ def forecast(
         n, c = sub.n.astype(np.int64), sub.c.astype(np.int64)
         if (c == 0).all() or (c == n).all():
             msg = (f"model {name!r}: every problem has c = {'0' if (c == 0).all() else 'n'}; the difficulty "
-                   "distribution is not identified and the forecast is a degenerate limit, not an estimate")
+                   "distribution is not identified and the forecast is a degenerate limit, not an estimate"
+                   + ("; its interval beyond the samples drawn runs to 1" if (c == 0).all() else ""))
             warns.append(f"DegenerateDataWarning: {msg}")
             warnings.warn(msg, DegenerateDataWarning, stacklevel=2)
+        if int(n.max()) == 1:
+            mu = float(np.average(c, weights=sub.weight))
+            top = float(-np.expm1(float(K.max()) * np.log1p(-mu))) if mu < 1 else 1.0
+            raise PasscurveError(
+                f"model {name!r}: every problem has one sample, which identifies only the mean success rate "
+                f"({mu:.4g}); pass@{fmt(K.max())} could be anything from {mu:.4g} (each problem always or never solved) "
+                f"to {top:.4g} (all equally hard); draw at least 2 samples per problem to forecast"
+            )
         adj: dict[str, _Adjust] = {}
         if method == "auto":
             sb = _self_backtest(n, c, AUTO_CANDIDATES, R, gen, design=design)
             cv = sb.rmse()
+            if not any(np.isfinite(v) for v in cv.values()):
+                msg = (f"model {name!r}: auto could not check its candidates on these data (its self-backtest needs "
+                       "at least 20 samples per problem and two thinnings that every candidate can forecast; smallest "
+                       f"n = {int(n.min())}), so it averages them with equal weights, and the interval does not "
+                       "include the error of the assumed difficulty law")
+                warns.append(f"DegenerateDataWarning: {msg}")
+                warnings.warn(msg, DegenerateDataWarning, stacklevel=2)
             if combination == "debiased":
                 adj = sb.adjustments()
         else:
@@ -762,7 +779,10 @@ def forecast(
         models.append(name)
         P.append(point)
         LO.append(np.clip(point - z * sd, 0.0, 1.0))
-        HI.append(np.clip(point + z * sd, 0.0, 1.0))
+        hi = np.clip(point + z * sd, 0.0, 1.0)
+        if (c == 0).all():  # nothing solved: beyond the samples drawn the data rule out no pass@K up to 1
+            hi = np.where(K > float(n.min()), 1.0, hi)
+        HI.append(hi)
         W.append(wts)
         CANDS.append(preds)
         CVE.append(cv)
