@@ -341,3 +341,19 @@ def test_nothing_solved_leaves_the_interval_open_to_one_beyond_the_data():
         res = forecast(counts, [10, 100, 1000], n_resamples=0, rng=0)
     # within the samples drawn the interval is the model's (tiny); beyond, nothing rules out pass@K up to 1
     assert res.high[0, 2] == 1.0 and res.high[0, :2].max() < 1e-3 and res.low[0].max() < 1e-3
+
+
+def test_k_for_interval_uses_the_forecast_sd_where_it_is_solved():
+    # the ends of k_for's interval solve forecast(K) -/+ z sd(K) = target with sd computed near those K from the
+    # forecast's own parameter draws (it was interpolated from the requested K only: a target reached at K ~ 6
+    # used the sd at K = 1000, and the interval collapsed to [6.1287, 6.1339]); a forecast run at the end's K
+    # with the same seed draws the same parameters, so its band meets the target there
+    bench = passcurve.simulate(problems=150, n=100, models=[ModelSpec("m", 0.5, 4.0)], rng=4)
+    res = forecast(bench.counts, [1000, 100000], method="beta_eb", n_resamples=50, flags=False, rng=3)
+    r = res.k_for(0.5, "m")
+    assert r.low < r.k < r.high and r.high / r.low > 1.05
+    ks = [int(np.floor(r.low)), int(np.ceil(r.low)), int(np.floor(r.high)), int(np.ceil(r.high))]
+    at = forecast(bench.counts, ks, method="beta_eb", n_resamples=50, flags=False, rng=3)
+    col = {int(k): j for j, k in enumerate(at.k)}
+    assert at.high[0, col[ks[0]]] <= 0.5 <= at.high[0, col[ks[1]]]  # the upper band crosses 0.5 at r.low
+    assert at.low[0, col[ks[2]]] <= 0.5 <= at.low[0, col[ks[3]]]  # the lower band crosses 0.5 at r.high

@@ -611,6 +611,32 @@ def _self_backtest(n: np.ndarray, c: np.ndarray, cands: tuple[str, ...], R: int,
     return _SelfBacktest(cands, preds[np.isfinite(preds).all(axis=1)], truth, K, factor)
 
 
+def _forecast_sd(fitted: dict[str, _Candidate], wts: dict[str, float], adj: dict[str, _Adjust], K: np.ndarray, B: int,
+                 gen: np.random.Generator, bias_sq: float, preds: dict[str, np.ndarray] | None = None) -> np.ndarray:
+    """The prediction SD of the combined forecast at each K: (i) parameter draws, (ii) the posterior spread of
+    the realised pass rates, the debiasing shift's error, (iii) the between-method spread and (iv) the
+    self-backtest's squared bias (module docs)."""
+    if preds is None:
+        preds = {cnd: adj[cnd](cand.predict(K), K) for cnd, cand in fitted.items()}
+    point = sum(wts[cnd] * preds[cnd] for cnd in wts)
+    var = np.zeros(K.size)
+    if B > 0:
+        boots = {cnd: adj[cnd](cand.bootstrap(K, B, gen), K) for cnd, cand in fitted.items()}
+        # a failed draw (NaN, e.g. least squares undefined on a resample) counts as the
+        # candidate's point forecast at that k; draws are probabilities, never infinite
+        comb = sum(wts[cnd] * np.where(np.isnan(boots[cnd]), preds[cnd], boots[cnd]) for cnd in wts)
+        var += np.var(comb, axis=0, ddof=1) if B > 1 else 0.0
+    # debiasing scales a candidate's failure probability by g = exp(-shift * decades), so the
+    # posterior variance of its realised pass rate scales by g^2; the shift's own estimation
+    # error adds (1 - q)^2 decades^2 Var(shift) (delta method; candidates' shifts come from
+    # the same thinnings, so their errors are added as perfectly correlated)
+    var += sum(wts[cnd] * adj[cnd].gain(K) ** 2 * fitted[cnd].posterior_var(K) for cnd in wts)
+    var += sum(wts[cnd] * (1.0 - preds[cnd]) * adj[cnd].decades(K) * np.sqrt(adj[cnd].shift_var)
+               for cnd in wts) ** 2
+    var += sum(wts[cnd] * (preds[cnd] - point) ** 2 for cnd in wts)
+    return np.sqrt(var + bias_sq)
+
+
 def _weights_from_cv(cv: dict[str, float], method: str, combination: str = "inverse_mse") -> dict[str, float]:
     """Combination weights: equal (``"debiased"``), or inverse-MSE from the self-backtest
     (``"inverse_mse"``; equal when it is uninformative)."""
@@ -758,24 +784,11 @@ def forecast(
             fitted = {cnd: fitted[cnd] for cnd in keep}
             preds = {cnd: preds[cnd] for cnd in keep}
         point = sum(wts[cnd] * preds[cnd] for cnd in wts)
-        var = np.zeros(K.size)
-        if B > 0:
-            boots = {cnd: adj[cnd](cand.bootstrap(K, B, gen), K) for cnd, cand in fitted.items()}
-            # a failed draw (NaN, e.g. least squares undefined on a resample) counts as the
-            # candidate's point forecast at that k; draws are probabilities, never infinite
-            comb = sum(wts[cnd] * np.where(np.isnan(boots[cnd]), preds[cnd], boots[cnd]) for cnd in wts)
-            var += np.var(comb, axis=0, ddof=1) if B > 1 else 0.0
-        # debiasing scales a candidate's failure probability by g = exp(-shift * decades), so the
-        # posterior variance of its realised pass rate scales by g^2; the shift's own estimation
-        # error adds (1 - q)^2 decades^2 Var(shift) (delta method; candidates' shifts come from
-        # the same thinnings, so their errors are added as perfectly correlated)
-        var += sum(wts[cnd] * adj[cnd].gain(K) ** 2 * fitted[cnd].posterior_var(K) for cnd in wts)
-        var += sum(wts[cnd] * (1.0 - preds[cnd]) * adj[cnd].decades(K) * np.sqrt(adj[cnd].shift_var)
-                   for cnd in wts) ** 2
-        var += sum(wts[cnd] * (preds[cnd] - point) ** 2 for cnd in wts)
-        if method == "auto" and combination == "inverse_mse":  # (iv) the systematic error the self-backtest
-            var += sb.bias_sq(wts)  # measured out of sample ("debiased" has removed it from its candidates)
-        sd = np.sqrt(var)
+        # (iv) the systematic error the self-backtest measured out of sample ("debiased" has removed it from
+        # its candidates)
+        bias_sq = sb.bias_sq(wts) if (method == "auto" and combination == "inverse_mse") else 0.0
+        boot_from = (type(gen.bit_generator), gen.bit_generator.state)  # k_for re-draws these draws at other K
+        sd = _forecast_sd(fitted, wts, adj, K, B, gen, bias_sq, preds)
         models.append(name)
         P.append(point)
         LO.append(np.clip(point - z * sd, 0.0, 1.0))
@@ -793,7 +806,7 @@ def forecast(
             else:
                 fd[cnd] = {"model": "least_squares", "params": {"a": _f(cand.ls_[0]), "b": _f(cand.ls_[1])}}
         FITS.append({"fits": fd})
-        STATE.append((fitted, wts, sd, adj, (n, c, sub.weight, design)))
+        STATE.append((fitted, wts, sd, adj, (n, c, sub.weight, design), (boot_from, B, bias_sq)))
         OBS.append(_observed(n, c, ks, sub.weight, design))
     return ForecastResult(
         models=tuple(models), k=ks, method=method, pass_at_k=np.vstack(P), low=np.vstack(LO), high=np.vstack(HI),
@@ -809,7 +822,7 @@ def _k_for_state(res: ForecastResult, target: float, model: str | None) -> KForR
     i = 0 if model is None else (res.models.index(model) if model in res.models else -1)
     if i < 0:
         raise PasscurveError(f"unknown model {model!r}; models present: {', '.join(res.models)}")
-    fitted, wts, _, adj, data = res._state[i]
+    fitted, wts, _, adj, data, (boot_from, B, bias_sq) = res._state[i]
 
     def curve(Kv: float) -> float:
         Ka = np.array([Kv])
@@ -829,19 +842,41 @@ def _k_for_state(res: ForecastResult, target: float, model: str | None) -> KForR
         return float(np.exp(optimize.brentq(lambda lk: fun(np.exp(lk)) - t, 0.0, np.log(hi), xtol=1e-6)))
 
     kk = solve(curve, ceiling)
-    # interval: solve on the upper / lower prediction band (sd interpolated in log K)
+    # interval: solve on the upper / lower prediction band, its SD interpolated in log K between points where it
+    # was computed with the forecast's own parameter draws: the forecast's K, then around each solution
     z = float(stats.norm.ppf(0.5 + res.confidence_level / 2))
-    sd_grid = res._state[i][2]
-    lk = np.log(res.k.astype(np.float64))
+    known = dict(zip(res.k.astype(np.float64).tolist(), res._state[i][2].tolist(), strict=True))
+
+    def add_sd_around(k0: float) -> None:
+        if not np.isfinite(k0):
+            return
+        local = np.unique(np.clip(np.round(k0 * 2.0 ** np.arange(-3, 4), 6), 1.0, 1e15))
+        local = np.array([x for x in local if x not in known])
+        if local.size:
+            g = np.random.Generator(boot_from[0]())
+            g.bit_generator.state = boot_from[1]
+            known.update(zip(local.tolist(), _forecast_sd(fitted, wts, adj, local, B, g, bias_sq).tolist(),
+                             strict=True))
 
     def band(sign: float) -> Any:
+        ks_known = np.array(sorted(known))
+        sd_known = np.array([known[x] for x in ks_known])
+
         def f(Kv: float) -> float:
-            return curve(Kv) + sign * z * float(np.interp(np.log(Kv), lk, sd_grid))
+            return curve(Kv) + sign * z * float(np.interp(np.log(Kv), np.log(ks_known), sd_known))
 
         return f
 
-    k_low = solve(band(+1.0), 1.0)
-    k_high = solve(band(-1.0), ceiling)
+    add_sd_around(kk)
+    k_low, k_high = solve(band(+1.0), 1.0), solve(band(-1.0), ceiling)
+    for _ in range(2):  # a band solution far from where its SD was computed: compute it there too
+        before = len(known)
+        for edge in (k_low, k_high):
+            if np.isfinite(edge) and not any(edge / 2 <= x <= edge * 2 for x in known):
+                add_sd_around(edge)
+        if len(known) == before:
+            break
+        k_low, k_high = solve(band(+1.0), 1.0), solve(band(-1.0), ceiling)
     return KForResult(
         model=res.models[i], target=t, k=kk, low=k_low, high=k_high, reachable=bool(np.isfinite(kk)),
         ceiling=ceiling, method=res.method, confidence_level=res.confidence_level,
