@@ -1238,6 +1238,9 @@ class BetaMixtureBinomial(DifficultyModel):
         return out
 
 
+_CNM_FLOOR = 1e-6  # relative duality gap accepted when double precision allows no further ascent
+
+
 def _npmle_cnm(L: np.ndarray, pw: np.ndarray, max_iter: int, tol: float) -> tuple[np.ndarray, int, float, bool]:
     """Wang's (2007) constrained Newton method for max_w sum_i pw_i log (L w)_i on the simplex.
 
@@ -1281,8 +1284,8 @@ def _npmle_cnm(L: np.ndarray, pw: np.ndarray, max_iter: int, tol: float) -> tupl
             if new_ll >= ll + step * slope / 3.0:
                 break
             step /= 2.0
-        if not new_ll > ll:
-            return w, it, max(gap, 0.0), False
+        if not new_ll > ll:  # no step improves in double precision: converged if the certificate is tight
+            return w, it, max(gap, 0.0), gap <= _CNM_FLOOR * max(1.0, abs(ll))
         w = w + step * d
         w[w < 1e-14 * w.max()] = 0.0
         w /= w.sum()
@@ -1294,7 +1297,8 @@ def _npmle_cnm(L: np.ndarray, pw: np.ndarray, max_iter: int, tol: float) -> tupl
 class GridMixture(DifficultyModel):
     r"""Nonparametric MLE (Kiefer–Wolfowitz) of the difficulty distribution on a grid.
 
-    The grid holds p = 0 and ``grid_size`` log-spaced points from ``p_min`` to 1; the
+    The grid holds p = 0, ``grid_size`` log-spaced points from ``p_min`` to 1, and the problems' own
+    rates c/n (up to 200 of them); the
     weights w maximise the concave :math:`\ell(w) = \sum_i \log \sum_j w_j L_{ij}` with
     :math:`L_{ij} = \binom{n_i}{c_i} p_j^{c_i}(1-p_j)^{n_i-c_i}`, w on the simplex.
 
@@ -1346,8 +1350,7 @@ class GridMixture(DifficultyModel):
         keep = pw > 0
         pn, pc, pw = pn[keep], pc[keep], pw[keep]
         self.pairs_ = (pn, pc, pw)
-        grid = np.concatenate([[0.0], np.logspace(np.log10(self.p_min), 0, self.grid_size)])
-        grid[-1] = 1.0
+        grid = self._grid(pn, pc)
         with np.errstate(divide="ignore", invalid="ignore"):
             logL = (
                 _log_binom(pn, pc)[:, None]
@@ -1364,7 +1367,7 @@ class GridMixture(DifficultyModel):
         self.duality_gap_ = float(gap)
         self.success_ = bool(ok)
         self.message_ = (f"constrained Newton method: {'converged' if ok else 'stopped'} after {it} iterations "
-                         f"(log-likelihood within {gap:.2g} of the maximum)")
+                         f"(log-likelihood within {gap:.2g} of the maximum over mixing laws on its grid)")
         self.n_problems_ = int(n_a.size)
         self.n_samples_ = int(n_a.sum())
         self.n_params_ = int((wts > 1e-6).sum())  # effective support size
@@ -1375,6 +1378,21 @@ class GridMixture(DifficultyModel):
         if not self.success_:
             warnings.warn(f"npmle fit did not converge: {self.message_}", ConvergenceWarning, stacklevel=2)
         return self
+
+    _DATA_POINTS = 200  # most per-problem rates c/n added to the grid (quantiles of them beyond that)
+
+    def _grid(self, pn: np.ndarray, pc: np.ndarray) -> np.ndarray:
+        """0, ``grid_size`` points log-spaced from p_min to 1, the pooled rate (the best single atom), and the
+        problems' own rates c/n (all of them up to 200 distinct values, else 200 quantiles): the fixed points alone jumped from 0.922 to 1 and are
+        far coarser than the likelihood of a problem with large n (on 100 problems with c = 99 of 100 the
+        NPMLE's log-likelihood was -596 against -99.5 for a Beta fit; with n = 10^6, -3454 against -1147).
+        (Points log-spaced toward 1 as well, in log-odds, stalled the constrained Newton method.)"""
+        inner = np.logspace(np.log10(self.p_min), 0, self.grid_size)
+        rates = np.unique(pc / pn)
+        if rates.size > self._DATA_POINTS:
+            rates = np.unique(np.quantile(rates, np.linspace(0.0, 1.0, self._DATA_POINTS), method="nearest"))
+        pooled = float(pc @ self.pairs_[2]) / float(pn @ self.pairs_[2])  # the best single atom
+        return np.unique(np.concatenate([[0.0, 1.0, pooled], inner, rates]))
 
     def _log_moment_theta(self, theta: np.ndarray, c: np.ndarray, d: np.ndarray) -> np.ndarray:
         g = self.grid_
