@@ -357,3 +357,18 @@ def test_k_for_interval_uses_the_forecast_sd_where_it_is_solved():
     col = {int(k): j for j, k in enumerate(at.k)}
     assert at.high[0, col[ks[0]]] <= 0.5 <= at.high[0, col[ks[1]]]  # the upper band crosses 0.5 at r.low
     assert at.low[0, col[ks[2]]] <= 0.5 <= at.low[0, col[ks[3]]]  # the lower band crosses 0.5 at r.high
+
+
+def test_backtest_says_which_k_it_leaves_out_and_keeps_widths_of_the_runs_it_has(bench):
+    from passcurve import DegenerateDataWarning
+    from passcurve._backtest import _summarise
+
+    with pytest.warns(DegenerateDataWarning, match=r"k = 1000 left out: .* only up to k = 200 \(the smallest n\)"):
+        res = backtest(bench.counts.select("heavy"), m=[20], k=[100, 1000], seeds=1, methods=["beta"],
+                       n_resamples=5, rng=0)
+    assert {r["k"] for r in res.rows} == {100} and "k = 1000 left out" in res.warnings[0]
+    # a run without a forecast (NaN, covered None) does not turn the others' mean width into NaN
+    rows = [{"m": 1, "k": 2, "method": "x", "error": 0.1, "covered": True, "low": 0.2, "high": 0.5},
+            {"m": 1, "k": 2, "method": "x", "error": np.nan, "covered": None, "low": np.nan, "high": np.nan}]
+    s = _summarise(rows)[0]
+    assert s["runs"] == 1 and s["mean_width"] == pytest.approx(0.3) and s["coverage"] == 1.0

@@ -18,7 +18,7 @@ import numpy as np
 
 from ._adaptive import check_design
 from ._counts import Counts, check_counts_object
-from ._errors import PasscurveError
+from ._errors import DegenerateDataWarning, PasscurveError
 from ._forecast import FORECAST_METHODS, _pass_mean, _reduce, forecast
 from ._validation import as_int_array, check_confidence_level, check_positive_int, check_rng
 
@@ -73,7 +73,7 @@ def _summarise(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
         rs = [r for r in rows if (r["m"], r["k"], r["method"]) == (m, k, meth)]
         err = np.array([r["error"] for r in rs], dtype=np.float64)
         cov = np.array([r["covered"] for r in rs if r["covered"] is not None], dtype=np.float64)
-        wid = np.array([r["high"] - r["low"] for r in rs if r["low"] is not None and r["high"] is not None])
+        wid = np.array([r["high"] - r["low"] for r in rs if r["covered"] is not None])  # runs with an interval
         ok = np.isfinite(err)
         out.append({
             "m": m, "k": k, "method": meth, "runs": int(ok.sum()),
@@ -111,14 +111,14 @@ def _backtest_iv(counts: Any, m: Any, k: Any, seeds: Any, methods: Any, problems
                 f"no (m, k) pair with m < k <= {top} (the largest k every problem is estimable at under the design); "
                 f"choose `m` below `k` and `k` <= {top}"
             )
-        return counts, pairs, seeds, methods, problems, cl, design
+        return counts, pairs, seeds, methods, problems, cl, design, [int(b) for b in ks if b > top], top
     nmin = int(counts.n.min())
     pairs = [(int(a), int(b)) for a in ms for b in ks if a < b <= nmin]
     if not pairs:
         raise PasscurveError(
             f"no (m, k) pair with m < k <= n (smallest n is {nmin}); choose `m` below `k` and `k` <= {nmin}"
         )
-    return counts, pairs, seeds, methods, problems, cl, design
+    return counts, pairs, seeds, methods, problems, cl, design, [int(b) for b in ks if b > nmin], nmin
 
 
 def backtest(
@@ -161,8 +161,14 @@ def backtest(
     -------
     BacktestResult
     """
-    counts, pairs, seeds, methods, frac, cl, design = _backtest_iv(counts, m, k, seeds, methods, problems,
-                                                                   confidence_level, design)
+    counts, pairs, seeds, methods, frac, cl, design, too_big, top = _backtest_iv(
+        counts, m, k, seeds, methods, problems, confidence_level, design)
+    warns: list[str] = []
+    if too_big:
+        msg = (f"k = {', '.join(map(str, too_big))} left out: the full data's own pass@k, the backtest's truth, exists "
+               f"only up to k = {top} ({'the smallest n' if design is None else 'the largest k the design estimates'})")
+        warns.append(msg)
+        warnings.warn(msg, DegenerateDataWarning, stacklevel=2)
     gen = check_rng(rng)
     # the data (problem subsets, thinnings) come from their own stream, so every method sees the
     # same thinned counts and the comparison does not depend on how many draws a method uses
@@ -192,4 +198,4 @@ def backtest(
                             # no forecast (e.g. least squares undefined) is no run, not a miss
                             "covered": bool(lo <= truth <= hi) if np.isfinite([p, lo, hi]).all() else None,
                         })
-    return BacktestResult(tuple(rows), tuple(_summarise(rows)), cl)
+    return BacktestResult(tuple(rows), tuple(_summarise(rows)), cl, warnings=tuple(warns))
