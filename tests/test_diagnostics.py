@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 from scipy import special
 
-from passcurve import Counts, DiagnosticsResult, PasscurveError, hidden_difficulty
+from passcurve import Counts, DiagnosticsResult, DroppedProblemsWarning, PasscurveError, hidden_difficulty
 
 A = B = 1.5  # the widget's "average pass rate 50%, how much questions differ 25%": Beta(1.5, 1.5)
 
@@ -82,7 +82,8 @@ def test_independent_benchmark_has_zero_icc():
 
 def test_result_object_and_defaults():
     cnt = Counts.from_arrays([10, 10, 1, 8], [3, 10, 1, 0], model=["m", "m", "m", "m"])
-    res = hidden_difficulty(cnt)
+    with pytest.warns(DroppedProblemsWarning, match="from k = 2 on"):  # the n = 1 problem leaves the curve at k = 2
+        res = hidden_difficulty(cnt)
     assert res.k.tolist() == [1, 2, 4, 8]
     assert res.problems[0] == 3  # n = 1 enters mu but not P(both right)
     assert res.mean[0] == pytest.approx((0.3 + 1 + 1 + 0) / 4)
@@ -101,3 +102,15 @@ def test_bad_input():
         hidden_difficulty(Counts.from_arrays([1, 1], [0, 1]))
     with pytest.raises(PasscurveError, match="`k` must be >= 1"):
         hidden_difficulty(Counts.from_arrays([4, 4], [0, 1]), [0])
+
+
+def test_unequal_n_says_how_many_problems_each_k_rests_on():
+    # pass@k at k beyond some problems' n rests on the others only; the result counts them per k and warns
+    from passcurve import Counts, DroppedProblemsWarning, hidden_difficulty
+
+    cnt = Counts.from_arrays([4, 8, 16, 16], [1, 2, 8, 3])
+    with pytest.warns(DroppedProblemsWarning, match=r"from k = 8 on, .* \(3 of 4 there, 2 at k = 16\)"):
+        res = hidden_difficulty(cnt, [2, 8, 16])
+    assert res.problems_at_k[0].tolist() == [4, 3, 2]
+    assert [p["problems"] for p in res.to_dict()["models"][0]["curve"]] == [4, 3, 2]
+    assert "3 of 4 there" in res.to_dict()["warnings"][0]

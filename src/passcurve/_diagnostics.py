@@ -16,6 +16,7 @@ while pass^k_D = E[p^k] >= μ^k. Everything is estimated without bias from the c
 
 from __future__ import annotations
 
+import warnings
 from dataclasses import dataclass
 from typing import Any
 
@@ -23,7 +24,7 @@ import numpy as np
 
 from ._counts import Counts, check_counts_object
 from ._curves import mean_curve
-from ._errors import PasscurveError
+from ._errors import DroppedProblemsWarning, PasscurveError
 from ._validation import as_int_array
 
 __all__ = ["hidden_difficulty", "DiagnosticsResult"]
@@ -60,6 +61,9 @@ class DiagnosticsResult:
         Actual pass^k beside μ^k.
     problems : ndarray of int, shape (M,)
         Problems with n >= 2 (the ones that enter both_right).
+    problems_at_k : ndarray of int, shape (M, K)
+        Problems with n >= k, the ones that enter pass_D@k and pass^k at that k.
+    warnings : tuple of str
     """
 
     models: tuple[str, ...]
@@ -75,6 +79,8 @@ class DiagnosticsResult:
     pass_pow_k: np.ndarray
     independent_pass_pow_k: np.ndarray
     problems: np.ndarray
+    problems_at_k: np.ndarray | None = None
+    warnings: tuple[str, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
         out = []
@@ -96,12 +102,16 @@ class DiagnosticsResult:
                             "independent_pass_at_k": _f(self.independent_pass_at_k[i, j]),
                             "pass_pow_k": _f(self.pass_pow_k[i, j]),
                             "independent_pass_pow_k": _f(self.independent_pass_pow_k[i, j]),
+                            **({} if self.problems_at_k is None else {"problems": int(self.problems_at_k[i, j])}),
                         }
                         for j, k in enumerate(self.k)
                     ],
                 }
             )
-        return {"models": out}
+        d: dict[str, Any] = {"models": out}
+        if self.warnings:
+            d["warnings"] = list(self.warnings)
+        return d
 
     def to_frame(self) -> Any:
         """pandas DataFrame of the scalar diagnostics, one row per model."""
@@ -175,7 +185,7 @@ def hidden_difficulty(counts: Counts, k: Any = None) -> DiagnosticsResult:
     "Large Language Monkeys", arXiv:2407.21787.
     """
     counts, ks = _hidden_difficulty_iv(counts, k)
-    if ks is None:
+    if ks is None:  # powers of two up to the largest n (beyond the smallest, fewer problems: counted and warned)
         top = int(counts.n.max())
         ks = 2 ** np.arange(int(np.floor(np.log2(top))) + 1)
     models = counts.models
@@ -185,6 +195,8 @@ def hidden_difficulty(counts: Counts, k: Any = None) -> DiagnosticsResult:
     probs = np.empty(M, dtype=np.int64)
     pk = np.empty((M, K))
     pp = np.empty((M, K))
+    used = np.empty((M, K), dtype=np.int64)
+    warns: list[str] = []
     for i, m in enumerate(models):
         sub = counts.select(m)
         n, c = sub.n.astype(float), sub.c.astype(float)
@@ -192,8 +204,17 @@ def hidden_difficulty(counts: Counts, k: Any = None) -> DiagnosticsResult:
         two = sub.n >= 2
         probs[i] = int(two.sum())
         both[i] = float(np.mean(c[two] * (c[two] - 1) / (n[two] * (n[two] - 1)))) if two.any() else np.nan
-        pk[i] = mean_curve(sub.n, sub.c, ks, "pass_at_k")[0]
+        pk[i], wk = mean_curve(sub.n, sub.c, ks, "pass_at_k")
         pp[i] = mean_curve(sub.n, sub.c, ks, "pass_pow_k")[0]
+        used[i] = np.round(wk).astype(np.int64)
+        short = used[i] < sub.n.size
+        if short.any():
+            j = int(np.flatnonzero(short)[0])
+            msg = (f"model {m!r}: from k = {int(ks[j])} on, pass@k and pass^k rest on the problems with n >= k only "
+                   f"({int(used[i, j])} of {sub.n.size} there, {int(used[i, -1])} at k = {int(ks[-1])}), while the "
+                   "independent-coin curves use every problem's rate")
+            warns.append(msg)
+            warnings.warn(msg, DroppedProblemsWarning, stacklevel=2)
     msq = mean**2
     with np.errstate(invalid="ignore", divide="ignore"):
         second = both / mean
@@ -217,4 +238,6 @@ def hidden_difficulty(counts: Counts, k: Any = None) -> DiagnosticsResult:
         pass_pow_k=pp,
         independent_pass_pow_k=indp,
         problems=probs,
+        problems_at_k=used,
+        warnings=tuple(warns),
     )
