@@ -499,3 +499,15 @@ def test_hierarchical_rule_with_many_identical_problems_equals_scanning_all():
     assert got.sum() == 150
     np.testing.assert_array_equal(got, ref)
     assert len(set(zip(n.tolist(), c.tolist(), strict=True))) < 12  # the case really has large groups of identical problems
+
+
+def test_a_fallback_prior_says_its_forecast_is_not_an_estimate():
+    # nothing solved yet: the planner starts from Jeffreys' prior to place samples; its "forecast" of pass@K
+    # (0.70 here) is the prior's, and the result must say so (it printed 0.6981 +- 0.0357 as if estimated)
+    from passcurve import DegenerateDataWarning
+
+    counts = Counts.from_arrays(np.full(100, 100), np.zeros(100, int))
+    with pytest.warns(DegenerateDataWarning, match=r"Jeffreys' prior Beta\(0\.5, 0\.5\): no successes yet; .* not an "
+                                                  r"estimate from the data"):
+        res = plan(counts, budget=200, k=1000)
+    assert any("not an estimate" in w for w in res.warnings)

@@ -848,14 +848,20 @@ class Planner:
             self.prior_ = self._fixed_prior
             return self.prior_
         seen = self.n_ > 0
+        fallback = None
         if seen.sum() < 2:
-            prior: Any = BetaPrior(
-                1.0, 1.0, float("nan"), True, "uniform prior: fewer than two problems sampled"
-            )
+            fallback = "the uniform prior Beta(1, 1): fewer than two problems sampled"
+            prior: Any = BetaPrior(1.0, 1.0, float("nan"), True, fallback)
         elif self.c_[seen].sum() == 0 or (self.c_[seen] == self.n_[seen]).all():
-            prior = BetaPrior(
-                0.5, 0.5, float("nan"), True, "Jeffreys prior: no successes (or no failures) yet"
-            )
+            fallback = (f"Jeffreys' prior Beta(0.5, 0.5): no {'successes' if self.c_[seen].sum() == 0 else 'failures'} "
+                        "yet")
+            prior = BetaPrior(0.5, 0.5, float("nan"), True, fallback)
+        if fallback is not None:
+            # a starting point for the allocation, not a fit: its forecast is the prior's, not an estimate
+            text = (f"DegenerateDataWarning: the planner's difficulty prior is {fallback}; it places the samples, "
+                    "but its forecast of pass@K is that prior's, not an estimate from the data")
+            if text not in self.warnings_:
+                self.warnings_.append(text)
         else:
             n_s, c_s, w_s = self.n_[seen], self.c_[seen], self.weight[seen]
             if self._prior_kind == "beta":
