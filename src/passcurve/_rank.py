@@ -27,7 +27,7 @@ from typing import Any
 import numpy as np
 
 from ._adaptive import check_design
-from ._compare import _check_k_estimable
+from ._compare import _check_k_estimable, _f
 from ._counts import Counts, check_counts_object
 from ._errors import PasscurveError, UnpairedComparisonWarning
 from ._uncertainty import INTERVAL_METRICS, _boot_means, _group_index, _percentile, _scores
@@ -42,11 +42,6 @@ from ._validation import (
 __all__ = ["rank_models", "RankResult"]
 
 _PAIR_CHUNK_ELEMS = 1 << 24  # bootstrap replicates x pairs held at once
-
-
-def _f(x: Any) -> float | None:
-    x = float(x)
-    return x if np.isfinite(x) else None
 
 
 @dataclass(frozen=True, eq=False)

@@ -47,6 +47,10 @@ StopBatch = Annotated[
                  "samples with a success (1: at the first success). pass@k by the stopping-time estimator."),
 ]
 Cap = Annotated[int | None, typer.Option("--cap", help="With --stop-batch: the most samples a problem could get.")]
+# options shared by `compare` and `rank`
+KList = Annotated[str, typer.Option("--k", help="Comma-separated budgets, e.g. 1,10,100.")]
+MetricOpt = Annotated[str, typer.Option("--metric", help="pass_at_k, pass_pow_k or g_pass_at_k.")]
+TauOpt = Annotated[float | None, typer.Option("--tau", help="Threshold of G-pass@k.")]
 _PROBLEM_GUESSES = ("problem_id", "problem", "task_id", "question_id", "prompt_id", "id")
 
 
@@ -174,9 +178,9 @@ def compare_cmd(
     file: FileArg,
     a: Annotated[str, typer.Option("--a", help="Model A (the difference is A - B).")],
     b: Annotated[str, typer.Option("--b", help="Model B.")],
-    k: Annotated[str, typer.Option("--k", help="Comma-separated budgets, e.g. 1,10,100.")] = "1",
-    metric: Annotated[str, typer.Option("--metric", help="pass_at_k, pass_pow_k or g_pass_at_k.")] = "pass_at_k",
-    tau: Annotated[float | None, typer.Option("--tau", help="Threshold of G-pass@k.")] = None,
+    k: KList = "1",
+    metric: MetricOpt = "pass_at_k",
+    tau: TauOpt = None,
     method: Annotated[str, typer.Option("--method", help="Interval: bootstrap, bca or analytic.")] = "bootstrap",
     confidence_level: ConfidenceLevel = 0.95,
     n_resamples: NResamples = 2000,
@@ -219,9 +223,9 @@ def compare_cmd(
 @read_options
 def rank_cmd(
     file: FileArg,
-    k: Annotated[str, typer.Option("--k", help="Comma-separated budgets, e.g. 1,10,100.")] = "1",
-    metric: Annotated[str, typer.Option("--metric", help="pass_at_k, pass_pow_k or g_pass_at_k.")] = "pass_at_k",
-    tau: Annotated[float | None, typer.Option("--tau", help="Threshold of G-pass@k.")] = None,
+    k: KList = "1",
+    metric: MetricOpt = "pass_at_k",
+    tau: TauOpt = None,
     confidence_level: ConfidenceLevel = 0.95,
     n_resamples: NResamples = 2000,
     seed: Seed = 0,
