@@ -197,6 +197,17 @@ class CompareResult:
         return self.to_frame().to_html(index=False)
 
 
+def _metric_tau_iv(metric: Any, tau: Any) -> float | None:
+    """The metric must be one intervals exist for; G-pass@k needs its threshold ``tau`` (returned)."""
+    if metric not in INTERVAL_METRICS:
+        raise PasscurveError(f"`metric` must be one of {', '.join(INTERVAL_METRICS)} (got {metric!r})")
+    if metric != "g_pass_at_k":
+        return None
+    if tau is None:
+        raise PasscurveError("`tau` is required for metric g_pass_at_k (e.g. tau=0.5)")
+    return float(check_probability(tau, "tau").ravel()[0])
+
+
 def _check_k_estimable(sub: Counts, ks: np.ndarray, metric: str, design: Any) -> None:
     """Every problem of one model must estimate the metric at every k (sorted ``ks``): k <= n, or
     under a stop design what the design can estimate (a problem that stopped unsolved says nothing
@@ -227,15 +238,9 @@ def _compare_iv(
     if a == b:
         raise PasscurveError(f"`a` and `b` must be different models (both are {a!r})")
     ca, cb = counts.select(a), counts.select(b)
-    if metric not in INTERVAL_METRICS:
-        raise PasscurveError(f"`metric` must be one of {', '.join(INTERVAL_METRICS)} (got {metric!r})")
+    t = _metric_tau_iv(metric, tau)
     if method not in COMPARE_METHODS:
         raise PasscurveError(f"`method` must be one of {', '.join(COMPARE_METHODS)} (got {method!r})")
-    t = None
-    if metric == "g_pass_at_k":
-        if tau is None:
-            raise PasscurveError("`tau` is required for metric g_pass_at_k (e.g. tau=0.5)")
-        t = float(check_probability(tau, "tau").ravel()[0])
     ks = np.unique(as_int_array(k, "k", minimum=1).ravel())
     for sub in (ca, cb):
         _check_k_estimable(sub, ks, metric, design)

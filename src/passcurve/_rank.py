@@ -27,15 +27,14 @@ from typing import Any
 import numpy as np
 
 from ._adaptive import check_design
-from ._compare import _check_k_estimable, _f
+from ._compare import _check_k_estimable, _f, _metric_tau_iv
 from ._counts import Counts, check_counts_object
 from ._errors import PasscurveError, UnpairedComparisonWarning
-from ._uncertainty import INTERVAL_METRICS, _boot_means, _group_index, _percentile, _scores
+from ._uncertainty import _boot_means, _group_index, _percentile, _scores
 from ._validation import (
     as_int_array,
     check_confidence_level,
     check_positive_int,
-    check_probability,
     check_rng,
 )
 
@@ -168,13 +167,7 @@ def _rank_iv(counts: Any, k: Any, metric: Any, confidence_level: Any, n_resample
              design: Any) -> tuple[list[str], np.ndarray, float, int, np.random.Generator, float | None, Any]:
     check_counts_object(counts)
     design = check_design(design)
-    if metric not in INTERVAL_METRICS:
-        raise PasscurveError(f"`metric` must be one of {', '.join(INTERVAL_METRICS)} (got {metric!r})")
-    t = None
-    if metric == "g_pass_at_k":
-        if tau is None:
-            raise PasscurveError("`tau` is required for metric g_pass_at_k (e.g. tau=0.5)")
-        t = float(check_probability(tau, "tau").ravel()[0])
+    t = _metric_tau_iv(metric, tau)
     models = counts.models
     if len(models) < 2:
         raise PasscurveError(f"ranking needs at least 2 models (got {len(models)}: {', '.join(models) or 'none'})")
