@@ -94,4 +94,4 @@ def test_rl_signal_on_an_always_solved_benchmark_with_every_difficulty_model(tmp
         err = capfd.readouterr().err
         assert code == 0, err
         assert "Traceback" not in err and "every problem is always solved" in err
-    assert "E[p^c (1-p)^d]" in err and "parameters are degenerate" in err
+    assert "E[p^c (1-p)^d]" in err and "parameters are degenerate" in err and "no group size for the target" in err

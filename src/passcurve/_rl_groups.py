@@ -447,13 +447,17 @@ def dead_groups(
         succ[i] = bool(model.success_)
         msgs.append(str(model.message_))
         need["independent"][i] = _smallest_g(lambda g, rate=rate: dead_group_fraction(rate, g), limit, _MAX_G)
+        # a degenerate fit may not evaluate at some G (its value is then left empty, with a warning)
         try:
             fit[i] = _model_dead(model, gs)
-            need["fitted"][i] = _smallest_g(lambda g, model=model: float(_model_dead(model, g)), limit, _MAX_G)
-        except PasscurveError as exc:  # a degenerate fit the model cannot evaluate: no fitted column
+        except PasscurveError as exc:
             fit[i] = np.nan
-            need["fitted"][i] = np.nan
             warn(DegenerateDataWarning, f"{m}: the {difficulty} fit gives no dead-group fraction ({exc})")
+        try:
+            need["fitted"][i] = _smallest_g(lambda g, model=model: float(_model_dead(model, g)), limit, _MAX_G)
+        except PasscurveError as exc:
+            need["fitted"][i] = np.nan
+            warn(DegenerateDataWarning, f"{m}: no group size for the target from the {difficulty} fit ({exc})")
         nmin = int(n.min())
 
         def obs_dead(g: int, n=n, c=c, w=w, W=W) -> float:
