@@ -791,10 +791,11 @@ def forecast(
         sd = _forecast_sd(fitted, wts, adj, K, B, gen, bias_sq, preds)
         models.append(name)
         P.append(point)
-        LO.append(np.clip(point - z * sd, 0.0, 1.0))
-        hi = np.clip(point + z * sd, 0.0, 1.0)
-        if (c == 0).all():  # nothing solved: beyond the samples drawn the data rule out no pass@K up to 1
+        lo, hi = np.clip(point - z * sd, 0.0, 1.0), np.clip(point + z * sd, 0.0, 1.0)
+        if (c == 0).all():  # nothing solved: the data rule out no pass@K down to 0, nor up to 1 beyond them
+            lo = np.zeros(K.size)
             hi = np.where(K > float(n.min()), 1.0, hi)
+        LO.append(lo)
         HI.append(hi)
         W.append(wts)
         CANDS.append(preds)
