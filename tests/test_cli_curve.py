@@ -104,3 +104,23 @@ def test_simulate_samples_round_trip(tmp_path):
     ref = np.lexsort((bench.counts.problem.astype(str), bench.counts.model.astype(str)))
     assert (counts.c[order] == bench.counts.c[ref]).all()
     assert (counts.n[order] == 20).all()
+
+
+def test_models_option_keeps_the_named_models_on_every_command(tmp_path):
+    # --models A,B is a reading option: the data layer keeps those models (a model of n = 10^4 beside one of
+    # n = 10 then gets its own all-k range), and an unknown name is a one-line error listing the models present
+    from passcurve.data import read_counts, write_counts
+
+    cnt = pc.Counts.from_arrays([10_000] * 3 + [10] * 3, [3, 40, 900, 1, 2, 5], problem=["p1", "p2", "p3"] * 2,
+                                model=["big"] * 3 + ["small"] * 3)
+    path = tmp_path / "mixed.csv"
+    write_counts(cnt, path)
+    assert read_counts(path, models=["small"]).models == ["small"]
+    r = run_cli("curve", str(path), "--all-k", "--json", "--models", "big")
+    assert r.returncode == 0, r.stderr
+    d = json.loads(r.stdout)
+    assert [m["model"] for m in d["models"]] == ["big"] and d["models"][0]["curve"][-1]["k"] == 10_000
+    for args in (["curve"], ["rank"], ["forecast", "--k", "100000"]):
+        bad = run_cli(*args, str(path), "--models", "big,nope")
+        assert bad.returncode == 2 and bad.stderr.strip() == (
+            "passcurve: error: unknown model 'nope'; models present: big, small")

@@ -401,3 +401,12 @@ def test_ranks_that_cannot_be_computed_leave_the_comparisons_with_a_reason():
     assert rep2.data.ranks is None and rep2.data.comparisons
     assert "Ranks not shown: the models share 0 problem(s)" in rep2.data.notes["ranks"]
     assert "Ranks not shown" in rep2.html
+
+
+def test_header_names_models_sampled_beyond_the_common_range():
+    cnt = Counts.from_arrays([1000] * 4 + [10] * 4, [3, 40, 900, 0, 1, 2, 5, 0], problem=["a", "b", "c", "d"] * 2,
+                             model=["deep"] * 4 + ["shallow"] * 4)
+    rep2 = build_report(cnt, **FAST)
+    head = rep2.html[: rep2.html.index('id="loop"')]
+    assert "Curves run to k = 10. Some models were sampled further: deep (n ≥ 1,000)" in head
+    assert "Some models were sampled further" not in build_report(cnt.select("deep"), **FAST).html

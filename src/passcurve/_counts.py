@@ -7,7 +7,7 @@ files and frames; every analysis consumes it.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -136,6 +136,16 @@ class Counts:
         if not mask.any():
             raise PasscurveError(f"unknown model {model!r}; models present: {', '.join(self.models)}")
         return self.take(mask)
+
+    def select_models(self, models: Sequence[str]) -> Counts:
+        """The rows of these models (in the file's order); raises for an unknown name (listing those present)."""
+        names = [str(m) for m in models]
+        if not names:
+            raise PasscurveError("`models` must name at least one model")
+        unknown = [m for m in names if m not in set(self.models)]
+        if unknown:
+            raise PasscurveError(f"unknown model {unknown[0]!r}; models present: {', '.join(self.models)}")
+        return self.take(np.isin(self.model.astype(str), names))
 
     def groups(self) -> Iterator[tuple[str, Counts]]:
         """(model, rows of that model), in order of first appearance."""

@@ -177,6 +177,7 @@ Threshold = Annotated[
 Format = Annotated[
     str | None, typer.Option("--format", help="Force the input format (jsonl, csv, parquet, or a harness name).")
 ]
+Models = Annotated[str | None, typer.Option("--models", help="Keep these models only (comma-separated names).")]
 Seed = Annotated[int, typer.Option("--seed", help="Seed for every random step (reproducible output).")]
 JsonFlag = Annotated[bool, typer.Option("--json", help="Print the result object's to_dict() as JSON.")]
 
@@ -192,6 +193,7 @@ def load_counts(
     attempt_col: str | None = None,
     threshold: float | None = None,
     format: str | None = None,
+    models: list[str] | None = None,
     acted_on: tuple[type, ...] = (),
 ) -> Any:
     """Read any supported input into Counts through the data layer.
@@ -215,6 +217,7 @@ def load_counts(
             threshold=threshold,
             format=format,
             progress=progress,
+            models=models,
         )
 
 
@@ -234,6 +237,7 @@ READ_OPTIONS: dict[str, Any] = {
     "attempt_col": AttemptCol,
     "threshold": Threshold,
     "format": Format,
+    "models": Models,
 }
 
 
@@ -257,6 +261,8 @@ def read_options(fn: Callable[..., Any]) -> Callable[..., Any]:
     @functools.wraps(fn)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         read = {name: kwargs.pop(name, None) for name in READ_OPTIONS}
+        if read["models"] is not None:  # comma-separated on the command line, a list for the data layer
+            read["models"] = [m.strip() for m in read["models"].split(",") if m.strip()]
         return fn(*args, read=read, **kwargs)
 
     wrapper.__signature__ = sig.replace(parameters=params)  # type: ignore[attr-defined]

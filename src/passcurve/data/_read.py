@@ -6,6 +6,7 @@ mapping -> validation queries -> GROUP BY -> :class:`passcurve.Counts`.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 
 from .._counts import Counts
@@ -62,6 +63,7 @@ def read_counts(
     format: str | None = None,
     progress: ProgressFn | None = None,
     check_duplicates: bool = True,
+    models: Sequence[str] | None = None,
 ) -> Counts:
     """Read per-sample logs or per-problem counts into :class:`passcurve.Counts`.
 
@@ -93,6 +95,8 @@ def read_counts(
     check_duplicates : bool
         Check that no (model, problem, attempt) appears twice (default). The check reads the
         attempt column in the same pass; turning it off saves that read on huge files.
+    models : sequence of str, optional
+        Keep these models only (an unknown name is an error listing the models present).
 
     Returns
     -------
@@ -122,4 +126,5 @@ def read_counts(
         threshold=threshold,
         format=format,
     )
-    return samples.counts(progress=progress, check_duplicates=check_duplicates)
+    counts = samples.counts(progress=progress, check_duplicates=check_duplicates)
+    return counts if models is None else counts.select_models(models)

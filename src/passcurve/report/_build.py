@@ -402,6 +402,16 @@ def _extensions() -> dict[str, Callable[..., Any]]:
     return _adapters.available()
 
 
+def _own_ranges(c: Counts, k_last: int) -> str:
+    """A note when some models reach much further than the file's common range (their smallest n)."""
+    further = [(m, int(sub.n.min())) for m, sub in c.groups() if int(sub.n.min()) > k_last]
+    if not further:
+        return ""
+    names = ", ".join(f"{esc(m)} (n ≥ {n:,})" for m, n in further[:3]) + (", …" if len(further) > 3 else "")
+    return (f" Some models were sampled further: {names}; a report of one model alone "
+            "(<code>--models</code>) runs its curves to its own smallest n.")
+
+
 def _header(data: ReportData, title: str) -> str:
     c = data.counts
     s = [f"<h1>{esc(title)}</h1>"]
@@ -412,6 +422,7 @@ def _header(data: ReportData, title: str) -> str:
         f'<p class="muted">Source: <strong>{esc(c.source)}</strong> · {len(c.models)} model(s) · '
         f"{problems} problems · {n_txt} samples per problem · {int(c.n.sum()):,} samples in all. "
         f"Curves run to k = {int(data.curve.k[-1])}."
+        + _own_ranges(c, int(data.curve.k[-1]))
         + ("" if data.curve.design is None else
            f" pass@k by the stopping-time estimator for a <strong>{esc(data.curve.design)}</strong> design.")
         + "</p>"
