@@ -37,6 +37,7 @@ from ._uncertainty import (
     INTERVAL_METRICS,
     _bca,
     _boot_means,
+    _cluster_ids,
     _group_index,
     _jackknife_means,
     _mean_se,
@@ -307,9 +308,7 @@ def compare(
         counts, a, b, k, metric, method, confidence_level, n_resamples, rng, tau, design
     )
     alpha = 1 - level
-    cl_all = counts.cluster if cluster is None else (None if cluster is False else np.asarray(cluster, dtype=object))
-    if cl_all is not None and cl_all.size != len(counts):
-        raise PasscurveError(f"`cluster` has {cl_all.size} entries but `counts` has {len(counts)} rows")
+    cl_all = _cluster_ids(counts, cluster)
     cla = None if cl_all is None else cl_all[counts.model == a]
     clb = None if cl_all is None else cl_all[counts.model == b]
     pa, pb = ca.problem.astype(str), cb.problem.astype(str)

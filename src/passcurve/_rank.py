@@ -30,7 +30,7 @@ from ._adaptive import check_design
 from ._compare import _check_k_estimable, _f, _metric_tau_iv
 from ._counts import Counts, check_counts_object
 from ._errors import PasscurveError, UnpairedComparisonWarning
-from ._uncertainty import _boot_means, _group_index, _percentile, _scores
+from ._uncertainty import _boot_means, _cluster_ids, _group_index, _percentile, _scores
 from ._validation import (
     as_int_array,
     check_confidence_level,
@@ -164,7 +164,7 @@ def _rows_of(ids: np.ndarray, wanted: np.ndarray) -> np.ndarray:
 
 
 def _rank_iv(counts: Any, k: Any, metric: Any, confidence_level: Any, n_resamples: Any, rng: Any, tau: Any,
-             design: Any) -> tuple[list[str], np.ndarray, float, int, np.random.Generator, float | None, Any]:
+             design: Any) -> tuple[list[str], list[Counts], np.ndarray, float, int, np.random.Generator, float | None, Any]:
     check_counts_object(counts)
     design = check_design(design)
     t = _metric_tau_iv(metric, tau)
@@ -172,11 +172,12 @@ def _rank_iv(counts: Any, k: Any, metric: Any, confidence_level: Any, n_resample
     if len(models) < 2:
         raise PasscurveError(f"ranking needs at least 2 models (got {len(models)}: {', '.join(models) or 'none'})")
     ks = np.unique(as_int_array(k, "k", minimum=1).ravel())
-    for m in models:
-        _check_k_estimable(counts.select(m), ks, metric, design)
+    subs = [counts.select(m) for m in models]
+    for sub in subs:
+        _check_k_estimable(sub, ks, metric, design)
     level = check_confidence_level(confidence_level)
     B = check_positive_int(n_resamples, "n_resamples", minimum=100)
-    return models, ks, level, B, check_rng(rng), t, design
+    return models, subs, ks, level, B, check_rng(rng), t, design
 
 
 def rank_models(
@@ -238,13 +239,10 @@ def rank_models(
     >>> bool((res.rank_low <= res.rank).all() and (res.rank <= res.rank_high).all())
     True
     """
-    models, ks, level, B, gen, tau_v, design = _rank_iv(counts, k, metric, confidence_level, n_resamples, rng, tau,
-                                                         design)
+    models, subs, ks, level, B, gen, tau_v, design = _rank_iv(counts, k, metric, confidence_level, n_resamples, rng,
+                                                               tau, design)
     M, K = len(models), ks.size
-    cl_all = counts.cluster if cluster is None else (None if cluster is False else np.asarray(cluster, dtype=object))
-    if cl_all is not None and cl_all.size != len(counts):
-        raise PasscurveError(f"`cluster` has {cl_all.size} entries but `counts` has {len(counts)} rows")
-    subs = [counts.select(m) for m in models]
+    cl_all = _cluster_ids(counts, cluster)
     ids = [s.problem.astype(str) for s in subs]
     shared = ids[0]
     for p in ids[1:]:
@@ -264,10 +262,7 @@ def rank_models(
         rows = _rows_of(p, shared)
         n, c = sub.n[rows], sub.c[rows]
         S[:, mi * K:(mi + 1) * K] = _scores(n, c, ks, metric, tau_v) if design is None else design.scores(n, c, ks)
-    if cl_all is not None:
-        groups, G = _group_index(cl_all[counts.model == models[0]][_rows_of(ids[0], shared)], N)
-    else:
-        groups, G = np.arange(N), N
+    groups, G = _group_index(None if cl_all is None else cl_all[counts.model == models[0]][_rows_of(ids[0], shared)], N)
     if G < 2:
         raise PasscurveError("the shared problems fall in fewer than 2 clusters; ranks have no interval")
     w = np.ones(N)

@@ -101,6 +101,18 @@ def _scores(n: np.ndarray, c: np.ndarray, ks: np.ndarray, metric: str, tau: floa
     return _scores_pairs(n[first], c[first], ks, metric, tau)[inv.ravel()]
 
 
+def _cluster_ids(counts: Counts, cluster: Any) -> np.ndarray | None:
+    """The cluster id per row of ``counts``: ``cluster`` when given, else ``counts.cluster``; ``False`` ignores them."""
+    if cluster is False:
+        return None
+    if cluster is None:
+        return counts.cluster
+    cl = np.asarray(cluster, dtype=object).ravel()
+    if cl.size != len(counts):
+        raise PasscurveError(f"`cluster` has {cl.size} entries but `counts` has {len(counts)} rows")
+    return cl
+
+
 def _group_index(cluster: np.ndarray | None, size: int) -> tuple[np.ndarray, int]:
     if cluster is None:
         return np.arange(size), size
@@ -526,13 +538,7 @@ def _curve_intervals_iv(
             if bad.any():
                 i = int(np.argmin(counts.n))
                 check_k_le_n(counts.n[i : i + 1], ks[bad][:1])
-    cl = counts.cluster
-    if cluster is False:
-        cl = None
-    elif cluster is not None:
-        cl = np.asarray(cluster, dtype=object).ravel()
-        if cl.size != len(counts):
-            raise PasscurveError(f"`cluster` has {cl.size} entries but `counts` has {len(counts)} rows")
+    cl = _cluster_ids(counts, cluster)
     if method == "cluster" and cl is None:
         raise PasscurveError('method "cluster" needs cluster ids: pass `cluster=` or build Counts with `cluster=`')
     if method == "two-level" and cl is not None:
