@@ -105,21 +105,14 @@ def _backtest_iv(counts: Any, m: Any, k: Any, seeds: Any, methods: Any, problems
     if design is not None:  # truncation to a cap of m; the truth is estimable up to the design's k_max
         design.check(counts.n, counts.c)
         top = min(design.k_max(sub.n, sub.c) for _, sub in counts.groups())
-        pairs = [(int(a), int(b)) for a in ms for b in ks if a < b <= top]
-        if not pairs:
-            raise PasscurveError(
-                f"no (m, k) pair with m < k <= {top} (the largest k every problem is estimable at under the design); "
-                f"choose `m` below `k` and `k` <= {top}"
-            )
-        return counts, pairs, seeds, methods, problems, cl, design, [int(b) for b in ks if b > top], top
-    nmin = int(counts.n.min())
-    pairs = [(int(a), int(b)) for a in ms for b in ks if a < b <= nmin]
+        bound = f"{top} (the largest k every problem is estimable at under the design)"
+    else:
+        top = int(counts.n.min())
+        bound = f"n (smallest n is {top})"
+    pairs = [(int(a), int(b)) for a in ms for b in ks if a < b <= top]
     if not pairs:
-        raise PasscurveError(
-            f"no (m, k) pair with m < k <= n (smallest n is {nmin}); choose `m` below `k` and `k` <= {nmin}"
-        )
-    return counts, pairs, seeds, methods, problems, cl, design, [int(b) for b in ks if b > nmin], nmin
-
+        raise PasscurveError(f"no (m, k) pair with m < k <= {bound}; choose `m` below `k` and `k` <= {top}")
+    return counts, pairs, seeds, methods, problems, cl, design, [int(b) for b in ks if b > top], top
 
 def backtest(
     counts: Counts,

@@ -1350,7 +1350,7 @@ class GridMixture(DifficultyModel):
         keep = pw > 0
         pn, pc, pw = pn[keep], pc[keep], pw[keep]
         self.pairs_ = (pn, pc, pw)
-        grid = self._grid(pn, pc)
+        grid = self._grid(pn, pc, pw)
         with np.errstate(divide="ignore", invalid="ignore"):
             logL = (
                 _log_binom(pn, pc)[:, None]
@@ -1381,7 +1381,7 @@ class GridMixture(DifficultyModel):
 
     _DATA_POINTS = 200  # most per-problem rates c/n added to the grid (quantiles of them beyond that)
 
-    def _grid(self, pn: np.ndarray, pc: np.ndarray) -> np.ndarray:
+    def _grid(self, pn: np.ndarray, pc: np.ndarray, pw: np.ndarray) -> np.ndarray:
         """0, ``grid_size`` points log-spaced from p_min to 1, the pooled rate (the best single atom), and the
         problems' own rates c/n (all of them up to 200 distinct values, else 200 quantiles): the fixed points alone jumped from 0.922 to 1 and are
         far coarser than the likelihood of a problem with large n (on 100 problems with c = 99 of 100 the
@@ -1391,7 +1391,7 @@ class GridMixture(DifficultyModel):
         rates = np.unique(pc / pn)
         if rates.size > self._DATA_POINTS:
             rates = np.unique(np.quantile(rates, np.linspace(0.0, 1.0, self._DATA_POINTS), method="nearest"))
-        pooled = float(pc @ self.pairs_[2]) / float(pn @ self.pairs_[2])  # the best single atom
+        pooled = float(pc @ pw) / float(pn @ pw)  # the best single atom
         return np.unique(np.concatenate([[0.0, 1.0, pooled], inner, rates]))
 
     def _log_moment_theta(self, theta: np.ndarray, c: np.ndarray, d: np.ndarray) -> np.ndarray:
