@@ -74,6 +74,27 @@ def test_curve_drop_k_gt_n_reports(tmp_path):
     assert "DroppedProblemsWarning" in ok.stderr
 
 
+def test_curve_default_grid_runs_each_model_to_its_own_n(tmp_path):
+    path = tmp_path / "two.csv"
+    write_table({"model": np.array(["deep"] * 2 + ["shallow"] * 2, dtype=object),
+                 "problem": np.array(["a", "b"] * 2, dtype=object),
+                 "n": np.array([1000, 1000, 10, 10]), "c": np.array([3, 0, 1, 0])}, path)
+    res = run_cli("curve", str(path), "--json")
+    assert res.returncode == 0, res.stderr
+    models = {m["model"]: m["curve"] for m in json.loads(res.stdout)["models"]}
+    assert [p["k"] for p in models["deep"]][-1] == 1000
+    # exact: 1 - C(997, k)/C(1000, k) for the solved problem, 0 for the other (rational arithmetic)
+    assert models["deep"][-1]["pass_at_k"] == pytest.approx(0.5, rel=1e-14)
+    assert models["deep"][3]["pass_at_k"] == pytest.approx(float(exact_pass(1000, 3, 10)) / 2, rel=1e-14)
+    assert [p["pass_at_k"] is None for p in models["shallow"]] == [p["k"] > 10 for p in models["shallow"]]
+    table = run_cli("curve", str(path))
+    assert "'-' from k = 20: beyond the samples of shallow (n from 10 to 10)" in table.stdout
+    assert "DroppedProblemsWarning" not in table.stderr
+    # a k asked for by name must be estimable for every model
+    bad = run_cli("curve", str(path), "--k", "100")
+    assert bad.returncode == 2 and "got k=100, n=10" in bad.stderr
+
+
 def test_curve_usage_errors(samples_file):
     both = run_cli("curve", str(samples_file), "--k", "1", "--all-k")
     assert both.returncode == 2 and "not both" in both.stderr

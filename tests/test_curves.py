@@ -70,6 +70,31 @@ def test_k_gt_n_raises_by_default_and_drop_reports():
     assert res.to_dict()["models"][0]["curve"][1]["dropped"] == 1
 
 
+def test_k_gt_n_nan_runs_each_model_to_its_own_smallest_n():
+    # model x: n = 5 and 50 (smallest 5); model y: n = 40 everywhere
+    counts = Counts.from_arrays([5, 50, 40, 40], [1, 10, 3, 0], model=["x", "x", "y", "y"])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # no DroppedProblemsWarning: no mean over a subset of a model's problems
+        res = pc.curve(counts, k_gt_n="nan")
+    assert res.k.tolist() == list(range(1, 41))  # the largest of the models' smallest n
+    x, y = res.models.index("x"), res.models.index("y")
+    # x is estimated where both its problems reach k, exactly (rational arithmetic), and NaN beyond its n = 5
+    for k in (1, 5):
+        assert res.values["pass_at_k"][x, k - 1] == pytest.approx(float(exact_mean_pass([5, 50], [1, 10], k)), rel=1e-14)
+    assert np.isnan(res.values["pass_at_k"][x, 5:]).all() and np.isnan(res.values["pass_pow_k"][x, 5:]).all()
+    assert res.problems[x, :5].tolist() == [2] * 5 and (res.problems[x, 5:] == 0).all()
+    assert (res.dropped[x, 5:] == 2).all()
+    # y is exactly what it is alone
+    alone = pc.curve(counts.select_models(["y"]))
+    for m in pc.METRICS:
+        np.testing.assert_array_equal(res.values[m][y], alone.values[m][0])
+    # explicit k: the same rule, no error
+    at = pc.curve(counts, k=[5, 6, 40], k_gt_n="nan")
+    assert np.isnan(at.values["pass_at_k"][x, 1:]).all() and np.isfinite(at.values["pass_at_k"][y]).all()
+    with pytest.raises(PasscurveError, match=r'`k_gt_n` must be "raise", "drop" or "nan"'):
+        pc.curve(counts, k_gt_n="skip")
+
+
 def test_all_k_range():
     counts = Counts.from_arrays([5, 8], [1, 2])
     assert pc.curve(counts).k.tolist() == [1, 2, 3, 4, 5]

@@ -359,6 +359,28 @@ def test_k_for_interval_uses_the_forecast_sd_where_it_is_solved():
     assert at.low[0, col[ks[2]]] <= 0.5 <= at.low[0, col[ks[3]]]  # the lower band crosses 0.5 at r.high
 
 
+def test_backtest_runs_each_model_as_far_as_its_own_truth(bench):
+    from passcurve import DegenerateDataWarning
+
+    # one model keeps n = 200, the other is cut to its first 60 samples' worth (exact thinning of the counts)
+    full = bench.counts.select("heavy")
+    g = np.random.default_rng(5)
+    short_c = g.hypergeometric(full.c, full.n - full.c, 60)
+    two = Counts.from_arrays(np.concatenate([full.n, np.full(full.n.size, 60)]), np.concatenate([full.c, short_c]),
+                             problem=np.concatenate([full.problem, full.problem]),
+                             model=["deep"] * full.n.size + ["shallow"] * full.n.size)
+    with pytest.warns(DegenerateDataWarning, match=r"model 'shallow': k = 100 left out .* up to k = 60"):
+        res = backtest(two, m=[20], k=[50, 100], seeds=1, methods=["beta"], n_resamples=5, rng=0)
+    runs = {(r["model"], r["k"]) for r in res.rows}
+    assert runs == {("deep", 50), ("deep", 100), ("shallow", 50)}
+    # the deep model's runs are the ones it has alone (the data stream is drawn in the same order)
+    alone = backtest(two.select_models(["deep"]), m=[20], k=[50, 100], seeds=1, methods=["beta"], n_resamples=5,
+                     rng=0)
+    assert [r["forecast"] for r in res.rows if r["model"] == "deep"] == [r["forecast"] for r in alone.rows]
+    with pytest.raises(PasscurveError, match=r"no \(m, k\) pair with m < k <= 200 \(the largest of the models'"):
+        backtest(two, m=[20], k=[300], seeds=1, methods=["beta"])
+
+
 def test_backtest_says_which_k_it_leaves_out_and_keeps_widths_of_the_runs_it_has(bench):
     from passcurve import DegenerateDataWarning
     from passcurve._backtest import _summarise

@@ -131,7 +131,7 @@ def test_write_puts_the_explorer_next_to_the_report(rep, tmp_path):
     [
         ({"confidence_level": 1.5}, "`confidence_level`"),
         ({"confidence_level": "x"}, "`confidence_level`"),
-        ({"k_gt_n": "nan"}, "`k_gt_n`"),
+        ({"k_gt_n": "all"}, "`k_gt_n`"),
         ({"n_resamples": 0}, "`n_resamples`"),
         ({"forecast_resamples": -1}, "`forecast_resamples`"),
     ],
@@ -403,10 +403,32 @@ def test_ranks_that_cannot_be_computed_leave_the_comparisons_with_a_reason():
     assert "Ranks not shown" in rep2.html
 
 
-def test_header_names_models_sampled_beyond_the_common_range():
+def test_each_model_runs_to_its_own_smallest_n():
+    # one model sampled 1000 times, one 10 times: the default report runs each model's curve, coverage and
+    # forecast from its own smallest n; the comparisons stay at the k every problem reaches
     cnt = Counts.from_arrays([1000] * 4 + [10] * 4, [3, 40, 900, 0, 1, 2, 5, 0], problem=["a", "b", "c", "d"] * 2,
                              model=["deep"] * 4 + ["shallow"] * 4)
     rep2 = build_report(cnt, **FAST)
+    d = rep2.data
+    i, j = d.curve.models.index("deep"), d.curve.models.index("shallow")
+    assert int(d.curve.k[-1]) == 1000
+    # the deep model's curve is the one it has alone (same estimator, its own rows), to k = 1000
+    alone = curve(cnt.select_models(["deep"]), d.curve.k)
+    np.testing.assert_allclose(d.curve.values["pass_at_k"][i], alone.values["pass_at_k"][0], rtol=1e-12)
+    # the shallow model has values up to its n = 10 and NaN (0 problems) beyond, never a mean over a subset
+    beyond = d.curve.k > 10
+    assert np.isfinite(d.curve.values["pass_at_k"][j, ~beyond]).all()
+    assert np.isnan(d.curve.values["pass_at_k"][j, beyond]).all() and (d.curve.problems[j, beyond] == 0).all()
+    assert not any(cat == "DroppedProblemsWarning" for cat, _ in d.warnings)
     head = rep2.html[: rep2.html.index('id="loop"')]
+    assert "Curves run to each model's smallest n: k = 10 for shallow, 1,000 for deep." in head
+    loop = rep2.html[rep2.html.index('id="loop"'): rep2.html.index('id="pass-at-k"')]
+    assert "coverage pass@n" in loop and "at k = 1,000" in loop and "at k = 10<" in loop
+    # forecasts start where each model's data end
+    assert d.fits["shallow"]["forecast"][0][0] == 10 and d.fits["deep"]["forecast"][0][0] == 1000
+    assert d.fits["shallow"]["power_law"][0][0] == 1
+    # "raise" keeps the file's common range, with the note naming the model sampled further
+    old = build_report(cnt, k_gt_n="raise", **FAST)
+    head = old.html[: old.html.index('id="loop"')]
     assert "Curves run to k = 10. Some models were sampled further: deep (n ≥ 1,000)" in head
     assert "Some models were sampled further" not in build_report(cnt.select("deep"), **FAST).html

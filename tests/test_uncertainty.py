@@ -207,6 +207,25 @@ def test_k_gt_n_drop_and_raise():
     assert any("left out" in str(x.message) for x in w)
 
 
+def test_k_gt_n_nan_gives_each_model_its_own_range():
+    cnt = Counts.from_arrays([5, 5, 5, 40, 40, 40], [1, 2, 0, 3, 9, 30], model=["x"] * 3 + ["y"] * 3)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DegenerateDataWarning)
+        res = curve_intervals(cnt, [1, 5, 8, 40], k_gt_n="nan")
+        alone_x = curve_intervals(cnt.select_models(["x"]), [1, 5])
+        alone_y = curve_intervals(cnt.select_models(["y"]), [1, 5, 8, 40])
+    x, y = res.models.index("x"), res.models.index("y")
+    lo, hi = res.intervals["pass_at_k"]
+    # the analytic interval of each model is the one it has alone, up to its own n; NaN beyond
+    np.testing.assert_allclose(lo[x, :2], alone_x.intervals["pass_at_k"][0][0], rtol=1e-12)
+    np.testing.assert_allclose(hi[y], alone_y.intervals["pass_at_k"][1][0], rtol=1e-12)
+    assert np.isnan(lo[x, 2:]).all() and np.isnan(res.values["pass_at_k"][x, 2:]).all()
+    assert res.problems[x].tolist() == [3, 3, 0, 0]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DegenerateDataWarning)
+        assert curve_intervals(cnt, k_gt_n="nan", metric="pass_at_k").k[-1] == 40
+
+
 def test_weights_are_used():
     n = np.full(4, 10)
     c = np.array([0, 0, 10, 10])

@@ -102,17 +102,20 @@ def _backtest_iv(counts: Any, m: Any, k: Any, seeds: Any, methods: Any, problems
         if not 0 < problems:
             raise PasscurveError(f"`problems` must be a fraction in (0, 1] or a count >= 1 (got {problems})")
     cl = check_confidence_level(confidence_level)
-    if design is not None:  # truncation to a cap of m; the truth is estimable up to the design's k_max
+    # each model's truth exists up to its own top: its smallest n, or under a design the largest k at
+    # which all its problems are estimable (truncation to a cap of m)
+    if design is not None:
         design.check(counts.n, counts.c)
-        top = min(design.k_max(sub.n, sub.c) for _, sub in counts.groups())
-        bound = f"{top} (the largest k every problem is estimable at under the design)"
+        tops = {name: int(design.k_max(sub.n, sub.c)) for name, sub in counts.groups()}
     else:
-        top = int(counts.n.min())
-        bound = f"n (smallest n is {top})"
+        tops = {name: int(sub.n.min()) for name, sub in counts.groups()}
+    top = max(tops.values())
     pairs = [(int(a), int(b)) for a in ms for b in ks if a < b <= top]
     if not pairs:
-        raise PasscurveError(f"no (m, k) pair with m < k <= {bound}; choose `m` below `k` and `k` <= {top}")
-    return counts, pairs, seeds, methods, problems, cl, design, [int(b) for b in ks if b > top], top
+        where = ("the largest k every problem of a model is estimable at under the design" if design is not None
+                 else "the largest of the models' smallest n" if len(tops) > 1 else "the smallest n")
+        raise PasscurveError(f"no (m, k) pair with m < k <= {top} ({where}); choose `m` below `k` and `k` <= {top}")
+    return counts, pairs, seeds, methods, problems, cl, design, [int(b) for b in ks if b > top], tops
 
 def backtest(
     counts: Counts,
@@ -134,7 +137,9 @@ def backtest(
     counts : Counts
         The full counts (n fixed in advance; every (m, k) pair needs m < k <= n).
     m, k : int or sequence of int
-        Samples kept per problem and budgets to forecast; every pair with m < k <= min n runs.
+        Samples kept per problem and budgets to forecast; every pair with m < k runs for each model
+        whose smallest n is at least k (models sampled to different n each run as far as their own
+        data give a truth; the pairs a model cannot run are named in a warning).
     seeds : int
         Thinning repetitions (seeded from ``rng``).
     methods : sequence of str
@@ -154,13 +159,20 @@ def backtest(
     -------
     BacktestResult
     """
-    counts, pairs, seeds, methods, frac, cl, design, too_big, top = _backtest_iv(
+    counts, pairs, seeds, methods, frac, cl, design, too_big, tops = _backtest_iv(
         counts, m, k, seeds, methods, problems, confidence_level, design)
     warns: list[str] = []
+    what = "the smallest n" if design is None else "the largest k the design estimates"
     if too_big:
         msg = (f"k = {', '.join(map(str, too_big))} left out: the full data's own pass@k, the backtest's truth, exists "
-               f"only up to k = {top} ({'the smallest n' if design is None else 'the largest k the design estimates'})")
+               f"only up to k = {max(tops.values())} ({what})")
         warns.append(msg)
+    short = {name: sorted({b for _, b in pairs if b > t}) for name, t in tops.items()}
+    for name, ks_out in short.items():
+        if ks_out:
+            warns.append(f"model {name!r}: k = {', '.join(map(str, ks_out))} left out (its truth exists only up to "
+                         f"k = {tops[name]}, {what} of its problems)")
+    for msg in warns:
         warnings.warn(msg, DegenerateDataWarning, stacklevel=2)
     gen = check_rng(rng)
     # the data (problem subsets, thinnings) come from their own stream, so every method sees the
@@ -177,6 +189,8 @@ def backtest(
                     size = int(round(frac * n.size)) if frac <= 1 else int(frac)
                     idx = np.sort(data_gen.choice(n.size, size=max(1, min(size, n.size)), replace=False))
                 for mm, kk in pairs:
+                    if kk > tops[name]:
+                        continue
                     truth = _pass_mean(n[idx], c[idx], kk, design)
                     nt, ct, small = _reduce(n[idx], c[idx], mm, data_gen, design)
                     thin = Counts.from_arrays(nt, ct, model=name)

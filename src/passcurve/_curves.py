@@ -18,7 +18,15 @@ from ._counts import Counts, check_counts_object
 from ._errors import DroppedProblemsWarning, PasscurveError
 from ._estimators import _log_fail_table
 from ._results import long_frame
-from ._validation import as_float_array, as_int_array, check_counts, check_k_gt_n, check_k_le_n, fmt
+from ._validation import (
+    as_float_array,
+    as_int_array,
+    check_counts,
+    check_k_gt_n,
+    check_k_le_n,
+    fmt,
+    own_range_top,
+)
 
 __all__ = ["curve", "CurveResult", "mean_curve", "METRICS"]
 
@@ -188,6 +196,25 @@ def mean_curve(
     return out, ws
 
 
+def _pad(values: np.ndarray, size: int) -> np.ndarray:
+    """``values`` at the first k of a grid of ``size``, NaN at the rest."""
+    return np.concatenate([values, np.full(size - values.size, np.nan)])
+
+
+def default_top(counts: Counts, k_gt_n: str, design: Any = None) -> int:
+    """The largest k of a default grid: the smallest n ("raise"), the largest n ("drop", or under a design),
+    or the largest of the models' smallest n ("nan": every model to its own range)."""
+    if design is not None or k_gt_n == "drop":
+        return int(counts.n.max())
+    return own_range_top(counts.n, counts.model) if k_gt_n == "nan" else int(counts.n.min())
+
+
+def own_range(used: np.ndarray, size: int, k_gt_n: str) -> np.ndarray:
+    """Where a model's mean is reported: every k under "raise"/"drop", under "nan" only where all of its
+    ``size`` problems enter (``used`` per k, non-increasing), so no mean rests on a subset of the problems."""
+    return used == size if k_gt_n == "nan" else np.ones(used.shape, dtype=bool)
+
+
 def _curve_iv(counts: Any, k: Any, k_gt_n: str, metrics: Any,
               design: Any = None) -> tuple[Counts, np.ndarray, tuple[str, ...], Any]:
     check_counts_object(counts)
@@ -200,8 +227,7 @@ def _curve_iv(counts: Any, k: Any, k_gt_n: str, metrics: Any,
     if design is not None:
         design.check(counts.n, counts.c, metrics, None if k is None else as_int_array(k, "k", minimum=1), "metrics")
     if k is None:
-        top = int(counts.n.min()) if (k_gt_n == "raise" and design is None) else int(counts.n.max())
-        ks = np.arange(1, top + 1, dtype=np.int64)
+        ks = np.arange(1, default_top(counts, k_gt_n, design) + 1, dtype=np.int64)
     else:
         ks = as_int_array(k, "k", minimum=1).ravel()
         ks = np.unique(ks)
@@ -217,7 +243,7 @@ def curve(
     counts: Counts,
     k: Any = None,
     *,
-    k_gt_n: Literal["raise", "drop"] = "raise",
+    k_gt_n: Literal["raise", "drop", "nan"] = "raise",
     metrics: Any = None,
     weighted: bool = True,
     design: Any = None,
@@ -231,12 +257,16 @@ def curve(
     counts : Counts
         Per-(model, problem) counts (``passcurve.read_counts`` or ``Counts.from_arrays``).
     k : int or sequence of int, optional
-        The budgets. Default: every k from 1 to the smallest n (``k_gt_n="raise"``) or to
-        the largest n (``k_gt_n="drop"``).
-    k_gt_n : {"raise", "drop"}, default "raise"
-        Where a problem has n < k: raise a ``ValueError`` naming k and n, or leave that
+        The budgets. Default: every k from 1 to the smallest n (``k_gt_n="raise"``), to
+        the largest n (``k_gt_n="drop"``), or to the largest of the models' smallest n
+        (``k_gt_n="nan"``).
+    k_gt_n : {"raise", "drop", "nan"}, default "raise"
+        Where a problem has n < k: raise a ``ValueError`` naming k and n; or leave that
         problem out of the mean at that k, report how many were left out per point
-        (``dropped``) and warn with :class:`DroppedProblemsWarning`. Never counts it as 1.
+        (``dropped``) and warn with :class:`DroppedProblemsWarning`; or ("nan") give that
+        model NaN at that k (``problems`` 0), so each model's curve runs to its own smallest
+        n and no mean rests on a subset of its problems (models sampled to different n in
+        one file). Never counts it as 1.
     metrics : sequence of str, optional
         Any of "pass_at_k", "pass_pow_k", "naive_pass_at_k" (default: all three; only
         "pass_at_k" under a stop-at-success ``design``).
@@ -263,15 +293,19 @@ def curve(
         models.append(name)
         summary.append(sub.samples_summary())
         if design is not None:
-            mean, used = design.mean_curve(sub.n, sub.c, ks, w)
-            vals["pass_at_k"].append(mean)
+            used = design.estimable(sub.n, sub.c, ks).sum(axis=0)
         else:
             used = sub.n.size - np.searchsorted(np.sort(sub.n), ks, side="left")
+        ok = own_range(used, sub.n.size, k_gt_n)
+        kk = ks[ok]  # a prefix: ``used`` does not grow with k
+        if design is not None:
+            vals["pass_at_k"].append(_pad(design.mean_curve(sub.n, sub.c, kk, w)[0], ks.size))
+        for m in metrics if design is None else ():
+            vals[m].append(_pad(mean_curve(sub.n, sub.c, kk, m, w)[0], ks.size))
+        used = np.where(ok, used, 0)
         problems.append(used)
         dropped.append(sub.n.size - used)
-        for m in metrics if design is None else ():
-            vals[m].append(mean_curve(sub.n, sub.c, ks, m, w)[0])
-        nd = int((sub.n.size - used).max())
+        nd = int((sub.n.size - used)[ok].max(initial=0))
         if nd:
             first_k = int(ks[np.argmax(sub.n.size - used > 0)])
             why = ("problems that stopped unsolved before k (no cap given)" if design is not None

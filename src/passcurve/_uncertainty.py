@@ -49,7 +49,7 @@ from scipy import stats
 
 from ._adaptive import check_design
 from ._counts import Counts, check_counts_object
-from ._curves import CurveResult
+from ._curves import CurveResult, _pad, default_top, own_range
 from ._errors import DegenerateDataWarning, DroppedProblemsWarning, PasscurveError
 from ._estimators import g_pass_at_k, pass_at_k, pass_pow_k
 from ._validation import (
@@ -529,7 +529,7 @@ def _curve_intervals_iv(
     gen = check_rng(rng)
     check_k_gt_n(k_gt_n)
     if k is None:
-        top = int(counts.n.min()) if (k_gt_n == "raise" and design is None) else int(counts.n.max())
+        top = default_top(counts, k_gt_n, design)
         ks = np.unique(np.unique(np.round(np.geomspace(1, top, 20)).astype(np.int64)))
     else:
         ks = np.unique(as_int_array(k, "k", minimum=1).ravel())
@@ -610,8 +610,8 @@ def curve_intervals(
         Cluster id per row of ``counts`` (default ``counts.cluster``). With clusters, the
         analytic methods use Miller's clustered SE and the bootstraps resample clusters.
         ``cluster=False`` ignores ``counts.cluster`` (treats problems as independent).
-    k_gt_n : {"raise", "drop"}
-        As in :func:`passcurve.curve`.
+    k_gt_n : {"raise", "drop", "nan"}
+        As in :func:`passcurve.curve` ("nan": each model's intervals to its own smallest n).
     weighted : bool, default True
         Use ``counts.weight`` when present.
     design : StopAtSuccess, optional
@@ -666,27 +666,35 @@ def curve_intervals(
             used = (sub.n[:, None] >= ks[None, :]).sum(axis=0)
         else:  # solved problems count at every k; unsolved ones that stopped before k cannot
             used = design.estimable(sub.n, sub.c, ks).sum(axis=0)
+        ok = own_range(used, len(sub), k_gt_n)
+        kk = ks[ok]  # a prefix: ``used`` does not grow with k
+        used = np.where(ok, used, 0)
         problems.append(used)
         dropped.append(len(sub) - used)
-        if int((len(sub) - used).max()):
+        nd = int((len(sub) - used)[ok].max(initial=0))
+        if nd:
             why = "problems that stopped unsolved before k" if design is not None else "problems with n < k"
-            msg = f"model {name!r}: {why} were left out of the mean (up to {int((len(sub) - used).max())} of {len(sub)})"
+            msg = f"model {name!r}: {why} were left out of the mean (up to {nd} of {len(sub)})"
             warns.append(msg)
             warnings.warn(msg, DroppedProblemsWarning, stacklevel=2)
         if G < 2:
             msg = f"model {name!r}: fewer than 2 {'clusters' if cl is not None else 'problems'}; intervals are undefined"
             warns.append(msg)
             warnings.warn(msg, DegenerateDataWarning, stacklevel=2)
-        chunks = _k_chunks(ks.size, len(sub), B, method)
-        two_level_rows = _two_level_chunk(len(sub), ks.size)
+        chunks = _k_chunks(kk.size, len(sub), B, method)
+        two_level_rows = _two_level_chunk(len(sub), kk.size)
         for m in metrics:
+            if not kk.size:  # "nan": the model reaches none of these k
+                for out in (vals, lows, highs):
+                    out[m].append(np.full(ks.size, np.nan))
+                continue
             pieces: list[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]] = []
             state = gen.bit_generator.state
             for sl in chunks:
                 # every chunk of k replays the same replicates (the same resampled problems), so
                 # the result equals one pass over all k and the stream ends where that pass would
                 gen.bit_generator.state = state
-                S = _scores(sub.n, sub.c, ks[sl], m, tau_v) if design is None else design.scores(sub.n, sub.c, ks[sl])
+                S = _scores(sub.n, sub.c, kk[sl], m, tau_v) if design is None else design.scores(sub.n, sub.c, kk[sl])
                 if G < 2:
                     with np.errstate(invalid="ignore", divide="ignore"):
                         est = _mean_se(S, w, groups, G)[0]
@@ -695,13 +703,14 @@ def curve_intervals(
                 with warnings.catch_warnings(), np.errstate(invalid="ignore", divide="ignore"):
                     warnings.simplefilter("ignore", RuntimeWarning)  # all-NaN columns (n < k everywhere)
                     est, lo, hi, _ = _interval_from_scores(
-                        S, w, groups, G, method, alpha, B, gen, two_level=(sub.n, sub.c, ks[sl], m, tau_v),
+                        S, w, groups, G, method, alpha, B, gen, two_level=(sub.n, sub.c, kk[sl], m, tau_v),
                         two_level_rows=two_level_rows,
                     )
                 pieces.append((est, lo, hi, _rare(S)))
-            est, lo, hi, rare = (np.concatenate(x) for x in zip(*pieces, strict=True))
+            est, lo, hi = (_pad(np.concatenate(x), ks.size) for x in list(zip(*pieces, strict=True))[:3])
+            rare = np.concatenate([p[3] for p in pieces])
             if rare.any():
-                rare_at[m].append((name, ks[rare]))
+                rare_at[m].append((name, kk[rare]))
             vals[m].append(est)
             lows[m].append(lo)
             highs[m].append(hi)

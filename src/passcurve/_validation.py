@@ -121,9 +121,17 @@ def check_counts(n: np.ndarray, c: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 def check_k_gt_n(k_gt_n: Any) -> str:
     """``k_gt_n`` of the curve functions: what to do with k > n."""
-    if k_gt_n not in ("raise", "drop"):
-        raise PasscurveError(f'`k_gt_n` must be "raise" or "drop" (got {k_gt_n!r})')
+    if k_gt_n not in ("raise", "drop", "nan"):
+        raise PasscurveError(f'`k_gt_n` must be "raise", "drop" or "nan" (got {k_gt_n!r})')
     return str(k_gt_n)
+
+
+def own_range_top(n: np.ndarray, model: np.ndarray) -> int:
+    """The largest k some model estimates over all its problems: the largest of the models' smallest n."""
+    _, code = np.unique(model.astype(str), return_inverse=True)
+    lows = np.full(int(code.max()) + 1, np.iinfo(np.int64).max)
+    np.minimum.at(lows, code.ravel(), n)
+    return int(lows.max())
 
 
 def check_k_le_n(n: np.ndarray, k: np.ndarray) -> None:

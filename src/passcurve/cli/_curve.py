@@ -10,6 +10,7 @@ import typer
 from rich.table import Table
 
 from .._curves import curve as compute_curve
+from .._curves import default_top
 from .._errors import PasscurveError
 from .._simulate import simulate as run_simulation
 from ..data import write_counts, write_table
@@ -67,6 +68,10 @@ def render_curve_table(res) -> None:  # type: ignore[no-untyped-def]
             row.append(str(int(res.problems[i, j])))
             t.add_row(*row)
         out.print(t)
+        beyond = res.k[res.problems[i] == 0]
+        if beyond.size:
+            out.print(f"  '-' from k = {int(beyond[0])}: beyond the samples of {m} (n from {s['n_min']} to {s['n_max']}); "
+                      "no unbiased estimate there", markup=False)
 
 
 @command("curve")
@@ -97,13 +102,17 @@ def curve_cmd(
         raise PasscurveError("give either `--k` or `--all-k`, not both")
     design = design_from(stop_batch, cap)
     counts = load_with_clusters(file, cluster_col, acted_on(design), **read)
-    policy: Literal["raise", "drop"] = "drop" if drop_k_gt_n else "raise"
+    # a k asked for by name must be estimable for every model; the default grids run each model to its own
+    # smallest n ("-" beyond it), so one model sampled 10 times does not cut another's curve at k = 10
+    policy: Literal["raise", "drop", "nan"] = (
+        "drop" if drop_k_gt_n else "raise" if (k is not None or design is not None) else "nan"
+    )
     if all_k:
         ks = None
     elif k is not None:
         ks = parse_int_list(k, "--k")
     else:
-        limit = int(counts.n.max() if (drop_k_gt_n or design is not None) else counts.n.min())
+        limit = default_top(counts, policy, design)
         if design is not None and design.cap is not None:
             limit = min(limit, design.cap)
         ks = [v for v in DEFAULT_K if v <= limit] or [1]

@@ -154,7 +154,7 @@ def report_cmd(
     with progress_bar(STEPS) as advance:
         rep = write_report(
             counts, output, input_warnings=read_warnings, advance=advance, title=title, retry_result=retry_result,
-            confidence_level=confidence_level, k_gt_n="drop" if drop_k_gt_n else "raise",
+            confidence_level=confidence_level, k_gt_n="drop" if drop_k_gt_n else "nan",
             forecast_k=forecast_k, rng=seed, n_resamples=n_resamples, forecast_resamples=forecast_resamples,
             design=design,
         )
@@ -213,7 +213,7 @@ def plot_cmd(
     counts, read_warnings = _read_with_warnings(file, **read)
     parts = {"intervals"} | ({"fits"} if "failure" in chosen else set())
     data = compute_report_data(
-        counts, confidence_level=confidence_level, k_gt_n="drop" if drop_k_gt_n else "raise",
+        counts, confidence_level=confidence_level, k_gt_n="drop" if drop_k_gt_n else "nan",
         forecast_k=forecast_k, rng=seed, parts=parts, input_warnings=read_warnings,
         forecast_resamples=forecast_resamples,
     )

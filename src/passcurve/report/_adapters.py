@@ -124,28 +124,27 @@ def fits(counts: Any, cur: Any, forecast_k: int | None, confidence_level: float,
     k_obs = np.asarray(cur.k, dtype=np.float64)
     k_max = int(cur.k[-1])
     fk = int(forecast_k or max(100 * k_max, 10_000))
+    # each model's observed range ends at its last estimated k (its own smallest n under k_gt_n="nan")
+    has = np.isfinite(cur.values["pass_at_k"])
+    own = {m: int(k_obs[has[i]][-1]) if has[i].any() else k_max for i, m in enumerate(cur.models)}
     failure: dict[str, dict[str, Any]] = {m: {} for m in cur.models}
     labels: dict[str, dict[str, str]] = {m: {} for m in cur.models}
     if fit_power_law is not None:
         pl = fit_power_law(counts, design=design)
-        kk = np.concatenate([k_obs, forecast_grid(k_max, fk)[1:]])
-        pred = pl.predict(kk)
         for i, m in enumerate(pl.models):
             if np.isfinite(pl.a[i]) and np.isfinite(pl.b[i]):
-                failure[m]["power_law"] = (kk, 1.0 - pred[i])
+                kk = np.concatenate([k_obs[k_obs <= own[m]], forecast_grid(own[m], fk)[1:]])
+                failure[m]["power_law"] = (kk, 1.0 - pl.predict(kk)[i])
                 labels[m]["power law"] = f"−log pass@k = {pl.a[i]:.3f}·k^−{pl.b[i]:.3f} (R² {pl.r2[i]:.3f})"
     if forecast is not None:
-        K = forecast_grid(k_max, fk)
-        fc = forecast(counts, K, confidence_level=confidence_level, n_resamples=n_resamples, cv_resamples=3,
-                      rng=rng, design=design)
-        for i, m in enumerate(fc.models):
-            failure[m]["forecast"] = (fc.k, 1.0 - fc.pass_at_k[i], 1.0 - fc.high[i], 1.0 - fc.low[i])
-            w = ", ".join(f"{k} {v:.2f}" for k, v in fc.weights[i].items() if v > 0.005)
-            lvl = round(100 * fc.confidence_level)
-            labels[m]["forecast"] = (
-                f"pass@{int(fc.k[-1]):,} = {fc.pass_at_k[i, -1]:.3f} [{fc.low[i, -1]:.3f}, {fc.high[i, -1]:.3f}] "
-                f"({lvl}% prediction interval; {fc.method}: {w})"
-            )
+        tops: dict[int, list[str]] = {}
+        for m in cur.models:
+            tops.setdefault(own[m], []).append(m)
+        for top, names in tops.items():  # one call when every model has the same range
+            fc = forecast(counts if len(tops) == 1 else counts.select_models(names), forecast_grid(top, fk),
+                          confidence_level=confidence_level, n_resamples=n_resamples, cv_resamples=3, rng=rng,
+                          design=design)
+            _forecast_rows(fc, failure, labels)
     shares: dict[str, Any] = {}
     if fit_difficulty is not None and design is None:
         fd = fit_difficulty(counts, model=list(DIFFICULTY_MODELS))
@@ -158,6 +157,18 @@ def fits(counts: Any, cur: Any, forecast_k: int | None, confidence_level: float,
         if labels[m]:
             failure[m]["labels"] = labels[m]
     return {m: v for m, v in failure.items() if v}, shares
+
+
+def _forecast_rows(fc: Any, failure: dict[str, dict[str, Any]], labels: dict[str, dict[str, str]]) -> None:
+    """What the failure section draws and says of each model's forecast in ``fc``."""
+    for i, m in enumerate(fc.models):
+        failure[m]["forecast"] = (fc.k, 1.0 - fc.pass_at_k[i], 1.0 - fc.high[i], 1.0 - fc.low[i])
+        w = ", ".join(f"{k} {v:.2f}" for k, v in fc.weights[i].items() if v > 0.005)
+        lvl = round(100 * fc.confidence_level)
+        labels[m]["forecast"] = (
+            f"pass@{int(fc.k[-1]):,} = {fc.pass_at_k[i, -1]:.3f} [{fc.low[i, -1]:.3f}, {fc.high[i, -1]:.3f}] "
+            f"({lvl}% prediction interval; {fc.method}: {w})"
+        )
 
 
 def _expected_shares(fit: Any, ns: np.ndarray) -> Callable[[np.ndarray, int], dict[str, Any]]:

@@ -22,7 +22,7 @@ import numpy as np
 
 from .._adaptive import check_design
 from .._counts import Counts, check_counts_object
-from .._curves import CurveResult, curve
+from .._curves import CurveResult, curve, default_top
 from .._errors import PasscurveError, PasscurveWarning
 from .._estimators import pass_at_k, pass_pow_k
 from .._validation import check_confidence_level, check_k_gt_n
@@ -193,7 +193,7 @@ def compute_report_data(
     counts: Counts,
     *,
     confidence_level: float = 0.95,
-    k_gt_n: str = "raise",
+    k_gt_n: str = "nan",
     forecast_k: int | None = None,
     rng: Any = 0,
     n_resamples: int = 1000,
@@ -211,9 +211,12 @@ def compute_report_data(
     counts : Counts
     confidence_level : float
         Level of the interval bands and comparison intervals (where available).
-    k_gt_n : {"raise", "drop"}
-        "raise": curves run to the smallest n. "drop": to the largest n, leaving problems with
-        n < k out of the mean at that k (a DroppedProblemsWarning says how many).
+    k_gt_n : {"nan", "raise", "drop"}
+        "nan" (default): each model's curves run to its own smallest n (the file's models may
+        have been sampled to different n); the comparisons use the k every model reaches.
+        "raise": every model's curves run to the smallest n of the file. "drop": to the largest
+        n, leaving problems with n < k out of the mean at that k (a DroppedProblemsWarning says
+        how many). Under a ``design`` "nan" is "raise": the curves run to the cap.
     forecast_k : int, optional
         How far to forecast (default 100 × the largest observed k, at least 10^4).
     rng : seed for the resampling-based analyses.
@@ -245,14 +248,15 @@ def compute_report_data(
     col = _Collector(progress)
     col.warnings.extend((str(c), str(m)) for c, m in input_warnings)
     if design is None:
-        k_max = int(counts.n.min() if k_gt_n == "raise" else counts.n.max())
+        k_max = default_top(counts, k_gt_n)
     else:  # every problem is estimable up to the cap; without one, up to the largest n (with drops)
         k_max = int(design.cap if design.cap is not None else counts.n.max())
+        k_gt_n = "raise" if k_gt_n == "nan" else k_gt_n
     grid = report_k_grid(k_max)
     n_min = int(counts.n.min())
     pow_ks = [k for k in (2, 4, 8) if k <= n_min] if design is None else []
     tab_ks = sorted(set(table_k(k_max)) | set(pow_ks))
-    policy: Any = k_gt_n  # validated above: "raise" or "drop"
+    policy: Any = k_gt_n  # validated above: "nan", "raise" or "drop"
     cur, tab = col.step(
         "curves", lambda: (curve(counts, grid, k_gt_n=policy, design=design),
                            curve(counts, tab_ks, k_gt_n=policy, design=design))
@@ -402,13 +406,24 @@ def _extensions() -> dict[str, Callable[..., Any]]:
     return _adapters.available()
 
 
-def _own_ranges(c: Counts, k_last: int) -> str:
-    """A note when some models reach much further than the file's common range (their smallest n)."""
+def _ranges(c: Counts, cur: CurveResult) -> str:
+    """Where the curves end: one k for all models, or each model's own (its smallest n), and a note when
+    some models were sampled further than the curves run (``k_gt_n="raise"``)."""
+    has = np.isfinite(cur.values["pass_at_k"])
+    ends = {m: int(cur.k[np.flatnonzero(h)[-1]]) for m, h in zip(cur.models, has, strict=True) if h.any()}
+    if len(set(ends.values())) > 1:
+        by = sorted(ends.items(), key=lambda x: x[1])
+        names = ", ".join(f"{k:,} for {esc(m)}" for m, k in by[:4]) + (", …" if len(by) > 4 else "")
+        common = int(c.n.min())
+        return (f"Curves run to each model's smallest n: k = {names}. Comparisons use k ≤ {common:,}, "
+                "which every problem reaches.")
+    k_last = int(cur.k[-1])
+    text = f"Curves run to k = {k_last}."
     further = [(m, int(sub.n.min())) for m, sub in c.groups() if int(sub.n.min()) > k_last]
     if not further:
-        return ""
+        return text
     names = ", ".join(f"{esc(m)} (n ≥ {n:,})" for m, n in further[:3]) + (", …" if len(further) > 3 else "")
-    return (f" Some models were sampled further: {names}; a report of one model alone "
+    return (f"{text} Some models were sampled further: {names}; a report of one model alone "
             "(<code>--models</code>) runs its curves to its own smallest n.")
 
 
@@ -421,8 +436,7 @@ def _header(data: ReportData, title: str) -> str:
     s.append(
         f'<p class="muted">Source: <strong>{esc(c.source)}</strong> · {len(c.models)} model(s) · '
         f"{problems} problems · {n_txt} samples per problem · {int(c.n.sum()):,} samples in all. "
-        f"Curves run to k = {int(data.curve.k[-1])}."
-        + _own_ranges(c, int(data.curve.k[-1]))
+        + _ranges(c, data.curve)
         + ("" if data.curve.design is None else
            f" pass@k by the stopping-time estimator for a <strong>{esc(data.curve.design)}</strong> design.")
         + "</p>"
@@ -441,7 +455,7 @@ def build_report(
     *,
     title: str | None = None,
     confidence_level: float = 0.95,
-    k_gt_n: str = "raise",
+    k_gt_n: str = "nan",
     forecast_k: int | None = None,
     rng: Any = 0,
     n_resamples: int = 1000,

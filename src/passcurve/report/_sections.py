@@ -567,9 +567,13 @@ def loop_numbers_section(curve: Any, pow_k: int | None, retries: dict[str, Any] 
     """
     ks = [int(k) for k in curve.k]
     kmax = ks[-1]
+    # coverage at each model's own largest k (its smallest n when the models' ranges differ)
+    has = np.isfinite(curve.values["pass_at_k"])
+    j_last = [int(np.flatnonzero(h)[-1]) if h.any() else len(ks) - 1 for h in has]
+    own = len(set(j_last)) > 1
     j_pow = ks.index(pow_k) if pow_k in ks and "pass_pow_k" in curve.values else None
     has_ci = "pass_at_k" in curve.intervals
-    headers = ["model", "first-try pass@1", f"coverage pass@{kmax}"]
+    headers = ["model", "first-try pass@1", "coverage pass@n" if own else f"coverage pass@{kmax}"]
     if j_pow is not None:
         headers.append(f"pass^{pow_k} (all {pow_k} right)")
     if retries:
@@ -584,7 +588,10 @@ def loop_numbers_section(curve: Any, pow_k: int | None, retries: dict[str, Any] 
         if r and r.get("first_try") is not None:  # the attempt order is known: the first attempt itself
             first = Raw(f"{esc(fmt_pct(r['first_try']))}<br><span class='ci'>success rate of attempt 1 "
                         f"(mean c/n {esc(fmt_pct(curve.values['pass_at_k'][i, 0]))})</span>")
-        row = [m, first, cell("pass_at_k", len(ks) - 1)]
+        cov = cell("pass_at_k", j_last[i])
+        if own:
+            cov = Raw(f"{cov}<br><span class='ci'>at k = {ks[j_last[i]]:,}</span>")
+        row = [m, first, cov]
         if j_pow is not None:
             row.append(cell("pass_pow_k", j_pow))
         if retries:
@@ -597,8 +604,8 @@ def loop_numbers_section(curve: Any, pow_k: int | None, retries: dict[str, Any] 
         "<b>first-try pass@1</b>: the share of problems a single sample solves "
         + ("(mean of c/n)" if curve.design is None else
            f"(the stopping-time estimate for a {esc(curve.design)} design, not c/n)"),
-        f"<b>coverage</b>: the share solved at least once in {kmax} samples, which a loop only collects with a "
-        "verifier that recognises the right sample",
+        f"<b>coverage</b>: the share solved at least once in {'k (each model at its own smallest n)' if own else kmax} "
+        "samples, which a loop only collects with a verifier that recognises the right sample",
     ]
     if j_pow is not None:
         expl.append(f"<b>pass^{pow_k}</b>: the chance that {pow_k} independent attempts are all right (reliability)")
