@@ -427,6 +427,19 @@ def test_each_model_runs_to_its_own_smallest_n():
     # forecasts start where each model's data end
     assert d.fits["shallow"]["forecast"][0][0] == 10 and d.fits["deep"]["forecast"][0][0] == 1000
     assert d.fits["shallow"]["power_law"][0][0] == 1
+    # a model with one sample per problem beside one with 100: the second keeps its forecast and pass^8, the first
+    # says why it has no forecast (one sample identifies only the mean)
+    g = np.random.default_rng(1)
+    p = g.beta(0.5, 2, size=30)
+    one = Counts.from_arrays(np.r_[np.full(30, 100), np.ones(30, int)], np.r_[g.binomial(100, p), g.binomial(1, p)],
+                             problem=[f"q{i}" for i in range(30)] * 2, model=["many"] * 30 + ["one"] * 30)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        r1 = build_report(one, **FAST)
+    assert "forecast" in r1.data.fits["many"] and "forecast" not in r1.data.fits["one"]
+    assert r1.data.fits["one"]["labels"]["forecast"].startswith("not shown: model 'one': every problem has one sample")
+    assert r1.data.pow_k == 8 and np.isnan(r1.data.curve.values["pass_pow_k"][1, list(r1.data.curve.k).index(8)])
+    assert np.isnan(r1.data.problem_columns["pass^8"][30:]).all() and np.isfinite(r1.data.problem_columns["pass^8"][:30]).all()
     # "raise" keeps the file's common range, with the note naming the model sampled further
     old = build_report(cnt, k_gt_n="raise", **FAST)
     head = old.html[: old.html.index('id="loop"')]

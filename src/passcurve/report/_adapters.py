@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 
 import passcurve as pc
+from passcurve import PasscurveError
 
 __all__ = ["available"]
 
@@ -140,11 +141,23 @@ def fits(counts: Any, cur: Any, forecast_k: int | None, confidence_level: float,
         tops: dict[int, list[str]] = {}
         for m in cur.models:
             tops.setdefault(own[m], []).append(m)
-        for top, names in tops.items():  # one call when every model has the same range
-            fc = forecast(counts if len(tops) == 1 else counts.select_models(names), forecast_grid(top, fk),
+        def run(names: list[str], top: int, whole: bool) -> None:
+            fc = forecast(counts if whole else counts.select_models(names), forecast_grid(top, fk),
                           confidence_level=confidence_level, n_resamples=n_resamples, cv_resamples=3, rng=rng,
                           design=design)
             _forecast_rows(fc, failure, labels)
+
+        for top, names in tops.items():  # one call when every model has the same range
+            try:
+                run(names, top, len(tops) == 1)
+            except PasscurveError:
+                if len(names) == 1 and len(tops) == 1:
+                    raise  # the section's note says why
+                for m in names:  # the models that can be forecast still are; the others say why
+                    try:
+                        run([m], top, False)
+                    except PasscurveError as exc:
+                        labels[m]["forecast"] = f"not shown: {exc}"
     shares: dict[str, Any] = {}
     if fit_difficulty is not None and design is None:
         fd = fit_difficulty(counts, model=list(DIFFICULTY_MODELS))

@@ -81,6 +81,7 @@ class ReportData:
     problem_columns: dict[str, np.ndarray]
     pow_k: int | None
     warnings: tuple[tuple[str, str], ...]
+    pow_ks: tuple[int, ...] = ()  # the pass^k of the comparison table (pow_k is the largest)
     notes: dict[str, str] = field(default_factory=dict)
     fits: dict[str, Any] = field(default_factory=dict)
     fitted_shares: dict[str, Any] = field(default_factory=dict)
@@ -253,8 +254,11 @@ def compute_report_data(
         k_max = int(design.cap if design.cap is not None else counts.n.max())
         k_gt_n = "raise" if k_gt_n == "nan" else k_gt_n
     grid = report_k_grid(k_max)
-    n_min = int(counts.n.min())
-    pow_ks = [k for k in (2, 4, 8) if k <= n_min] if design is None else []
+    # per-problem pass@k and pass^k below each problem's n: under "nan" up to the longest model's range
+    # ("-" where a problem has fewer samples), otherwise below the smallest n of the file
+    k_per = k_max if k_gt_n == "nan" else int(counts.n.min())
+    per_policy: Any = "nan" if k_gt_n == "nan" else "raise"
+    pow_ks = [k for k in (2, 4, 8) if k <= k_per] if design is None else []
     tab_ks = sorted(set(table_k(k_max)) | set(pow_ks))
     policy: Any = k_gt_n  # validated above: "nan", "raise" or "drop"
     cur, tab = col.step(
@@ -350,10 +354,10 @@ def compute_report_data(
             for k in [k for k in table_k(k_max) if 1 < k <= k_max][:3]:
                 out[f"pass@{k}"] = design.scores(counts.n, counts.c, np.array([k]))[:, 0]
             return out
-        for k in [k for k in table_k(k_max) if 1 < k < n_min][:3]:
-            out[f"pass@{k}"] = np.atleast_1d(pass_at_k(counts.n, counts.c, k))
+        for k in [k for k in table_k(k_max) if 1 < k < k_per][:3]:
+            out[f"pass@{k}"] = np.atleast_1d(pass_at_k(counts.n, counts.c, k, k_gt_n=per_policy))
         if pow_ks:
-            out[f"pass^{pow_ks[-1]}"] = np.atleast_1d(pass_pow_k(counts.n, counts.c, pow_ks[-1]))
+            out[f"pass^{pow_ks[-1]}"] = np.atleast_1d(pass_pow_k(counts.n, counts.c, pow_ks[-1], k_gt_n=per_policy))
         return out
 
     cols = col.step("per-problem table", per_problem)
@@ -364,6 +368,7 @@ def compute_report_data(
         table_curve=tab,
         problem_columns=cols,
         pow_k=pow_k,
+        pow_ks=tuple(pow_ks) if "pass_pow_k" in tab.values else (),
         warnings=tuple(col.warnings),
         notes=notes,
         fits=fits,
@@ -509,8 +514,7 @@ def build_report(
         S.comparison_section(data.table_curve, data.counts, data.comparisons, note=n.get("models"), ranks=data.ranks,
                              ranks_note=n.get("ranks"),
                              pass_k=table_k(int(data.curve.k[-1])),
-                             pow_k=[k for k in (2, 4, 8) if k <= int(data.counts.n.min())
-                                    and "pass_pow_k" in data.table_curve.values]),
+                             pow_k=list(data.pow_ks)),
         S.diagnostics_section(data.diagnostics, note=n.get("hidden-difficulty")),
         S.per_problem_section(data.counts, data.problem_columns, max_rows=max_table_rows),
         S.flags_section(data.warnings, notes=list(n.values())),
