@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import warnings
 from fractions import Fraction
 from math import comb
 
@@ -10,7 +11,14 @@ import numpy as np
 import pytest
 from scipy import special
 
-from passcurve import Counts, DiagnosticsResult, DroppedProblemsWarning, PasscurveError, hidden_difficulty
+from passcurve import (
+    Counts,
+    DiagnosticsResult,
+    DroppedProblemsWarning,
+    PasscurveError,
+    curve,
+    hidden_difficulty,
+)
 
 A = B = 1.5  # the widget's "average pass rate 50%, how much questions differ 25%": Beta(1.5, 1.5)
 
@@ -83,8 +91,11 @@ def test_independent_benchmark_has_zero_icc():
 def test_result_object_and_defaults():
     cnt = Counts.from_arrays([10, 10, 1, 8], [3, 10, 1, 0], model=["m", "m", "m", "m"])
     with pytest.warns(DroppedProblemsWarning, match="from k = 2 on"):  # the n = 1 problem leaves the curve at k = 2
-        res = hidden_difficulty(cnt)
+        res = hidden_difficulty(cnt, k_gt_n="drop")
     assert res.k.tolist() == [1, 2, 4, 8]
+    # by default the curve stops where the model's smallest n does (here n = 1): no mean over a subset
+    assert hidden_difficulty(cnt).k.tolist() == [1]
+    assert np.isnan(hidden_difficulty(cnt, [1, 2]).pass_at_k[0, 1])
     assert res.problems[0] == 3  # n = 1 enters mu but not P(both right)
     assert res.mean[0] == pytest.approx((0.3 + 1 + 1 + 0) / 4)
     assert res.both_right[0] == pytest.approx((3 * 2 / 90 + 1 + 0) / 3)
@@ -110,7 +121,25 @@ def test_unequal_n_says_how_many_problems_each_k_rests_on():
 
     cnt = Counts.from_arrays([4, 8, 16, 16], [1, 2, 8, 3])
     with pytest.warns(DroppedProblemsWarning, match=r"from k = 8 on, .* \(3 of 4 there, 2 at k = 16\)"):
-        res = hidden_difficulty(cnt, [2, 8, 16])
+        res = hidden_difficulty(cnt, [2, 8, 16], k_gt_n="drop")
     assert res.problems_at_k[0].tolist() == [4, 3, 2]
     assert [p["problems"] for p in res.to_dict()["models"][0]["curve"]] == [4, 3, 2]
     assert "3 of 4 there" in res.to_dict()["warnings"][0]
+    # the default: NaN (0 problems) beyond the smallest n, the same as the curve of that model
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        own = hidden_difficulty(cnt, [2, 8, 16])
+    assert own.problems_at_k[0].tolist() == [4, 0, 0] and np.isnan(own.pass_at_k[0, 1:]).all()
+    assert own.pass_at_k[0, 0] == pytest.approx(float(curve(cnt, [2]).values["pass_at_k"][0, 0]), rel=1e-14)
+    with pytest.raises(PasscurveError, match='`k_gt_n` must be "nan" or "drop"'):
+        hidden_difficulty(cnt, k_gt_n="raise")
+
+
+def test_each_model_runs_to_its_own_smallest_n():
+    # model a: n = 4; model b: n = 64. The default k runs to 64; a's values stop at 4, b's equal b alone.
+    cnt = Counts.from_arrays([4, 4, 64, 64], [1, 3, 5, 40], problem=["x", "y"] * 2, model=["a", "a", "b", "b"])
+    res = hidden_difficulty(cnt)
+    assert res.k.tolist() == [1, 2, 4, 8, 16, 32, 64]
+    assert np.isnan(res.pass_at_k[0, 3:]).all() and np.isfinite(res.pass_at_k[0, :3]).all()
+    alone = hidden_difficulty(cnt.select_models(["b"]))
+    np.testing.assert_array_equal(res.pass_at_k[1], alone.pass_at_k[0])

@@ -132,3 +132,16 @@ def test_concave_from_of_paper_table1_fits():
     assert float(_law(4.113, 0.370).concave_from[0]) == pytest.approx((4.113 * 0.370 / 1.370) ** (1 / 0.370))
     assert 1.3 < float(_law(4.113, 0.370).concave_from[0]) < 1.4
     assert 3.9 < float(_law(8.026, 0.194).concave_from[0]) < 4.0
+
+
+def test_two_point_power_law_has_no_r2_or_standard_errors():
+    # n = 2: the default grid is k = 1, 2, and a line through two points fits exactly; R² = 1 would say nothing
+    from passcurve import Counts
+
+    cnt = Counts.from_arrays(np.full(50, 2), np.r_[np.zeros(30, int), np.ones(15, int), np.full(5, 2)])
+    res = fit_power_law(cnt)
+    assert np.isfinite(res.a[0]) and np.isfinite(res.b[0])
+    assert np.isnan(res.r2[0]) and np.isnan(res.a_se[0]) and np.isnan(res.b_se[0])
+    assert any("line through 2 points" in w for w in res.warnings)
+    # the line passes through both points exactly (closed form: pass@1 = 0.25, pass@2 = 1 - 30/50 = 0.4)
+    np.testing.assert_allclose(res.predict(np.array([1.0, 2.0]))[0], [0.25, 0.4], rtol=1e-12)

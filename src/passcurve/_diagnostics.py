@@ -25,7 +25,7 @@ import numpy as np
 from ._counts import Counts, check_counts_object
 from ._curves import mean_curve
 from ._errors import DroppedProblemsWarning, PasscurveError
-from ._validation import as_int_array
+from ._validation import as_int_array, own_range_top
 
 __all__ = ["hidden_difficulty", "DiagnosticsResult"]
 
@@ -62,7 +62,8 @@ class DiagnosticsResult:
     problems : ndarray of int, shape (M,)
         Problems with n >= 2 (the ones that enter both_right).
     problems_at_k : ndarray of int, shape (M, K)
-        Problems with n >= k, the ones that enter pass_D@k and pass^k at that k.
+        The problems that enter pass_D@k and pass^k at that k: all of the model's, or 0 where some
+        have n < k (``k_gt_n="nan"``); those with n >= k (``k_gt_n="drop"``).
     warnings : tuple of str
     """
 
@@ -150,15 +151,17 @@ class DiagnosticsResult:
         return self.to_frame().to_html(index=False)
 
 
-def _hidden_difficulty_iv(counts: Any, k: Any) -> tuple[Counts, np.ndarray | None]:
+def _hidden_difficulty_iv(counts: Any, k: Any, k_gt_n: Any) -> tuple[Counts, np.ndarray | None]:
     check_counts_object(counts)
+    if k_gt_n not in ("nan", "drop"):
+        raise PasscurveError(f'`k_gt_n` must be "nan" or "drop" (got {k_gt_n!r})')
     if (counts.n < 2).all():
         raise PasscurveError("`counts` needs problems with n >= 2 samples: P(both right) needs two answers per problem")
     ks = None if k is None else np.unique(as_int_array(k, "k", minimum=1).ravel())
     return counts, ks
 
 
-def hidden_difficulty(counts: Counts, k: Any = None) -> DiagnosticsResult:
+def hidden_difficulty(counts: Counts, k: Any = None, *, k_gt_n: str = "nan") -> DiagnosticsResult:
     r"""P(both right) vs μ², P(2nd | 1st), intra-class correlation, and the independent-coin curves.
 
     .. math:: \hat\mu = \frac1N\sum_i \frac{c_i}{n_i}, \qquad
@@ -166,14 +169,21 @@ def hidden_difficulty(counts: Counts, k: Any = None) -> DiagnosticsResult:
               \hat\rho = \frac{\widehat{P}(\text{both}) - \hat\mu^2}{\hat\mu(1-\hat\mu)}
 
     Problems with n = 1 enter μ but not P(both right). pass_D@k is the mean of the unbiased
-    per-problem estimates over the problems with n >= k (problems with fewer samples are
-    left out at that k); the independent-coin curves are 1-(1-μ)^k and μ^k.
+    per-problem estimates over a model's problems; the independent-coin curves are 1-(1-μ)^k
+    and μ^k, from every problem's rate.
 
     Parameters
     ----------
     counts : Counts
     k : int or sequence of int, optional
-        Default: powers of two up to the largest n.
+        Default: powers of two up to the largest of the models' smallest n ("nan") or up to the
+        largest n ("drop").
+    k_gt_n : {"nan", "drop"}, default "nan"
+        At a k above some of a model's n: "nan" leaves its pass@k and pass^k NaN there
+        (``problems_at_k`` 0), so the actual curve and the independent-coin curve always rest on
+        the same problems, and each model runs to its own smallest n; "drop" averages over the
+        problems with n >= k (counted in ``problems_at_k``, with a DroppedProblemsWarning),
+        while the independent-coin curves still use every problem.
 
     Returns
     -------
@@ -184,9 +194,9 @@ def hidden_difficulty(counts: Counts, k: Any = None) -> DiagnosticsResult:
     Seed 000 ("Independence") and ``REFERENCE.md`` §Hidden difficulty; B. Brown et al.,
     "Large Language Monkeys", arXiv:2407.21787.
     """
-    counts, ks = _hidden_difficulty_iv(counts, k)
-    if ks is None:  # powers of two up to the largest n (beyond the smallest, fewer problems: counted and warned)
-        top = int(counts.n.max())
+    counts, ks = _hidden_difficulty_iv(counts, k, k_gt_n)
+    if ks is None:  # powers of two up to each model's own range ("nan") or the largest n ("drop": counted, warned)
+        top = own_range_top(counts.n, counts.model) if k_gt_n == "nan" else int(counts.n.max())
         ks = 2 ** np.arange(int(np.floor(np.log2(top))) + 1)
     models = counts.models
     M, K = len(models), ks.size
@@ -208,7 +218,10 @@ def hidden_difficulty(counts: Counts, k: Any = None) -> DiagnosticsResult:
         pp[i] = mean_curve(sub.n, sub.c, ks, "pass_pow_k")[0]
         used[i] = np.round(wk).astype(np.int64)
         short = used[i] < sub.n.size
-        if short.any():
+        if k_gt_n == "nan":  # no mean over a subset of the model's problems
+            pk[i, short] = pp[i, short] = np.nan
+            used[i, short] = 0
+        elif short.any():
             j = int(np.flatnonzero(short)[0])
             msg = (f"model {m!r}: from k = {int(ks[j])} on, pass@k and pass^k rest on the problems with n >= k only "
                    f"({int(used[i, j])} of {sub.n.size} there, {int(used[i, -1])} at k = {int(ks[-1])}), while the "

@@ -73,8 +73,9 @@ def _ols(x: np.ndarray, y: np.ndarray) -> tuple[float, float, float, float, floa
     X = np.stack([np.ones_like(x), x], axis=1)
     coef, *_ = np.linalg.lstsq(X, y, rcond=None)
     resid = y - X @ coef
-    dof = max(x.size - 2, 1)
-    s2 = float(resid @ resid) / dof
+    if x.size < 3:  # a line through two points: exact, with no residual to measure its fit or its error
+        return float(coef[1]), float(coef[0]), np.nan, np.nan, np.nan
+    s2 = float(resid @ resid) / (x.size - 2)
     cov = s2 * np.linalg.inv(X.T @ X)
     ss_tot = float(((y - y.mean()) ** 2).sum())
     r2 = 1 - float(resid @ resid) / ss_tot if ss_tot > 0 else np.nan
@@ -94,7 +95,7 @@ class PowerLawResult:
         OLS standard errors (of log a propagated to a; the k points are not independent,
         so these understate the uncertainty and are reported for reference only).
     r2 : ndarray
-        R² of the log-log regression.
+        R² of the log-log regression (NaN, like the standard errors, for a line through two points).
     k : tuple of ndarray
         The grid used per model; ``pass_at_k`` the observed pass_D@k there.
     convention : str
@@ -293,6 +294,9 @@ def fit_power_law(
             continue
         if (~ok).any():
             warns.append(f"model {m!r}: {int((~ok).sum())} grid points with pass_D@k in {{0, 1}} were left out")
+        if ok.sum() == 2:
+            warns.append(f"model {m!r}: the power law is a line through 2 points of the grid (exact); its R² and "
+                         "standard errors are undefined and nothing checks the law")
         slope, icpt, r2, sse, ise = _ols(np.log(ks[ok].astype(np.float64)), y[ok])
         A.append(np.exp(icpt))
         B.append(-slope)

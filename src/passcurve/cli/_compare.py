@@ -304,10 +304,11 @@ def hidden_difficulty_cmd(
                 *(f"{pt[key]:.4g}" if pt[key] is not None else "-" for key in ("pass_at_k", "independent_pass_at_k", "pass_pow_k", "independent_pass_pow_k")),
             )
     out.print(c)
-    for e in res.to_dict()["models"]:  # where a k rests on fewer problems than the model has (unequal n)
-        few = [f"{pt['k']}: {pt['problems']}" for pt in e["curve"] if pt.get("problems", -1) < e["curve"][0].get("problems", -1)]
-        if few:
-            out.print(f"  {e['model']}: problems with n >= k, by k: {', '.join(few)}", highlight=False)
+    for e in res.to_dict()["models"]:  # where a model's samples end
+        beyond = [pt["k"] for pt in e["curve"] if pt.get("problems") == 0]
+        if beyond:
+            out.print(f"  '-' from k = {beyond[0]}: beyond the samples of {e['model']} (not every problem has n >= k)",
+                      markup=False, highlight=False)
 
 
 @command("power")

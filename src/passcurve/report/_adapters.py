@@ -76,8 +76,11 @@ def comparisons(counts: Any, table_curve: Any, confidence_level: float, rng: Any
 
 
 # ------------------------------------------------------------------------------------- diagnostics
-def diagnostics(counts: Any) -> Any:
-    """:func:`passcurve.hidden_difficulty` on the powers of two up to the smallest n."""
+def diagnostics(counts: Any, k_gt_n: str = "raise") -> Any:
+    """:func:`passcurve.hidden_difficulty` on the powers of two up to each model's own smallest n (``"nan"``),
+    else up to the smallest n of the file."""
+    if k_gt_n == "nan":
+        return pc.hidden_difficulty(counts)
     n_min = int(counts.n.min())
     ks = [2**e for e in range(0, 31) if 2**e <= n_min]
     return pc.hidden_difficulty(counts, ks)
@@ -136,7 +139,8 @@ def fits(counts: Any, cur: Any, forecast_k: int | None, confidence_level: float,
             if np.isfinite(pl.a[i]) and np.isfinite(pl.b[i]):
                 kk = np.concatenate([k_obs[k_obs <= own[m]], forecast_grid(own[m], fk)[1:]])
                 failure[m]["power_law"] = (kk, 1.0 - pl.predict(kk)[i])
-                labels[m]["power law"] = f"−log pass@k = {pl.a[i]:.3f}·k^−{pl.b[i]:.3f} (R² {pl.r2[i]:.3f})"
+                r2 = f"R² {pl.r2[i]:.3f}" if np.isfinite(pl.r2[i]) else "through 2 points: exact, unchecked"
+                labels[m]["power law"] = f"−log pass@k = {pl.a[i]:.3f}·k^−{pl.b[i]:.3f} ({r2})"
     if forecast is not None:
         tops: dict[int, list[str]] = {}
         for m in cur.models:

@@ -254,6 +254,8 @@ def compute_report_data(
         k_max = int(design.cap if design.cap is not None else counts.n.max())
         k_gt_n = "raise" if k_gt_n == "nan" else k_gt_n
     grid = report_k_grid(k_max)
+    if design is None and k_gt_n == "nan":  # every model's curve ends at its own smallest n, on the grid
+        grid = np.union1d(grid, [int(sub.n.min()) for _, sub in counts.groups()])
     # per-problem pass@k and pass^k below each problem's n: under "nan" up to the longest model's range
     # ("-" where a problem has fewer samples), otherwise below the smallest n of the file
     k_per = k_max if k_gt_n == "nan" else int(counts.n.min())
@@ -331,7 +333,7 @@ def compute_report_data(
     if design is not None:
         col.step("hidden-difficulty diagnostics", lambda: None)
     elif dg is not None:
-        diag = col.optional("hidden-difficulty diagnostics", lambda: dg(counts), notes, "hidden-difficulty",
+        diag = col.optional("hidden-difficulty diagnostics", lambda: dg(counts, k_gt_n), notes, "hidden-difficulty",
                             "Hidden-difficulty diagnostics")
     else:
         col.step("hidden-difficulty diagnostics", lambda: None)

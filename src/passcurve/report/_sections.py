@@ -34,7 +34,15 @@ __all__ = [
 
 PALETTE = (
     "#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#17becf", "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22",
+    "#aec7e8", "#ff9896", "#98df8a", "#c5b0d5", "#ffbb78", "#9edae5", "#c49c94", "#f7b6d2", "#c7c7c7", "#dbdb8d",
 )
+"""Model colours: ten strong ones, then their light partners (colours repeat from the 21st model on)."""
+
+
+def line_mode(y: Any) -> str:
+    """Plotly mode for a model's curve: a line, with a marker when it has a single point (n = 1), which a line
+    alone would not draw."""
+    return "lines+markers" if int(np.isfinite(np.asarray(y, dtype=float)).sum()) <= 1 else "lines"
 
 
 POW_FLOOR = 1e-6
@@ -196,8 +204,8 @@ def passk_section(curve: Any) -> Section:
             lo, hi = curve.intervals["pass_at_k"]
             fig.add_trace(_band(go, ks, lo[i], hi[i], col, f"{m} interval", m))
         fig.add_trace(
-            go.Scatter(x=ks, y=curve.values["pass_at_k"][i], mode="lines", name=m, legendgroup=m,
-                       line={"color": col, "width": 2.5}, hovertemplate="%{y:.4f}")
+            go.Scatter(x=ks, y=curve.values["pass_at_k"][i], mode=line_mode(curve.values["pass_at_k"][i]), name=m,
+                       legendgroup=m, line={"color": col, "width": 2.5}, hovertemplate="%{y:.4f}")
         )
     _layout(fig, xtitle="k (samples per problem)", ytitle="pass@k (unbiased, mean over problems)")
     fig.update_yaxes(rangemode="tozero")
@@ -233,7 +241,7 @@ def failure_section(curve: Any, fits: dict[str, Any] | None = None, note: str | 
         fail = 1.0 - curve.values["pass_at_k"][i]
         ok = fail > 0
         fig.add_trace(
-            go.Scatter(x=ks[ok], y=fail[ok], mode="lines", name=f"{m}", legendgroup=m,
+            go.Scatter(x=ks[ok], y=fail[ok], mode=line_mode(fail[ok]), name=f"{m}", legendgroup=m,
                        line={"color": col, "width": 2.5}, hovertemplate="%{y:.4g}")
         )
         f = (fits or {}).get(m)
@@ -287,9 +295,10 @@ def naive_section(curve: Any) -> Section:
     ks = np.asarray(curve.k, dtype=float)
     for i, m in enumerate(curve.models):
         col = colour(i)
-        fig.add_trace(go.Scatter(x=ks, y=curve.values["pass_at_k"][i], mode="lines", name=m,
-                                 legendgroup=m, line={"color": col, "width": 2.5}, hovertemplate="%{y:.4f}"))
-        fig.add_trace(go.Scatter(x=ks, y=curve.values["naive_pass_at_k"][i], mode="lines", name=f"{m} naive",
+        fig.add_trace(go.Scatter(x=ks, y=curve.values["pass_at_k"][i], mode=line_mode(curve.values["pass_at_k"][i]),
+                                 name=m, legendgroup=m, line={"color": col, "width": 2.5}, hovertemplate="%{y:.4f}"))
+        fig.add_trace(go.Scatter(x=ks, y=curve.values["naive_pass_at_k"][i],
+                                 mode=line_mode(curve.values["naive_pass_at_k"][i]), name=f"{m} naive",
                                  legendgroup=m, line={"color": col, "width": 1.5, "dash": "dash"},
                                  hovertemplate="%{y:.4f}", showlegend=False))
     _style_key(go, fig, [("unbiased", "solid"), ("naive plug-in", "dash")])
@@ -318,7 +327,7 @@ def passpow_section(curve: Any) -> Section:
         col = colour(i)
         v = curve.values["pass_pow_k"][i]
         ok = v >= POW_FLOOR
-        fig.add_trace(go.Scatter(x=ks[ok], y=v[ok], mode="lines", name=m, legendgroup=m,
+        fig.add_trace(go.Scatter(x=ks[ok], y=v[ok], mode=line_mode(v[ok]), name=m, legendgroup=m,
                                  line={"color": col, "width": 2.5}, hovertemplate="%{y:.4g}"))
     _layout(fig, xtitle="k (attempts that must all succeed)", ytitle="pass^k (unbiased, mean over problems)",
             logy=True)

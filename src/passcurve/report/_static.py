@@ -11,7 +11,7 @@ from typing import Any
 import numpy as np
 
 from .._errors import PasscurveError
-from ._sections import POW_FLOOR, colour
+from ._sections import POW_FLOOR, colour, line_mode
 
 __all__ = ["PANELS", "static_figure", "save_figure"]
 
@@ -20,6 +20,11 @@ PANELS = ("pass_at_k", "failure", "pass_pow_k", "naive")
 
 FORMATS = {".png": "png", ".svg": "svg", ".pdf": "pdf"}
 
+
+
+def _marker(y: Any) -> str | None:
+    """A marker where a curve has a single point (one sample per problem), which a line alone would not draw."""
+    return "o" if line_mode(y) != "lines" else None
 
 def _static_iv(panels: Any) -> tuple[str, ...]:
     if isinstance(panels, str):
@@ -56,11 +61,11 @@ def static_figure(data: Any, panels: Any = PANELS[:3]) -> Any:
                 if "pass_at_k" in cur.intervals:
                     lo, hi = cur.intervals["pass_at_k"]
                     ax.fill_between(ks, lo[i], hi[i], color=col, alpha=0.18, linewidth=0)
-                ax.plot(ks, cur.values["pass_at_k"][i], color=col, lw=1.8, label=m)
+                ax.plot(ks, cur.values["pass_at_k"][i], color=col, lw=1.8, label=m, marker=_marker(cur.values["pass_at_k"][i]))
             elif panel == "failure":
                 fail = 1 - cur.values["pass_at_k"][i]
                 ok = fail > 0
-                ax.plot(ks[ok], fail[ok], color=col, lw=1.8, label=m)
+                ax.plot(ks[ok], fail[ok], color=col, lw=1.8, label=m, marker=_marker(fail[ok]))
                 f = data.fits.get(m) if data.fits else None
                 if f and "power_law" in f:
                     pk, pv = f["power_law"]
@@ -73,9 +78,9 @@ def static_figure(data: Any, panels: Any = PANELS[:3]) -> Any:
             elif panel == "pass_pow_k":
                 v = cur.values["pass_pow_k"][i]
                 ok = v >= POW_FLOOR
-                ax.plot(ks[ok], v[ok], color=col, lw=1.8, label=m)
+                ax.plot(ks[ok], v[ok], color=col, lw=1.8, label=m, marker=_marker(v[ok]))
             elif panel == "naive":
-                ax.plot(ks, cur.values["pass_at_k"][i], color=col, lw=1.8, label=f"{m}")
+                ax.plot(ks, cur.values["pass_at_k"][i], color=col, lw=1.8, label=f"{m}", marker=_marker(cur.values["pass_at_k"][i]))
                 ax.plot(ks, cur.values["naive_pass_at_k"][i], color=col, lw=1.0, ls="--")
         ax.set_xscale("log")
         lo_x, hi_x = ax.get_xlim()
