@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 
+import numpy as np
 import pytest
 from conftest import run_cli, shared_file
 
@@ -30,6 +31,28 @@ def test_forecast_json_shape(sim_csv):
         assert row["observed"] is None  # K beyond the 200 samples drawn
     assert {f["model"] for f in d["fits"]} == {"tiny-1b", "base-7b"}
     assert len(d["k_for"]) == 2
+
+
+def test_forecast_leaves_out_only_the_models_it_cannot_forecast(tmp_path):
+    # one model with one sample per problem beside one with 200: the second is forecast exactly as when read
+    # alone; the first is named in a one-line warning (only the mean is identified); alone it is refused (exit 2)
+    bench = passcurve.simulate(problems=60, n=200, models=passcurve.DEMO_MODELS[:1], rng=4)
+    g = np.random.default_rng(0)
+    one = passcurve.Counts.from_arrays(np.ones(60, int), g.binomial(1, 0.3, 60), model="single")
+    path = tmp_path / "mixed.csv"
+    both = passcurve.Counts.from_arrays(np.r_[bench.counts.n, one.n], np.r_[bench.counts.c, one.c],
+                                        model=[bench.counts.models[0]] * 60 + ["single"] * 60)
+    write_counts(both, path)
+    args = ["--k", "1000", "--json", "--n-resamples", "10"]
+    r = run_cli("forecast", str(path), *args)
+    assert r.returncode == 0, r.stderr
+    d = json.loads(r.stdout)
+    assert [f["model"] for f in d["forecasts"]] == [bench.counts.models[0]]
+    assert any("left out: model 'single': every problem has one sample" in w for w in d["warnings"])
+    alone = json.loads(run_cli("forecast", str(path), *args, "--models", bench.counts.models[0]).stdout)
+    assert alone["forecasts"] == d["forecasts"]
+    bad = run_cli("forecast", str(path), *args, "--models", "single")
+    assert bad.returncode == 2 and bad.stderr.strip().count("\n") == 0 and "one sample" in bad.stderr
 
 
 def test_fit_table_and_json(sim_csv):

@@ -20,7 +20,7 @@ from ._adaptive import check_design
 from ._counts import Counts, check_counts_object
 from ._errors import DegenerateDataWarning, PasscurveError
 from ._forecast import FORECAST_METHODS, _pass_mean, _reduce, forecast
-from ._validation import as_int_array, check_confidence_level, check_positive_int, check_rng
+from ._validation import as_int_array, check_confidence_level, check_positive_int, check_rng, model_streams
 
 __all__ = ["backtest", "BacktestResult"]
 
@@ -164,14 +164,19 @@ def backtest(
     warns: list[str] = []
     what = "the smallest n" if design is None else "the largest k the design estimates"
     if too_big:
+        whose = f"{what} of the model sampled furthest" if len(tops) > 1 else what
         msg = (f"k = {', '.join(map(str, too_big))} left out: the full data's own pass@k, the backtest's truth, exists "
-               f"only up to k = {max(tops.values())} ({what})")
+               f"only up to k = {max(tops.values())} ({whose})")
         warns.append(msg)
-    short = {name: sorted({b for _, b in pairs if b > t}) for name, t in tops.items()}
-    for name, ks_out in short.items():
-        if ks_out:
-            warns.append(f"model {name!r}: k = {', '.join(map(str, ks_out))} left out (its truth exists only up to "
-                         f"k = {tops[name]}, {what} of its problems)")
+    for name, t in tops.items():
+        ks_out = sorted({b for _, b in pairs if b > t})
+        if not ks_out:
+            continue
+        why = f"its truth exists only up to k = {t}, {what} of its problems"
+        if len(ks_out) == len({b for _, b in pairs}):
+            warns.append(f"model {name!r}: no run (every k asked for is beyond it: {why})")
+        else:
+            warns.append(f"model {name!r}: k = {', '.join(map(str, ks_out))} left out ({why})")
     for msg in warns:
         warnings.warn(msg, DegenerateDataWarning, stacklevel=2)
     gen = check_rng(rng)
@@ -179,9 +184,12 @@ def backtest(
     # same thinned counts and the comparison does not depend on how many draws a method uses
     data_gen = np.random.default_rng(gen.integers(2**63))
     rows: list[dict[str, Any]] = []
+    restarts = (model_streams(data_gen), model_streams(gen))
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         for name, sub in counts.groups():
+            for restart in restarts:  # a model's thinnings and forecasts do not depend on the other models
+                restart()
             n, c = sub.n.astype(np.int64), sub.c.astype(np.int64)
             for seed in range(seeds):
                 idx = np.arange(n.size)

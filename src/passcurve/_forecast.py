@@ -78,6 +78,7 @@ from ._validation import (
     check_positive_int,
     check_rng,
     fmt,
+    model_streams,
 )
 
 __all__ = ["forecast", "ForecastResult", "k_for", "KForResult", "FORECAST_METHODS", "thin_counts"]
@@ -652,6 +653,23 @@ def _weights_from_cv(cv: dict[str, float], method: str, combination: str = "inve
     return {k: v / tot for k, v in inv.items()}
 
 
+def unforecastable(counts: Counts, k: Any) -> dict[str, str]:
+    """The models whose data identify no forecast of pass@K, with the reason (one sample per problem identifies
+    only the mean success rate). The CLI forecasts the other models; :func:`forecast` refuses."""
+    top = float(np.max(np.asarray(k, dtype=np.float64)))
+    out = {}
+    for name, sub in counts.groups():
+        if int(sub.n.max()) == 1:
+            mu = float(np.average(sub.c, weights=sub.weight))
+            hi = float(-np.expm1(top * np.log1p(-mu))) if mu < 1 else 1.0
+            out[name] = (
+                f"model {name!r}: every problem has one sample, which identifies only the mean success rate "
+                f"({mu:.4g}); pass@{fmt(top)} could be anything from {mu:.4g} (each problem always or never solved) "
+                f"to {hi:.4g} (all equally hard); draw at least 2 samples per problem to forecast"
+            )
+    return out
+
+
 def forecast(
     counts: Counts,
     k: Any,
@@ -738,9 +756,14 @@ def forecast(
         report = check_deviations(counts, emit=True, design=design)
         warns = [f"{name}: {msg}" for fl in report.flags.values() for name, msg in fl]
     K = ks.astype(np.float64)
+    refused = unforecastable(counts, K)
+    if refused:  # before any work: a refusal names the first model that cannot be forecast
+        raise PasscurveError(next(iter(refused.values())))
     z = float(stats.norm.ppf(0.5 + cl / 2))
     models, P, LO, HI, W, CANDS, CVE, FITS, STATE, OBS = [], [], [], [], [], [], [], [], [], []
+    restart = model_streams(gen)
     for name, sub in counts.groups():
+        restart()  # a model's draws do not depend on the other models in the input
         n, c = sub.n.astype(np.int64), sub.c.astype(np.int64)
         if (c == 0).all() or (c == n).all():
             msg = (f"model {name!r}: every problem has c = {'0' if (c == 0).all() else 'n'}; the difficulty "
@@ -748,14 +771,6 @@ def forecast(
                    + ("; its interval beyond the samples drawn runs to 1" if (c == 0).all() else ""))
             warns.append(f"DegenerateDataWarning: {msg}")
             warnings.warn(msg, DegenerateDataWarning, stacklevel=2)
-        if int(n.max()) == 1:
-            mu = float(np.average(c, weights=sub.weight))
-            top = float(-np.expm1(float(K.max()) * np.log1p(-mu))) if mu < 1 else 1.0
-            raise PasscurveError(
-                f"model {name!r}: every problem has one sample, which identifies only the mean success rate "
-                f"({mu:.4g}); pass@{fmt(K.max())} could be anything from {mu:.4g} (each problem always or never solved) "
-                f"to {top:.4g} (all equally hard); draw at least 2 samples per problem to forecast"
-            )
         adj: dict[str, _Adjust] = {}
         if method == "auto":
             sb = _self_backtest(n, c, AUTO_CANDIDATES, R, gen, design=design)

@@ -59,7 +59,15 @@ from scipy import special
 from ._adaptive import BetaPrior, _fit_beta_binomial, _fit_zi_beta_binomial, _hierarchical_forecast
 from ._counts import Counts, check_counts_object
 from ._errors import PasscurveError
-from ._validation import as_float_array, as_int_array, check_positive_int, check_probability, check_rng, fmt
+from ._validation import (
+    as_float_array,
+    as_int_array,
+    check_positive_int,
+    check_probability,
+    check_rng,
+    fmt,
+    model_streams,
+)
 
 __all__ = ["METHODS", "Planner", "PlanResult", "plan", "preposterior_reduction"]
 
@@ -1118,7 +1126,9 @@ def plan(
     rows_add: list[np.ndarray] = []
     summary: list[dict[str, Any]] = []
     warns: list[str] = []
+    restart = model_streams(gen)
     for model, sub in counts.groups():
+        restart()  # a model's plan does not depend on the other models in the input
         with warnings.catch_warnings():
             pl = Planner(sub, k=k, method=method, max_n=max_n, prior=prior, hedge=hedge, rng=gen)
             add = pl.allocate(budget, batch=batch)

@@ -41,7 +41,7 @@ from scipy import stats
 from ._errors import DependenceWarning, PasscurveError, StoppingTimeWarning
 from ._estimators import pass_at_k
 from ._results import long_frame
-from ._validation import as_int_array, check_positive_int, check_rng, fmt
+from ._validation import as_int_array, check_positive_int, check_rng, fmt, model_streams
 
 __all__ = ["retries", "RetryResult"]
 
@@ -351,7 +351,9 @@ def retries(
     stops = np.zeros(M, dtype=bool)
     warns: list[str] = []
     used: list[str] = []
+    restart = model_streams(gen)
     for mi, m in enumerate(models):
+        restart()  # a model's permutations do not depend on the other models in the input
         gsel = np.flatnonzero(g_model == m)
         fs, nn, cc = first_success[gsel], n_i[gsel], c_i[gsel]
         solved_by = fs[None, :] <= budget[:, None]

@@ -61,6 +61,7 @@ from ._validation import (
     check_positive_int,
     check_probability,
     check_rng,
+    model_streams,
 )
 
 __all__ = ["curve_intervals", "standard_error", "INTERVAL_METHODS", "INTERVAL_METRICS"]
@@ -336,7 +337,11 @@ def _percentile(reps: np.ndarray, alpha: float) -> tuple[np.ndarray, np.ndarray]
 def _bca(reps: np.ndarray, theta: np.ndarray, jack: np.ndarray, alpha: float) -> tuple[np.ndarray, np.ndarray]:
     """BCa interval (Efron 1987) per column of the (B, K) replicates."""
     B = np.isfinite(reps).sum(axis=0)
-    less = (reps < theta[None, :]).sum(axis=0) + 0.5 * (reps == theta[None, :]).sum(axis=0)
+    # a replicate within rounding of the estimate is a tie (counted half): the same mean summed in another
+    # order (the exact paths of a chunk of k) differs by a few ulps, and z0 must not depend on that
+    tol = 1e-12 * np.abs(theta)[None, :]
+    tie = np.abs(reps - theta[None, :]) <= tol
+    less = (reps < theta[None, :] - tol).sum(axis=0) + 0.5 * tie.sum(axis=0)
     prop = np.clip(less / np.maximum(B, 1), 1.0 / (B + 1), B / (B + 1.0))
     z0 = stats.norm.ppf(prop)
     with np.errstate(invalid="ignore", divide="ignore"):
@@ -385,7 +390,8 @@ def _rare(S: np.ndarray) -> np.ndarray:
     with np.errstate(invalid="ignore", divide="ignore"):
         ess_pos = np.where(S0.any(axis=0), S0.sum(axis=0) ** 2 / (S0**2).sum(axis=0), 0.0)
         ess_neg = np.where(F0.any(axis=0), F0.sum(axis=0) ** 2 / (F0**2).sum(axis=0), 0.0)
-    return (ess_pos < _RARE) | (ess_neg < _RARE)
+    # a column without any problem (all NaN: n < k everywhere) has no mean and no interval to warn about
+    return ((ess_pos < _RARE) | (ess_neg < _RARE)) & np.isfinite(S).any(axis=0)
 
 
 def _wilson_t(
@@ -654,7 +660,9 @@ def curve_intervals(
     first = {str(counts.model[i]): int(code[i]) for i in np.unique(code.ravel(), return_index=True)[1]}
     order = np.argsort(code.ravel(), kind="stable")
     bounds = np.searchsorted(code.ravel()[order], np.arange(int(code.max()) + 2))
+    restart = model_streams(gen)
     for name in names:
+        restart()  # a model's replicates do not depend on the other models in the input
         j = first[name]
         rows = order[bounds[j] : bounds[j + 1]]
         sub = counts.take(rows)

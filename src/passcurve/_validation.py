@@ -8,7 +8,7 @@ with a one-line message naming the argument in backticks, e.g.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
@@ -175,6 +175,22 @@ def check_positive_int(x: Any, name: str, *, minimum: int = 1, maximum: int = 2*
     if int(x) > maximum:
         raise PasscurveError(f"`{name}` is too large (got {name}={int(x):.3g}, max {maximum:.3g})")
     return int(x)
+
+
+def model_streams(gen: np.random.Generator) -> Callable[[], None]:
+    """A reset to call at the start of each model's work: it puts ``gen`` back to its state at this call.
+
+    Every model then draws the same random stream (common random numbers), so a model's intervals,
+    forecasts, thinnings and plans do not depend on which other models the input holds: they equal the
+    results of that model alone with the same seed. After the last model the generator is where that
+    model's work left it.
+    """
+    state = gen.bit_generator.state
+
+    def reset() -> None:
+        gen.bit_generator.state = state
+
+    return reset
 
 
 def check_rng(rng: Any) -> np.random.Generator:

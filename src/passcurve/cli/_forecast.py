@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Mapping
 from typing import Annotated, Any
 
@@ -13,8 +14,8 @@ from rich.table import Table
 from .._backtest import backtest as run_backtest
 from .._deviation import check_deviations
 from .._difficulty import DIFFICULTY_MODELS, fit_difficulty
-from .._errors import PasscurveError
-from .._forecast import FORECAST_METHODS
+from .._errors import DegenerateDataWarning, PasscurveError
+from .._forecast import FORECAST_METHODS, unforecastable
 from .._forecast import forecast as run_forecast
 from .._scaling import fit_power_law
 from ._app import (
@@ -157,6 +158,11 @@ def forecast_cmd(
     design = design_from(stop_batch, cap)
     with collect_warnings(show=True, acted_on=acted_on(design)) as seen:
         counts = _load(file, acted_on=acted_on(design), **read)
+        refused = unforecastable(counts, ks)
+        if refused and len(refused) < len(counts.models):  # forecast the others; say why these are left out
+            for why in refused.values():
+                warnings.warn(f"left out: {why}", DegenerateDataWarning, stacklevel=1)
+            counts = counts.select_models([m for m in counts.models if m not in refused])
         res = run_forecast(counts, ks, method=method, confidence_level=confidence_level, n_resamples=n_resamples,
                            scope=scope, rng=seed, design=design)
         reach = [res.k_for(t, m) for m in res.models for t in (targets or [])]
