@@ -145,6 +145,7 @@ def fits(counts: Any, cur: Any, forecast_k: int | None, confidence_level: float,
         tops: dict[int, list[str]] = {}
         for m in cur.models:
             tops.setdefault(own[m], []).append(m)
+
         def run(names: list[str], top: int, whole: bool) -> None:
             fc = forecast(counts if whole else counts.select_models(names), forecast_grid(top, fk),
                           confidence_level=confidence_level, n_resamples=n_resamples, cv_resamples=3, rng=rng,
@@ -154,9 +155,12 @@ def fits(counts: Any, cur: Any, forecast_k: int | None, confidence_level: float,
         for top, names in tops.items():  # one call when every model has the same range
             try:
                 run(names, top, len(tops) == 1)
-            except PasscurveError:
+            except PasscurveError as exc:
                 if len(names) == 1 and len(tops) == 1:
                     raise  # the section's note says why
+                if len(names) == 1:
+                    labels[names[0]]["forecast"] = f"not shown: {exc}"
+                    continue
                 for m in names:  # the models that can be forecast still are; the others say why
                     try:
                         run([m], top, False)
