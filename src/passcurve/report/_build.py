@@ -392,7 +392,8 @@ def _retry_numbers(res: Any, budget: int, notes: dict[str, str]) -> dict[str, An
     indep = []
     for i, m in enumerate(res.models):
         if bool(res.dependent[i]) or bool(res.stops_at_success[i]):
-            why = (f"attempts dependent (permutation p = {float(res.p_value[i]):.3g})" if res.dependent[i]
+            test = res.method[i] if i < len(res.method) else "permutation"  # the test retries() actually ran
+            why = (f"attempts dependent ({test} p = {float(res.p_value[i]):.3g})" if res.dependent[i]
                    else "sampling stops at the first success (independence not testable)")
             out[m] = {"budget": b, "completion": float(res.completion[i, j]), "sub": why,
                       "first_try": float(res.attempt_rate[i, 0])}
