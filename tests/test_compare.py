@@ -141,6 +141,11 @@ def test_unpaired_fallback_warns():
     # Welch's t-test from scipy, an independent computation
     assert res.p_value[0] == pytest.approx(stats.ttest_ind(sa, sb, equal_var=False).pvalue, rel=1e-6)
     assert res.warnings
+    # each model's own number of problems (120 and 110), not the smaller of the two
+    assert res.problems.tolist() == [120] and res.problems_b.tolist() == [110]
+    pt = res.to_dict()["points"][0]
+    assert (pt["problems"], pt["problems_b"]) == (120, 110)
+    assert compare(cnt, "A", "B", [1], rng=0).problems_b is None  # paired: one count, the shared problems
 
 
 @pytest.mark.parametrize(

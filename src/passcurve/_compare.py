@@ -84,7 +84,10 @@ class CompareResult:
     p_value : ndarray, shape (K,)
         Two-sided p-value of "no difference".
     problems : ndarray of int, shape (K,)
-        Problems entering the comparison at each k (shared problems when paired).
+        Problems entering the comparison at each k: the shared problems when paired, model A's
+        when unpaired (model B's are in ``problems_b``).
+    problems_b : ndarray of int or None
+        Unpaired only: model B's problems at each k.
     paired : bool
     method, test : str
         How the interval and the p-value were computed.
@@ -116,6 +119,7 @@ class CompareResult:
     n_resamples: int | None = None
     warnings: tuple[str, ...] = ()
     design: str | None = None
+    problems_b: np.ndarray | None = None
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready: models, settings and one entry per k with difference, low/high, p_value."""
@@ -132,6 +136,7 @@ class CompareResult:
                     "se": _f(self.se[j]),
                     "p_value": _f(self.p_value[j]),
                     "problems": int(self.problems[j]),
+                    **({} if self.problems_b is None else {"problems_b": int(self.problems_b[j])}),
                     "correlation": _f(self.correlation[j]),
                 }
             )
@@ -350,7 +355,7 @@ def compare(
                 lo, hi = _bca(reps, diff, jack, alpha)
             pval = _sign_flip_p(D, g, G, B, gen)
             test = "sign-flip permutation"
-        problems = Nk
+        problems, problems_b = Nk, None
     else:
         msg = (
             f"models {a!r} and {b!r} were run on different problems ({pa.size} and {pb.size}, {shared.size} shared): "
@@ -383,7 +388,8 @@ def compare(
             lo, hi = _percentile(reps, alpha)
             if method == "bca":
                 method = "bootstrap"  # BCa needs a joint jackknife; unpaired uses percentile
-        problems = np.minimum(np.isfinite(Sa_all).sum(axis=0), np.isfinite(Sb_all).sum(axis=0))
+        problems = np.isfinite(Sa_all).sum(axis=0)
+        problems_b = np.asarray(np.isfinite(Sb_all).sum(axis=0), dtype=np.int64)
     return CompareResult(
         model_a=a,
         model_b=b,
@@ -405,6 +411,7 @@ def compare(
         n_resamples=None if method == "analytic" else B,
         warnings=tuple(warns),
         design=None if design is None else design.label(),
+        problems_b=problems_b,
     )
 
 

@@ -167,7 +167,7 @@ def render_compare(res: Any) -> None:
             fmt_cell(pt["difference"]),
             f"[{fmt_cell(pt['low'])}, {fmt_cell(pt['high'])}]",
             f"{pt['p_value']:.3g}" if pt["p_value"] is not None else "-",
-            str(pt["problems"]),
+            str(pt["problems"]) if "problems_b" not in pt else f"{pt['problems']} / {pt['problems_b']}",
         )
     out.print(t)
 

@@ -508,7 +508,9 @@ def comparison_section(table_curve: Any, counts: Any, comparisons: Sequence[Any]
             for j, k in enumerate(c.k):
                 crow.append([c.model_a, c.model_b, int(k), fmt_num(c.value_a[j]), fmt_num(c.value_b[j]),
                              fmt_num(c.difference[j]), f"[{fmt_num(c.low[j])}, {fmt_num(c.high[j])}]",
-                             fmt_p(c.p_value[j]), int(c.problems[j]), "yes" if c.paired else "no",
+                             fmt_p(c.p_value[j]),
+                             int(c.problems[j]) if c.problems_b is None else f"{c.problems[j]} / {c.problems_b[j]}",
+                             "yes" if c.paired else "no",
                              f"{c.method}; {c.test}"])
         body += '<div class="wide scroll">' + _table(ch, crow, text_cols=2) + "</div>"
         body += (f'<p class="caption">{esc(comparisons[0].metric.replace("_", " "))}: difference A − B with its '
