@@ -143,3 +143,15 @@ def test_each_model_runs_to_its_own_smallest_n():
     assert np.isnan(res.pass_at_k[0, 3:]).all() and np.isfinite(res.pass_at_k[0, :3]).all()
     alone = hidden_difficulty(cnt.select_models(["b"]))
     np.testing.assert_array_equal(res.pass_at_k[1], alone.pass_at_k[0])
+
+
+def test_a_model_with_one_sample_per_problem_says_what_is_undefined():
+    from passcurve import DegenerateDataWarning
+
+    cnt = Counts.from_arrays([1, 1, 1, 10, 10, 10], [0, 1, 0, 3, 7, 0], problem=list("abc") * 2,
+                             model=["one"] * 3 + ["ten"] * 3)
+    with pytest.warns(DegenerateDataWarning, match="model 'one': every problem has one sample"):
+        res = hidden_difficulty(cnt)
+    assert np.isnan(res.both_right[0]) and res.mean[0] == pytest.approx(1 / 3)
+    with pytest.raises(PasscurveError, match="n >= 2"):  # alone nothing beyond the mean is defined
+        hidden_difficulty(cnt.select_models(["one"]))

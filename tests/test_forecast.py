@@ -385,6 +385,17 @@ def test_backtest_runs_each_model_as_far_as_its_own_truth(bench):
         backtest(two, m=[20], k=[300], seeds=1, methods=["beta"])
 
 
+def test_backtest_says_how_many_runs_a_method_could_not_forecast():
+    from passcurve import DegenerateDataWarning
+
+    # every problem always solved: pass_D@k = 1 at every k, so the paper's least squares has no line to fit
+    cnt = Counts.from_arrays(np.full(30, 10), np.full(30, 10))
+    with pytest.warns(DegenerateDataWarning, match=r"least_squares: no forecast in 2 of 2 runs"):
+        res = backtest(cnt, m=[5], k=[10], seeds=2, methods=["least_squares", "beta"], n_resamples=5, rng=0)
+    assert sum(1 for r in res.rows if r["method"] == "least_squares" and np.isnan(r["forecast"])) == 2
+    assert {s["method"]: s["runs"] for s in res.summary} == {"least_squares": 0, "beta": 2}
+
+
 def test_backtest_says_which_k_it_leaves_out_and_keeps_widths_of_the_runs_it_has(bench):
     from passcurve import DegenerateDataWarning
     from passcurve._backtest import _summarise

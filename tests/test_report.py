@@ -421,7 +421,7 @@ def test_each_model_runs_to_its_own_smallest_n():
     assert np.isnan(d.curve.values["pass_at_k"][j, beyond]).all() and (d.curve.problems[j, beyond] == 0).all()
     assert not any(cat == "DroppedProblemsWarning" for cat, _ in d.warnings)
     head = rep2.html[: rep2.html.index('id="loop"')]
-    assert "Curves run to each model's smallest n: k = 10 for shallow, 1,000 for deep." in head
+    assert "Curves run to each model's smallest n: k = 10 for shallow, 1,000 for deep. Comparisons use k ≤ 10" in head
     loop = rep2.html[rep2.html.index('id="loop"'): rep2.html.index('id="pass-at-k"')]
     assert "coverage pass@n" in loop and "at k = 1,000" in loop and "at k = 10<" in loop
     # forecasts start where each model's data end

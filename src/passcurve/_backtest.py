@@ -213,4 +213,12 @@ def backtest(
                             # no forecast (e.g. least squares undefined) is no run, not a miss
                             "covered": bool(lo <= truth <= hi) if np.isfinite([p, lo, hi]).all() else None,
                         })
+    for meth in methods:  # runs without a forecast are left out of a method's summary: say how many and why
+        mine = [r for r in rows if r["method"] == meth]
+        none = sum(1 for r in mine if not np.isfinite(r["forecast"]))
+        if none:
+            msg = (f"{meth}: no forecast in {none} of {len(mine)} runs (the thinned counts do not identify it, e.g. "
+                   "pass_D@k is 0 or 1 at every k of the least-squares grid); its summary counts the other runs")
+            warns.append(msg)
+            warnings.warn(msg, DegenerateDataWarning, stacklevel=2)
     return BacktestResult(tuple(rows), tuple(_summarise(rows)), cl, warnings=tuple(warns))

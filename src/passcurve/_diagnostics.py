@@ -24,7 +24,7 @@ import numpy as np
 
 from ._counts import Counts, check_counts_object
 from ._curves import mean_curve
-from ._errors import DroppedProblemsWarning, PasscurveError
+from ._errors import DegenerateDataWarning, DroppedProblemsWarning, PasscurveError
 from ._validation import as_int_array, own_range_top
 
 __all__ = ["hidden_difficulty", "DiagnosticsResult"]
@@ -214,6 +214,11 @@ def hidden_difficulty(counts: Counts, k: Any = None, *, k_gt_n: str = "nan") -> 
         two = sub.n >= 2
         probs[i] = int(two.sum())
         both[i] = float(np.mean(c[two] * (c[two] - 1) / (n[two] * (n[two] - 1)))) if two.any() else np.nan
+        if not two.any():  # the whole input is refused only when no model has two samples of a problem
+            msg = (f"model {m!r}: every problem has one sample; P(both right), P(2nd | 1st) and the intra-class "
+                   "correlation need two and are left undefined")
+            warns.append(msg)
+            warnings.warn(msg, DegenerateDataWarning, stacklevel=2)
         pk[i], wk = mean_curve(sub.n, sub.c, ks, "pass_at_k")
         pp[i] = mean_curve(sub.n, sub.c, ks, "pass_pow_k")[0]
         used[i] = np.round(wk).astype(np.int64)

@@ -536,7 +536,9 @@ def _curve_intervals_iv(
     check_k_gt_n(k_gt_n)
     if k is None:
         top = default_top(counts, k_gt_n, design)
-        ks = np.unique(np.unique(np.round(np.geomspace(1, top, 20)).astype(np.int64)))
+        ks = np.unique(np.round(np.geomspace(1, top, 20)).astype(np.int64))
+        if k_gt_n == "nan" and design is None:  # each model's curve ends at its own smallest n, on the grid
+            ks = np.union1d(ks, [int(sub.n.min()) for _, sub in counts.groups()])
     else:
         ks = np.unique(as_int_array(k, "k", minimum=1).ravel())
         if k_gt_n == "raise" and design is None:

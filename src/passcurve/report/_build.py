@@ -421,10 +421,10 @@ def _ranges(c: Counts, cur: CurveResult) -> str:
     ends = {m: int(cur.k[np.flatnonzero(h)[-1]]) for m, h in zip(cur.models, has, strict=True) if h.any()}
     if len(set(ends.values())) > 1:
         by = sorted(ends.items(), key=lambda x: x[1])
-        names = ", ".join(f"{k:,} for {esc(m)}" for m, k in by[:4]) + (", …" if len(by) > 4 else "")
+        names = ", ".join(f"{k:,} for {esc(m)}" for m, k in by[:4]) + (f" and {len(by) - 4} more" if len(by) > 4 else "")
         common = int(c.n.min())
         return (f"Curves run to each model's smallest n: k = {names}. Comparisons use k ≤ {common:,}, "
-                "which every problem reaches.")
+                "which every model reaches.")
     k_last = int(cur.k[-1])
     text = f"Curves run to k = {k_last}."
     further = [(m, int(sub.n.min())) for m, sub in c.groups() if int(sub.n.min()) > k_last]
