@@ -25,6 +25,7 @@ from ._validation import (
     check_k_gt_n,
     check_k_le_n,
     fmt,
+    own_range_ends,
     own_range_top,
 )
 
@@ -76,6 +77,12 @@ class CurveResult:
     interval_method: str | None = None
     warnings: tuple[str, ...] = ()
     design: str | None = None
+
+    def last_index(self, metric: str = "pass_at_k") -> np.ndarray:
+        """Per model, the index into ``k`` of its last estimated value: where its own range ends
+        (``k_gt_n="nan"``); the last index for a model with no value at all."""
+        has = np.isfinite(self.values[metric])
+        return np.where(has.any(axis=1), has.shape[1] - 1 - np.argmax(has[:, ::-1], axis=1), has.shape[1] - 1)
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready: ``{"models": [{"model", "problems", ..., "curve": [{"k", metric..., "low"/"high"}]}]}``."""
@@ -207,6 +214,14 @@ def default_top(counts: Counts, k_gt_n: str, design: Any = None) -> int:
     if design is not None or k_gt_n == "drop":
         return int(counts.n.max())
     return own_range_top(counts.n, counts.model) if k_gt_n == "nan" else int(counts.n.min())
+
+
+def with_own_ends(ks: np.ndarray, counts: Counts, k_gt_n: str, design: Any = None) -> np.ndarray:
+    """A default grid ``ks`` with each model's smallest n added under "nan" (no design), so that every
+    model's curve ends on the grid at its own range's end."""
+    if k_gt_n != "nan" or design is not None:
+        return ks
+    return np.union1d(ks, own_range_ends(counts.n, counts.model)).astype(np.int64)
 
 
 def own_range(used: np.ndarray, size: int, k_gt_n: str) -> np.ndarray:

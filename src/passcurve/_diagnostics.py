@@ -23,7 +23,7 @@ from typing import Any
 import numpy as np
 
 from ._counts import Counts, check_counts_object
-from ._curves import mean_curve
+from ._curves import mean_curve, own_range
 from ._errors import DegenerateDataWarning, DroppedProblemsWarning, PasscurveError
 from ._validation import as_int_array, own_range_top
 
@@ -222,11 +222,11 @@ def hidden_difficulty(counts: Counts, k: Any = None, *, k_gt_n: str = "nan") -> 
         pk[i], wk = mean_curve(sub.n, sub.c, ks, "pass_at_k")
         pp[i] = mean_curve(sub.n, sub.c, ks, "pass_pow_k")[0]
         used[i] = np.round(wk).astype(np.int64)
+        ok = own_range(used[i], sub.n.size, k_gt_n)  # "nan": no mean over a subset of the model's problems
+        pk[i, ~ok] = pp[i, ~ok] = np.nan
+        used[i, ~ok] = 0
         short = used[i] < sub.n.size
-        if k_gt_n == "nan":  # no mean over a subset of the model's problems
-            pk[i, short] = pp[i, short] = np.nan
-            used[i, short] = 0
-        elif short.any():
+        if k_gt_n == "drop" and short.any():
             j = int(np.flatnonzero(short)[0])
             msg = (f"model {m!r}: from k = {int(ks[j])} on, pass@k and pass^k rest on the problems with n >= k only "
                    f"({int(used[i, j])} of {sub.n.size} there, {int(used[i, -1])} at k = {int(ks[-1])}), while the "

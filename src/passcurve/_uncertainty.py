@@ -49,7 +49,7 @@ from scipy import stats
 
 from ._adaptive import check_design
 from ._counts import Counts, check_counts_object
-from ._curves import CurveResult, _pad, default_top, own_range
+from ._curves import CurveResult, _pad, default_top, own_range, with_own_ends
 from ._errors import DegenerateDataWarning, DroppedProblemsWarning, PasscurveError
 from ._estimators import g_pass_at_k, pass_at_k, pass_pow_k
 from ._validation import (
@@ -536,9 +536,7 @@ def _curve_intervals_iv(
     check_k_gt_n(k_gt_n)
     if k is None:
         top = default_top(counts, k_gt_n, design)
-        ks = np.unique(np.round(np.geomspace(1, top, 20)).astype(np.int64))
-        if k_gt_n == "nan" and design is None:  # each model's curve ends at its own smallest n, on the grid
-            ks = np.union1d(ks, [int(sub.n.min()) for _, sub in counts.groups()])
+        ks = with_own_ends(np.unique(np.round(np.geomspace(1, top, 20)).astype(np.int64)), counts, k_gt_n, design)
     else:
         ks = np.unique(as_int_array(k, "k", minimum=1).ravel())
         if k_gt_n == "raise" and design is None:

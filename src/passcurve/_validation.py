@@ -126,12 +126,17 @@ def check_k_gt_n(k_gt_n: Any) -> str:
     return str(k_gt_n)
 
 
-def own_range_top(n: np.ndarray, model: np.ndarray) -> int:
-    """The largest k some model estimates over all its problems: the largest of the models' smallest n."""
+def own_range_ends(n: np.ndarray, model: np.ndarray) -> np.ndarray:
+    """Each model's smallest n (models in sorted order): where its own range of k ends."""
     _, code = np.unique(model.astype(str), return_inverse=True)
     lows = np.full(int(code.max()) + 1, np.iinfo(np.int64).max)
     np.minimum.at(lows, code.ravel(), n)
-    return int(lows.max())
+    return lows
+
+
+def own_range_top(n: np.ndarray, model: np.ndarray) -> int:
+    """The largest k some model estimates over all its problems: the largest of the models' smallest n."""
+    return int(own_range_ends(n, model).max())
 
 
 def check_k_le_n(n: np.ndarray, k: np.ndarray) -> None:

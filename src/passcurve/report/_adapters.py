@@ -129,8 +129,7 @@ def fits(counts: Any, cur: Any, forecast_k: int | None, confidence_level: float,
     k_max = int(cur.k[-1])
     fk = int(forecast_k or max(100 * k_max, 10_000))
     # each model's observed range ends at its last estimated k (its own smallest n under k_gt_n="nan")
-    has = np.isfinite(cur.values["pass_at_k"])
-    own = {m: int(k_obs[has[i]][-1]) if has[i].any() else k_max for i, m in enumerate(cur.models)}
+    own = {m: int(cur.k[j]) for m, j in zip(cur.models, cur.last_index(), strict=True)}
     failure: dict[str, dict[str, Any]] = {m: {} for m in cur.models}
     labels: dict[str, dict[str, str]] = {m: {} for m in cur.models}
     if fit_power_law is not None:

@@ -22,7 +22,7 @@ import numpy as np
 
 from .._adaptive import check_design
 from .._counts import Counts, check_counts_object
-from .._curves import CurveResult, curve, default_top
+from .._curves import CurveResult, curve, default_top, with_own_ends
 from .._errors import PasscurveError, PasscurveWarning
 from .._estimators import pass_at_k, pass_pow_k
 from .._validation import check_confidence_level, check_k_gt_n
@@ -253,9 +253,7 @@ def compute_report_data(
     else:  # every problem is estimable up to the cap; without one, up to the largest n (with drops)
         k_max = int(design.cap if design.cap is not None else counts.n.max())
         k_gt_n = "raise" if k_gt_n == "nan" else k_gt_n
-    grid = report_k_grid(k_max)
-    if design is None and k_gt_n == "nan":  # every model's curve ends at its own smallest n, on the grid
-        grid = np.union1d(grid, [int(sub.n.min()) for _, sub in counts.groups()])
+    grid = with_own_ends(report_k_grid(k_max), counts, k_gt_n, design)
     # per-problem pass@k and pass^k below each problem's n: under "nan" up to the longest model's range
     # ("-" where a problem has fewer samples), otherwise below the smallest n of the file
     k_per = k_max if k_gt_n == "nan" else int(counts.n.min())
@@ -417,8 +415,7 @@ def _extensions() -> dict[str, Callable[..., Any]]:
 def _ranges(c: Counts, cur: CurveResult) -> str:
     """Where the curves end: one k for all models, or each model's own (its smallest n), and a note when
     some models were sampled further than the curves run (``k_gt_n="raise"``)."""
-    has = np.isfinite(cur.values["pass_at_k"])
-    ends = {m: int(cur.k[np.flatnonzero(h)[-1]]) for m, h in zip(cur.models, has, strict=True) if h.any()}
+    ends = {m: int(cur.k[j]) for m, j in zip(cur.models, cur.last_index(), strict=True)}
     if len(set(ends.values())) > 1:
         by = sorted(ends.items(), key=lambda x: x[1])
         names = ", ".join(f"{k:,} for {esc(m)}" for m, k in by[:4]) + (f" and {len(by) - 4} more" if len(by) > 4 else "")

@@ -579,8 +579,7 @@ def loop_numbers_section(curve: Any, pow_k: int | None, retries: dict[str, Any] 
     ks = [int(k) for k in curve.k]
     kmax = ks[-1]
     # coverage at each model's own largest k (its smallest n when the models' ranges differ)
-    has = np.isfinite(curve.values["pass_at_k"])
-    j_last = [int(np.flatnonzero(h)[-1]) if h.any() else len(ks) - 1 for h in has]
+    j_last = [int(j) for j in curve.last_index()]
     own = len(set(j_last)) > 1
     j_pow = ks.index(pow_k) if pow_k in ks and "pass_pow_k" in curve.values else None
     has_ci = "pass_at_k" in curve.intervals
