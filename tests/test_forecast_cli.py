@@ -143,3 +143,20 @@ def test_forecast_shows_the_observed_value_within_the_samples(sim_csv):
         assert f"pass@100 = {m['curve'][0]['pass_at_k']:.4f}" in r.stdout
     assert r.stdout.count("within the samples drawn, the data's own estimate (no model): pass@100 = ") == 2
     assert "observed in the data at k = " in r.stdout
+
+
+def test_forecast_bounds_json_and_table(sim_csv):
+    # --bounds adds each model's range over every difficulty law the data allow, at the forecast's level;
+    # the same numbers as the library function with the same seed
+    args = ["--k", "100,1000", "--n-resamples", "10", "--bounds"]
+    r = run_cli("forecast", str(sim_csv), *args, "--json")
+    assert r.returncode == 0, r.stderr
+    d = json.loads(r.stdout)
+    assert len(d["bounds"]) == 4
+    lib = passcurve.extrapolation_bounds(passcurve.read_counts(sim_csv), [100, 1000], confidence_level=0.8, rng=0)
+    for row, (lo, hi) in zip(d["bounds"], zip(lib.low.ravel(), lib.high.ravel(), strict=True), strict=True):
+        assert row["low"] == pytest.approx(lo, abs=0) and row["high"] == pytest.approx(hi, abs=0)
+        assert row["low"] <= row["high"]
+    t = run_cli("forecast", str(sim_csv), *args)
+    assert t.returncode == 0, t.stderr
+    assert "any law" in t.stdout and "fits the data's 80% band at k <= n (no model assumed)" in t.stdout

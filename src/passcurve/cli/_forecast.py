@@ -12,6 +12,7 @@ from rich import box
 from rich.table import Table
 
 from .._backtest import backtest as run_backtest
+from .._bounds import extrapolation_bounds
 from .._deviation import check_deviations
 from .._difficulty import DIFFICULTY_MODELS, fit_difficulty
 from .._errors import DegenerateDataWarning, PasscurveError
@@ -146,6 +147,10 @@ def forecast_cmd(
     scope: Annotated[
         str, typer.Option("--scope", help="benchmark (these problems, empirical Bayes) or population.")
     ] = "benchmark",
+    bounds: Annotated[
+        bool, typer.Option("--bounds", help="Also the range of pass@K over every difficulty law the data allow "
+                                            "(distribution-free, at the same confidence level).")
+    ] = False,
     json_out: JsonFlag = False,
     seed: Seed = 0,
     stop_batch: StopBatch = None,
@@ -166,10 +171,14 @@ def forecast_cmd(
         res = run_forecast(counts, ks, method=method, confidence_level=confidence_level, n_resamples=n_resamples,
                            scope=scope, rng=seed, design=design)
         reach = [res.k_for(t, m) for m in res.models for t in (targets or [])]
+        rng_ = extrapolation_bounds(counts, ks, confidence_level=confidence_level, rng=seed,
+                                    design=design) if bounds else None
     if json_out:
         d = res.to_dict()
         if reach:
             d["k_for"] = [r.to_dict() for r in reach]
+        if rng_ is not None:
+            d["bounds"] = rng_.to_dict()["bounds"]
         if seen:
             d["warnings"] = list(dict.fromkeys(list(d.get("warnings", [])) + seen))
         print_json(d)
@@ -183,10 +192,17 @@ def forecast_cmd(
         t.add_column(f"{lvl}% interval", justify="right")
         for cand in res.candidates[i]:
             t.add_column(cand.replace("_", " "), justify="right")
+        if rng_ is not None:
+            t.add_column(f"any law ({lvl}%)", justify="right")
         for j, kk in enumerate(res.k):
+            lo_, hi_ = (np.nan, np.nan) if rng_ is None else (rng_.low[i, j], rng_.high[i, j])
+            extra = [] if rng_ is None else [f"[{lo_:.4f}, {hi_:.4f}]" if np.isfinite(lo_ + hi_) else "-"]
             t.add_row(str(int(kk)), f"{res.pass_at_k[i, j]:.4f}", f"[{res.low[i, j]:.4f}, {res.high[i, j]:.4f}]",
-                      *[f"{v[j]:.4f}" for v in res.candidates[i].values()])
+                      *[f"{v[j]:.4f}" for v in res.candidates[i].values()], *extra)
         out.print(t)
+        if rng_ is not None and i == 0:
+            out.print(f"  any law: the range of pass@K over every difficulty law whose curve fits the data's {lvl}% "
+                      "band at k <= n (no model assumed)", highlight=False)
         obs = res.observed[i] if res.observed is not None else np.full(res.k.size, np.nan)
         seen = [f"pass@{int(kk)} = {obs[j]:.4f}" for j, kk in enumerate(res.k) if np.isfinite(obs[j])]
         if seen:

@@ -1,0 +1,243 @@
+r"""What the data alone say about pass_D@K beyond the samples drawn: bounds over every difficulty law.
+
+Beyond n, pass_D@K = E_G[1 − (1−p)^K] depends on the difficulty law G, and the counts constrain G
+only through its curve at k ≤ n. :func:`extrapolation_bounds` finds the smallest and the largest
+pass_D@K of any law whose curve E_G[1 − (1−p)^k] lies inside the data's simultaneous confidence band
+at k ≤ n (:func:`passcurve.curve_intervals` with ``method="band"``), by linear programming over the
+laws on a fine grid of success rates. Whenever the band holds the true curve, the true law is one of
+those laws, so [low, high] is a *distribution-free* confidence range for pass_D@K at the band's level:
+no Beta, no power law, no assumption about the shape of the hard tail. It is what every forecast must
+stay inside, and its width shows how much of a forecast comes from the law it assumes (at K = 10 n on
+the Pythia data it spans most of [pass@n, 1]; docs/forecasting.md, "What the counts identify").
+
+The support is p = 0 and 100 points per decade from min(1e-8, 1e-3/max K) to 1. A law with an atom
+between two support points is matched by mixing its two neighbours with weights linear in log p; the
+curve of that mixture differs from the atom's by at most h²/8 · max|d²f/d(log p)²| ≤ 7e-5 at every k
+(h = ln 10 / 100), so the constraints and the reported bounds are widened by ``_SLACK`` = 1e-4. The
+linear programs are solved by HiGHS (scipy.optimize.linprog).
+
+Reference: the Hausdorff moment problem behind this is classical; for the analogous extrapolation of
+the number of unseen species, see A. Orlitsky, A. T. Suresh and Y. Wu, "Optimal prediction of the
+number of unseen species", PNAS 113 (2016) 13283–13288.
+"""
+
+from __future__ import annotations
+
+import warnings
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+from scipy import optimize
+
+from ._adaptive import check_design
+from ._counts import Counts, check_counts_object
+from ._errors import DegenerateDataWarning, PasscurveError
+from ._forecast import _observed, _observed_limit
+from ._uncertainty import curve_intervals
+from ._validation import as_int_array, check_confidence_level, check_positive_int, check_rng, model_streams
+
+__all__ = ["BoundsResult", "extrapolation_bounds"]
+
+_SLACK = 1e-4  # grid interpolation error bound (module docstring), with room for the LP tolerances
+_PER_DECADE = 100
+
+
+def _support(k_max: int) -> np.ndarray:
+    lo = min(1e-8, 1e-3 / float(k_max))
+    decades = -np.log10(lo)
+    return np.r_[0.0, np.logspace(-decades, 0.0, int(np.ceil(decades * _PER_DECADE)) + 1)]
+
+
+def constraint_grid(top: int) -> np.ndarray:
+    """The k at which the band constrains the law: 1..10 and 15 log-spaced values up to ``top`` (inclusive)."""
+    head = np.arange(1, min(10, top) + 1)
+    tail = np.round(np.logspace(1.0, np.log10(top), 15)).astype(np.int64) if top > 10 else np.array([], np.int64)
+    return np.unique(np.r_[head, tail, top]).astype(np.int64)
+
+
+def law_range(ks: np.ndarray, low: np.ndarray, high: np.ndarray, K: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """min and max of E_G[1 − (1−p)^K] over laws G (on the grid) with low ≤ E_G[1 − (1−p)^k] ≤ high at ``ks``.
+
+    NaN where the programme is infeasible (a band that no law's curve fits inside) and where the band is
+    undefined at every k (fewer than two problems); a k where it is undefined constrains nothing.
+    """
+    lo = np.full(K.shape, np.nan)
+    hi = np.full(K.shape, np.nan)
+    keep = np.isfinite(low) & np.isfinite(high)
+    if not keep.any():
+        return lo, hi
+    ks, low, high = ks[keep], low[keep], high[keep]
+    P = _support(int(max(K.max(), ks.max())))
+    with np.errstate(divide="ignore"):  # p = 1: log1p(-1) = -inf, and 1 - (1-p)^k = 1 exactly
+        log_q = np.log1p(-P)
+    A = -np.expm1(ks[:, None] * log_q[None, :])
+    a_ub = np.r_[A, -A]
+    b_ub = np.r_[high + _SLACK, _SLACK - low]
+    for j, kk in enumerate(K):
+        obj = -np.expm1(float(kk) * log_q)
+        for sign, store in ((1.0, lo), (-1.0, hi)):
+            r = optimize.linprog(sign * obj, A_ub=a_ub, b_ub=b_ub, A_eq=np.ones((1, P.size)), b_eq=[1.0],
+                                 bounds=(0, None), method="highs")
+            if r.status == 0:
+                store[j] = sign * r.fun
+    return np.clip(lo - _SLACK, 0.0, 1.0), np.clip(hi + _SLACK, 0.0, 1.0)
+
+
+@dataclass(frozen=True, eq=False)
+class BoundsResult:
+    """Distribution-free bounds on pass_D@K per model.
+
+    Attributes
+    ----------
+    models : tuple of str
+    k : ndarray of int
+    low, high : ndarray, shape (M, K)
+        The smallest and largest pass_D@K of any difficulty law whose curve lies in the data's
+        simultaneous band at k ≤ n (NaN where no law fits the band).
+    observed : ndarray, shape (M, K)
+        The data's own estimate where K is within the samples drawn, NaN beyond.
+    constraints : tuple of ndarray
+        Per model, the k at which the band constrains the law.
+    confidence_level : float
+        The level of the simultaneous band, hence of [low, high] as a confidence range.
+    warnings : tuple of str
+    """
+
+    models: tuple[str, ...]
+    k: np.ndarray
+    low: np.ndarray
+    high: np.ndarray
+    observed: np.ndarray
+    constraints: tuple[np.ndarray, ...]
+    confidence_level: float
+    warnings: tuple[str, ...] = field(default_factory=tuple)
+
+    def to_dict(self) -> dict[str, Any]:
+        def f(x: float) -> float | None:
+            return float(x) if np.isfinite(x) else None
+
+        rows = [{"model": m, "k": int(kk), "low": f(self.low[i, j]), "high": f(self.high[i, j]),
+                 "observed": f(self.observed[i, j])}
+                for i, m in enumerate(self.models) for j, kk in enumerate(self.k)]
+        out: dict[str, Any] = {"bounds": rows, "confidence_level": self.confidence_level,
+                               "constraints": {m: [int(x) for x in c] for m, c in zip(self.models, self.constraints,
+                                                                                       strict=True)}}
+        if self.warnings:
+            out["warnings"] = list(self.warnings)
+        return out
+
+    def to_frame(self) -> Any:
+        import pandas as pd
+
+        return pd.DataFrame(self.to_dict()["bounds"])
+
+    def plot(self) -> Any:
+        """The range of pass_D@K against K (log axis), one band per model."""
+        import plotly.graph_objects as go
+
+        fig = go.Figure()
+        for i, m in enumerate(self.models):
+            fig.add_trace(go.Scatter(x=np.concatenate([self.k, self.k[::-1]]),
+                                     y=np.concatenate([self.high[i], self.low[i][::-1]]), fill="toself",
+                                     opacity=0.3, name=m, mode="lines", line={"width": 1}))
+        fig.update_xaxes(type="log", title="K")
+        fig.update_layout(yaxis_title="pass_D@K, every law consistent with the data", template="plotly_white",
+                          title=f"distribution-free range ({int(round(100 * self.confidence_level))}% band at k ≤ n)")
+        return fig
+
+
+def _bounds_iv(counts: Any, k: Any, confidence_level: Any, n_resamples: Any) -> tuple[np.ndarray, float, int]:
+    check_counts_object(counts)
+    ks = np.unique(as_int_array(k, "k", minimum=1, maximum=10**12).ravel())
+    return ks, check_confidence_level(confidence_level), check_positive_int(n_resamples, "n_resamples", minimum=100)
+
+
+def extrapolation_bounds(
+    counts: Counts,
+    k: Any,
+    *,
+    confidence_level: float = 0.95,
+    n_resamples: int = 2000,
+    rng: Any = None,
+    weighted: bool = True,
+    design: Any = None,
+) -> BoundsResult:
+    r"""Distribution-free bounds on pass_D@K, within and far beyond the samples drawn.
+
+    [low, high] is the range of pass_D@K = E_G[1 − (1−p)^K] over every difficulty law G whose curve
+    E_G[1 − (1−p)^k] lies inside the data's simultaneous ``confidence_level`` band at k ≤ n (a
+    max-statistic bootstrap over problems, :func:`passcurve.curve_intervals` with ``method="band"``,
+    at 1..10 and 15 log-spaced k up to each model's smallest n). Whenever the band holds the true
+    curve the true law is among them, so [low, high] covers pass_D@K with at least the band's
+    confidence, whatever the law. Both ends are non-decreasing in K.
+
+    Parameters
+    ----------
+    counts : Counts
+    k : int or sequence of int
+        Budgets K (any size; within n the range is the band's, beyond it the laws' spread).
+    confidence_level : float, default 0.95
+    n_resamples : int, default 2000
+        Bootstrap replicates of the band (>= 100).
+    rng : None, int or numpy Generator
+        For the band's bootstrap; each model restarts the stream (its result does not depend on the
+        other models in ``counts``).
+    weighted : bool, default True
+        Use ``counts.weight`` when present.
+    design : StopAtSuccess, optional
+        Stop-at-success sampling: the band is of the stopping-time estimates, up to the design's largest
+        estimable k.
+
+    Returns
+    -------
+    BoundsResult
+
+    Notes
+    -----
+    The laws live on p = 0 and 100 points per decade down to min(1e-8, 1e-3 / max K); the grid's
+    interpolation error (≤ 7e-5) is absorbed by widening the constraints and the bounds by 1e-4.
+    The range is wide beyond n by nature: it is the part of a forecast that the counts do not
+    decide (a forecast's narrower interval comes from its assumed law).
+
+    References
+    ----------
+    A. Orlitsky, A. T. Suresh and Y. Wu, "Optimal prediction of the number of unseen species",
+    PNAS 113 (2016). The Hausdorff moment problem.
+
+    Examples
+    --------
+    >>> import numpy as np, passcurve as pc
+    >>> counts = pc.Counts.from_arrays(np.full(200, 20), np.random.default_rng(0).binomial(20, 0.05, 200))
+    >>> res = pc.extrapolation_bounds(counts, [20, 200], rng=0)
+    >>> bool(res.low[0, 0] <= res.observed[0, 0] <= res.high[0, 0]), bool(res.high[0, 1] > res.high[0, 0])
+    (True, True)
+    """
+    K, level, B = _bounds_iv(counts, k, confidence_level, n_resamples)
+    design = check_design(design)
+    gen = check_rng(rng)
+    reset = model_streams(gen)
+    models = tuple(counts.models)
+    low = np.full((len(models), K.size), np.nan)
+    high = np.full_like(low, np.nan)
+    observed = np.full_like(low, np.nan)
+    grids: list[np.ndarray] = []
+    seen: list[str] = []
+    for i, m in enumerate(models):
+        reset()
+        sub = counts.select(m)
+        top = _observed_limit(sub.n, sub.c, design)
+        if top < 1:
+            raise PasscurveError(f"model {m!r}: no k is estimable from the data under the design")
+        ks = constraint_grid(top)
+        band = curve_intervals(sub, k=ks, metric="pass_at_k", method="band", confidence_level=level,
+                               n_resamples=B, rng=gen, weighted=weighted, design=design)
+        lo_b, hi_b = (np.asarray(x, dtype=float)[0] for x in band.intervals["pass_at_k"])
+        low[i], high[i] = law_range(ks, lo_b, hi_b, K)
+        observed[i] = _observed(sub.n, sub.c, K, sub.weight if weighted else None, design)
+        grids.append(ks)
+        if not np.isfinite(low[i]).all():
+            seen.append(f"model {m!r}: no bounds (NaN): the band is undefined or no difficulty law's curve fits "
+                        "inside it")
+            warnings.warn(seen[-1], DegenerateDataWarning, stacklevel=2)
+    return BoundsResult(models, K, low, high, observed, tuple(grids), level, tuple(seen))

@@ -1,0 +1,179 @@
+"""Distribution-free bounds on pass_D@K (passcurve._bounds)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from scipy import special
+
+import passcurve as pc
+from passcurve import PasscurveError
+from passcurve._bounds import _SLACK, _support, constraint_grid, law_range
+
+
+def beta_pass(a: float, b: float, K: np.ndarray) -> np.ndarray:
+    """Closed form of the population pass_D@K under Beta(a, b): 1 - B(a, b + K) / B(a, b)."""
+    return 1.0 - np.exp(special.betaln(a, b + K) - special.betaln(a, b))
+
+
+def atoms_curve(p: np.ndarray, w: np.ndarray, K: np.ndarray) -> np.ndarray:
+    """pass@K of a law with atoms p and weights w (closed form)."""
+    return (w[None, :] * -np.expm1(K[:, None] * np.log1p(-p[None, :]))).sum(1)
+
+
+def test_constraint_grid() -> None:
+    assert constraint_grid(1).tolist() == [1]
+    assert constraint_grid(7).tolist() == list(range(1, 8))
+    g = constraint_grid(1000)
+    assert g[0] == 1 and g[-1] == 1000 and set(range(1, 11)) <= set(g.tolist()) and np.all(np.diff(g) > 0)
+
+
+def test_law_range_pins_a_known_law() -> None:
+    # a band of zero width around an exact law's curve: every K in the constraint grid is pinned to the
+    # law's value (within the slack), and beyond the grid the range holds the law's value
+    p = np.array([0.0, 2e-3, 0.05, 0.6])
+    w = np.array([0.1, 0.3, 0.4, 0.2])
+    ks = constraint_grid(100)
+    f = atoms_curve(p, w, ks)
+    K = np.array([1, 10, 100, 1000, 10**5])
+    lo, hi = law_range(ks, f, f, K)
+    truth = atoms_curve(p, w, K)
+    assert np.all(lo <= truth + 1e-12) and np.all(truth <= hi + 1e-12)
+    inside = K <= 100
+    assert np.all(hi[inside] - lo[inside] <= 4 * _SLACK + 1e-9)
+    # beyond n the data do not decide: the range is wide (mass at p = 0 vs 2e-3 vs anything unseen)
+    assert hi[-1] - lo[-1] > 0.05
+
+
+def test_grid_interpolation_error_is_within_the_slack() -> None:
+    # an atom halfway (in log p) between two support points, matched by its neighbours: the mixture's
+    # curve differs by less than the slack at every k (the bound the module docstring derives, 7e-5)
+    P = _support(10**4)
+    u = np.log(P[1:])
+    ks = np.unique(np.r_[np.arange(1, 50), np.round(np.logspace(0, 4, 200))]).astype(float)
+    worst = 0.0
+    for j in range(0, u.size - 1, 37):
+        um = 0.5 * (u[j] + u[j + 1])
+        f = lambda x: -np.expm1(ks * np.log1p(-np.exp(x)))  # noqa: E731
+        worst = max(worst, float(np.abs(f(um) - 0.5 * (f(u[j]) + f(u[j + 1]))).max()))
+    assert worst < 7e-5 < _SLACK
+
+
+@settings(max_examples=15, deadline=None)
+@given(st.lists(st.floats(1e-5, 0.9), min_size=1, max_size=4),
+       st.lists(st.floats(0.05, 1.0), min_size=4, max_size=4))
+def test_bounds_are_monotone_in_K_and_hold_every_law(p: list[float], w: list[float]) -> None:
+    # two ways to the same quantity: the LP range computed at K grid vs the closed-form pass@K of any
+    # law inside the band (here the law that made the band): the law's value must lie in the range,
+    # and both ends must be non-decreasing in K (pass@K is, for every law)
+    pa = np.array(p)
+    wa = np.array(w[: pa.size]) / np.sum(w[: pa.size])
+    ks = constraint_grid(50)
+    f = atoms_curve(pa, wa, ks)
+    K = np.array([1, 5, 50, 200, 1000, 10**4, 10**6])
+    lo, hi = law_range(ks, f - 0.01, f + 0.01, K)
+    truth = atoms_curve(pa, wa, K)
+    assert np.all(lo <= truth + 1e-9) and np.all(truth <= hi + 1e-9)
+    assert np.all(np.diff(lo) >= -1e-7) and np.all(np.diff(hi) >= -1e-7)
+
+
+def test_coverage_under_a_beta_and_a_non_beta_law() -> None:
+    # the truth is the population pass_D@K of the law the problems were drawn from (closed forms);
+    # a 95% distribution-free range must hold it in nearly every replicate, Beta or not
+    K = np.array([20, 60, 200, 2000])
+    gen = np.random.default_rng(11)
+    missed = 0
+    runs = 0
+    for law in ("beta", "two groups"):
+        for _ in range(10):
+            if law == "beta":
+                p = gen.beta(0.3, 3.0, 300)
+                truth = beta_pass(0.3, 3.0, K)
+            else:  # 20% impossible, 30% at p = 0.004, 50% at p = 0.3
+                grp = gen.choice(3, 300, p=[0.2, 0.3, 0.5])
+                p = np.array([0.0, 0.004, 0.3])[grp]
+                truth = atoms_curve(np.array([0.0, 0.004, 0.3]), np.array([0.2, 0.3, 0.5]), K)
+            counts = pc.Counts.from_arrays(np.full(300, 20), gen.binomial(20, p))
+            res = pc.extrapolation_bounds(counts, K, n_resamples=500, rng=1)
+            runs += 1
+            missed += int(np.any((truth < res.low[0] - 1e-12) | (truth > res.high[0] + 1e-12)))
+            assert np.all(res.low[0] <= res.high[0])
+    assert missed <= 2, f"{missed} of {runs} ranges missed the truth"
+
+
+def test_observed_and_shape_of_the_result() -> None:
+    gen = np.random.default_rng(0)
+    n = np.r_[np.full(40, 30), np.full(40, 50)]
+    c = gen.binomial(n, gen.beta(0.5, 4.0, n.size))
+    counts = pc.Counts.from_arrays(n, c, model=["a"] * 40 + ["b"] * 40)
+    res = pc.extrapolation_bounds(counts, [10, 30, 50, 500], n_resamples=200, rng=0)
+    assert res.low.shape == (2, 4) and res.models == ("a", "b")
+    obs_a = pc.curve(counts.select("a"), [10, 30]).values["pass_at_k"][0]
+    np.testing.assert_allclose(res.observed[0, :2], obs_a, rtol=0, atol=1e-15)
+    assert np.isnan(res.observed[0, 2:]).all()  # model a ends at its own n = 30
+    assert np.isfinite(res.observed[1, :3]).all() and np.isnan(res.observed[1, 3])
+    assert res.constraints[0][-1] == 30 and res.constraints[1][-1] == 50
+    inside = np.isfinite(res.observed)
+    assert np.all((res.low[inside] <= res.observed[inside]) & (res.observed[inside] <= res.high[inside]))
+    d = res.to_dict()
+    assert len(d["bounds"]) == 8 and d["confidence_level"] == 0.95
+    assert list(res.to_frame().columns) == ["model", "k", "low", "high", "observed"]
+    assert len(res.plot().data) == 2
+
+
+def test_each_model_alone_gives_the_same_bounds() -> None:
+    gen = np.random.default_rng(3)
+    n = np.full(120, 25)
+    c = gen.binomial(n, gen.beta(0.4, 3.0, 120))
+    both = pc.Counts.from_arrays(n, c, model=["x"] * 60 + ["y"] * 60)
+    res = pc.extrapolation_bounds(both, [25, 250], n_resamples=200, rng=5)
+    alone = pc.extrapolation_bounds(both.select("y"), [25, 250], n_resamples=200, rng=5)
+    np.testing.assert_array_equal(res.low[1], alone.low[0])
+    np.testing.assert_array_equal(res.high[1], alone.high[0])
+
+
+def test_stop_at_success_design_runs_to_its_largest_estimable_k() -> None:
+    gen = np.random.default_rng(4)
+    p = gen.beta(0.5, 5.0, 150)
+    design = pc.StopAtSuccess(batch=10, cap=200)
+    n = np.zeros(150, int)
+    c = np.zeros(150, int)
+    for i in range(150):  # batches of 10 until a batch has a success, at most 200 samples
+        while n[i] < 200 and c[i] == 0:
+            c[i] += gen.binomial(10, p[i])
+            n[i] += 10
+    counts = pc.Counts.from_arrays(n, c)
+    res = pc.extrapolation_bounds(counts, [10, 200, 2000], n_resamples=200, rng=0, design=design)
+    assert res.constraints[0][-1] == design.k_max(counts.n, counts.c)
+    assert np.all(res.low[0] <= res.high[0])
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        ({"k": 0}, "`k`"),
+        ({"k": [10], "confidence_level": 1.5}, "`confidence_level`"),
+        ({"k": [10], "n_resamples": 5}, "`n_resamples`"),
+        ({"k": [10], "design": "stop"}, "`design`"),
+        ({"k": [10], "rng": "seed"}, "`rng`"),
+    ],
+)
+def test_bad_arguments_name_themselves(kwargs: dict, message: str) -> None:
+    counts = pc.Counts.from_arrays(np.full(20, 10), np.arange(20) % 11)
+    with pytest.raises(PasscurveError, match=message):
+        pc.extrapolation_bounds(counts, **kwargs)
+
+
+def test_not_counts_is_refused() -> None:
+    with pytest.raises(PasscurveError, match="Counts"):
+        pc.extrapolation_bounds([[10, 3]], [10])
+
+
+def test_one_problem_gives_nan_with_a_warning_not_an_error() -> None:
+    # the band over problems is undefined with one problem: nothing to constrain the law with
+    counts = pc.Counts.from_arrays(np.array([100]), np.array([3]))
+    with pytest.warns(pc.DegenerateDataWarning, match="no bounds"):
+        res = pc.extrapolation_bounds(counts, [10, 1000], n_resamples=100, rng=0)
+    assert np.isnan(res.low).all() and np.isnan(res.high).all() and res.warnings
