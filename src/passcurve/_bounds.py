@@ -33,7 +33,7 @@ from scipy import optimize
 from ._adaptive import check_design
 from ._counts import Counts, check_counts_object
 from ._errors import DegenerateDataWarning, PasscurveError
-from ._forecast import _observed, _observed_limit
+from ._forecast import _f, _observed, _observed_limit
 from ._uncertainty import curve_intervals
 from ._validation import as_int_array, check_confidence_level, check_positive_int, check_rng, model_streams
 
@@ -114,11 +114,8 @@ class BoundsResult:
     warnings: tuple[str, ...] = field(default_factory=tuple)
 
     def to_dict(self) -> dict[str, Any]:
-        def f(x: float) -> float | None:
-            return float(x) if np.isfinite(x) else None
-
-        rows = [{"model": m, "k": int(kk), "low": f(self.low[i, j]), "high": f(self.high[i, j]),
-                 "observed": f(self.observed[i, j])}
+        rows = [{"model": m, "k": int(kk), "low": _f(self.low[i, j]), "high": _f(self.high[i, j]),
+                 "observed": _f(self.observed[i, j])}
                 for i, m in enumerate(self.models) for j, kk in enumerate(self.k)]
         out: dict[str, Any] = {"bounds": rows, "confidence_level": self.confidence_level,
                                "constraints": {m: [int(x) for x in c] for m, c in zip(self.models, self.constraints,
