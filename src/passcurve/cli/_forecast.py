@@ -171,14 +171,14 @@ def forecast_cmd(
         res = run_forecast(counts, ks, method=method, confidence_level=confidence_level, n_resamples=n_resamples,
                            scope=scope, rng=seed, design=design)
         reach = [res.k_for(t, m) for m in res.models for t in (targets or [])]
-        rng_ = extrapolation_bounds(counts, ks, confidence_level=confidence_level, rng=seed,
+        allowed = extrapolation_bounds(counts, ks, confidence_level=confidence_level, rng=seed,
                                     design=design) if bounds else None
     if json_out:
         d = res.to_dict()
         if reach:
             d["k_for"] = [r.to_dict() for r in reach]
-        if rng_ is not None:
-            d["bounds"] = rng_.to_dict()["bounds"]
+        if allowed is not None:
+            d["bounds"] = allowed.to_dict()["bounds"]
         if seen:
             d["warnings"] = list(dict.fromkeys(list(d.get("warnings", [])) + seen))
         print_json(d)
@@ -192,15 +192,18 @@ def forecast_cmd(
         t.add_column(f"{lvl}% interval", justify="right")
         for cand in res.candidates[i]:
             t.add_column(cand.replace("_", " "), justify="right")
-        if rng_ is not None:
+        if allowed is not None:
             t.add_column(f"any law ({lvl}%)", justify="right")
         for j, kk in enumerate(res.k):
-            lo_, hi_ = (np.nan, np.nan) if rng_ is None else (rng_.low[i, j], rng_.high[i, j])
-            extra = [] if rng_ is None else [f"[{lo_:.4f}, {hi_:.4f}]" if np.isfinite(lo_ + hi_) else "-"]
+            extra = []
+            if allowed is not None:
+                b = allowed.models.index(m)
+                lo_, hi_ = allowed.low[b, j], allowed.high[b, j]
+                extra = [f"[{lo_:.4f}, {hi_:.4f}]" if np.isfinite(lo_ + hi_) else "-"]
             t.add_row(str(int(kk)), f"{res.pass_at_k[i, j]:.4f}", f"[{res.low[i, j]:.4f}, {res.high[i, j]:.4f}]",
                       *[f"{v[j]:.4f}" for v in res.candidates[i].values()], *extra)
         out.print(t)
-        if rng_ is not None and i == 0:
+        if allowed is not None and i == 0:
             out.print(f"  any law: the range of pass@K over every difficulty law whose curve fits the data's {lvl}% "
                       "band at k <= n (no model assumed)", highlight=False)
         obs = res.observed[i] if res.observed is not None else np.full(res.k.size, np.nan)
