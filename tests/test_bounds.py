@@ -177,3 +177,36 @@ def test_one_problem_gives_nan_with_a_warning_not_an_error() -> None:
     with pytest.warns(pc.DegenerateDataWarning, match="no bounds"):
         res = pc.extrapolation_bounds(counts, [10, 1000], n_resamples=100, rng=0)
     assert np.isnan(res.low).all() and np.isnan(res.high).all() and res.warnings
+
+
+def test_k_for_is_where_the_range_crosses_the_target() -> None:
+    # two ways to the same K: the bisection of BoundsResult.k_for, and the range at K and just below it
+    gen = np.random.default_rng(8)
+    counts = pc.Counts.from_arrays(np.full(150, 100), gen.binomial(100, gen.beta(0.3, 8.0, 150)))
+    res = pc.extrapolation_bounds(counts, [100], n_resamples=300, rng=2)
+    top_low = float(res.low[0, 0])
+    for t in (0.5 * top_low, min(0.97, top_low + 0.2)):
+        kf = res.k_for(t)
+        assert np.isfinite(kf.earliest)
+        below = max(1, int(kf.earliest / 1.02))
+        at = pc.extrapolation_bounds(counts, [int(kf.earliest), below], n_resamples=300, rng=2)
+        high = dict(zip(at.k.tolist(), at.high[0].tolist(), strict=True))
+        assert high[int(kf.earliest)] >= t
+        if kf.earliest > 1:
+            assert high[below] < t
+    # a target the data certify within n is certain by some K <= n; one above the band's lower end at n never is
+    low_t = res.k_for(0.5 * top_low)
+    assert low_t.certain <= 100 and low_t.earliest <= low_t.certain
+    high_t = res.k_for(min(0.97, top_low + 0.2))
+    assert high_t.certain == np.inf and high_t.to_dict()["certain"] == "never"
+
+
+def test_k_for_arguments() -> None:
+    counts = pc.Counts.from_arrays(np.full(30, 20), np.arange(30) % 5, model="m")
+    res = pc.extrapolation_bounds(counts, [20], n_resamples=100, rng=0)
+    with pytest.raises(PasscurveError, match="`target`"):
+        res.k_for(1.2)
+    with pytest.raises(PasscurveError, match="unknown model"):
+        res.k_for(0.5, "other")
+    one = pc.extrapolation_bounds(pc.Counts.from_arrays(np.array([50]), np.array([2])), [50], n_resamples=100, rng=0)
+    assert np.isnan(one.k_for(0.5).earliest)

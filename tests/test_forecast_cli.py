@@ -157,6 +157,15 @@ def test_forecast_bounds_json_and_table(sim_csv):
     for row, (lo, hi) in zip(d["bounds"], zip(lib.low.ravel(), lib.high.ravel(), strict=True), strict=True):
         assert row["low"] == pytest.approx(lo, abs=0) and row["high"] == pytest.approx(hi, abs=0)
         assert row["low"] <= row["high"]
-    t = run_cli("forecast", str(sim_csv), *args)
+    # with --target: the K before which no law the data allow reaches it, beside the forecast's K
+    r = run_cli("forecast", str(sim_csv), *args, "--json", "--target", "0.8")
+    d = json.loads(r.stdout)
+    floors = {f["model"]: f for f in d["bounds_k_for"]}
+    for kf in d["k_for"]:
+        if kf["reachable"]:  # the forecast reaches 0.8 where some law the data allow can
+            assert floors[kf["model"]]["earliest"] <= kf["k"]
+        assert floors[kf["model"]]["earliest"] == lib.k_for(0.8, kf["model"]).earliest
+    t = run_cli("forecast", str(sim_csv), *args, "--target", "0.8")
     assert t.returncode == 0, t.stderr
+    assert "is reached by no law the data allow before K" in t.stdout
     assert "any law" in t.stdout and "fits the data's 80% band at k <= n (no model assumed)" in t.stdout

@@ -14,7 +14,7 @@ Majority voting, retries, weak verifiers
 Difficulty, power laws, forecasts
     fit_difficulty, BetaBinomial, ZeroInflatedBetaBinomial, ScaledBetaBinomial,
     BetaMixtureBinomial, GridMixture, fit_power_law, forecast, k_for, backtest,
-    extrapolation_bounds, BoundsResult,
+    extrapolation_bounds, BoundsResult, BoundsKFor,
     check_deviations, thin_counts
 Simulation
     simulate, ModelSpec, SimulatedBenchmark
@@ -42,7 +42,7 @@ from ._adaptive import (
     stopping_pass_at_k,
 )
 from ._backtest import BacktestResult, backtest
-from ._bounds import BoundsResult, extrapolation_bounds
+from ._bounds import BoundsKFor, BoundsResult, extrapolation_bounds
 from ._compare import CompareResult, PowerResult, compare, power_analysis
 from ._counts import Counts
 from ._curves import METRICS, CurveResult, curve, mean_curve

@@ -35,9 +35,16 @@ from ._counts import Counts, check_counts_object
 from ._errors import DegenerateDataWarning, PasscurveError
 from ._forecast import _f, _observed, _observed_limit
 from ._uncertainty import curve_intervals
-from ._validation import as_int_array, check_confidence_level, check_positive_int, check_rng, model_streams
+from ._validation import (
+    as_float_array,
+    as_int_array,
+    check_confidence_level,
+    check_positive_int,
+    check_rng,
+    model_streams,
+)
 
-__all__ = ["BoundsResult", "extrapolation_bounds"]
+__all__ = ["BoundsKFor", "BoundsResult", "extrapolation_bounds"]
 
 _SLACK = 1e-4  # grid interpolation error bound (module docstring), with room for the LP tolerances
 _PER_DECADE = 100
@@ -56,32 +63,83 @@ def constraint_grid(top: int) -> np.ndarray:
     return np.unique(np.r_[head, tail, top]).astype(np.int64)
 
 
+class _Laws:
+    """The laws on the grid whose curve lies in [low, high] (widened by the slack) at ``ks``: one feasible set,
+    queried with different objectives. A k where the band is undefined (NaN) constrains nothing."""
+
+    def __init__(self, ks: np.ndarray, low: np.ndarray, high: np.ndarray, k_max: int) -> None:
+        keep = np.isfinite(low) & np.isfinite(high)
+        self.defined = bool(keep.any())
+        self.P = _support(int(max(k_max, ks.max())))
+        with np.errstate(divide="ignore"):  # p = 1: log1p(-1) = -inf, and 1 - (1-p)^k = 1 exactly
+            self.log_q = np.log1p(-self.P)
+        A = -np.expm1(ks[keep, None] * self.log_q[None, :])
+        self.a_ub = np.r_[A, -A]
+        self.b_ub = np.r_[high[keep] + _SLACK, _SLACK - low[keep]]
+
+    def extreme(self, K: float, sign: float) -> float:
+        """min (sign 1) or max (sign -1) of E_G[1 - (1-p)^K] over the set, widened by the slack and clipped to
+        [0, 1]; NaN when the set is empty or undefined."""
+        if not self.defined:
+            return np.nan
+        obj = -np.expm1(float(K) * self.log_q)
+        r = optimize.linprog(sign * obj, A_ub=self.a_ub, b_ub=self.b_ub, A_eq=np.ones((1, self.P.size)), b_eq=[1.0],
+                             bounds=(0, None), method="highs")
+        if r.status != 0:
+            return np.nan
+        return float(np.clip(sign * r.fun - sign * _SLACK, 0.0, 1.0))
+
+
 def law_range(ks: np.ndarray, low: np.ndarray, high: np.ndarray, K: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """min and max of E_G[1 − (1−p)^K] over laws G (on the grid) with low ≤ E_G[1 − (1−p)^k] ≤ high at ``ks``.
 
     NaN where the programme is infeasible (a band that no law's curve fits inside) and where the band is
-    undefined at every k (fewer than two problems); a k where it is undefined constrains nothing.
+    undefined at every k (fewer than two problems).
     """
-    lo = np.full(K.shape, np.nan)
-    hi = np.full(K.shape, np.nan)
-    keep = np.isfinite(low) & np.isfinite(high)
-    if not keep.any():
-        return lo, hi
-    ks, low, high = ks[keep], low[keep], high[keep]
-    P = _support(int(max(K.max(), ks.max())))
-    with np.errstate(divide="ignore"):  # p = 1: log1p(-1) = -inf, and 1 - (1-p)^k = 1 exactly
-        log_q = np.log1p(-P)
-    A = -np.expm1(ks[:, None] * log_q[None, :])
-    a_ub = np.r_[A, -A]
-    b_ub = np.r_[high + _SLACK, _SLACK - low]
-    for j, kk in enumerate(K):
-        obj = -np.expm1(float(kk) * log_q)
-        for sign, store in ((1.0, lo), (-1.0, hi)):
-            r = optimize.linprog(sign * obj, A_ub=a_ub, b_ub=b_ub, A_eq=np.ones((1, P.size)), b_eq=[1.0],
-                                 bounds=(0, None), method="highs")
-            if r.status == 0:
-                store[j] = sign * r.fun
-    return np.clip(lo - _SLACK, 0.0, 1.0), np.clip(hi + _SLACK, 0.0, 1.0)
+    laws = _Laws(ks, low, high, int(K.max()))
+    return (np.array([laws.extreme(kk, 1.0) for kk in K]), np.array([laws.extreme(kk, -1.0) for kk in K]))
+
+
+_K_TOP = 10**12  # how far BoundsResult.k_for searches
+
+
+@dataclass(frozen=True)
+class BoundsKFor:
+    """When a target pass_D@K becomes possible, and when it is certain, over every law the data allow.
+
+    ``earliest``: the smallest K at which some law consistent with the data reaches the target (no law reaches
+    it at a smaller K: a distribution-free floor on the samples needed). ``certain``: the smallest K at which
+    every such law does (inf when none is certain, e.g. beyond n, where the unsolved problems may be impossible).
+    Both found by bisection in log K to a relative precision of 1% (rounded up), up to K = 10^12.
+    """
+
+    model: str
+    target: float
+    earliest: float
+    certain: float
+    confidence_level: float
+
+    def to_dict(self) -> dict[str, Any]:
+        def k(x: float) -> float | str:
+            return float(x) if np.isfinite(x) else "never"
+
+        return {"model": self.model, "target": self.target, "earliest": k(self.earliest), "certain": k(self.certain),
+                "confidence_level": self.confidence_level}
+
+
+def _first_k(reaches: Any) -> float:
+    """The smallest K in [1, 10^12] with reaches(K) (monotone in K), to 1% in log K, rounded up; inf if none."""
+    if reaches(1.0):
+        return 1.0
+    lo, hi = 1.0, float(_K_TOP)
+    if not reaches(hi):
+        return np.inf
+    while hi / lo > 1.01 and hi - lo > 1.0:
+        mid = float(np.ceil(np.sqrt(lo * hi)))
+        if mid >= hi:
+            break
+        lo, hi = (lo, mid) if reaches(mid) else (mid, hi)
+    return hi
 
 
 @dataclass(frozen=True, eq=False)
@@ -112,6 +170,22 @@ class BoundsResult:
     constraints: tuple[np.ndarray, ...]
     confidence_level: float
     warnings: tuple[str, ...] = field(default_factory=tuple)
+    _bands: tuple[tuple[np.ndarray, np.ndarray, np.ndarray], ...] = field(default=(), repr=False)
+
+    def k_for(self, target: float, model: str | None = None) -> BoundsKFor:
+        """The K from which some law consistent with the data reaches ``target``, and from which every one does."""
+        t = float(as_float_array(target, "target").ravel()[0])
+        if not 0 < t < 1:
+            raise PasscurveError(f"`target` must be in (0, 1) (got target={t})")
+        if model is not None and model not in self.models:
+            raise PasscurveError(f"unknown model {model!r}; models present: {', '.join(self.models)}")
+        i = 0 if model is None else self.models.index(model)
+        laws = _Laws(*self._bands[i], _K_TOP)
+        if not laws.defined:
+            return BoundsKFor(self.models[i], t, np.nan, np.nan, self.confidence_level)
+        earliest = _first_k(lambda K: laws.extreme(K, -1.0) >= t)
+        certain = _first_k(lambda K: laws.extreme(K, 1.0) >= t)
+        return BoundsKFor(self.models[i], t, earliest, certain, self.confidence_level)
 
     def to_dict(self) -> dict[str, Any]:
         rows = [{"model": m, "k": int(kk), "low": _f(self.low[i, j]), "high": _f(self.high[i, j]),
@@ -219,6 +293,7 @@ def extrapolation_bounds(
     high = np.full_like(low, np.nan)
     observed = np.full_like(low, np.nan)
     grids: list[np.ndarray] = []
+    bands: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
     seen: list[str] = []
     for i, m in enumerate(models):
         reset()
@@ -233,8 +308,9 @@ def extrapolation_bounds(
         low[i], high[i] = law_range(ks, lo_b, hi_b, K)
         observed[i] = _observed(sub.n, sub.c, K, sub.weight if weighted else None, design)
         grids.append(ks)
+        bands.append((ks, lo_b, hi_b))
         if not np.isfinite(low[i]).all():
             seen.append(f"model {m!r}: no bounds (NaN): the band is undefined or no difficulty law's curve fits "
                         "inside it")
             warnings.warn(seen[-1], DegenerateDataWarning, stacklevel=2)
-    return BoundsResult(models, K, low, high, observed, tuple(grids), level, tuple(seen))
+    return BoundsResult(models, K, low, high, observed, tuple(grids), level, tuple(seen), tuple(bands))

@@ -172,13 +172,16 @@ def forecast_cmd(
                            scope=scope, rng=seed, design=design)
         reach = [res.k_for(t, m) for m in res.models for t in (targets or [])]
         allowed = extrapolation_bounds(counts, ks, confidence_level=confidence_level, rng=seed,
-                                    design=design) if bounds else None
+                                       design=design) if bounds else None
+        floors = [] if allowed is None else [allowed.k_for(r.target, r.model) for r in reach]
     if json_out:
         d = res.to_dict()
         if reach:
             d["k_for"] = [r.to_dict() for r in reach]
         if allowed is not None:
             d["bounds"] = allowed.to_dict()["bounds"]
+            if floors:
+                d["bounds_k_for"] = [f.to_dict() for f in floors]
         if seen:
             d["warnings"] = list(dict.fromkeys(list(d.get("warnings", [])) + seen))
         print_json(d)
@@ -221,6 +224,12 @@ def forecast_cmd(
             else:
                 out.print(f"  pass@K = {r.target:g} is unreachable: the fit plateaus at {r.ceiling:.4f} "
                           "(impossible problems)")
+        for f in floors:
+            if f.model != m or not np.isfinite(f.earliest):
+                continue
+            sure = "no K makes it certain" if not np.isfinite(f.certain) else f"every one by K ≈ {f.certain:.4g}"
+            out.print(f"  any law: pass@K = {f.target:g} is reached by no law the data allow before K ≈ "
+                      f"{f.earliest:.4g}; {sure}", highlight=False)
 
 
 @command("backtest")
