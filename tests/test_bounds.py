@@ -209,4 +209,4 @@ def test_k_for_arguments() -> None:
     with pytest.raises(PasscurveError, match="unknown model"):
         res.k_for(0.5, "other")
     one = pc.extrapolation_bounds(pc.Counts.from_arrays(np.array([50]), np.array([2])), [50], n_resamples=100, rng=0)
-    assert np.isnan(one.k_for(0.5).earliest)
+    assert np.isnan(one.k_for(0.5).earliest) and one.k_for(0.5).to_dict()["earliest"] is None

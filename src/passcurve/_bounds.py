@@ -110,7 +110,7 @@ class BoundsKFor:
     ``earliest``: the smallest K at which some law consistent with the data reaches the target (no law reaches
     it at a smaller K: a distribution-free floor on the samples needed). ``certain``: the smallest K at which
     every such law does (inf when none is certain, e.g. beyond n, where the unsolved problems may be impossible).
-    Both found by bisection in log K to a relative precision of 1% (rounded up), up to K = 10^12.
+    Both NaN when the data define no band (one problem). Both found by bisection in log K to a relative precision of 1% (rounded up), up to K = 10^12.
     """
 
     model: str
@@ -120,8 +120,8 @@ class BoundsKFor:
     confidence_level: float
 
     def to_dict(self) -> dict[str, Any]:
-        def k(x: float) -> float | str:
-            return float(x) if np.isfinite(x) else "never"
+        def k(x: float) -> float | str | None:  # NaN: undefined (no band); inf: never
+            return None if np.isnan(x) else float(x) if np.isfinite(x) else "never"
 
         return {"model": self.model, "target": self.target, "earliest": k(self.earliest), "certain": k(self.certain),
                 "confidence_level": self.confidence_level}
