@@ -297,12 +297,16 @@ def test_forecast_and_intervals_are_the_library_results(bench, rep):
         np.testing.assert_array_equal(fk, fc.k)
         np.testing.assert_allclose(fail, 1 - fc.pass_at_k[i], rtol=0, atol=0)
         assert f"{fc.pass_at_k[i, -1]:.3f} [{fc.low[i, -1]:.3f}, {fc.high[i, -1]:.3f}]" in data.fits[m]["labels"]["forecast"]
+        # beside it, the range over every law the data allow: exactly passcurve.extrapolation_bounds at 2n and K
+        b = pc.extrapolation_bounds(cnt.select(m), [2 * k_max, int(K[-1])], confidence_level=0.95, rng=0)
+        for j, kk in enumerate(b.k):
+            assert f"pass@{int(kk):,} in [{b.low[0, j]:.3f}, {b.high[0, j]:.3f}]" in data.fits[m]["labels"]["forecast"]
     # power law: passcurve.fit_power_law's a and b
     pl = pc.fit_power_law(cnt)
     for i, m in enumerate(pl.models):
         assert f"{pl.a[i]:.3f}·k^−{pl.b[i]:.3f}" in data.fits[m]["labels"]["power law"]
     failure = rep.html[rep.html.index('id="failure"') : rep.html.index('id="naive"')]
-    assert "power law" in failure and "prediction interval" in failure
+    assert "power law" in failure and "prediction interval" in failure and "Any difficulty law the data allow" in failure
     hist = rep.html[rep.html.index('id="histogram"') : rep.html.index('id="models"')]
     assert "fitted" in hist
 

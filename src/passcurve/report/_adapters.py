@@ -8,6 +8,7 @@ note) rather than faking it. No statistics are computed here.
 
 from __future__ import annotations
 
+import copy
 import dataclasses
 from collections.abc import Callable
 from typing import Any
@@ -165,6 +166,8 @@ def fits(counts: Any, cur: Any, forecast_k: int | None, confidence_level: float,
                         run([m], top, False)
                     except PasscurveError as exc:
                         labels[m]["forecast"] = f"not shown: {exc}"
+    if forecast is not None:
+        _any_law(counts, cur.models, own, fk, labels, confidence_level, rng, design)
     shares: dict[str, Any] = {}
     if fit_difficulty is not None and design is None:
         fd = fit_difficulty(counts, model=list(DIFFICULTY_MODELS))
@@ -177,6 +180,27 @@ def fits(counts: Any, cur: Any, forecast_k: int | None, confidence_level: float,
         if labels[m]:
             failure[m]["labels"] = labels[m]
     return {m: v for m, v in failure.items() if v}, shares
+
+
+def _any_law(counts: Any, models: Any, own: dict[str, int], fk: int, labels: dict[str, dict[str, str]],
+             confidence_level: float, rng: Any, design: Any) -> None:
+    """Beside each forecast, the range every difficulty law the data allow (:func:`extrapolation_bounds`) at twice
+    the model's own range and at the forecast's farthest K: how much of the forecast the counts decide."""
+    bounds = _lib("extrapolation_bounds", "_bounds")
+    if bounds is None:
+        return
+    for m in models:
+        label = labels[m].get("forecast")
+        if label is None or label.startswith("not shown"):
+            continue
+        K = np.unique([2 * own[m], int(forecast_grid(own[m], fk)[-1])])
+        # a copy of a Generator, so the sections after this one draw the same numbers as without it
+        b = bounds(counts.select(m), K, confidence_level=confidence_level,
+                   rng=copy.deepcopy(rng) if isinstance(rng, np.random.Generator) else rng, design=design)
+        parts = [f"pass@{int(k):,} in [{b.low[0, j]:.3f}, {b.high[0, j]:.3f}]" for j, k in enumerate(b.k)
+                 if np.isfinite(b.low[0, j] + b.high[0, j])]
+        if parts:
+            labels[m]["forecast"] = f"{label}. Any difficulty law the data allow: {'; '.join(parts)}"
 
 
 def _forecast_rows(fc: Any, failure: dict[str, dict[str, Any]], labels: dict[str, dict[str, str]]) -> None:

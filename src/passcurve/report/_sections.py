@@ -276,6 +276,14 @@ def failure_section(curve: Any, fits: dict[str, Any] | None = None, note: str | 
             '<p class="caption">Solid: observed. Dashed: least-squares power law −log pass@k = a·k<sup>−b</sup> '
             "(Schaeffer et al. 2025). Dotted with band: forecast beyond the largest observed k and its interval.</p>"
         )
+        if any("Any difficulty law" in v.get("labels", {}).get("forecast", "") for v in fits.values()):
+            body += (
+                '<p class="caption">"Any difficulty law the data allow": the smallest and largest pass@K of every '
+                "law of per-problem success rates whose curve lies in the data's simultaneous band at k ≤ n "
+                "(<code>passcurve.extrapolation_bounds</code>, linear programming; no Beta, no power law). Whatever the "
+                "true law, pass@K is in that range at the band's confidence. A forecast is narrower only because "
+                "it assumes a law.</p>"
+            )
         cols = [c for c in ("power law", "forecast", "difficulty") if any(c in v.get("labels", {}) for v in fits.values())]
         rows = [[m, *[v.get("labels", {}).get(c, "-") for c in cols]] for m, v in fits.items()]
         if cols:
