@@ -195,8 +195,11 @@ def _any_law(counts: Any, models: Any, own: dict[str, int], fk: int, labels: dic
             continue
         K = np.unique([2 * own[m], int(forecast_grid(own[m], fk)[-1])])
         # a copy of a Generator, so the sections after this one draw the same numbers as without it
-        b = bounds(counts.select(m), K, confidence_level=confidence_level,
-                   rng=copy.deepcopy(rng) if isinstance(rng, np.random.Generator) else rng, design=design)
+        try:
+            b = bounds(counts.select(m), K, confidence_level=confidence_level,
+                       rng=copy.deepcopy(rng) if isinstance(rng, np.random.Generator) else rng, design=design)
+        except PasscurveError:  # nothing the data constrain: the forecast's label stands alone
+            continue
         parts = [f"pass@{int(k):,} in [{b.low[0, j]:.3f}, {b.high[0, j]:.3f}]" for j, k in enumerate(b.k)
                  if np.isfinite(b.low[0, j] + b.high[0, j])]
         if parts:
