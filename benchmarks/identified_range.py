@@ -1,9 +1,9 @@
 """What the counts alone say about pass_D@K beyond n: the range over every difficulty law (tenth session).
 
 For K <= n the unbiased pass@k needs no model. Beyond n, pass_D@K = E_G[1 - (1-p)^K] depends on the difficulty
-law G, and the counts constrain G only through its curve at k <= n. This script computes, by linear programming
-over all laws on a grid of 601 success rates (0 and 600 values log-spaced in [1e-8, 1]; scipy's HiGHS), the
-smallest and the largest pass_D@K of any law whose curve E_G[1 - (1-p)^k] stays within z standard errors (SE over
+law G, and the counts constrain G only through its curve at k <= n. This script computes, with the linear
+programme of ``passcurve.extrapolation_bounds`` (``passcurve._bounds.law_range``: laws on p = 0 and 100 points per
+decade, scipy's HiGHS), the smallest and the largest pass_D@K of any law whose curve E_G[1 - (1-p)^k] stays within z standard errors (SE over
 problems of the unbiased per-problem pass@k) of the data's unbiased pass_D@k at 25 values of k <= n (1..10 and
 15 log-spaced up to n). The Hausdorff moment problem behind it is classical; the same limit is known for the
 number of unseen species, which no estimator can predict beyond a logarithmic factor of the sample without
@@ -18,7 +18,7 @@ Each Pythia model is thinned once to m = 100 and once to m = 1000 (hypergeometri
 ranges: the full data's unbiased pass_D@K (the truth of the backtest) and the forecasts of least squares, the
 Beta (empirical Bayes) and passcurve's default on the same thinning.
 
-Run:  PYTHONPATH=src python benchmarks/identified_range.py   (about a minute)
+Run:  PYTHONPATH=src python benchmarks/identified_range.py   (about 5 s)
 """
 
 from __future__ import annotations
@@ -28,34 +28,24 @@ import warnings
 
 import numpy as np
 from backtest_pythia import DATA, load
-from scipy import optimize, stats
+from scipy import stats
 
 from passcurve import Counts, forecast, pass_at_k
+from passcurve._bounds import constraint_grid, law_range
 from passcurve._curves import mean_curve
 from passcurve._forecast import thin_counts
 
-P = np.r_[0.0, np.logspace(-8.0, 0.0, 600)]  # the law's support
-
-
-def k_grid(m: int) -> np.ndarray:
-    return np.unique(np.r_[np.arange(1, 11), np.round(np.logspace(1.0, np.log10(m), 15)).astype(int)])
-
 
 def identified_range(n: np.ndarray, c: np.ndarray, K: int, z: float) -> tuple[float, float]:
-    """min and max of E_G[1 - (1-p)^K] over laws G on P whose curve is within z SE of the data's at k_grid(min n)."""
-    ks = k_grid(int(n.min()))
+    """min and max of E_G[1 - (1-p)^K] over laws G whose curve is within z SE of the data's at the library's
+    constraint grid (passcurve._bounds: the same linear programme as ``extrapolation_bounds``, with this
+    script's z-SE band in place of the bootstrap band)."""
+    ks = constraint_grid(int(n.min()))
     per = pass_at_k(n[:, None], c[:, None], ks[None, :])  # problems x k, unbiased
     f, se = per.mean(0), per.std(0, ddof=1) / np.sqrt(n.size)
-    A = 1.0 - (1.0 - P[None, :]) ** ks[:, None]
     tol = z * np.maximum(se, 1e-12)
-    a_ub, b_ub = np.r_[A, -A], np.r_[f + tol, tol - f]
-    obj = 1.0 - (1.0 - P) ** K
-    out = []
-    for sign in (1.0, -1.0):
-        r = optimize.linprog(sign * obj, A_ub=a_ub, b_ub=b_ub, A_eq=np.ones((1, P.size)), b_eq=[1.0],
-                             bounds=(0, None), method="highs")
-        out.append(sign * r.fun if r.status == 0 else np.nan)
-    return out[0], out[1]
+    lo, hi = law_range(ks, f - tol, f + tol, np.array([K]))
+    return float(lo[0]), float(hi[0])
 
 
 def main() -> None:
