@@ -34,10 +34,9 @@ from scipy import optimize
 from ._adaptive import check_design
 from ._counts import Counts, check_counts_object
 from ._errors import DegenerateDataWarning, PasscurveError
-from ._forecast import _f, _observed, _observed_limit
+from ._forecast import _f, _observed, _observed_limit, _target_model_iv
 from ._uncertainty import curve_intervals
 from ._validation import (
-    as_float_array,
     as_int_array,
     check_confidence_level,
     check_positive_int,
@@ -168,19 +167,18 @@ class BoundsResult:
     low: np.ndarray
     high: np.ndarray
     observed: np.ndarray
-    constraints: tuple[np.ndarray, ...]
     confidence_level: float
     warnings: tuple[str, ...] = field(default_factory=tuple)
     _bands: tuple[tuple[np.ndarray, np.ndarray, np.ndarray], ...] = field(default=(), repr=False)
 
+    @property
+    def constraints(self) -> tuple[np.ndarray, ...]:
+        """Per model, the k at which the band constrains the law."""
+        return tuple(ks for ks, _, _ in self._bands)
+
     def k_for(self, target: float, model: str | None = None) -> BoundsKFor:
         """The K from which some law consistent with the data reaches ``target``, and from which every one does."""
-        t = float(as_float_array(target, "target").ravel()[0])
-        if not 0 < t < 1:
-            raise PasscurveError(f"`target` must be in (0, 1) (got target={t})")
-        if model is not None and model not in self.models:
-            raise PasscurveError(f"unknown model {model!r}; models present: {', '.join(self.models)}")
-        i = 0 if model is None else self.models.index(model)
+        t, i = _target_model_iv(target, model, self.models)
         laws = _Laws(*self._bands[i], _K_TOP)
         if not laws.defined:
             return BoundsKFor(self.models[i], t, np.nan, np.nan, self.confidence_level)
@@ -293,7 +291,6 @@ def extrapolation_bounds(
     low = np.full((len(models), K.size), np.nan)
     high = np.full_like(low, np.nan)
     observed = np.full_like(low, np.nan)
-    grids: list[np.ndarray] = []
     bands: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
     seen: list[str] = []
     for i, m in enumerate(models):
@@ -308,10 +305,9 @@ def extrapolation_bounds(
         lo_b, hi_b = (np.asarray(x, dtype=float)[0] for x in band.intervals["pass_at_k"])
         low[i], high[i] = law_range(ks, lo_b, hi_b, K)
         observed[i] = _observed(sub.n, sub.c, K, sub.weight if weighted else None, design)
-        grids.append(ks)
         bands.append((ks, lo_b, hi_b))
         if not np.isfinite(low[i]).all():
             seen.append(f"model {m!r}: no bounds (NaN): the band is undefined or no difficulty law's curve fits "
                         "inside it")
             warnings.warn(seen[-1], DegenerateDataWarning, stacklevel=2)
-    return BoundsResult(models, K, low, high, observed, tuple(grids), level, tuple(seen), tuple(bands))
+    return BoundsResult(models, K, low, high, observed, level, tuple(seen), tuple(bands))

@@ -831,13 +831,19 @@ def forecast(
     )
 
 
-def _k_for_state(res: ForecastResult, target: float, model: str | None) -> KForResult:
+def _target_model_iv(target: Any, model: str | None, models: tuple[str, ...]) -> tuple[float, int]:
+    """A k_for's target in (0, 1) and the index of its model (the first when None); shared by the forecast's
+    and the bounds' k_for."""
     t = float(as_float_array(target, "target").ravel()[0])
     if not 0 < t < 1:
         raise PasscurveError(f"`target` must be in (0, 1) (got target={t})")
-    i = 0 if model is None else (res.models.index(model) if model in res.models else -1)
-    if i < 0:
-        raise PasscurveError(f"unknown model {model!r}; models present: {', '.join(res.models)}")
+    if model is not None and model not in models:
+        raise PasscurveError(f"unknown model {model!r}; models present: {', '.join(models)}")
+    return t, 0 if model is None else models.index(model)
+
+
+def _k_for_state(res: ForecastResult, target: float, model: str | None) -> KForResult:
+    t, i = _target_model_iv(target, model, res.models)
     fitted, wts, _, adj, data, (boot_from, B, bias_sq) = res._state[i]
 
     def curve(Kv: float) -> float:
