@@ -19,7 +19,7 @@ import numpy as np
 from ._adaptive import check_design
 from ._counts import Counts, check_counts_object
 from ._errors import DegenerateDataWarning, PasscurveError
-from ._forecast import FORECAST_METHODS, _pass_mean, _reduce, forecast
+from ._forecast import FORECAST_METHODS, _observed_limit, _pass_mean, _reduce, forecast
 from ._validation import as_int_array, check_confidence_level, check_positive_int, check_rng, model_streams
 
 __all__ = ["backtest", "BacktestResult"]
@@ -106,9 +106,7 @@ def _backtest_iv(counts: Any, m: Any, k: Any, seeds: Any, methods: Any, problems
     # which all its problems are estimable (truncation to a cap of m)
     if design is not None:
         design.check(counts.n, counts.c)
-        tops = {name: int(design.k_max(sub.n, sub.c)) for name, sub in counts.groups()}
-    else:
-        tops = {name: int(sub.n.min()) for name, sub in counts.groups()}
+    tops = {name: _observed_limit(sub.n, sub.c, design) for name, sub in counts.groups()}
     top = max(tops.values())
     pairs = [(int(a), int(b)) for a in ms for b in ks if a < b <= top]
     if not pairs:
