@@ -141,6 +141,7 @@ def study(
     for method in ["uniform", *methods]:
         for mult in mults if method == "uniform" else [1]:
             errs: dict[str, list[float]] = {e: [] for e in ESTIMATORS}
+            chen: list[float] = []  # uniform only: Chen's unbiased estimator (None when K > n)
             for r in range(reps):
                 rng = np.random.default_rng([seed, r, int(mult * 10)])  # common random numbers across methods
                 p = None if p_fn is None else p_fn(r)
@@ -150,12 +151,23 @@ def study(
                 )
                 for e in ESTIMATORS:
                     errs[e].append(f[e] - truth)
+                if method == "uniform" and f["naive"] is not None:
+                    chen.append(f["naive"] - truth)
             res[(method, mult)] = {e: (rmse(v), float(np.mean(v))) for e, v in errs.items()}
+            if chen:
+                res[(method, mult)]["chen"] = (rmse(chen), float(np.mean(chen)))
     print(
         f"\n## {name}  K={k}  budget {navg}/problem x {size} problems  reps={reps}  ({time.time() - t0:.0f}s)"
     )
     ub = np.array([base * m for m in mults], dtype=float)
     rows = []
+    # where K <= uniform's n, uniform can also use Chen's unbiased estimator (no model at all); a plan has
+    # to beat that too, so it is printed and kept in each row (None where K > n)
+    chen_1x = res[("uniform", 1)].get("chen", (None, None))[0]
+    if chen_1x is not None:
+        print("[chen, uniform only] uniform RMSE by budget: "
+              + "  ".join(f"{m}x {res[('uniform', m)]['chen'][0]:.4f}" for m in mults if "chen" in res[("uniform", m)])
+              + f"  (bias at 1x {res[('uniform', 1)]['chen'][1]:+.4f})")
     for est in ESTIMATORS:
         ue = np.array([res[("uniform", m)][est][0] for m in mults])
         slope = np.polyfit(np.log(ub), np.log(ue), 1)[0]
@@ -180,6 +192,7 @@ def study(
                 "uniform_rmse": [float(v) for v in ue],
                 "error_ratio": ue[0] / e,
                 "samples_ratio": samples_ratio(e, ub, ue),
+                "uniform_chen_rmse": chen_1x,
             }
             rows.append(row)
             sr = row["samples_ratio"]
