@@ -69,3 +69,23 @@ def test_good_input_exit_zero(tmp_path, capfd):
     p.write_text("problem_id,n,c\na,10,2\nb,10,1\n")
     assert run(["curve", str(p), "--k", "1,10", "--json"]) == 0
     assert '"model": "c"' in capfd.readouterr().out
+
+
+@pytest.mark.parametrize(
+    "args",
+    [["curve", "--k", "1,5"], ["rank", "--k", "1"], ["fit"], ["forecast", "--k", "100"],
+     ["compare", "--a", "m [strict-match]", "--b", "m [/x]", "--k", "1"]],
+    ids=lambda a: a[0],
+)
+def test_model_names_with_brackets_print_verbatim(tmp_path, capfd, args):
+    # names come from the user's data (lm-eval filters are named "model [filter]"); the console must not read
+    # them as rich markup: "[strict-match]" used to vanish as a style and "[/x]" raised MarkupError (a traceback)
+    p = tmp_path / "brk.csv"
+    rows = [("m [strict-match]", 1, 30, 9), ("m [strict-match]", 2, 30, 0), ("m [strict-match]", 3, 30, 2),
+            ("m [/x]", 1, 30, 15), ("m [/x]", 2, 30, 3), ("m [/x]", 3, 30, 1)]
+    p.write_text("model,problem,n,c\n" + "".join(f'"{m}",{q},{n},{c}\n' for m, q, n, c in rows))
+    code = run([args[0], str(p), *args[1:]])
+    out, err = capfd.readouterr()
+    assert code == 0, err
+    assert "Traceback" not in err
+    assert "m [strict-match]" in out and "m [/x]" in out

@@ -47,7 +47,9 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
 )
 
-out = Console(soft_wrap=True)
+# markup off: model names, file names and messages come from the user's data, and rich would read "m [strict-match]"
+# as a style (dropping it) and "m [/x]" as a closing tag (MarkupError). Styled text is built with rich.text.Text.
+out = Console(soft_wrap=True, markup=False)
 err = Console(stderr=True, soft_wrap=True, highlight=False)
 
 

@@ -10,6 +10,7 @@ import numpy as np
 import typer
 from rich import box
 from rich.table import Table
+from rich.text import Text
 
 from .._backtest import backtest as run_backtest
 from .._bounds import extrapolation_bounds
@@ -128,7 +129,7 @@ def fit_cmd(
         for line in params + failed:
             out.print(line, markup=False, highlight=False)
         for name, msg in report.flags.get(m, []):
-            out.print(f"  [bold]flag[/bold] {name}: {msg}")
+            out.print(Text.assemble("  ", ("flag", "bold"), f" {name}: {msg}"))
 
 
 @command("forecast")
