@@ -51,6 +51,10 @@ def test_pythia_samples_reproduce_counts_exactly():
     assert from_samples.meta["rows"] == 8_960_000
     assert from_samples.meta["attempts_contiguous"] is True
     assert from_samples.meta["stopping_time"]["looks_like_stopping_time"] is False
+    # the same arrays in the same order, so every seeded analysis agrees between the two files
+    assert list(from_samples.model) == list(from_counts.model)
+    assert list(from_samples.problem) == list(from_counts.problem)
+    assert np.array_equal(from_samples.c, from_counts.c)
 
 
 @pytest.mark.shared_data
@@ -243,3 +247,30 @@ def test_open_samples_exposes_relation_and_answers(tmp_path):
 def test_exports():
     assert passcurve.read_counts is read_counts
     assert callable(passcurve.counts_from_frame)
+
+
+def test_row_order_does_not_change_seeded_results(tmp_path, capfd):
+    # a per-sample log, its counts file, and the counts file with its rows shuffled: the same counts in the same
+    # order, so the seeded forecast (thinnings, bootstrap) is identical to the last digit
+    from passcurve.cli._app import run
+
+    sim = simulate(problems=30, n=40, models=passcurve.DEMO_MODELS[:2], rng=3)
+    rows = [{"model": str(m), "problem_id": str(p), "attempt": a, "correct": bool(a < c)}
+            for m, p, n, c in zip(sim.counts.model, sim.counts.problem, sim.counts.n, sim.counts.c, strict=True)
+            for a in range(int(n))]
+    log = write_lines(tmp_path / "log.jsonl", rows)
+    counts = read_counts(log)
+    order = np.random.default_rng(0).permutation(len(counts))
+    lines = [f"{counts.model[i]},{counts.problem[i]},{counts.n[i]},{counts.c[i]}\n" for i in range(len(counts))]
+    (tmp_path / "counts.csv").write_text("model,problem_id,n,c\n" + "".join(lines))
+    (tmp_path / "shuffled.csv").write_text("model,problem_id,n,c\n" + "".join(lines[i] for i in order))
+    # models stay in the order the file first names them; within a model, problems are ordered by id
+    shuffled = read_counts(tmp_path / "shuffled.csv")
+    for name, sub in counts.groups():
+        assert list(dict(shuffled.groups())[name].problem) == list(sub.problem) == sorted(sub.problem)
+    outs = []
+    for f in (log, tmp_path / "counts.csv", tmp_path / "shuffled.csv"):
+        assert run(["forecast", str(f), "--k", "400", "--seed", "7", "--json"]) == 0
+        d = json.loads(capfd.readouterr().out)
+        outs.append(sorted(d["forecasts"], key=lambda r: r["model"]))
+    assert outs[0] == outs[1] == outs[2]

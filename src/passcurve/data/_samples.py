@@ -448,7 +448,16 @@ class Samples:
                 f"{self.source}: duplicate (model, problem) rows: problem {problem[i]!r} of model {model[i]!r} "
                 f"appears in rows {dup_rows[0]} and {dup_rows[1]}; each (model, problem) must appear once"
             )
-        n_i, c_i = n.astype(np.int64), c.astype(np.int64)
+        # each model's problems in the order of the samples path (problem ids as text), so that the same counts give
+        # the same seeded bootstraps, thinnings and forecasts whatever the file's row order (a counts CSV and the
+        # per-sample log it was made from agree to the last digit). Models keep the order in which the file first
+        # names them (only their display order: each model's random stream does not depend on the others). Rows
+        # were validated above in file order, so messages name the file's row numbers.
+        _, first_row, model_code = np.unique(model.astype(str), return_index=True, return_inverse=True)
+        appearance = np.argsort(np.argsort(first_row))  # rank of each distinct model by its first row
+        order = np.lexsort((problem.astype(str), appearance[model_code]))
+        model, problem = model[order], problem[order]
+        n_i, c_i = n[order].astype(np.int64), c[order].astype(np.int64)
         meta = self._meta()
         meta["stopping_time"] = stopping_time_evidence(model, n_i, c_i, None, self.source)
         return Counts.from_arrays(n_i, c_i, problem=problem, model=model, source=self.source, meta=meta)
