@@ -169,6 +169,11 @@ def test_bad_input(bench):
         res.k_for(1.5)
     with pytest.raises(PasscurveError, match="unknown model"):
         res.k_for(0.5, "nope")
+    both = forecast(bench.counts, [10], method="beta", n_resamples=0, flags=False)
+    with pytest.raises(PasscurveError, match="`model` is required: the result holds 2 models"):
+        both.k_for(0.5)  # it used to answer for the first model without saying so
+    with pytest.raises(PasscurveError, match="`model` is required"):
+        k_for(bench.counts, 0.5, n_resamples=0)
     with pytest.raises(PasscurveError, match="no \\(m, k\\) pair"):
         backtest(bench.counts, m=[500], k=[1000])
     with pytest.raises(PasscurveError, match="`methods`"):

@@ -177,7 +177,8 @@ class BoundsResult:
         return tuple(ks for ks, _, _ in self._bands)
 
     def k_for(self, target: float, model: str | None = None) -> BoundsKFor:
-        """The K from which some law consistent with the data reaches ``target``, and from which every one does."""
+        """The K from which some law consistent with the data reaches ``target``, and from which every one does
+        (``model`` may be omitted only when the result holds one model)."""
         t, i = _target_model_iv(target, model, self.models)
         laws = _Laws(*self._bands[i], _K_TOP)
         if not laws.defined:

@@ -411,7 +411,8 @@ class ForecastResult:
         return fig
 
     def k_for(self, target: float, model: str | None = None) -> KForResult:
-        """The K at which the forecast reaches ``target`` (see :func:`k_for`)."""
+        """The K at which the forecast reaches ``target`` (see :func:`k_for`); ``model`` may be omitted only when
+        the result holds one model."""
         return _k_for_state(self, target, model)
 
 
@@ -832,11 +833,15 @@ def forecast(
 
 
 def _target_model_iv(target: Any, model: str | None, models: tuple[str, ...]) -> tuple[float, int]:
-    """A k_for's target in (0, 1) and the index of its model (the first when None); shared by the forecast's
-    and the bounds' k_for."""
+    """A k_for's target in (0, 1) and the index of its model (which may be omitted only when there is one);
+    shared by the forecast's and the bounds' k_for."""
     t = float(as_float_array(target, "target").ravel()[0])
     if not 0 < t < 1:
         raise PasscurveError(f"`target` must be in (0, 1) (got target={t})")
+    if model is None and len(models) > 1:
+        raise PasscurveError(
+            f"`model` is required: the result holds {len(models)} models ({', '.join(models)}); pass model=NAME"
+        )
     if model is not None and model not in models:
         raise PasscurveError(f"unknown model {model!r}; models present: {', '.join(models)}")
     return t, 0 if model is None else models.index(model)
@@ -941,6 +946,8 @@ def k_for(
     a target above that ceiling is reported as unreachable (``reachable=False``, k = inf).
     The interval solves the same equation on the upper and lower prediction bands.
     """
+    if isinstance(counts, Counts):  # target and model checked before the forecast (forecast checks `counts`)
+        _target_model_iv(target, model, tuple(counts.models))
     counts_sel = counts if model is None else counts.select(model)
     grid = np.unique(np.logspace(0, 12, 25).astype(np.int64))
     res = forecast(counts_sel, grid, method=method, confidence_level=confidence_level, n_resamples=n_resamples,
