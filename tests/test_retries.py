@@ -188,3 +188,27 @@ def test_trend_sign():
         warnings.simplefilter("ignore", DependenceWarning)
         res = retries(prob, att, cor, n_resamples=99, rng=0)
     assert res.trend_z[0] > 3  # later attempts succeed more (feedback)
+
+
+def test_cli_retries_table_lists_a_budget_grid(tmp_path, cli):
+    # 30 attempts: the table lists 1, 2, 5, 10, 20 and the largest (30), says how many it left out, and
+    # --budgets picks others; JSON keeps every budget unless --budgets is given
+    import json
+
+    from passcurve.data import write_table
+
+    prob, att, cor = _simulate(np.random.default_rng(2), 40, 30, lift=0.0)
+    path = write_table({"problem_id": prob.astype(str), "attempt": att, "correct": cor}, tmp_path / "r.csv")
+    r = cli("retries", str(path), "--n-resamples", "0")
+    assert r.returncode == 0, r.stderr
+    rows = [ln.split("│")[1].strip() for ln in r.stdout.splitlines() if ln.startswith("│")]
+    assert rows == ["1", "2", "5", "10", "20", "30"]
+    assert "6 of 30 budgets shown" in r.stdout
+    r = cli("retries", str(path), "--n-resamples", "0", "--budgets", "3,7")
+    assert [ln.split("│")[1].strip() for ln in r.stdout.splitlines() if ln.startswith("│")] == ["3", "7"]
+    full = json.loads(cli("retries", str(path), "--n-resamples", "0", "--json").stdout)
+    assert [row["budget"] for row in full["models"][0]["curve"]] == list(range(1, 31))
+    some = json.loads(cli("retries", str(path), "--n-resamples", "0", "--json", "--budgets", "3,7").stdout)
+    assert [row["budget"] for row in some["models"][0]["curve"]] == [3, 7]
+    bad = cli("retries", str(path), "--budgets", "0")
+    assert bad.returncode == 2 and "`--budgets` must be >= 1" in bad.stderr

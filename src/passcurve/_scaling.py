@@ -243,7 +243,7 @@ def fit_power_law(
     k : sequence of int, "paper", or None
         The grid. Default: the unique integers of ``logspace(0, log10 n, 100)`` with n the
         smallest n of the model. ``"paper"`` is the 101-point grid of the paper's Tables 1–2
-        (``PAPER_K_GRID``).
+        (``PAPER_K_GRID``, k = 1 … 10^4, so it needs n >= 10^4 under "unbiased").
     convention : {"unbiased", "chen"}, default "unbiased"
         "unbiased" requires k <= n for every problem. "chen" reproduces the Codex
         reference implementation used by the paper, which returns pass@k = 1 when

@@ -32,7 +32,7 @@ NResamples = Annotated[int, typer.Option("--n-resamples", help="Resamples of the
 ForecastResamples = Annotated[
     int, typer.Option("--forecast-resamples", help="Bootstrap refits per model behind the forecast intervals.")
 ]
-ForecastK = Annotated[int | None, typer.Option("--forecast-k", help="Forecast pass@k up to this k (default 100x n).")]
+ForecastK = Annotated[int | None, typer.Option("--forecast-k", help="Forecast pass@k up to this k (default 100x the largest observed k, at least 10^4).")]
 
 
 @contextmanager

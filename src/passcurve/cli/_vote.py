@@ -91,6 +91,11 @@ def retries_cmd(
         str, typer.Option("--method", help="auto, permutation or asymptotic (chi-square, equal attempts per problem).")
     ] = "auto",
     seed: Seed = 0,
+    budgets: Annotated[
+        str | None,
+        typer.Option("--budgets", help="Comma-separated budgets to list, or 'all' (default: 1, 2, 5, 10, 20, 50, ... "
+                                       "and the largest; JSON lists every budget unless this is given)."),
+    ] = None,
     json_out: JsonFlag = False,
     problem_col: ProblemCol = None,
     attempt_col: AttemptCol = None,
@@ -100,15 +105,22 @@ def retries_cmd(
     format: Format = None,
 ) -> None:
     """Completion within a retry budget (first success) and a permutation test of independence across attempts."""
+    wanted = None if budgets is None or budgets.strip() == "all" else set(parse_int_list(budgets, "--budgets") or [])
+    if wanted is not None and min(wanted) < 1:
+        raise PasscurveError(f"`--budgets` must be >= 1 (got {min(wanted)})")
     d = read_attempts(file, problem_col=problem_col, attempt_col=attempt_col, correct_col=correct_col,
                       model_col=model_col, threshold=threshold, format=format)
     with collect_warnings(show=True):
         res = run_retries(d["problem"], d["attempt"], d["correct"], model=d["model"], alpha=alpha,
                           n_resamples=n_resamples, method=method, rng=seed)
+    d_all = res.to_dict()
+    if wanted is not None:
+        for entry in d_all["models"]:
+            entry["curve"] = [r for r in entry["curve"] if r["budget"] in wanted]
     if json_out:
-        print_json(res.to_dict())
+        print_json(d_all)
         return
-    for entry in res.to_dict()["models"]:
+    for entry in d_all["models"]:
         test = (f"independence test ({entry['method']}) p = {entry['p_value']:.4g}" if entry["testable"]
                 else "independence not testable (stops at first success)" if entry["stops_at_success"]
                 else "independence not tested")
@@ -116,10 +128,22 @@ def retries_cmd(
                   title_justify="left")
         for col in ("budget", "completion", "pass@b", "rate at attempt", "expected rate", "problems"):
             t.add_column(col, justify="right")
-        for r in entry["curve"]:
+        top = max((r["budget"] for r in entry["curve"]), default=0)
+        shown = (entry["curve"] if wanted is not None or budgets is not None
+                 else [r for r in entry["curve"] if r["budget"] == top or _one_two_five(r["budget"])])
+        for r in shown:
             t.add_row(str(r["budget"]), _f(r["completion"]), _f(r["pass_at_k"]), _f(r["attempt_rate"]),
                       _f(r["expected_rate"]), str(r["known"]))
         out.print(t)
+        if len(shown) < len(entry["curve"]):
+            out.print(f"  {len(shown)} of {len(entry['curve'])} budgets shown (--budgets all, or a list, for others)")
+
+
+def _one_two_five(b: int) -> bool:
+    """1, 2, 5, 10, 20, 50, ...: the budgets the table lists by default."""
+    while b >= 10 and b % 10 == 0:
+        b //= 10
+    return b in (1, 2, 5)
 
 
 @command("verifiers")
