@@ -246,7 +246,7 @@ def test_adaptive_design_biases_chen_but_not_the_prefix_estimator():
 def test_stopping_estimator_on_bon_data_reproduces_hughes():
     # BoN jailbreaking counts (batches of 60, stop at the first successful batch, cap 10,020;
     # ../shared/data/README.md). REFERENCE.md (Hughes et al. 2024, arXiv 2412.03556): Llama 3 8B IT attack
-    # success 0.7421 at 100 attempts and 0.9748 at 1000. The stopping-time estimator reproduces them; the
+    # success 0.7421 at 100 attempts and 0.9748 at 1000. The stopping-time estimator matches them (0.7474, 0.9748); the
     # plain estimator, which treats n as fixed, overstates both.
     import pandas as pd
 
