@@ -24,12 +24,9 @@ Run:  PYTHONPATH=src python benchmarks/backtest_good_toulmin.py [--pythia-seeds 
 from __future__ import annotations
 
 import argparse
-import time
-import warnings
 
 import numpy as np
-from backtest_pythia import DATA, load, thinned
-from backtest_simulated import HARD_SCENARIOS, SCENARIOS, draw
+from backtest_kumaraswamy import score_suites
 from scipy import stats
 
 from passcurve import Counts, forecast
@@ -74,24 +71,7 @@ def main() -> None:
     ap.add_argument("--pythia-seeds", type=int, default=10)
     ap.add_argument("--seeds", type=int, default=6)
     args = ap.parse_args()
-    warnings.simplefilter("ignore")
-    t0 = time.time()
-    if DATA.exists():
-        gen = np.random.default_rng(2026)
-        counts = load(DATA)
-        for m, K in [(100, 1000), (100, 10000), (1000, 10000)]:
-            report(f"Pythia m={m} -> K={K}", [[*scored(nt, ct, K), truth] for _, nt, ct, truth in
-                                              thinned(counts, m, K, args.pythia_seeds, gen)])
-    sgen = np.random.default_rng(7)
-    for m, K in [(100, 1000), (1000, 10000)]:
-        for scen_set, label in [(SCENARIOS, "6 scenarios"), (HARD_SCENARIOS, "9 hard Betas")]:
-            rows = []
-            for scen in scen_set:
-                for _ in range(args.seeds):
-                    n, c, truth = draw(scen, 128, K, sgen, m)
-                    rows.append([*scored(n, c, K), truth])
-            report(f"simulated, {label}, m={m} -> K={K}", rows)
-    print(f"({time.time() - t0:.0f} s)")
+    score_suites(scored, report, args.pythia_seeds, args.seeds)
 
 
 if __name__ == "__main__":

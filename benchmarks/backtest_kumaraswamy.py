@@ -20,6 +20,7 @@ from __future__ import annotations
 import argparse
 import time
 import warnings
+from collections.abc import Callable
 
 import numpy as np
 from backtest_more_candidates import _U, _grid_eb
@@ -60,29 +61,37 @@ def report(title: str, rows: list[list[float]]) -> None:
     print(f"{title:40s} runs {ok.sum():4d}   {cells}", flush=True)
 
 
-def main() -> None:
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--pythia-seeds", type=int, default=20)
-    ap.add_argument("--seeds", type=int, default=6)
-    args = ap.parse_args()
+def score_suites(score: Callable[[np.ndarray, np.ndarray, int], list[float]],
+                 report: Callable[[str, list[list[float]]], None], pythia_seeds: int, seeds: int) -> None:
+    """The candidate scripts' common run: ``score(n, c, K)`` (one forecast per method) on Pythia thinned to
+    m = 100 and 1000 (``pythia_seeds`` thinnings per model, seed 2026) and on the simulated suites (``seeds``
+    benchmarks of 128 problems per scenario, seed 7); ``report(title, rows)`` gets rows [*forecasts, truth]."""
     warnings.simplefilter("ignore")
     t0 = time.time()
     if DATA.exists():
         gen = np.random.default_rng(2026)
         counts = load(DATA)
         for m, K in [(100, 1000), (100, 10000), (1000, 10000)]:
-            report(f"Pythia m={m} -> K={K}", [[*three(nt, ct, K), truth] for _, nt, ct, truth in
-                                              thinned(counts, m, K, args.pythia_seeds, gen)])
+            report(f"Pythia m={m} -> K={K}", [[*score(nt, ct, K), truth] for _, nt, ct, truth in
+                                              thinned(counts, m, K, pythia_seeds, gen)])
     sgen = np.random.default_rng(7)
     for m, K in [(100, 1000), (1000, 10000)]:
         for scen_set, label in [(SCENARIOS, "6 scenarios"), (HARD_SCENARIOS, "9 hard Betas")]:
             rows = []
             for scen in scen_set:
-                for _ in range(args.seeds):
+                for _ in range(seeds):
                     n, c, truth = draw(scen, 128, K, sgen, m)
-                    rows.append([*three(n, c, K), truth])
+                    rows.append([*score(n, c, K), truth])
             report(f"simulated, {label}, m={m} -> K={K}", rows)
     print(f"({time.time() - t0:.0f} s)")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--pythia-seeds", type=int, default=20)
+    ap.add_argument("--seeds", type=int, default=6)
+    args = ap.parse_args()
+    score_suites(three, report, args.pythia_seeds, args.seeds)
 
 
 if __name__ == "__main__":
