@@ -89,3 +89,36 @@ def test_model_names_with_brackets_print_verbatim(tmp_path, capfd, args):
     assert code == 0, err
     assert "Traceback" not in err
     assert "m [strict-match]" in out and "m [/x]" in out
+
+
+@pytest.mark.parametrize(
+    "args",
+    [["report", "{counts}", "-o", "{missing}/r.html"], ["demo", "-o", "{missing}/r.html"],
+     ["explore", "-o", "{missing}/e.html"], ["demo-conflict", "-o", "{missing}/c.html"],
+     ["simulate", "-o", "{missing}/s.csv"], ["simulate-answers", "-o", "{missing}/a.csv"]],
+    ids=lambda a: a[0],
+)
+def test_output_in_a_missing_directory_is_one_line(tmp_path, capfd, args):
+    # checked before any work where the command computes first (report, demo); a DuckDB IOException
+    # (simulate) and a FileNotFoundError (demo-conflict) used to end in a traceback
+    counts = tmp_path / "c.csv"
+    counts.write_text("problem_id,n,c\na,10,2\nb,10,1\n")
+    argv = [a.format(counts=counts, missing=tmp_path / "nope") for a in args]
+    code = run(argv)
+    err = capfd.readouterr().err
+    lines = [ln for ln in err.splitlines() if ln.strip()]
+    assert code == 2 and len(lines) == 1 and "Traceback" not in err, err
+    assert lines[0].startswith("passcurve: error: cannot write") and "nope" in lines[0]
+
+
+def test_a_file_system_error_anywhere_is_one_line(tmp_path, capfd, monkeypatch):
+    # the safety net in run(): an OSError that no command anticipated still gives one line and exit 2
+    import pathlib
+
+    def refuse(self, *a, **k):
+        raise PermissionError(13, "Permission denied", str(self))
+
+    monkeypatch.setattr(pathlib.Path, "write_text", refuse)
+    code = run(["demo-conflict", "-o", str(tmp_path / "c.html"), "--steps", "5"])
+    err = capfd.readouterr().err
+    assert code == 2 and err.strip() == f"passcurve: error: cannot access `{tmp_path / 'c.html'}`: Permission denied"

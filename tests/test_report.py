@@ -95,6 +95,10 @@ def test_every_warning_is_shown_verbatim():
         rep = build_report(cnt, k_gt_n="drop", input_warnings=[("StoppingTimeWarning", "n looks like a stopping time")])
     cats = [c for c, _ in rep.warnings]
     assert cats[0] == "StoppingTimeWarning" and DroppedProblemsWarning.__name__ in cats
+    # under "drop" the curves run to the largest n over fewer problems, and the header and captions say so
+    head = rep.html[: rep.html.index('id="loop"')]
+    assert "Curves run to k = 20; at each k the problems with fewer samples are left out" in head
+    assert "over only the problems sampled that far" in rep.html[rep.html.index('id="loop"'):]
     flags = rep.html[rep.html.index('id="flags"') :]
     for cat, msg in rep.warnings:
         assert cat in flags and html.escape(msg) in flags
@@ -289,9 +293,11 @@ def test_forecast_and_intervals_are_the_library_results(bench, rep):
     for m in ("pass_at_k", "pass_pow_k"):
         np.testing.assert_array_equal(data.curve.intervals[m][0], ci.intervals[m][0])
         np.testing.assert_array_equal(data.curve.intervals[m][1], ci.intervals[m][1])
-    # forecast beyond n: exactly passcurve.forecast with the report's settings (same seed)
+    # forecast beyond n: exactly passcurve.forecast with the report's level and refits and otherwise the library's
+    # defaults (same seed), so `passcurve forecast --confidence-level 0.95 --n-resamples R` reproduces it (the
+    # report used 3 self-backtest thinnings instead of 10 until the eleventh session)
     K = forecast_grid(k_max, 100 * k_max if 100 * k_max >= 10_000 else 10_000)
-    fc = pc.forecast(cnt, K, confidence_level=0.95, n_resamples=FAST["forecast_resamples"], cv_resamples=3, rng=0)
+    fc = pc.forecast(cnt, K, confidence_level=0.95, n_resamples=FAST["forecast_resamples"], rng=0)
     for i, m in enumerate(fc.models):
         fk, fail, flo, fhi = data.fits[m]["forecast"]
         np.testing.assert_array_equal(fk, fc.k)
@@ -368,6 +374,12 @@ def test_report_under_a_stop_at_success_design():
     assert {"naive", "pass-pow-k", "hidden-difficulty"} <= set(omitted)
     assert "stopping time" in omitted["hidden-difficulty"]
     assert "n is a stopping time" in rep.data.notes["histogram"] and not rep.data.fitted_shares
+    assert "The fit itself holds" in rep.data.notes["histogram"]  # the fit's likelihood holds under stopping
+    # the stopping-time warning has been acted on: it stays in the flags, not in the banner or the loop caption
+    warned = build_report(cnt, design=design, input_warnings=[("StoppingTimeWarning", "n looks like a stop")], **FAST)
+    loop = warned.html[warned.html.index('id="loop"'): warned.html.index('id="pass-at-k"')]
+    assert "n looks like a stop" not in loop and 'id="banner"' not in warned.html
+    assert "n looks like a stop" in warned.html[warned.html.index('id="flags"'):]
     # the power law and the forecast are drawn, from the stopping-time curve (reference: fit_power_law
     # with the same design)
     from passcurve import fit_power_law

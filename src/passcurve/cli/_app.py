@@ -72,6 +72,10 @@ def run(argv: list[str] | None = None) -> int:
         return 2
     except BrokenPipeError:
         return 0
+    except OSError as exc:  # the file system refused (a missing directory, no permission, a full disk)
+        where = f" `{exc.filename}`" if exc.filename else ""
+        print(f"passcurve: error: cannot access{where}: {exc.strerror or exc}", file=sys.stderr)
+        return 2
     return 0
 
 

@@ -169,10 +169,11 @@ def demo_cmd(
     Writes the report and explorer.html next to it. Example: passcurve demo -o report.html
     """
     from ..report import STEPS
-    from ._report import _summary, progress_bar, write_report
+    from ._report import _summary, check_html_output, progress_bar, write_report
 
     if problems < 1 or n < 1:
         raise PasscurveError("`--problems` and `--n` must be >= 1")
+    check_html_output(output)
     if output.suffix.lower() not in (".html", ".htm"):
         raise PasscurveError(f"`--output` must end in .html (got {output.name!r})")
     with progress_bar(("simulating", *STEPS)) as advance:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import warnings
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
@@ -99,13 +100,23 @@ def _retry_result(file: Path, seed: int, **opts: Any) -> tuple[Any, list[tuple[s
     return res, list(dict.fromkeys(got))
 
 
+def check_html_output(output: Path) -> None:
+    """Before any work: the output must be an .html file in an existing, writable directory."""
+    if output.suffix.lower() not in (".html", ".htm"):
+        raise PasscurveError(f"`--output` must end in .html (got {output.name!r})")
+    parent = output.parent if str(output.parent) else Path(".")
+    if not parent.is_dir():
+        raise PasscurveError(f"cannot write `{output}`: directory `{parent}` does not exist")
+    if not os.access(parent, os.W_OK | os.X_OK):
+        raise PasscurveError(f"cannot write `{output}`: directory `{parent}` is not writable")
+
+
 def write_report(counts: Any, output: Path, *, input_warnings: list[tuple[str, str]] | None = None,
                  advance: Callable[[str], None] | None = None, **kwargs: Any) -> Any:
     """Build the report of ``counts``, write it and the explorer next to it, echo the warnings on stderr."""
     from ..report import build_report
 
-    if output.suffix.lower() not in (".html", ".htm"):
-        raise PasscurveError(f"`--output` must end in .html (got {output.name!r})")
+    check_html_output(output)
     rep = build_report(counts, input_warnings=input_warnings or (), progress=advance, **kwargs)
     rep.write(output)
     skip = {c.__name__ for c in acted_on(kwargs.get("design"))}  # dealt with (it stays in the page's flags)
@@ -142,8 +153,7 @@ def report_cmd(
     """
     from ..report import STEPS
 
-    if output.suffix.lower() not in (".html", ".htm"):
-        raise PasscurveError(f"`--output` must end in .html (got {output.name!r})")
+    check_html_output(output)
     design = design_from(stop_batch, cap)
     counts, read_warnings = _read_with_warnings(file, **read)
     retry_result = None
@@ -182,8 +192,7 @@ def explore_cmd(
     """The hidden-difficulty explorer: two sliders, exact Beta curves, one offline HTML file."""
     from ..report import write_explorer
 
-    if output.suffix.lower() not in (".html", ".htm"):
-        raise PasscurveError(f"`--output` must end in .html (got {output.name!r})")
+    check_html_output(output)
     write_explorer(output)
     out.print(f"wrote {output}; open it in a browser (works offline)", markup=False, highlight=False)
 

@@ -10,7 +10,6 @@ from typing import Annotated, Any
 import typer
 from rich.table import Table
 
-from .._errors import PasscurveError
 from .._rl_groups import dead_groups
 from .._rl_toy import conflict_toy
 from ._app import (
@@ -150,8 +149,9 @@ def demo_conflict_cmd(
     seed: Seed = 0,
 ) -> None:
     """Toy: pass@k ascent raises pass@k while pass@1 falls; annealing k to 1 avoids it (writes a page)."""
-    if output.suffix.lower() not in (".html", ".htm"):
-        raise PasscurveError(f"`--output` must end in .html (got {output.name!r})")
+    from ._report import check_html_output
+
+    check_html_output(output)
     with collect_warnings(show=True):
         res = conflict_toy(k=k, steps=steps, anneal_at=anneal_at, rng=seed)
     output.write_text(_page(res), encoding="utf-8")

@@ -38,6 +38,9 @@ def write_table(columns: dict[str, Any], path: str | Path) -> Path:
         opts = {"csv": "FORMAT csv, HEADER true", "json": "FORMAT json", "parquet": "FORMAT parquet"}[fmt]
         target = str(path).replace("'", "''")
         con.execute(f"COPY (SELECT * FROM passcurve_out) TO '{target}' ({opts})")
+    except duckdb.IOException as exc:  # a missing directory, no permission, a full disk: one line, no traceback
+        reason = str(exc).splitlines()[0].removeprefix("IO Error: ")
+        raise PasscurveError(f"cannot write `{path}`: {reason}") from None
     finally:
         con.close()
     return path

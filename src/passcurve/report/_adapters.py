@@ -148,7 +148,7 @@ def fits(counts: Any, cur: Any, forecast_k: int | None, confidence_level: float,
 
         def run(names: list[str], top: int, whole: bool) -> None:
             fc = forecast(counts if whole else counts.select_models(names), forecast_grid(top, fk),
-                          confidence_level=confidence_level, n_resamples=n_resamples, cv_resamples=3, rng=rng,
+                          confidence_level=confidence_level, n_resamples=n_resamples, rng=rng,
                           design=design)
             _forecast_rows(fc, failure, labels)
 

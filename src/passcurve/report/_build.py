@@ -268,7 +268,10 @@ def compute_report_data(
     notes: dict[str, str] = {}
     if design is not None:
         fixed_n = f"it assumes n fixed in advance, and here n is a stopping time ({design.label()} design)"
-        notes["histogram"] = f"Fitted difficulty distribution not shown: {fixed_n}."
+        notes["histogram"] = (
+            f"The fitted model's expected share of problems per c/n bin is not drawn: {fixed_n}. The fit itself "
+            "holds (under any stopping rule the likelihood is the binomial kernel), and the forecast uses it. The bars "
+            "are c/n, which stopping at the first success pushes up for the problems that stop early.")
         notes["hidden-difficulty"] = f"Hidden-difficulty diagnostics not shown: {fixed_n}."
 
     ext = {k: v for k, v in _extensions().items() if _PART_OF.get(k, k) in parts}
@@ -416,12 +419,20 @@ def _ranges(c: Counts, cur: CurveResult) -> str:
     """Where the curves end: one k for all models, or each model's own (its smallest n), and a note when
     some models were sampled further than the curves run (``k_gt_n="raise"``)."""
     ends = {m: int(cur.k[j]) for m, j in zip(cur.models, cur.last_index(), strict=True)}
+    drop = S.subset_means(cur)  # k_gt_n="drop": to each model's largest n, over fewer problems
     if len(set(ends.values())) > 1:
         by = sorted(ends.items(), key=lambda x: x[1])
         names = ", ".join(f"{k:,} for {esc(m)}" for m, k in by[:4]) + (f" and {len(by) - 4} more" if len(by) > 4 else "")
         common = int(c.n.min())
+        if drop:
+            return (f"Curves run to each model's largest n: k = {names}; at each k the problems with fewer samples "
+                    f"are left out of the mean (<code>--drop-k-gt-n</code>). Comparisons use k ≤ {common:,}, "
+                    "which every problem reaches.")
         return (f"Curves run to each model's smallest n: k = {names}. Comparisons use k ≤ {common:,}, "
                 "which every model reaches.")
+    if drop:
+        return (f"Curves run to k = {int(cur.k[-1]):,}; at each k the problems with fewer samples are left out of "
+                "the mean (<code>--drop-k-gt-n</code>).")
     k_last = int(cur.k[-1])
     text = f"Curves run to k = {k_last}."
     further = [(m, int(sub.n.min())) for m, sub in c.groups() if int(sub.n.min()) > k_last]
@@ -430,6 +441,13 @@ def _ranges(c: Counts, cur: CurveResult) -> str:
     names = ", ".join(f"{esc(m)} (n ≥ {n:,})" for m, n in further[:3]) + (", …" if len(further) > 3 else "")
     return (f"{text} Some models were sampled further: {names}; a report of one model alone "
             "(<code>--models</code>) runs its curves to its own smallest n.")
+
+
+def _loop_flags(data: ReportData) -> list[tuple[str, str]]:
+    """The warnings the banner and the four numbers' caption point at. Under a stop-at-success design the
+    stopping-time warning has been acted on (it stays in the flags section)."""
+    return [(cat, msg) for cat, msg in data.warnings if cat in LOOP_FLAGS
+            and not (cat == "StoppingTimeWarning" and data.curve.design is not None)]
 
 
 def _header(data: ReportData, title: str) -> str:
@@ -446,9 +464,7 @@ def _header(data: ReportData, title: str) -> str:
            f" pass@k by the stopping-time estimator for a <strong>{esc(data.curve.design)}</strong> design.")
         + "</p>"
     )
-    # under a stop-at-success design the stopping-time warning has been acted on (it stays in the flags)
-    crit = [(cat, msg) for cat, msg in data.warnings if cat in LOOP_FLAGS
-            and not (cat == "StoppingTimeWarning" and data.curve.design is not None)]
+    crit = _loop_flags(data)
     if crit:
         items = "".join(f"<li><strong>{esc(cat)}</strong>: {esc(msg)}</li>" for cat, msg in crit)
         s.append(f'<div class="banner" id="banner"><strong>Read this report with care.</strong><ul>{items}</ul></div>')
@@ -505,7 +521,7 @@ def build_report(
     n = data.notes
     sections = [
         S.loop_numbers_section(data.curve, data.pow_k, data.retries, n.get("retries"),
-                               flags=[m for c, m in data.warnings if c in LOOP_FLAGS]),
+                               flags=[m for _, m in _loop_flags(data)]),
         S.passk_section(data.curve),
         S.failure_section(data.curve, data.fits or None, note=n.get("failure")),
         S.naive_section(data.curve),

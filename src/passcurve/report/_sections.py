@@ -576,6 +576,22 @@ def diagnostics_section(diag: Any, note: str | None = None) -> Section:
     return Section("hidden-difficulty", title, body, note=note)
 
 
+def subset_means(curve: Any) -> bool:
+    """True when some mean is over only the problems sampled that far (``k_gt_n="drop"``): problems were left out
+    at a k where others remain. Under "nan" a model's curve instead stops (NaN) at its smallest n."""
+    return bool(np.any((np.asarray(curve.dropped) > 0) & (np.asarray(curve.problems) > 0)))
+
+
+def _coverage_k(curve: Any, own: bool, kmax: int) -> str:
+    """Where the coverage column is read: one k, each model's smallest n, or (problems with fewer samples left out
+    of the mean, ``k_gt_n="drop"``) each model's largest n over the problems that reach it."""
+    if subset_means(curve):
+        return ("k (each model at its own largest n, over only the problems sampled that far: those with fewer "
+                "samples are left out of the mean)" if own else
+                f"{kmax} (over only the problems sampled that far: those with fewer samples are left out of the mean)")
+    return "k (each model at its own smallest n)" if own else str(kmax)
+
+
 def loop_numbers_section(curve: Any, pow_k: int | None, retries: dict[str, Any] | None = None,
                          retry_note: str | None = None, flags: Sequence[str] = ()) -> Section:
     """The four numbers a self-improving loop needs, per model, each only where the data support it.
@@ -622,7 +638,7 @@ def loop_numbers_section(curve: Any, pow_k: int | None, retries: dict[str, Any] 
         "<b>first-try pass@1</b>: the share of problems a single sample solves "
         + ("(mean of c/n)" if curve.design is None else
            f"(the stopping-time estimate for a {esc(curve.design)} design, not c/n)"),
-        f"<b>coverage</b>: the share solved at least once in {'k (each model at its own smallest n)' if own else kmax} "
+        f"<b>coverage</b>: the share solved at least once in {_coverage_k(curve, own, kmax)} "
         "samples, which a loop only collects with a verifier that recognises the right sample",
     ]
     if j_pow is not None:
