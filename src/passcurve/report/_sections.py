@@ -384,9 +384,15 @@ def histogram_section(counts: Any, fitted: dict[str, Any] | None = None, note: s
         share, _ = np.histogram(pos, bins=edges)
         share = share / total
         mids = np.sqrt(edges[:-1] * edges[1:]) if logx else (edges[:-1] + edges[1:]) / 2
-        widths = np.diff(edges)
+        if logx:
+            # plotly draws a bar over [x - w/2, x + w/2] in data units, also on a log axis: to cover the middle 80%
+            # of a bin in log scale, centre the bar arithmetically on the shrunk bin's ends
+            lo, hi = edges[:-1] * (edges[1:] / edges[:-1]) ** 0.1, edges[1:] * (edges[:-1] / edges[1:]) ** 0.1
+            bar_x, widths = (lo + hi) / 2, hi - lo
+        else:
+            bar_x, widths = mids, np.diff(edges) * 0.9
         col = colour(i)
-        fig.add_trace(go.Bar(x=mids, y=share, width=widths * (0.9 if not logx else 0.8), marker_color=_rgba(col, 0.6),
+        fig.add_trace(go.Bar(x=bar_x, y=share, width=widths, marker_color=_rgba(col, 0.6),
                              name=f"{m} observed", showlegend=False, hovertemplate="c/n ≈ %{x:.3g}: %{y:.1%}"),
                       row=r, col=cc)
         if logx:
