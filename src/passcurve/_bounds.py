@@ -94,10 +94,19 @@ def law_range(ks: np.ndarray, low: np.ndarray, high: np.ndarray, K: np.ndarray) 
     """min and max of E_G[1 − (1−p)^K] over laws G (on the grid) with low ≤ E_G[1 − (1−p)^k] ≤ high at ``ks``.
 
     NaN where the programme is infeasible (a band that no law's curve fits inside) and where the band is
-    undefined at every k (fewer than two problems).
+    undefined at every k (fewer than two problems). Both ends are nondecreasing in K, as the exact extremes are
+    (every law's pass@K rises with K): a running maximum over the sorted K removes the solver's tolerance-level
+    wobble (about 1e-7), and keeps each end a valid bound.
     """
     laws = _Laws(ks, low, high, int(K.max()))
-    return (np.array([laws.extreme(kk, 1.0) for kk in K]), np.array([laws.extreme(kk, -1.0) for kk in K]))
+    lo = np.array([laws.extreme(kk, 1.0) for kk in K])
+    hi = np.array([laws.extreme(kk, -1.0) for kk in K])
+    order = np.argsort(K, kind="stable")
+    for v in (lo, hi):
+        nan = np.isnan(v)
+        v[order] = np.fmax.accumulate(v[order])
+        v[nan] = np.nan
+    return lo, hi
 
 
 _K_TOP = 10**12  # how far BoundsResult.k_for searches
