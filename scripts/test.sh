@@ -17,4 +17,6 @@ if [ ! -x /usr/bin/chromium ] && [ "$(id -u)" = "0" ] && command -v apt-get >/de
 fi
 echo "ruff..." && .venv/bin/ruff check src tests benchmarks
 echo "mypy..." && .venv/bin/mypy src
+# property tests derandomized (tests/conftest.py): the same Hypothesis examples on every run
+export HYPOTHESIS_PROFILE=${HYPOTHESIS_PROFILE:-ci}
 exec .venv/bin/python -m pytest "$@"

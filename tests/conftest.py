@@ -8,6 +8,13 @@ import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
+
+# scripts/test.sh (the README's test command, and CI through .ci/run) runs the property tests derandomized: the
+# same examples every run, so a landing never depends on which random examples Hypothesis happens to draw. Run
+# pytest directly (the default profile) to explore new examples; HYPOTHESIS_PROFILE=ci reproduces CI.
+settings.register_profile("ci", derandomize=True, database=None)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
 
 ROOT = Path(__file__).resolve().parents[1]
 SHARED_DATA = Path(os.environ.get("PASSCURVE_SHARED_DATA", ROOT.parent / "shared" / "data"))
