@@ -129,7 +129,7 @@ def retries_cmd(
         for col in ("budget", "completion", "pass@b", "rate at attempt", "expected rate", "problems"):
             t.add_column(col, justify="right")
         top = max((r["budget"] for r in entry["curve"]), default=0)
-        shown = (entry["curve"] if wanted is not None or budgets is not None
+        shown = (entry["curve"] if budgets is not None  # a list (filtered above) or "all"
                  else [r for r in entry["curve"] if r["budget"] == top or _one_two_five(r["budget"])])
         for r in shown:
             t.add_row(str(r["budget"]), _f(r["completion"]), _f(r["pass_at_k"]), _f(r["attempt_rate"]),

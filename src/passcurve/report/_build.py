@@ -416,8 +416,9 @@ def _extensions() -> dict[str, Callable[..., Any]]:
 
 
 def _ranges(c: Counts, cur: CurveResult) -> str:
-    """Where the curves end: one k for all models, or each model's own (its smallest n), and a note when
-    some models were sampled further than the curves run (``k_gt_n="raise"``)."""
+    """Where the curves end: one k for all models, or each model's own (its smallest n; its largest under
+    ``k_gt_n="drop"``, over the problems sampled that far), and a note when some models were sampled further than
+    the curves run (``k_gt_n="raise"``)."""
     ends = {m: int(cur.k[j]) for m, j in zip(cur.models, cur.last_index(), strict=True)}
     drop = S.subset_means(cur)  # k_gt_n="drop": to each model's largest n, over fewer problems
     if len(set(ends.values())) > 1:
