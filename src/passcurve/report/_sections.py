@@ -584,8 +584,9 @@ def diagnostics_section(diag: Any, note: str | None = None) -> Section:
 
 def subset_means(curve: Any) -> bool:
     """True when some mean is over only the problems sampled that far (``k_gt_n="drop"``): problems were left out
-    at a k where others remain. Under "nan" a model's curve instead stops (NaN) at its smallest n."""
-    return bool(np.any((np.asarray(curve.dropped) > 0) & (np.asarray(curve.problems) > 0)))
+    at a k where others remain. Under "nan" a model's curve instead stops (NaN) at its smallest n; under a
+    stop-at-success design the design decides what is left out (and says so), not the drop policy."""
+    return curve.design is None and bool(np.any((np.asarray(curve.dropped) > 0) & (np.asarray(curve.problems) > 0)))
 
 
 def _coverage_k(curve: Any, own: bool, kmax: int) -> str:
