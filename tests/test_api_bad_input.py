@@ -11,6 +11,7 @@ import pytest
 import passcurve as pc
 
 C = pc.Counts.from_arrays([10, 10, 10], [1, 5, 0])
+C2 = pc.Counts.from_arrays([10] * 6, [1, 2, 3, 4, 5, 6], problem=["a", "b", "c"] * 2, model=["m1"] * 3 + ["m2"] * 3)
 
 
 @pytest.mark.parametrize(
@@ -32,12 +33,32 @@ C = pc.Counts.from_arrays([10, 10, 10], [1, 5, 0])
         (lambda: pc.local_slope([1, 2], [0.5]), r"`k` and `pass_at_k` must have the same length"),
         (lambda: pc.mean_curve([10, 10], [3, 11], [1]), r"`c` must be <= n \(got c=11, n=10\)"),
         (lambda: pc.mean_curve(-1, 0, [1]), r"`n` must be >= 1"),
-        (lambda: pc.mean_curve([10], [3], [1], weights=[-1.0]), r"`weights` must hold one non-negative weight"),
+        (lambda: pc.mean_curve([10], [3], [1], weights=[-1.0]), r"`weights` must be >= 0"),
         (lambda: pc.thin_counts([10, 5], [3, 6], 2), r"`c` must be <= n"),
         (lambda: pc.thin_counts([10, 5], [3, 1], [1, 2, 3]), r"`m` must be one number or one per problem"),
         (lambda: pc.maj_at_k_tallies([[1, 2], [3]], 0, 1), r"`tallies` must be an array of integers"),
         (lambda: pc.retries(["a", "a"], [[1, 2], [3]], [1, 0]), r"`attempt` must be an array of integers"),
         (lambda: pc.retries(["a", "a"], [0, 1], [[1, 0], [1]]), r"`correct` must be a flat sequence of booleans"),
+        # eleventh session's API audit: each of these returned a number (or p = 0) instead of an error
+        (lambda: pc.compare(pc.Counts.from_arrays([10, 10], [3, 4], problem=["a", "a"], model=["m1", "m2"]),
+                            "m1", "m2", 1, method="analytic"), r"model 'm1' has 1 problem\(s\); a comparison needs"),
+        (lambda: pc.compare(C2, "m1", "m2", 1, cluster=["x"] * 6), r"fall in 1 cluster; a clustered comparison"),
+        (lambda: pc.power_analysis(0.03, 1, counts=C2, a="m1", b="m1"), r"`a` and `b` must be two different models"),
+        (lambda: pc.Counts.from_arrays([10, 10], [3, 4], weight=[0, 0]), r"`weight` must have a positive sum"),
+        (lambda: pc.Counts.from_arrays([10] * 4, [1, 2, 3, 4], model=["a", "a", "b", "b"], weight=[1, 1, 0, 0]),
+         r"positive sum for each model \(model 'b': all zeros\)"),
+        (lambda: pc.mean_curve([10, 10], [3, 4], [1], weights=[0, 0]), r"`weights` must have a positive sum"),
+        (lambda: pc.standard_error([1, 0, 1], weight=[0, 0, 0]), r"`weight` must have a positive sum"),
+        (lambda: pc.BetaBinomial().fit(n=[10, 10, 10], c=[1, 2, 3], weight=[-1, 3, 1]), r"`weight` must be >= 0"),
+        (lambda: pc.k_for(C, [0.5, 0.6], n_resamples=0), r"`target` must be one number \(got 2\)"),
+        (lambda: pc.BetaBinomial().fit(n=[10, 10, 10], c=[1, 2, 3]).pass_at_k(-1), r"`k` must be > 0"),
+        (lambda: pc.BetaBinomial().fit(n=[10, 10, 10], c=[1, 2, 3]).posterior_pass_at_k(10, 11, 5),
+         r"0 <= c <= n"),
+        (lambda: pc.ModelSpec("a", -0.3, 2), r"`alpha` must be a finite number > 0"),
+        (lambda: pc.ModelSpec("a", 0.3, 2, impossible=2), r"`impossible` must be in \[0, 1\)"),
+        (lambda: pc.ModelSpec("a", 0.3, 2).true_pass_at_k(-1), r"`k` must be > 0"),
+        (lambda: pc.fit_power_law(C).predict(0), r"`k` must be > 0"),
+        (lambda: pc.fit_power_law(C).predict(10, model="zzz"), r"unknown model 'zzz'"),
     ],
 )
 def test_bad_arguments_raise_one_line_errors(call, msg):

@@ -41,7 +41,7 @@ from scipy import optimize, special
 
 from ._errors import ConvergenceWarning, DegenerateDataWarning, PasscurveError
 from ._estimators import pass_at_k
-from ._validation import as_float_array, as_int_array, check_counts, check_positive_int, fmt
+from ._validation import as_float_array, as_int_array, check_counts, check_positive_int, check_weights, fmt
 
 __all__ = [
     "BetaPrior",
@@ -157,11 +157,7 @@ def _fit_beta_binomial_iv(n: Any, c: Any, weight: Any) -> tuple[np.ndarray, np.n
     n_a, c_a = check_counts(n_a, c_a)
     w = None
     if weight is not None:
-        w = as_float_array(weight, "weight").ravel()
-        if w.size != n_a.size:
-            raise PasscurveError(f"`weight` has {w.size} entries but `n` has {n_a.size}")
-        if (w < 0).any():
-            raise PasscurveError("`weight` must be >= 0")
+        w = check_weights(weight, n_a.size)
     return n_a, c_a, w
 
 

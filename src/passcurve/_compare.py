@@ -319,6 +319,14 @@ def compare(
     pa, pb = ca.problem.astype(str), cb.problem.astype(str)
     shared, ia, ib = np.intersect1d(pa, pb, assume_unique=True, return_indices=True)
     paired = shared.size == pa.size == pb.size
+    # an interval and a p-value need at least two independent units on each side: with one problem (or one
+    # cluster) the analytic SE is NaN and the bootstrap's is 0, and both used to come with p = 0 or 1
+    units = {a: (pa.size, cla), b: (pb.size, clb)}
+    for name, (size, cl) in units.items():
+        if size < 2:
+            raise PasscurveError(f"model {name!r} has {size} problem(s); a comparison needs at least 2 problems per model")
+        if cl is not None and np.unique(cl.astype(str)).size < 2:
+            raise PasscurveError(f"model {name!r}'s problems fall in 1 cluster; a clustered comparison needs at least 2")
     warns: list[str] = []
     if design is None:
         Sa_all = _scores(ca.n, ca.c, ks, metric, tau_v)
@@ -701,6 +709,8 @@ def power_analysis(
         check_counts_object(counts)
         if a is None or b is None:
             raise PasscurveError("pilot `counts` needs the two model names `a` and `b`")
+        if a == b:
+            raise PasscurveError(f"`a` and `b` must be two different models (got {a!r} twice)")
         ca, cb = counts.select(a), counts.select(b)
         shared, ia, ib = np.intersect1d(ca.problem.astype(str), cb.problem.astype(str), return_indices=True)
         if shared.size < 2:

@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 
 from ._errors import PasscurveError
-from ._validation import as_float_array, as_int_array, check_counts
+from ._validation import as_int_array, check_counts, check_weights
 
 __all__ = ["Counts"]
 
@@ -98,11 +98,10 @@ class Counts:
             )
         w = None
         if weight is not None:
-            w = as_float_array(weight, "weight").ravel()
-            if w.size != size:
-                raise PasscurveError(f"`weight` has {w.size} entries but `n` has {size}")
-            if (w < 0).any():
-                raise PasscurveError("`weight` must be >= 0")
+            w = check_weights(weight, size)
+            for m in np.unique(model_a.astype(str)):  # every model's weighted means need a positive total
+                if not w[model_a.astype(str) == m].sum() > 0:
+                    raise PasscurveError(f"`weight` must have a positive sum for each model (model {str(m)!r}: all zeros)")
         cl = None if cluster is None else _as_str_array(cluster, "cluster", size)
         return cls(model_a, problem_a, n_a, c_a, w, cl, source, dict(meta or {}))
 

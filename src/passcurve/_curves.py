@@ -19,11 +19,11 @@ from ._errors import DroppedProblemsWarning, PasscurveError
 from ._estimators import _log_fail_table
 from ._results import long_frame
 from ._validation import (
-    as_float_array,
     as_int_array,
     check_counts,
     check_k_gt_n,
     check_k_le_n,
+    check_weights,
     fmt,
     own_range_ends,
     own_range_top,
@@ -163,9 +163,7 @@ def mean_curve(
     """
     n, c = check_counts(as_int_array(n, "n", minimum=1).ravel(), as_int_array(c, "c").ravel())
     ks = as_int_array(ks, "ks", minimum=1).ravel()
-    w = np.ones(n.size) if weights is None else as_float_array(weights, "weights").ravel()
-    if w.size != n.size or (w < 0).any():
-        raise PasscurveError(f"`weights` must hold one non-negative weight per problem ({n.size})")
+    w = np.ones(n.size) if weights is None else check_weights(weights, n.size, "weights")
     order = np.argsort(ks)
     uk = ks[order]
     # denominators: total weight of problems with n >= k

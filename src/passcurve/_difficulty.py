@@ -48,7 +48,7 @@ from scipy import optimize, special, stats
 
 from ._counts import Counts, check_counts_object
 from ._errors import ConvergenceWarning, DegenerateDataWarning, PasscurveError
-from ._validation import as_int_array, check_counts
+from ._validation import as_float_array, as_int_array, check_counts, check_positive_k, check_weights
 
 __all__ = [
     "DifficultyModel",
@@ -728,23 +728,19 @@ class DifficultyModel:
         return out
 
     def pass_at_k(self, k: Any) -> np.ndarray:
-        """Population pass_D@k = 1 - E[(1-p)^k] for a new problem drawn from the fit."""
-        k_a = np.asarray(k, dtype=np.float64)
+        """Population pass_D@k = 1 - E[(1-p)^k] for a new problem drawn from the fit (k > 0)."""
+        k_a = check_positive_k(k)
         return -np.expm1(self.log_moment(np.zeros_like(k_a), k_a))
 
     def posterior_pass_at_k(self, n: Any, c: Any, k: Any) -> np.ndarray:
-        """Empirical-Bayes pass@k of observed problems: 1 - E[(1-p)^k | n, c]."""
-        n_a, c_a, k_a = np.broadcast_arrays(
-            np.asarray(n, dtype=np.float64), np.asarray(c, dtype=np.float64), np.asarray(k, dtype=np.float64)
-        )
+        """Empirical-Bayes pass@k of observed problems: 1 - E[(1-p)^k | n, c] (0 <= c <= n, k > 0)."""
+        n_a, c_a, k_a = np.broadcast_arrays(*_posterior_iv(n, c, k))
         lf = self.log_moment(c_a, n_a - c_a + k_a) - self.log_moment(c_a, n_a - c_a)
         return -np.expm1(np.minimum(lf, 0.0))
 
     def posterior_fail_moments(self, n: Any, c: Any, k: Any) -> tuple[np.ndarray, np.ndarray]:
         """E[(1-p)^k | n, c] and E[(1-p)^(2k) | n, c] (for predictive variances)."""
-        n_a, c_a, k_a = np.broadcast_arrays(
-            np.asarray(n, dtype=np.float64), np.asarray(c, dtype=np.float64), np.asarray(k, dtype=np.float64)
-        )
+        n_a, c_a, k_a = np.broadcast_arrays(*_posterior_iv(n, c, k))
         base = self.log_moment(c_a, n_a - c_a)
         m1 = np.exp(np.minimum(self.log_moment(c_a, n_a - c_a + k_a) - base, 0.0))
         m2 = np.exp(np.minimum(self.log_moment(c_a, n_a - c_a + 2 * k_a) - base, 0.0))
@@ -873,6 +869,18 @@ def _judge(res: Any, f: Any) -> tuple[bool, str]:
     return False, f"{msg} (Newton decrement {dec:.1e})"
 
 
+def _posterior_iv(n: Any, c: Any, k: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """A problem's (n, c) with 0 <= c <= n (n = 0 is the prior), and budgets k > 0, as float arrays."""
+    n_a, c_a = as_float_array(n, "n"), as_float_array(c, "c")
+    try:
+        nb, cb = np.broadcast_arrays(n_a, c_a)
+    except ValueError:
+        raise PasscurveError(f"`n` and `c` have incompatible shapes {n_a.shape} and {c_a.shape}") from None
+    if (cb < 0).any() or (cb > nb).any() or (nb != np.floor(nb)).any() or (cb != np.floor(cb)).any():
+        raise PasscurveError("`n` and `c` must be whole numbers with 0 <= c <= n")
+    return n_a, c_a, check_positive_k(k)
+
+
 def _fit_iv(counts: Any, n: Any, c: Any, weight: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
     if counts is not None:
         check_counts_object(counts, "or pass `n=` and `c=` arrays")
@@ -891,7 +899,7 @@ def _fit_iv(counts: Any, n: Any, c: Any, weight: Any) -> tuple[np.ndarray, np.nd
         if n_a.size != c_a.size:
             raise PasscurveError(f"`n` has {n_a.size} entries but `c` has {c_a.size}")
     n_a, c_a = check_counts(n_a, c_a)
-    w = None if weight is None else np.asarray(weight, dtype=np.float64).ravel()
+    w = None if weight is None else check_weights(weight, n_a.size)
     return n_a, c_a, w
 
 

@@ -835,7 +835,10 @@ def forecast(
 def _target_model_iv(target: Any, model: str | None, models: tuple[str, ...]) -> tuple[float, int]:
     """A k_for's target in (0, 1) and the index of its model (which may be omitted only when there is one);
     shared by the forecast's and the bounds' k_for."""
-    t = float(as_float_array(target, "target").ravel()[0])
+    t_a = as_float_array(target, "target").ravel()
+    if t_a.size != 1:
+        raise PasscurveError(f"`target` must be one number (got {t_a.size}); call k_for once per target")
+    t = float(t_a[0])
     if not 0 < t < 1:
         raise PasscurveError(f"`target` must be in (0, 1) (got target={t})")
     if model is None and len(models) > 1:

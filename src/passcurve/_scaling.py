@@ -23,7 +23,7 @@ from ._counts import Counts, check_counts_object
 from ._curves import mean_curve
 from ._errors import PasscurveError
 from ._estimators import _log_fail_table
-from ._validation import as_float_array, as_int_array, check_positive_int
+from ._validation import as_float_array, as_int_array, check_positive_int, check_positive_k
 
 __all__ = ["PowerLawResult", "fit_power_law", "default_k_grid", "local_slope", "PAPER_K_GRID"]
 
@@ -113,8 +113,10 @@ class PowerLawResult:
     warnings: tuple[str, ...] = field(default_factory=tuple)
 
     def predict(self, k: Any, model: str | None = None) -> np.ndarray:
-        """pass_D@k = exp(-a k^(-b)) from the fit (all models (M, K), or one model (K,))."""
-        k = np.asarray(k, dtype=np.float64)
+        """pass_D@k = exp(-a k^(-b)) from the fit (all models (M, K), or one model (K,)); k > 0."""
+        k = check_positive_k(k)
+        if model is not None and model not in self.models:
+            raise PasscurveError(f"unknown model {model!r}; models present: {', '.join(self.models)}")
         vals = np.exp(-self.a[:, None] * k.ravel()[None, :] ** (-self.b[:, None]))
         if model is None:
             return vals

@@ -18,7 +18,7 @@ from scipy import special, stats
 
 from ._counts import Counts
 from ._errors import PasscurveError
-from ._validation import as_int_array, check_positive_int, check_rng
+from ._validation import as_int_array, check_positive_int, check_positive_k, check_rng
 
 __all__ = ["ModelSpec", "SimulatedBenchmark", "simulate", "DEMO_MODELS"]
 
@@ -32,9 +32,18 @@ class ModelSpec:
     beta: float
     impossible: float = 0.0
 
+    def __post_init__(self) -> None:
+        for name in ("alpha", "beta"):
+            v = getattr(self, name)
+            if not (isinstance(v, (int, float, np.floating, np.integer)) and np.isfinite(v) and v > 0):
+                raise PasscurveError(f"`{name}` must be a finite number > 0 (got {name}={v!r})")
+        v = self.impossible
+        if not (isinstance(v, (int, float, np.floating, np.integer)) and 0 <= v < 1):
+            raise PasscurveError(f"`impossible` must be in [0, 1) (got impossible={v!r})")
+
     def true_pass_at_k(self, k: Any) -> np.ndarray:
-        r"""Population pass_D@k = (1 - π0)(1 - B(α, β + k)/B(α, β)) under the model's distribution."""
-        k = np.asarray(k, dtype=np.float64)
+        r"""Population pass_D@k = (1 - π0)(1 - B(α, β + k)/B(α, β)) under the model's distribution (k > 0)."""
+        k = check_positive_k(k)
         ratio = np.exp(special.betaln(self.alpha, self.beta + k) - special.betaln(self.alpha, self.beta))
         return (1.0 - self.impossible) * (1.0 - ratio)
 
@@ -68,8 +77,8 @@ class SimulatedBenchmark:
     meta: dict[str, Any] = field(default_factory=dict)
 
     def true_pass_at_k(self, k: Any) -> dict[str, np.ndarray]:
-        """pass_D@k of the *drawn* problems, exactly: mean_i 1 - (1 - p_i)^k, per model."""
-        k = np.atleast_1d(np.asarray(k, dtype=np.float64))
+        """pass_D@k of the *drawn* problems, exactly: mean_i 1 - (1 - p_i)^k, per model (k > 0)."""
+        k = np.atleast_1d(check_positive_k(k))
         out = {}
         for name, _ in self.counts.groups():
             p = self.p[self.counts.model == name]

@@ -61,6 +61,7 @@ from ._validation import (
     check_positive_int,
     check_probability,
     check_rng,
+    check_weights,
     model_streams,
 )
 
@@ -162,11 +163,7 @@ def _standard_error_iv(
     N = S2.shape[0]
     if N < 2:
         raise PasscurveError(f"`s` needs at least 2 problems for a standard error (got {N})")
-    w = np.ones(N) if weight is None else as_float_array(weight, "weight").ravel()
-    if w.size != N:
-        raise PasscurveError(f"`weight` has {w.size} entries but `s` has {N} problems")
-    if (w < 0).any():
-        raise PasscurveError("`weight` must be >= 0")
+    w = np.ones(N) if weight is None else check_weights(weight, N, of="`s`")
     groups, G = (None, N)
     if cluster is not None:
         cl = np.asarray(cluster, dtype=object).ravel()

@@ -103,6 +103,27 @@ def as_float_array(x: Any, name: str, *, allow_nan: bool = False) -> np.ndarray:
     return arr
 
 
+def check_weights(weight: Any, size: int, name: str = "weight", of: str = "`n`") -> np.ndarray:
+    """Per-problem weights: finite numbers, one per problem, >= 0, with a positive sum (an all-zero weight vector
+    would make every weighted mean 0/0)."""
+    w = as_float_array(weight, name).ravel()
+    if w.size != size:
+        raise PasscurveError(f"`{name}` has {w.size} entries but {of} has {size}")
+    if (w < 0).any():
+        raise PasscurveError(f"`{name}` must be >= 0 (got {name}={fmt(float(w.min()))})")
+    if not w.sum() > 0:
+        raise PasscurveError(f"`{name}` must have a positive sum (got all zeros)")
+    return w
+
+
+def check_positive_k(k: Any, name: str = "k") -> np.ndarray:
+    """A budget for a closed form (real values allowed, as in forecasts between integers): finite and > 0."""
+    k_a = as_float_array(k, name)
+    if (k_a <= 0).any():
+        raise PasscurveError(f"`{name}` must be > 0 (got {name}={fmt(float(k_a.min()))})")
+    return k_a
+
+
 def check_counts(n: np.ndarray, c: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Check ``n >= 1`` and ``0 <= c <= n`` elementwise (after broadcasting)."""
     try:
