@@ -59,6 +59,12 @@ C2 = pc.Counts.from_arrays([10] * 6, [1, 2, 3, 4, 5, 6], problem=["a", "b", "c"]
         (lambda: pc.ModelSpec("a", 0.3, 2).true_pass_at_k(-1), r"`k` must be > 0"),
         (lambda: pc.fit_power_law(C).predict(0), r"`k` must be > 0"),
         (lambda: pc.fit_power_law(C).predict(10, model="zzz"), r"unknown model 'zzz'"),
+        (lambda: pc.naive_pass_at_k([10, 10], [3, 4], [1, 2, 3]), r"`n`/`c` and `k` have incompatible shapes"),
+        (lambda: C.take([5]), r"`index` must be row numbers in \[0, 3\)"),
+        (lambda: C.take([False, False, False]), r"`index` selects no rows"),
+        (lambda: C.take("a"), r"`index` must be a boolean mask or integer row indices"),
+        (lambda: pc.fit_difficulty(C, model="beta").best("zzz"), r"unknown model 'zzz'"),
+        (lambda: pc.fit_difficulty(C, model="beta").best(C.models[0], criterion="bogus"), r"`criterion` must be"),
     ],
 )
 def test_bad_arguments_raise_one_line_errors(call, msg):

@@ -116,8 +116,17 @@ class Counts:
         return [str(self.model[i]) for i in np.sort(idx)]
 
     def take(self, index: Any) -> Counts:
-        """Rows ``index`` (bool mask or integer indices) as new Counts."""
+        """Rows ``index`` (bool mask or integer indices) as new Counts (at least one row)."""
         idx = np.asarray(index)
+        if idx.dtype == bool:
+            if idx.shape != (len(self),):
+                raise PasscurveError(f"`index` as a mask must have {len(self)} entries (got shape {idx.shape})")
+        elif idx.size == 0 or not np.issubdtype(idx.dtype, np.integer):
+            raise PasscurveError(f"`index` must be a boolean mask or integer row indices (got {index!r})")
+        elif (idx.min() < -len(self)) or (idx.max() >= len(self)):
+            raise PasscurveError(f"`index` must be row numbers in [0, {len(self)}) (got {idx.min()}..{idx.max()})")
+        if not np.asarray(np.arange(len(self))[idx]).size:
+            raise PasscurveError("`index` selects no rows")
         return Counts(
             self.model[idx],
             self.problem[idx],
@@ -138,7 +147,7 @@ class Counts:
 
     def select_models(self, models: Sequence[str]) -> Counts:
         """The rows of these models (in the file's order); raises for an unknown name (listing those present)."""
-        names = [str(m) for m in models]
+        names = [models] if isinstance(models, str) else [str(m) for m in models]  # one name, not its characters
         if not names:
             raise PasscurveError("`models` must name at least one model")
         unknown = [m for m in names if m not in set(self.models)]

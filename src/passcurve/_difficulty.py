@@ -1451,6 +1451,10 @@ class DifficultyFits:
 
     def best(self, model: str, criterion: str = "aic") -> DifficultyModel:
         """The fit with the smallest AIC (or BIC) for one benchmark model (npmle excluded)."""
+        if model not in self.fits:
+            raise PasscurveError(f"unknown model {model!r}; models present: {', '.join(self.fits)}")
+        if criterion not in ("aic", "bic"):
+            raise PasscurveError(f'`criterion` must be "aic" or "bic" (got {criterion!r})')
         cands = {k: v for k, v in self.fits[model].items() if k != "npmle" and v.success_}
         if not cands:
             cands = self.fits[model]

@@ -505,6 +505,10 @@ def naive_pass_at_k(n: Any, c: Any, k: Any) -> Any:
     c_a = as_int_array(c, "c", minimum=0)
     k_a = as_int_array(k, "k", minimum=1)
     n_a, c_a = check_counts(n_a, c_a)
+    try:
+        np.broadcast_shapes(n_a.shape, k_a.shape)
+    except ValueError:
+        raise PasscurveError(f"`n`/`c` and `k` have incompatible shapes {n_a.shape} and {k_a.shape}") from None
     p = c_a / n_a
     with np.errstate(divide="ignore"):
         out = -np.expm1(k_a * np.log1p(-p)) + 0.0
