@@ -99,9 +99,12 @@ class Counts:
         w = None
         if weight is not None:
             w = check_weights(weight, size)
-            for m in np.unique(model_a.astype(str)):  # every model's weighted means need a positive total
-                if not w[model_a.astype(str) == m].sum() > 0:
-                    raise PasscurveError(f"`weight` must have a positive sum for each model (model {str(m)!r}: all zeros)")
+            names, code = np.unique(model_a.astype(str), return_inverse=True)
+            zero = np.flatnonzero(~(np.bincount(code.ravel(), weights=w, minlength=names.size) > 0))
+            if zero.size:  # every model's weighted means need a positive total
+                raise PasscurveError(
+                    f"`weight` must have a positive sum for each model (model {str(names[zero[0]])!r}: all zeros)"
+                )
         cl = None if cluster is None else _as_str_array(cluster, "cluster", size)
         return cls(model_a, problem_a, n_a, c_a, w, cl, source, dict(meta or {}))
 
@@ -121,12 +124,12 @@ class Counts:
         if idx.dtype == bool:
             if idx.shape != (len(self),):
                 raise PasscurveError(f"`index` as a mask must have {len(self)} entries (got shape {idx.shape})")
+            if not idx.any():
+                raise PasscurveError("`index` selects no rows")
         elif idx.size == 0 or not np.issubdtype(idx.dtype, np.integer):
             raise PasscurveError(f"`index` must be a boolean mask or integer row indices (got {index!r})")
         elif (idx.min() < -len(self)) or (idx.max() >= len(self)):
             raise PasscurveError(f"`index` must be row numbers in [0, {len(self)}) (got {idx.min()}..{idx.max()})")
-        if not np.asarray(np.arange(len(self))[idx]).size:
-            raise PasscurveError("`index` selects no rows")
         return Counts(
             self.model[idx],
             self.problem[idx],

@@ -198,10 +198,10 @@ def forecast_cmd(
             t.add_column(cand.replace("_", " "), justify="right")
         if allowed is not None:
             t.add_column(f"any law ({lvl}%)", justify="right")
+        b = None if allowed is None else allowed.models.index(m)
         for j, kk in enumerate(res.k):
             extra = []
             if allowed is not None:
-                b = allowed.models.index(m)
                 lo_, hi_ = allowed.low[b, j], allowed.high[b, j]
                 extra = [f"[{lo_:.4f}, {hi_:.4f}]" if np.isfinite(lo_ + hi_) else "-"]
             t.add_row(str(int(kk)), f"{res.pass_at_k[i, j]:.4f}", f"[{res.low[i, j]:.4f}, {res.high[i, j]:.4f}]",
