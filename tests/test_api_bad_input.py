@@ -9,6 +9,7 @@ from __future__ import annotations
 import pytest
 
 import passcurve as pc
+import passcurve.rl as rl
 
 C = pc.Counts.from_arrays([10, 10, 10], [1, 5, 0])
 C2 = pc.Counts.from_arrays([10] * 6, [1, 2, 3, 4, 5, 6], problem=["a", "b", "c"] * 2, model=["m1"] * 3 + ["m2"] * 3)
@@ -65,9 +66,51 @@ C2 = pc.Counts.from_arrays([10] * 6, [1, 2, 3, 4, 5, 6], problem=["a", "b", "c"]
         (lambda: C.take("a"), r"`index` must be a boolean mask or integer row indices"),
         (lambda: pc.fit_difficulty(C, model="beta").best("zzz"), r"unknown model 'zzz'"),
         (lambda: pc.fit_difficulty(C, model="beta").best(C.models[0], criterion="bogus"), r"`criterion` must be"),
+        # twelfth session: the rest of the eleventh session's audit list (numpy/Python exceptions before)
+        (lambda: pc.inverse_binomial_p([10, 10], [3, 4, 5]), r"`n` and `r` have incompatible shapes \(2,\) and \(3,\)"),
+        (lambda: rl.dead_group_fraction([0.5, 0.4], [1, 2, 3]), r"`p` and `group_size` have incompatible shapes"),
+        (lambda: rl.dead_group_fraction_beta([1, 2], [1, 2, 3], 8),
+         r"`alpha`, `beta` and `group_size` have incompatible shapes \(2,\), \(3,\) and \(\)"),
+        (lambda: rl.pass_at_k_weights([0.9, 0.1], [1, 2, 3]), r"`p` and `k` have incompatible shapes"),
+        (lambda: rl.group_size_for_live(0.9, p=[0.5, 0.4]), r"`p` must be one number \(got 2 values\)"),
+        (lambda: rl.group_size_for_live(0.9, alpha=[1, 2], beta=1), r"`alpha` must be one number"),
+        (lambda: pc.hierarchical_pass_at_k([10, 10, 10], [1, 2, 3], [1, 100]), r"`k` must be one number"),
+        (lambda: pc.GridMixture(p_min=0), r"`p_min` must be in \(0, 1\) \(got p_min=0\)"),
+        (lambda: pc.GridMixture(grid_size=-1), r"`grid_size` must be an integer >= 2"),
+        (lambda: pc.GridMixture(tol=0), r"`tol` must be > 0"),
+        (lambda: pc.BetaMixtureBinomial(components="a"), r"`components` must be an integer >= 1"),
+        (lambda: pc.BetaMixtureBinomial(components=100), r"`components` is too large"),
+        (lambda: pc.BetaBinomial().goodness_of_fit(), r"not fitted yet: call fit\(\) first"),
+        (lambda: pc.fit_power_law(C2).local_slope(), r"`model` is required: the result holds 2 models"),
+        (lambda: pc.fit_power_law(C2).local_slope(model="zzz"), r"unknown model 'zzz'"),
+        (lambda: pc.AnswerTallies.from_answers([["a", "a", "b"], ["b", "b", "a"]], ["a", "b"]).problem_tallies(5),
+         r"`i` must be a problem index in \[0, 2\) \(got 5\)"),
+        (lambda: pc.simulate(problems=5, n=10, models=None), r"`models` must name at least one ModelSpec"),
     ],
 )
 def test_bad_arguments_raise_one_line_errors(call, msg):
     with pytest.raises(pc.PasscurveError, match=msg) as info:
         call()
+    assert "\n" not in str(info.value)
+
+
+def test_simulate_takes_one_model_spec():
+    spec = pc.ModelSpec("a", 0.3, 2.0)
+    one = pc.simulate(problems=5, n=10, models=spec, rng=3).counts
+    listed = pc.simulate(problems=5, n=10, models=[spec], rng=3).counts
+    assert one.models == ["a"] and (one.c == listed.c).all()
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "msg"),
+    [
+        ({"n_col": "n", "c_col": "n"}, r"`n_col` and `c_col` name the same column 'n'"),
+        ({"problem_col": 5}, r"`problem_col` must be a column name \(got 5\)"),
+    ],
+)
+def test_read_counts_column_arguments(tmp_path, kwargs, msg):
+    path = tmp_path / "c.csv"
+    path.write_text("problem_id,n,c\na,10,3\nb,10,4\n")
+    with pytest.raises(pc.PasscurveError, match=msg) as info:
+        pc.read_counts(path, **kwargs)
     assert "\n" not in str(info.value)

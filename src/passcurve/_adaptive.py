@@ -41,7 +41,16 @@ from scipy import optimize, special
 
 from ._errors import ConvergenceWarning, DegenerateDataWarning, PasscurveError
 from ._estimators import pass_at_k
-from ._validation import as_float_array, as_int_array, check_counts, check_positive_int, check_weights, fmt
+from ._validation import (
+    as_float_array,
+    as_int_array,
+    check_broadcast,
+    check_counts,
+    check_positive_int,
+    check_scalar,
+    check_weights,
+    fmt,
+)
 
 __all__ = [
     "BetaPrior",
@@ -416,7 +425,7 @@ def hierarchical_pass_at_k(n: Any, c: Any, k: Any, *, weight: Any = None) -> dic
         ``beta`` (posterior means).
     """
     n_a, c_a, w = _fit_beta_binomial_iv(n, c, weight)
-    k_f = float(as_float_array(k, "k"))
+    k_f = check_scalar(k, "k")
     if not k_f >= 1:
         raise PasscurveError(f"`k` must be >= 1 (got k={fmt(k_f)})")
     if w is not None and w.sum() <= 0:
@@ -680,7 +689,7 @@ def inverse_binomial_p(n: Any, r: Any) -> Any:
     """
     n_a = as_int_array(n, "n", minimum=1)
     r_a = as_int_array(r, "r", minimum=2)
-    n_b, r_b = np.broadcast_arrays(n_a, r_a)
+    n_b, r_b = check_broadcast("`n` and `r`", n_a, r_a)
     if (n_b < r_b).any():
         raise PasscurveError("`n` must be >= r (the r-th success is the last sample)")
     out = (r_b - 1) / (n_b - 1).astype(np.float64)

@@ -48,7 +48,16 @@ from scipy import optimize, special, stats
 
 from ._counts import Counts, check_counts_object
 from ._errors import ConvergenceWarning, DegenerateDataWarning, PasscurveError
-from ._validation import as_float_array, as_int_array, check_counts, check_positive_k, check_weights
+from ._validation import (
+    as_float_array,
+    as_int_array,
+    check_counts,
+    check_positive_int,
+    check_positive_k,
+    check_scalar,
+    check_weights,
+    fmt,
+)
 
 __all__ = [
     "DifficultyModel",
@@ -776,6 +785,7 @@ class DifficultyModel:
         bins (low, high), observed, expected, the Pearson statistic over bins with
         expected >= 1 (pooled tail), its degrees of freedom and an approximate p-value.
         """
+        self._check_fitted()
         pn, pc, pw = self.pairs_
         top = int(pn.max())
         edge_list = [0, 1]
@@ -1133,9 +1143,7 @@ class BetaMixtureBinomial(DifficultyModel):
 
     def __init__(self, components: int = 2, zero_inflated: bool = True) -> None:
         super().__init__()
-        if components < 1:
-            raise PasscurveError(f"`components` must be >= 1 (got {components})")
-        self.components = int(components)
+        self.components = check_positive_int(components, "components", maximum=20)
         self.zero_inflated = bool(zero_inflated)
 
     def _nw(self) -> int:
@@ -1347,10 +1355,14 @@ class GridMixture(DifficultyModel):
 
     def __init__(self, grid_size: int = 200, p_min: float = 1e-7, max_iter: int = 200, tol: float = 1e-8) -> None:
         super().__init__()
-        self.grid_size = int(grid_size)
-        self.p_min = float(p_min)
-        self.max_iter = int(max_iter)
-        self.tol = float(tol)
+        self.grid_size = check_positive_int(grid_size, "grid_size", minimum=2, maximum=100_000)
+        self.p_min = check_scalar(p_min, "p_min")
+        if not 0.0 < self.p_min < 1.0:
+            raise PasscurveError(f"`p_min` must be in (0, 1) (got p_min={fmt(self.p_min)})")
+        self.max_iter = check_positive_int(max_iter, "max_iter")
+        self.tol = check_scalar(tol, "tol")
+        if not self.tol > 0:
+            raise PasscurveError(f"`tol` must be > 0 (got tol={fmt(self.tol)})")
 
     def fit(self, counts: Any = None, *, n: Any = None, c: Any = None, weight: Any = None) -> GridMixture:
         n_a, c_a, w_a = _fit_iv(counts, n, c, weight)

@@ -35,7 +35,7 @@ import numpy as np
 from scipy import stats
 
 from ._errors import PasscurveError
-from ._validation import as_float_array, as_int_array, check_counts, check_k_le_n, fmt
+from ._validation import as_float_array, as_int_array, check_broadcast, check_counts, check_k_le_n, fmt
 
 __all__ = [
     "pass_at_k",
@@ -505,10 +505,7 @@ def naive_pass_at_k(n: Any, c: Any, k: Any) -> Any:
     c_a = as_int_array(c, "c", minimum=0)
     k_a = as_int_array(k, "k", minimum=1)
     n_a, c_a = check_counts(n_a, c_a)
-    try:
-        np.broadcast_shapes(n_a.shape, k_a.shape)
-    except ValueError:
-        raise PasscurveError(f"`n`/`c` and `k` have incompatible shapes {n_a.shape} and {k_a.shape}") from None
+    check_broadcast("`n`/`c` and `k`", n_a, k_a)
     p = c_a / n_a
     with np.errstate(divide="ignore"):
         out = -np.expm1(k_a * np.log1p(-p)) + 0.0

@@ -78,6 +78,7 @@ from ._validation import (
     check_positive_int,
     check_rng,
     fmt,
+    pick_model,
     model_streams,
 )
 
@@ -841,13 +842,7 @@ def _target_model_iv(target: Any, model: str | None, models: tuple[str, ...]) ->
     t = float(t_a[0])
     if not 0 < t < 1:
         raise PasscurveError(f"`target` must be in (0, 1) (got target={t})")
-    if model is None and len(models) > 1:
-        raise PasscurveError(
-            f"`model` is required: the result holds {len(models)} models ({', '.join(models)}); pass model=NAME"
-        )
-    if model is not None and model not in models:
-        raise PasscurveError(f"unknown model {model!r}; models present: {', '.join(models)}")
-    return t, 0 if model is None else models.index(model)
+    return t, pick_model(models, model)
 
 
 def _k_for_state(res: ForecastResult, target: float, model: str | None) -> KForResult:

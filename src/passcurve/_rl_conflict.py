@@ -30,7 +30,7 @@ import numpy as np
 from scipy import optimize
 
 from ._errors import DegenerateDataWarning, PasscurveError
-from ._validation import as_float_array, check_probability, fmt
+from ._validation import as_float_array, check_broadcast, check_probability, fmt
 
 __all__ = ["pass_at_k_weights", "prompt_kernel", "gradient_conflict", "ConflictResult", "DEFAULT_CONFLICT_K"]
 
@@ -73,6 +73,7 @@ def pass_at_k_weights(p: Any, k: Any) -> Any:
     """
     p_a = check_probability(p, "p")
     k_a = _k_real_iv(k)
+    p_a, k_a = check_broadcast("`p` and `k`", p_a, k_a)
     with np.errstate(divide="ignore", invalid="ignore"):
         out = k_a * np.where(k_a == 1, 1.0, np.exp((k_a - 1) * np.log1p(-p_a)))
     out = out + 0.0

@@ -30,7 +30,7 @@ from ._counts import Counts, check_counts_object
 from ._difficulty import DIFFICULTY_MODELS
 from ._errors import DegenerateDataWarning, DroppedProblemsWarning, PasscurveError, PasscurveWarning
 from ._estimators import pass_pow_k
-from ._validation import as_float_array, as_int_array, check_probability, fmt
+from ._validation import as_float_array, as_int_array, check_broadcast, check_probability, check_scalar, fmt
 
 __all__ = [
     "dead_group_fraction",
@@ -81,7 +81,7 @@ def dead_group_fraction(p: Any, group_size: Any) -> Any:
     """
     p_a = check_probability(p, "p")
     g_a = _group_size_iv(group_size)
-    g_f = g_a.astype(np.float64)
+    p_a, g_f = check_broadcast("`p` and `group_size`", p_a, g_a.astype(np.float64))
     out = np.power(p_a, g_f) + np.power(1.0 - p_a, g_f)
     if np.ndim(p) == 0 and np.ndim(group_size) == 0:
         return float(out)
@@ -126,7 +126,8 @@ def dead_group_fraction_beta(alpha: Any, beta: Any, group_size: Any) -> Any:
     """
     a, b = _beta_iv(alpha, beta)
     g = _group_size_iv(group_size)
-    out = _dead_beta(a, b, g.astype(np.float64))
+    a, b, g_f = check_broadcast("`alpha`, `beta` and `group_size`", a, b, g.astype(np.float64))
+    out = _dead_beta(a, b, g_f)
     if all(np.ndim(v) == 0 for v in (alpha, beta, group_size)):
         return float(out)
     return out
@@ -192,11 +193,12 @@ def group_size_for_live(
     if (p is None) == (alpha is None and beta is None):
         raise PasscurveError("give either `p` or both `alpha` and `beta`")
     if p is not None:
-        pv = float(check_probability(p, "p"))
+        pv = check_scalar(p, "p")
+        check_probability(pv, "p")
         return _smallest_g(lambda g: dead_group_fraction(pv, g), limit, max_group_size)
     if alpha is None or beta is None:
         raise PasscurveError("give both `alpha` and `beta`")
-    a, b = _beta_iv(alpha, beta)
+    a, b = _beta_iv(check_scalar(alpha, "alpha"), check_scalar(beta, "beta"))
     return _smallest_g(lambda g: float(_dead_beta(a, b, np.float64(g))), limit, max_group_size)
 
 

@@ -23,7 +23,7 @@ from ._counts import Counts, check_counts_object
 from ._curves import mean_curve
 from ._errors import PasscurveError
 from ._estimators import _log_fail_table
-from ._validation import as_float_array, as_int_array, check_positive_int, check_positive_k
+from ._validation import as_float_array, as_int_array, check_positive_int, check_positive_k, pick_model
 
 __all__ = ["PowerLawResult", "fit_power_law", "default_k_grid", "local_slope", "PAPER_K_GRID"]
 
@@ -145,7 +145,7 @@ class PowerLawResult:
         A constant local slope means a power law; a slope that grows with k means the curve
         falls faster than the power law (no heavy tail), one that shrinks means a plateau.
         """
-        i = 0 if model is None else self.models.index(model)
+        i = pick_model(self.models, model)
         return local_slope(self.k[i], self.pass_at_k[i])
 
     def to_dict(self) -> dict[str, Any]:

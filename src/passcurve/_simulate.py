@@ -119,7 +119,9 @@ def _simulate_iv(problems: Any, n: Any, models: Any, correlation: float) -> tupl
         n = as_int_array(n, "n", minimum=1)
         if n.ndim != 1 or n.size != problems:
             raise PasscurveError(f"`n` must be an integer >= 1 or one per problem ({problems} values)")
-    specs = tuple(models)
+    if models is None:
+        raise PasscurveError("`models` must name at least one ModelSpec")
+    specs = (models,) if isinstance(models, ModelSpec) else tuple(models)
     if not specs:
         raise PasscurveError("`models` must name at least one ModelSpec")
     for s in specs:
@@ -148,7 +150,7 @@ def simulate(
         Number of problems (shared by all models).
     n : int or array of int
         Samples per problem (one value, or one per problem for unequal n).
-    models : sequence of ModelSpec
+    models : ModelSpec or sequence of ModelSpec
         Difficulty distribution per model (default: four demo models with heavy left tails
         and some impossible problems).
     correlation : float

@@ -124,12 +124,39 @@ def check_positive_k(k: Any, name: str = "k") -> np.ndarray:
     return k_a
 
 
+def check_broadcast(names: str, *arrays: Any) -> list[np.ndarray]:
+    """``np.broadcast_arrays(*arrays)``, or the one-line error naming the arguments (``names``, e.g.
+    ``"`n` and `c`"``) and their shapes."""
+    try:
+        return list(np.broadcast_arrays(*arrays))
+    except ValueError:
+        each = [str(np.shape(a)) for a in arrays]
+        shapes = ", ".join(each[:-1]) + " and " + each[-1]
+        raise PasscurveError(f"{names} have incompatible shapes {shapes}") from None
+
+
+def check_scalar(x: Any, name: str) -> float:
+    """One finite number (a float), or the error naming ``name``."""
+    arr = as_float_array(x, name)
+    if arr.size != 1:
+        raise PasscurveError(f"`{name}` must be one number (got {arr.size} values)")
+    return float(arr.ravel()[0])
+
+
+def pick_model(models: Sequence[str], model: str | None) -> int:
+    """Index of ``model`` in a result's ``models``; ``model`` may be None only when there is one."""
+    if model is None and len(models) > 1:
+        raise PasscurveError(
+            f"`model` is required: the result holds {len(models)} models ({', '.join(models)}); pass model=NAME"
+        )
+    if model is not None and model not in models:
+        raise PasscurveError(f"unknown model {model!r}; models present: {', '.join(models)}")
+    return 0 if model is None else list(models).index(model)
+
+
 def check_counts(n: np.ndarray, c: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Check ``n >= 1`` and ``0 <= c <= n`` elementwise (after broadcasting)."""
-    try:
-        n, c = np.broadcast_arrays(n, c)
-    except ValueError:
-        raise PasscurveError(f"`n` and `c` have incompatible shapes {np.shape(n)} and {np.shape(c)}") from None
+    n, c = check_broadcast("`n` and `c`", n, c)
     zero = n < 1
     if zero.any():
         raise PasscurveError(f"`n` must be >= 1 (got n={fmt(_first_bad(n, zero))}); a problem needs at least one sample")

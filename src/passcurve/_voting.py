@@ -633,6 +633,9 @@ class AnswerTallies:
 
     def problem_tallies(self, i: int) -> tuple[np.ndarray, int, int]:
         """(tallies in first-appearance order, gold index or -1, abstentions) of problem i."""
+        if isinstance(i, bool) or not isinstance(i, int | np.integer) or not -len(self) <= i < len(self):
+            raise PasscurveError(f"`i` must be a problem index in [0, {len(self)}) (got {i!r})")
+        i = int(i) % len(self)
         s, e = int(self.offsets[i]), int(self.offsets[i + 1])
         gold = np.flatnonzero(self.is_gold[s:e])
         return self.count[s:e], int(gold[0]) if gold.size else -1, int(self.abstain[i])

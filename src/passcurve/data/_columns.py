@@ -96,6 +96,8 @@ def _find(columns: list[str], role: str, exclude: set[str]) -> str | None:
 
 
 def _check_given(columns: list[str], role: str, name: str, source: str) -> str:
+    if not isinstance(name, str):
+        raise PasscurveError(f"`{OVERRIDE_OPTION[role]}` must be a column name (got {name!r})")
     if name in columns:
         return name
     lower = {c.lower(): c for c in columns}
@@ -122,6 +124,14 @@ def resolve_columns(
     hints = dict(hints or {})
     given = {r: _check_given(columns, r, v, source) for r, v in overrides.items() if v is not None}
     how: dict[str, str] = {r: "override" for r in given}
+    seen: dict[str, str] = {}
+    for r, named in given.items():
+        if named in seen:
+            raise PasscurveError(
+                f"`{OVERRIDE_OPTION[seen[named]]}` and `{OVERRIDE_OPTION[r]}` name the same column {named!r}; "
+                "each role needs its own column"
+            )
+        seen[named] = r
 
     def pick(role: str, used: set[str]) -> str | None:
         if role in given:
