@@ -35,9 +35,19 @@ def test_humaneval_results_jsonl():
 
 def test_evalplus_eval_results():
     got = read_counts(H / "eval_results.json")
-    # correct = plus_status == "pass": HumanEval/0 pass, fail -> 1 of 2; HumanEval/1 fail, pass -> 1 of 2
-    assert as_set(got) == {("eval_results", "HumanEval/0", 2, 1), ("eval_results", "HumanEval/1", 2, 1)}
+    # evalplus's rule (evaluate.py): correct = base_status == plus_status == "pass".
+    # HumanEval/0: pass/pass, pass/fail -> 1 of 2; HumanEval/1: fail/fail, pass/pass, fail/pass -> 1 of 3
+    # (the last passes the extra tests but not the base ones: a failure, not a success)
+    assert as_set(got) == {("eval_results", "HumanEval/0", 2, 1), ("eval_results", "HumanEval/1", 3, 1)}
     assert got.meta["reader"] == "evalplus" and got.meta["columns"]["attempt"] == "sample_idx"
+
+
+def test_evalplus_base_only_run(tmp_path):
+    # evalplus --base-only writes no plus_status: a sample is judged on base_status alone
+    doc = {"date": "2024-06-01 10:00", "hash": "x", "eval": {"T/0": [{"base_status": "pass"}, {"base_status": "fail"}, {"base_status": "pass"}]}}
+    path = tmp_path / "eval_results.json"
+    path.write_text(json.dumps(doc))
+    assert as_set(read_counts(path)) == {("eval_results", "T/0", 3, 2)}
 
 
 def test_lm_eval_samples_one_model_per_filter():

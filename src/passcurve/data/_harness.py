@@ -8,7 +8,8 @@ as for any CSV/JSONL/Parquet file. Schemas follow each harness's public document
 * human-eval ``*_results.jsonl``: one line per sample, ``task_id``, ``completion``,
   ``result`` ("passed" / "failed: ..." / "timed out"), ``passed`` (bool).
 * evalplus ``eval_results.json``: ``{"eval": {task_id: [{"base_status", "plus_status", ...}, ...]}}``,
-  one list entry per sample; correct = plus_status (else base_status) == "pass".
+  one list entry per sample; correct = base_status == plus_status == "pass" (evalplus's rule for base + extra
+  tests), or base_status == "pass" in a base-only run (no plus_status).
 * lm-evaluation-harness ``samples_<task>_<date>.jsonl`` (``--log_samples``): one line per
   document and filter: ``doc_id``, ``doc``, ``target``, ``resps``, ``filtered_resps``,
   ``filter``, ``metrics`` (names) and one top-level value per metric (e.g. ``exact_match``).
@@ -319,7 +320,12 @@ def _evalplus(con: duckdb.DuckDBPyConnection, p: Path, stem: str) -> Source:
     f = _sql_str(str(p))
     sql = (
         "SELECT t.key AS task_id, s.key::BIGINT AS sample_idx, "
-        "coalesce(s.value->>'$.plus_status', s.value->>'$.base_status') AS status, "
+        # evalplus's own rule for base + extra tests: base_status == plus_status == "pass" (evaluate.py);
+        # a base-only run has no plus_status and is judged on base_status alone
+        "CASE WHEN s.value->>'$.base_status' IS NULL THEN NULL "
+        "WHEN s.value->>'$.plus_status' IS NULL THEN s.value->>'$.base_status' "
+        "WHEN s.value->>'$.base_status' = 'pass' THEN s.value->>'$.plus_status' "
+        "ELSE s.value->>'$.base_status' END AS status, "
         "s.value->>'$.base_status' AS base_status, s.value->>'$.plus_status' AS plus_status, "
         "s.value->>'$.solution' AS solution "
         f"FROM read_text({f}) r, json_each(r.content, '$.eval') t, json_each(t.value) s"
