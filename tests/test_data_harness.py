@@ -168,6 +168,19 @@ def test_tau_bench_results():
     assert got.meta["threshold"] == pytest.approx(1 - 1e-6)
 
 
+def test_rollout_log_with_task_id_reward_trial_is_not_tau_bench(tmp_path):
+    # an RL rollout log (no traj/info): partial rewards must not silently become failures
+    rows = [{"model": "policy-v2", "task_id": f"t{i // 3}", "trial": i % 3, "reward": r}
+            for i, r in enumerate([1.0, 0.8, 0.0, 0.5, 1.0, 0.95, 1.0, 0.0, 0.7])]
+    p = tmp_path / "rollouts.jsonl"
+    p.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    with pytest.raises(PasscurveError, match=r"not boolean.*threshold"):
+        read_counts(p)
+    # with the threshold given the counts are what it says
+    assert as_set(read_counts(p, threshold=0.5)) == {("policy-v2", "t0", 3, 2), ("policy-v2", "t1", 3, 3),
+                                                      ("policy-v2", "t2", 3, 2)}
+
+
 def test_tau2_bench_results():
     got = read_counts(H / "tau2_results.json")
     # t1: 1, 1 -> 2 of 2; t2: 0, 1 -> 1 of 2; model from info.agent_info.llm

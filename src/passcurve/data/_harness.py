@@ -78,7 +78,17 @@ def _looks_lighteval(cols: set[str]) -> bool:
 
 
 def _looks_tau(cols: set[str]) -> bool:
+    """Enough for ``--format tau_bench``: the task, the reward and a trial or trajectory."""
     return "task_id" in cols and "reward" in cols and ("trial" in cols or "traj" in cols)
+
+
+def _looks_tau_auto(cols: set[str]) -> bool:
+    """Enough to apply tau-bench's success threshold unasked: its own ``traj`` or ``info`` field too.
+
+    ``task_id``, ``reward`` and ``trial`` alone are common in generic RL rollout logs, whose partial
+    rewards must not silently become failures (they get the usual "pass `threshold`" error instead).
+    """
+    return _looks_tau(cols) and ("traj" in cols or "info" in cols)
 
 
 def adapt(src: Source, p: Path) -> Source:
@@ -91,7 +101,7 @@ def adapt(src: Source, p: Path) -> Source:
         return _lighteval(src, p)
     if _looks_humaneval(cols):
         return _humaneval(src)
-    if _looks_tau(cols):
+    if _looks_tau_auto(cols):
         return _tau_from_relation(src)
     src.notes["formats_tried"] = tried
     return src
