@@ -157,6 +157,15 @@ def test_counts_with_correct_as_c(tmp_path):
     assert got.meta["layout"] == "counts" and as_set(got) == {("c", "a", 4, 1), ("c", "b", 4, 4)}
 
 
+def test_boolean_c_column_is_not_a_count(tmp_path):
+    # one row per task with a boolean verdict and an attempts column: not per-problem counts
+    p = tmp_path / "agent.jsonl"
+    p.write_text('{"task_id": "T0", "correct": true, "attempts": 3}\n{"task_id": "T1", "correct": false, "attempts": 5}\n')
+    with pytest.raises(passcurve.PasscurveError, match=r"column 'correct' \(`c`\) holds booleans"):
+        read_counts(p)
+    assert as_set(read_counts(p, correct_col="correct")) == {("agent", "T0", 1, 1), ("agent", "T1", 1, 0)}
+
+
 def test_overrides(tmp_path):
     p = tmp_path / "weird.csv"
     p.write_text("q,ok,who,try\n1,yes,m1,0\n1,no,m1,1\n2,yes,m2,0\n")

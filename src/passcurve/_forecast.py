@@ -78,8 +78,8 @@ from ._validation import (
     check_positive_int,
     check_rng,
     fmt,
-    pick_model,
     model_streams,
+    pick_model,
 )
 
 __all__ = ["forecast", "ForecastResult", "k_for", "KForResult", "FORECAST_METHODS", "thin_counts"]

@@ -367,6 +367,13 @@ class Samples:
 
     def _counts_from_counts(self) -> Counts:
         r = self.columns.roles
+        for name in ("n", "c"):
+            if self._types[r[name]].upper() == "BOOLEAN":
+                raise PasscurveError(
+                    f"{self.source}: read as per-problem counts, but column {r[name]!r} (`{name}`) holds booleans; "
+                    f"for one sample per row name it the correctness column (`--correct-col {r[name]}`, "
+                    f"`correct_col={r[name]!r}` in Python)"
+                )
         n_q, c_q = quote(r["n"]), quote(r["c"])
         sql = (
             f"SELECT {self._model_expr()} AS model, CAST({quote(r['problem'])} AS VARCHAR) AS problem, "
