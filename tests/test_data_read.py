@@ -166,6 +166,25 @@ def test_boolean_c_column_is_not_a_count(tmp_path):
     assert as_set(read_counts(p, correct_col="correct")) == {("agent", "T0", 1, 1), ("agent", "T1", 1, 0)}
 
 
+def test_csv_ids_are_text_not_numbers(tmp_path):
+    # DuckDB's CSV sniffing typed these ids as DOUBLE (1.1 == 1.10) or BIGINT (001 == 1) and merged problems
+    p = tmp_path / "ids.csv"
+    p.write_text("problem_id,correct\n1.1,1\n1.1,0\n1.10,1\n1.10,1\n1.2,0\n1.20,0\n3,1\n")
+    got = read_counts(p)
+    assert as_set(got) == {("ids", "1.1", 2, 1), ("ids", "1.10", 2, 2), ("ids", "1.2", 1, 0), ("ids", "1.20", 1, 0),
+                           ("ids", "3", 1, 1)}
+    # an id that differs only in form far beyond the sniffer's sample of rows
+    late = tmp_path / "late.csv"
+    late.write_text("problem_id,correct\n" + "".join(f"{2 + i // 10},1\n" for i in range(30_000)) + "001,1\n1,0\n")
+    got = read_counts(late)
+    assert len(got) == 3_002 and {("late", "001", 1, 1), ("late", "1", 1, 0)} <= as_set(got)
+    # a user-named id column is text too, and a numeric model column
+    q = tmp_path / "q.csv"
+    q.write_text("q,ok,m\n1.1,1,1.0\n1.10,0,1.00\n")
+    assert as_set(read_counts(q, problem_col="q", correct_col="ok", model_col="m")) == {
+        ("1.0", "1.1", 1, 1), ("1.00", "1.10", 1, 0)}
+
+
 def test_overrides(tmp_path):
     p = tmp_path / "weird.csv"
     p.write_text("q,ok,who,try\n1,yes,m1,0\n1,no,m1,1\n2,yes,m2,0\n")

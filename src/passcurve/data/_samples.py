@@ -19,7 +19,7 @@ import numpy as np
 from .._counts import Counts
 from .._errors import PasscurveError, StoppingTimeWarning
 from ._columns import ColumnMap, quote, resolve_columns
-from ._source import ProgressFn, Source, duck_error, no_rows_error
+from ._source import ProgressFn, Source, as_text, duck_error, no_rows_error
 
 __all__ = ["Samples", "build_samples"]
 
@@ -512,6 +512,7 @@ def build_samples(
         if tried:
             raise type(exc)(f"{exc} (formats tried: {', '.join(tried)}; force one with `--format`)") from None
         raise
+    as_text(src, [c for c in (cmap.get("problem"), cmap.get("model")) if c is not None])
     return Samples(src, cmap, threshold)
 
 

@@ -62,6 +62,7 @@ class Source:
     threshold: float | None = None
     notes: dict[str, Any] = field(default_factory=dict)
     keepalive: list[Any] = field(default_factory=list)  # temp dirs, frames: live as long as the source
+    csv_path: Path | None = None  # a generic CSV's file, to re-read columns as text (:func:`as_text`)
 
     @property
     def columns(self) -> list[str]:
@@ -220,15 +221,49 @@ def open_file(path: str | Path, format: str | None = None) -> Source:
             raise InputFormatError(f"{exc} (also tried {sniffed}, which the content suggests)") from None
         fmt = sniffed
     src = Source(rel, con, name, stem, fmt)
+    if fmt == "csv":
+        src.csv_path = p
     if not forced:
         src = _harness.adapt(src, p)
     return src
 
 
-def _generic(con: duckdb.DuckDBPyConnection, p: Path, fmt: str) -> duckdb.DuckDBPyRelation:
+def as_text(src: Source, columns: list[str]) -> None:
+    """Re-read a generic CSV source with ``columns`` as text (identifier columns named by the user)."""
+    path = src.csv_path
+    if path is None or src.reader != "csv" or src.con is None:
+        return
+    kinds = src.types
+    need = tuple(c for c in columns if c in kinds and kinds[c] != "VARCHAR")
+    if need:
+        src.relation = _generic(src.con, path, "csv", text_columns=need)
+
+
+def _id_columns() -> set[str]:
+    from ._columns import ALIASES
+
+    return {a.lower() for role in ("problem", "model") for a in ALIASES[role]}
+
+
+def _generic(
+    con: duckdb.DuckDBPyConnection, p: Path, fmt: str, text_columns: tuple[str, ...] = ()
+) -> duckdb.DuckDBPyRelation:
+    """The rows of a generic file. A CSV's identifier columns (problem and model names by their aliases, and
+    ``text_columns``) are read as text: DuckDB's type sniffing would otherwise turn ids such as 1.1 and 1.10
+    into one number, or 001 and 1 into one integer, silently merging problems."""
     target = _sql_str(str(p))
     if fmt == "csv":
         sql = f"SELECT * FROM read_csv({target}, header = true)"
+        try:
+            sniffed = con.sql(sql)
+            kinds = dict(zip(sniffed.columns, map(str, sniffed.types), strict=True))
+        except duckdb.Error as exc:
+            raise duck_error(exc, p.name, fmt) from None
+        ids = _id_columns()
+        text = [c for c, t in kinds.items() if (c.lower() in ids or c in text_columns) and t != "VARCHAR"]
+        if text:
+            spec = ", ".join(f"{_sql_str(c)}: 'VARCHAR'" for c in text)
+            sql = f"SELECT * FROM read_csv({target}, header = true, types = {{{spec}}})"
     elif fmt == "jsonl":
         sql = f"SELECT * FROM read_json({target}, format = 'newline_delimited')"
     elif fmt == "parquet":
