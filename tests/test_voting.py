@@ -243,6 +243,18 @@ def test_independent_prediction_beats_correlated_mistakes():
     assert res.values["correlation_cost"][0, 1] > 0.05
 
 
+def test_independent_voters_strict_ties_on_an_all_gold_problem():
+    # Closed form (binomial sums). Mean accuracy p = (1 + 1/2)/2 = 3/4. Problem 1 has no wrong sample, so its
+    # wrong votes never coincide: under "strict" one gold vote ties a lone wrong vote and loses, so it wins
+    # iff X >= 2, P = 1 - q^k - k p q^(k-1). Problem 2's one wrong answer (share 1/4) must be outvoted: X > k/2.
+    res = vote([["a"] * 4, ["b", "b", "c", "c"]], ["a", "b"], k=[2, 3, 4], ties="strict")
+    p, q = 0.75, 0.25
+    one = [1 - q**k - k * p * q ** (k - 1) for k in (2, 3, 4)]  # 0.5625, 0.84375, 0.94921875
+    two = [p**2, p**3 + 3 * p**2 * q, p**4 + 4 * p**3 * q]  # 0.5625, 0.84375, 0.73828125
+    # the eleventh session's code counted any lone gold vote on problem 1 as a win: 0.75, 0.914, 0.867
+    assert np.allclose(res.values["independent_maj_at_k"][0], (np.array(one) + np.array(two)) / 2, atol=1e-12)
+
+
 def _tallies_from_rows(rows):
     n_problems = len(np.unique(rows["problem_id"]))
     answers = np.asarray(rows["answer"], dtype=object).reshape(n_problems, -1)

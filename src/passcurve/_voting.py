@@ -158,6 +158,7 @@ class _Model:
     free_deg: float  # degree of the unconstrained part (inf for Poisson)
     share: np.ndarray = field(default_factory=lambda: np.zeros(0))  # (D,) per-vote share given not gold
     free_cls: int = _SHARE
+    free_loses: Any = None  # x -> True when the unconstrained part can beat or tie-and-beat x gold votes
 
 
 def _rlog(Z: np.ndarray, r: np.ndarray | float) -> np.ndarray:
@@ -203,7 +204,8 @@ def _maj_core(m: _Model) -> float:
                                    strict=True):
         if not b_x > _TOL:
             continue
-        if x > N or (not (m.sup >= x).any() and m.free_ties(x, N) == 0) or (r_x < _TOL and m.free_ties(x, N) == 0):
+        free = m.free_ties(x, N) > 0 or (m.free_loses is not None and m.free_loses(x))
+        if x > N or (not free and (not (m.sup >= x).any() or r_x < _TOL)):
             total += p_x  # no wrong answer can reach x votes (or only with probability < tol)
             continue
         todo.append(x)
@@ -450,6 +452,8 @@ def _poisson_model(
         free_ties=free_ties,
         free_deg=math.inf if (mu0 > 0 or mud > 0 or b.size) else 0.0,
         share=b / max(1.0 - p_gold, 1e-300),
+        # a lone gold vote loses its tie with any distinct wrong answer under "strict" (and "first")
+        free_loses=lambda x: x == 1 and mud > 0 and distinct_cls == _LOSE,
     )
 
 
