@@ -153,8 +153,10 @@ def simulate(
     models : ModelSpec or sequence of ModelSpec
         Difficulty distribution per model (default: four demo models with heavy left tails
         and some impossible problems).
-    correlation : float
-        Correlation of the latent difficulty between models (Gaussian copula).
+    correlation : float in (-1, 1)
+        Loading ρ of each model's latent difficulty on one shared problem factor (Gaussian copula:
+        z_m = ρ·s + √(1−ρ²)·ε_m), so two models' latent normal scores correlate ρ² (0.64 at the
+        default 0.8). Each model's marginal law is its ModelSpec whatever ρ is.
     rng : None, int or numpy Generator
 
     Returns
