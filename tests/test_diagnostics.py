@@ -155,3 +155,18 @@ def test_a_model_with_one_sample_per_problem_says_what_is_undefined():
     assert np.isnan(res.both_right[0]) and res.mean[0] == pytest.approx(1 / 3)
     with pytest.raises(PasscurveError, match="n >= 2"):  # alone nothing beyond the mean is defined
         hidden_difficulty(cnt.select_models(["one"]))
+
+
+def test_weights_enter_every_mean_as_in_curve():
+    # exact rational arithmetic: weights 1, 2, 1, 1 on (n, c) = (4, 1), (5, 5), (6, 0), (3, 2)
+    n, c, w = [4, 5, 6, 3], [1, 5, 0, 2], [1, 2, 1, 1]
+    res = hidden_difficulty(Counts.from_arrays(n, c, weight=w), k=[1, 2, 3])
+    mu = sum(Fraction(wi * ci, ni) for ni, ci, wi in zip(n, c, w, strict=True)) / sum(w)
+    both = sum(Fraction(wi * ci * (ci - 1), ni * (ni - 1)) for ni, ci, wi in zip(n, c, w, strict=True)) / sum(w)
+    assert res.mean[0] == pytest.approx(float(mu), abs=1e-15)  # 7/12
+    assert res.both_right[0] == pytest.approx(float(both), abs=1e-15)  # 7/15
+    pk = [sum(Fraction(wi * (comb(ni, k) - comb(ni - ci, k)), comb(ni, k)) for ni, ci, wi in zip(n, c, w, strict=True))
+          / sum(w) for k in (1, 2, 3)]
+    assert np.allclose(res.pass_at_k[0], [float(v) for v in pk], atol=1e-15)
+    assert np.allclose(res.pass_at_k[0], curve(Counts.from_arrays(n, c, weight=w), [1, 2, 3]).values["pass_at_k"][0])
+    assert res.problems_at_k[0].tolist() == [4, 4, 4]

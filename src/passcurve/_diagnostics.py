@@ -170,7 +170,8 @@ def hidden_difficulty(counts: Counts, k: Any = None, *, k_gt_n: str = "nan") -> 
 
     Problems with n = 1 enter μ but not P(both right). pass_D@k is the mean of the unbiased
     per-problem estimates over a model's problems; the independent-coin curves are 1-(1-μ)^k
-    and μ^k, from every problem's rate.
+    and μ^k, from every problem's rate. With per-problem weights (``Counts.weight``) every mean
+    above is the weighted one, as in :func:`passcurve.curve`.
 
     Parameters
     ----------
@@ -210,18 +211,20 @@ def hidden_difficulty(counts: Counts, k: Any = None, *, k_gt_n: str = "nan") -> 
     for i, m in enumerate(models):
         sub = counts.select(m)
         n, c = sub.n.astype(float), sub.c.astype(float)
-        mean[i] = float(np.mean(c / n))
-        two = sub.n >= 2
+        w = np.ones(n.size) if sub.weight is None else sub.weight.astype(float)
+        mean[i] = float(np.average(c / n, weights=w))
+        two = (sub.n >= 2) & (w > 0)
         probs[i] = int(two.sum())
-        both[i] = float(np.mean(c[two] * (c[two] - 1) / (n[two] * (n[two] - 1)))) if two.any() else np.nan
+        both[i] = (float(np.average(c[two] * (c[two] - 1) / (n[two] * (n[two] - 1)), weights=w[two]))
+                   if two.any() else np.nan)
         if not two.any():  # the whole input is refused only when no model has two samples of a problem
             msg = (f"model {m!r}: every problem has one sample; P(both right), P(2nd | 1st) and the intra-class "
                    "correlation need two and are left undefined")
             warns.append(msg)
             warnings.warn(msg, DegenerateDataWarning, stacklevel=2)
-        pk[i], wk = mean_curve(sub.n, sub.c, ks, "pass_at_k")
-        pp[i] = mean_curve(sub.n, sub.c, ks, "pass_pow_k")[0]
-        used[i] = np.round(wk).astype(np.int64)
+        pk[i] = mean_curve(sub.n, sub.c, ks, "pass_at_k", weights=sub.weight)[0]
+        pp[i] = mean_curve(sub.n, sub.c, ks, "pass_pow_k", weights=sub.weight)[0]
+        used[i] = (sub.n[:, None] >= ks[None, :]).sum(axis=0)
         ok = own_range(used[i], sub.n.size, k_gt_n)  # "nan": no mean over a subset of the model's problems
         pk[i, ~ok] = pp[i, ~ok] = np.nan
         used[i, ~ok] = 0
