@@ -302,3 +302,15 @@ def test_row_order_does_not_change_seeded_results(tmp_path, capfd):
         d = json.loads(capfd.readouterr().out)
         outs.append(sorted(d["forecasts"], key=lambda r: r["model"]))
     assert outs[0] == outs[1] == outs[2]
+
+
+def test_row_ids_taken_as_problem_ids_are_flagged(tmp_path):
+    p = tmp_path / "rows.jsonl"
+    p.write_text("".join(json.dumps({"id": f"s{i}", "task": f"t{i // 2}", "correct": i % 2}) + "\n" for i in range(4)))
+    with pytest.warns(passcurve.DegenerateDataWarning, match=r"every problem has one sample.*column 'id'"):
+        got = read_counts(p)
+    assert len(got) == 4
+    # naming the problem column reads it as meant, without the warning
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert as_set(read_counts(p, problem_col="task")) == {("rows", "t0", 2, 1), ("rows", "t1", 2, 1)}

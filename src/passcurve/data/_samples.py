@@ -17,7 +17,7 @@ import duckdb
 import numpy as np
 
 from .._counts import Counts
-from .._errors import PasscurveError, StoppingTimeWarning
+from .._errors import DegenerateDataWarning, PasscurveError, StoppingTimeWarning
 from ._columns import ColumnMap, quote, resolve_columns
 from ._source import ProgressFn, Source, as_text, duck_error, no_rows_error
 
@@ -281,6 +281,16 @@ class Samples:
             )
         )
         meta["stopping_time"] = stopping_time_evidence(model, n, c, last_correct, self.source)
+        prob_col = self.columns.roles["problem"]
+        if self.columns.detected.get("problem") == "alias" and prob_col.lower() == "id" and n.size > 1 and n.max() == 1:
+            # "id" is the weakest alias: in many logs it numbers the rows, which makes every sample its own problem
+            warnings.warn(
+                f"{self.source}: every problem has one sample, with problem ids from column {prob_col!r}; if that "
+                "column numbers the rows rather than the problems, name the problem column (`--problem-col`, "
+                "`problem_col=` in Python)",
+                DegenerateDataWarning,
+                stacklevel=3,
+            )
         # Valid by construction (GROUP BY keys are unique, 0 <= c <= n, n >= 1, no NULL keys
         # after _check_nulls), so skip from_arrays' per-row re-validation (0.9 s per 10^6 groups).
         return Counts(model, problem, n, c, None, None, self.source, meta)
