@@ -251,3 +251,14 @@ def test_forcing_a_json_document_format_on_other_json_names_the_format(tmp_path,
     q.write_text('{"a": 1}\n{"b": 2}\n')
     with pytest.raises(InputFormatError, match=expect):
         read_counts(q, format=fmt)
+
+
+def test_inspect_dict_scores_are_a_clear_error(tmp_path):
+    # a multi-metric scorer's value is a dict; it was reported as a "missing value (null/NaN)"
+    log = {"version": 2, "status": "success", "eval": {"model": "m"},
+           "samples": [{"id": "a", "epoch": 1, "scores": {"s": {"value": {"acc": 1, "f1": 0.5}}}}]}
+    p = tmp_path / "multi.json"
+    p.write_text(json.dumps(log))
+    with pytest.raises(PasscurveError, match=r"a score value is a dict of metrics .*not one verdict per sample") as info:
+        read_counts(p)
+    assert "\n" not in str(info.value)

@@ -54,6 +54,9 @@ def _inspect_value(v: str) -> str:
         f"WHEN 'N' THEN 0.0 ELSE TRY_CAST({s} AS DOUBLE) END "
         f"WHEN 'BOOLEAN' THEN CASE WHEN {s} = 'true' THEN 1.0 ELSE 0.0 END "
         f"WHEN 'BIGINT' THEN {s}::DOUBLE WHEN 'UBIGINT' THEN {s}::DOUBLE WHEN 'DOUBLE' THEN {s}::DOUBLE "
+        # a multi-metric scorer's value is a dict such as {"acc": 1, "f1": 0.5}: no single verdict to read
+        f"WHEN 'OBJECT' THEN error('a score value is a dict of metrics (' || {s} || '), not one verdict per "
+        f"sample; export the metric to use as a column of a CSV/JSONL log')::DOUBLE "
         f"ELSE NULL END"
     )
 
