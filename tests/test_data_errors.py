@@ -110,3 +110,13 @@ def test_single_quoted_column_with_a_comma_is_not_called_ragged(tmp_path):
     with pytest.raises(PasscurveError, match=r"no problem-id column .*columns found: a,b") as info:
         read_counts(p)
     assert "truncated" not in str(info.value)
+
+
+def test_csv_conversion_error_says_which_column_and_value(tmp_path):
+    # DuckDB types the column from its first 20,480 rows; a later bad value used to be reported as the line only
+    p = tmp_path / "late.csv"
+    p.write_text("problem_id,correct\n" + "".join(f"{i % 50},1\n" for i in range(30_000)) + "x,maybe\n")
+    with pytest.raises(PasscurveError, match=r'Line: 30002: Error when converting column "correct"\. '
+                                             r'Could not convert string "maybe"') as info:
+        read_counts(p)
+    assert "\n" not in str(info.value)

@@ -81,7 +81,12 @@ class Source:
 
 def duck_error(exc: BaseException, name: str, reader: str) -> PasscurveError:
     """A DuckDB exception as a one-line PasscurveError naming the file and reader."""
-    msg = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+    lines = str(exc).strip().splitlines()
+    msg = lines[0] if lines else type(exc).__name__
+    # a CSV conversion error's first line only says where; the line that says what failed comes later
+    what = next((ln.strip() for ln in lines[1:] if ln.startswith("Error when converting column")), None)
+    if what:
+        msg = f"{msg}: {what}"
     for prefix in (
         "Invalid Input Error: ",
         "IO Error: ",
