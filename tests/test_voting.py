@@ -4,6 +4,7 @@ independent-voter prediction against enumeration of every voter sequence."""
 from __future__ import annotations
 
 import itertools
+import json
 import re
 from fractions import Fraction
 
@@ -15,6 +16,7 @@ from hypothesis import strategies as st
 from passcurve import (
     AnswerTallies,
     PasscurveError,
+    PasscurveWarning,
     VoteResult,
     maj_at_k,
     maj_at_k_tallies,
@@ -406,3 +408,44 @@ def test_models_numbers_and_frames():
     assert list(frame["model"]) == ["m1"] * 3 + ["m2"] * 3
     with pytest.raises(PasscurveError, match="mix types"):
         maj_at_k([[True, 1]], [1], 1)
+
+
+def _lm_eval_log(tmp_path, runs):
+    """An lm-evaluation-harness --log_samples file of several concatenated runs (one answer per doc per run)."""
+    rows = []
+    for run in runs:
+        for doc, (answer, ok) in enumerate(run):
+            rows.append({"doc_id": doc, "doc": {}, "target": "long solution text #### 72", "resps": [[answer]],
+                         "filtered_resps": [answer], "filter": "strict-match", "metrics": ["exact_match"],
+                         "exact_match": ok, "run": 0})
+    path = tmp_path / "samples_gsm8k_2024.jsonl"
+    path.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    return path
+
+
+def test_vote_on_an_lm_eval_log_takes_the_gold_answer_from_the_verdicts(tmp_path):
+    from passcurve.data import read_answers
+
+    # doc 0: 72 (correct) x2, 71 x2 -> a tie; doc 1: 5 (wrong) x3, 6 (correct) x1
+    runs = [[("72", 1.0), ("5", 0.0)], [("71", 0.0), ("5", 0.0)], [("72", 1.0), ("6", 1.0)], [("71", 0.0), ("5", 0.0)]]
+    path = _lm_eval_log(tmp_path, runs)
+    tallies = read_answers(path)
+    assert tallies.meta["gold_from"] == "verdicts" and tallies.meta["columns"]["verdict"] == "correct"
+    ref = AnswerTallies.from_answers([["72", "71", "72", "71"], ["5", "5", "6", "5"]], ["72", "6"])
+    got, want = vote(tallies, k=[1, 2, 4]), vote(ref, k=[1, 2, 4])
+    assert np.allclose(got.values["maj_at_k"], want.values["maj_at_k"], atol=1e-15)
+    # maj@4 by hand: doc 0 is a 2-2 tie (random break: 1/2), doc 1 loses 1-3
+    assert got.values["maj_at_k"][0, 2] == pytest.approx(0.25, abs=1e-15)
+
+
+def test_vote_verdicts_merge_spellings_and_refuse_mixed_judgements(tmp_path):
+    from passcurve.data import read_answers
+
+    # "72" and "72." both judged correct: one answer with 3 votes against 71's 1
+    path = _lm_eval_log(tmp_path, [[("72", 1)], [("72.", 1)], [("71", 0)], [("72", 1)]])
+    with pytest.warns(PasscurveWarning, match=r"several answers judged correct .*'72', '72\.'"):
+        tallies = read_answers(path)
+    assert tallies.problem_tallies(0)[0].tolist() == [3, 1] and tallies.problem_tallies(0)[1] == 0
+    bad = _lm_eval_log(tmp_path, [[("72", 1)], [("72", 0)]])
+    with pytest.raises(PasscurveError, match=r"answer '72' of problem '0' is judged correct in some samples"):
+        read_answers(bad)

@@ -36,7 +36,7 @@ GoldCol = Annotated[str | None, typer.Option("--gold-col", help="Column with the
 
 
 def _f(x: float | None) -> str:
-    return "-" if x is None or x != x else f"{x:.4f}"
+    return "-" if x is None or x != x else f"{x:.4f}".replace("-0.0000", "0.0000")
 
 
 @command("vote")
@@ -48,17 +48,21 @@ def vote_cmd(
     problem_col: ProblemCol = None,
     answer_col: AnswerCol = None,
     gold_col: GoldCol = None,
+    correct_col: CorrectCol = None,
     model_col: ModelCol = None,
     attempt_col: AttemptCol = None,
     format: Format = None,
 ) -> None:
-    """maj@k (majority vote over k samples) beside pass@k, the selection loss and independent voters."""
+    """maj@k (majority vote over k samples) beside pass@k, the selection loss and independent voters.
+
+    The gold answer comes from a gold column, or else from per-sample verdicts (lm-eval logs): the answer
+    judged correct."""
     if ties not in TIES:
         raise PasscurveError(f"`--ties` must be one of {', '.join(TIES)} (got {ties!r})")
     ks = parse_int_list(k, "--k")
     tallies = read_answers(
         file, problem_col=problem_col, answer_col=answer_col, gold_col=gold_col, model_col=model_col,
-        attempt_col=attempt_col, format=format,
+        attempt_col=attempt_col, format=format, correct_col=correct_col,
     )
     with collect_warnings(show=True):
         res = run_vote(tallies, k=ks, ties=ties)  # type: ignore[arg-type]

@@ -122,6 +122,7 @@ def read_answers(
     model_col: str | None = None,
     attempt_col: str | None = None,
     format: str | None = None,
+    correct_col: str | None = None,
 ) -> Any:
     """Tally the answers of a per-sample log: one row per (model, problem, distinct answer).
 
@@ -132,6 +133,12 @@ def read_answers(
     A NULL answer abstains (no vote). Errors: a missing gold value, a problem with two
     different gold answers, answers and gold of mixed types, duplicate attempts.
 
+    Without a gold column (or with ``correct_col`` given), the harness's per-sample verdict
+    decides instead (lm-evaluation-harness logs: the filtered response is the answer and the
+    task metric the verdict): an answer is the gold answer when its samples are judged
+    correct. An answer judged both ways is an error; several answers judged correct in one
+    problem (spellings such as "72" and "72.") count as one answer, with a warning.
+
     Returns
     -------
     passcurve.AnswerTallies
@@ -141,7 +148,21 @@ def read_answers(
     src = _open(path, format)
     prob = _pick(src, "problem", problem_col, ALIASES["problem"], "--problem-col")
     ans = _pick(src, "answer", answer_col, ALIASES["answer"], "--answer-col", exclude=(prob,))
-    gold = _pick(src, "gold", gold_col, GOLD_ALIASES, "--gold-col", exclude=(prob, ans))
+    if correct_col is not None and gold_col is not None:
+        raise PasscurveError("give either a gold-answer column (`--gold-col`) or a verdict column (`--correct-col`), "
+                             "not both")
+    gold = None if correct_col is not None else _pick(src, "gold", gold_col, GOLD_ALIASES, "--gold-col",
+                                                      required=False, exclude=(prob, ans))
+    if gold is None:
+        verdict = _pick(src, "correct", correct_col, ALIASES["correct"], "--correct-col", required=False,
+                        exclude=(prob, ans))
+        if verdict is None:
+            raise PasscurveError(
+                f"{src.name}: no gold column (looked for {', '.join(GOLD_ALIASES)}; pass `--gold-col`) and no "
+                f"verdict column (looked for {', '.join(ALIASES['correct'])}; pass `--correct-col`); "
+                f"columns found: {', '.join(src.columns)}"
+            )
+        return _tallies_from_verdicts(src, prob, ans, verdict, model_col, attempt_col)
     model = _pick(src, "model", model_col, ALIASES["model"], "--model-col", required=False, exclude=(prob, ans, gold))
     att = _pick(src, "attempt", attempt_col, ALIASES["attempt"], "--attempt-col", required=False,
                 exclude=(prob, ans, gold, model))
@@ -236,6 +257,93 @@ def read_answers(
         source=src.name,
         meta={"columns": {"problem": prob, "answer": ans, "gold": gold, "model": model, "attempt": att},
               "reader": src.reader},
+    )
+
+
+def _answer_expr(src: Source, ans: str) -> str:
+    q = quote(ans)
+    return f"json_extract_string({q}, '$')" if _family(src.types[ans]) == "json" else q
+
+
+def _tallies_from_verdicts(
+    src: Source, prob: str, ans: str, verdict: str, model_col: str | None, attempt_col: str | None
+) -> Any:
+    """Answer tallies whose gold answer is the one the per-sample verdicts mark correct."""
+    import warnings
+
+    from .._errors import PasscurveWarning
+    from .._voting import AnswerTallies
+
+    model = _pick(src, "model", model_col, ALIASES["model"], "--model-col", required=False, exclude=(prob, ans, verdict))
+    att = _pick(src, "attempt", attempt_col, ALIASES["attempt"], "--attempt-col", required=False,
+                exclude=(prob, ans, verdict, model))
+    ok = _bool_expr(src, verdict, "--correct-col")
+    _check_bool(src, verdict, ok, "--correct-col")
+    order = quote(att) if att else "row_number() OVER ()"
+    base = (
+        f"WITH s AS (SELECT {_model_expr(src, model)} AS model, CAST({quote(prob)} AS VARCHAR) AS problem, "
+        f"{_answer_expr(src, ans)} AS answer, {ok} AS ok, {order} AS ord FROM src), "
+        "a AS (SELECT model, problem, answer, count(*) AS cnt, min(ord) AS first, bool_or(ok) AS good, "
+        "bool_and(ok) AS all_good FROM s WHERE answer IS NOT NULL GROUP BY model, problem, answer), "
+        "p AS (SELECT model, problem, count(*) FILTER (WHERE answer IS NULL) AS abstain, "
+        "row_number() OVER (ORDER BY model, problem) - 1 AS pid FROM s GROUP BY model, problem)"
+    )
+    chk = _run(src, base + (
+        " SELECT (SELECT count(*) FROM s) AS rows, (SELECT count(*) FROM s WHERE problem IS NULL) AS no_prob, "
+        "(SELECT count(*) FROM a WHERE good AND NOT all_good) AS mixed, "
+        "(SELECT count(*) FROM (SELECT model, problem FROM a WHERE good GROUP BY ALL HAVING count(*) > 1)) AS multi, "
+        + ("(SELECT count(*) FROM (SELECT model, problem, ord FROM s GROUP BY ALL HAVING count(*) > 1)) AS dup"
+           if att else "0 AS dup")
+    ))
+    if int(chk["rows"][0]) == 0:
+        raise no_rows_error(src.name)
+    if int(chk["no_prob"][0]):
+        raise PasscurveError(f"{src.name}: problem-id column {prob!r} has a missing value, e.g. row "
+                             f"{_first_row(src, f'{quote(prob)} IS NULL')}")
+    if int(chk["dup"][0]):
+        bad = _run(src, base + " SELECT problem, ord FROM s GROUP BY model, problem, ord HAVING count(*) > 1 LIMIT 1")
+        raise PasscurveError(
+            f"{src.name}: duplicate attempt {bad['ord'][0]} in problem {bad['problem'][0]!r} (column {att!r})"
+        )
+    if int(chk["mixed"][0]):
+        bad = _run(src, base + " SELECT problem, answer FROM a WHERE good AND NOT all_good LIMIT 1")
+        raise PasscurveError(
+            f"{src.name}: answer {bad['answer'][0]!r} of problem {bad['problem'][0]!r} is judged correct in some "
+            f"samples and incorrect in others (column {verdict!r}); voting needs one verdict per answer"
+        )
+    multi = int(chk["multi"][0])
+    if multi:
+        ex = _run(src, base + " SELECT problem, list(answer ORDER BY first) AS spellings FROM a WHERE good "
+                  "GROUP BY model, problem HAVING count(*) > 1 LIMIT 1")
+        warnings.warn(
+            f"{src.name}: {multi} problem(s) have several answers judged correct (e.g. problem "
+            f"{ex['problem'][0]!r}: {', '.join(repr(v) for v in list(ex['spellings'][0])[:3])}); each problem's "
+            "correct answers count as one answer in the vote",
+            PasscurveWarning,
+            stacklevel=3,
+        )
+    per = _run(src, base + " SELECT model, problem, abstain FROM p ORDER BY pid")
+    # all the answers judged correct form one class (key NULL); the others stay as they are
+    rows = _run(src, base + (
+        " SELECT p.pid, arg_min(a.answer, a.first) AS answer, sum(a.cnt)::BIGINT AS cnt, min(a.first) AS first, "
+        "bool_or(a.good) AS is_gold FROM a JOIN p USING (model, problem) "
+        "GROUP BY p.pid, CASE WHEN a.good THEN NULL ELSE a.answer END ORDER BY p.pid, first"
+    ))
+    pid = np.asarray(rows["pid"], dtype=np.int64)
+    P = len(per["problem"])
+    offsets = np.searchsorted(pid, np.arange(P + 1), side="left").astype(np.int64)
+    return AnswerTallies(
+        model=np.asarray(per["model"], dtype=object),
+        problem=np.asarray(per["problem"], dtype=object),
+        offsets=offsets,
+        count=np.asarray(rows["cnt"], dtype=np.int64),
+        is_gold=np.asarray(rows["is_gold"], dtype=bool),
+        abstain=np.asarray(per["abstain"], dtype=np.int64),
+        answer=np.asarray(rows["answer"], dtype=object),
+        source=src.name,
+        meta={"columns": {"problem": prob, "answer": ans, "gold": None, "verdict": verdict, "model": model,
+                          "attempt": att},
+              "reader": src.reader, "gold_from": "verdicts", "problems_with_several_correct_answers": multi},
     )
 
 
