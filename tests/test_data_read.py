@@ -314,3 +314,13 @@ def test_row_ids_taken_as_problem_ids_are_flagged(tmp_path):
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         assert as_set(read_counts(p, problem_col="task")) == {("rows", "t0", 2, 1), ("rows", "t1", 2, 1)}
+
+
+def test_jsonl_ids_of_mixed_types_keep_their_text(tmp_path):
+    # ints and strings in one JSON column: DuckDB types it JSON; "two" was reported as '"two"' (with its quotes)
+    p = tmp_path / "mixed.jsonl"
+    p.write_text('{"problem_id": 1, "correct": 1}\n{"problem_id": "two", "correct": 0}\n{"problem_id": 1, "correct": 0}\n')
+    assert as_set(read_counts(p)) == {("mixed", "1", 2, 1), ("mixed", "two", 1, 0)}
+    c = tmp_path / "mixed_counts.jsonl"
+    c.write_text('{"problem_id": 1, "n": 4, "c": 1}\n{"problem_id": "two", "n": 4, "c": 3}\n')
+    assert as_set(read_counts(c)) == {("mixed_counts", "1", 4, 1), ("mixed_counts", "two", 4, 3)}

@@ -106,8 +106,14 @@ def _first_row(src: Source, where: str) -> str:
     return _fmt_row(dict(zip(rel.columns, rows[0], strict=True))) if rows else "{}"
 
 
+def _id_expr(src: Source, col: str) -> str:
+    """An identifier column as text (a JSON column of mixed ids without the quotes of its strings)."""
+    q = quote(col)
+    return f"json_extract_string({q}, '$')" if src.types[col].upper() == "JSON" else f"CAST({q} AS VARCHAR)"
+
+
 def _model_expr(src: Source, model: str | None) -> str:
-    return quote(model) if model else "'" + src.default_model.replace("'", "''") + "'"
+    return _id_expr(src, model) if model else "'" + src.default_model.replace("'", "''") + "'"
 
 
 # ---------------------------------------------------------------------------------------
@@ -204,7 +210,7 @@ def read_answers(
     me = _model_expr(src, model)
     order = quote(att) if att else "row_number() OVER ()"
     base = (
-        f"WITH s AS (SELECT {me} AS model, CAST({quote(prob)} AS VARCHAR) AS problem, {ea} AS answer, "
+        f"WITH s AS (SELECT {me} AS model, {_id_expr(src, prob)} AS problem, {ea} AS answer, "
         f"{eg} AS gold, {order} AS ord FROM src)"
     )
     # validation in SQL: missing gold, several gold answers, duplicate attempts
@@ -281,7 +287,7 @@ def _tallies_from_verdicts(
     _check_bool(src, verdict, ok, "--correct-col")
     order = quote(att) if att else "row_number() OVER ()"
     base = (
-        f"WITH s AS (SELECT {_model_expr(src, model)} AS model, CAST({quote(prob)} AS VARCHAR) AS problem, "
+        f"WITH s AS (SELECT {_model_expr(src, model)} AS model, {_id_expr(src, prob)} AS problem, "
         f"{_answer_expr(src, ans)} AS answer, {ok} AS ok, {order} AS ord FROM src), "
         "a AS (SELECT model, problem, answer, count(*) AS cnt, min(ord) AS first, bool_or(ok) AS good, "
         "bool_and(ok) AS all_good FROM s WHERE answer IS NOT NULL GROUP BY model, problem, answer), "
@@ -402,7 +408,7 @@ def read_verdicts(
     if _run(src, f"SELECT count(*) AS m FROM src WHERE {quote(prob)} IS NULL")["m"][0]:
         raise PasscurveError(f"{src.name}: problem-id column {prob!r} has a missing value")
     g = _run(src, (
-        f"SELECT {_model_expr(src, model)} AS model, CAST({quote(prob)} AS VARCHAR) AS problem, count(*) AS n, "
+        f"SELECT {_model_expr(src, model)} AS model, {_id_expr(src, prob)} AS problem, count(*) AS n, "
         f"count(*) FILTER (WHERE {eb}) AS c_base, count(*) FILTER (WHERE {es}) AS c_strict, "
         f"count(*) FILTER (WHERE {es} AND NOT {eb}) AS c_strict_only "
         "FROM src GROUP BY ALL ORDER BY model, problem"

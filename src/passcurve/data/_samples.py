@@ -140,11 +140,17 @@ class Samples:
         c = self.columns.get(role)
         return None if c is None else quote(c)
 
+    def _text(self, role: str) -> str:
+        """An identifier column as SQL; a JSON column (ids of mixed types, e.g. 1 and "two") as its text, so a
+        string id is not kept with its JSON quotes."""
+        col = self.columns.roles[role]
+        q = quote(col)
+        return f"json_extract_string({q}, '$')" if self._types[col].upper() == "JSON" else q
+
     def _model_expr(self) -> str:
-        m = self._col("model")
-        if m is None:
+        if self._col("model") is None:
             return "'" + self._src.default_model.replace("'", "''") + "'"
-        return m
+        return self._text("model")
 
     def _correctness_expr(self) -> str:
         col = self.columns.roles["correct"]
@@ -181,7 +187,7 @@ class Samples:
         ans = self._col("answer")
         cols = [
             f"{self._model_expr()} AS model",
-            f"{self._col('problem')} AS problem",
+            f"{self._text('problem')} AS problem",
             f"{att if att else 'NULL::BIGINT'} AS attempt",
             f"{self._correct_expr} AS correct",
         ]
@@ -386,7 +392,7 @@ class Samples:
                 )
         n_q, c_q = quote(r["n"]), quote(r["c"])
         sql = (
-            f"SELECT {self._model_expr()} AS model, CAST({quote(r['problem'])} AS VARCHAR) AS problem, "
+            f"SELECT {self._model_expr()} AS model, CAST({self._text('problem')} AS VARCHAR) AS problem, "
             f"CAST({n_q} AS VARCHAR) AS n_raw, CAST({c_q} AS VARCHAR) AS c_raw, "
             f"TRY_CAST({n_q} AS DOUBLE) AS n, TRY_CAST({c_q} AS DOUBLE) AS c FROM src"
         )
