@@ -351,3 +351,22 @@ def test_sparse_grid_of_a_huge_n_matches_elementwise_values():
         if min(int(c[i]), int(ks[j])) < 5000:
             ref = 1 - exact_fail_product(int(n[i]), int(c[i]), int(ks[j]))
             assert rel_err(float(table[i, j]), ref) <= 1e-13
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    n=st.integers(1_000, 10**7),
+    share=st.floats(1e-7, 1e-2),
+    k=st.integers(1, 30),
+)
+def test_pass_pow_k_keeps_relative_accuracy_when_c_is_much_smaller_than_n(n, share, k):
+    # exact rational arithmetic: C(c, k)/C(n, k). Each factor (c-j)/(n-j) is near 1e-7 here; forming it as
+    # 1 - (n-c)/(n-j) lost up to 9 digits (pass_pow_k(10**7, 1, 1) was 9.9999999947e-08)
+    c = max(k, int(share * n))
+    exact = exact_pass_pow_k(n, c, k)
+    got = pc.pass_pow_k(n, c, k)
+    if exact == 0 or got == 0:  # below the smallest float64
+        assert float(exact) < 1e-300
+        return
+    assert abs(Fraction(got) - exact) / exact < 1e-13
+    assert pc.mean_curve([n], [c], [k], "pass_pow_k")[0][0] == pytest.approx(float(exact), rel=1e-13)

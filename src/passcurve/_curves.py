@@ -191,7 +191,7 @@ def mean_curve(
                 return np.exp(x)
         else:
             raise PasscurveError(f"`metric` must be one of {', '.join(METRICS)} (got {metric!r})")
-        total = _log_fail_table(up[:, 0], up[:, 1], uk, transform=tr, weights=pw)
+        total = _log_fail_table(up[:, 0], up[:, 1], uk, transform=tr, weights=pw, exact=metric == "pass_pow_k")
     with np.errstate(invalid="ignore", divide="ignore"):
         mean = np.where(wsum > 0, total / np.where(wsum > 0, wsum, 1.0), np.nan)
     out = np.empty_like(mean)

@@ -72,6 +72,22 @@ def _blocked_cumsum(a: np.ndarray) -> np.ndarray:
     return out[:, :length]
 
 
+def _log_factor(den: np.ndarray, c: np.ndarray) -> np.ndarray:
+    """log(1 - c/den) for integer-valued floats, to full relative accuracy of the factor.
+
+    ``log1p(-r)`` is exact for small r = c/den, but once r is near 1 the factor 1 - r keeps
+    only the absolute accuracy of r's rounding (pass^k = C(c,k)/C(n,k) with c << n: each factor
+    (c-j)/(n-j) ~ 1e-7 lost 9 digits). There the factor is formed as (den - c)/den, exact
+    integer arithmetic in float64 below 2^53 and one rounding.
+    """
+    r = c / den
+    out = np.log1p(-r)
+    near = r > 0.5
+    if near.any():
+        np.log((den - c) / den, out=out, where=near)
+    return out
+
+
 def _one_minus_v_log(v: np.ndarray) -> np.ndarray:
     """h(v) = (1 - v)·log(1 - v) + v for 0 <= v < 1, to full relative accuracy.
 
@@ -140,8 +156,13 @@ def _log_fail_table(
     *,
     transform: Any = None,
     weights: np.ndarray | None = None,
+    exact: bool = False,
 ) -> np.ndarray:
     """log F(n_p, c_p, k_u) for every pair p and every k in sorted ``uk`` (all >= 1).
+
+    ``exact``: every factor to full relative accuracy (:func:`_log_factor`; needed when F itself is
+    the answer and c > n/2, as for pass^k; costs ~10% more). pass@k = 1 - F does not need it: its
+    factors lose accuracy only where F is tiny, which 1 - F cannot see.
 
     -inf where k > n - c (F = 0), NaN where k > n. With ``transform`` the block is mapped
     (e.g. to pass@k; it must map -inf to a finite value); with ``weights`` (one per pair)
@@ -183,7 +204,7 @@ def _log_fail_table(
             nb = np.broadcast_to(pn[rows][:, None], shape).ravel()
             cb = np.broadcast_to(pc[rows][:, None], shape).ravel()
             kb = np.broadcast_to(uk[None, :], shape).ravel()
-            emit(rows, _log_fail_elementwise(nb, cb, kb).reshape(shape))
+            emit(rows, _log_fail_elementwise(nb, cb, kb, exact).reshape(shape))
     order = np.flatnonzero(~cellwise)
     order = order[np.argsort(need[order], kind="stable")]
     P = order.size
@@ -199,7 +220,7 @@ def _log_fail_table(
         c_r = pc[rows].astype(np.float64)[:, None]
         j = np.arange(L, dtype=np.float64)[None, :]
         with np.errstate(divide="ignore", invalid="ignore"):
-            terms = np.log1p(-c_r / (n_r - j))
+            terms = _log_factor(n_r - j, c_r) if exact else np.log1p(-c_r / (n_r - j))
         if need[rows].min() < L:  # rows that reach F = 0 before L: zero their tails
             terms[j >= (n_r - c_r)] = 0.0
         cums = _blocked_cumsum(terms)
@@ -209,7 +230,7 @@ def _log_fail_table(
     return out
 
 
-def _log_fail_elementwise(n: np.ndarray, c: np.ndarray, k: np.ndarray) -> np.ndarray:
+def _log_fail_elementwise(n: np.ndarray, c: np.ndarray, k: np.ndarray, exact: bool = False) -> np.ndarray:
     """log F for flat, equal-length arrays, summing min(c, k) terms per element."""
     m = np.minimum(c, k)
     a = np.maximum(c, k)
@@ -235,14 +256,15 @@ def _log_fail_elementwise(n: np.ndarray, c: np.ndarray, k: np.ndarray) -> np.nda
             seg = np.repeat(np.arange(idx.size), lens)
             offs = np.cumsum(lens) - lens
             j = np.arange(seg.size) - np.repeat(offs, lens)
-            terms = np.log1p(-a[idx][seg] / (n[idx][seg] - j).astype(np.float64))
+            den = (n[idx][seg] - j).astype(np.float64)
+            terms = _log_factor(den, a[idx][seg].astype(np.float64)) if exact else np.log1p(-a[idx][seg] / den)
             out[idx] = np.add.reduceat(terms, offs)
             start = stop
     out[k > n] = np.nan
     return out
 
 
-def _log_fail(n: np.ndarray, c: np.ndarray, k: np.ndarray, transform: Any = None) -> np.ndarray:
+def _log_fail(n: np.ndarray, c: np.ndarray, k: np.ndarray, transform: Any = None, exact: bool = False) -> np.ndarray:
     """log C(n-c, k)/C(n, k), broadcasting; -inf where k > n - c, NaN where k > n.
 
     ``transform`` (elementwise, e.g. log F -> pass@k) is applied before the final gather, on
@@ -265,7 +287,7 @@ def _log_fail(n: np.ndarray, c: np.ndarray, k: np.ndarray, transform: Any = None
         elem_cost = int(np.minimum(np.minimum(*np.broadcast_arrays(c, k)), _DIRECT_MAX + _EM_COST).sum())
         use_table = table_cost <= elem_cost
     if use_table:
-        table = tr(_log_fail_table(pn, pcc, np.maximum(uk, 1)))
+        table = tr(_log_fail_table(pn, pcc, np.maximum(uk, 1), exact=exact))
         if k.ndim >= 1 and nc_n.ndim >= k.ndim and nc_n.shape[-1] == 1 and all(d == 1 for d in k.shape[:-1]):
             # outer-product layout (problems x k): gather whole rows, far faster than 2-D fancy indexing
             kin = kinv.ravel()
@@ -276,7 +298,7 @@ def _log_fail(n: np.ndarray, c: np.ndarray, k: np.ndarray, transform: Any = None
             res = table[inv.reshape(nc_n.shape), kinv.reshape(k.shape)]
         return np.broadcast_to(res, shape).copy() if res.shape != shape else res
     nb, cb, kb = (np.ascontiguousarray(x).ravel() for x in np.broadcast_arrays(n, c, k))
-    return tr(_log_fail_elementwise(nb, cb, kb)).reshape(shape)
+    return tr(_log_fail_elementwise(nb, cb, kb, exact)).reshape(shape)
 
 
 def _log_fail_to_pass(logf: np.ndarray) -> np.ndarray:
@@ -391,7 +413,7 @@ def pass_pow_k(n: Any, c: Any, k: Any, *, k_gt_n: KGtN = "raise") -> Any:
     0.466667
     """
     n_a, c_a, k_a = _nck_iv(n, c, k, k_gt_n)
-    out = _log_fail(n_a, n_a - c_a, k_a, _log_fail_to_prob)
+    out = _log_fail(n_a, n_a - c_a, k_a, _log_fail_to_prob, exact=True)
     return _scalar_out(out, n, c, k)
 
 
@@ -443,7 +465,7 @@ def g_pass_at_k(n: Any, c: Any, k: Any, tau: Any, *, k_gt_n: KGtN = "raise") -> 
     if first.any():
         out[first] = _log_fail(n_b[first], c_b[first], k_b[first], _log_fail_to_pass)
     if last.any():
-        out[last] = _log_fail(n_b[last], n_b[last] - c_b[last], k_b[last], _log_fail_to_prob)
+        out[last] = _log_fail(n_b[last], n_b[last] - c_b[last], k_b[last], _log_fail_to_prob, exact=True)
     if mid.any():
         out[mid] = stats.hypergeom.sf(m[mid] - 1, n_b[mid], c_b[mid], k_b[mid])
     out[k_b > n_b] = np.nan
