@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import csv
+from fractions import Fraction
+from math import comb
 
 import numpy as np
 import pytest
@@ -145,3 +147,18 @@ def test_two_point_power_law_has_no_r2_or_standard_errors():
     assert any("line through 2 points" in w for w in res.warnings)
     # the line passes through both points exactly (closed form: pass@1 = 0.25, pass@2 = 1 - 30/50 = 0.4)
     np.testing.assert_allclose(res.predict(np.array([1.0, 2.0]))[0], [0.25, 0.4], rtol=1e-12)
+
+
+def test_points_where_the_curve_has_reached_one_stay_out_under_weights():
+    # At k = 8, 9, 10 every problem has n - c < k: pass_D@k is exactly 1 and those points carry no information.
+    # With non-dyadic weights the weighted mean of pass@k rounded to 1 - 1 ulp, log(-log) gave y = -36.7, and the
+    # fit read a = 5383, b = 18 (numerics audit). Oracle: OLS on the exact rational curve at k = 1, 2, 3, 5.
+    w = [1.5, 1.17, 0.7, 0.49, 1.95]
+    n, c = [10] * 5, [3, 9, 9, 9, 9]
+    res = fit_power_law(Counts.from_arrays(n, c, weight=w), [1, 2, 3, 5, 8, 9, 10])
+    ks = [1, 2, 3, 5]
+    exact = [1 - sum(Fraction(wi) * Fraction(comb(10 - ci, k), comb(10, k)) for ci, wi in zip(c, w, strict=True))
+             / sum(Fraction(wi) for wi in w) for k in ks]
+    slope, icpt = np.polyfit(np.log(ks), np.log(-np.log([float(v) for v in exact])), 1)
+    assert res.b[0] == pytest.approx(-slope, rel=1e-9) and res.a[0] == pytest.approx(np.exp(icpt), rel=1e-9)
+    assert "3 grid points" in res.warnings[0]

@@ -68,6 +68,22 @@ def _curve_values(
     return (pw @ vals) / pw.sum()
 
 
+def _curve_fail(
+    n: np.ndarray, c: np.ndarray, ks: np.ndarray, convention: str, weight: np.ndarray | None = None
+) -> np.ndarray:
+    """1 - pass_D@k as the (weighted) mean of the per-problem failure probabilities F, for the regression's
+    y = log(-log pass_D@k) = log(-log1p(-mean F)). Formed from pass_D@k instead, a curve that has reached 1
+    (every F = 0) could round to 1 - 1 ulp under non-dyadic weights and enter the fit at y = -36.7."""
+    w = np.ones(n.size) if weight is None else weight
+    pairs = np.stack([n, c], axis=1)
+    up, inv = np.unique(pairs, axis=0, return_inverse=True)
+    pw = np.bincount(inv.ravel(), weights=w, minlength=up.shape[0])
+    table = _log_fail_table(up[:, 0], up[:, 1], ks)  # NaN where k > n, -inf where k > n - c
+    if convention == "chen":  # problems with n < k count as solved
+        table = np.where(ks[None, :] > (up[:, 0] - up[:, 1])[:, None], -np.inf, table)
+    return (pw @ np.exp(table)) / pw.sum()
+
+
 def _ols(x: np.ndarray, y: np.ndarray) -> tuple[float, float, float, float, float]:
     """Slope, intercept, R², and their standard errors (classical OLS)."""
     X = np.stack([np.ones_like(x), x], axis=1)
@@ -276,12 +292,13 @@ def fit_power_law(
     for m, sub in counts.groups():
         top = int(sub.n.min()) if design is None else design.k_max(sub.n, sub.c)
         ks = default_k_grid(top) if ks_in is None else ks_in
-        if design is None:
-            vals = _curve_values(sub.n, sub.c, ks, convention, sub.weight)
-        else:
-            vals = design.mean_curve(sub.n, sub.c, ks, sub.weight)[0]
         with np.errstate(divide="ignore", invalid="ignore"):
-            y = np.log(-np.log(vals))
+            if design is None:
+                vals = _curve_values(sub.n, sub.c, ks, convention, sub.weight)
+                y = np.log(-np.log1p(-_curve_fail(sub.n, sub.c, ks, convention, sub.weight)))
+            else:
+                vals = design.mean_curve(sub.n, sub.c, ks, sub.weight)[0]
+                y = np.log(-np.log(vals))
         ok = np.isfinite(y)
         models.append(m)
         KK.append(ks)
