@@ -481,6 +481,8 @@ def mg_pass_at_k(n: Any, c: Any, k: Any, *, k_gt_n: KGtN = "raise") -> Any:
 
     Computed as one hypergeometric expectation, :math:`(2/k)\,E[(X - \lceil k/2\rceil)^+]`
     with X ~ Hypergeom(n, c, k), because :math:`\sum_{i=a+1}^{k} P(X \ge i) = E[(X-a)^+]`.
+    The hypergeometric probabilities come from scipy (relative error up to about 2e-10 at
+    n = 10^6, as for :func:`g_pass_at_k` with 0 < τ < 1).
 
     Examples
     --------
