@@ -511,3 +511,28 @@ def test_a_fallback_prior_says_its_forecast_is_not_an_estimate():
                                                   r"estimate from the data"):
         res = plan(counts, budget=200, k=1000)
     assert any("not an estimate" in w for w in res.warnings)
+
+
+def test_variance_optimal_fills_the_next_tier_when_the_first_is_capped():
+    # At K = 10^4 the weights sqrt(p (1-p)^(2K-1)) of c = 5 problems are ~e^-7000 of those of c = 0 ones and
+    # underflowed to 0: with max_n = 12 the two c = 0 problems were filled and 46 of the 50 samples left unspent.
+    # Water-filling: once the heavy problems are at their cap the rest go to the others, up to their caps.
+    res = plan(n=[10] * 12, c=[0, 0] + [5] * 10, budget=50, k=10_000, method="variance-optimal", max_n=12, rng=0)
+    assert res.additional.tolist() == [2] * 12
+    # without a cap the two heavy problems take everything, as the rule says
+    res = plan(n=[10] * 12, c=[0, 0] + [5] * 10, budget=50, k=10_000, method="variance-optimal", rng=0)
+    assert res.additional.tolist() == [25, 25] + [0] * 10
+
+
+def test_planner_ids_that_read_as_integers_are_not_positions():
+    pl = Planner(n=[5, 5, 5], c=[0, 0, 0], problem=["10", "0", "1"], k=10)
+    pl.update(1, [1])  # id "1" (position 2), not position 1
+    assert pl.c_.tolist() == [0, 0, 1]
+    with pytest.raises(PasscurveError, match=r"`problem` 2 is not one of the planner's problems"):
+        pl.update(2, [1])
+    with pytest.raises(PasscurveError, match=r"`problem` has 2 ids but `n` has 3 values"):
+        pl.update_counts(["0", "1"], [1, 2, 3], [0, 0, 0])
+    # ids that are not integers still accept positions
+    named = Planner(n=[5, 5], c=[0, 0], problem=["a", "b"], k=10)
+    named.update(1, [1])
+    assert named.c_.tolist() == [0, 1]

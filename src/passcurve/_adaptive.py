@@ -403,7 +403,9 @@ def hierarchical_pass_at_k(n: Any, c: Any, k: Any, *, weight: Any = None) -> dic
     Model: p_i ~ Beta(α, β) independently, c_i | p_i ~ Binomial(n_i, p_i), and the
     hyperprior p(α, β) ∝ (α+β)^(-5/2) (Gelman et al., *Bayesian Data Analysis*, 3rd ed.,
     §5.3). Returns the posterior mean of :math:`F = \sum_i w_i (1-(1-p_i)^k)` (weights
-    normalised)
+    normalised in F). In the likelihood of (α, β) a weight counts as a frequency (weight 2 = the
+    problem listed twice), so scaling every weight by a constant changes the fitted prior:
+    weights summing to 1 would make the benchmark look like one problem. Use weights near 1.
 
     .. math:: E[F \mid data] = \int \sum_i w_i \Bigl(1 - \frac{B(α+c_i, β+n_i-c_i+k)}{B(α+c_i, β+n_i-c_i)}\Bigr)
               \, p(α, β \mid data)\, dα\, dβ

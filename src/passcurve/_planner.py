@@ -172,24 +172,41 @@ def _alloc_fewest(
 def _alloc_variance_optimal(
     n: np.ndarray, p: np.ndarray, k: float, step: int, units: int, room: np.ndarray
 ) -> np.ndarray:
-    """Water-fill toward totals proportional to sqrt(p (1-p)^(2K-1)) (in units of ``step``)."""
-    if units <= 0:
-        return np.zeros(n.size, dtype=np.int64)
-    logw = 0.5 * (np.log(p) + (2 * k - 1) * np.log1p(-p))
-    w = np.exp(logw - logw.max())
-    w = np.where(room > 0, w, 0.0)
-    if w.sum() <= 0:
-        w = (room > 0).astype(np.float64)
+    """Water-fill toward totals proportional to sqrt(p (1-p)^(2K-1)) (in units of ``step``).
+
+    The weights span hundreds of orders of magnitude at large K (exp(-7000) between c = 0 and c = 5
+    at K = 10^4), so they are scaled to the largest among the problems with room; when those are all
+    filled to their cap and budget is left, the next tier is filled the same way (it used to get
+    nothing: its weights had underflowed to 0).
+    """
+    out = np.zeros(n.size, dtype=np.int64)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        logw = 0.5 * (np.log(p) + (2 * k - 1) * np.log1p(-p))
+    room = room.astype(np.int64).copy()
+    while units > 0 and (room > 0).any():
+        lw = np.where((room > 0) & ~np.isnan(logw), logw, -np.inf)
+        top = lw.max()
+        w = np.exp(lw - top) if np.isfinite(top) else (room > 0).astype(np.float64)
+        total_room = int(room[w > 0].sum())
+        if total_room <= units:  # this tier fits: fill it to its caps, then the next
+            give = np.where(w > 0, room, 0)
+            out += give
+            room -= give
+            units -= total_room
+            continue
+        out += _water_fill(n, w, step, units, room)
+        break
+    return out
+
+
+def _water_fill(n: np.ndarray, w: np.ndarray, step: int, units: int, room: np.ndarray) -> np.ndarray:
+    """``units`` (< the room of the problems with w > 0) toward totals proportional to w, capped by ``room``."""
     cap = room.astype(np.float64)
     cur = n / step
 
     def extra(lam: float) -> np.ndarray:
         return np.clip(lam * w - cur, 0.0, cap)
 
-    total_room = float(cap[w > 0].sum())
-    if total_room <= units:
-        out = np.where(w > 0, room, 0).astype(np.int64)
-        return out
     lo, hi = 0.0, 1.0
     while extra(hi).sum() < units:
         hi *= 2.0
@@ -684,7 +701,9 @@ class Planner:
     max_n : int, optional
         At most this many samples per problem in total (e.g. the size of a finite pool).
     weight : array_like, optional
-        Problem weights of the benchmark mean (default equal).
+        Problem weights of the benchmark mean (default equal). They also weight the prior's
+        likelihood as frequencies (weight 2 = the problem listed twice), so their scale matters:
+        use weights near 1, not weights summing to 1.
     prior : "beta" (default), "zi_beta", BetaPrior, (alpha, beta) or a difficulty model, optional
         The difficulty distribution behind the posterior: refit at every call by maximum
         likelihood ("beta": beta-binomial; "zi_beta": with a point mass of impossible
@@ -764,6 +783,9 @@ class Planner:
                 raise PasscurveError("`problem` ids must be unique")
         self.problems = ids
         self._index = {p: i for i, p in enumerate(ids)}
+        # an integer names a problem by position only when no id reads as an integer (ids "10", "0", "1":
+        # update(1, ...) must mean id "1", and update(2, ...) is an error, not position 2)
+        self._positions = not any(p.lstrip("-").isdigit() for p in ids) or ids == [str(i) for i in range(size)]
         self.k = check_positive_int(k, "k")
         self.method = _check_method(method)
         self.hedge = _check_hedge(hedge)
@@ -799,7 +821,8 @@ class Planner:
             elif isinstance(p, int | np.integer) and not isinstance(p, bool) and str(p) in self._index:
                 out[j] = self._index[str(p)]
             elif (
-                isinstance(p, int | np.integer)
+                self._positions
+                and isinstance(p, int | np.integer)
                 and not isinstance(p, bool)
                 and 0 <= int(p) < len(self.problems)
             ):
@@ -837,8 +860,11 @@ class Planner:
     def update_counts(self, problem: Any, n: Any, c: Any) -> Planner:
         """Record aggregated new samples: ``n`` more draws with ``c`` successes per problem id."""
         idx = self._resolve(problem)
-        dn = np.broadcast_to(as_int_array(n, "n", minimum=0).ravel(), idx.shape)
-        dc = np.broadcast_to(as_int_array(c, "c", minimum=0).ravel(), idx.shape)
+        dn_a, dc_a = as_int_array(n, "n", minimum=0).ravel(), as_int_array(c, "c", minimum=0).ravel()
+        for name, arr in (("n", dn_a), ("c", dc_a)):
+            if arr.size not in (1, idx.size):
+                raise PasscurveError(f"`problem` has {idx.size} ids but `{name}` has {arr.size} values")
+        dn, dc = np.broadcast_to(dn_a, idx.shape), np.broadcast_to(dc_a, idx.shape)
         if (dc > dn).any():
             raise PasscurveError("`c` must be <= n")
         n_new = self.n_.copy()
