@@ -414,3 +414,41 @@ def test_backtest_says_which_k_it_leaves_out_and_keeps_widths_of_the_runs_it_has
             {"m": 1, "k": 2, "method": "x", "error": np.nan, "covered": None, "low": np.nan, "high": np.nan}]
     s = _summarise(rows)[0]
     assert s["runs"] == 1 and s["mean_width"] == pytest.approx(0.3) and s["coverage"] == 1.0
+
+
+def test_forecast_and_backtest_weight_the_problems_as_counts_do():
+    # weights: forecast fitted its laws and least squares unweighted while reporting the weighted observed curve
+    # (audit: beta pass@1 0.322 against a weighted observed 0.077). A weight of 2 must equal the problem listed
+    # twice (Counts.weight are frequencies in the fits), for every method, the self-backtest and the backtest.
+    rng = np.random.default_rng(3)
+    p = rng.beta(0.4, 3.0, 60)
+    n = np.full(60, 200)
+    c = rng.binomial(n, p)
+    w = np.where(np.arange(60) < 20, 2.0, 1.0)
+    weighted = Counts.from_arrays(n, c, weight=w)
+    twice = Counts.from_arrays(np.concatenate([n, n[:20]]), np.concatenate([c, c[:20]]))
+    for method in ("least_squares", "beta", "beta_eb", "zi_beta"):
+        a = forecast(weighted, [1, 2000], method=method, n_resamples=0, flags=False)
+        b = forecast(twice, [1, 2000], method=method, n_resamples=0, flags=False)
+        assert np.allclose(a.pass_at_k, b.pass_at_k, rtol=1e-6, atol=1e-9), method
+        if method in ("beta_eb", "zi_beta"):  # empirical Bayes at k = 1 is the (weighted) data's own mean
+            assert a.pass_at_k[0, 0] == pytest.approx(a.observed[0, 0], abs=0.005), method
+    fit = passcurve.fit_power_law(weighted)
+    ls = forecast(weighted, [2000], method="least_squares", n_resamples=0, flags=False)
+    assert ls.pass_at_k[0, 0] == pytest.approx(np.exp(-fit.a[0] * 2000.0 ** -fit.b[0]), rel=1e-12)
+    # the backtest's truth is the weighted full-data pass@K
+    bt = passcurve.backtest(weighted, m=[50], k=[200], seeds=1, methods=["beta"], n_resamples=0, rng=0)
+    truth = float(np.average(passcurve.pass_at_k(n, c, 200), weights=w))
+    assert bt.to_dict()["runs"][0]["truth"] == pytest.approx(truth, rel=1e-12)
+
+
+def test_k_for_says_when_it_cannot_answer():
+    solved = Counts.from_arrays([20, 20, 20], [20, 20, 20])
+    with pytest.raises(PasscurveError, match=r"least_squares forecast is undefined on these data"):
+        forecast(solved, [10, 100], method="least_squares", n_resamples=0, flags=False).k_for(0.5)
+    # nothing solved: the forecast's interval beyond n is [0, 1], and k_for says the same instead of "unreachable"
+    none = Counts.from_arrays(np.full(50, 20), np.zeros(50, dtype=int))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        r = forecast(none, [10, 1000], method="beta_eb", n_resamples=10, rng=0).k_for(0.5)
+    assert (r.low, r.high) == (21.0, np.inf) and "no problem solved" in r.note

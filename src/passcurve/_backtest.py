@@ -189,6 +189,7 @@ def backtest(
             for restart in restarts:  # a model's thinnings and forecasts do not depend on the other models
                 restart()
             n, c = sub.n.astype(np.int64), sub.c.astype(np.int64)
+            w = sub.weight
             for seed in range(seeds):
                 idx = np.arange(n.size)
                 if frac is not None:
@@ -197,9 +198,10 @@ def backtest(
                 for mm, kk in pairs:
                     if kk > tops[name]:
                         continue
-                    truth = _pass_mean(n[idx], c[idx], kk, design)
+                    wi = None if w is None else w[idx]
+                    truth = _pass_mean(n[idx], c[idx], kk, design, wi)
                     nt, ct, small = _reduce(n[idx], c[idx], mm, data_gen, design)
-                    thin = Counts.from_arrays(nt, ct, model=name)
+                    thin = Counts.from_arrays(nt, ct, model=name, weight=wi)
                     for meth in methods:
                         res = forecast(thin, [kk], method=meth, confidence_level=cl, n_resamples=n_resamples,
                                        flags=False, rng=gen, design=small)

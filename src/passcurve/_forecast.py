@@ -68,8 +68,8 @@ from ._difficulty import (
     _pairs,
 )
 from ._errors import DegenerateDataWarning, PasscurveError
-from ._estimators import pass_at_k
-from ._scaling import default_k_grid
+from ._estimators import _log_fail as _log_fail_product
+from ._scaling import _curve_fail, default_k_grid
 from ._validation import (
     as_float_array,
     as_int_array,
@@ -131,9 +131,9 @@ def _data_curve(n: np.ndarray, c: np.ndarray, ks: np.ndarray, w: np.ndarray | No
     return (mean_curve(n, c, ks, weights=w) if design is None else design.mean_curve(n, c, ks, weight=w))[0]
 
 
-def _pass_mean(n: np.ndarray, c: np.ndarray, K: int, design: Any = None) -> float:
-    """The data's own estimate of pass_D@K: unbiased pass@K, or the design's stopping-time estimate."""
-    return float(_data_curve(n, c, np.array([K]), design=design)[0])
+def _pass_mean(n: np.ndarray, c: np.ndarray, K: int, design: Any = None, w: np.ndarray | None = None) -> float:
+    """The data's own (weighted) estimate of pass_D@K: unbiased pass@K, or the design's stopping-time estimate."""
+    return float(_data_curve(n, c, np.array([K]), w, design=design)[0])
 
 
 def _observed_limit(n: np.ndarray, c: np.ndarray, design: Any = None) -> int:
@@ -163,20 +163,23 @@ def _reduce(n: np.ndarray, c: np.ndarray, m: Any, gen: np.random.Generator,
     return (*design.truncate(n, c, int(m), gen), StopAtSuccess(design.batch, int(m)))
 
 
-def _ls_fit(n: np.ndarray, c: np.ndarray, ks: np.ndarray | None = None, design: Any = None) -> tuple[float, float]:
+def _ls_fit(n: np.ndarray, c: np.ndarray, ks: np.ndarray | None = None, design: Any = None,
+            w: np.ndarray | None = None) -> tuple[float, float]:
     """The paper's least squares of log(-log pass_D@k) on log k (default grid: ``default_k_grid(min n)``;
-    under a stop-at-success ``design`` the stopping-time curve up to the design's largest estimable k)."""
+    under a stop-at-success ``design`` the stopping-time curve up to the design's largest estimable k), with
+    the problems weighted by ``w``."""
     if design is None:
         ks = default_k_grid(int(n.min())) if ks is None else ks
-        return _ls_from_curve(ks, mean_curve(n, c, ks)[0])
+        return _ls_from_fail(ks, _curve_fail(n, c, ks, "unbiased", w))
     ks = default_k_grid(design.k_max(n, c)) if ks is None else ks
-    return _ls_from_curve(ks, design.mean_curve(n, c, ks)[0])
+    return _ls_from_fail(ks, 1.0 - design.mean_curve(n, c, ks, weight=w)[0])
 
 
-def _ls_from_curve(ks: np.ndarray, vals: np.ndarray) -> tuple[float, float]:
-    """(a, b) of the least-squares line of log(-log pass_D@k) on log k through the finite points."""
+def _ls_from_fail(ks: np.ndarray, fail: np.ndarray) -> tuple[float, float]:
+    """(a, b) of the least-squares line of log(-log pass_D@k) on log k through the finite points, from the mean
+    failure probability 1 - pass_D@k (``fit_power_law``'s y: a curve that has reached 1 stays out)."""
     with np.errstate(divide="ignore", invalid="ignore"):
-        y = np.log(-np.log(vals))
+        y = np.log(-np.log1p(-fail))
     ok = np.isfinite(y)
     if ok.sum() < 2:
         return np.nan, np.nan
@@ -197,15 +200,15 @@ class _Candidate:
                  design: Any = None) -> None:
         self.method = method
         self._eb = eb
-        self.n, self.c = n, c
+        self.n, self.c, self.w = n, c, w
         self.design = design  # the difficulty fits' likelihood is the same under a stopping design
         self.fit_: DifficultyModel | None = None
         if method == "least_squares":
-            self.ls_ = _ls_fit(n, c, design=design)
+            self.ls_ = _ls_fit(n, c, design=design, w=w)
         else:
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")
-                self.fit_ = _MODEL_OF[method]().fit(n=n, c=c)
+                self.fit_ = _MODEL_OF[method]().fit(n=n, c=c, weight=w)
         # distinct pairs of the benchmark's problems for EB evaluation
         self.pn, self.pc, self.pw = _pairs(n, c, w)
 
@@ -243,12 +246,12 @@ class _Candidate:
         v = np.maximum(m2 - m1**2, 0.0)
         return (self.pw @ v) / self.pw.sum() ** 2
 
-    def refit(self, n: np.ndarray, c: np.ndarray) -> Any:
+    def refit(self, n: np.ndarray, c: np.ndarray, w: np.ndarray | None = None) -> Any:
         """Quick refit on resampled data, warm-started at the full-data estimate."""
         if self.method == "least_squares":
-            return _ls_fit(n, c, design=self.design)
+            return _ls_fit(n, c, design=self.design, w=w)
         f = self._model()
-        pn, pc, pw = _pairs(n, c)
+        pn, pc, pw = _pairs(n, c, w)
         lb = _log_binom(pn, pc)
         fun, jac = f._objective()
         res = optimize.minimize(fun, f._check_fitted(), args=(pn, pc, pw, lb), method="BFGS", jac=jac,
@@ -292,22 +295,23 @@ class _Candidate:
         out = np.empty((B, K.size))
         idxs = [gen.integers(0, N, N) for _ in range(B)]
         if self.method == "least_squares":
-            # a resample of problems is a reweighting of the distinct (n, c) pairs: their pass@k on
-            # the grid is computed once per grid (the grid depends on the resample's smallest n)
+            # a resample of problems is a reweighting of the distinct (n, c) pairs: their failure probabilities
+            # on the grid are computed once per grid (the grid depends on the resample's smallest n)
             pn, pc, _, inv = _pairs(self.n, self.c, return_inverse=True)
             grids: dict[int, tuple[np.ndarray, np.ndarray]] = {}
             for b, idx in enumerate(idxs):
                 m = int(self.n[idx].min())
                 if m not in grids:
                     ks = default_k_grid(m)
-                    grids[m] = (ks, pass_at_k(pn[:, None], pc[:, None], ks[None, :], k_gt_n="nan"))
+                    grids[m] = (ks, np.exp(_log_fail_product(pn.astype(np.int64)[:, None], pc.astype(np.int64)[:, None],
+                                                              ks[None, :])))
                 ks, S = grids[m]
-                cnt = np.bincount(inv[idx], minlength=pn.size).astype(np.float64)
+                cnt = np.bincount(inv[idx], weights=None if self.w is None else self.w[idx], minlength=pn.size)
                 used = cnt > 0
-                out[b] = self.predict(K, ls=_ls_from_curve(ks, cnt[used] @ S[used] / cnt.sum()))
+                out[b] = self.predict(K, ls=_ls_from_fail(ks, cnt[used] @ S[used] / cnt.sum()))
             return out
         for b, idx in enumerate(idxs):
-            out[b] = self.predict(K, theta=self.refit(self.n[idx], self.c[idx]))
+            out[b] = self.predict(K, theta=self.refit(self.n[idx], self.c[idx], None if self.w is None else self.w[idx]))
         return out
 
     def sup(self, theta: np.ndarray | None = None) -> float:
@@ -436,6 +440,7 @@ class KForResult:
     method: str
     confidence_level: float
     observed_k: int | None = None
+    note: str | None = None  # why the answer is not an estimate (e.g. no problem solved)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -443,7 +448,7 @@ class KForResult:
             "k": _f(self.k) if self.reachable else "unreachable",
             "low": _f(self.low), "high": _f(self.high) if np.isfinite(self.high) else "unreachable",
             "reachable": self.reachable, "ceiling": self.ceiling, "method": self.method,
-            "confidence_level": self.confidence_level, "observed_k": self.observed_k,
+            "confidence_level": self.confidence_level, "observed_k": self.observed_k, "note": self.note,
         }
 
     def to_frame(self) -> Any:
@@ -582,7 +587,7 @@ _NO_ADJUST = _Adjust(0.0, 0.0, 1, 10)  # identity (method other than "auto", or 
 
 
 def _self_backtest(n: np.ndarray, c: np.ndarray, cands: tuple[str, ...], R: int, gen: np.random.Generator,
-                   factor: int = 10, design: Any = None) -> _SelfBacktest:
+                   factor: int = 10, design: Any = None, w: np.ndarray | None = None) -> _SelfBacktest:
     """Every candidate forecasts the full data's pass@min(n) from data thinned by ``factor``.
 
     A paired comparison: only thinnings on which *every* candidate produced a forecast are
@@ -601,13 +606,13 @@ def _self_backtest(n: np.ndarray, c: np.ndarray, cands: tuple[str, ...], R: int,
         m = np.maximum(n // factor, 1)
         if int(m.min()) < 2 or K < 2 * int(m.min()):
             return _SelfBacktest(cands, np.empty((0, len(cands))), np.nan, K, factor)
-    truth = _pass_mean(n, c, K, design)
+    truth = _pass_mean(n, c, K, design, w)
     preds = np.full((R, len(cands)), np.nan)
     for r in range(R):
         nt, ct, small = _reduce(n, c, m, gen, design)
         for j, cnd in enumerate(cands):
             try:
-                cand = _Candidate(cnd, nt, ct, None, design=small)
+                cand = _Candidate(cnd, nt, ct, w, design=small)
                 preds[r, j] = float(cand.predict(np.array([float(K)]))[0])
             except (ValueError, FloatingPointError, np.linalg.LinAlgError):
                 pass
@@ -775,7 +780,7 @@ def forecast(
             warnings.warn(msg, DegenerateDataWarning, stacklevel=2)
         adj: dict[str, _Adjust] = {}
         if method == "auto":
-            sb = _self_backtest(n, c, AUTO_CANDIDATES, R, gen, design=design)
+            sb = _self_backtest(n, c, AUTO_CANDIDATES, R, gen, design=design, w=sub.weight)
             cv = sb.rmse()
             if not any(np.isfinite(v) for v in cv.values()):
                 msg = (f"model {name!r}: auto could not check its candidates on these data (its self-backtest needs "
@@ -853,6 +858,11 @@ def _k_for_state(res: ForecastResult, target: float, model: str | None) -> KForR
         Ka = np.array([Kv])
         return float(sum(wts[cnd] * adj[cnd](fitted[cnd].predict(Ka), Ka)[0] for cnd in wts))
 
+    if not np.isfinite(curve(1.0)):
+        raise PasscurveError(
+            f"model {res.models[i]!r}: the {res.method} forecast is undefined on these data (least squares needs a "
+            "curve strictly between 0 and 1 at two k), so no K can be solved for"
+        )
     top = np.array([1e15])
     ceiling = float(sum(wts[cnd] * adj[cnd](np.array([fitted[cnd].sup()]), top)[0] for cnd in wts))
 
@@ -902,10 +912,16 @@ def _k_for_state(res: ForecastResult, target: float, model: str | None) -> KForR
         if len(known) == before:
             break
         k_low, k_high = solve(band(+1.0), 1.0), solve(band(-1.0), ceiling)
+    note = None
+    n_, c_ = data[0], data[1]
+    if (c_ == 0).all():  # as forecast's interval: beyond the samples drawn the data rule out nothing
+        k_low, k_high = float(n_.min()) + 1.0, np.inf
+        note = ("no problem solved: the data cannot say at which K pass@K reaches the target (the interval runs "
+                f"from K = {int(n_.min()) + 1} to never)")
     return KForResult(
         model=res.models[i], target=t, k=kk, low=k_low, high=k_high, reachable=bool(np.isfinite(kk)),
         ceiling=ceiling, method=res.method, confidence_level=res.confidence_level,
-        observed_k=_observed_k(t, *data),
+        observed_k=_observed_k(t, *data), note=note,
     )
 
 

@@ -218,7 +218,9 @@ def forecast_cmd(
         for r in reach:
             if r.model != m:
                 continue
-            if r.reachable:
+            if r.note is not None:
+                out.print(f"  pass@K = {r.target:g}: {r.note}", highlight=False)
+            elif r.reachable:
                 hi = "unreachable" if not np.isfinite(r.high) else f"{r.high:.4g}"
                 seen_at = "" if r.observed_k is None else f"; observed in the data at k = {r.observed_k}"
                 out.print(f"  pass@K = {r.target:g} at K ≈ {r.k:.4g} ({lvl}% interval {r.low:.4g} .. {hi}{seen_at})")
