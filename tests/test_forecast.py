@@ -452,3 +452,15 @@ def test_k_for_says_when_it_cannot_answer():
         warnings.simplefilter("ignore")
         r = forecast(none, [10, 1000], method="beta_eb", n_resamples=10, rng=0).k_for(0.5)
     assert (r.low, r.high) == (21.0, np.inf) and "no problem solved" in r.note
+
+
+def test_k_for_interval_rests_on_the_sd_at_its_own_ends():
+    # the lower end solved on a band whose SD was interpolated over a factor of 2 depended on the K the forecast
+    # was asked for (1.53e8 vs 1.252e8, audit); the ends now rest on an SD computed within 1% of them
+    bench = passcurve.simulate(problems=200, n=200, rng=0, models=[ModelSpec("m", 0.05, 1.0)]).counts
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        a = forecast(bench, [200, 10**12], method="least_squares", n_resamples=10, rng=0).k_for(0.9)
+        b = forecast(bench, [200, 10**6, 10**12], method="least_squares", n_resamples=10, rng=0).k_for(0.9)
+    assert a.k == b.k
+    assert a.low == pytest.approx(b.low, rel=0.01) and a.high == pytest.approx(b.high, rel=0.01)

@@ -882,16 +882,17 @@ def _k_for_state(res: ForecastResult, target: float, model: str | None) -> KForR
     z = float(stats.norm.ppf(0.5 + res.confidence_level / 2))
     known = dict(zip(res.k.astype(np.float64).tolist(), res._state[i][2].tolist(), strict=True))
 
-    def add_sd_around(k0: float) -> None:
-        if not np.isfinite(k0):
-            return
-        local = np.unique(np.clip(np.round(k0 * 2.0 ** np.arange(-3, 4), 6), 1.0, 1e15))
-        local = np.array([x for x in local if x not in known])
+    def add_sd_at(points: np.ndarray) -> None:
+        local = np.array([x for x in np.unique(np.clip(np.round(points, 6), 1.0, 1e15)) if x not in known])
         if local.size:
             g = np.random.Generator(boot_from[0]())
             g.bit_generator.state = boot_from[1]
             known.update(zip(local.tolist(), _forecast_sd(fitted, wts, adj, local, B, g, bias_sq).tolist(),
                              strict=True))
+
+    def add_sd_around(k0: float) -> None:
+        if np.isfinite(k0):
+            add_sd_at(k0 * 2.0 ** np.arange(-3, 4))
 
     def band(sign: float) -> Any:
         ks_known = np.array(sorted(known))
@@ -904,13 +905,19 @@ def _k_for_state(res: ForecastResult, target: float, model: str | None) -> KForR
 
     add_sd_around(kk)
     k_low, k_high = solve(band(+1.0), 1.0), solve(band(-1.0), ceiling)
-    for _ in range(2):  # a band solution far from where its SD was computed: compute it there too
+    for _ in range(2):  # a band solution far from where its SD was computed: compute it around there too
         before = len(known)
         for edge in (k_low, k_high):
             if np.isfinite(edge) and not any(edge / 2 <= x <= edge * 2 for x in known):
                 add_sd_around(edge)
         if len(known) == before:
             break
+        k_low, k_high = solve(band(+1.0), 1.0), solve(band(-1.0), ceiling)
+    for _ in range(4):  # then at the solutions themselves, until each rests on an SD computed within 1% of it
+        edges = [e for e in (k_low, k_high) if np.isfinite(e) and not any(abs(np.log(e / x)) < 0.01 for x in known)]
+        if not edges:
+            break
+        add_sd_at(np.array(edges))
         k_low, k_high = solve(band(+1.0), 1.0), solve(band(-1.0), ceiling)
     note = None
     n_, c_ = data[0], data[1]
