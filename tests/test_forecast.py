@@ -464,3 +464,10 @@ def test_k_for_interval_rests_on_the_sd_at_its_own_ends():
         b = forecast(bench, [200, 10**6, 10**12], method="least_squares", n_resamples=10, rng=0).k_for(0.9)
     assert a.k == b.k
     assert a.low == pytest.approx(b.low, rel=0.01) and a.high == pytest.approx(b.high, rel=0.01)
+
+
+def test_one_problem_is_flagged_as_degenerate():
+    # the fits collapse to a point mass and the interval had zero width, with no warning (audit)
+    with pytest.warns(passcurve.DegenerateDataWarning, match=r"one problem; a difficulty distribution cannot be fitted"):
+        res = forecast(Counts.from_arrays([100], [7]), [10, 1000], method="beta", n_resamples=5, rng=0)
+    assert any("one problem" in w for w in res.warnings)

@@ -772,7 +772,12 @@ def forecast(
     for name, sub in counts.groups():
         restart()  # a model's draws do not depend on the other models in the input
         n, c = sub.n.astype(np.int64), sub.c.astype(np.int64)
-        if (c == 0).all() or (c == n).all():
+        if n.size == 1:
+            msg = (f"model {name!r}: one problem; a difficulty distribution cannot be fitted from one problem, so the "
+                   "forecast is a degenerate limit, not an estimate, and its interval does not measure its error")
+            warns.append(f"DegenerateDataWarning: {msg}")
+            warnings.warn(msg, DegenerateDataWarning, stacklevel=2)
+        elif (c == 0).all() or (c == n).all():
             msg = (f"model {name!r}: every problem has c = {'0' if (c == 0).all() else 'n'}; the difficulty "
                    "distribution is not identified and the forecast is a degenerate limit, not an estimate"
                    + ("; its interval beyond the samples drawn runs to 1" if (c == 0).all() else ""))
