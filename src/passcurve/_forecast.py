@@ -446,7 +446,8 @@ class KForResult:
         return {
             "model": self.model, "target": self.target,
             "k": _f(self.k) if self.reachable else "unreachable",
-            "low": _f(self.low), "high": _f(self.high) if np.isfinite(self.high) else "unreachable",
+            "low": _f(self.low) if np.isfinite(self.low) else "unreachable",
+            "high": _f(self.high) if np.isfinite(self.high) else "unreachable",
             "reachable": self.reachable, "ceiling": self.ceiling, "method": self.method,
             "confidence_level": self.confidence_level, "observed_k": self.observed_k, "note": self.note,
         }
