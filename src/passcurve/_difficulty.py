@@ -782,8 +782,10 @@ class DifficultyModel:
 
         Expected counts sum the fitted pmf over every problem (unequal n allowed; see
         :meth:`pmf_bins` for n above 2^14). Returns
-        bins (low, high), observed, expected, the Pearson statistic over bins with
-        expected >= 1 (pooled tail), its degrees of freedom and an approximate p-value.
+        bins (low, high), observed, expected, the Pearson statistic over adjacent bins pooled
+        until each holds an expected count >= 1 (from the left; a remainder joins the last group),
+        its degrees of freedom (pooled bins − 1 − parameters) and an approximate p-value, NaN when
+        no degree of freedom is left (then nothing is tested).
         """
         self._check_fitted()
         pn, pc, pw = self.pairs_
@@ -801,23 +803,33 @@ class DifficultyModel:
         bounds = [np.unique(np.minimum(edges, int(nval) + 1)) for nval in un]  # bins above n are empty
         for wt, mass in zip(wn, self.pmf_bins_many(un.astype(np.int64), bounds), strict=True):
             exp_[: mass.size] += wt * mass
-        # pool bins from the right until expected >= 1
-        o, e = list(obs), list(exp_)
-        while len(e) > 1 and e[-1] < 1:
-            last_e, last_o = e.pop(), o.pop()
-            e[-1] += last_e
-            o[-1] += last_o
+        # pool adjacent bins until each group expects >= 1 problem (bins of expected 1e-8 on either side
+        # would dominate the statistic: the chi-square approximation needs expected counts near 1 or more)
+        o: list[float] = []
+        e: list[float] = []
+        acc_o = acc_e = 0.0
+        for ob, ex in zip(obs, exp_, strict=True):
+            acc_o, acc_e = acc_o + ob, acc_e + ex
+            if acc_e >= 1:
+                o.append(acc_o)
+                e.append(acc_e)
+                acc_o = acc_e = 0.0
+        if e:
+            o[-1] += acc_o
+            e[-1] += acc_e
+        else:
+            o, e = [acc_o], [acc_e]
         o_a, e_a = np.array(o), np.array(e)
         ok = e_a > 0
         stat = float(np.sum((o_a[ok] - e_a[ok]) ** 2 / e_a[ok]))
-        dof = max(int(ok.sum()) - 1 - self.n_params_, 1)
+        dof = int(ok.sum()) - 1 - self.n_params_
         return {
             "bins": [(int(edges[i]), int(min(edges[i + 1] - 1, top))) for i in range(nb)],
             "observed": obs.tolist(),
             "expected": exp_.tolist(),
             "chi2": stat,
             "dof": dof,
-            "p_value": float(stats.chi2.sf(stat, dof)),
+            "p_value": float(stats.chi2.sf(stat, dof)) if dof > 0 else float("nan"),
         }
 
     def to_dict(self) -> dict[str, Any]:
@@ -1477,7 +1489,8 @@ class DifficultyFits:
         for m, per in self.fits.items():
             for f in per.values():
                 d = f.to_dict()
-                d["goodness_of_fit"] = f.goodness_of_fit()
+                g = f.goodness_of_fit()
+                d["goodness_of_fit"] = {**g, "p_value": g["p_value"] if np.isfinite(g["p_value"]) else None}
                 out.append({"benchmark_model": m, **d})
         res: dict[str, Any] = {"fits": out}
         if self.warnings:

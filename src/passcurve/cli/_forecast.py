@@ -104,7 +104,8 @@ def fit_cmd(
                   "GOF p is not shown (it assumes n fixed in advance)", markup=False, highlight=False)
     for i, m in enumerate(fits.models):
         per = fits.fits[m]
-        best = min(f.aic_ for k, f in per.items() if k != "npmle")
+        # the baseline is the best converged parametric fit (as DifficultyFits.best)
+        best = min((f.aic_ for k, f in per.items() if k != "npmle" and f.success_), default=np.nan)
         t = Table(title=f"{m}: {per[next(iter(per))].n_problems_} problems; least squares a={_g(pl.a[i])}, "
                         f"b={_g(pl.b[i])} (R²={_g(pl.r2[i])})", title_justify="left", box=box.SIMPLE_HEAD)
         # the statistics fit in 80 columns; the parameters follow, one line per model (wrapped, never cut)
