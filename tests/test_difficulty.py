@@ -662,3 +662,19 @@ def test_npmle_is_at_least_every_parametric_fit(case):
     g = GridMixture().fit(n=n, c=c)
     b = BetaBinomial().fit(n=n, c=c)
     assert g.success_ and g.loglik_ >= b.loglik_ - 1e-3  # up to the grid's resolution (a Beta of concentration 3e8 here)
+
+
+def test_goodness_of_fit_pools_small_bins_on_both_sides_and_says_when_nothing_is_tested():
+    # an easy benchmark drawn from a Beta: the lower bins expect ~1e-8..0.02 problems. Pooled from the right only,
+    # one problem in a bin expecting 0.024 added 40 to chi2 and gave p = 8e-8 (difficulty-fits audit)
+    rng = np.random.default_rng(61)
+    c = rng.binomial(64, rng.beta(8, 1.5, 300))
+    g = BetaBinomial().fit(n=np.full(300, 64), c=c).goodness_of_fit()
+    assert g["chi2"] < 5 and g["dof"] <= 0 and np.isnan(g["p_value"])  # 3 pooled bins, 2 parameters: no test
+    # pooled groups reproduce the statistic: every group expects >= 1 problem
+    e, o = np.array(g["expected"]), np.array(g["observed"])
+    assert e.sum() == pytest.approx(300, rel=1e-9) and o.sum() == 300
+    # a hard benchmark keeps a real test, and its p-value is scipy's chi-square tail
+    c2 = rng.binomial(64, rng.beta(0.5, 3, 300))
+    g2 = BetaBinomial().fit(n=np.full(300, 64), c=c2).goodness_of_fit()
+    assert g2["dof"] >= 1 and g2["p_value"] == pytest.approx(stats.chi2.sf(g2["chi2"], g2["dof"]))
