@@ -432,3 +432,19 @@ def test_a_band_beyond_the_memory_budget_fails_with_a_message():
     counts = Counts.from_arrays(np.full(30, 10**6), np.arange(30) * 1000)
     with pytest.raises(PasscurveError, match=r"band over 1,000,000 values of k for 30 problems x 2000 replicates"):
         curve_intervals(counts, k=np.arange(1, 10**6 + 1), metric="pass_at_k", method="band")
+
+
+def test_bca_with_drop_leaves_a_k_above_every_n_empty():
+    # model A has n = 5, model B n = 10: under k_gt_n="drop" A has no problem at k = 8, and BCa indexed its
+    # replicates at INT_MIN there (IndexError; `passcurve curve --ci bca --drop-k-gt-n` died with a traceback)
+    rng = np.random.default_rng(0)
+    n = np.r_[np.full(20, 5), np.full(20, 10)]
+    c = rng.binomial(n, 0.4)
+    counts = Counts.from_arrays(n, c, model=["A"] * 20 + ["B"] * 20)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        bca = curve_intervals(counts, [1, 8], method="bca", k_gt_n="drop", rng=0)
+        boot = curve_intervals(counts, [1, 8], method="bootstrap", k_gt_n="drop", rng=0)
+    lo, hi = bca.intervals["pass_at_k"]
+    assert np.isnan(lo[0, 1]) and np.isnan(hi[0, 1]) and np.isfinite(lo[1]).all() and np.isfinite(lo[0, 0])
+    assert np.isnan(boot.intervals["pass_at_k"][0][0, 1])

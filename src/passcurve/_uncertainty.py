@@ -366,7 +366,10 @@ def _bca(reps: np.ndarray, theta: np.ndarray, jack: np.ndarray, alpha: float) ->
 
 
 def _col_quantile_n(srt: np.ndarray, q: np.ndarray, nfin: np.ndarray) -> np.ndarray:
-    pos = q * (nfin - 1)
+    """The q-quantile of each column's ``nfin`` finite (sorted-first) replicates; a column with a NaN q (no
+    finite replicate, e.g. a k above every n under ``k_gt_n="drop"``) gets its first entry, for the caller to
+    replace (the floor of NaN as an integer index was INT_MIN)."""
+    pos = np.where(np.isfinite(q), q, 0.0) * (nfin - 1)
     lo = np.floor(pos).astype(np.int64)
     hi = np.minimum(lo + 1, nfin - 1)
     frac = pos - lo
