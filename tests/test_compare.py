@@ -268,3 +268,22 @@ def test_power_from_pilot_with_millions_of_samples_per_problem():
     res = power_analysis(0.05, 10, counts=bench.counts, a="chat-7b", b="base-7b", n=[100, 10**6, 10**8])
     assert np.all(np.isfinite(res.within_a)) and np.all(np.diff(res.within_a) < 0)
     assert res.problems[-1] >= np.ceil(((stats.norm.ppf(0.975) + stats.norm.ppf(0.8)) / 0.05) ** 2 * res.omega2)
+
+
+def test_equal_paired_differences_get_the_exact_sign_flip_p_value():
+    # one sample per problem, A solves all 4, B none: every paired difference is 1, SE 0. The t-test gave p = 0 and
+    # a zero-width interval as if certain (uncertainty audit); the exact sign-flip p-value is 2/2^4 (enumeration)
+    counts = Counts.from_arrays([1] * 8, [1, 1, 1, 1, 0, 0, 0, 0], problem=list("abcd") * 2, model=["A"] * 4 + ["B"] * 4)
+    with pytest.warns(Warning, match=r"every paired difference is 1, so the t-test is undefined"):
+        res = compare(counts, "A", "B", 1, method="analytic")
+    exact = sum(abs(sum(s)) >= 4 for s in itertools.product((-1, 1), repeat=4)) / 2**4
+    assert res.p_value[0] == pytest.approx(exact) == pytest.approx(0.125)
+
+
+def test_power_analysis_refuses_a_delta_no_benchmark_can_detect_and_its_json_is_strict():
+    # delta = 1e-10 needs ~1.96e20 problems: the int64 wrapped and the floor of 2 answered "2 problems"
+    with pytest.raises(PasscurveError, match=r"`delta` = 1e-10 needs about 1.96e\+20 problems"):
+        power_analysis(1e-10, 1, p=0.5, correlation=0.5, n=1)
+    res = power_analysis(0.03, 1, p=0.5, correlation=0.5, n=1)  # Miller's example: omega2 is not identified
+    assert json.loads(json.dumps(res.to_dict(), allow_nan=False))["omega2"] is None
+    assert int(res.problems[0]) == 2181

@@ -115,3 +115,16 @@ def test_cli_rank_table_json_and_bad_input(tmp_path):
     assert d["problems"] == 100 and d["ranks"][0]["models"][0]["rank"] == 1
     bad = run_cli("rank", str(path), "--k", "21")
     assert bad.returncode == 2 and "Traceback" not in bad.stderr and len(bad.stderr.strip().splitlines()) == 1
+
+
+def test_a_pair_equal_on_every_problem_is_judged_by_the_exact_sign_flip_test():
+    # A solves every problem once, B none: the bootstrap difference has no variance. With 4 problems the exact
+    # sign-flip p-value is 2^(1-4) = 0.125: not significant, so both ranks run 1..2 (it claimed A first for sure);
+    # with 20 problems p = 2^-19 and A is first
+    four = Counts.from_arrays([1] * 8, [1] * 4 + [0] * 4, problem=list("abcd") * 2, model=["A"] * 4 + ["B"] * 4)
+    res = rank_models(four, 1, rng=0)
+    assert res.rank_low.ravel().tolist() == [1, 1] and res.rank_high.ravel().tolist() == [2, 2]
+    ids = [str(i) for i in range(20)]
+    twenty = Counts.from_arrays([1] * 40, [1] * 20 + [0] * 20, problem=ids * 2, model=["A"] * 20 + ["B"] * 20)
+    res = rank_models(twenty, 1, rng=0)
+    assert res.rank_low.ravel().tolist() == [1, 2] and res.rank_high.ravel().tolist() == [1, 2]

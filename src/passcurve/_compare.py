@@ -31,7 +31,7 @@ from scipy import special, stats
 
 from ._adaptive import check_design
 from ._counts import Counts, check_counts_object
-from ._errors import PasscurveError, UnpairedComparisonWarning
+from ._errors import DegenerateDataWarning, PasscurveError, UnpairedComparisonWarning
 from ._estimators import _log_fail, _tau_to_m
 from ._uncertainty import (
     INTERVAL_METRICS,
@@ -352,6 +352,15 @@ def compare(
             with np.errstate(invalid="ignore", divide="ignore"):
                 tstat = np.where(se > 0, diff / se, np.where(diff == 0, 0.0, np.inf))
             pval = 2 * stats.t.sf(np.abs(tstat), np.maximum(Gk - 1, 1))
+            flat = (se == 0) & (diff != 0)
+            if flat.any():  # every paired difference equal: no t-test; the exact sign-flip p-value is 2^(1-G)
+                pval = np.where(flat, 2.0 ** (1.0 - Gk), pval)
+                j = int(np.flatnonzero(flat)[0])
+                msg = (f"models {a!r} and {b!r}: at k = {int(ks[j])} every paired difference is {diff[j]:.4g}, so the "
+                       f"t-test is undefined; its p-value is the exact sign-flip value 2^(1-{int(Gk[j])}) = "
+                       f"{2.0 ** (1.0 - Gk[j]):.3g} and its interval has zero width")
+                warns.append(msg)
+                warnings.warn(msg, DegenerateDataWarning, stacklevel=2)
             test = "paired t-test"
         else:
             reps = _boot_means(D, w, g, G, B, gen)
@@ -479,7 +488,7 @@ class PowerResult:
             "k": self.k,
             "confidence_level": self.confidence_level,
             "power": self.power,
-            "omega2": self.omega2,
+            "omega2": _f(self.omega2),
             "source": self.source,
             **{key: _f(v) if isinstance(v, float) else v for key, v in self.meta.items()},
             "plan": [
@@ -613,6 +622,15 @@ def _power_iv(delta: Any, k: Any, n: Any, confidence_level: Any, power: Any) -> 
     return abs(d), k, ns, level, pw
 
 
+def _problems_needed(exact: np.ndarray, delta: float) -> np.ndarray:
+    """ceil of the required number of problems, or a one-line error when it is beyond int64 (it wrapped to a
+    negative number, which the floor of 2 turned into 2)."""
+    top = float(np.max(exact))
+    if not top < 2.0**62:
+        raise PasscurveError(f"`delta` = {fmt(delta)} needs about {top:.3g} problems: no benchmark can detect it")
+    return np.ceil(exact).astype(np.int64)
+
+
 def power_analysis(
     delta: float,
     k: int = 1,
@@ -688,7 +706,7 @@ def power_analysis(
                 raise PasscurveError("`spread` (sd of per-problem success rates) is needed for more than one sample per problem")
             # at one sample per problem only the total 2p(1-p)(1-correlation) is identified
             total = 2 * v * (1 - rho)
-            need = np.full(ns.shape, np.ceil((z / d) ** 2 * total)).astype(np.int64)
+            need = _problems_needed(np.full(ns.shape, (z / d) ** 2 * total), d)
             return PowerResult(
                 delta=d, k=k, confidence_level=level, power=pw, samples_per_problem=ns,
                 problems=np.maximum(need, 2), omega2=float("nan"), within_a=np.full(ns.shape, np.nan),
@@ -730,7 +748,7 @@ def power_analysis(
         wb = np.array([float(np.mean(_within_var_exact(pb_hat, int(m), k, metric, tau))) for m in ns])
         meta = {"pilot_problems": int(shared.size), "model_a": a, "model_b": b, "metric": metric}
         source = "pilot"
-    need = np.ceil((z / d) ** 2 * (omega2 + wa + wb)).astype(np.int64)
+    need = _problems_needed((z / d) ** 2 * (omega2 + wa + wb), d)
     return PowerResult(
         delta=d,
         k=k,

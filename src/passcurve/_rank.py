@@ -219,6 +219,11 @@ def rank_models(
     design : StopAtSuccess, optional
         n is a stopping time: each problem's score is the stopping-time estimate (pass@k only).
 
+    Problem weights (``Counts.weight``) are not used: like :func:`compare`, the ranking rests on
+    plain means over the shared problems. A pair whose difference is the same on every problem
+    (zero bootstrap variance) is judged by the exact sign-flip test, p = 2^(1−G) for G clusters,
+    Bonferroni over the pairs.
+
     Returns
     -------
     RankResult
@@ -284,9 +289,13 @@ def rank_models(
             t = np.where(sd > 0, np.abs(dr - d[None, s0:s0 + step]) / sd, 0.0)
         tmax = np.maximum(tmax, t.max(axis=1))
     crit = np.quantile(tmax, level, axis=0, method="higher")
+    # a pair whose difference is the same in every resample (every problem differs by the same amount): the
+    # bootstrap cannot measure it; the exact sign-flip test can (p = 2^(1-G) when all G clusters agree), taken
+    # at the joint level by Bonferroni over the pairs
+    exact = 2.0 ** (1 - G) <= (1.0 - level) / ii.size
     with np.errstate(invalid="ignore", divide="ignore"):
-        sig_pos = np.where(se > 0, d > crit[None, :] * se, d > 0)  # i better than j
-        sig_neg = np.where(se > 0, -d > crit[None, :] * se, d < 0)  # j better than i
+        sig_pos = np.where(se > 0, d > crit[None, :] * se, (d > 0) & exact)  # i better than j
+        sig_neg = np.where(se > 0, -d > crit[None, :] * se, (d < 0) & exact)  # j better than i
     better = np.zeros((M, M, K), dtype=bool)
     better[ii, jj] = sig_pos
     better[jj, ii] = sig_neg
