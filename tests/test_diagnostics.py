@@ -170,3 +170,13 @@ def test_weights_enter_every_mean_as_in_curve():
     assert np.allclose(res.pass_at_k[0], [float(v) for v in pk], atol=1e-15)
     assert np.allclose(res.pass_at_k[0], curve(Counts.from_arrays(n, c, weight=w), [1, 2, 3]).values["pass_at_k"][0])
     assert res.problems_at_k[0].tolist() == [4, 4, 4]
+
+
+def test_deviation_report_json_is_strict():
+    # evidence held NaN (the impossible-mass LR p-value with fewer than 10 problems): json.dumps(allow_nan=False)
+    # raised (difficulty-fits audit)
+    import passcurve
+
+    counts = Counts.from_arrays(n=[20] * 12, c=[3, 5, 1, 7, 2, 9, 4, 6, 2, 3, 8, 1], model="m")
+    d = passcurve.check_deviations(counts, emit=False).to_dict()
+    assert json.loads(json.dumps(d, allow_nan=False))["evidence"]["m"]["zi_lr_p_value"] is None

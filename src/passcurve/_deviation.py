@@ -32,6 +32,7 @@ from ._adaptive import check_design
 from ._counts import Counts, check_counts_object
 from ._difficulty import BetaBinomial, ZeroInflatedBetaBinomial
 from ._errors import ImpossibleMassWarning, NoHeavyTailWarning, StoppingTimeWarning
+from ._results import json_safe
 from ._scaling import _curve_values, default_k_grid, local_slope
 
 __all__ = ["check_deviations", "DeviationReport"]
@@ -47,7 +48,7 @@ class DeviationReport:
     def to_dict(self) -> dict[str, Any]:
         return {
             "flags": [{"model": m, "flag": f, "message": msg} for m, fl in self.flags.items() for f, msg in fl],
-            "evidence": self.evidence,
+            "evidence": json_safe(self.evidence),
         }
 
     def to_frame(self) -> Any:
@@ -99,7 +100,7 @@ def check_deviations(counts: Counts, *, emit: bool = True, design: Any = None) -
         if stopping and design is None:
             fl.append(("StoppingTimeWarning",
                        f"model {m!r}: n looks like a stopping time ({st.get('rows_below_max_n')} problems stopped "
-                       f"below the largest n, all solved): pass@k from these counts is biased and forecasts assume "
+                       f"below the largest n, nearly all solved): pass@k from these counts is biased and forecasts assume "
                        f"fixed n"))
         # local slopes (Codex convention so that stopped problems do not break the curve)
         nmax = int(sub.n.max()) if design is None else design.k_max(sub.n, sub.c)

@@ -4,7 +4,19 @@ from __future__ import annotations
 
 from typing import Any
 
-__all__ = ["long_frame"]
+__all__ = ["long_frame", "json_safe"]
+
+
+def json_safe(x: Any) -> Any:
+    """``x`` with every NaN or infinite float (numpy scalars included) replaced by None, through dicts, lists
+    and tuples: what ``to_dict()`` must return for ``json.dumps(..., allow_nan=False)``."""
+    if isinstance(x, dict):
+        return {k: json_safe(v) for k, v in x.items()}
+    if isinstance(x, list | tuple):
+        return [json_safe(v) for v in x]
+    if isinstance(x, float) and (x != x or x in (float("inf"), float("-inf"))):
+        return None
+    return x
 
 
 def long_frame(d: dict[str, Any], key: str = "curve") -> Any:

@@ -14,6 +14,7 @@ import typer
 from rich.console import Console
 
 from .._errors import PasscurveError, PasscurveWarning
+from .._results import json_safe
 
 
 def _click_exception_modules() -> list[Any]:
@@ -123,17 +124,7 @@ def fmt_cell(x: float | None) -> str:
 
 def print_json(obj: Any) -> None:
     """Plain JSON on stdout (NaN/inf become null)."""
-
-    def clean(x: Any) -> Any:
-        if isinstance(x, float) and (x != x or x in (float("inf"), float("-inf"))):
-            return None
-        if isinstance(x, dict):
-            return {k: clean(v) for k, v in x.items()}
-        if isinstance(x, list | tuple):
-            return [clean(v) for v in x]
-        return x
-
-    sys.stdout.write(json.dumps(clean(obj), indent=2) + "\n")
+    sys.stdout.write(json.dumps(json_safe(obj), indent=2) + "\n")
 
 
 @contextmanager
