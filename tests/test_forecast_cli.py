@@ -169,3 +169,15 @@ def test_forecast_bounds_json_and_table(sim_csv):
     assert t.returncode == 0, t.stderr
     assert "is reached by no law the data allow before K" in t.stdout
     assert "any law" in t.stdout and "fits the data's 80% band at k <= n (no model assumed)" in t.stdout
+
+
+def test_cli_fit_paper_grid_reproduces_table_2():
+    # Schaeffer et al. 2025, Table 2 (BoN jailbreaking, Codex convention): Claude 3.5 Opus a = 2.630, b = 0.448.
+    # Without --paper-grid the header fits k <= the smallest n (a = 3.106, b = 0.487), and no option could reach
+    # the paper's grid from the command line (difficulty-fits audit)
+    path = shared_file("bon_jailbreaking_counts.csv")
+    r = run_cli("fit", str(path), "--model", "beta", "--paper-grid", "--json")
+    assert r.returncode == 0, r.stderr
+    pl = {row["model"]: row for row in json.loads(r.stdout)["power_law"]["power_laws"]}
+    assert pl["Claude 3.5 Opus"]["a"] == pytest.approx(2.630, abs=0.01)
+    assert pl["Claude 3.5 Opus"]["b"] == pytest.approx(0.448, abs=0.01)

@@ -65,6 +65,10 @@ def fit_cmd(
         str, typer.Option("--model", help=f"Difficulty models: all, or a comma list of {', '.join(DIFFICULTY_MODELS)}.")
     ] = "all",
     json_out: JsonFlag = False,
+    paper_grid: Annotated[
+        bool, typer.Option("--paper-grid", help="Least squares on the paper's 101-point k grid up to 10^4 (its "
+                                                 "Tables 1-2) instead of the default grid up to the smallest n.")
+    ] = False,
     stop_batch: StopBatch = None,
     cap: Cap = None,
     read: Mapping[str, Any] = NO_READ,
@@ -80,14 +84,18 @@ def fit_cmd(
         stopping = any(
             v.get("looks_like_stopping_time") for v in (counts.meta.get("stopping_time", {}) or {}).get("models", {}).values()
         ) if isinstance(counts.meta.get("stopping_time"), dict) else False
-        pl = fit_power_law(counts, convention="chen" if (stopping or np.unique(counts.n).size > 1) else "unbiased",
+        pl = fit_power_law(counts, "paper" if paper_grid else None,
+                           convention="chen" if (stopping or np.unique(counts.n).size > 1) else "unbiased",
                            design=design)
         report = check_deviations(counts, emit=True, design=design)
+    # the fits hold when n is a stopping time (named or flagged); their goodness of fit assumes n fixed
+    stopped = {m for m, fl in report.flags.items() if any(name == "StoppingTimeWarning" for name, _ in fl)}
     if json_out:
         d = fits.to_dict()
-        if design is not None:  # the fits hold under the design; their goodness of fit assumes fixed n
+        if design is not None:
             d["design"] = design.label()
-            for entry in d.get("fits", []):
+        for entry in d.get("fits", []):
+            if design is not None or entry["benchmark_model"] in stopped:
                 entry["goodness_of_fit"] = None
         d["power_law"] = pl.to_dict()
         d["flags"] = report.to_dict()["flags"]
@@ -119,13 +127,16 @@ def fit_cmd(
                                   else " (at its bound)" if k in f.boundary_ else "")
                 for k, v in f.params_.items()
             ))
-            gof = "-" if design is not None else _g(f.goodness_of_fit()["p_value"])
+            gof = "-" if design is not None or m in stopped else _g(f.goodness_of_fit()["p_value"])
             t.add_row(name, f"{f.loglik_:.1f}", f"{f.aic_:.1f}",
                       "-" if name == "npmle" else f"{f.aic_ - best:.2f}", _g3(f.tail_exponent_),
                       _g3(f.impossible_mass_), gof, "yes" if f.success_ else "no")
             if not f.success_:
                 failed.append(f"  {name} did not converge: {f.message_}")
         out.print(t)
+        if m in stopped and design is None:
+            out.print("  GOF p not shown: n looks like a stopping time, and the test assumes n fixed in advance",
+                      markup=False, highlight=False)
         out.print("  parameters (± standard error):")
         for line in params + failed:
             out.print(line, markup=False, highlight=False)
