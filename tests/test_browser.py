@@ -192,6 +192,9 @@ def test_report_offline(browser, report_file):
         assert page.locator("#fig-passk .scatterlayer .trace").count() >= len(rep.data.curve.models)
         legend = page.eval_on_selector_all("#fig-passk .legendtext", "els => els.map(e => e.textContent)")
         assert legend == list(rep.data.curve.models)
+        # no modebar button posts a chart anywhere (plotly.js shows "Share chart..." to its cloud by default)
+        titles = page.eval_on_selector_all(".modebar-btn", "els => els.map(e => e.getAttribute('data-title'))")
+        assert "Download plot" in titles and not any("Share" in (t or "") for t in titles)
         ARTIFACTS.mkdir(exist_ok=True)
         page.screenshot(path=str(ARTIFACTS / "report.png"), full_page=True)
 
