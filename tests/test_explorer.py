@@ -86,7 +86,10 @@ def test_format_percent_rounds_half_up_and_never_claims_certainty():
     assert format_percent(0.99609375, 1) == "99.6%"
     assert format_percent(0.99999, 1) == ">99.9%"
     assert format_percent(1.0, 1) == "100.0%"
-    assert format_percent(0.00001) == "<0.1%"
+    assert format_percent(0.00001, 1) == "<0.1%"
+    # at 0 decimals the bound is at that precision: 0.16% is not "<0.1%" (HTML audit), it is "<1%"
+    assert format_percent(0.0016) == "<1%" and format_percent(0.00001) == "<1%"
+    assert format_percent(0.9956) == ">99%"
     assert format_percent(0.0) == "0%"
 
 

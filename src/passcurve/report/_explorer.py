@@ -122,15 +122,15 @@ def format_percent(x: float, digits: int = 0) -> str:
     """Percent text exactly as the page shows it: round half up; never "100%" or "0%" for 0 < x < 1.
 
     ``digits`` decimals; a value that would round to 100 (or 0) but is not exactly 1 (or 0)
-    is shown as ">99.9%" / "<0.1%" (with as many decimals as ``digits``, at least one).
+    is shown as ">99%" / "<1%" with no decimal, ">99.9%" / "<0.1%" with one (a bound at the
+    precision shown: at 0 decimals "<0.1%" would be false for 0.16%).
     """
     scale = 10**digits
     v = math.floor(x * 100 * scale + 0.5) / scale
-    d = max(digits, 1)
     if v >= 100 and x < 1:
-        return f">{100 - 10**-d:.{d}f}%"
+        return f">{100 - 10**-digits:.{digits}f}%"
     if v <= 0 and x > 0:
-        return f"<{10**-d:.{d}f}%"
+        return f"<{10**-digits:.{digits}f}%"
     return f"{v:.{digits}f}%"
 
 

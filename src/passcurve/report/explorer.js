@@ -47,10 +47,10 @@
 
   // Percent text: round half up; never "100%" or "0%" for a value strictly between 0 and 1.
   function pct(x, digits) {
+    // a value that rounds to 0 or 100 but is not: a bound at the precision shown ("<1%" at 0 decimals)
     var scale = Math.pow(10, digits), v = Math.floor(x * 100 * scale + 0.5) / scale;
-    var d = Math.max(digits, 1);
-    if (v >= 100 && x < 1) return ">" + (100 - Math.pow(10, -d)).toFixed(d) + "%";
-    if (v <= 0 && x > 0) return "<" + Math.pow(10, -d).toFixed(d) + "%";
+    if (v >= 100 && x < 1) return ">" + (100 - Math.pow(10, -digits)).toFixed(digits) + "%";
+    if (v <= 0 && x > 0) return "<" + Math.pow(10, -digits).toFixed(digits) + "%";
     return v.toFixed(digits) + "%";
   }
   var DIGITS = { p_right: 0, p_right_sq: 0, p_both: 0, p_second_given_first: 0,
