@@ -227,3 +227,35 @@ def test_report_offline(browser, report_file):
         assert pg.others() == []
     finally:
         pg.close()
+
+
+def test_report_legend_entries_all_do_something(browser, report_file):
+    """A style-key entry ("naive plug-in", dashed) hides every line of that style; "fitted" in the histogram hides
+    the fit of every panel (the HTML audit found entries that greyed out and hid nothing, or one panel only)."""
+    _, path = report_file
+    pg = OfflinePage(browser, path, width=1280)
+    try:
+        page = pg.page
+        page.wait_for_selector(".js-plotly-plot .main-svg")
+
+        def visible(fig: str) -> list:
+            return page.evaluate(f"() => document.getElementById('{fig}').data.map(t => [t.name, t.visible ?? true])")
+
+        def click(fig: str, entry: str) -> None:
+            item = page.locator(f"#{fig} .legend .traces", has=page.locator(".legendtext", has_text=entry)).first
+            item.locator(".legendtoggle").click()
+            page.wait_for_timeout(700)  # plotly waits for a possible double click (300 ms) before toggling
+
+        before = visible("fig-naive")
+        click("fig-naive", "naive plug-in")
+        changed = [a[0] for a, b in zip(visible("fig-naive"), before, strict=True) if a[1] != b[1]]
+        assert changed and all(name.endswith("naive") or name == "naive plug-in" for name in changed)
+        assert len(changed) == 1 + sum(name.endswith(" naive") for name, _ in before)
+        hist = visible("fig-hist")
+        click("fig-hist", "fitted")
+        after = visible("fig-hist")
+        fitted = [i for i, (name, _) in enumerate(hist) if name.startswith("fitted")]
+        assert fitted and all(after[i][1] == "legendonly" for i in fitted)
+        assert pg.errors == [] and pg.others() == []
+    finally:
+        pg.close()

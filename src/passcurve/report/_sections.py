@@ -158,10 +158,13 @@ def _log_ticks(fig: Any, values: list[Any], axis: str = "y") -> None:
 
 
 def _style_key(go: Any, fig: Any, entries: Sequence[tuple[str, str]]) -> None:
-    """Legend entries that explain line styles once (the per-model dashed lines stay out of the legend)."""
+    """Legend entries that explain line styles once (the per-model dashed lines stay out of the legend).
+
+    Clicking one shows or hides every line of that style (report.js reads ``meta``); a legend entry
+    that changed nothing would look broken."""
     for name, dash in entries:
         fig.add_trace(go.Scatter(x=[None], y=[None], mode="lines", name=name, line={"color": "#57606a", "dash": dash},
-                                 hoverinfo="skip"))
+                                 hoverinfo="skip", meta=f"style-key:{dash}"))
 
 
 def _go() -> Any:
@@ -406,12 +409,12 @@ def histogram_section(counts: Any, fitted: dict[str, Any] | None = None, note: s
             f = f(edges, int(np.median(counts.n[sel])))
         if f:
             fig.add_trace(go.Scatter(x=mids, y=f["shares"], mode="lines+markers", line={"color": "#111", "width": 1.5},
-                                     marker={"size": 4}, name="fitted", showlegend=(i == 0),
+                                     marker={"size": 4}, name="fitted", showlegend=(i == 0), legendgroup="fitted",
                                      hovertemplate="fitted: %{y:.1%}"), row=r, col=cc)
             if logx and f.get("zero") is not None:
                 fig.add_trace(go.Scatter(x=[zero_x], y=[f["zero"]], mode="markers", marker={"color": "#111", "size": 7,
                                                                                            "symbol": "diamond"},
-                                         name="fitted never solved", showlegend=False,
+                                         name="fitted never solved", showlegend=False, legendgroup="fitted",
                                          hovertemplate="fitted c = 0: %{y:.1%}"), row=r, col=cc)
         if logx:
             decades = [10.0**e for e in range(int(math.ceil(math.log10(edges[0]))), 1)]

@@ -41,5 +41,23 @@
       });
     });
   });
+  // legend entries that explain a line style ("power law", dashed) show or hide every line of that style
+  function styleOf(tr) { return (tr.line && tr.line.dash) || "solid"; }
+  Array.prototype.forEach.call(document.querySelectorAll(".js-plotly-plot"), function (gd) {
+    if (!gd.on || !window.Plotly) return;
+    gd.on("plotly_legendclick", function (ev) {
+      var key = ev.data[ev.curveNumber], meta = String(key.meta || "");
+      if (meta.indexOf("style-key:") !== 0) return true;
+      var dash = meta.slice(10), idx = [];
+      ev.data.forEach(function (tr, i) {
+        if (i !== ev.curveNumber && tr.fill !== "toself" && String(tr.meta || "").indexOf("style-key:") !== 0 &&
+            styleOf(tr) === dash) idx.push(i);
+      });
+      var hide = key.visible !== "legendonly";
+      window.Plotly.restyle(gd, { visible: hide ? "legendonly" : true }, [ev.curveNumber]);
+      if (idx.length) window.Plotly.restyle(gd, { visible: hide ? false : true }, idx);
+      return false;
+    });
+  });
   window.passcurveReport = { sortTable: sortTable };
 })();
