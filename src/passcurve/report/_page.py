@@ -19,7 +19,6 @@ PLOTLY_CONFIG: dict[str, Any] = {
     # an offline report never uploads: no "Share chart" button (plotly.js shows it by default and posts the
     # chart's data to its cloud service), and no server URL to post to
     "showSendToCloud": False,
-    "showEditInChartStudio": False,
     "plotlyServerURL": "",
     "modeBarButtonsToRemove": ["sendDataToCloud"],
 }
