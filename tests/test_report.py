@@ -49,6 +49,14 @@ def test_one_offline_file(rep):
     assert "<link" not in _outside_plotly(page)
     # plotly.js is inline, not referenced
     assert not re.search(r"<script[^>]+src=", page)
+    # and no chart offers to upload itself (plotly.js's "Share chart..." posts to its cloud)
+    assert '"showSendToCloud": false' in page
+
+
+def test_difficulty_fit_is_labelled_for_a_reader(rep):
+    # the label was the developer's summary, "...; loglik=-742.34, AIC=..., success=True" (HTML audit)
+    assert "best by AIC of" in rep.html and "log-likelihood −" in rep.html
+    assert "success=" not in rep.html and "loglik=" not in rep.html
 
 
 def test_sections_and_omitted_notes(rep):
@@ -379,7 +387,11 @@ def test_report_under_a_stop_at_success_design():
     warned = build_report(cnt, design=design, input_warnings=[("StoppingTimeWarning", "n looks like a stop")], **FAST)
     loop = warned.html[warned.html.index('id="loop"'): warned.html.index('id="pass-at-k"')]
     assert "n looks like a stop" not in loop and 'id="banner"' not in warned.html
-    assert "n looks like a stop" in warned.html[warned.html.index('id="flags"'):]
+    flags = warned.html[warned.html.index('id="flags"'):]
+    assert "n looks like a stop" in flags
+    # ... and says it was acted on, since its advice (name the design) reads as not followed otherwise
+    assert "Acted on: this report estimates under the stop at success (batch 5, cap 40) design." in flags
+
     # the power law and the forecast are drawn, from the stopping-time curve (reference: fit_power_law
     # with the same design)
     from passcurve import fit_power_law

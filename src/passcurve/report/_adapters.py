@@ -175,7 +175,7 @@ def fits(counts: Any, cur: Any, forecast_k: int | None, confidence_level: float,
             best = fd.best(m)
             ns = counts.n[counts.model == m]
             shares[m] = _expected_shares(best, ns)
-            labels[m]["difficulty"] = f"best by AIC of {', '.join(DIFFICULTY_MODELS)}: {best.summary}"
+            labels[m]["difficulty"] = f"best by AIC of {', '.join(DIFFICULTY_MODELS)}: {_fit_label(best)}"
     for m in failure:
         if labels[m]:
             failure[m]["labels"] = labels[m]
@@ -216,6 +216,20 @@ def _forecast_rows(fc: Any, failure: dict[str, dict[str, Any]], labels: dict[str
             f"pass@{int(fc.k[-1]):,} = {fc.pass_at_k[i, -1]:.3f} [{fc.low[i, -1]:.3f}, {fc.high[i, -1]:.3f}] "
             f"({lvl}% prediction interval; {fc.method}: {w})"
         )
+
+
+def _fit_label(fit: Any) -> str:
+    """A fitted difficulty model for a reader: parameters (± standard error), log-likelihood and AIC, with true
+    minus signs (``summary`` is the developer's text, with ``success=True``)."""
+    d = fit.to_dict()
+
+    def num(v: float) -> str:
+        return f"{v:.4g}".replace("-", "−")
+
+    ps = ", ".join(f"{k} = {num(v)}" + (f" ± {num(d['se'][k])}" if d["se"].get(k) is not None else "")
+                   for k, v in d["params"].items())
+    ll, aic = (f"{v:.1f}".replace("-", "−") for v in (fit.loglik_, fit.aic_))
+    return f"{fit.name}: {ps}; log-likelihood {ll}, AIC {aic}"
 
 
 def _expected_shares(fit: Any, ns: np.ndarray) -> Callable[[np.ndarray, int], dict[str, Any]]:

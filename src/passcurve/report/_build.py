@@ -451,6 +451,14 @@ def _loop_flags(data: ReportData) -> list[tuple[str, str]]:
             and not (cat == "StoppingTimeWarning" and data.curve.design is not None)]
 
 
+def _flag_list(data: ReportData) -> list[tuple[str, str]]:
+    """Every warning verbatim; a stopping-time warning already acted on says so (its advice to name the design
+    would read as not followed)."""
+    done = f" Acted on: this report estimates under the {data.curve.design} design."
+    return [(cat, msg + done if cat == "StoppingTimeWarning" and data.curve.design is not None else msg)
+            for cat, msg in data.warnings]
+
+
 def _header(data: ReportData, title: str) -> str:
     c = data.counts
     s = [f"<h1>{esc(title)}</h1>"]
@@ -534,7 +542,7 @@ def build_report(
                              pow_k=list(data.pow_ks)),
         S.diagnostics_section(data.diagnostics, note=n.get("hidden-difficulty")),
         S.per_problem_section(data.counts, data.problem_columns, max_rows=max_table_rows),
-        S.flags_section(data.warnings, notes=list(n.values())),
+        S.flags_section(_flag_list(data), notes=list(n.values())),
         S.explorer_section(explorer_href),
     ]
     from .. import __version__
