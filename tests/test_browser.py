@@ -259,3 +259,21 @@ def test_report_legend_entries_all_do_something(browser, report_file):
         assert pg.errors == [] and pg.others() == []
     finally:
         pg.close()
+
+
+def test_report_charts_keep_their_width_on_a_phone(browser, report_file):
+    """At 390 px the legends go under the charts: the right-hand legend had left plot areas 95-160 px wide."""
+    _, path = report_file
+    pg = OfflinePage(browser, path, width=390, height=844)
+    try:
+        page = pg.page
+        page.wait_for_selector(".js-plotly-plot .main-svg")
+        page.wait_for_timeout(300)
+        charts = page.evaluate("() => [...document.querySelectorAll('.js-plotly-plot')].map(g => "
+                               "[g.id, g._fullLayout.legend ? g._fullLayout.legend.orientation : 'h', "
+                               "g._fullLayout._size.w, g.clientWidth])")
+        assert charts and all(o == "h" for _, o, _, _ in charts)
+        assert all(w >= 0.6 * cw for _, _, w, cw in charts), charts
+        assert pg.errors == [] and pg.others() == []
+    finally:
+        pg.close()

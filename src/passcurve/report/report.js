@@ -59,5 +59,23 @@
       return false;
     });
   });
+  // narrow screens (phones): the legend goes under the chart, so the plot keeps the width
+  function fitLegend(gd) {
+    if (!window.Plotly || !gd.layout) return;
+    var narrow = gd.clientWidth < 600, horizontal = gd.layout.legend && gd.layout.legend.orientation === "h";
+    if (narrow && !horizontal) {
+      window.Plotly.relayout(gd, { "legend.orientation": "h", "legend.x": 0, "legend.xanchor": "left",
+                                   "legend.y": -0.32, "legend.yanchor": "top" });
+    } else if (!narrow && horizontal && gd.getAttribute("data-legend-moved") === "1") {
+      window.Plotly.relayout(gd, { "legend.orientation": "v", "legend.x": null, "legend.xanchor": null,
+                                   "legend.y": null, "legend.yanchor": null });
+    }
+    if (narrow && !horizontal) gd.setAttribute("data-legend-moved", "1");
+  }
+  function fitLegends() {
+    Array.prototype.forEach.call(document.querySelectorAll(".js-plotly-plot"), fitLegend);
+  }
+  fitLegends();
+  window.addEventListener("resize", fitLegends);
   window.passcurveReport = { sortTable: sortTable };
 })();
