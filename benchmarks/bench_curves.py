@@ -11,7 +11,7 @@ for) on benchmarks with a huge n, where passcurve evaluates each value in closed
 (Euler–Maclaurin), against the cumulative sum of log1p(-c/(n-j)) up to the largest k (the
 whole-curve method, which is O(n) per problem whatever the grid), run in this process.
 
-Run:  python benchmarks/bench_curves.py
+Run:  PYTHONPATH=src python benchmarks/bench_curves.py
 """
 
 from __future__ import annotations

@@ -4,8 +4,9 @@ Usage::
 
     PYTHONPATH=src python benchmarks/bench_ingest.py [--rows 100000000] [--dir /tmp] [--repeat 3]
 
-Writes (once) a Parquet file of per-sample rows (model, problem_id, attempt, correct):
-8 models x 1,000 problems x rows/8,000 attempts, then
+Writes (once, and keeps for later runs: delete it by hand) a Parquet file of per-sample rows (model,
+problem_id, attempt, correct): 8 models x 1,000 problems x rows/8,000 attempts (it refuses to start with less
+than 8 GB free in ``--dir``), then
 
 * times ``passcurve.read_counts(file)`` and the bare DuckDB query
   ``SELECT model, problem_id, count(*), sum(correct::INT) FROM read_parquet(file) GROUP BY ALL``
