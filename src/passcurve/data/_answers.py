@@ -149,7 +149,6 @@ def read_answers(
     -------
     passcurve.AnswerTallies
     """
-    from .._voting import AnswerTallies
 
     src = _open(path, format)
     prob = _pick(src, "problem", problem_col, ALIASES["problem"], "--problem-col")
@@ -249,9 +248,17 @@ def read_answers(
         "min(ord) AS first, bool_or(answer = gold) AS is_gold FROM s WHERE answer IS NOT NULL "
         "GROUP BY model, problem, answer) a JOIN p USING (model, problem) ORDER BY p.pid, a.first"
     ))
+    return _tallies(src, per, rows, {"columns": {"problem": prob, "answer": ans, "gold": gold, "model": model,
+                                                 "attempt": att}, "reader": src.reader})
+
+
+def _tallies(src: Source, per: dict[str, np.ndarray], rows: dict[str, np.ndarray], meta: dict[str, Any]) -> Any:
+    """AnswerTallies from the per-problem rows (model, problem, abstain; in problem order) and the per-answer
+    rows (pid, answer, cnt, is_gold; sorted by problem, then first appearance)."""
+    from .._voting import AnswerTallies
+
     pid = np.asarray(rows["pid"], dtype=np.int64)
-    P = len(per["problem"])
-    offsets = np.searchsorted(pid, np.arange(P + 1), side="left").astype(np.int64)
+    offsets = np.searchsorted(pid, np.arange(len(per["problem"]) + 1), side="left").astype(np.int64)
     return AnswerTallies(
         model=np.asarray(per["model"], dtype=object),
         problem=np.asarray(per["problem"], dtype=object),
@@ -261,8 +268,7 @@ def read_answers(
         abstain=np.asarray(per["abstain"], dtype=np.int64),
         answer=np.asarray(rows["answer"], dtype=object),
         source=src.name,
-        meta={"columns": {"problem": prob, "answer": ans, "gold": gold, "model": model, "attempt": att},
-              "reader": src.reader},
+        meta=meta,
     )
 
 
@@ -278,7 +284,6 @@ def _tallies_from_verdicts(
     import warnings
 
     from .._errors import PasscurveWarning
-    from .._voting import AnswerTallies
 
     model = _pick(src, "model", model_col, ALIASES["model"], "--model-col", required=False, exclude=(prob, ans, verdict))
     att = _pick(src, "attempt", attempt_col, ALIASES["attempt"], "--attempt-col", required=False,
@@ -335,22 +340,9 @@ def _tallies_from_verdicts(
         "bool_or(a.good) AS is_gold FROM a JOIN p USING (model, problem) "
         "GROUP BY p.pid, CASE WHEN a.good THEN NULL ELSE a.answer END ORDER BY p.pid, first"
     ))
-    pid = np.asarray(rows["pid"], dtype=np.int64)
-    P = len(per["problem"])
-    offsets = np.searchsorted(pid, np.arange(P + 1), side="left").astype(np.int64)
-    return AnswerTallies(
-        model=np.asarray(per["model"], dtype=object),
-        problem=np.asarray(per["problem"], dtype=object),
-        offsets=offsets,
-        count=np.asarray(rows["cnt"], dtype=np.int64),
-        is_gold=np.asarray(rows["is_gold"], dtype=bool),
-        abstain=np.asarray(per["abstain"], dtype=np.int64),
-        answer=np.asarray(rows["answer"], dtype=object),
-        source=src.name,
-        meta={"columns": {"problem": prob, "answer": ans, "gold": None, "verdict": verdict, "model": model,
-                          "attempt": att},
-              "reader": src.reader, "gold_from": "verdicts", "problems_with_several_correct_answers": multi},
-    )
+    return _tallies(src, per, rows, {
+        "columns": {"problem": prob, "answer": ans, "gold": None, "verdict": verdict, "model": model, "attempt": att},
+        "reader": src.reader, "gold_from": "verdicts", "problems_with_several_correct_answers": multi})
 
 
 # ---------------------------------------------------------------------------------------
