@@ -259,16 +259,6 @@ def _generic(
     target = _sql_str(str(p))
     if fmt == "csv":
         sql = f"SELECT * FROM read_csv({target}, header = true)"
-        try:
-            sniffed = con.sql(sql)
-            kinds = dict(zip(sniffed.columns, map(str, sniffed.types), strict=True))
-        except duckdb.Error as exc:
-            raise duck_error(exc, p.name, fmt) from None
-        ids = _id_columns()
-        text = [c for c, t in kinds.items() if (c.lower() in ids or c in text_columns) and t != "VARCHAR"]
-        if text:
-            spec = ", ".join(f"{_sql_str(c)}: 'VARCHAR'" for c in text)
-            sql = f"SELECT * FROM read_csv({target}, header = true, types = {{{spec}}})"
     elif fmt == "jsonl":
         sql = f"SELECT * FROM read_json({target}, format = 'newline_delimited')"
     elif fmt == "parquet":
@@ -278,6 +268,14 @@ def _generic(
     try:
         rel = con.sql(sql)
         cols = rel.columns  # binds the schema now, so header errors surface here
+        if fmt == "csv":  # bound again, only when some identifier column was sniffed as a number or a date
+            ids = _id_columns()
+            text = [c for c, t in zip(cols, map(str, rel.types), strict=True)
+                    if (c.lower() in ids or c in text_columns) and t != "VARCHAR"]
+            if text:
+                spec = ", ".join(f"{_sql_str(c)}: 'VARCHAR'" for c in text)
+                rel = con.sql(f"SELECT * FROM read_csv({target}, header = true, types = {{{spec}}})")
+                cols = rel.columns
     except duckdb.Error as exc:
         raise duck_error(exc, p.name, fmt) from None
     if fmt == "csv" and len(cols) == 1 and any(d in cols[0] for d in _DELIMITERS):
