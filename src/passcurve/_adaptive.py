@@ -430,8 +430,6 @@ def hierarchical_pass_at_k(n: Any, c: Any, k: Any, *, weight: Any = None) -> dic
     k_f = check_scalar(k, "k")
     if not k_f >= 1:
         raise PasscurveError(f"`k` must be >= 1 (got k={fmt(k_f)})")
-    if w is not None and w.sum() <= 0:
-        raise PasscurveError("`weight` is zero for every problem")
     return _hierarchical_forecast(n_a, c_a, k_f, w)
 
 

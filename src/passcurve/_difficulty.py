@@ -51,6 +51,7 @@ from ._errors import ConvergenceWarning, DegenerateDataWarning, PasscurveError
 from ._validation import (
     as_float_array,
     as_int_array,
+    check_broadcast,
     check_counts,
     check_positive_int,
     check_positive_k,
@@ -894,10 +895,7 @@ def _judge(res: Any, f: Any) -> tuple[bool, str]:
 def _posterior_iv(n: Any, c: Any, k: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """A problem's (n, c) with 0 <= c <= n (n = 0 is the prior), and budgets k > 0, as float arrays."""
     n_a, c_a = as_float_array(n, "n"), as_float_array(c, "c")
-    try:
-        nb, cb = np.broadcast_arrays(n_a, c_a)
-    except ValueError:
-        raise PasscurveError(f"`n` and `c` have incompatible shapes {n_a.shape} and {c_a.shape}") from None
+    nb, cb = check_broadcast("`n` and `c`", n_a, c_a)
     if (cb < 0).any() or (cb > nb).any() or (nb != np.floor(nb)).any() or (cb != np.floor(cb)).any():
         raise PasscurveError("`n` and `c` must be whole numbers with 0 <= c <= n")
     return n_a, c_a, check_positive_k(k)

@@ -60,11 +60,11 @@ from ._adaptive import BetaPrior, _fit_beta_binomial, _fit_zi_beta_binomial, _hi
 from ._counts import Counts, check_counts_object
 from ._errors import PasscurveError
 from ._validation import (
-    as_float_array,
     as_int_array,
     check_positive_int,
     check_probability,
     check_rng,
+    check_weights,
     fmt,
     model_streams,
 )
@@ -795,9 +795,7 @@ class Planner:
         if weight is None:
             self.weight = np.ones(size)
         else:
-            self.weight = as_float_array(weight, "weight").ravel()
-            if self.weight.size != size or (self.weight < 0).any() or self.weight.sum() <= 0:
-                raise PasscurveError("`weight` must hold one non-negative number per problem, not all zero")
+            self.weight = check_weights(weight, size)
         self._fixed_prior, self._prior_kind = _as_prior(prior)
         self.rng = check_rng(rng)
         self.n_ = n_a.copy()

@@ -30,7 +30,7 @@ import numpy as np
 from scipy import optimize
 
 from ._errors import DegenerateDataWarning, PasscurveError
-from ._validation import as_float_array, check_broadcast, check_probability, fmt
+from ._validation import as_float_array, check_broadcast, check_probability, check_weights, fmt
 
 __all__ = ["pass_at_k_weights", "prompt_kernel", "gradient_conflict", "ConflictResult", "DEFAULT_CONFLICT_K"]
 
@@ -94,11 +94,7 @@ def _grads_iv(p: Any, grads: Any, prompt_weight: Any) -> tuple[np.ndarray, np.nd
     if prompt_weight is None:
         w = np.full(p_a.size, 1.0 / p_a.size)
     else:
-        w = as_float_array(prompt_weight, "prompt_weight").ravel()
-        if w.size != p_a.size:
-            raise PasscurveError(f"`prompt_weight` has {w.size} entries but `p` has {p_a.size}")
-        if (w < 0).any() or w.sum() <= 0:
-            raise PasscurveError("`prompt_weight` must be >= 0 with a positive sum")
+        w = check_weights(prompt_weight, p_a.size, "prompt_weight", of="`p`")
         w = w / w.sum()
     return p_a, g, w
 
