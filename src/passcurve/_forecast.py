@@ -883,6 +883,19 @@ def _k_for_state(res: ForecastResult, target: float, model: str | None) -> KForR
         return float(np.exp(optimize.brentq(lambda lk: fun(np.exp(lk)) - t, 0.0, np.log(hi), xtol=1e-6)))
 
     kk = solve(curve, ceiling)
+
+    def result(low: float, high: float, note: str | None = None) -> KForResult:
+        return KForResult(
+            model=res.models[i], target=t, k=kk, low=low, high=high, reachable=bool(np.isfinite(kk)),
+            ceiling=ceiling, method=res.method, confidence_level=res.confidence_level,
+            observed_k=_observed_k(t, *data), note=note,
+        )
+
+    n_, c_ = data[0], data[1]
+    if (c_ == 0).all():  # as forecast's interval: beyond the samples drawn the data rule out nothing
+        return result(float(n_.min()) + 1.0, np.inf,
+                      "no problem solved: the data cannot say at which K pass@K reaches the target (the interval "
+                      f"runs from K = {int(n_.min()) + 1} to never)")
     # interval: solve on the upper / lower prediction band, its SD interpolated in log K between points where it
     # was computed with the forecast's own parameter draws: the forecast's K, then around each solution
     z = float(stats.norm.ppf(0.5 + res.confidence_level / 2))
@@ -925,17 +938,7 @@ def _k_for_state(res: ForecastResult, target: float, model: str | None) -> KForR
             break
         add_sd_at(np.array(edges))
         k_low, k_high = solve(band(+1.0), 1.0), solve(band(-1.0), ceiling)
-    note = None
-    n_, c_ = data[0], data[1]
-    if (c_ == 0).all():  # as forecast's interval: beyond the samples drawn the data rule out nothing
-        k_low, k_high = float(n_.min()) + 1.0, np.inf
-        note = ("no problem solved: the data cannot say at which K pass@K reaches the target (the interval runs "
-                f"from K = {int(n_.min()) + 1} to never)")
-    return KForResult(
-        model=res.models[i], target=t, k=kk, low=k_low, high=k_high, reachable=bool(np.isfinite(kk)),
-        ceiling=ceiling, method=res.method, confidence_level=res.confidence_level,
-        observed_k=_observed_k(t, *data), note=note,
-    )
+    return result(k_low, k_high)
 
 
 def _observed_k(target: float, n: np.ndarray, c: np.ndarray, w: np.ndarray | None, design: Any) -> int | None:
