@@ -58,14 +58,22 @@ def _curve_values(
         return mean_curve(n, c, ks, "pass_at_k", weight)[0]
     # "chen": the Codex reference implementation returns 1.0 when n - c < k, so problems
     # whose n is below k count as solved there (how the paper's Table 2 treats BoN).
+    pw, table = _pair_log_fail(n, c, ks, convention, weight)
+    return (pw @ -np.expm1(table)) / pw.sum()
+
+
+def _pair_log_fail(
+    n: np.ndarray, c: np.ndarray, ks: np.ndarray, convention: str, weight: np.ndarray | None
+) -> tuple[np.ndarray, np.ndarray]:
+    """The total weight of each distinct (n, c) pair and its log F at each k: NaN where k > n, -inf where
+    k > n - c, and under "chen" -inf wherever k > n - c (a problem with n < k counts as solved)."""
     w = np.ones(n.size) if weight is None else weight
-    pairs = np.stack([n, c], axis=1)
-    up, inv = np.unique(pairs, axis=0, return_inverse=True)
+    up, inv = np.unique(np.stack([n, c], axis=1), axis=0, return_inverse=True)
     pw = np.bincount(inv.ravel(), weights=w, minlength=up.shape[0])
-    table = _log_fail_table(up[:, 0], up[:, 1], ks)  # NaN where k > n, -inf where k > n - c
-    table = np.where(ks[None, :] > (up[:, 0] - up[:, 1])[:, None], -np.inf, table)
-    vals = -np.expm1(table)
-    return (pw @ vals) / pw.sum()
+    table = _log_fail_table(up[:, 0], up[:, 1], ks)
+    if convention == "chen":
+        table = np.where(ks[None, :] > (up[:, 0] - up[:, 1])[:, None], -np.inf, table)
+    return pw, table
 
 
 def _curve_fail(
@@ -74,13 +82,7 @@ def _curve_fail(
     """1 - pass_D@k as the (weighted) mean of the per-problem failure probabilities F, for the regression's
     y = log(-log pass_D@k) = log(-log1p(-mean F)). Formed from pass_D@k instead, a curve that has reached 1
     (every F = 0) could round to 1 - 1 ulp under non-dyadic weights and enter the fit at y = -36.7."""
-    w = np.ones(n.size) if weight is None else weight
-    pairs = np.stack([n, c], axis=1)
-    up, inv = np.unique(pairs, axis=0, return_inverse=True)
-    pw = np.bincount(inv.ravel(), weights=w, minlength=up.shape[0])
-    table = _log_fail_table(up[:, 0], up[:, 1], ks)  # NaN where k > n, -inf where k > n - c
-    if convention == "chen":  # problems with n < k count as solved
-        table = np.where(ks[None, :] > (up[:, 0] - up[:, 1])[:, None], -np.inf, table)
+    pw, table = _pair_log_fail(n, c, ks, convention, weight)
     return (pw @ np.exp(table)) / pw.sum()
 
 
