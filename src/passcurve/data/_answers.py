@@ -16,7 +16,7 @@ import duckdb
 import numpy as np
 
 from .._errors import PasscurveError
-from ._columns import ALIASES, quote
+from ._columns import ALIASES, json_unwrapped, quote
 from ._samples import FALSE_WORDS, TRUE_WORDS, _fmt_row
 from ._source import Source, duck_error, no_rows_error, open_file
 
@@ -108,8 +108,7 @@ def _first_row(src: Source, where: str) -> str:
 
 def _id_expr(src: Source, col: str) -> str:
     """An identifier column as text (a JSON column of mixed ids without the quotes of its strings)."""
-    q = quote(col)
-    return f"json_extract_string({q}, '$')" if src.types[col].upper() == "JSON" else f"CAST({q} AS VARCHAR)"
+    return f"CAST({json_unwrapped(col, src.types[col])} AS VARCHAR)"
 
 
 def _model_expr(src: Source, model: str | None) -> str:
@@ -220,22 +219,14 @@ def read_answers(
            if att else "0 AS dup, ")
         + "count(*) AS rows FROM s"
     ))
-    if int(chk["rows"][0]) == 0:
-        raise no_rows_error(src.name)
-    if int(chk["no_prob"][0]):
-        raise PasscurveError(f"{src.name}: problem-id column {prob!r} has a missing value, e.g. row "
-                             f"{_first_row(src, f'{quote(prob)} IS NULL')}")
+    _check_rows(src, chk, prob)
     if int(chk["no_gold"][0]):
         raise PasscurveError(f"{src.name}: gold answer missing in column {gold!r}, e.g. row "
                              f"{_first_row(src, f'{qg} IS NULL')}")
     if int(chk["multi"][0]):
         bad = _run(src, base + " SELECT problem FROM s GROUP BY model, problem HAVING count(DISTINCT gold) > 1 LIMIT 1")
         raise PasscurveError(f"{src.name}: problem {bad['problem'][0]!r} has more than one gold answer in {gold!r}")
-    if int(chk["dup"][0]):
-        bad = _run(src, base + " SELECT problem, ord FROM s GROUP BY model, problem, ord HAVING count(*) > 1 LIMIT 1")
-        raise PasscurveError(
-            f"{src.name}: duplicate attempt {bad['ord'][0]} in problem {bad['problem'][0]!r} (column {att!r})"
-        )
+    _check_duplicates(src, chk, base, att)
     per = _run(src, base + (
         ", p AS (SELECT model, problem, count(*) FILTER (WHERE answer IS NULL) AS abstain, "
         "row_number() OVER (ORDER BY model, problem) - 1 AS pid FROM s GROUP BY model, problem) "
@@ -250,6 +241,25 @@ def read_answers(
     ))
     return _tallies(src, per, rows, {"columns": {"problem": prob, "answer": ans, "gold": gold, "model": model,
                                                  "attempt": att}, "reader": src.reader})
+
+
+def _check_rows(src: Source, chk: dict[str, np.ndarray], prob: str) -> None:
+    """The checks both answer readers make first (``chk`` from their validation query): some rows, no missing
+    problem id."""
+    if int(chk["rows"][0]) == 0:
+        raise no_rows_error(src.name)
+    if int(chk["no_prob"][0]):
+        raise PasscurveError(f"{src.name}: problem-id column {prob!r} has a missing value, e.g. row "
+                             f"{_first_row(src, f'{quote(prob)} IS NULL')}")
+
+
+def _check_duplicates(src: Source, chk: dict[str, np.ndarray], base: str, att: str | None) -> None:
+    """No (model, problem, attempt) twice; ``base`` defines the canonical rows ``s`` with their ``ord``."""
+    if int(chk["dup"][0]):
+        bad = _run(src, base + " SELECT problem, ord FROM s GROUP BY model, problem, ord HAVING count(*) > 1 LIMIT 1")
+        raise PasscurveError(
+            f"{src.name}: duplicate attempt {bad['ord'][0]} in problem {bad['problem'][0]!r} (column {att!r})"
+        )
 
 
 def _tallies(src: Source, per: dict[str, np.ndarray], rows: dict[str, np.ndarray], meta: dict[str, Any]) -> Any:
@@ -272,11 +282,6 @@ def _tallies(src: Source, per: dict[str, np.ndarray], rows: dict[str, np.ndarray
     )
 
 
-def _answer_expr(src: Source, ans: str) -> str:
-    q = quote(ans)
-    return f"json_extract_string({q}, '$')" if _family(src.types[ans]) == "json" else q
-
-
 def _tallies_from_verdicts(
     src: Source, prob: str, ans: str, verdict: str, model_col: str | None, attempt_col: str | None
 ) -> Any:
@@ -293,7 +298,7 @@ def _tallies_from_verdicts(
     order = quote(att) if att else "row_number() OVER ()"
     base = (
         f"WITH s AS (SELECT {_model_expr(src, model)} AS model, {_id_expr(src, prob)} AS problem, "
-        f"{_answer_expr(src, ans)} AS answer, {ok} AS ok, {order} AS ord FROM src), "
+        f"{json_unwrapped(ans, src.types[ans])} AS answer, {ok} AS ok, {order} AS ord FROM src), "
         "a AS (SELECT model, problem, answer, count(*) AS cnt, min(ord) AS first, bool_or(ok) AS good, "
         "bool_and(ok) AS all_good FROM s WHERE answer IS NOT NULL GROUP BY model, problem, answer), "
         "p AS (SELECT model, problem, count(*) FILTER (WHERE answer IS NULL) AS abstain, "
@@ -306,16 +311,8 @@ def _tallies_from_verdicts(
         + ("(SELECT count(*) FROM (SELECT model, problem, ord FROM s GROUP BY ALL HAVING count(*) > 1)) AS dup"
            if att else "0 AS dup")
     ))
-    if int(chk["rows"][0]) == 0:
-        raise no_rows_error(src.name)
-    if int(chk["no_prob"][0]):
-        raise PasscurveError(f"{src.name}: problem-id column {prob!r} has a missing value, e.g. row "
-                             f"{_first_row(src, f'{quote(prob)} IS NULL')}")
-    if int(chk["dup"][0]):
-        bad = _run(src, base + " SELECT problem, ord FROM s GROUP BY model, problem, ord HAVING count(*) > 1 LIMIT 1")
-        raise PasscurveError(
-            f"{src.name}: duplicate attempt {bad['ord'][0]} in problem {bad['problem'][0]!r} (column {att!r})"
-        )
+    _check_rows(src, chk, prob)
+    _check_duplicates(src, chk, base, att)
     if int(chk["mixed"][0]):
         bad = _run(src, base + " SELECT problem, answer FROM a WHERE good AND NOT all_good LIMIT 1")
         raise PasscurveError(

@@ -10,7 +10,7 @@ from typing import Any
 
 from .._errors import PasscurveError
 
-__all__ = ["ALIASES", "ColumnMap", "resolve_columns", "quote"]
+__all__ = ["ALIASES", "ColumnMap", "resolve_columns", "quote", "json_unwrapped"]
 
 # Aliases in priority order (matched case-insensitively).
 ALIASES: dict[str, tuple[str, ...]] = {
@@ -69,6 +69,13 @@ OVERRIDE_OPTION = {
 def quote(name: str) -> str:
     """A DuckDB-quoted identifier."""
     return '"' + str(name).replace('"', '""') + '"'
+
+
+def json_unwrapped(name: str, kind: str) -> str:
+    """Column ``name`` of DuckDB type ``kind`` as SQL: a JSON column (values of mixed types, such as ids 1 and
+    "two") as the text of each value, so a string is not kept with its JSON quotes; any other column as is."""
+    q = quote(name)
+    return f"json_extract_string({q}, '$')" if kind.upper() == "JSON" else q
 
 
 @dataclass(frozen=True)

@@ -18,7 +18,7 @@ import numpy as np
 
 from .._counts import Counts
 from .._errors import DegenerateDataWarning, PasscurveError, StoppingTimeWarning
-from ._columns import ColumnMap, quote, resolve_columns
+from ._columns import ColumnMap, json_unwrapped, quote, resolve_columns
 from ._source import ProgressFn, Source, as_text, duck_error, no_rows_error
 
 __all__ = ["Samples", "build_samples"]
@@ -141,11 +141,9 @@ class Samples:
         return None if c is None else quote(c)
 
     def _text(self, role: str) -> str:
-        """An identifier column as SQL; a JSON column (ids of mixed types, e.g. 1 and "two") as its text, so a
-        string id is not kept with its JSON quotes."""
+        """An identifier column as SQL (:func:`json_unwrapped`: a JSON column's values without their quotes)."""
         col = self.columns.roles[role]
-        q = quote(col)
-        return f"json_extract_string({q}, '$')" if self._types[col].upper() == "JSON" else q
+        return json_unwrapped(col, self._types[col])
 
     def _model_expr(self) -> str:
         if self._col("model") is None:
