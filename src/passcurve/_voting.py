@@ -158,7 +158,7 @@ class _Model:
     free_deg: float  # degree of the unconstrained part (inf for Poisson)
     share: np.ndarray = field(default_factory=lambda: np.zeros(0))  # (D,) per-vote share given not gold
     free_cls: int = _SHARE
-    free_loses: Any = None  # x -> True when the unconstrained part can beat or tie-and-beat x gold votes
+    free_loses: Any = field(default=lambda x: False)  # x -> can the unconstrained part beat x gold votes?
 
 
 def _rlog(Z: np.ndarray, r: np.ndarray | float) -> np.ndarray:
@@ -204,7 +204,7 @@ def _maj_core(m: _Model) -> float:
                                    strict=True):
         if not b_x > _TOL:
             continue
-        free = m.free_ties(x, N) > 0 or (m.free_loses is not None and m.free_loses(x))
+        free = m.free_ties(x, N) > 0 or m.free_loses(x)
         if x > N or (not free and (not (m.sup >= x).any() or r_x < _TOL)):
             total += p_x  # no wrong answer can reach x votes (or only with probability < tol)
             continue

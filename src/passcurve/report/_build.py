@@ -444,19 +444,22 @@ def _ranges(c: Counts, cur: CurveResult) -> str:
             "(<code>--models</code>) runs its curves to its own smallest n.")
 
 
+def _acted_on(cat: str, data: ReportData) -> bool:
+    """Under a stop-at-success design the stopping-time warning has been acted on."""
+    return cat == "StoppingTimeWarning" and data.curve.design is not None
+
+
 def _loop_flags(data: ReportData) -> list[tuple[str, str]]:
-    """The warnings the banner and the four numbers' caption point at. Under a stop-at-success design the
-    stopping-time warning has been acted on (it stays in the flags section)."""
-    return [(cat, msg) for cat, msg in data.warnings if cat in LOOP_FLAGS
-            and not (cat == "StoppingTimeWarning" and data.curve.design is not None)]
+    """The warnings the banner and the four numbers' caption point at: not one already acted on (it stays in
+    the flags section)."""
+    return [(cat, msg) for cat, msg in data.warnings if cat in LOOP_FLAGS and not _acted_on(cat, data)]
 
 
 def _flag_list(data: ReportData) -> list[tuple[str, str]]:
-    """Every warning verbatim; a stopping-time warning already acted on says so (its advice to name the design
-    would read as not followed)."""
+    """Every warning verbatim; one already acted on says so (its advice to name the design would read as not
+    followed)."""
     done = f" Acted on: this report estimates under the {data.curve.design} design."
-    return [(cat, msg + done if cat == "StoppingTimeWarning" and data.curve.design is not None else msg)
-            for cat, msg in data.warnings]
+    return [(cat, msg + done if _acted_on(cat, data) else msg) for cat, msg in data.warnings]
 
 
 def _header(data: ReportData, title: str) -> str:
