@@ -324,3 +324,19 @@ def test_jsonl_ids_of_mixed_types_keep_their_text(tmp_path):
     c = tmp_path / "mixed_counts.jsonl"
     c.write_text('{"problem_id": 1, "n": 4, "c": 1}\n{"problem_id": "two", "n": 4, "c": 3}\n')
     assert as_set(read_counts(c)) == {("mixed_counts", "1", 4, 1), ("mixed_counts", "two", 4, 3)}
+
+
+def test_jsonl_ids_that_turn_to_strings_past_the_sniffed_rows(tmp_path):
+    # DuckDB sniffs the first 20,480 rows: an id column of integers there was typed BIGINT and the read stopped
+    # at the first string id ("Failed to cast value to numerical"); identifier columns are now read as text
+    rows = "".join(f'{{"problem_id": {i % 1000}, "correct": {int(i % 3 != 0)}, "meta": {{"a": {i}}}}}\n' for i in range(30_000))
+    p = tmp_path / "late.jsonl"
+    p.write_text(rows + '{"problem_id": "abc", "correct": 1, "meta": {"a": 0}}\n')
+    got = read_counts(p)
+    assert len(got) == 1_001 and ("late", "abc", 1, 1) in as_set(got)
+    # each integer id has 30 samples, i = id + 1000 j, correct when i % 3 != 0 (enumerated)
+    assert ("late", "7", 30, sum(1 for j in range(30) if (7 + 1000 * j) % 3)) in as_set(got)
+    # a user-named id column too
+    q = tmp_path / "q.jsonl"
+    q.write_text("".join(f'{{"q": {i % 7}, "ok": 1}}\n' for i in range(21_000)) + '{"q": "x", "ok": 0}\n')
+    assert ("q", "x", 1, 0) in as_set(read_counts(q, problem_col="q", correct_col="ok"))

@@ -62,7 +62,7 @@ class Source:
     threshold: float | None = None
     notes: dict[str, Any] = field(default_factory=dict)
     keepalive: list[Any] = field(default_factory=list)  # temp dirs, frames: live as long as the source
-    csv_path: Path | None = None  # a generic CSV's file, to re-read columns as text (:func:`as_text`)
+    text_path: Path | None = None  # a generic CSV's or JSONL's file, to re-read columns as text (:func:`as_text`)
 
     @property
     def columns(self) -> list[str]:
@@ -226,22 +226,22 @@ def open_file(path: str | Path, format: str | None = None) -> Source:
             raise InputFormatError(f"{exc} (also tried {sniffed}, which the content suggests)") from None
         fmt = sniffed
     src = Source(rel, con, name, stem, fmt)
-    if fmt == "csv":
-        src.csv_path = p
+    if fmt in _REBINDABLE:
+        src.text_path = p
     if not forced:
         src = _harness.adapt(src, p)
     return src
 
 
 def as_text(src: Source, columns: list[str]) -> None:
-    """Re-read a generic CSV source with ``columns`` as text (identifier columns named by the user)."""
-    path = src.csv_path
-    if path is None or src.reader != "csv" or src.con is None:
+    """Re-read a generic CSV or JSONL source with ``columns`` as text (identifier columns named by the user)."""
+    path = src.text_path
+    if path is None or src.reader not in _REBINDABLE or src.con is None:
         return
     kinds = src.types
     need = tuple(c for c in columns if c in kinds and kinds[c] != "VARCHAR")
     if need:
-        src.relation = _generic(src.con, path, "csv", text_columns=need)
+        src.relation = _generic(src.con, path, src.reader, text_columns=need)
 
 
 def _id_columns() -> set[str]:
@@ -253,9 +253,10 @@ def _id_columns() -> set[str]:
 def _generic(
     con: duckdb.DuckDBPyConnection, p: Path, fmt: str, text_columns: tuple[str, ...] = ()
 ) -> duckdb.DuckDBPyRelation:
-    """The rows of a generic file. A CSV's identifier columns (problem and model names by their aliases, and
-    ``text_columns``) are read as text: DuckDB's type sniffing would otherwise turn ids such as 1.1 and 1.10
-    into one number, or 001 and 1 into one integer, silently merging problems."""
+    """The rows of a generic file. A CSV's or JSONL's identifier columns (problem and model names by their
+    aliases, and ``text_columns``) are read as text: DuckDB's type sniffing would otherwise turn ids such as
+    1.1 and 1.10 into one number, or 001 and 1 into one integer, silently merging problems, and a JSONL id
+    that is a number in the sniffed rows and a string later would stop the read."""
     target = _sql_str(str(p))
     if fmt == "csv":
         sql = f"SELECT * FROM read_csv({target}, header = true)"
@@ -268,13 +269,20 @@ def _generic(
     try:
         rel = con.sql(sql)
         cols = rel.columns  # binds the schema now, so header errors surface here
-        if fmt == "csv":  # bound again, only when some identifier column was sniffed as a number or a date
+        if fmt in _REBINDABLE:  # bound again, only when some identifier column was sniffed as a non-text type
             ids = _id_columns()
-            text = [c for c, t in zip(cols, map(str, rel.types), strict=True)
-                    if (c.lower() in ids or c in text_columns) and t != "VARCHAR"]
+            types = list(map(str, rel.types))
+            text = {c for c, t in zip(cols, types, strict=True)
+                    if (c.lower() in ids or c in text_columns) and t != "VARCHAR"}
             if text:
-                spec = ", ".join(f"{_sql_str(c)}: 'VARCHAR'" for c in text)
-                rel = con.sql(f"SELECT * FROM read_csv({target}, header = true, types = {{{spec}}})")
+                if fmt == "csv":  # read_csv overrides some columns' types
+                    spec = ", ".join(f"{_sql_str(c)}: 'VARCHAR'" for c in cols if c in text)
+                    sql = f"SELECT * FROM read_csv({target}, header = true, types = {{{spec}}})"
+                else:  # read_json takes every column's type, so the sniffed ones are given back for the rest
+                    spec = ", ".join(f"{_sql_str(c)}: {_sql_str('VARCHAR' if c in text else t)}"
+                                     for c, t in zip(cols, types, strict=True))
+                    sql = f"SELECT * FROM read_json({target}, format = 'newline_delimited', columns = {{{spec}}})"
+                rel = con.sql(sql)
                 cols = rel.columns
     except duckdb.Error as exc:
         raise duck_error(exc, p.name, fmt) from None
@@ -283,6 +291,7 @@ def _generic(
     return rel
 
 
+_REBINDABLE = ("csv", "jsonl")
 _DELIMITERS = ",;\t|"
 
 
