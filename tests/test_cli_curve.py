@@ -145,3 +145,23 @@ def test_models_option_keeps_the_named_models_on_every_command(tmp_path):
         bad = run_cli(*args, str(path), "--models", "big,nope")
         assert bad.returncode == 2 and bad.stderr.strip() == (
             "passcurve: error: unknown model 'nope'; models present: big, small")
+
+
+def test_models_option_names_a_model_with_a_comma(tmp_path):
+    # "\," is a comma inside a name: the one way to keep a model such as "llama, 8B" on the command line
+    from passcurve.cli._app import split_names
+    from passcurve.data import write_counts
+
+    assert split_names(r"a\,b, c ,,d") == ["a,b", "c", "d"]
+    cnt = pc.Counts.from_arrays([10, 10, 10, 10], [1, 2, 3, 4], problem=["p1", "p2"] * 2,
+                                model=["llama, 8B"] * 2 + ["other"] * 2)
+    path = tmp_path / "comma.csv"
+    write_counts(cnt, path)
+    r = run_cli("curve", str(path), "--json", "--models", r"llama\, 8B")
+    assert r.returncode == 0, r.stderr
+    d = json.loads(r.stdout)
+    # pass@1 = mean c/n over the two problems of that model: (1/10 + 2/10) / 2
+    assert [m["model"] for m in d["models"]] == ["llama, 8B"]
+    assert d["models"][0]["curve"][0]["pass_at_k"] == pytest.approx(0.15, abs=1e-15)
+    bad = run_cli("curve", str(path), "--models", "llama, 8B")
+    assert bad.returncode == 2 and "unknown model 'llama'" in bad.stderr

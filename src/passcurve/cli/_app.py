@@ -174,7 +174,8 @@ Threshold = Annotated[
 Format = Annotated[
     str | None, typer.Option("--format", help="Force the input format (jsonl, csv, parquet, or a harness name).")
 ]
-Models = Annotated[str | None, typer.Option("--models", help="Keep these models only (comma-separated names).")]
+Models = Annotated[str | None, typer.Option(
+    "--models", help="Keep these models only (comma-separated names; a comma inside a name is written \\,).")]
 Seed = Annotated[int, typer.Option("--seed", help="Seed for every random step (reproducible output).")]
 JsonFlag = Annotated[bool, typer.Option("--json", help="Print the result object's to_dict() as JSON.")]
 
@@ -223,6 +224,7 @@ def load_counts(
 # ---------------------------------------------------------------------------------------
 import functools  # noqa: E402
 import inspect  # noqa: E402
+import re  # noqa: E402
 import typing  # noqa: E402
 
 READ_OPTIONS: dict[str, Any] = {
@@ -236,6 +238,12 @@ READ_OPTIONS: dict[str, Any] = {
     "format": Format,
     "models": Models,
 }
+
+
+def split_names(text: str) -> list[str]:
+    """Names from a comma-separated list, where ``\\,`` is a comma inside a name (``"A\\,B,C"`` -> A,B and C)."""
+    parts = re.split(r"(?<!\\),", text)
+    return [p.replace("\\,", ",").strip() for p in parts if p.strip()]
 
 
 def read_options(fn: Callable[..., Any]) -> Callable[..., Any]:
@@ -259,7 +267,7 @@ def read_options(fn: Callable[..., Any]) -> Callable[..., Any]:
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         read = {name: kwargs.pop(name, None) for name in READ_OPTIONS}
         if read["models"] is not None:  # comma-separated on the command line, a list for the data layer
-            read["models"] = [m.strip() for m in read["models"].split(",") if m.strip()]
+            read["models"] = split_names(read["models"])
         return fn(*args, read=read, **kwargs)
 
     wrapper.__signature__ = sig.replace(parameters=params)  # type: ignore[attr-defined]
