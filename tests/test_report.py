@@ -473,3 +473,30 @@ def test_each_model_runs_to_its_own_smallest_n():
     head = old.html[: old.html.index('id="loop"')]
     assert "Curves run to k = 10. Some models were sampled further: deep (n ≥ 1,000)" in head
     assert "Some models were sampled further" not in build_report(cnt.select("deep"), **FAST).html
+
+
+def test_model_names_are_text_in_the_charts_and_the_explorer_link_is_escaped(tmp_path):
+    # plotly renders trace names and subplot titles as markup: a model "<b>x</b>" was bold and an <a> a live link
+    # (report audit); a long name squeezed the plot to ~60 px. Names go to plotly escaped and cut in the middle.
+    import json
+
+    from passcurve.report._sections import LABEL_CHARS
+
+    markup = '<b>x</b>&amp;<a href="https://e">l</a>'  # 38 characters: not cut
+    long_a, long_b = "run-" + "L" * 300 + "-temp-0.7", "run-" + "L" * 300 + "-temp-1.0"
+    cnt = Counts.from_arrays([20] * 12, [1, 5, 9, 20, 0, 3, 7, 12, 2, 4, 6, 8], problem=["a", "b", "c", "d"] * 3,
+                             model=[markup] * 4 + [long_a] * 4 + [long_b] * 4)
+    rep = build_report(cnt, **FAST)
+    names = set()
+    for m in re.finditer(r'Plotly\.newPlot\(\s*"[^"]+",\s*(\[.*?\]),\s*\{', rep.html, re.S):
+        names |= {t.get("name") for t in json.loads(m.group(1)) if t.get("name")}
+    assert html.escape(markup, quote=False) in names and markup not in names
+    cut = {x for x in names if "…" in x and "interval" not in x and " " not in x}
+    assert len(cut) == 2 and all(len(x) == LABEL_CHARS for x in cut)  # still two names, told apart by their ends
+    assert {x[-8:] for x in cut} == {"temp-0.7", "temp-1.0"}
+    # the explorer's link back to a report whose file name is HTML: percent-encoded, no markup
+    out = rep.write(tmp_path / 'a"><img src=x onerror=alert(1)> #1 50%.html')
+    explorer = (tmp_path / "explorer.html").read_text(encoding="utf-8")
+    assert "<img" not in explorer
+    assert 'href="a%22%3E%3Cimg%20src%3Dx%20onerror%3Dalert%281%29%3E%20%231%2050%25.html"' in explorer
+    assert out.exists()

@@ -23,7 +23,9 @@ page and :func:`explorer_readouts` use the same rule: when ν = μ(1−μ)/σ² 
 
 from __future__ import annotations
 
+import html
 import math
+import urllib.parse
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -151,9 +153,10 @@ def explorer_html(*, report_href: str | None = None) -> str:
     pkg = resources.files("passcurve.report")
     page = (pkg / "explorer.html").read_text(encoding="utf-8")
     js = (pkg / "explorer.js").read_text(encoding="utf-8")
-    back = (
-        f'<p class="back"><a href="{report_href}">&larr; back to the report</a></p>' if report_href else ""
-    )
+    # the report's file name is a relative URL inside an attribute: percent-encoded (so '#', '%' and spaces
+    # name the file, not a fragment) and HTML-escaped (so a quote cannot end the attribute)
+    href = html.escape(urllib.parse.quote(report_href), quote=True) if report_href else ""
+    back = f'<p class="back"><a href="{href}">&larr; back to the report</a></p>' if report_href else ""
     return page.replace("/*__EXPLORER_JS__*/", js).replace("<!--__BACKLINK__-->", back)
 
 

@@ -8,6 +8,7 @@ A builder whose inputs are missing returns an *omitted* section with a one-line 
 
 from __future__ import annotations
 
+import html
 import math
 from collections.abc import Sequence
 from typing import Any
@@ -103,6 +104,22 @@ def fmt_pct(x: Any, digits: int = 1) -> str:
     if 0 < abs(x) < 10 ** (-digits - 2):
         return f"{100 * x:.2g}%" if abs(x) >= 1e-5 else "<0.001%"
     return f"{100 * x:.{digits}f}%"
+
+
+LABEL_CHARS = 40
+"""Longest model name a legend or panel title shows (the tables show the whole name)."""
+
+
+def _label(name: Any) -> str:
+    """A model name as plotly text: HTML-escaped, since plotly renders trace names and titles as markup
+    (a name "<b>x</b>" would be bold and an <a> a live link), and cut to :data:`LABEL_CHARS` characters so a
+    long name cannot squeeze the plot area. The cut is in the middle: names of runs tend to differ at the end
+    ("...-temperature-0.7" and "...-temperature-1.0")."""
+    text = str(name)
+    if len(text) > LABEL_CHARS:
+        tail = LABEL_CHARS // 3
+        text = text[: LABEL_CHARS - 1 - tail] + "…" + text[-tail:]
+    return html.escape(text, quote=False)  # plotly decodes &lt; &gt; &amp; but shows &quot; as typed
 
 
 def _layout(fig: Any, *, xtitle: str, ytitle: str, logx: bool = True, logy: bool = False, height: int = 460) -> Any:
@@ -205,9 +222,9 @@ def passk_section(curve: Any) -> Section:
         col = colour(i)
         if has_band:
             lo, hi = curve.intervals["pass_at_k"]
-            fig.add_trace(_band(go, ks, lo[i], hi[i], col, f"{m} interval", m))
+            fig.add_trace(_band(go, ks, lo[i], hi[i], col, f"{_label(m)} interval", m))
         fig.add_trace(
-            go.Scatter(x=ks, y=curve.values["pass_at_k"][i], mode=line_mode(curve.values["pass_at_k"][i]), name=m,
+            go.Scatter(x=ks, y=curve.values["pass_at_k"][i], mode=line_mode(curve.values["pass_at_k"][i]), name=_label(m),
                        legendgroup=m, line={"color": col, "width": 2.5}, hovertemplate="%{y:.4f}")
         )
     _layout(fig, xtitle="k (samples per problem)", ytitle="pass@k (unbiased, mean over problems)")
@@ -244,7 +261,7 @@ def failure_section(curve: Any, fits: dict[str, Any] | None = None, note: str | 
         fail = 1.0 - curve.values["pass_at_k"][i]
         ok = fail > 0
         fig.add_trace(
-            go.Scatter(x=ks[ok], y=fail[ok], mode=line_mode(fail[ok]), name=f"{m}", legendgroup=m,
+            go.Scatter(x=ks[ok], y=fail[ok], mode=line_mode(fail[ok]), name=_label(m), legendgroup=m,
                        line={"color": col, "width": 2.5}, hovertemplate="%{y:.4g}")
         )
         f = (fits or {}).get(m)
@@ -254,17 +271,17 @@ def failure_section(curve: Any, fits: dict[str, Any] | None = None, note: str | 
             fk, fv, flo, fhi = (np.asarray(a, dtype=float) for a in f["forecast"])
             if np.isfinite(flo).any():
                 fig.add_trace(_band(go, fk, np.clip(flo, floor, None), np.clip(fhi, floor, None), col,
-                                    f"{m} forecast interval", m))
+                                    f"{_label(m)} forecast interval", m))
             keep = fv >= floor
             fig.add_trace(
-                go.Scatter(x=fk[keep], y=fv[keep], mode="lines", name=f"{m} forecast", legendgroup=m, showlegend=False,
+                go.Scatter(x=fk[keep], y=fv[keep], mode="lines", name=f"{_label(m)} forecast", legendgroup=m, showlegend=False,
                            line={"color": col, "width": 2, "dash": "dot"}, hovertemplate="%{y:.4g}")
             )
         if "power_law" in f:
             pk, pv = (np.asarray(a, dtype=float) for a in f["power_law"])
             keep = pv >= floor
             fig.add_trace(
-                go.Scatter(x=pk[keep], y=pv[keep], mode="lines", name=f"{m} power law", legendgroup=m, showlegend=False,
+                go.Scatter(x=pk[keep], y=pv[keep], mode="lines", name=f"{_label(m)} power law", legendgroup=m, showlegend=False,
                            line={"color": col, "width": 1.5, "dash": "dash"}, hovertemplate="%{y:.4g}")
             )
     if fits:
@@ -307,9 +324,9 @@ def naive_section(curve: Any) -> Section:
     for i, m in enumerate(curve.models):
         col = colour(i)
         fig.add_trace(go.Scatter(x=ks, y=curve.values["pass_at_k"][i], mode=line_mode(curve.values["pass_at_k"][i]),
-                                 name=m, legendgroup=m, line={"color": col, "width": 2.5}, hovertemplate="%{y:.4f}"))
+                                 name=_label(m), legendgroup=m, line={"color": col, "width": 2.5}, hovertemplate="%{y:.4f}"))
         fig.add_trace(go.Scatter(x=ks, y=curve.values["naive_pass_at_k"][i],
-                                 mode=line_mode(curve.values["naive_pass_at_k"][i]), name=f"{m} naive",
+                                 mode=line_mode(curve.values["naive_pass_at_k"][i]), name=f"{_label(m)} naive",
                                  legendgroup=m, line={"color": col, "width": 1.5, "dash": "dash"},
                                  hovertemplate="%{y:.4f}", showlegend=False))
     _style_key(go, fig, [("unbiased", "solid"), ("naive plug-in", "dash")])
@@ -338,7 +355,7 @@ def passpow_section(curve: Any) -> Section:
         col = colour(i)
         v = curve.values["pass_pow_k"][i]
         ok = v >= POW_FLOOR
-        fig.add_trace(go.Scatter(x=ks[ok], y=v[ok], mode=line_mode(v[ok]), name=m, legendgroup=m,
+        fig.add_trace(go.Scatter(x=ks[ok], y=v[ok], mode=line_mode(v[ok]), name=_label(m), legendgroup=m,
                                  line={"color": col, "width": 2.5}, hovertemplate="%{y:.4g}"))
     _layout(fig, xtitle="k (attempts that must all succeed)", ytitle="pass^k (unbiased, mean over problems)",
             logy=True)
@@ -375,7 +392,7 @@ def histogram_section(counts: Any, fitted: dict[str, Any] | None = None, note: s
     rows = -(-m_count // cols)
     p_all = counts.c / counts.n
     edges, logx = _bins(p_all, int(counts.n.max()))
-    fig = make_subplots(rows=rows, cols=cols, subplot_titles=list(models), horizontal_spacing=0.07,
+    fig = make_subplots(rows=rows, cols=cols, subplot_titles=[_label(m) for m in models], horizontal_spacing=0.07,
                         vertical_spacing=min(0.12, 0.5 / max(rows, 1)))
     zero_x = float(edges[0]) / 2  # where the "never solved" bar sits on a log axis
     for i, m in enumerate(models):
@@ -396,7 +413,7 @@ def histogram_section(counts: Any, fitted: dict[str, Any] | None = None, note: s
             bar_x, widths = mids, np.diff(edges) * 0.9
         col = colour(i)
         fig.add_trace(go.Bar(x=bar_x, y=share, width=widths, marker_color=_rgba(col, 0.6),
-                             name=f"{m} observed", showlegend=False, hovertemplate="c/n ≈ %{x:.3g}: %{y:.1%}"),
+                             name=f"{_label(m)} observed", showlegend=False, hovertemplate="c/n ≈ %{x:.3g}: %{y:.1%}"),
                       row=r, col=cc)
         if logx:
             zero = float(np.mean(p == 0))
@@ -566,10 +583,10 @@ def diagnostics_section(diag: Any, note: str | None = None) -> Section:
     kx = np.asarray(ks, dtype=float)
     for i, m in enumerate(diag.models):
         col = colour(i)
-        fig.add_trace(go.Scatter(x=kx, y=diag.pass_at_k[i], mode="lines+markers", name=m,
+        fig.add_trace(go.Scatter(x=kx, y=diag.pass_at_k[i], mode="lines+markers", name=_label(m),
                                  legendgroup=m, line={"color": col, "width": 2.5}, marker={"size": 5},
                                  hovertemplate="%{y:.4f}"))
-        fig.add_trace(go.Scatter(x=kx, y=diag.independent_pass_at_k[i], mode="lines", name=f"{m} if independent",
+        fig.add_trace(go.Scatter(x=kx, y=diag.independent_pass_at_k[i], mode="lines", name=f"{_label(m)} if independent",
                                  legendgroup=m, line={"color": col, "width": 1.5, "dash": "dash"},
                                  hovertemplate="%{y:.4f}", showlegend=False))
     _style_key(go, fig, [("actually", "solid"), ("if independent: 1 − (1 − μ)^k", "dash")])
