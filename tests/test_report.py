@@ -167,6 +167,20 @@ def test_histogram_uses_log_bins_for_rare_successes():
     assert "Log-spaced bins" in cap and "never solved" in cap
 
 
+def test_linear_histogram_bins_hold_one_value_of_c_over_n_each():
+    # n = 20, c = 0..20: bin [k/20, (k+1)/20) holds c = k (the last bin, closed, also c = 20). The edges were
+    # linspace's, 3 * 0.05 = 0.15000000000000002 > 3/20, so c = 3 fell into the bin of c = 2 and left one empty,
+    # and the fitted line, on the same edges, dropped to 0 there (report audit)
+    from passcurve.report._sections import _bins
+
+    p = np.arange(21) / 20
+    edges, logx = _bins(p, 20)
+    assert not logx
+    assert np.histogram(p, bins=edges)[0].tolist() == [1] * 19 + [2]
+    # any n whose lattice contains k/20: n = 40, c = 0, 2, ..., 40 lands the same way
+    assert np.histogram(np.arange(0, 41, 2) / 40, bins=edges)[0].tolist() == [1] * 19 + [2]
+
+
 def test_log_ticks_are_readable():
     assert log_ticks(0.1, 0.9) == [0.1, 0.2, 0.5]
     assert log_ticks(1, 1e7) == [10.0**e for e in range(8)]

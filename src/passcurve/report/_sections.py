@@ -373,7 +373,9 @@ def _bins(p: np.ndarray, n_max: int) -> tuple[np.ndarray, bool]:
     if pos.size and np.median(pos) < 0.05:
         lo = math.floor(math.log10(0.5 / n_max) * 4) / 4
         return np.logspace(lo, 0, int(round(-lo * 4)) + 1), True
-    return np.linspace(0, 1, 21), False
+    # k/20 by one division each, the float every c/n equal to k/20 rounds to (linspace's 3 * 0.05 is
+    # 0.15000000000000002, which sent c/n = 3/20 into the bin below and left another bin empty)
+    return np.arange(21) / 20, False
 
 
 def histogram_section(counts: Any, fitted: dict[str, Any] | None = None, note: str | None = None) -> Section:
