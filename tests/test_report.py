@@ -257,6 +257,16 @@ def test_stopping_time_data_is_flagged_at_the_top():
     rep = build_report(cnt, parts=set(), input_warnings=read)
     top = rep.html[: rep.html.index('id="loop"')]
     assert 'id="banner"' in top and "StoppingTimeWarning" in top
+    # said once: the reader's file-level warning stands for the forecasts' per-model ones (same check, same
+    # evidence), the four numbers' caption names it instead of repeating it; it was 8 warnings shown 3 times
+    stops = [m for c, m in rep.data.warnings if c == "StoppingTimeWarning"]
+    assert stops == [read[0][1]]
+    assert rep.html.count("n looks like a stopping time") == 2  # the banner and the flags section
+    loop = rep.html[rep.html.index('id="loop"'): rep.html.index('id="pass-at-k"')]
+    assert "at the top of the page (<strong>StoppingTimeWarning</strong>" in loop
+    # without the reader's warning, the seven per-model ones are one, naming each model with its evidence
+    alone = [m for c, m in build_report(cnt, parts={"fits"}, **FAST).data.warnings if c == "StoppingTimeWarning"]
+    assert len(alone) == 1 and alone[0].startswith("7 models: n looks like a stopping time ('Claude 3.5 Opus': 151")
 
 
 def _retry_log(seed: int = 0) -> dict[str, np.ndarray]:
@@ -514,3 +524,16 @@ def test_model_names_are_text_in_the_charts_and_the_explorer_link_is_escaped(tmp
     assert "<img" not in explorer
     assert 'href="a%22%3E%3Cimg%20src%3Dx%20onerror%3Dalert%281%29%3E%20%231%2050%25.html"' in explorer
     assert out.exists()
+
+
+def test_thin_means_are_warned_once_not_once_per_model():
+    # 6 models x 5 problems: the curves' intervals warn once for all models; the any-law band behind the forecast
+    # label warned again per model about an interval the report does not show (report audit: 21 flags for 20 models)
+    rng = np.random.default_rng(0)
+    c = rng.integers(0, 21, 30)
+    cnt = Counts.from_arrays([20] * 30, c, problem=[f"p{i}" for i in range(5)] * 6,
+                             model=[f"model{j}" for j in range(6) for _ in range(5)])
+    data = compute_report_data(cnt, **FAST)
+    thin = [m for cat, m in data.warnings if cat == "DegenerateDataWarning"]
+    assert [m.split(":")[0] for m in thin] == ["pass_at_k", "pass_pow_k"]
+    assert all("for 6 models" in m for m in thin)

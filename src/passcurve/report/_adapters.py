@@ -10,13 +10,14 @@ from __future__ import annotations
 
 import copy
 import dataclasses
+import warnings
 from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 
 import passcurve as pc
-from passcurve import PasscurveError
+from passcurve import DegenerateDataWarning, PasscurveError
 
 __all__ = ["available"]
 
@@ -194,10 +195,14 @@ def _any_law(counts: Any, models: Any, own: dict[str, int], fk: int, labels: dic
         if label is None or label.startswith("not shown"):
             continue
         K = np.unique([2 * own[m], int(forecast_grid(own[m], fk)[-1])])
-        # a copy of a Generator, so the sections after this one draw the same numbers as without it
+        # a copy of a Generator, so the sections after this one draw the same numbers as without it. The band
+        # inside warns of thin means per model: about an interval the report does not show, and said already of
+        # the curves' own intervals
         try:
-            b = bounds(counts.select(m), K, confidence_level=confidence_level,
-                       rng=copy.deepcopy(rng) if isinstance(rng, np.random.Generator) else rng, design=design)
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", DegenerateDataWarning)
+                b = bounds(counts.select(m), K, confidence_level=confidence_level,
+                           rng=copy.deepcopy(rng) if isinstance(rng, np.random.Generator) else rng, design=design)
         except PasscurveError:  # nothing the data constrain: the forecast's label stands alone
             continue
         parts = [f"pass@{int(k):,} in [{b.low[0, j]:.3f}, {b.high[0, j]:.3f}]" for j, k in enumerate(b.k)

@@ -11,9 +11,10 @@ Two stages, kept apart:
 
 from __future__ import annotations
 
+import re
 import time
 import warnings
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -136,6 +137,10 @@ class _Omitted(Exception):
         self.note = note
 
 
+_PER_MODEL = re.compile(r"^model '(.+?)': (.*)$", re.S)
+_PAREN = re.compile(r"\(([^()]*)\)")
+
+
 class _Collector:
     """Runs library calls, records their PasscurveWarnings (verbatim, once) and their wall time."""
 
@@ -143,6 +148,43 @@ class _Collector:
         self.progress = progress
         self.warnings: list[tuple[str, str]] = []
         self.timings: dict[str, float] = {}
+
+    def folded(self, file_level: Sequence[tuple[str, str]] = ()) -> tuple[tuple[str, str], ...]:
+        """The warnings, with one per-model statement repeated for several models said once.
+
+        Library calls that work per model warn once per model in the same words ("model 'A': n looks like a
+        stopping time (151 problems ...): ..."): those of one category and one wording outside the first
+        parenthesis become one warning naming each model with its own parenthesis. A per-model warning whose
+        category the reader already stated for the file (``file_level``: the same check on the same evidence)
+        is left out.
+        """
+        stated = {cat for cat, _ in file_level}
+        out: list[tuple[str, str]] = []
+        groups: dict[tuple[str, str], list[tuple[str, str | None]]] = {}
+        slot: dict[tuple[str, str], int] = {}
+        for cat, msg in self.warnings:
+            m = _PER_MODEL.match(msg)
+            if m is None:
+                out.append((cat, msg))
+                continue
+            if cat in stated:
+                continue
+            name, rest = m.groups()
+            paren = _PAREN.search(rest)
+            key = (cat, rest if paren is None else rest[: paren.start()] + "\0" + rest[paren.end():])
+            if key not in groups:
+                groups[key], slot[key] = [], len(out)
+                out.append((cat, msg))
+            groups[key].append((name, None if paren is None else paren.group(1)))
+        for (cat, template), members in groups.items():
+            if len(members) > 1:
+                if "\0" in template:
+                    said = "; ".join(f"'{name}': {inner}" for name, inner in members)
+                    text = f"{len(members)} models: " + template.replace("\0", f"({said})")
+                else:
+                    text = f"models {', '.join(repr(name) for name, _ in members)}: {template}"
+                out[slot[(cat, template)]] = (cat, text)
+        return tuple(out)
 
     def _repeat(self, item: tuple[str, str]) -> bool:
         """The same per-model note repeated by a later computation on another k grid (k > n drops, thin means)."""
@@ -372,7 +414,7 @@ def compute_report_data(
         problem_columns=cols,
         pow_k=pow_k,
         pow_ks=tuple(pow_ks) if "pass_pow_k" in tab.values else (),
-        warnings=tuple(col.warnings),
+        warnings=col.folded(file_level=tuple((str(c), str(m)) for c, m in input_warnings)),
         notes=notes,
         fits=fits,
         fitted_shares=shares,
@@ -533,7 +575,7 @@ def build_report(
     n = data.notes
     sections = [
         S.loop_numbers_section(data.curve, data.pow_k, data.retries, n.get("retries"),
-                               flags=[m for _, m in _loop_flags(data)]),
+                               flags=[cat for cat, _ in _loop_flags(data)]),
         S.passk_section(data.curve),
         S.failure_section(data.curve, data.fits or None, note=n.get("failure")),
         S.naive_section(data.curve),

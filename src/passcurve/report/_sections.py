@@ -685,9 +685,10 @@ def loop_numbers_section(curve: Any, pow_k: int | None, retries: dict[str, Any] 
     if has_ci:
         expl.append(f"brackets: {_level(curve)} intervals")
     body += '<ul class="caption">' + "".join(f"<li>{e}</li>" for e in expl) + "</ul>"
-    if flags:
-        body += ("<p class='caption'>Read these numbers with the <a href='#flags'>flags</a>: "
-                 + "; ".join(esc(f) for f in flags) + "</p>")
+    if flags:  # the warnings themselves are in the banner at the top and under flags: named here, not repeated
+        named = ", ".join(f"<strong>{esc(f)}</strong>" for f in dict.fromkeys(flags))
+        body += (f"<p class='caption'>Read these numbers with the warning{'s' if len(flags) > 1 else ''} at the "
+                 f"top of the page ({named}; all warnings are under <a href='#flags'>flags</a>).</p>")
     return Section("loop", "Four numbers for a self-improving loop", body)
 
 
