@@ -537,3 +537,17 @@ def test_thin_means_are_warned_once_not_once_per_model():
     thin = [m for cat, m in data.warnings if cat == "DegenerateDataWarning"]
     assert [m.split(":")[0] for m in thin] == ["pass_at_k", "pass_pow_k"]
     assert all("for 6 models" in m for m in thin)
+
+
+def test_a_few_short_problems_stopping_the_curves_are_pointed_out():
+    # n from 1 to ~10^4: under k_gt_n="nan" the curves stop at k = 1 (pass@2 is undefined for the n = 1 problem);
+    # the header said only "Curves run to k = 1" (report audit)
+    n = np.array([1, 3, 5000, 6000, 7000, 8000, 9816])
+    cnt = Counts.from_arrays(n, n // 3, model="m")
+    rep = build_report(cnt, parts=set())
+    top = rep.html[: rep.html.index('id="loop"')]
+    assert "Curves run to k = 1." in top and "median n = 6,000" in top and "2 of 7 have fewer" in top
+    assert "--drop-k-gt-n" in top
+    # equal n: nothing to point out
+    eq = build_report(Counts.from_arrays([20] * 4, [1, 2, 3, 4], model="m"), parts=set())
+    assert "Most problems have far more samples" not in eq.html

@@ -477,8 +477,15 @@ def _ranges(c: Counts, cur: CurveResult) -> str:
         return (f"Curves run to k = {int(cur.k[-1]):,}; at each k the problems with fewer samples are left out of "
                 "the mean (<code>--drop-k-gt-n</code>).")
     k_last = int(cur.k[-1])
-    text = f"Curves run to k = {k_last}."
+    text = f"Curves run to k = {k_last:,}."
     further = [(m, int(sub.n.min())) for m, sub in c.groups() if int(sub.n.min()) > k_last]
+    median_n = float(np.median(c.n))
+    if not further and median_n >= 2 * k_last:  # a few problems with few samples stop every curve early
+        few = int(np.sum(c.n < median_n / 2))
+        text += (f" <strong>Most problems have far more samples</strong> (median n = {median_n:,.0f}, largest "
+                 f"{int(c.n.max()):,}), but pass@k is undefined for a problem with fewer than k samples, and "
+                 f"{few:,} of {c.n.size:,} have fewer than half the median. <code>--drop-k-gt-n</code> runs the curves "
+                 "to the largest n, each k averaging the problems sampled that far (a mean over a subset).")
     if not further:
         return text
     names = ", ".join(f"{esc(m)} (n ≥ {n:,})" for m, n in further[:3]) + (", …" if len(further) > 3 else "")
@@ -508,7 +515,7 @@ def _header(data: ReportData, title: str) -> str:
     c = data.counts
     s = [f"<h1>{esc(title)}</h1>"]
     n_min, n_max = int(c.n.min()), int(c.n.max())
-    n_txt = f"n = {n_min}" if n_min == n_max else f"n from {n_min} to {n_max}"
+    n_txt = f"n = {n_min:,}" if n_min == n_max else f"n from {n_min:,} to {n_max:,}"
     problems = len(np.unique(c.problem.astype(str)))
     s.append(
         f'<p class="muted">Source: <strong>{esc(c.source)}</strong> · {len(c.models)} model(s) · '
