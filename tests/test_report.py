@@ -551,3 +551,17 @@ def test_a_few_short_problems_stopping_the_curves_are_pointed_out():
     # equal n: nothing to point out
     eq = build_report(Counts.from_arrays([20] * 4, [1, 2, 3, 4], model="m"), parts=set())
     assert "Most problems have far more samples" not in eq.html
+
+
+def test_hidden_difficulty_caption_follows_the_estimates():
+    # "alike": every problem c = 10 of n = 20, so the unbiased P(both right) = 10*9/(20*19) = 0.2368 < mu^2 = 0.25
+    # and the actual pass@k is above the independent curve; the caption said "falls below" for every model
+    # (report audit). "spread": c from 0 to 20, well below it.
+    cnt = Counts.from_arrays([20] * 12, [10] * 6 + [0, 20, 1, 19, 2, 18], problem=[f"p{i}" for i in range(6)] * 2,
+                             model=["alike"] * 6 + ["spread"] * 6)
+    rep = build_report(cnt, parts={"diagnostics"}, **FAST)
+    sec = rep.html[rep.html.index('id="hidden-difficulty"'): rep.html.index('id="problems"')]
+    assert "for 1 of 2 models, not for alike" in sec
+    one = build_report(cnt.select("spread"), parts={"diagnostics"}, **FAST)
+    sec = one.html[one.html.index('id="hidden-difficulty"'): one.html.index('id="problems"')]
+    assert "falls below independent coin flips at the average rate (dashed)." in sec

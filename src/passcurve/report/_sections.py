@@ -595,10 +595,24 @@ def diagnostics_section(diag: Any, note: str | None = None) -> Section:
     _layout(fig, xtitle="k (doubling)", ytitle="pass@k", height=420)
     fig.update_yaxes(rangemode="tozero")
     body += figure_html(fig, "fig-hidden")
+    # what the chart shows, model by model: the estimates can sit on the other side of the theory's inequality
+    gap = diag.independent_pass_at_k[:, -1] - diag.pass_at_k[:, -1]
+    below = [str(m) for m, g in zip(diag.models, gap, strict=True) if g > 0]
+    others = [str(m) for m, g in zip(diag.models, gap, strict=True) if not g > 0]
+    if not others:
+        seen = "Here the actual pass@k (solid) falls below independent coin flips at the average rate (dashed)" + (
+            " for every model." if len(below) > 1 else ".")
+    else:
+        names = ", ".join(esc(m) for m in others[:4]) + (f" and {len(others) - 4} more" if len(others) > 4 else "")
+        seen = ((f"Here the actual pass@k (solid) falls below independent coin flips at the average rate (dashed) for "
+                 f"{len(below)} of {len(gap)} models, not for " if below else
+                 "Here the actual pass@k (solid) does not fall below independent coin flips (dashed) for ")
+                + f"{names}: at k = {ks[-1]:,} the estimate is at or above the independent curve, as when the "
+                "problems are alike in difficulty (ICC near 0) or too few to tell.")
     body += (
         '<p class="caption">Two answers to the same problem are both right with probability μ² + σ², not μ²: '
-        "problems differ in difficulty (σ), so a right first answer is evidence the problem is easy. "
-        "That is why the actual pass@k (solid) falls below independent coin flips at the average rate (dashed). "
+        "problems differ in difficulty (σ), so a right first answer is evidence the problem is easy, and pass@k "
+        f"grows more slowly than for independent coin flips. {seen} "
         'Move the sliders in the <a href="#explorer">explorer</a> to see the same effect.</p>'
     )
     return Section("hidden-difficulty", title, body, note=note)
