@@ -565,3 +565,18 @@ def test_hidden_difficulty_caption_follows_the_estimates():
     one = build_report(cnt.select("spread"), parts={"diagnostics"}, **FAST)
     sec = one.html[one.html.index('id="hidden-difficulty"'): one.html.index('id="problems"')]
     assert "falls below independent coin flips at the average rate (dashed)." in sec
+
+
+def test_table_number_formats():
+    # report audit: "3.43e-07%" in a percentage column, "-3.68e-05" for an ICC, "3.33e-08" in a comparison
+    # interval, "[-, -]" under a value whose interval is undefined
+    from passcurve.report._sections import _with_interval, fmt_fixed, fmt_pct3
+
+    assert fmt_pct3(3.43e-9) == "<0.001%" and fmt_pct3(0.000539) == "0.0539%" and fmt_pct3(0.0232) == "2.32%"
+    assert fmt_fixed(-3.68e-5, 3) == "0.000" and fmt_fixed(3.33e-8) == "0.0000" and fmt_fixed(-0.01234) == "−0.0123"
+    assert fmt_fixed(float("nan")) == "-"
+    from passcurve import DegenerateDataWarning, curve_intervals
+
+    with pytest.warns(DegenerateDataWarning, match="fewer than 2 problems"):  # one problem: no interval
+        cur = curve_intervals(Counts.from_arrays([5], [2], model="m"), k=[1])
+    assert str(_with_interval(cur, "pass_at_k", 0, 0)) == "0.4000"  # c/n = 2/5, and no "[-, -]"

@@ -68,6 +68,11 @@ def _finite(x: Any) -> float | None:
     return x if math.isfinite(x) else None
 
 
+METRIC_NAMES = {"pass_at_k": "pass@k", "pass_pow_k": "pass^k", "naive_pass_at_k": "naive pass@k",
+                "g_pass_at_k": "G-pass@k", "mg_pass_at_k": "mG-pass@k"}
+"""How a metric's name reads in a caption."""
+
+
 def fmt_num(x: Any, digits: int = 4) -> str:
     """A number for a table cell: '-' for NaN/None, fixed for ordinary values, scientific for tiny ones."""
     x = _finite(x)
@@ -78,6 +83,18 @@ def fmt_num(x: Any, digits: int = 4) -> str:
     return f"{x:.2e}"
 
 
+def fmt_fixed(x: Any, digits: int = 4) -> str:
+    """A difference or correlation in fixed point with a typographic minus ('−0.0123'; '0.0000', never
+    '-0.0000' or '3.33e-08')."""
+    x = _finite(x)
+    if x is None:
+        return "-"
+    text = f"{x:.{digits}f}"
+    if float(text) == 0:
+        return f"{0:.{digits}f}"
+    return text.replace("-", "−")
+
+
 def fmt_pct3(x: Any) -> str:
     """A probability as a percentage with 3 significant digits (2.32%, 0.0539%)."""
     x = _finite(x)
@@ -85,6 +102,8 @@ def fmt_pct3(x: Any) -> str:
         return "-"
     if x == 0:
         return "0%"
+    if abs(x) < 1e-5:  # below 0.001%: three digits of a share this small say nothing (was "3.43e-07%")
+        return "<0.001%"
     return f"{100 * x:#.3g}".rstrip(".") + "%"
 
 
@@ -485,7 +504,8 @@ def _with_interval(curve: Any, metric: str, i: int, j: int, fmt: Any = None) -> 
     v = curve.values[metric][i, j]
     if metric in curve.intervals:
         lo, hi = curve.intervals[metric]
-        return Raw(f'{esc(fmt(v))}<br><span class="ci">[{esc(fmt(lo[i, j]))}, {esc(fmt(hi[i, j]))}]</span>')
+        if np.isfinite(lo[i, j]) or np.isfinite(hi[i, j]):  # no "[-, -]" where the interval is undefined
+            return Raw(f'{esc(fmt(v))}<br><span class="ci">[{esc(fmt(lo[i, j]))}, {esc(fmt(hi[i, j]))}]</span>')
     return Raw(esc(fmt(v)))
 
 
@@ -543,13 +563,13 @@ def comparison_section(table_curve: Any, counts: Any, comparisons: Sequence[Any]
         for c in comparisons:
             for j, k in enumerate(c.k):
                 crow.append([c.model_a, c.model_b, int(k), fmt_num(c.value_a[j]), fmt_num(c.value_b[j]),
-                             fmt_num(c.difference[j]), f"[{fmt_num(c.low[j])}, {fmt_num(c.high[j])}]",
+                             fmt_fixed(c.difference[j]), f"[{fmt_fixed(c.low[j])}, {fmt_fixed(c.high[j])}]",
                              fmt_p(c.p_value[j]),
                              int(c.problems[j]) if c.problems_b is None else f"{c.problems[j]} / {c.problems_b[j]}",
                              "yes" if c.paired else "no",
                              f"{c.method}; {c.test}"])
         body += '<div class="wide scroll">' + _table(ch, crow, text_cols=2) + "</div>"
-        body += (f'<p class="caption">{esc(comparisons[0].metric.replace("_", " "))}: difference A − B with its '
+        body += (f'<p class="caption">{esc(METRIC_NAMES.get(comparisons[0].metric, comparisons[0].metric))}: difference A − B with its '
                  f"{lvl} interval and a two-sided p-value of no difference; paired on shared problems "
                  "(passcurve.compare).</p>")
     return Section("models", "Model comparison", body, note=note)
@@ -573,7 +593,7 @@ def diagnostics_section(diag: Any, note: str | None = None) -> Section:
     rows = []
     for i, m in enumerate(diag.models):
         row = [m, fmt_pct3(diag.mean[i]), fmt_pct3(diag.mean_squared[i]), fmt_pct3(diag.both_right[i]),
-               fmt_pct3(diag.second_given_first[i]), fmt_num(diag.icc[i], 3), fmt_pct3(diag.difficulty_sd[i])]
+               fmt_pct3(diag.second_given_first[i]), fmt_fixed(diag.icc[i], 3), fmt_pct3(diag.difficulty_sd[i])]
         if j8 is not None:
             row += [fmt_pct3(diag.independent_pass_at_k[i, j8]), fmt_pct3(diag.pass_at_k[i, j8])]
         rows.append(row)
@@ -631,8 +651,8 @@ def _coverage_k(curve: Any, own: bool, kmax: int) -> str:
     if subset_means(curve):
         return ("k (each model at its own largest n, over only the problems sampled that far: those with fewer "
                 "samples are left out of the mean)" if own else
-                f"{kmax} (over only the problems sampled that far: those with fewer samples are left out of the mean)")
-    return "k (each model at its own smallest n)" if own else str(kmax)
+                f"{kmax:,} (over only the problems sampled that far: those with fewer samples are left out of the mean)")
+    return "k (each model at its own smallest n)" if own else f"{kmax:,}"
 
 
 def loop_numbers_section(curve: Any, pow_k: int | None, retries: dict[str, Any] | None = None,
@@ -650,7 +670,7 @@ def loop_numbers_section(curve: Any, pow_k: int | None, retries: dict[str, Any] 
     own = len(set(j_last)) > 1
     j_pow = ks.index(pow_k) if pow_k in ks and "pass_pow_k" in curve.values else None
     has_ci = "pass_at_k" in curve.intervals
-    headers = ["model", "first-try pass@1", "coverage pass@n" if own else f"coverage pass@{kmax}"]
+    headers = ["model", "first-try pass@1", "coverage pass@n" if own else f"coverage pass@{kmax:,}"]
     if j_pow is not None:
         headers.append(f"pass^{pow_k} (all {pow_k} right)")
     if retries:
@@ -679,10 +699,11 @@ def loop_numbers_section(curve: Any, pow_k: int | None, retries: dict[str, Any] 
     body = '<div class="wide">' + _table(headers, rows) + "</div>"
     expl = [
         "<b>first-try pass@1</b>: the share of problems a single sample solves "
-        + ("(mean of c/n)" if curve.design is None else
+        + ("(the success rate of each problem's first attempt, where the attempt order is known; else the mean of "
+           "c/n)" if retries else "(mean of c/n)" if curve.design is None else
            f"(the stopping-time estimate for a {esc(curve.design)} design, not c/n)"),
         f"<b>coverage</b>: the share solved at least once in {_coverage_k(curve, own, kmax)} "
-        "samples, which a loop only collects with a verifier that recognises the right sample",
+        f"sample{'' if kmax == 1 and not own else 's'}, which a loop only collects with a verifier that recognises the right sample",
     ]
     if j_pow is not None:
         expl.append(f"<b>pass^{pow_k}</b>: the chance that {pow_k} independent attempts are all right (reliability)")
