@@ -580,3 +580,24 @@ def test_table_number_formats():
     with pytest.warns(DegenerateDataWarning, match="fewer than 2 problems"):  # one problem: no interval
         cur = curve_intervals(Counts.from_arrays([5], [2], model="m"), k=[1])
     assert str(_with_interval(cur, "pass_at_k", 0, 0)) == "0.4000"  # c/n = 2/5, and no "[-, -]"
+
+
+def test_sections_say_what_they_draw_on_degenerate_data():
+    # report audit: with n = 1 the failure chart's legend and caption named a power law and a forecast that were
+    # not drawn, and the pass^k chart showed pass^1 while the four numbers said pass^k needs 2 samples; with
+    # nothing solved the pass^k chart was blank on a 0.1..10^4 axis; a flat curve's label said "through 2 points"
+    n1 = build_report(Counts.from_arrays([1] * 6, [1, 0, 0, 1, 0, 1], model="m"), parts={"fits"}, **FAST)
+    fail = n1.html[n1.html.index('id="failure"'): n1.html.index('id="naive"')]
+    assert "Dashed: least-squares power law" not in fail and "every problem has one sample" in fail
+    assert "pass^k needs at least 2 samples per problem" in n1.omitted()["pass-pow-k"]
+    none = build_report(Counts.from_arrays([20] * 6, [0] * 6, model="m"), parts=set(), **FAST)
+    assert "below 1e-06 for every model" in none.omitted()["pass-pow-k"]
+    every = build_report(Counts.from_arrays([20] * 6, [20] * 6, model="m"), parts=set(), **FAST)
+    assert "the failure rate is 0 at every k" in every.html
+    # flat: problem 1 never solved, problem 2 always: pass@k = 1/2 at every k, a line of slope 0 with R² undefined
+    flat = build_report(Counts.from_arrays([30, 30], [0, 30], model="B"), parts={"fits"}, **FAST)
+    assert "(a flat curve: R² undefined)" in flat.html and "through 2 points" not in flat.html
+    # a model whose curve is 1 at every k beside one that has a law: the table says why the first has none
+    two = build_report(Counts.from_arrays([20] * 8, [20, 20, 20, 20, 1, 5, 9, 0], problem=list("abcd") * 2,
+                                          model=["all"] * 4 + ["some"] * 4), parts={"fits"}, **FAST)
+    assert "not fitted: pass_D@k is 0 or 1 at 20 of its 20 points" in two.html

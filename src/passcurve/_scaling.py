@@ -311,7 +311,9 @@ def fit_power_law(
             Ase.append(np.nan)
             Bse.append(np.nan)
             R2.append(np.nan)
-            warns.append(f"model {m!r}: pass_D@k is 0 or 1 on the grid; no power law can be fitted")
+            why = (f"the grid has {ks.size} point{'' if ks.size == 1 else 's'} (k up to the smallest n, {top})"
+                   if ks.size < 2 else f"pass_D@k is 0 or 1 at {ks.size - int(ok.sum())} of its {ks.size} points")
+            warns.append(f"model {m!r}: {why}; a power law needs 2 points with 0 < pass_D@k < 1 and cannot be fitted")
             continue
         if (~ok).any():
             warns.append(f"model {m!r}: {int((~ok).sum())} grid points with pass_D@k in {{0, 1}} were left out")

@@ -137,11 +137,16 @@ def fits(counts: Any, cur: Any, forecast_k: int | None, confidence_level: float,
     if fit_power_law is not None:
         pl = fit_power_law(counts, design=design)
         for i, m in enumerate(pl.models):
+            said = [w.split(": ", 1)[1] for w in pl.warnings if w.startswith(f"model {m!r}: ")]
             if np.isfinite(pl.a[i]) and np.isfinite(pl.b[i]):
                 kk = np.concatenate([k_obs[k_obs <= own[m]], forecast_grid(own[m], fk)[1:]])
                 failure[m]["power_law"] = (kk, 1.0 - pl.predict(kk)[i])
-                r2 = f"R² {pl.r2[i]:.3f}" if np.isfinite(pl.r2[i]) else "through 2 points: exact, unchecked"
+                r2 = (f"R² {pl.r2[i]:.3f}" if np.isfinite(pl.r2[i]) else
+                      "through 2 points: exact, unchecked" if any("line through 2 points" in w for w in said) else
+                      "a flat curve: R² undefined")
                 labels[m]["power law"] = f"−log pass@k = {pl.a[i]:.3f}·k^−{pl.b[i]:.3f} ({r2})"
+            else:  # say why, instead of a column that is silently absent
+                labels[m]["power law"] = "not fitted: " + ("; ".join(said) if said else "no finite fit")
     if forecast is not None:
         tops: dict[int, list[str]] = {}
         for m in cur.models:

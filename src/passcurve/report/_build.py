@@ -586,7 +586,7 @@ def build_report(
         S.passk_section(data.curve),
         S.failure_section(data.curve, data.fits or None, note=n.get("failure")),
         S.naive_section(data.curve),
-        S.passpow_section(data.curve),
+        S.passpow_section(data.curve, in_table=bool(data.pow_ks)),
         S.histogram_section(data.counts, data.fitted_shares or None, note=n.get("histogram")),
         S.comparison_section(data.table_curve, data.counts, data.comparisons, note=n.get("models"), ranks=data.ranks,
                              ranks_note=n.get("ranks"),

@@ -303,18 +303,26 @@ def failure_section(curve: Any, fits: dict[str, Any] | None = None, note: str | 
                 go.Scatter(x=pk[keep], y=pv[keep], mode="lines", name=f"{_label(m)} power law", legendgroup=m, showlegend=False,
                            line={"color": col, "width": 1.5, "dash": "dash"}, hovertemplate="%{y:.4g}")
             )
-    if fits:
-        _style_key(go, fig, [("observed", "solid"), ("power law", "dash"), ("forecast", "dot")])
+    drawn = {what for f in (fits or {}).values() for what in ("power_law", "forecast") if what in f}
+    if drawn:
+        _style_key(go, fig, [("observed", "solid")] + [(label, dash) for what, label, dash in
+                                                        (("power_law", "power law", "dash"), ("forecast", "forecast", "dot"))
+                                                        if what in drawn])
     _layout(fig, xtitle="k (samples per problem)", ytitle="failure rate 1 − pass@k", logy=True)
     fig.update_yaxes(range=[math.log10(floor), 0.02])
     ticks = log_ticks(floor, 1.0)
     fig.update_yaxes(tickmode="array", tickvals=ticks, ticktext=[_tick_text(t) for t in ticks])
     body = figure_html(fig, "fig-failure")
+    if not pos.size:
+        body += ('<p class="caption">Nothing to draw on a log scale: the failure rate is 0 at every k (every problem '
+                 "solved by every sample).</p>")
+    if drawn:
+        body += ('<p class="caption">Solid: observed.'
+                 + (" Dashed: least-squares power law −log pass@k = a·k<sup>−b</sup> (Schaeffer et al. 2025)."
+                    if "power_law" in drawn else "")
+                 + (" Dotted with band: forecast beyond the largest observed k and its interval."
+                    if "forecast" in drawn else "") + "</p>")
     if fits:
-        body += (
-            '<p class="caption">Solid: observed. Dashed: least-squares power law −log pass@k = a·k<sup>−b</sup> '
-            "(Schaeffer et al. 2025). Dotted with band: forecast beyond the largest observed k and its interval.</p>"
-        )
         if any("Any difficulty law" in v.get("labels", {}).get("forecast", "") for v in fits.values()):
             body += (
                 '<p class="caption">"Any difficulty law the data allow": the smallest and largest pass@K of every '
@@ -359,13 +367,21 @@ def naive_section(curve: Any) -> Section:
     return Section("naive", "Naive vs unbiased pass@k", figure_html(fig, "fig-naive") + f'<p class="caption">{cap}</p>')
 
 
-def passpow_section(curve: Any) -> Section:
-    """pass^k (all k samples right) against k."""
+def passpow_section(curve: Any, in_table: bool = True) -> Section:
+    """pass^k (all k samples right) against k; ``in_table``: the comparison table shows pass^k with intervals."""
     if "pass_pow_k" not in curve.values:
         note = ("The curve was computed without pass^k." if curve.design is None else
                 f"Not shown for a {curve.design} design: once sampling stops at a success, whether the first k "
                 "samples would all have succeeded is not observed.")
         return Section("pass-pow-k", "pass^k", note=note, omitted=True)
+    if int(curve.k[-1]) < 2:
+        return Section("pass-pow-k", "pass^k", omitted=True,
+                       note="Not shown: pass^k needs at least 2 samples per problem (pass^1 is pass@1).")
+    vals = np.asarray(curve.values["pass_pow_k"], dtype=float)
+    if not np.any(vals >= POW_FLOOR):
+        return Section("pass-pow-k", "pass^k", omitted=True,
+                       note=f"Not drawn: pass^k is below {POW_FLOOR:g} for every model at every k ≥ 1 (no problem "
+                            "was solved by enough of its samples).")
     go = _go()
     fig = go.Figure()
     ks = np.asarray(curve.k, dtype=float)
@@ -381,7 +397,7 @@ def passpow_section(curve: Any) -> Section:
     cap = ("pass^k = C(c, k)/C(n, k): the chance that k independent attempts all succeed (reliability, τ-bench). "
            f"Log scale, drawn down to {POW_FLOOR:g}."
            + (" Its intervals are in the model comparison table (on a log axis their lower ends, often 0, "
-              "would swamp the chart)." if has_band else ""))
+              "would swamp the chart)." if has_band and in_table else ""))
     return Section("pass-pow-k", "pass^k: all k attempts right", figure_html(fig, "fig-passpow") + f'<p class="caption">{cap}</p>')
 
 
