@@ -145,6 +145,8 @@ def test_write_puts_the_explorer_next_to_the_report(rep, tmp_path):
         ({"confidence_level": "x"}, "`confidence_level`"),
         ({"k_gt_n": "all"}, "`k_gt_n`"),
         ({"n_resamples": 0}, "`n_resamples`"),
+        ({"n_resamples": 50}, r"`n_resamples` must be an integer >= 100"),  # else comparisons were silently omitted
+        ({"rng": -1}, r"`rng` must be None, a non-negative integer seed or a numpy Generator \(got -1\)"),
         ({"forecast_resamples": -1}, "`forecast_resamples`"),
     ],
 )

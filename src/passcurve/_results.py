@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-__all__ = ["long_frame", "json_safe"]
+__all__ = ["long_frame", "json_safe", "level_label"]
 
 
 def json_safe(x: Any) -> Any:
@@ -17,6 +17,12 @@ def json_safe(x: Any) -> Any:
     if isinstance(x, float) and (x != x or x in (float("inf"), float("-inf"))):
         return None
     return x
+
+
+def level_label(confidence_level: float) -> str:
+    """A confidence level as a column or caption label: 0.95 -> '95%', 0.975 -> '97.5%', 0.57 -> '57%' (not
+    truncated to 56% or rounded to 98%)."""
+    return f"{100 * confidence_level:.10g}%"
 
 
 def long_frame(d: dict[str, Any], key: str = "curve") -> Any:

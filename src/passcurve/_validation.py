@@ -255,4 +255,7 @@ def check_rng(rng: Any) -> np.random.Generator:
             return np.random.default_rng(rng)
         except (TypeError, ValueError):
             pass
-    raise PasscurveError(f"`rng` must be None, an integer seed or a numpy Generator (got {type(rng).__name__})")
+    if isinstance(rng, int | np.integer) and not isinstance(rng, bool):
+        raise PasscurveError(f"`rng` must be None, a non-negative integer seed or a numpy Generator (got {rng})")
+    raise PasscurveError(f"`rng` must be None, a non-negative integer seed or a numpy Generator "
+                         f"(got {type(rng).__name__})")

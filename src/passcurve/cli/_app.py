@@ -176,7 +176,7 @@ Format = Annotated[
 ]
 Models = Annotated[str | None, typer.Option(
     "--models", help="Keep these models only (comma-separated names; a comma inside a name is written \\,).")]
-Seed = Annotated[int, typer.Option("--seed", help="Seed for every random step (reproducible output).")]
+Seed = Annotated[int, typer.Option("--seed", min=0, help="Seed for every random step (reproducible output).")]
 JsonFlag = Annotated[bool, typer.Option("--json", help="Print the result object's to_dict() as JSON.")]
 
 

@@ -16,6 +16,7 @@ from .._compare import COMPARE_METHODS
 from .._compare import compare as run_compare
 from .._counts import Counts
 from .._errors import PasscurveError, StoppingTimeWarning
+from .._results import level_label
 from .._uncertainty import INTERVAL_METRICS, curve_intervals
 from ._app import (
     NO_READ,
@@ -157,7 +158,7 @@ def render_compare(res: Any) -> None:
         + ("" if res.design is None else f"; {res.design} design")
     )
     t = Table(title=title, title_justify="left")
-    for col in ("k", res.model_a, res.model_b, "difference", f"{int(round(100 * res.confidence_level))}% interval", "p-value", "problems"):
+    for col in ("k", res.model_a, res.model_b, "difference", f"{level_label(res.confidence_level)} interval", "p-value", "problems"):
         t.add_column(col, justify="right")
     for pt in d["points"]:
         t.add_row(
@@ -249,12 +250,12 @@ def rank_cmd(
     if json_out:
         print_json(res.to_dict())
         return
-    lvl = int(round(100 * res.confidence_level))
+    lvl = level_label(res.confidence_level)
     for j, kk in enumerate(res.k):
         label = {"pass_at_k": "pass@k", "pass_pow_k": "pass^k", "g_pass_at_k": "G-pass@k"}[res.metric]
         t = Table(title=f"{label} at k={int(kk)}: {res.problems} shared problems, "
-                        f"{lvl}% simultaneous rank intervals", title_justify="left")
-        for col, just in (("rank", "right"), ("model", "left"), ("score", "right"), (f"{lvl}% interval", "right"),
+                        f"{lvl} simultaneous rank intervals", title_justify="left")
+        for col, just in (("rank", "right"), ("model", "left"), ("score", "right"), (f"{lvl} interval", "right"),
                           ("rank interval", "right")):
             t.add_column(col, justify=just)  # type: ignore[arg-type]
         for r in res.table(j):

@@ -12,6 +12,7 @@ from rich.table import Table
 from .._curves import curve as compute_curve
 from .._curves import default_top
 from .._errors import PasscurveError
+from .._results import level_label
 from .._simulate import simulate as run_simulation
 from ..data import write_counts, write_table
 from ._app import (
@@ -56,7 +57,7 @@ def render_curve_table(res) -> None:  # type: ignore[no-untyped-def]
         for name in res.values:
             t.add_column(name.replace("_", " ").replace("pass pow k", "pass^k").replace(" at k", "@k"), justify="right")
             if name in res.intervals:
-                t.add_column(f"{int(100 * (res.confidence_level or 0.95))}% interval", justify="right")
+                t.add_column(f"{level_label(res.confidence_level or 0.95)} interval", justify="right")
         t.add_column("problems", justify="right")
         for j, k in enumerate(res.k):
             row = [str(int(k))]
@@ -169,11 +170,11 @@ def demo_cmd(
     Writes the report and explorer.html next to it. Example: passcurve demo -o report.html
     """
     from ..report import STEPS
-    from ._report import _summary, check_html_output, progress_bar, write_report
+    from ._report import EXPLORER, _summary, check_html_output, progress_bar, write_report
 
     if problems < 1 or n < 1:
         raise PasscurveError("`--problems` and `--n` must be >= 1")
-    check_html_output(output)
+    check_html_output(output, beside=EXPLORER)
     with progress_bar(("simulating", *STEPS)) as advance:
         advance("simulating")
         bench = run_simulation(problems=problems, n=n, rng=seed)

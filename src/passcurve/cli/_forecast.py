@@ -19,6 +19,7 @@ from .._difficulty import DIFFICULTY_MODELS, fit_difficulty
 from .._errors import DegenerateDataWarning, PasscurveError
 from .._forecast import FORECAST_METHODS, unforecastable
 from .._forecast import forecast as run_forecast
+from .._results import level_label
 from .._scaling import fit_power_law
 from ._app import (
     NO_READ,
@@ -199,17 +200,17 @@ def forecast_cmd(
             d["warnings"] = list(dict.fromkeys(list(d.get("warnings", [])) + seen))
         print_json(d)
         return
-    lvl = int(round(100 * res.confidence_level))
+    lvl = level_label(res.confidence_level)
     for i, m in enumerate(res.models):
         w = ", ".join(f"{kk} {v:.2f}" for kk, v in res.weights[i].items())
         t = Table(title=f"{m}: forecast ({res.method}; weights {w})", title_justify="left")
         t.add_column("K", justify="right")
         t.add_column("pass@K", justify="right")
-        t.add_column(f"{lvl}% interval", justify="right")
+        t.add_column(f"{lvl} interval", justify="right")
         for cand in res.candidates[i]:
             t.add_column(cand.replace("_", " "), justify="right")
         if allowed is not None:
-            t.add_column(f"any law ({lvl}%)", justify="right")
+            t.add_column(f"any law ({lvl})", justify="right")
         b = None if allowed is None else allowed.models.index(m)
         for j, kk in enumerate(res.k):
             extra = []
@@ -220,7 +221,7 @@ def forecast_cmd(
                       *[f"{v[j]:.4f}" for v in res.candidates[i].values()], *extra)
         out.print(t)
         if allowed is not None and i == 0:
-            out.print(f"  any law: the range of pass@K over every difficulty law whose curve fits the data's {lvl}% "
+            out.print(f"  any law: the range of pass@K over every difficulty law whose curve fits the data's {lvl} "
                       "band at k <= n (no model assumed)", highlight=False)
         obs = res.observed[i] if res.observed is not None else np.full(res.k.size, np.nan)
         seen = [f"pass@{int(kk)} = {obs[j]:.4f}" for j, kk in enumerate(res.k) if np.isfinite(obs[j])]
@@ -235,7 +236,7 @@ def forecast_cmd(
             elif r.reachable:
                 hi = "unreachable" if not np.isfinite(r.high) else f"{r.high:.4g}"
                 seen_at = "" if r.observed_k is None else f"; observed in the data at k = {r.observed_k}"
-                out.print(f"  pass@K = {r.target:g} at K ≈ {r.k:.4g} ({lvl}% interval {r.low:.4g} .. {hi}{seen_at})")
+                out.print(f"  pass@K = {r.target:g} at K ≈ {r.k:.4g} ({lvl} interval {r.low:.4g} .. {hi}{seen_at})")
             else:
                 out.print(f"  pass@K = {r.target:g} is unreachable: the fit plateaus at {r.ceiling:.4f} "
                           "(impossible problems)")
@@ -285,9 +286,9 @@ def backtest_cmd(
             d["warnings"] = seen
         print_json(d)
         return
-    lvl = int(round(100 * res.confidence_level))
-    t = Table(title=f"backtest: {seeds} seed(s); errors and {lvl}% interval widths in points of pass@k, "
-                    f"coverage of the {lvl}% intervals", title_justify="left")
+    lvl = level_label(res.confidence_level)
+    t = Table(title=f"backtest: {seeds} seed(s); errors and {lvl} interval widths in points of pass@k, "
+                    f"coverage of the {lvl} intervals", title_justify="left")
     for col in ("m", "k", "method", "runs", "median |err|", "mean |err|", "bias", "cover", "width"):
         if col == "method":  # never truncated ("least_squares" is the widest)
             t.add_column(col, justify="left", no_wrap=True, min_width=len("least_squares"))

@@ -100,10 +100,25 @@ def _retry_result(file: Path, seed: int, **opts: Any) -> tuple[Any, list[tuple[s
     return res, list(dict.fromkeys(got))
 
 
-def check_html_output(output: Path) -> None:
-    """Before any work: the output must be an .html file in an existing, writable directory."""
+EXPLORER = "explorer.html"
+"""The explorer page the report writes next to itself (``build_report``'s ``explorer_href``)."""
+
+
+def check_html_output(output: Path, *, beside: str | None = None) -> None:
+    """Before any work: the output must be an .html file that :func:`check_output` accepts; ``beside``: the name of
+    a page written next to it (the report's explorer), which it must not be."""
     if output.suffix.lower() not in (".html", ".htm"):
         raise PasscurveError(f"`--output` must end in .html (got {output.name!r})")
+    if beside is not None and output.name == beside:
+        raise PasscurveError(f"`--output` cannot be named {beside!r}: the explorer page is written next to the "
+                             "report under that name")
+    check_output(output)
+
+
+def check_output(output: Path) -> None:
+    """Before any work: the output is not a directory, and its directory exists and is writable."""
+    if output.is_dir():
+        raise PasscurveError(f"cannot write `{output}`: it is a directory")
     parent = output.parent if str(output.parent) else Path(".")
     if not parent.is_dir():
         raise PasscurveError(f"cannot write `{output}`: directory `{parent}` does not exist")
@@ -116,7 +131,7 @@ def write_report(counts: Any, output: Path, *, input_warnings: list[tuple[str, s
     """Build the report of ``counts``, write it and the explorer next to it, echo the warnings on stderr."""
     from ..report import build_report
 
-    check_html_output(output)
+    check_html_output(output, beside=EXPLORER)
     rep = build_report(counts, input_warnings=input_warnings or (), progress=advance, **kwargs)
     rep.write(output)
     skip = {c.__name__ for c in acted_on(kwargs.get("design"))}  # dealt with (it stays in the page's flags)
@@ -153,7 +168,7 @@ def report_cmd(
     """
     from ..report import STEPS
 
-    check_html_output(output)
+    check_html_output(output, beside=EXPLORER)
     design = design_from(stop_batch, cap)
     counts, read_warnings = _read_with_warnings(file, **read)
     retry_result = None
@@ -218,6 +233,7 @@ def plot_cmd(
 
     if output.suffix.lower() not in FORMATS:
         raise PasscurveError(f"`--output` must end in .png, .svg or .pdf (got {output.name!r})")
+    check_output(output)
     chosen = _static_iv(panels)
     counts, read_warnings = _read_with_warnings(file, **read)
     parts = {"intervals"} | ({"fits"} if "failure" in chosen else set())

@@ -10,6 +10,7 @@ from typing import Annotated, Any
 import typer
 from rich.table import Table
 
+from .._files import write_text_atomic
 from .._rl_groups import dead_groups
 from .._rl_toy import conflict_toy
 from ._app import (
@@ -154,7 +155,7 @@ def demo_conflict_cmd(
     check_html_output(output)
     with collect_warnings(show=True):
         res = conflict_toy(k=k, steps=steps, anneal_at=anneal_at, rng=seed)
-    output.write_text(_page(res), encoding="utf-8")
+    write_text_atomic(output, _page(res))
     if json_out:
         print_json(res.to_dict())
         return

@@ -18,6 +18,7 @@ import numpy as np
 
 import passcurve as pc
 from passcurve import DegenerateDataWarning, PasscurveError
+from passcurve._results import level_label
 
 __all__ = ["available"]
 
@@ -221,10 +222,10 @@ def _forecast_rows(fc: Any, failure: dict[str, dict[str, Any]], labels: dict[str
     for i, m in enumerate(fc.models):
         failure[m]["forecast"] = (fc.k, 1.0 - fc.pass_at_k[i], 1.0 - fc.high[i], 1.0 - fc.low[i])
         w = ", ".join(f"{k} {v:.2f}" for k, v in fc.weights[i].items() if v > 0.005)
-        lvl = round(100 * fc.confidence_level)
+        lvl = level_label(fc.confidence_level)
         labels[m]["forecast"] = (
             f"pass@{int(fc.k[-1]):,} = {fc.pass_at_k[i, -1]:.3f} [{fc.low[i, -1]:.3f}, {fc.high[i, -1]:.3f}] "
-            f"({lvl}% prediction interval; {fc.method}: {w})"
+            f"({lvl} prediction interval; {fc.method}: {w})"
         )
 
 

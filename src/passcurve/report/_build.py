@@ -26,7 +26,8 @@ from .._counts import Counts, check_counts_object
 from .._curves import CurveResult, curve, default_top, with_own_ends
 from .._errors import PasscurveError, PasscurveWarning
 from .._estimators import pass_at_k, pass_pow_k
-from .._validation import check_confidence_level, check_k_gt_n
+from .._files import write_text_atomic
+from .._validation import check_confidence_level, check_k_gt_n, check_rng
 from . import _sections as S
 from ._page import Section, esc, render_page
 
@@ -123,10 +124,10 @@ class Report:
         from ._explorer import write_explorer
 
         path = Path(path)
-        try:
-            path.write_text(self.html, encoding="utf-8")
-        except OSError as exc:
-            raise PasscurveError(f"cannot write `{path}`: {exc.strerror}") from None
+        if explorer and path.name == self.explorer_href:
+            raise PasscurveError(f"cannot write the report to `{path}`: the explorer page is written next to it under "
+                                 "that name; choose another file name")
+        write_text_atomic(path, self.html)
         if explorer:
             write_explorer(path.parent / self.explorer_href, report_href=path.name)
         return path
@@ -222,11 +223,13 @@ class _Collector:
 
 
 def _compute_iv(counts: Any, confidence_level: Any, k_gt_n: str, n_resamples: Any = 1000,
-                forecast_resamples: Any = 30) -> float:
+                forecast_resamples: Any = 30, rng: Any = 0) -> float:
     check_counts_object(counts, "read one with passcurve.read_counts")
+    check_rng(rng)  # here, or each analysis that draws would be omitted with this error as its note
     check_k_gt_n(k_gt_n)
     level = check_confidence_level(confidence_level)
-    for name, v, lo in (("n_resamples", n_resamples, 1), ("forecast_resamples", forecast_resamples, 0)):
+    # the comparisons' and ranks' minimum (passcurve.compare): checked here, or the section would be omitted
+    for name, v, lo in (("n_resamples", n_resamples, 100), ("forecast_resamples", forecast_resamples, 0)):
         if isinstance(v, bool) or not isinstance(v, int | np.integer) or v < lo:
             raise PasscurveError(f"`{name}` must be an integer >= {lo} (got {v!r})")
     return level
@@ -282,7 +285,7 @@ def compute_report_data(
         the largest n). The parts that assume n fixed in advance (pass^k, naive pass@k, the fitted
         difficulty histogram, hidden-difficulty diagnostics) are omitted with a note saying why.
     """
-    _compute_iv(counts, confidence_level, k_gt_n, n_resamples, forecast_resamples)
+    _compute_iv(counts, confidence_level, k_gt_n, n_resamples, forecast_resamples, rng)
     design = check_design(design)
     parts = set(PARTS if parts is None else parts)
     unknown = parts - set(PARTS)

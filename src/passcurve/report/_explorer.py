@@ -31,6 +31,7 @@ from pathlib import Path
 from typing import Any
 
 from .._errors import PasscurveError
+from .._files import write_text_atomic
 from .._simulate import ModelSpec
 
 __all__ = ["explorer_bin_shares", "explorer_params", "explorer_readouts", "format_percent", "explorer_html", "write_explorer", "NU_MIN"]
@@ -162,9 +163,4 @@ def explorer_html(*, report_href: str | None = None) -> str:
 
 def write_explorer(path: str | Path, *, report_href: str | None = None) -> Path:
     """Write the explorer page to ``path`` and return the path."""
-    path = Path(path)
-    try:
-        path.write_text(explorer_html(report_href=report_href), encoding="utf-8")
-    except OSError as exc:
-        raise PasscurveError(f"cannot write `{path}`: {exc.strerror}") from None
-    return path
+    return write_text_atomic(path, explorer_html(report_href=report_href))

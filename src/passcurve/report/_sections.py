@@ -15,6 +15,7 @@ from typing import Any
 
 import numpy as np
 
+from .._results import level_label
 from ._page import Section, esc, figure_html
 
 __all__ = [
@@ -227,7 +228,7 @@ def _band(go: Any, x: np.ndarray, lo: np.ndarray, hi: np.ndarray, col: str, name
 
 
 def _level(curve: Any) -> str:
-    return f"{round(100 * (curve.confidence_level or 0.95))}%"
+    return level_label(curve.confidence_level or 0.95)
 
 
 # ---------------------------------------------------------------------------------------------- curves
@@ -552,7 +553,7 @@ def comparison_section(table_curve: Any, counts: Any, comparisons: Sequence[Any]
     if table_curve.intervals:
         body += f'<p class="caption">Brackets: {_level(table_curve)} intervals ({esc(table_curve.interval_method)}).</p>'
     if ranks is not None:
-        lvl = f"{round(100 * ranks.confidence_level)}%"
+        lvl = level_label(ranks.confidence_level)
         body += f"<h3>Ranks with {lvl} simultaneous intervals</h3>"
         order = [r["model"] for r in ranks.table(0)]
         cells = {}
@@ -571,7 +572,7 @@ def comparison_section(table_curve: Any, counts: Any, comparisons: Sequence[Any]
         body += f'<p class="caption">{esc(ranks_note)}</p>'
     if comparisons:
         ref = comparisons[0].model_a
-        lvl = f"{round(100 * comparisons[0].confidence_level)}%"
+        lvl = level_label(comparisons[0].confidence_level)
         body += f"<h3>Each model against {esc(ref)} (highest pass@1)</h3>"
         ch = ["model A", "model B", "k", "A", "B", "A − B", f"{lvl} interval", "p-value", "problems", "paired",
               "method"]

@@ -11,6 +11,7 @@ from typing import Any
 import numpy as np
 
 from .._errors import PasscurveError
+from .._files import write_atomic
 from ._sections import POW_FLOOR, colour, line_mode
 
 __all__ = ["PANELS", "static_figure", "save_figure"]
@@ -125,8 +126,4 @@ def save_figure(fig: Any, path: str | Path) -> Path:
     if fmt is None:
         raise PasscurveError(f"`output` must end in .png, .svg or .pdf (got {path.name!r})")
     meta = {"png": {"Software": "passcurve"}, "svg": {"Creator": "passcurve"}, "pdf": {"Creator": "passcurve"}}[fmt]
-    try:
-        fig.savefig(path, format=fmt, dpi=200, metadata=meta)
-    except OSError as exc:
-        raise PasscurveError(f"cannot write `{path}`: {exc.strerror}") from None
-    return path
+    return write_atomic(path, lambda p: fig.savefig(p, format=fmt, dpi=200, metadata=meta))
