@@ -181,3 +181,22 @@ def test_cli_fit_paper_grid_reproduces_table_2():
     pl = {row["model"]: row for row in json.loads(r.stdout)["power_law"]["power_laws"]}
     assert pl["Claude 3.5 Opus"]["a"] == pytest.approx(2.630, abs=0.01)
     assert pl["Claude 3.5 Opus"]["b"] == pytest.approx(0.448, abs=0.01)
+
+
+def test_an_interval_without_any_uncertainty_is_refused_or_flagged():
+    # CLI audit: `forecast --method beta --n-resamples 0` (or 1) printed [0.6715, 0.6715] under "80% interval"
+    bench = passcurve.simulate(problems=40, n=100, rng=2)
+    with pytest.raises(passcurve.PasscurveError, match=r"^`n_resamples` must be 0 \(no parameter uncertainty\) or "
+                                                      r"at least 2 \(got 1\)$"):
+        passcurve.forecast(bench.counts, [1000], method="beta", n_resamples=1, rng=0)
+    one = bench.counts.select(bench.counts.models[0])
+    with pytest.warns(passcurve.DegenerateDataWarning, match="the interval is the point forecast"):
+        res = passcurve.forecast(one, [1000], method="beta", n_resamples=0, rng=0, flags=False)
+    assert res.low[0, 0] == res.pass_at_k[0, 0] == res.high[0, 0]  # what the warning is about
+    # beta_eb has the posterior spread of the realised pass rates even without resamples: no warning
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", passcurve.DegenerateDataWarning)
+        eb = passcurve.forecast(one, [1000], method="beta_eb", n_resamples=0, rng=0, flags=False)
+    assert eb.high[0, 0] > eb.low[0, 0]

@@ -486,6 +486,8 @@ def _forecast_iv(counts: Any, k: Any, method: str, confidence_level: Any, n_resa
         raise PasscurveError(f"`combination` must be one of {', '.join(COMBINATIONS)} (got {combination!r})")
     cl = check_confidence_level(confidence_level)
     B = check_positive_int(n_resamples, "n_resamples", minimum=0)
+    if B == 1:  # one draw has no spread: the interval would silently lose its parameter uncertainty
+        raise PasscurveError("`n_resamples` must be 0 (no parameter uncertainty) or at least 2 (got 1)")
     R = check_positive_int(cv_resamples, "cv_resamples", minimum=1)
     return counts, ks, cl, B, R
 
@@ -817,6 +819,11 @@ def forecast(
         bias_sq = sb.bias_sq(wts) if (method == "auto" and combination == "inverse_mse") else 0.0
         boot_from = (type(gen.bit_generator), gen.bit_generator.state)  # k_for re-draws these draws at other K
         sd = _forecast_sd(fitted, wts, adj, K, B, gen, bias_sq, preds)
+        if B == 0 and not np.any(sd > 0):
+            msg = (f"model {name!r}: the interval is the point forecast: n_resamples=0 leaves out the parameters' "
+                   f"uncertainty, and method {method!r} has no other part here; use n_resamples >= 2")
+            warns.append(f"DegenerateDataWarning: {msg}")
+            warnings.warn(msg, DegenerateDataWarning, stacklevel=2)
         models.append(name)
         P.append(point)
         lo, hi = np.clip(point - z * sd, 0.0, 1.0), np.clip(point + z * sd, 0.0, 1.0)
