@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 
 import numpy as np
 import pytest
@@ -108,3 +109,33 @@ def test_hidden_difficulty_cli(icli, counts_file):
 
     lib = hidden_difficulty(cnt, [1, 8]).to_dict()
     assert json.loads(r.stdout)["models"][0]["p_both_right"] == pytest.approx(lib["models"][0]["p_both_right"])
+
+
+def test_long_names_are_wrapped_not_cut_in_80_columns(tmp_path):
+    # CLI audit: piped to a file (80 columns), rank showed four rows of "meta-llama/Meta-Llama-3.…" and plan cut
+    # problem ids, so the rows could not be told apart
+    from conftest import run_cli
+
+    from passcurve import Counts
+    from passcurve.data import write_counts
+
+    names = [f"meta-llama/Meta-Llama-3.1-70B-Instruct-temperature-{t}" for t in ("0.2", "0.7")]
+    probs = [f"https://github.com/some-org/some-repo/issues/{i}" for i in range(12)]
+    cnt = Counts.from_arrays([20] * 24, [(3 * i) % 21 for i in range(24)], problem=probs * 2,
+                             model=[names[0]] * 12 + [names[1]] * 12)
+    path = write_counts(cnt, tmp_path / "long.csv")
+    for args in (["rank", "--k", "1"], ["compare", "--a", names[0], "--b", names[1], "--k", "1"],
+                 ["hidden-difficulty"], ["plan", "--budget", "200", "--k", "100"]):
+        res = run_cli(*args, str(path), env_extra={"COLUMNS": "80"})
+        assert res.returncode == 0, res.stderr
+        # each column's text top to bottom: a wrapped cell's pieces are consecutive there
+        columns: dict[int, str] = {}
+        for line in res.stdout.splitlines():
+            cells = re.split("[│┃]", line)[1:-1]
+            for j, cell in enumerate(cells):
+                columns[j] = columns.get(j, "") + cell.strip()
+        if args[0] == "plan":  # the problems the plan gives samples to, each id whole
+            assert any(p in col for p in probs for col in columns.values()), (args, res.stdout)
+        else:
+            assert all(any(w in col for col in columns.values()) for w in names), (args, res.stdout)
+        assert "…" not in res.stdout, (args, res.stdout)

@@ -159,7 +159,7 @@ def render_compare(res: Any) -> None:
     )
     t = Table(title=title, title_justify="left")
     for col in ("k", res.model_a, res.model_b, "difference", f"{level_label(res.confidence_level)} interval", "p-value", "problems"):
-        t.add_column(col, justify="right")
+        t.add_column(col, justify="right", overflow="fold")  # a long model name wraps; it is never cut
     for pt in d["points"]:
         t.add_row(
             str(pt["k"]),
@@ -257,7 +257,7 @@ def rank_cmd(
                         f"{lvl} simultaneous rank intervals", title_justify="left")
         for col, just in (("rank", "right"), ("model", "left"), ("score", "right"), (f"{lvl} interval", "right"),
                           ("rank interval", "right")):
-            t.add_column(col, justify=just)  # type: ignore[arg-type]
+            t.add_column(col, justify=just, overflow="fold")  # type: ignore[arg-type]
         for r in res.table(j):
             span = str(r["rank"]) if r["rank_low"] == r["rank_high"] else f"{r['rank_low']}–{r['rank_high']}"
             t.add_row(str(r["rank"]), r["model"], fmt_cell(r["estimate"]),
@@ -287,7 +287,7 @@ def hidden_difficulty_cmd(
         return
     t = Table(title="hidden difficulty: answers are independent given the problem, not across problems", title_justify="left")
     for col in ("model", "P(right) μ", "μ²", "P(both right)", "P(2nd | 1st)", "ICC"):
-        t.add_column(col, justify="right")
+        t.add_column(col, justify="right", overflow="fold")
     for e in res.to_dict()["models"]:
         t.add_row(
             e["model"],
@@ -296,7 +296,7 @@ def hidden_difficulty_cmd(
     out.print(t)
     c = Table(title="pass@k actually vs if independent, 1-(1-μ)^k", title_justify="left")
     for col in ("model", "k", "pass@k", "if independent", "pass^k", "μ^k"):
-        c.add_column(col, justify="right")
+        c.add_column(col, justify="right", overflow="fold")
     for e in res.to_dict()["models"]:
         for pt in e["curve"]:
             c.add_row(

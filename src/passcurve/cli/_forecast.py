@@ -118,7 +118,7 @@ def fit_cmd(
         t = Table(title=f"{m}: {per[next(iter(per))].n_problems_} problems; least squares a={_g(pl.a[i])}, "
                         f"b={_g(pl.b[i])} (R²={_g(pl.r2[i])})", title_justify="left", box=box.SIMPLE_HEAD)
         # the statistics fit in 80 columns; the parameters follow, one line per model (wrapped, never cut)
-        t.add_column("model", no_wrap=True)
+        t.add_column("model", overflow="fold")
         for col in ("log-lik", "AIC", "ΔAIC", "tail", "P(p=0)", "GOF p", "ok"):
             t.add_column(col, justify="right", no_wrap=True)
         params, failed = [], []

@@ -37,7 +37,7 @@ def _render(res, top: int) -> None:  # type: ignore[no-untyped-def]
         )
         t = Table(title=title, title_justify="left")
         for col in ("problem", "n", "c", "p̂", "new samples"):
-            t.add_column(col, justify="right")
+            t.add_column(col, justify="right", overflow="fold")  # a long problem id wraps; it is never cut
         idx = [i for i in range(len(res.problem)) if sel[i] and res.additional[i] > 0]
         idx.sort(key=lambda i: -int(res.additional[i]))
         for i in idx[:top]:
