@@ -97,7 +97,7 @@ CASES: dict[str, Case] = {
     ),
     "misnamed_column": (
         _with(_text("c.csv", GOOD_COUNTS), ["--problem-col", "pid"], {"problem_col": "pid"}),
-        r"no column 'pid' \(given as `problem_col`\); columns found: model, problem_id, n, c",
+        r"no column 'pid' \(given as `(--problem-col|problem_col)`\); columns found: model, problem_id, n, c",
     ),
     "non_boolean_correct": (
         _jsonl([{"problem_id": "p", "correct": "yes"}, {"problem_id": "p", "correct": "maybe"}]),
@@ -134,7 +134,7 @@ CASES: dict[str, Case] = {
     ),
     "unknown_format_option": (
         _with(_text("c.csv", GOOD_COUNTS), ["--format", "excel"], {"format": "excel"}),
-        r"unknown `format` 'excel'",
+        r"unknown `(--format|format)` 'excel'",
     ),
     "missing_file": (_missing, r"no such file: '.*nope.csv'"),
     "directory": (_directory, r"is a directory, not a file"),

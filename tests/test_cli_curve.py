@@ -65,7 +65,7 @@ def test_curve_drop_k_gt_n_reports(tmp_path):
     write_table({"problem_id": np.array(["a", "b"], dtype=object), "n": np.array([3, 10]), "c": np.array([1, 2])}, path)
     bad = run_cli("curve", str(path), "--k", "5")
     assert bad.returncode == 2
-    assert bad.stderr.strip().count("\n") == 0 and "got k=5, n=3" in bad.stderr
+    assert bad.stderr.strip().count("\n") == 0 and "got --k=5, n=3" in bad.stderr
     ok = run_cli("curve", str(path), "--k", "5", "--drop-k-gt-n", "--json")
     assert ok.returncode == 0, ok.stderr
     pt = json.loads(ok.stdout)["models"][0]["curve"][0]
@@ -92,7 +92,7 @@ def test_curve_default_grid_runs_each_model_to_its_own_n(tmp_path):
     assert "DroppedProblemsWarning" not in table.stderr
     # a k asked for by name must be estimable for every model
     bad = run_cli("curve", str(path), "--k", "100")
-    assert bad.returncode == 2 and "got k=100, n=10" in bad.stderr
+    assert bad.returncode == 2 and "got --k=100, n=10" in bad.stderr
 
 
 def test_curve_usage_errors(samples_file):

@@ -50,7 +50,7 @@ def test_k_greater_than_n_subprocess(tmp_path):
     p = tmp_path / "c.csv"
     p.write_text("problem_id,n,c\na,10,2\nb,5,1\n")
     res = run_cli("curve", str(p), "--k", "1,8")
-    _check(res.returncode, res.stderr, r"`k` must be an integer in \[1, n\] \(got k=8, n=5\)")
+    _check(res.returncode, res.stderr, r"`--k` must be an integer in \[1, n\] \(got --k=8, n=5\)")
 
 
 def test_k_greater_than_n_in_process(tmp_path, capfd):
@@ -61,7 +61,7 @@ def test_k_greater_than_n_in_process(tmp_path, capfd):
         )
     )
     code = run(["curve", str(p), "--k", "4"])
-    _check(code, capfd.readouterr().err, r"got k=4, n=3")
+    _check(code, capfd.readouterr().err, r"got --k=4, n=3")
 
 
 def test_good_input_exit_zero(tmp_path, capfd):
@@ -113,12 +113,69 @@ def test_output_in_a_missing_directory_is_one_line(tmp_path, capfd, args):
 
 def test_a_file_system_error_anywhere_is_one_line(tmp_path, capfd, monkeypatch):
     # the safety net in run(): an OSError that no command anticipated still gives one line and exit 2
-    import pathlib
 
-    def refuse(self, *a, **k):
-        raise PermissionError(13, "Permission denied", str(self))
+    def refuse(*a, **k):
+        raise PermissionError(13, "Permission denied", str(tmp_path / "c.html"))
 
-    monkeypatch.setattr(pathlib.Path, "write_text", refuse)
+    monkeypatch.setattr("passcurve.cli._rl.conflict_toy", refuse)  # an OSError where the command expects none
     code = run(["demo-conflict", "-o", str(tmp_path / "c.html"), "--steps", "5"])
     err = capfd.readouterr().err
     assert code == 2 and err.strip() == f"passcurve: error: cannot access `{tmp_path / 'c.html'}`: Permission denied"
+
+
+def test_errors_name_the_command_line_options(tmp_path, capfd):
+    # CLI audit: errors named the library's arguments (`confidence_level`, `batch`, `rng`), not the options
+    from passcurve.cli._app import as_flags
+
+    p = tmp_path / "c.csv"
+    p.write_text("problem_id,n,c\na,10,2\nb,10,1\n")
+    assert run(["curve", str(p), "--ci", "bootstrap", "--confidence-level", "1.5"]) == 2
+    assert capfd.readouterr().err == ("passcurve: error: `--confidence-level` must be in (0, 1) "
+                                      "(got --confidence-level=1.5)\n")
+    assert run(["curve", str(p), "--stop-batch", "0"]) == 2
+    assert "`--stop-batch` must be an integer >= 1 (got --stop-batch=0)" in capfd.readouterr().err
+    # only the running command's options, and never the data's column roles n and c
+    msg = "column 'n' (`n`) must hold integers; `k` must be in [1, n] (got k=5, n=3); `rng` is bad"
+    assert as_flags(msg, ["curve", "x.jsonl"]) == (
+        "column 'n' (`n`) must hold integers; `--k` must be in [1, n] (got --k=5, n=3); `--seed` is bad")
+    assert as_flags(msg, ["explore"]) == msg  # explore has none of these options
+
+
+def test_more_bad_values_are_one_line_errors(tmp_path, capfd):
+    # CLI audit: StopIteration / OverflowError tracebacks, 1.5 problems read as 1, a negative forecast K taken,
+    # a NaN concentration accepted (every wrong answer became "A0"), an empty "passcurve: error:" line
+    p = tmp_path / "c.csv"
+    p.write_text("problem_id,n,c\n" + "".join(f"p{i},100,{i * 7 % 101}\n" for i in range(30)))
+    cases = [
+        (["fit", str(p), "--model", ","], "`--model` must name at least one of beta, zi_beta, scaled_beta, "
+                                           "beta_mixture, npmle, or be 'all' (got none)"),
+        (["backtest", str(p), "--problems", "inf"], "`--problems` must be a fraction in (0, 1] or a whole count > 1 "
+                                                    "(got inf)"),
+        (["backtest", str(p), "--problems", "1.5"], "`--problems` must be a fraction in (0, 1] or a whole count > 1 "
+                                                    "(got 1.5)"),
+        (["report", str(p), "-o", str(tmp_path / "r.html"), "--forecast-k", "-5"],
+         "`--forecast-k` must be an integer >= 2 (got --forecast-k=-5)"),
+        (["simulate-answers", "-o", str(tmp_path / "a.jsonl"), "--concentration", "nan"],
+         "`--concentration` contains NaN"),
+    ]
+    for argv, want in cases:
+        assert run(argv) == 2, argv
+        err = capfd.readouterr().err
+        assert err.startswith("passcurve: error: ") and want in err and err.count("\n") == 1, (argv, err)
+    assert run([]) == 2  # the help, and no empty error line after it
+    assert "passcurve: error" not in capfd.readouterr().err
+
+
+def test_a_reader_that_stops_early_is_not_an_error(tmp_path):
+    # `passcurve plan ... --csv | head -1` exited 1: click turns a broken pipe inside a command into exit 1
+    import os
+    import subprocess
+    import sys
+
+    p = tmp_path / "c.csv"
+    p.write_text("problem_id,n,c\n" + "".join(f"problem-with-a-long-id-{i},100,{i % 50}\n" for i in range(4000)))
+    proc = subprocess.Popen([sys.executable, "-m", "passcurve", "plan", str(p), "--budget", "40000", "--k", "1000",
+                             "--csv"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, env={**os.environ})
+    assert proc.stdout is not None and proc.stdout.readline().startswith(b"model,problem")
+    proc.stdout.close()
+    assert proc.wait(timeout=300) == 0, proc.stderr.read() if proc.stderr else ""

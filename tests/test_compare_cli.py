@@ -98,7 +98,7 @@ def test_power_cli_needs_no_file(cli):
     assert r.returncode == 0, r.stderr
     assert abs(json.loads(r.stdout)["plan"][0]["problems"] - 2180) <= 1
     bad = cli("power", "--delta", "0.03", "--n", "1,4")
-    assert bad.returncode == 2 and "`spread`" in bad.stderr
+    assert bad.returncode == 2 and "`--spread`" in bad.stderr
 
 
 def test_hidden_difficulty_cli(icli, counts_file):

@@ -87,7 +87,7 @@ def test_backtest_cli(sim_csv):
 
 def test_bad_input_exit_2(sim_csv):
     r = run_cli("forecast", str(sim_csv), "--k", "10", "--method", "magic")
-    assert r.returncode == 2 and r.stderr.count("\n") == 1 and "`method`" in r.stderr
+    assert r.returncode == 2 and r.stderr.count("\n") == 1 and "`--method`" in r.stderr
     r = run_cli("backtest", str(sim_csv), "--m", "500", "--k", "1000")
     assert r.returncode == 2 and "no (m, k) pair" in r.stderr
 

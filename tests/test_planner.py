@@ -387,10 +387,10 @@ def test_cli_plan_json_and_csv(counts_csv):
 @pytest.mark.parametrize(
     "args, msg",
     [
-        (["--budget", "10", "--k", "5", "--method", "bogus"], "`method`"),
-        (["--budget", "10", "--k", "5", "--batch", "20"], "`budget` must be >= batch"),
+        (["--budget", "10", "--k", "5", "--method", "bogus"], "`--method`"),
+        (["--budget", "10", "--k", "5", "--batch", "20"], "`--budget` must be >= batch"),
         (["--budget", "10", "--k", "5", "--json", "--csv"], "--json"),
-        (["--budget", "10", "--k", "5", "--hedge", "1.5"], "`hedge`"),
+        (["--budget", "10", "--k", "5", "--hedge", "1.5"], "`--hedge`"),
     ],
 )
 def test_cli_plan_bad_inputs(counts_csv, args, msg):

@@ -52,9 +52,9 @@ def test_rl_signal_table(counts_csv, capsys):
     "args,msg",
     [
         (["-G", "8,x"], "--group-size"),
-        (["-G", "1"], "`group_size` must be >= 2"),
-        (["--target-live", "1.5"], "`target_live`"),
-        (["--difficulty", "gauss"], "`difficulty`"),
+        (["-G", "1"], "`--group-size` must be >= 2"),
+        (["--target-live", "1.5"], "`--target-live`"),
+        (["--difficulty", "gauss"], "`--difficulty`"),
     ],
 )
 def test_rl_signal_bad_input(counts_csv, capsys, args, msg):

@@ -366,7 +366,7 @@ def test_cli_vote_missing_gold_exit_2(tmp_path, cli):
         ('{"problem_id": "p", "answer": "a", "gold": "a"}\n{"problem_id": "p", "answer": 3, "gold": "a"}\n',
          ["--k", "1"], "answers of mixed types"),
         ('{"problem_id": "p", "answer": "a", "gold": "a"}\n', ["--k", "1", "--ties", "coin"], "`--ties` must be one of"),
-        ('{"problem_id": "p", "answer": "a", "gold": "a"}\n', ["--k", "2"], "`k` must be an integer in \\[1, n\\]"),
+        ('{"problem_id": "p", "answer": "a", "gold": "a"}\n', ["--k", "2"], "`--k` must be an integer in \\[1, n\\]"),
     ],
 )
 def test_cli_vote_bad_input_in_process(tmp_path, capfd, content, args, match):

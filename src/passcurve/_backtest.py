@@ -98,9 +98,12 @@ def _backtest_iv(counts: Any, m: Any, k: Any, seeds: Any, methods: Any, problems
         if meth not in FORECAST_METHODS:
             raise PasscurveError(f"`methods` must be drawn from {', '.join(FORECAST_METHODS)} (got {meth!r})")
     if problems is not None:
-        problems = float(problems)
-        if not 0 < problems:
-            raise PasscurveError(f"`problems` must be a fraction in (0, 1] or a count >= 1 (got {problems})")
+        try:
+            problems = float(problems)
+        except (TypeError, ValueError):
+            raise PasscurveError(f"`problems` must be a fraction in (0, 1] or a whole count > 1 (got {problems!r})") from None
+        if not (0 < problems < np.inf) or (problems > 1 and not problems.is_integer()):
+            raise PasscurveError(f"`problems` must be a fraction in (0, 1] or a whole count > 1 (got {problems:g})")
     cl = check_confidence_level(confidence_level)
     # each model's truth exists up to its own top: its smallest n, or under a design the largest k at
     # which all its problems are estimable (truncation to a cap of m)

@@ -1538,6 +1538,8 @@ def _fit_difficulty_iv(counts: Any, model: Any) -> tuple[Counts, list[str]]:
         names = list(model)
     else:
         names = [model]  # reported below as not a model name
+    if not names:
+        raise PasscurveError(f"`model` must name at least one of {', '.join(DIFFICULTY_MODELS)}, or be 'all' (got none)")
     for nm in names:
         if not isinstance(nm, str) or nm not in DIFFICULTY_MODELS:
             raise PasscurveError(f"`model` must be one of {', '.join(DIFFICULTY_MODELS)} or 'all' (got {nm!r})")

@@ -55,7 +55,7 @@ from scipy import special, stats
 from ._errors import DegenerateDataWarning, PasscurveError
 from ._estimators import pass_at_k
 from ._results import long_frame
-from ._validation import as_int_array, check_positive_int, check_rng, fmt
+from ._validation import as_int_array, check_positive_int, check_rng, check_scalar, fmt
 
 __all__ = [
     "maj_at_k",
@@ -1132,8 +1132,10 @@ def simulate_answers(
     problems = check_positive_int(problems, "problems")
     n = check_positive_int(n, "n")
     wrong_answers = check_positive_int(wrong_answers, "wrong_answers")
-    if alpha <= 0 or beta <= 0 or concentration <= 0:
-        raise PasscurveError("`alpha`, `beta` and `concentration` must be > 0")
+    for name, value in (("alpha", alpha), ("beta", beta), ("concentration", concentration)):
+        x = check_scalar(value, name)  # finite: nan passed the old "<= 0" test and every wrong answer became "A0"
+        if x <= 0:
+            raise PasscurveError(f"`{name}` must be > 0 (got {x:g})")
     if not 0 <= abstain < 1:
         raise PasscurveError(f"`abstain` must be in [0, 1) (got {abstain})")
     gen = check_rng(rng)

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import json
+import re
 import sys
 import warnings
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from types import MappingProxyType
 from typing import Any
@@ -56,10 +57,11 @@ err = Console(stderr=True, soft_wrap=True, highlight=False)
 
 def run(argv: list[str] | None = None) -> int:
     """Run the app; map bad input to exit 2 with one line on stderr."""
+    args = sys.argv[1:] if argv is None else list(argv)
     try:
-        app(args=argv, standalone_mode=False, prog_name="passcurve")
+        app(args=args, standalone_mode=False, prog_name="passcurve")
     except PasscurveError as exc:
-        print(f"passcurve: error: {exc}", file=sys.stderr)
+        print(f"passcurve: error: {as_flags(str(exc), args)}", file=sys.stderr)
         return 2
     except _EXIT as exc:
         return int(getattr(exc, "exit_code", 0) or 0)
@@ -67,17 +69,59 @@ def run(argv: list[str] | None = None) -> int:
         print("passcurve: aborted", file=sys.stderr)
         return 1
     except _USAGE as exc:
-        # usage errors (unknown option, missing argument): one line, exit 2
+        # usage errors (unknown option, missing argument): one line, exit 2; no command at all has already
+        # printed the help, and has nothing to add
         msg = exc.format_message().replace("\n", " ")
-        print(f"passcurve: error: {msg}", file=sys.stderr)
+        if msg.strip():
+            print(f"passcurve: error: {msg}", file=sys.stderr)
         return 2
     except BrokenPipeError:
         return 0
+    except SystemExit as exc:
+        # click turns a broken pipe inside a command (`passcurve plan ... --csv | head`) into exit 1 after
+        # pacifying stdout; the reader stopped reading, which is not an error (as when it happens later)
+        if exc.code == 1 and type(sys.stdout).__name__ == "PacifyFlushWrapper":
+            return 0
+        raise
     except OSError as exc:  # the file system refused (a missing directory, no permission, a full disk)
         where = f" `{exc.filename}`" if exc.filename else ""
         print(f"passcurve: error: cannot access{where}: {exc.strerror or exc}", file=sys.stderr)
         return 2
     return 0
+
+
+LIBRARY_NAMES = {"rng": "seed", "batch": "stop_batch"}
+"""Library argument names whose command-line option has another name (``rng`` is ``--seed``)."""
+
+DATA_ROLES = frozenset({"n", "c"})
+"""Names the data layer's messages give to columns (`n`, `c`), never to an option, though `vote --n` exists."""
+
+
+def as_flags(message: str, args: Sequence[str]) -> str:
+    """A library error as the command line says it: a backticked argument of the library (`confidence_level`)
+    becomes the running command's option (`--confidence-level`) when the command has one by that name.
+
+    Only the running command's options are used: `n` is ``simulate --n`` but a column of the data elsewhere."""
+    name = next((a for a in args if not a.startswith("-")), None)
+    try:
+        group = typer.main.get_command(app)
+        cmd = group.commands.get(name) if name is not None else None  # type: ignore[attr-defined]
+    except Exception:  # pragma: no cover - the message stands as the library wrote it
+        cmd = None
+    if cmd is None:
+        return message
+    flags = {p.name: next((o for o in p.opts if o.startswith("--")), None) for p in cmd.params}
+
+    def flag(name: str) -> str | None:
+        if name in DATA_ROLES:
+            return None
+        return flags.get(name) or flags.get(LIBRARY_NAMES.get(name, ""))
+
+    # `name` anywhere, and name= in "(got name=1.5)"
+    message = re.sub(r"`([a-z_][a-z0-9_]*)`", lambda m: f"`{flag(m.group(1))}`" if flag(m.group(1)) else m.group(0),
+                     message)
+    return re.sub(r"\b([a-z_][a-z0-9_]*)=", lambda m: f"{flag(m.group(1))}=" if flag(m.group(1)) else m.group(0),
+                  message)
 
 
 def parse_int_list(text: str | None, name: str) -> list[int] | None:
@@ -224,7 +268,6 @@ def load_counts(
 # ---------------------------------------------------------------------------------------
 import functools  # noqa: E402
 import inspect  # noqa: E402
-import re  # noqa: E402
 import typing  # noqa: E402
 
 READ_OPTIONS: dict[str, Any] = {

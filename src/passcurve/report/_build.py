@@ -27,7 +27,7 @@ from .._curves import CurveResult, curve, default_top, with_own_ends
 from .._errors import PasscurveError, PasscurveWarning
 from .._estimators import pass_at_k, pass_pow_k
 from .._files import write_text_atomic
-from .._validation import check_confidence_level, check_k_gt_n, check_rng
+from .._validation import check_confidence_level, check_k_gt_n, check_positive_int, check_rng
 from . import _sections as S
 from ._page import Section, esc, render_page
 
@@ -223,8 +223,10 @@ class _Collector:
 
 
 def _compute_iv(counts: Any, confidence_level: Any, k_gt_n: str, n_resamples: Any = 1000,
-                forecast_resamples: Any = 30, rng: Any = 0) -> float:
+                forecast_resamples: Any = 30, rng: Any = 0, forecast_k: Any = None) -> float:
     check_counts_object(counts, "read one with passcurve.read_counts")
+    if forecast_k is not None:  # 0 fell back to the default and a negative K was taken
+        check_positive_int(forecast_k, "forecast_k", minimum=2)
     check_rng(rng)  # here, or each analysis that draws would be omitted with this error as its note
     check_k_gt_n(k_gt_n)
     level = check_confidence_level(confidence_level)
@@ -285,7 +287,7 @@ def compute_report_data(
         the largest n). The parts that assume n fixed in advance (pass^k, naive pass@k, the fitted
         difficulty histogram, hidden-difficulty diagnostics) are omitted with a note saying why.
     """
-    _compute_iv(counts, confidence_level, k_gt_n, n_resamples, forecast_resamples, rng)
+    _compute_iv(counts, confidence_level, k_gt_n, n_resamples, forecast_resamples, rng, forecast_k)
     design = check_design(design)
     parts = set(PARTS if parts is None else parts)
     unknown = parts - set(PARTS)
