@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import math
 import warnings
+from fractions import Fraction
 
 import numpy as np
 import pytest
@@ -16,11 +18,18 @@ from passcurve import (
     PasscurveError,
     curve,
     curve_intervals,
-    pass_at_k,
     simulate,
     standard_error,
 )
-from passcurve._uncertainty import _bca, _boot_means, _jackknife_means, _scores
+from passcurve._uncertainty import (
+    _bca,
+    _boot_means,
+    _interval_from_scores,
+    _jackknife_means,
+    _rare,
+    _scores,
+    _two_level_means,
+)
 
 # ----------------------------------------------------------------------------------------
 # REFERENCE.md oracles (Miller 2024, arXiv 2411.00640)
@@ -73,6 +82,58 @@ def test_clustered_se_one_cluster_per_pair_brute_force():
     assert standard_error(s, cluster=cl)[1] == pytest.approx(np.sqrt(se2 + cross / 144), rel=1e-12)
 
 
+def _wilson_t(m, neff, df, level=0.95):
+    """Korn & Graubard (1998): the Wilson score interval on an effective sample size neff with a Student-t
+    quantile on df degrees of freedom (closed form, written out here from the paper's formula)."""
+    t = stats.t.ppf(0.5 + level / 2, df)
+    t2n = t * t / neff
+    center = (m + t2n / 2) / (1 + t2n)
+    half = t / (1 + t2n) * math.sqrt(m * (1 - m) / neff + t * t / (4 * neff * neff))
+    return center - half, center + half
+
+
+def _pass_frac(n, c, k):
+    """Chen's pass@k as an exact rational: 1 - C(n-c, k)/C(n, k)."""
+    return 1 - Fraction(math.comb(n - c, k), math.comb(n, k))
+
+
+def test_cluster_interval_on_miller_toy_uses_clusters_minus_one_df():
+    # REFERENCE.md toy (Miller 2024): 9 problems in G = 3 clusters. Five problems carry the mean, so the
+    # rare-event rule caps the effective size at the 9 problems, and the interval is the Korn-Graubard
+    # Wilson-t interval on 9 with t_{0.975, G-1 = 2} = 4.303 (with df = problems - 1 = 8, t = 2.306)
+    cnt = Counts.from_arrays([1] * 9, TOY, cluster=TOY_CLUSTERS)
+    with pytest.warns(DegenerateDataWarning, match="rests on fewer than 10 problems"):
+        res = curve_intervals(cnt, [1], metric="pass_at_k", method="cluster")
+    lo, hi = res.intervals["pass_at_k"]
+    ref = _wilson_t(5 / 9, 9, 2)
+    assert (lo[0, 0], hi[0, 0]) == pytest.approx(ref, rel=1e-12)
+
+
+def test_cluster_interval_is_the_korn_graubard_interval_on_the_clustered_se():
+    # 36 problems in G = 5 clusters of sizes 3, 5, 7, 9, 12, pass@3 of n = 10 samples, mean away from 0 and 1.
+    # Reference, in exact rationals: per-problem pass@3 (Fractions), Miller's clustered SE^2 = SE^2 + (1/N^2)
+    # sum over clusters of sum_{i != j}(s_i - m)(s_j - m) by explicit double loop; then the Wilson-t interval
+    # (Korn & Graubard 1998) on N_eff = m(1 - m)/SE_cl^2 with t_{0.975, G - 1}
+    rng = np.random.default_rng(31)
+    cl = np.repeat(np.arange(5), [3, 5, 7, 9, 12])
+    lat = rng.normal(size=5)[cl] + 0.7 * rng.normal(size=36)  # a shared cluster effect
+    c = rng.binomial(10, special.expit(lat - 1.5))
+    s = [_pass_frac(10, int(ci), 3) for ci in c]
+    N = len(s)
+    m = sum(s, Fraction(0)) / N
+    se2 = sum((x - m) ** 2 for x in s) / (N * (N - 1))
+    cross = sum((s[i] - m) * (s[j] - m) for i in range(N) for j in range(N) if i != j and cl[i] == cl[j])
+    se2_cl = se2 + cross / N**2
+    assert 0.2 < m < 0.8 and se2_cl > 2 * se2  # the clusters matter here
+    cnt = Counts.from_arrays(np.full(N, 10), c, cluster=cl)
+    res = curve_intervals(cnt, [3], metric="pass_at_k", method="cluster")
+    assert not _rare(np.array([[float(x)] for x in s]))[0]
+    assert res.values["pass_at_k"][0, 0] == pytest.approx(float(m), rel=1e-13)
+    lo, hi = res.intervals["pass_at_k"]
+    ref = _wilson_t(float(m), float(m * (1 - m) / se2_cl), 4)
+    assert (lo[0, 0], hi[0, 0]) == pytest.approx(ref, rel=1e-10)
+
+
 # ----------------------------------------------------------------------------------------
 # estimates and engines against independent computations
 # ----------------------------------------------------------------------------------------
@@ -99,9 +160,15 @@ def test_estimates_equal_curve(method):
 
 
 def test_scores_matrix_matches_estimator():
+    # reference: Chen's pass@k = 1 - C(n-c, k)/C(n, k) in exact rationals, and pass^k = C(c, k)/C(n, k)
     cnt = _bench(3)
     S = _scores(cnt.n, cnt.c, np.array([1, 4]), "pass_at_k", None)
-    np.testing.assert_allclose(S, pass_at_k(cnt.n[:, None], cnt.c[:, None], np.array([[1, 4]])))
+    ref = [[float(_pass_frac(int(n), int(c), k)) for k in (1, 4)] for n, c in zip(cnt.n, cnt.c, strict=True)]
+    np.testing.assert_allclose(S, ref, rtol=1e-13, atol=1e-15)
+    P = _scores(cnt.n, cnt.c, np.array([2, 5]), "pass_pow_k", None)
+    ref_pow = [[float(Fraction(math.comb(int(c), k), math.comb(int(n), k))) for k in (2, 5)]
+               for n, c in zip(cnt.n, cnt.c, strict=True)]
+    np.testing.assert_allclose(P, ref_pow, rtol=1e-13, atol=1e-15)
 
 
 def test_jackknife_closed_form_matches_loop():
@@ -127,6 +194,52 @@ def test_bca_agrees_with_scipy_bootstrap():
     ref = stats.bootstrap((x,), np.mean, method="BCa", n_resamples=20000, random_state=5).confidence_interval
     assert lo[0] == pytest.approx(ref.low, abs=0.004)
     assert hi[0] == pytest.approx(ref.high, abs=0.004)
+
+
+def test_bca_counts_replicates_equal_to_the_estimate_as_half():
+    # replicates symmetric about theta with a lump of 200 exactly at theta, and a symmetric jackknife
+    # (acceleration 0): the proportion below theta is (400 + 200/2)/1000 = 1/2 only when a tie counts half, so
+    # z0 = Phi^-1(1/2) = 0 and BCa is the plain percentile interval (Efron 1987), symmetric about theta
+    theta = 0.5
+    x = np.linspace(0.01, 0.3, 400)
+    reps = (theta + np.concatenate([-x, np.zeros(200), x]))[:, None]
+    jack = np.array([[theta - 0.01], [theta + 0.01]])
+    lo, hi = _bca(reps, np.array([theta]), jack, 0.1)
+    ref = np.quantile(reps[:, 0], [0.05, 0.95])  # numpy's linear interpolation between order statistics
+    assert (lo[0], hi[0]) == pytest.approx(tuple(ref), abs=1e-15)
+    assert theta - lo[0] == pytest.approx(hi[0] - theta, abs=1e-15)
+
+
+def test_band_at_one_k_is_the_symmetric_bootstrap_interval():
+    # for a single k the max statistic is |theta* - theta|/se itself, so the band theta +- q_{1-alpha}(T) se is
+    # the symmetric bootstrap interval theta +- the (1 - alpha) quantile of |theta* - theta| (se cancels);
+    # the same replicates (same seed) drawn by _boot_means
+    rng = np.random.default_rng(9)
+    S = rng.beta(0.5, 1.5, (70, 1))
+    w = np.ones(70)
+    est, lo, hi, _ = _interval_from_scores(S, w, None, 70, "band", 0.05, 2000, np.random.default_rng(4),
+                                           bounded=False)
+    reps = _boot_means(S, w, np.arange(70), 70, 2000, np.random.default_rng(4))[:, 0]
+    half = np.quantile(np.abs(reps - S.mean()), 0.95)
+    assert est[0] == pytest.approx(S.mean(), rel=1e-13)
+    assert lo[0] == pytest.approx(S.mean() - half, rel=1e-12)
+    assert hi[0] == pytest.approx(S.mean() + half, rel=1e-12)
+
+
+@pytest.mark.parametrize(("N", "n", "seed"), [(200, 3, 0), (200, 2, 1)])
+def test_two_level_replicates_reproduce_the_variance_of_the_mean(N, n, seed):
+    # the shrunk two-level bootstrap is built so that a replicate mean of pass@1 = c/n has the sampling
+    # variance of the observed mean, var(c_i/n, ddof=1)/N (Davison & Hinkley 1997 §3.8; with equal n the
+    # shrinkage lambda^2 = sigma_b^2/Var(p_hat), sigma_b^2 = Var(p_hat) - mean(p_hat(1-p_hat))/(n-1), makes
+    # Var(p~) (1 - 1/n) + mu(1-mu)/n equal Var(p_hat) up to O(1/N)). 20,000 replicates: ~1% Monte Carlo error in
+    # the variance. Within-problem variance over n instead of n - 1 gives +9% (n = 3) / +13% (n = 2); no
+    # shrinkage (resampling from p_hat itself) counts the within-problem noise twice: +28%
+    rng = np.random.default_rng(seed)
+    c = rng.binomial(n, rng.beta(0.6, 1.2, N))
+    reps = _two_level_means(np.full(N, n), c, np.ones(N), np.array([1]), "pass_at_k", None, 20000,
+                            np.random.default_rng(1))
+    ratio = np.var(reps[:, 0], ddof=1) / (np.var(c / n, ddof=1) / N)
+    assert abs(ratio - 1) < 0.05, ratio
 
 
 def test_bootstrap_se_matches_analytic_on_large_benchmark():
@@ -166,8 +279,10 @@ def test_rare_event_warning_is_one_line_per_measure_across_models():
 
 @pytest.mark.parametrize("method", ["analytic", "bootstrap", "bca", "two-level"])
 def test_all_zero_benchmark_has_a_nonzero_upper_bound(method):
-    # 40 problems never solved: the estimate is 0 but the truth may not be; the rare-event
-    # bound (Wilson on 40 problems) is about t^2/(N + t^2) ~ 0.094
+    # 40 problems never solved: the estimate is 0 but the truth may not be; the rare-event bound is the
+    # Korn & Graubard (1998) t-variant of the Wilson interval on the 40 problems, whose upper end at an
+    # estimate of 0 is t^2/(N + t^2) with t = t_{0.975, 39} = 2.0227: 0.0928 (a normal-quantile Wilson bound
+    # would be z^2/(N + z^2) = 0.0876)
     cnt = Counts.from_arrays(np.full(40, 10), np.zeros(40, dtype=int))
     with pytest.warns(DegenerateDataWarning, match="rests on fewer than 10 problems at k=1"):
         res = curve_intervals(cnt, [1], metric="pass_at_k", method=method, n_resamples=200, rng=0)
@@ -189,10 +304,22 @@ def test_band_is_wider_than_pointwise_and_covers_it():
 
 
 def test_g_pass_at_k_intervals():
+    # reference: per-problem G-pass@k_tau = sum_{j >= ceil(tau k)} C(c, j) C(n-c, k-j)/C(n, k) (Liu et al. 2024,
+    # REFERENCE.md) in exact rationals, SE^2 = sum (s_i - m)^2/(N(N-1)) (Miller), and the Korn-Graubard Wilson-t
+    # interval on N_eff = m(1 - m)/SE^2 with t_{0.975, N-1}
     cnt = _bench(7)
     res = curve_intervals(cnt, [4, 8], metric="g_pass_at_k", tau=0.5, method="analytic")
     lo, hi = res.intervals["g_pass_at_k"]
-    assert (lo < res.values["g_pass_at_k"]).all() and (res.values["g_pass_at_k"] < hi).all()
+    for j, k in enumerate([4, 8]):
+        lowest = max(math.ceil(0.5 * k), 1)
+        s = [sum(Fraction(math.comb(c, i) * math.comb(n - c, k - i), math.comb(n, k)) for i in range(lowest, min(c, k) + 1))
+             for n, c in zip(cnt.n.tolist(), cnt.c.tolist(), strict=True)]
+        N = len(s)
+        m = sum(s, Fraction(0)) / N
+        se2 = sum((x - m) ** 2 for x in s) / (N * (N - 1))
+        assert res.values["g_pass_at_k"][0, j] == pytest.approx(float(m), rel=1e-13)
+        ref = _wilson_t(float(m), float(m * (1 - m) / se2), N - 1)
+        assert (lo[0, j], hi[0, j]) == pytest.approx(ref, rel=1e-10)
     assert "g_pass_at_k_low" in res.to_dict()["models"][0]["curve"][0]
 
 
