@@ -196,15 +196,27 @@ def test_large_n_is_finite_and_monotone_for_a_clear_plurality():
 # ---------------------------------------------------------------------------------------
 # independent voters (multinomial) against enumeration of all voter sequences
 # ---------------------------------------------------------------------------------------
-def brute_independent(probs, k):
-    """probs[0] = gold, probs[1:] wrong answers; random tie break; enumerate all k-tuples."""
-    total = 0.0
-    for seq in itertools.product(range(len(probs)), repeat=k):
-        pr = float(np.prod([probs[i] for i in seq]))
-        votes = np.bincount(seq, minlength=len(probs))
+def brute_independent(probs, k, ties="random", gold_pos=0, abstain=0.0):
+    """probs[0] = gold, probs[1:] wrong answers in first-appearance order, ``abstain`` the chance of no answer;
+    enumerate all k-tuples of voters (exact rationals when the probabilities are Fractions). A tie of the gold
+    answer with wrong answers: "random" 1/(1 + #tied); "strict" lost; "first" won iff every tied wrong answer
+    appeared after the gold one (wrong answers 0 .. gold_pos - 1 appeared before it)."""
+    cats = [*probs, abstain]
+    total = 0 * cats[0]
+    for seq in itertools.product(range(len(cats)), repeat=k):
+        pr = 1
+        for i in seq:
+            pr = pr * cats[i]
+        votes = np.bincount(seq, minlength=len(cats))[:-1]  # abstentions are no vote
         if votes[0] == 0 or votes[0] < votes.max():
             continue
-        total += pr / int((votes == votes[0]).sum())
+        tied = [j for j in range(1, len(probs)) if votes[j] == votes[0]]  # j - 1: wrong answer's position
+        if ties == "random":
+            total += pr / (1 + len(tied))
+        elif ties == "strict":
+            total += 0 if tied else pr
+        else:
+            total += pr if all(j - 1 >= gold_pos for j in tied) else 0
     return total
 
 
@@ -216,6 +228,25 @@ def test_independent_voters_against_enumeration(k):
     expected = brute_independent([p_bar, *wrong], k)
     got = _independent_one(tallies, 0, 0, p_bar, np.array([k]), "random")[0]
     assert got == pytest.approx(expected, abs=1e-12)
+
+
+@pytest.mark.parametrize("ties", ["random", "strict", "first"])
+@pytest.mark.parametrize("gold_pos", [0, 1, 2, 3])
+def test_independent_voters_every_tie_rule_and_gold_position_against_enumeration(ties, gold_pos):
+    # tallies in first-appearance order with the gold answer at gold_pos, 2 abstentions; a wrong voter picks wrong
+    # answer j with the observed share b_j/(n - g) (abstains with 2/(n - g)). Exact rationals by enumeration of
+    # every sequence of k voters. Under "first" the gold answer wins a tie only against wrong answers that
+    # appeared after it, so the prediction depends on gold_pos
+    wrong = [4, 2, 2]
+    tal = np.array(wrong[:gold_pos] + [3] + wrong[gold_pos:])
+    ab = 2
+    p_bar = Fraction(7, 20)
+    not_gold = sum(wrong) + ab
+    probs = [p_bar, *[(1 - p_bar) * Fraction(b, not_gold) for b in wrong]]
+    ks = np.array([1, 2, 3, 4, 6])
+    got = _independent_one(tal, gold_pos, ab, float(p_bar), ks, ties)
+    want = [float(brute_independent(probs, int(k), ties, gold_pos, (1 - p_bar) * Fraction(ab, not_gold))) for k in ks]
+    np.testing.assert_allclose(got, want, rtol=0, atol=1e-12)
 
 
 # ---------------------------------------------------------------------------------------
@@ -243,6 +274,19 @@ def test_independent_prediction_beats_correlated_mistakes():
     res = vote(_tallies_from_rows(rows), k=[1, 32])
     assert res.values["independent_maj_at_k"][0, 0] == pytest.approx(res.accuracy[0], abs=1e-12)
     assert res.values["correlation_cost"][0, 1] > 0.05
+
+
+def test_accuracy_is_the_mean_of_per_problem_gold_shares_with_unequal_n():
+    # p_bar is the mean over problems of g_i/n_i (vote's docs), not the pooled sum(g)/sum(n): with n = 2, 3, 7
+    # and g = 2, 1, 1 the mean is (1 + 1/3 + 1/7)/3 = 31/63 (the pooled share would be 4/12 = 1/3). At k = 1
+    # the independent-voter prediction is each problem's p_bar itself, so its mean is p_bar too
+    answers = [["a", "a"], ["x", "b", "y"], ["c", "z", "z", "z", "w", "z", None]]
+    gold = ["a", "b", "c"]
+    res = vote(answers, gold, k=[1, 2])
+    want = sum((Fraction(g, len(a)) for g, a in zip([2, 1, 1], answers, strict=True)), Fraction(0)) / 3
+    assert want == Fraction(31, 63)
+    assert res.accuracy[0] == pytest.approx(float(want), rel=1e-15)
+    assert res.values["independent_maj_at_k"][0, 0] == pytest.approx(float(want), rel=1e-12)
 
 
 def test_independent_voters_strict_ties_on_an_all_gold_problem():
@@ -385,10 +429,17 @@ def test_cli_vote_table_in_process(tmp_path, capfd):
     from passcurve.cli._app import run
     from passcurve.data import write_table
 
-    path = write_table(simulate_answers(problems=6, n=8, rng=1), tmp_path / "a.parquet")
+    rows = simulate_answers(problems=6, n=8, rng=1)
+    path = write_table(rows, tmp_path / "a.parquet")
     assert run(["vote", str(path), "--k", "1,8", "--ties", "strict"]) == 0
     out = capfd.readouterr().out
-    assert "ties: strict" in out and "accuracy 0.4792" in out  # 23 of 48 samples give the gold answer
+    # accuracy: the mean over problems of the gold share, from the rows (every problem has n = 8 here)
+    shares = {}
+    for prob, ans, g in zip(rows["problem_id"], rows["answer"], rows["gold"], strict=True):
+        hit, tot = shares.get(prob, (0, 0))
+        shares[prob] = (hit + (ans == g), tot + 1)
+    acc = sum((Fraction(h, t) for h, t in shares.values()), Fraction(0)) / len(shares)
+    assert "ties: strict" in out and f"accuracy {float(acc):.4f}," in out
 
 
 def test_models_numbers_and_frames():
