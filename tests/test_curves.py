@@ -23,6 +23,18 @@ def exact_mean_pass(ns, cs, k, ws=None):
     return num / sum(Fraction(w) for w in ws)
 
 
+def exact_mean_naive(ns, cs, k, ws=None):
+    """Weighted mean over problems of the plug-in 1 - (1 - c/n)^k, exactly (REFERENCE.md: it underestimates)."""
+    ws = ws or [1] * len(ns)
+    num = sum(Fraction(w) * (1 - Fraction(n - c, n) ** k) for n, c, w in zip(ns, cs, ws, strict=True))
+    return num / sum(Fraction(w) for w in ws)
+
+
+def exact_mean_pow(ns, cs, k):
+    """Mean over problems of pass^k = C(c,k)/C(n,k), exactly (Yao et al. 2024)."""
+    return sum(Fraction(math.comb(c, k), math.comb(n, k)) for n, c in zip(ns, cs, strict=True)) / len(ns)
+
+
 @settings(max_examples=60, deadline=None)
 @given(st.lists(st.tuples(st.integers(1, 40), st.floats(0, 1)), min_size=1, max_size=25))
 def test_mean_curve_equals_mean_of_per_problem_estimates(rows):
@@ -31,13 +43,24 @@ def test_mean_curve_equals_mean_of_per_problem_estimates(rows):
     cs = [int(round(f * n)) for n, f in rows]
     counts = Counts.from_arrays(ns, cs)
     kmax = min(ns)
-    res = pc.curve(counts, metrics=["pass_at_k", "pass_pow_k"])
+    res = pc.curve(counts, metrics=["pass_at_k", "pass_pow_k", "naive_pass_at_k"])
     assert list(res.k) == list(range(1, kmax + 1))
     for j, k in enumerate(res.k):
         ref = exact_mean_pass(ns, cs, int(k))
         assert abs(res.values["pass_at_k"][0, j] - float(ref)) <= 1e-13
         ref_pow = sum(Fraction(math.comb(c, int(k)), math.comb(n, int(k))) for n, c in zip(ns, cs, strict=True)) / len(ns)
         assert abs(res.values["pass_pow_k"][0, j] - float(ref_pow)) <= 1e-13
+        # k runs up to min n, so the last k equals n for the shortest problem
+        assert abs(res.values["naive_pass_at_k"][0, j] - float(exact_mean_naive(ns, cs, int(k)))) <= 1e-13
+
+
+def test_naive_pass_at_k_is_the_weighted_mean_of_the_plug_in():
+    # weights 1, 2, 3, 5 on n = 10, 10, 7, 12; k = 7 is n for the third problem, k = 1 the weighted mean of c/n
+    ns, cs, ws = [10, 10, 7, 12], [3, 0, 5, 12], [1, 2, 3, 5]
+    res = pc.curve(Counts.from_arrays(ns, cs, weight=ws), k=[1, 3, 7], metrics=["naive_pass_at_k"])
+    for j, k in enumerate([1, 3, 7]):
+        assert res.values["naive_pass_at_k"][0, j] == pytest.approx(float(exact_mean_naive(ns, cs, k, ws)), rel=1e-14)
+    assert res.values["naive_pass_at_k"][0, 0] == pytest.approx((0.3 + 0 + 3 * 5 / 7 + 5) / 11, rel=1e-14)
 
 
 def test_weights_and_models():
@@ -112,6 +135,16 @@ def test_to_dict_is_json_and_shaped_as_documented():
     assert set(m) >= {"model", "problems", "curve", "n_min", "n_median", "n_max"}
     assert set(m["curve"][0]) >= {"k", "pass_at_k", "pass_pow_k", "naive_pass_at_k"}
     assert len(back["models"]) == len(pc.DEMO_MODELS)
+    # values: every model's points are its exact means over its 20 problems (rational arithmetic)
+    for mod in back["models"]:
+        sub = counts.select(mod["model"])
+        ns, cs = sub.n.tolist(), sub.c.tolist()
+        assert mod["problems"] == 20
+        for pt in mod["curve"]:
+            k = pt["k"]
+            assert pt["pass_at_k"] == pytest.approx(float(exact_mean_pass(ns, cs, k)), rel=1e-13, abs=1e-15)
+            assert pt["pass_pow_k"] == pytest.approx(float(exact_mean_pow(ns, cs, k)), rel=1e-13, abs=1e-15)
+            assert pt["naive_pass_at_k"] == pytest.approx(float(exact_mean_naive(ns, cs, k)), rel=1e-13, abs=1e-15)
 
 
 def test_to_frame_and_plot():
@@ -119,8 +152,19 @@ def test_to_frame_and_plot():
     res = pc.curve(counts, k=[1, 2, 20])
     df = res.to_frame()
     assert len(df) == 3 * len(res.models)
+    # one row per (model, k), holding that model's exact means (k = 20 = n: pass@n is the share of problems solved)
+    for row in df.itertuples():
+        sub = counts.select(row.model)
+        ns, cs = sub.n.tolist(), sub.c.tolist()
+        assert row.pass_at_k == pytest.approx(float(exact_mean_pass(ns, cs, row.k)), rel=1e-13, abs=1e-15)
+        assert row.naive_pass_at_k == pytest.approx(float(exact_mean_naive(ns, cs, row.k)), rel=1e-13, abs=1e-15)
+        assert row.pass_pow_k == pytest.approx(float(exact_mean_pow(ns, cs, row.k)), rel=1e-13, abs=1e-15)
+        if row.k == 20:
+            assert row.pass_at_k == pytest.approx(np.mean(sub.c > 0), abs=1e-15)
     fig = res.plot()
     assert len(fig.data) == len(res.models)
+    for tr, m in zip(fig.data, res.models, strict=True):  # each trace is its model's pass@k curve
+        np.testing.assert_allclose(np.asarray(tr.y, dtype=float), res.values["pass_at_k"][res.models.index(m)])
 
 
 def test_curve_rejects_non_counts():
