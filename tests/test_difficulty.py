@@ -274,6 +274,71 @@ def test_log_rising_is_accurate_for_huge_arguments(x, m):
     assert float(_digamma_diff(x, m)) == pytest.approx(math.fsum(1 / (x + j) for j in range(m)), rel=1e-9)
 
 
+@pytest.mark.parametrize("x", [1000.5, 2718.25, 1e4])
+@pytest.mark.parametrize("m", [1, 3, 1000, 10**6])
+def test_log_rising_on_the_stirling_branch_just_above_its_threshold(x, m):
+    # x in (1e3, 1e4] is where the Stirling branch starts (its truncation error is largest there), with m up to
+    # 10^6 (n + beta for large benchmarks). Oracle: the definition log Gamma(x+m)/Gamma(x) = sum_{j<m} log(x+j),
+    # summed exactly (math.fsum) over correctly rounded logs; and psi(x+m) - psi(x) = sum_{j<m} 1/(x+j)
+    exact = math.fsum(math.log(x + j) for j in range(m))
+    assert float(_log_rising(x, m)) == pytest.approx(exact, rel=1e-14)
+    assert float(_digamma_diff(x, m)) == pytest.approx(math.fsum(1 / (x + j) for j in range(m)), rel=1e-13)
+
+
+def test_beta_newton_hessian_matches_differences_of_the_gradient():
+    # the damped Newton fit's analytic Hessian in (log a, log b) (trigamma terms) against (i) central differences
+    # of the analytic gradient and (ii) second differences of an independent log-likelihood
+    # (scipy.stats.betabinom.logpmf, weighted); its value and gradient against the same likelihood
+    rng = np.random.default_rng(13)
+    n = rng.integers(5, 300, 400)
+    c = rng.binomial(n, rng.beta(0.5, 3.0, 400))
+    w = rng.integers(1, 4, 400).astype(float)
+    pn, pc, pw = _pairs(n, c, w)
+    lb = _log_binom(pn, pc)
+    m = BetaBinomial()
+
+    def nll(t):
+        return -float(w @ stats.betabinom.logpmf(c, n, np.exp(t[0]), np.exp(t[1])))
+
+    for theta in (np.log([0.5, 3.0]), np.log([2.0, 0.7]), np.log([0.08, 40.0])):
+        v, g, H = m._nll_grad_hess(theta, pn, pc, pw, lb)
+        assert v == pytest.approx(nll(theta), rel=1e-12)
+        h = 1e-6
+        fd_g = np.array([(nll(theta + e) - nll(theta - e)) / (2 * h) for e in np.eye(2) * h])
+        np.testing.assert_allclose(g, fd_g, rtol=1e-5, atol=1e-6 * np.abs(fd_g).max())
+        h = 1e-5
+        fd_H = np.array([(m._nll_grad(theta + e, pn, pc, pw, lb)[1] - m._nll_grad(theta - e, pn, pc, pw, lb)[1]) / (2 * h)
+                         for e in np.eye(2) * h])
+        np.testing.assert_allclose(H, fd_H, rtol=1e-6, atol=1e-8 * np.abs(H).max())
+        h = 1e-3
+        E = np.eye(2) * h
+        H2 = np.array([[(nll(theta + E[i] + E[j]) - nll(theta + E[i] - E[j]) - nll(theta - E[i] + E[j])
+                         + nll(theta - E[i] - E[j])) / (4 * h * h) for j in range(2)] for i in range(2)])
+        np.testing.assert_allclose(H, H2, rtol=1e-4, atol=1e-6 * np.abs(H).max())
+
+
+@pytest.mark.parametrize("cls", [BetaBinomial, ZeroInflatedBetaBinomial])
+def test_information_criteria_count_problems(cls):
+    # aic = 2k - 2 loglik and bic = k log N - 2 loglik with N the number of problems (DifficultyModel docs), and
+    # the log-likelihood itself from scipy.stats.betabinom at the fitted parameters (zero-inflated:
+    # pi0 [c = 0] + (1 - pi0) betabinom), a computation independent of the fit's
+    rng = np.random.default_rng(14)
+    n = rng.integers(20, 200, 300)
+    c = rng.binomial(n, np.where(rng.random(300) < 0.2, 0.0, rng.beta(0.6, 4.0, 300)))
+    f = cls().fit(n=n, c=c)
+    pr = f.params_
+    pmf = stats.betabinom.pmf(c, n, pr["alpha"], pr["beta"])
+    k = 2
+    if cls is ZeroInflatedBetaBinomial:
+        pmf = pr["impossible"] * (c == 0) + (1 - pr["impossible"]) * pmf
+        k = 3
+    ll = float(np.sum(np.log(pmf)))
+    assert f.n_params_ == k and f.n_problems_ == 300
+    assert f.loglik_ == pytest.approx(ll, rel=1e-10)
+    assert f.aic_ == pytest.approx(2 * k - 2 * ll, rel=1e-10)
+    assert f.bic_ == pytest.approx(k * math.log(300) - 2 * ll, rel=1e-10)
+
+
 def test_beta_log_moment_stable_when_the_concentration_runs_away():
     # a, b ~ 1e40 (a fit on under-dispersed data heads there): B(a+c, b+d)/B(a, b) -> mu^c (1-mu)^d
     a, b = 1e40, 3e41
@@ -430,7 +495,8 @@ def _pairs_lb(counts):
 
 
 def test_bad_input():
-    with pytest.raises(PasscurveError, match="`counts`"):
+    with pytest.raises(PasscurveError, match=r"^`counts` must be a passcurve\.Counts \(got list\); or pass `n=` and "
+                                             r"`c=` arrays$"):
         BetaBinomial().fit([1, 2])
     with pytest.raises(PasscurveError, match="`c` must be <= n"):
         BetaBinomial().fit(n=[5, 5], c=[6, 1])
@@ -502,13 +568,26 @@ def test_pmf_bins_is_the_exact_sum_up_to_2_14(cls):
 
 @pytest.mark.parametrize("cls", MODELS)
 def test_pmf_bins_many_equals_pmf_bins_one_n_at_a_time(cls):
-    # the batched form (goodness of fit, the report) against the single-n form, n on both sides of 2^14
+    # the batched form (goodness of fit, the report), n on both sides of 2^14, against the pmf summed over
+    # every c of each n (np.add.reduceat) and, for the Beta, scipy.stats.betabinom's pmf
     m = _fitted(cls, 3000, 1)
     ns = [0, 1, 7, 3000, 250, 20_000]
     bounds = [_dyadic_bounds(n) for n in ns]
     many = m.pmf_bins_many(ns, bounds)
     for n, b, got in zip(ns, bounds, many, strict=True):
-        np.testing.assert_allclose(got, m.pmf_bins(n, b), rtol=1e-13, atol=1e-300)
+        cs = np.arange(n + 1, dtype=np.float64)
+        exact = np.add.reduceat(m.pmf(np.full_like(cs, n), cs), b[:-1])
+        if n <= 2**14:
+            tol = 1e-10 if cls in (GridMixture, ScaledBetaBinomial) else 1e-12
+            np.testing.assert_allclose(got, exact, rtol=tol, atol=1e-300)
+        else:  # trapezoid above 2^14 (test_pmf_bins_for_large_n_matches_the_exact_sum)
+            keep = exact > 1e-12
+            np.testing.assert_allclose(got[keep], exact[keep], rtol=1e-10 if cls is GridMixture else 1e-5)
+        if cls is BetaBinomial:
+            ref = np.add.reduceat(stats.betabinom.pmf(cs, n, m.params_["alpha"], m.params_["beta"]), b[:-1])
+            keep = ref > 1e-12
+            np.testing.assert_allclose(got[keep], ref[keep], rtol=1e-9 if n <= 2**14 else 1e-5)
+        np.testing.assert_allclose(got, m.pmf_bins(n, b), rtol=1e-13, atol=1e-300)  # batched = one n at a time
         assert got.sum() == pytest.approx(1.0, abs=1e-5)
 
 
