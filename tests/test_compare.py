@@ -128,6 +128,30 @@ def test_bca_and_cluster_sign_flips():
     assert res.problems.tolist() == [100, 100]
 
 
+def test_cluster_sign_flip_p_value_matches_exact_enumeration():
+    # 15 problems in G = 5 clusters of 3, pass@1 of n = 4: under H0 the signs of whole clusters flip, so the exact
+    # p-value is #{s in {-1, 1}^5 : |sum_g s_g D_g| >= |sum_g D_g|} / 2^5 over the cluster sums D_g (exact
+    # rationals, enumerated): 8/32 = 1/4. Flipping problems one by one would give 1888/32768 = 0.0576 instead
+    cA = [4, 3, 4, 2, 1, 0, 3, 2, 2, 4, 1, 3, 0, 1, 2]
+    cB = [1, 2, 2, 2, 1, 1, 0, 1, 2, 1, 2, 1, 1, 0, 2]
+    cl = [g for g in range(5) for _ in range(3)]
+    cnt = Counts.from_arrays([4] * 30, cA + cB, model=["A"] * 15 + ["B"] * 15, problem=list(range(15)) * 2,
+                             cluster=cl + cl)
+    d = [Fraction(a - b, 4) for a, b in zip(cA, cB, strict=True)]
+    D = [sum((d[i] for i in range(15) if cl[i] == g), Fraction(0)) for g in range(5)]
+    obs = abs(sum(D))
+    exact = Fraction(sum(abs(sum(s * x for s, x in zip(sg, D, strict=True))) >= obs
+                         for sg in itertools.product([1, -1], repeat=5)), 2**5)
+    by_problem = Fraction(sum(abs(sum(s * x for s, x in zip(sg, d, strict=True))) >= obs
+                              for sg in itertools.product([1, -1], repeat=15)), 2**15)
+    assert exact == Fraction(1, 4) and float(by_problem) == pytest.approx(0.0576, abs=1e-4)
+    B = 20000  # Monte Carlo sd of the p-value sqrt(p(1-p)/B) = 0.003
+    for method in ("bootstrap", "bca"):
+        res = compare(cnt, "A", "B", [1], method=method, n_resamples=B, rng=0)
+        assert res.test == "sign-flip permutation"
+        assert res.p_value[0] == pytest.approx(float(exact), abs=0.015), method
+
+
 def test_unpaired_fallback_warns():
     cnt = _two_models(6)
     keep = np.ones(len(cnt), dtype=bool)

@@ -47,6 +47,29 @@ def test_widget_closed_form_values():
     assert _beta_pass_at_k(A, B, 8) == pytest.approx(1 - np.exp(special.betaln(A, B + 8) - special.betaln(A, B)))
 
 
+def test_widget_pass_at_k_through_the_library():
+    # the widget's "pass@8 actually 92.6%, pass@64 actually 99.6%" computed by passcurve's Beta difficulty model
+    # and by its simulator's truth, against the exact rational product 1 - prod_{j<k} (3/2 + j)/(3 + j)
+    # (REFERENCE.md: pass_D@k = 1 - B(a, b + k)/B(a, b); with a = b = 3/2 every factor is rational)
+    from passcurve import BetaBinomial, ModelSpec
+
+    def exact(k):
+        prod = Fraction(1)
+        for j in range(k):
+            prod *= (Fraction(3, 2) + j) / (3 + j)
+        return 1 - prod
+
+    assert float(exact(8)) == pytest.approx(0.9258, abs=5e-5) and float(exact(64)) == pytest.approx(0.9958, abs=5e-5)
+    m = BetaBinomial()
+    m._theta = np.log([A, B])
+    m.params_ = m._unpack(m._theta)
+    np.testing.assert_allclose(m.pass_at_k([8, 64]), [float(exact(8)), float(exact(64))], rtol=1e-13)
+    spec = ModelSpec("widget", alpha=A, beta=B)
+    np.testing.assert_allclose(spec.true_pass_at_k(np.array([8, 64])), [float(exact(8)), float(exact(64))], rtol=1e-13)
+    # and P(both right) = E[p^2] = B(a + 2, b)/B(a, b) = (3/2)(5/2)/(3 * 4) = 5/16 (31%) through the model's moment
+    assert float(np.exp(m.log_moment(2, 0))) == pytest.approx(float(Fraction(5, 16)), rel=1e-13)
+
+
 def test_widget_numbers_measured_on_a_simulated_benchmark():
     rng = np.random.default_rng(0)
     N, n = 40000, 64

@@ -253,10 +253,14 @@ def test_online_loop_next_update():
     f = pl.forecast()
     assert 0 <= f["posterior"] <= 1 and f["posterior_sd"] >= 0
     # single-problem update with several outcomes, by id and by index
+    n0, c0 = pl.n_.copy(), pl.c_.copy()
     pl.update("a", [0, 0, 1])
     pl.update(3, [True])
-    assert pl.c_[0] == 1 and pl.n_[0] == pl.n_[0]
+    # three outcomes (one success) on "a", one success on "d" (index 3); nothing else moves
+    assert (pl.n_ - n0).tolist() == [3, 0, 0, 1] and (pl.c_ - c0).tolist() == [1, 0, 0, 1]
+    assert pl.c_[0] == 1  # "a" (p = 0) had no success before
     pl.update_counts(["b", "c"], [10, 5], [1, 2])
+    assert (pl.n_ - n0).tolist() == [3, 10, 5, 1] and (pl.c_ - c0).tolist() == [1, 1, 2, 1]
 
 
 def test_planner_with_counts_and_ids():
@@ -285,7 +289,7 @@ def test_prior_options():
 def test_planner_bad_inputs():
     with pytest.raises(PasscurveError, match="`method`"):
         Planner(n=[1], c=[0], k=5, method="greedy")
-    with pytest.raises(PasscurveError, match="`k`"):
+    with pytest.raises(PasscurveError, match=r"^`k` must be an integer >= 1 \(got k=0\)$"):
         Planner(n=[1], c=[0], k=0)
     with pytest.raises(PasscurveError, match="`c` must be <= n"):
         Planner(n=[1], c=[2], k=5)
@@ -340,9 +344,10 @@ def test_plan_arrays_and_errors():
     assert res.additional.sum() == 30
     with pytest.raises(PasscurveError, match="`budget`"):
         plan(n=[10], c=[1], budget=-1, k=5)
-    with pytest.raises(PasscurveError, match="either"):
+    with pytest.raises(PasscurveError, match=r"^give either `counts` or `n` and `c`, not both$"):
         plan(Counts.from_arrays([1], [0]), n=[1], c=[0], budget=5, k=5)
-    with pytest.raises(PasscurveError, match="`counts`"):
+    with pytest.raises(PasscurveError, match=r"^`counts` must be a passcurve\.Counts \(got list\); build one with "
+                                             r"Counts\.from_arrays\(n, c\)$"):
         plan([1, 2], budget=5, k=5)
 
 
