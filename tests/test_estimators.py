@@ -191,11 +191,17 @@ def test_g_pass_matches_hypergeometric_tail(t, tau):
 
 
 def test_g_pass_ends_equal_pass_at_k_and_pass_pow_k():
-    # tau -> 0 is pass@k and tau = 1 is pass^k (Liu et al. 2024)
+    # tau -> 0 is pass@k and tau = 1 is pass^k (Liu et al. 2024): against the exact rationals
+    # 1 - C(n-c, k)/C(n, k) and C(c, k)/C(n, k) (math.comb), not against passcurve's own estimators
     n, c = 50, np.arange(51)
     for k in (1, 7, 50):
-        np.testing.assert_allclose(pc.g_pass_at_k(n, c, k, 0.0), pc.pass_at_k(n, c, k), rtol=1e-14)
-        np.testing.assert_allclose(pc.g_pass_at_k(n, c, k, 1.0), pc.pass_pow_k(n, c, k), rtol=1e-14, atol=0)
+        at_k = [float(exact_pass_at_k(n, int(ci), k)) for ci in c]
+        pow_k = [float(exact_pass_pow_k(n, int(ci), k)) for ci in c]
+        np.testing.assert_allclose(pc.g_pass_at_k(n, c, k, 0.0), at_k, rtol=1e-14, atol=0)
+        np.testing.assert_allclose(pc.g_pass_at_k(n, c, k, 1.0), pow_k, rtol=1e-13, atol=0)
+    # REFERENCE.md (10, 5, 4): tau = 0 0.976190 (= 1 - C(5,4)/C(10,4) = 41/42), tau = 1 0.023810 (= 1/42)
+    assert pc.g_pass_at_k(10, 5, 4, 0.0) == pytest.approx(41 / 42, rel=1e-14)
+    assert pc.g_pass_at_k(10, 5, 4, 1.0) == pytest.approx(1 / 42, rel=1e-14)
 
 
 # ---------------------------------------------------------------------------------------
