@@ -376,3 +376,19 @@ def test_pass_pow_k_keeps_relative_accuracy_when_c_is_much_smaller_than_n(n, sha
         return
     assert abs(Fraction(got) - exact) / exact < 1e-13
     assert pc.mean_curve([n], [c], [k], "pass_pow_k")[0][0] == pytest.approx(float(exact), rel=1e-13)
+
+
+def test_pairs_with_huge_n_are_not_merged():
+    # API audit: the pair key n * (max n + 1) + c wrapped in int64 for n above ~3e9, so two problems shared one
+    # estimate. pass@1 = c/n exactly (closed form) and pass^1 = c/n as well.
+    from fractions import Fraction
+
+    import passcurve as pc
+
+    n = np.array([2**33 - 1, 2**31 - 1])
+    c = np.array([10**8, 10**8])
+    want = [float(Fraction(10**8, int(x))) for x in n]
+    np.testing.assert_allclose(pc.pass_at_k(n, c, 1), want, rtol=1e-12)
+    np.testing.assert_allclose(pc.pass_pow_k(n, n - c, 1), [1 - w for w in want], rtol=1e-12)
+    cur = pc.curve(pc.Counts.from_arrays(n, c), [1])
+    assert cur.values["pass_at_k"][0, 0] == pytest.approx(sum(want) / 2, rel=1e-12)

@@ -41,6 +41,7 @@ from scipy import optimize, special
 
 from ._errors import ConvergenceWarning, DegenerateDataWarning, PasscurveError
 from ._estimators import pass_at_k
+from ._pairs import distinct_pairs
 from ._validation import (
     as_float_array,
     as_int_array,
@@ -592,8 +593,7 @@ class StopAtSuccess:
         n = np.asarray(n, dtype=np.int64).ravel()
         c = np.asarray(c, dtype=np.int64).ravel()
         _stopping_iv(n, c, self.batch, self.cap)
-        key = n * (int(n.max()) + 1) + c
-        _, first, inv = np.unique(key, return_index=True, return_inverse=True)
+        first, inv = distinct_pairs(n, c)
         table = stopping_pass_at_k(n[first][:, None], c[first][:, None], np.asarray(ks)[None, :], self.batch,
                                    cap=self.cap)
         return np.asarray(table, dtype=np.float64).reshape(first.size, -1)[inv.ravel()]

@@ -17,6 +17,7 @@ from ._adaptive import check_design
 from ._counts import Counts, check_counts_object
 from ._errors import DroppedProblemsWarning, PasscurveError
 from ._estimators import _log_fail_table
+from ._pairs import distinct_pairs
 from ._results import long_frame
 from ._validation import (
     as_int_array,
@@ -179,9 +180,8 @@ def mean_curve(
         total = w @ vals
     else:
         cc = c if metric == "pass_at_k" else n - c
-        key = n * (int(n.max()) + 1) + cc  # one integer per distinct (n, c)
-        ukey, first, inv = np.unique(key, return_index=True, return_inverse=True)
-        pw = np.bincount(inv.ravel(), weights=w, minlength=ukey.size)
+        first, inv = distinct_pairs(n, cc)
+        pw = np.bincount(inv, weights=w, minlength=first.size)
         up = np.stack([n[first], cc[first]], axis=1)
         if metric == "pass_at_k":
             def tr(x: np.ndarray) -> np.ndarray:

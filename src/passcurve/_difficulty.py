@@ -48,6 +48,7 @@ from scipy import optimize, special, stats
 
 from ._counts import Counts, check_counts_object
 from ._errors import ConvergenceWarning, DegenerateDataWarning, PasscurveError
+from ._pairs import distinct_pairs
 from ._validation import (
     as_float_array,
     as_int_array,
@@ -84,14 +85,11 @@ def _pairs(n: np.ndarray, c: np.ndarray, weight: np.ndarray | None = None, *,
 
     With ``return_inverse`` also the index of each problem's pair.
     """
-    n = np.asarray(n, dtype=np.int64)
-    c = np.asarray(c, dtype=np.int64)
-    base = int(c.max()) + 1 if c.size else 1
-    key = n * base + c  # one int64 key per pair: a 1-d unique is ~20x faster than unique(axis=0)
-    uk, inv = np.unique(key, return_inverse=True)
-    inv = inv.ravel()
-    w = np.bincount(inv, weights=weight, minlength=uk.size).astype(np.float64)
-    out = (uk // base).astype(np.float64), (uk % base).astype(np.float64), w
+    n = np.asarray(n, dtype=np.int64).ravel()
+    c = np.asarray(c, dtype=np.int64).ravel()
+    first, inv = distinct_pairs(n, c)
+    w = np.bincount(inv, weights=weight, minlength=first.size).astype(np.float64)
+    out = n[first].astype(np.float64), c[first].astype(np.float64), w
     return (*out, inv) if return_inverse else out
 
 

@@ -35,6 +35,7 @@ import numpy as np
 from scipy import stats
 
 from ._errors import PasscurveError
+from ._pairs import distinct_pairs
 from ._validation import as_float_array, as_int_array, check_broadcast, check_counts, check_k_le_n, fmt
 
 __all__ = [
@@ -274,8 +275,7 @@ def _log_fail(n: np.ndarray, c: np.ndarray, k: np.ndarray, transform: Any = None
     nc_n, nc_c = np.broadcast_arrays(n, c)
     shape = np.broadcast_shapes(nc_n.shape, k.shape)
     size = int(np.prod(shape)) if shape else 1
-    key = nc_n.ravel() * (int(nc_n.max()) + 1) + nc_c.ravel()  # one integer per distinct (n, c)
-    _, first, inv = np.unique(key, return_index=True, return_inverse=True)
+    first, inv = distinct_pairs(nc_n, nc_c)
     pn, pcc = nc_n.ravel()[first], nc_c.ravel()[first]
     uk, kinv = np.unique(k.ravel(), return_inverse=True)
     P, U = pn.size, uk.size

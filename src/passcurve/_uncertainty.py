@@ -52,6 +52,7 @@ from ._counts import Counts, check_counts_object
 from ._curves import CurveResult, _pad, default_top, own_range, with_own_ends
 from ._errors import DegenerateDataWarning, DroppedProblemsWarning, PasscurveError
 from ._estimators import g_pass_at_k, pass_at_k, pass_pow_k
+from ._pairs import distinct_pairs
 from ._validation import (
     as_float_array,
     as_int_array,
@@ -98,9 +99,8 @@ def _scores(n: np.ndarray, c: np.ndarray, ks: np.ndarray, metric: str, tau: floa
     """
     n = np.asarray(n, dtype=np.int64)
     c = np.asarray(c, dtype=np.int64)
-    key = n * (int(n.max()) + 1) + c
-    uk, first, inv = np.unique(key, return_index=True, return_inverse=True)
-    return _scores_pairs(n[first], c[first], ks, metric, tau)[inv.ravel()]
+    first, inv = distinct_pairs(n, c)
+    return _scores_pairs(n[first], c[first], ks, metric, tau)[inv]
 
 
 def _cluster_ids(counts: Counts, cluster: Any) -> np.ndarray | None:
