@@ -311,3 +311,36 @@ def test_power_analysis_refuses_a_delta_no_benchmark_can_detect_and_its_json_is_
     res = power_analysis(0.03, 1, p=0.5, correlation=0.5, n=1)  # Miller's example: omega2 is not identified
     assert json.loads(json.dumps(res.to_dict(), allow_nan=False))["omega2"] is None
     assert int(res.problems[0]) == 2181
+
+
+@pytest.mark.parametrize("method", ["analytic", "bootstrap"])
+def test_weights_weight_the_comparison_and_the_ranks(method):
+    # API audit: compare (and rank_models) ignored Counts.weight: value_a 0.5375 beside curve's 0.4192. Reference:
+    # the weighted mean of the per-problem unbiased pass@1 = c/n, computed here with Fractions
+    from fractions import Fraction
+
+    from passcurve import curve, rank_models
+
+    n = [20] * 8
+    ca, cb = [1, 5, 9, 20, 0, 3, 7, 12], [2, 4, 9, 18, 1, 1, 6, 10]
+    wt = [2.0, 1.0, 0.5, 3.0, 1.0, 1.0, 2.0, 0.5]
+    cnt = Counts.from_arrays(n * 2, ca + cb, problem=[f"p{i}" for i in range(8)] * 2, model=["a"] * 8 + ["b"] * 8,
+                             weight=wt * 2)
+
+    def wmean(c):
+        return float(sum(Fraction(w) * Fraction(x, 20) for w, x in zip(wt, c, strict=True)) / sum(Fraction(w) for w in wt))
+
+    res = compare(cnt, "a", "b", 1, method=method, rng=0, n_resamples=500)
+    assert res.value_a[0] == pytest.approx(wmean(ca), abs=1e-15)
+    assert res.value_b[0] == pytest.approx(wmean(cb), abs=1e-15)
+    assert res.value_a[0] == pytest.approx(curve(cnt.select("a"), [1]).values["pass_at_k"][0, 0], abs=1e-15)
+    assert res.difference[0] == pytest.approx(wmean(ca) - wmean(cb), abs=1e-15)
+    rk = rank_models(cnt, 1, rng=0, n_resamples=200)
+    np.testing.assert_allclose(rk.estimate[:, 0], [wmean(ca), wmean(cb)], atol=1e-15)
+    # one weight per problem: the same problem weighted differently for the two models is an error
+    bad = Counts.from_arrays(n * 2, ca + cb, problem=[f"p{i}" for i in range(8)] * 2, model=["a"] * 8 + ["b"] * 8,
+                             weight=wt + [1.0] * 8)
+    with pytest.raises(PasscurveError, match=r"^problem 'p0' has weight 2 for model 'a' and 1 for 'b'; a paired"):
+        compare(bad, "a", "b", 1)
+    with pytest.raises(PasscurveError, match=r"^problem 'p0' has weight 2 for model 'a' and 1 for 'b'; ranks need"):
+        rank_models(bad, 1)

@@ -301,6 +301,9 @@ def compare(
         Sampling stopped at the first batch with a success: each problem's score is the
         stopping-time estimate of pass@k (see :func:`passcurve.curve`); only pass@k.
 
+    Problem weights (``Counts.weight``) weight every mean, as in :func:`curve` (one weight per problem, the
+    same for both models); the sign-flip test flips the weighted differences.
+
     Returns
     -------
     CompareResult
@@ -333,15 +336,21 @@ def compare(
         Sb_all = _scores(cb.n, cb.c, ks, metric, tau_v)
     else:
         Sa_all, Sb_all = design.scores(ca.n, ca.c, ks), design.scores(cb.n, cb.c, ks)
+    wa_all = np.ones(pa.size) if ca.weight is None else np.asarray(ca.weight, dtype=np.float64)
+    wb_all = np.ones(pb.size) if cb.weight is None else np.asarray(cb.weight, dtype=np.float64)
     if paired:
         Sa, Sb = Sa_all[ia], Sb_all[ib]
         D = Sa - Sb
         N = D.shape[0]
-        w = np.ones(N)
+        w = wa_all[ia]  # a problem's weight is the benchmark's, the same for both models
+        if not np.allclose(w, wb_all[ib], rtol=1e-12, atol=0.0):
+            j = int(np.flatnonzero(~np.isclose(w, wb_all[ib], rtol=1e-12, atol=0.0))[0])
+            raise PasscurveError(f"problem {str(shared[j])!r} has weight {w[j]:g} for model {a!r} and {wb_all[ib][j]:g} for "
+                                 f"{b!r}; a paired comparison needs one weight per problem")
         groups, G = (None, N) if cla is None else _group_index(cla[ia], N)
         g = np.arange(N) if groups is None else groups
         diff, se, Nk, Gk = _mean_se(D, w, groups, G)
-        va, vb = np.mean(Sa, axis=0), np.mean(Sb, axis=0)
+        va, vb = _mean_se(Sa, w, groups, G)[0], _mean_se(Sb, w, groups, G)[0]
         with np.errstate(invalid="ignore", divide="ignore"):
             corr = np.array(
                 [np.corrcoef(Sa[:, j], Sb[:, j])[0, 1] if Sa[:, j].std() > 0 and Sb[:, j].std() > 0 else np.nan for j in range(ks.size)]
@@ -370,7 +379,7 @@ def compare(
             else:
                 jack = _jackknife_means(D, w[:, None] * np.ones_like(D), g, G)
                 lo, hi = _bca(reps, diff, jack, alpha)
-            pval = _sign_flip_p(D, g, G, B, gen)
+            pval = _sign_flip_p(D * w[:, None], g, G, B, gen)  # the weighted sum's signs flip
             test = "sign-flip permutation"
         problems, problems_b = Nk, None
     else:
@@ -382,8 +391,8 @@ def compare(
         warnings.warn(msg, UnpairedComparisonWarning, stacklevel=2)
         ga, Ga = (None, pa.size) if cla is None else _group_index(cla, pa.size)
         gb, Gb = (None, pb.size) if clb is None else _group_index(clb, pb.size)
-        va, sea, _, Gka = _mean_se(Sa_all, np.ones(pa.size), ga, Ga)
-        vb, seb, _, Gkb = _mean_se(Sb_all, np.ones(pb.size), gb, Gb)
+        va, sea, _, Gka = _mean_se(Sa_all, wa_all, ga, Ga)
+        vb, seb, _, Gkb = _mean_se(Sb_all, wb_all, gb, Gb)
         diff = va - vb
         se = np.sqrt(sea**2 + seb**2)
         corr = np.full(ks.size, np.nan)
@@ -398,8 +407,8 @@ def compare(
             tq = stats.t.ppf(1 - alpha / 2, df)
             lo, hi = diff - tq * se, diff + tq * se
         else:
-            ra = _boot_means(Sa_all, np.ones(pa.size), np.arange(pa.size) if ga is None else ga, Ga, B, gen)
-            rb = _boot_means(Sb_all, np.ones(pb.size), np.arange(pb.size) if gb is None else gb, Gb, B, gen)
+            ra = _boot_means(Sa_all, wa_all, np.arange(pa.size) if ga is None else ga, Ga, B, gen)
+            rb = _boot_means(Sb_all, wb_all, np.arange(pb.size) if gb is None else gb, Gb, B, gen)
             reps = ra - rb
             se = np.nanstd(reps, axis=0, ddof=1)
             lo, hi = _percentile(reps, alpha)

@@ -219,8 +219,8 @@ def rank_models(
     design : StopAtSuccess, optional
         n is a stopping time: each problem's score is the stopping-time estimate (pass@k only).
 
-    Problem weights (``Counts.weight``) are not used: like :func:`compare`, the ranking rests on
-    plain means over the shared problems. A pair whose difference is the same on every problem
+    Problem weights (``Counts.weight``) weight the means over the shared problems, as in :func:`curve` and
+    :func:`compare` (one weight per problem, the same for every model). A pair whose difference is the same on every problem
     (zero bootstrap variance) is judged by the exact sign-flip test, p = 2^(1−G) for G clusters,
     Bonferroni over the pairs.
 
@@ -263,15 +263,22 @@ def rank_models(
         warnings.warn(msg, UnpairedComparisonWarning, stacklevel=2)
     N = shared.size
     S = np.empty((N, M * K))
+    w = np.ones(N)
     for mi, (sub, p) in enumerate(zip(subs, ids, strict=True)):
         rows = _rows_of(p, shared)
         n, c = sub.n[rows], sub.c[rows]
         S[:, mi * K:(mi + 1) * K] = _scores(n, c, ks, metric, tau_v) if design is None else design.scores(n, c, ks)
+        wm = np.ones(N) if sub.weight is None else np.asarray(sub.weight, dtype=np.float64)[rows]
+        if mi == 0:
+            w = wm
+        elif not np.allclose(wm, w, rtol=1e-12, atol=0.0):  # a problem's weight is the benchmark's
+            j = int(np.flatnonzero(~np.isclose(wm, w, rtol=1e-12, atol=0.0))[0])
+            raise PasscurveError(f"problem {str(shared[j])!r} has weight {w[j]:g} for model {models[0]!r} and {wm[j]:g} for "
+                                 f"{models[mi]!r}; ranks need one weight per problem")
     groups, G = _group_index(None if cl_all is None else cl_all[counts.model == models[0]][_rows_of(ids[0], shared)], N)
     if G < 2:
         raise PasscurveError("the shared problems fall in fewer than 2 clusters; ranks have no interval")
-    w = np.ones(N)
-    est = S.mean(axis=0).reshape(M, K)
+    est = (w @ S / w.sum()).reshape(M, K)
     reps = _boot_means(S, w, groups, G, B, gen)  # (B, M*K), one resample of problems for every model
     lo, hi = _percentile(reps, 1.0 - level)
     reps3 = reps.reshape(B, M, K)
