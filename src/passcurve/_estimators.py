@@ -482,7 +482,20 @@ def mg_pass_at_k(n: Any, c: Any, k: Any, *, k_gt_n: KGtN = "raise") -> Any:
     Computed as one hypergeometric expectation, :math:`(2/k)\,E[(X - \lceil k/2\rceil)^+]`
     with X ~ Hypergeom(n, c, k), because :math:`\sum_{i=a+1}^{k} P(X \ge i) = E[(X-a)^+]`.
     The hypergeometric probabilities come from scipy (relative error up to about 2e-10 at
-    n = 10^6, as for :func:`g_pass_at_k` with 0 < τ < 1).
+    n = 10^6, as for :func:`g_pass_at_k` with 0 < τ < 1); their cost grows with min(c, k), so
+    k and c near 10^8 take minutes.
+
+    At k = 1 the sum is empty (⌈1/2⌉ + 1 = 2 > 1) and mG-pass@1 = 0 for every model, as in the
+    definition and the authors' code: mG-pass@k is meant for k ≥ 2 (G-pass@1 at any τ is pass@1).
+
+    Parameters
+    ----------
+    n, c, k : array_like of int
+    k_gt_n : {"raise", "nan"}, default "raise"
+
+    References
+    ----------
+    J. Liu et al., "Are Your LLMs Capable of Stable Reasoning?", arXiv:2412.13147.
 
     Examples
     --------
