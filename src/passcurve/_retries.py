@@ -191,7 +191,8 @@ def _as_bool(x: Any, name: str) -> np.ndarray:
 
 
 def _retries_iv(problem: Any, attempt: Any, correct: Any, model: Any, alpha: float, n_resamples: Any) -> tuple:
-    prob = np.asarray(problem, dtype=object).ravel()
+    prob = np.asarray(problem)
+    prob = (prob if prob.dtype.kind in "iu" else prob.astype(object)).ravel()  # integer ids stay integers
     if prob.size == 0:
         raise PasscurveError("`problem` is empty")
     att = as_int_array(attempt, "attempt", minimum=None).ravel()
@@ -212,10 +213,26 @@ def _retries_iv(problem: Any, attempt: Any, correct: Any, model: Any, alpha: flo
     return prob, att, corr, mod, n_resamples
 
 
+def _text_codes(x: np.ndarray) -> np.ndarray:
+    """Codes of the labels in ``x`` ordered by their text (labels with the same text share a code).
+
+    One dict lookup per row, then a sort of the distinct labels only: ``np.unique(x.astype(str))`` built a
+    fixed-width string per row (4 bytes per character) and sorted all of them, 30 s and gigabytes at 10^7
+    samples; numeric labels go straight to ``np.unique``."""
+    if x.dtype.kind in "iub":
+        return np.unique(x, return_inverse=True)[1].ravel()
+    seen: dict[Any, int] = {}
+    try:
+        raw = np.fromiter((seen.setdefault(v, len(seen)) for v in x.ravel()), dtype=np.int64, count=x.size)
+    except TypeError:  # unhashable labels: by their text, row by row
+        return np.unique(x.astype(str), return_inverse=True)[1].ravel()
+    _, by_text = np.unique(np.array([str(v) for v in seen], dtype=str), return_inverse=True)
+    return by_text.ravel()[raw]
+
+
 def _group_and_check(prob: np.ndarray, att: np.ndarray, mod: np.ndarray) -> tuple[np.ndarray, ...]:
     """Sort by (model, problem, attempt); check attempts are base, base+1, ... in every problem."""
-    _, mcode = np.unique(mod.astype(str), return_inverse=True)
-    _, pcode = np.unique(prob.astype(str), return_inverse=True)
+    mcode, pcode = _text_codes(mod), _text_codes(prob)
     ukey, gid = np.unique(mcode.astype(np.int64) * (int(pcode.max()) + 1) + pcode, return_inverse=True)
     order = np.lexsort((att, gid))
     gid_s, att_s = gid[order], att[order]

@@ -443,10 +443,14 @@ def read_attempts(
     t = s.raw.types[s.raw.columns.index(col)]
     if _family(str(t)) != "number":
         raise PasscurveError(f"{s.source}: attempt column {col!r} must hold integers (type {t})")
+    # the labels once each, and per sample only their codes: a Python string per sample took ~250 bytes a row
+    # (2.5 GB at 10^7 samples); the per-sample arrays below point at the shared label objects (8 bytes a row)
     try:
+        labels = s.query("SELECT DISTINCT model, CAST(problem AS VARCHAR) AS problem FROM samples "
+                         "ORDER BY model, problem").fetchnumpy()
         g = s.query(
-            "SELECT model, CAST(problem AS VARCHAR) AS problem, attempt, correct FROM samples "
-            "ORDER BY model, problem, attempt"
+            "SELECT (dense_rank() OVER (ORDER BY model, CAST(problem AS VARCHAR)) - 1)::BIGINT AS code, attempt, "
+            "correct FROM samples ORDER BY code, attempt"
         ).fetchnumpy()
     except duckdb.Error as exc:
         raise duck_error(exc, s.source, s.reader) from None
@@ -459,9 +463,10 @@ def read_attempts(
     att = g["attempt"]
     if np.ma.isMaskedArray(att) and np.ma.getmaskarray(att).any():
         raise PasscurveError(f"{s.source}: attempt column {col!r} has a missing value")
+    code = np.asarray(g["code"], dtype=np.int64)
     return {
-        "model": np.asarray(g["model"], dtype=object),
-        "problem": np.asarray(g["problem"], dtype=object),
+        "model": np.asarray(labels["model"], dtype=object)[code],
+        "problem": np.asarray(labels["problem"], dtype=object)[code],
         "attempt": np.asarray(att),
         "correct": np.asarray(correct, dtype=bool),
     }
