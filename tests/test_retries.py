@@ -224,5 +224,6 @@ def test_labels_by_text_without_a_string_per_row():
     assert _text_codes(x).tolist() == ref.tolist() == [2, 1, 2, 0, 0, 3]  # 1 and "1" are one label, as before
     assert _text_codes(np.array([7, 3, 7, 10])).tolist() == [1, 0, 1, 2]
     odd = np.empty(3, dtype=object)
-    odd[:] = [[1], [0], [1]]
+    for i, v in enumerate(([1], [0], [1])):
+        odd[i] = v
     assert _text_codes(odd).tolist() == [1, 0, 1]

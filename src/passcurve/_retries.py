@@ -225,7 +225,7 @@ def _text_codes(x: np.ndarray) -> np.ndarray:
     try:
         raw = np.fromiter((seen.setdefault(v, len(seen)) for v in x.ravel()), dtype=np.int64, count=x.size)
     except TypeError:  # unhashable labels: by their text, row by row
-        return np.unique(x.astype(str), return_inverse=True)[1].ravel()
+        return np.unique(np.array([str(v) for v in x.ravel()], dtype=str), return_inverse=True)[1].ravel()
     _, by_text = np.unique(np.array([str(v) for v in seen], dtype=str), return_inverse=True)
     return by_text.ravel()[raw]
 
