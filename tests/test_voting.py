@@ -500,3 +500,13 @@ def test_vote_verdicts_merge_spellings_and_refuse_mixed_judgements(tmp_path):
     bad = _lm_eval_log(tmp_path, [[("72", 1)], [("72", 0)]])
     with pytest.raises(PasscurveError, match=r"answer '72' of problem '0' is judged correct in some samples"):
         read_answers(bad)
+
+
+def test_default_grid_stops_at_1024():
+    # scale audit: the default ran to every power of 2 up to n (8,192 at n = 10^4), hours for 1,000 problems
+    from passcurve._voting import DEFAULT_K_MAX
+
+    tal = AnswerTallies.from_answers([["a"] * 3000 + ["b"] * 2000], ["a"])
+    res = vote(tal)
+    assert DEFAULT_K_MAX == 1024 and res.k.tolist() == [2**i for i in range(11)]
+    assert vote(AnswerTallies.from_answers([["a", "b", "a"]], ["a"])).k.tolist() == [1, 2]  # up to the smallest n

@@ -42,7 +42,7 @@ def _f(x: float | None) -> str:
 @command("vote")
 def vote_cmd(
     file: FileArg,
-    k: Annotated[str | None, typer.Option("--k", help="Comma-separated subset sizes, e.g. 1,8,64.")] = None,
+    k: Annotated[str | None, typer.Option("--k", help="Comma-separated subset sizes, e.g. 1,8,64 (default: 1, 2, 4, ... up to the smallest n, at most 1,024).")] = None,
     ties: Annotated[str, typer.Option("--ties", help="Tie rule: random (share), strict (lose) or first.")] = "random",
     json_out: JsonFlag = False,
     problem_col: ProblemCol = None,
