@@ -384,6 +384,14 @@ def test_cli_vote_runs_on_a_simulated_log(tmp_path, cli):
         (['{"problem_id": "p", "answer": "a"}'], "no gold column"),
         (['{"problem_id": "p", "answer": "a", "gold": "a", "attempt": 1}',
           '{"problem_id": "p", "answer": "b", "gold": "a", "attempt": 1}'], "duplicate attempt 1"),
+        # the fingerprint sees {0, 0, 2} is not the run 0..2; the exact query names the duplicate; a run of
+        # ids (0, 1, 2 in another problem) passes the fingerprint
+        (['{"problem_id": "p", "answer": "a", "gold": "a", "attempt": 0}',
+          '{"problem_id": "p", "answer": "b", "gold": "a", "attempt": 0}',
+          '{"problem_id": "p", "answer": "b", "gold": "a", "attempt": 2}',
+          '{"problem_id": "q", "answer": "a", "gold": "a", "attempt": 0}',
+          '{"problem_id": "q", "answer": "a", "gold": "a", "attempt": 1}',
+          '{"problem_id": "q", "answer": "a", "gold": "a", "attempt": 2}'], "duplicate attempt 0 in problem 'p'"),
     ],
 )
 def test_read_answers_bad_files(tmp_path, lines, match):

@@ -93,6 +93,21 @@ def _fmt_row(row: dict[str, Any], limit: int = 160) -> str:
     return text if len(text) <= limit else text[: limit - 4] + "...}"
 
 
+
+def runs_of_ids(src: Source, n: Any, fp: Any) -> bool:
+    """True when every group's fingerprint ``fp`` (``bit_xor(hash(id::BIGINT))`` over its ``n`` rows) is that of
+    the run 0..n-1 or 1..n: its ids are then that run, without duplicates (see
+    ``SampleSource._check_duplicates`` for why); False when any group may not be (run the exact query)."""
+    n = np.asarray(n, dtype=np.int64)
+    fp = np.ma.asarray(fp)
+    if n.size == 0 or np.ma.is_masked(fp):
+        return n.size == 0
+    top = int(n.max()) + 1
+    h = src.query(f"SELECT hash(i::BIGINT) AS h FROM range(0, {top + 1}) t(i) ORDER BY i").fetchnumpy()["h"]
+    pre = np.concatenate(([np.uint64(0)], np.bitwise_xor.accumulate(np.asarray(h, dtype=np.uint64))))
+    got = np.asarray(fp, dtype=np.uint64)
+    return bool(((got == pre[n]) | (got == (pre[n + 1] ^ pre[1]))).all())
+
 class Samples:
     """Per-sample rows of one input, resolved to canonical columns, still inside DuckDB.
 
@@ -346,17 +361,7 @@ class Samples:
             # of about 2**-64 per group, not a structural blind spot like equal power sums
             # (the previous check let {0,0,3,4,4,5,5} pass as 0..6). NULL or out-of-range ids
             # drop out of F and always mismatch. Any mismatch runs the exact query below.
-            n = np.asarray(g["n"], dtype=np.int64)
-            fp = np.ma.asarray(g["a_fp"])
-            if not np.ma.is_masked(fp):
-                top = int(n.max()) + 1
-                h = self._src.query(
-                    f"SELECT hash(i::BIGINT) AS h FROM range(0, {top + 1}) t(i) ORDER BY i"
-                ).fetchnumpy()["h"]
-                pre = np.concatenate(([np.uint64(0)], np.bitwise_xor.accumulate(np.asarray(h, dtype=np.uint64))))
-                got = np.asarray(fp, dtype=np.uint64)
-                ok = (got == pre[n]) | (got == (pre[n + 1] ^ pre[1]))
-                suspicious = not bool(ok.all())
+            suspicious = not runs_of_ids(self._src, g["n"], g["a_fp"])
             self._contiguous = not suspicious
         if not suspicious:
             return
