@@ -600,7 +600,7 @@ def stopping_time_evidence(
             f"{', ...' if len(flagged) > 3 else ''}): sampling seems to stop at a success, so n was not fixed "
             "in advance and unbiased pass@k does not apply as is (see Counts.meta['stopping_time']); if sampling "
             f"stopped at the first batch of {b} samples with a success, `--stop-batch {b}` (passcurve curve, "
-            f"compare, fit, forecast, backtest, report; design=StopAtSuccess({b})) estimates pass@k without bias",
+            f"compare, rank, fit, forecast, backtest, report; design=StopAtSuccess({b})) estimates pass@k without bias",
             StoppingTimeWarning,
             stacklevel=4,
         )
