@@ -1,0 +1,51 @@
+"""The command-line reference (docs/cli.md), generated from the app itself so it cannot drift.
+
+``python -m passcurve.cli._reference > docs/cli.md`` rewrites it; a test checks the file is current.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import typer
+
+from ._app import app
+
+
+def _default(p: Any) -> str:
+    if getattr(p, "is_flag", False) or p.default is None or p.required:
+        return ""
+    d = p.default
+    return f"`{d}`" if not isinstance(d, str) or d else "`''`"
+
+
+def cli_reference() -> str:
+    """Every command with its purpose, arguments and options (help text and default), as Markdown."""
+    import passcurve.cli  # noqa: F401  (registers the commands)
+
+    group = typer.main.get_command(app)
+    out = [
+        "# Command-line reference",
+        "",
+        "Generated from the app by `python -m passcurve.cli._reference > docs/cli.md` (a test checks it is current).",
+        "Every command prints one line on stderr and exits 2 on bad input; `--json` prints the result object's",
+        "`to_dict()`. Errors name these options (`--confidence-level`), not the library's arguments.",
+        "",
+    ]
+    for name in sorted(group.commands):  # type: ignore[attr-defined]
+        cmd = group.commands[name]  # type: ignore[attr-defined]
+        out += [f"## `passcurve {name}`", "", (cmd.help or "").strip().split("\n\n")[0].replace("\n", " "), ""]
+        rows = []
+        for p in cmd.params:
+            if p.name == "help":
+                continue
+            opts = ", ".join(f"`{o}`" for o in p.opts) if p.param_type_name == "option" else f"`{p.name.upper()}`"
+            helptext = (getattr(p, "help", None) or "").replace("|", "\\|").replace("\n", " ")
+            rows.append(f"| {opts} | {helptext} | {_default(p)} |")
+        if rows:
+            out += ["| argument or option | meaning | default |", "|---|---|---|", *rows, ""]
+    return "\n".join(out).rstrip() + "\n"
+
+
+if __name__ == "__main__":  # pragma: no cover
+    print(cli_reference(), end="")
