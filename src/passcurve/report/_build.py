@@ -231,9 +231,8 @@ def _compute_iv(counts: Any, confidence_level: Any, k_gt_n: str, n_resamples: An
     check_k_gt_n(k_gt_n)
     level = check_confidence_level(confidence_level)
     # the comparisons' and ranks' minimum (passcurve.compare): checked here, or the section would be omitted
-    for name, v, lo in (("n_resamples", n_resamples, 100), ("forecast_resamples", forecast_resamples, 0)):
-        if isinstance(v, bool) or not isinstance(v, int | np.integer) or v < lo:
-            raise PasscurveError(f"`{name}` must be an integer >= {lo} (got {v!r})")
+    check_positive_int(n_resamples, "n_resamples", minimum=100)
+    check_positive_int(forecast_resamples, "forecast_resamples", minimum=0)
     return level
 
 
