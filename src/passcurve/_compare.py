@@ -33,6 +33,7 @@ from ._adaptive import check_design
 from ._counts import Counts, check_counts_object
 from ._errors import DegenerateDataWarning, PasscurveError, UnpairedComparisonWarning
 from ._estimators import _log_fail, _tau_to_m
+from ._results import metric_name
 from ._uncertainty import (
     INTERVAL_METRICS,
     _bca,
@@ -192,7 +193,7 @@ class CompareResult:
         fig.add_hline(y=0, line_dash="dot")
         fig.update_layout(
             xaxis_title="k",
-            yaxis_title=f"{self.metric.replace('_', ' ')} difference",
+            yaxis_title=f"{metric_name(self.metric)} difference",
             template="plotly_white",
         )
         if log_k:

@@ -18,7 +18,7 @@ from ._counts import Counts, check_counts_object
 from ._errors import DroppedProblemsWarning, PasscurveError
 from ._estimators import _log_fail_table
 from ._pairs import distinct_pairs
-from ._results import long_frame
+from ._results import long_frame, metric_name
 from ._validation import (
     as_int_array,
     check_counts,
@@ -141,7 +141,7 @@ class CurveResult:
                     )
                 )
             fig.add_trace(go.Scatter(x=self.k, y=self.values[metric][i], mode="lines", name=m))
-        fig.update_layout(xaxis_title="k", yaxis_title=metric.replace("_", " "), template="plotly_white")
+        fig.update_layout(xaxis_title="k", yaxis_title=metric_name(metric), template="plotly_white")
         if log_k:
             fig.update_xaxes(type="log")
         return fig

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-__all__ = ["long_frame", "json_safe", "level_label"]
+__all__ = ["long_frame", "json_safe", "level_label", "metric_name", "METRIC_NAMES"]
 
 
 def json_safe(x: Any) -> Any:
@@ -17,6 +17,16 @@ def json_safe(x: Any) -> Any:
     if isinstance(x, float) and (x != x or x in (float("inf"), float("-inf"))):
         return None
     return x
+
+
+METRIC_NAMES = {"pass_at_k": "pass@k", "pass_pow_k": "pass^k", "naive_pass_at_k": "naive pass@k",
+                "g_pass_at_k": "G-pass@k", "mg_pass_at_k": "mG-pass@k", "maj_at_k": "maj@k"}
+"""How a metric reads in a title, a column or a caption."""
+
+
+def metric_name(metric: str) -> str:
+    """'pass_pow_k' -> 'pass^k' (a name not listed keeps its spelling)."""
+    return METRIC_NAMES.get(metric, metric)
 
 
 def level_label(confidence_level: float) -> str:

@@ -16,7 +16,7 @@ from .._compare import COMPARE_METHODS
 from .._compare import compare as run_compare
 from .._counts import Counts
 from .._errors import PasscurveError, StoppingTimeWarning
-from .._results import level_label
+from .._results import level_label, metric_name
 from .._uncertainty import INTERVAL_METRICS, curve_intervals
 from ._app import (
     NO_READ,
@@ -153,7 +153,7 @@ def add_intervals(
 def render_compare(res: Any) -> None:
     d = res.to_dict()
     title = (
-        f"{res.model_a} - {res.model_b}: {res.metric.replace('_', ' ')}, "
+        f"{res.model_a} - {res.model_b}: {metric_name(res.metric)}, "
         f"{'paired' if res.paired else 'UNPAIRED'}, interval {res.method}, test {res.test}"
         + ("" if res.design is None else f"; {res.design} design")
     )
@@ -252,7 +252,7 @@ def rank_cmd(
         return
     lvl = level_label(res.confidence_level)
     for j, kk in enumerate(res.k):
-        label = {"pass_at_k": "pass@k", "pass_pow_k": "pass^k", "g_pass_at_k": "G-pass@k"}[res.metric]
+        label = metric_name(res.metric)
         t = Table(title=f"{label} at k={int(kk)}: {res.problems} shared problems, "
                         f"{lvl} simultaneous rank intervals", title_justify="left")
         for col, just in (("rank", "right"), ("model", "left"), ("score", "right"), (f"{lvl} interval", "right"),

@@ -12,7 +12,7 @@ from rich.table import Table
 from .._curves import curve as compute_curve
 from .._curves import default_top
 from .._errors import PasscurveError
-from .._results import level_label
+from .._results import level_label, metric_name
 from .._simulate import simulate as run_simulation
 from ..data import write_counts, write_table
 from ._app import (
@@ -55,7 +55,7 @@ def render_curve_table(res) -> None:  # type: ignore[no-untyped-def]
         t = Table(title=title, title_justify="left")
         t.add_column("k", justify="right")
         for name in res.values:
-            t.add_column(name.replace("_", " ").replace("pass pow k", "pass^k").replace(" at k", "@k"), justify="right")
+            t.add_column(metric_name(name), justify="right")
             if name in res.intervals:
                 t.add_column(f"{level_label(res.confidence_level or 0.95)} interval", justify="right")
         t.add_column("problems", justify="right")

@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from .._results import level_label
+from .._results import level_label, metric_name
 from ._page import Section, esc, figure_html
 
 __all__ = [
@@ -67,11 +67,6 @@ def _finite(x: Any) -> float | None:
         return None
     x = float(x)
     return x if math.isfinite(x) else None
-
-
-METRIC_NAMES = {"pass_at_k": "pass@k", "pass_pow_k": "pass^k", "naive_pass_at_k": "naive pass@k",
-                "g_pass_at_k": "G-pass@k", "mg_pass_at_k": "mG-pass@k"}
-"""How a metric's name reads in a caption."""
 
 
 def fmt_num(x: Any, digits: int = 4) -> str:
@@ -586,7 +581,7 @@ def comparison_section(table_curve: Any, counts: Any, comparisons: Sequence[Any]
                              "yes" if c.paired else "no",
                              f"{c.method}; {c.test}"])
         body += '<div class="wide scroll">' + _table(ch, crow, text_cols=2) + "</div>"
-        body += (f'<p class="caption">{esc(METRIC_NAMES.get(comparisons[0].metric, comparisons[0].metric))}: difference A − B with its '
+        body += (f'<p class="caption">{esc(metric_name(comparisons[0].metric))}: difference A − B with its '
                  f"{lvl} interval and a two-sided p-value of no difference; paired on shared problems "
                  "(passcurve.compare).</p>")
     return Section("models", "Model comparison", body, note=note)
