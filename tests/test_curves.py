@@ -167,6 +167,19 @@ def test_to_frame_and_plot():
         np.testing.assert_allclose(np.asarray(tr.y, dtype=float), res.values["pass_at_k"][res.models.index(m)])
 
 
+def test_plot_draws_the_metric_the_result_holds():
+    counts = Counts.from_arrays([10, 10, 10], [1, 5, 0])
+    pow_only = pc.curve(counts, [1, 2], metrics=["pass_pow_k"])
+    np.testing.assert_allclose(np.asarray(pow_only.plot().data[0].y, dtype=float), pow_only.values["pass_pow_k"][0])
+    with pytest.warns(pc.DegenerateDataWarning, match="fewer than 10 problems"):
+        g = pc.curve_intervals(counts, [1, 2], metric="g_pass_at_k", tau=0.5, n_resamples=100, rng=0)
+    np.testing.assert_allclose(np.asarray(g.plot().data[-1].y, dtype=float), g.values["g_pass_at_k"][0])
+    with pytest.raises(PasscurveError, match=r"`metric` must be a metric the result holds: pass_pow_k \(got 'pass_at_k'\)"):
+        pow_only.plot("pass_at_k")
+    with pytest.raises(PasscurveError, match=r"`metric` must be .* \(got 'bogus'\)"):
+        pc.curve(counts, [1]).plot("bogus")
+
+
 def test_curve_rejects_non_counts():
     with pytest.raises(PasscurveError, match="`counts` must be a passcurve.Counts"):
         pc.curve([1, 2, 3])

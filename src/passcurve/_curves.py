@@ -21,6 +21,7 @@ from ._pairs import distinct_pairs
 from ._results import long_frame, metric_name
 from ._validation import (
     as_int_array,
+    check_choice,
     check_counts,
     check_k_gt_n,
     check_k_le_n,
@@ -120,9 +121,16 @@ class CurveResult:
         """Long pandas DataFrame: one row per (model, k)."""
         return long_frame(self.to_dict())
 
-    def plot(self, metric: str = "pass_at_k", *, log_k: bool = True) -> Any:
-        """A plotly Figure of ``metric`` against k, one line per model (bands if intervals exist)."""
+    def plot(self, metric: str | None = None, *, log_k: bool = True) -> Any:
+        """A plotly Figure of ``metric`` against k, one line per model (bands if intervals exist).
+
+        ``metric`` defaults to pass@k, or to the first metric the result holds when it has no pass@k.
+        """
         import plotly.graph_objects as go
+
+        if metric is None:
+            metric = "pass_at_k" if "pass_at_k" in self.values else next(iter(self.values))
+        metric = check_choice(metric, "metric", tuple(self.values), what="a metric the result holds:")
 
         fig = go.Figure()
         for i, m in enumerate(self.models):

@@ -18,6 +18,7 @@ from ._errors import PasscurveError
 __all__ = [
     "as_int_array",
     "as_float_array",
+    "check_choice",
     "check_counts",
     "check_k_le_n",
     "check_probability",
@@ -141,6 +142,15 @@ def check_scalar(x: Any, name: str) -> float:
     if arr.size != 1:
         raise PasscurveError(f"`{name}` must be one number (got {arr.size} values)")
     return float(arr.ravel()[0])
+
+
+def check_choice(x: Any, name: str, choices: Sequence[str], *, what: str = "one of") -> str:
+    """``x`` if it is one of the strings ``choices``, else the error naming ``name`` and listing them (arrays,
+    lists and other unhashable values get the same message, not numpy's ambiguous-truth error)."""
+    if isinstance(x, str) and x in choices:
+        return x
+    shown = repr(x) if isinstance(x, str) else fmt(x) if np.ndim(x) == 0 else repr(np.asarray(x, dtype=object).tolist())
+    raise PasscurveError(f"`{name}` must be {what} {', '.join(map(str, choices))} (got {shown})")
 
 
 def pick_model(models: Sequence[str], model: str | None) -> int:
