@@ -470,6 +470,13 @@ def test_fit_difficulty_many_models_and_outputs():
     assert len(fits.to_frame()) == 2 * len(fits.models)
     assert fits.best(fits.models[0]).name in ("beta", "zi_beta")
     assert fits.plot().data
+    assert fits.plot(model=fits.models[1]).layout.title.text.startswith(fits.models[1])
+    # `model` is the benchmark model: a difficulty model's name or an unknown name is an error, as in best()
+    with pytest.raises(passcurve.PasscurveError, match=r"unknown model 'beta'; .*`model` names the benchmark model"):
+        fits.plot(model="beta")
+    for call in (lambda: fits.plot(model="bogus"), lambda: fits.best("bogus"), lambda: fits.plot(model=["a"])):
+        with pytest.raises(passcurve.PasscurveError, match=r"unknown model .*; models present: "):
+            call()
 
 
 @pytest.mark.shared_data

@@ -59,6 +59,7 @@ from ._validation import (
     check_scalar,
     check_weights,
     fmt,
+    pick_model,
 )
 
 __all__ = [
@@ -1469,10 +1470,16 @@ class DifficultyFits:
     def models(self) -> tuple[str, ...]:
         return tuple(self.fits)
 
+    def _benchmark_model(self, model: Any) -> Any:
+        """``model`` (a benchmark model's name), or the error for a difficulty model's name passed in its place."""
+        if isinstance(model, str) and model in DIFFICULTY_MODELS and model not in self.fits:
+            raise PasscurveError(f"unknown model {model!r}; models present: {', '.join(self.fits)} "
+                                 f"(`model` names the benchmark model; every fitted difficulty model is drawn)")
+        return model
+
     def best(self, model: str, criterion: str = "aic") -> DifficultyModel:
         """The fit with the smallest AIC (or BIC) for one benchmark model (npmle excluded)."""
-        if model not in self.fits:
-            raise PasscurveError(f"unknown model {model!r}; models present: {', '.join(self.fits)}")
+        model = self.models[pick_model(self.models, self._benchmark_model(model))]
         if criterion not in ("aic", "bic"):
             raise PasscurveError(f'`criterion` must be "aic" or "bic" (got {criterion!r})')
         cands = {k: v for k, v in self.fits[model].items() if k != "npmle" and v.success_}
@@ -1511,7 +1518,7 @@ class DifficultyFits:
         """Observed vs expected counts of c per dyadic bin (log scale), one line per fit."""
         import plotly.graph_objects as go
 
-        model = model or self.models[0]
+        model = self.models[0 if model is None else pick_model(self.models, self._benchmark_model(model))]
         fig = go.Figure()
         first = True
         for name, f in self.fits[model].items():

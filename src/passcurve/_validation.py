@@ -159,7 +159,7 @@ def pick_model(models: Sequence[str], model: str | None) -> int:
         raise PasscurveError(
             f"`model` is required: the result holds {len(models)} models ({', '.join(models)}); pass model=NAME"
         )
-    if model is not None and model not in models:
+    if model is not None and not (isinstance(model, str) and model in models):
         raise PasscurveError(f"unknown model {model!r}; models present: {', '.join(models)}")
     return 0 if model is None else list(models).index(model)
 
