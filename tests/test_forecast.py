@@ -214,6 +214,18 @@ def test_backtest_small(bench):
     assert len(res.to_frame()) == 2 and res.plot().data
 
 
+@pytest.mark.parametrize(("n", "c"), [([10] * 8, [0] * 8), ([10] * 8, [10] * 8), ([10], [3])])
+def test_backtest_to_dict_is_strict_json(n, c):
+    # all-zero, all-solved and one-problem data give NaN forecasts/errors: None in to_dict(), not NaN
+    import json
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", passcurve.PasscurveWarning)
+        res = backtest(passcurve.Counts.from_arrays(n, c), m=(2,), k=(5,), seeds=1, n_resamples=10, rng=0)
+    d = json.loads(json.dumps(res.to_dict(), allow_nan=False))
+    assert len(d["runs"]) == len(res.rows) and d["confidence_level"] == res.confidence_level
+
+
 def test_deviation_flags_simulated():
     b = passcurve.simulate(problems=2000, n=100, models=[ModelSpec("zi", 0.8, 3.0, impossible=0.3)], rng=2)
     with pytest.warns(ImpossibleMassWarning):

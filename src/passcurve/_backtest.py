@@ -20,6 +20,7 @@ from ._adaptive import check_design
 from ._counts import Counts, check_counts_object
 from ._errors import DegenerateDataWarning, PasscurveError
 from ._forecast import FORECAST_METHODS, _observed_limit, _pass_mean, _reduce, forecast
+from ._results import json_safe
 from ._validation import as_int_array, check_confidence_level, check_positive_int, check_rng, model_streams
 
 __all__ = ["backtest", "BacktestResult"]
@@ -45,7 +46,9 @@ class BacktestResult:
     warnings: tuple[str, ...] = field(default_factory=tuple)
 
     def to_dict(self) -> dict[str, Any]:
-        return {"summary": list(self.summary), "runs": list(self.rows), "confidence_level": self.confidence_level}
+        """JSON-ready (strict: a NaN forecast or error, as on all-zero or one-problem data, becomes None)."""
+        return json_safe({"summary": list(self.summary), "runs": list(self.rows),
+                          "confidence_level": self.confidence_level})
 
     def to_frame(self, which: str = "summary") -> Any:
         import pandas as pd
