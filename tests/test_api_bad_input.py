@@ -6,6 +6,7 @@ lists, booleans and 1e30: these few raised numpy/Python errors (or a misleading 
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 import passcurve as pc
@@ -32,6 +33,9 @@ C2 = pc.Counts.from_arrays([10] * 6, [1, 2, 3, 4, 5, 6], problem=["a", "b", "c"]
         (lambda: pc.default_k_grid("x"), r"`n` must be an integer >= 1"),
         (lambda: pc.local_slope("x", [0.5]), r"`k`"),
         (lambda: pc.local_slope([1, 2], [0.5]), r"`k` and `pass_at_k` must have the same length"),
+        (lambda: pc.local_slope([1, 2, 3], [0.5, 0.9, 1.5]), r"`pass_at_k` must be in \[0, 1\] \(got pass_at_k=1.5\)"),
+        (lambda: pc.local_slope([1, 2, 3], [0.5, 0.9, np.inf]), r"`pass_at_k` contains an infinite value"),
+        (lambda: pc.local_slope([1, -2, 3], [0.5, 0.9, 0.95]), r"`k` must be > 0 \(got k=-2\)"),
         (lambda: pc.mean_curve([10, 10], [3, 11], [1]), r"`c` must be <= n \(got c=11, n=10\)"),
         (lambda: pc.mean_curve(-1, 0, [1]), r"`n` must be >= 1"),
         (lambda: pc.mean_curve([10], [3], [1], weights=[-1.0]), r"`weights` must be >= 0"),

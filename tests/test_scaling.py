@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import csv
+import warnings
 from fractions import Fraction
 from math import comb
 
@@ -10,6 +11,7 @@ import numpy as np
 import pytest
 from conftest import shared_file
 
+import passcurve as pc
 from passcurve import PAPER_K_GRID, Counts, PasscurveError, default_k_grid, fit_power_law, local_slope
 from passcurve._curves import mean_curve
 
@@ -84,6 +86,16 @@ def test_local_slope_of_exact_power_law_is_constant():
     p = np.exp(-3.0 * k**-0.4)
     kk, s = local_slope(k, p)
     np.testing.assert_allclose(s, 0.4, rtol=1e-6)
+
+
+def test_plot_of_an_unsolved_benchmark_leaks_no_runtime_warning():
+    # pass_D@k = 0 everywhere: -log 0 has no point on the plot (it was a numpy divide-by-zero warning)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", pc.PasscurveWarning)
+        warnings.simplefilter("error", RuntimeWarning)
+        res = fit_power_law(Counts.from_arrays([10] * 8, [0] * 8))
+        fig = res.plot()
+    assert np.isnan(np.asarray(fig.data[0].y, dtype=float)).all()
 
 
 def test_paper_grid_is_the_readme_grid():

@@ -23,7 +23,13 @@ from ._counts import Counts, check_counts_object
 from ._curves import mean_curve
 from ._errors import PasscurveError
 from ._estimators import _log_fail_table
-from ._validation import as_float_array, as_int_array, check_positive_int, check_positive_k, pick_model
+from ._validation import (
+    as_int_array,
+    check_positive_int,
+    check_positive_k,
+    check_probability,
+    pick_model,
+)
 
 __all__ = ["PowerLawResult", "fit_power_law", "default_k_grid", "local_slope", "PAPER_K_GRID"]
 
@@ -200,7 +206,10 @@ class PowerLawResult:
         fig = go.Figure()
         for i, m in enumerate(self.models):
             ks = self.k[i]
-            fig.add_trace(go.Scatter(x=ks, y=-np.log(self.pass_at_k[i]), mode="markers", name=f"{m} observed"))
+            p = self.pass_at_k[i]
+            with np.errstate(divide="ignore", invalid="ignore"):  # pass_D@k = 0 (nothing solved) has no point
+                y = np.where(p > 0, -np.log(p), np.nan)
+            fig.add_trace(go.Scatter(x=ks, y=y, mode="markers", name=f"{m} observed"))
             fig.add_trace(go.Scatter(x=ks, y=self.a[i] * ks ** (-self.b[i]), mode="lines", name=f"{m} fit"))
         fig.update_xaxes(type="log", title="k")
         fig.update_yaxes(type="log", title="-log pass_D@k")
@@ -214,12 +223,10 @@ def _f(x: float) -> float | None:
 
 def local_slope(k: Any, pass_at_k: Any) -> tuple[np.ndarray, np.ndarray]:
     """(k, local exponent b(k) = -d log(-log pass)/d log k) by central differences on log k."""
-    k = as_float_array(k, "k").ravel()
-    y = as_float_array(pass_at_k, "pass_at_k", allow_nan=True).ravel()
+    k = check_positive_k(k).ravel()
+    y = check_probability(pass_at_k, "pass_at_k", allow_nan=True).ravel()
     if k.size != y.size:
         raise PasscurveError(f"`k` and `pass_at_k` must have the same length (got {k.size} and {y.size})")
-    if (k <= 0).any():
-        raise PasscurveError("`k` must be positive")
     with np.errstate(divide="ignore", invalid="ignore"):
         ly = np.log(-np.log(y))
     lk = np.log(k)

@@ -209,8 +209,12 @@ def check_k_le_n(n: np.ndarray, k: np.ndarray) -> None:
         )
 
 
-def check_probability(x: Any, name: str, *, low: float = 0.0, high: float = 1.0) -> np.ndarray:
-    arr = as_float_array(x, name)
+def check_probability(x: Any, name: str, *, low: float = 0.0, high: float = 1.0,
+                      allow_nan: bool = False) -> np.ndarray:
+    """Numbers in [``low``, ``high``]; NaN passes only with ``allow_nan`` (infinities never do)."""
+    arr = as_float_array(x, name, allow_nan=allow_nan)
+    if np.isinf(arr).any():
+        raise PasscurveError(f"`{name}` contains an infinite value")
     bad = (arr < low) | (arr > high)
     if bad.any():
         raise PasscurveError(f"`{name}` must be in [{fmt(low)}, {fmt(high)}] (got {name}={fmt(_first_bad(arr, bad))})")
