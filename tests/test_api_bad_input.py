@@ -90,6 +90,12 @@ C2 = pc.Counts.from_arrays([10] * 6, [1, 2, 3, 4, 5, 6], problem=["a", "b", "c"]
         (lambda: pc.AnswerTallies.from_answers([["a", "a", "b"], ["b", "b", "a"]], ["a", "b"]).problem_tallies(5),
          r"`i` must be a problem index in \[0, 2\) \(got 5\)"),
         (lambda: pc.simulate(problems=5, n=10, models=None), r"`models` must name at least one ModelSpec"),
+        # thirteenth session's API audit
+        (lambda: pc.pass_at_k(np.uint64(2**63 + 5), 3, 2), r"`n` is too large \(got n=9223372036854775813"),
+        (lambda: pc.pass_at_k(None, 3, 2), r"`n` must contain integers \(got None\)"),
+        (lambda: pc.pass_at_k([10, None], 3, 2), r"`n` must contain integers \(got None\)"),
+        (lambda: pc.standard_error([1, None, 0]), r"`s` must contain numbers \(got None\)"),
+        (lambda: pc.standard_error(["0.5", "1"]), r"`s` must contain numbers \(got '0.5'\)"),
     ],
 )
 def test_bad_arguments_raise_one_line_errors(call, msg):

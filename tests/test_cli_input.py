@@ -156,7 +156,7 @@ def test_more_bad_values_are_one_line_errors(tmp_path, capfd):
         (["report", str(p), "-o", str(tmp_path / "r.html"), "--forecast-k", "-5"],
          "`--forecast-k` must be an integer >= 2 (got --forecast-k=-5)"),
         (["simulate-answers", "-o", str(tmp_path / "a.jsonl"), "--concentration", "nan"],
-         "`--concentration` contains NaN"),
+         "`--concentration` must be a number (got --concentration=nan)"),
     ]
     for argv, want in cases:
         assert run(argv) == 2, argv

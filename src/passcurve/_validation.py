@@ -39,6 +39,11 @@ def fmt(x: Any) -> str:
     return repr(x) if isinstance(x, str) else str(x)
 
 
+def _show(x: Any) -> str:
+    """A bad element as the user typed it: 'x' for a (numpy) string, None, 1.5."""
+    return repr(str(x)) if isinstance(x, str | np.str_) else fmt(x)
+
+
 def _first_bad(arr: np.ndarray, mask: np.ndarray) -> Any:
     idx = np.flatnonzero(np.ravel(mask))[0]
     return np.ravel(arr)[idx]
@@ -56,16 +61,19 @@ def as_int_array(x: Any, name: str, *, minimum: int | None = 0, maximum: int | N
     except Exception as exc:  # ragged sequences and the like
         raise PasscurveError(f"`{name}` must be an array of integers ({exc})") from None
     if arr.dtype == object:
-        try:
-            arr = arr.astype(np.float64)
-        except (TypeError, ValueError):
-            bad = next((v for v in arr.ravel() if not isinstance(v, int | float | np.number)), arr.ravel()[0])
-            raise PasscurveError(f"`{name}` must contain integers (got {fmt(bad)})") from None
+        bad = [v for v in arr.ravel() if not isinstance(v, int | float | np.number)][:1]  # None would become NaN
+        if bad:
+            raise PasscurveError(f"`{name}` must contain integers (got {_show(bad[0])})")
+        arr = arr.astype(np.float64)
     if arr.dtype == bool:
         raise PasscurveError(f"`{name}` must contain integers, not booleans")
     if arr.size == 0:
         raise PasscurveError(f"`{name}` is empty")
     if np.issubdtype(arr.dtype, np.integer):
+        if arr.dtype.kind == "u" and arr.max() >= 2**62:  # as for floats (beyond int64 it would wrap negative)
+            if maximum is not None:
+                raise PasscurveError(f"`{name}` must be <= {maximum:.3g} (got {name}={fmt(arr.max())})")
+            raise PasscurveError(f"`{name}` is too large (got {name}={fmt(arr.max())}, max {2**62:.3g})")
         out = arr.astype(np.int64)
     elif np.issubdtype(arr.dtype, np.floating):
         if np.isnan(arr).any():
@@ -92,10 +100,17 @@ def as_int_array(x: Any, name: str, *, minimum: int | None = 0, maximum: int | N
 
 
 def as_float_array(x: Any, name: str, *, allow_nan: bool = False) -> np.ndarray:
-    """Return ``x`` as a float64 array; reject strings, and NaN/inf unless allowed."""
+    """Return ``x`` as a float64 array; reject strings and None, and NaN/inf unless allowed."""
     try:
-        arr = np.asarray(x, dtype=np.float64)
-    except (TypeError, ValueError):
+        raw = np.asarray(x)
+        if raw.dtype.kind in "USO":  # strings ("0.5" would convert) and None (would become NaN)
+            bad = [v for v in raw.ravel() if isinstance(v, str | bytes) or v is None][:1]
+            if bad:
+                raise PasscurveError(f"`{name}` must contain numbers (got {_show(bad[0])})")
+        arr = np.asarray(raw, dtype=np.float64)
+    except (TypeError, ValueError) as exc:
+        if isinstance(exc, PasscurveError):
+            raise
         raise PasscurveError(f"`{name}` must contain numbers") from None
     if arr.size == 0:
         raise PasscurveError(f"`{name}` is empty")
@@ -136,12 +151,36 @@ def check_broadcast(names: str, *arrays: Any) -> list[np.ndarray]:
         raise PasscurveError(f"{names} have incompatible shapes {shapes}") from None
 
 
-def check_scalar(x: Any, name: str) -> float:
-    """One finite number (a float), or the error naming ``name``."""
-    arr = as_float_array(x, name)
+def check_scalar(x: Any, name: str, *, low: float | None = None, high: float | None = None,
+                 low_open: bool = False, high_open: bool = False, allow_inf: bool = False) -> float:
+    """One number (a float) within the optional bounds, or the error naming ``name`` and showing the value.
+
+    Booleans, strings, None and NaN are rejected, and infinities unless ``allow_inf``; ``low_open`` /
+    ``high_open`` exclude the bound itself ("`alpha` must be in (0, 1) (got alpha=1.5)").
+    """
+    if isinstance(x, bool | np.bool_):
+        raise PasscurveError(f"`{name}` must be a number, not a boolean (got {x!r})")
+    arr = as_float_array(x, name, allow_nan=True)
     if arr.size != 1:
         raise PasscurveError(f"`{name}` must be one number (got {arr.size} values)")
-    return float(arr.ravel()[0])
+    if np.asarray(x).dtype == bool:
+        raise PasscurveError(f"`{name}` must be a number, not a boolean (got {x!r})")
+    v = float(arr.ravel()[0])
+    if np.isnan(v):
+        raise PasscurveError(f"`{name}` must be a number (got {name}=nan)")
+    if np.isinf(v) and not allow_inf:
+        raise PasscurveError(f"`{name}` must be finite (got {name}={fmt(v)})")
+    too_low = low is not None and (v <= low if low_open else v < low)
+    too_high = high is not None and (v >= high if high_open else v > high)
+    if too_low or too_high:
+        if low is not None and high is not None:
+            rng = f"in {'(' if low_open else '['}{fmt(low)}, {fmt(high)}{')' if high_open else ']'}"
+        elif low is not None:
+            rng = f"{'>' if low_open else '>='} {fmt(low)}"
+        else:
+            rng = f"{'<' if high_open else '<='} {fmt(high)}"
+        raise PasscurveError(f"`{name}` must be {rng} (got {name}={fmt(v)})")
+    return v
 
 
 def check_choice(x: Any, name: str, choices: Sequence[str], *, what: str = "one of") -> str:
