@@ -96,6 +96,9 @@ C2 = pc.Counts.from_arrays([10] * 6, [1, 2, 3, 4, 5, 6], problem=["a", "b", "c"]
         (lambda: pc.pass_at_k([10, None], 3, 2), r"`n` must contain integers \(got None\)"),
         (lambda: pc.standard_error([1, None, 0]), r"`s` must contain numbers \(got None\)"),
         (lambda: pc.standard_error(["0.5", "1"]), r"`s` must contain numbers \(got '0.5'\)"),
+        (lambda: rl.gradient_conflict([0.1, 0.9], [[1.0], [-1.0]], [1, 4], k_max=np.inf),
+         r"`k_max` must be finite \(got k_max=inf\)"),
+        (lambda: rl.gradient_conflict([0.1, 0.9], [[1.0], [-1.0]], [1, 4], k_max=1), r"`k_max` must be > 1 \(got k_max=1\)"),
     ],
 )
 def test_bad_arguments_raise_one_line_errors(call, msg):
