@@ -99,6 +99,11 @@ C2 = pc.Counts.from_arrays([10] * 6, [1, 2, 3, 4, 5, 6], problem=["a", "b", "c"]
         (lambda: rl.gradient_conflict([0.1, 0.9], [[1.0], [-1.0]], [1, 4], k_max=np.inf),
          r"`k_max` must be finite \(got k_max=inf\)"),
         (lambda: rl.gradient_conflict([0.1, 0.9], [[1.0], [-1.0]], [1, 4], k_max=1), r"`k_max` must be > 1 \(got k_max=1\)"),
+        (lambda: pc.g_pass_at_k([10, 5], [3, 2], 2, [0.1, 0.2, 0.3]),
+         r"`n`/`c`/`k` and `tau` have incompatible shapes \(2,\) and \(3,\)"),
+        (lambda: pc.stopping_pass_at_k([5, 10], [1, 0], [1, 2, 3], 5),
+         r"`n`/`c` and `k` have incompatible shapes \(2,\) and \(3,\)"),
+        (lambda: pc.g_pass_at_k(10, 3, 4, True), r"`tau` must contain numbers, not booleans \(got True\)"),
     ],
 )
 def test_bad_arguments_raise_one_line_errors(call, msg):

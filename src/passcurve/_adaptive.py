@@ -495,6 +495,14 @@ def _stopping_iv(
     return n_a, c_a, batch, last, cap_i
 
 
+def _stopping_pass_at_k_iv(n: Any, c: Any, k: Any, batch: Any, cap: Any) -> list[np.ndarray]:
+    """n, c, k and the last batch's size, checked and broadcast together."""
+    n_a, c_a, batch, last, _ = _stopping_iv(n, c, batch, cap)
+    k_a = as_int_array(k, "k", minimum=1)
+    check_broadcast("`n`/`c` and `k`", n_a, k_a)
+    return list(np.broadcast_arrays(n_a, c_a, k_a, last))
+
+
 def stopping_pass_at_k(n: Any, c: Any, k: Any, batch: int, *, cap: int | None = None) -> Any:
     r"""Unbiased pass@k for data that stopped at the first batch with a success.
 
@@ -529,9 +537,7 @@ def stopping_pass_at_k(n: Any, c: Any, k: Any, batch: int, *, cap: int | None = 
     cap : int, optional
         Maximum number of samples; when given, ``c = 0`` with ``n < cap`` is rejected.
     """
-    n_a, c_a, batch, last, _ = _stopping_iv(n, c, batch, cap)
-    k_a = as_int_array(k, "k", minimum=1)
-    n_b, c_b, k_b, s_b = np.broadcast_arrays(n_a, c_a, k_a, last)
+    n_b, c_b, k_b, s_b = _stopping_pass_at_k_iv(n, c, k, batch, cap)
     f = n_b - s_b
     kp = k_b - f
     out = np.zeros(n_b.shape, dtype=np.float64)

@@ -36,7 +36,14 @@ from scipy import stats
 
 from ._errors import PasscurveError
 from ._pairs import distinct_pairs
-from ._validation import as_float_array, as_int_array, check_broadcast, check_counts, check_k_le_n, fmt
+from ._validation import (
+    as_int_array,
+    check_broadcast,
+    check_counts,
+    check_k_le_n,
+    check_probability,
+    fmt,
+)
 
 __all__ = [
     "pass_at_k",
@@ -343,6 +350,15 @@ def _nck_iv(n: Any, c: Any, k: Any, k_gt_n: str = "raise") -> tuple[np.ndarray, 
     return n_a, c_a, k_a
 
 
+def _g_pass_at_k_iv(n: Any, c: Any, k: Any, tau: Any, k_gt_n: str) -> tuple[np.ndarray, ...]:
+    """n, c, k and tau checked and broadcast together."""
+    n_a, c_a, k_a = _nck_iv(n, c, k, k_gt_n)
+    t = check_probability(tau, "tau")
+    nck = np.broadcast_arrays(n_a, c_a, k_a)
+    check_broadcast("`n`/`c`/`k` and `tau`", nck[0], t)
+    return np.broadcast_arrays(*nck, t)
+
+
 def _scalar_out(x: np.ndarray, *inputs: Any) -> Any:
     if all(np.ndim(v) == 0 for v in inputs):
         return float(x)
@@ -451,12 +467,7 @@ def g_pass_at_k(n: Any, c: Any, k: Any, tau: Any, *, k_gt_n: KGtN = "raise") -> 
     >>> round(g_pass_at_k(48, 24, 16, 0.5), 6)
     0.619945
     """
-    n_a, c_a, k_a = _nck_iv(n, c, k, k_gt_n)
-    t = as_float_array(tau, "tau")
-    bad = (t < 0) | (t > 1)
-    if bad.any():
-        raise PasscurveError(f"`tau` must be in [0, 1] (got tau={fmt(t[bad].ravel()[0])})")
-    n_b, c_b, k_b, t_b = np.broadcast_arrays(n_a, c_a, k_a, t)
+    n_b, c_b, k_b, t_b = _g_pass_at_k_iv(n, c, k, tau, k_gt_n)
     m = _tau_to_m(t_b, k_b)
     out = np.empty(n_b.shape)
     first = m == 1

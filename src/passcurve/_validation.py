@@ -44,6 +44,14 @@ def _show(x: Any) -> str:
     return repr(str(x)) if isinstance(x, str | np.str_) else fmt(x)
 
 
+def _is_bool(x: Any) -> bool:
+    """``x`` is a boolean or an array of booleans (a ragged sequence is not: its own check reports it)."""
+    try:
+        return bool(np.asarray(x).dtype == bool)
+    except (TypeError, ValueError):
+        return False
+
+
 def _first_bad(arr: np.ndarray, mask: np.ndarray) -> Any:
     idx = np.flatnonzero(np.ravel(mask))[0]
     return np.ravel(arr)[idx]
@@ -158,13 +166,11 @@ def check_scalar(x: Any, name: str, *, low: float | None = None, high: float | N
     Booleans, strings, None and NaN are rejected, and infinities unless ``allow_inf``; ``low_open`` /
     ``high_open`` exclude the bound itself ("`alpha` must be in (0, 1) (got alpha=1.5)").
     """
-    if isinstance(x, bool | np.bool_):
+    if _is_bool(x):
         raise PasscurveError(f"`{name}` must be a number, not a boolean (got {x!r})")
     arr = as_float_array(x, name, allow_nan=True)
     if arr.size != 1:
         raise PasscurveError(f"`{name}` must be one number (got {arr.size} values)")
-    if np.asarray(x).dtype == bool:
-        raise PasscurveError(f"`{name}` must be a number, not a boolean (got {x!r})")
     v = float(arr.ravel()[0])
     if np.isnan(v):
         raise PasscurveError(f"`{name}` must be a number (got {name}=nan)")
@@ -250,7 +256,10 @@ def check_k_le_n(n: np.ndarray, k: np.ndarray) -> None:
 
 def check_probability(x: Any, name: str, *, low: float = 0.0, high: float = 1.0,
                       allow_nan: bool = False) -> np.ndarray:
-    """Numbers in [``low``, ``high``]; NaN passes only with ``allow_nan`` (infinities never do)."""
+    """Numbers in [``low``, ``high``]; NaN passes only with ``allow_nan`` (infinities never do). Booleans are
+    refused, as integer counts refuse them: ``tau=True`` is a mistake, not 1.0."""
+    if _is_bool(x):
+        raise PasscurveError(f"`{name}` must contain numbers, not booleans (got {x!r})")
     arr = as_float_array(x, name, allow_nan=allow_nan)
     if np.isinf(arr).any():
         raise PasscurveError(f"`{name}` contains an infinite value")
