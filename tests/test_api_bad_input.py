@@ -104,6 +104,17 @@ C2 = pc.Counts.from_arrays([10] * 6, [1, 2, 3, 4, 5, 6], problem=["a", "b", "c"]
         (lambda: pc.stopping_pass_at_k([5, 10], [1, 0], [1, 2, 3], 5),
          r"`n`/`c` and `k` have incompatible shapes \(2,\) and \(3,\)"),
         (lambda: pc.g_pass_at_k(10, 3, 4, True), r"`tau` must contain numbers, not booleans \(got True\)"),
+        # scalar arguments without a check (TypeError / ValueError before, or a silent answer)
+        (lambda: pc.simulate(5, 10, correlation=None), r"`correlation` must contain numbers \(got None\)"),
+        (lambda: pc.simulate(5, 10, correlation=1), r"`correlation` must be in \(-1, 1\) \(got correlation=1\)"),
+        (lambda: pc.simulate(5, 10, models=3), r"`models` must be a ModelSpec or a sequence of ModelSpec \(got 3\)"),
+        (lambda: pc.simulate(3, 5, [pc.DEMO_MODELS[0]] * 2, rng=0),
+         r"`models` holds two ModelSpec named 'tiny-1b'; each model needs its own name"),
+        (lambda: pc.simulate_answers(3, 4, abstain=None), r"`abstain` must contain numbers \(got None\)"),
+        (lambda: pc.simulate_answers(3, 4, abstain=1), r"`abstain` must be in \[0, 1\) \(got abstain=1\)"),
+        (lambda: pc.simulate_answers(problems=10**9), r"`problems` is too large \(got problems=1e\+09, max 1e\+08\)"),
+        (lambda: pc.simulate_answers(problems=10**6, n=1000),
+         r"`problems` x `n` is too large: one row per answer \(got problems=1000000, n=1000: 1e\+09 rows, max 1e\+08\)"),
     ],
 )
 def test_bad_arguments_raise_one_line_errors(call, msg):

@@ -10,6 +10,7 @@ real benchmark. Given p_i, each model draws n_i independent samples per problem.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -18,7 +19,7 @@ from scipy import special, stats
 
 from ._counts import Counts
 from ._errors import PasscurveError
-from ._validation import as_int_array, check_positive_int, check_positive_k, check_rng
+from ._validation import as_int_array, check_positive_int, check_positive_k, check_rng, check_scalar
 
 __all__ = ["ModelSpec", "SimulatedBenchmark", "simulate", "DEMO_MODELS"]
 
@@ -111,7 +112,8 @@ class SimulatedBenchmark:
         }
 
 
-def _simulate_iv(problems: Any, n: Any, models: Any, correlation: float) -> tuple[int, Any, tuple[ModelSpec, ...]]:
+def _simulate_iv(problems: Any, n: Any, models: Any,
+                 correlation: Any) -> tuple[int, Any, tuple[ModelSpec, ...], float]:
     problems = check_positive_int(problems, "problems", maximum=10**8)
     if np.isscalar(n) or (isinstance(n, np.ndarray) and n.ndim == 0):
         n = check_positive_int(n, "n")
@@ -121,6 +123,8 @@ def _simulate_iv(problems: Any, n: Any, models: Any, correlation: float) -> tupl
             raise PasscurveError(f"`n` must be an integer >= 1 or one per problem ({problems} values)")
     if models is None:
         raise PasscurveError("`models` must name at least one ModelSpec")
+    if not isinstance(models, ModelSpec | Iterable) or isinstance(models, str):
+        raise PasscurveError(f"`models` must be a ModelSpec or a sequence of ModelSpec (got {models!r})")
     specs = (models,) if isinstance(models, ModelSpec) else tuple(models)
     if not specs:
         raise PasscurveError("`models` must name at least one ModelSpec")
@@ -129,9 +133,12 @@ def _simulate_iv(problems: Any, n: Any, models: Any, correlation: float) -> tupl
             raise PasscurveError(f"`models` must contain ModelSpec objects (got {type(s).__name__})")
         if s.alpha <= 0 or s.beta <= 0 or not 0 <= s.impossible < 1:
             raise PasscurveError(f"model {s.name!r}: need alpha > 0, beta > 0 and 0 <= impossible < 1")
-    if not -1 < correlation < 1:
-        raise PasscurveError(f"`correlation` must be in (-1, 1) (got {correlation})")
-    return problems, n, specs
+    names = [s.name for s in specs]
+    dup = next((nm for i, nm in enumerate(names) if nm in names[:i]), None)
+    if dup is not None:
+        raise PasscurveError(f"`models` holds two ModelSpec named {dup!r}; each model needs its own name")
+    rho = check_scalar(correlation, "correlation", low=-1, high=1, low_open=True, high_open=True)
+    return problems, n, specs, rho
 
 
 def simulate(
@@ -163,7 +170,7 @@ def simulate(
     -------
     SimulatedBenchmark
     """
-    problems, n, specs = _simulate_iv(problems, n, models, correlation)
+    problems, n, specs, correlation = _simulate_iv(problems, n, models, correlation)
     seed = int(rng) if isinstance(rng, int | np.integer) else None
     gen = check_rng(rng)
     shared = gen.standard_normal(problems)

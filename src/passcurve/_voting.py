@@ -1116,6 +1116,23 @@ def vote(data: Any, gold: Any = None, k: Any = None, *, ties: Ties = "random") -
 # ----------------------------------------------------------------------------------------
 # simulated answers (demo data and tests)
 # ----------------------------------------------------------------------------------------
+_MAX_ANSWER_ROWS = 10**8  # as simulate's 1e8 problems
+
+
+def _simulate_answers_iv(problems: Any, n: Any, wrong_answers: Any, alpha: Any, beta: Any, concentration: Any,
+                         abstain: Any) -> tuple[int, int, int, float]:
+    problems = check_positive_int(problems, "problems", maximum=_MAX_ANSWER_ROWS)
+    n = check_positive_int(n, "n", maximum=_MAX_ANSWER_ROWS)
+    if problems * n > _MAX_ANSWER_ROWS:
+        raise PasscurveError(f"`problems` x `n` is too large: one row per answer (got problems={problems}, n={n}: "
+                             f"{problems * n:.3g} rows, max {_MAX_ANSWER_ROWS:.3g})")
+    wrong_answers = check_positive_int(wrong_answers, "wrong_answers")
+    for name, value in (("alpha", alpha), ("beta", beta), ("concentration", concentration)):
+        # finite: nan passed the old "<= 0" test and every wrong answer became "A0"
+        check_scalar(value, name, low=0, low_open=True)
+    return problems, n, wrong_answers, check_scalar(abstain, "abstain", low=0, high=1, high_open=True)
+
+
 def simulate_answers(
     problems: int = 200,
     n: int = 64,
@@ -1136,15 +1153,8 @@ def simulate_answers(
     correlated-mistake case); a fraction ``abstain`` of samples gives no answer (None).
     Answers are strings ("A<i>"); the gold answer of every problem is "42".
     """
-    problems = check_positive_int(problems, "problems")
-    n = check_positive_int(n, "n")
-    wrong_answers = check_positive_int(wrong_answers, "wrong_answers")
-    for name, value in (("alpha", alpha), ("beta", beta), ("concentration", concentration)):
-        x = check_scalar(value, name)  # finite: nan passed the old "<= 0" test and every wrong answer became "A0"
-        if x <= 0:
-            raise PasscurveError(f"`{name}` must be > 0 (got {x:g})")
-    if not 0 <= abstain < 1:
-        raise PasscurveError(f"`abstain` must be in [0, 1) (got {abstain})")
+    problems, n, wrong_answers, abstain = _simulate_answers_iv(problems, n, wrong_answers, alpha, beta,
+                                                               concentration, abstain)
     gen = check_rng(rng)
     p = gen.beta(alpha, beta, size=problems)
     shares = gen.dirichlet(np.full(wrong_answers, concentration), size=problems)
