@@ -115,6 +115,10 @@ C2 = pc.Counts.from_arrays([10] * 6, [1, 2, 3, 4, 5, 6], problem=["a", "b", "c"]
         (lambda: pc.simulate_answers(problems=10**9), r"`problems` is too large \(got problems=1e\+09, max 1e\+08\)"),
         (lambda: pc.simulate_answers(problems=10**6, n=1000),
          r"`problems` x `n` is too large: one row per answer \(got problems=1000000, n=1000: 1e\+09 rows, max 1e\+08\)"),
+        (lambda: pc.power_analysis(0.05, 1, spread="x"), r"`spread` must contain numbers \(got 'x'\)"),
+        (lambda: pc.power_analysis(0.05, 1, spread=-0.1, n=[2]), r"`spread` must be >= 0 \(got spread=-0.1\)"),
+        (lambda: pc.power_analysis(0.05, 1, spread=0.2, metric="bogus"),
+         r"`metric` must be one of pass_at_k, pass_pow_k, g_pass_at_k \(got 'bogus'\)"),
     ],
 )
 def test_bad_arguments_raise_one_line_errors(call, msg):

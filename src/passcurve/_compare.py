@@ -47,11 +47,13 @@ from ._uncertainty import (
 )
 from ._validation import (
     as_int_array,
+    check_choice,
     check_confidence_level,
     check_k_le_n,
     check_positive_int,
     check_probability,
     check_rng,
+    check_scalar,
     fmt,
 )
 
@@ -206,8 +208,7 @@ class CompareResult:
 
 def _metric_tau_iv(metric: Any, tau: Any) -> float | None:
     """The metric must be one intervals exist for; G-pass@k needs its threshold ``tau`` (returned)."""
-    if metric not in INTERVAL_METRICS:
-        raise PasscurveError(f"`metric` must be one of {', '.join(INTERVAL_METRICS)} (got {metric!r})")
+    check_choice(metric, "metric", INTERVAL_METRICS)
     if metric != "g_pass_at_k":
         return None
     if tau is None:
@@ -612,7 +613,10 @@ def _within_var_exact(p: np.ndarray, n: int, k: int, metric: str, tau: float | N
     return out
 
 
-def _power_iv(delta: Any, k: Any, n: Any, confidence_level: Any, power: Any) -> tuple[float, int, np.ndarray, float, float]:
+def _power_iv(delta: Any, k: Any, n: Any, confidence_level: Any, power: Any, metric: Any, tau: Any, counts: Any,
+              p: Any, correlation: Any, spread: Any) -> tuple[float, int, np.ndarray, float, float, float | None, tuple]:
+    """The common arguments, the metric (and tau), and without pilot counts the assumptions (p, correlation,
+    spread) of the assumed variances."""
     try:
         d = float(delta)
     except (TypeError, ValueError):
@@ -629,7 +633,14 @@ def _power_iv(delta: Any, k: Any, n: Any, confidence_level: Any, power: Any) -> 
     pw = float(check_probability(power, "power").ravel()[0])
     if not 0 < pw < 1:
         raise PasscurveError(f"`power` must be in (0, 1) (got power={fmt(pw)})")
-    return abs(d), k, ns, level, pw
+    tau_v = _metric_tau_iv(metric, tau)
+    assumed: tuple = ()
+    if counts is None:
+        if k != 1 or metric != "pass_at_k":
+            raise PasscurveError("without pilot `counts`, power_analysis supports pass@1 only (k=1); pass pilot counts")
+        assumed = (check_scalar(p, "p", low=0, high=1), check_scalar(correlation, "correlation", low=-1, high=1),
+                   None if spread is None else check_scalar(spread, "spread", low=0))
+    return abs(d), k, ns, level, pw, tau_v, assumed
 
 
 def _problems_needed(exact: np.ndarray, delta: float) -> np.ndarray:
@@ -702,14 +713,12 @@ def power_analysis(
     >>> int(power_analysis(0.03, 1, p=0.5, correlation=0.5, n=1).problems[0])  # Miller's example
     2181
     """
-    d, k, ns, level, pw = _power_iv(delta, k, n, confidence_level, power)
+    d, k, ns, level, pw, tau, assumed = _power_iv(delta, k, n, confidence_level, power, metric, tau, counts, p,
+                                                  correlation, spread)
     z = stats.norm.ppf(1 - (1 - level) / 2) + stats.norm.ppf(pw)
     meta: dict[str, Any] = {}
     if counts is None:
-        if k != 1 or metric != "pass_at_k":
-            raise PasscurveError("without pilot `counts`, power_analysis supports pass@1 only (k=1); pass pilot counts")
-        p = float(check_probability(p, "p").ravel()[0])
-        rho = float(check_probability(correlation, "correlation", low=-1.0).ravel()[0])
+        p, rho, spread = assumed
         v = p * (1 - p)
         if spread is None:
             if (ns > 1).any():
