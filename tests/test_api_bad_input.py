@@ -119,6 +119,17 @@ C2 = pc.Counts.from_arrays([10] * 6, [1, 2, 3, 4, 5, 6], problem=["a", "b", "c"]
         (lambda: pc.power_analysis(0.05, 1, spread=-0.1, n=[2]), r"`spread` must be >= 0 \(got spread=-0.1\)"),
         (lambda: pc.power_analysis(0.05, 1, spread=0.2, metric="bogus"),
          r"`metric` must be one of pass_at_k, pass_pow_k, g_pass_at_k \(got 'bogus'\)"),
+        (lambda: rl.group_size_for_live(0.9, p=0.1, max_group_size=None), r"`max_group_size` must be an integer >= 1 \(got None\)"),
+        (lambda: rl.group_size_for_live(0.9, p=0.1, max_group_size=np.nan), r"`max_group_size` must be an integer >= 1 \(got nan\)"),
+        (lambda: rl.group_size_for_live(0.9, p=0.1, max_group_size=-5),
+         r"`max_group_size` must be an integer >= 1 \(got max_group_size=-5\)"),
+        (lambda: rl.conflict_toy(lr=None), r"`lr` must contain numbers \(got None\)"),
+        (lambda: rl.conflict_toy(separation=None), r"`separation` must contain numbers \(got None\)"),
+        (lambda: rl.conflict_toy(anneal_at=None), r"`anneal_at` must contain numbers \(got None\)"),
+        (lambda: rl.conflict_toy(separation=np.inf, pretrain_steps=5, steps=10),
+         r"`separation` must be finite \(got separation=inf\)"),
+        (lambda: rl.pkpo_rewards([1.0, 0.0, 1.0], 2, baseline=np.array([True, False])),
+         r"`baseline` must be one of none, loo, loo-1 \(got \[True, False\]\)"),
     ],
 )
 def test_bad_arguments_raise_one_line_errors(call, msg):

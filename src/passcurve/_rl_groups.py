@@ -30,7 +30,15 @@ from ._counts import Counts, check_counts_object
 from ._difficulty import DIFFICULTY_MODELS
 from ._errors import DegenerateDataWarning, DroppedProblemsWarning, PasscurveError, PasscurveWarning
 from ._estimators import pass_pow_k
-from ._validation import as_float_array, as_int_array, check_broadcast, check_probability, check_scalar, fmt
+from ._validation import (
+    as_float_array,
+    as_int_array,
+    check_broadcast,
+    check_positive_int,
+    check_probability,
+    check_scalar,
+    fmt,
+)
 
 __all__ = [
     "dead_group_fraction",
@@ -186,20 +194,28 @@ def group_size_for_live(
     >>> group_size_for_live(0.9, alpha=0.5, beta=0.5)
     128.0
     """
+    limit, pv, ab, g_max = _group_size_for_live_iv(target_live, p, alpha, beta, max_group_size)
+    if pv is not None:
+        return _smallest_g(lambda g: dead_group_fraction(pv, g), limit, g_max)
+    a, b = ab
+    return _smallest_g(lambda g: float(_dead_beta(a, b, np.float64(g))), limit, g_max)
+
+
+def _group_size_for_live_iv(target_live: Any, p: Any, alpha: Any, beta: Any,
+                            max_group_size: Any) -> tuple[float, float | None, tuple, int]:
+    """1 - target_live, then p or (alpha, beta), and the search limit (an integer >= 1: None or NaN was a
+    TypeError or a silent answer, and -5 was reported as `group_size`)."""
     t = float(check_probability(target_live, "target_live"))
     if not 0.0 < t < 1.0:
         raise PasscurveError(f"`target_live` must be in (0, 1) (got target_live={fmt(t)})")
-    limit = 1.0 - t
     if (p is None) == (alpha is None and beta is None):
         raise PasscurveError("give either `p` or both `alpha` and `beta`")
+    g_max = check_positive_int(max_group_size, "max_group_size", maximum=_MAX_G)
     if p is not None:
-        pv = check_scalar(p, "p")
-        check_probability(pv, "p")
-        return _smallest_g(lambda g: dead_group_fraction(pv, g), limit, max_group_size)
+        return 1.0 - t, check_scalar(p, "p", low=0, high=1), (), g_max
     if alpha is None or beta is None:
         raise PasscurveError("give both `alpha` and `beta`")
-    a, b = _beta_iv(check_scalar(alpha, "alpha"), check_scalar(beta, "beta"))
-    return _smallest_g(lambda g: float(_dead_beta(a, b, np.float64(g))), limit, max_group_size)
+    return 1.0 - t, None, _beta_iv(check_scalar(alpha, "alpha"), check_scalar(beta, "beta")), g_max
 
 
 # ----------------------------------------------------------------------------------------

@@ -43,7 +43,7 @@ import numpy as np
 
 from ._errors import PasscurveError
 from ._estimators import _log_fail
-from ._validation import fmt
+from ._validation import check_choice, fmt
 
 __all__ = ["pkpo_rewards", "max_at_k", "BASELINES"]
 
@@ -137,8 +137,7 @@ def _pkpo_iv(rewards: Any, k: Any, baseline: str) -> tuple[np.ndarray, int, Call
         raise PasscurveError(f"`k` must be an integer in [1, n] (got {k!r})")
     if not float(k).is_integer() or not 1 <= int(k) <= n:
         raise PasscurveError(f"`k` must be an integer in [1, n] (got k={fmt(k)}, n={n})")
-    if baseline not in BASELINES:
-        raise PasscurveError(f"`baseline` must be one of {', '.join(repr(b) for b in BASELINES)} (got {baseline!r})")
+    check_choice(baseline, "baseline", BASELINES)
     k = int(k)
     if baseline == "loo" and k > n - 1:
         raise PasscurveError(

@@ -27,9 +27,8 @@ from typing import Any
 
 import numpy as np
 
-from ._errors import PasscurveError
 from ._rl_conflict import ConflictResult, gradient_conflict
-from ._validation import check_positive_int, check_rng
+from ._validation import check_positive_int, check_rng, check_scalar
 
 __all__ = ["conflict_toy", "ConflictToyResult"]
 
@@ -195,6 +194,25 @@ class ConflictToyResult:
         return pd.DataFrame(self.summary).to_html(index=False)
 
 
+def _conflict_toy_iv(k: Any, easy: Any, hard: Any, actions: Any, features: Any, pretrain_steps: Any, steps: Any,
+                     separation: Any, anneal_at: Any, lr: Any) -> tuple[int, int, int, int, int, int, int, float, float,
+                                                                         float]:
+    """The sizes as integers and the reals as finite numbers in range (None was a TypeError, separation=inf
+    came back as an error about `p`)."""
+    return (
+        check_positive_int(k, "k", minimum=2),
+        check_positive_int(easy, "easy"),
+        check_positive_int(hard, "hard"),
+        check_positive_int(actions, "actions", minimum=2),
+        check_positive_int(features, "features"),
+        check_positive_int(pretrain_steps, "pretrain_steps", minimum=0),
+        check_positive_int(steps, "steps"),
+        check_scalar(separation, "separation", low=0),
+        check_scalar(anneal_at, "anneal_at", low=0, high=1, low_open=True, high_open=True),
+        check_scalar(lr, "lr", low=0, low_open=True),
+    )
+
+
 def conflict_toy(
     *,
     k: int = 8,
@@ -240,19 +258,8 @@ def conflict_toy(
     ----------
     Barakat et al. 2026, arXiv:2602.21189; Walder & Karkhanis 2025, arXiv:2505.15201.
     """
-    k = check_positive_int(k, "k", minimum=2)
-    easy = check_positive_int(easy, "easy")
-    hard = check_positive_int(hard, "hard")
-    actions = check_positive_int(actions, "actions", minimum=2)
-    features = check_positive_int(features, "features")
-    pretrain_steps = check_positive_int(pretrain_steps, "pretrain_steps", minimum=0)
-    steps = check_positive_int(steps, "steps")
-    if not 0.0 < float(anneal_at) < 1.0:
-        raise PasscurveError(f"`anneal_at` must be in (0, 1) (got anneal_at={anneal_at!r})")
-    if not float(lr) > 0:
-        raise PasscurveError(f"`lr` must be > 0 (got lr={lr!r})")
-    if not float(separation) >= 0:
-        raise PasscurveError(f"`separation` must be >= 0 (got separation={separation!r})")
+    k, easy, hard, actions, features, pretrain_steps, steps, separation, anneal_at, lr = _conflict_toy_iv(
+        k, easy, hard, actions, features, pretrain_steps, steps, separation, anneal_at, lr)
     gen = check_rng(rng)
     z_easy = gen.normal(separation / 2, 1.0, (easy, features))
     z_hard = gen.normal(-separation / 2, 1.0, (hard, features))
