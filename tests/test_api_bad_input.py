@@ -105,6 +105,8 @@ C2 = pc.Counts.from_arrays([10] * 6, [1, 2, 3, 4, 5, 6], problem=["a", "b", "c"]
          r"`n`/`c` and `k` have incompatible shapes \(2,\) and \(3,\)"),
         (lambda: pc.g_pass_at_k(10, 3, 4, True), r"`tau` must contain numbers, not booleans \(got True\)"),
         # scalar arguments without a check (TypeError / ValueError before, or a silent answer)
+        (lambda: pc.retries(["a", "b"], [1, 1], [1, 0], alpha=None), r"`alpha` must contain numbers \(got None\)"),
+        (lambda: pc.retries(["a", "b"], [1, 1], [1, 0], alpha=1.5), r"`alpha` must be in \(0, 1\) \(got alpha=1.5\)"),
         (lambda: pc.simulate(5, 10, correlation=None), r"`correlation` must contain numbers \(got None\)"),
         (lambda: pc.simulate(5, 10, correlation=1), r"`correlation` must be in \(-1, 1\) \(got correlation=1\)"),
         (lambda: pc.simulate(5, 10, models=3), r"`models` must be a ModelSpec or a sequence of ModelSpec \(got 3\)"),
@@ -128,8 +130,12 @@ C2 = pc.Counts.from_arrays([10] * 6, [1, 2, 3, 4, 5, 6], problem=["a", "b", "c"]
         (lambda: rl.conflict_toy(anneal_at=None), r"`anneal_at` must contain numbers \(got None\)"),
         (lambda: rl.conflict_toy(separation=np.inf, pretrain_steps=5, steps=10),
          r"`separation` must be finite \(got separation=inf\)"),
+        (lambda: pc.mean_curve([10], [3], [1], metric=np.array(["a", "b"])),
+         r"`metric` must be one of pass_at_k, pass_pow_k, naive_pass_at_k \(got \['a', 'b'\]\)"),
         (lambda: rl.pkpo_rewards([1.0, 0.0, 1.0], 2, baseline=np.array([True, False])),
          r"`baseline` must be one of none, loo, loo-1 \(got \[True, False\]\)"),
+        (lambda: pc.Planner(n=[5, 5], c=[1, 0], k=10).allocate(4, horizon="x"), r"`horizon` must be an integer >= 1 \(got 'x'\)"),
+        (lambda: pc.Planner(n=[5, 5], c=[1, 0], k=10).next(horizon=-5), r"`horizon` must be an integer >= 1 \(got horizon=-5\)"),
     ],
 )
 def test_bad_arguments_raise_one_line_errors(call, msg):

@@ -172,6 +172,7 @@ def mean_curve(
     """
     n, c = check_counts(as_int_array(n, "n", minimum=1).ravel(), as_int_array(c, "c").ravel())
     ks = as_int_array(ks, "ks", minimum=1).ravel()
+    check_choice(metric, "metric", METRICS)
     w = np.ones(n.size) if weights is None else check_weights(weights, n.size, "weights")
     order = np.argsort(ks)
     uk = ks[order]

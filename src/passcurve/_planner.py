@@ -971,18 +971,15 @@ class Planner:
         need many samples before they inform the forecast, are not starved. ``method`` and
         ``hedge`` override the planner's rule and defensive share for this call.
         """
-        method = self.method if method is None else _check_method(method)
-        budget = check_positive_int(budget, "budget")
-        batch = check_positive_int(batch, "batch")
+        budget, batch, horizon, method, hedge = _allocate_iv(budget, batch, horizon, method, hedge)
+        method = self.method if method is None else method
         units = budget // batch
-        if units == 0:
-            raise PasscurveError(f"`budget` must be >= batch (got budget={budget}, batch={batch})")
         if self.max_n is None:
             room = np.full(len(self.problems), units, dtype=np.int64)
         else:
             room = (self.max_n - self.n_) // batch
         room = np.where(self.weight > 0, room, 0)
-        hedge = self.hedge if hedge is None else _check_hedge(hedge)
+        hedge = self.hedge if hedge is None else hedge
         tiebreak = self.rng.random(len(self.problems))
         if method == "uniform":
             return _alloc_uniform(self.n_, units, room, tiebreak) * batch
@@ -997,7 +994,7 @@ class Planner:
         else:
             prior = self.fit_prior()
             w = self.weight / self.weight.sum()
-            h = budget if horizon is None else max(int(horizon), budget)
+            h = budget if horizon is None else max(horizon, budget)
             c, n = self.c_.astype(np.float64), self.n_.astype(np.float64)
             if method == "hierarchical" and isinstance(prior, BetaPrior) and self._fixed_prior is None:
                 u = _alloc_hierarchical(prior, n, c, self.k, batch, units, room, w, h, _HYPER, start=u0)
@@ -1074,6 +1071,19 @@ def _as_prior(prior: Any) -> tuple[Any, Any]:
 # ----------------------------------------------------------------------------------------
 # one-shot planning
 # ----------------------------------------------------------------------------------------
+def _allocate_iv(budget: Any, batch: Any, horizon: Any, method: Any,
+                 hedge: Any) -> tuple[int, int, int | None, str | None, float | None]:
+    """Planner.allocate's arguments: budget >= batch >= 1, a horizon (None or an integer >= 1: "x" was a
+    ValueError from int() and -5 was taken), and the optional method and hedge overrides."""
+    budget = check_positive_int(budget, "budget")
+    batch = check_positive_int(batch, "batch")
+    if budget < batch:
+        raise PasscurveError(f"`budget` must be >= batch (got budget={budget}, batch={batch})")
+    h = None if horizon is None else check_positive_int(horizon, "horizon")
+    return (budget, batch, h, None if method is None else _check_method(method),
+            None if hedge is None else _check_hedge(hedge))
+
+
 def _plan_iv(
     counts: Any, n: Any, c: Any, budget: Any, k: Any, batch: Any, method: Any
 ) -> tuple[Counts, int, int, int, str]:

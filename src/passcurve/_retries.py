@@ -41,7 +41,7 @@ from scipy import stats
 from ._errors import DependenceWarning, PasscurveError, StoppingTimeWarning
 from ._estimators import pass_at_k
 from ._results import long_frame
-from ._validation import as_int_array, check_positive_int, check_rng, fmt, model_streams
+from ._validation import as_int_array, check_positive_int, check_rng, check_scalar, fmt, model_streams
 
 __all__ = ["retries", "RetryResult"]
 
@@ -190,7 +190,7 @@ def _as_bool(x: Any, name: str) -> np.ndarray:
     raise PasscurveError(f"`{name}` must be boolean (true/false or 0/1) (got values of type {arr.dtype})")
 
 
-def _retries_iv(problem: Any, attempt: Any, correct: Any, model: Any, alpha: float, n_resamples: Any) -> tuple:
+def _retries_iv(problem: Any, attempt: Any, correct: Any, model: Any, alpha: Any, n_resamples: Any) -> tuple:
     prob = np.asarray(problem)
     prob = (prob if prob.dtype.kind in "iu" else prob.astype(object)).ravel()  # integer ids stay integers
     if prob.size == 0:
@@ -207,10 +207,9 @@ def _retries_iv(problem: Any, attempt: Any, correct: Any, model: Any, alpha: flo
         mod[:] = model
     if mod.size != prob.size:
         raise PasscurveError(f"`model` has {mod.size} entries but `problem` has {prob.size}")
-    if not 0 < alpha < 1:
-        raise PasscurveError(f"`alpha` must be in (0, 1) (got {alpha})")
+    alpha = check_scalar(alpha, "alpha", low=0, high=1, low_open=True, high_open=True)
     n_resamples = check_positive_int(n_resamples, "n_resamples", minimum=0)
-    return prob, att, corr, mod, n_resamples
+    return prob, att, corr, mod, alpha, n_resamples
 
 
 def _text_codes(x: np.ndarray) -> np.ndarray:
@@ -335,7 +334,7 @@ def retries(
     2021, arXiv:2107.03374); seed 003 explains why retries that read the previous error
     break it.
     """
-    prob, att, corr, mod, n_resamples = _retries_iv(problem, attempt, correct, model, alpha, n_resamples)
+    prob, att, corr, mod, alpha, n_resamples = _retries_iv(problem, attempt, correct, model, alpha, n_resamples)
     if method not in ("auto", "permutation", "asymptotic"):
         raise PasscurveError(f"`method` must be 'auto', 'permutation' or 'asymptotic' (got {method!r})")
     gen = check_rng(rng)
