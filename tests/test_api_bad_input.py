@@ -136,6 +136,15 @@ C2 = pc.Counts.from_arrays([10] * 6, [1, 2, 3, 4, 5, 6], problem=["a", "b", "c"]
          r"`baseline` must be one of none, loo, loo-1 \(got \[True, False\]\)"),
         (lambda: pc.Planner(n=[5, 5], c=[1, 0], k=10).allocate(4, horizon="x"), r"`horizon` must be an integer >= 1 \(got 'x'\)"),
         (lambda: pc.Planner(n=[5, 5], c=[1, 0], k=10).next(horizon=-5), r"`horizon` must be an integer >= 1 \(got horizon=-5\)"),
+        # a ragged or 0-d argument to the vote functions (numpy's ValueError / iteration TypeError before)
+        (lambda: pc.maj_at_k([["a", "b"]], ["a"], [[1, 2], [1]]), r"`k` must be an array of integers \(got a ragged sequence\)"),
+        (lambda: pc.vote([["a", "b"]], ["a"], [[1, 2], [1]]), r"`k` must be an array of integers \(got a ragged sequence\)"),
+        (lambda: pc.maj_at_k_tallies([2, 1], 0, [[1, 2], [1]]), r"`k` must be an array of integers \(got a ragged sequence\)"),
+        (lambda: pc.maj_at_k(np.array("a"), ["a"], 1), r"`answers` must be a sequence .* \(got a 0-d array holding 'a'\)"),
+        (lambda: pc.maj_at_k([np.array("a")], ["a"], 1), r"`answers\[0\]` must be a sequence of answers \(got a 0-d array"),
+        (lambda: pc.maj_at_k([["a"]], np.array("a"), 1), r"`gold` must be a sequence .* \(got a 0-d array holding 'a'\)"),
+        (lambda: pc.maj_at_k_tallies([[1, 2], [3, 4]], 0, 2), r"`tallies` must be one number or a 1-d sequence \(got shape \(2, 2\)\)"),
+        (lambda: pc.maj_at_k([["a", "a", "b"]], ["a"], [[1, 2]]), r"`k` must be one number or a 1-d sequence \(got shape \(1, 2\)\)"),
     ],
 )
 def test_bad_arguments_raise_one_line_errors(call, msg):

@@ -57,9 +57,17 @@ def _first_bad(arr: np.ndarray, mask: np.ndarray) -> Any:
     return np.ravel(arr)[idx]
 
 
-def as_int_array(x: Any, name: str, *, minimum: int | None = 0, maximum: int | None = None) -> np.ndarray:
+def _check_ndim(arr: np.ndarray, name: str, max_ndim: int | None) -> None:
+    if max_ndim is not None and arr.ndim > max_ndim:
+        what = "one number or a 1-d sequence" if max_ndim == 1 else f"at most {max_ndim}-d"
+        raise PasscurveError(f"`{name}` must be {what} (got shape {arr.shape})")
+
+
+def as_int_array(x: Any, name: str, *, minimum: int | None = 0, maximum: int | None = None,
+                 max_ndim: int | None = None) -> np.ndarray:
     """Return ``x`` as an int64 array; reject NaN, non-integers, bools, strings and values outside
-    [``minimum``, ``maximum``].
+    [``minimum``, ``maximum``], and more than ``max_ndim`` dimensions (where a function documents 1-d
+    input, ``max_ndim=1`` stops a 2-d array from being flattened silently).
 
     Integral floats (``3.0``, as CSV readers produce) are accepted. ``maximum`` is checked before
     the int64 conversion, so a value beyond int64 gets the same message as one just above it.
@@ -67,7 +75,9 @@ def as_int_array(x: Any, name: str, *, minimum: int | None = 0, maximum: int | N
     try:
         arr = np.asarray(x)
     except Exception as exc:  # ragged sequences and the like
-        raise PasscurveError(f"`{name}` must be an array of integers ({exc})") from None
+        why = "got a ragged sequence" if "inhomogeneous" in str(exc) else str(exc)
+        raise PasscurveError(f"`{name}` must be an array of integers ({why})") from None
+    _check_ndim(arr, name, max_ndim)
     if arr.dtype == object:
         bad = [v for v in arr.ravel() if not isinstance(v, int | float | np.number)][:1]  # None would become NaN
         if bad:
@@ -107,8 +117,9 @@ def as_int_array(x: Any, name: str, *, minimum: int | None = 0, maximum: int | N
     return out
 
 
-def as_float_array(x: Any, name: str, *, allow_nan: bool = False) -> np.ndarray:
-    """Return ``x`` as a float64 array; reject strings and None, and NaN/inf unless allowed."""
+def as_float_array(x: Any, name: str, *, allow_nan: bool = False, max_ndim: int | None = None) -> np.ndarray:
+    """Return ``x`` as a float64 array; reject strings and None, NaN/inf unless allowed, and more than
+    ``max_ndim`` dimensions."""
     try:
         raw = np.asarray(x)
         if raw.dtype.kind in "USO":  # strings ("0.5" would convert) and None (would become NaN)
@@ -120,6 +131,7 @@ def as_float_array(x: Any, name: str, *, allow_nan: bool = False) -> np.ndarray:
         if isinstance(exc, PasscurveError):
             raise
         raise PasscurveError(f"`{name}` must contain numbers") from None
+    _check_ndim(arr, name, max_ndim)
     if arr.size == 0:
         raise PasscurveError(f"`{name}` is empty")
     if not allow_nan and not np.isfinite(arr).all():
@@ -130,7 +142,7 @@ def as_float_array(x: Any, name: str, *, allow_nan: bool = False) -> np.ndarray:
 def check_weights(weight: Any, size: int, name: str = "weight", of: str = "`n`") -> np.ndarray:
     """Per-problem weights: finite numbers, one per problem, >= 0, with a positive sum (an all-zero weight vector
     would make every weighted mean 0/0)."""
-    w = as_float_array(weight, name).ravel()
+    w = as_float_array(weight, name, max_ndim=1).ravel()
     if w.size != size:
         raise PasscurveError(f"`{name}` has {w.size} entries but {of} has {size}")
     if (w < 0).any():

@@ -491,8 +491,9 @@ def _ties_iv(ties: Any) -> Ties:
 
 
 def _k_iv(k: Any, n_min: int) -> tuple[np.ndarray, bool]:
-    scalar = np.ndim(k) == 0
-    ks = as_int_array(k, "k", minimum=1).ravel()
+    k_a = as_int_array(k, "k", minimum=1, max_ndim=1)  # before np.ndim: a ragged k is numpy's ValueError there
+    scalar = k_a.ndim == 0
+    ks = k_a.ravel()
     if (ks > n_min).any():
         raise PasscurveError(
             f"`k` must be an integer in [1, n] (got k={fmt(ks.max())}, n={n_min}); "
@@ -503,7 +504,7 @@ def _k_iv(k: Any, n_min: int) -> tuple[np.ndarray, bool]:
 
 def _maj_at_k_tallies_iv(tallies: Any, gold_index: Any, abstain: Any) -> tuple[np.ndarray, int, int]:
     empty = isinstance(tallies, list | tuple) and len(tallies) == 0
-    t = np.zeros(0, np.int64) if empty else as_int_array(tallies, "tallies", minimum=1).ravel()
+    t = np.zeros(0, np.int64) if empty else as_int_array(tallies, "tallies", minimum=1, max_ndim=1).ravel()
     if gold_index is None:
         gi = -1
     else:
@@ -752,21 +753,34 @@ class AnswerTallies:
         )
 
 
+def _is_sequence(x: Any) -> bool:
+    """A sequence of values: not a string, and not a 0-d numpy array (iterating one is a TypeError)."""
+    if isinstance(x, np.ndarray):
+        return x.ndim > 0
+    return isinstance(x, Sequence) and not isinstance(x, str | bytes)
+
+
+def _what(x: Any) -> str:
+    """What a non-sequence is, for the message: a 0-d array shows its value, anything else its type."""
+    return f"a 0-d array holding {x.item()!r}" if isinstance(x, np.ndarray) else type(x).__name__
+
+
 def _answers_iv(answers: Any, gold: Any, problem: Any, model: Any) -> tuple[list, list, np.ndarray, np.ndarray]:
-    if isinstance(answers, str | bytes) or not isinstance(answers, Sequence | np.ndarray):
-        raise PasscurveError("`answers` must be a sequence (one per problem) of sequences of answers")
+    if not _is_sequence(answers):
+        raise PasscurveError(f"`answers` must be a sequence (one per problem) of sequences of answers "
+                             f"(got {_what(answers)})")
     answers = list(answers)
     if not answers:
         raise PasscurveError("`answers` is empty")
-    if isinstance(gold, str | bytes) or not isinstance(gold, Sequence | np.ndarray):
-        raise PasscurveError("`gold` must be a sequence with one reference answer per problem")
+    if not _is_sequence(gold):
+        raise PasscurveError(f"`gold` must be a sequence with one reference answer per problem (got {_what(gold)})")
     gold = list(gold)
     if len(gold) != len(answers):
         raise PasscurveError(f"`gold` has {len(gold)} entries but `answers` has {len(answers)} problems")
     families: dict[str, Any] = {}
     for i, (ans, ref) in enumerate(zip(answers, gold, strict=True)):
-        if isinstance(ans, str | bytes) or not isinstance(ans, Sequence | np.ndarray):
-            raise PasscurveError(f"`answers[{i}]` must be a sequence of answers (got {type(ans).__name__})")
+        if not _is_sequence(ans):
+            raise PasscurveError(f"`answers[{i}]` must be a sequence of answers (got {_what(ans)})")
         if len(ans) == 0:
             raise PasscurveError(f"`answers[{i}]` is empty; a problem needs at least one sample")
         if _is_missing(ref):
