@@ -143,6 +143,8 @@ C2 = pc.Counts.from_arrays([10] * 6, [1, 2, 3, 4, 5, 6], problem=["a", "b", "c"]
         (lambda: pc.maj_at_k(np.array("a"), ["a"], 1), r"`answers` must be a sequence .* \(got a 0-d array holding 'a'\)"),
         (lambda: pc.maj_at_k([np.array("a")], ["a"], 1), r"`answers\[0\]` must be a sequence of answers \(got a 0-d array"),
         (lambda: pc.maj_at_k([["a"]], np.array("a"), 1), r"`gold` must be a sequence .* \(got a 0-d array holding 'a'\)"),
+        # k_for checks counts before selecting a model from it (AttributeError before)
+        (lambda: pc.k_for([[10, 3]], 0.5, model="a"), r"`counts` must be a passcurve.Counts \(got list\)"),
         (lambda: pc.maj_at_k_tallies([[1, 2], [3, 4]], 0, 2), r"`tallies` must be one number or a 1-d sequence \(got shape \(2, 2\)\)"),
         (lambda: pc.maj_at_k([["a", "a", "b"]], ["a"], [[1, 2]]), r"`k` must be one number or a 1-d sequence \(got shape \(1, 2\)\)"),
     ],

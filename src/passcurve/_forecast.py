@@ -983,8 +983,8 @@ def k_for(
     a target above that ceiling is reported as unreachable (``reachable=False``, k = inf).
     The interval solves the same equation on the upper and lower prediction bands.
     """
-    if isinstance(counts, Counts):  # target and model checked before the forecast (forecast checks `counts`)
-        _target_model_iv(target, model, tuple(counts.models))
+    # counts, target and model checked before the forecast (counts.select of a list was an AttributeError)
+    _target_model_iv(target, model, tuple(check_counts_object(counts).models))
     counts_sel = counts if model is None else counts.select(model)
     grid = np.unique(np.logspace(0, 12, 25).astype(np.int64))
     res = forecast(counts_sel, grid, method=method, confidence_level=confidence_level, n_resamples=n_resamples,
