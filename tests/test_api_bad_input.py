@@ -145,8 +145,15 @@ C2 = pc.Counts.from_arrays([10] * 6, [1, 2, 3, 4, 5, 6], problem=["a", "b", "c"]
         (lambda: pc.maj_at_k([["a"]], np.array("a"), 1), r"`gold` must be a sequence .* \(got a 0-d array holding 'a'\)"),
         # k_for checks counts before selecting a model from it (AttributeError before)
         (lambda: pc.k_for([[10, 3]], 0.5, model="a"), r"`counts` must be a passcurve.Counts \(got list\)"),
+        # accepted silently before: m = 0 thinned to n = 0, 2-d input documented as 1-d was flattened
+        (lambda: pc.thin_counts([10, 20], [3, 5], 0), r"`m` must be >= 1 \(got m=0\)"),
         (lambda: pc.maj_at_k_tallies([[1, 2], [3, 4]], 0, 2), r"`tallies` must be one number or a 1-d sequence \(got shape \(2, 2\)\)"),
         (lambda: pc.maj_at_k([["a", "a", "b"]], ["a"], [[1, 2]]), r"`k` must be one number or a 1-d sequence \(got shape \(1, 2\)\)"),
+        (lambda: pc.standard_error([0.1, 0.5, 0.3, 0.9], cluster=[[0, 0], [1, 1]]),
+         r"`cluster` must be a 1-d sequence, one id per problem \(got shape \(2, 2\)\)"),
+        (lambda: pc.standard_error([0.1, 0.5, 0.3, 0.9], weight=[[1, 1], [2, 1]]),
+         r"`weight` must be one number or a 1-d sequence \(got shape \(2, 2\)\)"),
+        (lambda: pc.hierarchical_pass_at_k([10] * 4, [[1, 0], [5, 2]], 5), r"`c` must be one number or a 1-d sequence"),
     ],
 )
 def test_bad_arguments_raise_one_line_errors(call, msg):

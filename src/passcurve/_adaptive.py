@@ -160,8 +160,8 @@ def beta_binomial_loglik(n: Any, c: Any, alpha: Any, beta: Any) -> Any:
 
 
 def _fit_beta_binomial_iv(n: Any, c: Any, weight: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
-    n_a = as_int_array(n, "n").ravel()
-    c_a = as_int_array(c, "c").ravel()
+    n_a = as_int_array(n, "n", max_ndim=1).ravel()
+    c_a = as_int_array(c, "c", max_ndim=1).ravel()
     if n_a.size != c_a.size:
         raise PasscurveError(f"`n` has {n_a.size} entries but `c` has {c_a.size}")
     n_a, c_a = check_counts(n_a, c_a)

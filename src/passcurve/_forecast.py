@@ -114,7 +114,7 @@ def thin_counts(n: Any, c: Any, m: Any, rng: Any = None) -> tuple[np.ndarray, np
             f"cannot thin n={int(n[i])} samples (c={int(c[i])}): the exact hypergeometric sampler takes fewer "
             f"than 10^9 correct and 10^9 incorrect samples per problem"
         )
-    m_arr = as_int_array(m, "m", minimum=0).ravel()
+    m_arr = as_int_array(m, "m", minimum=1).ravel()  # m = 0 kept no sample: rows with n = 0
     if m_arr.size not in (1, n.size):
         raise PasscurveError(f"`m` must be one number or one per problem ({n.size})")
     mm = np.minimum(np.broadcast_to(m_arr, n.shape), n)

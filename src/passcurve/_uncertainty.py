@@ -166,7 +166,10 @@ def _standard_error_iv(
     w = np.ones(N) if weight is None else check_weights(weight, N, of="`s`")
     groups, G = (None, N)
     if cluster is not None:
-        cl = np.asarray(cluster, dtype=object).ravel()
+        cl = np.asarray(cluster, dtype=object)
+        if cl.ndim > 1:
+            raise PasscurveError(f"`cluster` must be a 1-d sequence, one id per problem (got shape {cl.shape})")
+        cl = cl.ravel()
         if cl.size != N:
             raise PasscurveError(f"`cluster` has {cl.size} entries but `s` has {N} problems")
         groups, G = _group_index(cl, N)
