@@ -154,6 +154,15 @@ C2 = pc.Counts.from_arrays([10] * 6, [1, 2, 3, 4, 5, 6], problem=["a", "b", "c"]
         (lambda: pc.standard_error([0.1, 0.5, 0.3, 0.9], weight=[[1, 1], [2, 1]]),
          r"`weight` must be one number or a 1-d sequence \(got shape \(2, 2\)\)"),
         (lambda: pc.hierarchical_pass_at_k([10] * 4, [[1, 0], [5, 2]], 5), r"`c` must be one number or a 1-d sequence"),
+        # the moments and pmf of a fitted difficulty model: exponents >= 0, integer 0 <= c <= n
+        (lambda: pc.BetaBinomial().fit(n=[10] * 4, c=[1, 2, 3, 0]).log_moment(-1, 0), r"`c` must be >= 0 \(got c=-1\)"),
+        (lambda: pc.BetaBinomial().fit(n=[10] * 4, c=[1, 2, 3, 0]).log_moment(0, [1, -2]), r"`d` must be >= 0 \(got d=-2\)"),
+        (lambda: pc.BetaBinomial().fit(n=[10] * 4, c=[1, 2, 3, 0]).log_moment([1, 2], [1, 2, 3]),
+         r"`c` and `d` have incompatible shapes \(2,\) and \(3,\)"),
+        (lambda: pc.BetaBinomial().fit(n=[10] * 4, c=[1, 2, 3, 0]).pmf(10, 2.5), r"`c` must contain integers \(got 2.5\)"),
+        (lambda: pc.BetaBinomial().fit(n=[10] * 4, c=[1, 2, 3, 0]).pmf(10, 11), r"`c` must be <= n \(got c=11, n=10\)"),
+        (lambda: pc.BetaBinomial().fit(n=[10] * 4, c=[1, 2, 3, 0]).pmf(-1, 0), r"`n` must be >= 0 \(got n=-1\)"),
+        (lambda: pc.BetaBinomial().pmf(3, 1), r"not fitted yet"),
     ],
 )
 def test_bad_arguments_raise_one_line_errors(call, msg):

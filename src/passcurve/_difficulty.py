@@ -472,6 +472,22 @@ _BOUNDARY = 1e-6  # a probability (impossible mass, 1 - scale) this close to its
 _PMF_EXACT_EDGE = 1 << 10  # above it, c < 2^10 and c > n - 2^10 are still summed exactly
 
 
+def _log_moment_iv(c: Any, d: Any) -> list[np.ndarray]:
+    """Exponents of E[p^c (1-p)^d]: finite reals >= 0 (a negative c gave a finite number where E[1/p] is
+    infinite), broadcast together."""
+    return check_broadcast("`c` and `d`", as_float_array(c, "c", minimum=0), as_float_array(d, "d", minimum=0))
+
+
+def _pmf_iv(n: Any, c: Any) -> tuple[np.ndarray, np.ndarray]:
+    """Integers 0 <= c <= n (as floats for the moments), broadcast together."""
+    n_a, c_a = check_broadcast("`n` and `c`", as_int_array(n, "n"), as_int_array(c, "c"))
+    over = c_a > n_a
+    if over.any():
+        i = np.flatnonzero(over.ravel())[0]
+        raise PasscurveError(f"`c` must be <= n (got c={fmt(c_a.ravel()[i])}, n={fmt(n_a.ravel()[i])})")
+    return n_a.astype(np.float64), c_a.astype(np.float64)
+
+
 def _pmf_bins_iv(n: Any, bounds: Any) -> tuple[int, np.ndarray]:
     n = int(n)
     b = np.asarray(bounds, dtype=np.int64)
@@ -652,16 +668,16 @@ class DifficultyModel:
 
     # -- public evaluation -----------------------------------------------------------------
     def log_moment(self, c: Any, d: Any) -> np.ndarray:
-        """log E[p^c (1-p)^d] under the fitted distribution (broadcasting)."""
+        """log E[p^c (1-p)^d] under the fitted distribution (broadcasting); real c, d >= 0."""
         theta = self._check_fitted()
-        c_a, d_a = np.broadcast_arrays(np.asarray(c, dtype=np.float64), np.asarray(d, dtype=np.float64))
+        c_a, d_a = _log_moment_iv(c, d)
         with np.errstate(all="ignore"):
             return self._log_moment_theta(theta, c_a, d_a)
 
     def pmf(self, n: Any, c: Any) -> np.ndarray:
-        """P(c correct of n) for a new problem: C(n, c)·E[p^c (1-p)^(n-c)]."""
-        n_a = np.asarray(n, dtype=np.float64)
-        c_a = np.asarray(c, dtype=np.float64)
+        """P(c correct of n) for a new problem: C(n, c)·E[p^c (1-p)^(n-c)]; integers 0 <= c <= n."""
+        self._check_fitted()
+        n_a, c_a = _pmf_iv(n, c)
         return np.exp(_log_binom(n_a, c_a) + self.log_moment(c_a, n_a - c_a))
 
     def pmf_bins(self, n: int, bounds: Any) -> np.ndarray:

@@ -117,9 +117,10 @@ def as_int_array(x: Any, name: str, *, minimum: int | None = 0, maximum: int | N
     return out
 
 
-def as_float_array(x: Any, name: str, *, allow_nan: bool = False, max_ndim: int | None = None) -> np.ndarray:
-    """Return ``x`` as a float64 array; reject strings and None, NaN/inf unless allowed, and more than
-    ``max_ndim`` dimensions."""
+def as_float_array(x: Any, name: str, *, allow_nan: bool = False, max_ndim: int | None = None,
+                   minimum: float | None = None) -> np.ndarray:
+    """Return ``x`` as a float64 array; reject strings and None, NaN/inf unless allowed, more than
+    ``max_ndim`` dimensions, and values below ``minimum``."""
     try:
         raw = np.asarray(x)
         if raw.dtype.kind in "USO":  # strings ("0.5" would convert) and None (would become NaN)
@@ -136,6 +137,10 @@ def as_float_array(x: Any, name: str, *, allow_nan: bool = False, max_ndim: int 
         raise PasscurveError(f"`{name}` is empty")
     if not allow_nan and not np.isfinite(arr).all():
         raise PasscurveError(f"`{name}` contains NaN or an infinite value")
+    if minimum is not None:
+        low = arr < minimum
+        if low.any():
+            raise PasscurveError(f"`{name}` must be >= {fmt(minimum)} (got {name}={fmt(_first_bad(arr, low))})")
     return arr
 
 
