@@ -185,6 +185,8 @@ def check_scalar(x: Any, name: str, *, low: float | None = None, high: float | N
     """
     if _is_bool(x):
         raise PasscurveError(f"`{name}` must be a number, not a boolean (got {x!r})")
+    if x is None or isinstance(x, str | bytes):
+        raise PasscurveError(f"`{name}` must be a number (got {_show(x)})")
     arr = as_float_array(x, name, allow_nan=True)
     if arr.size != 1:
         raise PasscurveError(f"`{name}` must be one number (got {arr.size} values)")
