@@ -135,6 +135,26 @@ class BoundsKFor:
         return {"model": self.model, "target": self.target, "earliest": k(self.earliest), "certain": k(self.certain),
                 "confidence_level": self.confidence_level}
 
+    def to_frame(self) -> Any:
+        """One row: the to_dict() fields ("never" where no law is certain)."""
+        import pandas as pd
+
+        return pd.DataFrame([self.to_dict()])
+
+    def plot(self) -> Any:
+        """The span of K from ``earliest`` to ``certain`` at the target (an arrow to the right when never certain)."""
+        import plotly.graph_objects as go
+
+        fig = go.Figure()
+        if np.isfinite(self.earliest):
+            end = self.certain if np.isfinite(self.certain) else self.earliest * 100.0
+            fig.add_trace(go.Scatter(x=[self.earliest, end], y=[self.target, self.target], mode="lines+markers",
+                                     name=f"{self.model}: any law the data allow",
+                                     line={"dash": "solid" if np.isfinite(self.certain) else "dot"}))
+        fig.update_xaxes(type="log", title="K")
+        fig.update_yaxes(title="target pass@K")
+        return fig
+
 
 def _first_k(reaches: Any) -> float:
     """The smallest K in [1, 10^12] with reaches(K) (monotone in K), to 1% in log K, rounded up; inf if none."""
