@@ -202,11 +202,9 @@ def mean_curve(
         if metric == "pass_at_k":
             def tr(x: np.ndarray) -> np.ndarray:
                 return -np.expm1(x)
-        elif metric == "pass_pow_k":
+        else:  # pass_pow_k (check_choice above admits METRICS only)
             def tr(x: np.ndarray) -> np.ndarray:
                 return np.exp(x)
-        else:
-            raise PasscurveError(f"`metric` must be one of {', '.join(METRICS)} (got {metric!r})")
         total = _log_fail_table(up[:, 0], up[:, 1], uk, transform=tr, weights=pw, exact=metric == "pass_pow_k")
     with np.errstate(invalid="ignore", divide="ignore"):
         mean = np.where(wsum > 0, total / np.where(wsum > 0, wsum, 1.0), np.nan)

@@ -23,6 +23,7 @@ from ._counts import Counts, check_counts_object
 from ._curves import mean_curve
 from ._errors import PasscurveError
 from ._estimators import _log_fail_table
+from ._pairs import distinct_pairs
 from ._validation import (
     as_int_array,
     check_positive_int,
@@ -74,11 +75,12 @@ def _pair_log_fail(
     """The total weight of each distinct (n, c) pair and its log F at each k: NaN where k > n, -inf where
     k > n - c, and under "chen" -inf wherever k > n - c (a problem with n < k counts as solved)."""
     w = np.ones(n.size) if weight is None else weight
-    up, inv = np.unique(np.stack([n, c], axis=1), axis=0, return_inverse=True)
-    pw = np.bincount(inv.ravel(), weights=w, minlength=up.shape[0])
-    table = _log_fail_table(up[:, 0], up[:, 1], ks)
+    first, inv = distinct_pairs(n, c)
+    pn, pc = n[first], c[first]
+    pw = np.bincount(inv, weights=w, minlength=first.size)
+    table = _log_fail_table(pn, pc, ks)
     if convention == "chen":
-        table = np.where(ks[None, :] > (up[:, 0] - up[:, 1])[:, None], -np.inf, table)
+        table = np.where(ks[None, :] > (pn - pc)[:, None], -np.inf, table)
     return pw, table
 
 
