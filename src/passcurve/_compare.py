@@ -206,6 +206,17 @@ class CompareResult:
         return self.to_frame().to_html(index=False)
 
 
+def _one_weight_per_problem(w: np.ndarray, other: np.ndarray, problems: np.ndarray, a: str, b: str,
+                            who: str) -> None:
+    """A problem's weight is the benchmark's: the same for models ``a`` (``w``) and ``b`` (``other``) on the
+    shared ``problems``, or the error naming the first problem where they differ."""
+    same = np.isclose(w, other, rtol=1e-12, atol=0.0)
+    if not same.all():
+        j = int(np.flatnonzero(~same)[0])
+        raise PasscurveError(f"problem {str(problems[j])!r} has weight {w[j]:g} for model {a!r} and {other[j]:g} for "
+                             f"{b!r}; {who} one weight per problem")
+
+
 def _metric_tau_iv(metric: Any, tau: Any) -> float | None:
     """The metric must be one intervals exist for; G-pass@k needs its threshold ``tau`` (returned)."""
     check_choice(metric, "metric", INTERVAL_METRICS)
@@ -344,11 +355,8 @@ def compare(
         Sa, Sb = Sa_all[ia], Sb_all[ib]
         D = Sa - Sb
         N = D.shape[0]
-        w = wa_all[ia]  # a problem's weight is the benchmark's, the same for both models
-        if not np.allclose(w, wb_all[ib], rtol=1e-12, atol=0.0):
-            j = int(np.flatnonzero(~np.isclose(w, wb_all[ib], rtol=1e-12, atol=0.0))[0])
-            raise PasscurveError(f"problem {str(shared[j])!r} has weight {w[j]:g} for model {a!r} and {wb_all[ib][j]:g} for "
-                                 f"{b!r}; a paired comparison needs one weight per problem")
+        w = wa_all[ia]
+        _one_weight_per_problem(w, wb_all[ib], shared, a, b, "a paired comparison needs")
         groups, G = (None, N) if cla is None else _group_index(cla[ia], N)
         g = np.arange(N) if groups is None else groups
         diff, se, Nk, Gk = _mean_se(D, w, groups, G)

@@ -27,7 +27,7 @@ from typing import Any
 import numpy as np
 
 from ._adaptive import check_design
-from ._compare import _check_k_estimable, _f, _metric_tau_iv
+from ._compare import _check_k_estimable, _f, _metric_tau_iv, _one_weight_per_problem
 from ._counts import Counts, check_counts_object
 from ._errors import PasscurveError, UnpairedComparisonWarning
 from ._results import metric_name
@@ -272,10 +272,8 @@ def rank_models(
         wm = np.ones(N) if sub.weight is None else np.asarray(sub.weight, dtype=np.float64)[rows]
         if mi == 0:
             w = wm
-        elif not np.allclose(wm, w, rtol=1e-12, atol=0.0):  # a problem's weight is the benchmark's
-            j = int(np.flatnonzero(~np.isclose(wm, w, rtol=1e-12, atol=0.0))[0])
-            raise PasscurveError(f"problem {str(shared[j])!r} has weight {w[j]:g} for model {models[0]!r} and {wm[j]:g} for "
-                                 f"{models[mi]!r}; ranks need one weight per problem")
+        else:
+            _one_weight_per_problem(w, wm, shared, models[0], models[mi], "ranks need")
     groups, G = _group_index(None if cl_all is None else cl_all[counts.model == models[0]][_rows_of(ids[0], shared)], N)
     if G < 2:
         raise PasscurveError("the shared problems fall in fewer than 2 clusters; ranks have no interval")
