@@ -1071,14 +1071,20 @@ def _as_prior(prior: Any) -> tuple[Any, Any]:
 # ----------------------------------------------------------------------------------------
 # one-shot planning
 # ----------------------------------------------------------------------------------------
-def _allocate_iv(budget: Any, batch: Any, horizon: Any, method: Any,
-                 hedge: Any) -> tuple[int, int, int | None, str | None, float | None]:
-    """Planner.allocate's arguments: budget >= batch >= 1, a horizon (None or an integer >= 1: "x" was a
-    ValueError from int() and -5 was taken), and the optional method and hedge overrides."""
+def _budget_batch_iv(budget: Any, batch: Any) -> tuple[int, int]:
+    """A budget of at least one batch, both positive integers."""
     budget = check_positive_int(budget, "budget")
     batch = check_positive_int(batch, "batch")
     if budget < batch:
         raise PasscurveError(f"`budget` must be >= batch (got budget={budget}, batch={batch})")
+    return budget, batch
+
+
+def _allocate_iv(budget: Any, batch: Any, horizon: Any, method: Any,
+                 hedge: Any) -> tuple[int, int, int | None, str | None, float | None]:
+    """Planner.allocate's arguments: budget >= batch >= 1, a horizon (None or an integer >= 1: "x" was a
+    ValueError from int() and -5 was taken), and the optional method and hedge overrides."""
+    budget, batch = _budget_batch_iv(budget, batch)
     h = None if horizon is None else check_positive_int(horizon, "horizon")
     return (budget, batch, h, None if method is None else _check_method(method),
             None if hedge is None else _check_hedge(hedge))
@@ -1097,9 +1103,7 @@ def _plan_iv(
             raise PasscurveError("give either `counts` or `n` and `c`, not both")
     budget = check_positive_int(budget, "budget")
     k = check_positive_int(k, "k")
-    batch = check_positive_int(batch, "batch")
-    if budget < batch:
-        raise PasscurveError(f"`budget` must be >= batch (got budget={budget}, batch={batch})")
+    budget, batch = _budget_batch_iv(budget, batch)
     return counts, budget, k, batch, _check_method(method)
 
 

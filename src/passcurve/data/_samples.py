@@ -93,7 +93,6 @@ def _fmt_row(row: dict[str, Any], limit: int = 160) -> str:
     return text if len(text) <= limit else text[: limit - 4] + "...}"
 
 
-
 def runs_of_ids(src: Source, n: Any, fp: Any) -> bool:
     """True when every group's fingerprint ``fp`` (``bit_xor(hash(id::BIGINT))`` over its ``n`` rows) is that of
     the run 0..n-1 or 1..n: its ids are then that run, without duplicates (see
@@ -107,6 +106,7 @@ def runs_of_ids(src: Source, n: Any, fp: Any) -> bool:
     pre = np.concatenate(([np.uint64(0)], np.bitwise_xor.accumulate(np.asarray(h, dtype=np.uint64))))
     got = np.asarray(fp, dtype=np.uint64)
     return bool(((got == pre[n]) | (got == (pre[n + 1] ^ pre[1]))).all())
+
 
 class Samples:
     """Per-sample rows of one input, resolved to canonical columns, still inside DuckDB.
