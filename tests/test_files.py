@@ -77,3 +77,15 @@ def test_confidence_levels_are_labelled_as_given():
     from passcurve._results import level_label
 
     assert [level_label(x) for x in (0.95, 0.975, 0.57, 0.8, 0.999)] == ["95%", "97.5%", "57%", "80%", "99.9%"]
+    # and in the result objects' plot titles (forecast's truncated 0.57 to "56%", rank's rounded 0.975 to "98%")
+    import warnings
+
+    import passcurve as pc
+
+    bench = pc.simulate(problems=40, n=100, rng=0).counts
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", pc.PasscurveWarning)
+        fc = pc.forecast(bench, [1000], n_resamples=5, rng=0, confidence_level=0.57)
+        rk = pc.rank_models(bench, 1, rng=0, n_resamples=200, confidence_level=0.975)
+    assert "57% intervals" in fc.plot().layout.title.text
+    assert "97.5% simultaneous intervals" in rk.plot().layout.title.text

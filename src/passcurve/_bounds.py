@@ -35,6 +35,7 @@ from ._adaptive import check_design
 from ._counts import Counts, check_counts_object
 from ._errors import DegenerateDataWarning, PasscurveError
 from ._forecast import _f, _observed, _observed_limit, _target_model_iv
+from ._results import level_label
 from ._uncertainty import curve_intervals
 from ._validation import (
     as_int_array,
@@ -243,7 +244,7 @@ class BoundsResult:
                                      opacity=0.3, name=m, mode="lines", line={"width": 1}))
         fig.update_xaxes(type="log", title="K")
         fig.update_layout(yaxis_title="pass_D@K, every law consistent with the data", template="plotly_white",
-                          title=f"distribution-free range ({int(round(100 * self.confidence_level))}% band at k ≤ n)")
+                          title=f"distribution-free range ({level_label(self.confidence_level)} band at k ≤ n)")
         return fig
 
 

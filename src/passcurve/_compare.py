@@ -33,7 +33,7 @@ from ._adaptive import check_design
 from ._counts import Counts, check_counts_object
 from ._errors import DegenerateDataWarning, PasscurveError, UnpairedComparisonWarning
 from ._estimators import _log_fail, _tau_to_m
-from ._results import metric_name
+from ._results import level_label, metric_name
 from ._uncertainty import (
     INTERVAL_METRICS,
     _bca,
@@ -178,7 +178,7 @@ class CompareResult:
                 fill="toself",
                 line={"width": 0},
                 opacity=0.25,
-                name=f"{int(round(100 * self.confidence_level))}% interval",
+                name=f"{level_label(self.confidence_level)} interval",
                 hoverinfo="skip",
             )
         )

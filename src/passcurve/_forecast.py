@@ -69,6 +69,7 @@ from ._difficulty import (
 )
 from ._errors import DegenerateDataWarning, PasscurveError
 from ._estimators import _log_fail as _log_fail_product
+from ._results import level_label
 from ._scaling import _curve_fail, default_k_grid
 from ._validation import (
     as_float_array,
@@ -412,7 +413,7 @@ class ForecastResult:
             fig.add_trace(go.Scatter(x=self.k, y=self.pass_at_k[i], mode="lines+markers", name=m))
         fig.update_xaxes(type="log", title="K")
         fig.update_layout(yaxis_title="forecast pass_D@K", template="plotly_white",
-                          title=f"forecast ({self.method}, {int(100 * self.confidence_level)}% intervals)")
+                          title=f"forecast ({self.method}, {level_label(self.confidence_level)} intervals)")
         return fig
 
     def k_for(self, target: float, model: str | None = None) -> KForResult:

@@ -30,7 +30,7 @@ from ._adaptive import check_design
 from ._compare import _check_k_estimable, _f, _metric_tau_iv, _one_weight_per_problem
 from ._counts import Counts, check_counts_object
 from ._errors import PasscurveError, UnpairedComparisonWarning
-from ._results import metric_name
+from ._results import level_label, metric_name
 from ._uncertainty import _boot_means, _cluster_ids, _group_index, _percentile, _scores
 from ._validation import (
     as_int_array,
@@ -149,9 +149,9 @@ class RankResult:
         fig = go.Figure(go.Scatter(x=est, y=labels, mode="markers",
                                    error_x={"type": "data", "symmetric": False, "array": hi - est,
                                             "arrayminus": est - lo}))
-        lvl = int(round(100 * self.confidence_level))
+        lvl = level_label(self.confidence_level)
         fig.update_layout(template="plotly_white", xaxis_title=f"{metric_name(self.metric)} at k={int(self.k[j])}",
-                          title=f"ranks with {lvl}% simultaneous intervals ({self.problems} shared problems)")
+                          title=f"ranks with {lvl} simultaneous intervals ({self.problems} shared problems)")
         return fig
 
     def _repr_html_(self) -> str:
