@@ -446,6 +446,26 @@ def test_npmle_degenerate_data_converges():
         assert fit.weights_[at] == pytest.approx(1.0)
 
 
+def test_npmle_keeps_an_atom_that_a_few_problems_rely_on():
+    # 2,000 problems with n = 1,000 (10% impossible, the rest Beta(0.3, 3)): the old global pruning
+    # (w < 1e-14 max w) dropped an atom that a few problems needed alone, their likelihood fell to ~1e-30 and
+    # the method stalled with a duality-gap bound of 4e18 (success_ False, a ConvergenceWarning)
+    rng = np.random.default_rng(0)
+    p = rng.beta(0.3, 3.0, 2000)
+    p[:200] = 0.0
+    n = np.full(2000, 1000)
+    c = rng.binomial(n, p)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # no ConvergenceWarning
+        fit = GridMixture().fit(n=n, c=c)
+    assert fit.success_, fit.message_
+    assert fit.duality_gap_ <= 1e-8 * abs(fit.loglik_)
+    # the optimality certificate, recomputed from scipy's pmf: D_j <= 1 on the grid (Lindsay 1983)
+    D, ll = _npmle_gradient(fit, n, c)
+    assert ll == pytest.approx(fit.loglik_, rel=1e-12)
+    assert D.max() <= 1 + 1e-7
+
+
 @pytest.mark.shared_data
 def test_npmle_converges_on_pythia():
     rows = np.genfromtxt(shared_file("pythia_math_counts.csv"), delimiter=",", names=True, dtype=None,
