@@ -76,6 +76,20 @@ def test_compare_json_matches_library(icli, counts_file):
     assert table.returncode == 0 and "difference" in table.stdout
 
 
+def test_option_aliases_match_the_other_commands(icli, counts_file, tmp_path):
+    # compare takes --ci as curve does, fit takes --difficulty as rl-signal does; the older names still work
+    path, _ = counts_file
+    base = ["compare", str(path), "--a", "large-70b", "--b", "tiny-1b", "--k", "1,10", "--json"]
+    by_method, by_ci = icli(*base, "--method", "analytic"), icli(*base, "--ci", "analytic")
+    assert by_method.returncode == by_ci.returncode == 0, by_ci.stderr
+    assert json.loads(by_ci.stdout) == json.loads(by_method.stdout)
+    fits = [icli("fit", str(path), flag, "beta", "--json") for flag in ("--difficulty", "--model")]
+    assert fits[0].returncode == fits[1].returncode == 0, fits[0].stderr
+    assert json.loads(fits[0].stdout) == json.loads(fits[1].stdout)
+    bad = icli("fit", str(path), "--model", "nope")
+    assert bad.returncode == 2 and "`--difficulty` must be one of beta" in bad.stderr
+
+
 @pytest.mark.parametrize(
     "args, match",
     [

@@ -182,7 +182,7 @@ def compare_cmd(
     k: KList = "1",
     metric: MetricOpt = "pass_at_k",
     tau: TauOpt = None,
-    method: Annotated[str, typer.Option("--method", help="Interval: bootstrap, bca or analytic.")] = "bootstrap",
+    method: Annotated[str, typer.Option("--method", "--ci", help="Interval: bootstrap, bca or analytic (--ci as in curve).")] = "bootstrap",
     confidence_level: ConfidenceLevel = 0.95,
     n_resamples: NResamples = 2000,
     seed: Seed = 0,

@@ -63,7 +63,9 @@ def _load(file, **kw):  # type: ignore[no-untyped-def]
 def fit_cmd(
     file: FileArg,
     model: Annotated[
-        str, typer.Option("--model", help=f"Difficulty models: all, or a comma list of {', '.join(DIFFICULTY_MODELS)}.")
+        str, typer.Option("--difficulty", "--model",
+                          help=f"Difficulty models: all, or a comma list of {', '.join(DIFFICULTY_MODELS)} "
+                               "(--difficulty as in rl-signal; --model is the older name).")
     ] = "all",
     json_out: JsonFlag = False,
     paper_grid: Annotated[
