@@ -147,7 +147,7 @@ def test_more_bad_values_are_one_line_errors(tmp_path, capfd):
     p = tmp_path / "c.csv"
     p.write_text("problem_id,n,c\n" + "".join(f"p{i},100,{i * 7 % 101}\n" for i in range(30)))
     cases = [
-        (["fit", str(p), "--model", ","], "`--model` must name at least one of beta, zi_beta, scaled_beta, "
+        (["fit", str(p), "--model", ","], "`--difficulty` must name at least one of beta, zi_beta, scaled_beta, "
                                            "beta_mixture, npmle, or be 'all' (got none)"),
         (["backtest", str(p), "--problems", "inf"], "`--problems` must be a fraction in (0, 1] or a whole count > 1 "
                                                     "(got inf)"),
