@@ -53,12 +53,32 @@ def test_table2_bon_with_paper_convention():
             assert abs(res.a[i] - a) < 0.01 and abs(res.b[i] - b) < 0.01, m
 
 
+def _exact_floor_root(n: int, i: int, m: int) -> int:
+    """floor(n^(i/m)) in exact integer arithmetic: the largest j with j^m <= n^i."""
+    target = n**i
+    j = int(round(n ** (i / m)))
+    while j**m > target:
+        j -= 1
+    while (j + 1) ** m <= target:
+        j += 1
+    return j
+
+
+def test_default_grid_is_the_exact_floors_and_ends_at_n():
+    # oracle: exact integer arithmetic; logspace's 10^log10(8) = 7.999999999999998 used to drop n = 8 (and 40,
+    # 50, ... 8,963 of the n up to 20,000) from the grid, and some interior integers with it
+    for n in [*range(1, 130), 200, 500, 999, 1000, 1024, 4096, 9999, 10_000, 10_020]:
+        want = np.unique([_exact_floor_root(n, i, 99) for i in range(100)])
+        np.testing.assert_array_equal(default_k_grid(n), want, err_msg=str(n))
+    assert all(default_k_grid(n)[-1] == n for n in range(1, 20_001))
+
+
 def test_ols_matches_independent_polyfit_and_grid():
     rng = np.random.default_rng(0)
     n = np.full(200, 500)
     c = rng.binomial(n, rng.beta(0.3, 4.0, 200))
     res = fit_power_law(Counts.from_arrays(n, c))
-    ks = np.unique(np.logspace(0, np.log10(500), 100).astype(int))
+    ks = np.unique([_exact_floor_root(500, i, 99) for i in range(100)])  # the exact floors of 500^(i/99)
     np.testing.assert_array_equal(res.k[0], ks)
     np.testing.assert_array_equal(default_k_grid(500), ks)
     y = np.log(-np.log(mean_curve(n, c, ks)[0]))
