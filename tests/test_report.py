@@ -603,3 +603,23 @@ def test_sections_say_what_they_draw_on_degenerate_data():
     two = build_report(Counts.from_arrays([20] * 8, [20, 20, 20, 20, 1, 5, 9, 0], problem=list("abcd") * 2,
                                           model=["all"] * 4 + ["some"] * 4), parts={"fits"}, **FAST)
     assert "not fitted: pass_D@k is 0 or 1 at 20 of its 20 points" in two.html
+
+
+def test_hidden_difficulty_caption_reads_each_model_at_its_own_range():
+    # models sampled to different n: under k_gt_n="nan" the one with n = 20 has no estimate at k = 64, and the
+    # caption read that NaN as "at k = 64 the estimate is at or above the independent curve" (report audit: a model
+    # with ICC 0.26, well below the independent curve at its own k = 16)
+    spread = [0, 20, 1, 19, 2, 18, 3, 17]
+    cnt = Counts.from_arrays([20] * 8 + [80] * 8, spread + [4 * c for c in spread],
+                             problem=[f"p{i}" for i in range(8)] * 2, model=["short"] * 8 + ["long"] * 8)
+    rep = build_report(cnt, parts={"diagnostics"}, **FAST)
+    sec = rep.html[rep.html.index('id="hidden-difficulty"'): rep.html.index('id="problems"')]
+    assert "falls below independent coin flips at the average rate (dashed) for every model." in sec
+    assert "not for short" not in sec
+    # two alike models (c = n/2 on every problem) ending at different k: each named with its own k
+    alike = Counts.from_arrays([20] * 6 + [80] * 6 + [20] * 6, [10] * 6 + [40] * 6 + [0, 20, 1, 19, 2, 18],
+                               problem=[f"p{i}" for i in range(6)] * 3,
+                               model=["a20"] * 6 + ["a80"] * 6 + ["spread"] * 6)
+    rep = build_report(alike, parts={"diagnostics"}, **FAST)
+    sec = rep.html[rep.html.index('id="hidden-difficulty"'): rep.html.index('id="problems"')]
+    assert "for 1 of 3 models, not for a20 (k = 16), a80 (k = 64): at the k given, the estimate is at or above" in sec

@@ -627,19 +627,28 @@ def diagnostics_section(diag: Any, note: str | None = None) -> Section:
     _layout(fig, xtitle="k (doubling)", ytitle="pass@k", height=420)
     fig.update_yaxes(rangemode="tozero")
     body += figure_html(fig, "fig-hidden")
-    # what the chart shows, model by model: the estimates can sit on the other side of the theory's inequality
-    gap = diag.independent_pass_at_k[:, -1] - diag.pass_at_k[:, -1]
+    # what the chart shows, model by model: the estimates can sit on the other side of the theory's inequality. Each
+    # model is read at its own largest k: under k_gt_n="nan" a model sampled less stops early (NaN beyond its n)
+    both = np.isfinite(diag.pass_at_k) & np.isfinite(diag.independent_pass_at_k)
+    last = [int(np.flatnonzero(row)[-1]) if row.any() else None for row in both]
+    gap = [float(diag.independent_pass_at_k[i, j] - diag.pass_at_k[i, j]) if j is not None else math.nan
+           for i, j in enumerate(last)]
     below = [str(m) for m, g in zip(diag.models, gap, strict=True) if g > 0]
-    others = [str(m) for m, g in zip(diag.models, gap, strict=True) if not g > 0]
+    others = [(str(m), j) for m, g, j in zip(diag.models, gap, last, strict=True) if not g > 0]
     if not others:
         seen = "Here the actual pass@k (solid) falls below independent coin flips at the average rate (dashed)" + (
             " for every model." if len(below) > 1 else ".")
     else:
-        names = ", ".join(esc(m) for m in others[:4]) + (f" and {len(others) - 4} more" if len(others) > 4 else "")
+        ends = {j for _, j in others}
+        one_end = len(ends) == 1 and None not in ends
+        names = ", ".join(esc(m) + ("" if one_end or j is None else f" (k = {ks[j]:,})") for m, j in others[:4]) + (
+            f" and {len(others) - 4} more" if len(others) > 4 else "")
+        where = f"at k = {ks[min(j for _, j in others if j is not None)]:,} the estimate is" if one_end else (
+            "at the k given, the estimate is")
         seen = ((f"Here the actual pass@k (solid) falls below independent coin flips at the average rate (dashed) for "
                  f"{len(below)} of {len(gap)} models, not for " if below else
                  "Here the actual pass@k (solid) does not fall below independent coin flips (dashed) for ")
-                + f"{names}: at k = {ks[-1]:,} the estimate is at or above the independent curve, as when the "
+                + f"{names}: {where} at or above the independent curve, as when the "
                 "problems are alike in difficulty (ICC near 0) or too few to tell.")
     body += (
         '<p class="caption">Two answers to the same problem are both right with probability μ² + σ², not μ²: '
