@@ -623,3 +623,22 @@ def test_hidden_difficulty_caption_reads_each_model_at_its_own_range():
     rep = build_report(alike, parts={"diagnostics"}, **FAST)
     sec = rep.html[rep.html.index('id="hidden-difficulty"'): rep.html.index('id="problems"')]
     assert "for 1 of 3 models, not for a20 (k = 16), a80 (k = 64): at the k given, the estimate is at or above" in sec
+
+
+def test_comparison_caption_says_unpaired_when_the_models_ran_on_different_problems():
+    # report audit: models on partly different problems are compared unpaired (the table's "paired" column says "no",
+    # "problems" reads "35 / 30", Welch's t), while the caption said "paired on shared problems"
+    cnt = Counts.from_arrays([30] * 10, [3, 9, 14, 20, 27, 1, 4, 8, 15, 22],
+                             problem=["p0", "p1", "p2", "p3", "p4", "p2", "p3", "p4", "p5", "p6"],
+                             model=["A"] * 5 + ["B"] * 5)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        rep = build_report(cnt, parts={"compare"}, **FAST)
+    sec = rep.html[rep.html.index('id="models"'): rep.html.index('id="hidden-difficulty"')]
+    assert "<td>no</td>" in sec and "paired on shared problems" not in sec
+    assert "unpaired: the models ran on different problems" in sec
+    # the same problems: paired, as before
+    same = build_report(Counts.from_arrays([30] * 6, [3, 9, 14, 1, 4, 8], problem=["p0", "p1", "p2"] * 2,
+                                           model=["A"] * 3 + ["B"] * 3), parts={"compare"}, **FAST)
+    sec = same.html[same.html.index('id="models"'): same.html.index('id="hidden-difficulty"')]
+    assert "<td>yes</td>" in sec and "; paired on shared problems (passcurve.compare)." in sec

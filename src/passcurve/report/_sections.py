@@ -581,9 +581,16 @@ def comparison_section(table_curve: Any, counts: Any, comparisons: Sequence[Any]
                              "yes" if c.paired else "no",
                              f"{c.method}; {c.test}"])
         body += '<div class="wide scroll">' + _table(ch, crow, text_cols=2) + "</div>"
+        # paired only where both models ran on the same problems (else passcurve.compare falls back to an unpaired
+        # comparison of each model's mean over its own problems, and the table says "no")
+        paired = {bool(c.paired) for c in comparisons}
+        how = ("paired on shared problems" if paired == {True} else
+               "unpaired: the models ran on different problems, so each mean is over that model's own problems, "
+               "counted under problems as A / B" if paired == {False} else
+               "paired on shared problems where both models ran on the same problems, else unpaired over each "
+               "model's own problems (see the column paired)")
         body += (f'<p class="caption">{esc(metric_name(comparisons[0].metric))}: difference A − B with its '
-                 f"{lvl} interval and a two-sided p-value of no difference; paired on shared problems "
-                 "(passcurve.compare).</p>")
+                 f"{lvl} interval and a two-sided p-value of no difference; {how} (passcurve.compare).</p>")
     return Section("models", "Model comparison", body, note=note)
 
 
