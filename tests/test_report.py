@@ -642,3 +642,15 @@ def test_comparison_caption_says_unpaired_when_the_models_ran_on_different_probl
                                            model=["A"] * 3 + ["B"] * 3), parts={"compare"}, **FAST)
     sec = same.html[same.html.index('id="models"'): same.html.index('id="hidden-difficulty"')]
     assert "<td>yes</td>" in sec and "; paired on shared problems (passcurve.compare)." in sec
+
+
+def test_short_runs_are_counted_as_model_problem_pairs_when_there_are_several_models():
+    # report audit (BoN): the header read "159 problems" and then "422 of 1,113 have fewer than half the median",
+    # counting (model, problem) rows as if they were problems
+    n = np.array([1, 3, 5000, 6000, 7000, 8000, 9816])
+    cnt = Counts.from_arrays(np.concatenate([n, n]), np.concatenate([n // 3, n // 4]),
+                             problem=[f"p{i}" for i in range(7)] * 2, model=["a"] * 7 + ["b"] * 7)
+    top = build_report(cnt, parts=set()).html
+    top = top[: top.index('id="loop"')]
+    assert "7 problems" in top and "Most (model, problem) pairs have far more samples" in top
+    assert "4 of 14 pairs have fewer than half the median" in top

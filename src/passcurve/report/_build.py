@@ -486,9 +486,13 @@ def _ranges(c: Counts, cur: CurveResult) -> str:
     median_n = float(np.median(c.n))
     if not further and median_n >= 2 * k_last:  # a few problems with few samples stop every curve early
         few = int(np.sum(c.n < median_n / 2))
-        text += (f" <strong>Most problems have far more samples</strong> (median n = {median_n:,.0f}, largest "
+        # counted per row: with several models a row is one model's run of one problem, not a problem (BoN read
+        # "159 problems" and then "422 of 1,113 have fewer")
+        unit = "problems" if len(c.models) == 1 else "(model, problem) pairs"
+        text += (f" <strong>Most {unit} have far more samples</strong> (median n = {median_n:,.0f}, largest "
                  f"{int(c.n.max()):,}), but pass@k is undefined for a problem with fewer than k samples, and "
-                 f"{few:,} of {c.n.size:,} have fewer than half the median. <code>--drop-k-gt-n</code> runs the curves "
+                 f"{few:,} of {c.n.size:,}{'' if len(c.models) == 1 else ' pairs'} have fewer than half the median. "
+                 "<code>--drop-k-gt-n</code> runs the curves "
                  "to the largest n, each k averaging the problems sampled that far (a mean over a subset).")
     if not further:
         return text
