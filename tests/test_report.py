@@ -654,3 +654,21 @@ def test_short_runs_are_counted_as_model_problem_pairs_when_there_are_several_mo
     top = top[: top.index('id="loop"')]
     assert "7 problems" in top and "Most (model, problem) pairs have far more samples" in top
     assert "4 of 14 pairs have fewer than half the median" in top
+
+
+def test_median_n_is_printed_whole():
+    # report audit: the comparison table's "n (median)" went through ":g", so a median of 2,000,001 samples read
+    # "2e+06" and 1,234,567 "1.23457e+06"; a median of two n is a whole number or a half
+    from passcurve.report._sections import comparison_section
+
+    cnt = Counts.from_arrays([1234567, 2000001, 3000000, 7, 8], [5, 40, 900, 1, 2], model=["m"] * 3 + ["h"] * 2,
+                             problem=["a", "b", "c", "a", "b"])
+    tab = curve(cnt, [1], k_gt_n="nan")
+    sec = comparison_section(tab, cnt).body
+    assert "<td>2000001</td>" in sec and "<td>7.5</td>" in sec and "e+06" not in sec
+    # the header's median, where a few short runs stop the curves: 6.5 read "6" (round half to even)
+    top = build_report(Counts.from_arrays([1, 3, 10, 3000, 6000, 7000, 8000, 9000], [1] * 8, model="m"),
+                       parts=set()).html
+    assert "median n = 4,500.0" not in top and "median n = 4,500," in top
+    half = build_report(Counts.from_arrays([1, 2, 11, 12], [1] * 4, model="m"), parts=set()).html
+    assert "median n = 6.5," in half

@@ -484,12 +484,13 @@ def _ranges(c: Counts, cur: CurveResult) -> str:
     text = f"Curves run to k = {k_last:,}."
     further = [(m, int(sub.n.min())) for m, sub in c.groups() if int(sub.n.min()) > k_last]
     median_n = float(np.median(c.n))
+    med_txt = f"{median_n:,.0f}" if median_n.is_integer() else f"{median_n:,.1f}"  # a half is printed, not rounded
     if not further and median_n >= 2 * k_last:  # a few problems with few samples stop every curve early
         few = int(np.sum(c.n < median_n / 2))
         # counted per row: with several models a row is one model's run of one problem, not a problem (BoN read
         # "159 problems" and then "422 of 1,113 have fewer")
         unit = "problems" if len(c.models) == 1 else "(model, problem) pairs"
-        text += (f" <strong>Most {unit} have far more samples</strong> (median n = {median_n:,.0f}, largest "
+        text += (f" <strong>Most {unit} have far more samples</strong> (median n = {med_txt}, largest "
                  f"{int(c.n.max()):,}), but pass@k is undefined for a problem with fewer than k samples, and "
                  f"{few:,} of {c.n.size:,}{'' if len(c.models) == 1 else ' pairs'} have fewer than half the median. "
                  "<code>--drop-k-gt-n</code> runs the curves "

@@ -539,7 +539,9 @@ def comparison_section(table_curve: Any, counts: Any, comparisons: Sequence[Any]
     for i, m in enumerate(table_curve.models):
         sel = counts.model == m
         s = table_curve.summary[i]
-        row: list[Any] = [m, s["problems"], f"{s['n_median']:g}", int(np.sum(counts.c[sel] == 0)),
+        med = float(s["n_median"])  # a median of integers: whole, or a half (":g" printed 2,000,001 as "2e+06")
+        row: list[Any] = [m, s["problems"], f"{med:.0f}" if med.is_integer() else f"{med:.1f}",
+                          int(np.sum(counts.c[sel] == 0)),
                           int(np.sum(counts.c[sel] == counts.n[sel]))]
         row += [_with_interval(table_curve, "pass_at_k", i, ks.index(k)) for k in pass_k]
         row += [_with_interval(table_curve, "pass_pow_k", i, ks.index(k)) for k in pow_k]
