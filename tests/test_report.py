@@ -672,3 +672,23 @@ def test_median_n_is_printed_whole():
     assert "median n = 4,500.0" not in top and "median n = 4,500," in top
     half = build_report(Counts.from_arrays([1, 2, 11, 12], [1] * 4, model="m"), parts=set()).html
     assert "median n = 6.5," in half
+
+
+def test_first_try_caption_names_which_models_read_attempt_1():
+    # report audit (Pythia samples with --retries): 70M's attempts test independent, so its first-try cell is the
+    # mean of c/n, while the caption said attempt 1's rate is shown "where the attempt order is known" (it is known
+    # for 70M too)
+    from passcurve.report._sections import loop_numbers_section
+
+    cnt = Counts.from_arrays([10] * 6, [1, 2, 3, 4, 5, 6], problem=["a", "b", "c"] * 2, model=["dep"] * 3 + ["ind"] * 3)
+    cur = curve(cnt, [1, 2, 10])
+    r = {"budget": 10, "completion": 1.0, "sub": "attempts dependent (asymptotic p = 0.001)", "first_try": 0.0}
+    both = loop_numbers_section(cur, None, {"dep": r, "ind": r}).body
+    assert "read from the attempt order)" in both and "where the attempt order is known" not in both
+    one = loop_numbers_section(cur, None, {"dep": r}).body
+    assert "for the models whose attempts are dependent or stop at the first success, as the cell says; else the " \
+           "mean of c/n)" in one
+    # the budget with thousands separators, as the coverage header beside it ("87.5% within 10000" under
+    # "coverage pass@10,000")
+    big = {"budget": 10000, "completion": 0.875, "sub": "attempts dependent", "first_try": 0.02}
+    assert "87.5% within 10,000<br>" in loop_numbers_section(cur, None, {"dep": big}).body

@@ -685,6 +685,17 @@ def _coverage_k(curve: Any, own: bool, kmax: int) -> str:
     return "k (each model at its own smallest n)" if own else f"{kmax:,}"
 
 
+def _first_try_source(curve: Any, retries: dict[str, Any]) -> str:
+    """Where the first-try column comes from when some models have a retry reading: attempt 1 only for those (the
+    others, whose attempts look independent, keep the mean over all samples, though their order is known too)."""
+    first = [m for m in curve.models if (retries.get(m) or {}).get("first_try") is not None]
+    if len(first) == len(curve.models):
+        return "(the success rate of each problem's first attempt, read from the attempt order)"
+    rest = "the mean of c/n" if curve.design is None else f"the stopping-time estimate for a {esc(curve.design)} design"
+    return ("(the success rate of each problem's first attempt for the models whose attempts are dependent or stop at "
+            f"the first success, as the cell says; else {rest})")
+
+
 def loop_numbers_section(curve: Any, pow_k: int | None, retries: dict[str, Any] | None = None,
                          retry_note: str | None = None, flags: Sequence[str] = ()) -> Section:
     """The four numbers a self-improving loop needs, per model, each only where the data support it.
@@ -723,14 +734,13 @@ def loop_numbers_section(curve: Any, pow_k: int | None, retries: dict[str, Any] 
             row.append(cell("pass_pow_k", j_pow))
         if retries:
             r = retries.get(m)
-            row.append(Raw(f"{esc(fmt_pct(r['completion']))} within {r['budget']}<br>"
+            row.append(Raw(f"{esc(fmt_pct(r['completion']))} within {r['budget']:,}<br>"
                            f"<span class='ci'>{esc(r['sub'])}</span>") if r else "-")
         rows.append(row)
     body = '<div class="wide">' + _table(headers, rows) + "</div>"
     expl = [
         "<b>first-try pass@1</b>: the share of problems a single sample solves "
-        + ("(the success rate of each problem's first attempt, where the attempt order is known; else the mean of "
-           "c/n)" if retries else "(mean of c/n)" if curve.design is None else
+        + (_first_try_source(curve, retries) if retries else "(mean of c/n)" if curve.design is None else
            f"(the stopping-time estimate for a {esc(curve.design)} design, not c/n)"),
         f"<b>coverage</b>: the share solved at least once in {_coverage_k(curve, own, kmax)} "
         f"sample{'' if kmax == 1 and not own else 's'}, which a loop only collects with a verifier that recognises the right sample",
