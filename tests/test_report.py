@@ -637,11 +637,16 @@ def test_comparison_caption_says_unpaired_when_the_models_ran_on_different_probl
     sec = rep.html[rep.html.index('id="models"'): rep.html.index('id="hidden-difficulty"')]
     assert "<td>no</td>" in sec and "paired on shared problems" not in sec
     assert "unpaired: the models ran on different problems" in sec
+    # the ranks are on the 3 shared problems: their bracketed scores are not the table's pass@k above (A's pass@1
+    # over its 5 problems 0.4867, over the shared 3 (14 + 20 + 27)/90 = 0.6778), and the caption says so
+    assert "1 (0.6778)" in sec and "<td>0.4867</td>" in sec
+    assert "In brackets: the score on those problems, not the table's above" in sec
     # the same problems: paired, as before
     same = build_report(Counts.from_arrays([30] * 6, [3, 9, 14, 1, 4, 8], problem=["p0", "p1", "p2"] * 2,
                                            model=["A"] * 3 + ["B"] * 3), parts={"compare"}, **FAST)
     sec = same.html[same.html.index('id="models"'): same.html.index('id="hidden-difficulty"')]
     assert "<td>yes</td>" in sec and "; paired on shared problems (passcurve.compare)." in sec
+    assert "In brackets: the score.</p>" in sec
 
 
 def test_short_runs_are_counted_as_model_problem_pairs_when_there_are_several_models():

@@ -564,7 +564,10 @@ def comparison_section(table_curve: Any, counts: Any, comparisons: Sequence[Any]
         body += (f'<p class="caption">Rank (1 = best) and its {lvl} confidence interval, holding for every model at '
                  f"once at each k, on the {ranks.problems} problems all models share: the range runs from 1 + the "
                  "number of models significantly better to M − the number significantly worse, all pairs tested "
-                 "together by a paired bootstrap max-|t| (passcurve.rank_models). In brackets: the score.</p>")
+                 "together by a paired bootstrap max-|t| (passcurve.rank_models). In brackets: the score"
+                 + (" on those problems, not the table's above, which averages each model's own problems"
+                    if any(int(np.sum(counts.model == m)) > int(ranks.problems) for m in table_curve.models) else "")
+                 + ".</p>")
     elif ranks_note:
         body += f'<p class="caption">{esc(ranks_note)}</p>'
     if comparisons:
