@@ -697,3 +697,11 @@ def test_first_try_caption_names_which_models_read_attempt_1():
     # "coverage pass@10,000")
     big = {"budget": 10000, "completion": 0.875, "sub": "attempts dependent", "first_try": 0.02}
     assert "87.5% within 10,000<br>" in loop_numbers_section(cur, None, {"dep": big}).body
+
+
+def test_header_counts_in_the_right_number():
+    # report audit: one sample per problem read "n = 1 samples per problem", one problem "1 problems"
+    top = build_report(Counts.from_arrays([1, 1], [1, 0], model="m"), parts=set()).html
+    assert "2 problems · n = 1 sample per problem · 2 samples in all." in top
+    one = build_report(Counts.from_arrays([5], [2], model="m"), parts=set()).html
+    assert "1 problem · n = 5 samples per problem · 5 samples in all." in one

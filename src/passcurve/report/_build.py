@@ -528,7 +528,8 @@ def _header(data: ReportData, title: str) -> str:
     problems = len(np.unique(c.problem.astype(str)))
     s.append(
         f'<p class="muted">Source: <strong>{esc(c.source)}</strong> · {len(c.models)} model(s) · '
-        f"{problems} problems · {n_txt} samples per problem · {int(c.n.sum()):,} samples in all. "
+        f"{problems:,} problem{'' if problems == 1 else 's'} · {n_txt} sample{'' if n_max == 1 else 's'} per problem · "
+        f"{int(c.n.sum()):,} sample{'' if int(c.n.sum()) == 1 else 's'} in all. "
         + _ranges(c, data.curve)
         + ("" if data.curve.design is None else
            f" pass@k by the stopping-time estimator for a <strong>{esc(data.curve.design)}</strong> design.")
