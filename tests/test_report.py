@@ -705,3 +705,18 @@ def test_header_counts_in_the_right_number():
     assert "2 problems · n = 1 sample per problem · 2 samples in all." in top
     one = build_report(Counts.from_arrays([5], [2], model="m"), parts=set()).html
     assert "1 problem · n = 5 samples per problem · 5 samples in all." in one
+
+
+def test_power_law_label_says_where_it_was_fitted_when_the_curve_runs_further():
+    # report audit (BoN with --drop-k-gt-n): the observed curve and the dashed power law run to k = 10,020 over the
+    # problems sampled that far, but fit_power_law fits k <= the smallest n (60); the label did not say so
+    rng = np.random.default_rng(0)
+    n = np.array([20] * 10 + [200] * 10)
+    c = rng.binomial(n, rng.beta(0.5, 3, n.size))
+    cnt = Counts.from_arrays(n, c, model="m")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        drop = build_report(cnt, parts={"fits"}, k_gt_n="drop", **FAST)
+        nan = build_report(cnt, parts={"fits"}, **FAST)
+    assert "; fitted on k ≤ 20, where every problem enters the mean)" in drop.data.fits["m"]["labels"]["power law"]
+    assert "fitted on" not in nan.data.fits["m"]["labels"]["power law"]  # the curve stops at 20 as the fit does

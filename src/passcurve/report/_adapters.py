@@ -145,6 +145,13 @@ def fits(counts: Any, cur: Any, forecast_k: int | None, confidence_level: float,
                 r2 = (f"R² {pl.r2[i]:.3f}" if np.isfinite(pl.r2[i]) else
                       "through 2 points: exact, unchecked" if any("line through 2 points" in w for w in said) else
                       "a flat curve: R² undefined")
+                # under k_gt_n="drop" the curve runs past the smallest n on fewer problems, the fit does not: say
+                # where it was fitted, since its dashed line is drawn over the whole observed range
+                j = list(cur.models).index(m)
+                top = int(pl.k[i][-1]) if len(pl.k[i]) else 0
+                subset = (np.asarray(cur.dropped)[j] > 0) & np.isfinite(cur.values["pass_at_k"][j])
+                if cur.design is None and bool(subset.any()) and top < own[m]:
+                    r2 += f"; fitted on k ≤ {top:,}, where every problem enters the mean"
                 labels[m]["power law"] = f"−log pass@k = {pl.a[i]:.3f}·k^−{pl.b[i]:.3f} ({r2})"
             else:  # say why, instead of a column that is silently absent
                 labels[m]["power law"] = "not fitted: " + ("; ".join(said) if said else "no finite fit")
