@@ -189,7 +189,8 @@ def test_least_squares_bootstrap_replicates_are_weighted_refits():
     K = np.array([100.0, 1000.0])
     B = 30
     got = _Candidate("least_squares", n, c, w).bootstrap(K, B, np.random.default_rng(1))
-    ks = np.unique(np.logspace(0, np.log10(nn), 100).astype(np.int64))  # the paper's default grid up to n
+    # the paper's default grid up to n: the floors of n^(i/99), in exact integer arithmetic
+    ks = np.unique([max(j for j in range(1, nn + 1) if j**99 <= nn**i) for i in range(100)])
     g = np.random.default_rng(1)
     ref = np.empty((B, K.size))
     for b in range(B):
