@@ -43,7 +43,9 @@ spread :math:`\sum_j w_j (f_j - \bar f)^2` (Buckland et al. 1997's model-averagi
 and (iv) for ``"auto"`` (inverse-MSE), the squared bias of the combination in its own self-backtest,
 estimated without bias, :math:`(\bar e^2 - s^2/R)_+`: a systematic error that every candidate
 shares (a misspecified law) widens the interval instead of leaving it to cover nothing.
-The interval is normal with that total variance, clipped to [0, 1].
+The interval is normal with that total variance, clipped to [0, 1]; at K at or beyond the largest k the data
+estimate without a model (min n, or the design's), its lower end is raised to the data's own lower confidence limit
+of pass_D@k there when it falls below it (pass_D@K cannot fall as K grows), but never above the point forecast.
 """
 
 from __future__ import annotations
@@ -153,6 +155,19 @@ def _observed(n: np.ndarray, c: np.ndarray, K: np.ndarray, w: np.ndarray | None 
     if inside.any():
         out[inside] = _data_curve(n, c, K[inside], w, design)
     return out
+
+
+def _observed_floor(sub: Counts, design: Any, confidence_level: float) -> tuple[int, float]:
+    """(k_obs, L): the largest k the data estimate without a model and the lower end of the data's own interval
+    for pass_D@k_obs there (analytic, counting problems, at the forecast's level). pass_D@K cannot fall as K grows,
+    so no forecast interval at K >= k_obs needs a lower end below L."""
+    k_obs = _observed_limit(sub.n.astype(np.int64), sub.c.astype(np.int64), design)
+    from ._uncertainty import curve_intervals
+
+    with warnings.catch_warnings():  # its own small-sample notes are about the curve, not the forecast
+        warnings.simplefilter("ignore")
+        ci = curve_intervals(sub, [k_obs], method="analytic", confidence_level=confidence_level, design=design)
+    return k_obs, float(ci.intervals["pass_at_k"][0][0, 0])
 
 
 def _reduce(n: np.ndarray, c: np.ndarray, m: Any, gen: np.random.Generator,
@@ -828,6 +843,10 @@ def forecast(
         models.append(name)
         P.append(point)
         lo, hi = np.clip(point - z * sd, 0.0, 1.0), np.clip(point + z * sd, 0.0, 1.0)
+        # pass_D@K >= pass_D@k_obs: the data's own lower limit there bounds the lower end (a normal interval with a
+        # large law-error component ran below it: BoN's Llama 3 8B IT read [0.36, 1] at K = 100 with pass@60 >= 0.77)
+        k_obs, floor = _observed_floor(sub, design, cl)
+        lo = np.where(K >= k_obs, np.maximum(lo, np.minimum(floor, point)), lo)
         if (c == 0).all():  # nothing solved: the data rule out no pass@K down to 0, nor up to 1 beyond them
             lo = np.zeros(K.size)
             hi = np.where(K > float(n.min()), 1.0, hi)
