@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import math
 import warnings
 from fractions import Fraction
@@ -188,3 +189,20 @@ def test_pythia_math_dead_groups_far_above_independent_coins():
     np.testing.assert_allclose(res.fitted, res.observed, atol=0.03)
     # never-solved problems stay dead: 90% live is not reached within n = 10,000
     assert np.isnan(res.group_size_needed["observed"]).all()
+
+
+def test_group_size_needed_json_is_int_or_null():
+    # a group size is a count: to_dict() gave 18.0 (a float) for a finite G, and must give null for NaN and inf
+    rng = np.random.default_rng(4)
+    n = np.full(200, 40)
+    c = rng.binomial(40, rng.beta(0.5, 2.0, 200))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        res = dead_groups(Counts.from_arrays(n, c, model="m"), [8], target_live=0.9)
+        never = dead_groups(Counts.from_arrays(np.full(50, 40), np.full(50, 40), model="s"), [8])
+    need = res.to_dict()["models"][0]["group_size_needed"]
+    assert need["independent"] == int(res.group_size_needed["independent"][0])
+    assert all(v is None or type(v) is int for v in need.values())
+    assert type(need["independent"]) is int and type(need["fitted"]) is int
+    assert all(v is None for v in never.to_dict()["models"][0]["group_size_needed"].values())
+    json.dumps(never.to_dict(), allow_nan=False)

@@ -56,6 +56,12 @@ def _json(x: Any) -> Any:
     return x if np.isfinite(x) else None
 
 
+def _json_int(x: Any) -> int | None:
+    """A group size for JSON: an int, or None where there is none (NaN: not reached; inf: never)."""
+    x = float(x)
+    return int(x) if np.isfinite(x) else None
+
+
 # ----------------------------------------------------------------------------------------
 # closed forms
 # ----------------------------------------------------------------------------------------
@@ -249,7 +255,8 @@ class DeadGroupsResult:
     group_size_needed : dict of str to ndarray, shape (M,)
         Smallest G whose live fraction reaches ``target_live``: "observed" (searched over
         G <= smallest n, NaN if not reached there), "independent", "fitted" (inf if never,
-        e.g. a zero-inflated fit whose impossible mass alone exceeds 1 - target).
+        e.g. a zero-inflated fit whose impossible mass alone exceeds 1 - target). ``to_dict()`` gives each
+        as an int, or null where it is NaN or inf.
     warnings : tuple of str
     """
 
@@ -295,7 +302,7 @@ class DeadGroupsResult:
                         "message": self.message[i],
                     },
                     "target_live": self.target_live,
-                    "group_size_needed": {k: _json(v[i]) for k, v in self.group_size_needed.items()},
+                    "group_size_needed": {k: _json_int(v[i]) for k, v in self.group_size_needed.items()},
                     "groups": rows,
                 }
             )
