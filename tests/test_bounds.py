@@ -205,13 +205,16 @@ def test_k_for_is_where_the_range_crosses_the_target() -> None:
     low_t = res.k_for(0.5 * top_low)
     assert low_t.certain <= 100 and low_t.earliest <= low_t.certain
     high_t = res.k_for(min(0.97, top_low + 0.2))
-    assert high_t.certain == np.inf and high_t.to_dict()["certain"] == "never"
+    # never certain: null in JSON beside a number in earliest (it was the string "never" in a numeric field)
+    assert high_t.certain == np.inf and high_t.to_dict()["certain"] is None
+    assert isinstance(high_t.to_dict()["earliest"], float)
     # the result contract (API audit: BoundsKFor had only to_dict): one row, and the span drawn from earliest on
     frame = low_t.to_frame()
     assert frame.shape == (1, 5) and frame.loc[0, "earliest"] == low_t.earliest and frame.loc[0, "certain"] == low_t.certain
     xs = low_t.plot().data[0].x
     assert list(xs) == [low_t.earliest, low_t.certain]
-    assert high_t.to_frame().loc[0, "certain"] == "never" and high_t.plot().data[0].line.dash == "dot"
+    assert high_t.to_frame().loc[0, "certain"] == np.inf and high_t.plot().data[0].line.dash == "dot"
+    assert high_t.to_frame()["certain"].dtype == np.float64
 
 
 def test_k_for_arguments() -> None:

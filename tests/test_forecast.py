@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import warnings
 
 import numpy as np
@@ -93,7 +94,10 @@ def test_k_for_reachable_and_unreachable(bench):
     assert float(f.predict(np.array([r.k]))[0]) == pytest.approx(0.5, abs=1e-4)
     # 25% impossible problems: 0.95 is above the ceiling
     u = res.k_for(0.95, "zi")
-    assert not u.reachable and u.ceiling < 0.95 and u.to_dict()["k"] == "unreachable"
+    # JSON: null where K is infinite (it was the string "unreachable" in the numeric field k); the frame keeps inf
+    assert not u.reachable and u.ceiling < 0.95 and u.to_dict()["k"] is None
+    assert u.to_frame().loc[0, "k"] == np.inf and u.to_frame()["k"].dtype == np.float64
+    json.dumps(u.to_dict(), allow_nan=False)
     # the convenience function agrees on reachability
     assert not k_for(bench.counts, 0.95, model="zi", method="zi_beta", n_resamples=0).reachable
 

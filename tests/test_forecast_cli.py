@@ -200,3 +200,18 @@ def test_an_interval_without_any_uncertainty_is_refused_or_flagged():
         warnings.simplefilter("error", passcurve.DegenerateDataWarning)
         eb = passcurve.forecast(one, [1000], method="beta_eb", n_resamples=0, rng=0, flags=False)
     assert eb.high[0, 0] > eb.low[0, 0]
+
+
+def test_forecast_json_k_for_fields_are_numbers_or_null(sim_csv):
+    # an infinite K (a target above the forecast's ceiling, an interval open to the right, a target no law makes
+    # certain) was the string "unreachable" or "never" in a numeric field; now null, as every undefined number
+    r = run_cli("forecast", str(sim_csv), "--k", "1000,10000", "--json", "--n-resamples", "10",
+                "--target", "0.5,0.999", "--bounds")
+    assert r.returncode == 0, r.stderr
+    d = json.loads(r.stdout, parse_constant=lambda c: pytest.fail(f"{c} in JSON"))
+    for row in d["k_for"]:
+        assert all(row[key] is None or type(row[key]) is float for key in ("k", "low", "high")), row
+        assert (row["k"] is None) == (not row["reachable"])
+    for row in d["bounds_k_for"]:
+        assert all(row[key] is None or type(row[key]) is float for key in ("earliest", "certain")), row
+    assert any(row["k"] is None for row in d["k_for"]) and any(row["certain"] is None for row in d["bounds_k_for"])

@@ -35,7 +35,7 @@ from ._adaptive import check_design
 from ._counts import Counts, check_counts_object
 from ._errors import DegenerateDataWarning, PasscurveError
 from ._forecast import _f, _observed, _observed_limit, _target_model_iv
-from ._results import level_label
+from ._results import json_safe, level_label
 from ._uncertainty import curve_intervals
 from ._validation import (
     as_int_array,
@@ -130,17 +130,19 @@ class BoundsKFor:
     confidence_level: float
 
     def to_dict(self) -> dict[str, Any]:
-        def k(x: float) -> float | str | None:  # NaN: undefined (no band); inf: never
-            return None if np.isnan(x) else float(x) if np.isfinite(x) else "never"
-
-        return {"model": self.model, "target": self.target, "earliest": k(self.earliest), "certain": k(self.certain),
-                "confidence_level": self.confidence_level}
+        """JSON-ready: ``earliest`` and ``certain`` are numbers or null. A null ``certain`` beside a number in
+        ``earliest`` is "never certain" (inf); both null: the data define no band (NaN)."""
+        return json_safe(self._record())
 
     def to_frame(self) -> Any:
-        """One row: the to_dict() fields ("never" where no law is certain)."""
+        """One row of the to_dict() fields as floats: inf where no law is certain, NaN where no band is defined."""
         import pandas as pd
 
-        return pd.DataFrame([self.to_dict()])
+        return pd.DataFrame([self._record()])
+
+    def _record(self) -> dict[str, Any]:
+        return {"model": self.model, "target": float(self.target), "earliest": float(self.earliest),
+                "certain": float(self.certain), "confidence_level": float(self.confidence_level)}
 
     def plot(self) -> Any:
         """The span of K from ``earliest`` to ``certain`` at the target (an arrow to the right when never certain)."""

@@ -71,7 +71,7 @@ from ._difficulty import (
 )
 from ._errors import DegenerateDataWarning, PasscurveError
 from ._estimators import _log_fail as _log_fail_product
-from ._results import level_label
+from ._results import json_safe, level_label
 from ._scaling import _curve_fail, default_k_grid
 from ._validation import (
     as_float_array,
@@ -439,7 +439,7 @@ class ForecastResult:
 
 @dataclass(frozen=True)
 class KForResult:
-    """K needed for a target pass_D@K (``k`` is inf and ``reachable`` False when unattainable).
+    """K needed for a target pass_D@K (``k`` is inf and ``reachable`` False when unattainable; null in ``to_dict()``).
 
     ``observed_k``: the smallest k at which the data's own estimate of pass_D@k reaches the
     target, when it does so within the data (k <= min n, or a stop design's largest estimable
@@ -459,19 +459,23 @@ class KForResult:
     note: str | None = None  # why the answer is not an estimate (e.g. no problem solved)
 
     def to_dict(self) -> dict[str, Any]:
-        return {
-            "model": self.model, "target": self.target,
-            "k": _f(self.k) if self.reachable else "unreachable",
-            "low": _f(self.low) if np.isfinite(self.low) else "unreachable",
-            "high": _f(self.high) if np.isfinite(self.high) else "unreachable",
-            "reachable": self.reachable, "ceiling": self.ceiling, "method": self.method,
-            "confidence_level": self.confidence_level, "observed_k": self.observed_k, "note": self.note,
-        }
+        """JSON-ready: ``k``, ``low`` and ``high`` are numbers, or null where infinite (the target is not reached:
+        ``k`` is null exactly when ``reachable`` is false; a null ``high`` is an interval open to the right)."""
+        return json_safe(self._record())
 
     def to_frame(self) -> Any:
+        """One row of the same fields, with inf (not null) where the target is not reached: float columns."""
         import pandas as pd
 
-        return pd.DataFrame([self.to_dict()])
+        return pd.DataFrame([self._record()])
+
+    def _record(self) -> dict[str, Any]:
+        return {
+            "model": self.model, "target": float(self.target), "k": float(self.k), "low": float(self.low),
+            "high": float(self.high), "reachable": bool(self.reachable), "ceiling": float(self.ceiling),
+            "method": self.method, "confidence_level": float(self.confidence_level), "observed_k": self.observed_k,
+            "note": self.note,
+        }
 
     def plot(self) -> Any:
         import plotly.graph_objects as go
