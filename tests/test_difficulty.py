@@ -486,7 +486,11 @@ def test_fit_difficulty_many_models_and_outputs():
         fits = fit_difficulty(bench.counts, model=["beta", "zi_beta"])
     assert fits.models == tuple(bench.counts.models)
     d = fits.to_dict()
-    assert {"model", "params", "se", "loglik", "aic", "success", "message", "goodness_of_fit"} <= set(d["fits"][0])
+    assert {"model", "difficulty_model", "params", "se", "loglik", "aic", "success", "message",
+            "goodness_of_fit"} <= set(d["fits"][0])
+    # `model` is the benchmark model in to_dict() as in to_frame() (it was the law's name, beside "benchmark_model")
+    assert [(r["model"], r["difficulty_model"]) for r in d["fits"]] == list(
+        zip(fits.to_frame()["model"], fits.to_frame()["difficulty_model"], strict=True))
     assert len(fits.to_frame()) == 2 * len(fits.models)
     assert fits.best(fits.models[0]).name in ("beta", "zi_beta")
     assert fits.plot().data

@@ -61,8 +61,14 @@ def test_fit_table_and_json(sim_csv):
     assert "tiny-1b" in r.stdout and "least squares a=" in r.stdout
     r = run_cli("fit", str(sim_csv), "--model", "beta", "--json")
     d = json.loads(r.stdout)
-    assert d["fits"][0]["model"] == "beta" and "goodness_of_fit" in d["fits"][0]
+    assert d["fits"][0]["difficulty_model"] == "beta" and "goodness_of_fit" in d["fits"][0]
     assert len(d["power_law"]["power_laws"]) == 2
+    # "model" is the benchmark model in every record, as in flags, power_laws and every other command (fits[].model
+    # was the law's name and the benchmark model was "benchmark_model"); the keys are those of to_frame()
+    assert [f["model"] for f in d["fits"]] == [p["model"] for p in d["power_law"]["power_laws"]] == ["tiny-1b", "base-7b"]
+    assert "benchmark_model" not in d["fits"][0]
+    frame = passcurve.fit_difficulty(passcurve.read_counts(sim_csv), model="beta").to_frame()
+    assert {"model", "difficulty_model"} <= set(frame.columns) and {"model", "difficulty_model"} <= set(d["fits"][0])
 
 
 def test_fit_and_backtest_tables_fit_in_80_columns(sim_csv):

@@ -849,9 +849,10 @@ class DifficultyModel:
         }
 
     def to_dict(self) -> dict[str, Any]:
+        """JSON-ready; the fitted law's name is ``difficulty_model`` (``model`` names a benchmark model everywhere)."""
         self._check_fitted()
         return {
-            "model": self.name,
+            "difficulty_model": self.name,
             "params": {k: float(v) for k, v in self.params_.items()},
             "se": {k: (None if not np.isfinite(v) else float(v)) for k, v in self.se_.items()},
             "loglik": self.loglik_,
@@ -1513,13 +1514,15 @@ class DifficultyFits:
         return min(cands.values(), key=lambda f: getattr(f, f"{criterion}_"))
 
     def to_dict(self) -> dict[str, Any]:
+        """One record per fit: ``model`` (the benchmark model, as in every result and in ``to_frame()``),
+        ``difficulty_model`` (the law), its parameters and goodness of fit."""
         out = []
         for m, per in self.fits.items():
             for f in per.values():
                 d = f.to_dict()
                 g = f.goodness_of_fit()
                 d["goodness_of_fit"] = {**g, "p_value": g["p_value"] if np.isfinite(g["p_value"]) else None}
-                out.append({"benchmark_model": m, **d})
+                out.append({"model": m, **d})
         res: dict[str, Any] = {"fits": out}
         if self.warnings:
             res["warnings"] = list(self.warnings)

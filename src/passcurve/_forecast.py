@@ -864,7 +864,7 @@ def forecast(
             if cand.fit_ is not None:
                 fd[cnd] = cand.fit_.to_dict()
             else:
-                fd[cnd] = {"model": "least_squares", "params": {"a": _f(cand.ls_[0]), "b": _f(cand.ls_[1])}}
+                fd[cnd] = {"difficulty_model": "least_squares", "params": {"a": _f(cand.ls_[0]), "b": _f(cand.ls_[1])}}
         FITS.append({"fits": fd})
         STATE.append((fitted, wts, sd, adj, (n, c, sub.weight, design), (boot_from, B, bias_sq)))
         OBS.append(_observed(n, c, ks, sub.weight, design))

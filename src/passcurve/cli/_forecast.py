@@ -98,7 +98,7 @@ def fit_cmd(
         if design is not None:
             d["design"] = design.label()
         for entry in d.get("fits", []):
-            if design is not None or entry["benchmark_model"] in stopped:
+            if design is not None or entry["model"] in stopped:
                 entry["goodness_of_fit"] = None
         d["power_law"] = pl.to_dict()
         d["flags"] = report.to_dict()["flags"]
