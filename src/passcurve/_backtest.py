@@ -20,7 +20,7 @@ from ._adaptive import check_design
 from ._counts import Counts, check_counts_object
 from ._errors import DegenerateDataWarning, PasscurveError
 from ._forecast import FORECAST_METHODS, _observed_limit, _pass_mean, _reduce, forecast
-from ._results import json_safe
+from ._results import json_safe, records_frame
 from ._validation import as_int_array, check_confidence_level, check_positive_int, check_rng, model_streams
 
 __all__ = ["backtest", "BacktestResult"]
@@ -51,9 +51,7 @@ class BacktestResult:
                           "confidence_level": self.confidence_level})
 
     def to_frame(self, which: str = "summary") -> Any:
-        import pandas as pd
-
-        return pd.DataFrame(self.summary if which == "summary" else self.rows)
+        return records_frame(self.summary if which == "summary" else self.rows)
 
     def plot(self) -> Any:
         """Median absolute error per method and (m, k)."""

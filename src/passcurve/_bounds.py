@@ -35,7 +35,7 @@ from ._adaptive import check_design
 from ._counts import Counts, check_counts_object
 from ._errors import DegenerateDataWarning, PasscurveError
 from ._forecast import _f, _observed, _observed_limit, _target_model_iv
-from ._results import json_safe, level_label
+from ._results import json_safe, level_label, records_frame
 from ._uncertainty import curve_intervals
 from ._validation import (
     as_int_array,
@@ -231,9 +231,7 @@ class BoundsResult:
         return out
 
     def to_frame(self) -> Any:
-        import pandas as pd
-
-        return pd.DataFrame(self.to_dict()["bounds"])
+        return records_frame(self.to_dict()["bounds"])
 
     def plot(self) -> Any:
         """The range of pass_D@K against K (log axis), one band per model."""

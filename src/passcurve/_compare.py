@@ -33,7 +33,7 @@ from ._adaptive import check_design
 from ._counts import Counts, check_counts_object
 from ._errors import DegenerateDataWarning, PasscurveError, UnpairedComparisonWarning
 from ._estimators import _log_fail, _tau_to_m
-from ._results import level_label, metric_name
+from ._results import level_label, metric_name, records_frame
 from ._uncertainty import (
     INTERVAL_METRICS,
     _bca,
@@ -162,9 +162,7 @@ class CompareResult:
 
     def to_frame(self) -> Any:
         """pandas DataFrame, one row per k."""
-        import pandas as pd
-
-        return pd.DataFrame(self.to_dict()["points"])
+        return records_frame(self.to_dict()["points"])
 
     def plot(self, *, log_k: bool = True) -> Any:
         """plotly Figure: the difference A - B against k with its interval and a zero line."""
@@ -522,9 +520,7 @@ class PowerResult:
         }
 
     def to_frame(self) -> Any:
-        import pandas as pd
-
-        return pd.DataFrame(self.to_dict()["plan"])
+        return records_frame(self.to_dict()["plan"])
 
     def plot(self) -> Any:
         """plotly Figure: problems needed against samples per problem."""

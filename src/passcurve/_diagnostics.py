@@ -25,6 +25,7 @@ import numpy as np
 from ._counts import Counts, check_counts_object
 from ._curves import mean_curve, own_range
 from ._errors import DegenerateDataWarning, DroppedProblemsWarning, PasscurveError
+from ._results import records_frame
 from ._validation import as_int_array, own_range_top
 
 __all__ = ["hidden_difficulty", "DiagnosticsResult"]
@@ -116,15 +117,11 @@ class DiagnosticsResult:
 
     def to_frame(self) -> Any:
         """pandas DataFrame of the scalar diagnostics, one row per model."""
-        import pandas as pd
-
-        return pd.DataFrame([{kk: v for kk, v in e.items() if kk != "curve"} for e in self.to_dict()["models"]])
+        return records_frame([{kk: v for kk, v in e.items() if kk != "curve"} for e in self.to_dict()["models"]])
 
     def curve_frame(self) -> Any:
         """pandas DataFrame of the curves, one row per (model, k)."""
-        import pandas as pd
-
-        return pd.DataFrame([{"model": e["model"], **pt} for e in self.to_dict()["models"] for pt in e["curve"]])
+        return records_frame([{"model": e["model"], **pt} for e in self.to_dict()["models"] for pt in e["curve"]])
 
     def plot(self, *, log_k: bool = True) -> Any:
         """plotly Figure: actual pass_D@k (solid) beside the independent-coin curve (dashed)."""

@@ -71,7 +71,7 @@ from ._difficulty import (
 )
 from ._errors import DegenerateDataWarning, PasscurveError
 from ._estimators import _log_fail as _log_fail_product
-from ._results import json_safe, level_label
+from ._results import json_safe, level_label, records_frame
 from ._scaling import _curve_fail, default_k_grid
 from ._validation import (
     as_float_array,
@@ -412,9 +412,7 @@ class ForecastResult:
         return out
 
     def to_frame(self) -> Any:
-        import pandas as pd
-
-        return pd.DataFrame(self.to_dict()["forecasts"])
+        return records_frame(self.to_dict()["forecasts"])
 
     def plot(self) -> Any:
         """Forecast with its interval band against K (log axis), one line per model."""

@@ -30,7 +30,7 @@ from ._adaptive import check_design
 from ._compare import _check_k_estimable, _f, _metric_tau_iv, _one_weight_per_problem
 from ._counts import Counts, check_counts_object
 from ._errors import PasscurveError, UnpairedComparisonWarning
-from ._results import level_label, metric_name
+from ._results import level_label, metric_name, records_frame
 from ._uncertainty import _boot_means, _cluster_ids, _group_index, _percentile, _scores
 from ._validation import (
     as_int_array,
@@ -126,11 +126,9 @@ class RankResult:
 
     def to_frame(self) -> Any:
         """pandas DataFrame, one row per (k, model), best first within each k."""
-        import pandas as pd
-
         rows = [{"k": int(k), **{c: v for c, v in r.items() if c != "better_than"}}
                 for j, k in enumerate(self.k) for r in self.table(j)]
-        return pd.DataFrame(rows)
+        return records_frame(rows)
 
     def plot(self, k: int | None = None) -> Any:
         """plotly Figure at one k (default the first): estimates with intervals, best on top, and

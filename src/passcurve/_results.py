@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-__all__ = ["long_frame", "json_safe", "level_label", "metric_name", "METRIC_NAMES"]
+__all__ = ["long_frame", "records_frame", "json_safe", "level_label", "metric_name", "METRIC_NAMES"]
 
 
 def json_safe(x: Any) -> Any:
@@ -41,7 +41,19 @@ def long_frame(d: dict[str, Any], key: str = "curve") -> Any:
     One row per (model, point), with the model name first; the result objects whose
     ``to_dict()`` has this shape (curves, votes, retries, verifiers) share it for ``to_frame()``.
     """
-    import pandas as pd
 
     rows = [{"model": entry["model"], **pt} for entry in d["models"] for pt in entry[key]]
-    return pd.DataFrame(rows)
+    return records_frame(rows)
+
+
+def records_frame(rows: Any, columns: Any = None) -> Any:
+    """A pandas DataFrame of ``to_dict()`` records, where a column whose every value is None (JSON's null for an
+    undefined number, e.g. ``observed`` beyond the samples drawn) is float NaN, as a column with some None is,
+    not an object column of None."""
+    import pandas as pd
+
+    df = pd.DataFrame(rows, columns=columns)
+    for col in df.columns:
+        if len(df) and df[col].dtype == object and df[col].isna().all():
+            df[col] = df[col].astype("float64")
+    return df

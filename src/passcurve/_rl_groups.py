@@ -30,6 +30,7 @@ from ._counts import Counts, check_counts_object
 from ._difficulty import DIFFICULTY_MODELS
 from ._errors import DegenerateDataWarning, DroppedProblemsWarning, PasscurveError, PasscurveWarning
 from ._estimators import pass_pow_k
+from ._results import records_frame
 from ._validation import (
     as_float_array,
     as_int_array,
@@ -313,13 +314,11 @@ class DeadGroupsResult:
 
     def to_frame(self) -> Any:
         """Long pandas DataFrame: one row per (model, group size)."""
-        import pandas as pd
-
         rows = []
         for entry in self.to_dict()["models"]:
             for r in entry["groups"]:
                 rows.append({"model": entry["model"], "mean_rate": entry["mean_rate"], **r})
-        return pd.DataFrame(rows)
+        return records_frame(rows)
 
     def plot(self) -> Any:
         """Plotly figure: dead fraction against G, observed vs the two predictions."""

@@ -24,6 +24,7 @@ from ._curves import mean_curve
 from ._errors import PasscurveError
 from ._estimators import _log_fail_table
 from ._pairs import distinct_pairs
+from ._results import records_frame
 from ._validation import (
     as_int_array,
     check_positive_int,
@@ -204,9 +205,7 @@ class PowerLawResult:
         return out
 
     def to_frame(self) -> Any:
-        import pandas as pd
-
-        return pd.DataFrame(self.to_dict()["power_laws"])
+        return records_frame(self.to_dict()["power_laws"])
 
     def plot(self) -> Any:
         """-log pass_D@k against k on log-log axes, observed points and fitted lines."""

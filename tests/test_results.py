@@ -1,0 +1,37 @@
+"""The helpers shared by the result objects: JSON-safe values and pandas frames of to_dict() records."""
+
+from __future__ import annotations
+
+import json
+import warnings
+
+import numpy as np
+
+import passcurve
+from passcurve._results import json_safe, long_frame, records_frame
+
+
+def test_records_frame_all_null_column_is_float():
+    # a column that is null in every record (an undefined number) was an object column of None, unlike a column
+    # with some nulls (float, NaN); strings and booleans keep their types
+    df = records_frame([{"model": "a", "k": 1, "observed": None, "x": 0.5, "ok": True},
+                        {"model": "b", "k": 2, "observed": None, "x": None, "ok": False}])
+    assert df["observed"].dtype == np.float64 and df["observed"].isna().all()
+    assert df["x"].dtype == np.float64 and df["k"].dtype == np.int64 and df["ok"].dtype == bool
+    assert list(df["model"]) == ["a", "b"]
+    assert records_frame([], columns=["model", "k"]).shape == (0, 2)
+    long = long_frame({"models": [{"model": "m", "curve": [{"k": 1, "low": None}, {"k": 2, "low": None}]}]})
+    assert long["low"].dtype == np.float64
+
+
+def test_to_frame_of_undefined_numbers_is_float():
+    # forecast beyond the samples drawn: `observed` is null at every K; its to_frame() column was dtype object
+    bench = passcurve.simulate(problems=40, n=50, models=passcurve.DEMO_MODELS[:1], rng=2)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        fc = passcurve.forecast(bench.counts, [1000, 10**4], n_resamples=5, rng=0)
+        bounds = passcurve.extrapolation_bounds(bench.counts, [1000, 10**4], rng=0)
+    assert all(r["observed"] is None for r in fc.to_dict()["forecasts"])
+    json.dumps(json_safe(fc.to_dict()), allow_nan=False)
+    for frame in (fc.to_frame(), bounds.to_frame()):
+        assert frame["observed"].dtype == np.float64 and frame["observed"].isna().all()
