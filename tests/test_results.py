@@ -35,3 +35,23 @@ def test_to_frame_of_undefined_numbers_is_float():
     json.dumps(json_safe(fc.to_dict()), allow_nan=False)
     for frame in (fc.to_frame(), bounds.to_frame()):
         assert frame["observed"].dtype == np.float64 and frame["observed"].isna().all()
+
+
+def test_json_safe_numpy_scalars_and_arrays():
+    # the docstring promised numpy scalars: np.float64 worked (a float subclass), but np.float32('nan') stayed
+    # NaN (json.dumps wrote the token NaN) and np.int64 / np.bool_ / arrays made json.dumps raise TypeError
+    d = {"a": np.float32("nan"), "b": np.int64(3), "c": np.bool_(True), "d": np.array([1.5, np.inf]),
+         "e": (np.float64(2.0), np.float32(0.5)), "f": [np.nan, {"g": np.float16("-inf")}]}
+    out = json_safe(d)
+    assert out == {"a": None, "b": 3, "c": True, "d": [1.5, None], "e": [2.0, 0.5], "f": [None, {"g": None}]}
+    assert type(out["b"]) is int and type(out["c"]) is bool and type(out["e"][1]) is float
+    json.loads(json.dumps(out, allow_nan=False))
+
+
+def test_print_json_is_strict(capsys):
+    from passcurve.cli._app import print_json
+
+    print_json({"k": np.int64(10), "x": np.float32("inf"), "y": [np.float64("nan")]})
+    text = capsys.readouterr().out
+    assert json.loads(text, parse_constant=lambda c: (_ for _ in ()).throw(ValueError(c))) == {
+        "k": 10, "x": None, "y": [None]}

@@ -4,16 +4,23 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
+
 __all__ = ["long_frame", "records_frame", "json_safe", "level_label", "metric_name", "METRIC_NAMES"]
 
 
 def json_safe(x: Any) -> Any:
-    """``x`` with every NaN or infinite float (numpy scalars included) replaced by None, through dicts, lists
-    and tuples: what ``to_dict()`` must return for ``json.dumps(..., allow_nan=False)``."""
+    """``x`` with every NaN or infinite float replaced by None, through dicts, lists, tuples and numpy arrays, and
+    numpy scalars as Python numbers (np.int64 -> int, np.float32 -> float, np.bool_ -> bool): what ``to_dict()``
+    must return for ``json.dumps(..., allow_nan=False)``."""
     if isinstance(x, dict):
         return {k: json_safe(v) for k, v in x.items()}
     if isinstance(x, list | tuple):
         return [json_safe(v) for v in x]
+    if isinstance(x, np.ndarray):
+        return json_safe(x.tolist())
+    if isinstance(x, np.generic):
+        x = x.item()
     if isinstance(x, float) and (x != x or x in (float("inf"), float("-inf"))):
         return None
     return x

@@ -167,8 +167,8 @@ def fmt_cell(x: float | None) -> str:
 
 
 def print_json(obj: Any) -> None:
-    """Plain JSON on stdout (NaN/inf become null)."""
-    sys.stdout.write(json.dumps(json_safe(obj), indent=2) + "\n")
+    """Plain JSON on stdout (NaN/inf become null, numpy numbers Python ones); never a NaN or Infinity token."""
+    sys.stdout.write(json.dumps(json_safe(obj), indent=2, allow_nan=False) + "\n")
 
 
 @contextmanager
