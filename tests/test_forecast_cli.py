@@ -221,3 +221,23 @@ def test_forecast_json_k_for_fields_are_numbers_or_null(sim_csv):
     for row in d["bounds_k_for"]:
         assert all(row[key] is None or type(row[key]) is float for key in ("earliest", "certain")), row
     assert any(row["k"] is None for row in d["k_for"]) and any(row["certain"] is None for row in d["bounds_k_for"])
+
+
+def test_forecast_and_backtest_json_name_the_design(tmp_path):
+    # under --stop-batch, curve, compare, rank and fit --json say "design"; forecast and backtest did not, so their
+    # JSON could not be told from a fixed-n forecast of the same file
+    rng = np.random.default_rng(0)
+    p = rng.beta(0.5, 3.0, 80)
+    n = np.minimum(rng.geometric(np.maximum(p, 1e-9)), 200)  # sampled until the first success, at most 200
+    c = (n < 200).astype(int)  # solved at its last sample, or stopped at the cap unsolved
+    path = tmp_path / "stop.csv"
+    write_counts(passcurve.Counts.from_arrays(n, c, model="m"), path)
+    design = ["--stop-batch", "1", "--cap", "200"]
+    r = run_cli("forecast", str(path), *design, "--k", "1000", "--n-resamples", "5", "--json")
+    assert r.returncode == 0, r.stderr
+    assert json.loads(r.stdout)["design"] == "stop at success (batch 1, cap 200)"
+    r = run_cli("backtest", str(path), *design, "--m", "20", "--k", "50", "--seeds", "1", "--n-resamples", "5", "--json")
+    assert r.returncode == 0, r.stderr
+    assert json.loads(r.stdout)["design"] == "stop at success (batch 1, cap 200)"
+    plain = run_cli("forecast", str(path), "--k", "1000", "--n-resamples", "5", "--json")
+    assert "design" not in json.loads(plain.stdout)

@@ -192,6 +192,8 @@ def forecast_cmd(
         floors = [] if allowed is None else [allowed.k_for(r.target, r.model) for r in reach]
     if json_out:
         d = res.to_dict()
+        if design is not None:  # as curve, compare, rank and fit say which estimator the numbers rest on
+            d["design"] = design.label()
         if reach:
             d["k_for"] = [r.to_dict() for r in reach]
         if allowed is not None:
@@ -284,6 +286,8 @@ def backtest_cmd(
                            confidence_level=confidence_level, n_resamples=n_resamples, rng=seed, design=design)
     if json_out:
         d = res.to_dict()
+        if design is not None:
+            d["design"] = design.label()
         if seen:
             d["warnings"] = seen
         print_json(d)
