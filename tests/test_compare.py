@@ -15,6 +15,7 @@ from scipy import stats
 from passcurve import (
     CompareResult,
     Counts,
+    DegenerateDataWarning,
     PasscurveError,
     UnpairedComparisonWarning,
     compare,
@@ -70,8 +71,47 @@ def test_sign_flip_p_matches_exact_enumeration():
     obs = abs(d.sum())
     allsigns = np.array(list(itertools.product([-1, 1], repeat=10)))
     exact = (np.abs(allsigns @ d) >= obs - 1e-12).mean()
-    p = _sign_flip_p(d[:, None], np.arange(10), 10, 40000, np.random.default_rng(3))
+    p, inverted = _sign_flip_p(d[:, None], np.arange(10), 10, 40000, np.random.default_rng(3))
+    assert inverted is None  # only asked for with the weights
     assert p[0] == pytest.approx(exact, abs=0.01)
+
+
+def test_inverted_sign_flip_interval_matches_exact_enumeration():
+    # the interval of shifts delta the sign-flip test of d_i - delta does not reject at level alpha, against the
+    # exact test (all 2^10 sign vectors) on a grid of delta: the same set, up to the Monte Carlo error of p
+    rng = np.random.default_rng(5)
+    d = np.round(rng.normal(0.15, 0.3, 10), 2)
+    alpha = 0.2
+    signs = np.array(list(itertools.product([-1, 1], repeat=10)))
+
+    def exact_p(delta: float) -> float:
+        x = d - delta
+        return float((np.abs(signs @ x) >= abs(x.sum()) - 1e-12).mean())
+
+    grid = np.linspace(-1, 1, 4001)
+    kept = [x for x in grid if exact_p(x) > alpha]
+    _, (lo, hi) = _sign_flip_p(d[:, None], np.arange(10), 10, 40000, np.random.default_rng(3), w=np.ones(10),
+                               alpha=alpha)
+    assert lo[0] == pytest.approx(min(kept), abs=0.01) and hi[0] == pytest.approx(max(kept), abs=0.01)
+    assert lo[0] < d.mean() < hi[0]
+
+
+def test_few_differing_problems_interval_agrees_with_the_test():
+    # 50 problems, model A solves 3 that B never does (20 of 20 against 0 of 20), the rest identical: three
+    # signs allow no p-value below 2/8 = 0.25, yet BCa gave [0.02, 0.16], excluding 0 (report audit). The interval
+    # now also covers every shift the sign-flip test keeps, so it contains 0 as p > 0.05 says; a warning says why
+    n = np.full(50, 20)
+    cb = np.array([20] * 20 + [0] * 30)
+    ca = cb.copy()
+    ca[20:23] = 20
+    cnt = Counts.from_arrays(np.r_[n, n], np.r_[ca, cb], model=["A"] * 50 + ["B"] * 50,
+                             problem=[f"p{i}" for i in range(50)] * 2)
+    for method in ("bootstrap", "bca"):
+        with pytest.warns(DegenerateDataWarning, match="rests on few problems"):
+            res = compare(cnt, "A", "B", [1, 20], method=method, rng=0)
+        assert res.difference == pytest.approx([0.06, 0.06])
+        assert (res.p_value > 0.05).all()
+        assert (res.low <= 0).all() and (res.high >= 0.06).all(), (method, res.low, res.high)
 
 
 def test_type_one_error_of_permutation_test():
