@@ -55,3 +55,25 @@ def test_print_json_is_strict(capsys):
     text = capsys.readouterr().out
     assert json.loads(text, parse_constant=lambda c: (_ for _ in ()).throw(ValueError(c))) == {
         "k": 10, "x": None, "y": [None]}
+
+
+def test_to_frame_without_pandas_is_one_clear_error(monkeypatch):
+    # pandas is optional interop, not a dependency: every to_frame() says how to get it instead of a bare
+    # ModuleNotFoundError (two of them did; the others raised "No module named 'pandas'" from deep inside)
+    import pytest
+
+    bench = passcurve.simulate(problems=30, n=40, models=passcurve.DEMO_MODELS[:1], rng=1)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        results = [
+            bench.counts,
+            passcurve.curve(bench.counts, k=[1, 4]),
+            passcurve.fit_difficulty(bench.counts, model=["beta"]),
+            passcurve.forecast(bench.counts, [100], n_resamples=0, rng=0),
+            passcurve.check_deviations(bench.counts),
+            passcurve.plan(bench.counts, budget=100, k=100, rng=0),
+        ]
+    monkeypatch.setitem(__import__("sys").modules, "pandas", None)  # import pandas now fails
+    for r in results:
+        with pytest.raises(passcurve.PasscurveError, match=r"`to_frame\(\)` needs pandas, an optional dependency"):
+            r.to_frame()

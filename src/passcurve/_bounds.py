@@ -35,7 +35,7 @@ from ._adaptive import check_design
 from ._counts import Counts, check_counts_object
 from ._errors import DegenerateDataWarning, PasscurveError
 from ._forecast import _f, _observed, _observed_limit, _target_model_iv
-from ._results import json_safe, level_label, records_frame
+from ._results import json_safe, level_label, pandas_module, records_frame
 from ._uncertainty import curve_intervals
 from ._validation import (
     as_int_array,
@@ -136,7 +136,7 @@ class BoundsKFor:
 
     def to_frame(self) -> Any:
         """One row of the to_dict() fields as floats: inf where no law is certain, NaN where no band is defined."""
-        import pandas as pd
+        pd = pandas_module()
 
         return pd.DataFrame([self._record()])
 

@@ -14,6 +14,7 @@ from typing import Any
 import numpy as np
 
 from ._errors import PasscurveError
+from ._results import pandas_module
 from ._validation import as_int_array, check_counts, check_weights
 
 __all__ = ["Counts"]
@@ -193,10 +194,7 @@ class Counts:
 
     def to_frame(self) -> Any:
         """A pandas DataFrame with columns model, problem, n, c (and weight, cluster)."""
-        try:
-            import pandas as pd
-        except ImportError:  # pragma: no cover - optional dependency
-            raise PasscurveError("`to_frame()` needs pandas: pip install 'passcurve[frames]'") from None
+        pd = pandas_module()
         return pd.DataFrame(self.to_dict())
 
     def __repr__(self) -> str:

@@ -32,7 +32,7 @@ from ._adaptive import check_design
 from ._counts import Counts, check_counts_object
 from ._difficulty import BetaBinomial, ZeroInflatedBetaBinomial
 from ._errors import ImpossibleMassWarning, NoHeavyTailWarning, StoppingTimeWarning
-from ._results import json_safe
+from ._results import json_safe, pandas_module
 from ._scaling import _curve_values, default_k_grid, local_slope
 
 __all__ = ["check_deviations", "DeviationReport"]
@@ -52,7 +52,7 @@ class DeviationReport:
         }
 
     def to_frame(self) -> Any:
-        import pandas as pd
+        pd = pandas_module()
 
         return pd.DataFrame(self.to_dict()["flags"], columns=["model", "flag", "message"])
 

@@ -49,6 +49,7 @@ from scipy import optimize, special, stats
 from ._counts import Counts, check_counts_object
 from ._errors import ConvergenceWarning, DegenerateDataWarning, PasscurveError
 from ._pairs import distinct_pairs
+from ._results import pandas_module
 from ._validation import (
     as_float_array,
     as_int_array,
@@ -1529,7 +1530,7 @@ class DifficultyFits:
         return res
 
     def to_frame(self) -> Any:
-        import pandas as pd
+        pd = pandas_module()
 
         rows = []
         for m, per in self.fits.items():

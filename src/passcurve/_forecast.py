@@ -71,7 +71,7 @@ from ._difficulty import (
 )
 from ._errors import DegenerateDataWarning, PasscurveError
 from ._estimators import _log_fail as _log_fail_product
-from ._results import json_safe, level_label, records_frame
+from ._results import json_safe, level_label, pandas_module, records_frame
 from ._scaling import _curve_fail, default_k_grid
 from ._validation import (
     as_float_array,
@@ -463,7 +463,7 @@ class KForResult:
 
     def to_frame(self) -> Any:
         """One row of the same fields, with inf (not null) where the target is not reached: float columns."""
-        import pandas as pd
+        pd = pandas_module()
 
         return pd.DataFrame([self._record()])
 

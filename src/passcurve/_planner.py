@@ -59,6 +59,7 @@ from scipy import special
 from ._adaptive import BetaPrior, _fit_beta_binomial, _fit_zi_beta_binomial, _hierarchical_forecast
 from ._counts import Counts, check_counts_object
 from ._errors import PasscurveError
+from ._results import pandas_module
 from ._validation import (
     as_int_array,
     check_positive_int,
@@ -638,10 +639,7 @@ class PlanResult:
 
     def to_frame(self) -> Any:
         """One row per (model, problem): n, c, p_hat, additional."""
-        try:
-            import pandas as pd
-        except ImportError:  # pragma: no cover - optional dependency
-            raise PasscurveError("`to_frame()` needs pandas: pip install 'passcurve[frames]'") from None
+        pd = pandas_module()
         return pd.DataFrame(self.to_dict()["allocation"])
 
     def plot(self) -> Any:

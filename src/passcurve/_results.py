@@ -6,7 +6,7 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["long_frame", "records_frame", "json_safe", "level_label", "metric_name", "METRIC_NAMES"]
+__all__ = ["long_frame", "records_frame", "pandas_module", "json_safe", "level_label", "metric_name", "METRIC_NAMES"]
 
 
 def json_safe(x: Any) -> Any:
@@ -53,11 +53,24 @@ def long_frame(d: dict[str, Any], key: str = "curve") -> Any:
     return records_frame(rows)
 
 
+def pandas_module() -> Any:
+    """pandas, which every ``to_frame()`` needs and passcurve does not install (optional interop), or a
+    one-line error that says how to get it."""
+    try:
+        import pandas as pd
+    except ImportError:
+        from ._errors import PasscurveError
+
+        raise PasscurveError("`to_frame()` needs pandas, an optional dependency: pip install 'passcurve[frames]' "
+                             "(or pandas)") from None
+    return pd
+
+
 def records_frame(rows: Any, columns: Any = None) -> Any:
     """A pandas DataFrame of ``to_dict()`` records, where a column whose every value is None (JSON's null for an
     undefined number, e.g. ``observed`` beyond the samples drawn) is float NaN, as a column with some None is,
     not an object column of None."""
-    import pandas as pd
+    pd = pandas_module()
 
     df = pd.DataFrame(rows, columns=columns)
     for col in df.columns:

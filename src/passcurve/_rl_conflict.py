@@ -30,6 +30,7 @@ import numpy as np
 from scipy import optimize
 
 from ._errors import DegenerateDataWarning, PasscurveError
+from ._results import pandas_module
 from ._validation import as_float_array, check_broadcast, check_probability, check_scalar, check_weights, fmt
 
 __all__ = ["pass_at_k_weights", "prompt_kernel", "gradient_conflict", "ConflictResult", "DEFAULT_CONFLICT_K"]
@@ -190,7 +191,7 @@ class ConflictResult:
 
     def to_frame(self) -> Any:
         """pandas DataFrame: one row per k (k, inner, cosine, norm)."""
-        import pandas as pd
+        pd = pandas_module()
 
         return pd.DataFrame({"k": self.k, "inner": self.inner, "cosine": self.cosine, "norm": self.norm})
 

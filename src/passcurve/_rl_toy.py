@@ -27,6 +27,7 @@ from typing import Any
 
 import numpy as np
 
+from ._results import pandas_module
 from ._rl_conflict import ConflictResult, gradient_conflict
 from ._validation import check_positive_int, check_rng, check_scalar
 
@@ -139,7 +140,7 @@ class ConflictToyResult:
 
     def to_frame(self) -> Any:
         """Long pandas DataFrame: one row per (run, step)."""
-        import pandas as pd
+        pd = pandas_module()
 
         frames = []
         for r in RUNS:
@@ -189,7 +190,7 @@ class ConflictToyResult:
         return fig
 
     def _repr_html_(self) -> str:
-        import pandas as pd
+        pd = pandas_module()
 
         return pd.DataFrame(self.summary).to_html(index=False)
 
