@@ -123,6 +123,16 @@ def test_hidden_difficulty_cli(icli, counts_file):
     assert json.loads(r.stdout)["models"][0]["p_both_right"] == pytest.approx(lib["models"][0]["p_both_right"])
 
 
+def test_hidden_difficulty_names_where_samples_end_once_per_k(icli, counts_file):
+    # every model's samples end at the same k: one footnote naming them all (it was one line per model)
+    path, cnt = counts_file
+    n = int(cnt.n.max())
+    r = icli("hidden-difficulty", str(path), "--k", f"1,{n + 1}")
+    assert r.returncode == 0, r.stderr
+    notes = [line for line in r.stdout.splitlines() if "beyond the samples of" in line]
+    assert len(notes) == 1 and all(m in notes[0] for m in cnt.models), notes
+
+
 def test_long_names_are_wrapped_not_cut_in_80_columns(tmp_path):
     # CLI audit: piped to a file (80 columns), rank showed four rows of "meta-llama/Meta-Llama-3.…" and plan cut
     # problem ids, so the rows could not be told apart

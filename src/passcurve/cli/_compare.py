@@ -305,11 +305,14 @@ def hidden_difficulty_cmd(
                 *(f"{pt[key]:.4g}" if pt[key] is not None else "-" for key in ("pass_at_k", "independent_pass_at_k", "pass_pow_k", "independent_pass_pow_k")),
             )
     out.print(c)
-    for e in res.to_dict()["models"]:  # where a model's samples end
+    ends: dict[int, list[str]] = {}  # where the models' samples end: one line per k, naming every model that ends there
+    for e in res.to_dict()["models"]:
         beyond = [pt["k"] for pt in e["curve"] if pt.get("problems") == 0]
         if beyond:
-            out.print(f"  '-' from k = {beyond[0]}: beyond the samples of {e['model']} (not every problem has n >= k)",
-                      markup=False, highlight=False)
+            ends.setdefault(int(beyond[0]), []).append(str(e["model"]))
+    for k, names in ends.items():
+        out.print(f"  '-' from k = {k}: beyond the samples of {', '.join(names)} (not every problem has n >= k)",
+                  markup=False, highlight=False)
 
 
 @command("power")
