@@ -536,9 +536,14 @@ def test_thin_means_are_warned_once_not_once_per_model():
     cnt = Counts.from_arrays([20] * 30, c, problem=[f"p{i}" for i in range(5)] * 6,
                              model=[f"model{j}" for j in range(6) for _ in range(5)])
     data = compute_report_data(cnt, **FAST)
-    thin = [m for cat, m in data.warnings if cat == "DegenerateDataWarning"]
+    degenerate = [m for cat, m in data.warnings if cat == "DegenerateDataWarning"]
+    thin = [m for m in degenerate if "the mean rests on" in m]
     assert [m.split(":")[0] for m in thin] == ["pass_at_k", "pass_pow_k"]
     assert all("for 6 models" in m for m in thin)
+    # the comparisons' few-problems note (5 problems) is folded into one statement naming the pairs
+    pairs = [m for m in degenerate if "rests on few problems" in m]
+    assert len(pairs) == 1 and pairs[0].startswith("5 pairs of models: ") and "'model2' vs 'model0'" in pairs[0]
+    assert len(degenerate) == 3
 
 
 def test_a_few_short_problems_stopping_the_curves_are_pointed_out():

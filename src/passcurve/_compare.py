@@ -396,8 +396,8 @@ def compare(
             if inv is not None:
                 lo, hi = np.where(few, np.minimum(lo, inv[0]), lo), np.where(few, np.maximum(hi, inv[1]), hi)
                 j = int(np.flatnonzero(few)[0])
-                msg = (f"models {a!r} and {b!r}: at k = {int(ks[j])} the difference rests on few problems (fewer than "
-                       f"{_RARE} carry it), where a resampling interval is too narrow; the interval there also "
+                msg = (f"models {a!r} and {b!r}: the difference rests on few problems (fewer than {_RARE} carry it "
+                       f"from k = {int(ks[j])}), where a resampling interval is too narrow; the interval there also "
                        "covers every shift the sign-flip test does not reject, so it agrees with the p-value")
                 warns.append(msg)
                 warnings.warn(msg, DegenerateDataWarning, stacklevel=2)

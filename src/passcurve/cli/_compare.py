@@ -310,8 +310,8 @@ def hidden_difficulty_cmd(
         beyond = [pt["k"] for pt in e["curve"] if pt.get("problems") == 0]
         if beyond:
             ends.setdefault(int(beyond[0]), []).append(str(e["model"]))
-    for k, names in ends.items():
-        out.print(f"  '-' from k = {k}: beyond the samples of {', '.join(names)} (not every problem has n >= k)",
+    for k_end, names in ends.items():
+        out.print(f"  '-' from k = {k_end}: beyond the samples of {', '.join(names)} (not every problem has n >= k)",
                   markup=False, highlight=False)
 
 

@@ -139,6 +139,7 @@ class _Omitted(Exception):
 
 
 _PER_MODEL = re.compile(r"^model '(.+?)': (.*)$", re.S)
+_PER_PAIR = re.compile(r"^models '(.+?)' and '(.+?)': (.*)$", re.S)  # compare's statements about one pair
 _PAREN = re.compile(r"\(([^()]*)\)")
 
 
@@ -161,30 +162,36 @@ class _Collector:
         """
         stated = {cat for cat, _ in file_level}
         out: list[tuple[str, str]] = []
-        groups: dict[tuple[str, str], list[tuple[str, str | None]]] = {}
-        slot: dict[tuple[str, str], int] = {}
+        # (category, is a pair, wording with the first parenthesis cut out) -> [(who, that parenthesis)]
+        groups: dict[tuple[str, bool, str], list[tuple[str, str | None]]] = {}
+        slot: dict[tuple[str, bool, str], int] = {}
         for cat, msg in self.warnings:
             m = _PER_MODEL.match(msg)
-            if m is None:
+            pair = None if m is not None else _PER_PAIR.match(msg)  # compare's statements fold among pairs
+            if m is not None:
+                if cat in stated:
+                    continue
+                who, rest = repr(m.group(1)), m.group(2)
+            elif pair is not None:
+                who, rest = f"'{pair.group(1)}' vs '{pair.group(2)}'", pair.group(3)
+            else:
                 out.append((cat, msg))
                 continue
-            if cat in stated:
-                continue
-            name, rest = m.groups()
             paren = _PAREN.search(rest)
-            key = (cat, rest if paren is None else rest[: paren.start()] + "\0" + rest[paren.end():])
+            key = (cat, pair is not None, rest if paren is None else rest[: paren.start()] + "\0" + rest[paren.end():])
             if key not in groups:
                 groups[key], slot[key] = [], len(out)
                 out.append((cat, msg))
-            groups[key].append((name, None if paren is None else paren.group(1)))
-        for (cat, template), members in groups.items():
+            groups[key].append((who, None if paren is None else paren.group(1)))
+        for (cat, pairs, template), members in groups.items():
             if len(members) > 1:
+                what = "pairs of models" if pairs else "models"
                 if "\0" in template:
-                    said = "; ".join(f"'{name}': {inner}" for name, inner in members)
-                    text = f"{len(members)} models: " + template.replace("\0", f"({said})")
+                    said = "; ".join(f"{who}: {inner}" for who, inner in members)
+                    text = f"{len(members)} {what}: " + template.replace("\0", f"({said})")
                 else:
-                    text = f"models {', '.join(repr(name) for name, _ in members)}: {template}"
-                out[slot[(cat, template)]] = (cat, text)
+                    text = f"{what} {', '.join(who for who, _ in members)}: {template}"
+                out[slot[(cat, pairs, template)]] = (cat, text)
         return tuple(out)
 
     def _repeat(self, item: tuple[str, str]) -> bool:
