@@ -483,6 +483,14 @@ def test_lower_end_is_never_below_what_the_data_show_at_their_own_end():
         assert (low[beyond] >= np.minimum(floor, point[beyond]) - 1e-12).all(), (seed, low, floor)
         assert (low <= point).all() and (point <= res.high[0]).all()
         bound += int(np.isclose(low[beyond], floor, rtol=0, atol=1e-12).sum())
+        # k_for agrees with the floored band: a target at or below the floor is reached, at the latest, where both
+        # the data's end and the point forecast reach it (it read "unreachable" as the upper end)
+        kf = res.k_for(floor - 0.01)
+        assert np.isfinite(kf.high) and kf.high <= max(n, kf.k) + 1e-9, (seed, kf)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            at = forecast(counts, [int(np.ceil(kf.high))], n_resamples=30, rng=0)
+        assert at.low[0, 0] >= floor - 0.01 - 1e-9
     assert bound >= 3  # the floor is what sets the lower end in several of these cases
 
 

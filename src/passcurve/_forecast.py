@@ -864,7 +864,7 @@ def forecast(
             else:
                 fd[cnd] = {"difficulty_model": "least_squares", "params": {"a": _f(cand.ls_[0]), "b": _f(cand.ls_[1])}}
         FITS.append({"fits": fd})
-        STATE.append((fitted, wts, sd, adj, (n, c, sub.weight, design), (boot_from, B, bias_sq)))
+        STATE.append((fitted, wts, sd, adj, (n, c, sub.weight, design), (boot_from, B, bias_sq), (k_obs, floor)))
         OBS.append(_observed(n, c, ks, sub.weight, design))
     return ForecastResult(
         models=tuple(models), k=ks, method=method, pass_at_k=np.vstack(P), low=np.vstack(LO), high=np.vstack(HI),
@@ -887,7 +887,7 @@ def _target_model_iv(target: Any, model: str | None, models: tuple[str, ...]) ->
 
 def _k_for_state(res: ForecastResult, target: float, model: str | None) -> KForResult:
     t, i = _target_model_iv(target, model, res.models)
-    fitted, wts, _, adj, data, (boot_from, B, bias_sq) = res._state[i]
+    fitted, wts, _, adj, data, (boot_from, B, bias_sq), (k_obs, floor) = res._state[i]
 
     def curve(Kv: float) -> float:
         Ka = np.array([Kv])
@@ -967,6 +967,9 @@ def _k_for_state(res: ForecastResult, target: float, model: str | None) -> KForR
             break
         add_sd_at(np.array(edges))
         k_low, k_high = solve(band(+1.0), 1.0), solve(band(-1.0), ceiling)
+    if t <= floor:  # the forecast's lower end is floored at the data's own limit from k_obs on: it reaches the
+        # target by the time both the data's end and the point forecast do (a floored band never exceeds the point)
+        k_high = min(k_high, max(float(k_obs), kk))
     return result(k_low, k_high)
 
 
