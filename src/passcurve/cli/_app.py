@@ -64,7 +64,8 @@ def run(argv: list[str] | None = None) -> int:
         print(f"passcurve: error: {as_flags(str(exc), args)}", file=sys.stderr)
         return 2
     except _EXIT as exc:
-        return int(getattr(exc, "exit_code", 0) or 0)
+        # no command at all printed the help: a usage error (exit 2), as click >= 8.2 says; older click exits 0
+        return int(getattr(exc, "exit_code", 0) or 0) or (2 if not args else 0)
     except _ABORT:
         print("passcurve: aborted", file=sys.stderr)
         return 1
@@ -80,7 +81,8 @@ def run(argv: list[str] | None = None) -> int:
     except SystemExit as exc:
         # click turns a broken pipe inside a command (`passcurve plan ... --csv | head`) into exit 1 after
         # pacifying stdout; the reader stopped reading, which is not an error (as when it happens later)
-        if exc.code == 1 and type(sys.stdout).__name__ == "PacifyFlushWrapper":
+        # (the wrapper is click's PacifyFlushWrapper; newer click (8.5) names it _PacifyFlushWrapper)
+        if exc.code == 1 and type(sys.stdout).__name__.lstrip("_") == "PacifyFlushWrapper":
             return 0
         raise
     except OSError as exc:  # the file system refused (a missing directory, no permission, a full disk)
