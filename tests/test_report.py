@@ -727,3 +727,30 @@ def test_power_law_label_says_where_it_was_fitted_when_the_curve_runs_further():
         nan = build_report(cnt, parts={"fits"}, **FAST)
     assert "; fitted on k ≤ 20, where every problem enters the mean)" in drop.data.fits["m"]["labels"]["power law"]
     assert "fitted on" not in nan.data.fits["m"]["labels"]["power law"]  # the curve stops at 20 as the fit does
+
+
+def _leaderboard(models: int, problems: int, n: int = 20, seed: int = 0) -> Counts:
+    """``models`` x ``problems`` counts, rows sorted by model as a leaderboard file is."""
+    g = np.random.default_rng(seed)
+    p = g.beta(0.5, 2.0, size=(models, problems))
+    return Counts.from_arrays(np.full(models * problems, n), g.binomial(n, p).ravel(),
+                              problem=np.tile([f"q{j:05d}" for j in range(problems)], models),
+                              model=np.repeat([f"model-{i:02d}" for i in range(models)], problems))
+
+
+def test_capped_problem_table_shows_every_model_on_the_same_problems():
+    # at scale (audit: 60 models x 5000 problems) the table held the file's first 5000 rows, i.e. model 0 alone:
+    # filtering by any other model found nothing. Now whole problems, every model's row of each, as many as fit
+    from passcurve.report._sections import per_problem_section
+
+    counts = _leaderboard(30, 100)
+    sec = per_problem_section(counts, {}, max_rows=500)
+    body = sec.body[sec.body.index("<tbody>"):]
+    rows = re.findall(r"<tr><td class=\"text\">(.*?)</td><td class=\"text\">(.*?)</td>", body)
+    assert len(rows) == 480  # 16 whole problems x 30 models (a 17th would not fit)
+    assert {m for m, _ in rows} == set(counts.models)
+    assert {q for _, q in rows} == {f"q{j:05d}" for j in range(16)}
+    assert "Showing 480 of 3,000 rows: the first 16 of 100 problems" in sec.note
+    # under the cap, every row as before, no note
+    small = per_problem_section(_leaderboard(3, 10), {}, max_rows=500)
+    assert small.note is None and small.body.count("<tr>") == 31

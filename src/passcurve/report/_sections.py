@@ -770,13 +770,34 @@ def loop_numbers_section(curve: Any, pow_k: int | None, retries: dict[str, Any] 
     return Section("loop", "Four numbers for a self-improving loop", body)
 
 
+def _table_rows(counts: Any, max_rows: int) -> tuple[np.ndarray, int]:
+    """Rows of the per-problem table (in file order) and how many problems they cover (0: not whole problems).
+
+    Up to ``max_rows`` rows: all of them when they fit; else the first problems (in order of first appearance)
+    with every model's row of each, as many problems as fit. The first ``max_rows`` rows of a file sorted by
+    model would show the first model or two alone, and filtering by any other model's name would find nothing.
+    """
+    total = len(counts)
+    if total <= max_rows:
+        return np.arange(total), 0
+    names, first, inverse, per = np.unique(counts.problem.astype(str), return_index=True, return_inverse=True,
+                                           return_counts=True)
+    order = np.argsort(first, kind="stable")  # problems in order of first appearance
+    fit = int(np.searchsorted(np.cumsum(per[order]), max_rows, side="right"))
+    if fit == 0:  # one problem has more rows than the table holds
+        return np.arange(max_rows), 0
+    keep = np.zeros(names.size, dtype=bool)
+    keep[order[:fit]] = True
+    return np.flatnonzero(keep[np.ravel(inverse)]), fit
+
+
 def per_problem_section(counts: Any, columns: dict[str, np.ndarray], max_rows: int = 5000) -> Section:
     """Sortable table: one row per (model, problem) with n, c, c/n and per-problem estimates.
 
     ``columns`` maps a header (e.g. "pass@10") to per-row values computed by the library.
     """
     total = len(counts)
-    take = np.arange(min(total, max_rows))
+    take, shown_problems = _table_rows(counts, max_rows)
     rows = []
     for r in take:
         n, c = int(counts.n[r]), int(counts.c[r])
@@ -789,7 +810,14 @@ def per_problem_section(counts: Any, columns: dict[str, np.ndarray], max_rows: i
         rows.append(row)
     headers = ["model", "problem", "n", "c", "c/n", *columns, "flag"]
     table = _table(headers, rows, table_id="problem-table", sortable=True, text_cols=2)
-    note = None if total <= max_rows else f"Showing the first {max_rows} of {total} rows."
+    note = None
+    if take.size < total:
+        problems = len(np.unique(counts.problem.astype(str)))
+        note = (f"Showing {take.size:,} of {total:,} rows: "
+                + (f"the first {shown_problems:,} of {problems:,} problems (in file order), each with the rows of every "
+                   "model that ran it, so the models can be compared on the same problems."
+                   if shown_problems else "the first rows of the file.")
+                + " Every row: passcurve curve --json or Counts.to_frame().")
     body = ('<p class="filter"><label>Filter rows: <input type="search" data-filter="problem-table" '
             'placeholder="model, problem or flag"></label> <span class="muted">Click a column header to sort.</span></p>'
             f'<div class="scroll">{table}</div>')
