@@ -754,3 +754,40 @@ def test_capped_problem_table_shows_every_model_on_the_same_problems():
     # under the cap, every row as before, no note
     small = per_problem_section(_leaderboard(3, 10), {}, max_rows=500)
     assert small.note is None and small.body.count("<tr>") == 31
+
+
+def _figure_json(body: str) -> list[dict]:
+    """The plotly figures' data and layout in a section body (Plotly.newPlot(id, data, layout, config))."""
+    import json
+
+    out = []
+    for m in re.finditer(r"Plotly\.newPlot\(\s*\"[^\"]+\",\s*", body):
+        dec = json.JSONDecoder()
+        data, end = dec.raw_decode(body, m.end())
+        layout, _ = dec.raw_decode(body, body.index("{", end))
+        out.append({"data": data, "layout": layout})
+    return out
+
+
+def test_charts_of_many_models_hover_one_line_and_key_the_styles_first():
+    # with 60 models "x unified" hovered a box of 60+ lines, taller than the chart and cut off, and the style key
+    # ("power law", "naive plug-in") sat below 60 legend entries (audit at scale)
+    from passcurve.report import _sections as S
+
+    for models, many in ((30, True), (4, False)):
+        counts = _leaderboard(models, 40)
+        cur = curve(counts, report_k_grid(20))
+        for sec in (S.passk_section(cur), S.naive_section(cur), S.passpow_section(cur)):
+            (fig,) = _figure_json(sec.body)
+            assert fig["layout"]["hovermode"] == ("closest" if many else "x unified")
+            keys = [t for t in fig["data"] if str(t.get("meta", "")).startswith("style-key:")]
+            assert all(t.get("legendrank") == (1 if many else None) for t in keys)
+            lines = [t for t in fig["data"] if t.get("hoverinfo") != "skip"]
+            assert all(t["hovertemplate"].startswith("k = %{x:,}: ") == many for t in lines)
+            assert ("Hover a line for its model" in sec.body) == many
+            assert ("Colours repeat after 20 models" in sec.body) == (models > 20)
+    # the fits table under the failure chart (one row of long text per model) scrolls in a box beyond a few models
+    for models in (30, 4):
+        cur = curve(_leaderboard(models, 40), report_k_grid(20))
+        sec = S.failure_section(cur, {m: {"labels": {"power law": "fitted"}} for m in cur.models})
+        assert ('<div class="wide fits scroll">' in sec.body) == (models > S.MANY_MODELS)

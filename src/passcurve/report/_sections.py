@@ -137,15 +137,43 @@ def _label(name: Any) -> str:
     return html.escape(text, quote=False)  # plotly decodes &lt; &gt; &amp; but shows &quot; as typed
 
 
+MANY_MODELS = 12
+"""Above this many models a chart hovers one line at a time and lists its line-style key first (see :func:`_layout`)."""
+
+
+def _chart_models(fig: Any) -> int:
+    """Models drawn in a chart: its traces' legend groups (one per model; the style key has none)."""
+    return len({t.legendgroup for t in fig.data if getattr(t, "legendgroup", None)})
+
+
+def many_models_caption(models: int) -> str:
+    """How to read a chart of many models (empty for a few)."""
+    if models <= MANY_MODELS:
+        return ""
+    repeat = f" Colours repeat after {len(PALETTE)} models." if models > len(PALETTE) else ""
+    return (f'<p class="caption">{models} models.{repeat} Hover a line for its model and value; click a legend entry '
+            "to hide that model, double-click it to show that model alone (double-click again for all).</p>")
+
+
 def _layout(fig: Any, *, xtitle: str, ytitle: str, logx: bool = True, logy: bool = False, height: int = 460) -> Any:
+    # "x unified" lists every trace at the cursor's k: with 60 models a box of 60+ lines taller than the chart,
+    # cut off at the top (audit at scale). Beyond MANY_MODELS the hover names the one line under the cursor,
+    # and the line-style key ("power law", "forecast") comes first in the legend instead of below 60 models
+    many = _chart_models(fig) > MANY_MODELS
     fig.update_layout(
         template="plotly_white",
         height=height,
         margin={"l": 70, "r": 20, "t": 30, "b": 60},
         legend={"orientation": "v", "x": 1.01, "y": 1, "font": {"size": 12}},
-        hovermode="x unified",
+        hovermode="closest" if many else "x unified",
         font={"family": "system-ui, -apple-system, Segoe UI, Roboto, Helvetica, Arial, sans-serif"},
     )
+    if many:
+        for t in fig.data:
+            if str(getattr(t, "meta", "") or "").startswith("style-key:"):
+                t.legendrank = 1
+            elif t.hovertemplate:
+                t.hovertemplate = "k = %{x:,}: " + t.hovertemplate
     fig.update_xaxes(title=xtitle, type="log" if logx else "linear", showline=True, linecolor="#8c959f")
     fig.update_yaxes(title=ytitle, type="log" if logy else "linear", showline=True, linecolor="#8c959f")
     if logx:
@@ -250,7 +278,8 @@ def passk_section(curve: Any) -> Section:
         else ""
     )
     note = None if has_band else "No interval band: interval estimates are not available in this build of passcurve."
-    body = figure_html(fig, "fig-passk") + (f'<p class="caption">{cap}</p>' if cap else "")
+    body = (figure_html(fig, "fig-passk") + (f'<p class="caption">{cap}</p>' if cap else "")
+            + many_models_caption(len(curve.models)))
     return Section("pass-at-k", "pass@k against k", body, note=note)
 
 
@@ -308,7 +337,7 @@ def failure_section(curve: Any, fits: dict[str, Any] | None = None, note: str | 
     fig.update_yaxes(range=[math.log10(floor), 0.02])
     ticks = log_ticks(floor, 1.0)
     fig.update_yaxes(tickmode="array", tickvals=ticks, ticktext=[_tick_text(t) for t in ticks])
-    body = figure_html(fig, "fig-failure")
+    body = figure_html(fig, "fig-failure") + many_models_caption(len(curve.models))
     if not pos.size:
         body += ('<p class="caption">Nothing to draw on a log scale: the failure rate is 0 at every k (every problem '
                  "solved by every sample).</p>")
@@ -330,7 +359,9 @@ def failure_section(curve: Any, fits: dict[str, Any] | None = None, note: str | 
         cols = [c for c in ("power law", "forecast", "difficulty") if any(c in v.get("labels", {}) for v in fits.values())]
         rows = [[m, *[v.get("labels", {}).get(c, "-") for c in cols]] for m, v in fits.items()]
         if cols:
-            body += '<div class="wide fits">' + _table(["model", *cols], rows, text_cols=1 + len(cols)) + "</div>"
+            # one row of long text per model: in a scrolled box beyond a few models (60 rows were 6,500 px)
+            box = "wide fits scroll" if len(rows) > MANY_MODELS else "wide fits"
+            body += f'<div class="{box}">' + _table(["model", *cols], rows, text_cols=1 + len(cols)) + "</div>"
     return Section("failure", "Failure rate 1 − pass@k (log-log), power law and forecast", body, note=note)
 
 
@@ -360,7 +391,8 @@ def naive_section(curve: Any) -> Section:
         "1 − (1 − c/n)<sup>k</sup>, which underestimates pass@k for k &gt; 1 (by Jensen, E[(1 − c/n)<sup>k</sup>] "
         "≥ (1 − p)<sup>k</sup>) and is shown only for comparison."
     )
-    return Section("naive", "Naive vs unbiased pass@k", figure_html(fig, "fig-naive") + f'<p class="caption">{cap}</p>')
+    return Section("naive", "Naive vs unbiased pass@k", figure_html(fig, "fig-naive") + f'<p class="caption">{cap}</p>'
+                   + many_models_caption(len(curve.models)))
 
 
 def passpow_section(curve: Any, in_table: bool = True) -> Section:
@@ -394,7 +426,8 @@ def passpow_section(curve: Any, in_table: bool = True) -> Section:
            f"Log scale, drawn down to {POW_FLOOR:g}."
            + (" Its intervals are in the model comparison table (on a log axis their lower ends, often 0, "
               "would swamp the chart)." if has_band and in_table else ""))
-    return Section("pass-pow-k", "pass^k: all k attempts right", figure_html(fig, "fig-passpow") + f'<p class="caption">{cap}</p>')
+    return Section("pass-pow-k", "pass^k: all k attempts right", figure_html(fig, "fig-passpow") + f'<p class="caption">{cap}</p>'
+                   + many_models_caption(len(curve.models)))
 
 
 # ---------------------------------------------------------------------------------------------- histogram
@@ -638,7 +671,7 @@ def diagnostics_section(diag: Any, note: str | None = None) -> Section:
     _style_key(go, fig, [("actually", "solid"), ("if independent: 1 − (1 − μ)^k", "dash")])
     _layout(fig, xtitle="k (doubling)", ytitle="pass@k", height=420)
     fig.update_yaxes(rangemode="tozero")
-    body += figure_html(fig, "fig-hidden")
+    body += figure_html(fig, "fig-hidden") + many_models_caption(len(diag.models))
     # what the chart shows, model by model: the estimates can sit on the other side of the theory's inequality. Each
     # model is read at its own largest k: under k_gt_n="nan" a model sampled less stops early (NaN beyond its n)
     both = np.isfinite(diag.pass_at_k) & np.isfinite(diag.independent_pass_at_k)
