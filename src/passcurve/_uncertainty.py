@@ -230,11 +230,26 @@ def _jackknife_means(S0: np.ndarray, wm: np.ndarray, groups: np.ndarray, n_group
 # ----------------------------------------------------------------------------------------
 # bootstrap engines (vectorised over replicates, chunked)
 # ----------------------------------------------------------------------------------------
+_ROW_BINCOUNT = 1024
+"""From this many items on, :func:`_multinomial_counts` counts row by row (same numbers)."""
+
+
 def _multinomial_counts(rng: np.random.Generator, b: int, size: int) -> np.ndarray:
-    """(b, size) counts of ``size`` draws with replacement from ``size`` items, per row."""
+    """(b, size) counts of ``size`` draws with replacement from ``size`` items, per row.
+
+    For many items each row is counted on its own, straight into the float64 result: one bincount over the whole
+    chunk (b x size offsets added to the draws, then an int64 count array, then its float64 copy) wrote at random
+    over a 16 MB array and held four b x size arrays; the bootstrap of a 20,000-problem model spent 0.6 s of its
+    1.8 s in it for 2000 replicates, row by row 0.2 s. The draws and the counts are the same.
+    """
     idx = rng.integers(0, size, size=(b, size))
-    flat = (idx + (np.arange(b) * size)[:, None]).ravel()
-    return np.bincount(flat, minlength=b * size).reshape(b, size).astype(np.float64)
+    if size < _ROW_BINCOUNT:  # short rows: one call, not b of them
+        flat = (idx + (np.arange(b) * size)[:, None]).ravel()
+        return np.bincount(flat, minlength=b * size).reshape(b, size).astype(np.float64)
+    out = np.empty((b, size))
+    for r in range(b):
+        out[r] = np.bincount(idx[r], minlength=size)
+    return out
 
 
 def _boot_means(
