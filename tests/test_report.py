@@ -750,7 +750,15 @@ def test_capped_problem_table_shows_every_model_on_the_same_problems():
     assert len(rows) == 480  # 16 whole problems x 30 models (a 17th would not fit)
     assert {m for m, _ in rows} == set(counts.models)
     assert {q for _, q in rows} == {f"q{j:05d}" for j in range(16)}
-    assert "Showing 480 of 3,000 rows: the first 16 of 100 problems" in sec.note
+    assert "Showing 480 of 3,000 rows: 16 of 100 problems, the first each model lists" in sec.note
+    # models run on different problems: each model's first problems in turn, not model 0's alone
+    own = Counts.from_arrays(counts.n, counts.c, model=counts.model,
+                             problem=np.char.add(counts.model.astype(str), np.char.add("/", counts.problem.astype(str))))
+    sec = per_problem_section(own, {}, max_rows=500)
+    rows = re.findall(r"<tr><td class=\"text\">(.*?)</td><td class=\"text\">(.*?)</td>", sec.body)
+    got = {m: sum(r == m for r, _ in rows) for m in own.models}
+    assert len(rows) == 500 and set(got.values()) == {16, 17}  # 500 = 20 models x 17 + 10 x 16
+    assert all(int(q[-5:]) < 17 for _, q in rows)  # each model's first problems
     # under the cap, every row as before, no note
     small = per_problem_section(_leaderboard(3, 10), {}, max_rows=500)
     assert small.note is None and small.body.count("<tr>") == 31

@@ -806,22 +806,31 @@ def loop_numbers_section(curve: Any, pow_k: int | None, retries: dict[str, Any] 
 def _table_rows(counts: Any, max_rows: int) -> tuple[np.ndarray, int]:
     """Rows of the per-problem table (in file order) and how many problems they cover (0: not whole problems).
 
-    Up to ``max_rows`` rows: all of them when they fit; else the first problems (in order of first appearance)
-    with every model's row of each, as many problems as fit. The first ``max_rows`` rows of a file sorted by
-    model would show the first model or two alone, and filtering by any other model's name would find nothing.
+    Up to ``max_rows`` rows: all of them when they fit; else whole problems, each with every model's row of it, as
+    many as fit, taken in the order the models list them (a problem's place is its earliest place in any model's
+    rows; ties by first appearance): on a shared benchmark the first problems of the file, on models run on
+    different problems the first of each model in turn. The first ``max_rows`` rows of a file sorted by model
+    would show the first model or two alone, and filtering by any other model's name would find nothing.
     """
     total = len(counts)
     if total <= max_rows:
         return np.arange(total), 0
     names, first, inverse, per = np.unique(counts.problem.astype(str), return_index=True, return_inverse=True,
                                            return_counts=True)
-    order = np.argsort(first, kind="stable")  # problems in order of first appearance
+    inverse = np.ravel(inverse)
+    mcode = np.ravel(np.unique(counts.model.astype(str), return_inverse=True)[1])
+    sizes = np.bincount(mcode)
+    pos = np.empty(total, dtype=np.int64)  # each row's place among its model's rows
+    pos[np.argsort(mcode, kind="stable")] = np.arange(total) - np.repeat(np.cumsum(sizes) - sizes, sizes)
+    place = np.full(names.size, total, dtype=np.int64)
+    np.minimum.at(place, inverse, pos)
+    order = np.lexsort((first, place))
     fit = int(np.searchsorted(np.cumsum(per[order]), max_rows, side="right"))
     if fit == 0:  # one problem has more rows than the table holds
         return np.arange(max_rows), 0
     keep = np.zeros(names.size, dtype=bool)
     keep[order[:fit]] = True
-    return np.flatnonzero(keep[np.ravel(inverse)]), fit
+    return np.flatnonzero(keep[inverse]), fit
 
 
 def per_problem_section(counts: Any, columns: dict[str, np.ndarray], max_rows: int = 5000) -> Section:
@@ -847,8 +856,8 @@ def per_problem_section(counts: Any, columns: dict[str, np.ndarray], max_rows: i
     if take.size < total:
         problems = len(np.unique(counts.problem.astype(str)))
         note = (f"Showing {take.size:,} of {total:,} rows: "
-                + (f"the first {shown_problems:,} of {problems:,} problems (in file order), each with the rows of every "
-                   "model that ran it, so the models can be compared on the same problems."
+                + (f"{shown_problems:,} of {problems:,} problems, the first each model lists, each with the rows of "
+                   "every model that ran it, so the models can be compared on the same problems."
                    if shown_problems else "the first rows of the file.")
                 + " Every row: passcurve curve --json or Counts.to_frame().")
     body = ('<p class="filter"><label>Filter rows: <input type="search" data-filter="problem-table" '
