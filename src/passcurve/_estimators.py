@@ -65,19 +65,41 @@ _BERNOULLI = ((1 / 6, 1), (-1 / 30, 2), (1 / 42, 3), (-1 / 30, 4), (5 / 66, 5), 
 # ----------------------------------------------------------------------------------------
 # numerical kernels
 # ----------------------------------------------------------------------------------------
+_SPLIT = 2.0**16  # the grid of _split_terms' high parts: sums of them are exact up to 2^37 in magnitude
+
+
+def _split_terms(a: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """a = hi + lo exactly, hi on the grid 2^-16 (sums of hi are exact while below 2^37), |lo| <= 2^-17;
+    non-finite entries stay in hi."""
+    hi = np.round(a * _SPLIT) / _SPLIT  # scaling by a power of two and rounding are exact
+    lo = a - hi  # exact: a and hi agree in every bit above 2^-17
+    bad = ~np.isfinite(a)
+    if bad.any():
+        hi[bad], lo[bad] = a[bad], 0.0
+    return hi, lo
+
+
 def _blocked_cumsum(a: np.ndarray) -> np.ndarray:
-    """Cumulative sum along the last axis with error growing like (B + L/B)·eps, not L·eps."""
+    """Cumulative sum along the last axis, to about one rounding of the result.
+
+    Summing log-factors one after another rounded every partial sum: a sum near -300 (pass^k ~ 1e-131)
+    carried ~1e-13 of error, i.e. 1e-13 relative in pass^k (exact rational arithmetic, n = 2,422,819, c = 69,
+    k = 28). The terms are split into a high part on a coarse binary grid, whose running sums are exact, and a
+    small low part (|lo| <= 2^-17), whose running sums' rounding is that much smaller; the two are added once.
+    The low part is summed in blocks, so its error grows like (B + L/B)·eps·2^-17.
+    """
+    hi, lo = _split_terms(a)
     rows, length = a.shape
     nb = -(-length // _BLOCK)
     pad = nb * _BLOCK - length
     if pad:
-        a = np.concatenate([a, np.zeros((rows, pad))], axis=1)
-    blocks = a.reshape(rows, nb, _BLOCK).cumsum(axis=2)
+        lo = np.concatenate([lo, np.zeros((rows, pad))], axis=1)
+    blocks = lo.reshape(rows, nb, _BLOCK).cumsum(axis=2)
     offsets = np.zeros((rows, nb))
     if nb > 1:
         offsets[:, 1:] = np.cumsum(blocks[:, :-1, -1], axis=1)
-    out = (blocks + offsets[:, :, None]).reshape(rows, nb * _BLOCK)
-    return out[:, :length]
+    low = (blocks + offsets[:, :, None]).reshape(rows, nb * _BLOCK)[:, :length]
+    return np.cumsum(hi, axis=1) + low
 
 
 def _log_factor(den: np.ndarray, c: np.ndarray) -> np.ndarray:
@@ -266,7 +288,8 @@ def _log_fail_elementwise(n: np.ndarray, c: np.ndarray, k: np.ndarray, exact: bo
             j = np.arange(seg.size) - np.repeat(offs, lens)
             den = (n[idx][seg] - j).astype(np.float64)
             terms = _log_factor(den, a[idx][seg].astype(np.float64)) if exact else np.log1p(-a[idx][seg] / den)
-            out[idx] = np.add.reduceat(terms, offs)
+            hi, lo = _split_terms(terms)  # the sum to about one rounding (see _blocked_cumsum)
+            out[idx] = np.add.reduceat(hi, offs) + np.add.reduceat(lo, offs)
             start = stop
     out[k > n] = np.nan
     return out
