@@ -379,7 +379,7 @@ def _g_pass_at_k_iv(n: Any, c: Any, k: Any, tau: Any, k_gt_n: str) -> tuple[np.n
     t = check_probability(tau, "tau")
     nck = np.broadcast_arrays(n_a, c_a, k_a)
     check_broadcast("`n`/`c`/`k` and `tau`", nck[0], t)
-    return np.broadcast_arrays(*nck, t)
+    return tuple(np.broadcast_arrays(*nck, t))  # a list under numpy < 2
 
 
 def _scalar_out(x: np.ndarray, *inputs: Any) -> Any:

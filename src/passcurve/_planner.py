@@ -332,7 +332,7 @@ def _by_outcome_chunks(prior: Any, n: np.ndarray, c: np.ndarray, m: np.ndarray, 
             # the distinct rows in their order of first appearance (fn keeps seeing rows in order)
             order = np.sort(first)
             vals = _outcome_chunks(prior, n[order], c[order], m[order], fn)
-            return vals[np.searchsorted(order, first)[inv.ravel()]]
+            return vals[np.asarray(np.searchsorted(order, first))[np.ravel(inv)]]
     return _outcome_chunks(prior, n, c, m, fn)
 
 
