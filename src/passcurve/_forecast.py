@@ -305,7 +305,7 @@ class _Candidate:
             logl = np.array([-(f._negloglik(t, pn, pc, pw, lb) - nll0) for t in props])
             logw = logl - logq
             logw = np.where(np.isfinite(logw), logw, -np.inf)
-            wts = np.exp(logw - logw.max())
+            wts = np.exp(logw - np.max(logw))
             draws = props[gen.choice(P, size=B, replace=True, p=wts / wts.sum())]
             return np.vstack([self.predict(K, theta=t) for t in draws])
         out = np.empty((B, K.size))
@@ -811,7 +811,7 @@ def forecast(
             if not any(np.isfinite(v) for v in cv.values()):
                 msg = (f"model {name!r}: auto could not check its candidates on these data (its self-backtest needs "
                        "at least 20 samples per problem and two thinnings that every candidate can forecast; smallest "
-                       f"n = {int(n.min())}), so it averages them with equal weights, and the interval does not "
+                       f"n = {int(np.min(n))}), so it averages them with equal weights, and the interval does not "
                        "include the error of the assumed difficulty law")
                 warns.append(f"DegenerateDataWarning: {msg}")
                 warnings.warn(msg, DegenerateDataWarning, stacklevel=2)
@@ -851,7 +851,7 @@ def forecast(
         lo = np.where(K >= k_obs, np.maximum(lo, np.minimum(floor, point)), lo)
         if (c == 0).all():  # nothing solved: the data rule out no pass@K down to 0, nor up to 1 beyond them
             lo = np.zeros(K.size)
-            hi = np.where(K > float(n.min()), 1.0, hi)
+            hi = np.where(K > float(np.min(n)), 1.0, hi)
         LO.append(lo)
         HI.append(hi)
         W.append(wts)

@@ -527,7 +527,7 @@ def _alloc_hierarchical(
     # all N, at a cost per round that does not grow with N).
     group = np.unique(np.column_stack([n, c, room, w, start]), axis=0, return_inverse=True)[1].ravel()
     members = np.argsort(group, kind="stable")
-    bounds = np.searchsorted(group[members], np.arange(group.max() + 2))
+    bounds = np.searchsorted(group[members], np.arange(int(np.max(group)) + 2))
     nxt = bounds[:-1].copy()  # per group: position in `members` of its first untouched problem
     touched = np.zeros(N, dtype=bool)
     now = np.ascontiguousarray(cache[:, 0, :].T)  # (6, N): every problem's current row, for the sums

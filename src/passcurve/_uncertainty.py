@@ -119,7 +119,7 @@ def _group_index(cluster: np.ndarray | None, size: int) -> tuple[np.ndarray, int
     if cluster is None:
         return np.arange(size), size
     _, g = np.unique(np.asarray(cluster).astype(str), return_inverse=True)
-    return g.ravel(), int(g.max()) + 1
+    return g.ravel(), int(np.max(g)) + 1
 
 
 def _mean_se(
@@ -571,7 +571,7 @@ def _curve_intervals_iv(
         )
     # the simultaneous band needs its replicate means (replicates x k) at every k at once;
     # every other method runs in chunks of k (see _k_chunks)
-    rows = int(np.bincount(np.unique(counts.model.astype(str), return_inverse=True)[1].ravel()).max())
+    rows = int(np.max(np.bincount(np.unique(counts.model.astype(str), return_inverse=True)[1].ravel())))
     need = 8.0 * ks.size * (rows + B)
     if method == "band" and need > _MEMORY_BUDGET:
         raise PasscurveError(
@@ -677,7 +677,7 @@ def curve_intervals(
     _, code = np.unique(counts.model.astype(str), return_inverse=True)
     first = {str(counts.model[i]): int(code[i]) for i in np.unique(code.ravel(), return_index=True)[1]}
     order = np.argsort(code.ravel(), kind="stable")
-    bounds = np.searchsorted(code.ravel()[order], np.arange(int(code.max()) + 2))
+    bounds = np.searchsorted(code.ravel()[order], np.arange(int(np.max(code)) + 2))
     restart = model_streams(gen)
     for name in names:
         restart()  # a model's replicates do not depend on the other models in the input

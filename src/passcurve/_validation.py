@@ -112,8 +112,8 @@ def as_int_array(x: Any, name: str, *, minimum: int | None = 0, maximum: int | N
         low = out < minimum
         if low.any():
             raise PasscurveError(f"`{name}` must be >= {minimum} (got {name}={fmt(_first_bad(out, low))})")
-    if maximum is not None and out.max() > maximum:
-        raise PasscurveError(f"`{name}` must be <= {maximum:.3g} (got {name}={fmt(out.max())})")
+    if maximum is not None and np.max(out) > maximum:
+        raise PasscurveError(f"`{name}` must be <= {maximum:.3g} (got {name}={fmt(np.max(out))})")
     return out
 
 
@@ -251,7 +251,7 @@ def check_k_gt_n(k_gt_n: Any) -> str:
 def own_range_ends(n: np.ndarray, model: np.ndarray) -> np.ndarray:
     """Each model's smallest n (models in sorted order): where its own range of k ends."""
     _, code = np.unique(model.astype(str), return_inverse=True)
-    lows = np.full(int(code.max()) + 1, np.iinfo(np.int64).max)
+    lows = np.full(int(np.max(code)) + 1, np.iinfo(np.int64).max)
     np.minimum.at(lows, code.ravel(), n)
     return lows
 

@@ -8,6 +8,7 @@ offending row.
 
 from __future__ import annotations
 
+import math
 import threading
 import time
 import warnings
@@ -568,7 +569,7 @@ def stopping_time_evidence(
             lc = np.asarray([bool(v) if v is not None else False for v in last_correct[sel]])
             ev["frac_solved_ending_with_success"] = float(lc[solved].mean())
             ev["expected_if_fixed_n"] = float((cm[solved] / nm[solved]).mean())
-        step = int(np.gcd.reduce(nm))
+        step = math.gcd(*(int(v) for v in nm))
         ev["n_common_step"] = step
         ev["n_distinct"] = int(np.unique(nm).size)
         looks = False
