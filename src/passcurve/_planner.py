@@ -1006,7 +1006,8 @@ class Planner:
         ``horizon``: the samples still to come in the whole loop (look-ahead of the
         ``passcurve``/``hierarchical`` rules; default ``batch``).
         """
-        alloc = self.allocate(batch, horizon=horizon)
+        # here the size of the request is `batch` (allocate calls it budget; its errors would name that)
+        alloc = self.allocate(check_positive_int(batch, "batch"), horizon=horizon)
         return [self.problems[i] for i in np.repeat(np.arange(alloc.size), alloc)]
 
     def expected_sd(self, additional: Any) -> float:
