@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 from passcurve import PasscurveError, Planner
@@ -13,3 +14,24 @@ def test_next_names_its_batch_argument(bad):
     pl = Planner(n=[1, 1, 1], c=[0, 1, 0], k=10, rng=0)
     with pytest.raises(PasscurveError, match="`batch` must be an integer >= 1"):
         pl.next(bad)
+
+
+def test_update_with_no_outcomes_records_nothing():
+    # once every problem is at max_n, next() returns [] and the loop's update(ids, run(ids)) is
+    # update([], []): that raised "`outcomes` is empty" and broke the loop
+    pl = Planner(n=[3, 3], c=[1, 0], k=10, max_n=4, rng=0)
+    ids = pl.next(10)
+    assert sorted(ids) == ["0", "1"]
+    pl.update(ids, [0, 1])
+    ids = pl.next(5)
+    assert ids == []
+    pl.update(ids, [])
+    pl.update(ids, np.array([], dtype=np.int64))
+    pl.update("0", [])  # one problem, no new samples (e.g. every request failed)
+    assert pl.n_.tolist() == [4, 4] and pl.c_.tolist() == [1, 1]
+    with pytest.raises(PasscurveError, match="`problem` has 1 ids but `outcomes` has 0 values"):
+        pl.update(["0"], [])
+    with pytest.raises(PasscurveError, match="'zz' is not one of the planner's problems"):
+        pl.update("zz", [])
+    with pytest.raises(PasscurveError, match="`outcomes` must contain integers"):
+        pl.update("0", "")

@@ -831,11 +831,18 @@ class Planner:
         """Record outcomes (0/1 or bool) of new samples.
 
         ``problem`` is one id (then ``outcomes`` holds that problem's new samples) or a
-        sequence of ids with one outcome each (as returned by :meth:`next`). Returns self.
+        sequence of ids with one outcome each (as returned by :meth:`next`). No outcomes (an
+        empty ``outcomes``, with an empty id list: :meth:`next` returns ``[]`` once every
+        problem is at ``max_n``) records nothing. Returns self.
         """
         out = np.asarray(outcomes)
         if out.dtype == bool:
             out = out.astype(np.int64)
+        if out.size == 0 and out.dtype.kind in "biuf":  # [] / np.array([]): no new samples
+            idx = self._resolve(problem)  # unknown ids are still errors
+            if not isinstance(problem, str | int | np.integer) and idx.size:
+                raise PasscurveError(f"`problem` has {idx.size} ids but `outcomes` has 0 values")
+            return self
         out = as_int_array(np.atleast_1d(out), "outcomes", minimum=0).ravel()
         if (out > 1).any():
             raise PasscurveError("`outcomes` must be 0/1 or booleans")
