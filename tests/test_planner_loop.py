@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from passcurve import PasscurveError, Planner
+from passcurve import PasscurveError, Planner, hierarchical_pass_at_k
 
 
 @pytest.mark.parametrize("bad", [0, -1, 1.5, "3", True])
@@ -35,3 +35,24 @@ def test_update_with_no_outcomes_records_nothing():
         pl.update("zz", [])
     with pytest.raises(PasscurveError, match="`outcomes` must contain integers"):
         pl.update("0", "")
+
+
+def test_hierarchical_forecast_from_planner_state_with_unsampled_problems():
+    # the docs' estimator at another K from the Planner's counts: problems the loop never sampled
+    # (n = 0) made hierarchical_pass_at_k refuse ("`n` must be >= 1")
+    n, c = np.array([10, 10, 10, 0, 0]), np.array([1, 0, 3, 0, 0])
+    pl = Planner(n=n, c=c, k=100, rng=0)
+    got = hierarchical_pass_at_k(pl.n_, pl.c_, k=100, weight=pl.weight)
+    assert got["posterior"] == pytest.approx(pl.forecast()["bayes"], rel=1e-12)
+    # unsampled problems add nothing to the likelihood: the sampled ones' values are unchanged, and
+    # the unsampled ones get the population's pass@k under the same posterior
+    sampled = hierarchical_pass_at_k(n[:3], c[:3], k=100)
+    assert np.allclose(got["per_problem"][:3], sampled["per_problem"], rtol=1e-12)
+    assert got["per_problem"][3] == got["per_problem"][4]
+    assert got["alpha"] == pytest.approx(sampled["alpha"], rel=1e-12)
+    with pytest.raises(PasscurveError, match="`n` must be >= 1 for at least one problem"):
+        hierarchical_pass_at_k([0, 0], [0, 0], k=5)
+    with pytest.raises(PasscurveError, match="`c` must be <= n"):
+        hierarchical_pass_at_k([3, 0], [1, 1], k=5)
+    with pytest.raises(PasscurveError, match="`n` must be >= 0"):
+        hierarchical_pass_at_k([3, -1], [1, 0], k=5)

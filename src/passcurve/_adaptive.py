@@ -418,7 +418,9 @@ def hierarchical_pass_at_k(n: Any, c: Any, k: Any, *, weight: Any = None) -> dic
     Unlike the plug-in (empirical-Bayes) posterior at a fitted (α, β), it does not depend on
     which mode the fit lands in, and its SD includes the uncertainty of the difficulty
     distribution. Like every likelihood-based estimator it stays valid when n was chosen
-    adaptively (the likelihood principle; module docstring).
+    adaptively (the likelihood principle; module docstring). A problem with n = 0 (not
+    sampled yet, as in a :class:`Planner`'s ``n_``) adds nothing to the likelihood and gets
+    the population's pass@k; at least one problem needs n >= 1.
 
     Returns
     -------
@@ -427,7 +429,19 @@ def hierarchical_pass_at_k(n: Any, c: Any, k: Any, *, weight: Any = None) -> dic
         (α, β)), ``per_problem`` (posterior mean of each problem's pass@k), ``alpha`` and
         ``beta`` (posterior means).
     """
-    n_a, c_a, w = _fit_beta_binomial_iv(n, c, weight)
+    # n = 0 is a problem not sampled yet (an online Planner's n_): it adds nothing to the likelihood of
+    # (α, β) and its pass@k is the population's under their posterior; at least one problem must be sampled
+    n_a = as_int_array(n, "n", max_ndim=1).ravel()
+    c_a = as_int_array(c, "c", max_ndim=1).ravel()
+    if n_a.size != c_a.size:
+        raise PasscurveError(f"`n` has {n_a.size} entries but `c` has {c_a.size}")
+    if not (n_a > 0).any():
+        raise PasscurveError("`n` must be >= 1 for at least one problem (got n=0 everywhere: nothing sampled yet)")
+    sampled = n_a > 0
+    check_counts(n_a[sampled], c_a[sampled])
+    if (c_a[~sampled] > 0).any():
+        raise PasscurveError("`c` must be <= n (got c > 0 with n=0)")
+    w = None if weight is None else check_weights(weight, n_a.size)
     k_f = check_scalar(k, "k")
     if not k_f >= 1:
         raise PasscurveError(f"`k` must be >= 1 (got k={fmt(k_f)})")
