@@ -56,3 +56,19 @@ def test_hierarchical_forecast_from_planner_state_with_unsampled_problems():
         hierarchical_pass_at_k([3, 0], [1, 1], k=5)
     with pytest.raises(PasscurveError, match="`n` must be >= 0"):
         hierarchical_pass_at_k([3, -1], [1, 0], k=5)
+
+
+def test_warnings_describe_the_current_fit_not_the_first_round():
+    # from nothing the first round plans under a fallback prior and says its forecast is not an
+    # estimate; that warning stayed in warnings_ after the data allowed a fit
+    pl = Planner(n=[0] * 40, c=[0] * 40, k=100, method="variance-optimal", rng=0)
+    ids = pl.next(40)
+    assert len(pl.warnings_) == 1 and "not an estimate" in pl.warnings_[0]
+    pl.update(ids, [0] * len(ids))
+    for i, problem in enumerate(pl.problems):  # then 10 samples each, 0 to 9 successes
+        pl.update(problem, [j < i % 10 for j in range(10)])
+    pl.forecast()
+    assert pl.warnings_ == []
+    pl_fixed = Planner(n=[0] * 4, c=[0] * 4, k=100, prior=(1.0, 2.0), rng=0)
+    pl_fixed.next(4)
+    assert pl_fixed.warnings_ == []

@@ -723,6 +723,9 @@ class Planner:
         Current counts (initial counts plus every update).
     prior_ : BetaPrior or ZeroInflatedBetaPrior
         The prior used by the last call (refitted on the current counts).
+    warnings_ : list of str
+        The warnings of that fit ("Category: message"), e.g. that the prior is a fallback
+        (nothing solved yet) whose forecast is not an estimate; replaced at every refit.
 
     Examples
     --------
@@ -883,7 +886,11 @@ class Planner:
         """Refit the difficulty prior on the current counts (or return the fixed prior)."""
         if self._fixed_prior is not None:
             self.prior_ = self._fixed_prior
+            self.warnings_ = []
             return self.prior_
+        # the warnings of this fit only: in an online loop the fallback of the first rounds (nothing
+        # sampled yet) must not outlive it, or warnings_ says a fitted forecast is not an estimate
+        found: list[str] = []
         seen = self.n_ > 0
         fallback = None
         if seen.sum() < 2:
@@ -897,8 +904,7 @@ class Planner:
             # a starting point for the allocation, not a fit: its forecast is the prior's, not an estimate
             text = (f"DegenerateDataWarning: the planner's difficulty prior is {fallback}; it places the samples, "
                     "but its forecast of pass@K is that prior's, not an estimate from the data")
-            if text not in self.warnings_:
-                self.warnings_.append(text)
+            found.append(text)
         else:
             n_s, c_s, w_s = self.n_[seen], self.c_[seen], self.weight[seen]
             if self._prior_kind == "beta":
@@ -912,9 +918,10 @@ class Planner:
                 msgs = [(w.category, str(w.message)) for w in caught]
             for cat, msg in msgs:
                 text = f"{cat.__name__}: {msg}"
-                if text not in self.warnings_:
-                    self.warnings_.append(text)
+                if text not in found:
+                    found.append(text)
         self.prior_ = prior
+        self.warnings_ = found
         return prior
 
     def forecast(self) -> dict[str, Any]:
