@@ -72,3 +72,15 @@ def test_warnings_describe_the_current_fit_not_the_first_round():
     pl_fixed = Planner(n=[0] * 4, c=[0] * 4, k=100, prior=(1.0, 2.0), rng=0)
     pl_fixed.next(4)
     assert pl_fixed.warnings_ == []
+
+
+def test_update_counts_with_no_problems_records_nothing():
+    # the aggregated form of the same loop step: update_counts([], [], []) raised "`n` is empty"
+    pl = Planner(n=[1, 1], c=[0, 1], k=5, rng=0)
+    pl.update_counts([], [], [])
+    pl.update_counts(np.array([], dtype=object), np.array([], dtype=np.int64), [])
+    assert pl.n_.tolist() == [1, 1] and pl.c_.tolist() == [0, 1]
+    with pytest.raises(PasscurveError, match="`n` is empty"):
+        pl.update_counts("0", [], [])
+    with pytest.raises(PasscurveError, match="`problem` has 0 ids but `n` has 2 values"):
+        pl.update_counts([], [1, 2], [0, 0])

@@ -864,8 +864,13 @@ class Planner:
         return self
 
     def update_counts(self, problem: Any, n: Any, c: Any) -> Planner:
-        """Record aggregated new samples: ``n`` more draws with ``c`` successes per problem id."""
+        """Record aggregated new samples: ``n`` more draws with ``c`` successes per problem id.
+
+        An empty id list with empty ``n`` and ``c`` records nothing (as :meth:`update` does).
+        """
         idx = self._resolve(problem)
+        if idx.size == 0 and np.size(n) == 0 and np.size(c) == 0:
+            return self
         dn_a, dc_a = as_int_array(n, "n", minimum=0).ravel(), as_int_array(c, "c", minimum=0).ravel()
         for name, arr in (("n", dn_a), ("c", dc_a)):
             if arr.size not in (1, idx.size):
