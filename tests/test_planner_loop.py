@@ -84,3 +84,26 @@ def test_update_counts_with_no_problems_records_nothing():
         pl.update_counts("0", [], [])
     with pytest.raises(PasscurveError, match="`problem` has 0 ids but `n` has 2 values"):
         pl.update_counts([], [1, 2], [0, 0])
+
+
+def test_a_pickled_planner_continues_the_same_loop():
+    # the documented way to keep the state between rounds: the generator and the prefix survive
+    import pickle
+
+    rng = np.random.default_rng(5)
+    p = rng.beta(0.5, 3, 30)
+    pl = Planner(n=[20] * 30, c=rng.binomial(20, p), k=10, method="fewest-successes", rng=3)
+    fed_n, fed_c = pl.n_.copy(), pl.c_.copy()
+    for _ in range(3):
+        ids = pl.next(15)
+        assert 0 < len(ids) <= 15
+        outcomes = rng.random(len(ids)) < p[np.array(ids, dtype=int)]
+        for i, o in zip(ids, outcomes, strict=True):
+            fed_n[int(i)] += 1
+            fed_c[int(i)] += int(o)
+        pl.update(ids, outcomes)
+    assert pl.n_.tolist() == fed_n.tolist() and pl.c_.tolist() == fed_c.tolist()
+    copy = pickle.loads(pickle.dumps(pl))
+    assert copy.next(15) == pl.next(15)
+    assert copy.n0_.tolist() == [20] * 30 and copy.n_.tolist() == pl.n_.tolist()
+    assert copy.forecast()["prefix"] == pl.forecast()["prefix"]
