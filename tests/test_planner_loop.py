@@ -107,3 +107,13 @@ def test_a_pickled_planner_continues_the_same_loop():
     assert copy.next(15) == pl.next(15)
     assert copy.n0_.tolist() == [20] * 30 and copy.n_.tolist() == pl.n_.tolist()
     assert copy.forecast()["prefix"] == pl.forecast()["prefix"]
+
+
+def test_an_update_past_max_n_names_the_problem():
+    # with thousands of problems "an update takes a problem past `max_n`" did not say which one
+    pl = Planner(n=[3, 1, 3], c=[1, 0, 0], problem=["a", "b", "c"], k=10, max_n=4, rng=0)
+    with pytest.raises(PasscurveError, match=r"takes problem 'c' past `max_n`=4 \(n=3 \+ 2 new samples\)"):
+        pl.update(["a", "c", "c", "b"], [0, 1, 0, 1])
+    with pytest.raises(PasscurveError, match=r"takes problem 'b' past `max_n`=4 \(n=1 \+ 5 new samples\)"):
+        pl.update_counts(["b", "a"], [5, 1], [0, 0])
+    assert pl.n_.tolist() == [3, 1, 3] and pl.c_.tolist() == [1, 0, 0]

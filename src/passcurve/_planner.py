@@ -830,6 +830,15 @@ class Planner:
                 raise PasscurveError(f"`problem` {p!r} is not one of the planner's problems")
         return out
 
+    def _check_max_n(self, n_new: np.ndarray) -> None:
+        """Refuse an update that takes a problem past max_n, naming the first such problem."""
+        if self.max_n is not None and (n_new > self.max_n).any():
+            i = int(np.flatnonzero(n_new > self.max_n)[0])
+            raise PasscurveError(
+                f"an update takes problem {self.problems[i]!r} past `max_n`={self.max_n} "
+                f"(n={int(self.n_[i])} + {int(n_new[i] - self.n_[i])} new samples)"
+            )
+
     def update(self, problem: Any, outcomes: Any) -> Planner:
         """Record outcomes (0/1 or bool) of new samples.
 
@@ -857,8 +866,7 @@ class Planner:
             raise PasscurveError(f"`problem` has {idx.size} ids but `outcomes` has {out.size} values")
         dn = np.bincount(idx, minlength=len(self.problems))
         dc = np.bincount(idx, weights=out, minlength=len(self.problems)).astype(np.int64)
-        if self.max_n is not None and (self.n_ + dn > self.max_n).any():
-            raise PasscurveError(f"an update takes a problem past `max_n`={self.max_n}")
+        self._check_max_n(self.n_ + dn)
         self.n_ += dn
         self.c_ += dc
         return self
@@ -880,8 +888,7 @@ class Planner:
             raise PasscurveError("`c` must be <= n")
         n_new = self.n_.copy()
         np.add.at(n_new, idx, dn)
-        if self.max_n is not None and (n_new > self.max_n).any():
-            raise PasscurveError(f"an update takes a problem past `max_n`={self.max_n}")
+        self._check_max_n(n_new)
         self.n_ = n_new
         np.add.at(self.c_, idx, dc)
         return self
