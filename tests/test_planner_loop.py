@@ -117,3 +117,17 @@ def test_an_update_past_max_n_names_the_problem():
     with pytest.raises(PasscurveError, match=r"takes problem 'b' past `max_n`=4 \(n=1 \+ 5 new samples\)"):
         pl.update_counts(["b", "a"], [5, 1], [0, 0])
     assert pl.n_.tolist() == [3, 1, 3] and pl.c_.tolist() == [1, 0, 0]
+
+
+def test_forecast_at_another_k_from_the_loop_counts():
+    # forecast() gave the estimators valid under adaptive n only at the planner's own k
+    n, c = np.array([40, 40, 25, 10, 0]), np.array([3, 0, 10, 1, 0])
+    pl = Planner(n=n, c=c, k=100, rng=0)
+    at_100 = pl.forecast()
+    at_20 = pl.forecast(k=20)
+    assert at_20["k"] == 20 and pl.k == 100 and pl.forecast(k=100) == at_100
+    assert at_20["posterior"] < at_100["posterior"] and at_20["population"] < at_100["population"]
+    assert at_20["bayes"] == pytest.approx(hierarchical_pass_at_k(n, c, 20)["posterior"], rel=1e-12)
+    assert Planner(n=n, c=c, k=20, rng=0).forecast() == at_20
+    with pytest.raises(PasscurveError, match="`k` must be an integer >= 1"):
+        pl.forecast(k=0)

@@ -936,7 +936,7 @@ class Planner:
         self.warnings_ = found
         return prior
 
-    def forecast(self) -> dict[str, Any]:
+    def forecast(self, k: int | None = None) -> dict[str, Any]:
         """Current estimates of pass_D@K (all valid under adaptive sampling except ``naive``).
 
         Returns a dict with ``posterior`` (weighted mean of per-problem posterior means of
@@ -947,29 +947,33 @@ class Planner:
         problem), ``prefix`` (Chen's unbiased estimator on the initial, non-adaptive counts,
         when K <= every initial n, else None) and ``naive`` (Chen's estimator on all counts:
         biased once n depends on outcomes; None when K > some n).
+
+        ``k`` (default the planner's ``k``): the K of the forecast, so that the loop's counts
+        give pass_D@K at any other K too (the plan itself stays aimed at the planner's ``k``).
         """
         from ._estimators import pass_at_k
 
+        kk = self.k if k is None else check_positive_int(k, "k")
         prior = self.fit_prior()
         c, d = self.c_.astype(np.float64), (self.n_ - self.c_).astype(np.float64)
         w = self.weight / self.weight.sum()
-        g = -np.expm1(np.minimum(_log_h(prior, c, d, self.k), 0.0))
-        var = _posterior_var(prior, c, d, self.k)
+        g = -np.expm1(np.minimum(_log_h(prior, c, d, kk), 0.0))
+        var = _posterior_var(prior, c, d, kk)
         out: dict[str, Any] = {
-            "k": self.k,
+            "k": kk,
             "posterior": float(np.dot(w, g)),
             "posterior_sd": float(np.sqrt(np.dot(w**2, var))),
-            "population": float(-np.expm1(prior.log_moment(0.0, float(self.k)))),
+            "population": float(-np.expm1(prior.log_moment(0.0, float(kk)))),
             "prefix": None,
             "naive": None,
         }
-        hb = _hierarchical_forecast(self.n_, self.c_, float(self.k), self.weight, _HYPER)
+        hb = _hierarchical_forecast(self.n_, self.c_, float(kk), self.weight, _HYPER)
         out["bayes"] = hb["posterior"]
         out["bayes_sd"] = hb["posterior_sd"]
-        if (self.n0_ >= self.k).all():
-            out["prefix"] = float(np.dot(w, pass_at_k(self.n0_, self.c0_, self.k)))
-        if (self.n_ >= self.k).all():
-            out["naive"] = float(np.dot(w, pass_at_k(self.n_, self.c_, self.k)))
+        if (self.n0_ >= kk).all():
+            out["prefix"] = float(np.dot(w, pass_at_k(self.n0_, self.c0_, kk)))
+        if (self.n_ >= kk).all():
+            out["naive"] = float(np.dot(w, pass_at_k(self.n_, self.c_, kk)))
         return out
 
     def p_hat(self) -> np.ndarray:
