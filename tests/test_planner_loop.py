@@ -131,3 +131,19 @@ def test_forecast_at_another_k_from_the_loop_counts():
     assert Planner(n=n, c=c, k=20, rng=0).forecast() == at_20
     with pytest.raises(PasscurveError, match="`k` must be an integer >= 1"):
         pl.forecast(k=0)
+
+
+def test_a_runaway_difficulty_model_fit_still_plans():
+    # counts a loop reached from nothing (1 success in 224 samples over 42 problems, 258 unsampled):
+    # the unregularised zero-inflated fit runs to alpha ~ 1e135, beta ~ 6e137, where scipy's betaincinv
+    # is NaN; the outcome range cast NaN to int64 and next() failed with "`c` must be >= 0 (got c=-9.2e18)"
+    from passcurve._difficulty import ZeroInflatedBetaBinomial
+
+    rows = [(5, 0, 13), (5, 1, 1), (7, 0, 10), (8, 0, 3), (9, 0, 14), (10, 0, 1), (0, 0, 258)]
+    n = np.concatenate([[a] * m for a, _, m in rows])
+    c = np.concatenate([[b] * m for _, b, m in rows])
+    pl = Planner(n=n, c=c, k=1000, prior=ZeroInflatedBetaBinomial(), rng=0)
+    ids = pl.next(100, horizon=300)
+    assert pl.prior_.alpha > 1e100  # the runaway fit this is about
+    assert len(ids) == 100
+    assert 0.0 <= pl.forecast()["posterior"] <= 1.0

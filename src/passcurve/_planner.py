@@ -304,8 +304,21 @@ def _outcome_range(prior: Any, n: np.ndarray, c: np.ndarray, m: np.ndarray) -> t
     """Per row, the outcomes xmin..xmax of m more samples that carry weight."""
     d = n - c
     a_post, b_post = prior.alpha + c, prior.beta + d
-    q_hi = special.betaincinv(a_post, b_post, 1.0 - 1e-12)
-    q_lo = special.betaincinv(a_post, b_post, 1e-12)
+    # With both shapes huge the Beta is normal to high accuracy, and scipy's betaincinv is slow (70 ms a
+    # call) and NaN there: a difficulty model's unregularised fit ran to alpha ~ 1e135, beta ~ 6e137 on
+    # 42 sparse problems, and NaN cast to int64 had failed next() with "`c` must be >= 0 (c=-9.2e18)".
+    # Such rows take mean -/+ 8 SD (the 1e-12 tails are 7.03 SD); any other NaN sums every outcome 0..m.
+    huge = np.minimum(a_post, b_post) > 1e6
+    with np.errstate(invalid="ignore"):
+        q_hi = special.betaincinv(np.where(huge, 1.0, a_post), np.where(huge, 1.0, b_post), 1.0 - 1e-12)
+        q_lo = special.betaincinv(np.where(huge, 1.0, a_post), np.where(huge, 1.0, b_post), 1e-12)
+    if huge.any():
+        mean = a_post / (a_post + b_post)
+        sd = np.sqrt(mean * (1.0 - mean) / (a_post + b_post + 1.0))
+        q_hi = np.where(huge, np.minimum(mean + 8.0 * sd, 1.0), q_hi)
+        q_lo = np.where(huge, np.maximum(mean - 8.0 * sd, 0.0), q_lo)
+    q_hi = np.where(np.isfinite(q_hi), q_hi, 1.0)
+    q_lo = np.where(np.isfinite(q_lo), q_lo, 0.0)
     mu_hi, mu_lo = m * q_hi, m * q_lo
     xmax = np.minimum(m, np.ceil(mu_hi + 8.0 * np.sqrt(mu_hi + 1.0) + 8.0).astype(np.int64))
     xmin = np.clip(np.floor(mu_lo - 8.0 * np.sqrt(mu_hi + 1.0) - 8.0), 0, None).astype(np.int64)
