@@ -73,6 +73,7 @@ from ._errors import DegenerateDataWarning, PasscurveError
 from ._estimators import _log_fail as _log_fail_product
 from ._results import json_safe, level_label, pandas_module, records_frame
 from ._scaling import _curve_fail, default_k_grid
+from ._uncertainty import curve_intervals
 from ._validation import (
     as_float_array,
     as_int_array,
@@ -162,8 +163,6 @@ def _observed_floor(sub: Counts, design: Any, confidence_level: float) -> tuple[
     for pass_D@k_obs there (analytic, counting problems, at the forecast's level). pass_D@K cannot fall as K grows,
     so no forecast interval at K >= k_obs needs a lower end below L."""
     k_obs = _observed_limit(sub.n.astype(np.int64), sub.c.astype(np.int64), design)
-    from ._uncertainty import curve_intervals
-
     with warnings.catch_warnings():  # its own small-sample notes are about the curve, not the forecast
         warnings.simplefilter("ignore")
         ci = curve_intervals(sub, [k_obs], method="analytic", confidence_level=confidence_level, design=design)
