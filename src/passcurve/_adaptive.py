@@ -159,12 +159,23 @@ def beta_binomial_loglik(n: Any, c: Any, alpha: Any, beta: Any) -> Any:
     return special.betaln(c + alpha, n - c + beta) - special.betaln(alpha, beta)
 
 
-def _fit_beta_binomial_iv(n: Any, c: Any, weight: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
+def _fit_beta_binomial_iv(n: Any, c: Any, weight: Any, *,
+                          unsampled: bool = False) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
+    """1-d counts of one size and optional weights. With ``unsampled``, problems with n = 0 (not sampled yet, as in
+    an online Planner's ``n_``; their c must be 0) are allowed beside at least one sampled problem."""
     n_a = as_int_array(n, "n", max_ndim=1).ravel()
     c_a = as_int_array(c, "c", max_ndim=1).ravel()
     if n_a.size != c_a.size:
         raise PasscurveError(f"`n` has {n_a.size} entries but `c` has {c_a.size}")
-    n_a, c_a = check_counts(n_a, c_a)
+    if unsampled:
+        sampled = n_a > 0
+        if not sampled.any():
+            raise PasscurveError("`n` must be >= 1 for at least one problem (got n=0 everywhere: nothing sampled yet)")
+        check_counts(n_a[sampled], c_a[sampled])
+        if (c_a[~sampled] > 0).any():
+            raise PasscurveError("`c` must be <= n (got c > 0 with n=0)")
+    else:
+        n_a, c_a = check_counts(n_a, c_a)
     w = None
     if weight is not None:
         w = check_weights(weight, n_a.size)
@@ -431,17 +442,7 @@ def hierarchical_pass_at_k(n: Any, c: Any, k: Any, *, weight: Any = None) -> dic
     """
     # n = 0 is a problem not sampled yet (an online Planner's n_): it adds nothing to the likelihood of
     # (α, β) and its pass@k is the population's under their posterior; at least one problem must be sampled
-    n_a = as_int_array(n, "n", max_ndim=1).ravel()
-    c_a = as_int_array(c, "c", max_ndim=1).ravel()
-    if n_a.size != c_a.size:
-        raise PasscurveError(f"`n` has {n_a.size} entries but `c` has {c_a.size}")
-    if not (n_a > 0).any():
-        raise PasscurveError("`n` must be >= 1 for at least one problem (got n=0 everywhere: nothing sampled yet)")
-    sampled = n_a > 0
-    check_counts(n_a[sampled], c_a[sampled])
-    if (c_a[~sampled] > 0).any():
-        raise PasscurveError("`c` must be <= n (got c > 0 with n=0)")
-    w = None if weight is None else check_weights(weight, n_a.size)
+    n_a, c_a, w = _fit_beta_binomial_iv(n, c, weight, unsampled=True)
     k_f = check_scalar(k, "k")
     if not k_f >= 1:
         raise PasscurveError(f"`k` must be >= 1 (got k={fmt(k_f)})")
