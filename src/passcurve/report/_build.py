@@ -491,7 +491,7 @@ def _ranges(c: Counts, cur: CurveResult) -> str:
     text = f"Curves run to k = {k_last:,}."
     further = [(m, int(sub.n.min())) for m, sub in c.groups() if int(sub.n.min()) > k_last]
     median_n = float(np.median(c.n))
-    med_txt = f"{median_n:,.0f}" if median_n.is_integer() else f"{median_n:,.1f}"  # a half is printed, not rounded
+    med_txt = S.fmt_median(median_n, thousands=True)
     if not further and median_n >= 2 * k_last:  # a few problems with few samples stop every curve early
         few = int(np.sum(c.n < median_n / 2))
         # counted per row: with several models a row is one model's run of one problem, not a problem (BoN read

@@ -79,6 +79,14 @@ def fmt_num(x: Any, digits: int = 4) -> str:
     return f"{x:.2e}"
 
 
+def fmt_median(x: Any, *, thousands: bool = False) -> str:
+    """A median of integer counts as it is: whole, or with its half ('6.5', not rounded to even; '2000001', never
+    ':g''s '2e+06'); ``thousands`` adds separators ('2,000,001')."""
+    x = float(x)
+    sep = "," if thousands else ""
+    return f"{x:{sep}.0f}" if x.is_integer() else f"{x:{sep}.1f}"
+
+
 def fmt_fixed(x: Any, digits: int = 4) -> str:
     """A difference or correlation in fixed point with a typographic minus ('−0.0123'; '0.0000', never
     '-0.0000' or '3.33e-08')."""
@@ -572,8 +580,7 @@ def comparison_section(table_curve: Any, counts: Any, comparisons: Sequence[Any]
     for i, m in enumerate(table_curve.models):
         sel = counts.model == m
         s = table_curve.summary[i]
-        med = float(s["n_median"])  # a median of integers: whole, or a half (":g" printed 2,000,001 as "2e+06")
-        row: list[Any] = [m, s["problems"], f"{med:.0f}" if med.is_integer() else f"{med:.1f}",
+        row: list[Any] = [m, s["problems"], fmt_median(s["n_median"]),
                           int(np.sum(counts.c[sel] == 0)),
                           int(np.sum(counts.c[sel] == counts.n[sel]))]
         row += [_with_interval(table_curve, "pass_at_k", i, ks.index(k)) for k in pass_k]
