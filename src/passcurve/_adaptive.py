@@ -39,6 +39,7 @@ from typing import Any
 import numpy as np
 from scipy import optimize, special
 
+from ._difficulty import _beta_log_moment
 from ._errors import ConvergenceWarning, DegenerateDataWarning, PasscurveError
 from ._estimators import pass_at_k
 from ._pairs import distinct_pairs
@@ -83,9 +84,9 @@ class BetaPrior:
     message: str = ""
 
     def pass_at_k(self, k: Any) -> Any:
-        r"""Population pass_D@k = 1 - B(α, β+k)/B(α, β)."""
+        r"""Population pass_D@k = 1 - B(α, β+k)/B(α, β) (to the last digits; see ``_beta_log_moment``)."""
         k = np.asarray(k, dtype=np.float64)
-        out = -np.expm1(special.betaln(self.alpha, self.beta + k) - special.betaln(self.alpha, self.beta))
+        out = -np.expm1(_log_fail_posterior(self.alpha, self.beta, k))
         return float(out) if out.ndim == 0 else out
 
     impossible: float = 0.0
@@ -388,8 +389,8 @@ def _hierarchical_forecast(
     sel = post > 1e-12 * post.max()
     post, a, b = post[sel] / post[sel].sum(), a[sel], b[sel]
     ap, bp = a[:, None] + uc, b[:, None] + un - uc
-    h1 = np.exp(np.minimum(_log_fail_posterior(ap, bp, k), 0.0))
-    h2 = np.exp(np.minimum(_log_fail_posterior(ap, bp, 2 * k), 0.0))
+    h1 = np.exp(np.minimum(_log_fail_posterior(ap, bp, k, exact=False), 0.0))
+    h2 = np.exp(np.minimum(_log_fail_posterior(ap, bp, 2 * k, exact=False), 0.0))
     g = 1.0 - h1  # (grid, pairs): E[pass@k | data, θ]
     v = np.maximum(h2 - h1**2, 0.0)  # Var[pass@k | data, θ]
     wn = wt / wt.sum()
@@ -449,9 +450,13 @@ def hierarchical_pass_at_k(n: Any, c: Any, k: Any, *, weight: Any = None) -> dic
     return _hierarchical_forecast(n_a, c_a, k_f, w)
 
 
-def _log_fail_posterior(a: np.ndarray, b: np.ndarray, k: np.ndarray | float) -> np.ndarray:
-    """log E[(1-p)^k] under p ~ Beta(a, b)."""
-    return special.betaln(a, b + k) - special.betaln(a, b)
+def _log_fail_posterior(a: Any, b: Any, k: Any, exact: bool = True) -> np.ndarray:
+    """log E[(1-p)^k] under p ~ Beta(a, b), broadcasting; ``exact=False`` for the hierarchical posterior's
+    grid × problems arrays, where the difference of two ``betaln`` values (absolute error ~1e-16 of their
+    size) is enough and the exact form's cost is not."""
+    if not exact:
+        return np.asarray(special.betaln(a, b + k) - special.betaln(a, b), dtype=np.float64)
+    return _beta_log_moment(0.0, k, a, b)
 
 
 def posterior_pass_at_k(n: Any, c: Any, k: Any, alpha: float, beta: float) -> Any:

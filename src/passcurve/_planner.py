@@ -58,6 +58,7 @@ from scipy import special
 
 from ._adaptive import BetaPrior, _fit_beta_binomial, _fit_zi_beta_binomial, _hierarchical_forecast
 from ._counts import Counts, check_counts_object
+from ._difficulty import DifficultyModel
 from ._errors import PasscurveError
 from ._results import pandas_module
 from ._validation import (
@@ -1086,6 +1087,9 @@ class _ModelPrior:
         self.success = bool(getattr(model, "success_", True))
 
     def log_moment(self, c: Any, d: Any) -> np.ndarray:
+        # the planner uses ratios of moments, which need log M to a small absolute error only
+        if isinstance(self.model, DifficultyModel):
+            return self.model.log_moment(c, d, exact=False)
         return self.model.log_moment(c, d)
 
     def to_dict(self) -> dict[str, Any]:
