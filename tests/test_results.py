@@ -77,3 +77,29 @@ def test_to_frame_without_pandas_is_one_clear_error(monkeypatch):
     for r in results:
         with pytest.raises(passcurve.PasscurveError, match=r"`to_frame\(\)` needs pandas, an optional dependency"):
             r.to_frame()
+
+
+def test_every_result_names_the_kind_of_each_warning_it_keeps():
+    # results keep their warnings as "Category: message" (the CLI's form); compare, curve_intervals and backtest
+    # kept the bare message while forecast and rl-signal kept the category, so a saved to_dict() could not tell
+    # a dropped problem from a degenerate interval. Each call below raises a warning of a known kind.
+    from passcurve import _errors
+
+    kinds = {name for name in _errors.__all__ if name.endswith("Warning")}
+    cnt = passcurve.Counts.from_arrays([10, 10, 3, 10, 10], [2, 5, 1, 0, 4], model=["a", "a", "a", "b", "b"],
+                                       problem=["p", "q", "r", "p", "s"])
+    bench = passcurve.simulate(problems=30, n=40, models=passcurve.DEMO_MODELS[:2], rng=0).counts
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        results = [
+            passcurve.curve_intervals(cnt, [5], method="analytic", k_gt_n="drop"),  # k > n for one problem: dropped
+            passcurve.compare(cnt, "a", "b", [1], rng=0),  # unpaired: different problem sets
+            passcurve.backtest(bench, m=[10], k=[20, 100], seeds=1, methods=["least_squares"], n_resamples=0,
+                               rng=0),  # k = 100 is beyond the full data's n = 40
+        ]
+    emitted = {f"{w.category.__name__}: {w.message}" for w in caught}
+    for res in results:
+        assert res.warnings, type(res).__name__
+        for w in res.warnings:
+            assert w.split(":", 1)[0] in kinds, w
+            assert w in emitted, w  # the same text as the warning emitted

@@ -18,7 +18,7 @@ import numpy as np
 
 from ._adaptive import check_design
 from ._counts import Counts, check_counts_object
-from ._errors import DegenerateDataWarning, PasscurveError
+from ._errors import DegenerateDataWarning, PasscurveError, record_warning
 from ._forecast import FORECAST_METHODS, _observed_limit, _pass_mean, _reduce, forecast
 from ._results import json_safe, records_frame
 from ._validation import as_int_array, check_confidence_level, check_positive_int, check_rng, model_streams
@@ -169,18 +169,17 @@ def backtest(
         whose = f"{what} of the model sampled furthest" if len(tops) > 1 else what
         msg = (f"k = {', '.join(map(str, too_big))} left out: the full data's own pass@k, the backtest's truth, exists "
                f"only up to k = {max(tops.values())} ({whose})")
-        warns.append(msg)
+        record_warning(warns, msg, DegenerateDataWarning)
     for name, t in tops.items():
         ks_out = sorted({b for _, b in pairs if b > t})
         if not ks_out:
             continue
         why = f"its truth exists only up to k = {t}, {what} of its problems"
         if len(ks_out) == len({b for _, b in pairs}):
-            warns.append(f"model {name!r}: no run (every k asked for is beyond it: {why})")
+            record_warning(warns, f"model {name!r}: no run (every k asked for is beyond it: {why})", DegenerateDataWarning)
         else:
-            warns.append(f"model {name!r}: k = {', '.join(map(str, ks_out))} left out ({why})")
-    for msg in warns:
-        warnings.warn(msg, DegenerateDataWarning, stacklevel=2)
+            record_warning(warns, f"model {name!r}: k = {', '.join(map(str, ks_out))} left out ({why})",
+                           DegenerateDataWarning)
     gen = check_rng(rng)
     # the data (problem subsets, thinnings) come from their own stream, so every method sees the
     # same thinned counts and the comparison does not depend on how many draws a method uses
@@ -223,6 +222,5 @@ def backtest(
         if none:
             msg = (f"{meth}: no forecast in {none} of {len(mine)} runs (the thinned counts do not identify it, e.g. "
                    "pass_D@k is 0 or 1 at every k of the least-squares grid); its summary counts the other runs")
-            warns.append(msg)
-            warnings.warn(msg, DegenerateDataWarning, stacklevel=2)
+            record_warning(warns, msg, DegenerateDataWarning)
     return BacktestResult(tuple(rows), tuple(_summarise(rows)), cl, warnings=tuple(warns))

@@ -22,7 +22,6 @@ with :math:`\omega^2` the between-problem variance of the true difference and
 
 from __future__ import annotations
 
-import warnings
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -31,7 +30,7 @@ from scipy import special, stats
 
 from ._adaptive import check_design
 from ._counts import Counts, check_counts_object
-from ._errors import DegenerateDataWarning, PasscurveError, UnpairedComparisonWarning
+from ._errors import DegenerateDataWarning, PasscurveError, UnpairedComparisonWarning, record_warning
 from ._estimators import _log_fail, _tau_to_m
 from ._results import level_label, metric_name, records_frame
 from ._uncertainty import (
@@ -377,8 +376,7 @@ def compare(
                 msg = (f"models {a!r} and {b!r}: at k = {int(ks[j])} every paired difference is {diff[j]:.4g}, so the "
                        f"t-test is undefined; its p-value is the exact sign-flip value 2^(1-{int(Gk[j])}) = "
                        f"{2.0 ** (1.0 - Gk[j]):.3g} and its interval has zero width")
-                warns.append(msg)
-                warnings.warn(msg, DegenerateDataWarning, stacklevel=2)
+                record_warning(warns, msg, DegenerateDataWarning)
             test = "paired t-test"
         else:
             reps = _boot_means(D, w, g, G, B, gen)
@@ -399,8 +397,7 @@ def compare(
                 msg = (f"models {a!r} and {b!r}: the difference rests on few problems (fewer than {_RARE} carry it "
                        f"from k = {int(ks[j])}), where a resampling interval is too narrow; the interval there also "
                        "covers every shift the sign-flip test does not reject, so it agrees with the p-value")
-                warns.append(msg)
-                warnings.warn(msg, DegenerateDataWarning, stacklevel=2)
+                record_warning(warns, msg, DegenerateDataWarning)
             test = "sign-flip permutation"
         problems, problems_b = Nk, None
     else:
@@ -408,8 +405,7 @@ def compare(
             f"models {a!r} and {b!r} were run on different problems ({pa.size} and {pb.size}, {shared.size} shared): "
             "the comparison is unpaired and much less precise; compare on the shared problems for a paired test"
         )
-        warns.append(msg)
-        warnings.warn(msg, UnpairedComparisonWarning, stacklevel=2)
+        record_warning(warns, msg, UnpairedComparisonWarning)
         ga, Ga = (None, pa.size) if cla is None else _group_index(cla, pa.size)
         gb, Gb = (None, pb.size) if clb is None else _group_index(clb, pb.size)
         va, sea, _, Gka = _mean_se(Sa_all, wa_all, ga, Ga)

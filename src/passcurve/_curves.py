@@ -7,7 +7,6 @@ O(max k) per *distinct* (n, c), not per problem; the per-problem matrix is never
 
 from __future__ import annotations
 
-import warnings
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -15,7 +14,7 @@ import numpy as np
 
 from ._adaptive import check_design
 from ._counts import Counts, check_counts_object
-from ._errors import DroppedProblemsWarning, PasscurveError
+from ._errors import DroppedProblemsWarning, PasscurveError, record_warning
 from ._estimators import _log_fail_table
 from ._pairs import distinct_pairs
 from ._results import long_frame, metric_name
@@ -341,8 +340,7 @@ def curve(
                 f"model {name!r}: {why} were left out of the mean "
                 f"(from k={first_k}; up to {nd} of {sub.n.size} problems at k={fmt(ks[-1])})"
             )
-            warns.append(msg)
-            warnings.warn(msg, DroppedProblemsWarning, stacklevel=2)
+            record_warning(warns, msg, DroppedProblemsWarning)
     return CurveResult(
         models=tuple(models),
         k=ks,

@@ -16,7 +16,6 @@ while pass^k_D = E[p^k] >= μ^k. Everything is estimated without bias from the c
 
 from __future__ import annotations
 
-import warnings
 from dataclasses import dataclass
 from typing import Any
 
@@ -24,7 +23,7 @@ import numpy as np
 
 from ._counts import Counts, check_counts_object
 from ._curves import mean_curve, own_range
-from ._errors import DegenerateDataWarning, DroppedProblemsWarning, PasscurveError
+from ._errors import DegenerateDataWarning, DroppedProblemsWarning, PasscurveError, record_warning
 from ._results import records_frame
 from ._validation import as_int_array, own_range_top
 
@@ -217,8 +216,7 @@ def hidden_difficulty(counts: Counts, k: Any = None, *, k_gt_n: str = "nan") -> 
         if not two.any():  # the whole input is refused only when no model has two samples of a problem
             msg = (f"model {m!r}: every problem has one sample; P(both right), P(2nd | 1st) and the intra-class "
                    "correlation need two and are left undefined")
-            warns.append(msg)
-            warnings.warn(msg, DegenerateDataWarning, stacklevel=2)
+            record_warning(warns, msg, DegenerateDataWarning)
         pk[i] = mean_curve(sub.n, sub.c, ks, "pass_at_k", weights=sub.weight)[0]
         pp[i] = mean_curve(sub.n, sub.c, ks, "pass_pow_k", weights=sub.weight)[0]
         used[i] = (sub.n[:, None] >= ks[None, :]).sum(axis=0)
@@ -231,8 +229,7 @@ def hidden_difficulty(counts: Counts, k: Any = None, *, k_gt_n: str = "nan") -> 
             msg = (f"model {m!r}: from k = {int(ks[j])} on, pass@k and pass^k rest on the problems with n >= k only "
                    f"({int(used[i, j])} of {sub.n.size} there, {int(used[i, -1])} at k = {int(ks[-1])}), while the "
                    "independent-coin curves use every problem's rate")
-            warns.append(msg)
-            warnings.warn(msg, DroppedProblemsWarning, stacklevel=2)
+            record_warning(warns, msg, DroppedProblemsWarning)
     msq = mean**2
     with np.errstate(invalid="ignore", divide="ignore"):
         second = both / mean

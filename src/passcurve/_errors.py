@@ -10,6 +10,8 @@ them verbatim.
 
 from __future__ import annotations
 
+import warnings
+
 __all__ = [
     "PasscurveError",
     "InputFormatError",
@@ -71,3 +73,14 @@ class ConvergenceWarning(PasscurveWarning):
 
 class UnpairedComparisonWarning(PasscurveWarning):
     """Two models were compared on different problem sets; the comparison is unpaired."""
+
+
+def record_warning(record: list[str], message: str, category: type[Warning], stacklevel: int = 2) -> None:
+    """Emit ``message`` as a ``category`` warning and keep it in ``record``, a result's ``warnings``.
+
+    A result keeps each warning as ``"Category: message"``, the form the CLI prints, so that a saved
+    ``to_dict()`` still says what kind of warning it was. ``stacklevel`` is counted from the caller, as
+    for :func:`warnings.warn`.
+    """
+    record.append(f"{category.__name__}: {message}")
+    warnings.warn(message, category, stacklevel=stacklevel + 1)

@@ -69,7 +69,7 @@ from ._difficulty import (
     _log_binom,
     _pairs,
 )
-from ._errors import DegenerateDataWarning, PasscurveError
+from ._errors import DegenerateDataWarning, PasscurveError, record_warning
 from ._estimators import _log_fail as _log_fail_product
 from ._results import json_safe, level_label, pandas_module, records_frame
 from ._scaling import _curve_fail, default_k_grid
@@ -795,14 +795,12 @@ def forecast(
         if n.size == 1:
             msg = (f"model {name!r}: one problem; a difficulty distribution cannot be fitted from one problem, so the "
                    "forecast is a degenerate limit, not an estimate, and its interval does not measure its error")
-            warns.append(f"DegenerateDataWarning: {msg}")
-            warnings.warn(msg, DegenerateDataWarning, stacklevel=2)
+            record_warning(warns, msg, DegenerateDataWarning)
         elif (c == 0).all() or (c == n).all():
             msg = (f"model {name!r}: every problem has c = {'0' if (c == 0).all() else 'n'}; the difficulty "
                    "distribution is not identified and the forecast is a degenerate limit, not an estimate"
                    + ("; its interval beyond the samples drawn runs to 1" if (c == 0).all() else ""))
-            warns.append(f"DegenerateDataWarning: {msg}")
-            warnings.warn(msg, DegenerateDataWarning, stacklevel=2)
+            record_warning(warns, msg, DegenerateDataWarning)
         adj: dict[str, _Adjust] = {}
         if method == "auto":
             sb = _self_backtest(n, c, AUTO_CANDIDATES, R, gen, design=design, w=sub.weight)
@@ -812,8 +810,7 @@ def forecast(
                        "at least 20 samples per problem and two thinnings that every candidate can forecast; smallest "
                        f"n = {int(np.min(n))}), so it averages them with equal weights, and the interval does not "
                        "include the error of the assumed difficulty law")
-                warns.append(f"DegenerateDataWarning: {msg}")
-                warnings.warn(msg, DegenerateDataWarning, stacklevel=2)
+                record_warning(warns, msg, DegenerateDataWarning)
             if combination == "debiased":
                 adj = sb.adjustments()
         else:
@@ -839,8 +836,7 @@ def forecast(
         if B == 0 and not np.any(sd > 0):
             msg = (f"model {name!r}: the interval is the point forecast: n_resamples=0 leaves out the parameters' "
                    f"uncertainty, and method {method!r} has no other part here; use n_resamples >= 2")
-            warns.append(f"DegenerateDataWarning: {msg}")
-            warnings.warn(msg, DegenerateDataWarning, stacklevel=2)
+            record_warning(warns, msg, DegenerateDataWarning)
         models.append(name)
         P.append(point)
         lo, hi = np.clip(point - z * sd, 0.0, 1.0), np.clip(point + z * sd, 0.0, 1.0)

@@ -20,7 +20,6 @@ estimate").
 
 from __future__ import annotations
 
-import warnings
 from dataclasses import dataclass
 from typing import Any
 
@@ -29,7 +28,7 @@ import numpy as np
 from ._adaptive import check_design
 from ._compare import _check_k_estimable, _f, _metric_tau_iv, _one_weight_per_problem
 from ._counts import Counts, check_counts_object
-from ._errors import PasscurveError, UnpairedComparisonWarning
+from ._errors import PasscurveError, UnpairedComparisonWarning, record_warning
 from ._results import level_label, metric_name, records_frame
 from ._uncertainty import _boot_means, _cluster_ids, _group_index, _percentile, _scores
 from ._validation import (
@@ -258,8 +257,7 @@ def rank_models(
     if dropped:
         msg = (f"ranked on the {shared.size} problems every model has; {dropped} problem rows of models that have "
                "more were left out")
-        warns.append(msg)
-        warnings.warn(msg, UnpairedComparisonWarning, stacklevel=2)
+        record_warning(warns, msg, UnpairedComparisonWarning)
     N = shared.size
     S = np.empty((N, M * K))
     w = np.ones(N)

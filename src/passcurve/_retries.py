@@ -31,14 +31,13 @@ completion curve.
 
 from __future__ import annotations
 
-import warnings
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 from scipy import stats
 
-from ._errors import DependenceWarning, PasscurveError, StoppingTimeWarning
+from ._errors import DependenceWarning, PasscurveError, StoppingTimeWarning, record_warning
 from ._estimators import pass_at_k
 from ._results import long_frame
 from ._validation import as_int_array, check_positive_int, check_rng, check_scalar, fmt, model_streams
@@ -409,8 +408,7 @@ def retries(
             if stops[mi]:
                 msg = (f"model {m!r}: every solved problem stops at its first success (n is a stopping time), so "
                        "independence across attempts cannot be tested; report completion within the budget, not pass@k")
-                warns.append(msg)
-                warnings.warn(msg, StoppingTimeWarning, stacklevel=2)
+                record_warning(warns, msg, StoppingTimeWarning)
             continue
         t_obs = float(_stat(S, E, V))
         stat[mi] = t_obs
@@ -433,8 +431,7 @@ def retries(
                    f"trend z = {trend[mi]:.2f}; {first_rate:.3f} at attempt 1 vs {later:.3f} later): attempts are "
                    "not independent draws; if the harness retried with feedback, pass@k's formula does not apply: "
                    "report completion within the retry budget")
-            warns.append(msg)
-            warnings.warn(msg, DependenceWarning, stacklevel=2)
+            record_warning(warns, msg, DependenceWarning)
     return RetryResult(
         models=tuple(str(m) for m in models),
         budget=budget,

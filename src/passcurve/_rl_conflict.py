@@ -22,14 +22,13 @@ arXiv:2602.21189 (seed 002). Pure numerics, no I/O.
 
 from __future__ import annotations
 
-import warnings
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 from scipy import optimize
 
-from ._errors import DegenerateDataWarning, PasscurveError
+from ._errors import DegenerateDataWarning, PasscurveError, record_warning
 from ._results import pandas_module
 from ._validation import as_float_array, check_broadcast, check_probability, check_scalar, check_weights, fmt
 
@@ -323,8 +322,7 @@ def gradient_conflict(
         cos = np.where(norm * n1 > 0, inner / (norm * n1), np.nan)
     if n1 == 0:
         msg = "the pass@1 gradient is zero (every prompt at p = 0 or 1, or gradients cancel): no conflict to measure"
-        warns.append(f"DegenerateDataWarning: {msg}")
-        warnings.warn(msg, DegenerateDataWarning, stacklevel=2)
+        record_warning(warns, msg, DegenerateDataWarning)
         ks = float("nan")
     else:
         ks = _k_star(p_a, w * a, float(k_max))

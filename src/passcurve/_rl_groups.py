@@ -28,7 +28,13 @@ from scipy import special
 
 from ._counts import Counts, check_counts_object
 from ._difficulty import DIFFICULTY_MODELS
-from ._errors import DegenerateDataWarning, DroppedProblemsWarning, PasscurveError, PasscurveWarning
+from ._errors import (
+    DegenerateDataWarning,
+    DroppedProblemsWarning,
+    PasscurveError,
+    PasscurveWarning,
+    record_warning,
+)
 from ._estimators import pass_pow_k
 from ._results import records_frame
 from ._validation import (
@@ -432,8 +438,7 @@ def dead_groups(
     limit = 1.0 - target
 
     def warn(cat: type[Warning], msg: str) -> None:
-        warns.append(f"{cat.__name__}: {msg}")
-        warnings.warn(msg, cat, stacklevel=3)
+        record_warning(warns, msg, cat, stacklevel=3)
 
     for i, (m, sub) in enumerate(counts.groups()):
         n, c = sub.n, sub.c

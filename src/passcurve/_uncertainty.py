@@ -50,7 +50,7 @@ from scipy import stats
 from ._adaptive import check_design
 from ._counts import Counts, check_counts_object
 from ._curves import CurveResult, _pad, default_top, own_range, with_own_ends
-from ._errors import DegenerateDataWarning, DroppedProblemsWarning, PasscurveError
+from ._errors import DegenerateDataWarning, DroppedProblemsWarning, PasscurveError, record_warning
 from ._estimators import g_pass_at_k, pass_at_k, pass_pow_k
 from ._pairs import distinct_pairs
 from ._validation import (
@@ -701,12 +701,10 @@ def curve_intervals(
         if nd:
             why = "problems that stopped unsolved before k" if design is not None else "problems with n < k"
             msg = f"model {name!r}: {why} were left out of the mean (up to {nd} of {len(sub)})"
-            warns.append(msg)
-            warnings.warn(msg, DroppedProblemsWarning, stacklevel=2)
+            record_warning(warns, msg, DroppedProblemsWarning)
         if G < 2:
             msg = f"model {name!r}: fewer than 2 {'clusters' if cl is not None else 'problems'}; intervals are undefined"
-            warns.append(msg)
-            warnings.warn(msg, DegenerateDataWarning, stacklevel=2)
+            record_warning(warns, msg, DegenerateDataWarning)
         chunks = _k_chunks(kk.size, len(sub), B, method)
         two_level_rows = _two_level_chunk(len(sub), kk.size)
         for m in metrics:
@@ -751,8 +749,7 @@ def curve_intervals(
         else:
             parts = "; ".join(f"{name!r} at {at.size} of {ks.size} k from k={int(at[0])}" for name, at in items)
             msg = f"{m}: the mean rests on fewer than {_RARE} problems for {len(items)} models ({parts}); {tail}"
-        warns.append(msg)
-        warnings.warn(msg, DegenerateDataWarning, stacklevel=2)
+        record_warning(warns, msg, DegenerateDataWarning)
     label = method if cl is None or method in ("cluster", "two-level") else f"{method} (clustered)"
     return CurveResult(
         models=tuple(models),

@@ -22,14 +22,13 @@ flagged), and problems solved under base but never under strict.
 
 from __future__ import annotations
 
-import warnings
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
 from ._curves import mean_curve
-from ._errors import DegenerateDataWarning, PasscurveError
+from ._errors import DegenerateDataWarning, PasscurveError, record_warning
 from ._results import long_frame
 from ._validation import as_int_array, check_counts, fmt
 
@@ -174,7 +173,8 @@ def verifier_inflation(
     for m in mod:
         if m not in models:
             models.append(m)
-    pb, pst, summary, warns = [], [], [], []
+    pb, pst, summary = [], [], []
+    warns: list[str] = []
     for m in models:
         sel = mod == m
         b = mean_curve(n_a[sel], cb[sel], ks, "pass_at_k")[0]
@@ -195,8 +195,7 @@ def verifier_inflation(
         if so[sel].sum() > 0:
             msg = (f"model {m!r}: {int(so[sel].sum())} samples pass the strict verdict but fail the base one; "
                    "the strict suite is not a superset of the base suite")
-            warns.append(msg)
-            warnings.warn(msg, DegenerateDataWarning, stacklevel=2)
+            record_warning(warns, msg, DegenerateDataWarning)
     pb_a, ps_a = np.vstack(pb), np.vstack(pst)
     with np.errstate(invalid="ignore", divide="ignore"):
         infl = np.where(pb_a > 0, 1.0 - ps_a / np.where(pb_a > 0, pb_a, 1.0), np.nan)

@@ -44,7 +44,6 @@ from __future__ import annotations
 
 import functools
 import math
-import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
@@ -52,7 +51,7 @@ from typing import Any, Literal
 import numpy as np
 from scipy import special, stats
 
-from ._errors import DegenerateDataWarning, PasscurveError
+from ._errors import DegenerateDataWarning, PasscurveError, record_warning
 from ._estimators import pass_at_k
 from ._results import long_frame
 from ._validation import as_int_array, check_positive_int, check_rng, check_scalar, fmt
@@ -1069,7 +1068,8 @@ def vote(data: Any, gold: Any = None, k: Any = None, *, ties: Ties = "random") -
     models = t.models
     vals: dict[str, list] = {m: [] for m in ("maj_at_k", "pass_at_k", "selection_loss", "independent_maj_at_k",
                                              "correlation_cost")}
-    acc, summary, warns = [], [], []
+    acc, summary = [], []
+    warns: list[str] = []
     se: dict[str, list] = {"maj_at_k": [], "selection_loss": []}
     for m in models:
         rows = np.flatnonzero(t.model == m)
@@ -1110,8 +1110,7 @@ def vote(data: Any, gold: Any = None, k: Any = None, *, ties: Ties = "random") -
         })
         if no_gold == rows.size:
             msg = f"model {m!r}: no sample ever gives the gold answer; maj@k and pass@k are 0"
-            warns.append(msg)
-            warnings.warn(msg, DegenerateDataWarning, stacklevel=2)
+            record_warning(warns, msg, DegenerateDataWarning)
     return VoteResult(
         models=tuple(models),
         k=ks,
