@@ -31,6 +31,8 @@ from passcurve._difficulty import (
     _rising_step,
     _scaled_log_moment,
     _scaled_log_moment_rows,
+    _scaled_row,
+    _scaled_rows_loglik,
 )
 
 MODELS = [BetaBinomial, ZeroInflatedBetaBinomial, ScaledBetaBinomial, BetaMixtureBinomial, GridMixture]
@@ -227,6 +229,141 @@ def test_goodness_of_fit_and_npmle():
     npm = GridMixture().fit(n=n, c=c)
     assert npm.loglik_ >= b.loglik_ - 1.0  # the NPMLE maximises over (a grid of) all mixing laws
     assert npm.weights_.sum() == pytest.approx(1.0)
+
+
+def _exact_scaled_log_moment_grad(c: int, n: int, a: Fraction, b: Fraction, s: Fraction) -> list[float]:
+    """d/d(a, b, s) of log E[p^c (1-p)^(n-c)] in exact rational arithmetic: the Pfaff sum of
+    _exact_scaled_log_moment is rational in (a, b, s), so each factor's and each term's log-derivative
+    is a rational sum (a term's: -sum 1/(a+b+c+i) in a, sum 1/(b+i) - 1/(a+b+c+i) in b, j(1/s + 1/(1-s)) in s)."""
+    d = n - c
+    z = s / (1 - s)
+    ga, gb, gs = Fraction(0), Fraction(0), Fraction(c) / s - Fraction(d) / (1 - s)
+    for i in range(c):
+        ga += 1 / (a + i) - 1 / (a + b + i)
+        gb -= 1 / (a + b + i)
+    term = total = Fraction(1)
+    ta = tb = ts = la = lbb = Fraction(0)
+    for j in range(d):
+        term *= Fraction(d - j) * (b + j) / ((j + 1) * (a + b + c + j)) * z
+        la -= 1 / (a + b + c + j)
+        lbb += 1 / (b + j) - 1 / (a + b + c + j)
+        total += term
+        ta += term * la
+        tb += term * lbb
+        ts += term * (j + 1) * (1 / s + 1 / (1 - s))
+    return [float(ga + ta / total), float(gb + tb / total), float(gs + ts / total)]
+
+
+def _rows_of(n: np.ndarray, c: np.ndarray, w: np.ndarray) -> list:
+    return [_scaled_row(int(N), c[n == N].astype(np.int64), w[n == N]) for N in np.unique(n)]
+
+
+@pytest.mark.parametrize(
+    "a,b", [(Fraction(3, 10), Fraction(3)), (Fraction(2), Fraction(1, 2)), (Fraction(7, 20), Fraction(1, 5)),
+              (Fraction(1, 20), Fraction(40))],
+)
+@pytest.mark.parametrize("s", [Fraction(3, 5), Fraction(99, 100), Fraction(999_999_999, 10**9), Fraction(1, 20)])
+def test_scaled_beta_rows_loglik_matches_exact_rationals(a, b, s):
+    # reference: exact rational arithmetic (the Pfaff sum and its term-by-term log-derivatives). The fit's
+    # whole rows (backward recurrence, adjoint gradient in a and b, the identity d/ds log M = (c - d r_c)/s)
+    # against it on every c of unequal n, c = 0 and c = n included, b < 1 and s near 1 included
+    ns = [1, 2, 37, 120]
+    n = np.concatenate([np.full(N + 1, N) for N in ns])
+    c = np.concatenate([np.arange(N + 1) for N in ns])
+    w = 1.0 + (np.arange(n.size) % 5)  # unequal weights, so a wrong weight on any c shows
+    rows = _rows_of(n, c, w)
+    value, grad = _scaled_rows_loglik(rows, float(a), float(b), float(s), grad=True)
+    exact = [_exact_scaled_log_moment(int(ci), int(N), a, b, s) for N, ci in zip(n, c, strict=True)]
+    exact_g = np.array([_exact_scaled_log_moment_grad(int(ci), int(N), a, b, s) for N, ci in zip(n, c, strict=True)])
+    assert value == pytest.approx(float(w @ exact), rel=1e-13)
+    scale = np.abs(w[:, None] * exact_g).sum(axis=0)  # the gradient's own size before cancellation
+    np.testing.assert_allclose(grad, w @ exact_g, rtol=0, atol=1e-12 * scale.max())
+    np.testing.assert_allclose(_scaled_rows_loglik(rows, float(a), float(b), float(s)), value, rtol=1e-15)
+
+
+@pytest.mark.parametrize(
+    "a,b,s", [(0.3, 3.0, 0.6), (0.4, 0.7, 0.9), (2.0, 0.5, 1 - 1e-9), (0.05, 40.0, 0.05), (0.25, 12.0, 0.2),
+              (5.0, 0.3, 0.3), (0.3, 2.0, 0.999)],
+)
+def test_scaled_beta_rows_loglik_matches_the_series(a, b, s):
+    # reference: the Pfaff series pair by pair (_scaled_log_moment, an independent method), on simulated
+    # counts at n = 10^4 (one row of thousands of distinct c, as in the fit of 10^4 problems) and on
+    # unequal n with c = 0 and c = n present. The gradient is compared on the scale of its terms
+    # (sum |w grad log M|: the sum itself cancels near an optimum); in s near 1 the series' own
+    # c/s - d/(1-s) + mean_j/(s(1-s)) cancels terms of ~1e13, so there the tolerance is the series'
+    rng = np.random.default_rng(7)
+    for n in (np.full(10_000, 10_000), rng.choice([1, 2, 50, 51, 500, 3000], 5000)):
+        c = rng.binomial(n, s * rng.beta(a, b, n.size))
+        c[:3], c[3:6] = 0, n[3:6]
+        pn, pc, pw = _pairs(n, c)
+        lm, g = _scaled_log_moment(pc, pn - pc, a, b, s, grad=True)
+        value, grad = _scaled_rows_loglik(_rows_of(pn, pc, pw), a, b, s, grad=True)
+        assert value == pytest.approx(float(pw @ lm), rel=1e-12)
+        scale = np.abs(pw[:, None] * g).sum(axis=0)
+        tol = np.array([1e-11, 1e-11, 1e-11 if s < 0.999 else 1e-7])
+        np.testing.assert_array_less(np.abs(grad - pw @ g), tol * scale)
+
+
+def test_scaled_beta_fit_by_rows_equals_the_fit_by_the_series():
+    # reference: the same fit with every pair by the Pfaff series (the likelihood as it was); 2,000
+    # problems at n = 3,000 (about 900 distinct pairs at one n, where the cost rule takes the row)
+    rng = np.random.default_rng(31)
+    n = np.full(2000, 3000)
+    c = rng.binomial(n, 0.5 * rng.beta(0.3, 2.0, n.size))
+
+    class Series(ScaledBetaBinomial):
+        _row_rule = "series"
+
+    auto, series = ScaledBetaBinomial().fit(n=n, c=c), Series().fit(n=n, c=c)
+    rows, ser, _ = auto._plan_cache[3]
+    assert [r.N for r in rows] == [3000] and ser.size == 0
+    for k, v in series.params_.items():
+        assert auto.params_[k] == pytest.approx(v, rel=1e-6)
+        # the standard errors come from a central-difference Hessian of the likelihood (steps 1e-4): its
+        # entries carry the likelihood's rounding (~1e-12 of 10^4) over 1e-8, here 3e-4 relative
+        assert auto.se_[k] == pytest.approx(series.se_[k], rel=1e-2)
+    assert auto.loglik_ == pytest.approx(series.loglik_, abs=1e-6)
+
+
+def test_scaled_beta_plan_takes_rows_only_where_they_are_cheaper():
+    # the cost rule: one n with thousands of distinct c goes to a row (O(n) once instead of O(sqrt(n)) per
+    # pair); 300 problems with 300 distinct n (one pair each) stay with the series; a mix splits by n
+    rng = np.random.default_rng(3)
+    m = ScaledBetaBinomial()
+    theta = np.array([special.logit(0.6), np.log(0.3), np.log(3.0)])
+    n1 = np.full(5000, 10_000)
+    c1 = rng.binomial(n1, 0.6 * rng.beta(0.3, 3.0, n1.size))
+    n2 = rng.choice(np.arange(100, 10_000), 300, replace=False)
+    c2 = rng.binomial(n2, 0.6 * rng.beta(0.3, 3.0, n2.size))
+    for n, c, want in ((n1, c1, [10_000]), (n2, c2, []), (np.r_[n1, n2], np.r_[c1, c2], [10_000])):
+        pn, pc, pw = _pairs(n, c)
+        rows, ser, in_rows = m._plan(theta, pn, pc, pw)
+        assert [r.N for r in rows] == want
+        assert np.array_equal(np.sort(np.r_[ser, in_rows]), np.arange(pn.size))
+        assert np.all(pn[in_rows] == 10_000) and not np.any(pn[ser] == 10_000)
+
+
+def test_scaled_beta_fit_on_pythia_equals_the_series_fit():
+    # reference: the same fits with every pair by the Pfaff series (the likelihood as it was), on the
+    # Pythia MATH counts (Brown et al. 2024; ../shared/data/README.md): parameters to 1e-6 relative
+    rows = np.genfromtxt(shared_file("pythia_math_counts.csv"), delimiter=",", names=True, dtype=None,
+                         encoding="utf-8")
+
+    class Rows(ScaledBetaBinomial):
+        _row_rule = "rows"
+
+    class Series(ScaledBetaBinomial):
+        _row_rule = "series"
+
+    for model in ("Pythia 160M", "Pythia 12B"):
+        sel = rows["model"] == model
+        n, c = rows["n"][sel].astype(int), rows["c"][sel].astype(int)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            by_rows, by_series = Rows().fit(n=n, c=c), Series().fit(n=n, c=c)
+        for k, v in by_series.params_.items():
+            assert by_rows.params_[k] == pytest.approx(v, rel=1e-6)
+        assert by_rows.loglik_ == pytest.approx(by_series.loglik_, abs=1e-6)
 
 
 @pytest.mark.parametrize("theta", [[-2.54, -1.48, 4.42], [0.5, np.log(0.3), np.log(12.0)], [9.0, np.log(0.07), np.log(100.0)],
