@@ -109,7 +109,38 @@ class _SeriesScaledBeta(ScaledBetaBinomial):
     _row_rule = "series"
 
 
+class _RowsScaledBeta(ScaledBetaBinomial):
+    """Every distinct n as a whole row, whatever it costs."""
+
+    _row_rule = "rows"
+
+
+def cost_rule(problems: int = 10_000, seed: int = 29) -> None:
+    """One evaluation with gradient by rows only, by the series only and by the cost rule ("auto"), on
+    10^4 problems whose n take 1 to 3,000 distinct values in [1000, 10^4]: the rule should follow the faster."""
+    gen = np.random.default_rng(seed)
+    theta = np.array([np.log(0.6 / 0.4), np.log(0.3), np.log(3.0)])
+    print(f"\ncost rule: one evaluation with gradient, {problems} problems, truth s=0.6, Beta(0.3, 3), n in [1000, 10^4]")
+    for distinct in (1, 10, 100, 1000, 3000):
+        values = gen.choice(np.arange(1000, 10_001), distinct, replace=False)
+        n = gen.choice(values, problems)
+        c = gen.binomial(n, 0.6 * gen.beta(0.3, 3.0, problems))
+        pn, pc, pw = _pairs(n, c)
+        lb = _log_binom(pn, pc)
+        out = {}
+        for label, cls in (("rows", _RowsScaledBeta), ("series", _SeriesScaledBeta), ("auto", ScaledBetaBinomial)):
+            m = cls()
+            m._negloglik_grad(theta, pn, pc, pw, lb)  # the plan
+            t = time.perf_counter()
+            m._negloglik_grad(theta, pn, pc, pw, lb)
+            out[label] = time.perf_counter() - t
+        chosen = len(m._plan_cache[3][0])
+        print(f"  {distinct:5d} distinct n, {pn.size:5d} distinct pairs: rows {out['rows'] * 1e3:7.1f} ms, series "
+              f"{out['series'] * 1e3:7.1f} ms, auto {out['auto'] * 1e3:7.1f} ms ({chosen} of {distinct} n as rows)")
+
+
 def main() -> None:
+    cost_rule()
     run({"series": _SeriesScaledBeta, "rows": ScaledBetaBinomial})
 
 
