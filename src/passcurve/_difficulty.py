@@ -407,6 +407,7 @@ _ROWS_BUDGET = 1 << 22  # values held at once by the row recurrences and pmf_bin
 # row step 0.43-0.6 µs, a series term 53-67 ns, about 0.1 ms of numpy calls per row)
 _ROW_STEP_TERMS = 8.0
 _ROW_FIXED_TERMS = 2000.0
+_ROW_MAX = 1 << 20  # longest row the fit takes (its Python lists hold ~100 MB there)
 
 
 def _scaled_log_moment_rows(ns: Any, a: float, b: float, s: float) -> list[np.ndarray]:
@@ -1476,7 +1477,8 @@ class ScaledBetaBinomial(DifficultyModel):
         ``_ROW_STEP_TERMS``·N + ``_ROW_FIXED_TERMS`` series terms (:func:`_scaled_rows_loglik`), the n's pairs
         by the series the sum of their windows' lengths there (:func:`_scaled_window`): a row wins when the
         n has many distinct c (10^4 problems at n = 10^4: about 2,000 pairs of about 1,000 terms each
-        against one row of 10^4 steps), the series when each n has one or two.
+        against one row of 10^4 steps), the series when each n has one or two. No row is longer than
+        ``_ROW_MAX`` (2^20; the loop keeps the row's ratios and adjoint in Python lists).
         """
         cached = getattr(self, "_plan_cache", None)
         if cached is not None and cached[0] is n and cached[1] is c and cached[2] is w:
@@ -1495,7 +1497,7 @@ class ScaledBetaBinomial(DifficultyModel):
                 series_cost = np.bincount(inv, weights=hi - lo + 1.0, minlength=ns.size)
             except PasscurveError:  # degenerate starting parameters: the series would fail there anyway
                 series_cost = np.full(ns.size, np.inf)
-            use = (ns >= 1) & (_ROW_STEP_TERMS * ns + _ROW_FIXED_TERMS < series_cost)
+            use = (ns >= 1) & (ns <= _ROW_MAX) & (_ROW_STEP_TERMS * ns + _ROW_FIXED_TERMS < series_cost)
         rows = []
         for k in np.flatnonzero(use).tolist():
             sel = inv == k
