@@ -536,10 +536,12 @@ def _scaled_log_moment(c: np.ndarray, d: np.ndarray, a: float, b: float, s: floa
     mean_j = np.empty(flat_c.size) if grad else out
     mean_pb = np.empty(flat_c.size) if grad else out  # E_w[psi(b + j)]
     mean_pc = np.empty(flat_c.size) if grad else out  # E_w[psi(cc + j)]
-    # ragged evaluation in chunks
+    # ragged evaluation in chunks of about 2^16 terms: each pass over a chunk's arrays (0.5 MB each) stays in
+    # the processor's cache; with 2^21 (16 MB arrays) the same 8.5 million terms took 1.6 times as long
+    # (0.27 against 0.16 s without gradient, 0.54 against 0.35 s with, shared 2-core machine)
     bounds = np.cumsum(lens)
     start = 0
-    limit = 1 << 21
+    limit = 1 << 16
     while start < flat_c.size:
         base = bounds[start - 1] if start else 0
         stop = max(int(np.searchsorted(bounds, base + limit, side="right")), start + 1)
@@ -568,14 +570,19 @@ def _scaled_log_moment(c: np.ndarray, d: np.ndarray, a: float, b: float, s: floa
         ssum = np.add.reduceat(wt, offs)
         out[idx] = log_lo + mx + np.log(ssum)
         if grad:
-            # ψ(x + j) = ψ(x + lo) + Σ_{i=lo}^{j-1} 1/(x + i), by the same running sums
-            inv_b = np.where(start_of, 0.0, 1.0 / (b + jm))
-            inv_c = np.where(start_of, 0.0, 1.0 / (ccs + jm))
+            # ψ(x + j) = ψ(x + lo) + Σ_{lo<i<=j} 1/(x + i - 1), so with the tail weights T_i = Σ_{j>=i} w_j,
+            # Σ_j w_j ψ(x + j) = ψ(x + lo)·Σ w + Σ_{i>lo} T_i/(x + i - 1): one running sum (of the weights,
+            # T_i = Σ w - Σ_{lo<=j<i} w_j) serves both x = b and x = cc
+            prev_w = np.empty_like(wt)
+            prev_w[1:] = wt[:-1]
+            prev_w[start_of] = 0.0
+            tail = ssum[seg] - _segment_cumsum(prev_w, offs, seg)
             mean_j[idx] = np.add.reduceat(wt * j, offs) / ssum
-            mean_pb[idx] = special.digamma(b + l0) + np.add.reduceat(
-                wt * _segment_cumsum(inv_b, offs, seg), offs) / ssum
-            mean_pc[idx] = special.digamma(c0 + l0) + np.add.reduceat(
-                wt * _segment_cumsum(inv_c, offs, seg), offs) / ssum
+            with np.errstate(divide="ignore", invalid="ignore"):
+                for mean, x, x0 in ((mean_pb, b, b + l0), (mean_pc, ccs, c0 + l0)):
+                    q = tail / (x + jm)
+                    q[start_of] = 0.0  # no step into a window's first term (x + lo - 1 may be 0 there)
+                    mean[idx] = special.digamma(x0) + np.add.reduceat(q, offs) / ssum
         start = stop
     res = (
         flat_c * np.log(s)
