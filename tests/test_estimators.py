@@ -448,6 +448,31 @@ def test_pass_pow_k_keeps_relative_accuracy_when_c_is_much_smaller_than_n(n, sha
     assert pc.mean_curve([n], [c], [k], "pass_pow_k")[0][0] == pytest.approx(float(exact), rel=1e-13)
 
 
+def test_short_pass_pow_k_products_to_the_last_digit():
+    # pass^1 = c/n went through exp(log(c/n)) and kept that log's rounding, ~|ln F|·2^-53: pass_pow_k(10, 1, 1)
+    # was 0.10000000000000002 and pass_pow_k(10**4, 1, 1) 1.0000000000000009e-04 (4 units in the last place)
+    assert pc.pass_pow_k(10, 1, 1) == 0.1
+    assert pc.pass_pow_k(10**4, 1, 1) == 1e-4
+    assert pc.pass_pow_k(3, 1, 1) == 1 / 3
+    assert pc.g_pass_at_k(10, 1, 1, 1.0) == 0.1
+    np.testing.assert_array_equal(pc.pass_pow_k(np.array([10, 20, 10**6]), 1, 1), [0.1, 0.05, 1e-6])
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.integers(1, 2**40), st.data())
+def test_short_pass_pow_k_products_within_their_roundings(n, data):
+    # up to 32 factors the product itself: at most 2m roundings of 2^-53 each, whatever the size of pass^k
+    k = data.draw(st.integers(1, min(n, 32)))
+    c = data.draw(st.one_of(st.integers(0, n), st.integers(max(0, n - 32), n), st.integers(0, min(n, 3 * k))))
+    m = min(n - c, k)
+    exact = exact_fail_product(n, n - c, k)
+    got = pc.pass_pow_k(n, c, k)
+    if exact < Fraction(2.0**-1022):
+        assert abs(Fraction(got) - exact) <= Fraction(2.0**-1074) * 2 * m + exact * 2 * m * Fraction(2.0**-53)
+    else:
+        assert rel_err(got, exact) <= 2 * m * 2.0**-53
+
+
 def test_pairs_with_huge_n_are_not_merged():
     # API audit: the pair key n * (max n + 1) + c wrapped in int64 for n above ~3e9, so two problems shared one
     # estimate. pass@1 = c/n exactly (closed form) and pass^1 = c/n as well.

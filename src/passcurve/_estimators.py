@@ -21,8 +21,9 @@ near 1e-13 for n up to 10^7.
 A single F whose product has more than ``_DIRECT_MAX`` factors (both c and k large) is not
 summed at all: :func:`_log_fail_em` evaluates the sum in closed form by the Euler–Maclaurin
 formula (exact integral, six Bernoulli corrections, the last 16 factors summed directly), in
-O(1) per value and to about 2e-15 relative error of both 1 - F and F (checked against exact
-rational arithmetic). Whole curves (every k up to n) still use the cumulative sum, whose cost
+O(1) per value, to about 2e-16 relative error of 1 - F and a few 1e-15 plus ~3.6e-16·|ln F| of F
+(checked against exact rational arithmetic; F itself from a log carries at least |ln F|·2^-53). Where F
+is the answer and has at most 32 factors (:func:`_fail_prob`), it is their plain product. Whole curves (every k up to n) still use the cumulative sum, whose cost
 is the size of the output; a few k of a problem with a large n use the closed form, so a
 curve over a log-spaced grid costs O(grid) per problem, not O(n).
 """
@@ -344,6 +345,32 @@ def _log_fail_to_prob(logf: np.ndarray) -> np.ndarray:
     return out
 
 
+_SHORT = 32  # products of at most this many factors are multiplied out where F itself is the answer
+
+
+def _fail_prob(n: np.ndarray, c: np.ndarray, k: np.ndarray) -> np.ndarray:
+    """F = C(n-c, k)/C(n, k) itself (pass^k = F(n, n-c, k)), broadcasting; NaN where k > n.
+
+    exp(log F) carries the rounding of log F, about |ln F|·2^-53 relative: pass^1 = 1/10 came out as
+    0.10000000000000002 and 1/10^4 four units in the last place off. Where F has at most _SHORT factors it is
+    their plain product instead (each factor one rounding, so at most 2·_SHORT roundings, and correctly
+    rounded for a single factor); longer products keep the log-sum, whose own rounding then dominates.
+    """
+    out = _log_fail(n, c, k, _log_fail_to_prob, exact=True)
+    nb, cb, kb = np.broadcast_arrays(n, c, k)
+    m = np.minimum(cb, kb)
+    short = (m <= _SHORT) & (cb + kb <= nb)
+    if short.any():
+        ns, ms, Ms = nb[short], m[short], np.maximum(cb, kb)[short]
+        prod = np.ones(ns.shape)
+        for j in range(int(ms.max())):
+            live = ms > j
+            prod[live] *= (ns[live] - Ms[live] - j).astype(np.float64) / (ns[live] - j).astype(np.float64)
+        out = np.array(out, dtype=np.float64, copy=True)
+        out[short] = prod + 0.0
+    return out
+
+
 # ----------------------------------------------------------------------------------------
 # hypergeometric probabilities to full relative precision (G-pass@k, mG-pass@k)
 # ----------------------------------------------------------------------------------------
@@ -644,7 +671,7 @@ def pass_pow_k(n: Any, c: Any, k: Any, *, k_gt_n: KGtN = "raise") -> Any:
     0.466667
     """
     n_a, c_a, k_a = _nck_iv(n, c, k, k_gt_n)
-    out = _log_fail(n_a, n_a - c_a, k_a, _log_fail_to_prob, exact=True)
+    out = _fail_prob(n_a, n_a - c_a, k_a)
     return _scalar_out(out, n, c, k)
 
 
@@ -694,7 +721,7 @@ def g_pass_at_k(n: Any, c: Any, k: Any, tau: Any, *, k_gt_n: KGtN = "raise") -> 
     if first.any():
         out[first] = _log_fail(n_b[first], c_b[first], k_b[first], _log_fail_to_pass)
     if last.any():
-        out[last] = _log_fail(n_b[last], n_b[last] - c_b[last], k_b[last], _log_fail_to_prob, exact=True)
+        out[last] = _fail_prob(n_b[last], n_b[last] - c_b[last], k_b[last])
     mid &= k_b <= n_b
     if mid.any():
         out[mid] = _hyper_sf(n_b[mid], c_b[mid], k_b[mid], m[mid])
