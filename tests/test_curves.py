@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 
 import passcurve as pc
 from passcurve import Counts, DroppedProblemsWarning, PasscurveError
+from passcurve._curves import mean_curve
 
 
 def exact_mean_pass(ns, cs, k, ws=None):
@@ -223,3 +224,17 @@ def test_simulator_reproducible_and_model_truth():
     spec = pc.ModelSpec("x", alpha=0.3, beta=3.0)
     # ../shared/REFERENCE.md: Beta(0.3, 3) exact E[(1-p)^1e4] = 0.0846500
     assert 1 - spec.true_pass_at_k(10**4) == pytest.approx(0.0846500, abs=5e-7)
+
+
+def test_pass_pow_k_curve_short_products_to_the_last_digit():
+    # exp of the log-sum kept the log's rounding (~|ln F|·2^-53): curve()'s pass^1 of a problem with c/n = 1/10
+    # was 0.10000000000000002, of 1/10^4 1.0000000000000009e-04, and pass^27 of (309323, 25984) 6.4e-15 off
+    # relative; for k <= 32 it is now the plain product pass_pow_k gives, against exact rationals
+    for n, c, k, exact in [(10, 1, 1, Fraction(1, 10)), (10**4, 1, 1, Fraction(1, 10**4)),
+                           (10**6, 3, 2, Fraction(6, 10**6 * (10**6 - 1))),
+                           (309_323, 25_984, 27, Fraction(math.comb(25_984, 27), math.comb(309_323, 27)))]:
+        got = mean_curve(np.array([n]), np.array([c]), np.array([k]), "pass_pow_k")[0][0]
+        assert got == pc.pass_pow_k(n, c, k)
+        assert abs(Fraction(got) - exact) <= exact * 2 * k * Fraction(2.0**-53)
+    res = pc.curve(pc.Counts.from_arrays([10, 10**4], [1, 1], model=["a", "b"]), k=[1], k_gt_n="nan")
+    assert res.values["pass_pow_k"][:, 0].tolist() == [0.1, 1e-4]

@@ -15,7 +15,7 @@ import numpy as np
 from ._adaptive import check_design
 from ._counts import Counts, check_counts_object
 from ._errors import DroppedProblemsWarning, PasscurveError, record_warning
-from ._estimators import _log_fail_table
+from ._estimators import _SHORT, _fail_prob, _log_fail_table
 from ._pairs import distinct_pairs
 from ._results import long_frame, metric_name
 from ._validation import (
@@ -205,6 +205,11 @@ def mean_curve(
             def tr(x: np.ndarray) -> np.ndarray:
                 return np.exp(x)
         total = _log_fail_table(up[:, 0], up[:, 1], uk, transform=tr, weights=pw, exact=metric == "pass_pow_k")
+        short = uk <= _SHORT
+        if metric == "pass_pow_k" and short.any():
+            # the first k as plain products, as pass_pow_k gives them (exp of the log-sum kept its rounding)
+            tab = _fail_prob(up[:, 0, None], up[:, 1, None], uk[short][None, :])
+            total[short] = pw @ np.where(np.isnan(tab), 0.0, tab)
     with np.errstate(invalid="ignore", divide="ignore"):
         mean = np.where(wsum > 0, total / np.where(wsum > 0, wsum, 1.0), np.nan)
     out = np.empty_like(mean)
