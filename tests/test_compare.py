@@ -318,6 +318,28 @@ def test_within_variance_exact_rational():
     assert got == pytest.approx(float(var), rel=1e-12)
 
 
+def _exact_within_var(p: Fraction, n: int, k: int, metric: str) -> Fraction:
+    tot = math.comb(n, k)
+    est = [Fraction(tot - math.comb(n - c, k), tot) if metric == "pass_at_k" else Fraction(math.comb(c, k), tot)
+           for c in range(n + 1)]
+    w = [math.comb(n, c) * p**c * (1 - p) ** (n - c) for c in range(n + 1)]
+    return sum(wi * e * e for wi, e in zip(w, est, strict=True)) - sum(wi * e for wi, e in zip(w, est, strict=True)) ** 2
+
+
+@pytest.mark.parametrize(("n", "k", "p", "metric"), [
+    (200, 150, Fraction(1, 4), "pass_at_k"),  # was 2.4e-13 off (the overlap law's lgamma start, 2k > n)
+    (200, 150, Fraction(3, 4), "pass_pow_k"),
+    (1000, 700, Fraction(1, 2), "pass_at_k"),  # 6.3e-270: was 0 ((1-p)^{2k} underflowed apart from its factor)
+    (1000, 700, Fraction(1, 2), "pass_pow_k"),
+    (200, 10, Fraction(1, 4), "pass_at_k"),
+])
+def test_within_variance_to_full_precision_when_2k_exceeds_n(n, k, p, metric):
+    # reference: exact rational arithmetic over every c (the definition)
+    var = _exact_within_var(p, n, k, metric)
+    got = float(_within_var_exact(np.array([float(p)]), n, k, metric, None)[0])
+    assert abs(Fraction(got) - var) <= var * Fraction(1e-13)
+
+
 def test_within_variance_at_huge_n_follows_the_delta_method():
     # closed form: for n → ∞, Var ≈ k² p (1-p)^(2k-1) / n (delta method on 1 - (1-p)^k).
     # The exact variance used to need a p × (n+1) matrix (23 GB at n = 3·10^6)

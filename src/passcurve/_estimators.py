@@ -527,6 +527,30 @@ def _hyper_window_sum(n: np.ndarray, c: np.ndarray, k: np.ndarray, start: np.nda
     return out
 
 
+def _hyper_log_pmf_run(n: int, c: int, k: int) -> tuple[int, np.ndarray]:
+    """(lo, log P(X = x) for x = lo..hi) over the whole support of one Hypergeometric(n, c, k): one x in every
+    _HYPER_ANCHOR by :func:`_hyper_log_pmf` (the one nearest the mode), the others by ratio steps outwards from it,
+    as in :func:`_hyper_window_sum` (the same precision at a sixteenth of the cost)."""
+    lo, hi = max(0, c + k - n), min(c, k)
+    B = _HYPER_ANCHOR
+    L = -(-(hi - lo + 1) // B) * B
+    x = lo + np.arange(L, dtype=np.float64)
+    mode = min(max(int(np.floor((k + 1.0) * (c + 1.0) / (n + 2.0))), lo), hi)
+    first = x[::B]
+    xa = np.minimum(np.clip(mode, first, np.minimum(first + (B - 1), hi)), hi).astype(np.int64)
+    full = np.full(xa.size, 1, dtype=np.int64)
+    la = _hyper_log_pmf(xa, n * full, c * full, k * full)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        step = np.log(((c - x) / (x + 1.0)) * ((k - x) / (n - c - k + x + 1.0))).reshape(-1, B)
+    xg = x.reshape(-1, B)
+    up = np.where(xg >= xa[:, None], step, 0.0)
+    fwd = np.zeros(up.shape)
+    fwd[:, 1:] = np.cumsum(up[:, :-1], axis=1)
+    down = np.where(xg < xa[:, None], step, 0.0)
+    bwd = np.cumsum(down[:, ::-1], axis=1)[:, ::-1]
+    return lo, (la[:, None] + fwd - bwd).ravel()[: hi - lo + 1]
+
+
 def _hyper_window(n: np.ndarray, c: np.ndarray, k: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Support ends, mode and a half-width W beyond which the terms are below e^-70 of the largest (the law is
     log-concave and sub-Gaussian: Bernstein with the binomial variance k·(c/n)·(1 - c/n) >= the hypergeometric)."""
