@@ -518,3 +518,16 @@ def test_default_grid_stops_at_1024():
     res = vote(tal)
     assert DEFAULT_K_MAX == 1024 and res.k.tolist() == [2**i for i in range(11)]
     assert vote(AnswerTallies.from_answers([["a", "b", "a"]], ["a"])).k.tolist() == [1, 2]  # up to the smallest n
+
+
+@pytest.mark.parametrize(("tallies", "abstain", "k", "ties"), [
+    ([5, 18, 68, 53], 8, 51, "random"),  # 46+ other votes over 3 answers: one has >= 16 > 5 gold votes
+    ([7, 78, 60, 76], 0, 44, "strict"),
+    ([13, 55, 51, 67], 8, 59, "strict"),  # strict ties: a wrong answer must stay below the gold count
+    ([6, 7, 33, 72, 10], 0, 28, "strict"),
+])
+def test_impossible_gold_lead_is_exactly_zero(tallies, abstain, k, ties):
+    # exact rational DP gives 0 (gold can never lead); the Fourier sum left its rounding: 8.3e-32, 6.3e-27,
+    # 3.5e-26, 1.1e-23
+    assert exact_dp(tallies[0], tallies[1:], abstain, k, ties) == 0
+    assert maj_at_k_tallies(tallies, 0, k, ties=ties, abstain=abstain) == 0.0
