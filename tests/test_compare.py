@@ -340,6 +340,28 @@ def test_within_variance_to_full_precision_when_2k_exceeds_n(n, k, p, metric):
     assert abs(Fraction(got) - var) <= var * Fraction(1e-13)
 
 
+@pytest.mark.parametrize(("n", "k", "tau", "p"), [
+    (50, 10, 0.5, Fraction(1023, 1024)),  # 2.9e-21: was 0 (E[est²] - E[est]², both near 1)
+    (200, 10, 0.9, Fraction(1023, 1024)),  # 1.31e-7: was 2.5e-9 off relative
+    (100, 30, 0.3, Fraction(1, 2)),  # 3.2e-4: was 1.3e-12 off
+    (60, 20, 0.75, Fraction(1023, 1024)),
+    (200, 10, 0.5, Fraction(1, 20)),
+])
+def test_g_pass_within_variance_without_cancellation(n, k, tau, p):
+    # reference: exact rational arithmetic over every c (the definition), G-pass@k as an exact hypergeometric tail
+    m = max(math.ceil(Fraction(tau).limit_denominator(1000) * k), 1)
+    tot = math.comb(n, k)
+    s1 = s2 = Fraction(0)
+    for c in range(n + 1):
+        w = math.comb(n, c) * p**c * (1 - p) ** (n - c)
+        est = Fraction(sum(math.comb(c, j) * math.comb(n - c, k - j) for j in range(m, min(c, k) + 1)), tot)
+        s1 += w * est
+        s2 += w * est * est
+    var = s2 - s1 * s1
+    got = float(_within_var_exact(np.array([float(p)]), n, k, "g_pass_at_k", tau)[0])
+    assert abs(Fraction(got) - var) <= var * Fraction(1e-13)
+
+
 def test_within_variance_at_huge_n_follows_the_delta_method():
     # closed form: for n → ∞, Var ≈ k² p (1-p)^(2k-1) / n (delta method on 1 - (1-p)^k).
     # The exact variance used to need a p × (n+1) matrix (23 GB at n = 3·10^6)

@@ -580,6 +580,20 @@ def _hyper_sf(n: np.ndarray, c: np.ndarray, k: np.ndarray, m: np.ndarray) -> np.
     return out
 
 
+def _hyper_tails(n: np.ndarray, c: np.ndarray, k: np.ndarray, m: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(P(X < m), P(X >= m)), each to the relative precision of :func:`_hyper_sf` (the one summed directly
+    and 1 minus a sum of at most about 1 - 1/e), for variances that must not subtract numbers near 1."""
+    lo, hi, mode, width = _hyper_window(n, c, k)
+    upper = m > k * c / n.astype(np.float64)
+    start = np.where(upper, m, np.maximum(lo, np.minimum(m - 1, mode) - width))
+    stop = np.where(upper, np.minimum(hi, np.maximum(m, mode) + width), m - 1)
+    s = _hyper_window_sum(n, c, k, start, stop, mode, None)
+    above, below = np.where(upper, s, 1.0 - s), np.where(upper, 1.0 - s, s)
+    above[m <= lo], below[m <= lo] = 1.0, 0.0
+    above[m > hi], below[m > hi] = 0.0, 1.0
+    return below, above
+
+
 def _hyper_excess(n: np.ndarray, c: np.ndarray, k: np.ndarray, a: np.ndarray) -> np.ndarray:
     """E[(X - a)^+], X ~ Hypergeometric(n, c, k), flat int64 arrays with k <= n (positive terms only)."""
     lo, hi, mode, width = _hyper_window(n, c, k)
