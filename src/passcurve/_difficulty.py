@@ -48,6 +48,7 @@ from scipy import optimize, special, stats
 
 from ._counts import Counts, check_counts_object
 from ._errors import ConvergenceWarning, DegenerateDataWarning, PasscurveError
+from ._estimators import _STIRLING_SERIES
 from ._pairs import distinct_pairs
 from ._results import pandas_module
 from ._validation import (
@@ -139,9 +140,13 @@ def _shifted(f: Any, asymptotic: Any, step: Any, x: Any, m: Any) -> np.ndarray:
 
 
 def _stirling_tail(z: Any) -> Any:
-    """Stirling's series for log Γ beyond its first term: −1/(360z³) + 1/(1260z⁵) − 1/(1680z⁷) + 1/(1188z⁹)."""
+    """Stirling's series for log Γ beyond its first term: −1/(360z³) + 1/(1260z⁵) − 1/(1680z⁷) + 1/(1188z⁹)
+    (the coefficients B_2j/(2j(2j−1)) of ``_estimators._STIRLING_SERIES``, j = 2..5)."""
     w = 1.0 / (z * z)
-    return (-1.0 / 360.0 + w * (1.0 / 1260.0 + w * (-1.0 / 1680.0 + w / 1188.0))) * w / z
+    acc = _STIRLING_SERIES[4]
+    for coef in _STIRLING_SERIES[3:0:-1]:
+        acc = coef + w * acc
+    return acc * w / z
 
 
 def _stirling_rising(x: np.ndarray, m: np.ndarray) -> np.ndarray:
