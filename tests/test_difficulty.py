@@ -500,6 +500,20 @@ def test_posterior_pass_at_1_is_the_posterior_mean_to_the_last_digits():
         assert float(zi.posterior_pass_at_k(n, c, 1)) == pytest.approx((1 - r0) * mean, rel=4e-15)
 
 
+def test_posterior_pass_at_k_of_a_runaway_fit_raises_no_numpy_warnings():
+    # three under-dispersed problems (1, 2, 3 of 20) send the zero-inflated Beta's concentration to ~1e57, where
+    # exp(theta) overflows: the conjugate posterior evaluated its parts outside numpy's errstate and warned once
+    # per call, and the report (which records warnings) grew to 24 GB on the forecast's repeated calls
+    f = ZeroInflatedBetaBinomial().fit(n=[20, 20, 20], c=[1, 2, 3])
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        out = f.posterior_pass_at_k([20, 20], [1, 0], [1, 1000])
+        f._theta = np.array([f._theta[0], 720.0, 722.0])  # a Laplace draw far out: exp overflows to inf
+        f.posterior_pass_at_k([20], [1], [1000])
+    assert not [w for w in caught if issubclass(w.category, RuntimeWarning)]
+    assert np.all((out >= 0) & (out <= 1))
+
+
 @pytest.mark.parametrize(("x", "w", "m"), [(0.001, 5, 10.0), (0.3, 1, 0.3), (12.36, 1, 0.2955), (25.0, 3, 0.001),
                                            (29.9, 1, 1e-6), (30.0, 1, 0.01), (1000.0, 1, 0.01), (1e6, 40, 3.5),
                                            (0.5, 10**5, 1e-3)])

@@ -1109,7 +1109,8 @@ class DifficultyModel:
         """Empirical-Bayes pass@k of observed problems: 1 - E[(1-p)^k | n, c] (0 <= c <= n, k > 0)."""
         n_a, c_a, k_a = np.broadcast_arrays(*_posterior_iv(n, c, k))
         theta = self._check_fitted()
-        parts = self._beta_parts(theta)
+        with np.errstate(all="ignore"):  # a runaway fit's exp(theta) overflows to inf, as in log_moment
+            parts = self._beta_parts(theta)
         if parts is None:
             lf = self.log_moment(c_a, n_a - c_a + k_a) - self.log_moment(c_a, n_a - c_a)
             return -np.expm1(np.minimum(lf, 0.0))
