@@ -107,6 +107,23 @@ _BETALN_UPTO = 1e3  # likelihood terms (exact=False) use betaln differences up t
 _STIRLING_FROM = 30.0  # from here up, log Γ(x+m) − log Γ(x) and ψ(x+m) − ψ(x) come from the asymptotic series
 
 
+_SHIFT_BLOCK = 1 << 20  # (value, shift) pairs formed at once by the recurrences' upward sums (_upward_sum)
+
+
+def _upward_sum(x: np.ndarray, up: np.ndarray, term: Any, *params: np.ndarray) -> np.ndarray:
+    """Σ_{j < up_i} term(x_i + j, *params_i) for each element i (flat arrays): the steps of a recurrence that
+    raises x by up_i, as one (element, j) block of at most _SHIFT_BLOCK values, else a loop over j."""
+    top = int(up.max(initial=0.0))
+    if x.size * top <= _SHIFT_BLOCK:
+        j = np.arange(top, dtype=np.float64)
+        vals = term(x[:, None] + j, *(p[:, None] for p in params))
+        return np.where(j < up[:, None], vals, 0.0).sum(axis=1)
+    total = np.zeros(x.shape)
+    for jj in range(top):
+        total += np.where(jj < up, term(x + jj, *params), 0.0)
+    return total
+
+
 def _shifted(f: Any, asymptotic: Any, step: Any, x: Any, m: Any) -> np.ndarray:
     r"""f(x, m) for x > 0, m >= 0, where f(z, m) = f(z+1, m) − step(z, m) and ``asymptotic`` is exact for z >= 30.
 
@@ -132,10 +149,7 @@ def _shifted(f: Any, asymptotic: Any, step: Any, x: Any, m: Any) -> np.ndarray:
         if shift.any():
             xs, ms = x[shift], m[shift]
             steps = np.ceil(_STIRLING_FROM - xs)
-            j = np.arange(int(steps.max()), dtype=np.float64)
-            terms = step(xs[:, None] + j, ms[:, None])
-            total = np.where(j < steps[:, None], terms, 0.0).sum(axis=1)
-            out[shift] = asymptotic(xs + steps, ms) - total
+            out[shift] = asymptotic(xs + steps, ms) - _upward_sum(xs, steps, step, ms)
     return out
 
 
@@ -199,9 +213,6 @@ def _digamma_diff(x: Any, m: Any) -> np.ndarray:
                     lambda z, k: -k / (z * (z + k)), x, m)
 
 
-_SHIFT_BLOCK = 1 << 20  # (value, shift) pairs formed at once by _rising_step's recurrence
-
-
 def _stirling_step(x: np.ndarray, w: np.ndarray, m: np.ndarray) -> np.ndarray:
     """:func:`_rising_step` for x >= 30 by Stirling's form (the first formula there)."""
     y = x + w
@@ -256,18 +267,8 @@ def _rising_step(x: Any, w: Any, m: Any) -> np.ndarray:
         if near.any():
             xs, ws, ms = x[near], w[near], m[near]
             up = np.ceil(_STIRLING_FROM - xs)
-            part = _stirling_step(xs + up, ws, ms)
-            top = int(up.max())
-            mw = ms * ws
-            if xs.size * top <= _SHIFT_BLOCK:
-                j = np.arange(top, dtype=np.float64)
-                xj = xs[:, None] + j
-                terms = np.log1p(-mw[:, None] / ((xj + ws[:, None]) * (xj + ms[:, None])))
-                part -= np.where(j < up[:, None], terms, 0.0).sum(axis=1)
-            else:
-                for jj in range(top):
-                    part -= np.where(jj < up, np.log1p(-mw / ((xs + jj + ws) * (xs + jj + ms))), 0.0)
-            out[near] = part
+            out[near] = _stirling_step(xs + up, ws, ms) - _upward_sum(
+                xs, up, lambda z, ww, mm: np.log1p(-(mm * ww) / ((z + ww) * (z + mm))), ws, ms)
     return out
 
 
