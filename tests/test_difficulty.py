@@ -989,6 +989,34 @@ def test_standard_errors_in_the_interior_are_all_reported():
         assert abs(f.params_[k] - truth) < 4 * f.se_[k]
 
 
+def test_a_runaway_fit_reports_its_parameters_as_not_identified():
+    # three under-dispersed problems (1, 2, 3 of 20) send the Beta mixture's concentrations to ~1e61: the
+    # likelihood is flat in them, the information's smallest eigenvalues are ~1e-16-1e-8 of its largest, and its
+    # inverse gave 'standard errors' of 1e69 and a covariance the forecast drew from. Reference for "not
+    # identified": the likelihood itself, which moves by < 1e-6 when alpha1 and beta1 are both multiplied by e^5
+    # (an SE of ~1 in log scale would move it by ~12)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        f = BetaMixtureBinomial().fit(n=[20, 20, 20], c=[1, 2, 3])
+    pn, pc, pw = f.pairs_
+    lb = _log_binom(pn, pc)
+    shifted = f._theta.copy()
+    shifted[f._nw():f._nw() + 2] += 5.0  # (log alpha1, log beta1) follow the weights' logits
+    assert abs(f._negloglik(shifted, pn, pc, pw, lb) - f._negloglik(f._theta, pn, pc, pw, lb)) < 1e-6
+    assert all(np.isnan(v) for v in f.se_.values())
+    assert all(v is None for v in f.to_dict()["se"].values())
+    assert f.cov_theta_ is None
+    # an identified fit of the same model keeps finite SEs and its covariance (reference: simulation truth within
+    # 5 SEs)
+    rng = np.random.default_rng(3)
+    n = np.full(600, 300)
+    hard = rng.random(n.size) < 0.5
+    c = rng.binomial(n, np.where(hard, rng.beta(0.3, 30.0, n.size), rng.beta(5.0, 5.0, n.size)))
+    g = BetaMixtureBinomial().fit(n=n, c=c)
+    assert g.cov_theta_ is not None
+    assert all(np.isfinite(v) and v > 0 for k, v in g.se_.items() if k not in g.boundary_)
+
+
 def test_beta_standard_errors_from_the_observed_information_in_closed_form():
     # reference: the observed information of the beta-binomial in (a, b), written here from trigamma sums over
     # the problems (psi1(a+c) - psi1(a) - psi1(a+b+n) + psi1(a+b), ...), inverted; the fit's SEs come from its

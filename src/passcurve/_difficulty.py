@@ -732,8 +732,24 @@ def _scaled_rows_loglik(rows: list[_ScaledRow], a: float, b: float, s: float, gr
 # ----------------------------------------------------------------------------------------
 # numerical helpers
 # ----------------------------------------------------------------------------------------
-def _inverse_information(H: np.ndarray) -> np.ndarray | None:
-    """H⁻¹ when it is a usable covariance (finite, non-negative diagonal), else None."""
+# Relative precision of the observed information: differences of an analytic gradient carry ~1e-8 relative noise
+# (:func:`_grad_hessian`), so a curvature below this fraction of the largest cannot be told from zero.
+_INFORMATION_RTOL = 1e-8
+
+
+def _inverse_information(H: np.ndarray, rtol: float = 0.0) -> np.ndarray | None:
+    """H⁻¹ when it is a usable covariance (finite, non-negative diagonal), else None.
+
+    With ``rtol > 0``, H must also be positive definite to that relative precision: every eigenvalue above
+    ``rtol`` times the largest. A flatter direction is not identified by the data, and H⁻¹ along it is rounding
+    noise (three problems at 1, 2, 3 of 20 send a Beta mixture's concentrations to ~1e61, whose 'standard errors'
+    came out as 1e69)."""
+    if rtol > 0:
+        if not np.all(np.isfinite(H)):
+            return None
+        ev = np.linalg.eigvalsh(0.5 * (H + H.T))
+        if ev[-1] <= 0 or ev[0] <= rtol * ev[-1]:
+            return None
     try:
         cov = np.linalg.inv(H)
     except np.linalg.LinAlgError:
@@ -833,7 +849,9 @@ class DifficultyModel:
     se_ : dict of str to float
         Standard errors from the observed information (inverse numerical Hessian of the
         negative log-likelihood in the unconstrained parametrisation, delta method back).
-        NaN when the Hessian is singular. A parameter on its boundary (impossible mass or
+        NaN when the Hessian is singular, or not positive definite to its own precision (an
+        eigenvalue below 1e-8 of the largest, among the coordinates off their boundary: a direction
+        the data do not identify, e.g. a mixture's concentration running away). A parameter on its boundary (impossible mass or
         1 − scale below 1e-6) has NaN, and the others' come from the information with it held
         there (a Wald interval at a boundary means nothing).
     boundary_ : tuple of str
@@ -977,14 +995,16 @@ class DifficultyModel:
         except (np.linalg.LinAlgError, ValueError):
             H = None
         if H is not None:
-            cov_t = _inverse_information(H)
-            if cov_t is not None:
-                self.cov_theta_ = cov_t  # the forecast's Laplace draws (corrected toward the likelihood)
             keep = ~edge
             # standard errors: a coordinate on its boundary has none (the likelihood is flat
-            # there, and its Wald interval means nothing); the others are conditional on it
-            sub = cov_t if not edge.any() else (_inverse_information(H[np.ix_(keep, keep)]) if keep.any() else None)
+            # there, and its Wald interval means nothing); the others are conditional on it, and
+            # exist only when the information about them is positive definite to its precision
+            sub = _inverse_information(H[np.ix_(keep, keep)], _INFORMATION_RTOL) if keep.any() else None
             if sub is not None:
+                # the forecast's Laplace draws (corrected toward the likelihood), a boundary coordinate's
+                # huge variance included; a fit with an unidentified direction has none (its forecast
+                # resamples problems and refits instead)
+                self.cov_theta_ = sub if not edge.any() else _inverse_information(H)
                 Jk = J[:, keep]
                 se = np.sqrt(np.maximum(np.diag(Jk @ sub @ Jk.T), 0.0))
                 se[[names.index(name) for name in self.boundary_]] = np.nan
