@@ -1006,6 +1006,9 @@ def test_a_runaway_fit_reports_its_parameters_as_not_identified():
     assert all(np.isnan(v) for v in f.se_.values())
     assert all(v is None for v in f.to_dict()["se"].values())
     assert f.cov_theta_ is None
+    assert set(f.unidentified_) == set(f.params_) - set(f.boundary_) and f.boundary_ == ("impossible",)
+    assert f.to_dict()["unidentified"] == list(f.unidentified_)
+    assert "alpha1=" in f.summary and f.summary.count("(not identified)") == 6
     # an identified fit of the same model keeps finite SEs and its covariance (reference: simulation truth within
     # 5 SEs)
     rng = np.random.default_rng(3)
@@ -1013,7 +1016,7 @@ def test_a_runaway_fit_reports_its_parameters_as_not_identified():
     hard = rng.random(n.size) < 0.5
     c = rng.binomial(n, np.where(hard, rng.beta(0.3, 30.0, n.size), rng.beta(5.0, 5.0, n.size)))
     g = BetaMixtureBinomial().fit(n=n, c=c)
-    assert g.cov_theta_ is not None
+    assert g.cov_theta_ is not None and g.unidentified_ == ()
     assert all(np.isfinite(v) and v > 0 for k, v in g.se_.items() if k not in g.boundary_)
 
 

@@ -71,6 +71,23 @@ def test_fit_table_and_json(sim_csv):
     assert {"model", "difficulty_model"} <= set(frame.columns) and {"model", "difficulty_model"} <= set(d["fits"][0])
 
 
+def test_fit_says_which_parameters_are_at_a_bound_or_not_identified(tmp_path):
+    # three under-dispersed problems (1, 2, 3 of 20): the Beta's concentration runs away (its likelihood rises
+    # toward the binomial's as alpha, beta -> inf at a fixed mean, because a beta-binomial is never less dispersed
+    # than a binomial), so its parameters have no standard error, and the table says why instead of printing them
+    # bare; the zero-inflated Beta's impossible mass sits at its bound
+    path = tmp_path / "tiny.csv"
+    path.write_text("problem,n,c\na,20,1\nb,20,2\nc,20,3\n")
+    r = run_cli("fit", str(path), "--model", "beta,zi_beta")
+    assert r.returncode == 0, r.stderr
+    line = {ln.split(":")[0].strip(): ln for ln in r.stdout.splitlines() if ln.startswith("  beta:") or
+            ln.startswith("  zi_beta:")}
+    assert line["beta"].count("(not identified)") == 2
+    assert "impossible=" in line["zi_beta"] and "(at its bound)" in line["zi_beta"]
+    d = json.loads(run_cli("fit", str(path), "--model", "beta", "--json").stdout)
+    assert d["fits"][0]["unidentified"] == ["alpha", "beta"] and d["fits"][0]["se"] == {"alpha": None, "beta": None}
+
+
 def test_fit_and_backtest_tables_fit_in_80_columns(sim_csv):
     # a standard terminal: every model name and every number is printed whole (rich cuts cells with "…")
     r = run_cli("fit", str(sim_csv), env_extra={"COLUMNS": "80"})

@@ -857,6 +857,10 @@ class DifficultyModel:
     boundary_ : tuple of str
         The parameters on their boundary (e.g. ``("scale",)`` when the scaled Beta reduces to
         the Beta).
+    unidentified_ : tuple of str
+        The parameters off their boundary without a standard error: the information about them is
+        singular to its precision (the data do not identify them, e.g. a concentration running away
+        on under-dispersed counts). Empty for the nonparametric ``npmle``, which has no SEs at all.
     loglik_ : float
         Maximised log-likelihood, including the binomial coefficients.
     aic_, bic_ : float
@@ -878,6 +882,7 @@ class DifficultyModel:
     # Hessian is unusable (set by ``fit``; annotation only, no class-level value)
     cov_theta_: np.ndarray | None
     boundary_: tuple[str, ...] = ()
+    unidentified_: tuple[str, ...] = ()
 
     def __init__(self) -> None:
         self._theta: np.ndarray | None = None
@@ -1009,6 +1014,7 @@ class DifficultyModel:
                 se = np.sqrt(np.maximum(np.diag(Jk @ sub @ Jk.T), 0.0))
                 se[[names.index(name) for name in self.boundary_]] = np.nan
         self.se_ = dict(zip(names, (float(v) for v in se), strict=True))
+        self.unidentified_ = tuple(k for k, v in self.se_.items() if np.isnan(v) and k not in self.boundary_)
 
     def _boundary(self, theta: np.ndarray) -> dict[int, str]:
         """The unconstrained coordinates on their boundary, each mapped to the named parameter it
@@ -1251,13 +1257,15 @@ class DifficultyModel:
             "success": bool(self.success_),
             "message": self.message_,
             "boundary": list(self.boundary_),
+            "unidentified": list(self.unidentified_),
         }
 
     @property
     def summary(self) -> str:
         d = self.to_dict()
         ps = ", ".join(
-            f"{k}={_fmt_param(v)}" + (f" (±{_fmt_param(d['se'][k])})" if d["se"].get(k) is not None else "")
+            f"{k}={_fmt_param(v)}" + (f" (±{_fmt_param(d['se'][k])})" if d["se"].get(k) is not None
+                                      else " (not identified)" if k in self.unidentified_ else "")
             for k, v in d["params"].items()
         )
         return f"{self.name}: {ps}; loglik={self.loglik_:.2f}, AIC={self.aic_:.2f}, success={self.success_}"

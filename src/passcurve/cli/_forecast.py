@@ -127,7 +127,8 @@ def fit_cmd(
         for name, f in per.items():
             params.append(f"  {name}: " + ", ".join(
                 f"{k}={_g(v)}" + (f"±{f.se_[k]:.3g}" if np.isfinite(f.se_.get(k, np.nan))
-                                  else " (at its bound)" if k in f.boundary_ else "")
+                                  else " (at its bound)" if k in f.boundary_
+                                  else " (not identified)" if k in f.unidentified_ else "")
                 for k, v in f.params_.items()
             ))
             gof = "-" if design is not None or m in stopped else _g(f.goodness_of_fit()["p_value"])
