@@ -23,6 +23,7 @@ from passcurve import (
     fit_difficulty,
 )
 from passcurve._difficulty import (
+    _beta_fail_dispersion,
     _beta_log_moment,
     _digamma_diff,
     _log_binom,
@@ -512,6 +513,79 @@ def test_posterior_pass_at_k_of_a_runaway_fit_raises_no_numpy_warnings():
         f.posterior_pass_at_k([20], [1], [1000])
     assert not [w for w in caught if issubclass(w.category, RuntimeWarning)]
     assert np.all((out >= 0) & (out <= 1))
+
+
+def _exact_fail_dispersion(k: int, a: float, b: float) -> float:
+    """log E[(1-p)^(2k)] - 2 log E[(1-p)^k] under Beta(a, b) for integer k: the finite product's
+    sum_{j<k} log(1 + a k/((a+b+k+j)(b+j))) (each factor of E[(1-p)^(2k)]/E[(1-p)^k]^2 = prod (b+k+j)(a+b+j) /
+    ((a+b+k+j)(b+j)) exceeds 1 by exactly that), every term positive, summed with math.fsum."""
+    j = np.arange(k, dtype=np.float64)
+    return math.fsum(np.log1p(a * k / ((a + b + k + j) * (b + j))))
+
+
+@pytest.mark.parametrize(("a", "k", "b"), [(0.3, 1, 12.0), (2.3, 1, 1e6 + 12), (0.01, 7, 0.5), (5e6, 3, 20.0),
+                                           (0.06, 10**5, 1993.0), (1e4, 10**4, 29.9), (0.3, 1, 1e7), (40.0, 500, 30.0),
+                                           (1e-3, 2 * 10**5, 0.02), (3.0, 64, 5e6)])
+def test_beta_fail_dispersion_against_the_exact_sum(a, k, b):
+    # reference: the exact finite product above (regimes: b below and above 30, a >> b, k >> b, b ~ 10^7)
+    assert float(_beta_fail_dispersion(a, b, float(k))) == pytest.approx(_exact_fail_dispersion(k, a, b), rel=4e-15)
+
+
+def test_posterior_variance_of_pass_at_1_against_the_closed_form():
+    # closed form: under Beta(A, B), A = a + c, B = b + n - c, Var[p | n, c] = AB/((A+B)^2 (A+B+1)); with the point mass
+    # (weight r0 = pi0/(pi0 + (1 - pi0) M(0, n)) when c = 0) the law of total variance adds r0 (1 - r0) (A/(A+B))^2 to
+    # (1 - r0) AB/((A+B)^2 (A+B+1)). The former m2 - m1^2 was off by 2.6e-3 relative at n = 10^6, c = 2 and by 0.20 at
+    # n = 10^7, c = 5*10^6, where m1 itself was off by 2.5e-8 (log-moment differences)
+    a, b, pi0 = 0.3, 12.0, 0.2
+    beta = BetaBinomial()
+    beta._theta = np.log([a, b])
+    zi = ZeroInflatedBetaBinomial()
+    zi._theta = np.array([special.logit(pi0), np.log(a), np.log(b)])
+    for n, c in [(10**6, 2), (10**6, 0), (10**7, 5 * 10**6), (10**4, 0), (50, 49)]:
+        A, B = a + c, b + n - c
+        var = A * B / ((A + B) ** 2 * (A + B + 1))
+        assert float(beta._posterior_fail_var(n, c, 1)) == pytest.approx(var, rel=4e-15)
+        m1, m2 = beta.posterior_fail_moments(n, c, 1)
+        assert float(m1) == pytest.approx(B / (A + B), rel=4e-16)
+        assert float(m2) == pytest.approx(B * (B + 1) / ((A + B) * (A + B + 1)), rel=4e-16)
+        r0 = 0.0 if c else pi0 / (pi0 + (1 - pi0) * math.exp(_exact_beta_log_moment(0, n, a, b)))
+        mu = A / (A + B)
+        assert float(zi._posterior_fail_var(n, c, 1)) == pytest.approx((1 - r0) * var + r0 * (1 - r0) * mu**2,
+                                                                        rel=4e-15)
+
+
+def test_posterior_fail_moments_and_variance_of_a_mixture_against_exact_rationals():
+    # reference: exact rational arithmetic at the model's own float parameters (Fraction(float) is exact): the
+    # posterior of each Beta component is Beta(alpha_j + c, beta_j + n - c) with weight prop. to w_j B(.)/B(.), the
+    # point mass keeps weight prop. to w_0 [c = 0]; every moment is a finite product of rationals
+    m = BetaMixtureBinomial(components=2)
+    m._theta = np.array([np.log(0.1), np.log(0.5), np.log(0.4), np.log(30.0), np.log(3.0), np.log(2.0)])
+    w = [Fraction(float(v)) for v in m._weights(m._theta)]
+    ab = [(Fraction(float(np.exp(m._theta[2 + 2 * j]))), Fraction(float(np.exp(m._theta[3 + 2 * j]))))
+          for j in range(2)]
+
+    def moment(a, b, c, d):  # E[p^c (1-p)^d] under Beta(a, b), exactly
+        out = Fraction(1)
+        for i in range(c):
+            out *= (a + i) / (a + b + i)
+        for i in range(d):
+            out *= (b + i) / (a + b + c + i)
+        return out
+
+    for n, c, k in [(200, 0, 1), (200, 3, 2), (150, 150, 5), (300, 1, 40)]:
+        d = n - c
+        marg = [w[0] * (c == 0)] + [w[1 + j] * moment(*ab[j], c, d) for j in range(2)]
+        tot = sum(marg)
+        post = [x / tot for x in marg]
+        upd = [(ab[j][0] + c, ab[j][1] + d) for j in range(2)]
+        e1 = post[0] + sum(post[1 + j] * moment(*upd[j], 0, k) for j in range(2))
+        e2 = post[0] + sum(post[1 + j] * moment(*upd[j], 0, 2 * k) for j in range(2))
+        var = e2 - e1 * e1
+        m1, m2 = m.posterior_fail_moments(n, c, k)
+        assert float(m1) == pytest.approx(float(e1), rel=1e-15)
+        assert float(m2) == pytest.approx(float(e2), rel=1e-15)
+        assert float(m.posterior_pass_at_k(n, c, k)) == pytest.approx(float(1 - e1), rel=2e-15)
+        assert float(m._posterior_fail_var(n, c, k)) == pytest.approx(float(var), rel=4e-15)
 
 
 @pytest.mark.parametrize(("x", "w", "m"), [(0.001, 5, 10.0), (0.3, 1, 0.3), (12.36, 1, 0.2955), (25.0, 3, 0.001),

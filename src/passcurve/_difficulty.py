@@ -310,6 +310,91 @@ def _beta_log_moment(c: Any, d: Any, a: Any, b: Any, exact: bool = True) -> np.n
     return -_rising_step(p, q + v, u) - _rising_step(q, v, p)
 
 
+def _log_ratio(num: np.ndarray, gap: np.ndarray, den: np.ndarray) -> np.ndarray:
+    """log(num/den) for den = num + gap > num > 0 with the gap given: log1p(−gap/den) where the ratio is near 1
+    (where log of the rounded ratio would lose the digits of a small gap), else log of the ratio."""
+    r = num / den
+    return np.where(r >= 0.5, np.log1p(-gap / den), np.log(r))
+
+
+def _stirling_dispersion(x: np.ndarray, a: np.ndarray, k: np.ndarray) -> np.ndarray:
+    r""":func:`_beta_fail_dispersion` for b = x >= 30 by Stirling's form: F(x) − F(y), y = x + a, with
+    F(z) = log Γ(z+2k) − 2 log Γ(z+k) + log Γ(z) (a third difference of log Γ, steps k, k, a).
+
+    Stirling's leading part (z − ½) log z − z of log Γ contributes, without a subtraction of large terms,
+
+    .. math:: 2k\log\Bigl(1 + \frac{ak}{(x+k)(y+2k)}\Bigr)
+              + (x-\tfrac12)\log\Bigl(1 - \frac{k^2 a (x+y+2k)}{(x+k)^2 y (y+2k)}\Bigr)
+              - a\log\Bigl(1 - \frac{k^2}{(y+k)^2}\Bigr),
+
+    (the second logarithm is that of x(x+2k)(y+k)²/((x+k)² y (y+2k)), taken as a sum of logarithms of ratios
+    where its argument is below ½; the third likewise), 1/(12z) contributes
+    :math:`\frac{k^2}{6P(x)}\cdot\frac{P(y) - P(x)}{P(y)}` with P(z) = z(z+k)(z+2k) and
+    P(y) − P(x) = a(3x² + 3xa + a² + 6kx + 3ka + 2k²), and the rest of the series (:func:`_stirling_tail`,
+    at most 1e-7 from 30 up) its six values.
+    """
+    y = x + a
+    t1 = 2.0 * k * np.log1p(a * k / ((x + k) * (y + 2.0 * k)))
+    z = (k / (x + k)) ** 2 * (a / y) * ((x + y + 2.0 * k) / (y + 2.0 * k))
+    whole = (np.log(x / (x + k)) + np.log((x + 2.0 * k) / (x + k)) + 2.0 * np.log((y + k) / (y + 2.0 * k))
+             + np.log((y + 2.0 * k) / y))
+    t2 = (x - 0.5) * np.where(z < 0.5, np.log1p(-z), whole)
+    q = (k / (y + k)) ** 2
+    t3 = -a * np.where(q < 0.5, np.log1p(-q), _log_ratio(y, k, y + k) + np.log1p(k / (y + k)))
+    u, v = 1.0 / (y + k), 1.0 / (y + 2.0 * k)  # (P(y) − P(x))/P(y) as a sum of ratios (no overflow at 1e200)
+    rel = (a / y) * (3.0 * (x * u) * (x * v) + 3.0 * (x * u) * (a * v) + (a * u) * (a * v) + 6.0 * (k * u) * (x * v)
+                     + 3.0 * (k * u) * (a * v) + 2.0 * (k * u) * (k * v))
+    t4 = (k / x) * (k / (x + k)) / (x + 2.0 * k) / 6.0 * rel
+    T = _stirling_tail(np.stack([x + 2.0 * k, x + k, x, y + 2.0 * k, y + k, y]))
+    return t1 + t2 + t3 + t4 + ((T[0] - 2.0 * T[1] + T[2]) - (T[3] - 2.0 * T[4] + T[5]))
+
+
+def _beta_fail_dispersion(a: Any, b: Any, k: Any) -> np.ndarray:
+    r"""Δ = log E[(1-p)^{2k}] − 2 log E[(1-p)^k] >= 0 under p ~ Beta(a, b), to ~1e-15 relative (broadcasting).
+
+    Var[(1-p)^k] = E[(1-p)^k]²·expm1(Δ): the variance of a Beta's failure rate, hence of pass@k, with no
+    subtraction of the two moments (which are near 1 where pass@k is small, or differ in their last digits
+    when the law is concentrated: at n = 10⁶, the posterior variance of pass@1 is ~10⁻¹² of its terms). Δ is
+    a *third* difference of log Γ, F(b) − F(a+b) with F(z) = log Γ(z+2k) − 2 log Γ(z+k) + log Γ(z), which
+    the difference of two exact log moments would still compute with cancellation (relative error ~1e-16·b/k).
+    As for :func:`_rising_step`: from b = 30 up by Stirling's form (:func:`_stirling_dispersion`), below it
+    raised by N = ⌈30 − b⌉ with the recurrence in b, whose steps are logarithms of ratios near 1 written
+    without cancellation,
+
+    .. math:: Δ(b) = Δ(b+N) + \sum_{j<N} \log\Bigl(1 + \frac{k^2 a\,(a + 2b_j + 2k)}{(a+b_j+k)^2\, b_j (b_j+2k)}\Bigr),
+              \quad b_j = b + j.
+
+    For integer k, Δ = Σ_{j<k} log(1 + ak/((a+b+k+j)(b+j))) (the tests' exact reference).
+    """
+    a, b, k = np.broadcast_arrays(*(np.asarray(v, dtype=np.float64) for v in (a, b, k)))
+    with np.errstate(all="ignore"):
+        up = np.maximum(np.ceil(_STIRLING_FROM - b), 0.0)
+
+        def step(z: np.ndarray, aa: np.ndarray, kk: np.ndarray) -> np.ndarray:
+            r = kk / (aa + z + kk)
+            return np.log1p(r * r * aa * ((aa + 2.0 * z + 2.0 * kk) / (z * (z + 2.0 * kk))))
+
+        out = _stirling_dispersion(b + up, a, k)
+        if up.any():
+            out = out + _upward_sum(b.ravel(), up.ravel(), step, a.ravel(), k.ravel()).reshape(b.shape)
+    return np.asarray(out, dtype=np.float64)
+
+
+def _beta_fail_var(a: Any, b: Any, k: Any) -> tuple[np.ndarray, np.ndarray]:
+    r"""log E[(1-p)^k] and Var[(1-p)^k] under p ~ Beta(a, b), both to ~1e-15 relative (broadcasting).
+
+    The variance is E[(1-p)^k]²·expm1(Δ) with Δ from :func:`_beta_fail_dispersion`, taken as
+    exp(2 log M + log expm1(Δ)) so that neither factor over- or underflows; E[(1-p)^{2k}] − E[(1-p)^k]², the
+    difference of two numbers near 1 (or near each other), lost up to all its digits (0.20 relative at
+    n = 10⁷, c = 5·10⁶, k = 1 for a posterior Beta(a + c, b + n − c)).
+    """
+    lm = _beta_log_moment(0.0, k, a, b)
+    with np.errstate(all="ignore"):
+        disp = _beta_fail_dispersion(a, b, k)
+        log_em1 = np.where(disp > 1.0, disp + np.log(-np.expm1(-disp)), np.log(np.expm1(disp)))
+        return lm, np.exp(2.0 * lm + log_em1)
+
+
 def _beta_log_moment_grad(c: np.ndarray, d: np.ndarray, a: float, b: float) -> tuple[np.ndarray, np.ndarray]:
     """∂/∂a and ∂/∂b of :func:`_beta_log_moment`:
     (ψ(a+c) − ψ(a)) − (ψ(a+b+c+d) − ψ(a+b)) and the same for b with d.
@@ -1132,36 +1217,94 @@ class DifficultyModel:
         k_a = check_positive_k(k)
         return -np.expm1(self.log_moment(np.zeros_like(k_a), k_a))
 
+    def _conjugate(self, n_a: np.ndarray, c_a: np.ndarray) -> tuple[list[np.ndarray], np.ndarray, np.ndarray,
+                                                                     np.ndarray] | None:
+        """A mixture of Betas' posterior given (n, c), by conjugacy: the mixture of Beta(α_j + c, β_j + n − c) with
+        weights ∝ w_j M_j(c, n − c), and the point mass at p = 0 with weight ∝ w_0 [c = 0]. Returns the updated
+        components' weights (arrays shaped like n), their shapes α_j + c and β_j + n − c (shape (J,) + n's), and the
+        point mass's weight; None for a law that is not a mixture of Betas. Call under ``np.errstate(all="ignore")``
+        (a runaway fit's exp(theta) overflows to inf)."""
+        parts = self._beta_parts(self._check_fitted())
+        if parts is None:
+            return None
+        lw, A, B, lz = parts
+        d_a = (n_a - c_a).astype(np.float64)
+        logs = [lw[j] + _beta_log_moment(c_a, d_a, A[j], B[j], exact=False) for j in range(A.size)]
+        logs.append(lz + _zero_log_moment(c_a))
+        total = special.logsumexp(np.stack(logs), axis=0)
+        wts = [np.exp(v - total) for v in logs]
+        return wts[:-1], A[:, None] + c_a.ravel(), B[:, None] + d_a.ravel(), wts[-1]
+
     def posterior_pass_at_k(self, n: Any, c: Any, k: Any) -> np.ndarray:
         """Empirical-Bayes pass@k of observed problems: 1 - E[(1-p)^k | n, c] (0 <= c <= n, k > 0)."""
         n_a, c_a, k_a = np.broadcast_arrays(*_posterior_iv(n, c, k))
-        theta = self._check_fitted()
+        self._check_fitted()
         with np.errstate(all="ignore"):  # a runaway fit's exp(theta) overflows to inf, as in log_moment
-            parts = self._beta_parts(theta)
-        if parts is None:
-            lf = self.log_moment(c_a, n_a - c_a + k_a) - self.log_moment(c_a, n_a - c_a)
-            return -np.expm1(np.minimum(lf, 0.0))
-        # a mixture of Betas updates by conjugacy: the posterior is the mixture of Beta(α_j + c, β_j + n - c)
-        # with weights ∝ w_j M_j(c, n - c) (the point mass keeps p = 0 and adds nothing), so pass@k is the
-        # weighted mean of each updated Beta's pass@k, each to the last digits instead of 1 - exp of a
-        # difference of two log moments (pass@1 at n = 10^6, c = 2 was off by 1.7e-4 relative)
-        lw, A, B, lz = parts
-        d_a = (n_a - c_a).astype(np.float64)
-        with np.errstate(all="ignore"):
-            logs = [lw[j] + _beta_log_moment(c_a, d_a, A[j], B[j], exact=False) for j in range(A.size)]
-            total = special.logsumexp(np.stack(logs + [lz + _zero_log_moment(c_a)]), axis=0)
-            out = np.zeros(np.shape(total))
-            for j in range(A.size):
-                out = out + np.exp(logs[j] - total) * -np.expm1(_beta_log_moment(0.0, k_a, A[j] + c_a, B[j] + d_a))
+            post = self._conjugate(n_a, c_a)
+            if post is None:
+                lf = self.log_moment(c_a, n_a - c_a + k_a) - self.log_moment(c_a, n_a - c_a)
+                return -np.expm1(np.minimum(lf, 0.0))
+            # pass@k is the posterior-weighted mean of each updated Beta's pass@k, each to the last digits instead
+            # of 1 - exp of a difference of two log moments (pass@1 at n = 10^6, c = 2 was off by 1.7e-4 relative)
+            wts, A, B, _ = post
+            out = np.zeros(n_a.shape)
+            for j, w in enumerate(wts):
+                out = out + w * -np.expm1(_beta_log_moment(0.0, k_a, A[j].reshape(n_a.shape), B[j].reshape(n_a.shape)))
         return out
 
     def posterior_fail_moments(self, n: Any, c: Any, k: Any) -> tuple[np.ndarray, np.ndarray]:
-        """E[(1-p)^k | n, c] and E[(1-p)^(2k) | n, c] (for predictive variances)."""
+        """E[(1-p)^k | n, c] and E[(1-p)^(2k) | n, c] (for predictive variances).
+
+        For the Beta-type laws each to the last digits (by conjugacy, as :meth:`posterior_pass_at_k`); their
+        difference m2 - m1² is not the way to the variance where it is small against them (the forecast uses
+        :meth:`_posterior_fail_var`)."""
         n_a, c_a, k_a = np.broadcast_arrays(*_posterior_iv(n, c, k))
-        base = self.log_moment(c_a, n_a - c_a)
-        m1 = np.exp(np.minimum(self.log_moment(c_a, n_a - c_a + k_a) - base, 0.0))
-        m2 = np.exp(np.minimum(self.log_moment(c_a, n_a - c_a + 2 * k_a) - base, 0.0))
+        self._check_fitted()
+        with np.errstate(all="ignore"):
+            post = self._conjugate(n_a, c_a)
+            if post is None:
+                base = self.log_moment(c_a, n_a - c_a)
+                m1 = np.exp(np.minimum(self.log_moment(c_a, n_a - c_a + k_a) - base, 0.0))
+                m2 = np.exp(np.minimum(self.log_moment(c_a, n_a - c_a + 2 * k_a) - base, 0.0))
+                return m1, m2
+            wts, A, B, w0 = post
+            m1, m2 = w0 + 0.0, w0 + 0.0
+            for j, w in enumerate(wts):
+                a_j, b_j = A[j].reshape(n_a.shape), B[j].reshape(n_a.shape)
+                m1 = m1 + w * np.exp(_beta_log_moment(0.0, k_a, a_j, b_j))
+                m2 = m2 + w * np.exp(_beta_log_moment(0.0, 2 * k_a, a_j, b_j))
         return m1, m2
+
+    def _posterior_fail_var(self, n: Any, c: Any, k: Any) -> np.ndarray:
+        r"""Var[(1-p)^k | n, c] = Var[pass@k | n, c] (the forecast's posterior variance), broadcasting.
+
+        For a mixture of Betas, with each updated component's pass@k π_j, the mixture's π̄ = Σ w_j π_j (the point
+        mass has π = 0 and no variance) and its own variance V_j (:func:`_beta_fail_var`),
+
+        .. math:: \mathrm{Var} = \sum_j w_j V_j + \sum_j w_j (\pi_j - \bar\pi)^2 + w_0 \bar\pi^2,
+
+        every term without cancellation: ~1e-15 relative. Other laws: m2 - m1² from
+        :meth:`posterior_fail_moments`, floored at 0.
+        """
+        n_a, c_a, k_a = np.broadcast_arrays(*_posterior_iv(n, c, k))
+        self._check_fitted()
+        with np.errstate(all="ignore"):
+            post = self._conjugate(n_a, c_a)
+            if post is None:
+                m1, m2 = self.posterior_fail_moments(n_a, c_a, k_a)
+                return np.maximum(m2 - m1**2, 0.0)
+            wts, A, B, w0 = post
+            within = np.zeros(n_a.shape)
+            pis = []
+            for j, w in enumerate(wts):
+                a_j, b_j = A[j].reshape(n_a.shape), B[j].reshape(n_a.shape)
+                lm, var = _beta_fail_var(a_j, b_j, k_a)
+                within = within + w * var
+                pis.append(-np.expm1(lm))
+            mean = sum((w * pi for w, pi in zip(wts, pis, strict=True)), np.zeros(n_a.shape))
+            between = w0 * mean**2 + sum((w * (pi - mean) ** 2 for w, pi in zip(wts, pis, strict=True)),
+                                         np.zeros(n_a.shape))
+        return np.asarray(within + between, dtype=np.float64)
 
     def local_exponent(self, k: Any) -> np.ndarray:
         r"""Local power-law exponent of the fitted curve, :math:`-d\log(-\log \text{pass}_D@k)/d\log k`.

@@ -257,8 +257,7 @@ class _Candidate:
         """sum_i Var[q_i | c_i] / N^2 (0 for non-EB methods)."""
         if not self.eb:
             return np.zeros(K.shape)
-        m1, m2 = self._model().posterior_fail_moments(self.pn[:, None], self.pc[:, None], K[None, :])
-        v = np.maximum(m2 - m1**2, 0.0)
+        v = self._model()._posterior_fail_var(self.pn[:, None], self.pc[:, None], K[None, :])
         return (self.pw @ v) / self.pw.sum() ** 2
 
     def refit(self, n: np.ndarray, c: np.ndarray, w: np.ndarray | None = None) -> Any:
