@@ -14,6 +14,8 @@ from scipy import integrate, optimize, stats
 from passcurve import (
     DegenerateDataWarning,
     PasscurveError,
+    _adaptive,
+    hierarchical_pass_at_k,
     inverse_binomial_p,
     pass_at_k,
     stopping_loglik,
@@ -191,6 +193,26 @@ def test_posterior_and_population_pass_at_1_are_the_posterior_means_to_the_last_
     for n, c in [(10**4, 0), (10**6, 2), (100, 99)]:
         assert posterior_pass_at_k(n, c, 1, a, b) == pytest.approx((a + c) / (a + b + n), rel=2e-15)
     assert BetaPrior(alpha=0.01, beta=1000.0, loglik=0.0).pass_at_k(1) == pytest.approx(0.01 / 1000.01, rel=2e-15)
+
+
+def test_hierarchical_pass_at_1_and_its_sd_against_the_closed_form(monkeypatch):
+    # closed form: given the grid's (alpha, beta), a problem's pass@1 is (alpha + c)/(alpha + beta + n) and its
+    # variance AB/((A+B)^2 (A+B+1)), A = alpha + c, B = beta + n - c. The reference runs the same grid with these
+    # closed forms in place of the Beta moments. The former 1 - h1 and h2 - h1^2 from betaln differences were off by
+    # 3.7e-4 (per-problem pass@1), 1.8e-2 (the SD) and 2.4e-9 (the forecast) here
+    n = np.array([10**7, 10**7, 10**7, 10**6, 10**6, 10**4])
+    c = np.array([0, 2, 40, 3, 5 * 10**5, 17])
+    got = hierarchical_pass_at_k(n, c, 1)
+
+    def closed(a, b, k):
+        assert k == 1
+        return np.log1p(-a / (a + b)), a * b / ((a + b) ** 2 * (a + b + 1.0))
+
+    monkeypatch.setattr(_adaptive, "_beta_fail_var", closed)
+    ref = hierarchical_pass_at_k(n, c, 1)
+    np.testing.assert_allclose(got["per_problem"], ref["per_problem"], rtol=2e-15)
+    assert got["posterior"] == pytest.approx(ref["posterior"], rel=2e-15)
+    assert got["posterior_sd"] == pytest.approx(ref["posterior_sd"], rel=1e-14)
 
 
 def test_fit_degenerate_warns():
