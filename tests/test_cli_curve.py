@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from fractions import Fraction
 
 import numpy as np
@@ -165,3 +166,23 @@ def test_models_option_names_a_model_with_a_comma(tmp_path):
     assert d["models"][0]["curve"][0]["pass_at_k"] == pytest.approx(0.15, abs=1e-15)
     bad = run_cli("curve", str(path), "--models", "llama, 8B")
     assert bad.returncode == 2 and "unknown model 'llama'" in bad.stderr
+
+
+def test_curve_table_never_cuts_an_interval_bound(tmp_path):
+    # a weak model (5 of 128 problems solved once in 10,000 samples): its interval's lower bound is printed
+    # in scientific notation, which at 80 columns used to be cut to "[1.313e-0…"
+    from passcurve.cli._app import fmt_cell
+
+    path = tmp_path / "weak.csv"
+    write_table({"problem_id": np.array([f"p{i}" for i in range(128)], dtype=object),
+                 "n": np.full(128, 10_000), "c": np.array([1] * 5 + [0] * 123)}, path)
+    args = ("curve", str(path), "--k", "1,10,100", "--ci", "analytic")
+    res = run_cli(*args, env_extra={"COLUMNS": "80"})
+    assert res.returncode == 0, res.stderr
+    assert "…" not in res.stdout
+    columns: dict[int, str] = {}  # each column's text top to bottom: a wrapped cell's pieces are consecutive
+    for line in res.stdout.splitlines():
+        for j, cell in enumerate(re.split("[│┃]", line)[1:-1]):
+            columns[j] = columns.get(j, "") + cell.strip()
+    for pt in json.loads(run_cli(*args, "--json").stdout)["models"][0]["curve"]:
+        assert any(f"[{fmt_cell(pt['low'])},{fmt_cell(pt['high'])}]" in col for col in columns.values()), res.stdout

@@ -57,7 +57,9 @@ def render_curve_table(res) -> None:  # type: ignore[no-untyped-def]
         for name in res.values:
             t.add_column(metric_name(name), justify="right")
             if name in res.intervals:
-                t.add_column(f"{level_label(res.confidence_level or 0.95)} interval", justify="right")
+                # a bound such as 1.851e-10 never loses digits to an ellipsis: the cell wraps at its comma
+                t.add_column(f"{level_label(res.confidence_level or 0.95)} interval", justify="right",
+                             overflow="fold", min_width=len("[1.000e-10,"))
         t.add_column("problems", justify="right")
         for j, k in enumerate(res.k):
             row = [str(int(k))]
