@@ -111,6 +111,13 @@ def test_power_cli_needs_no_file(cli):
     assert abs(json.loads(r.stdout)["plan"][0]["problems"] - 2180) <= 1
     bad = cli("power", "--delta", "0.03", "--n", "1,4")
     assert bad.returncode == 2 and "`--spread`" in bad.stderr
+    # no --n: the default grid (1, 2, 5, ... samples per problem) is what needs --spread, and the message says so
+    bare = cli("power", "--delta", "0.03")
+    assert bare.returncode == 2 and bare.stderr.count("\n") == 1, bare.stderr
+    assert "default `--n`" in bare.stderr and "`--spread`" in bare.stderr and "`--n 1`" in bare.stderr
+    grid = cli("power", "--delta", "0.03", "--spread", "0.4", "--json")
+    assert grid.returncode == 0, grid.stderr
+    assert [r["samples_per_problem"] for r in json.loads(grid.stdout)["plan"]] == [1, 2, 5, 10, 20, 50, 100]
 
 
 def test_hidden_difficulty_cli(icli, counts_file):

@@ -319,7 +319,10 @@ def hidden_difficulty_cmd(
 def power_cmd(
     delta: Annotated[float, typer.Option("--delta", help="Difference to detect (absolute).")],
     k: Annotated[int, typer.Option("--k", help="Budget k.")] = 1,
-    n: Annotated[str | None, typer.Option("--n", help="Candidate samples per problem, e.g. 1,10,100.")] = None,
+    n: Annotated[
+        str | None,
+        typer.Option("--n", help="Candidate samples per problem, e.g. 1,10,100 (default: k, 2k, 5k, 10k, 20k, 50k, 100k)."),
+    ] = None,
     p: Annotated[float, typer.Option("--p", help="Assumed mean success rate (no pilot file).")] = 0.5,
     correlation: Annotated[float, typer.Option("--correlation", help="Assumed correlation of the two models' outcomes.")] = 0.5,
     spread: Annotated[float | None, typer.Option("--spread", help="Assumed sd of per-problem success rates.")] = None,
@@ -333,6 +336,12 @@ def power_cmd(
     """How many problems (and samples per problem) detect a difference delta at k."""
     from .._compare import power_analysis
 
+    if pilot is None and spread is None and n is None and k == 1:
+        # the default grid asks for more than one sample per problem, which the assumed variances cannot split
+        # without --spread; say so rather than answer a question the user did not ask
+        raise PasscurveError("without `--pilot`, the default `--n` (1, 2, 5, 10, 20, 50, 100 samples per problem) "
+                             "needs `--spread` (sd of per-problem success rates); `--n 1` needs only `--p` and "
+                             "`--correlation`")
     counts = load_counts(pilot) if pilot is not None else None
     with collect_warnings(show=True):
         res = power_analysis(
