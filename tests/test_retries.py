@@ -227,3 +227,25 @@ def test_labels_by_text_without_a_string_per_row():
     for i, v in enumerate(([1], [0], [1])):
         odd[i] = v
     assert _text_codes(odd).tolist() == [1, 0, 1]
+
+
+def test_cli_retries_budgets_beyond_the_log_are_an_error(tmp_path, cli):
+    # a budget beyond the log's attempts used to vanish silently: `--budgets 1000` on 30 attempts printed
+    # empty tables with exit 0. Every model's curve runs to the log's largest budget (a model with fewer
+    # attempts is censored there), so only a budget beyond that is refused
+    import json
+
+    from passcurve.data import write_table
+
+    gen = np.random.default_rng(3)
+    p1, a1, c1 = _simulate(gen, 20, 30, lift=0.0)
+    p2, a2, c2 = _simulate(gen, 20, 10, lift=0.0)
+    path = write_table({"model": np.array(["long"] * p1.size + ["short"] * p2.size, dtype=object),
+                        "problem_id": np.concatenate([p1, p2]).astype(str), "attempt": np.concatenate([a1, a2]),
+                        "correct": np.concatenate([c1, c2])}, tmp_path / "r.csv")
+    for extra in ((), ("--json",)):
+        bad = cli("retries", str(path), "--n-resamples", "0", "--budgets", "5,1000", *extra)
+        assert bad.returncode == 2 and bad.stderr.count("\n") == 1 and bad.stdout == "", bad.stderr
+        assert "largest number of attempts per problem, 30 (got 1000)" in bad.stderr
+    ok = json.loads(cli("retries", str(path), "--n-resamples", "0", "--budgets", "5,30", "--json").stdout)
+    assert [[r["budget"] for r in m["curve"]] for m in ok["models"]] == [[5, 30], [5, 30]]

@@ -119,6 +119,12 @@ def retries_cmd(
                           n_resamples=n_resamples, method=method, rng=seed)
     d_all = res.to_dict()
     if wanted is not None:
+        # every model's curve runs to the log's largest budget; one beyond it would vanish from the output
+        largest = max((r["budget"] for e in d_all["models"] for r in e["curve"]), default=0)
+        beyond = sorted(b for b in wanted if b > largest)
+        if beyond:
+            raise PasscurveError(f"`--budgets` must be <= the log's largest number of attempts per problem, {largest} "
+                                 f"(got {', '.join(map(str, beyond))})")
         for entry in d_all["models"]:
             entry["curve"] = [r for r in entry["curve"] if r["budget"] in wanted]
     if json_out:
