@@ -400,8 +400,14 @@ def test_cli_plan_json_and_csv(counts_csv):
     assert r.returncode == 0, r.stderr
     lines = r.stdout.strip().splitlines()
     assert lines[0] == "model,problem,n,c,p_hat,additional" and len(lines) == 31
-    r = run_cli("plan", str(counts_csv), "--budget", "50", "--k", "100")
+    r = run_cli("plan", str(counts_csv), "--budget", "50", "--k", "100", env_extra={"COLUMNS": "400"})
     assert r.returncode == 0 and "new samples" in r.stdout
+    # the header names what its spreads are (it printed a bare "0.7287 ± 0.0144"): the JSON's forecast_sd and
+    # expected SDs, labelled
+    s = json.loads(run_cli("plan", str(counts_csv), "--budget", "50", "--k", "100", "--json").stdout)["summary"][0]
+    assert (f"forecast {s['forecast']:.4f} now, posterior SD {s['forecast_sd']:.4f}; expected SD "
+            f"{s['expected_sd_after']:.4f} after this plan (uniform: {s['expected_sd_after_uniform']:.4f})") in r.stdout
+    assert "±" not in r.stdout
     # --hedge: the same allocation as the Python API with the same defensive share
     r = run_cli("plan", str(counts_csv), "--budget", "60", "--k", "100", "--hedge", "0.5", "--json")
     assert r.returncode == 0, r.stderr
