@@ -100,7 +100,7 @@ def curve_cmd(
     cap: Cap = None,
     read: Mapping[str, Any] = NO_READ,
 ) -> None:
-    """pass@k, pass^k and naive pass@k per model at the chosen k (default: powers up to n)."""
+    """pass@k, pass^k and naive pass@k per model at the chosen k (default: 1, 2, 5, 10, 20, 50, ... up to n)."""
     if k is not None and all_k:
         raise PasscurveError("give either `--k` or `--all-k`, not both")
     design = design_from(stop_batch, cap)

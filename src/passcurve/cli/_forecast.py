@@ -38,7 +38,7 @@ from ._app import (
 from ._compare import Cap, StopBatch, acted_on, design_from
 
 Level = Annotated[float, typer.Option("--confidence-level", help="Level of the prediction intervals.")]
-Resamples = Annotated[int, typer.Option("--n-resamples", help="Parameter draws / bootstrap resamples per method.")]
+Resamples = Annotated[int, typer.Option("--n-resamples", help="Parameter draws / bootstrap resamples per method (0: the intervals leave out parameter uncertainty).")]
 
 
 def _g(x: float | None) -> str:
