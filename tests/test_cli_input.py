@@ -139,6 +139,13 @@ def test_errors_name_the_command_line_options(tmp_path, capfd):
     assert as_flags(msg, ["curve", "x.jsonl"]) == (
         "column 'n' (`n`) must hold integers; `--k` must be in [1, n] (got --k=5, n=3); `--seed` is bad")
     assert as_flags(msg, ["explore"]) == msg  # explore has none of these options
+    # a hint written for library users with the option beside it ("pass `threshold` (--threshold)") said the
+    # option twice on the command line: "pass `--threshold` (--threshold)"
+    s = tmp_path / "s.csv"
+    s.write_text("problem_id,score\na,0.7\nb,1\n")
+    assert run(["curve", str(s), "--correct-col", "score"]) == 2
+    err = capfd.readouterr().err
+    assert "pass `--threshold` to turn a score into correct/incorrect" in err and "(--threshold)" not in err
 
 
 def test_more_bad_values_are_one_line_errors(tmp_path, capfd):

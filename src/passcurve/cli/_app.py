@@ -122,8 +122,10 @@ def as_flags(message: str, args: Sequence[str]) -> str:
     # `name` anywhere, and name= in "(got name=1.5)"
     message = re.sub(r"`([a-z_][a-z0-9_]*)`", lambda m: f"`{flag(m.group(1))}`" if flag(m.group(1)) else m.group(0),
                      message)
-    return re.sub(r"\b([a-z_][a-z0-9_]*)=", lambda m: f"{flag(m.group(1))}=" if flag(m.group(1)) else m.group(0),
-                  message)
+    message = re.sub(r"\b([a-z_][a-z0-9_]*)=", lambda m: f"{flag(m.group(1))}=" if flag(m.group(1)) else m.group(0),
+                     message)
+    # a library message that names the option for CLI users ("`threshold` (--threshold)") says it once
+    return re.sub(r"`(--[a-z0-9-]+)` \(\1\)", r"`\1`", message)
 
 
 def parse_int_list(text: str | None, name: str) -> list[int] | None:
