@@ -200,6 +200,20 @@ def test_static_figures(bench, tmp_path):
     assert not FETCH.search((tmp_path / "fig.svg").read_text(encoding="utf-8"))
 
 
+def test_static_figures_name_the_level_of_their_bands(bench):
+    # `passcurve plot` drew shaded bands with no level anywhere on the figure; each panel with bands now says it,
+    # at the level asked for
+    for level, label in ((0.95, "95%"), (0.9, "90%")):
+        data = compute_report_data(bench.counts, parts={"intervals", "fits"}, confidence_level=level,
+                                   forecast_resamples=5)
+        titles = [ax.get_title() for ax in static_figure(data, ["pass_at_k", "failure", "pass_pow_k"]).axes]
+        assert titles[0] == f"bands: {label} intervals (counting problems)"
+        assert titles[1].endswith(f"dotted: forecast ({label} prediction band)")
+        assert titles[2] == ""  # pass^k is drawn without a band
+    bare = static_figure(compute_report_data(bench.counts, parts=set()), ["pass_at_k"])
+    assert bare.axes[0].get_title() == ""  # no intervals computed, no band, no level
+
+
 def test_static_bad_input(bench, tmp_path):
     data = compute_report_data(bench.counts, parts=set())
     with pytest.raises(PasscurveError, match="`panels`"):

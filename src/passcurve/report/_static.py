@@ -12,6 +12,7 @@ import numpy as np
 
 from .._errors import PasscurveError
 from .._files import write_atomic
+from .._results import level_label
 from ._sections import POW_FLOOR, colour, line_mode
 
 __all__ = ["PANELS", "static_figure", "save_figure"]
@@ -91,14 +92,20 @@ def static_figure(data: Any, panels: Any = PANELS[:3]) -> Any:
         ax.xaxis.set_minor_formatter(NullFormatter())
         ax.set_xlabel("k")
         ax.grid(True, which="major", alpha=0.3)
+        level = level_label(cur.confidence_level or 0.95)  # every band of the figure is at the data's level
         if panel == "pass_at_k":
             ax.set_ylabel("pass@k")
             ax.set_ylim(0, 1)
+            if "pass_at_k" in cur.intervals:
+                ax.set_title(f"bands: {level} intervals (counting problems)", fontsize=8)
         elif panel == "failure":
             _log_y(ax)
             ax.set_ylabel("1 − pass@k")
             if data.fits:
-                ax.set_title("solid: observed, dashed: power law, dotted: forecast", fontsize=8)
+                banded = any(f and "forecast" in f and np.isfinite(np.asarray(f["forecast"][2], dtype=float)).any()
+                             for f in data.fits.values())
+                ax.set_title("solid: observed, dashed: power law, dotted: forecast"
+                             + (f" ({level} prediction band)" if banded else ""), fontsize=8)
         elif panel == "pass_pow_k":
             _log_y(ax)
             ax.set_ylabel("pass^k")
