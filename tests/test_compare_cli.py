@@ -95,6 +95,11 @@ def test_option_aliases_match_the_other_commands(icli, counts_file, tmp_path):
     [
         (["compare", "{f}", "--a", "large-70b", "--b", "nope"], "unknown model 'nope'"),
         (["curve", "{f}", "--k", "1", "--ci", "cluster", "--cluster-col", "nope"], "nope"),
+        # --tau with a metric other than G-pass@k was silently ignored: the table showed pass@k
+        (["compare", "{f}", "--a", "large-70b", "--b", "tiny-1b", "--tau", "0.5"],
+         "`--tau` goes with `--metric g_pass_at_k` (got --metric pass_at_k)"),
+        (["rank", "{f}", "--metric", "pass_pow_k", "--tau", "0.5"],
+         "`--tau` goes with `--metric g_pass_at_k` (got --metric pass_pow_k)"),
     ],
 )
 def test_cli_bad_input(icli, counts_file, args, match):
@@ -168,3 +173,19 @@ def test_long_names_are_wrapped_not_cut_in_80_columns(tmp_path):
         else:
             assert all(any(w in col for col in columns.values()) for w in names), (args, res.stdout)
         assert "…" not in res.stdout, (args, res.stdout)
+
+
+def test_g_pass_tables_and_json_name_tau(icli, counts_file):
+    # G-pass@k's number depends on its threshold, which compare's and rank's titles and JSON left out
+    path, cnt = counts_file
+    base = {"compare": ["--a", "large-70b", "--b", "tiny-1b"], "rank": []}
+    for cmd, extra in base.items():
+        args = [cmd, str(path), *extra, "--k", "1,4", "--metric", "g_pass_at_k", "--tau", "0.5",
+                "--n-resamples", "200"]
+        table, js = icli(*args), icli(*args, "--json")
+        assert table.returncode == js.returncode == 0, table.stderr + js.stderr
+        assert "G-pass@k (τ = 0.5)" in table.stdout
+        assert json.loads(js.stdout)["tau"] == 0.5
+    plain = json.loads(icli("compare", str(path), "--a", "large-70b", "--b", "tiny-1b", "--json").stdout)
+    assert "tau" not in plain and compare(cnt, "large-70b", "tiny-1b", [1], cluster=False).tau is None
+    assert compare(cnt, "large-70b", "tiny-1b", [1], metric="g_pass_at_k", tau=0.25, cluster=False).tau == 0.25

@@ -100,6 +100,8 @@ class CompareResult:
     warnings : tuple of str
     design : str or None
         The sampling design behind the estimates when n was not fixed in advance.
+    tau : float or None
+        G-pass@k's threshold (``metric="g_pass_at_k"`` only).
     """
 
     model_a: str
@@ -123,6 +125,7 @@ class CompareResult:
     warnings: tuple[str, ...] = ()
     design: str | None = None
     problems_b: np.ndarray | None = None
+    tau: float | None = None
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready: models, settings and one entry per k with difference, low/high, p_value."""
@@ -147,6 +150,7 @@ class CompareResult:
             "model_a": self.model_a,
             "model_b": self.model_b,
             "metric": self.metric,
+            **({} if self.tau is None else {"tau": self.tau}),
             "paired": self.paired,
             "method": self.method,
             "test": self.test,
@@ -455,6 +459,7 @@ def compare(
         warnings=tuple(warns),
         design=None if design is None else design.label(),
         problems_b=problems_b,
+        tau=tau_v,
     )
 
 

@@ -69,6 +69,8 @@ class RankResult:
     n_resamples : int
     warnings : tuple of str
     design : str or None
+    tau : float or None
+        G-pass@k's threshold (``metric="g_pass_at_k"`` only).
     """
 
     models: tuple[str, ...]
@@ -88,6 +90,7 @@ class RankResult:
     n_resamples: int
     warnings: tuple[str, ...] = ()
     design: str | None = None
+    tau: float | None = None
 
     def table(self, j: int = 0) -> list[dict[str, Any]]:
         """The leaderboard at the j-th k, best first: one dict per model."""
@@ -110,6 +113,7 @@ class RankResult:
         """JSON-ready: settings and, per k, the leaderboard (best first)."""
         out: dict[str, Any] = {
             "metric": self.metric,
+            **({} if self.tau is None else {"tau": self.tau}),
             "confidence_level": self.confidence_level,
             "n_resamples": self.n_resamples,
             "problems": self.problems,
@@ -309,5 +313,5 @@ def rank_models(
         low=np.minimum(lo.reshape(M, K), est), high=np.maximum(hi.reshape(M, K), est),
         rank=rank, rank_low=rank_low, rank_high=rank_high, better=better, critical=np.asarray(crit, dtype=float),
         problems=int(N), dropped=dropped, confidence_level=level, n_resamples=B, warnings=tuple(warns),
-        design=None if design is None else design.label(),
+        design=None if design is None else design.label(), tau=tau_v,
     )

@@ -153,7 +153,7 @@ def add_intervals(
 def render_compare(res: Any) -> None:
     d = res.to_dict()
     title = (
-        f"{res.model_a} - {res.model_b}: {metric_name(res.metric)}, "
+        f"{res.model_a} - {res.model_b}: {_metric_label(res)}, "
         f"{'paired' if res.paired else 'UNPAIRED'}, interval {res.method}, test {res.test}"
         + ("" if res.design is None else f"; {res.design} design")
     )
@@ -171,6 +171,18 @@ def render_compare(res: Any) -> None:
             str(pt["problems"]) if "problems_b" not in pt else f"{pt['problems']} / {pt['problems_b']}",
         )
     out.print(t)
+
+
+def _metric_label(res: Any) -> str:
+    """The metric as the tables name it, with G-pass@k's threshold (without it the number is ambiguous)."""
+    tau = getattr(res, "tau", None)
+    return metric_name(res.metric) + ("" if tau is None else f" (τ = {tau:g})")
+
+
+def _check_tau(tau: float | None, metric: str) -> None:
+    """`--tau` is G-pass@k's threshold; with another metric it would be ignored, and the table would not say so."""
+    if tau is not None and metric != "g_pass_at_k":
+        raise PasscurveError(f"`--tau` goes with `--metric g_pass_at_k` (got --metric {metric})")
 
 
 @command("compare")
@@ -198,6 +210,7 @@ def compare_cmd(
         raise PasscurveError(f"`--metric` must be one of {', '.join(INTERVAL_METRICS)} (got {metric!r})")
     if method not in COMPARE_METHODS:
         raise PasscurveError(f"`--method` must be one of {', '.join(COMPARE_METHODS)} (got {method!r})")
+    _check_tau(tau, metric)
     ks = parse_int_list(k, "--k")
     counts = load_with_clusters(file, cluster_col, acted_on(design), **read)
     with collect_warnings(show=True, acted_on=acted_on(design)):
@@ -242,6 +255,7 @@ def rank_cmd(
     design = design_from(stop_batch, cap)
     if metric not in INTERVAL_METRICS:
         raise PasscurveError(f"`--metric` must be one of {', '.join(INTERVAL_METRICS)} (got {metric!r})")
+    _check_tau(tau, metric)
     ks = parse_int_list(k, "--k")
     counts = load_with_clusters(file, cluster_col, acted_on(design), **read)
     with collect_warnings(show=True, acted_on=acted_on(design)):
@@ -252,7 +266,7 @@ def rank_cmd(
         return
     lvl = level_label(res.confidence_level)
     for j, kk in enumerate(res.k):
-        label = metric_name(res.metric)
+        label = _metric_label(res)
         t = Table(title=f"{label} at k={int(kk)}: {res.problems} shared problems, "
                         f"{lvl} simultaneous rank intervals", title_justify="left")
         for col, just in (("rank", "right"), ("model", "left"), ("score", "right"), (f"{lvl} interval", "right"),
