@@ -424,6 +424,8 @@ def test_cli_plan_json_and_csv(counts_csv):
         (["--budget", "10", "--k", "5", "--batch", "20"], "`--budget` must be >= batch"),
         (["--budget", "10", "--k", "5", "--json", "--csv"], "--json"),
         (["--budget", "10", "--k", "5", "--hedge", "1.5"], "`--hedge`"),
+        # the library's message offered a BetaPrior, (alpha, beta) or a difficulty model, which no option takes
+        (["--budget", "10", "--k", "5", "--prior", "gamma"], "`--prior` must be beta or zi_beta (got 'gamma')"),
     ],
 )
 def test_cli_plan_bad_inputs(counts_csv, args, msg):

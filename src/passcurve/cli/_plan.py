@@ -94,6 +94,8 @@ def plan_cmd(
         raise PasscurveError("give either `--json` or `--csv`, not both")
     if top < 1:
         raise PasscurveError(f"`--top` must be >= 1 (got {top})")
+    if prior not in ("beta", "zi_beta"):  # the library also takes prior objects, which no command line can pass
+        raise PasscurveError(f"`--prior` must be beta or zi_beta (got {prior!r})")
     counts = load_counts(
         file,
         **read,
