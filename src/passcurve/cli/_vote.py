@@ -90,7 +90,8 @@ def vote_cmd(
 def retries_cmd(
     file: FileArg,
     alpha: Annotated[float, typer.Option("--alpha", help="Level of the independence test.")] = 0.05,
-    n_resamples: Annotated[int, typer.Option("--n-resamples", help="Permutations for the test.")] = 999,
+    n_resamples: Annotated[int, typer.Option("--n-resamples", help="Permutations for the test (0: no permutation test; "
+                                                                  "--method asymptotic still tests).")] = 999,
     method: Annotated[
         str, typer.Option("--method", help="auto, permutation or asymptotic (chi-square, equal attempts per problem).")
     ] = "auto",
@@ -199,7 +200,7 @@ def simulate_answers_cmd(
     ] = 0.5,
     seed: Seed = 0,
 ) -> None:
-    """Write a per-sample log with answers (problem_id, attempt, answer, gold, correct) for `vote`."""
+    """Write a per-sample log with answers (model, problem_id, attempt, answer, gold, correct) for `vote`."""
     rows = simulate_answers(problems, n, wrong_answers=wrong_answers, concentration=concentration, rng=seed)
     write_table(rows, output)
     typer.echo(f"wrote {problems * n} rows ({problems} problems x n={n}) to {output}")
