@@ -437,6 +437,11 @@ def test_one_sample_per_problem_is_refused_with_the_identified_range():
         forecast(counts, [10, 100], n_resamples=0)
     with pytest.raises(PasscurveError, match=r"pass@2 could be anything from 0\.3 .* to 0\.51 "):
         forecast(counts, [2], n_resamples=0)  # 1 - 0.7^2 = 0.51 exactly
+    # no success (or no failure) at all: the range would read "anything from 0 (...) to 0 (...)"
+    for c, what in ((0, "failed"), (1, "succeeded")):
+        with pytest.raises(PasscurveError, match=rf"every problem has one sample and every sample {what}, which "
+                                                 r"identifies no difficulty law; draw at least 2 samples"):
+            forecast(Counts.from_arrays(np.ones(10, int), np.full(10, c)), [100], n_resamples=0)
     with pytest.warns(DegenerateDataWarning, match="identifies only the mean success rate"):
         fits = fit_difficulty(counts, model=["beta", "zi_beta"])
     assert "identifies only the mean" in fits.warnings[0]

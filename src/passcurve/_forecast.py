@@ -688,11 +688,18 @@ def unforecastable(counts: Counts, k: Any) -> dict[str, str]:
         if int(sub.n.max()) == 1:
             mu = float(np.average(sub.c, weights=sub.weight))
             hi = float(-np.expm1(top * np.log1p(-mu))) if mu < 1 else 1.0
-            out[name] = (
-                f"model {name!r}: every problem has one sample, which identifies only the mean success rate "
-                f"({mu:.4g}); pass@{fmt(top)} could be anything from {mu:.4g} (each problem always or never solved) "
-                f"to {hi:.4g} (all equally hard); draw at least 2 samples per problem to forecast"
-            )
+            if 0 < mu < 1:
+                out[name] = (
+                    f"model {name!r}: every problem has one sample, which identifies only the mean success rate "
+                    f"({mu:.4g}); pass@{fmt(top)} could be anything from {mu:.4g} (each problem always or never "
+                    f"solved) to {hi:.4g} (all equally hard); draw at least 2 samples per problem to forecast"
+                )
+            else:  # both ends of that range would read mu: "anything from 0 to 0" says nothing
+                out[name] = (
+                    f"model {name!r}: every problem has one sample and every sample "
+                    f"{'failed' if mu == 0 else 'succeeded'}, which identifies no difficulty law; draw at least 2 "
+                    "samples per problem to forecast"
+                )
     return out
 
 
