@@ -343,7 +343,10 @@ def power_cmd(
     pilot: Annotated[Path | None, typer.Option("--pilot", help="Pilot counts/log with both models.")] = None,
     a: Annotated[str | None, typer.Option("--a", help="Model A in the pilot.")] = None,
     b: Annotated[str | None, typer.Option("--b", help="Model B in the pilot.")] = None,
-    confidence_level: ConfidenceLevel = 0.95,
+    confidence_level: Annotated[
+        float,
+        typer.Option("--confidence-level", help="1 - the two-sided significance level of the test (0.95: a 5% test)."),
+    ] = 0.95,
     power: Annotated[float, typer.Option("--power", help="Probability of detecting delta.")] = 0.8,
     json_out: JsonFlag = False,
 ) -> None:
