@@ -186,3 +186,11 @@ def test_a_reader_that_stops_early_is_not_an_error(tmp_path):
     assert proc.stdout is not None and proc.stdout.readline().startswith(b"model,problem")
     proc.stdout.close()
     assert proc.wait(timeout=300) == 0, proc.stderr.read() if proc.stderr else ""
+
+
+def test_version_option(capfd):
+    # `passcurve --version` was "No such option: --version" (exit 2); the version is passcurve.__version__
+    import passcurve
+
+    assert run(["--version"]) == 0
+    assert capfd.readouterr().out == f"passcurve {passcurve.__version__}\n"

@@ -49,6 +49,22 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
 )
 
+def _show_version(value: bool) -> None:
+    if value:
+        from .. import __version__
+
+        typer.echo(f"passcurve {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _main(
+    version: bool = typer.Option(False, "--version", help="Print passcurve's version and exit.",
+                                 callback=_show_version, is_eager=True),
+) -> None:
+    """Exact pass@k-family curves, error bars, difficulty fits and forecasts from repeated-sampling logs."""
+
+
 # markup off: model names, file names and messages come from the user's data, and rich would read "m [strict-match]"
 # as a style (dropping it) and "m [/x]" as a closing tag (MarkupError). Styled text is built with rich.text.Text.
 out = Console(soft_wrap=True, markup=False)
