@@ -74,6 +74,11 @@ def test_demo_conflict_page(cli, tmp_path):
     assert s["pass@k"]["pass_at_1_after"] < s["pass@k"]["pass_at_1_before"]
     page = out.read_text(encoding="utf-8")
     assert "Optimising pass@8 can lower pass@1" in page
+    # the runs are named as the plot names them, with k: a row "pass@k" beside "pass@8" columns left k unsaid
+    assert "<td>optimise pass@8</td>" in page and "<td>anneal k: 8 → 1</td>" in page
+    table = cli("demo-conflict", "-o", str(tmp_path / "again.html"), "--steps", "20", env_extra={"COLUMNS": "120"})
+    assert table.returncode == 0, table.stderr
+    assert "optimise pass@8" in table.stdout and "anneal k: 8 → 1" in table.stdout
     assert not re.search(r"<script[^>]*\bsrc=", page)  # plotly inlined, offline
     assert "Plotly.newPlot" in page or "plotly" in page.lower()
 

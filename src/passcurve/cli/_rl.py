@@ -99,13 +99,18 @@ def rl_signal_cmd(
         )
 
 
+def _run_label(run: str, k: int) -> str:
+    """A run as the toy's plot names it ("pass@k" beside a "pass@8" column read as an unset k)."""
+    return {"pass@1": "optimise pass@1", "pass@k": f"optimise pass@{k}", "annealed": f"anneal k: {k} → 1"}.get(run, run)
+
+
 def _page(res) -> str:  # type: ignore[no-untyped-def]
     """A self-contained HTML page: the training curves and the conflict curve (plotly JS inlined)."""
     fig = res.plot()
     conf = res.conflict
     cfig = conf.plot()
     rows = "".join(
-        f"<tr><td>{html.escape(s['run'])}</td><td>{s['pass_at_1_before']:.4f}</td><td>{s['pass_at_1_after']:.4f}</td>"
+        f"<tr><td>{html.escape(_run_label(s['run'], res.k))}</td><td>{s['pass_at_1_before']:.4f}</td><td>{s['pass_at_1_after']:.4f}</td>"
         f"<td>{s['pass_at_k_before']:.4f}</td><td>{s['pass_at_k_after']:.4f}</td></tr>"
         for s in res.summary
     )
@@ -160,11 +165,12 @@ def demo_conflict_cmd(
         print_json(res.to_dict())
         return
     t = Table(title=f"pass@1 and pass@{res.k} before -> after ({res.params['steps']} steps)", title_justify="left")
-    for col in ("run", "pass@1 before", "pass@1 after", f"pass@{res.k} before", f"pass@{res.k} after"):
+    t.add_column("run", no_wrap=True)  # the numbers' headers wrap instead at 80 columns
+    for col in ("pass@1 before", "pass@1 after", f"pass@{res.k} before", f"pass@{res.k} after"):
         t.add_column(col, justify="right")
     for s in res.summary:
         t.add_row(
-            s["run"],
+            _run_label(s["run"], res.k),
             f"{s['pass_at_1_before']:.4f}",
             f"{s['pass_at_1_after']:.4f}",
             f"{s['pass_at_k_before']:.4f}",
