@@ -186,3 +186,15 @@ def test_curve_table_never_cuts_an_interval_bound(tmp_path):
             columns[j] = columns.get(j, "") + cell.strip()
     for pt in json.loads(run_cli(*args, "--json").stdout)["models"][0]["curve"]:
         assert any(f"[{fmt_cell(pt['low'])},{fmt_cell(pt['high'])}]" in col for col in columns.values()), res.stdout
+
+
+def test_curve_table_says_which_intervals(samples_file):
+    # the table's "95% interval" columns did not say how they were made: a simultaneous band over the k shown
+    # read like per-k intervals; the JSON had interval_method, the table nothing
+    wide = {"COLUMNS": "300"}
+    band = run_cli("curve", str(samples_file), "--k", "1,2", "--ci", "band", "--n-resamples", "200", env_extra=wide)
+    assert band.returncode == 0, band.stderr
+    assert "; intervals: simultaneous band, all k shown at once, counting problems" in band.stdout
+    per_k = run_cli("curve", str(samples_file), "--k", "1,2", "--ci", "analytic", env_extra=wide)
+    assert "; intervals: analytic, each k on its own, counting problems" in per_k.stdout
+    assert "intervals:" not in run_cli("curve", str(samples_file), "--k", "1,2", env_extra=wide).stdout

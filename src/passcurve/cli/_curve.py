@@ -43,6 +43,13 @@ from ._compare import (  # noqa: E402
 DEFAULT_K = [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10000, 100000]
 
 
+def _interval_words(method: str | None) -> str:
+    """The interval method as the table says it: a band holds for every k shown at once, the others per k."""
+    if method is not None and method.startswith("band"):
+        return "simultaneous band" + method[len("band"):] + ", all k shown at once"
+    return f"{method}, each k on its own"
+
+
 def render_curve_table(res) -> None:  # type: ignore[no-untyped-def]
     """Rich tables of a CurveResult, one per model."""
     for i, m in enumerate(res.models):
@@ -51,6 +58,7 @@ def render_curve_table(res) -> None:  # type: ignore[no-untyped-def]
             f"{m}: {s['problems']} problems, samples per problem "
             f"{s['n_min']} / {s['n_median']:g} / {s['n_max']} (min / median / max)"
             + ("" if res.design is None else f"; pass@k for a {res.design} design")
+            + ("" if not res.intervals else f"; intervals: {_interval_words(res.interval_method)}, counting problems")
         )
         t = Table(title=title, title_justify="left")
         t.add_column("k", justify="right")
