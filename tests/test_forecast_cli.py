@@ -258,3 +258,12 @@ def test_forecast_and_backtest_json_name_the_design(tmp_path):
     assert json.loads(r.stdout)["design"] == "stop at success (batch 1, cap 200)"
     plain = run_cli("forecast", str(path), "--k", "1000", "--n-resamples", "5", "--json")
     assert "design" not in json.loads(plain.stdout)
+
+
+def test_paper_grid_beyond_the_samples_names_the_option(sim_csv):
+    # the paper's grid runs to k = 10^4; on n = 200 the error named the library's `k` and convention='chen',
+    # which no option of `fit` sets
+    r = run_cli("fit", str(sim_csv), "--paper-grid", "--difficulty", "beta")
+    assert r.returncode == 2 and r.stderr.count("\n") == 1, r.stderr
+    assert "`--paper-grid` runs k to 10^4, beyond these samples (every problem has n = 200)" in r.stderr
+    assert "convention" not in r.stderr

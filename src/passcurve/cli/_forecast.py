@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import warnings
 from collections.abc import Mapping
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 import numpy as np
 import typer
@@ -87,9 +87,13 @@ def fit_cmd(
         stopping = any(
             v.get("looks_like_stopping_time") for v in (counts.meta.get("stopping_time", {}) or {}).get("models", {}).values()
         ) if isinstance(counts.meta.get("stopping_time"), dict) else False
-        pl = fit_power_law(counts, "paper" if paper_grid else None,
-                           convention="chen" if (stopping or np.unique(counts.n).size > 1) else "unbiased",
-                           design=design)
+        convention: Literal["unbiased", "chen"] = (
+            "chen" if (stopping or np.unique(counts.n).size > 1) else "unbiased")
+        if paper_grid and convention == "unbiased" and design is None and int(counts.n.min()) < 10_000:
+            # the library's message named its own arguments (`k`, convention='chen'), which no option sets
+            raise PasscurveError(f"`--paper-grid` runs k to 10^4, beyond these samples (every problem has "
+                                 f"n = {int(counts.n.min())}); leave it out to fit the default grid up to n")
+        pl = fit_power_law(counts, "paper" if paper_grid else None, convention=convention, design=design)
         report = check_deviations(counts, emit=True, design=design)
     # the fits hold when n is a stopping time (named or flagged); their goodness of fit assumes n fixed
     stopped = {m for m, fl in report.flags.items() if any(name == "StoppingTimeWarning" for name, _ in fl)}
