@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 
 import numpy as np
 import pytest
@@ -166,6 +167,13 @@ def test_forecast_shows_the_observed_value_within_the_samples(sim_csv):
         assert f"pass@100 = {m['curve'][0]['pass_at_k']:.4f}" in r.stdout
     assert r.stdout.count("within the samples drawn, the data's own estimate (no model): pass@100 = ") == 2
     assert "observed in the data at k = " in r.stdout
+    # the K needed is a number of samples: the table prints ⌈K⌉ of the JSON's continuous root and of its interval
+    # ends, not '182.9 (80% interval 132 .. 266.3)' (reference: math.ceil of the same run's JSON numbers)
+    d = json.loads(run_cli("forecast", str(sim_csv), "--k", "100,10000", "--n-resamples", "0", "--target", "0.3",
+                           "--json").stdout)
+    for kf in d["k_for"]:
+        ends = " .. unreachable" if kf["high"] is None else f" .. {math.ceil(kf['high']):,}"
+        assert f"at K ≈ {math.ceil(kf['k']):,} (80% interval {math.ceil(kf['low']):,}{ends}" in r.stdout
 
 
 def test_forecast_bounds_json_and_table(sim_csv):

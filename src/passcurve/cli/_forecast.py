@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import warnings
 from collections.abc import Mapping
 from typing import Annotated, Any, Literal
@@ -45,6 +46,12 @@ def _g(x: float | None) -> str:
     if x is None or x != x:
         return "-"
     return f"{x:.4g}"
+
+
+def _samples(x: float) -> str:
+    """A number of samples K solved for on the continuous curve, as the whole number it takes: ⌈K⌉ (an interval
+    [L, H] for the root is [⌈L⌉, ⌈H⌉] for the samples needed), written out below 10⁹."""
+    return f"{math.ceil(x):,}" if x < 1e9 else f"{x:.4g}"
 
 
 def _g3(x: float | None) -> str:
@@ -243,18 +250,19 @@ def forecast_cmd(
             if r.note is not None:
                 out.print(f"  pass@K = {r.target:g}: {r.note}", highlight=False)
             elif r.reachable:
-                hi = "unreachable" if not np.isfinite(r.high) else f"{r.high:.4g}"
+                hi = "unreachable" if not np.isfinite(r.high) else _samples(r.high)
                 seen_at = "" if r.observed_k is None else f"; observed in the data at k = {r.observed_k}"
-                out.print(f"  pass@K = {r.target:g} at K ≈ {r.k:.4g} ({lvl} interval {r.low:.4g} .. {hi}{seen_at})")
+                out.print(f"  pass@K = {r.target:g} at K ≈ {_samples(r.k)} ({lvl} interval {_samples(r.low)} .. {hi}"
+                          f"{seen_at})")
             else:
                 out.print(f"  pass@K = {r.target:g} is unreachable: the fit plateaus at {r.ceiling:.4f} "
                           "(impossible problems)")
         for f in floors:
             if f.model != m or not np.isfinite(f.earliest):
                 continue
-            sure = "no K makes it certain" if not np.isfinite(f.certain) else f"every one by K ≈ {f.certain:.4g}"
+            sure = "no K makes it certain" if not np.isfinite(f.certain) else f"every one by K ≈ {_samples(f.certain)}"
             out.print(f"  any law: pass@K = {f.target:g} is reached by no law the data allow before K ≈ "
-                      f"{f.earliest:.4g}; {sure}", highlight=False)
+                      f"{_samples(f.earliest)}; {sure}", highlight=False)
 
 
 @command("backtest")
