@@ -146,6 +146,16 @@ def test_errors_name_the_command_line_options(tmp_path, capfd):
     assert run(["curve", str(s), "--correct-col", "score"]) == 2
     err = capfd.readouterr().err
     assert "pass `--threshold` to turn a score into correct/incorrect" in err and "(--threshold)" not in err
+    # library names no option stands for: hidden-difficulty on one sample per problem said "`counts` needs problems
+    # with n >= 2 samples", power with a pilot and one model "pilot `counts` needs the two model names"
+    one = tmp_path / "one.csv"
+    one.write_text("problem_id,n,c\na,1,1\nb,1,0\n")
+    assert run(["hidden-difficulty", str(one)]) == 2
+    err = capfd.readouterr().err
+    assert "every problem has one sample: P(both right) needs two answers per problem" in err and "counts" not in err
+    assert run(["power", "--delta", "0.05", "--pilot", str(p), "--a", "a"]) == 2
+    err = capfd.readouterr().err
+    assert "a pilot needs the two models to compare: name them as `--a` and `--b`" in err and "counts" not in err
 
 
 def test_more_bad_values_are_one_line_errors(tmp_path, capfd):

@@ -834,7 +834,7 @@ def power_analysis(
     else:
         check_counts_object(counts)
         if a is None or b is None:
-            raise PasscurveError("pilot `counts` needs the two model names `a` and `b`")
+            raise PasscurveError("a pilot needs the two models to compare: name them as `a` and `b`")
         if a == b:
             raise PasscurveError(f"`a` and `b` must be two different models (got {a!r} twice)")
         ca, cb = counts.select(a), counts.select(b)

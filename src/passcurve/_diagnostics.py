@@ -152,7 +152,8 @@ def _hidden_difficulty_iv(counts: Any, k: Any, k_gt_n: Any) -> tuple[Counts, np.
     if k_gt_n not in ("nan", "drop"):
         raise PasscurveError(f'`k_gt_n` must be "nan" or "drop" (got {k_gt_n!r})')
     if (counts.n < 2).all():
-        raise PasscurveError("`counts` needs problems with n >= 2 samples: P(both right) needs two answers per problem")
+        raise PasscurveError("every problem has one sample: P(both right) needs two answers per problem (n >= 2 on "
+                             "some problems)")
     ks = None if k is None else np.unique(as_int_array(k, "k", minimum=1).ravel())
     return counts, ks
 
