@@ -198,3 +198,17 @@ def test_curve_table_says_which_intervals(samples_file):
     per_k = run_cli("curve", str(samples_file), "--k", "1,2", "--ci", "analytic", env_extra=wide)
     assert "; intervals: analytic, each k on its own, counting problems" in per_k.stdout
     assert "intervals:" not in run_cli("curve", str(samples_file), "--k", "1,2", env_extra=wide).stdout
+
+
+def test_curve_says_when_interval_options_go_unused(samples_file):
+    # --confidence-level / --n-resamples / --seed shape intervals only; without --ci the table had none and nothing
+    # said the options were ignored (exit 0, plain values). Now one warning line names them; the output is the same
+    plain = run_cli("curve", str(samples_file), "--k", "1,2", "--json")
+    idle = run_cli("curve", str(samples_file), "--k", "1,2", "--json", "--confidence-level", "0.5",
+                   "--n-resamples", "100")
+    assert idle.returncode == 0 and json.loads(idle.stdout) == json.loads(plain.stdout)
+    assert idle.stderr.strip() == ("passcurve: warning: --confidence-level, --n-resamples shape intervals, which need "
+                                   "--ci METHOD; none were computed")
+    assert plain.stderr == ""
+    used = run_cli("curve", str(samples_file), "--k", "1,2", "--json", "--ci", "analytic", "--confidence-level", "0.5")
+    assert used.returncode == 0 and "shape intervals" not in used.stderr

@@ -22,6 +22,7 @@ from ._app import (
     Seed,
     collect_warnings,
     command,
+    err,
     fmt_cell,
     out,
     parse_int_list,
@@ -88,6 +89,7 @@ def render_curve_table(res) -> None:  # type: ignore[no-untyped-def]
 @command("curve")
 @read_options
 def curve_cmd(
+    ctx: typer.Context,
     file: FileArg,
     k: Annotated[str | None, typer.Option("--k", help="Comma-separated budgets, e.g. 1,10,100.")] = None,
     all_k: Annotated[bool, typer.Option("--all-k", help="Every k from 1 to n.")] = False,
@@ -111,6 +113,12 @@ def curve_cmd(
     """pass@k, pass^k and naive pass@k per model at the chosen k (default: 1, 2, 5, 10, 20, 50, ... up to n)."""
     if k is not None and all_k:
         raise PasscurveError("give either `--k` or `--all-k`, not both")
+    if ci is None:  # options that only shape intervals, given without asking for any
+        idle = [f"--{name.replace('_', '-')}" for name in ("confidence_level", "n_resamples", "seed")
+                if getattr(ctx.get_parameter_source(name), "name", "") == "COMMANDLINE"]
+        if idle:
+            err.print(f"passcurve: warning: {', '.join(idle)} {'shapes' if len(idle) == 1 else 'shape'} intervals, "
+                      "which need --ci METHOD; none were computed", markup=False)
     design = design_from(stop_batch, cap)
     counts = load_with_clusters(file, cluster_col, acted_on(design), **read)
     # a k asked for by name must be estimable for every model; the default grids run each model to its own
