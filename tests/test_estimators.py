@@ -257,6 +257,122 @@ def test_mg_pass_at_large_n_against_exact_rationals():
     assert rel_err(pc.mg_pass_at_k(n, c, k), ref) <= 2e-15
 
 
+# G-pass@k and mG-pass@k where n <= 2^16 (the log-factorial table's range): a few ε at any size of the tail.
+# Reference: exact rational arithmetic, P(X >= m) for X ~ Hypergeom(n, c, k) with m = max(ceil(tau k), 1) and
+# mG-pass@k = (2/k) sum_{i=ceil(k/2)+1}^{k} G-pass@k_{i/k} (../shared/REFERENCE.md, Liu et al. 2024), by math.comb.
+TABLE_TOL = 2e-15
+
+
+def assert_table_close(got: float, ref: Fraction) -> None:
+    """Relative error <= TABLE_TOL, or below the smallest normal double within one subnormal step."""
+    if ref < Fraction(2.0**-1022):
+        assert abs(Fraction(got) - ref) <= Fraction(2.0**-1074) + ref * Fraction(TABLE_TOL)
+    else:
+        assert rel_err(got, ref) <= TABLE_TOL, (float(ref), rel_err(got, ref))
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(2, 300), st.data())
+def test_g_pass_dense_grid_small_n_against_exact_rationals(n, data):
+    # a problems x k x tau grid as the curves ask for it (repeated problems, every k, several tau)
+    cs = np.array(data.draw(st.lists(st.integers(0, n), min_size=1, max_size=4)))
+    cs = np.concatenate([cs, cs[:1]])  # a repeated problem
+    ks = np.arange(1, n + 1)
+    taus = np.array([0.1, 0.5, 0.75, 0.9])
+    got = pc.g_pass_at_k(n, cs[:, None, None], ks[None, :, None], taus[None, None, :])
+    assert got.shape == (cs.size, n, taus.size)
+    np.testing.assert_array_equal(got[-1], got[0])
+    for i, c in enumerate(cs[:-1]):
+        for kk in data.draw(st.lists(st.integers(1, n), min_size=1, max_size=6)):
+            for t, tau in enumerate(taus):
+                m = max(math.ceil(Fraction(tau).limit_denominator(1000) * kk), 1)
+                assert_table_close(float(got[i, kk - 1, t]), exact_g_pass(n, int(c), kk, m))
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(100, 4000), st.data())
+def test_g_pass_far_tails_below_4000_to_a_few_eps(n, data):
+    # tails far above the mean: the saddle-point terms carried |ln G|·5e-16 (1.2e-13 at 5e-238, below)
+    c = data.draw(st.integers(n // 10, n - n // 10))
+    k = data.draw(st.integers(max(3, n // 10), n - 1))
+    lo, hi = max(0, c + k - n), min(c, k)
+    mean = k * c / n
+    m = data.draw(st.integers(min(hi, int(mean) + 1), hi))
+    if m >= k or m <= lo:
+        return
+    assert_table_close(pc.g_pass_at_k(n, c, k, (m - 0.5) / k), exact_g_pass(n, c, k, m))
+
+
+@pytest.mark.parametrize(
+    ("n", "c", "k", "m"),
+    [
+        (2138, 1345, 1633, 1327),  # 5.0e-238; before: 1.2e-13 relative
+        (1000, 500, 500, 400),  # 1.6e-85; before: 3.6e-14
+        (300, 168, 161, 145),  # 4.7e-41; before: 2.7e-14
+        (200, 100, 100, 95),  # 6.3e-44; before: 1.1e-14
+        (60, 30, 30, 29),  # 7.6e-15; before: 6.9e-15
+        (2**16, 30_000, 200, 180),  # the table's last n
+    ],
+)
+def test_g_pass_far_tails_fixed_cases(n, c, k, m):
+    assert_table_close(pc.g_pass_at_k(n, c, k, (m - 0.5) / k), exact_g_pass(n, c, k, m))
+
+
+def test_g_pass_just_beyond_the_table_keeps_the_saddle_point_bound():
+    n, c, k, m = 2**16 + 1, 30_000, 200, 180  # 5.5e-40: Loader's form, a few 1e-15 + 5e-16·|ln G|
+    ref = exact_g_pass(n, c, k, m)
+    assert_tail_close(pc.g_pass_at_k(n, c, k, (m - 0.5) / k), ref)
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.integers(2, 400), st.data())
+def test_mg_pass_dense_grid_small_n_against_exact_rationals(n, data):
+    cs = np.array(data.draw(st.lists(st.integers(0, n), min_size=1, max_size=3)))
+    ks = np.arange(1, n + 1)
+    got = pc.mg_pass_at_k(n, cs[:, None], ks[None, :])
+    for i, c in enumerate(cs):
+        for k in data.draw(st.lists(st.integers(2, n), max_size=4)) if n >= 2 else []:
+            half = -(-k // 2)
+            num = sum((j - half) * math.comb(int(c), j) * math.comb(n - int(c), k - j)
+                      for j in range(half + 1, min(int(c), k) + 1))
+            assert_table_close(float(got[i, k - 1]), Fraction(2 * num, k * math.comb(n, k)))
+
+
+def test_g_pass_grid_equals_its_cells_one_by_one():
+    # repeated (n, c, k, m) are computed once: the grid must equal each cell evaluated alone (to the last unit or
+    # two: a sum over a block of many cells may add in another order than over one)
+    rng = np.random.default_rng(3)
+    n = np.array([50, 50, 900, 900, 70_000, 70_000, 3 * 10**6])
+    c = np.array([20, 20, 300, 301, 12_345, 12_345, 10**6])
+    ks = np.array([2, 7, 40, 49])
+    taus = rng.uniform(0.05, 0.95, size=3)
+    grid = pc.g_pass_at_k(n[:, None, None], c[:, None, None], ks[None, :, None], taus[None, None, :])
+    one = [[[pc.g_pass_at_k(int(a), int(b), int(kk), float(t)) for t in taus] for kk in ks] for a, b in zip(n, c, strict=True)]
+    np.testing.assert_allclose(grid, np.array(one), rtol=1e-15, atol=0)
+    np.testing.assert_array_equal(grid[0], grid[1])
+    mg = pc.mg_pass_at_k(n[:, None], c[:, None], ks[None, :])
+    np.testing.assert_allclose(mg, np.array([[pc.mg_pass_at_k(int(a), int(b), int(kk)) for kk in ks]
+                                             for a, b in zip(n, c, strict=True)]), rtol=1e-15, atol=0)
+
+
+def test_log_factorial_table_against_decimal_logs():
+    # head + tail of log(x!) against 50-digit sums of decimal logarithms (Python's decimal module)
+    from decimal import Decimal, localcontext
+
+    from passcurve._estimators import _log_factorials
+
+    head, tail = _log_factorials(5000)
+    with localcontext() as ctx:
+        ctx.prec = 50
+        acc, worst = Decimal(0), Decimal(0)
+        for x in range(1, 5001):
+            acc += Decimal(x).ln()
+            if x in (1, 2, 3, 10, 97, 1000, 4096, 5000):
+                worst = max(worst, abs(Decimal(head[x]) + Decimal(tail[x]) - acc))
+    assert head[0] == 0.0 and tail[0] == 0.0
+    assert worst < Decimal("1e-24")
+
+
 def test_g_pass_ends_equal_pass_at_k_and_pass_pow_k():
     # tau -> 0 is pass@k and tau = 1 is pass^k (Liu et al. 2024): against the exact rationals
     # 1 - C(n-c, k)/C(n, k) and C(c, k)/C(n, k) (math.comb), not against passcurve's own estimators

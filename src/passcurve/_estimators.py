@@ -30,6 +30,7 @@ curve over a log-spaced grid costs O(grid) per problem, not O(n).
 
 from __future__ import annotations
 
+import math
 from typing import Any, Literal
 
 import numpy as np
@@ -476,56 +477,197 @@ def _hyper_log_pmf(x: np.ndarray, n: np.ndarray, c: np.ndarray, k: np.ndarray) -
             - _log_binom_pk(k, n, k, n, exact))
 
 
+_LF_TOP = 1 << 16  # n up to this: probabilities from a table of log(x!) (built on first use, grown by doubling)
+_LF_MIN = 1 << 10  # the table's smallest size
+_LF_SCALE = 128  # the table is built in fixed point, as integers times 2^-128
+_lf_table: list[tuple[np.ndarray, np.ndarray]] = []  # [(head, tail)] once built (one item: read and replaced whole)
+
+
+def _log_factorials(top: int) -> tuple[np.ndarray, np.ndarray]:
+    """log(x!) = head[x] + tail[x] for x = 0..size-1 (size > top: a power of two >= _LF_MIN, or _LF_TOP + 1), to
+    ~3e-26 absolute (the tail's rounding).
+
+    head[x] lies on the binary grid 2^-e where nine entries sum below 2^(52-e) (e = 31 up to size 2^14), so any
+    signed sum of nine heads is exact in float64; |tail| <= 2^-(e+1) carries the rest, correctly rounded. Built
+    with Python integers in fixed point (2^-128): log p of a prime p as log(p - 1) + 2·atanh(1/(2p - 1)) by its
+    series, log j of a composite as log q + log(j/q) for its smallest prime factor q, and the running sums. 2^14
+    entries take about 30 ms, 2^16 about 0.15 s.
+    """
+    built = _lf_table[0] if _lf_table else None
+    if built is not None and built[0].size > top:
+        return built
+    size = min(max(_LF_MIN, 1 << int(top).bit_length()), _LF_TOP + 1)
+    spf = list(range(size))  # smallest prime factor of each j (j itself for primes)
+    for p in range(2, math.isqrt(size - 1) + 1):
+        if spf[p] == p:
+            for q in range(p * p, size, p):
+                if spf[q] == q:
+                    spf[q] = p
+    one = 1 << _LF_SCALE
+    logs = [0] * size
+    cum = [0] * size
+    acc = 0
+    for j in range(2, size):
+        p = spf[j]
+        if p == j:  # log j = log(j - 1) + 2 atanh(1/(2j - 1)); each truncated term errs by < 2^-128
+            d = 2 * j - 1
+            term, odd, series = one // d, 1, 0
+            while term:
+                series += term // odd
+                term //= d * d
+                odd += 2
+            logs[j] = logs[j - 1] + 2 * series
+        else:
+            logs[j] = logs[p] + logs[j // p]
+        acc += logs[j]
+        cum[j] = acc
+    e = 52 - math.ceil(math.log2(9.0 * (acc >> _LF_SCALE) + 9.0))  # nine heads sum exactly on the grid 2^-e
+    shift = _LF_SCALE - e
+    head = np.empty(size)
+    tail = np.empty(size)
+    half = 1 << (shift - 1)
+    for j in range(size):
+        h = (cum[j] + half) >> shift
+        head[j] = math.ldexp(h, -e)
+        tail[j] = math.ldexp(cum[j] - (h << shift), -_LF_SCALE)
+    _lf_table[:] = [(head, tail)]
+    return head, tail
+
+
+def _hyper_pmf_table(x: np.ndarray, n: np.ndarray, c: np.ndarray, k: np.ndarray) -> np.ndarray:
+    """P(X = x) for n within the table of :func:`_log_factorials`, flat int64 arrays, to a few ε at any size.
+
+    log P = log c! + log (n-c)! + log k! + log (n-k)! - log n! - log x! - log (c-x)! - log (k-x)! - log (n-c-k+x)!.
+    The nine heads sum exactly and the nine tails (each below 2^-32) to ~1e-24, so P = exp(heads)·exp(tails)
+    carries the roundings of the two exp and of one product only, whatever |log P| (a single log P in double
+    precision would carry |log P|·2^-53, ~1.5e-13 near 1e-300).
+    """
+    head, tail = _log_factorials(int(n.max()) if n.size else 0)
+    plus = (c, n - c, k, n - k)
+    minus = (n, x, c - x, k - x, n - c - k + x)
+    out = []
+    for t in (head, tail):
+        acc = t[plus[0]] + t[plus[1]] + t[plus[2]] + t[plus[3]]
+        for j in minus:
+            acc -= t[j]
+        out.append(acc)
+    with np.errstate(under="ignore"):
+        return np.exp(out[0]) * np.exp(out[1])
+
+
+def _hyper_pmf(x: np.ndarray, n: np.ndarray, c: np.ndarray, k: np.ndarray) -> np.ndarray:
+    """P(X = x), X ~ Hypergeometric(n, c, k), x in the support, flat int64 arrays: from the log-factorial table
+    (:func:`_hyper_pmf_table`, a few ε) where n <= _LF_TOP, else exp of Loader's saddle-point form
+    (:func:`_hyper_log_pmf`, a few ε plus ε·|log P|)."""
+    small = n <= _LF_TOP
+    if small.all():
+        return _hyper_pmf_table(x, n, c, k)
+    out = np.empty(x.shape)
+    if small.any():
+        out[small] = _hyper_pmf_table(x[small], n[small], c[small], k[small])
+    big = ~small
+    with np.errstate(under="ignore"):
+        out[big] = np.exp(_hyper_log_pmf(x[big], n[big], c[big], k[big]))
+    return out
+
+
+def _segment_sums(v: np.ndarray, counts: np.ndarray) -> np.ndarray:
+    """Sums of consecutive segments of ``v`` (``counts`` values each, all >= 1) by a tree of fan-in
+    _HYPER_ANCHOR: each level pads every segment to a multiple of it with zeros and sums the runs, so the rounding
+    of a sum of positive values grows like _HYPER_ANCHOR·log_16(count)·ε, not count·ε."""
+    B = _HYPER_ANCHOR
+    while counts.size and int(counts.max()) > 1:
+        padded = -(-counts // B) * B
+        offs = np.cumsum(padded) - padded
+        within = np.arange(v.size) - np.repeat(np.cumsum(counts) - counts, counts)
+        grid = np.zeros(int(padded.sum()))
+        grid[np.repeat(offs, counts) + within] = v
+        v = grid.reshape(-1, B).sum(axis=1)
+        counts = padded // B
+    return v
+
+
+_HYPER_GROUPS = 1 << 13  # groups of _HYPER_ANCHOR terms per pass of _hyper_window_sum (arrays of ~1 MB)
+_HYPER_CUT = 42.0  # a run of terms stops where the rest is provably below e^-42 (6e-19) of its first term
+
+
 def _hyper_window_sum(n: np.ndarray, c: np.ndarray, k: np.ndarray, start: np.ndarray, stop: np.ndarray,
                       mode: np.ndarray, offset: np.ndarray | None) -> np.ndarray:
     """Sum over x = start..stop (inclusive; empty when stop < start) of P(X = x), or of (x - offset)·P(X = x).
 
-    One log P(X = x) in each group of _HYPER_ANCHOR is computed directly (:func:`_hyper_log_pmf`), at the x
-    nearest the mode, the others by adding the logs of the ratios P(x+1)/P(x) = (c-x)(k-x)/((x+1)(n-c-k+x+1))
-    outwards from it (fewer than _HYPER_ANCHOR roundings of ~2ε each). Rows of similar length share a zero-padded block whose rows numpy sums pairwise
-    (rounding grows like log2(length)·ε, where a running sum over thousands of terms would grow like length·ε).
+    The window is split at the mode into a run upwards from max(start, mode) and a run downwards from
+    min(stop, mode - 1), along each of which the terms fall (the law is log-concave), and each run into groups of
+    _HYPER_ANCHOR consecutive x. The group's first term (the one nearest the mode) is computed directly
+    (:func:`_hyper_pmf`), the others by multiplying the ratios P(x+1)/P(x) = (c-x)(k-x)/((x+1)(n-c-k+x+1)) (or their
+    inverses, going down) outwards from it: numerator and denominator are exact integer products below 2^53, so a
+    step costs one division and one product, fewer than 2·_HYPER_ANCHOR roundings in all and no log or exp per
+    term. A run stops early where its first ratio q bounds the rest (ratios only fall away from the mode):
+    after L terms what is left is below q^L/(1 - q) of the first term, and L is taken to make that < e^-42 (times
+    the largest weight x - offset relative to the first, at most min(c, k) + 1).
+    Group sums are added per run by :func:`_segment_sums` (rounding grows like log(length)·ε).
     """
     out = np.zeros(n.shape)
-    lens = np.maximum(stop - start + 1, 0)
-    todo = np.flatnonzero(lens > 0)
-    if todo.size == 0:
-        return out
-    todo = todo[np.argsort(lens[todo], kind="stable")]
     B = _HYPER_ANCHOR
-    srt = -(-lens[todo] // B) * B
-    s0 = 0
-    while s0 < todo.size:
-        cost = np.arange(1, todo.size - s0 + 1) * srt[s0:]
-        s1 = s0 + max(1, int(np.searchsorted(cost, _MAX_ELEMS, side="right")))
-        idx = todo[s0:s1]
-        width = int(srt[s1 - 1])
-        nr, cr, kr = (v[idx, None].astype(np.float64) for v in (n, c, k))
-        x = (start[idx, None] + np.arange(width)[None, :]).astype(np.float64)
-        ok = x <= stop[idx, None]
-        # one anchor per group of B: the group's x nearest the mode (its largest term, the law being log-concave),
-        # within the window; the others step away from it, so each term inherits the error of a larger one
-        first = x[:, ::B]
-        xa = np.clip(mode[idx, None], first, np.minimum(first + (B - 1), stop[idx, None]))
-        xa = np.minimum(xa, stop[idx, None]).astype(np.int64)
-        shape = xa.shape
-        la = _hyper_log_pmf(xa.ravel(), *(np.broadcast_to(v[idx, None], shape).ravel() for v in (n, c, k)))
-        with np.errstate(divide="ignore", invalid="ignore"):
-            step = np.log(((cr - x) / (x + 1.0)) * ((kr - x) / (nr - cr - kr + x + 1.0)))  # log P(x+1)/P(x)
-        step = step.reshape(idx.size, -1, B)
-        xg = x.reshape(idx.size, -1, B)
-        xa3 = xa[:, :, None]
-        up = np.where(xg >= xa3, step, 0.0)  # steps from the anchor upwards, summed outwards
-        fwd = np.zeros(up.shape)
-        fwd[:, :, 1:] = np.cumsum(up[:, :, :-1], axis=2)
-        down = np.where(xg < xa3, step, 0.0)  # steps below the anchor, summed from it downwards
-        bwd = np.cumsum(down[:, :, ::-1], axis=2)[:, :, ::-1]
-        with np.errstate(invalid="ignore"):
-            logp = (la.reshape(shape)[:, :, None] + fwd - bwd).reshape(idx.size, width)
-        terms = np.where(ok, np.exp(np.where(ok, logp, -np.inf)), 0.0)
+    up_first = np.maximum(start, mode)
+    dn_first = np.minimum(stop, mode - 1)
+    up = np.flatnonzero(stop >= up_first)
+    dn = np.flatnonzero(dn_first >= start)
+    if up.size + dn.size == 0:
+        return out
+    # the runs, upward ones first: owner element, first x, length
+    own = np.concatenate([up, dn])
+    first = np.concatenate([up_first[up], dn_first[dn]])
+    lens = np.concatenate([stop[up] - up_first[up], dn_first[dn] - start[dn]]) + 1
+    nu = up.size
+    nck = n - c - k
+    cf, kf, nckf = (v[own].astype(np.float64) for v in (c, k, nck))
+    # the step from x to x + d is the ratio r(y) = a(y)/b(y) at y = x (up) or its inverse at y = x - 1 (down)
+    y0 = first.astype(np.float64)
+    y0[nu:] -= 1.0
+    a0 = (cf - y0) * (kf - y0)
+    b0 = (y0 + 1.0) * (nckf + y0 + 1.0)
+    margin = np.full(own.size, _HYPER_CUT)
+    if offset is not None:  # weights x - offset grow at most to the support's width (from >= 1)
+        margin += np.log(np.minimum(cf, kf) + 2.0)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        q0 = np.concatenate([a0[:nu] / b0[:nu], b0[nu:] / a0[nu:]])
+        cut = np.ceil((margin - np.log1p(-q0)) / -np.log(q0))  # q^L/(1-q) <= e^-margin
+    short = np.isfinite(cut) & (cut < lens)
+    lens[short] = np.maximum(cut[short], 1.0)
+    ng = -(-lens // B)
+    run = np.repeat(np.arange(own.size), ng)  # one entry per group
+    gi = np.arange(run.size) - np.repeat(np.cumsum(ng) - ng, ng)
+    gu = int(ng[:nu].sum())  # groups of upward runs come first
+    step = np.where(np.arange(run.size) < gu, B, -B)
+    gfirst = first[run] + step * gi
+    glen = np.minimum(B, lens[run] - B * gi)
+    gsum = np.empty(run.size)
+    j = np.arange(B, dtype=np.float64)[:, None]
+    for g0 in range(0, run.size, _HYPER_GROUPS):
+        g1 = min(g0 + _HYPER_GROUPS, run.size)
+        e = own[run[g0:g1]]
+        f = gfirst[g0:g1]
+        terms = np.empty((B, g1 - g0))
+        terms[0] = _hyper_pmf(f, n[e], c[e], k[e])
+        b = min(max(gu - g0, 0), g1 - g0)  # columns [0, b) go up, [b, end) go down
+        y = f.astype(np.float64) + j[:-1] * np.sign(step[g0:g1])
+        y[:, b:] -= 1.0
+        ce, ke = c[e].astype(np.float64), k[e].astype(np.float64)
+        num = (ce - y) * (ke - y)
+        den = (y + 1.0) * (nck[e] + y + 1.0)
+        with np.errstate(divide="ignore", invalid="ignore", over="ignore", under="ignore"):
+            np.divide(num[:, :b], den[:, :b], out=terms[1:, :b])
+            np.divide(den[:, b:], num[:, b:], out=terms[1:, b:])
+            part = np.flatnonzero(glen[g0:g1] < B)  # a run's last group: zero from its end on (ratios are finite)
+            terms[glen[g0:g1][part], part] = 0.0
+            for r in range(1, B):  # row by row: numpy's accumulate along axis 0 strides through memory
+                terms[r] *= terms[r - 1]
         if offset is not None:
-            terms *= x - offset[idx, None]
-        out[idx] = terms.sum(axis=1)
-        s0 = s1
+            terms *= f + j * np.sign(step[g0:g1]) - offset[e]
+        gsum[g0:g1] = terms.sum(axis=0)
+    sums = _segment_sums(gsum, ng)
+    out[up] = sums[:nu]  # each element has at most one run each way
+    out[dn] += sums[nu:]
     return out
 
 
@@ -565,26 +707,42 @@ def _hyper_window(n: np.ndarray, c: np.ndarray, k: np.ndarray) -> tuple[np.ndarr
     return lo, hi, mode, width
 
 
+def _distinct_rows(*cols: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
+    """``(first, inverse)`` of the distinct rows of equal-length non-negative int64 columns, or None when every
+    row is distinct. One mixed-radix int64 key where it fits (a problems x k grid of G-pass@k repeats each (n, c)
+    problem's row once per problem that shares it), else the rows themselves."""
+    if cols[0].size < 2:
+        return None
+    tops = [int(v.max()) + 1 for v in cols]
+    if math.prod(tops) < 2**63:
+        key = cols[0].astype(np.int64)
+        for v, t in zip(cols[1:], tops[1:], strict=True):
+            key = key * t + v
+        _, first, inv = np.unique(key, return_index=True, return_inverse=True)
+    else:
+        _, first, inv = np.unique(np.stack(cols, axis=1), axis=0, return_index=True, return_inverse=True)
+    if first.size == cols[0].size:
+        return None
+    return first, inv.ravel()
+
+
 def _hyper_sf(n: np.ndarray, c: np.ndarray, k: np.ndarray, m: np.ndarray) -> np.ndarray:
     """P(X >= m), X ~ Hypergeometric(n, c, k), flat int64 arrays with k <= n, to a few ε relative.
 
     Below the mean it is 1 - P(X <= m - 1) (that sum is at most about 1 - 1/e, so the difference keeps its
     relative precision); above it the upper sum. Either runs over at most W + 1 terms next to m (the rest are
-    below e^-70 of the largest)."""
-    lo, hi, mode, width = _hyper_window(n, c, k)
-    upper = m > k * c / n.astype(np.float64)
-    start = np.where(upper, m, np.maximum(lo, np.minimum(m - 1, mode) - width))
-    stop = np.where(upper, np.minimum(hi, np.maximum(m, mode) + width), m - 1)
-    s = _hyper_window_sum(n, c, k, start, stop, mode, None)
-    out = np.where(upper, s, 1.0 - s)
-    out[m <= lo] = 1.0
-    out[m > hi] = 0.0
-    return out
+    below e^-70 of the largest), fewer where the terms provably fall faster (:func:`_hyper_window_sum`)."""
+    return _hyper_tails(n, c, k, m)[1]
 
 
 def _hyper_tails(n: np.ndarray, c: np.ndarray, k: np.ndarray, m: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """(P(X < m), P(X >= m)), each to the relative precision of :func:`_hyper_sf` (the one summed directly
-    and 1 minus a sum of at most about 1 - 1/e), for variances that must not subtract numbers near 1."""
+    and 1 minus a sum of at most about 1 - 1/e), for variances that must not subtract numbers near 1.
+    Repeated (n, c, k, m) are computed once."""
+    rows = _distinct_rows(n, c, k, m)
+    if rows is not None:
+        below, above = _hyper_tails(n[rows[0]], c[rows[0]], k[rows[0]], m[rows[0]])
+        return below[rows[1]], above[rows[1]]
     lo, hi, mode, width = _hyper_window(n, c, k)
     upper = m > k * c / n.astype(np.float64)
     start = np.where(upper, m, np.maximum(lo, np.minimum(m - 1, mode) - width))
@@ -597,7 +755,11 @@ def _hyper_tails(n: np.ndarray, c: np.ndarray, k: np.ndarray, m: np.ndarray) -> 
 
 
 def _hyper_excess(n: np.ndarray, c: np.ndarray, k: np.ndarray, a: np.ndarray) -> np.ndarray:
-    """E[(X - a)^+], X ~ Hypergeometric(n, c, k), flat int64 arrays with k <= n (positive terms only)."""
+    """E[(X - a)^+], X ~ Hypergeometric(n, c, k), flat int64 arrays with k <= n (positive terms only); repeated
+    (n, c, k, a) computed once."""
+    rows = _distinct_rows(n, c, k, a)
+    if rows is not None:
+        return _hyper_excess(n[rows[0]], c[rows[0]], k[rows[0]], a[rows[0]])[rows[1]]
     lo, hi, mode, width = _hyper_window(n, c, k)
     start = np.maximum(np.maximum(a + 1, lo), mode - width)
     stop = np.minimum(hi, np.maximum(a + 1, mode) + width)
@@ -723,6 +885,45 @@ def _tau_to_m(tau: np.ndarray, k: np.ndarray) -> np.ndarray:
     return np.maximum(m, 1).astype(np.int64)
 
 
+def _by_distinct_problems(f: Any, n_b: np.ndarray, c_b: np.ndarray, *rest: np.ndarray) -> np.ndarray:
+    """``f(n_b, c_b, *rest)`` on broadcast arrays, once per distinct (n, c) problem where the layout is a
+    problems x grid product (n and c vary along the first axis only, the rest not along it): a benchmark's
+    problems repeat few (n, c) pairs (at most n + 1 at one n), and the rows of the repeats are copies."""
+    if n_b.ndim < 2 or n_b.shape[0] < 2:
+        return np.asarray(f(n_b, c_b, *rest))
+    outer = (all(st == 0 for v in (n_b, c_b) for st in v.strides[1:])
+             and all(v.strides[0] == 0 for v in rest))
+    if not outer:
+        return np.asarray(f(n_b, c_b, *rest))
+    first, inv = distinct_pairs(n_b[(slice(None),) + (0,) * (n_b.ndim - 1)],
+                                c_b[(slice(None),) + (0,) * (c_b.ndim - 1)])
+    if first.size == n_b.shape[0]:
+        return np.asarray(f(n_b, c_b, *rest))
+    shape = (first.size,) + n_b.shape[1:]
+    sub = [np.broadcast_to(v[first], shape) for v in (n_b, c_b)]
+    sub += [np.broadcast_to(v[:1], shape) for v in rest]
+    return np.asarray(f(*sub))[inv]
+
+
+def _g_pass_cells(n_b: np.ndarray, c_b: np.ndarray, k_b: np.ndarray, t_b: np.ndarray) -> np.ndarray:
+    """G-pass@k on broadcast arrays (checked): the ends by pass@k and pass^k, the rest by :func:`_hyper_sf`."""
+    m = _tau_to_m(t_b, k_b)
+    out = np.empty(n_b.shape)
+    first = m == 1
+    last = (m == k_b) & ~first
+    mid = ~first & ~last
+    if first.any():
+        out[first] = _log_fail(n_b[first], c_b[first], k_b[first], _log_fail_to_pass)
+    if last.any():
+        out[last] = _fail_prob(n_b[last], n_b[last] - c_b[last], k_b[last])
+    mid &= k_b <= n_b
+    if mid.any():
+        out[mid] = _hyper_sf(n_b[mid], c_b[mid], k_b[mid], m[mid])
+    out[k_b > n_b] = np.nan
+    out = np.clip(out, 0.0, 1.0) + 0.0
+    return out
+
+
 def g_pass_at_k(n: Any, c: Any, k: Any, tau: Any, *, k_gt_n: KGtN = "raise") -> Any:
     r"""G-pass@k_τ: the chance that at least m = max(⌈τk⌉, 1) of k samples are correct.
 
@@ -732,10 +933,14 @@ def g_pass_at_k(n: Any, c: Any, k: Any, tau: Any, *, k_gt_n: KGtN = "raise") -> 
     a hypergeometric tail (draws without replacement from the n samples), unbiased for
     P(Binomial(k, p) >= m). τ → 0 gives pass@k and τ = 1 gives pass^k; those two ends use
     the exact products of :func:`pass_at_k` and :func:`pass_pow_k`, the rest a sum of the
-    hypergeometric probabilities next to m (at most 12 standard deviations + 60 terms; below the
-    mean, 1 minus the other tail), each by Loader's saddle-point form. Against exact rationals
-    the relative error is a few 1e-15 plus 5e-16·|ln G| (at most ~3.5e-13 down to 1e-308) at
-    any n; scipy's survival function, used before, was off by 1e-11 at n = 10^6 and 2e-6 at 10^10.
+    hypergeometric probabilities next to m (at most 12 standard deviations + 60 terms, fewer where
+    the terms provably fall faster; below the mean, 1 minus the other tail): one in 16 directly, the
+    others by exact ratio steps from it. The direct ones come from a table of log(x!) where
+    n <= 2^16 (relative error against exact rationals below 1e-15 however small G is; built once per
+    process, ~0.1 s for the full table) and from Loader's saddle-point form above (a few 1e-15 plus
+    5e-16·|ln G|, at most ~3.5e-13 down to 1e-308); scipy's survival function, used before, was off by
+    1e-11 at n = 10^6 and 2e-6 at 10^10. Problems sharing (n, c) in a problems x grid layout
+    (``n[:, None]``, ``c[:, None]`` against a grid of k and τ) are computed once.
 
     Parameters
     ----------
@@ -753,20 +958,7 @@ def g_pass_at_k(n: Any, c: Any, k: Any, tau: Any, *, k_gt_n: KGtN = "raise") -> 
     0.619945
     """
     n_b, c_b, k_b, t_b = _g_pass_at_k_iv(n, c, k, tau, k_gt_n)
-    m = _tau_to_m(t_b, k_b)
-    out = np.empty(n_b.shape)
-    first = m == 1
-    last = (m == k_b) & ~first
-    mid = ~first & ~last
-    if first.any():
-        out[first] = _log_fail(n_b[first], c_b[first], k_b[first], _log_fail_to_pass)
-    if last.any():
-        out[last] = _fail_prob(n_b[last], n_b[last] - c_b[last], k_b[last])
-    mid &= k_b <= n_b
-    if mid.any():
-        out[mid] = _hyper_sf(n_b[mid], c_b[mid], k_b[mid], m[mid])
-    out[k_b > n_b] = np.nan
-    out = np.clip(out, 0.0, 1.0) + 0.0
+    out = _by_distinct_problems(_g_pass_cells, n_b, c_b, k_b, t_b)
     return _scalar_out(out, n, c, k, tau)
 
 
@@ -778,10 +970,10 @@ def mg_pass_at_k(n: Any, c: Any, k: Any, *, k_gt_n: KGtN = "raise") -> Any:
 
     Computed as one hypergeometric expectation, :math:`(2/k)\,E[(X - \lceil k/2\rceil)^+]`
     with X ~ Hypergeom(n, c, k), because :math:`\sum_{i=a+1}^{k} P(X \ge i) = E[(X-a)^+]`.
-    The hypergeometric probabilities are those of :func:`g_pass_at_k` (relative error a few 1e-15
-    plus 5e-16·|ln mG| against exact rationals; scipy's pmf, used before, 7e-11 at n = 6.6·10^5),
-    summed over at most 24 standard deviations + 120 terms around the mode, so the cost grows like
-    sqrt(k), not k.
+    The hypergeometric probabilities are those of :func:`g_pass_at_k` (relative error against exact
+    rationals below 1e-15 for n <= 2^16, a few 1e-15 plus 5e-16·|ln mG| above; scipy's pmf, used
+    before, 7e-11 at n = 6.6·10^5), summed over at most 24 standard deviations + 120 terms around the
+    mode, so the cost grows like sqrt(k), not k.
 
     At k = 1 the sum is empty (⌈1/2⌉ + 1 = 2 > 1) and mG-pass@1 = 0 for every model, as in the
     definition and the authors' code: mG-pass@k is meant for k ≥ 2 (G-pass@1 at any τ is pass@1).
@@ -801,7 +993,12 @@ def mg_pass_at_k(n: Any, c: Any, k: Any, *, k_gt_n: KGtN = "raise") -> Any:
     0.142857
     """
     n_a, c_a, k_a = _nck_iv(n, c, k, k_gt_n)
-    n_b, c_b, k_b = np.broadcast_arrays(n_a, c_a, k_a)
+    out = _by_distinct_problems(_mg_pass_cells, *np.broadcast_arrays(n_a, c_a, k_a))
+    return _scalar_out(out + 0.0, n, c, k)
+
+
+def _mg_pass_cells(n_b: np.ndarray, c_b: np.ndarray, k_b: np.ndarray) -> np.ndarray:
+    """mG-pass@k on broadcast arrays (checked), NaN where k > n."""
     out = np.full(n_b.shape, np.nan)
     ok = k_b <= n_b
     if ok.any():
@@ -809,7 +1006,7 @@ def mg_pass_at_k(n: Any, c: Any, k: Any, *, k_gt_n: KGtN = "raise") -> Any:
         half = -(-kk // 2)  # ceil(k/2)
         res = _hyper_excess(nn.ravel(), cc.ravel(), kk.ravel(), half.ravel())
         out[ok] = np.clip(2.0 * res / kk, 0.0, 1.0)
-    return _scalar_out(out + 0.0, n, c, k)
+    return out
 
 
 def naive_pass_at_k(n: Any, c: Any, k: Any) -> Any:
