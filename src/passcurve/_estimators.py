@@ -673,8 +673,8 @@ def _hyper_window_sum(n: np.ndarray, c: np.ndarray, k: np.ndarray, start: np.nda
 
 def _hyper_log_pmf_run(n: int, c: int, k: int) -> tuple[int, np.ndarray]:
     """(lo, log P(X = x) for x = lo..hi) over the whole support of one Hypergeometric(n, c, k): one x in every
-    _HYPER_ANCHOR by :func:`_hyper_log_pmf` (the one nearest the mode), the others by ratio steps outwards from it,
-    as in :func:`_hyper_window_sum` (the same precision at a sixteenth of the cost)."""
+    _HYPER_ANCHOR by :func:`_hyper_log_pmf` (the one nearest the mode), the others by summing the logs of the ratio
+    steps outwards from it (the precision of the direct form at a sixteenth of its cost)."""
     lo, hi = max(0, c + k - n), min(c, k)
     B = _HYPER_ANCHOR
     L = -(-(hi - lo + 1) // B) * B
@@ -889,7 +889,7 @@ def _by_distinct_problems(f: Any, n_b: np.ndarray, c_b: np.ndarray, *rest: np.nd
     """``f(n_b, c_b, *rest)`` on broadcast arrays, once per distinct (n, c) problem where the layout is a
     problems x grid product (n and c vary along the first axis only, the rest not along it): a benchmark's
     problems repeat few (n, c) pairs (at most n + 1 at one n), and the rows of the repeats are copies."""
-    if n_b.ndim < 2 or n_b.shape[0] < 2:
+    if n_b.ndim < 2 or n_b.shape[0] < 2 or n_b.size == 0:
         return np.asarray(f(n_b, c_b, *rest))
     outer = (all(st == 0 for v in (n_b, c_b) for st in v.strides[1:])
              and all(v.strides[0] == 0 for v in rest))
