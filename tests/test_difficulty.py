@@ -484,16 +484,22 @@ def test_fitted_beta_pass_at_1_is_alpha_over_alpha_plus_beta():
                                                            rel=1e-14)
 
 
+def _beta_and_zero_inflated(a: float, b: float, pi0: float) -> tuple[BetaBinomial, ZeroInflatedBetaBinomial]:
+    """A Beta(a, b) and a zero-inflated Beta with impossible mass pi0, set as if fitted."""
+    beta = BetaBinomial()
+    beta._theta = np.log([a, b])
+    zi = ZeroInflatedBetaBinomial()
+    zi._theta = np.array([special.logit(pi0), np.log(a), np.log(b)])
+    return beta, zi
+
+
 def test_posterior_pass_at_1_is_the_posterior_mean_to_the_last_digits():
     # closed forms: under Beta(a, b), E[p | n, c] = (a + c)/(a + b + n); under the zero-inflated Beta a problem with
     # c = 0 keeps the point mass with posterior weight r0 = pi0 / (pi0 + (1 - pi0) M(0, n)), M(0, n) the exact product,
     # so E[p | n, 0] = (1 - r0) a/(a + b + n). The former 1 - exp(log M(c, d+1) - log M(c, d)) was off by 1.7e-4
     # relative at n = 10^6, c = 2
     a, b, pi0 = 0.3, 12.0, 0.2
-    beta = BetaBinomial()
-    beta._theta = np.log([a, b])
-    zi = ZeroInflatedBetaBinomial()
-    zi._theta = np.array([special.logit(pi0), np.log(a), np.log(b)])
+    beta, zi = _beta_and_zero_inflated(a, b, pi0)
     for n, c in [(10**6, 0), (10**6, 2), (10**4, 0), (50, 49)]:
         mean = (a + c) / (a + b + n)
         assert float(beta.posterior_pass_at_k(n, c, 1)) == pytest.approx(mean, rel=4e-15)
@@ -537,10 +543,7 @@ def test_posterior_variance_of_pass_at_1_against_the_closed_form():
     # (1 - r0) AB/((A+B)^2 (A+B+1)). The former m2 - m1^2 was off by 2.6e-3 relative at n = 10^6, c = 2 and by 0.20 at
     # n = 10^7, c = 5*10^6, where m1 itself was off by 2.5e-8 (log-moment differences)
     a, b, pi0 = 0.3, 12.0, 0.2
-    beta = BetaBinomial()
-    beta._theta = np.log([a, b])
-    zi = ZeroInflatedBetaBinomial()
-    zi._theta = np.array([special.logit(pi0), np.log(a), np.log(b)])
+    beta, zi = _beta_and_zero_inflated(a, b, pi0)
     for n, c in [(10**6, 2), (10**6, 0), (10**7, 5 * 10**6), (10**4, 0), (50, 49)]:
         A, B = a + c, b + n - c
         var = A * B / ((A + B) ** 2 * (A + B + 1))
