@@ -204,3 +204,51 @@ def test_version_option(capfd):
 
     assert run(["--version"]) == 0
     assert capfd.readouterr().out == f"passcurve {passcurve.__version__}\n"
+
+
+def test_every_command_that_reads_a_file_takes_the_reading_options():
+    # CLI audit: vote, retries and verifiers had no --models ("No such option: --models"), though the README lists
+    # it among the options every command reads with; all reading options come from one place (@read_options)
+    import typer
+
+    from passcurve.cli._app import app
+
+    group = typer.main.get_command(app)
+    readers = {name: cmd for name, cmd in group.commands.items()  # type: ignore[attr-defined]
+               if any(p.name == "file" for p in cmd.params)}
+    assert {"vote", "retries", "verifiers", "curve", "report"} <= set(readers)
+    for name, cmd in readers.items():
+        opts = {o for p in cmd.params for o in p.opts}
+        assert {"--models", "--problem-col", "--model-col", "--format"} <= opts, name
+
+
+def _answers_log(path, models):
+    import json
+    import random
+
+    rnd = random.Random(1)
+    rows = []
+    for m, rate in (("A", 0.3), ("B", 0.6)):
+        for p in range(6):
+            for a in range(8):
+                ans = "g" if rnd.random() < rate else rnd.choice("xyz")
+                rows.append({"model": m, "problem_id": f"p{p}", "attempt": a, "answer": ans, "gold": "g",
+                             "correct": ans == "g", "plus": ans == "g" and a % 2 == 0})
+    path.write_text("".join(json.dumps(r) + "\n" for r in rows if r["model"] in models))
+    return path
+
+
+@pytest.mark.parametrize("args", [["vote", "--k", "1,4"], ["vote", "--k", "1,4", "--correct-col", "correct"],
+                                  ["retries", "--n-resamples", "0"],
+                                  ["verifiers", "--base", "correct", "--strict", "plus", "--k", "1,4"]],
+                         ids=["vote", "vote-verdicts", "retries", "verifiers"])
+def test_models_selects_in_vote_retries_and_verifiers(tmp_path, capfd, args):
+    both = _answers_log(tmp_path / "both.jsonl", ("A", "B"))
+    alone = _answers_log(tmp_path / "alone.jsonl", ("B",))
+    assert run([args[0], str(both), *args[1:], "--models", "B", "--json"]) == 0
+    got = capfd.readouterr().out
+    assert run([args[0], str(alone), *args[1:], "--json"]) == 0
+    assert got == capfd.readouterr().out  # the same result as a file holding B only
+    # an unknown name: the error every other command gives
+    assert run([args[0], str(both), *args[1:], "--models", "B,nope"]) == 2
+    assert capfd.readouterr().err == "passcurve: error: unknown model 'nope'; models present: A, B\n"

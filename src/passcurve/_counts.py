@@ -20,6 +20,24 @@ from ._validation import as_int_array, check_counts, check_weights
 __all__ = ["Counts"]
 
 
+def models_mask(model: np.ndarray, models: Sequence[str] | str) -> np.ndarray:
+    """Rows of ``model`` (one name per row) that belong to ``models``: the one check behind every model selection
+    (``Counts.select_models``, ``AnswerTallies.select_models``, the readers' ``models=``).
+
+    A single string is one name, not its characters; an empty list or an unknown name is an error (the error
+    lists the models present, in order of first appearance)."""
+    names = [models] if isinstance(models, str) else [str(m) for m in models]
+    if not names:
+        raise PasscurveError("`models` must name at least one model")
+    labels = np.asarray(model, dtype=object).astype(str)
+    _, first = np.unique(labels, return_index=True)
+    present = [str(labels[i]) for i in np.sort(first)]
+    unknown = [m for m in names if m not in set(present)]
+    if unknown:
+        raise PasscurveError(f"unknown model {unknown[0]!r}; models present: {', '.join(present)}")
+    return np.isin(labels, names)
+
+
 def _as_str_array(x: Any, name: str, size: int) -> np.ndarray:
     arr = np.asarray(x, dtype=object).ravel()
     if arr.size != size:
@@ -151,13 +169,7 @@ class Counts:
 
     def select_models(self, models: Sequence[str]) -> Counts:
         """The rows of these models (in the file's order); raises for an unknown name (listing those present)."""
-        names = [models] if isinstance(models, str) else [str(m) for m in models]  # one name, not its characters
-        if not names:
-            raise PasscurveError("`models` must name at least one model")
-        unknown = [m for m in names if m not in set(self.models)]
-        if unknown:
-            raise PasscurveError(f"unknown model {unknown[0]!r}; models present: {', '.join(self.models)}")
-        return self.take(np.isin(self.model.astype(str), names))
+        return self.take(models_mask(self.model, models))
 
     def groups(self) -> Iterator[tuple[str, Counts]]:
         """(model, rows of that model), in order of first appearance."""

@@ -650,6 +650,26 @@ class AnswerTallies:
         gold = np.flatnonzero(self.is_gold[s:e])
         return self.count[s:e], int(gold[0]) if gold.size else -1, int(self.abstain[i])
 
+    def select_models(self, models: Sequence[str]) -> AnswerTallies:
+        """The problems of these models (in their order); raises for an unknown name (listing those present),
+        as :meth:`passcurve.Counts.select_models` does."""
+        from ._counts import models_mask
+
+        keep = models_mask(self.model, models)
+        sizes = np.diff(self.offsets)
+        rows = np.repeat(keep, sizes)
+        return AnswerTallies(
+            model=self.model[keep],
+            problem=self.problem[keep],
+            offsets=np.concatenate([[0], np.cumsum(sizes[keep])]).astype(np.int64),
+            count=self.count[rows],
+            is_gold=self.is_gold[rows],
+            abstain=self.abstain[keep],
+            answer=None if self.answer is None else self.answer[rows],
+            source=self.source,
+            meta=dict(self.meta),
+        )
+
     def to_counts(self) -> Any:
         """:class:`passcurve.Counts` with c = samples giving the gold answer."""
         from ._counts import Counts

@@ -309,26 +309,38 @@ def split_names(text: str) -> list[str]:
     return [p.replace("\\,", ",").strip() for p in parts if p.strip()]
 
 
-def read_options(fn: Callable[..., Any]) -> Callable[..., Any]:
-    """Give a command the data layer's reading options (``--problem-col`` ... ``--format``).
+def read_options(
+    fn: Callable[..., Any] | None = None, *, only: Sequence[str] | None = None
+) -> Any:
+    """Give a command the data layer's reading options (``--problem-col`` ... ``--format``, ``--models``).
 
-    The command declares a parameter ``read: dict`` instead of the eight options; it receives
-    them as a dict to pass on, e.g. ``load_counts(file, **read)``. Every command thus offers
-    the same options with the same help, defined once (``READ_OPTIONS``).
+    The command declares a parameter ``read: dict`` instead of the options; it receives them as a
+    dict to pass on, e.g. ``load_counts(file, **read)``. Every command thus offers the same options
+    with the same help, defined once (``READ_OPTIONS``).
+
+    ``@read_options(only=(...))``: a command whose reader takes fewer of them (``vote`` reads answers,
+    with no counts layout) gets only those named, in ``READ_OPTIONS``'s order; ``--models`` always.
     """
+    if fn is None:
+        return functools.partial(read_options, only=only)
+    if only is not None:
+        unknown = sorted(set(only) - set(READ_OPTIONS))
+        if unknown:
+            raise TypeError(f"{fn.__name__}: @read_options(only=...) names no reading option {unknown}")
+    names = [n for n in READ_OPTIONS if only is None or n in only or n == "models"]
     hints = typing.get_type_hints(fn, include_extras=True)
     sig = inspect.signature(fn)
     if "read" not in sig.parameters:
         raise TypeError(f"{fn.__name__} must take a `read` parameter to use @read_options")
     params = [p.replace(annotation=hints.get(p.name, p.annotation)) for p in sig.parameters.values() if p.name != "read"]
     params += [
-        inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=None, annotation=ann)
-        for name, ann in READ_OPTIONS.items()
+        inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=None, annotation=READ_OPTIONS[name])
+        for name in names
     ]
 
     @functools.wraps(fn)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
-        read = {name: kwargs.pop(name, None) for name in READ_OPTIONS}
+        read = {name: kwargs.pop(name, None) for name in names}
         if read["models"] is not None:  # comma-separated on the command line, a list for the data layer
             read["models"] = split_names(read["models"])
         return fn(*args, read=read, **kwargs)

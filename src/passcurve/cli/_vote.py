@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 from rich.table import Table
@@ -15,20 +16,16 @@ from .._voting import TIES, simulate_answers
 from .._voting import vote as run_vote
 from ..data import read_answers, read_attempts, read_verdicts, write_table
 from ._app import (
-    AttemptCol,
-    CorrectCol,
+    NO_READ,
     FileArg,
-    Format,
     JsonFlag,
-    ModelCol,
-    ProblemCol,
     Seed,
-    Threshold,
     collect_warnings,
     command,
     out,
     parse_int_list,
     print_json,
+    read_options,
 )
 
 AnswerCol = Annotated[str | None, typer.Option("--answer-col", help="Column with each sample's final answer.")]
@@ -40,18 +37,15 @@ def _f(x: float | None) -> str:
 
 
 @command("vote")
+@read_options(only=("problem_col", "correct_col", "model_col", "attempt_col", "format"))
 def vote_cmd(
     file: FileArg,
     k: Annotated[str | None, typer.Option("--k", help="Comma-separated subset sizes, e.g. 1,8,64 (default: 1, 2, 4, ... up to the smallest n, at most 1,024).")] = None,
     ties: Annotated[str, typer.Option("--ties", help="Tie rule: random (share), strict (lose) or first.")] = "random",
     json_out: JsonFlag = False,
-    problem_col: ProblemCol = None,
     answer_col: AnswerCol = None,
     gold_col: GoldCol = None,
-    correct_col: CorrectCol = None,
-    model_col: ModelCol = None,
-    attempt_col: AttemptCol = None,
-    format: Format = None,
+    read: Mapping[str, Any] = NO_READ,
 ) -> None:
     """maj@k (majority vote over k samples) beside pass@k, the selection loss and independent voters.
 
@@ -60,10 +54,7 @@ def vote_cmd(
     if ties not in TIES:
         raise PasscurveError(f"`--ties` must be one of {', '.join(TIES)} (got {ties!r})")
     ks = parse_int_list(k, "--k")
-    tallies = read_answers(
-        file, problem_col=problem_col, answer_col=answer_col, gold_col=gold_col, model_col=model_col,
-        attempt_col=attempt_col, format=format, correct_col=correct_col,
-    )
+    tallies = read_answers(file, answer_col=answer_col, gold_col=gold_col, **read)
     with collect_warnings(show=True):
         res = run_vote(tallies, k=ks, ties=ties)  # type: ignore[arg-type]
     if json_out:
@@ -87,6 +78,7 @@ def vote_cmd(
 
 
 @command("retries")
+@read_options(only=("problem_col", "correct_col", "model_col", "attempt_col", "threshold", "format"))
 def retries_cmd(
     file: FileArg,
     alpha: Annotated[float, typer.Option("--alpha", help="Level of the independence test.")] = 0.05,
@@ -102,19 +94,13 @@ def retries_cmd(
                                        "and the largest; JSON lists every budget unless this is given)."),
     ] = None,
     json_out: JsonFlag = False,
-    problem_col: ProblemCol = None,
-    attempt_col: AttemptCol = None,
-    correct_col: CorrectCol = None,
-    model_col: ModelCol = None,
-    threshold: Threshold = None,
-    format: Format = None,
+    read: Mapping[str, Any] = NO_READ,
 ) -> None:
     """Completion within a retry budget (first success) and a permutation test of independence across attempts."""
     wanted = None if budgets is None or budgets.strip() == "all" else set(parse_int_list(budgets, "--budgets") or [])
     if wanted is not None and min(wanted) < 1:
         raise PasscurveError(f"`--budgets` must be >= 1 (got {min(wanted)})")
-    d = read_attempts(file, problem_col=problem_col, attempt_col=attempt_col, correct_col=correct_col,
-                      model_col=model_col, threshold=threshold, format=format)
+    d = read_attempts(file, **read)
     with collect_warnings(show=True):
         res = run_retries(d["problem"], d["attempt"], d["correct"], model=d["model"], alpha=alpha,
                           n_resamples=n_resamples, method=method, rng=seed)
@@ -158,20 +144,18 @@ def _one_two_five(b: int) -> bool:
 
 
 @command("verifiers")
+@read_options(only=("problem_col", "model_col", "format"))
 def verifiers_cmd(
     file: FileArg,
     base: Annotated[str, typer.Option("--base", help="Column with the base (lenient) verdict.")],
     strict: Annotated[str, typer.Option("--strict", help="Column with the strict verdict.")],
     k: Annotated[str | None, typer.Option("--k", help="Comma-separated budgets, e.g. 1,10,100.")] = None,
     json_out: JsonFlag = False,
-    problem_col: ProblemCol = None,
-    model_col: ModelCol = None,
-    format: Format = None,
+    read: Mapping[str, Any] = NO_READ,
 ) -> None:
     """pass@k under a base and a strict verdict column, and the inflation 1 - strict/base by k."""
     ks = parse_int_list(k, "--k")
-    g = read_verdicts(file, base_col=base, strict_col=strict, problem_col=problem_col, model_col=model_col,
-                      format=format)
+    g = read_verdicts(file, base_col=base, strict_col=strict, **read)
     with collect_warnings(show=True):
         res = verifier_inflation(g["n"], g["c_base"], g["c_strict"], ks, model=g["model"],
                                  c_strict_only=g["c_strict_only"])

@@ -9,12 +9,14 @@ problem``; Python never loops over rows. Retry analyses need the per-sample sequ
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, Literal, overload
 
 import duckdb
 import numpy as np
 
+from .._counts import models_mask
 from .._errors import PasscurveError
 from ._columns import ALIASES, json_unwrapped, quote
 from ._samples import FALSE_WORDS, TRUE_WORDS, _fmt_row, runs_of_ids
@@ -128,6 +130,7 @@ def read_answers(
     attempt_col: str | None = None,
     format: str | None = None,
     correct_col: str | None = None,
+    models: Sequence[str] | None = None,
 ) -> Any:
     """Tally the answers of a per-sample log: one row per (model, problem, distinct answer).
 
@@ -143,6 +146,9 @@ def read_answers(
     task metric the verdict): an answer is the gold answer when its samples are judged
     correct. An answer judged both ways is an error; several answers judged correct in one
     problem (spellings such as "72" and "72.") count as one answer, with a warning.
+
+    ``models`` keeps those models only, after the checks (an unknown name is an error listing the models
+    present), as in :func:`passcurve.read_counts`.
 
     Returns
     -------
@@ -166,7 +172,7 @@ def read_answers(
                 f"verdict column (looked for {', '.join(ALIASES['correct'])}; pass `--correct-col`); "
                 f"columns found: {', '.join(src.columns)}"
             )
-        return _tallies_from_verdicts(src, prob, ans, verdict, model_col, attempt_col)
+        return _kept(_tallies_from_verdicts(src, prob, ans, verdict, model_col, attempt_col), models)
     model = _pick(src, "model", model_col, ALIASES["model"], "--model-col", required=False, exclude=(prob, ans, gold))
     att = _pick(src, "attempt", attempt_col, ALIASES["attempt"], "--attempt-col", required=False,
                 exclude=(prob, ans, gold, model))
@@ -237,8 +243,13 @@ def read_answers(
         "min(ord) AS first, bool_or(answer = gold) AS is_gold FROM s WHERE answer IS NOT NULL "
         "GROUP BY model, problem, answer) a JOIN p USING (model, problem) ORDER BY p.pid, a.first"
     ))
-    return _tallies(src, per, rows, {"columns": {"problem": prob, "answer": ans, "gold": gold, "model": model,
-                                                 "attempt": att}, "reader": src.reader})
+    return _kept(_tallies(src, per, rows, {"columns": {"problem": prob, "answer": ans, "gold": gold, "model": model,
+                                                       "attempt": att}, "reader": src.reader}), models)
+
+
+def _kept(tallies: Any, models: Sequence[str] | None) -> Any:
+    """The tallies of ``models`` only (all when None)."""
+    return tallies if models is None else tallies.select_models(models)
 
 
 def _check_rows(src: Source, chk: dict[str, np.ndarray], prob: str) -> None:
@@ -386,9 +397,11 @@ def read_verdicts(
     problem_col: str | None = None,
     model_col: str | None = None,
     format: str | None = None,
+    models: Sequence[str] | None = None,
 ) -> dict[str, np.ndarray]:
     """Per (model, problem): n, passes under the base and the strict verdicts, and samples that
-    pass strict but fail base (``c_strict_only``), in one DuckDB ``GROUP BY``."""
+    pass strict but fail base (``c_strict_only``), in one DuckDB ``GROUP BY``; ``models`` keeps those
+    models only (an unknown name is an error listing the models present)."""
     src = _open(path, format)
     prob = _pick(src, "problem", problem_col, ALIASES["problem"], "--problem-col")
     base = _pick(src, "base verdict", base_col, (), "--base")
@@ -413,6 +426,9 @@ def read_verdicts(
     out = {k: np.asarray(v) for k, v in g.items()}
     out["model"] = out["model"].astype(object)
     out["problem"] = out["problem"].astype(object)
+    if models is not None:
+        keep = models_mask(out["model"], models)
+        out = {k: v[keep] for k, v in out.items()}
     return out
 
 
@@ -428,11 +444,13 @@ def read_attempts(
     model_col: str | None = None,
     threshold: float | None = None,
     format: str | None = None,
+    models: Sequence[str] | None = None,
 ) -> dict[str, np.ndarray]:
     """Per-sample (model, problem, attempt, correct), sorted by (model, problem, attempt) in SQL.
 
     Uses :func:`passcurve.data.open_samples` (column detection and correctness parsing of
-    the shared reader); an attempt column is required.
+    the shared reader); an attempt column is required. ``models`` keeps those models only (an
+    unknown name is an error listing the models present).
     """
     from ._read import open_samples
 
@@ -470,9 +488,13 @@ def read_attempts(
     if np.ma.isMaskedArray(att) and np.ma.getmaskarray(att).any():
         raise PasscurveError(f"{s.source}: attempt column {col!r} has a missing value")
     code = np.asarray(g["code"], dtype=np.int64)
+    att, correct = np.asarray(att), np.asarray(correct, dtype=bool)
+    if models is not None:  # checked on the (model, problem) labels, then their samples kept
+        keep = models_mask(np.asarray(labels["model"], dtype=object), models)[code]
+        code, att, correct = code[keep], att[keep], correct[keep]
     return {
         "model": np.asarray(labels["model"], dtype=object)[code],
         "problem": np.asarray(labels["problem"], dtype=object)[code],
-        "attempt": np.asarray(att),
-        "correct": np.asarray(correct, dtype=bool),
+        "attempt": att,
+        "correct": correct,
     }
