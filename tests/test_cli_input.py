@@ -252,3 +252,62 @@ def test_models_selects_in_vote_retries_and_verifiers(tmp_path, capfd, args):
     # an unknown name: the error every other command gives
     assert run([args[0], str(both), *args[1:], "--models", "B,nope"]) == 2
     assert capfd.readouterr().err == "passcurve: error: unknown model 'nope'; models present: A, B\n"
+
+
+class _FullDisk:
+    """A stdout on a full disk: every write fails as ``> file`` does when the disk fills."""
+
+    encoding = "utf-8"
+    errors = "strict"
+
+    def write(self, text):
+        raise OSError(28, "No space left on device")
+
+    def flush(self):
+        pass
+
+    def isatty(self):
+        return False
+
+    def writable(self):
+        return True
+
+
+@pytest.mark.parametrize("args", [["curve", "{p}", "--k", "1", "--json"], ["curve", "{p}", "--k", "1"],
+                                  ["simulate", "-o", "{tmp}/s.csv"], ["--version"]],
+                         ids=["json", "table", "echo", "version"])
+def test_a_failed_write_of_the_output_says_so(tmp_path, capsys, monkeypatch, args):
+    # CLI audit: `passcurve curve demo.csv --k 1 --json > /dev/full` said "cannot access: No space left on device"
+    import sys
+
+    p = tmp_path / "c.csv"
+    p.write_text("problem_id,n,c\na,10,2\nb,10,1\n")
+    monkeypatch.setattr(sys, "stdout", _FullDisk())
+    code = run([a.format(p=p, tmp=tmp_path) for a in args])
+    assert code == 2
+    assert capsys.readouterr().err == "passcurve: error: cannot write the output: No space left on device\n"
+
+
+def test_a_failed_write_to_dev_full_is_one_line(tmp_path):
+    import os
+    import subprocess
+    import sys
+
+    if not os.path.exists("/dev/full"):
+        pytest.skip("no /dev/full")
+    p = tmp_path / "c.csv"
+    p.write_text("problem_id,n,c\na,10,2\nb,10,1\n")
+    with open("/dev/full", "w") as full:
+        proc = subprocess.run([sys.executable, "-m", "passcurve", "curve", str(p), "--k", "1", "--json"],
+                              stdout=full, stderr=subprocess.PIPE, text=True, env={**os.environ}, timeout=300)
+    assert proc.returncode == 2
+    assert proc.stderr == "passcurve: error: cannot write the output: No space left on device\n"
+
+
+def test_an_os_error_without_a_file_name_elsewhere_is_not_the_output(tmp_path, capfd, monkeypatch):
+    def refuse(*a, **k):
+        raise OSError(28, "No space left on device")  # e.g. a temporary file of the library
+
+    monkeypatch.setattr("passcurve.cli._rl.conflict_toy", refuse)
+    assert run(["demo-conflict", "-o", str(tmp_path / "c.html"), "--steps", "5"]) == 2
+    assert capfd.readouterr().err == "passcurve: error: cannot access: No space left on device\n"

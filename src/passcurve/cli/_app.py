@@ -71,11 +71,45 @@ out = Console(soft_wrap=True, markup=False)
 err = Console(stderr=True, soft_wrap=True, highlight=False)
 
 
+class _Output:
+    """``sys.stdout`` while a command runs: the same stream, except that an OSError raised writing or flushing it
+    is remembered (``failed``). Such an error carries no file name; :func:`run` thus knows the output failed
+    (a full disk under ``> file``) rather than a file the command opened."""
+
+    def __init__(self, stream: Any) -> None:
+        self._stream = stream
+        self.failed: OSError | None = None
+
+    def write(self, text: str) -> int:
+        try:
+            return int(self._stream.write(text))
+        except OSError as exc:
+            self.failed = exc
+            raise
+
+    def writelines(self, lines: Any) -> None:
+        for line in lines:
+            self.write(line)
+
+    def flush(self) -> None:
+        try:
+            self._stream.flush()
+        except OSError as exc:
+            self.failed = exc
+            raise
+
+    def __getattr__(self, name: str) -> Any:  # encoding, isatty, fileno, buffer, ...: the stream's own
+        return getattr(self._stream, name)
+
+
 def run(argv: list[str] | None = None) -> int:
     """Run the app; map bad input to exit 2 with one line on stderr."""
     args = sys.argv[1:] if argv is None else list(argv)
+    output = _Output(sys.stdout)
+    sys.stdout = output  # type: ignore[assignment]
     try:
         app(args=args, standalone_mode=False, prog_name="passcurve")
+        sys.stdout.flush()  # an error writing buffered output is the command's, not a note after exit
     except PasscurveError as exc:
         print(f"passcurve: error: {as_flags(str(exc), args)}", file=sys.stderr)
         return 2
@@ -102,9 +136,15 @@ def run(argv: list[str] | None = None) -> int:
             return 0
         raise
     except OSError as exc:  # the file system refused (a missing directory, no permission, a full disk)
+        if exc.filename is None and exc is output.failed:
+            print(f"passcurve: error: cannot write the output: {exc.strerror or exc}", file=sys.stderr)
+            return 2
         where = f" `{exc.filename}`" if exc.filename else ""
         print(f"passcurve: error: cannot access{where}: {exc.strerror or exc}", file=sys.stderr)
         return 2
+    finally:
+        if sys.stdout is output:  # click may have wrapped it (a broken pipe): that wrapper stays
+            sys.stdout = output._stream
     return 0
 
 
