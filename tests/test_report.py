@@ -813,3 +813,26 @@ def test_charts_of_many_models_hover_one_line_and_key_the_styles_first():
         cur = curve(_leaderboard(models, 40), report_k_grid(20))
         sec = S.failure_section(cur, {m: {"labels": {"power law": "fitted"}} for m in cur.models})
         assert ('<div class="wide fits scroll">' in sec.body) == (models > S.MANY_MODELS)
+
+
+def test_plot_computes_only_the_metrics_of_its_panels(bench, tmp_path, capfd):
+    # CLI audit: `plot --panels pass_at_k,naive` computed pass^k and its intervals anyway, and warned about them
+    # ("pass_pow_k: the mean rests on fewer than 10 problems ..."); now only the panels' metrics are computed
+    from passcurve.cli._app import run
+    from passcurve.data import write_counts
+
+    data = write_counts(bench.counts, tmp_path / "counts.csv")
+    fig = str(tmp_path / "fig.png")
+    assert run(["plot", str(data), "-o", fig, "--panels", "pass_at_k,pass_pow_k"]) == 0
+    assert "DegenerateDataWarning: pass_pow_k:" in capfd.readouterr().err  # drawn: its warning stays
+    assert run(["plot", str(data), "-o", fig, "--panels", "pass_at_k,naive"]) == 0
+    assert "pass_pow_k" not in capfd.readouterr().err
+    d = compute_report_data(bench.counts, parts={"intervals"}, metrics=["naive_pass_at_k"])
+    assert set(d.curve.values) == set(d.table_curve.values) == {"pass_at_k", "naive_pass_at_k"}
+    assert set(d.curve.intervals) == {"pass_at_k"} and d.pow_ks == () and d.pow_k is None
+    assert not any(c.startswith("pass^") for c in d.problem_columns)
+    assert not any("pass_pow_k" in m for _, m in d.warnings)
+    assert set(compute_report_data(bench.counts, parts=set()).curve.values) == {"pass_at_k", "pass_pow_k",
+                                                                               "naive_pass_at_k"}
+    with pytest.raises(PasscurveError, match="`metrics` must be drawn from pass_at_k, pass_pow_k, naive_pass_at_k"):
+        compute_report_data(bench.counts, metrics=["pie"])

@@ -229,7 +229,7 @@ def plot_cmd(
 ) -> None:
     """Static figures of the main curves for papers (PNG, SVG or PDF; matplotlib, offline)."""
     from ..report import compute_report_data
-    from ..report._static import FORMATS, _static_iv, save_figure, static_figure
+    from ..report._static import FORMATS, _static_iv, panel_metrics, save_figure, static_figure
 
     if output.suffix.lower() not in FORMATS:
         raise PasscurveError(f"`--output` must end in .png, .svg or .pdf (got {output.name!r})")
@@ -240,7 +240,7 @@ def plot_cmd(
     data = compute_report_data(
         counts, confidence_level=confidence_level, k_gt_n="drop" if drop_k_gt_n else "nan",
         forecast_k=forecast_k, rng=seed, parts=parts, input_warnings=read_warnings,
-        forecast_resamples=forecast_resamples,
+        forecast_resamples=forecast_resamples, metrics=panel_metrics(chosen),  # only what the panels draw
     )
     save_figure(static_figure(data, chosen), output)
     for cat, msg in data.warnings:

@@ -23,7 +23,7 @@ import numpy as np
 
 from .._adaptive import check_design
 from .._counts import Counts, check_counts_object
-from .._curves import CurveResult, curve, default_top, with_own_ends
+from .._curves import METRICS, CurveResult, curve, default_top, with_own_ends
 from .._errors import PasscurveError, PasscurveWarning
 from .._estimators import pass_at_k, pass_pow_k
 from .._files import write_text_atomic
@@ -257,6 +257,7 @@ def compute_report_data(
     input_warnings: Any = (),
     retry_result: Any = None,
     design: Any = None,
+    metrics: Any = None,
 ) -> ReportData:
     """Call the library for every result object the report shows.
 
@@ -292,6 +293,11 @@ def compute_report_data(
         (curves, bands, comparisons, per-problem table, power law, forecast), run to the cap (or
         the largest n). The parts that assume n fixed in advance (pass^k, naive pass@k, the fitted
         difficulty histogram, hidden-difficulty diagnostics) are omitted with a note saying why.
+    metrics : sequence of str, optional
+        The curves' metrics, from those of :func:`passcurve.curve` (default: all of them; pass@k alone under a
+        ``design``). pass@k is always computed (comparisons, fits and forecasts read it); the others, their
+        intervals and their warnings only when named (``passcurve plot`` names its panels' metrics). Without
+        pass^k the tables have no pass^k column.
     """
     _compute_iv(counts, confidence_level, k_gt_n, n_resamples, forecast_resamples, rng, forecast_k)
     design = check_design(design)
@@ -299,6 +305,12 @@ def compute_report_data(
     unknown = parts - set(PARTS)
     if unknown:
         raise PasscurveError(f"`parts` must be drawn from {', '.join(PARTS)} (got {sorted(unknown)[0]!r})")
+    if metrics is not None:
+        metrics = (metrics,) if isinstance(metrics, str) else tuple(metrics)
+        for m in metrics:
+            if m not in METRICS:
+                raise PasscurveError(f"`metrics` must be drawn from {', '.join(METRICS)} (got {m!r})")
+        metrics = tuple(dict.fromkeys(("pass_at_k", *metrics)))
     col = _Collector(progress)
     col.warnings.extend((str(c), str(m)) for c, m in input_warnings)
     if design is None:
@@ -311,12 +323,12 @@ def compute_report_data(
     # ("-" where a problem has fewer samples), otherwise below the smallest n of the file
     k_per = k_max if k_gt_n == "nan" else int(counts.n.min())
     per_policy: Any = "nan" if k_gt_n == "nan" else "raise"
-    pow_ks = [k for k in (2, 4, 8) if k <= k_per] if design is None else []
+    pow_ks = [k for k in (2, 4, 8) if k <= k_per] if design is None and "pass_pow_k" in (metrics or METRICS) else []
     tab_ks = sorted(set(table_k(k_max)) | set(pow_ks))
     policy: Any = k_gt_n  # validated above: "nan", "raise" or "drop"
     cur, tab = col.step(
-        "curves", lambda: (curve(counts, grid, k_gt_n=policy, design=design),
-                           curve(counts, tab_ks, k_gt_n=policy, design=design))
+        "curves", lambda: (curve(counts, grid, k_gt_n=policy, metrics=metrics, design=design),
+                           curve(counts, tab_ks, k_gt_n=policy, metrics=metrics, design=design))
     )
     notes: dict[str, str] = {}
     if design is not None:

@@ -15,10 +15,19 @@ from .._files import write_atomic
 from .._results import level_label
 from ._sections import POW_FLOOR, colour, line_mode
 
-__all__ = ["PANELS", "static_figure", "save_figure"]
+__all__ = ["PANELS", "PANEL_METRICS", "panel_metrics", "static_figure", "save_figure"]
 
 PANELS = ("pass_at_k", "failure", "pass_pow_k", "naive")
 """Panels `passcurve plot` can draw (``--panel``); the default draws the first three."""
+
+PANEL_METRICS = {"pass_at_k": ("pass_at_k",), "failure": ("pass_at_k",), "pass_pow_k": ("pass_at_k", "pass_pow_k"),
+                 "naive": ("pass_at_k", "naive_pass_at_k")}
+"""The curve metrics each panel draws (``compute_report_data(metrics=)``: only those are computed)."""
+
+
+def panel_metrics(panels: Any) -> tuple[str, ...]:
+    """The curve metrics the panels draw, in :data:`PANEL_METRICS`' order."""
+    return tuple(dict.fromkeys(m for p in _static_iv(panels) for m in PANEL_METRICS[p]))
 
 FORMATS = {".png": "png", ".svg": "svg", ".pdf": "pdf"}
 
