@@ -189,3 +189,21 @@ def test_g_pass_tables_and_json_name_tau(icli, counts_file):
     plain = json.loads(icli("compare", str(path), "--a", "large-70b", "--b", "tiny-1b", "--json").stdout)
     assert "tau" not in plain and compare(cnt, "large-70b", "tiny-1b", [1], cluster=False).tau is None
     assert compare(cnt, "large-70b", "tiny-1b", [1], metric="g_pass_at_k", tau=0.25, cluster=False).tau == 0.25
+
+
+def test_hidden_difficulty_prints_four_decimals_as_the_other_tables(tmp_path, capfd):
+    # CLI audit: hidden-difficulty printed 4 significant figures, so 1 - 1e-8 showed as "1" and 0.81 as "0.81"
+    # where curve prints "1.0000" and "0.8100"; its cells are now fmt_cell's (4 decimals, scientific below 1e-4)
+    from passcurve.cli._app import fmt_cell, run
+
+    path = tmp_path / "c.csv"
+    path.write_text("problem_id,n,c\n" + "".join(f"p{i},10,9\n" for i in range(5)))  # mu = 0.9 everywhere
+    assert run(["hidden-difficulty", str(path), "--k", "1,8"]) == 0
+    rows = {}
+    for line in capfd.readouterr().out.splitlines():
+        cells = [c.strip() for c in re.split("[│┃]", line)[1:-1]]
+        if len(cells) > 2 and cells[1] in ("1", "8"):
+            rows[cells[1]] = cells
+    # k = 8: pass@8 = 1 exactly, 1 - (1 - 0.9)^8 = 1 - 1e-8, pass^8 = C(9,8)/C(10,8) = 0.2, 0.9^8 = 0.43046721
+    assert rows["8"][2:] == ["1.0000", "1.0000", "0.2000", "0.4305"]
+    assert rows["8"][2:] == [fmt_cell(v) for v in (1.0, 1 - 1e-8, 0.2, 0.9**8)]

@@ -307,7 +307,7 @@ def hidden_difficulty_cmd(
     for e in res.to_dict()["models"]:
         t.add_row(
             e["model"],
-            *(f"{e[key]:.4g}" if e[key] is not None else "-" for key in ("p_right", "p_right_squared", "p_both_right", "p_second_given_first", "icc")),
+            *(fmt_cell(e[key]) for key in ("p_right", "p_right_squared", "p_both_right", "p_second_given_first", "icc")),
         )
     out.print(t)
     c = Table(title="pass@k actually vs if independent, 1-(1-μ)^k", title_justify="left")
@@ -318,7 +318,7 @@ def hidden_difficulty_cmd(
             c.add_row(
                 e["model"],
                 str(pt["k"]),
-                *(f"{pt[key]:.4g}" if pt[key] is not None else "-" for key in ("pass_at_k", "independent_pass_at_k", "pass_pow_k", "independent_pass_pow_k")),
+                *(fmt_cell(pt[key]) for key in ("pass_at_k", "independent_pass_at_k", "pass_pow_k", "independent_pass_pow_k")),
             )
     out.print(c)
     ends: dict[int, list[str]] = {}  # where the models' samples end: one line per k, naming every model that ends there
