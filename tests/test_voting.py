@@ -531,3 +531,18 @@ def test_impossible_gold_lead_is_exactly_zero(tallies, abstain, k, ties):
     # 3.5e-26, 1.1e-23
     assert exact_dp(tallies[0], tallies[1:], abstain, k, ties) == 0
     assert maj_at_k_tallies(tallies, 0, k, ties=ties, abstain=abstain) == 0.0
+
+
+def test_cli_vote_says_samples_per_problem_as_curve_does(tmp_path, capfd):
+    # CLI audit: vote's title said "n 8..8" where curve says "samples per problem 8 / 8 / 8 (min / median / max)"
+    from passcurve.cli._app import run
+    from passcurve.data import write_table
+
+    rows = simulate_answers(problems=6, n=8, rng=1)
+    path = write_table(rows, tmp_path / "a.parquet")
+    assert run(["vote", str(path), "--k", "1,8"]) == 0
+    out = capfd.readouterr().out
+    assert "6 problems, samples per problem 8 / 8 / 8 (min / median / max), accuracy" in out and "n 8..8" not in out
+    assert run(["vote", str(path), "--k", "1", "--json"]) == 0
+    entry = json.loads(capfd.readouterr().out)["models"][0]
+    assert (entry["n_min"], entry["n_median"], entry["n_max"]) == (8, 8.0, 8)

@@ -965,7 +965,8 @@ class VoteResult:
         problems as a sample from a larger population and ignore the within-problem sampling
         noise of n finite samples.
     summary : tuple of dict
-        Per model: problems, samples per problem, distinct answers per problem (median, max),
+        Per model: problems, samples per problem (``n_min``, ``n_median``, ``n_max``), distinct answers per
+        problem (median, max),
         problems whose gold answer never appears.
     warnings : tuple of str
     """
@@ -1128,6 +1129,7 @@ def vote(data: Any, gold: Any = None, k: Any = None, *, ties: Ties = "random") -
         summary.append({
             "problems": int(rows.size),
             "n_min": int(n[rows].min()),
+            "n_median": float(np.median(n[rows])),
             "n_max": int(n[rows].max()),
             "distinct_answers_median": float(np.median(distinct)),
             "distinct_answers_max": int(distinct.max()),

@@ -226,6 +226,13 @@ def fmt_cell(x: float | None) -> str:
     return f"{x:.3e}"
 
 
+def samples_per_problem(summary: Mapping[str, Any]) -> str:
+    """How a table title says the samples per problem: "samples per problem 64 / 64 / 64 (min / median / max)"
+    from a result's summary (``n_min``, ``n_median``, ``n_max``)."""
+    s = summary
+    return f"samples per problem {s['n_min']} / {s['n_median']:g} / {s['n_max']} (min / median / max)"
+
+
 def print_json(obj: Any) -> None:
     """Plain JSON on stdout (NaN/inf become null, numpy numbers Python ones); never a NaN or Infinity token."""
     sys.stdout.write(json.dumps(json_safe(obj), indent=2, allow_nan=False) + "\n")

@@ -28,6 +28,7 @@ from ._app import (
     parse_int_list,
     print_json,
     read_options,
+    samples_per_problem,
 )
 from ._compare import (  # noqa: E402
     Cap,
@@ -56,8 +57,7 @@ def render_curve_table(res) -> None:  # type: ignore[no-untyped-def]
     for i, m in enumerate(res.models):
         s = res.summary[i]
         title = (
-            f"{m}: {s['problems']} problems, samples per problem "
-            f"{s['n_min']} / {s['n_median']:g} / {s['n_max']} (min / median / max)"
+            f"{m}: {s['problems']} problems, {samples_per_problem(s)}"
             + ("" if res.design is None else f"; pass@k for a {res.design} design")
             + ("" if not res.intervals else f"; intervals: {_interval_words(res.interval_method)}, counting problems")
         )

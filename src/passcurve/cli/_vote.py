@@ -26,6 +26,7 @@ from ._app import (
     parse_int_list,
     print_json,
     read_options,
+    samples_per_problem,
 )
 
 AnswerCol = Annotated[str | None, typer.Option("--answer-col", help="Column with each sample's final answer.")]
@@ -63,7 +64,7 @@ def vote_cmd(
     for i, m in enumerate(res.models):
         s = res.summary[i]
         t = Table(
-            title=(f"{m}: {s['problems']} problems, n {s['n_min']}..{s['n_max']}, accuracy {res.accuracy[i]:.4f}, "
+            title=(f"{m}: {s['problems']} problems, {samples_per_problem(s)}, accuracy {res.accuracy[i]:.4f}, "
                    f"distinct answers per problem median {s['distinct_answers_median']:g} (ties: {res.ties})"),
             title_justify="left",
         )
