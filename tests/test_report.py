@@ -836,3 +836,31 @@ def test_plot_computes_only_the_metrics_of_its_panels(bench, tmp_path, capfd):
                                                                                "naive_pass_at_k"}
     with pytest.raises(PasscurveError, match="`metrics` must be drawn from pass_at_k, pass_pow_k, naive_pass_at_k"):
         compute_report_data(bench.counts, metrics=["pie"])
+
+
+def test_report_retries_read_only_the_models_asked_for(tmp_path, monkeypatch):
+    # `report --retries --models agent` ran passcurve.retries on every model of the log (the attempt reader had no
+    # models=); it now reads the attempts of the selected models only, as the counts are read
+    import json
+
+    import passcurve._retries as retries_module
+    from passcurve.cli._app import run
+
+    log = _retry_log()
+    rows = [{"model": m, "problem_id": p, "attempt": int(a), "correct": bool(c)}
+            for name in ("agent", "other")
+            for m, p, a, c in zip([name] * len(log["model"]), log["problem_id"], log["attempt"], log["correct"],
+                                  strict=True)]
+    path = tmp_path / "retries.jsonl"
+    path.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    seen = []
+    real = retries_module.retries
+
+    def spy(problem, attempt, correct, *, model=None, **kw):
+        seen.append(sorted(set(map(str, model))))
+        return real(problem, attempt, correct, model=model, **kw)
+
+    monkeypatch.setattr(retries_module, "retries", spy)
+    assert run(["report", str(path), "-o", str(tmp_path / "r.html"), "--retries", "--models", "agent",
+                "--forecast-resamples", "0", "--n-resamples", "100"]) == 0
+    assert seen == [["agent"]]

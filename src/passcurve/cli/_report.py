@@ -173,7 +173,7 @@ def report_cmd(
     counts, read_warnings = _read_with_warnings(file, **read)
     retry_result = None
     if retries:
-        attempt_opts = ("problem_col", "attempt_col", "correct_col", "model_col", "threshold", "format")
+        attempt_opts = ("problem_col", "attempt_col", "correct_col", "model_col", "threshold", "format", "models")
         retry_result, more = _retry_result(file, seed, **{o: read[o] for o in attempt_opts})
         read_warnings += [w for w in more if w not in read_warnings]
     with progress_bar(STEPS) as advance:
