@@ -80,9 +80,9 @@ class _Output:
         self._stream = stream
         self.failed: OSError | None = None
 
-    def write(self, text: str) -> int:
+    def write(self, text: str) -> Any:
         try:
-            return int(self._stream.write(text))
+            return self._stream.write(text)  # what the stream returns (a count, or None for some writers)
         except OSError as exc:
             self.failed = exc
             raise
