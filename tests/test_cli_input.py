@@ -196,6 +196,16 @@ def test_a_reader_that_stops_early_is_not_an_error(tmp_path):
     assert proc.stdout is not None and proc.stdout.readline().startswith(b"model,problem")
     proc.stdout.close()
     assert proc.wait(timeout=300) == 0, proc.stderr.read() if proc.stderr else ""
+    # the same for a rich table (`passcurve curve FILE --all-k | head -1`): rich handled the broken pipe itself and
+    # raised SystemExit(1), so every table-printing command exited 1 when its reader stopped early
+    q = tmp_path / "long.csv"
+    q.write_text("model,problem_id,n,c\n" + "".join(f"m{j},p{i},3000,{(i * 37 + j) % 3001}\n"
+                                                    for j in range(2) for i in range(50)))  # two tables
+    proc = subprocess.Popen([sys.executable, "-m", "passcurve", "curve", str(q), "--all-k"], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, env={**os.environ})
+    assert proc.stdout is not None and proc.stdout.readline()
+    proc.stdout.close()
+    assert proc.wait(timeout=300) == 0, proc.stderr.read() if proc.stderr else ""
 
 
 def test_version_option(capfd):

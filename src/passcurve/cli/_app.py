@@ -67,7 +67,19 @@ def _main(
 
 # markup off: model names, file names and messages come from the user's data, and rich would read "m [strict-match]"
 # as a style (dropping it) and "m [/x]" as a closing tag (MarkupError). Styled text is built with rich.text.Text.
-out = Console(soft_wrap=True, markup=False)
+class _Console(Console):
+    """rich's Console, except that a reader who stops reading (``passcurve curve FILE | head``) ends the command
+    like any other broken pipe: rich points stdout at /dev/null and raises SystemExit(1); :func:`run` maps a
+    BrokenPipeError to exit 0 (with ``set -o pipefail`` the exit 1 failed scripts whose output was cut short)."""
+
+    def on_broken_pipe(self) -> None:
+        try:
+            super().on_broken_pipe()
+        except SystemExit:
+            raise BrokenPipeError from None
+
+
+out = _Console(soft_wrap=True, markup=False)
 err = Console(stderr=True, soft_wrap=True, highlight=False)
 
 
