@@ -34,6 +34,7 @@ from passcurve._difficulty import (
     _scaled_log_moment_rows,
     _scaled_row,
     _scaled_rows_loglik,
+    _scaled_var_series,
 )
 
 MODELS = [BetaBinomial, ZeroInflatedBetaBinomial, ScaledBetaBinomial, BetaMixtureBinomial, GridMixture]
@@ -590,6 +591,78 @@ def test_posterior_fail_moments_and_variance_of_a_mixture_against_exact_rational
         assert float(m.posterior_pass_at_k(n, c, k)) == pytest.approx(float(1 - e1), rel=2e-15)
         assert float(m._posterior_fail_var(n, c, k)) == pytest.approx(float(var), rel=4e-15)
 
+
+def _exact_scaled_moment(c: int, d: int, a: Fraction, b: Fraction, s: Fraction) -> Fraction:
+    """E[p^c (1-p)^d] for p = s u, u ~ Beta(a, b), in exact rational arithmetic: the binomial expansion of (1 - su)^d,
+    sum_m C(d, m) (-1)^m s^(c+m) E[u^(c+m)] with E[u^t] = (a)_t/(a+b)_t (an alternating sum, exact in Fractions)."""
+    rise = Fraction(1)
+    for t in range(c):
+        rise *= (a + t) / (a + b + t)
+    total, sp = Fraction(0), s**c
+    for m in range(d + 1):
+        total += math.comb(d, m) * (-1) ** m * sp * rise
+        sp *= s
+        rise *= (a + c + m) / (a + b + c + m)
+    return total
+
+
+@pytest.mark.parametrize(("a", "b", "s", "n", "c", "k"), [
+    (0.3, 3.0, 1 - 1e-6, 120, 2, 1), (0.3, 3.0, 1 - 1e-6, 120, 2, 3), (0.7, 12.0, 0.95, 150, 0, 1),
+    (2.5, 0.8, 0.6, 80, 30, 2), (0.05, 1.5, 1 - 1e-4, 200, 1, 1), (0.3, 3.0, 1 - 1e-6, 100, 0, 20),
+    (1.2, 4.0, 0.5, 40, 10, 30), (0.4, 0.6, 0.2, 60, 59, 7)])
+def test_scaled_beta_posterior_quantities_against_exact_rationals(a, b, s, n, c, k):
+    # reference: exact rational arithmetic at the model's own float parameters (Fraction(float) is exact; abs=0, as
+    # pytest.approx's default absolute tolerance of 1e-12 would pass the old errors on these small values), the
+    # posterior failure moments as M(c, d + k)/M(c, d) and M(c, d + 2k)/M(c, d) (_exact_scaled_moment). The former
+    # differences of the Pfaff series' log moments were off by up to 4.7e-11 (pass@k), 2.4e-8 (variance, m2 - m1^2)
+    # and 2.4e-13 (m1) here, worst at k = 1 with the scale near 1
+    m = ScaledBetaBinomial()
+    m._theta = np.array([special.logit(s), np.log(a), np.log(b)])
+    aF, bF = Fraction(float(np.exp(m._theta[1]))), Fraction(float(np.exp(m._theta[2])))
+    sF = Fraction(min(float(special.expit(m._theta[0])), 1 - 1e-12))
+    base = _exact_scaled_moment(c, n - c, aF, bF, sF)
+    m1 = _exact_scaled_moment(c, n - c + k, aF, bF, sF) / base
+    m2 = _exact_scaled_moment(c, n - c + 2 * k, aF, bF, sF) / base
+    assert float(m.posterior_pass_at_k(n, c, k)) == pytest.approx(float(1 - m1), rel=2e-15, abs=0)
+    assert float(m._posterior_fail_var(n, c, k)) == pytest.approx(float(m2 - m1 * m1), rel=4e-15, abs=0)
+    got1, got2 = m.posterior_fail_moments(n, c, k)
+    assert float(got1) == pytest.approx(float(m1), rel=2e-15, abs=0)
+    assert float(got2) == pytest.approx(float(m2), rel=2e-15, abs=0)
+    assert float(m.pass_at_k(k)) == pytest.approx(float(1 - _exact_scaled_moment(0, k, aF, bF, sF)), rel=2e-15, abs=0)
+
+
+
+@pytest.mark.parametrize(("a", "b", "s", "K"), [(0.3, 1e8, 0.9, 100), (0.3, 1e6, 0.9, 300), (0.5, 1e7, 0.999, 50),
+                                                (1e-6, 0.01, 0.3, 200), (0.3, 3.0, 1 - 1e-8, 1)])
+def test_scaled_beta_population_pass_at_k_against_exact_rationals(a, b, s, K):
+    # reference: 1 - E[(1 - su)^K] in exact rationals (_exact_scaled_moment at c = 0). The Pfaff series' log moment
+    # K log(1 - s) + log(sum) lost its digits where b is large: 1 - exp of it was off by 0.61, 2.7e-5, 3.7e-3 and
+    # 5.4e-10 relative on the first four
+    m = ScaledBetaBinomial()
+    m._theta = np.array([special.logit(s), np.log(a), np.log(b)])
+    aF, bF = Fraction(float(np.exp(m._theta[1]))), Fraction(float(np.exp(m._theta[2])))
+    sF = Fraction(min(float(special.expit(m._theta[0])), 1 - 1e-12))
+    want = 1 - _exact_scaled_moment(0, K, aF, bF, sF)
+    assert float(m.pass_at_k(K)) == pytest.approx(float(want), rel=2e-15, abs=0)
+    assert float(m.posterior_pass_at_k(0, 0, K)) == pytest.approx(float(want), rel=2e-15, abs=0)
+
+@pytest.mark.parametrize(("A", "B", "s", "k"), [(2.3, 500.0, 0.6, 1), (0.3, 3e4, 1 - 1e-8, 5), (40.0, 7.0, 0.3, 12),
+                                                (0.1, 0.9, 0.47, 60)])
+def test_scaled_var_series_against_exact_rationals(A, B, s, k):
+    # reference: Var[(1 - su)^k] = E[(1 - su)^(2k)] - E[(1 - su)^k]^2 under u ~ Beta(A, B) in exact rationals (each moment
+    # the finite binomial sum of E[(1 - u)^i] = (B)_i/(A+B)_i); the Jacobi series sums positive terms instead
+    AF, BF, sF = Fraction(A), Fraction(B), Fraction(s)
+
+    def fail(kk):
+        out, r = Fraction(0), Fraction(1)
+        for i in range(kk + 1):
+            out += math.comb(kk, i) * sF**i * (1 - sF) ** (kk - i) * r
+            r *= (BF + i) / (AF + BF + i)
+        return out
+
+    var, done = _scaled_var_series(np.array([A]), np.array([B]), np.array([float(k)]), s)
+    assert bool(done[0])
+    assert float(var[0]) == pytest.approx(float(fail(2 * k) - fail(k) ** 2), rel=4e-15, abs=0)
 
 @pytest.mark.parametrize(("x", "w", "m"), [(0.001, 5, 10.0), (0.3, 1, 0.3), (12.36, 1, 0.2955), (25.0, 3, 0.001),
                                            (29.9, 1, 1e-6), (30.0, 1, 0.01), (1000.0, 1, 0.01), (1e6, 40, 3.5),

@@ -648,9 +648,7 @@ def _scaled_log_moment(c: np.ndarray, d: np.ndarray, a: float, b: float, s: floa
         # eight lgamma, whose large values also cancel to ~1e-12 here); t_lo itself exactly once
         jm = j - 1.0
         start_of = local == 0
-        with np.errstate(divide="ignore", invalid="ignore"):
-            step = np.log((dd - jm) * (b + jm) * z / (j * (ccs + jm)))
-        step[start_of] = 0.0
+        step = _pfaff_log_steps(j, dd, ccs, b, z, start_of)
         logt = _segment_cumsum(step, offs, seg)
         l0, d0, c0 = lo[idx], flat_d[idx], cc[idx]
         log_lo = (special.gammaln(d0 + 1) - special.gammaln(l0 + 1) - special.gammaln(d0 - l0 + 1)
@@ -691,6 +689,187 @@ def _scaled_log_moment(c: np.ndarray, d: np.ndarray, a: float, b: float, s: floa
     d_s = flat_c / s - flat_d / (1.0 - s) + mean_j / (s * (1.0 - s))
     return res.reshape(c.shape), np.stack([d_a, d_b, d_s], axis=-1).reshape(c.shape + (3,))
 
+
+# ----------------------------------------------------------------------------------------
+# the scaled Beta's posterior quantities as sums of positive terms (no differences of log moments)
+# ----------------------------------------------------------------------------------------
+# an exact evaluation below sums at most this many terms per value (Pfaff window × binomial window), above it the
+# value keeps the difference of log moments (see ScaledBetaBinomial.posterior_pass_at_k)
+_SCALED_EXACT_TERMS = 1 << 16
+_SCALED_VAR_SERIES_BELOW = 1.0  # the within-component variance by its Jacobi series where Δ is below this
+_SCALED_VAR_SERIES_MAX = 40  # terms of that series (it converges like Δ^r / r!)
+
+
+def _ragged(lo: np.ndarray, hi: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Flat indices of the integer windows [lo, hi]: each term's window (seg), the windows' offsets, each term's
+    index (lo + its place) and whether it is its window's first term."""
+    lens = (hi - lo + 1).astype(np.int64)
+    offs = np.cumsum(lens) - lens
+    seg = np.repeat(np.arange(lens.size), lens)
+    local = np.arange(seg.size) - offs[seg]
+    return seg, offs, lo[seg] + local, local == 0
+
+
+def _normalized(logt: np.ndarray, offs: np.ndarray, seg: np.ndarray) -> np.ndarray:
+    """exp(logt) divided by its sum over each window (logt known up to a constant per window)."""
+    wt = np.exp(logt - np.maximum.reduceat(logt, offs)[seg])
+    return wt / np.add.reduceat(wt, offs)[seg]
+
+
+def _binomial_window(k: np.ndarray, s: float) -> tuple[np.ndarray, np.ndarray]:
+    r"""The indices i of Binomial(k, s) kept: ks ± (16σ + 55), σ² = ks(1−s), within [0, k]. By Bernstein's
+    inequality, P(|I − ks| > t) <= 2 exp(−t²/(2(σ² + t/3))), and t²/(2(σ² + t/3)) >= 82 at t = 16σ + 55 for
+    every σ (82.5 at σ = 0, 128 as σ grows): the mass left out is below 2e^-82 = 4e-36."""
+    mean = k * s
+    half = 16.0 * np.sqrt(mean * (1.0 - s)) + 55.0
+    return np.maximum(np.floor(mean - half), 0.0), np.minimum(np.ceil(mean + half), k)
+
+
+def _binomial_weights(k: np.ndarray, s: float) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Binomial(k, s)'s probabilities for each k of a 1-d array of distinct integers: the window [lo, hi] of
+    :func:`_binomial_window` trimmed to the terms within e^-70 of the largest (``_WINDOW_DROP``; the pmf is
+    log-concave, so the trimmed part is contiguous and what lies beyond an edge is at most its term times
+    ρ/(1−ρ), ρ < 1 the ratio of the next term to it), the weights as running products of their ratios
+    (k−i+1)s/(i(1−s)) normalized by their sum, and each k's offset into them."""
+    lo, hi = _binomial_window(k, s)
+    seg, offs, i, first = _ragged(lo, hi)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        step = np.log((k[seg] - i + 1.0) * s / (i * (1.0 - s)))
+    step[first] = 0.0
+    logw = _segment_cumsum(step, offs, seg)
+    keep = logw >= np.maximum.reduceat(logw, offs)[seg] - _WINDOW_DROP
+    seg, i, logw = seg[keep], i[keep], logw[keep]
+    offs = np.flatnonzero(np.r_[True, seg[1:] != seg[:-1]])
+    return i[offs], i[np.r_[offs[1:], seg.size] - 1], _normalized(logw, offs, seg), offs
+
+
+def _scaled_fail_rows(A: np.ndarray, B: np.ndarray, k: np.ndarray, s: float) -> tuple[np.ndarray, np.ndarray]:
+    r"""log E[(1−su)^k] and 1 − E[(1−su)^k] for u ~ Beta(A, B), row by row (integer k >= 0), as sums of positive terms.
+
+    With I ~ Binomial(k, s), :math:`(1-su)^k = \sum_i \binom{k}{i} s^i (1-s)^{k-i} (1-u)^i`, so
+
+    .. math:: E[(1-su)^k] = \sum_i P(I=i)\,R(i), \qquad 1 - E[(1-su)^k] = \sum_i P(I = i)\,(1 - R(i)),
+              \qquad R(i) = E[(1-u)^i] = \frac{(B)_i}{(A+B)_i},
+
+    over the binomial weights of :func:`_binomial_weights` (once per distinct k). log R at the window's first i is
+    the Beta's exact log moment (:func:`_beta_log_moment`) and then a running sum of log1p(−A/(A+B+i−1)), terms of
+    one sign. So 1 − R(i) = −expm1(log R(i)) keeps its digits however small it is (pass@1 = sA/(A+B) at A ≪ B),
+    where 1 − exp of the Pfaff series' log moment loses those of the series' large prefactors.
+    """
+    uk, inv = np.unique(k, return_inverse=True)
+    ulo, uhi, uw, uoff = _binomial_weights(uk, s)
+    lo, hi, woff = ulo[inv], uhi[inv], uoff[inv]
+    out_log, out_pass = np.empty(A.size), np.empty(A.size)
+    bounds = np.cumsum(hi - lo + 1.0)
+    start = 0
+    while start < A.size:  # chunks of about 2^18 terms
+        base = bounds[start - 1] if start else 0.0
+        stop = max(int(np.searchsorted(bounds, base + (1 << 18), side="right")), start + 1)
+        sl = slice(start, stop)
+        seg, offs, i, first = _ragged(lo[sl], hi[sl])
+        aa = A[sl][seg]
+        wb = uw[woff[sl][seg] + (i - lo[sl][seg]).astype(np.int64)]
+        with np.errstate(divide="ignore", invalid="ignore"):
+            step = np.log1p(-aa / (aa + B[sl][seg] + (i - 1.0)))
+            step[first] = 0.0
+            L = _beta_log_moment(0.0, lo[sl], A[sl], B[sl])[seg] + _segment_cumsum(step, offs, seg)
+            out_pass[sl] = np.add.reduceat(wb * -np.expm1(L), offs)
+            top = np.maximum.reduceat(L, offs)
+            out_log[sl] = top + np.log(np.add.reduceat(wb * np.exp(L - top[seg]), offs))
+        start = stop
+    return out_log, out_pass
+
+
+def _pfaff_log_steps(j: np.ndarray, d: np.ndarray, cc: np.ndarray, b: float, z: float,
+                     first: np.ndarray) -> np.ndarray:
+    """log(t_j / t_{j−1}) of the Pfaff series of :func:`_scaled_log_moment` (0 at each window's first term)."""
+    jm = j - 1.0
+    with np.errstate(divide="ignore", invalid="ignore"):
+        step = np.log((d - jm) * (b + jm) * z / (j * (cc + jm)))
+    step[first] = 0.0
+    return step
+
+
+def _scaled_var_series(A: np.ndarray, B: np.ndarray, k: np.ndarray, s: float) -> tuple[np.ndarray, np.ndarray]:
+    r"""Var[(1−su)^k] for u ~ Beta(A, B) (rows, integer k >= 1) as a series of positive terms.
+
+    For f smooth and u ~ Beta(A, B), expanding f in the Jacobi polynomials orthogonal under Beta(A, B) (Rodrigues'
+    formula, integrated by parts r times) gives
+
+    .. math:: \mathrm{Var}\,f(u) = \sum_{r\ge1} \frac{B(A+r, B+r)}{B(A, B)\; r!\,(A+B+r-1)_r}
+              \Bigl(E_{\mathrm{Beta}(A+r, B+r)}\bigl[f^{(r)}(u)\bigr]\Bigr)^2
+
+    (r = 1: Var u·(E f')²), and for f(u) = (1−su)^k, :math:`f^{(r)} = (-s)^r (k-r+1)_r (1-su)^{k-r}`: each term is
+    a square of a failure moment of the shifted Beta (:func:`_scaled_fail_rows`), the series ends at r = k. Its
+    terms fall about like Δ^r/r! (Δ = log E[f²] − 2 log E[f]), so where Δ < ``_SCALED_VAR_SERIES_BELOW`` it is
+    summed until a term adds less than 2^-60 of the sum (at most ``_SCALED_VAR_SERIES_MAX`` terms), where
+    E[f²] − E[f]² would lose the digits of 1/Δ. Returns the sums and whether each converged (the terms fall
+    more slowly where u's left tail is heavy: a = 0.1, k = 1165, Δ = 0.62 needs more than 40).
+    """
+    total = np.zeros(A.size)
+    active = np.ones(A.size, dtype=bool)
+    for r in range(1, _SCALED_VAR_SERIES_MAX + 1):
+        act = np.flatnonzero(active & (k >= r))
+        if not act.size:
+            break
+        a_r, b_r, k_r = A[act], B[act], k[act]
+        lm, _ = _scaled_fail_rows(a_r + r, b_r + r, k_r - r, s)
+        log_t = (_beta_log_moment(float(r), float(r), a_r, b_r) - special.gammaln(r + 1.0)
+                 - _log_rising(a_r + b_r + (r - 1.0), float(r)) + 2.0 * r * np.log(s)
+                 + 2.0 * _log_rising(k_r - (r - 1.0), float(r)) + 2.0 * lm)
+        t = np.exp(log_t)
+        total[act] += t
+        active[act[(t <= 2.0**-60 * total[act]) | (k_r == r)]] = False
+    return total, ~active
+
+
+def _scaled_posterior(c: np.ndarray, d: np.ndarray, k: np.ndarray, a: float, b: float, s: float,
+                      window: tuple[np.ndarray, np.ndarray], var: bool = False) -> Any:
+    r"""Posterior pass@k (and, with ``var``, Var[(1−p)^k], E[(1−p)^k], E[(1−p)^{2k}]) of observed problems under the
+    scaled Beta, for flat arrays c, d = n − c and integer k, as sums of positive terms.
+
+    Given (c, d), u = p/s has density ∝ u^{a+c−1}(1−u)^{b−1}(1−su)^d, and the binomial expansion of
+    (1−su)^d = ((1−s) + s(1−u))^d makes it the mixture over j = 0..d of Beta(a + c, b + j) with weights ∝ the
+    Pfaff series' terms :math:`t_j` (:func:`_scaled_log_moment`; summed over ``window``, its window for (c, d)),
+    normalized by their sum, so that the series' large common factors (log Γ of n, (1−s)^d) never enter. Each
+    component's pass@k and failure moments are those of a scaled Beta (:func:`_scaled_fail_rows`), and
+
+    .. math:: \mathrm{pass@}k = \sum_j w_j \pi_j, \qquad
+              \mathrm{Var} = \sum_j w_j V_j + \sum_j w_j (\pi_j - \overline{\pi})^2,
+
+    V_j = M_j(0, k)²·expm1(Δ_j), Δ_j = log M_j(0, 2k) − 2 log M_j(0, k), or where Δ_j < 1 the series of
+    :func:`_scaled_var_series`. Cost: (Pfaff window) × (binomial window) terms per value, two and up to
+    ~ten times that with ``var``.
+    """
+    z = s / (1.0 - s)
+    lo, hi = window
+    seg, offs, j, first = _ragged(lo, hi)
+    with np.errstate(all="ignore"):
+        logt = _segment_cumsum(_pfaff_log_steps(j, d[seg], a + b + c[seg], b, z, first), offs, seg)
+        # components below e^-70 of the largest are left out (together below the window's length times that)
+        keep = logt >= np.maximum.reduceat(logt, offs)[seg] - _WINDOW_DROP
+        seg, j, logt = seg[keep], j[keep], logt[keep]
+        offs = np.flatnonzero(np.r_[True, seg[1:] != seg[:-1]])
+        w = _normalized(logt, offs, seg)
+        A, B, kr = a + c[seg], b + j, k[seg]
+        lm1, pi = _scaled_fail_rows(A, B, kr, s)
+        mean = np.add.reduceat(w * pi, offs)
+        if not var:
+            return mean
+        lm2, _ = _scaled_fail_rows(A, B, 2.0 * kr, s)
+        disp = np.maximum(lm2 - 2.0 * lm1, 0.0)
+        within = np.exp(2.0 * lm1) * np.expm1(disp)
+        small = np.flatnonzero(disp < _SCALED_VAR_SERIES_BELOW)
+        if small.size:
+            series, done = _scaled_var_series(A[small], B[small], kr[small], s)
+            within[small[done]] = series[done]
+        fail = np.exp(lm1)
+        m1 = np.add.reduceat(w * fail, offs)
+        # the components' spread as differences of whichever of pass@k and its complement is smaller (each is
+        # exact to ~1e-16 of itself, so their differences are exact to ~1e-16 of the smaller)
+        spread = np.where((mean <= m1)[seg], pi - mean[seg], fail - m1[seg])
+        total = np.add.reduceat(w * within, offs) + np.add.reduceat(w * spread**2, offs)
+        return mean, total, m1, np.add.reduceat(w * np.exp(lm2), offs)
 
 # ----------------------------------------------------------------------------------------
 # the scaled Beta's likelihood by whole rows (the fit's fast path)
@@ -1757,6 +1936,109 @@ class ScaledBetaBinomial(DifficultyModel):
             cs = np.arange(n + 1, dtype=np.float64)
             out.append(np.exp(_log_binom(np.full_like(cs, n), cs) + row))
         return out
+
+    # -- posterior quantities as sums of positive terms (see _scaled_posterior) ----------------------------------
+    def _exact_params(self) -> tuple[float, float, float] | None:
+        """(a, b, s) as the moments use them, or None where they are not finite (a runaway fit)."""
+        theta = self._check_fitted()
+        with np.errstate(all="ignore"):
+            a, b = float(np.exp(theta[1])), float(np.exp(theta[2]))
+            s = min(float(special.expit(theta[0])), 1 - 1e-12)
+        ok = np.isfinite(a) and np.isfinite(b) and a > 0 and b > 0 and 0 < s < 1
+        return (a, b, s) if ok else None
+
+    def _exact_plan(self, n_a: np.ndarray, c_a: np.ndarray, k_a: np.ndarray,
+                    var: bool) -> tuple[tuple[float, float, float], np.ndarray, tuple[np.ndarray, np.ndarray],
+                                        np.ndarray] | None:
+        """Which values (flat indices) the positive sums take, their Pfaff windows and the sums of the two windows'
+        lengths: those with integer k whose (Pfaff window) × (binomial window of k, or 2k with ``var``) is at most
+        ``_SCALED_EXACT_TERMS`` terms."""
+        params = self._exact_params()
+        if params is None:
+            return None
+        a, b, s = params
+        c, d, k = c_a.ravel(), (n_a - c_a).ravel(), k_a.ravel()
+        with np.errstate(all="ignore"):
+            lo, hi = _scaled_window(c, d, a, b, s)
+            blo, bhi = _binomial_window(2.0 * k if var else k, s)
+            cost = (hi - lo + 1.0) * (bhi - blo + 1.0)
+        use = np.flatnonzero((k == np.floor(k)) & (cost <= _SCALED_EXACT_TERMS))
+        return params, use, (lo[use], hi[use]), (hi - lo + bhi - blo + 2.0)[use]
+
+    def pass_at_k(self, k: Any) -> np.ndarray:
+        """Population pass_D@k = 1 - E[(1-p)^k] for a new problem drawn from the fit (k > 0).
+
+        For integer k whose binomial window (:func:`_binomial_window`) has at most ``_SCALED_EXACT_TERMS`` terms, the
+        binomial mixture of the Beta's exact pass@i (:func:`_scaled_fail_rows`), to ~1e-15 relative; elsewhere
+        1 − exp of the Pfaff series' log moment, whose log carries an absolute error of ~1e-16 of the series'
+        log Γ terms."""
+        out = np.array(super().pass_at_k(k), dtype=np.float64)
+        params = self._exact_params()
+        if params is None:
+            return out
+        a, b, s = params
+        kf = out * 0.0 + check_positive_k(k)
+        flat, res = kf.ravel(), out.ravel()
+        lo, hi = _binomial_window(flat, s)
+        use = np.flatnonzero((flat == np.floor(flat)) & (hi - lo + 1.0 <= _SCALED_EXACT_TERMS))
+        if use.size:
+            with np.errstate(all="ignore"):
+                res[use] = _scaled_fail_rows(np.full(use.size, a), np.full(use.size, b), flat[use], s)[1]
+        return res.reshape(out.shape)
+
+    def posterior_pass_at_k(self, n: Any, c: Any, k: Any) -> np.ndarray:
+        """Empirical-Bayes pass@k of observed problems: 1 - E[(1-p)^k | n, c] (0 <= c <= n, k > 0).
+
+        By :func:`_scaled_posterior` (the posterior as a mixture of Betas over the Pfaff index, each component's
+        pass@k a binomial mixture of exact Beta pass@i: ~1e-15 relative) where that sums at most
+        ``_SCALED_EXACT_TERMS`` terms per value; elsewhere (non-integer k, or both windows wide) 1 − exp of a
+        difference of the series' log moments."""
+        n_a, c_a, k_a = np.broadcast_arrays(*_posterior_iv(n, c, k))
+        plan = self._exact_plan(n_a, c_a, k_a, var=False)
+        if plan is None:
+            return super().posterior_pass_at_k(n_a, c_a, k_a)
+        (a, b, s), use, window, _ = plan
+        out = np.empty(n_a.size)
+        rest = np.setdiff1d(np.arange(n_a.size), use)
+        if rest.size:
+            out[rest] = super().posterior_pass_at_k(n_a.ravel()[rest], c_a.ravel()[rest], k_a.ravel()[rest])
+        if use.size:
+            c, d, kk = c_a.ravel()[use], (n_a - c_a).ravel()[use], k_a.ravel()[use]
+            out[use] = _scaled_posterior(c, d, kk, a, b, s, window)
+        return out.reshape(n_a.shape)
+
+    def _posterior_exact(self, n: Any, c: Any, k: Any) -> tuple[np.ndarray, ...]:
+        """Var[(1-p)^k | n, c], E[(1-p)^k | n, c], E[(1-p)^(2k) | n, c] by :func:`_scaled_posterior` where its cost
+        rule allows (:meth:`_exact_plan`), else from differences of log moments (the base class's)."""
+        n_a, c_a, k_a = np.broadcast_arrays(*_posterior_iv(n, c, k))
+        plan = self._exact_plan(n_a, c_a, k_a, var=True)
+        var, m1, m2 = np.empty(n_a.size), np.empty(n_a.size), np.empty(n_a.size)
+        use = np.zeros(0, dtype=np.int64)
+        if plan is not None and plan[1].size:
+            (a, b, s), use, window, lens = plan
+            c, d, kk = c_a.ravel()[use], (n_a - c_a).ravel()[use], k_a.ravel()[use]
+            _, var[use], m1[use], m2[use] = _scaled_posterior(c, d, kk, a, b, s, window, var=True)
+            # the windows leave out terms below e^-70 of their largest (all together below their number times
+            # that, of a total weight 1, each term's moment at most 1): a failure moment must exceed that by 2^53
+            use = use[m2[use] >= 2.0**53 * np.exp(-_WINDOW_DROP) * lens]
+        rest = np.setdiff1d(np.arange(n_a.size), use)
+        if rest.size:
+            args = (n_a.ravel()[rest], c_a.ravel()[rest], k_a.ravel()[rest])
+            m1[rest], m2[rest] = super().posterior_fail_moments(*args)
+            var[rest] = np.maximum(m2[rest] - m1[rest] ** 2, 0.0)
+        return var.reshape(n_a.shape), m1.reshape(n_a.shape), m2.reshape(n_a.shape)
+
+    def posterior_fail_moments(self, n: Any, c: Any, k: Any) -> tuple[np.ndarray, np.ndarray]:
+        """E[(1-p)^k | n, c] and E[(1-p)^(2k) | n, c] (for predictive variances), each a posterior-weighted sum of
+        positive terms where :meth:`_exact_plan` allows (see :meth:`_posterior_fail_var` for their difference)."""
+        _, m1, m2 = self._posterior_exact(n, c, k)
+        return m1, m2
+
+    def _posterior_fail_var(self, n: Any, c: Any, k: Any) -> np.ndarray:
+        """Var[(1-p)^k | n, c] = Var[pass@k | n, c] (the forecast's posterior variance), broadcasting: within and
+        between the posterior's Beta components (:func:`_scaled_posterior`) where :meth:`_exact_plan` allows,
+        else m2 - m1² from differences of log moments, floored at 0."""
+        return self._posterior_exact(n, c, k)[0]
 
     def density(self, p: Any) -> np.ndarray:
         s = self.params_["scale"]
