@@ -18,6 +18,12 @@ Delta = log m2 - 2 log m1 = sum_{j<k} log(1 + Ak/((A+B+k+j)(B+j))), A = a + c, B
 ``posterior_fail_moments`` computed until then, exp of differences of exact log moments. Cost: the variance on the
 hierarchical posterior's grid (3,721 (a, b) points x 83 problems) against the two betaln differences it used.
 
+Scaled-Beta rows (sixteenth session, later): ``ScaledBetaBinomial``'s posterior pass@k, posterior variance and
+population pass@K against 60-digit ``decimal`` sums of the whole Pfaff series (M(c, d + k)/M(c, d)), over random
+(a in [0.05, 5], b in [0.3, 50], s in [0.05, 0.999], n and k up to 2,000); "before" is the base class's route, differences
+of the series' log moments (``DifficultyModel`` methods called on the same model). Cost: 128 problems at n = 10^4 with
+Pythia-12B's fit (s = 1 - 1.6e-8), 24 K from 1 to 10^9.
+
 Run:  PYTHONPATH=src python benchmarks/bench_moments.py
 """
 
@@ -25,6 +31,7 @@ from __future__ import annotations
 
 import math
 import time
+from decimal import Decimal, getcontext
 
 import numpy as np
 
@@ -146,11 +153,84 @@ def posterior_cost() -> None:
           f"{tb * 1e3:.1f} ms ({te / tb:.1f}x)")
 
 
+def _decimal_pfaff(c: int, d: int, a: float, b: float, s: float) -> Decimal:
+    """sum_j C(d, j) (b)_j/(a+b+c)_j z^j, z = s/(1-s), in 60-digit decimal arithmetic (terms by their ratios)."""
+    A, B, S = Decimal(a), Decimal(b), Decimal(s)
+    z, cc = S / (1 - S), A + B + c
+    term, total = Decimal(1), Decimal(1)
+    for j in range(d):
+        term = term * (d - j) * (B + j) * z / ((j + 1) * (cc + j))
+        total += term
+    return total
+
+
+def scaled_accuracy(rng: np.random.Generator, draws: int) -> None:
+    from scipy import special
+
+    from passcurve import ScaledBetaBinomial
+    from passcurve._difficulty import DifficultyModel
+
+    getcontext().prec = 60
+    print("\nscaled Beta (a in [0.05, 5], b in [0.3, 50], s in [0.05, 0.999], n, k up to 2,000): max / median relative "
+          "error against 60-digit sums")
+    rows: dict[str, dict[str, list[float]]] = {q: {"now": [], "before": []} for q in ("posterior pass@k", "posterior "
+                                                                                    "variance", "population pass@K")}
+    for _ in range(draws):
+        m = ScaledBetaBinomial()
+        m._theta = np.array([special.logit(rng.uniform(0.05, 0.999)), rng.uniform(math.log(0.05), math.log(5)),
+                             rng.uniform(math.log(0.3), math.log(50))])
+        a, b = float(np.exp(m._theta[1])), float(np.exp(m._theta[2]))
+        s = min(float(special.expit(m._theta[0])), 1 - 1e-12)
+        n, k = int(10 ** rng.uniform(0, math.log10(2000))), int(10 ** rng.uniform(0, math.log10(2000)))
+        c = min(int(rng.integers(0, 6)), n) if rng.random() < 0.5 else int(rng.integers(0, n + 1))
+        base = _decimal_pfaff(c, n - c, a, b, s)
+        r1 = (1 - Decimal(s)) ** k * _decimal_pfaff(c, n - c + k, a, b, s) / base
+        r2 = (1 - Decimal(s)) ** (2 * k) * _decimal_pfaff(c, n - c + 2 * k, a, b, s) / base
+        ref = (float(1 - r1), float(r2 - r1 * r1), float(1 - (1 - Decimal(s)) ** k * _decimal_pfaff(0, k, a, b, s)))
+        if min(float(r2), ref[1]) < 1e-280:  # the reference underflows a double
+            continue
+        o1, o2 = DifficultyModel.posterior_fail_moments(m, n, c, k)
+        got = {"now": (m.posterior_pass_at_k(n, c, k), m._posterior_fail_var(n, c, k), m.pass_at_k(k)),
+               "before": (DifficultyModel.posterior_pass_at_k(m, n, c, k), max(float(o2 - o1 * o1), 0.0),
+                          DifficultyModel.pass_at_k(m, k))}
+        for name, vals in got.items():
+            for q, v, r in zip(rows, vals, ref, strict=True):
+                rows[q][name].append(abs(float(v) / r - 1))
+    print(f"{'quantity':38s} {'draws':>6s} {'now':>22s} {'before':>22s}")
+    for q, errs in rows.items():
+        cells = [f"{max(e):.1e} / {float(np.median(e)):.1e}" for e in (errs["now"], errs["before"])]
+        print(f"{q:38s} {len(errs['now']):6d} {cells[0]:>22s} {cells[1]:>22s}")
+
+
+def scaled_cost() -> None:
+    from passcurve import ScaledBetaBinomial
+    from passcurve._difficulty import DifficultyModel
+
+    m = ScaledBetaBinomial()
+    m._theta = np.array([17.94, math.log(0.2955), math.log(12.365)])  # Pythia-12B's fit: s = 1 - 1.6e-8
+    rng = np.random.default_rng(0)
+    n = np.full(128, 1e4)
+    c = rng.binomial(10**4, (1 - 1.6e-8) * rng.beta(0.2955, 12.365, 128)).astype(np.float64)
+    K = np.array([1, 2, 5, 10, 20, 50, 1e2, 2e2, 5e2, 1e3, 2e3, 5e3, 1e4, 2e4, 5e4, 1e5, 2e5, 5e5, 1e6, 2e6, 5e6, 1e7,
+                  1e8, 1e9])[None, :]
+    nn, cc = n[:, None], c[:, None]
+    for label, new, old in (
+            ("posterior pass@k", lambda: m.posterior_pass_at_k(nn, cc, K),
+             lambda: DifficultyModel.posterior_pass_at_k(m, nn, cc, K)),
+            ("posterior variance", lambda: m._posterior_fail_var(nn, cc, K),
+             lambda: DifficultyModel.posterior_fail_moments(m, nn, cc, K))):
+        te, tb = timed(new, 3), timed(old, 3)
+        print(f"scaled Beta {label}, 128 problems x 24 K: now {te * 1e3:.1f} ms, before {tb * 1e3:.1f} ms "
+              f"({te / tb:.1f}x)")
+
+
 def main() -> None:
     accuracy(np.random.default_rng(0), 2000)
     cost()
     posterior_accuracy(np.random.default_rng(0), 300)
     posterior_cost()
+    scaled_accuracy(np.random.default_rng(0), 100)
+    scaled_cost()
 
 
 if __name__ == "__main__":
