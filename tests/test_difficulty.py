@@ -1278,3 +1278,22 @@ def test_goodness_of_fit_pools_small_bins_on_both_sides_and_says_when_nothing_is
     c2 = rng.binomial(64, rng.beta(0.5, 3, 300))
     g2 = BetaBinomial().fit(n=np.full(300, 64), c=c2).goodness_of_fit()
     assert g2["dof"] >= 1 and g2["p_value"] == pytest.approx(stats.chi2.sf(g2["chi2"], g2["dof"]))
+
+
+def test_scaled_beta_between_whole_k_is_interpolated_not_a_truncated_series():
+    # the Pfaff series terminates only at whole d: at d = 2.5 it gave pass@2.5 = 0.141 above pass@3 = 0.117
+    # (alpha = 0.3, beta = 3, s = 0.5), and 0.99984 at s = 1 - 1e-8, so k_for with method="scaled_beta" answered
+    # K = 7.2 on Pythia 12B where the data reach 0.8 at k = 2,854. Now log M is linear in d between whole d: exact at
+    # whole d, monotone, and within 1.2e-3 of E[(1 - s u)^K] by quadrature (reference: scipy.integrate.quad of
+    # (1 - s u)^K against the Beta(alpha, beta) density)
+    for a, b, s in [(0.3, 3.0, 0.5), (0.3, 3.0, 1 - 1e-8), (0.29, 11.4, 0.999)]:
+        m = ScaledBetaBinomial()
+        m._theta = np.array([special.logit(s), np.log(a), np.log(b)])
+        ks = np.array([2.0, 2.25, 2.5, 2.75, 3.0, 999.0, 999.5, 1000.0])
+        got = m.pass_at_k(ks)
+        assert np.all(np.diff(got) > 0)
+        for K, v in zip(ks, got, strict=True):
+            ref = 1 - integrate.quad(lambda u, K=K, a=a, b=b, s=s: (1 - s * u) ** K * stats.beta.pdf(u, a, b), 0, 1,
+                                     limit=200, points=[1e-8, 1e-4, 1e-2])[0]
+            assert v == pytest.approx(ref, abs=1e-9 if K == round(K) else 1.2e-3)
+            assert v <= ref + 1e-9  # the chord of the convex log M lies above it: pass@K from below

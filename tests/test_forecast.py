@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 import warnings
 
 import numpy as np
@@ -618,3 +619,17 @@ def test_one_problem_is_flagged_as_degenerate():
     with pytest.warns(passcurve.DegenerateDataWarning, match=r"one problem; a difficulty distribution cannot be fitted"):
         res = forecast(Counts.from_arrays([100], [7]), [10, 1000], method="beta", n_resamples=5, rng=0)
     assert any("one problem" in w for w in res.warnings)
+
+
+def test_k_for_with_the_scaled_beta_rounds_up_to_the_first_whole_k():
+    # k_for solves on a continuous K; the scaled Beta's moments were a truncated series between whole K (pass@999.5
+    # read 0.9958 between pass@999 and pass@1000 of 0.7235 on Pythia 12B), so k_for(0.8) answered K = 7.2 with an
+    # interval from 11.2 down to 1.19, where the data reach 0.8 at k = 2,854. Reference: the forecast at the whole K
+    # around the root (the same fit), which must straddle the target
+    path = shared_file("pythia_math_counts.csv")
+    counts = passcurve.read_counts(path).select("Pythia 12B")
+    r = passcurve.k_for(counts, 0.8, method="scaled_beta", n_resamples=0, rng=0)
+    f = passcurve.forecast(counts, [math.floor(r.k), math.ceil(r.k)], method="scaled_beta", n_resamples=0, rng=0)
+    below, above = f.pass_at_k[0]
+    assert below < 0.8 <= above
+    assert r.observed_k is not None and 0.5 < r.k / r.observed_k < 2
