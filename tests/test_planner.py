@@ -302,10 +302,10 @@ def test_forecast_posterior_and_its_sd_at_k_1_against_the_closed_form():
         r0 = np.where(c == 0, pi0 / (pi0 + (1 - pi0) * np.exp(log_m)), 0.0)
         prior = ZeroInflatedBetaPrior(a, b, 0.0, impossible=pi0) if pi0 else BetaPrior(a, b, 0.0)
         got = Planner(n=n, c=c, k=1, prior=prior).forecast()
-        assert got["posterior"] == pytest.approx(float(np.mean((1 - r0) * mean)), rel=2e-15)
+        assert got["posterior"] == pytest.approx(float(np.mean((1 - r0) * mean)), rel=2e-15, abs=0)
         sd = math.sqrt(float(np.sum((1 - r0) * var + r0 * (1 - r0) * mean**2))) / n.size
-        assert got["posterior_sd"] == pytest.approx(sd, rel=2e-15)
-        assert got["population"] == pytest.approx((1 - pi0) * a / (a + b), rel=2e-15)
+        assert got["posterior_sd"] == pytest.approx(sd, rel=2e-15, abs=0)
+        assert got["population"] == pytest.approx((1 - pi0) * a / (a + b), rel=2e-15, abs=0)
 
 
 def test_planner_bad_inputs():

@@ -1408,7 +1408,7 @@ class DifficultyModel:
             return None
         lw, A, B, lz = parts
         d_a = (n_a - c_a).astype(np.float64)
-        logs = [lw[j] + _beta_log_moment(c_a, d_a, A[j], B[j], exact=False) for j in range(A.size)]
+        logs = [lw[j] + _beta_log_moment(c_a, d_a, A[j], B[j], exact=True) for j in range(A.size)]
         logs.append(lz + _zero_log_moment(c_a))
         total = special.logsumexp(np.stack(logs), axis=0)
         wts = [np.exp(v - total) for v in logs]
