@@ -1582,6 +1582,13 @@ class DifficultyModel:
             "unidentified": list(self.unidentified_),
         }
 
+    def _without_se(self, name: str) -> str:
+        """Why parameter ``name`` has no standard error, as the tables print it beside the value: " (at its bound)",
+        " (not identified)", or "" (npmle, which has none by design)."""
+        if name in self.boundary_:
+            return " (at its bound)"
+        return " (not identified)" if name in self.unidentified_ else ""
+
     @property
     def summary(self) -> str:
         d = self.to_dict()

@@ -137,9 +137,7 @@ def fit_cmd(
         params, failed = [], []
         for name, f in per.items():
             params.append(f"  {name}: " + ", ".join(
-                f"{k}={_g(v)}" + (f"±{f.se_[k]:.3g}" if np.isfinite(f.se_.get(k, np.nan))
-                                  else " (at its bound)" if k in f.boundary_
-                                  else " (not identified)" if k in f.unidentified_ else "")
+                f"{k}={_g(v)}" + (f"±{f.se_[k]:.3g}" if np.isfinite(f.se_.get(k, np.nan)) else f._without_se(k))
                 for k, v in f.params_.items()
             ))
             gof = "-" if design is not None or m in stopped else _g(f.goodness_of_fit()["p_value"])

@@ -244,9 +244,7 @@ def _fit_label(fit: Any) -> str:
     def num(v: float) -> str:
         return f"{v:.4g}".replace("-", "−")
 
-    ps = ", ".join(f"{k} = {num(v)}" + (f" ± {num(d['se'][k])}" if d["se"].get(k) is not None
-                                        else " (at its bound)" if k in fit.boundary_
-                                        else " (not identified)" if k in fit.unidentified_ else "")
+    ps = ", ".join(f"{k} = {num(v)}" + (f" ± {num(d['se'][k])}" if d["se"].get(k) is not None else fit._without_se(k))
                    for k, v in d["params"].items())
     ll, aic = (f"{v:.1f}".replace("-", "−") for v in (fit.loglik_, fit.aic_))
     return f"{fit.name}: {ps}; log-likelihood {ll}, AIC {aic}"
