@@ -30,11 +30,14 @@ from passcurve._difficulty import (
     _log_rising,
     _pairs,
     _rising_step,
+    _scaled_fail_rows,
     _scaled_log_moment,
+    _scaled_log_moment_quad,
     _scaled_log_moment_rows,
     _scaled_row,
     _scaled_rows_loglik,
     _scaled_var_series,
+    _scaled_window,
 )
 
 MODELS = [BetaBinomial, ZeroInflatedBetaBinomial, ScaledBetaBinomial, BetaMixtureBinomial, GridMixture]
@@ -1102,6 +1105,74 @@ def test_scaled_beta_moment_with_b_below_one_near_the_scale_edge():
     m._theta = np.array([special.logit(s), np.log(a), np.log(b)])
     m.params_ = m._unpack(m._theta)
     assert m.pmf_bins(n, [0, n + 1])[0] == pytest.approx(1.0, abs=1e-6)
+
+
+_QUAD_LAWS = [(0.3452, 2.179, 0.683), (0.3, 3.0, 0.5), (0.2, 12.0, 0.9), (2.0, 0.5, 0.3), (0.5, 200.0, 0.99),
+              (0.1, 0.8, 0.05), (5.0, 50.0, 0.2), (0.05, 0.3, 0.999)]
+
+
+def _binomial_mixture_log_moment(c: int, d: int, a: float, b: float, s: float) -> float:
+    """log E[(su)^c (1-su)^d] as s^c Σ_i P(I = i) E[u^c (1-u)^i], I ~ Binomial(d, s) (as 1 - su = (1 - s) + s(1 - u)),
+    over every i = 0..d: positive terms, the Binomial weights as running products of their ratios from the mode
+    normalized by their sum, each Beta moment exact (:func:`_beta_log_moment`). Independent of the Pfaff series and of
+    the quadrature."""
+    i = np.arange(d + 1, dtype=np.float64)
+    mode = min(int((d + 1) * s), d)
+    step = np.log((d - i[:-1]) * s / ((i[:-1] + 1.0) * (1.0 - s)))
+    lw = np.zeros(d + 1)
+    lw[mode + 1:] = np.cumsum(step[mode:])
+    lw[:mode] = -np.cumsum(step[:mode][::-1])[::-1]
+    lw -= np.log(np.sum(np.exp(lw - lw.max()))) + lw.max()
+    x = lw + _beta_log_moment(np.full(d + 1, float(c)), i, a, b)
+    return float(c * np.log(s) + x.max() + np.log(np.sum(np.exp(x - x.max()))))
+
+
+@pytest.mark.parametrize("a,b,s", _QUAD_LAWS)
+def test_scaled_beta_moment_by_quadrature_for_large_d(a, b, s):
+    # The Pfaff series sums O(sqrt(d)) terms (7e6 at d = 1e12, more than 1e9 at the K = 1e15 k_for evaluates, where it
+    # refused: "would sum 3.51e+09 terms") and its log Γ terms carry ~1e-16 of their size (log M off by up to 2e-9 at
+    # d = 1e6, 6e-6 at 1e9). The Gauss-Laguerre quadrature is within 6e-16 of |log M| here against two independent
+    # references: the library's binomial mixture of exact Beta pass@i for c = 0 (_scaled_fail_rows) and the full
+    # binomial mixture above for c > 0
+    for d in (3e4, 1e6, 1e8, 1e10):
+        got, ok = _scaled_log_moment_quad(np.array([0.0]), np.array([d]), a, b, s)
+        ref = float(_scaled_fail_rows(np.array([a]), np.array([b]), np.array([d]), s)[0][0])
+        assert ok[0]
+        assert got[0] == pytest.approx(ref, rel=2e-15 * max(1.0, 1.0 / abs(ref)), abs=0)
+    for d in (30_000, 200_000):
+        for c in (1, 5, 50, 500, 3000):
+            got, ok = _scaled_log_moment_quad(np.array([float(c)]), np.array([float(d)]), a, b, s)
+            ref = _binomial_mixture_log_moment(c, d, a, b, s)
+            if (a, b, s, c, d) == (0.1, 0.8, 0.05, 3000, 30_000):
+                # the Gamma(a + c) law's mass reaches u = 1 (t = -d log(1 - s) = 1,539 against a + c = 3,000): refused,
+                # and the series answers
+                assert not ok[0]
+                assert float(_scaled_log_moment(np.array([3000.0]), np.array([30_000.0]), a, b, s)[0]) == pytest.approx(
+                    ref, rel=1e-12, abs=0)
+                continue
+            assert ok[0]
+            assert got[0] == pytest.approx(ref, rel=2e-15, abs=0)
+
+
+def test_scaled_beta_moment_takes_the_quadrature_only_for_long_windows():
+    # the series' values are unchanged where its window is short (the fits' likelihoods; quad=False keeps the series
+    # everywhere), the quadrature's where it is long; at d = 1e15 the value exists (the series refused it) and follows
+    # the large-d closed form M(0, d) ~ Γ(a+b)/Γ(b)·(sd)^(-a), whose next term is O(a(a + 2b/s)/d) ~ 1e-13 here
+    a, b, s = 0.3452, 2.179, 0.683
+    c = np.array([0.0, 5.0, 0.0, 5.0, 0.0])
+    d = np.array([300.0, 2000.0, 1e6, 1e8, 1e15])
+    lo, hi = _scaled_window(c[:4], d[:4], a, b, s)
+    long = hi - lo + 1 > 4096
+    assert list(long) == [False, False, True, True]
+    got = _scaled_log_moment(c, d, a, b, s)
+    series = _scaled_log_moment(c[:4], d[:4], a, b, s, quad=False)
+    assert np.array_equal(got[:2], series[:2])
+    assert np.array_equal(got[2:4], _scaled_log_moment_quad(c[2:4], d[2:4], a, b, s)[0])
+    assert got[2:4] == pytest.approx(series[2:4], rel=5e-9, abs=0)  # the series is 2.1e-9 off at d = 1e8
+    with pytest.raises(PasscurveError, match="would sum"):
+        _scaled_log_moment(c[4:], d[4:], a, b, s, quad=False)
+    closed = _log_rising(b, a) - a * np.log(s * 1e15)
+    assert got[4] == pytest.approx(closed, rel=1e-12, abs=0)
 
 
 def test_standard_errors_with_a_parameter_on_its_boundary():

@@ -614,6 +614,23 @@ def test_k_for_interval_rests_on_the_sd_at_its_own_ends():
     assert a.low == pytest.approx(b.low, rel=0.01) and a.high == pytest.approx(b.high, rel=0.01)
 
 
+def test_k_for_with_the_scaled_beta_below_its_boundary():
+    # with the scale below 1, k_for evaluates the moments up to K = 1e15 (the ceiling), where the Pfaff series needs
+    # windows of more than 1e9 terms: it raised "the scaled Beta's moment ... would sum 3.51e+09 terms" (and after 167 s
+    # on a larger benchmark); the large-d moment is now a Gauss quadrature. Reference: the forecast at the whole K
+    # around the root (the same fit), which must straddle the target, and the ceiling pass@1e15 below 1 (no problem
+    # has p above the scale, but every p > 0 is eventually solved)
+    rng = np.random.default_rng(3)
+    counts = Counts.from_arrays(np.full(200, 300), rng.binomial(300, 0.89 * rng.beta(0.4, 3.0, 200)))
+    fit = passcurve.fit_difficulty(counts, "scaled_beta").fits[counts.models[0]]["scaled_beta"]
+    assert 0.5 < fit.params_["scale"] < 0.9
+    r = passcurve.k_for(counts, 0.8, method="scaled_beta", n_resamples=10, rng=0)
+    f = passcurve.forecast(counts, [math.floor(r.k), math.ceil(r.k)], method="scaled_beta", n_resamples=0, rng=0)
+    below, above = f.pass_at_k[0]
+    assert below < 0.8 <= above
+    assert r.reachable and r.low <= r.k <= r.high and 0.99 < r.ceiling < 1
+
+
 def test_one_problem_is_flagged_as_degenerate():
     # the fits collapse to a point mass and the interval had zero width, with no warning (audit)
     with pytest.warns(passcurve.DegenerateDataWarning, match=r"one problem; a difficulty distribution cannot be fitted"):
