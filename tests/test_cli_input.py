@@ -321,3 +321,42 @@ def test_an_os_error_without_a_file_name_elsewhere_is_not_the_output(tmp_path, c
     monkeypatch.setattr("passcurve.cli._rl.conflict_toy", refuse)
     assert run(["demo-conflict", "-o", str(tmp_path / "c.html"), "--steps", "5"]) == 2
     assert capfd.readouterr().err == "passcurve: error: cannot access: No space left on device\n"
+
+
+_NOTE_K = "passcurve: note: `--k` 10,1,1 is used as 1,10 (in increasing order, each value once)\n"
+
+
+def test_a_k_list_out_of_order_is_used_sorted_and_says_so(tmp_path, capfd):
+    # `--k 10,1,1` was sorted and deduplicated without a word: the output's rows did not match the list given
+    import json
+
+    p = tmp_path / "c.csv"
+    p.write_text("problem_id,n,c\na,10,2\nb,10,1\n")
+    assert run(["curve", str(p), "--k", "10,1,1", "--json"]) == 0
+    out, err = capfd.readouterr()
+    assert err == _NOTE_K
+    assert [pt["k"] for pt in json.loads(out)["models"][0]["curve"]] == [1, 10]
+    assert run(["curve", str(p), "--k", "1,10", "--json"]) == 0  # already sorted, each once: nothing to say
+    assert capfd.readouterr().err == ""
+    # bad input still gets its one error line alone, without the note
+    assert run(["curve", str(p), "--k", "20,1,1"]) == 2
+    err = capfd.readouterr().err
+    assert err.count("\n") == 1 and err.startswith("passcurve: error: ") and "--k=20" in err, err
+
+
+@pytest.mark.parametrize("args", [["hidden-difficulty", "{counts}", "--k", "4,1,1"],
+                                  ["rank", "{counts}", "--k", "4,1,1", "--n-resamples", "100"],
+                                  ["vote", "{answers}", "--k", "4,1,1"],
+                                  ["verifiers", "{answers}", "--base", "correct", "--strict", "plus", "--k", "4,1,1"],
+                                  ["power", "--delta", "0.2", "--spread", "0.4", "--n", "4,1,1"]],
+                         ids=lambda a: a[0])
+def test_every_int_list_option_says_how_it_was_read(tmp_path, capfd, args):
+    # one parser for every such list: the same note whichever command (and option) took it
+    counts = tmp_path / "c.csv"
+    counts.write_text("model,problem_id,n,c\n" + "".join(f"{m},p{i},10,{(i * 3 + j) % 11}\n"
+                                                        for j, m in enumerate("AB") for i in range(8)))
+    answers = _answers_log(tmp_path / "a.jsonl", ("A",))
+    argv = [a.format(counts=counts, answers=answers) for a in args]
+    assert run(argv) == 0
+    option = "--n" if args[0] == "power" else "--k"
+    assert capfd.readouterr().err == f"passcurve: note: `{option}` 4,1,1 is used as 1,4 (in increasing order, each value once)\n"

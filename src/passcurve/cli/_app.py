@@ -114,14 +114,30 @@ class _Output:
         return getattr(self._stream, name)
 
 
+_NOTES: list[str] = []
+"""What :func:`note` was told during the running command, printed when it ends without an error."""
+
+
+def note(message: str) -> None:
+    """Tell the user how the command read what was given (one line on stderr, ``passcurve: note: ...``).
+
+    Printed once the command has finished, and only if it finished without an error: bad input then gives its one
+    error line alone."""
+    if message not in _NOTES:
+        _NOTES.append(message)
+
+
 def run(argv: list[str] | None = None) -> int:
     """Run the app; map bad input to exit 2 with one line on stderr."""
     args = sys.argv[1:] if argv is None else list(argv)
     output = _Output(sys.stdout)
     sys.stdout = output  # type: ignore[assignment]
+    _NOTES.clear()
     try:
         app(args=args, standalone_mode=False, prog_name="passcurve")
         sys.stdout.flush()  # an error writing buffered output is the command's, not a note after exit
+        for msg in _NOTES:
+            err.print(f"passcurve: note: {msg}", markup=False)
     except PasscurveError as exc:
         print(f"passcurve: error: {as_flags(str(exc), args)}", file=sys.stderr)
         return 2
@@ -197,7 +213,11 @@ def as_flags(message: str, args: Sequence[str]) -> str:
 
 
 def parse_int_list(text: str | None, name: str) -> list[int] | None:
-    """'1,10,100' -> [1, 10, 100]; names the option in the error."""
+    """'1,10,100' -> [1, 10, 100]; names the option in the error.
+
+    The values come back sorted, each once: every command uses such a list (budgets k, sizes m, n, G) as a set and
+    lists its results in increasing order, as the library does. A list given otherwise (``--k 10,1,1``) is used as
+    that set, and a :func:`note` says so rather than leave the user to find out from the output."""
     if text is None:
         return None
     vals = []
@@ -214,7 +234,11 @@ def parse_int_list(text: str | None, name: str) -> list[int] | None:
         vals.append(int(v))
     if not vals:
         raise PasscurveError(f"`{name}` is empty")
-    return vals
+    used = sorted(set(vals))
+    if used != vals:
+        note(f"`{name}` {','.join(map(str, vals))} is used as {','.join(map(str, used))} (in increasing order, "
+             "each value once)")
+    return used
 
 
 def parse_float_list(text: str | None, name: str) -> list[float] | None:

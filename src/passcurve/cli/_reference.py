@@ -29,7 +29,9 @@ def cli_reference() -> str:
         "",
         "Generated from the app by `python -m passcurve.cli._reference > docs/cli.md` (a test checks it is current).",
         "Every command prints one line on stderr and exits 2 on bad input; `--json` prints the result object's",
-        "`to_dict()`. Errors name these options (`--confidence-level`), not the library's arguments.",
+        "`to_dict()`. Errors name these options (`--confidence-level`), not the library's arguments. A list of",
+        "integers (`--k`, `--m`, `--n`, `--group-size`, `--budgets`) is used in increasing order, each value once;",
+        "given otherwise (`--k 10,1,1`), a note on stderr says how it was read.",
         "",
     ]
     for name in sorted(group.commands):  # type: ignore[attr-defined]
