@@ -510,6 +510,26 @@ def test_vote_verdicts_merge_spellings_and_refuse_mixed_judgements(tmp_path):
         read_answers(bad)
 
 
+def test_cli_vote_prints_the_several_correct_answers_warning_as_other_warnings(tmp_path, capfd, monkeypatch):
+    # read_answers' warning was raised outside the CLI's warning collector: Python printed it in its own two-line
+    # format ("/.../_vote.py:58: PasscurveWarning: ..." and the source line), or not at all where warnings were
+    # filtered (pytest recorded it: nothing on stderr); now one "passcurve: warning: ..." line, as load_counts' are
+    import warnings
+
+    from passcurve.cli._app import run
+
+    path = _lm_eval_log(tmp_path, [[("72", 1)], [("72.", 1)], [("71", 0)], [("72", 1)]])
+    want = (f"passcurve: warning: PasscurveWarning: {path.name}: 1 problem(s) have several answers judged correct "
+            "(e.g. problem '0': '72', '72.'); each problem's correct answers count as one answer in the vote\n")
+    with warnings.catch_warnings():
+        warnings.simplefilter("default")  # as a user's interpreter runs: shown once per place
+        assert run(["vote", str(path), "--k", "1,2"]) == 0
+    assert capfd.readouterr().err == want
+    assert run(["vote", str(path), "--k", "1,2", "--json"]) == 0
+    out, err = capfd.readouterr()
+    assert err == want and json.loads(out)["models"][0]["problems"] == 1
+
+
 def test_default_grid_stops_at_1024():
     # scale audit: the default ran to every power of 2 up to n (8,192 at n = 10^4), hours for 1,000 problems
     from passcurve._voting import DEFAULT_K_MAX

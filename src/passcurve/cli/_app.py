@@ -366,6 +366,15 @@ def load_counts(
         )
 
 
+def read_data(reader: Callable[..., Any], file: Path, *, acted_on: tuple[type, ...] = (), **kwargs: Any) -> Any:
+    """``reader(file, **kwargs)`` for the data layer's other readers (``read_answers``, ``read_attempts``,
+    ``read_verdicts``): their warnings (several answers judged correct, ...) are printed as :func:`load_counts`
+    prints the reading warnings, one line each through :func:`collect_warnings`, not as Python's own
+    two-line warnings naming a source line."""
+    with collect_warnings(show=True, acted_on=acted_on):
+        return reader(file, **kwargs)
+
+
 # ---------------------------------------------------------------------------------------
 # one place for the reading options: commands that load Counts take them through this
 # ---------------------------------------------------------------------------------------

@@ -25,6 +25,7 @@ from ._app import (
     out,
     parse_int_list,
     print_json,
+    read_data,
     read_options,
     samples_per_problem,
 )
@@ -55,7 +56,7 @@ def vote_cmd(
     if ties not in TIES:
         raise PasscurveError(f"`--ties` must be one of {', '.join(TIES)} (got {ties!r})")
     ks = parse_int_list(k, "--k")
-    tallies = read_answers(file, answer_col=answer_col, gold_col=gold_col, **read)
+    tallies = read_data(read_answers, file, answer_col=answer_col, gold_col=gold_col, **read)
     with collect_warnings(show=True):
         res = run_vote(tallies, k=ks, ties=ties)  # type: ignore[arg-type]
     if json_out:
@@ -101,7 +102,7 @@ def retries_cmd(
     wanted = None if budgets is None or budgets.strip() == "all" else set(parse_int_list(budgets, "--budgets") or [])
     if wanted is not None and min(wanted) < 1:
         raise PasscurveError(f"`--budgets` must be >= 1 (got {min(wanted)})")
-    d = read_attempts(file, **read)
+    d = read_data(read_attempts, file, **read)
     with collect_warnings(show=True):
         res = run_retries(d["problem"], d["attempt"], d["correct"], model=d["model"], alpha=alpha,
                           n_resamples=n_resamples, method=method, rng=seed)
@@ -156,7 +157,7 @@ def verifiers_cmd(
 ) -> None:
     """pass@k under a base and a strict verdict column, and the inflation 1 - strict/base by k."""
     ks = parse_int_list(k, "--k")
-    g = read_verdicts(file, base_col=base, strict_col=strict, **read)
+    g = read_data(read_verdicts, file, base_col=base, strict_col=strict, **read)
     with collect_warnings(show=True):
         res = verifier_inflation(g["n"], g["c_base"], g["c_strict"], ks, model=g["model"],
                                  c_strict_only=g["c_strict_only"])
