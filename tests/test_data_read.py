@@ -244,6 +244,47 @@ def test_stopping_time_in_sample_logs(tmp_path):
     assert got.meta["stopping_time"]["looks_like_stopping_time"] is True
 
 
+def _stop_log(models: dict[str, bool]) -> list[dict]:
+    """A per-sample log: models marked True sample until the first success (cap 30), the others 30 each."""
+    rng = np.random.default_rng(0)
+    rows = []
+    for m, stops in models.items():
+        for p in range(40):
+            solved = p % 4 != 0
+            n = int(rng.integers(1, 30)) if stops and solved else 30
+            for a in range(n):
+                rows.append({"model": m, "problem_id": p, "attempt": a,
+                             "correct": solved and (a == n - 1 if stops else a % 7 == 0)})
+    return rows
+
+
+@pytest.mark.parametrize("layout", ["samples", "counts"])
+def test_stopping_time_evidence_is_about_the_selected_models_only(tmp_path, layout):
+    # `passcurve report FILE --models A` warned "n looks like a stopping time for 7 model(s) (Claude 3.5 Opus, ...)"
+    # on the BoN file: the evidence was gathered over the whole file, before the selection
+    rows = _stop_log({"stopA": True, "stopB": True, "fixed": False})
+    path = write_lines(tmp_path / "log.jsonl", rows)
+    if layout == "counts":
+        with pytest.warns(StoppingTimeWarning):
+            whole = read_counts(path)  # the same data as a counts file
+        path = tmp_path / "counts.csv"
+        path.write_text("model,problem_id,n,c\n" + "".join(
+            f"{m},{p},{n},{k}\n" for m, p, n, k in zip(whole.model, whole.problem, whole.n, whole.c, strict=True)))
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", StoppingTimeWarning)
+        got = read_counts(path, models=["stopB", "fixed"])
+    msgs = [str(w.message) for w in caught if w.category is StoppingTimeWarning]
+    assert len(msgs) == 1 and "for 1 model(s) (stopB)" in msgs[0] and "stopA" not in msgs[0], msgs
+    st = got.meta["stopping_time"]
+    assert sorted(st["models"]) == ["fixed", "stopB"] and st["flagged_models"] == ["stopB"]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", StoppingTimeWarning)  # a fixed-n model alone: nothing to warn about
+        c = read_counts(path, models=["fixed"])
+    assert c.models == ["fixed"] and c.meta["stopping_time"]["looks_like_stopping_time"] is False
+    with pytest.raises(passcurve.PasscurveError, match="unknown model 'nope'; models present: "):
+        read_counts(path, models=["nope"])
+
+
 def test_fixed_n_simulation_is_not_flagged(tmp_path):
     bench = simulate(problems=60, n=50, rng=1)
     with warnings.catch_warnings():

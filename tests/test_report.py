@@ -864,3 +864,26 @@ def test_report_retries_read_only_the_models_asked_for(tmp_path, monkeypatch):
     assert run(["report", str(path), "-o", str(tmp_path / "r.html"), "--retries", "--models", "agent",
                 "--forecast-resamples", "0", "--n-resamples", "100"]) == 0
     assert seen == [["agent"]]
+
+
+def test_report_warnings_name_only_the_models_asked_for(tmp_path, capfd):
+    # `passcurve report BoN --models GPT4o` warned "n looks like a stopping time for 7 model(s) (Claude 3.5 Opus,
+    # Claude 3.5 Sonnet, GPT4o, ...)": the reader gathered the evidence over every model of the file, before the
+    # selection; stderr and the page now name the selected model alone
+    from passcurve.cli._app import run
+
+    rng = np.random.default_rng(0)
+    rows = []
+    for m in ("stopA", "stopB"):  # both sample until a success (cap 30)
+        for p in range(40):
+            n = int(rng.integers(1, 30)) if p % 4 else 30
+            rows.append(f"{m},p{p},{n},{int(n < 30)}\n")
+    path = tmp_path / "stop.csv"
+    path.write_text("model,problem_id,n,c\n" + "".join(rows))
+    out = tmp_path / "r.html"
+    assert run(["report", str(path), "-o", str(out), "--models", "stopB", "--forecast-resamples", "0",
+                "--n-resamples", "100"]) == 0
+    err = capfd.readouterr().err
+    stops = [ln for ln in err.splitlines() if "StoppingTimeWarning" in ln]
+    assert len(stops) == 1 and "for 1 model(s) (stopB)" in stops[0], err
+    assert "stopA" not in err and "stopA" not in out.read_text(encoding="utf-8")

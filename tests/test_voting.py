@@ -530,6 +530,28 @@ def test_cli_vote_prints_the_several_correct_answers_warning_as_other_warnings(t
     assert err == want and json.loads(out)["models"][0]["problems"] == 1
 
 
+def test_several_correct_answers_warning_counts_the_selected_models_only(tmp_path, capfd):
+    # `vote --models B` warned about model A's problem with two spellings judged correct: the check ran over the
+    # whole log, before the selection (as the stopping-time warning did for `--models` on counts)
+    from passcurve.cli._app import run
+    from passcurve.data import read_answers
+
+    path = tmp_path / "v.csv"
+    path.write_text("model,problem_id,attempt,answer,correct\n"
+                    "A,p1,1,x72,true\nA,p1,2,x72.,true\nA,p1,3,x5,false\nA,p2,1,x3,true\n"
+                    "B,p1,1,x72,true\nB,p1,2,x72,true\nB,p1,3,x5,false\nB,p2,1,x3,true\nB,p2,2,y3,true\n")
+    with pytest.warns(PasscurveWarning, match=r"2 problem\(s\) have several answers judged correct"):
+        read_answers(path)
+    with pytest.warns(PasscurveWarning, match=r"1 problem\(s\) .* \(e\.g\. problem 'p1': 'x72', 'x72\.'\)") as rec:
+        got = read_answers(path, models=["A"])
+    assert len(rec) == 1 and got.meta["problems_with_several_correct_answers"] == 1
+    with pytest.warns(PasscurveWarning, match=r"1 problem\(s\) .* \(e\.g\. problem 'p2': 'x3', 'y3'\)"):
+        read_answers(path, models=["B"])
+    assert run(["vote", str(path), "--models", "B", "--k", "1"]) == 0
+    err = capfd.readouterr().err
+    assert err.count("passcurve: warning:") == 1 and "1 problem(s)" in err and "'p2': 'x3', 'y3'" in err, err
+
+
 def test_default_grid_stops_at_1024():
     # scale audit: the default ran to every power of 2 up to n (8,192 at n = 10^4), hours for 1,000 problems
     from passcurve._voting import DEFAULT_K_MAX

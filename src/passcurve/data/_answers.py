@@ -148,7 +148,8 @@ def read_answers(
     problem (spellings such as "72" and "72.") count as one answer, with a warning.
 
     ``models`` keeps those models only, after the checks (an unknown name is an error listing the models
-    present), as in :func:`passcurve.read_counts`.
+    present), as in :func:`passcurve.read_counts`; the warning about several correct answers counts their
+    problems alone.
 
     Returns
     -------
@@ -172,7 +173,7 @@ def read_answers(
                 f"verdict column (looked for {', '.join(ALIASES['correct'])}; pass `--correct-col`); "
                 f"columns found: {', '.join(src.columns)}"
             )
-        return _kept(_tallies_from_verdicts(src, prob, ans, verdict, model_col, attempt_col), models)
+        return _kept(_tallies_from_verdicts(src, prob, ans, verdict, model_col, attempt_col, models), models)
     model = _pick(src, "model", model_col, ALIASES["model"], "--model-col", required=False, exclude=(prob, ans, gold))
     att = _pick(src, "attempt", attempt_col, ALIASES["attempt"], "--attempt-col", required=False,
                 exclude=(prob, ans, gold, model))
@@ -302,9 +303,13 @@ def _tallies(src: Source, per: dict[str, np.ndarray], rows: dict[str, np.ndarray
 
 
 def _tallies_from_verdicts(
-    src: Source, prob: str, ans: str, verdict: str, model_col: str | None, attempt_col: str | None
+    src: Source, prob: str, ans: str, verdict: str, model_col: str | None, attempt_col: str | None,
+    models: Sequence[str] | None = None,
 ) -> Any:
-    """Answer tallies whose gold answer is the one the per-sample verdicts mark correct."""
+    """Answer tallies whose gold answer is the one the per-sample verdicts mark correct.
+
+    ``models``: the models the caller keeps; the warning about several answers judged correct counts (and
+    shows) their problems only, so that it says nothing of a model the user left out."""
     import warnings
 
     from .._errors import PasscurveWarning
@@ -338,11 +343,16 @@ def _tallies_from_verdicts(
         )
     multi = int(chk["multi"][0])
     if multi:
-        ex = _run(src, base + " SELECT problem, list(answer ORDER BY first) AS spellings FROM a WHERE good "
-                  "GROUP BY model, problem HAVING count(*) > 1 LIMIT 1")
+        ex = _run(src, base + " SELECT model, problem, list(answer ORDER BY first) AS spellings FROM a WHERE good "
+                  "GROUP BY model, problem HAVING count(*) > 1 ORDER BY min(first), model, problem")
+        wanted = None if models is None else {str(m) for m in models}
+        hits = [i for i, m in enumerate(ex["model"]) if wanted is None or str(m) in wanted]
+        multi = len(hits)
+    if multi:
+        i = hits[0]
         warnings.warn(
             f"{src.name}: {multi} problem(s) have several answers judged correct (e.g. problem "
-            f"{ex['problem'][0]!r}: {', '.join(repr(v) for v in list(ex['spellings'][0])[:3])}); each problem's "
+            f"{ex['problem'][i]!r}: {', '.join(repr(v) for v in list(ex['spellings'][i])[:3])}); each problem's "
             "correct answers count as one answer in the vote",
             PasscurveWarning,
             stacklevel=3,

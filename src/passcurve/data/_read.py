@@ -96,7 +96,8 @@ def read_counts(
         Check that no (model, problem, attempt) appears twice (default). The check reads the
         attempt column in the same pass; turning it off saves that read on huge files.
     models : sequence of str, optional
-        Keep these models only (an unknown name is an error listing the models present).
+        Keep these models only (an unknown name is an error listing the models present). The file is
+        checked whole; the stopping-time evidence and its warning are about these models alone.
 
     Returns
     -------
@@ -126,5 +127,4 @@ def read_counts(
         threshold=threshold,
         format=format,
     )
-    counts = samples.counts(progress=progress, check_duplicates=check_duplicates)
-    return counts if models is None else counts.select_models(models)
+    return samples.counts(progress=progress, check_duplicates=check_duplicates, models=models)
