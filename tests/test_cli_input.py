@@ -208,6 +208,35 @@ def test_a_reader_that_stops_early_is_not_an_error(tmp_path):
     assert proc.wait(timeout=300) == 0, proc.stderr.read() if proc.stderr else ""
 
 
+@pytest.mark.parametrize("args", [["curve", "{p}", "--k", "1", "--json"], ["curve", "{p}", "--k", "10,1"],
+                                  ["--help"], ["rank", "--help"]], ids=["json", "table-note", "help", "rank-help"])
+def test_a_reader_gone_before_the_final_flush_is_silent(tmp_path, args):
+    # `passcurve curve FILE --json | head -c 10`: the JSON sat in stdout's buffer until run()'s final flush, which
+    # met the closed pipe (exit 0 there), and the interpreter's own flush at exit failed again: "Exception ignored
+    # in: <_io.TextIOWrapper name='<stdout>'...> BrokenPipeError" on stderr and exit status 120; `--help | head -1`
+    # exited 1 (rich's SystemExit). Run with a block-buffered stdout, as users' interpreters have it (no
+    # PYTHONUNBUFFERED), into a pipe whose reader has gone before anything is written.
+    import os
+    import subprocess
+    import sys
+
+    from conftest import ROOT
+
+    p = tmp_path / "c.csv"
+    p.write_text("problem_id,n,c\na,10,2\nb,10,1\n")
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONUNBUFFERED"}
+    env["PYTHONPATH"] = str(ROOT / "src") + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
+    r, w = os.pipe()
+    os.close(r)
+    try:
+        proc = subprocess.run([sys.executable, "-m", "passcurve", *[a.format(p=p) for a in args]], stdout=w,
+                              stderr=subprocess.PIPE, env=env, timeout=300)
+    finally:
+        os.close(w)
+    note = "passcurve: note: `--k` 10,1 is used as 1,10 (in increasing order, each value once)\n" if "10,1" in args else ""
+    assert (proc.returncode, proc.stderr.decode()) == (0, note)
+
+
 def test_version_option(capfd):
     # `passcurve --version` was "No such option: --version" (exit 2); the version is passcurve.__version__
     import passcurve

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import re
 import sys
 import warnings
@@ -127,6 +128,28 @@ def note(message: str) -> None:
         _NOTES.append(message)
 
 
+def _stdout_to_devnull(output: _Output) -> None:
+    """After a broken pipe: point stdout's file descriptor at /dev/null (Python's recipe, the signal module's note
+    on SIGPIPE). What is still buffered is written at exit, when the interpreter flushes stdout; into the closed
+    pipe that flush failed again and printed "Exception ignored in: <_io.TextIOWrapper name='<stdout>'...>
+    BrokenPipeError" and made the exit status 120 (`passcurve curve FILE --json | head -c 10`: the JSON sat in
+    the buffer until run's final flush). Into /dev/null it succeeds in silence."""
+    try:
+        fd = output._stream.fileno()
+    except (AttributeError, OSError, ValueError):  # not a real file (a test's StringIO): nothing will flush it
+        return
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    try:
+        os.dup2(devnull, fd)
+    finally:
+        os.close(devnull)
+
+
+def _print_notes() -> None:
+    for msg in _NOTES:
+        err.print(f"passcurve: note: {msg}", markup=False)
+
+
 def run(argv: list[str] | None = None) -> int:
     """Run the app; map bad input to exit 2 with one line on stderr."""
     args = sys.argv[1:] if argv is None else list(argv)
@@ -136,8 +159,7 @@ def run(argv: list[str] | None = None) -> int:
     try:
         app(args=args, standalone_mode=False, prog_name="passcurve")
         sys.stdout.flush()  # an error writing buffered output is the command's, not a note after exit
-        for msg in _NOTES:
-            err.print(f"passcurve: note: {msg}", markup=False)
+        _print_notes()
     except PasscurveError as exc:
         print(f"passcurve: error: {as_flags(str(exc), args)}", file=sys.stderr)
         return 2
@@ -155,12 +177,19 @@ def run(argv: list[str] | None = None) -> int:
             print(f"passcurve: error: {msg}", file=sys.stderr)
         return 2
     except BrokenPipeError:
+        _stdout_to_devnull(output)
+        _print_notes()
         return 0
     except SystemExit as exc:
         # click turns a broken pipe inside a command (`passcurve plan ... --csv | head`) into exit 1 after
-        # pacifying stdout; the reader stopped reading, which is not an error (as when it happens later)
-        # (the wrapper is click's PacifyFlushWrapper; newer click (8.5) names it _PacifyFlushWrapper)
-        if exc.code == 1 and type(sys.stdout).__name__.lstrip("_") == "PacifyFlushWrapper":
+        # pacifying stdout, and rich's consoles (typer's help: `passcurve --help | head -1`) into SystemExit(1)
+        # raised while handling the BrokenPipeError; the reader stopped reading, which is not an error (as when
+        # it happens later) (the wrapper is click's PacifyFlushWrapper; newer click (8.5) names it
+        # _PacifyFlushWrapper)
+        if exc.code == 1 and (isinstance(exc.__context__, BrokenPipeError)
+                              or type(sys.stdout).__name__.lstrip("_") == "PacifyFlushWrapper"):
+            _stdout_to_devnull(output)
+            _print_notes()
             return 0
         raise
     except OSError as exc:  # the file system refused (a missing directory, no permission, a full disk)
