@@ -304,21 +304,31 @@ def print_json(obj: Any) -> None:
 
 
 @contextmanager
-def collect_warnings(show: bool = True, acted_on: tuple[type, ...] = ()) -> Iterator[list[str]]:
-    """Collect passcurve warnings; print each once on stderr (verbatim) when the block ends.
+def caught_warnings(acted_on: tuple[type, ...] = ()) -> Iterator[list[tuple[str, str]]]:
+    """The passcurve warnings raised in the block, each once, as (category name, message), filled when it ends.
 
     ``acted_on``: categories the command has already dealt with (e.g. the StoppingTimeWarning
     under ``--stop-batch``), dropped instead of repeated.
     """
-    seen: list[str] = []
+    got: list[tuple[str, str]] = []
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", PasscurveWarning)
-        yield seen
+        yield got
     for w in caught:
         if issubclass(w.category, PasscurveWarning) and not (acted_on and issubclass(w.category, acted_on)):
-            msg = f"{w.category.__name__}: {w.message}"
-            if msg not in seen:
-                seen.append(msg)
+            item = (w.category.__name__, str(w.message))
+            if item not in got:
+                got.append(item)
+
+
+@contextmanager
+def collect_warnings(show: bool = True, acted_on: tuple[type, ...] = ()) -> Iterator[list[str]]:
+    """Collect passcurve warnings (:func:`caught_warnings`); print each once on stderr (verbatim) when the block
+    ends."""
+    seen: list[str] = []
+    with caught_warnings(acted_on) as got:
+        yield seen
+    seen.extend(f"{cat}: {msg}" for cat, msg in got)
     if show:
         for msg in seen:
             err.print(f"passcurve: warning: {msg}", markup=False)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import warnings
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
@@ -11,11 +10,12 @@ from typing import Annotated, Any
 
 import typer
 
-from .._errors import PasscurveError, PasscurveWarning
+from .._errors import PasscurveError
 from ._app import (
     NO_READ,
     FileArg,
     Seed,
+    caught_warnings,
     command,
     err,
     out,
@@ -74,16 +74,8 @@ def _read_with_warnings(file: Path, **opts: Any) -> tuple[Any, list[tuple[str, s
     from ..data import read_counts
     from ..data._progress import cli_progress
 
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always", PasscurveWarning)
-        with cli_progress(err, file) as progress:
-            counts = read_counts(file, progress=progress, **opts)
-    got = []
-    for w in caught:
-        if issubclass(w.category, PasscurveWarning):
-            item = (w.category.__name__, str(w.message))
-            if item not in got:
-                got.append(item)
+    with caught_warnings() as got, cli_progress(err, file) as progress:
+        counts = read_counts(file, progress=progress, **opts)
     return counts, got
 
 
@@ -92,12 +84,10 @@ def _retry_result(file: Path, seed: int, **opts: Any) -> tuple[Any, list[tuple[s
     from .._retries import retries as run_retries
     from ..data import read_attempts
 
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always", PasscurveWarning)
+    with caught_warnings() as got:
         d = read_attempts(file, **opts)
         res = run_retries(d["problem"], d["attempt"], d["correct"], model=d["model"], n_resamples=199, rng=seed)
-    got = [(w.category.__name__, str(w.message)) for w in caught if issubclass(w.category, PasscurveWarning)]
-    return res, list(dict.fromkeys(got))
+    return res, got
 
 
 EXPLORER = "explorer.html"
