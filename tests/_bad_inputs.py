@@ -142,6 +142,11 @@ CASES: dict[str, Case] = {
         _text("c.csv", "problem_id,n,c\na,10,2\nb,ten,3\n"),
         r"column 'n' \(`n`\) must hold integers; row 2 \(problem 'b'\) has n='ten'",
     ),
+    # a JSONL count column of mixed types (true beside numbers) used to read true as 1: c=true became c=1
+    "boolean_in_json_count": (
+        _jsonl([{"problem_id": "a", "n": 10, "c": True}, {"problem_id": "b", "n": 10, "c": 1}]),
+        r"column 'c' \(`c`\) must hold integers; row 1 \(problem 'a'\) has c='true'",
+    ),
     "null_problem": (
         _jsonl([{"problem_id": None, "correct": True}, {"problem_id": "a", "correct": False}]),
         r"problem-id column 'problem_id' has a missing value",

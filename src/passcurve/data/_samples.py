@@ -392,6 +392,16 @@ class Samples:
                 f"appears {int(dup['k'][0])} times; each attempt must appear once"
             )
 
+    def _count_value(self, role: str) -> str:
+        """A count column as a DOUBLE, NULL where its value is not a number. A JSON column (values of mixed types)
+        casts true/false to 1/0; those are booleans, not counts, so they are NULL here (and reported as not
+        integers) like any other non-number."""
+        col = self.columns.roles[role]
+        q = quote(col)
+        if self._types[col].upper() == "JSON":
+            return f"CASE WHEN json_type({q}) = 'BOOLEAN' THEN NULL ELSE TRY_CAST({q} AS DOUBLE) END"
+        return f"TRY_CAST({q} AS DOUBLE)"
+
     def _counts_from_counts(self, models: Sequence[str] | None = None) -> Counts:
         r = self.columns.roles
         for name in ("n", "c"):
@@ -405,7 +415,7 @@ class Samples:
         sql = (
             f"SELECT {self._model_expr()} AS model, CAST({self._text('problem')} AS VARCHAR) AS problem, "
             f"CAST({n_q} AS VARCHAR) AS n_raw, CAST({c_q} AS VARCHAR) AS c_raw, "
-            f"TRY_CAST({n_q} AS DOUBLE) AS n, TRY_CAST({c_q} AS DOUBLE) AS c FROM src"
+            f"{self._count_value('n')} AS n, {self._count_value('c')} AS c FROM src"
         )
         g = self._run(sql, table="src")
         if g["n"].size == 0:
