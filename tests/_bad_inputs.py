@@ -36,6 +36,20 @@ def _parquet(sql: str, name: str = "x.parquet", cut: bool = False):  # type: ign
     return build
 
 
+def _arrow_parquet(columns: dict[str, list[Any]], name: str = "x.parquet"):  # type: ignore[no-untyped-def]
+    """A Parquet file written by pyarrow, whose column statistics leave NaN out (DuckDB's own writer counts it)."""
+
+    def build(tmp: Path) -> tuple[Path, list[str], dict[str, Any]]:
+        import pyarrow as pa
+        import pyarrow.parquet as pq
+
+        p = tmp / name
+        pq.write_table(pa.table(columns), p)
+        return p, [], {}
+
+    return build
+
+
 def _with(build, args: list[str], kwargs: dict[str, Any]):  # type: ignore[no-untyped-def]
     def wrapped(tmp: Path) -> tuple[Path, list[str], dict[str, Any]]:
         p, _, _ = build(tmp)
@@ -146,6 +160,22 @@ CASES: dict[str, Case] = {
     "boolean_in_json_count": (
         _jsonl([{"problem_id": "a", "n": 10, "c": True}, {"problem_id": "b", "n": 10, "c": 1}]),
         r"column 'c' \(`c`\) must hold integers; row 1 \(problem 'a'\) has c='true'",
+    ),
+    # pyarrow's Parquet statistics leave NaN out, and DuckDB folded isnan() to false from them: a NaN score was
+    # above every threshold (counted correct) and a NaN problem id was the problem 'nan'
+    "nan_score_arrow_parquet_threshold": (
+        _with(_arrow_parquet({"problem_id": ["a"] * 4, "attempt": [0, 1, 2, 3], "score": [1.0, float("nan"), 0.0, 1.0]}),
+              ["--threshold", "0.5"], {"threshold": 0.5}),
+        r"correctness column 'score' has a missing value \(null/NaN\), e.g. row \{problem_id='a', attempt=1",
+    ),
+    "nan_problem_id_arrow_parquet": (
+        _arrow_parquet({"problem_id": [1.0, 2.0, float("nan"), float("nan")], "correct": [True, False, True, True]}),
+        r"problem-id column 'problem_id' has a missing value, e.g. row \{problem_id=nan",
+    ),
+    # a blank id is missing, as it is in a CSV (where it reads as NULL); in JSON it was a problem named ''
+    "blank_problem_id_jsonl": (
+        _jsonl([{"problem_id": "a", "correct": True}, {"problem_id": "", "correct": True}]),
+        r"problem-id column 'problem_id' has a missing value, e.g. row \{problem_id='', correct=True\}",
     ),
     "null_problem": (
         _jsonl([{"problem_id": None, "correct": True}, {"problem_id": "a", "correct": False}]),

@@ -18,7 +18,7 @@ import numpy as np
 
 from .._counts import models_mask
 from .._errors import PasscurveError
-from ._columns import ALIASES, json_unwrapped, quote
+from ._columns import ALIASES, identifier, json_unwrapped, quote
 from ._samples import FALSE_WORDS, TRUE_WORDS, _fmt_row, runs_of_ids
 from ._source import Source, duck_error, no_rows_error, open_file
 
@@ -110,7 +110,7 @@ def _first_row(src: Source, where: str) -> str:
 
 def _id_expr(src: Source, col: str) -> str:
     """An identifier column as text (a JSON column of mixed ids without the quotes of its strings)."""
-    return f"CAST({json_unwrapped(col, src.types[col])} AS VARCHAR)"
+    return f"CAST({identifier(col, src.types[col])} AS VARCHAR)"
 
 
 def _model_expr(src: Source, model: str | None) -> str:
@@ -260,7 +260,7 @@ def _check_rows(src: Source, chk: dict[str, np.ndarray], prob: str) -> None:
         raise no_rows_error(src.name)
     if int(chk["no_prob"][0]):
         raise PasscurveError(f"{src.name}: problem-id column {prob!r} has a missing value, e.g. row "
-                             f"{_first_row(src, f'{quote(prob)} IS NULL')}")
+                             f"{_first_row(src, f'({_id_expr(src, prob)}) IS NULL')}")
 
 
 def _check_duplicates(src: Source, base: str, att: str | None) -> None:

@@ -10,7 +10,7 @@ from typing import Any
 
 from .._errors import PasscurveError
 
-__all__ = ["ALIASES", "ColumnMap", "resolve_columns", "quote", "json_unwrapped"]
+__all__ = ["ALIASES", "ColumnMap", "resolve_columns", "quote", "json_unwrapped", "identifier", "is_nan"]
 
 # Aliases in priority order (matched case-insensitively).
 ALIASES: dict[str, tuple[str, ...]] = {
@@ -69,6 +69,29 @@ OVERRIDE_OPTION = {
 def quote(name: str) -> str:
     """A DuckDB-quoted identifier."""
     return '"' + str(name).replace('"', '""') + '"'
+
+
+def is_nan(expr: str) -> str:
+    """SQL that is true where the float ``expr`` is NaN. Not ``isnan(expr)``: DuckDB folds ``isnan`` (and
+    ``expr = 'nan'``) to false on a Parquet column whose statistics leave NaN out, as pyarrow writes them, so a
+    NaN score or id read as a number (a NaN score above every threshold). Nor a comparison of its text with
+    'nan' (= or IN), which the string statistics fold too; a substring test is not folded ('nan' or '-nan' is
+    the only text of a float that contains 'nan')."""
+    return f"contains(CAST({expr} AS VARCHAR), 'nan')"
+
+
+def identifier(name: str, kind: str) -> str:
+    """Identifier column ``name`` (problem or model id) of DuckDB type ``kind`` as SQL (:func:`json_unwrapped`),
+    with every missing value as NULL: besides NULL, a float NaN (a numeric id column's missing value, which would
+    read as the id 'nan' and merge every row without an id into one problem) and a blank string (a JSON "",
+    which a CSV reads as NULL). The type of the column is kept."""
+    q = json_unwrapped(name, kind)
+    k = kind.upper()
+    if k in ("FLOAT", "DOUBLE", "REAL"):
+        return f"CASE WHEN {is_nan(q)} THEN NULL ELSE {q} END"
+    if k in ("VARCHAR", "JSON"):
+        return f"CASE WHEN trim({q}) = '' THEN NULL ELSE {q} END"
+    return q
 
 
 def json_unwrapped(name: str, kind: str) -> str:

@@ -20,7 +20,7 @@ import numpy as np
 
 from .._counts import Counts, models_mask
 from .._errors import DegenerateDataWarning, PasscurveError, StoppingTimeWarning
-from ._columns import ColumnMap, json_unwrapped, quote, resolve_columns
+from ._columns import ColumnMap, identifier, is_nan, quote, resolve_columns
 from ._source import ProgressFn, Source, as_text, duck_error, no_rows_error
 
 __all__ = ["Samples", "build_samples"]
@@ -158,9 +158,10 @@ class Samples:
         return None if c is None else quote(c)
 
     def _text(self, role: str) -> str:
-        """An identifier column as SQL (:func:`json_unwrapped`: a JSON column's values without their quotes)."""
+        """An identifier column as SQL (:func:`identifier`: a JSON column's values without their quotes, and every
+        missing value, NULL, NaN or blank, as NULL)."""
         col = self.columns.roles[role]
-        return json_unwrapped(col, self._types[col])
+        return identifier(col, self._types[col])
 
     def _model_expr(self) -> str:
         if self._col("model") is None:
@@ -176,9 +177,9 @@ class Samples:
             return q
         if _is_num(t):
             if thr is not None:
-                nan = f"isnan({q}) OR " if t in _FLOAT_TYPES else ""
+                nan = f"{is_nan(q)} OR " if t in _FLOAT_TYPES else ""
                 return f"CASE WHEN {nan}{q} IS NULL THEN NULL ELSE {q} >= {float(thr)!r} END"
-            nan = f"WHEN isnan({q}) THEN NULL " if t in _FLOAT_TYPES else ""
+            nan = f"WHEN {is_nan(q)} THEN NULL " if t in _FLOAT_TYPES else ""
             return f"CASE {nan}WHEN {q} = 1 THEN TRUE WHEN {q} = 0 THEN FALSE ELSE NULL END"
         if t in ("VARCHAR", "JSON") or t.startswith("VARCHAR"):
             s = f"lower(trim(CAST({q} AS VARCHAR), ' \"'))"
@@ -325,13 +326,13 @@ class Samples:
     def _check_nulls(self, g: dict[str, np.ndarray]) -> None:
         if np.asarray(g["null_problem"]).any():
             col = self.columns.roles["problem"]
-            row = self._first_row(f"{quote(col)} IS NULL")
+            row = self._first_row(f"({self._text('problem')}) IS NULL")
             raise PasscurveError(
                 f"{self.source}: problem-id column {col!r} has a missing value, e.g. row {_fmt_row(row)}"
             )
         if (np.asarray(g["model"], dtype=object) == None).any():  # noqa: E711 - object array
             col = self.columns.roles["model"]
-            row = self._first_row(f"{quote(col)} IS NULL")
+            row = self._first_row(f"({self._text('model')}) IS NULL")
             raise PasscurveError(
                 f"{self.source}: model column {col!r} has a missing value, e.g. row {_fmt_row(row)}"
             )
@@ -339,7 +340,7 @@ class Samples:
             col = self.columns.roles["correct"]
             q = quote(col)
             t = self._types[col].upper()
-            nan = f" OR isnan({q})" if t in _FLOAT_TYPES else ""
+            nan = f" OR {is_nan(q)}" if t in _FLOAT_TYPES else ""
             row = self._first_row(f"{q} IS NULL{nan}")
             if row:
                 raise PasscurveError(
