@@ -177,6 +177,12 @@ CASES: dict[str, Case] = {
         _jsonl([{"problem_id": "a", "correct": True}, {"problem_id": "", "correct": True}]),
         r"problem-id column 'problem_id' has a missing value, e.g. row \{problem_id='', correct=True\}",
     ),
+    # CSV files joined with their headers: the repeated header row was a correct sample of the problem 'problem_id'
+    "repeated_header_row": (
+        _text("j.csv", "problem_id,attempt,correct\na,0,1\na,1,0\nproblem_id,attempt,correct\nb,0,0\n"),
+        r"j.csv: a data row repeats the header \(files joined with their headers\?\), e.g. row "
+        r"\{problem_id='problem_id', attempt='attempt', correct='correct'\}",
+    ),
     "null_problem": (
         _jsonl([{"problem_id": None, "correct": True}, {"problem_id": "a", "correct": False}]),
         r"problem-id column 'problem_id' has a missing value",

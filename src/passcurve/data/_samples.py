@@ -189,8 +189,15 @@ class Samples:
                 if thr is not None
                 else ""
             )
+            # a row that repeats the header (CSV files joined with their headers) would read as a correct sample
+            # of the problem 'problem_id' when the column's name is a true word ('correct', 'passed', ...)
+            pcol = self.columns.roles["problem"]
+            header = (
+                f"WHEN {s} = {_words((col.lower(),))} AND CAST({self._text('problem')} AS VARCHAR) = "
+                f"{_words((pcol,))} THEN NULL "
+            )
             return (
-                f"CASE {num}WHEN {s} IN ({_words(TRUE_WORDS)}) THEN TRUE "
+                f"CASE {header}{num}WHEN {s} IN ({_words(TRUE_WORDS)}) THEN TRUE "
                 f"WHEN {s} IN ({_words(FALSE_WORDS)}) OR starts_with({s}, 'failed') THEN FALSE ELSE NULL END"
             )
         raise PasscurveError(
@@ -347,6 +354,12 @@ class Samples:
                     f"{self.source}: correctness column {col!r} has a missing value (null/NaN), e.g. row {_fmt_row(row)}"
                 )
             row = self._first_row(f"({self._correct_expr}) IS NULL")
+            pcol = self.columns.roles["problem"]
+            if str(row.get(pcol)) == pcol and str(row.get(col)).strip().lower() == col.lower():
+                raise PasscurveError(
+                    f"{self.source}: a data row repeats the header (files joined with their headers?), e.g. row "
+                    f"{_fmt_row(row)}; remove the repeated header lines"
+                )
             hint = (
                 "; pass `threshold` (--threshold) to turn a score into correct/incorrect"
                 if self.threshold is None
