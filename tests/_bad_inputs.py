@@ -50,6 +50,22 @@ def _arrow_parquet(columns: dict[str, list[Any]], name: str = "x.parquet"):  # t
     return build
 
 
+def _eval_bad_crc(tmp: Path) -> tuple[Path, list[str], dict[str, Any]]:
+    """An inspect .eval zip whose summaries.json has one damaged byte (its CRC no longer matches)."""
+    import io
+    import zipfile
+
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w", zipfile.ZIP_STORED) as z:
+        z.writestr("header.json", json.dumps({"eval": {"model": "m"}}))
+        z.writestr("summaries.json", json.dumps([{"id": "a", "epoch": 1, "scores": {"s": {"value": "C"}}}]))
+    data = buf.getvalue()
+    i = data.index(b'"value": "C"') + len(b'"value": "')
+    p = tmp / "log.eval"
+    p.write_bytes(data[:i] + b"I" + data[i + 1 :])
+    return p, [], {}
+
+
 def _with(build, args: list[str], kwargs: dict[str, Any]):  # type: ignore[no-untyped-def]
     def wrapped(tmp: Path) -> tuple[Path, list[str], dict[str, Any]]:
         p, _, _ = build(tmp)
@@ -183,6 +199,8 @@ CASES: dict[str, Case] = {
         r"j.csv: a data row repeats the header \(files joined with their headers\?\), e.g. row "
         r"\{problem_id='problem_id', attempt='attempt', correct='correct'\}",
     ),
+    # a damaged member of a .eval zip raised zipfile.BadZipFile (a traceback) when extracted
+    "eval_zip_bad_crc": (_eval_bad_crc, r"cannot read log.eval as inspect .eval \(zip\): Bad CRC-32 for file 'summaries.json'"),
     "null_problem": (
         _jsonl([{"problem_id": None, "correct": True}, {"problem_id": "a", "correct": False}]),
         r"problem-id column 'problem_id' has a missing value",

@@ -30,6 +30,7 @@ from __future__ import annotations
 import json
 import tempfile
 import zipfile
+import zlib
 from pathlib import Path
 
 import duckdb
@@ -400,28 +401,21 @@ def _inspect_eval(con: duckdb.DuckDBPyConnection, p: Path, stem: str) -> Source:
     try:
         head = json.loads(zf.read("header.json" if "header.json" in names else "_journal/start.json"))
         model = str(head.get("eval", {}).get("model") or stem)
-    except (KeyError, ValueError, zipfile.BadZipFile) as exc:
+    except (KeyError, ValueError, zipfile.BadZipFile, zlib.error, EOFError) as exc:
+        zf.close()
         raise InputFormatError(f"cannot read {p.name} as inspect .eval: bad header ({exc})") from None
     tmp = tempfile.TemporaryDirectory(prefix="passcurve-eval-")
-    # One JSON array of sample summaries when the log is complete; otherwise one file per sample.
-    if "summaries.json" in names:
-        zf.extract("summaries.json", tmp.name)
-        target = _sql_str(str(Path(tmp.name) / "summaries.json"))
-        samples = f"SELECT s.value AS value FROM read_text({target}) t, json_each(t.content) s"
-    else:
-        members = [n for n in names if n.startswith("samples/") and n.endswith(".json")]
-        if not members:
-            members = [n for n in names if n.startswith("_journal/summaries/") and n.endswith(".json")]
-            if not members:
-                raise InputFormatError(f"{p.name}: inspect .eval log without samples or summaries")
-            zf.extractall(tmp.name, members)
-            target = _sql_str(str(Path(tmp.name) / "_journal" / "summaries" / "*.json"))
-            samples = f"SELECT s.value AS value FROM read_text({target}) t, json_each(t.content) s"
-        else:
-            zf.extractall(tmp.name, members)
-            target = _sql_str(str(Path(tmp.name) / "samples" / "*.json"))
-            samples = f"SELECT t.content::JSON AS value FROM read_text({target}) t"
-    zf.close()
+    extracted = False
+    try:
+        samples = _inspect_extract(zf, names, tmp.name, p)
+        extracted = True
+    except (zipfile.BadZipFile, zlib.error, EOFError, OSError) as exc:
+        # a member whose bytes are damaged (bad CRC, broken deflate stream, cut short) only fails when extracted
+        raise InputFormatError(f"cannot read {p.name} as inspect .eval (zip): {exc}") from None
+    finally:
+        zf.close()
+        if not extracted:
+            tmp.cleanup()
     # materialise (the log is small) so the extracted files can go right away
     try:
         con.execute(f"CREATE TEMP TABLE inspect_rows AS {_inspect_rows(samples, _sql_str(model))}")
@@ -438,6 +432,26 @@ def _inspect_eval(con: duckdb.DuckDBPyConnection, p: Path, stem: str) -> Source:
         "inspect",
         hints=dict(_INSPECT_HINTS),
     )
+
+
+def _inspect_extract(zf: zipfile.ZipFile, names: list[str], tmp: str, p: Path) -> str:
+    """Extract an inspect .eval log's samples (or summaries) into ``tmp``; SQL of a relation ``(value JSON)``."""
+    # One JSON array of sample summaries when the log is complete; otherwise one file per sample.
+    if "summaries.json" in names:
+        zf.extract("summaries.json", tmp)
+        target = _sql_str(str(Path(tmp) / "summaries.json"))
+        return f"SELECT s.value AS value FROM read_text({target}) t, json_each(t.content) s"
+    members = [n for n in names if n.startswith("samples/") and n.endswith(".json")]
+    if not members:
+        members = [n for n in names if n.startswith("_journal/summaries/") and n.endswith(".json")]
+        if not members:
+            raise InputFormatError(f"{p.name}: inspect .eval log without samples or summaries")
+        zf.extractall(tmp, members)
+        target = _sql_str(str(Path(tmp) / "_journal" / "summaries" / "*.json"))
+        return f"SELECT s.value AS value FROM read_text({target}) t, json_each(t.content) s"
+    zf.extractall(tmp, members)
+    target = _sql_str(str(Path(tmp) / "samples" / "*.json"))
+    return f"SELECT t.content::JSON AS value FROM read_text({target}) t"
 
 
 def _bind(con: duckdb.DuckDBPyConnection, sql: str, p: Path, reader: str) -> duckdb.DuckDBPyRelation:
