@@ -201,6 +201,12 @@ CASES: dict[str, Case] = {
     ),
     # a damaged member of a .eval zip raised zipfile.BadZipFile (a traceback) when extracted
     "eval_zip_bad_crc": (_eval_bad_crc, r"cannot read log.eval as inspect .eval \(zip\): Bad CRC-32 for file 'summaries.json'"),
+    # attempt ids 1 and "1" in one JSONL column were compared as JSON values ('1' vs '"1"'): two samples, no error
+    "mixed_type_duplicate_attempt": (
+        _jsonl([{"problem_id": "a", "attempt": 0, "correct": True}, {"problem_id": "a", "attempt": 1, "correct": False},
+                {"problem_id": "a", "attempt": "1", "correct": True}]),
+        r"duplicate \(problem, attempt\) rows: problem 'a' attempt 1 appears 2 times",
+    ),
     "null_problem": (
         _jsonl([{"problem_id": None, "correct": True}, {"problem_id": "a", "correct": False}]),
         r"problem-id column 'problem_id' has a missing value",

@@ -120,3 +120,17 @@ def test_csv_conversion_error_says_which_column_and_value(tmp_path):
                                              r'Could not convert string "maybe"') as info:
         read_counts(p)
     assert "\n" not in str(info.value)
+
+
+def test_read_answers_mixed_type_duplicate_attempt(tmp_path):
+    # attempt 1 and "1" of one problem are one attempt id: read_answers used to tally both samples
+    from passcurve.data import read_answers
+
+    p = tmp_path / "x.jsonl"
+    p.write_text(
+        '{"problem_id": "a", "attempt": 0, "answer": "4", "gold": "4"}\n'
+        '{"problem_id": "a", "attempt": 1, "answer": "3", "gold": "4"}\n'
+        '{"problem_id": "a", "attempt": "1", "answer": "4", "gold": "4"}\n'
+    )
+    with pytest.raises(PasscurveError, match=r"duplicate attempt 1 in problem 'a' \(column 'attempt'\)"):
+        read_answers(p)

@@ -213,7 +213,7 @@ def read_answers(
     else:
         ea, eg = qa, qg
     me = _model_expr(src, model)
-    order = quote(att) if att else "row_number() OVER ()"
+    order = json_unwrapped(att, src.types[att]) if att else "row_number() OVER ()"
     base = (
         f"WITH s AS (SELECT {me} AS model, {_id_expr(src, prob)} AS problem, {ea} AS answer, "
         f"{eg} AS gold, {order} AS ord FROM src)"
@@ -319,7 +319,7 @@ def _tallies_from_verdicts(
                 exclude=(prob, ans, verdict, model))
     ok = _bool_expr(src, verdict, "--correct-col")
     _check_bool(src, verdict, ok, "--correct-col")
-    order = quote(att) if att else "row_number() OVER ()"
+    order = json_unwrapped(att, src.types[att]) if att else "row_number() OVER ()"
     base = (
         f"WITH s AS (SELECT {_model_expr(src, model)} AS model, {_id_expr(src, prob)} AS problem, "
         f"{json_unwrapped(ans, src.types[ans])} AS answer, {ok} AS ok, {order} AS ord FROM src), "

@@ -20,7 +20,7 @@ import numpy as np
 
 from .._counts import Counts, models_mask
 from .._errors import DegenerateDataWarning, PasscurveError, StoppingTimeWarning
-from ._columns import ColumnMap, identifier, is_nan, quote, resolve_columns
+from ._columns import ColumnMap, identifier, is_nan, json_unwrapped, quote, resolve_columns
 from ._source import ProgressFn, Source, as_text, duck_error, no_rows_error
 
 __all__ = ["Samples", "build_samples"]
@@ -206,7 +206,9 @@ class Samples:
         )
 
     def _canonical_sql(self) -> str:
-        att = self._col("attempt")
+        # attempt ids of mixed JSON types (1 and "1") are compared as text, so that they are one id (a duplicate)
+        att_col = self.columns.get("attempt")
+        att = None if att_col is None else json_unwrapped(att_col, self._types[att_col])
         ans = self._col("answer")
         cols = [
             f"{self._model_expr()} AS model",
