@@ -1175,6 +1175,141 @@ def test_scaled_beta_moment_takes_the_quadrature_only_for_long_windows():
     assert got[4] == pytest.approx(closed, rel=1e-12, abs=0)
 
 
+def _binomial_mixture_grad_ab(c: int, d: int, a: float, b: float, s: float) -> np.ndarray:
+    """∂ log M/∂(a, b) from the binomial mixture M = s^c Σ_i P(I = i) E[u^c (1-u)^i], I ~ Binomial(d, s): averages of
+    each Beta moment's exact digamma derivatives over the (positive) mixture weights. Independent of the quadrature
+    (its ∂/∂s, a difference of means of I ~ d·s, is ~1e-9 off at d = 2e5 even in extended precision, so not used)."""
+    i = np.arange(d + 1, dtype=np.float64)
+    mode = min(int((d + 1) * s), d)
+    step = np.log((d - i[:-1]) * s / ((i[:-1] + 1.0) * (1.0 - s)))
+    lw = np.zeros(d + 1)
+    lw[mode + 1:] = np.cumsum(step[mode:])
+    lw[:mode] = -np.cumsum(step[:mode][::-1])[::-1]
+    x = lw + _beta_log_moment(np.full(d + 1, float(c)), i, a, b)
+    wt = np.exp(x - x.max())
+    wt /= wt.sum()
+    psi = special.digamma
+    return np.array([wt @ (psi(a + c) - psi(a + b + c + i)) - psi(a) + psi(a + b),
+                     wt @ (psi(b + i) - psi(a + b + c + i)) - psi(b) + psi(a + b)])
+
+
+@pytest.mark.parametrize("a,b,s", _QUAD_LAWS)
+def test_scaled_beta_moment_gradient_by_quadrature_against_the_binomial_mixture(a, b, s):
+    # ∂/∂a and ∂/∂b of log M by the quadrature's posterior means (E[log u], E[log(1-u)]) against the binomial mixture's
+    # exact digamma averages (above): within 4.6e-13 of max(1, |∂|) measured (the worst a = 0.1, c = 1, where ψ(a) = -10.4
+    # cancels); the Gauss rule's own E[log X] would be 0.86 off at a + c = 0.3, so this checks that E[log X] is exact
+    for d in (30_000, 200_000):
+        for c in (0, 1, 5, 50, 500, 3000):
+            _, g, ok = _scaled_log_moment_quad(np.array([float(c)]), np.array([float(d)]), a, b, s, grad=True)
+            if not ok[0]:
+                assert (a, b, s, c, d) == (0.1, 0.8, 0.05, 3000, 30_000)  # refused for the value too (above)
+                continue
+            ref = _binomial_mixture_grad_ab(c, d, a, b, s)
+            assert np.all(np.abs(g[0, :2] - ref) <= 2e-12 * np.maximum(np.abs(ref), 1.0)), (c, d, g[0, :2], ref)
+
+
+def test_scaled_beta_moment_gradient_by_quadrature_exact_for_b_one():
+    # b = 1: M = a s^-a ∫_0^s v^(a+c-1) (1-v)^d dv, and with (1-s)^d below 1e-600 the posterior of v = su is
+    # Beta(a + c, d + 1): ∂_a log M = ψ(a+c) - ψ(a+c+d+1) - log s + 1/a and ∂_s log M = -a/s exactly. Measured: ∂a within
+    # 2.4e-15 of max(1, |∂a|), ∂s within 4.3e-12 at c = 3,000, s = 0.05 (c/s and the posterior mean of t/s cancel to
+    # -a/s: ~eps·c/s)
+    for a in (0.05, 0.3452, 2.0):
+        for s in (0.05, 0.683, 0.999):
+            for d in (30_000, 200_000, 1e8):
+                for c in (0, 1, 50, 3000):
+                    _, g, ok = _scaled_log_moment_quad(np.array([float(c)]), np.array([float(d)]), a, 1.0, s, grad=True)
+                    if (s, d, c) == (0.05, 30_000, 3000):
+                        assert not ok[0]  # T = -d log(1 - s) = 1,539 against a + c > 3,000: refused
+                        continue
+                    assert ok[0]
+                    d_a = special.digamma(a + c) - special.digamma(a + c + d + 1) - np.log(s) + 1 / a
+                    assert g[0, 0] == pytest.approx(d_a, rel=0, abs=1e-14 * max(1.0, abs(d_a)))
+                    assert g[0, 2] == pytest.approx(-a / s, rel=0, abs=1e-15 * (10.0 + c) / s)
+
+
+@pytest.mark.parametrize("a,b,s", _QUAD_LAWS)
+def test_scaled_beta_moment_gradient_by_quadrature_against_differences_and_large_d(a, b, s):
+    # where the series is too slow (d = 1e8) or refuses (1e10): the gradient against the quadrature value's 5-point
+    # central differences in (logit s, log a, log b), step 1e-3 (measured within 1.5e-10 of max(1, |∂|)); at d = 1e15
+    # against the large-d closed form log M(0, d) ~ log Γ(a+b)/Γ(b) - a log(sd): ∂a = ψ(a+b) - log(sd),
+    # ∂b = ψ(a+b) - ψ(b), ∂s = -a/s, next terms O(a(a + 2b/s)/d) (measured within 3.5e-13)
+    theta = np.array([np.log(s / (1 - s)), np.log(a), np.log(b)])
+
+    def value(th: np.ndarray, c: float, d: float) -> float:
+        v, ok = _scaled_log_moment_quad(np.array([c]), np.array([d]), float(np.exp(th[1])), float(np.exp(th[2])),
+                                        float(special.expit(th[0])))
+        assert ok[0]
+        return float(v[0])
+
+    for d in (1e8, 1e10):
+        for c in (0.0, 5.0, 50.0):
+            _, g, ok = _scaled_log_moment_quad(np.array([c]), np.array([d]), a, b, s, grad=True)
+            assert ok[0]
+            got = g[0, [2, 0, 1]] * np.array([s * (1 - s), a, b])
+            h = 1e-3
+            for k in range(3):
+                e = np.zeros(3)
+                e[k] = h
+                fd = (8 * (value(theta + e, c, d) - value(theta - e, c, d))
+                      - (value(theta + 2 * e, c, d) - value(theta - 2 * e, c, d))) / (12 * h)
+                assert got[k] == pytest.approx(fd, rel=0, abs=1e-9 * max(1.0, abs(fd)))
+    _, g, ok = _scaled_log_moment_quad(np.array([0.0]), np.array([1e15]), a, b, s, grad=True)
+    assert ok[0]
+    closed = [special.digamma(a + b) - np.log(s * 1e15), special.digamma(a + b) - special.digamma(b), -a / s]
+    assert g[0] == pytest.approx(closed, rel=1e-12, abs=0)
+
+
+def test_scaled_beta_moment_gradient_takes_the_same_rule_as_the_value():
+    # with grad the quadrature serves the same (c, d) as without (long windows, where it holds), so the fit's value and
+    # gradient agree: values bit-identical with and without grad; the long windows' derivatives the quadrature's, the
+    # short ones' the series' (bit-identical). Against the series' own gradient at d = 1e6 (windows of 5,000-12,000
+    # terms): ∂a, ∂b within 3.6e-15 of max(1, |∂|) measured, ∂s within 2.3·eps·d/(1-s), the size of the terms the
+    # series' c/s - d/(1-s) + E[j]/(s(1-s)) cancels
+    for a, b, s in _QUAD_LAWS:
+        c = np.array([0.0, 5.0, 50.0, 500.0, 0.0, 5.0, 3.0])
+        d = np.array([1e6, 1e6, 1e6, 1e6, 1e8, 1e8, 300.0])
+        lo, hi = _scaled_window(c[:4], d[:4], a, b, s)
+        long = np.flatnonzero(hi - lo + 1 > 4096)
+        v, g = _scaled_log_moment(c, d, a, b, s, grad=True)
+        assert np.array_equal(v, _scaled_log_moment(c, d, a, b, s))
+        vq, gq, okq = _scaled_log_moment_quad(c[4:6], d[4:6], a, b, s, grad=True)
+        assert okq.all()
+        assert np.array_equal(g[4:6], gq) and np.array_equal(v[4:6], vq)
+        vs, gs = _scaled_log_moment(c[:4], d[:4], a, b, s, grad=True, quad=False)
+        short = np.setdiff1d(np.arange(4), long)
+        assert np.array_equal(g[short], gs[short]) and np.array_equal(v[short], vs[short])
+        assert np.array_equal(g[6], _scaled_log_moment(c[6:], d[6:], a, b, s, grad=True, quad=False)[1][0])
+        tol = np.array([1e-14, 1e-14]) * np.maximum(np.abs(gs[long, :2]), 1.0)
+        assert np.all(np.abs(g[long, :2] - gs[long, :2]) <= tol)
+        assert np.all(np.abs(g[long, 2] - gs[long, 2]) <= 8 * np.finfo(float).eps * 1e6 / (1 - s))
+    assert long.size == 0  # the last law (s = 0.999): its windows are short (822 terms), the series answers
+
+
+def test_scaled_beta_fit_by_quadrature_reaches_the_series_optimum(monkeypatch):
+    # 30 problems at n = 5e5, p = 0.7·Beta(0.3, 3) (seed 1): the fit's value and gradient now come from the quadrature
+    # where the series' window is long (every pair here: 5,600-7,600 terms at the optimum). Reference: the same fit with
+    # the series everywhere (_QUAD_FROM_TERMS beyond any window). Measured: log-likelihoods 3.1e-9 apart, parameters
+    # within 3.2e-5 of their standard errors, 2.5 -> 0.7 s
+    import passcurve._difficulty as difficulty
+
+    rng = np.random.default_rng(1)
+    n = 500_000
+    p = 0.7 * rng.beta(0.3, 3.0, 30)
+    counts = Counts.from_arrays(np.full(30, n), rng.binomial(n, p))
+    quad = ScaledBetaBinomial().fit(counts)
+    theta = quad._check_fitted()
+    cs = counts.c.astype(np.float64)
+    lo, hi = _scaled_window(cs, n - cs, float(np.exp(theta[1])), float(np.exp(theta[2])), float(special.expit(theta[0])))
+    assert np.all(hi - lo + 1 > 4096)
+    monkeypatch.setattr(difficulty, "_QUAD_FROM_TERMS", 1 << 62)
+    series = ScaledBetaBinomial().fit(counts)
+    assert quad.success_ and series.success_
+    assert quad.loglik_ == pytest.approx(series.loglik_, rel=0, abs=1e-6)
+    for name, value in quad.params_.items():
+        assert abs(value - series.params_[name]) < series.se_[name] / 100
+        assert quad.se_[name] == pytest.approx(series.se_[name], rel=1e-3)
+
+
 def test_standard_errors_with_a_parameter_on_its_boundary():
     # On Beta data the scaled Beta's scale goes to 1 and the zero-inflated Beta's impossible mass
     # to 0: both reduce to the Beta. A Wald SE at a boundary means nothing (the fit showed
