@@ -9,6 +9,9 @@ Accuracy: |log M - reference| / max(1, |log M|), reference the binomial mixture 
 Cost: time per value of each on 200 values of c (0..199) at one d, best of 3, same process; and ``forecast(...,
 method="scaled_beta")`` / ``k_for`` on a simulated benchmark whose fitted scale is below 1 (the series cannot
 reach the K = 1e15 ceiling ``k_for`` evaluates there).
+Fit: ``ScaledBetaBinomial().fit`` on 60 problems at n = 1e5, 1e6, 1e7 (p = 0.7 Beta(0.3, 3), seed 1), value and
+gradient by the quadrature where the window is long (default) against the series everywhere (``_QUAD_FROM_TERMS``
+beyond any window), same process.
 
 Run:  PYTHONPATH=src python benchmarks/bench_scaled_large_k.py
 """
@@ -20,6 +23,7 @@ import time
 import numpy as np
 
 import passcurve
+import passcurve._difficulty as difficulty
 from passcurve._difficulty import _scaled_fail_rows, _scaled_log_moment, _scaled_log_moment_quad
 
 LAWS = [(0.3452, 2.179, 0.683), (0.3, 3.0, 0.5), (0.2, 12.0, 0.9), (2.0, 0.5, 0.3), (0.5, 200.0, 0.99),
@@ -76,7 +80,29 @@ def workflow() -> None:
     print(f"k_for(0.8): {tk:.2f} s; K = {r.k:.1f} [{r.low:.1f}, {r.high:.1f}], ceiling {r.ceiling:.6f}")
 
 
+def fit() -> None:
+    print("\nScaledBetaBinomial().fit, 60 problems, p = 0.7 Beta(0.3, 3) (seed 1): series everywhere / quadrature where"
+          " the window is long")
+    default = difficulty._QUAD_FROM_TERMS
+    for n in (10**5, 10**6, 10**7):
+        rng = np.random.default_rng(1)
+        p = 0.7 * rng.beta(0.3, 3.0, 60)
+        counts = passcurve.Counts.from_arrays(np.full(60, n), rng.binomial(n, p))
+        fits, times = [], []
+        for terms in (1 << 62, default):
+            difficulty._QUAD_FROM_TERMS = terms
+            t = time.perf_counter()
+            fits.append(passcurve.ScaledBetaBinomial().fit(counts))
+            times.append(time.perf_counter() - t)
+        difficulty._QUAD_FROM_TERMS = default
+        ser, quad = fits
+        moved = max(abs(quad.params_[k] - ser.params_[k]) / ser.se_[k] for k in ser.params_)
+        print(f"n = {n:.0e}: {times[0]:6.2f} / {times[1]:5.2f} s ({times[0] / times[1]:.1f}x); log-lik {ser.loglik_:.4f}, "
+              f"moved {quad.loglik_ - ser.loglik_:.1e}; parameters moved <= {moved:.1e} SE")
+
+
 if __name__ == "__main__":
     accuracy()
     cost()
     workflow()
+    fit()
