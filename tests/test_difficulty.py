@@ -1155,8 +1155,8 @@ def test_scaled_beta_moment_by_quadrature_for_large_d(a, b, s):
 
 
 def test_scaled_beta_moment_takes_the_quadrature_only_for_long_windows():
-    # the series' values are unchanged where its window is short (the fits' likelihoods; quad=False keeps the series
-    # everywhere), the quadrature's where it is long; at d = 1e15 the value exists (the series refused it) and follows
+    # the series' values are unchanged where its window is short (quad=False keeps the series everywhere), the
+    # quadrature's where it is long (the fits' likelihoods too, with their gradients); at d = 1e15 the value exists (the series refused it) and follows
     # the large-d closed form M(0, d) ~ Γ(a+b)/Γ(b)·(sd)^(-a), whose next term is O(a(a + 2b/s)/d) ~ 1e-13 here
     a, b, s = 0.3452, 2.179, 0.683
     c = np.array([0.0, 5.0, 0.0, 5.0, 0.0])
