@@ -163,12 +163,59 @@ C2 = pc.Counts.from_arrays([10] * 6, [1, 2, 3, 4, 5, 6], problem=["a", "b", "c"]
         (lambda: pc.BetaBinomial().fit(n=[10] * 4, c=[1, 2, 3, 0]).pmf(10, 11), r"`c` must be <= n \(got c=11, n=10\)"),
         (lambda: pc.BetaBinomial().fit(n=[10] * 4, c=[1, 2, 3, 0]).pmf(-1, 0), r"`n` must be >= 0 \(got n=-1\)"),
         (lambda: pc.BetaBinomial().pmf(3, 1), r"not fitted yet"),
+        # seventeenth session's argument fuzzing: a choice given as an array (numpy's "truth value of an array is
+        # ambiguous" ValueError before), a choice list given as a number ("'int' object is not iterable")
+        (lambda: pc.curve(C, k_gt_n=np.array([])), r'`k_gt_n` must be "raise", "drop" or "nan" \(got \[\]\)'),
+        (lambda: pc.curve(C, metrics=3), r"`metrics` must be one of pass_at_k, .* or a sequence of them \(got 3\)"),
+        (lambda: pc.curve_intervals(C, metric=1.5), r"`metric` must be one of .* or a sequence of them \(got 1.5\)"),
+        (lambda: pc.curve_intervals(C, method=np.array(["a", "b"])), r"`method` must be one of .* \(got \['a', 'b'\]\)"),
+        (lambda: pc.compare(C2, "m1", "m2", method=np.zeros((2, 2))), r"`method` must be one of bootstrap, bca, analytic"),
+        (lambda: pc.maj_at_k([["a"]], ["a"], 1, ties=np.array([])), r"`ties` must be one of random, strict, first"),
+        (lambda: pc.vote([["a"]], ["a"], 1, ties=np.zeros(2)), r"`ties` must be one of random, strict, first"),
+        (lambda: pc.fit_power_law(C, convention=np.array([1, 2], dtype=object)),
+         r'`convention` must be "unbiased" or "chen" \(got \[1, 2\]\)'),
+        (lambda: pc.fit_power_law(C).predict(10, model=np.array(["a", "b"])), r"unknown model \['a', 'b'\]; models present"),
+        (lambda: pc.forecast(C, k=100, scope=np.zeros(2)), r'`scope` must be "benchmark" or "population"'),
+        (lambda: pc.forecast(C, k=100, combination=np.zeros(2)), r"`combination` must be one of"),
+        (lambda: pc.forecast(C, k=100, method=np.zeros(2)), r"`method` must be one of auto, "),
+        (lambda: pc.hidden_difficulty(C, k_gt_n=np.zeros(2)), r'`k_gt_n` must be "nan" or "drop" \(got \[0.0, 0.0\]\)'),
+        (lambda: pc.retries(["a", "a"], [0, 1], [1, 0], method=np.zeros(2)), r'`method` must be "auto", "permutation"'),
+        (lambda: pc.plan(C, budget=10, k=4, method=np.zeros(2)), r"`method` must be one of hierarchical"),
+        (lambda: pc.fit_difficulty(C, model="beta").best(C.models[0], criterion=np.zeros(2)), r'`criterion` must be "aic" or "bic"'),
+        (lambda: pc.backtest(C, methods=5), r"`methods` must be one of .* or a sequence of them \(got 5\)"),
+        (lambda: pc.power_analysis(0.05, 1, counts=C2, a=np.array([]), b="m2"), r"unknown model \[\]; models present"),
+        (lambda: pc.power_analysis(0.05, 1, counts=C2, a=["m1", "m2"], b="m2"), r"unknown model \['m1', 'm2'\]"),
+        (lambda: C2.select(np.zeros((2, 2))), r"unknown model \[\[0.0, 0.0\], \[0.0, 0.0\]\]; models present: m1, m2"),
+        (lambda: C2.select_models(3), r"`models` must be a model name or a sequence of names \(got 3\)"),
+        (lambda: C.take(np.array([[0, 1]])), r"`index` must be a 1-d boolean mask or integer row indices \(got shape"),
+        # a switch given as an array (ambiguous truth value) or a string (silently true)
+        (lambda: pc.curve(C, weighted=np.array([1, 2])), r"`weighted` must be True or False \(got \[1, 2\]\)"),
+        (lambda: pc.curve_intervals(C, weighted="no"), r"`weighted` must be True or False \(got 'no'\)"),
+        (lambda: pc.forecast(C, k=100, flags=np.array([])), r"`flags` must be True or False \(got \[\]\)"),
+        # a resample count or grid size of 2**40 (numpy's MemoryError for terabytes before)
+        (lambda: pc.compare(C2, "m1", "m2", n_resamples=2**40), r"`n_resamples` is too large \(got n_resamples=1.1e\+12, max 1e\+07\)"),
+        (lambda: pc.rank_models(C2, n_resamples=2**40), r"`n_resamples` is too large"),
+        (lambda: pc.curve_intervals(C, method="bootstrap", n_resamples=2**40), r"`n_resamples` is too large"),
+        (lambda: pc.forecast(C, k=100, n_resamples=2**40), r"`n_resamples` is too large"),
+        (lambda: pc.k_for(C, 0.5, n_resamples=2**40), r"`n_resamples` is too large"),
+        (lambda: pc.default_k_grid(100, 2**40), r"`points` is too large \(got points=1.1e\+12, max 1e\+06\)"),
+        (lambda: pc.simulate_answers(wrong_answers=2**40), r"`wrong_answers` is too large"),
+        # pmf_bins: an infinite n or a bound beyond int64 (OverflowError before)
+        (lambda: pc.BetaBinomial().fit(n=[10] * 4, c=[1, 2, 3, 0]).pmf_bins(np.inf, [0, 3, 11]),
+         r"`n` must be an integer >= 0 \(got inf\)"),
+        (lambda: pc.BetaBinomial().fit(n=[10] * 4, c=[1, 2, 3, 0]).pmf_bins(10, [0, 2**63]), r"`bounds` is too large"),
     ],
 )
 def test_bad_arguments_raise_one_line_errors(call, msg):
     with pytest.raises(pc.PasscurveError, match=msg) as info:
         call()
     assert "\n" not in str(info.value)
+
+
+def test_take_one_row_number():
+    # a scalar row number is that row (AttributeError 'str' object has no attribute 'astype' before)
+    one = C.take(1)
+    assert len(one) == 1 and one.c[0] == 5
 
 
 def test_simulate_takes_one_model_spec():

@@ -21,7 +21,14 @@ from ._counts import Counts, check_counts_object
 from ._errors import DegenerateDataWarning, PasscurveError, record_warning
 from ._forecast import FORECAST_METHODS, _observed_limit, _pass_mean, _reduce, forecast
 from ._results import json_safe, records_frame
-from ._validation import as_int_array, check_confidence_level, check_positive_int, check_rng, model_streams
+from ._validation import (
+    as_int_array,
+    check_choices,
+    check_confidence_level,
+    check_positive_int,
+    check_rng,
+    model_streams,
+)
 
 __all__ = ["backtest", "BacktestResult"]
 
@@ -94,10 +101,7 @@ def _backtest_iv(counts: Any, m: Any, k: Any, seeds: Any, methods: Any, problems
     ms = np.unique(as_int_array(m, "m", minimum=1).ravel())
     ks = np.unique(as_int_array(k, "k", minimum=1).ravel())
     seeds = check_positive_int(seeds, "seeds")
-    methods = (methods,) if isinstance(methods, str) else tuple(methods)
-    for meth in methods:
-        if meth not in FORECAST_METHODS:
-            raise PasscurveError(f"`methods` must be drawn from {', '.join(FORECAST_METHODS)} (got {meth!r})")
+    methods = check_choices(methods, "methods", FORECAST_METHODS)
     if problems is not None:
         try:
             problems = float(problems)

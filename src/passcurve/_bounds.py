@@ -38,8 +38,10 @@ from ._forecast import _f, _observed, _observed_limit, _target_model_iv
 from ._results import json_safe, level_label, pandas_module, records_frame
 from ._uncertainty import curve_intervals
 from ._validation import (
+    MAX_RESAMPLES,
     as_int_array,
     check_confidence_level,
+    check_flag,
     check_positive_int,
     check_rng,
     model_streams,
@@ -251,7 +253,7 @@ class BoundsResult:
 def _bounds_iv(counts: Any, k: Any, confidence_level: Any, n_resamples: Any) -> tuple[np.ndarray, float, int]:
     check_counts_object(counts)
     ks = np.unique(as_int_array(k, "k", minimum=1, maximum=10**12).ravel())
-    return ks, check_confidence_level(confidence_level), check_positive_int(n_resamples, "n_resamples", minimum=100)
+    return ks, check_confidence_level(confidence_level), check_positive_int(n_resamples, "n_resamples", minimum=100, maximum=MAX_RESAMPLES)
 
 
 def extrapolation_bounds(
@@ -315,6 +317,7 @@ def extrapolation_bounds(
     (True, True)
     """
     K, level, B = _bounds_iv(counts, k, confidence_level, n_resamples)
+    weighted = check_flag(weighted, "weighted")
     design = check_design(design)
     gen = check_rng(rng)
     reset = model_streams(gen)

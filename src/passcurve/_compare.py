@@ -46,6 +46,7 @@ from ._uncertainty import (
     _scores,
 )
 from ._validation import (
+    MAX_RESAMPLES,
     as_int_array,
     check_choice,
     check_confidence_level,
@@ -260,13 +261,12 @@ def _compare_iv(
         raise PasscurveError(f"`a` and `b` must be different models (both are {a!r})")
     ca, cb = counts.select(a), counts.select(b)
     t = _metric_tau_iv(metric, tau)
-    if method not in COMPARE_METHODS:
-        raise PasscurveError(f"`method` must be one of {', '.join(COMPARE_METHODS)} (got {method!r})")
+    check_choice(method, "method", COMPARE_METHODS)
     ks = np.unique(as_int_array(k, "k", minimum=1).ravel())
     for sub in (ca, cb):
         _check_k_estimable(sub, ks, metric, design)
     level = check_confidence_level(confidence_level)
-    B = check_positive_int(n_resamples, "n_resamples", minimum=100)
+    B = check_positive_int(n_resamples, "n_resamples", minimum=100, maximum=MAX_RESAMPLES)
     return ca, cb, ks, level, B, check_rng(rng), t, design
 
 
@@ -835,9 +835,9 @@ def power_analysis(
         check_counts_object(counts)
         if a is None or b is None:
             raise PasscurveError("a pilot needs the two models to compare: name them as `a` and `b`")
+        ca, cb = counts.select(a), counts.select(b)
         if a == b:
             raise PasscurveError(f"`a` and `b` must be two different models (got {a!r} twice)")
-        ca, cb = counts.select(a), counts.select(b)
         shared, ia, ib = np.intersect1d(ca.problem.astype(str), cb.problem.astype(str), return_indices=True)
         if shared.size < 2:
             raise PasscurveError(f"models {a!r} and {b!r} share fewer than 2 problems; no pilot estimate")

@@ -15,7 +15,7 @@ import numpy as np
 
 from ._errors import PasscurveError
 from ._results import pandas_module
-from ._validation import as_int_array, check_counts, check_weights
+from ._validation import as_int_array, check_counts, check_weights, show_value
 
 __all__ = ["Counts"]
 
@@ -26,7 +26,10 @@ def models_mask(model: np.ndarray, models: Sequence[str] | str) -> np.ndarray:
 
     A single string is one name, not its characters; an empty list or an unknown name is an error (the error
     lists the models present, in order of first appearance)."""
-    names = [models] if isinstance(models, str) else [str(m) for m in models]
+    try:
+        names = [models] if isinstance(models, str) else [str(m) for m in models]
+    except TypeError:  # a number, None, a 0-d array: not a list of names
+        raise PasscurveError(f"`models` must be a model name or a sequence of names (got {models!r})") from None
     if not names:
         raise PasscurveError("`models` must name at least one model")
     labels = np.asarray(model, dtype=object).astype(str)
@@ -140,6 +143,10 @@ class Counts:
     def take(self, index: Any) -> Counts:
         """Rows ``index`` (bool mask or integer indices) as new Counts (at least one row)."""
         idx = np.asarray(index)
+        if idx.ndim == 0 and idx.dtype != bool:  # one row number: that row (a Counts of one row)
+            idx = idx.reshape(1)
+        if idx.ndim != 1:
+            raise PasscurveError(f"`index` must be a 1-d boolean mask or integer row indices (got shape {idx.shape})")
         if idx.dtype == bool:
             if idx.shape != (len(self),):
                 raise PasscurveError(f"`index` as a mask must have {len(self)} entries (got shape {idx.shape})")
@@ -162,9 +169,9 @@ class Counts:
 
     def select(self, model: str) -> Counts:
         """The rows of one model; raises if the model is unknown (listing those present)."""
-        mask = self.model == model
+        mask = self.model == model if isinstance(model, str) else np.zeros(len(self), dtype=bool)
         if not mask.any():
-            raise PasscurveError(f"unknown model {model!r}; models present: {', '.join(self.models)}")
+            raise PasscurveError(f"unknown model {show_value(model)}; models present: {', '.join(self.models)}")
         return self.take(mask)
 
     def select_models(self, models: Sequence[str]) -> Counts:

@@ -14,14 +14,16 @@ import numpy as np
 
 from ._adaptive import check_design
 from ._counts import Counts, check_counts_object
-from ._errors import DroppedProblemsWarning, PasscurveError, record_warning
+from ._errors import DroppedProblemsWarning, record_warning
 from ._estimators import _SHORT, _fail_prob, _log_fail_table
 from ._pairs import distinct_pairs
 from ._results import long_frame, metric_name
 from ._validation import (
     as_int_array,
     check_choice,
+    check_choices,
     check_counts,
+    check_flag,
     check_k_gt_n,
     check_k_le_n,
     check_weights,
@@ -251,10 +253,8 @@ def _curve_iv(counts: Any, k: Any, k_gt_n: str, metrics: Any,
     check_counts_object(counts)
     check_k_gt_n(k_gt_n)
     design = check_design(design)
-    metrics = (METRICS if design is None else ("pass_at_k",)) if metrics is None else tuple(metrics)
-    for m in metrics:
-        if m not in METRICS:
-            raise PasscurveError(f"`metrics` must be drawn from {', '.join(METRICS)} (got {m!r})")
+    metrics = (METRICS if design is None else ("pass_at_k",)) if metrics is None else check_choices(metrics, "metrics",
+                                                                                                      METRICS)
     if design is not None:
         design.check(counts.n, counts.c, metrics, None if k is None else as_int_array(k, "k", minimum=1), "metrics")
     if k is None:
@@ -315,6 +315,7 @@ def curve(
     CurveResult
     """
     counts, ks, metrics, design = _curve_iv(counts, k, k_gt_n, metrics, design)
+    weighted = check_flag(weighted, "weighted")
     models = []
     vals: dict[str, list[np.ndarray]] = {m: [] for m in metrics}
     problems, dropped, summary = [], [], []

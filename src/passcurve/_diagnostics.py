@@ -25,7 +25,7 @@ from ._counts import Counts, check_counts_object
 from ._curves import mean_curve, own_range
 from ._errors import DegenerateDataWarning, DroppedProblemsWarning, PasscurveError, record_warning
 from ._results import records_frame
-from ._validation import as_int_array, own_range_top
+from ._validation import as_int_array, check_choice, own_range_top
 
 __all__ = ["hidden_difficulty", "DiagnosticsResult"]
 
@@ -149,8 +149,7 @@ class DiagnosticsResult:
 
 def _hidden_difficulty_iv(counts: Any, k: Any, k_gt_n: Any) -> tuple[Counts, np.ndarray | None]:
     check_counts_object(counts)
-    if k_gt_n not in ("nan", "drop"):
-        raise PasscurveError(f'`k_gt_n` must be "nan" or "drop" (got {k_gt_n!r})')
+    check_choice(k_gt_n, "k_gt_n", ("nan", "drop"), quoted=True)
     if (counts.n < 2).all():
         raise PasscurveError("every problem has one sample: P(both right) needs two answers per problem (n >= 2 on "
                              "some problems)")

@@ -55,6 +55,7 @@ from ._validation import (
     as_float_array,
     as_int_array,
     check_broadcast,
+    check_choice,
     check_counts,
     check_positive_int,
     check_positive_k,
@@ -1312,8 +1313,8 @@ def _pmf_iv(n: Any, c: Any) -> tuple[np.ndarray, np.ndarray]:
 
 
 def _pmf_bins_iv(n: Any, bounds: Any) -> tuple[int, np.ndarray]:
-    n = int(n)
-    b = np.asarray(bounds, dtype=np.int64)
+    n = check_positive_int(n, "n", minimum=0)
+    b = as_int_array(bounds, "bounds", minimum=0, max_ndim=1)
     if b.ndim != 1 or b.size < 2 or b[0] != 0 or b[-1] != n + 1 or (np.diff(b) <= 0).any():
         raise PasscurveError("`bounds` must increase from 0 to n + 1")
     return n, b
@@ -2638,8 +2639,7 @@ class DifficultyFits:
     def best(self, model: str, criterion: str = "aic") -> DifficultyModel:
         """The fit with the smallest AIC (or BIC) for one benchmark model (npmle excluded)."""
         model = self.models[pick_model(self.models, self._benchmark_model(model))]
-        if criterion not in ("aic", "bic"):
-            raise PasscurveError(f'`criterion` must be "aic" or "bic" (got {criterion!r})')
+        check_choice(criterion, "criterion", ("aic", "bic"), quoted=True)
         cands = {k: v for k, v in self.fits[model].items() if k != "npmle" and v.success_}
         if not cands:
             cands = self.fits[model]

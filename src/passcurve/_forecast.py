@@ -75,10 +75,13 @@ from ._results import json_safe, level_label, pandas_module, records_frame
 from ._scaling import _curve_fail, default_k_grid
 from ._uncertainty import curve_intervals
 from ._validation import (
+    MAX_RESAMPLES,
     as_float_array,
     as_int_array,
+    check_choice,
     check_confidence_level,
     check_counts,
+    check_flag,
     check_positive_int,
     check_rng,
     fmt,
@@ -494,17 +497,14 @@ def _forecast_iv(counts: Any, k: Any, method: str, confidence_level: Any, n_resa
                  scope: str, combination: str = "inverse_mse") -> tuple[Counts, np.ndarray, float, int, int]:
     check_counts_object(counts)
     ks = np.unique(as_int_array(k, "k", minimum=1, maximum=10**12).ravel())
-    if method not in FORECAST_METHODS:
-        raise PasscurveError(f"`method` must be one of {', '.join(FORECAST_METHODS)} (got {method!r})")
-    if scope not in ("benchmark", "population"):
-        raise PasscurveError(f'`scope` must be "benchmark" or "population" (got {scope!r})')
-    if combination not in COMBINATIONS:
-        raise PasscurveError(f"`combination` must be one of {', '.join(COMBINATIONS)} (got {combination!r})")
+    check_choice(method, "method", FORECAST_METHODS)
+    check_choice(scope, "scope", ("benchmark", "population"), quoted=True)
+    check_choice(combination, "combination", COMBINATIONS)
     cl = check_confidence_level(confidence_level)
-    B = check_positive_int(n_resamples, "n_resamples", minimum=0)
+    B = check_positive_int(n_resamples, "n_resamples", minimum=0, maximum=MAX_RESAMPLES)
     if B == 1:  # one draw has no spread: the interval would silently lose its parameter uncertainty
         raise PasscurveError("`n_resamples` must be 0 (no parameter uncertainty) or at least 2 (got 1)")
-    R = check_positive_int(cv_resamples, "cv_resamples", minimum=1)
+    R = check_positive_int(cv_resamples, "cv_resamples", minimum=1, maximum=MAX_RESAMPLES)
     return counts, ks, cl, B, R
 
 
@@ -776,6 +776,7 @@ def forecast(
     >>> bool((res.low <= res.pass_at_k).all() and (res.pass_at_k <= res.high).all())
     True
     """
+    flags = check_flag(flags, "flags")
     counts, ks, cl, B, R = _forecast_iv(counts, k, method, confidence_level, n_resamples, cv_resamples, scope,
                                         combination)
     design = check_design(design)

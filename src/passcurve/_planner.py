@@ -63,6 +63,7 @@ from ._errors import PasscurveError
 from ._results import pandas_module
 from ._validation import (
     as_int_array,
+    check_choice,
     check_positive_int,
     check_probability,
     check_rng,
@@ -691,9 +692,7 @@ def _check_hedge(hedge: Any) -> float:
 
 
 def _check_method(method: Any) -> str:
-    if method not in METHODS:
-        raise PasscurveError(f"`method` must be one of {', '.join(METHODS)} (got {method!r})")
-    return str(method)
+    return check_choice(method, "method", METHODS)
 
 
 class Planner:

@@ -32,6 +32,7 @@ from ._errors import PasscurveError, UnpairedComparisonWarning, record_warning
 from ._results import level_label, metric_name, records_frame
 from ._uncertainty import _boot_means, _cluster_ids, _group_index, _percentile, _scores
 from ._validation import (
+    MAX_RESAMPLES,
     as_int_array,
     check_confidence_level,
     check_positive_int,
@@ -178,7 +179,7 @@ def _rank_iv(counts: Any, k: Any, metric: Any, confidence_level: Any, n_resample
     for sub in subs:
         _check_k_estimable(sub, ks, metric, design)
     level = check_confidence_level(confidence_level)
-    B = check_positive_int(n_resamples, "n_resamples", minimum=100)
+    B = check_positive_int(n_resamples, "n_resamples", minimum=100, maximum=MAX_RESAMPLES)
     return models, subs, ks, level, B, check_rng(rng), t, design
 
 

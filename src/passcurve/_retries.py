@@ -40,7 +40,16 @@ from scipy import stats
 from ._errors import DependenceWarning, PasscurveError, StoppingTimeWarning, record_warning
 from ._estimators import pass_at_k
 from ._results import long_frame
-from ._validation import as_int_array, check_positive_int, check_rng, check_scalar, fmt, model_streams
+from ._validation import (
+    MAX_RESAMPLES,
+    as_int_array,
+    check_choice,
+    check_positive_int,
+    check_rng,
+    check_scalar,
+    fmt,
+    model_streams,
+)
 
 __all__ = ["retries", "RetryResult"]
 
@@ -207,7 +216,7 @@ def _retries_iv(problem: Any, attempt: Any, correct: Any, model: Any, alpha: Any
     if mod.size != prob.size:
         raise PasscurveError(f"`model` has {mod.size} entries but `problem` has {prob.size}")
     alpha = check_scalar(alpha, "alpha", low=0, high=1, low_open=True, high_open=True)
-    n_resamples = check_positive_int(n_resamples, "n_resamples", minimum=0)
+    n_resamples = check_positive_int(n_resamples, "n_resamples", minimum=0, maximum=MAX_RESAMPLES)
     return prob, att, corr, mod, alpha, n_resamples
 
 
@@ -334,8 +343,7 @@ def retries(
     break it.
     """
     prob, att, corr, mod, alpha, n_resamples = _retries_iv(problem, attempt, correct, model, alpha, n_resamples)
-    if method not in ("auto", "permutation", "asymptotic"):
-        raise PasscurveError(f"`method` must be 'auto', 'permutation' or 'asymptotic' (got {method!r})")
+    check_choice(method, "method", ("auto", "permutation", "asymptotic"), quoted=True)
     gen = check_rng(rng)
     order, gid_s, starts, pos, ukey = _group_and_check(prob, att, mod)
     y = corr[order].astype(np.float64)

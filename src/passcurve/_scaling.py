@@ -26,11 +26,14 @@ from ._estimators import _log_fail_table
 from ._pairs import distinct_pairs
 from ._results import records_frame
 from ._validation import (
+    MAX_GRID,
     as_int_array,
+    check_choice,
     check_positive_int,
     check_positive_k,
     check_probability,
     pick_model,
+    show_value,
 )
 
 __all__ = ["PowerLawResult", "fit_power_law", "default_k_grid", "local_slope", "PAPER_K_GRID"]
@@ -55,7 +58,7 @@ def default_k_grid(n: int, points: int = 100) -> np.ndarray:
     itself from the grid for 8,963 of the n up to 20,000 (8, 40 and 50 among them).
     """
     n = check_positive_int(n, "n")
-    points = check_positive_int(points, "points")
+    points = check_positive_int(points, "points", maximum=MAX_GRID)
     values = np.logspace(0, np.log10(n), points) * (1.0 + 1e-12)
     return np.unique(np.clip(np.floor(values), 1, n).astype(np.int64))
 
@@ -149,8 +152,8 @@ class PowerLawResult:
     def predict(self, k: Any, model: str | None = None) -> np.ndarray:
         """pass_D@k = exp(-a k^(-b)) from the fit (all models (M, K), or one model (K,)); k > 0."""
         k = check_positive_k(k)
-        if model is not None and model not in self.models:
-            raise PasscurveError(f"unknown model {model!r}; models present: {', '.join(self.models)}")
+        if model is not None and not (isinstance(model, str) and model in self.models):
+            raise PasscurveError(f"unknown model {show_value(model)}; models present: {', '.join(self.models)}")
         vals = np.exp(-self.a[:, None] * k.ravel()[None, :] ** (-self.b[:, None]))
         if model is None:
             return vals
@@ -247,8 +250,7 @@ def local_slope(k: Any, pass_at_k: Any) -> tuple[np.ndarray, np.ndarray]:
 
 def _fit_power_law_iv(counts: Any, k: Any, convention: str) -> tuple[Counts, np.ndarray | None]:
     check_counts_object(counts)
-    if convention not in ("unbiased", "chen"):
-        raise PasscurveError(f'`convention` must be "unbiased" or "chen" (got {convention!r})')
+    check_choice(convention, "convention", ("unbiased", "chen"), quoted=True)
     ks = None
     if k is not None and not (isinstance(k, str) and k == "paper"):
         ks = np.unique(as_int_array(k, "k", minimum=1).ravel())

@@ -54,9 +54,13 @@ from ._errors import DegenerateDataWarning, DroppedProblemsWarning, PasscurveErr
 from ._estimators import g_pass_at_k, pass_at_k, pass_pow_k
 from ._pairs import distinct_pairs
 from ._validation import (
+    MAX_RESAMPLES,
     as_float_array,
     as_int_array,
+    check_choice,
+    check_choices,
     check_confidence_level,
+    check_flag,
     check_k_gt_n,
     check_k_le_n,
     check_positive_int,
@@ -528,14 +532,8 @@ def _curve_intervals_iv(
     design = check_design(design)
     if metric is None:
         metric = ("pass_at_k", "pass_pow_k") if design is None else ("pass_at_k",)
-    if method not in INTERVAL_METHODS:
-        raise PasscurveError(f"`method` must be one of {', '.join(INTERVAL_METHODS)} (got {method!r})")
-    metrics = (metric,) if isinstance(metric, str) else tuple(metric)
-    if not metrics:
-        raise PasscurveError("`metric` is empty")
-    for m in metrics:
-        if m not in INTERVAL_METRICS:
-            raise PasscurveError(f"`metric` must be drawn from {', '.join(INTERVAL_METRICS)} (got {m!r})")
+    check_choice(method, "method", INTERVAL_METHODS)
+    metrics = check_choices(metric, "metric", INTERVAL_METRICS)
     if design is not None:
         design.check(counts.n, counts.c, metrics, None if k is None else as_int_array(k, "k", minimum=1))
         if method == "two-level":
@@ -549,7 +547,7 @@ def _curve_intervals_iv(
             raise PasscurveError("`tau` is required for metric g_pass_at_k (e.g. tau=0.5)")
         t = float(check_probability(tau, "tau").ravel()[0])
     level = check_confidence_level(confidence_level)
-    B = check_positive_int(n_resamples, "n_resamples", minimum=100)
+    B = check_positive_int(n_resamples, "n_resamples", minimum=100, maximum=MAX_RESAMPLES)
     gen = check_rng(rng)
     check_k_gt_n(k_gt_n)
     if k is None:
@@ -663,6 +661,7 @@ def curve_intervals(
     >>> round(float(res.values["pass_at_k"][0, 0]), 2)
     0.5
     """
+    weighted = check_flag(weighted, "weighted")
     counts, ks, metrics, level, B, gen, tau_v, cl, design = _curve_intervals_iv(
         counts, k, metric, method, confidence_level, n_resamples, rng, tau, cluster, k_gt_n, design
     )

@@ -19,6 +19,8 @@ __all__ = [
     "as_int_array",
     "as_float_array",
     "check_choice",
+    "check_choices",
+    "check_flag",
     "check_counts",
     "check_k_le_n",
     "check_probability",
@@ -208,13 +210,62 @@ def check_scalar(x: Any, name: str, *, low: float | None = None, high: float | N
     return v
 
 
-def check_choice(x: Any, name: str, choices: Sequence[str], *, what: str = "one of") -> str:
+def show_value(x: Any) -> str:
+    """A bad value on one line: 'x' for a string, 1.5 for a number, [1, 2] for an array or a list."""
+    if isinstance(x, str):
+        return repr(x)
+    try:
+        return fmt(x) if np.ndim(x) == 0 else repr(np.asarray(x, dtype=object).tolist())
+    except Exception:  # ragged sequences and objects numpy cannot shape
+        return type(x).__name__
+
+
+def _listed(choices: Sequence[str], quoted: bool) -> str:
+    if not quoted:
+        return ", ".join(map(str, choices))
+    q = [f'"{c}"' for c in choices]
+    return q[0] if len(q) == 1 else ", ".join(q[:-1]) + " or " + q[-1]
+
+
+def check_choice(x: Any, name: str, choices: Sequence[str], *, what: str = "one of", quoted: bool = False) -> str:
     """``x`` if it is one of the strings ``choices``, else the error naming ``name`` and listing them (arrays,
-    lists and other unhashable values get the same message, not numpy's ambiguous-truth error)."""
+    lists and other unhashable values get the same message, not numpy's ambiguous-truth error). ``quoted`` lists
+    them as '"a", "b" or "c"' rather than 'a, b, c'."""
     if isinstance(x, str) and x in choices:
         return x
-    shown = repr(x) if isinstance(x, str) else fmt(x) if np.ndim(x) == 0 else repr(np.asarray(x, dtype=object).tolist())
-    raise PasscurveError(f"`{name}` must be {what} {', '.join(map(str, choices))} (got {shown})")
+    lead = "" if quoted else f"{what} "  # '"a", "b" or "c"' reads as the choice already
+    raise PasscurveError(f"`{name}` must be {lead}{_listed(choices, quoted)} (got {show_value(x)})")
+
+
+def check_flag(x: Any, name: str) -> bool:
+    """A switch: True or False (numpy's bool too); an array, a string, None or a number is the error naming
+    ``name`` (``weighted="no"`` would be true, and an array has no truth value)."""
+    if isinstance(x, bool | np.bool_):
+        return bool(x)
+    raise PasscurveError(f"`{name}` must be True or False (got {show_value(x)})")
+
+
+def check_choices(x: Any, name: str, choices: Sequence[str]) -> tuple[str, ...]:
+    """One of ``choices`` or a sequence of them (a single string is one choice, not its characters), as a tuple;
+    a number, None or another non-sequence is the error naming ``name``, as is each element not in ``choices``."""
+    bad = PasscurveError(f"`{name}` must be one of {_listed(choices, False)} or a sequence of them "
+                         f"(got {show_value(x)})")
+    if isinstance(x, str):
+        items: tuple[Any, ...] = (x,)
+    elif isinstance(x, np.ndarray):
+        if x.ndim == 0:
+            raise bad
+        items = tuple(x.ravel().tolist())
+    else:
+        try:
+            items = tuple(x)
+        except TypeError:
+            raise bad from None
+    if not items:
+        raise PasscurveError(f"`{name}` is empty")
+    for item in items:
+        check_choice(item, name, choices, what="drawn from")
+    return tuple(str(i) for i in items)
 
 
 def pick_model(models: Sequence[str], model: str | None) -> int:
@@ -224,7 +275,7 @@ def pick_model(models: Sequence[str], model: str | None) -> int:
             f"`model` is required: the result holds {len(models)} models ({', '.join(models)}); pass model=NAME"
         )
     if model is not None and not (isinstance(model, str) and model in models):
-        raise PasscurveError(f"unknown model {model!r}; models present: {', '.join(models)}")
+        raise PasscurveError(f"unknown model {show_value(model)}; models present: {', '.join(models)}")
     return 0 if model is None else list(models).index(model)
 
 
@@ -243,9 +294,7 @@ def check_counts(n: np.ndarray, c: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 def check_k_gt_n(k_gt_n: Any) -> str:
     """``k_gt_n`` of the curve functions: what to do with k > n."""
-    if k_gt_n not in ("raise", "drop", "nan"):
-        raise PasscurveError(f'`k_gt_n` must be "raise", "drop" or "nan" (got {k_gt_n!r})')
-    return str(k_gt_n)
+    return check_choice(k_gt_n, "k_gt_n", ("raise", "drop", "nan"), quoted=True)
 
 
 def own_range_ends(n: np.ndarray, model: np.ndarray) -> np.ndarray:
@@ -296,6 +345,14 @@ def check_confidence_level(x: Any) -> float:
     if not 0.0 < v < 1.0:
         raise PasscurveError(f"`confidence_level` must be in (0, 1) (got confidence_level={fmt(v)})")
     return v
+
+
+MAX_RESAMPLES = 10**7
+"""The most resamples (bootstrap, parameter draws, permutations) a function accepts: more is a typo (each is an
+array row, and 2**40 of them asked numpy for terabytes: a MemoryError rather than an error naming the argument)."""
+
+MAX_GRID = 10**6
+"""The most points of a grid or entries of a simulated answer set a function builds from one integer argument."""
 
 
 def check_positive_int(x: Any, name: str, *, minimum: int = 1, maximum: int = 2**53) -> int:

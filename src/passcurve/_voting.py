@@ -54,7 +54,15 @@ from scipy import special, stats
 from ._errors import DegenerateDataWarning, PasscurveError, record_warning
 from ._estimators import pass_at_k
 from ._results import long_frame
-from ._validation import as_int_array, check_positive_int, check_rng, check_scalar, fmt
+from ._validation import (
+    MAX_GRID,
+    as_int_array,
+    check_choice,
+    check_positive_int,
+    check_rng,
+    check_scalar,
+    fmt,
+)
 
 __all__ = [
     "maj_at_k",
@@ -489,10 +497,8 @@ def _one_problem(tallies: np.ndarray, gold_index: int, abstain: int, ks: np.ndar
 # argument checks
 # ----------------------------------------------------------------------------------------
 def _ties_iv(ties: Any) -> Ties:
-    for option in TIES:
-        if ties == option:
-            return option
-    raise PasscurveError(f"`ties` must be one of {', '.join(TIES)} (got {ties!r})")
+    check_choice(ties, "ties", TIES)
+    return TIES[TIES.index(ties)]
 
 
 def _k_iv(k: Any, n_min: int) -> tuple[np.ndarray, bool]:
@@ -1167,7 +1173,7 @@ def _simulate_answers_iv(problems: Any, n: Any, wrong_answers: Any, alpha: Any, 
     if problems * n > _MAX_ANSWER_ROWS:
         raise PasscurveError(f"`problems` x `n` is too large: one row per answer (got problems={problems}, n={n}: "
                              f"{problems * n:.3g} rows, max {_MAX_ANSWER_ROWS:.3g})")
-    wrong_answers = check_positive_int(wrong_answers, "wrong_answers")
+    wrong_answers = check_positive_int(wrong_answers, "wrong_answers", maximum=MAX_GRID)
     for name, value in (("alpha", alpha), ("beta", beta), ("concentration", concentration)):
         # finite: nan passed the old "<= 0" test and every wrong answer became "A0"
         check_scalar(value, name, low=0, low_open=True)
