@@ -204,12 +204,36 @@ C2 = pc.Counts.from_arrays([10] * 6, [1, 2, 3, 4, 5, 6], problem=["a", "b", "c"]
         (lambda: pc.BetaBinomial().fit(n=[10] * 4, c=[1, 2, 3, 0]).pmf_bins(np.inf, [0, 3, 11]),
          r"`n` must be an integer >= 0 \(got inf\)"),
         (lambda: pc.BetaBinomial().fit(n=[10] * 4, c=[1, 2, 3, 0]).pmf_bins(10, [0, 2**63]), r"`bounds` is too large"),
+        # left by the argument fuzzing and fixed after it: abstain=5 was an AttributeError ('int' object has no
+        # attribute 'items'), an unknown problem was dropped in silence, -1 abstentions taken; RankResult.table(j) past
+        # the last k an IndexError, 1e30 an OverflowError; conflict_toy(steps=1e11) a MemoryError
+        (lambda: pc.AnswerTallies.from_long(["p", "p"], [3, 1], [True, False], abstain=5),
+         r"`abstain` must be a mapping from problem"),
+        (lambda: pc.AnswerTallies.from_long(["p", "p"], [3, 1], [True, False], abstain={"q": 1}),
+         r"`abstain` names 'q', which has no answer row"),
+        (lambda: pc.AnswerTallies.from_long(["p", "p"], [3, 1], [True, False], abstain={"p": -1}),
+         r"`abstain` must be an integer >= 0"),
+        (lambda: pc.AnswerTallies.from_long(["p"], [3], [True], model=["A"], abstain={"p": 1}),
+         r"`abstain` keys must be \(model, problem\) pairs"),
+        (lambda: pc.rank_models(C2, k=[1, 5], n_resamples=200, rng=0).table(2), r"`j` is too large \(got j=2, max 1\)"),
+        (lambda: pc.rank_models(C2, k=[1, 5], n_resamples=200, rng=0).table(10**30), r"`j` is too large"),
+        (lambda: rl.conflict_toy(steps=10**11), r"`steps` is too large \(got steps=1e\+11, max 1e\+07\)"),
+        (lambda: rl.conflict_toy(easy=10**5, features=10**5), r"`easy` \+ `hard` \+ `actions` times `features` \+ 1"),
     ],
 )
 def test_bad_arguments_raise_one_line_errors(call, msg):
     with pytest.raises(pc.PasscurveError, match=msg) as info:
         call()
     assert "\n" not in str(info.value)
+
+
+def test_answer_tallies_abstentions_by_problem_or_pair():
+    # the mapping's keys: problems (one model) or (model, problem) pairs (before: an internal "model\x1fproblem" key,
+    # anything else ignored in silence)
+    t = pc.AnswerTallies.from_long(["p", "p", "q"], [3, 1, 2], [True, False, True], abstain={"p": 2})
+    assert t.abstain.tolist() == [2, 0] and t.n.tolist() == [6, 2]
+    t = pc.AnswerTallies.from_long(["p", "q"], [3, 2], [True, True], model=["A", "B"], abstain={("B", "q"): 4})
+    assert t.abstain.tolist() == [0, 4] and t.n.tolist() == [3, 6]
 
 
 def test_take_one_row_number():

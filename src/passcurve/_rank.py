@@ -94,7 +94,8 @@ class RankResult:
     tau: float | None = None
 
     def table(self, j: int = 0) -> list[dict[str, Any]]:
-        """The leaderboard at the j-th k, best first: one dict per model."""
+        """The leaderboard at the j-th k (0 <= j < len(k)), best first: one dict per model."""
+        j = check_positive_int(j, "j", minimum=0, maximum=self.estimate.shape[1] - 1)
         order = np.lexsort((np.arange(len(self.models)), -self.estimate[:, j]))
         rows = []
         for i in order:

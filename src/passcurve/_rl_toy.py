@@ -27,9 +27,10 @@ from typing import Any
 
 import numpy as np
 
+from ._errors import PasscurveError
 from ._results import pandas_module
 from ._rl_conflict import ConflictResult, gradient_conflict
-from ._validation import check_positive_int, check_rng, check_scalar
+from ._validation import MAX_GRID, MAX_RESAMPLES, check_positive_int, check_rng, check_scalar
 
 __all__ = ["conflict_toy", "ConflictToyResult"]
 
@@ -199,15 +200,23 @@ def _conflict_toy_iv(k: Any, easy: Any, hard: Any, actions: Any, features: Any, 
                      separation: Any, anneal_at: Any, lr: Any) -> tuple[int, int, int, int, int, int, int, float, float,
                                                                          float]:
     """The sizes as integers and the reals as finite numbers in range (None was a TypeError, separation=inf
-    came back as an error about `p`)."""
+    came back as an error about `p`). Sizes are capped at MAX_GRID (10^6; the steps at MAX_RESAMPLES, 10^7): the toy
+    holds a problems x features matrix and a curve per step, and steps=1e11 was a MemoryError (argument fuzzing)."""
+    easy_i = check_positive_int(easy, "easy", maximum=MAX_GRID)
+    hard_i = check_positive_int(hard, "hard", maximum=MAX_GRID)
+    features_i = check_positive_int(features, "features", maximum=MAX_GRID)
+    actions_i = check_positive_int(actions, "actions", minimum=2, maximum=MAX_GRID)
+    if (easy_i + hard_i + actions_i) * (features_i + 1) > 100 * MAX_GRID:
+        raise PasscurveError(f"`easy` + `hard` + `actions` times `features` + 1 must be at most {100 * MAX_GRID:.0e} "
+                             f"(got ({easy_i} + {hard_i} + {actions_i}) x {features_i + 1})")
     return (
-        check_positive_int(k, "k", minimum=2),
-        check_positive_int(easy, "easy"),
-        check_positive_int(hard, "hard"),
-        check_positive_int(actions, "actions", minimum=2),
-        check_positive_int(features, "features"),
-        check_positive_int(pretrain_steps, "pretrain_steps", minimum=0),
-        check_positive_int(steps, "steps"),
+        check_positive_int(k, "k", minimum=2, maximum=MAX_GRID),
+        easy_i,
+        hard_i,
+        actions_i,
+        features_i,
+        check_positive_int(pretrain_steps, "pretrain_steps", minimum=0, maximum=MAX_RESAMPLES),
+        check_positive_int(steps, "steps", maximum=MAX_RESAMPLES),
         check_scalar(separation, "separation", low=0),
         check_scalar(anneal_at, "anneal_at", low=0, high=1, low_open=True, high_open=True),
         check_scalar(lr, "lr", low=0, low_open=True),

@@ -44,7 +44,7 @@ from __future__ import annotations
 
 import functools
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -697,8 +697,8 @@ class AnswerTallies:
         """Build from one row per (model, problem, distinct answer), already in first-appearance order
         within each problem and contiguous per problem (as the DuckDB aggregation returns them).
 
-        ``abstain`` is a mapping problem-key -> abstentions, or None. Problems with only
-        abstentions may be given with no answer row via ``abstain``.
+        ``abstain`` maps a problem (a (model, problem) pair when ``model`` is given) to its number of abstentions
+        (samples without an answer), or None; every problem it names needs an answer row.
         """
         prob = np.asarray(problem, dtype=object).ravel()
         cnt = as_int_array(count, "count", minimum=1).ravel() if prob.size else np.zeros(0, np.int64)
@@ -716,10 +716,21 @@ class AnswerTallies:
         offsets = np.concatenate([starts, [prob.size]]).astype(np.int64)
         ab = np.zeros(starts.size, dtype=np.int64)
         if abstain is not None:
+            if not isinstance(abstain, Mapping):
+                raise PasscurveError("`abstain` must be a mapping from problem (or (model, problem)) to its number of "
+                                     f"abstentions (got {type(abstain).__name__})")
             pos = {k: i for i, k in enumerate(ukeys)}
             for k, v in abstain.items():
-                if k in pos:
-                    ab[pos[k]] = int(v)
+                if isinstance(k, tuple) and len(k) == 2:
+                    key_k = f"{k[0]}\x1f{k[1]}"
+                elif model is None:
+                    key_k = f"model\x1f{k}"
+                else:
+                    raise PasscurveError(f"`abstain` keys must be (model, problem) pairs when `model` is given (got {k!r})")
+                if key_k not in pos:
+                    raise PasscurveError(f"`abstain` names {k!r}, which has no answer row; a problem needs at least one "
+                                         "answer row")
+                ab[pos[key_k]] = check_positive_int(v, "abstain", minimum=0)
         golds_per = np.add.reduceat(gold.astype(np.int64), starts) if prob.size else np.zeros(0, np.int64)
         if (golds_per > 1).any():
             i = int(np.flatnonzero(golds_per > 1)[0])
