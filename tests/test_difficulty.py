@@ -1111,17 +1111,23 @@ _QUAD_LAWS = [(0.3452, 2.179, 0.683), (0.3, 3.0, 0.5), (0.2, 12.0, 0.9), (2.0, 0
               (0.1, 0.8, 0.05), (5.0, 50.0, 0.2), (0.05, 0.3, 0.999)]
 
 
-def _binomial_mixture_log_moment(c: int, d: int, a: float, b: float, s: float) -> float:
-    """log E[(su)^c (1-su)^d] as s^c Σ_i P(I = i) E[u^c (1-u)^i], I ~ Binomial(d, s) (as 1 - su = (1 - s) + s(1 - u)),
-    over every i = 0..d: positive terms, the Binomial weights as running products of their ratios from the mode
-    normalized by their sum, each Beta moment exact (:func:`_beta_log_moment`). Independent of the Pfaff series and of
-    the quadrature."""
+def _binomial_log_weights(d: int, s: float) -> tuple[np.ndarray, np.ndarray]:
+    """i = 0..d and log P(I = i), I ~ Binomial(d, s), up to a constant: running sums of the log ratios from the mode."""
     i = np.arange(d + 1, dtype=np.float64)
     mode = min(int((d + 1) * s), d)
     step = np.log((d - i[:-1]) * s / ((i[:-1] + 1.0) * (1.0 - s)))
     lw = np.zeros(d + 1)
     lw[mode + 1:] = np.cumsum(step[mode:])
     lw[:mode] = -np.cumsum(step[:mode][::-1])[::-1]
+    return i, lw
+
+
+def _binomial_mixture_log_moment(c: int, d: int, a: float, b: float, s: float) -> float:
+    """log E[(su)^c (1-su)^d] as s^c Σ_i P(I = i) E[u^c (1-u)^i], I ~ Binomial(d, s) (as 1 - su = (1 - s) + s(1 - u)),
+    over every i = 0..d: positive terms, the Binomial weights as running products of their ratios from the mode
+    normalized by their sum, each Beta moment exact (:func:`_beta_log_moment`). Independent of the Pfaff series and of
+    the quadrature."""
+    i, lw = _binomial_log_weights(d, s)
     lw -= np.log(np.sum(np.exp(lw - lw.max()))) + lw.max()
     x = lw + _beta_log_moment(np.full(d + 1, float(c)), i, a, b)
     return float(c * np.log(s) + x.max() + np.log(np.sum(np.exp(x - x.max()))))
@@ -1198,12 +1204,7 @@ def _binomial_mixture_grad_ab(c: int, d: int, a: float, b: float, s: float) -> n
     """∂ log M/∂(a, b) from the binomial mixture M = s^c Σ_i P(I = i) E[u^c (1-u)^i], I ~ Binomial(d, s): averages of
     each Beta moment's exact digamma derivatives over the (positive) mixture weights. Independent of the quadrature
     (its ∂/∂s, a difference of means of I ~ d·s, is ~1e-9 off at d = 2e5 even in extended precision, so not used)."""
-    i = np.arange(d + 1, dtype=np.float64)
-    mode = min(int((d + 1) * s), d)
-    step = np.log((d - i[:-1]) * s / ((i[:-1] + 1.0) * (1.0 - s)))
-    lw = np.zeros(d + 1)
-    lw[mode + 1:] = np.cumsum(step[mode:])
-    lw[:mode] = -np.cumsum(step[:mode][::-1])[::-1]
+    i, lw = _binomial_log_weights(d, s)
     x = lw + _beta_log_moment(np.full(d + 1, float(c)), i, a, b)
     wt = np.exp(x - x.max())
     wt /= wt.sum()
