@@ -219,6 +219,14 @@ C2 = pc.Counts.from_arrays([10] * 6, [1, 2, 3, 4, 5, 6], problem=["a", "b", "c"]
         (lambda: pc.rank_models(C2, k=[1, 5], n_resamples=200, rng=0).table(10**30), r"`j` is too large"),
         (lambda: rl.conflict_toy(steps=10**11), r"`steps` is too large \(got steps=1e\+11, max 1e\+07\)"),
         (lambda: rl.conflict_toy(easy=10**5, features=10**5), r"`easy` \+ `hard` \+ `actions` times `features` \+ 1"),
+        # density('abc') was numpy's UFuncTypeError, p = 1.5 a silent 0 or nan, an unfitted model a KeyError, the npmle
+        # a bare NotImplementedError; simulate_answers(model=[...]) numpy's "could not broadcast input array"
+        (lambda: pc.BetaBinomial().fit(n=[10] * 4, c=[1, 2, 3, 0]).density("abc"), r"`p` must contain numbers"),
+        (lambda: pc.BetaBinomial().fit(n=[10] * 4, c=[1, 2, 3, 0]).density([0.5, 1.5]),
+         r"`p` must be in \[0, 1\] \(got p=1.5\)"),
+        (lambda: pc.BetaBinomial().density(0.5), r"not fitted yet"),
+        (lambda: pc.GridMixture().fit(n=[10] * 4, c=[1, 2, 3, 0]).density(0.5), r"npmle .* has no density"),
+        (lambda: pc.simulate_answers(model=["a", "b"]), r"`model` must be one model name, a string"),
     ],
 )
 def test_bad_arguments_raise_one_line_errors(call, msg):

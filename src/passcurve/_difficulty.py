@@ -1822,8 +1822,15 @@ class DifficultyModel:
         return f"{type(self).__name__}({self.summary})"
 
     def density(self, p: Any) -> np.ndarray:
-        """Density of the continuous part at p (without the point mass)."""
-        raise NotImplementedError
+        """Density of the continuous part at p in [0, 1] (without the point mass), broadcasting over ``p``."""
+        self._check_fitted()
+        p = as_float_array(p, "p")
+        if ((p < 0) | (p > 1)).any():
+            raise PasscurveError(f"`p` must be in [0, 1] (got p={fmt(float(p[(p < 0) | (p > 1)].ravel()[0]))})")
+        return self._density(p)
+
+    def _density(self, p: np.ndarray) -> np.ndarray:
+        raise PasscurveError(f"the {self.name} difficulty model has no density (its law is discrete)")
 
 
 def _judge(res: Any, f: Any) -> tuple[bool, str]:
@@ -1985,7 +1992,7 @@ class BetaBinomial(DifficultyModel):
                 best = res
         return best
 
-    def density(self, p: Any) -> np.ndarray:
+    def _density(self, p: np.ndarray) -> np.ndarray:
         return stats.beta.pdf(p, self.params_["alpha"], self.params_["beta"])
 
 
@@ -2044,7 +2051,7 @@ class ZeroInflatedBetaBinomial(DifficultyModel):
             ga, gb = (1 - r) * a * da, (1 - r) * b * db  # in log α, log β
         return _guarded(-float(w @ (lb + lm)), -np.array([w @ (r - pi0), w @ ga, w @ gb]))
 
-    def density(self, p: Any) -> np.ndarray:
+    def _density(self, p: np.ndarray) -> np.ndarray:
         return (1 - self.params_["impossible"]) * stats.beta.pdf(p, self.params_["alpha"], self.params_["beta"])
 
 
@@ -2276,9 +2283,9 @@ class ScaledBetaBinomial(DifficultyModel):
         else m2 - m1² from differences of log moments, floored at 0."""
         return self._posterior_exact(n, c, k)[0]
 
-    def density(self, p: Any) -> np.ndarray:
+    def _density(self, p: np.ndarray) -> np.ndarray:
         s = self.params_["scale"]
-        return stats.beta.pdf(np.asarray(p) / s, self.params_["alpha"], self.params_["beta"]) / s
+        return stats.beta.pdf(p / s, self.params_["alpha"], self.params_["beta"]) / s
 
 
 class BetaMixtureBinomial(DifficultyModel):
@@ -2405,8 +2412,7 @@ class BetaMixtureBinomial(DifficultyModel):
         ]
         return float(min(al)) if al else np.nan
 
-    def density(self, p: Any) -> np.ndarray:
-        p = np.asarray(p, dtype=np.float64)
+    def _density(self, p: np.ndarray) -> np.ndarray:
         out = np.zeros_like(p)
         for j in range(self.components):
             out += self.params_[f"weight{j + 1}"] * stats.beta.pdf(p, self.params_[f"alpha{j + 1}"], self.params_[f"beta{j + 1}"])

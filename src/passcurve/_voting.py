@@ -62,6 +62,7 @@ from ._validation import (
     check_rng,
     check_scalar,
     fmt,
+    show_value,
 )
 
 __all__ = [
@@ -1178,7 +1179,9 @@ _MAX_ANSWER_ROWS = 10**8  # as simulate's 1e8 problems
 
 
 def _simulate_answers_iv(problems: Any, n: Any, wrong_answers: Any, alpha: Any, beta: Any, concentration: Any,
-                         abstain: Any) -> tuple[int, int, int, float]:
+                         abstain: Any, model: Any = "sim") -> tuple[int, int, int, float]:
+    if not isinstance(model, str):  # a list was numpy's "could not broadcast input array" (argument fuzzing)
+        raise PasscurveError(f"`model` must be one model name, a string (got {show_value(model)})")
     problems = check_positive_int(problems, "problems", maximum=_MAX_ANSWER_ROWS)
     n = check_positive_int(n, "n", maximum=_MAX_ANSWER_ROWS)
     if problems * n > _MAX_ANSWER_ROWS:
@@ -1212,7 +1215,7 @@ def simulate_answers(
     Answers are strings ("A<i>"); the gold answer of every problem is "42".
     """
     problems, n, wrong_answers, abstain = _simulate_answers_iv(problems, n, wrong_answers, alpha, beta,
-                                                               concentration, abstain)
+                                                               concentration, abstain, model)
     gen = check_rng(rng)
     p = gen.beta(alpha, beta, size=problems)
     shares = gen.dirichlet(np.full(wrong_answers, concentration), size=problems)
