@@ -139,6 +139,10 @@ def test_errors_name_the_command_line_options(tmp_path, capfd):
     assert as_flags(msg, ["curve", "x.jsonl"]) == (
         "column 'n' (`n`) must hold integers; `--k` must be in [1, n] (got --k=5, n=3); `--seed` is bad")
     assert as_flags(msg, ["explore"]) == msg  # explore has none of these options
+    # a command that reads no data says its own option: simulate-answers --n 0 said "`n` must be an integer >= 1"
+    assert run(["simulate-answers", "--n", "0", "-o", str(tmp_path / "a.csv")]) == 2
+    assert capfd.readouterr().err == "passcurve: error: `--n` must be an integer >= 1 (got --n=0)\n"
+    assert as_flags("`n` must be >= 1 (got n=0)", ["power", "--pilot", "x.csv"]) == "`n` must be >= 1 (got n=0)"
     # a hint written for library users with the option beside it ("pass `threshold` (--threshold)") said the
     # option twice on the command line: "pass `--threshold` (--threshold)"
     s = tmp_path / "s.csv"

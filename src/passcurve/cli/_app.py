@@ -216,7 +216,8 @@ def as_flags(message: str, args: Sequence[str]) -> str:
     """A library error as the command line says it: a backticked argument of the library (`confidence_level`)
     becomes the running command's option (`--confidence-level`) when the command has one by that name.
 
-    Only the running command's options are used: `n` is ``simulate --n`` but a column of the data elsewhere."""
+    Only the running command's options are used: `n` is ``simulate --n`` (no data read) but a column of the data in a
+    command that reads a file (FILE, ``power --pilot``)."""
     name = next((a for a in args if not a.startswith("-")), None)
     try:
         group = typer.main.get_command(app)
@@ -226,9 +227,10 @@ def as_flags(message: str, args: Sequence[str]) -> str:
     if cmd is None:
         return message
     flags = {p.name: next((o for o in p.opts if o.startswith("--")), None) for p in cmd.params}
+    reads_data = any(p.name in ("file", "pilot") for p in cmd.params)  # power --pilot FILE has columns n, c too
 
     def flag(name: str) -> str | None:
-        if name in DATA_ROLES:
+        if name in DATA_ROLES and reads_data:  # `n`, `c` are the data's columns there, options only elsewhere
             return None
         return flags.get(name) or flags.get(LIBRARY_NAMES.get(name, ""))
 
