@@ -651,6 +651,15 @@ def _expm1_minus_x(y: np.ndarray) -> np.ndarray:
         return np.where(small, 0.5 * ys * ys * acc, np.expm1(np.where(small, 0.0, y)) - y)
 
 
+def _log_h0(x: np.ndarray, al: Any, b: float, s: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    r"""log h₀ at t = x·d for :func:`_scaled_log_moment_quad`, :math:`(a+c-1)\log g(x) + (b-1)\log(1-u) - x` with
+    :math:`g(x) = (1 - e^{-x})/x` and :math:`u = (1 - e^{-x})/s`; and its parts log g(x) and log(1 − u) (the gradient's
+    posterior means)."""
+    em1 = -np.expm1(-x)
+    log_g, log_1mu = np.log(em1 / x), np.log1p(-em1 / s)
+    return (al - 1.0) * log_g + (b - 1.0) * log_1mu - x, log_g, log_1mu
+
+
 def _log_h_slope(t: np.ndarray, al: np.ndarray, d: np.ndarray, b: float, s: float) -> np.ndarray:
     r"""−(d/dt) log h₀(t) for :func:`_scaled_log_moment_quad`'s :math:`h_0(t) = g(t/d)^{a+c-1} (1-u(t))^{b-1} e^{-t/d}`:
 
@@ -740,9 +749,8 @@ def _scaled_log_moment_quad(c: np.ndarray, d: np.ndarray, a: float, b: float, s:
             ux, uw = _gamma_gauss(ual, nodes)
             t = ux[inv] / (1.0 + lam[:, None])
             xd = t / d[:, None]
-            em1 = -np.expm1(-xd)
-            log_h = ((al[:, None] - 1.0) * np.log(em1 / xd) + (b - 1.0) * np.log1p(-em1 / s)
-                     - xd + lam[:, None] * t)
+            log_h0, log_g, log_1mu = _log_h0(xd, al[:, None], b, s)
+            log_h = log_h0 + lam[:, None] * t
             ok &= t[:, -1] < top
             mx = np.max(log_h, axis=1)
             logs.append(mx + np.log(np.sum(uw[inv] * np.exp(log_h - mx[:, None]), axis=1)))
@@ -751,10 +759,7 @@ def _scaled_log_moment_quad(c: np.ndarray, d: np.ndarray, a: float, b: float, s:
             x, wx = ux[inv], uw[inv]
             # h relative to its value at t*, where λ is matched (the law's mode; 0, where h = 1 and h - 1 = O(t²), when
             # the slope at 0 is kept): close to 1 where the law's mass is, however far h(t*) is from 1
-            xs = np.maximum(t_star / d, 1e-300)
-            em1s = -np.expm1(-xs)
-            log_c = np.where(t_star > 0, (al - 1.0) * np.log(em1s / xs) + (b - 1.0) * np.log1p(-em1s / s) - xs
-                             + lam * t_star, 0.0)
+            log_c = np.where(t_star > 0, _log_h0(np.maximum(t_star / d, 1e-300), al, b, s)[0] + lam * t_star, 0.0)
             h = np.exp(log_h - log_c[:, None])
             hm1 = np.expm1(log_h - log_c[:, None])
             big_h = np.sum(wx * h, axis=1)
@@ -762,8 +767,8 @@ def _scaled_log_moment_quad(c: np.ndarray, d: np.ndarray, a: float, b: float, s:
             psi_al = special.digamma(al)
             e_logx = psi_al + np.sum(wx * hm1 * (np.log(x) - psi_al[:, None]), axis=1) / big_h
             e_x_excess = np.sum(wx * hm1 * (x - al[:, None]), axis=1) / big_h  # E_π[X] - (a + c)
-            e_logg = np.sum(post * np.log(em1 / xd), axis=1)
-            e_log1mu = np.sum(post * np.log1p(-em1 / s), axis=1)
+            e_logg = np.sum(post * log_g, axis=1)
+            e_log1mu = np.sum(post * log_1mu, axis=1)
             e_curv = np.sum(post * _expm1_minus_x(xd), axis=1)
             psi_ab = special.digamma(a + b)
             d_a = e_logx - np.log1p(lam) - np.log(s * d) + e_logg - special.digamma(a) + psi_ab
