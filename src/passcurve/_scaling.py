@@ -33,7 +33,6 @@ from ._validation import (
     check_positive_k,
     check_probability,
     pick_model,
-    show_value,
 )
 
 __all__ = ["PowerLawResult", "fit_power_law", "default_k_grid", "local_slope", "PAPER_K_GRID"]
@@ -152,12 +151,9 @@ class PowerLawResult:
     def predict(self, k: Any, model: str | None = None) -> np.ndarray:
         """pass_D@k = exp(-a k^(-b)) from the fit (all models (M, K), or one model (K,)); k > 0."""
         k = check_positive_k(k)
-        if model is not None and not (isinstance(model, str) and model in self.models):
-            raise PasscurveError(f"unknown model {show_value(model)}; models present: {', '.join(self.models)}")
+        i = None if model is None else pick_model(self.models, model)  # a name given is checked as everywhere
         vals = np.exp(-self.a[:, None] * k.ravel()[None, :] ** (-self.b[:, None]))
-        if model is None:
-            return vals
-        return vals[self.models.index(model)]
+        return vals if i is None else vals[i]
 
     @property
     def concave_from(self) -> np.ndarray:
