@@ -891,12 +891,7 @@ def _scaled_log_moment(c: np.ndarray, d: np.ndarray, a: float, b: float, s: floa
         + flat_d * np.log1p(-s)
         + out
     )
-    if by_quad.size:
-        rest = np.ones(by_quad.size + res.size, dtype=bool)
-        rest[by_quad] = False
-        full = np.empty(rest.size)
-        full[by_quad], full[rest] = quad_vals, res
-        res = full
+    res = _interleaved(by_quad, quad_vals, res)
     if not grad:
         return res.reshape(shape)
     psi = special.digamma
@@ -904,12 +899,20 @@ def _scaled_log_moment(c: np.ndarray, d: np.ndarray, a: float, b: float, s: floa
     d_a = psi(a + flat_c) - psi(a) + common + psi(cc) - mean_pc
     d_b = common + mean_pb - psi(b) + psi(cc) - mean_pc
     d_s = flat_c / s - flat_d / (1.0 - s) + mean_j / (s * (1.0 - s))
-    gr = np.stack([d_a, d_b, d_s], axis=-1)
-    if by_quad.size:
-        full_gr = np.empty((rest.size, 3))
-        full_gr[by_quad], full_gr[rest] = quad_grads, gr
-        gr = full_gr
+    gr = _interleaved(by_quad, quad_grads, np.stack([d_a, d_b, d_s], axis=-1))
     return res.reshape(shape), gr.reshape(shape + (3,))
+
+
+def _interleaved(at: np.ndarray, there: np.ndarray, elsewhere: np.ndarray) -> np.ndarray:
+    """The rows ``there`` at positions ``at`` and ``elsewhere`` in the other positions, in order (the quadrature's
+    values and the series' put back together in :func:`_scaled_log_moment`)."""
+    if not at.size:
+        return elsewhere
+    out = np.empty((at.size + len(elsewhere),) + elsewhere.shape[1:])
+    rest = np.ones(len(out), dtype=bool)
+    rest[at] = False
+    out[at], out[rest] = there, elsewhere
+    return out
 
 
 # ----------------------------------------------------------------------------------------
