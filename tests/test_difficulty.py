@@ -368,7 +368,11 @@ def test_scaled_beta_plan_takes_rows_only_where_they_are_cheaper():
 
 def test_scaled_beta_fit_on_pythia_equals_the_series_fit():
     # reference: the same fits with every pair by the Pfaff series (the likelihood as it was), on the
-    # Pythia MATH counts (Brown et al. 2024; ../shared/data/README.md): parameters to 1e-6 relative
+    # Pythia MATH counts (Brown et al. 2024; ../shared/data/README.md): the same maximum (log-likelihood to 1e-6)
+    # and parameters to 1e-6 relative or 1e-4 of their standard error. The likelihood is flat in b on 160M
+    # (SE 3.85 at b = 3.94): with scipy 1.11 the series' fit stopped on "precision loss" and was accepted by its
+    # Newton decrement 4.6e-12 (distance ~sqrt(4.6e-12) = 2e-6 SE from the optimum), 1.5e-6 relative from the
+    # rows' fit in b and 8e-10 in log-likelihood; with scipy 1.17 the two agree to 3e-9
     rows = np.genfromtxt(shared_file("pythia_math_counts.csv"), delimiter=",", names=True, dtype=None,
                          encoding="utf-8")
 
@@ -385,7 +389,9 @@ def test_scaled_beta_fit_on_pythia_equals_the_series_fit():
             warnings.simplefilter("ignore")
             by_rows, by_series = Rows().fit(n=n, c=c), Series().fit(n=n, c=c)
         for k, v in by_series.params_.items():
-            assert by_rows.params_[k] == pytest.approx(v, rel=1e-6)
+            se = by_series.se_[k]
+            tol = max(1e-6 * abs(v), 1e-4 * se if np.isfinite(se) else 0.0)
+            assert by_rows.params_[k] == pytest.approx(v, rel=0, abs=tol)
         assert by_rows.loglik_ == pytest.approx(by_series.loglik_, abs=1e-6)
 
 
