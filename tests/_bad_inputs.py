@@ -193,6 +193,16 @@ CASES: dict[str, Case] = {
         _jsonl([{"problem_id": "a", "correct": True}, {"problem_id": "", "correct": True}]),
         r"problem-id column 'problem_id' has a missing value, e.g. row \{problem_id='', correct=True\}",
     ),
+    # any whitespace-only id is blank (Python's str.isspace()); DuckDB's trim() removes spaces only, so a tab or a
+    # line break was a problem (or model) of that name
+    "tab_problem_id_jsonl": (
+        _jsonl([{"problem_id": "a", "correct": True}, {"problem_id": "\t", "correct": True}]),
+        r"problem-id column 'problem_id' has a missing value, e.g. row \{problem_id='\\t', correct=True\}",
+    ),
+    "line_break_model_id_counts_jsonl": (
+        _jsonl([{"model": "m", "problem_id": "a", "n": 4, "c": 1}, {"model": "\r\n", "problem_id": "a", "n": 4, "c": 2}]),
+        r"model column 'model' is empty in row 2",
+    ),
     # CSV files joined with their headers: the repeated header row was a correct sample of the problem 'problem_id'
     "repeated_header_row": (
         _text("j.csv", "problem_id,attempt,correct\na,0,1\na,1,0\nproblem_id,attempt,correct\nb,0,0\n"),

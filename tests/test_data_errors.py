@@ -134,3 +134,16 @@ def test_read_answers_mixed_type_duplicate_attempt(tmp_path):
     )
     with pytest.raises(PasscurveError, match=r"duplicate attempt 1 in problem 'a' \(column 'attempt'\)"):
         read_answers(p)
+
+
+def test_blank_ids_are_whitespace_as_python_sees_it():
+    import duckdb
+
+    from passcurve.data._columns import WHITESPACE, is_blank
+
+    # WHITESPACE is every character str.isspace() accepts: none lies above its last one, U+3000
+    assert all(not chr(i).isspace() for i in range(0x3001, 0x110000))
+    values = [*WHITESPACE, WHITESPACE, "", " \t\u3000\n", "\u200b", "a\t", "\ufeff"]
+    got = duckdb.execute(f"SELECT {is_blank('x')} FROM unnest(?) t(x)", [values]).fetchall()
+    assert [b for (b,) in got] == [not v.strip() for v in values]
+    assert [not v.strip() for v in values[-3:]] == [False, False, False]

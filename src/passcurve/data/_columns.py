@@ -10,7 +10,17 @@ from typing import Any
 
 from .._errors import PasscurveError
 
-__all__ = ["ALIASES", "ColumnMap", "resolve_columns", "quote", "json_unwrapped", "identifier", "is_nan"]
+__all__ = [
+    "ALIASES",
+    "WHITESPACE",
+    "ColumnMap",
+    "resolve_columns",
+    "quote",
+    "json_unwrapped",
+    "identifier",
+    "is_blank",
+    "is_nan",
+]
 
 # Aliases in priority order (matched case-insensitively).
 ALIASES: dict[str, tuple[str, ...]] = {
@@ -80,17 +90,29 @@ def is_nan(expr: str) -> str:
     return f"contains(CAST({expr} AS VARCHAR), 'nan')"
 
 
+# The whitespace of a blank id: every character Python's str.isspace() accepts (tab, newline, \v, \f, \r, the
+# separators \x1c-\x1f, space, U+0085, no-break space, the Unicode spaces and the line/paragraph separators; none lies
+# above U+3000). Zero-width characters (U+200B, U+FEFF) are not whitespace: an id made of them is kept.
+WHITESPACE = "".join(ch for ch in map(chr, range(0x3001)) if ch.isspace())
+
+
+def is_blank(expr: str) -> str:
+    """SQL that is true where the text ``expr`` is empty or :data:`WHITESPACE` only (NULL stays NULL). Not
+    ``trim(expr) = ''``: DuckDB's ``trim`` removes spaces but not a tab or a newline, so an id '\\t' was a problem."""
+    return f"trim({expr}, '{WHITESPACE}') = ''"
+
+
 def identifier(name: str, kind: str) -> str:
     """Identifier column ``name`` (problem or model id) of DuckDB type ``kind`` as SQL (:func:`json_unwrapped`),
     with every missing value as NULL: besides NULL, a float NaN (a numeric id column's missing value, which would
-    read as the id 'nan' and merge every row without an id into one problem) and a blank string (a JSON "",
-    which a CSV reads as NULL). The type of the column is kept."""
+    read as the id 'nan' and merge every row without an id into one problem) and a blank string (a JSON "" or
+    "\\t", :func:`is_blank`; a CSV reads an empty field as NULL). The type of the column is kept."""
     q = json_unwrapped(name, kind)
     k = kind.upper()
     if k in ("FLOAT", "DOUBLE", "REAL"):
         return f"CASE WHEN {is_nan(q)} THEN NULL ELSE {q} END"
     if k in ("VARCHAR", "JSON"):
-        return f"CASE WHEN trim({q}) = '' THEN NULL ELSE {q} END"
+        return f"CASE WHEN {is_blank(q)} THEN NULL ELSE {q} END"
     return q
 
 
