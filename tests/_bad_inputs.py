@@ -177,6 +177,16 @@ CASES: dict[str, Case] = {
         _jsonl([{"problem_id": "a", "n": 10, "c": True}, {"problem_id": "b", "n": 10, "c": 1}]),
         r"column 'c' \(`c`\) must hold integers; row 1 \(problem 'a'\) has c='true'",
     ),
+    # a JSON column written by DuckDB keeps null as a JSON value (text 'null'): a missing count, not 'must hold integers'
+    "json_null_in_mixed_count_parquet": (
+        _parquet("SELECT p AS problem_id, 10 AS n, CAST(c AS JSON) AS c FROM (VALUES ('a', '1'), ('b', 'null'), "
+                 "('d', '\"2\"')) t(p, c)"),
+        r"column 'c' \(`c`\) has a missing value \(NaN/empty\) in row 2 \(problem 'b'\)",
+    ),
+    "json_null_correct_parquet": (
+        _parquet("SELECT 'a' AS problem_id, CAST(v AS JSON) AS correct FROM (VALUES ('true'), ('null'), ('\"no\"')) t(v)"),
+        r"correctness column 'correct' has a missing value \(null/NaN\), e.g. row \{problem_id='a', correct='null'\}",
+    ),
     # pyarrow's Parquet statistics leave NaN out, and DuckDB folded isnan() to false from them: a NaN score was
     # above every threshold (counted correct) and a NaN problem id was the problem 'nan'
     "nan_score_arrow_parquet_threshold": (

@@ -17,6 +17,7 @@ __all__ = [
     "resolve_columns",
     "quote",
     "json_unwrapped",
+    "json_value",
     "identifier",
     "is_blank",
     "is_nan",
@@ -121,6 +122,14 @@ def json_unwrapped(name: str, kind: str) -> str:
     "two") as the text of each value, so a string is not kept with its JSON quotes; any other column as is."""
     q = quote(name)
     return f"json_extract_string({q}, '$')" if kind.upper() == "JSON" else q
+
+
+def json_value(name: str, kind: str) -> str:
+    """Column ``name`` of DuckDB type ``kind`` as SQL, with a JSON ``null`` as NULL. A JSON column that DuckDB built
+    (a relation, or a Parquet file it wrote) keeps null as a JSON value, whose text is 'null': a count or correctness
+    value that is missing, not one of the wrong type. The type of the column is kept."""
+    q = quote(name)
+    return f"CASE WHEN json_type({q}) = 'NULL' THEN NULL ELSE {q} END" if kind.upper() == "JSON" else q
 
 
 @dataclass(frozen=True)

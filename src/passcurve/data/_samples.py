@@ -20,7 +20,7 @@ import numpy as np
 
 from .._counts import Counts, models_mask
 from .._errors import DegenerateDataWarning, PasscurveError, StoppingTimeWarning
-from ._columns import ColumnMap, identifier, is_nan, json_unwrapped, quote, resolve_columns
+from ._columns import ColumnMap, identifier, is_nan, json_unwrapped, json_value, quote, resolve_columns
 from ._source import ProgressFn, Source, as_text, duck_error, no_rows_error
 
 __all__ = ["Samples", "build_samples"]
@@ -170,7 +170,7 @@ class Samples:
 
     def _correctness_expr(self) -> str:
         col = self.columns.roles["correct"]
-        q = quote(col)
+        q = json_value(col, self._types[col])
         t = self._types[col].upper()
         thr = self.threshold
         if t == "BOOLEAN":
@@ -347,7 +347,7 @@ class Samples:
             )
         if np.asarray(g["n_bad"]).sum() > 0:
             col = self.columns.roles["correct"]
-            q = quote(col)
+            q = json_value(col, self._types[col])
             t = self._types[col].upper()
             nan = f" OR {is_nan(q)}" if t in _FLOAT_TYPES else ""
             row = self._first_row(f"{q} IS NULL{nan}")
@@ -390,7 +390,7 @@ class Samples:
         if not suspicious:
             return
         # NULL attempt ids (they also break the range check above)
-        row = self._first_row(f"{quote(col)} IS NULL")
+        row = self._first_row(f"{json_value(col, self._types[col])} IS NULL")
         if row:
             raise PasscurveError(
                 f"{self.source}: attempt column {col!r} has a missing value, e.g. row {_fmt_row(row)}"
@@ -411,9 +411,9 @@ class Samples:
     def _count_value(self, role: str) -> str:
         """A count column as a DOUBLE, NULL where its value is not a number. A JSON column (values of mixed types)
         casts true/false to 1/0; those are booleans, not counts, so they are NULL here (and reported as not
-        integers) like any other non-number."""
+        integers) like any other non-number. A JSON null is missing (:func:`json_value`)."""
         col = self.columns.roles[role]
-        q = quote(col)
+        q = json_value(col, self._types[col])
         if self._types[col].upper() == "JSON":
             return f"CASE WHEN json_type({q}) = 'BOOLEAN' THEN NULL ELSE TRY_CAST({q} AS DOUBLE) END"
         return f"TRY_CAST({q} AS DOUBLE)"
@@ -427,7 +427,7 @@ class Samples:
                     f"for one sample per row name it the correctness column (`--correct-col {r[name]}`, "
                     f"`correct_col={r[name]!r}` in Python)"
                 )
-        n_q, c_q = quote(r["n"]), quote(r["c"])
+        n_q, c_q = json_value(r["n"], self._types[r["n"]]), json_value(r["c"], self._types[r["c"]])
         sql = (
             f"SELECT {self._model_expr()} AS model, CAST({self._text('problem')} AS VARCHAR) AS problem, "
             f"CAST({n_q} AS VARCHAR) AS n_raw, CAST({c_q} AS VARCHAR) AS c_raw, "
