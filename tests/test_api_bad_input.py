@@ -204,6 +204,15 @@ C2 = pc.Counts.from_arrays([10] * 6, [1, 2, 3, 4, 5, 6], problem=["a", "b", "c"]
         (lambda: pc.BetaBinomial().fit(n=[10] * 4, c=[1, 2, 3, 0]).pmf_bins(np.inf, [0, 3, 11]),
          r"`n` must be an integer >= 0 \(got inf\)"),
         (lambda: pc.BetaBinomial().fit(n=[10] * 4, c=[1, 2, 3, 0]).pmf_bins(10, [0, 2**63]), r"`bounds` is too large"),
+        # pmf_bins_many: a number, None or a list of the wrong length was Python's TypeError or zip()'s ValueError
+        (lambda: pc.BetaBinomial().fit(n=[10] * 4, c=[1, 2, 3, 0]).pmf_bins_many(5, [[0, 6]]),
+         r"`ns` must be a 1-d sequence of integers \(got 5\)"),
+        (lambda: pc.BetaBinomial().fit(n=[10] * 4, c=[1, 2, 3, 0]).pmf_bins_many([5], None),
+         r"`bounds` must be a list with one sequence of bin bounds per n in `ns` \(got None\)"),
+        (lambda: pc.GridMixture().fit(n=[10] * 4, c=[1, 2, 3, 0]).pmf_bins_many([5, 6], [[0, 6]]),
+         r"`bounds` must be a list .* \(got 1 entries for 2 values of n\)"),
+        (lambda: pc.GridMixture().fit(n=[10] * 4, c=[1, 2, 3, 0]).pmf_bins_many([5, 6], [[0, 6], [0, 3, 6]]),
+         r"`bounds\[1\]` must increase from 0 to n \+ 1"),
         # left by the argument fuzzing and fixed after it: abstain=5 was an AttributeError ('int' object has no
         # attribute 'items'), an unknown problem was dropped in silence, -1 abstentions taken; RankResult.table(j) past
         # the last k an IndexError, 1e30 an OverflowError; conflict_toy(steps=1e11) a MemoryError

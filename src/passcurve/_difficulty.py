@@ -63,6 +63,7 @@ from ._validation import (
     check_weights,
     fmt,
     pick_model,
+    show_value,
 )
 
 __all__ = [
@@ -1320,12 +1321,32 @@ def _pmf_iv(n: Any, c: Any) -> tuple[np.ndarray, np.ndarray]:
     return n_a.astype(np.float64), c_a.astype(np.float64)
 
 
-def _pmf_bins_iv(n: Any, bounds: Any) -> tuple[int, np.ndarray]:
+def _pmf_bins_iv(n: Any, bounds: Any, name: str = "bounds") -> tuple[int, np.ndarray]:
     n = check_positive_int(n, "n", minimum=0)
-    b = as_int_array(bounds, "bounds", minimum=0, max_ndim=1)
+    b = as_int_array(bounds, name, minimum=0, max_ndim=1)
     if b.ndim != 1 or b.size < 2 or b[0] != 0 or b[-1] != n + 1 or (np.diff(b) <= 0).any():
-        raise PasscurveError("`bounds` must increase from 0 to n + 1")
+        raise PasscurveError(f"`{name}` must increase from 0 to n + 1")
     return n, b
+
+
+def _pmf_bins_many_iv(ns: Any, bounds: Any) -> list[tuple[int, np.ndarray]]:
+    """``ns``, a 1-d sequence of integers >= 0, and ``bounds``, one sequence of bin bounds per n (``bounds[i]``
+    checked as :func:`_pmf_bins_iv` checks one n's)."""
+    def size(x: Any) -> int | None:
+        try:
+            return None if isinstance(x, str | bytes) else len(x)
+        except TypeError:  # a number, None, a 0-d array
+            return None
+
+    k = size(ns)
+    n_a = None if k is None else as_int_array(ns, "ns", minimum=0) if k else np.zeros(0, dtype=np.int64)
+    if n_a is None or n_a.ndim != 1:
+        raise PasscurveError(f"`ns` must be a 1-d sequence of integers (got {show_value(ns)})")
+    m = size(bounds)
+    if m != n_a.size:
+        got = show_value(bounds) if m is None else f"{m} entries for {n_a.size} values of n"
+        raise PasscurveError(f"`bounds` must be a list with one sequence of bin bounds per n in `ns` (got {got})")
+    return [_pmf_bins_iv(int(n), b, f"bounds[{i}]") for i, (n, b) in enumerate(zip(n_a, bounds, strict=True))]
 
 
 class DifficultyModel:
@@ -1557,7 +1578,8 @@ class DifficultyModel:
         compare the two). :class:`GridMixture` sums binomial CDFs instead, exactly. Several n at
         once: :meth:`pmf_bins_many`.
         """
-        return self.pmf_bins_many([n], [bounds])[0]
+        n_c, b = _pmf_bins_iv(n, bounds)  # the errors name `n` and `bounds`, not pmf_bins_many's arguments
+        return self.pmf_bins_many([n_c], [b])[0]
 
     def pmf_bins_many(self, ns: Any, bounds: Any) -> list[np.ndarray]:
         """:meth:`pmf_bins` for each n in ``ns`` with its own ``bounds`` (a list, one per n).
@@ -1566,7 +1588,7 @@ class DifficultyModel:
         model whose whole pmf row has a cheaper form than value-by-value moments (the scaled
         Beta's recurrence) serves a benchmark with thousands of distinct n in one pass.
         """
-        checked = [_pmf_bins_iv(n, b) for n, b in zip(ns, bounds, strict=True)]
+        checked = _pmf_bins_many_iv(ns, bounds)
         out: list[np.ndarray] = [np.empty(0)] * len(checked)
         small = [i for i, (n, _) in enumerate(checked) if n <= _PMF_EXACT_N]
         group: list[int] = []
@@ -2525,7 +2547,7 @@ class GridMixture(DifficultyModel):
         function where the CDF is above 1/2, so a bin far in the upper tail keeps its digits).
         """
         self._check_fitted()
-        return [self._cdf_bins(*_pmf_bins_iv(n, b)) for n, b in zip(ns, bounds, strict=True)]
+        return [self._cdf_bins(n, b) for n, b in _pmf_bins_many_iv(ns, bounds)]
 
     def _cdf_bins(self, n: int, b: np.ndarray) -> np.ndarray:
         g = self.grid_[:, None]
