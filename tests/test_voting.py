@@ -15,8 +15,8 @@ from hypothesis import strategies as st
 
 from passcurve import (
     AnswerTallies,
+    MergedAnswersWarning,
     PasscurveError,
-    PasscurveWarning,
     VoteResult,
     maj_at_k,
     maj_at_k_tallies,
@@ -502,7 +502,7 @@ def test_vote_verdicts_merge_spellings_and_refuse_mixed_judgements(tmp_path):
 
     # "72" and "72." both judged correct: one answer with 3 votes against 71's 1
     path = _lm_eval_log(tmp_path, [[("72", 1)], [("72.", 1)], [("71", 0)], [("72", 1)]])
-    with pytest.warns(PasscurveWarning, match=r"several answers judged correct .*'72', '72\.'"):
+    with pytest.warns(MergedAnswersWarning, match=r"several answers judged correct .*'72', '72\.'"):
         tallies = read_answers(path)
     assert tallies.problem_tallies(0)[0].tolist() == [3, 1] and tallies.problem_tallies(0)[1] == 0
     bad = _lm_eval_log(tmp_path, [[("72", 1)], [("72", 0)]])
@@ -519,7 +519,7 @@ def test_cli_vote_prints_the_several_correct_answers_warning_as_other_warnings(t
     from passcurve.cli._app import run
 
     path = _lm_eval_log(tmp_path, [[("72", 1)], [("72.", 1)], [("71", 0)], [("72", 1)]])
-    want = (f"passcurve: warning: PasscurveWarning: {path.name}: 1 problem(s) have several answers judged correct "
+    want = (f"passcurve: warning: MergedAnswersWarning: {path.name}: 1 problem(s) have several answers judged correct "
             "(e.g. problem '0': '72', '72.'); each problem's correct answers count as one answer in the vote\n")
     with warnings.catch_warnings():
         warnings.simplefilter("default")  # as a user's interpreter runs: shown once per place
@@ -540,12 +540,12 @@ def test_several_correct_answers_warning_counts_the_selected_models_only(tmp_pat
     path.write_text("model,problem_id,attempt,answer,correct\n"
                     "A,p1,1,x72,true\nA,p1,2,x72.,true\nA,p1,3,x5,false\nA,p2,1,x3,true\n"
                     "B,p1,1,x72,true\nB,p1,2,x72,true\nB,p1,3,x5,false\nB,p2,1,x3,true\nB,p2,2,y3,true\n")
-    with pytest.warns(PasscurveWarning, match=r"2 problem\(s\) have several answers judged correct"):
+    with pytest.warns(MergedAnswersWarning, match=r"2 problem\(s\) have several answers judged correct"):
         read_answers(path)
-    with pytest.warns(PasscurveWarning, match=r"1 problem\(s\) .* \(e\.g\. problem 'p1': 'x72', 'x72\.'\)") as rec:
+    with pytest.warns(MergedAnswersWarning, match=r"1 problem\(s\) .* \(e\.g\. problem 'p1': 'x72', 'x72\.'\)") as rec:
         got = read_answers(path, models=["A"])
     assert len(rec) == 1 and got.meta["problems_with_several_correct_answers"] == 1
-    with pytest.warns(PasscurveWarning, match=r"1 problem\(s\) .* \(e\.g\. problem 'p2': 'x3', 'y3'\)"):
+    with pytest.warns(MergedAnswersWarning, match=r"1 problem\(s\) .* \(e\.g\. problem 'p2': 'x3', 'y3'\)"):
         read_answers(path, models=["B"])
     assert run(["vote", str(path), "--models", "B", "--k", "1"]) == 0
     err = capfd.readouterr().err

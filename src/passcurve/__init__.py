@@ -66,6 +66,7 @@ from ._errors import (
     DroppedProblemsWarning,
     ImpossibleMassWarning,
     InputFormatError,
+    MergedAnswersWarning,
     NoHeavyTailWarning,
     PasscurveError,
     PasscurveWarning,

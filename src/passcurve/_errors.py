@@ -24,6 +24,7 @@ __all__ = [
     "DependenceWarning",
     "ConvergenceWarning",
     "UnpairedComparisonWarning",
+    "MergedAnswersWarning",
 ]
 
 
@@ -73,6 +74,11 @@ class ConvergenceWarning(PasscurveWarning):
 
 class UnpairedComparisonWarning(PasscurveWarning):
     """Two models were compared on different problem sets; the comparison is unpaired."""
+
+
+class MergedAnswersWarning(PasscurveWarning):
+    """Several answers of one problem are judged correct (spellings such as "72" and "72."); a vote counts them
+    as one answer."""
 
 
 def record_warning(record: list[str], message: str, category: type[Warning], stacklevel: int = 2) -> None:

@@ -312,7 +312,7 @@ def _tallies_from_verdicts(
     shows) their problems only, so that it says nothing of a model the user left out."""
     import warnings
 
-    from .._errors import PasscurveWarning
+    from .._errors import MergedAnswersWarning
 
     model = _pick(src, "model", model_col, ALIASES["model"], "--model-col", required=False, exclude=(prob, ans, verdict))
     att = _pick(src, "attempt", attempt_col, ALIASES["attempt"], "--attempt-col", required=False,
@@ -354,7 +354,7 @@ def _tallies_from_verdicts(
             f"{src.name}: {multi} problem(s) have several answers judged correct (e.g. problem "
             f"{ex['problem'][i]!r}: {', '.join(repr(v) for v in list(ex['spellings'][i])[:3])}); each problem's "
             "correct answers count as one answer in the vote",
-            PasscurveWarning,
+            MergedAnswersWarning,
             stacklevel=3,
         )
     per = _run(src, base + " SELECT model, problem, abstain FROM p ORDER BY pid")
