@@ -95,6 +95,80 @@ def _fmt_row(row: dict[str, Any], limit: int = 160) -> str:
     return text if len(text) <= limit else text[: limit - 4] + "...}"
 
 
+# ---------------------------------------------------------------------- messages shared with the lazy-frame path
+# (data._frames aggregates Dask, PySpark and polars LazyFrames on their own engine, and reports through these)
+ID_COLUMN = {"problem": "problem-id column", "model": "model column", "attempt": "attempt column"}
+
+
+def missing_value_error(source: str, role: str, col: str, row: dict[str, Any]) -> PasscurveError:
+    """A missing id (NULL, NaN or blank), attempt id or correctness value (``role`` "correct"), quoting ``row``."""
+    if role == "correct":
+        return PasscurveError(
+            f"{source}: correctness column {col!r} has a missing value (null/NaN), e.g. row {_fmt_row(row)}"
+        )
+    return PasscurveError(f"{source}: {ID_COLUMN[role]} {col!r} has a missing value, e.g. row {_fmt_row(row)}")
+
+
+def not_boolean_error(source: str, col: str, problem_col: str, row: dict[str, Any],
+                      threshold: float | None) -> PasscurveError:
+    """A correctness value that is neither true nor false (nor a number, with ``threshold``), quoting ``row``; a
+    row that repeats the header (files joined with their headers) is named as such."""
+    if str(row.get(problem_col)) == problem_col and str(row.get(col)).strip().lower() == col.lower():
+        return PasscurveError(
+            f"{source}: a data row repeats the header (files joined with their headers?), e.g. row "
+            f"{_fmt_row(row)}; remove the repeated header lines"
+        )
+    hint = "; pass `threshold` (--threshold) to turn a score into correct/incorrect" if threshold is None else ""
+    return PasscurveError(
+        f"{source}: correctness column {col!r} holds a value that is not boolean "
+        f"(expected true/false, 0/1{', or a number' if threshold is not None else ''}), "
+        f"e.g. row {_fmt_row(row)}{hint}"
+    )
+
+
+def correctness_type_error(source: str, col: str, kind: str) -> PasscurveError:
+    return PasscurveError(
+        f"{source}: correctness column {col!r} has type {kind}; "
+        "expected bool, 0/1, 'true'/'false' or a numeric score with `threshold`"
+    )
+
+
+def duplicate_attempt_error(source: str, problem: Any, model: Any | None, attempt: Any, k: int) -> PasscurveError:
+    """``attempt`` appears ``k`` times for ``problem`` (of ``model``, when the input has a model column)."""
+    who = f"problem {problem!r}" + ("" if model is None else f" (model {model!r})")
+    return PasscurveError(
+        f"{source}: duplicate (problem, attempt) rows: {who} attempt {attempt} appears {k} times; "
+        "each attempt must appear once"
+    )
+
+
+def check_threshold(threshold: Any) -> float | None:
+    """``threshold``: None or a number (not NaN), as a float."""
+    if threshold is None:
+        return None
+    try:
+        value = float(threshold)
+    except (TypeError, ValueError):
+        raise PasscurveError(f"`threshold` must be a number (got {threshold!r})") from None
+    if value != value:
+        raise PasscurveError("`threshold` must be a number (got NaN)")
+    return value
+
+
+def warn_if_ids_number_rows(source: str, cmap: ColumnMap, n: np.ndarray, stacklevel: int) -> None:
+    """Warn when the problem ids come from the alias "id" and every problem has one sample: in many logs "id"
+    numbers the rows, which makes every sample its own problem. ``stacklevel`` is counted from the caller."""
+    prob_col = cmap.roles["problem"]
+    if cmap.detected.get("problem") == "alias" and prob_col.lower() == "id" and n.size > 1 and n.max() == 1:
+        warnings.warn(
+            f"{source}: every problem has one sample, with problem ids from column {prob_col!r}; if that "
+            "column numbers the rows rather than the problems, name the problem column (`--problem-col`, "
+            "`problem_col=` in Python)",
+            DegenerateDataWarning,
+            stacklevel=stacklevel + 1,
+        )
+
+
 def runs_of_ids(src: Source, n: Any, fp: Any) -> bool:
     """True when every group's fingerprint ``fp`` (``bit_xor(hash(id::BIGINT))`` over its ``n`` rows) is that of
     the run 0..n-1 or 1..n: its ids are then that run, without duplicates (see
@@ -200,10 +274,7 @@ class Samples:
                 f"CASE {header}{num}WHEN {s} IN ({_words(TRUE_WORDS)}) THEN TRUE "
                 f"WHEN {s} IN ({_words(FALSE_WORDS)}) OR starts_with({s}, 'failed') THEN FALSE ELSE NULL END"
             )
-        raise PasscurveError(
-            f"{self.source}: correctness column {col!r} has type {self._types[col]}; "
-            "expected bool, 0/1, 'true'/'false' or a numeric score with `threshold`"
-        )
+        raise correctness_type_error(self.source, col, self._types[col])
 
     def _canonical_sql(self) -> str:
         # attempt ids of mixed JSON types (1 and "1") are compared as text, so that they are one id (a duplicate)
@@ -318,60 +389,29 @@ class Samples:
             )
         )
         meta["stopping_time"] = stopping_time_evidence(model, n, c, last_correct, self.source, models=models)
-        prob_col = self.columns.roles["problem"]
-        if self.columns.detected.get("problem") == "alias" and prob_col.lower() == "id" and n.size > 1 and n.max() == 1:
-            # "id" is the weakest alias: in many logs it numbers the rows, which makes every sample its own problem
-            warnings.warn(
-                f"{self.source}: every problem has one sample, with problem ids from column {prob_col!r}; if that "
-                "column numbers the rows rather than the problems, name the problem column (`--problem-col`, "
-                "`problem_col=` in Python)",
-                DegenerateDataWarning,
-                stacklevel=3,
-            )
+        warn_if_ids_number_rows(self.source, self.columns, n, stacklevel=3)
         # Valid by construction (GROUP BY keys are unique, 0 <= c <= n, n >= 1, no NULL keys
         # after _check_nulls), so skip from_arrays' per-row re-validation (0.9 s per 10^6 groups).
         return Counts(model, problem, n, c, None, None, self.source, meta)
 
     def _check_nulls(self, g: dict[str, np.ndarray]) -> None:
+        roles = self.columns.roles
         if np.asarray(g["null_problem"]).any():
-            col = self.columns.roles["problem"]
             row = self._first_row(f"({self._text('problem')}) IS NULL")
-            raise PasscurveError(
-                f"{self.source}: problem-id column {col!r} has a missing value, e.g. row {_fmt_row(row)}"
-            )
+            raise missing_value_error(self.source, "problem", roles["problem"], row)
         if (np.asarray(g["model"], dtype=object) == None).any():  # noqa: E711 - object array
-            col = self.columns.roles["model"]
             row = self._first_row(f"({self._text('model')}) IS NULL")
-            raise PasscurveError(
-                f"{self.source}: model column {col!r} has a missing value, e.g. row {_fmt_row(row)}"
-            )
+            raise missing_value_error(self.source, "model", roles["model"], row)
         if np.asarray(g["n_bad"]).sum() > 0:
-            col = self.columns.roles["correct"]
+            col = roles["correct"]
             q = json_value(col, self._types[col])
             t = self._types[col].upper()
             nan = f" OR {is_nan(q)}" if t in _FLOAT_TYPES else ""
             row = self._first_row(f"{q} IS NULL{nan}")
             if row:
-                raise PasscurveError(
-                    f"{self.source}: correctness column {col!r} has a missing value (null/NaN), e.g. row {_fmt_row(row)}"
-                )
+                raise missing_value_error(self.source, "correct", col, row)
             row = self._first_row(f"({self._correct_expr}) IS NULL")
-            pcol = self.columns.roles["problem"]
-            if str(row.get(pcol)) == pcol and str(row.get(col)).strip().lower() == col.lower():
-                raise PasscurveError(
-                    f"{self.source}: a data row repeats the header (files joined with their headers?), e.g. row "
-                    f"{_fmt_row(row)}; remove the repeated header lines"
-                )
-            hint = (
-                "; pass `threshold` (--threshold) to turn a score into correct/incorrect"
-                if self.threshold is None
-                else ""
-            )
-            raise PasscurveError(
-                f"{self.source}: correctness column {col!r} holds a value that is not boolean "
-                f"(expected true/false, 0/1{', or a number' if self.threshold is not None else ''}), "
-                f"e.g. row {_fmt_row(row)}{hint}"
-            )
+            raise not_boolean_error(self.source, col, roles["problem"], row, self.threshold)
 
     def _check_duplicates(self, g: dict[str, np.ndarray], int_attempt: bool) -> None:
         col = self.columns.roles["attempt"]
@@ -392,21 +432,14 @@ class Samples:
         # NULL attempt ids (they also break the range check above)
         row = self._first_row(f"{json_value(col, self._types[col])} IS NULL")
         if row:
-            raise PasscurveError(
-                f"{self.source}: attempt column {col!r} has a missing value, e.g. row {_fmt_row(row)}"
-            )
+            raise missing_value_error(self.source, "attempt", col, row)
         dup = self._run(
             "SELECT model, CAST(problem AS VARCHAR) AS problem, CAST(attempt AS VARCHAR) AS attempt, count(*) AS k "
             "FROM samples GROUP BY model, problem, attempt HAVING count(*) > 1 LIMIT 1"
         )
         if dup["k"].size:
-            who = f"problem {dup['problem'][0]!r}"
-            if self.columns.get("model") is not None:
-                who += f" (model {dup['model'][0]!r})"
-            raise PasscurveError(
-                f"{self.source}: duplicate (problem, attempt) rows: {who} attempt {dup['attempt'][0]} "
-                f"appears {int(dup['k'][0])} times; each attempt must appear once"
-            )
+            model = dup["model"][0] if self.columns.get("model") is not None else None
+            raise duplicate_attempt_error(self.source, dup["problem"][0], model, dup["attempt"][0], int(dup["k"][0]))
 
     def _count_value(self, role: str) -> str:
         """A count column as a DOUBLE, NULL where its value is not a number. A JSON column (values of mixed types)
@@ -547,12 +580,7 @@ def build_samples(
 ) -> Samples:
     """Resolve columns on ``src`` and wrap it as :class:`Samples`."""
     if threshold is not None:
-        try:
-            threshold = float(threshold)
-        except (TypeError, ValueError):
-            raise PasscurveError(f"`threshold` must be a number (got {threshold!r})") from None
-        if threshold != threshold:
-            raise PasscurveError("`threshold` must be a number (got NaN)")
+        threshold = check_threshold(threshold)
     elif src.threshold is not None:
         threshold = src.threshold
     cols = src.columns
