@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import shutil
 
 import duckdb
@@ -11,7 +12,7 @@ import polars as pl
 import pyarrow as pa
 import pytest
 
-from passcurve import PasscurveError, counts_from_frame, simulate
+from passcurve import DegenerateDataWarning, PasscurveError, counts_from_frame, simulate
 
 
 def as_set(counts):
@@ -71,12 +72,86 @@ def test_bad_frame_type():
         counts_from_frame([1, 2, 3])
 
 
-def test_polars_lazy_bad_values():
-    lf = pl.DataFrame({"problem_id": ["a", "a"], "correct": ["yes", "perhaps"]}).lazy()
-    with pytest.raises(PasscurveError, match="non-boolean"):
-        counts_from_frame(lf)
-    lf = pl.DataFrame({"problem_id": ["a", "a"], "attempt": [1, 1], "correct": [True, False]}).lazy()
-    with pytest.raises(PasscurveError, match="duplicate"):
+NAN = float("nan")
+
+# bad frames: (columns, counts_from_frame kwargs, message). A polars DataFrame is read by DuckDB and a polars
+# LazyFrame on its own engine through narwhals; both must give this one-line error, and the same text.
+BAD_FRAMES = {
+    "null_problem": ({"problem_id": ["a", None], "correct": [True, True]}, {},
+                     r"problem-id column 'problem_id' has a missing value, e.g. row \{problem_id=None, correct=True\}"),
+    "nan_problem": ({"problem_id": [1.0, NAN], "correct": [True, True]}, {},
+                    r"problem-id column 'problem_id' has a missing value, e.g. row \{problem_id=nan"),
+    "blank_problem": ({"problem_id": ["a", " "], "correct": [True, True]}, {},
+                      r"problem-id column 'problem_id' has a missing value, e.g. row \{problem_id=' '"),
+    "tab_problem": ({"problem_id": ["a", "\t"], "correct": [True, True]}, {},
+                    r"problem-id column 'problem_id' has a missing value, e.g. row \{problem_id='\\t'"),
+    "blank_model": ({"model": ["m", ""], "problem_id": ["a", "a"], "correct": [True, True]}, {},
+                    r"model column 'model' has a missing value, e.g. row \{model='', problem_id='a'"),
+    "null_model": ({"model": ["m", None], "problem_id": ["a", "a"], "correct": [True, True]}, {},
+                   r"model column 'model' has a missing value, e.g. row \{model=None"),
+    "nan_score_threshold": ({"problem_id": ["a", "a", "a"], "score": [1.0, NAN, 0.0]}, {"threshold": 0.5},
+                            r"correctness column 'score' has a missing value \(null/NaN\), e.g. row "
+                            r"\{problem_id='a', score=nan\}"),
+    "nan_float_correct": ({"problem_id": ["a", "a"], "correct": [1.0, NAN]}, {},
+                          r"correctness column 'correct' has a missing value \(null/NaN\)"),
+    "null_bool_correct": ({"problem_id": ["a", "a"], "correct": [True, None]}, {},
+                          r"correctness column 'correct' has a missing value \(null/NaN\)"),
+    "non_boolean_word": ({"problem_id": ["a", "a"], "correct": ["yes", "perhaps"]}, {},
+                         r"holds a value that is not boolean .* e.g. row \{problem_id='a', correct='perhaps'\}; "
+                         r"pass `threshold`"),
+    "score_without_threshold": ({"problem_id": ["a"], "score": [0.7]}, {}, r"not boolean .*score=0.7.*threshold"),
+    "repeated_header": ({"problem_id": ["a", "problem_id"], "correct": ["1", "correct"]}, {},
+                        r"a data row repeats the header"),
+    "null_attempt": ({"problem_id": ["a", "a"], "attempt": [0, None], "correct": [True, False]}, {},
+                     r"attempt column 'attempt' has a missing value, e.g. row \{problem_id='a', attempt=None"),
+    "duplicate_attempt": ({"model": ["m"] * 3, "problem_id": ["a"] * 3, "attempt": [0, 1, 1], "correct": [1, 0, 1]},
+                          {}, r"duplicate \(problem, attempt\) rows: problem 'a' \(model 'm'\) attempt 1 appears 2 "
+                          r"times; each attempt must appear once"),
+    "threshold_not_a_number": ({"problem_id": ["a"], "score": [0.4]}, {"threshold": "high"},
+                               r"`threshold` must be a number \(got 'high'\)"),
+    "threshold_nan": ({"problem_id": ["a"], "score": [0.4]}, {"threshold": NAN}, r"`threshold` must be a number"),
+    "boolean_count": ({"problem_id": ["a", "b"], "n": [10, 10], "c": [True, False]}, {},
+                      r"column 'c' \(`c`\) holds booleans"),
+    "tab_problem_counts": ({"problem_id": ["a", "\t"], "n": [10, 10], "c": [1, 2]}, {},
+                           r"problem-id column 'problem_id' is empty in row 2"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(BAD_FRAMES))
+def test_bad_frames_same_error_eager_and_lazy(case):
+    # the lazy path (narwhals) lacked the DuckDB readers' rules: NaN, null and blank ids were problems ('NaN', '',
+    # 'None'), a NaN score with a threshold was 'non-boolean', a float 0/1 column a polars error, a null attempt
+    # and a repeated header row passed, a bad threshold was a polars ComputeError
+    columns, kwargs, pattern = BAD_FRAMES[case]
+    messages = []
+    for frame in (pl.DataFrame(columns, strict=False), pl.DataFrame(columns, strict=False).lazy()):
+        with pytest.raises(PasscurveError) as info:
+            counts_from_frame(frame, **kwargs)
+        msg = str(info.value)
+        assert "\n" not in msg and re.search(pattern, msg), msg
+        messages.append(msg)
+    assert messages[0] == messages[1]
+
+
+def test_lazy_frame_reads_values_as_duckdb_does():
+    # float 0/1, quoted or padded words, numeric strings against a threshold: the same counts on both paths
+    cases = [
+        ({"problem_id": ["a", "a", "b"], "correct": [1.0, 0.0, 1.0]}, {}),
+        ({"problem_id": ["a", "a", "b", "b"], "correct": [' "TRUE"', "failed: timeout", "no ", "Pass"]}, {}),
+        ({"problem_id": ["a", "a", "b", "b"], "score": ["0.7", "0.2", "1e0", "yes"]}, {"threshold": 0.5}),
+        ({"problem_id": [1, 2, 2], "attempt": [0, 0, 1], "correct": [True, False, True]}, {}),
+    ]
+    for columns, kwargs in cases:
+        eager = counts_from_frame(pl.DataFrame(columns), **kwargs)
+        lazy = counts_from_frame(pl.DataFrame(columns).lazy(), **kwargs)
+        assert lazy.meta["reader"] == "narwhals/polars"
+        assert as_set(lazy) == as_set(eager), columns
+    assert as_set(lazy) == {("frame", "1", 1, 1), ("frame", "2", 2, 1)}
+
+
+def test_lazy_frame_warns_when_ids_number_the_rows():
+    lf = pl.DataFrame({"id": [1, 2, 3], "correct": [True, False, True]}).lazy()
+    with pytest.warns(DegenerateDataWarning, match="every problem has one sample, with problem ids from column 'id'"):
         counts_from_frame(lf)
 
 
@@ -126,3 +201,14 @@ def test_pyspark(bench):
         assert got.meta["reader"] == "narwhals/pyspark"  # aggregated by Spark, not collected to pandas
     finally:
         spark.stop()
+
+
+def test_dask_bad_frames(dask_client):
+    # the same rules on Dask, whose group_by takes only elementary aggregations (a sum of an expression failed)
+    import dask.dataframe as dd
+
+    for case in ("nan_problem", "blank_model", "nan_score_threshold", "repeated_header", "duplicate_attempt"):
+        columns, kwargs, pattern = BAD_FRAMES[case]
+        ddf = dd.from_pandas(pl.DataFrame(columns, strict=False).to_pandas(), npartitions=2)
+        with pytest.raises(PasscurveError, match=pattern):
+            counts_from_frame(ddf, **kwargs)

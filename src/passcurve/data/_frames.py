@@ -16,9 +16,20 @@ import numpy as np
 
 from .._counts import Counts
 from .._errors import PasscurveError
-from ._columns import resolve_columns
-from ._samples import FALSE_WORDS, TRUE_WORDS, build_samples, stopping_time_evidence
-from ._source import open_frame
+from ._columns import WHITESPACE, resolve_columns
+from ._samples import (
+    FALSE_WORDS,
+    TRUE_WORDS,
+    build_samples,
+    check_threshold,
+    correctness_type_error,
+    duplicate_attempt_error,
+    missing_value_error,
+    not_boolean_error,
+    stopping_time_evidence,
+    warn_if_ids_number_rows,
+)
+from ._source import no_rows_error, open_frame
 
 __all__ = ["counts_from_frame"]
 
@@ -63,6 +74,10 @@ def counts_from_frame(
 
 
 def _counts_narwhals(df: Any, overrides: dict[str, str | None], threshold: float | None, name: str) -> Counts:
+    """Aggregate a lazy frame on its own engine, with the rules and messages of the DuckDB path (data._samples):
+    NULL, NaN and blank ids are missing, a NaN score is missing (not above every threshold), the correctness words
+    and numbers are read alike, a repeated header row is named, and so are missing and duplicate attempt ids.
+    Only the grouped result and, on an error, one offending row come back to this process."""
     try:
         import narwhals as nw
     except ImportError:  # pragma: no cover - optional dependency
@@ -78,6 +93,7 @@ def _counts_narwhals(df: Any, overrides: dict[str, str | None], threshold: float
         raise PasscurveError(
             f"`df` must be a pandas, polars, pyarrow, DuckDB, Dask or PySpark frame (got {type(df).__name__})"
         ) from None
+    threshold = check_threshold(threshold)
     lf = frame.lazy() if isinstance(frame, nw.DataFrame) else frame
     schema = dict(lf.collect_schema())
     columns = list(schema)
@@ -91,74 +107,103 @@ def _counts_narwhals(df: Any, overrides: dict[str, str | None], threshold: float
         small = lf.select(sel).collect().to_arrow()
         return _finish_small(small, name, engine, cmap.to_dict(), threshold=None)
 
-    ctype = schema[r["correct"]]
-    col = nw.col(r["correct"])
-    if ctype == nw.Boolean:
-        corr = col
-    elif ctype.is_numeric():
-        corr = col >= threshold if threshold is not None else col.is_in([0, 1]) & (col == 1)
-        ok = ~col.is_null() & (col >= threshold if threshold is not None else col.is_in([0, 1]))
-    elif ctype == nw.String:
-        s = col.str.strip_chars().str.to_lowercase()
-        corr = s.is_in(list(TRUE_WORDS))
-        ok = s.is_in(list(TRUE_WORDS)) | s.is_in(list(FALSE_WORDS)) | s.str.starts_with("failed")
-    else:
-        raise PasscurveError(
-            f"{name}: correctness column {r['correct']!r} has type {ctype}; expected bool, 0/1 or a score"
-        )
-    if ctype == nw.Boolean:
-        ok = ~col.is_null()
-    elif ctype.is_numeric() and threshold is not None:
-        ok = ~col.is_null() & ~col.is_nan() if ctype.is_float() else ~col.is_null()
-    model_expr = nw.col(r["model"]) if "model" in r else nw.lit(name)
+    problem = _nw_identifier(nw, r["problem"], schema[r["problem"]])
+    model = _nw_identifier(nw, r["model"], schema[r["model"]]) if "model" in r else nw.lit(name, nw.String)
+    correct = _nw_correct(nw, r["correct"], schema[r["correct"]], threshold, r["problem"], problem, name)
+    att = r.get("attempt")
+    # per-row values first: Dask's group_by takes elementary aggregations of columns only
     keyed = lf.with_columns(
-        model_expr.cast(nw.String).alias("__pc_model"),
-        nw.col(r["problem"]).cast(nw.String).alias("__pc_problem"),
-        corr.fill_null(False).cast(nw.Int64).alias("__pc_c"),
-        (~ok.fill_null(False)).cast(nw.Int64).alias("__pc_bad"),
+        model.alias("__pc_model"),
+        problem.alias("__pc_problem"),
+        correct.fill_null(False).cast(nw.Int64).alias("__pc_c"),
+        correct.is_null().cast(nw.Int64).alias("__pc_bad"),
+        *([] if att is None else [nw.col(att).is_null().cast(nw.Int64).alias("__pc_att_null")]),
     )
-    aggs = [
-        nw.len().alias("n"),
-        nw.col("__pc_c").sum().alias("c"),
-        nw.col("__pc_bad").sum().alias("n_bad"),
-    ]
-    if "attempt" in r:
-        aggs.append(nw.col(r["attempt"]).n_unique().alias("n_att_distinct"))
+    aggs = [nw.len().alias("n"), nw.col("__pc_c").sum().alias("c"), nw.col("__pc_bad").sum().alias("n_bad")]
+    if att is not None:
+        aggs.append(nw.col("__pc_att_null").sum().alias("n_att_null"))
     grouped = keyed.group_by("__pc_model", "__pc_problem").agg(*aggs).collect()
     g = {k: np.asarray(v) for k, v in grouped.to_dict(as_series=False).items()}
     if g["n"].size == 0:
-        raise PasscurveError(f"{name} has no rows")
-    bad = np.flatnonzero(g["n_bad"] > 0)
-    if bad.size:
-        i = bad[0]
-        raise PasscurveError(
-            f"{name}: correctness column {r['correct']!r} holds a missing or non-boolean value for problem "
-            f"{g['__pc_problem'][i]!r} (expected true/false or 0/1{'' if threshold is not None else '; pass `threshold` for scores'})"
+        raise no_rows_error(name)
+
+    def first_row(where: Any) -> dict[str, Any]:
+        rows = lf.filter(where).head(1).collect().rows(named=True)
+        return dict(rows[0]) if rows else {}
+
+    # the checks of Samples._check_nulls and _check_duplicates, in their order
+    if (g["__pc_problem"] == None).any():  # noqa: E711 - object array
+        raise missing_value_error(name, "problem", r["problem"], first_row(problem.is_null()))
+    if (g["__pc_model"] == None).any():  # noqa: E711
+        raise missing_value_error(name, "model", r["model"], first_row(model.is_null()))
+    if (g["n_bad"] > 0).any():
+        col = nw.col(r["correct"])
+        missing = col.is_null() | col.is_nan() if schema[r["correct"]].is_float() else col.is_null()
+        row = first_row(missing)
+        if row:
+            raise missing_value_error(name, "correct", r["correct"], row)
+        raise not_boolean_error(name, r["correct"], r["problem"], first_row(correct.is_null()), threshold)
+    if att is not None:
+        if (g["n_att_null"] > 0).any():
+            raise missing_value_error(name, "attempt", att, first_row(nw.col(att).is_null()))
+        # exact, in one more pass over the rows: a distinct count of attempts per (model, problem) missed, on a
+        # Dask frame of several partitions, an attempt repeated in two partitions
+        dup = (
+            keyed.group_by("__pc_model", "__pc_problem", att).agg(nw.len().alias("__pc_k"))
+            .filter(nw.col("__pc_k") > 1).head(1).collect().rows(named=True)
         )
-    if (g["__pc_problem"] == None).any():  # noqa: E711
-        raise PasscurveError(f"{name}: problem-id column {r['problem']!r} has a missing value")
-    if "n_att_distinct" in g:
-        dup = np.flatnonzero(g["n_att_distinct"] < g["n"])
-        if dup.size:
-            i = dup[0]
-            raise PasscurveError(
-                f"{name}: duplicate (problem, attempt) rows for problem {g['__pc_problem'][i]!r}: "
-                f"{int(g['n'][i])} rows but {int(g['n_att_distinct'][i])} distinct attempts"
-            )
-    m = np.asarray(g["__pc_model"], dtype=object)
+        if dup:
+            hit = dup[0]
+            model_id = hit["__pc_model"] if "model" in r else None
+            raise duplicate_attempt_error(name, hit["__pc_problem"], model_id, hit[att], int(hit["__pc_k"]))
+    m_a = np.asarray(g["__pc_model"], dtype=object)
+    p_a = np.asarray(g["__pc_problem"], dtype=object)
     n_a = g["n"].astype(np.int64)
-    c_a = g["c"].astype(np.int64)
+    c_a = np.asarray(g["c"], dtype=np.int64)
     meta = {"reader": f"narwhals/{engine}", "layout": "samples", **cmap.to_dict(), "threshold": threshold}
-    meta["stopping_time"] = stopping_time_evidence(m, n_a, c_a, None, name)
-    order = np.lexsort((np.asarray(g["__pc_problem"], dtype=str), m.astype(str)))
-    return Counts.from_arrays(
-        n_a[order],
-        c_a[order],
-        problem=np.asarray(g["__pc_problem"], dtype=object)[order],
-        model=m[order],
-        source=name,
-        meta=meta,
+    meta["stopping_time"] = stopping_time_evidence(m_a, n_a, c_a, None, name)
+    warn_if_ids_number_rows(name, cmap, n_a, stacklevel=4)
+    order = np.lexsort((p_a.astype(str), m_a.astype(str)))
+    return Counts.from_arrays(n_a[order], c_a[order], problem=p_a[order], model=m_a[order], source=name, meta=meta)
+
+
+# a number as DuckDB's TRY_CAST(... AS DOUBLE) reads it (in lower case, without surrounding spaces or quotes)
+_NUMBER = r"^[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)(e[+-]?[0-9]+)?$|^[+-]?(inf|infinity)$"
+
+
+def _nw_identifier(nw: Any, col: str, dtype: Any) -> Any:
+    """An id column as text, missing (null) where it is null, a float NaN or blank (:data:`WHITESPACE` only), as
+    data._columns.identifier makes it in SQL."""
+    e = nw.col(col)
+    if dtype.is_float():
+        return nw.when(~e.is_nan()).then(e).cast(nw.String)
+    text = e.cast(nw.String)
+    return nw.when(text.str.strip_chars(WHITESPACE) != "").then(text)
+
+
+def _nw_correct(nw: Any, col: str, dtype: Any, threshold: float | None, problem_col: str, problem: Any,
+                name: str) -> Any:
+    """The correctness of a sample as a boolean expression, null where the value is missing or not boolean: the
+    rules of Samples._correctness_expr (the same words, numbers and header-row test)."""
+    e = nw.col(col)
+    if dtype == nw.Boolean:
+        return e
+    if dtype.is_numeric():
+        if threshold is not None:
+            return nw.when(~e.is_nan()).then(e >= threshold) if dtype.is_float() else e >= threshold
+        return nw.when((e == 1) | (e == 0)).then(e == 1)
+    if dtype != nw.String:
+        raise correctness_type_error(name, col, str(dtype))
+    s = e.str.strip_chars(' "').str.to_lowercase()
+    word = nw.when(s.is_in(list(TRUE_WORDS))).then(nw.lit(True)).otherwise(
+        nw.when(s.is_in(list(FALSE_WORDS)) | s.str.starts_with("failed")).then(nw.lit(False))
     )
+    if threshold is not None:
+        number = s.str.contains(_NUMBER)
+        value = nw.when(number).then(s).otherwise(nw.lit("nan")).cast(nw.Float64)
+        word = nw.when(number).then(value >= threshold).otherwise(word)
+    header = ((s == col.lower()) & (problem == problem_col)).fill_null(False)
+    return nw.when(~header).then(word)
 
 
 def _finish_small(
