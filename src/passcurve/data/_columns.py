@@ -99,8 +99,14 @@ WHITESPACE = "".join(ch for ch in map(chr, range(0x3001)) if ch.isspace())
 
 def is_blank(expr: str) -> str:
     """SQL that is true where the text ``expr`` is empty or :data:`WHITESPACE` only (NULL stays NULL). Not
-    ``trim(expr) = ''``: DuckDB's ``trim`` removes spaces but not a tab or a newline, so an id '\\t' was a problem."""
-    return f"trim({expr}, '{WHITESPACE}') = ''"
+    ``trim(expr) = ''``: DuckDB's ``trim`` removes spaces but not a tab or a newline, so an id '\\t' was a problem.
+
+    ``trim`` with a set of 29 characters costs ~15x the plain one per row (15.2 against 0.9 s on 20M ids in one
+    GROUP BY), so it runs only where the first character can be whitespace: below '!' (U+0000..U+0020, and the
+    empty string) or from U+0085 on (DuckDB compares text by its UTF-8 bytes, which order as the code points do;
+    U+0021..U+0084 hold no whitespace). The guard costs less than the plain ``trim`` did (0.35 s there, none 0.33 s).
+    """
+    return f"(({expr} < '!' OR {expr} >= '{chr(0x85)}') AND trim({expr}, '{WHITESPACE}') = '')"
 
 
 def identifier(name: str, kind: str) -> str:
