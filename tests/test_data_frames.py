@@ -133,6 +133,25 @@ def test_bad_frames_same_error_eager_and_lazy(case):
     assert messages[0] == messages[1]
 
 
+def test_blank_categorical_ids_are_missing():
+    # a categorical id column (DuckDB's ENUM) skipped the blank rule: a pandas category '' was read as a problem named ''
+    # (and ' \t' as one named ' \t'); every frame type now gives the missing-value error
+    frames = [
+        pd.DataFrame({"problem_id": pd.Categorical(["a", "a", "", ""]), "correct": [True, False, True, True]}),
+        pd.DataFrame({"problem_id": pd.Categorical(["a", " \t"]), "correct": [True, True]}),
+        pa.table({"problem_id": pa.array(["a", "", "a"]).dictionary_encode(), "correct": [True, False, True]}),
+        pl.DataFrame({"problem_id": ["a", "\t"], "correct": [True, True]}, schema_overrides={"problem_id": pl.Categorical}),
+        pl.DataFrame({"problem_id": ["a", "\t"], "correct": [True, True]},
+                     schema_overrides={"problem_id": pl.Categorical}).lazy(),
+        pd.DataFrame({"model": pd.Categorical(["m", ""]), "problem_id": ["a", "a"], "correct": [True, True]}),
+    ]
+    for frame in frames:
+        with pytest.raises(PasscurveError, match=r"(problem-id|model) column '(problem_id|model)' has a missing value"):
+            counts_from_frame(frame)
+    good = counts_from_frame(pd.DataFrame({"problem_id": pd.Categorical(["a", "a", "b"]), "correct": [1, 0, 1]}))
+    assert list(good.problem) == ["a", "b"] and list(good.n) == [2, 1] and list(good.c) == [1, 1]
+
+
 def test_lazy_frame_reads_values_as_duckdb_does():
     # float 0/1, quoted or padded words, numeric strings against a threshold: the same counts on both paths
     cases = [

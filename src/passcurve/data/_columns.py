@@ -113,11 +113,15 @@ def identifier(name: str, kind: str) -> str:
     """Identifier column ``name`` (problem or model id) of DuckDB type ``kind`` as SQL (:func:`json_unwrapped`),
     with every missing value as NULL: besides NULL, a float NaN (a numeric id column's missing value, which would
     read as the id 'nan' and merge every row without an id into one problem) and a blank string (a JSON "" or
-    "\\t", :func:`is_blank`; a CSV reads an empty field as NULL). The type of the column is kept."""
+    "\\t", :func:`is_blank`; a CSV reads an empty field as NULL). The type of the column is kept, except that a
+    categorical column (DuckDB's ENUM: a pandas categorical, an Arrow dictionary) becomes its text, whose blank
+    categories are missing too (a category '' had been read as a problem named '')."""
     q = json_unwrapped(name, kind)
     k = kind.upper()
     if k in ("FLOAT", "DOUBLE", "REAL"):
         return f"CASE WHEN {is_nan(q)} THEN NULL ELSE {q} END"
+    if k.startswith("ENUM"):
+        q, k = f"CAST({q} AS VARCHAR)", "VARCHAR"
     if k in ("VARCHAR", "JSON"):
         return f"CASE WHEN {is_blank(q)} THEN NULL ELSE {q} END"
     return q
