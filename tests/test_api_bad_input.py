@@ -210,7 +210,7 @@ C2 = pc.Counts.from_arrays([10] * 6, [1, 2, 3, 4, 5, 6], problem=["a", "b", "c"]
         (lambda: pc.BetaBinomial().fit(n=[10] * 4, c=[1, 2, 3, 0]).pmf_bins_many([5], None),
          r"`bounds` must be a list with one sequence of bin bounds per n in `ns` \(got None\)"),
         (lambda: pc.GridMixture().fit(n=[10] * 4, c=[1, 2, 3, 0]).pmf_bins_many([5, 6], [[0, 6]]),
-         r"`bounds` must be a list .* \(got 1 entries for 2 values of n\)"),
+         r"`bounds` must be a list .* \(got 1 entry for 2 values of n\)"),
         (lambda: pc.GridMixture().fit(n=[10] * 4, c=[1, 2, 3, 0]).pmf_bins_many([5, 6], [[0, 6], [0, 3, 6]]),
          r"`bounds\[1\]` must increase from 0 to n \+ 1"),
         # left by the argument fuzzing and fixed after it: abstain=5 was an AttributeError ('int' object has no

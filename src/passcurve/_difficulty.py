@@ -1344,7 +1344,7 @@ def _pmf_bins_many_iv(ns: Any, bounds: Any) -> list[tuple[int, np.ndarray]]:
         raise PasscurveError(f"`ns` must be a 1-d sequence of integers (got {show_value(ns)})")
     m = size(bounds)
     if m != n_a.size:
-        got = show_value(bounds) if m is None else f"{m} entries for {n_a.size} values of n"
+        got = show_value(bounds) if m is None else f"{m} {'entry' if m == 1 else 'entries'} for {n_a.size} values of n"
         raise PasscurveError(f"`bounds` must be a list with one sequence of bin bounds per n in `ns` (got {got})")
     return [_pmf_bins_iv(int(n), b, f"bounds[{i}]") for i, (n, b) in enumerate(zip(n_a, bounds, strict=True))]
 
