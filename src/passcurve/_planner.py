@@ -639,7 +639,7 @@ def _hier_stats_quad(
     at least _QUAD_SCALE outcomes: the outcomes xmin..L-1 and U+1..xmax are summed exactly, and
     Σ_{x=L}^{U} g(x) = ∫_{L-½}^{U+½} g dx + Euler-Maclaurin terms at the two ends (from differences
     of g at 4 outcomes; the interior terms telescope), the integral by Gauss-Legendre on panels a
-    couple of local scales wide (_QUAD_STEP) and split where h becomes negligible. About 2,000
+    couple of local scales wide (_QUAD_STEP) and split where h becomes negligible. 250-1,000
     evaluations per row whatever m, against m times the posterior's width. Returns (values, ok);
     rows for which it would not save much (ok False) are left to the exact sums.
     """
