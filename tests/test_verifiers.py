@@ -105,6 +105,24 @@ def test_cli_verifiers_not_boolean_exit_2(tmp_path, capfd):
     assert len(err.strip().splitlines()) == 1
 
 
+@pytest.mark.parametrize("name, text", [
+    ("v.jsonl", '{"problem_id": "a", "base": true, "plus": true}\n{"problem_id": "a", "base": null, "plus": false}\n'),
+    ("v.csv", "problem_id,base,plus\na,1.0,1\na,nan,0\n"),
+    ("v.csv", "problem_id,base,plus\na,true,true\na,,false\n"),
+])
+def test_cli_verifiers_missing_verdict_is_named_missing(tmp_path, capfd, name, text):
+    # a null, NaN or empty verdict said "is not boolean (true/false, 0/1)"; it is a missing value, as the samples
+    # reader names a missing correctness value
+    from passcurve.cli._app import run
+
+    path = tmp_path / name
+    path.write_text(text)
+    code = run(["verifiers", str(path), "--base", "base", "--strict", "plus"])
+    err = capfd.readouterr().err
+    assert code == 2 and "verdict column 'base' (`--base`) has a missing value (null/NaN), e.g. row" in err
+    assert len(err.strip().splitlines()) == 1
+
+
 def test_read_verdicts_unknown_column(tmp_path):
     from passcurve.data import read_verdicts
 

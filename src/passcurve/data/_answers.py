@@ -18,7 +18,7 @@ import numpy as np
 
 from .._counts import models_mask
 from .._errors import PasscurveError
-from ._columns import ALIASES, identifier, json_unwrapped, quote
+from ._columns import ALIASES, identifier, is_nan, json_unwrapped, json_value, quote
 from ._samples import FALSE_WORDS, TRUE_WORDS, _fmt_row, runs_of_ids
 from ._source import Source, duck_error, no_rows_error, open_file
 
@@ -393,6 +393,15 @@ def _bool_expr(src: Source, col: str, option: str) -> str:
 def _check_bool(src: Source, col: str, expr: str, option: str) -> None:
     got = _run(src, f"SELECT count(*) AS bad FROM src WHERE ({expr}) IS NULL")
     if int(got["bad"][0]):
+        # a missing verdict (NULL, a JSON null, a float NaN) is named as such, as the samples reader names a missing
+        # correctness value; anything else is not boolean
+        t = src.types[col].upper()
+        missing = f"{json_value(col, t)} IS NULL" + (f" OR {is_nan(quote(col))}" if t in ("FLOAT", "DOUBLE", "REAL") else "")
+        if int(_run(src, f"SELECT count(*) AS bad FROM src WHERE {missing}")["bad"][0]):
+            row = _first_row(src, missing)
+            raise PasscurveError(
+                f"{src.name}: verdict column {col!r} (`{option}`) has a missing value (null/NaN), e.g. row {row}"
+            )
         row = _first_row(src, f"({expr}) IS NULL")
         raise PasscurveError(
             f"{src.name}: verdict column {col!r} (`{option}`) is not boolean (true/false, 0/1), e.g. row {row}"
