@@ -292,6 +292,25 @@ def test_all_zero_benchmark_has_a_nonzero_upper_bound(method):
     assert hi[0, 0] == pytest.approx(t**2 / (40 + t**2), rel=1e-9)
 
 
+def test_rare_event_bound_survives_subnormal_scores():
+    # pass^k at large k is ~1e-319 on one problem and 0 elsewhere (Pythia 160M at k = 200): squaring
+    # such scores underflows, but the mean still rests on one problem and gets the same Wilson bound
+    # as the exactly-zero columns beside it
+    S = np.zeros((128, 3))
+    S[0, 0] = 3e-317
+    S[0, 1] = 1e-100
+    assert _rare(S).tolist() == [True, True, True]
+    assert not _rare(np.full((128, 1), 1e-200))[0]
+    n = np.full(128, 10000)
+    c = np.zeros(128, dtype=int)
+    c[0] = 3000  # pass^250 = C(3000, 250) / C(10000, 250) ~ 1e-134; pass^574 ~ 5e-319
+    cnt = Counts.from_arrays(n, c)
+    with pytest.warns(DegenerateDataWarning):
+        res = curve_intervals(cnt, [250, 574, 2000], metric="pass_pow_k", method="bootstrap", n_resamples=200, rng=0)
+    hi = res.intervals["pass_pow_k"][1][0]
+    assert hi[1] == pytest.approx(hi[0]) and hi[1] == pytest.approx(hi[2]) and hi[1] > 1e-3
+
+
 def test_band_is_wider_than_pointwise_and_covers_it():
     cnt = _bench(6, N=150, n=20)
     ks = list(range(1, 21))

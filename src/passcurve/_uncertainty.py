@@ -410,6 +410,10 @@ def _rare(S: np.ndarray) -> np.ndarray:
     S0 = np.where(np.isfinite(S), S, 0.0)
     F0 = np.where(np.isfinite(S), 1.0 - S, 0.0)
     with np.errstate(invalid="ignore", divide="ignore"):
+        # the ratio is scale-free: divide by each column's largest value first, so that tiny
+        # scores (pass^k at large k, 1e-319) do not underflow to 0/0 when squared
+        S0 = S0 / np.where(S0.max(axis=0) > 0, S0.max(axis=0), 1.0)
+        F0 = F0 / np.where(F0.max(axis=0) > 0, F0.max(axis=0), 1.0)
         ess_pos = np.where(S0.any(axis=0), S0.sum(axis=0) ** 2 / (S0**2).sum(axis=0), 0.0)
         ess_neg = np.where(F0.any(axis=0), F0.sum(axis=0) ** 2 / (F0**2).sum(axis=0), 0.0)
     # a column without any problem (all NaN: n < k everywhere) has no mean and no interval to warn about
