@@ -72,6 +72,15 @@ def test_fit_table_and_json(sim_csv):
     assert {"model", "difficulty_model"} <= set(frame.columns) and {"model", "difficulty_model"} <= set(d["fits"][0])
 
 
+def test_fit_legend_explains_every_column(sim_csv):
+    # the legend above the fit tables named tail, P(p=0), GOF p and ΔAIC but not the "ok" column
+    r = run_cli("fit", str(sim_csv), "--model", "beta", env_extra={"COLUMNS": "200"})
+    assert r.returncode == 0, r.stderr
+    legend = r.stdout.splitlines()[0]
+    for col in ("tail:", "P(p=0):", "GOF p:", "ΔAIC", "ok: the fit converged"):
+        assert col in legend, legend
+
+
 def test_fit_says_which_parameters_are_at_a_bound_or_not_identified(tmp_path):
     # three under-dispersed problems (1, 2, 3 of 20): the Beta's concentration runs away (its likelihood rises
     # toward the binomial's as alpha, beta -> inf at a fixed mean, because a beta-binomial is never less dispersed

@@ -118,7 +118,8 @@ def fit_cmd(
         print_json(d)
         return
     out.print("tail: the power-law exponent of each difficulty law near p = 0; P(p=0): its share of impossible "
-              "problems; GOF p: chi-square test of the distribution of c; ΔAIC against the best parametric fit",
+              "problems; GOF p: chi-square test of the distribution of c; ΔAIC against the best parametric fit; "
+              "ok: the fit converged",
               markup=False, highlight=False)
     if design is not None:
         out.print(f"{design.label()} design: the fits' likelihood holds (the binomial kernel under any stopping rule "
