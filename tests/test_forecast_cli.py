@@ -110,6 +110,24 @@ def test_fit_and_backtest_tables_fit_in_80_columns(sim_csv):
     assert "…" not in r.stdout and "least_squares" in r.stdout, r.stdout
 
 
+def test_backtest_table_prints_two_digit_biases_whole_in_80_columns(tmp_path):
+    # BoN-like errors of more than 10 points (a bias of -13.64 with m = 1000 and k = 10000) were cut to "-13.…"
+    # at 80 columns; every number must be printed whole
+    rng = np.random.default_rng(5)
+    p = np.where(rng.random(60) < 0.5, 0.0, rng.beta(0.08, 1.0, 60))
+    n = np.full(60, 10_000)
+    path = tmp_path / "heavy.csv"
+    write_counts(passcurve.Counts.from_arrays(n, rng.binomial(n, p), model=np.full(60, "a-model")), path)
+    r = run_cli("backtest", str(path), "--m", "100,1000", "--k", "10000", "--seeds", "1", "--methods",
+                "least_squares,beta", env_extra={"COLUMNS": "80"})
+    assert r.returncode == 0, r.stderr
+    assert "…" not in r.stdout, r.stdout
+    d = json.loads(run_cli("backtest", str(path), "--m", "100,1000", "--k", "10000", "--seeds", "1", "--methods",
+                           "least_squares,beta", "--json").stdout)
+    for row in d["summary"]:
+        assert f"{100 * row['mean_error']:+.2f}" in r.stdout and f"{100 * row['mean_width']:.2f}" in r.stdout
+
+
 def test_backtest_cli(sim_csv):
     r = run_cli("backtest", str(sim_csv), "--m", "20", "--k", "200", "--seeds", "1", "--methods", "beta",
                 "--n-resamples", "5", "--json")

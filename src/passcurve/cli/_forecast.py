@@ -305,18 +305,25 @@ def backtest_cmd(
         print_json(d)
         return
     lvl = level_label(res.confidence_level)
-    t = Table(title=f"backtest: {seeds} seed(s); errors and {lvl} interval widths in points of pass@k, "
-                    f"coverage of the {lvl} intervals", title_justify="left")
-    for col in ("m", "k", "method", "runs", "median |err|", "mean |err|", "bias", "cover", "width"):
-        if col == "method":  # never truncated ("least_squares" is the widest)
-            t.add_column(col, justify="left", no_wrap=True, min_width=len("least_squares"))
-        else:
-            t.add_column(col, justify="right")
     def pts(v: float | None, fmt: str = ".2f", scale: float = 100.0) -> str:
         return "—" if v is None or not np.isfinite(v) else f"{scale * v:{fmt}}"
 
-    for r in res.summary:
-        t.add_row(str(r["m"]), str(r["k"]), r["method"], str(r["runs"]), pts(r["median_abs_error"]),
-                  pts(r["mean_abs_error"]), pts(r["mean_error"], "+.2f"), pts(r["coverage"], scale=1.0),
-                  pts(r["mean_width"]))
+    rows = [(str(r["m"]), str(r["k"]), r["method"], str(r["runs"]), pts(r["median_abs_error"]),
+             pts(r["mean_abs_error"]), pts(r["mean_error"], "+.2f"), pts(r["coverage"], scale=1.0),
+             pts(r["mean_width"])) for r in res.summary]
+    cols = ("m", "k", "method", "runs", "median |err|", "mean |err|", "bias", "cover", "width")
+    # every number is printed whole (a bias of -13.64 points was cut to "-13.…" at 80 columns): each column is
+    # at least as wide as its widest cell, and the outer padding goes when the table would not fit otherwise
+    widths = [max([len("least_squares") if c == "method" else 0, *(len(row[i]) for row in rows)])
+              for i, c in enumerate(cols)]
+    need = sum(max(w, *(len(word) for word in c.split())) for w, c in zip(widths, cols, strict=True)) + 3 * len(cols) + 1
+    t = Table(title=f"backtest: {seeds} seed(s); errors and {lvl} interval widths in points of pass@k, "
+                    f"coverage of the {lvl} intervals", title_justify="left", pad_edge=need <= out.width)
+    for col, w in zip(cols, widths, strict=True):
+        if col == "method":  # never truncated ("least_squares" is the widest)
+            t.add_column(col, justify="left", no_wrap=True, min_width=w)
+        else:
+            t.add_column(col, justify="right", min_width=w)
+    for row in rows:
+        t.add_row(*row)
     out.print(t)
