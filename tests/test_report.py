@@ -214,6 +214,22 @@ def test_static_figures_name_the_level_of_their_bands(bench):
     assert bare.axes[0].get_title() == ""  # no intervals computed, no band, no level
 
 
+def test_static_figure_titles_stay_inside_the_figure(bench):
+    # `passcurve plot --panels pass_pow_k,failure`: the failure panel's one-line title was wider than the panel
+    # and ran off the figure's right edge ("... (95% prediction b")
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+    data = compute_report_data(bench.counts, parts={"intervals", "fits"}, forecast_resamples=5)
+    for panels in (["pass_pow_k", "failure"], ["failure"], ["pass_at_k", "failure", "pass_pow_k"]):
+        fig = static_figure(data, panels)
+        canvas = FigureCanvasAgg(fig)
+        canvas.draw()
+        box = fig.bbox
+        for ax in fig.axes:
+            ext = ax.title.get_window_extent(canvas.get_renderer())
+            assert box.x0 - 0.5 <= ext.x0 and ext.x1 <= box.x1 + 0.5, (panels, ax.get_title(), ext, box)
+
+
 def test_static_bad_input(bench, tmp_path):
     data = compute_report_data(bench.counts, parts=set())
     with pytest.raises(PasscurveError, match="`panels`"):

@@ -113,7 +113,8 @@ def static_figure(data: Any, panels: Any = PANELS[:3]) -> Any:
             if data.fits:
                 banded = any(f and "forecast" in f and np.isfinite(np.asarray(f["forecast"][2], dtype=float)).any()
                              for f in data.fits.values())
-                ax.set_title("solid: observed, dashed: power law, dotted: forecast"
+                # two lines: on one, the title is wider than its panel and runs off a figure's right edge
+                ax.set_title("solid: observed, dashed: power law,\ndotted: forecast"
                              + (f" ({level} prediction band)" if banded else ""), fontsize=8)
         elif panel == "pass_pow_k":
             _log_y(ax)
