@@ -119,6 +119,28 @@ def test_k_gt_n_nan_runs_each_model_to_its_own_smallest_n():
         pc.curve(counts, k_gt_n="skip")
 
 
+def test_k_gt_n_nan_with_every_asked_k_beyond_a_model_gives_it_nan():
+    # model x (n = 5 and 50) reaches none of k = 6, 40: it is NaN throughout (curve raised "`ks` is empty",
+    # naming an internal argument, where curve_intervals gave NaN)
+    counts = Counts.from_arrays([5, 50, 40, 40], [1, 10, 3, 0], model=["x", "x", "y", "y"])
+    res = pc.curve(counts, k=[6, 40], k_gt_n="nan")
+    x, y = res.models.index("x"), res.models.index("y")
+    for m in pc.METRICS:
+        assert np.isnan(res.values[m][x]).all()
+        np.testing.assert_array_equal(res.values[m][y], pc.curve(counts.select_models(["y"]), k=[6, 40]).values[m][0])
+    assert res.problems[x].tolist() == [0, 0] and res.dropped[x].tolist() == [2, 2]
+    ci = pc.curve_intervals(counts, k=[6, 40], k_gt_n="nan", method="analytic")
+    np.testing.assert_array_equal(np.isnan(ci.values["pass_at_k"]), np.isnan(res.values["pass_at_k"]))
+    # under a stop-at-success design as well
+    # (no cap: y's unsolved problem stopped at 6 and says nothing about k = 8)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        st = pc.curve(Counts.from_arrays([2, 4, 6, 6, 8, 8], [1, 1, 1, 0, 1, 0], model=["x", "x", "y", "y", "z", "z"]),
+                      k=[7, 8], k_gt_n="nan", design=pc.StopAtSuccess(2))
+    assert st.values["pass_at_k"][0].tolist() == [1.0, 1.0] and np.isnan(st.values["pass_at_k"][1]).all()
+    assert st.values["pass_at_k"][2].tolist() == pytest.approx([0.25, 0.5])
+
+
 def test_all_k_range():
     counts = Counts.from_arrays([5, 8], [1, 2])
     assert pc.curve(counts).k.tolist() == [1, 2, 3, 4, 5]

@@ -330,9 +330,12 @@ def curve(
             used = sub.n.size - np.searchsorted(np.sort(sub.n), ks, side="left")
         ok = own_range(used, sub.n.size, k_gt_n)
         kk = ks[ok]  # a prefix: ``used`` does not grow with k
-        if design is not None:
+        if kk.size == 0:  # no asked k within this model's samples (k_gt_n="nan"): NaN throughout
+            for m in metrics:
+                vals[m].append(np.full(ks.size, np.nan))
+        elif design is not None:
             vals["pass_at_k"].append(_pad(design.mean_curve(sub.n, sub.c, kk, w)[0], ks.size))
-        for m in metrics if design is None else ():
+        for m in metrics if (design is None and kk.size) else ():
             vals[m].append(_pad(mean_curve(sub.n, sub.c, kk, m, w)[0], ks.size))
         used = np.where(ok, used, 0)
         problems.append(used)
