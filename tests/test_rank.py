@@ -131,3 +131,32 @@ def test_a_pair_equal_on_every_problem_is_judged_by_the_exact_sign_flip_test():
     twenty = Counts.from_arrays([1] * 40, [1] * 20 + [0] * 20, problem=ids * 2, model=["A"] * 20 + ["B"] * 20)
     res = rank_models(twenty, 1, rng=0)
     assert res.rank_low.ravel().tolist() == [1, 2] and res.rank_high.ravel().tolist() == [1, 2]
+
+
+def test_a_score_resting_on_few_problems_gets_the_rare_event_bound_as_in_curve_intervals():
+    # model 'rare' solves 2 of 128 problems (pass@1 = 3/1280): the percentile bootstrap gave a narrow interval with no
+    # warning, where curve_intervals gives the distribution-free Wilson bound on the number of problems and warns
+    import warnings
+
+    from passcurve import DegenerateDataWarning, curve_intervals
+
+    N = 128
+    c_rare = np.zeros(N, dtype=int)
+    c_rare[:2] = [2, 1]
+    c_common = np.arange(N) % 7
+    counts = Counts.from_arrays(np.full(2 * N, 10), np.concatenate([c_rare, c_common]),
+                                problem=np.tile(np.arange(N).astype(str), 2), model=np.repeat(["rare", "common"], N))
+    with pytest.warns(DegenerateDataWarning, match=r"pass_at_k: the score rests on fewer than 10 problems \('rare' at k=1\)"):
+        res = rank_models(counts, k=[1], rng=0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DegenerateDataWarning)
+        ci = curve_intervals(counts.select("rare"), k=[1], metric="pass_at_k", method="bootstrap", rng=0)
+    i = res.models.index("rare")
+    low, high = ci.intervals["pass_at_k"]
+    # the Wilson bound holds both ends here, so the two intervals agree
+    assert res.high[i, 0] == pytest.approx(high[0, 0], rel=1e-12, abs=0)
+    assert res.low[i, 0] == pytest.approx(low[0, 0], rel=1e-12, abs=0)
+    assert res.high[i, 0] > 0.02  # 0.0341; the percentile bootstrap alone gave [0, 0.00625] (estimate 3/1280)
+    j = res.models.index("common")
+    assert len(res.warnings) == 1 and "common" not in res.warnings[0]
+    assert res.low[j, 0] < res.estimate[j, 0] < res.high[j, 0] < 1

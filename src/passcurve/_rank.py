@@ -28,9 +28,19 @@ import numpy as np
 from ._adaptive import check_design
 from ._compare import _check_k_estimable, _f, _metric_tau_iv, _one_weight_per_problem
 from ._counts import Counts, check_counts_object
-from ._errors import PasscurveError, UnpairedComparisonWarning, record_warning
+from ._errors import DegenerateDataWarning, PasscurveError, UnpairedComparisonWarning, record_warning
 from ._results import level_label, metric_name, records_frame
-from ._uncertainty import _boot_means, _cluster_ids, _group_index, _percentile, _scores
+from ._uncertainty import (
+    _RARE,
+    _boot_means,
+    _cluster_ids,
+    _group_index,
+    _mean_se,
+    _percentile,
+    _rare,
+    _scores,
+    _widen_rare,
+)
 from ._validation import (
     MAX_RESAMPLES,
     as_int_array,
@@ -55,7 +65,9 @@ class RankResult:
     k : ndarray of int, shape (K,)
     metric : str
     estimate, low, high : ndarray, shape (M, K)
-        Each model's score on the shared problems and its (marginal) percentile bootstrap interval.
+        Each model's score on the shared problems and its (marginal) percentile bootstrap interval; where the
+        score rests on fewer than 10 problems, the rare-event Wilson bound (as in ``curve_intervals``, with a
+        ``DegenerateDataWarning``).
     rank, rank_low, rank_high : ndarray of int, shape (M, K)
         Competition rank (1 = best) and the simultaneous confidence interval of the rank.
     better : ndarray of bool, shape (M, M, K)
@@ -282,6 +294,19 @@ def rank_models(
     est = (w @ S / w.sum()).reshape(M, K)
     reps = _boot_means(S, w, groups, G, B, gen)  # (B, M*K), one resample of problems for every model
     lo, hi = _percentile(reps, 1.0 - level)
+    # a score resting on fewer than _RARE problems: its interval is the rare-event Wilson bound, as in curve_intervals
+    with np.errstate(invalid="ignore", divide="ignore"):
+        _, se_a, _, g_k = _mean_se(S, w, groups if cl_all is not None else None, G)
+    rare = _rare(S)
+    lo, hi = _widen_rare(est.ravel(), se_a, g_k, np.clip(lo, 0.0, 1.0), np.clip(hi, 0.0, 1.0), rare, 1.0 - level)
+    if rare.any():
+        at = rare.reshape(M, K)
+        parts = "; ".join(f"{models[i]!r} at k=" + ", ".join(str(int(x)) for x in ks[at[i]][:4])
+                          + (", ..." if at[i].sum() > 4 else "") for i in np.flatnonzero(at.any(axis=1)))
+        msg = (f"{metric}: the score rests on fewer than {_RARE} problems ({parts}); its interval there is the "
+               "distribution-free Wilson bound on the number of problems (wide), and its rank interval rests on "
+               "those few problems")
+        record_warning(warns, msg, DegenerateDataWarning)
     reps3 = reps.reshape(B, M, K)
     ii, jj = np.triu_indices(M, 1)
     d = est[ii] - est[jj]  # (P, K)

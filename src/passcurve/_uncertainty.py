@@ -499,16 +499,22 @@ def _interval_from_scores(
         else:  # pragma: no cover
             raise PasscurveError(f"unknown method {method!r}")
     if bounded:
-        lo, hi = np.clip(lo, 0.0, 1.0), np.clip(hi, 0.0, 1.0)
-        if rare.any():
-            # resampling cannot see beyond a handful of non-zero problems: widen to the
-            # rare-event Wilson bound on the number of problems (or clusters)
-            wlo, whi = _wilson_t(mean, se, Gk.astype(float), Gk - 1.0, alpha, True)
-            lo = np.where(rare, np.minimum(lo, wlo), lo)
-            hi = np.where(rare, np.maximum(hi, whi), hi)
+        lo, hi = _widen_rare(mean, se, Gk, np.clip(lo, 0.0, 1.0), np.clip(hi, 0.0, 1.0), rare, alpha)
     lo = np.minimum(lo, mean)
     hi = np.maximum(hi, mean)
     return mean, lo, hi, se_b
+
+
+def _widen_rare(
+    mean: np.ndarray, se: np.ndarray, Gk: np.ndarray, lo: np.ndarray, hi: np.ndarray, rare: np.ndarray, alpha: float
+) -> tuple[np.ndarray, np.ndarray]:
+    """A resampling interval (lo, hi) where the mean rests on few problems (``rare``, :func:`_rare`): widened to the
+    rare-event Wilson bound on the number of problems (or clusters) ``Gk``, since no resampling of the observed
+    problems can see beyond a handful of non-zero ones. Other columns are returned as they are."""
+    if not rare.any():
+        return lo, hi
+    wlo, whi = _wilson_t(mean, se, Gk.astype(float), Gk - 1.0, alpha, True)
+    return np.where(rare, np.minimum(lo, wlo), lo), np.where(rare, np.maximum(hi, whi), hi)
 
 
 # ----------------------------------------------------------------------------------------
