@@ -384,10 +384,11 @@ def test_a_k_list_out_of_order_is_used_sorted_and_says_so(tmp_path, capfd):
                                   ["power", "--delta", "0.2", "--spread", "0.4", "--n", "4,1,1"]],
                          ids=lambda a: a[0])
 def test_every_int_list_option_says_how_it_was_read(tmp_path, capfd, args):
-    # one parser for every such list: the same note whichever command (and option) took it
+    # one parser for every such list: the same note whichever command (and option) took it (40 problems: on fewer than
+    # 10, rank also warns, rightly, that its scores rest on few problems)
     counts = tmp_path / "c.csv"
     counts.write_text("model,problem_id,n,c\n" + "".join(f"{m},p{i},10,{(i * 3 + j) % 11}\n"
-                                                        for j, m in enumerate("AB") for i in range(8)))
+                                                        for j, m in enumerate("AB") for i in range(40)))
     answers = _answers_log(tmp_path / "a.jsonl", ("A",))
     argv = [a.format(counts=counts, answers=answers) for a in args]
     assert run(argv) == 0
