@@ -249,3 +249,22 @@ def test_cli_retries_budgets_beyond_the_log_are_an_error(tmp_path, cli):
         assert "largest number of attempts per problem, 30 (got 1000)" in bad.stderr
     ok = json.loads(cli("retries", str(path), "--n-resamples", "0", "--budgets", "5,30", "--json").stdout)
     assert [[r["budget"] for r in m["curve"]] for m in ok["models"]] == [[5, 30], [5, 30]]
+
+
+def test_co_movement_without_a_trend_is_named_as_such():
+    # a shared effect per attempt index (logit shift +0.8 / -0.8, alternating: no trend), as when every problem's
+    # j-th sample shares a seed or batch: each problem's attempts stay exchangeable in distribution, so pass@k holds,
+    # but the test rejects; the warning said "pass@k's formula does not apply" as for feedback, and now names the
+    # co-movement (docs/voting.md: "A significant omnibus test with a small trend points at co-movement")
+    rng = np.random.default_rng(21)
+    problems, n = 300, 20
+    logit_p = rng.normal(-0.5, 1.0, problems)
+    shift = np.where(np.arange(n) % 2 == 0, 0.8, -0.8)
+    q = 1.0 / (1.0 + np.exp(-(logit_p[:, None] + shift[None, :])))
+    y = rng.random((problems, n)) < q
+    prob, att = np.repeat(np.arange(problems), n), np.tile(np.arange(1, n + 1), problems)
+    with pytest.warns(DependenceWarning, match=r"without a trend, successes co-move across problems at the same "
+                                               r"attempt index \(most at attempt \d+, counting from 1: \d+ successes "
+                                               r"where [\d.]+ were expected\).*does not bias each problem's pass@k"):
+        res = retries(prob, att, y.ravel(), n_resamples=199, rng=1)
+    assert res.dependent[0] and res.p_value[0] < 0.01 and abs(res.trend_z[0]) < 2

@@ -435,10 +435,20 @@ def retries(
             pval[mi] = _permutation_p(sp, sy, sg, B, E, V, t_obs, n_resamples, gen)
         if pval[mi] < alpha:
             first_rate, later = rate[mi, 0], np.nanmean(rate[mi, 1:]) if B > 1 else np.nan
-            msg = (f"model {m!r}: the success rate depends on the attempt index ({use} p = {pval[mi]:.3g}, "
-                   f"trend z = {trend[mi]:.2f}; {first_rate:.3f} at attempt 1 vs {later:.3f} later): attempts are "
-                   "not independent draws; if the harness retried with feedback, pass@k's formula does not apply: "
-                   "report completion within the retry budget")
+            head = (f"model {m!r}: the success rate depends on the attempt index ({use} p = {pval[mi]:.3g}, "
+                    f"trend z = {trend[mi]:.2f}; {first_rate:.3f} at attempt 1 vs {later:.3f} later)")
+            if abs(trend[mi]) < 2.0:
+                # no trend: the excess successes sit at particular attempt indices in many problems at once
+                # (batches, shared seeds), which does not bias a problem's pass@k, unlike learning from feedback
+                a_top = int(np.nanargmax(np.where(V > 0, (S - E) / np.sqrt(np.where(V > 0, V, 1.0)), -np.inf)))
+                msg = (f"{head}: without a trend, successes co-move across problems at the same attempt index (most "
+                       f"at attempt {a_top + 1}, counting from 1: {int(S[a_top])} successes where {E[a_top]:.1f} were "
+                       "expected), as "
+                       "when a batch or seed is shared by the same attempt of every problem; that does not bias each "
+                       "problem's pass@k, but completion in file order differs from pass@b")
+            else:
+                msg = (f"{head}: attempts are not independent draws; if the harness retried with feedback, pass@k's "
+                       "formula does not apply: report completion within the retry budget")
             record_warning(warns, msg, DependenceWarning)
     return RetryResult(
         models=tuple(str(m) for m in models),
