@@ -385,12 +385,19 @@ def _exact_chunks(
     total = np.cumsum(xmax - xmin + 1)
     if total.size == 0 or total[-1] <= _OUTCOMES_MAX:
         return np.asarray(fn(n, c, m, (xmin, xmax)))
+    cuts = _row_cuts(total)
+    return np.concatenate([np.asarray(fn(n[a:b], c[a:b], m[a:b], (xmin[a:b], xmax[a:b])))
+                           for a, b in zip(cuts[:-1], cuts[1:], strict=True)])
+
+
+def _row_cuts(total: np.ndarray) -> list[int]:
+    """Boundaries 0 = r_0 < r_1 < ... < r_J = rows of consecutive groups of rows, each holding at most
+    _OUTCOMES_MAX items (or one row), from ``total``, the cumulative number of items per row."""
     cuts = [0]
     while cuts[-1] < total.size:
         base = total[cuts[-1] - 1] if cuts[-1] else 0
         cuts.append(max(cuts[-1] + 1, int(np.searchsorted(total, base + _OUTCOMES_MAX, side="right"))))
-    return np.concatenate([np.asarray(fn(n[a:b], c[a:b], m[a:b], (xmin[a:b], xmax[a:b])))
-                           for a, b in zip(cuts[:-1], cuts[1:], strict=True)])
+    return cuts
 
 
 def _ragged_outcomes(ranges: tuple[np.ndarray, np.ndarray]) -> tuple[np.ndarray, ...]:
@@ -425,32 +432,25 @@ def _hier_stats(prior: Any, n: np.ndarray, c: np.ndarray, k: float, m: np.ndarra
     )
 
 
+def _plain_beta(prior: Any) -> bool:
+    """A Beta prior without mass at p = 0 (a zero-inflated one whose mass is 0 counts): the priors whose look-ahead
+    sums share their log-gamma terms (:func:`_hier_stats_beta`) and take the quadrature (:func:`_hier_stats_quad`)."""
+    return type(prior) is BetaPrior or isinstance(prior, BetaPrior) and getattr(prior, "impossible", 1.0) == 0.0
+
+
 def _hier_stats_rows(
     prior: Any, n: np.ndarray, c: np.ndarray, k: float, m_int: np.ndarray, ranges: tuple[np.ndarray, np.ndarray]
 ) -> np.ndarray:
     """:func:`_hier_stats`'s exact sums over every outcome xmin..xmax of each row."""
+    m = m_int.astype(np.float64)
     idx, x = _ragged_outcomes(ranges)
-    return _hier_stats_points(prior, n, c, k, m_int.astype(np.float64), idx, x)
-
-
-def _hier_stats_points(
-    prior: Any,
-    n: np.ndarray,
-    c: np.ndarray,
-    k: float,
-    m: np.ndarray,
-    idx: np.ndarray,
-    x: np.ndarray,
-    wt: np.ndarray | None = None,
-) -> np.ndarray:
-    """Per row, Σ wt · pmf(x) · [the six summands] over the points (idx, x) (wt = 1: the exact sums)."""
     d = n - c
     gl = special.gammaln
     ci, di, mi = c[idx], d[idx], m[idx]
     cx, dx = ci + x, di + mi - x
     e = _EPS
-    if type(prior) is BetaPrior or getattr(prior, "impossible", 1.0) == 0.0 and isinstance(prior, BetaPrior):
-        return _hier_stats_beta(prior, n, c, d, k, idx, x, cx, dx, mi, wt)
+    if _plain_beta(prior):
+        return _hier_stats_beta(prior, n, c, d, k, idx, x, cx, dx, mi)
     p0, pa, pma, pb, pmb, pab = (
         prior,
         _perturbed(prior, e, 0),
@@ -463,8 +463,6 @@ def _hier_stats_points(
     base = prior.log_moment(c, d)
     logpmf = gl(mi + 1) - gl(x + 1) - gl(mi - x + 1) + A0 - base[idx]
     pmf = np.exp(logpmf)
-    if wt is not None:
-        pmf = pmf * wt
     h = {}
     for key, q, A in (("0", p0, A0), ("a", pa, Aa), ("ma", pma, Ama), ("b", pb, Ab), ("mb", pmb, Amb)):
         h[key] = np.exp(np.minimum(q.log_moment(cx, dx + k) - A, 0.0))
@@ -490,7 +488,6 @@ def _hier_stats_beta(
     cx: np.ndarray,
     dx: np.ndarray,
     mi: np.ndarray,
-    wt: np.ndarray | None = None,
 ) -> np.ndarray:
     """:func:`_hier_stats` for a plain Beta prior, sharing the log-gamma terms across perturbations."""
     gl = special.gammaln
@@ -517,8 +514,6 @@ def _hier_stats_beta(
     base = prior.log_moment(c, d)
     logpmf = gl(mi + 1) - gl(x + 1) - gl(mi - x + 1) + A[(0, 0)] - base[idx]
     pmf = np.exp(logpmf)
-    if wt is not None:
-        pmf = pmf * wt
     h0 = np.exp(np.minimum(prior.log_moment(c, d + k) - base, 0.0))
     A0 = A[(0, 0)]
     cols = [
@@ -547,7 +542,7 @@ def _hier_stats_smooth(
     x: np.ndarray,
     wt: np.ndarray,
 ) -> np.ndarray:
-    """:func:`_hier_stats_points` for a plain Beta prior, the differences between perturbations taken exactly.
+    """:func:`_hier_stats_beta` over weighted points (idx, x, wt), the differences between perturbations taken exactly.
 
     The same central differences (steps _EPS in log α, log β), but each perturbed log-gamma term
     enters as gammaln(z + δ) - gammaln(z) from its Taylor series instead of as the difference of two
@@ -645,7 +640,7 @@ def _hier_stats_quad(
     """
     m = m_int.astype(np.float64)
     lo, hi = (np.asarray(v, dtype=np.float64) for v in ranges)
-    if not (type(prior) is BetaPrior or isinstance(prior, BetaPrior) and getattr(prior, "impossible", 1.0) == 0.0):
+    if not _plain_beta(prior):
         return np.zeros((n.size, 6)), np.zeros(n.size, dtype=bool)  # other priors: the exact sums
     a, b = prior.alpha + c, prior.beta + (n - c)
     a1, b1 = a - 1.0, b - 1.0
@@ -735,18 +730,14 @@ def _hier_stats_quad(
     # in groups of rows of at most _OUTCOMES_MAX points
     cnt = np.bincount(idx, minlength=a.size)
     total = np.cumsum(cnt)
-    start = 0
-    while start < a.size:
-        base = total[start - 1] if start else 0
-        stop = max(start + 1, int(np.searchsorted(total, base + _OUTCOMES_MAX, side="right")))
-        p0, p1 = base, total[stop - 1]
+    cuts = _row_cuts(total)
+    for start, stop in zip(cuts[:-1], cuts[1:], strict=True):
+        p0, p1 = (total[start - 1] if start else 0), total[stop - 1]
         sel = slice(int(p0), int(p1))
         if p1 > p0:
-            part = _hier_stats_smooth(
+            out[start:stop] = _hier_stats_smooth(
                 prior, n[start:stop], c[start:stop], k, m[start:stop], idx[sel] - start, x[sel], wt[sel]
             )
-            out[start:stop] = part
-        start = stop
     return out, ok
 
 
