@@ -18,7 +18,7 @@ import numpy as np
 
 from .._counts import models_mask
 from .._errors import PasscurveError
-from ._columns import ALIASES, identifier, is_nan, json_unwrapped, json_value, quote
+from ._columns import ALIASES, identifier, is_missing, json_unwrapped, quote
 from ._samples import FALSE_WORDS, TRUE_WORDS, _fmt_row, runs_of_ids
 from ._source import Source, duck_error, no_rows_error, open_file
 
@@ -395,8 +395,7 @@ def _check_bool(src: Source, col: str, expr: str, option: str) -> None:
     if int(got["bad"][0]):
         # a missing verdict (NULL, a JSON null, a float NaN) is named as such, as the samples reader names a missing
         # correctness value; anything else is not boolean
-        t = src.types[col].upper()
-        missing = f"{json_value(col, t)} IS NULL" + (f" OR {is_nan(quote(col))}" if t in ("FLOAT", "DOUBLE", "REAL") else "")
+        missing = is_missing(col, src.types[col])
         if int(_run(src, f"SELECT count(*) AS bad FROM src WHERE {missing}")["bad"][0]):
             row = _first_row(src, missing)
             raise PasscurveError(

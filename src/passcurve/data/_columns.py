@@ -20,6 +20,7 @@ __all__ = [
     "json_value",
     "identifier",
     "is_blank",
+    "is_missing",
     "is_nan",
 ]
 
@@ -132,6 +133,14 @@ def json_unwrapped(name: str, kind: str) -> str:
     "two") as the text of each value, so a string is not kept with its JSON quotes; any other column as is."""
     q = quote(name)
     return f"json_extract_string({q}, '$')" if kind.upper() == "JSON" else q
+
+
+def is_missing(name: str, kind: str) -> str:
+    """SQL that is true where the value of column ``name`` (DuckDB type ``kind``) is missing: NULL, a JSON ``null``
+    (:func:`json_value`) or a float NaN (:func:`is_nan`). The correctness and verdict readers name such a value
+    "missing" rather than "not boolean"."""
+    q = json_value(name, kind)
+    return f"{q} IS NULL" + (f" OR {is_nan(q)}" if kind.upper() in ("FLOAT", "DOUBLE", "REAL") else "")
 
 
 def json_value(name: str, kind: str) -> str:

@@ -20,7 +20,16 @@ import numpy as np
 
 from .._counts import Counts, models_mask
 from .._errors import DegenerateDataWarning, PasscurveError, StoppingTimeWarning
-from ._columns import ColumnMap, identifier, is_nan, json_unwrapped, json_value, quote, resolve_columns
+from ._columns import (
+    ColumnMap,
+    identifier,
+    is_missing,
+    is_nan,
+    json_unwrapped,
+    json_value,
+    quote,
+    resolve_columns,
+)
 from ._source import ProgressFn, Source, as_text, duck_error, no_rows_error
 
 __all__ = ["Samples", "build_samples"]
@@ -404,10 +413,7 @@ class Samples:
             raise missing_value_error(self.source, "model", roles["model"], row)
         if np.asarray(g["n_bad"]).sum() > 0:
             col = roles["correct"]
-            q = json_value(col, self._types[col])
-            t = self._types[col].upper()
-            nan = f" OR {is_nan(q)}" if t in _FLOAT_TYPES else ""
-            row = self._first_row(f"{q} IS NULL{nan}")
+            row = self._first_row(is_missing(col, self._types[col]))
             if row:
                 raise missing_value_error(self.source, "correct", col, row)
             row = self._first_row(f"({self._correct_expr}) IS NULL")
