@@ -335,8 +335,9 @@ def curve(
                 vals[m].append(np.full(ks.size, np.nan))
         elif design is not None:
             vals["pass_at_k"].append(_pad(design.mean_curve(sub.n, sub.c, kk, w)[0], ks.size))
-        for m in metrics if (design is None and kk.size) else ():
-            vals[m].append(_pad(mean_curve(sub.n, sub.c, kk, m, w)[0], ks.size))
+        else:
+            for m in metrics:
+                vals[m].append(_pad(mean_curve(sub.n, sub.c, kk, m, w)[0], ks.size))
         used = np.where(ok, used, 0)
         problems.append(used)
         dropped.append(sub.n.size - used)
