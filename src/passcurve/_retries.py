@@ -443,9 +443,8 @@ def retries(
                 a_top = int(np.nanargmax(np.where(V > 0, (S - E) / np.sqrt(np.where(V > 0, V, 1.0)), -np.inf)))
                 msg = (f"{head}: without a trend, successes co-move across problems at the same attempt index (most "
                        f"at attempt {a_top + 1}, counting from 1: {int(S[a_top])} successes where {E[a_top]:.1f} were "
-                       "expected), as "
-                       "when a batch or seed is shared by the same attempt of every problem; that does not bias each "
-                       "problem's pass@k, but completion in file order differs from pass@b")
+                       "expected), as when a batch or seed is shared by the same attempt of every problem; that does "
+                       "not bias each problem's pass@k, but completion in file order differs from pass@b")
             else:
                 msg = (f"{head}: attempts are not independent draws; if the harness retried with feedback, pass@k's "
                        "formula does not apply: report completion within the retry budget")
