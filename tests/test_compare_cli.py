@@ -123,6 +123,10 @@ def test_power_cli_needs_no_file(cli):
     grid = cli("power", "--delta", "0.03", "--spread", "0.4", "--json")
     assert grid.returncode == 0, grid.stderr
     assert [r["samples_per_problem"] for r in json.loads(grid.stdout)["plan"]] == [1, 2, 5, 10, 20, 50, 100]
+    # the table's title shows ω², and the caption says what it is (PowerResult.omega2)
+    table = cli("power", "--delta", "0.03", "--spread", "0.4", "--n", "1,10", env_extra={"COLUMNS": "200"})
+    assert table.returncode == 0 and "ω²=" in table.stdout
+    assert "ω²: the between-problem variance of the true per-problem difference at k" in table.stdout
 
 
 def test_hidden_difficulty_cli(icli, counts_file):

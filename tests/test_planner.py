@@ -408,6 +408,8 @@ def test_cli_plan_json_and_csv(counts_csv):
     assert (f"forecast {s['forecast']:.4f} now, posterior SD {s['forecast_sd']:.4f}; expected SD "
             f"{s['expected_sd_after']:.4f} after this plan (uniform: {s['expected_sd_after_uniform']:.4f})") in r.stdout
     assert "±" not in r.stdout
+    # the p̂ column says what it is (the posterior mean under the fitted prior, PlanResult.p_hat), not a bare symbol
+    assert "p̂: the problem's posterior mean success rate E[p | n, c] under the fitted prior" in r.stdout
     # --hedge: the same allocation as the Python API with the same defensive share
     r = run_cli("plan", str(counts_csv), "--budget", "60", "--k", "100", "--hedge", "0.5", "--json")
     assert r.returncode == 0, r.stderr

@@ -389,4 +389,6 @@ def power_cmd(
         t.add_column(col, justify="right")
     for n_, p_ in zip(res.samples_per_problem, res.problems, strict=True):
         t.add_row(str(int(n_)), str(int(p_)))
+    if res.omega2 == res.omega2:
+        t.caption = "ω²: the between-problem variance of the true per-problem difference at k"
     out.print(t)

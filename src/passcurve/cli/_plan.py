@@ -49,8 +49,10 @@ def _render(res, top: int) -> None:  # type: ignore[no-untyped-def]
                 f"{res.p_hat[i]:.3g}",
                 str(int(res.additional[i])),
             )
+        notes = ["p̂: the problem's posterior mean success rate E[p | n, c] under the fitted prior"]
         if len(idx) > top:
-            t.caption = f"{len(idx) - top} more problems get samples (use --csv or --json for all)"
+            notes.append(f"{len(idx) - top} more problems get samples (use --csv or --json for all)")
+        t.caption = "; ".join(notes)
         out.print(t)
 
 
