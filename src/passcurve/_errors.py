@@ -10,7 +10,9 @@ them verbatim.
 
 from __future__ import annotations
 
+import re
 import warnings
+from collections.abc import Sequence
 
 __all__ = [
     "PasscurveError",
@@ -90,3 +92,55 @@ def record_warning(record: list[str], message: str, category: type[Warning], sta
     """
     record.append(f"{category.__name__}: {message}")
     warnings.warn(message, category, stacklevel=stacklevel + 1)
+
+
+_PER_MODEL = re.compile(r"^model '(.+?)': (.*)$", re.S)
+_PER_PAIR = re.compile(r"^models '(.+?)' and '(.+?)': (.*)$", re.S)  # compare's statements about one pair
+_PAREN = re.compile(r"\(([^()]*)\)")
+
+
+def fold_warnings(items: Sequence[tuple[str, str]],
+                  file_level: Sequence[tuple[str, str]] = ()) -> tuple[tuple[str, str], ...]:
+    """Warnings ``items`` (category name, message) with one per-model statement repeated for several models said
+    once: how the report and the command line show them.
+
+    Library calls that work per model warn once per model in the same words ("model 'A': n looks like a
+    stopping time (151 problems ...): ..."): those of one category and one wording outside the first
+    parenthesis become one warning naming each model with its own parenthesis. A per-model warning whose
+    category the reader already stated for the file (``file_level``: the same check on the same evidence)
+    is left out.
+    """
+    stated = {cat for cat, _ in file_level}
+    given = set(file_level)
+    out: list[tuple[str, str]] = []
+    # (category, is a pair, wording with the first parenthesis cut out) -> [(who, that parenthesis)]
+    groups: dict[tuple[str, bool, str], list[tuple[str, str | None]]] = {}
+    slot: dict[tuple[str, bool, str], int] = {}
+    for cat, msg in items:
+        m = _PER_MODEL.match(msg)
+        pair = None if m is not None else _PER_PAIR.match(msg)  # compare's statements fold among pairs
+        if m is not None:
+            if cat in stated and (cat, msg) not in given:
+                continue
+            who, rest = repr(m.group(1)), m.group(2)
+        elif pair is not None:
+            who, rest = f"'{pair.group(1)}' vs '{pair.group(2)}'", pair.group(3)
+        else:
+            out.append((cat, msg))
+            continue
+        paren = _PAREN.search(rest)
+        key = (cat, pair is not None, rest if paren is None else rest[: paren.start()] + "\0" + rest[paren.end():])
+        if key not in groups:
+            groups[key], slot[key] = [], len(out)
+            out.append((cat, msg))
+        groups[key].append((who, None if paren is None else paren.group(1)))
+    for (cat, pairs, template), members in groups.items():
+        if len(members) > 1:
+            what = "pairs of models" if pairs else "models"
+            if "\0" in template:
+                said = "; ".join(f"{who}: {inner}" for who, inner in members)
+                text = f"{len(members)} {what}: " + template.replace("\0", f"({said})")
+            else:
+                text = f"{what} {', '.join(who for who, _ in members)}: {template}"
+            out[slot[(cat, pairs, template)]] = (cat, text)
+    return tuple(out)

@@ -15,7 +15,7 @@ from typing import Any
 import typer
 from rich.console import Console
 
-from .._errors import PasscurveError, PasscurveWarning
+from .._errors import PasscurveError, PasscurveWarning, fold_warnings
 from .._results import json_safe
 
 
@@ -128,6 +128,22 @@ def note(message: str) -> None:
         _NOTES.append(message)
 
 
+_WARNINGS: list[tuple[str, str]] = []
+"""Every passcurve warning the running command raised (category name, message), each once, in order: what
+:func:`collect_warnings` caught, kept for the ``warnings`` of the JSON (:func:`print_json`)."""
+_FILE_LEVEL: list[tuple[str, str]] = []
+"""Those raised while reading the input (the readers' statements about the file, :func:`load_counts`,
+:func:`read_data`): a per-model warning of the same category is the same check again (:func:`fold_warnings`)."""
+_SHOWN: list[tuple[str, str]] = []
+"""The warnings printed on stderr so far (folded), each printed once."""
+
+
+def run_warnings() -> list[str]:
+    """The passcurve warnings the running command raised, as stderr says them ("Category: message", folded by
+    :func:`passcurve._errors.fold_warnings`): the ``warnings`` of every ``--json`` output."""
+    return [f"{cat}: {msg}" for cat, msg in fold_warnings(_WARNINGS, _FILE_LEVEL)]
+
+
 def _stdout_to_devnull(output: _Output) -> None:
     """After a broken pipe: point stdout's file descriptor at /dev/null (Python's recipe, the signal module's note
     on SIGPIPE). What is still buffered is written at exit, when the interpreter flushes stdout; into the closed
@@ -156,6 +172,8 @@ def run(argv: list[str] | None = None) -> int:
     output = _Output(sys.stdout)
     sys.stdout = output  # type: ignore[assignment]
     _NOTES.clear()
+    for kept in (_WARNINGS, _FILE_LEVEL, _SHOWN):
+        kept.clear()
     try:
         app(args=args, standalone_mode=False, prog_name="passcurve")
         sys.stdout.flush()  # an error writing buffered output is the command's, not a note after exit
@@ -202,6 +220,8 @@ def run(argv: list[str] | None = None) -> int:
     finally:
         if sys.stdout is output:  # click may have wrapped it (a broken pipe): that wrapper stays
             sys.stdout = output._stream
+        for kept in (_WARNINGS, _FILE_LEVEL, _SHOWN):  # one command's warnings are not the next caller's
+            kept.clear()
     return 0
 
 
@@ -301,7 +321,16 @@ def samples_per_problem(summary: Mapping[str, Any]) -> str:
 
 
 def print_json(obj: Any) -> None:
-    """Plain JSON on stdout (NaN/inf become null, numpy numbers Python ones); never a NaN or Infinity token."""
+    """Plain JSON on stdout (NaN/inf become null, numpy numbers Python ones); never a NaN or Infinity token.
+
+    A result (a dict) gets ``warnings``: every passcurve warning the command raised, reading and analysis, as
+    stderr says them (:func:`run_warnings`), then any the result records that were not raised; a list of
+    "Category: message" strings, empty when there were none."""
+    if isinstance(obj, dict):
+        raised = {f"{cat}: {msg}" for cat, msg in _WARNINGS}
+        own = [w for w in obj.get("warnings", []) if w not in raised]  # recorded by the result but not raised
+        items = list(_WARNINGS) + [(w.partition(": ")[0], w.partition(": ")[2]) for w in own]
+        obj = {**obj, "warnings": [f"{cat}: {msg}" for cat, msg in fold_warnings(items, _FILE_LEVEL)]}
     sys.stdout.write(json.dumps(json_safe(obj), indent=2, allow_nan=False) + "\n")
 
 
@@ -324,16 +353,27 @@ def caught_warnings(acted_on: tuple[type, ...] = ()) -> Iterator[list[tuple[str,
 
 
 @contextmanager
-def collect_warnings(show: bool = True, acted_on: tuple[type, ...] = ()) -> Iterator[list[str]]:
-    """Collect passcurve warnings (:func:`caught_warnings`); print each once on stderr (verbatim) when the block
-    ends."""
+def collect_warnings(show: bool = True, acted_on: tuple[type, ...] = (), *,
+                     reading: bool = False) -> Iterator[list[str]]:
+    """Collect passcurve warnings (:func:`caught_warnings`); print each once on stderr when the block ends.
+
+    Every warning is also kept for the command's JSON (:func:`print_json`). Per-model statements in the same words
+    are said once, naming the models (:func:`passcurve._errors.fold_warnings`); a per-model warning of a category
+    the reader already stated for the file (``reading=True`` blocks) is not said again. The list yielded holds,
+    when the block ends, its warnings as printed ("Category: message")."""
     seen: list[str] = []
     with caught_warnings(acted_on) as got:
         yield seen
-    seen.extend(f"{cat}: {msg}" for cat, msg in got)
-    if show:
-        for msg in seen:
-            err.print(f"passcurve: warning: {msg}", markup=False)
+    for item in got:
+        if item not in _WARNINGS:
+            _WARNINGS.append(item)
+        if reading and item not in _FILE_LEVEL:
+            _FILE_LEVEL.append(item)
+    for item in fold_warnings(got, _FILE_LEVEL):
+        seen.append(f"{item[0]}: {item[1]}")
+        if show and item not in _SHOWN:
+            _SHOWN.append(item)
+            err.print(f"passcurve: warning: {item[0]}: {item[1]}", markup=False)
 
 
 def command(*args: Any, **kwargs: Any) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
@@ -391,7 +431,7 @@ def load_counts(
     from ..data import read_counts
     from ..data._progress import cli_progress
 
-    with collect_warnings(show=True, acted_on=acted_on), cli_progress(err, file) as progress:
+    with collect_warnings(show=True, acted_on=acted_on, reading=True), cli_progress(err, file) as progress:
         return read_counts(
             file,
             problem_col=problem_col,
@@ -412,7 +452,7 @@ def read_data(reader: Callable[..., Any], file: Path, *, acted_on: tuple[type, .
     ``read_verdicts``): their warnings (several answers judged correct, ...) are printed as :func:`load_counts`
     prints the reading warnings, one line each through :func:`collect_warnings`, not as Python's own
     two-line warnings naming a source line."""
-    with collect_warnings(show=True, acted_on=acted_on):
+    with collect_warnings(show=True, acted_on=acted_on, reading=True):
         return reader(file, **kwargs)
 
 

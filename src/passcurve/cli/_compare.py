@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import dataclasses
-import inspect
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Annotated, Any
@@ -104,11 +103,7 @@ def attach_clusters(counts: Counts, file: Path, cluster_col: str | None, problem
 
 
 def load_with_clusters(file: Path, cluster_col: str | None, acted_on: tuple[type, ...] = (), **kwargs: Any) -> Counts:
-    """load_counts, plus the cluster column (through the data layer when it supports one)."""
-    from ..data import read_counts
-
-    if cluster_col is not None and "cluster_col" in inspect.signature(read_counts).parameters:
-        return read_counts(file, cluster_col=cluster_col, **kwargs)  # type: ignore[call-arg]
+    """load_counts (its warnings, its progress bar), plus the cluster column read beside it."""
     counts = load_counts(file, acted_on=acted_on, **kwargs)
     if cluster_col is not None and counts.cluster is None:
         counts = attach_clusters(counts, file, cluster_col, kwargs.get("problem_col"))

@@ -86,7 +86,7 @@ def fit_cmd(
     """Fit difficulty distributions (ML) and the least-squares power law; show flags."""
     names = "all" if model == "all" else [m.strip() for m in model.split(",") if m.strip()]
     design = design_from(stop_batch, cap)
-    with collect_warnings(show=True, acted_on=acted_on(design)) as seen:
+    with collect_warnings(show=True, acted_on=acted_on(design)):
         counts = _load(file, acted_on=acted_on(design), **read)
         if design is not None:  # the counts must fit the design before anything is fitted
             design.check(counts.n, counts.c)
@@ -101,7 +101,9 @@ def fit_cmd(
             raise PasscurveError(f"`--paper-grid` runs k to 10^4, beyond these samples (every problem has "
                                  f"n = {int(counts.n.min())}); leave it out to fit the default grid up to n")
         pl = fit_power_law(counts, "paper" if paper_grid else None, convention=convention, design=design)
-        report = check_deviations(counts, emit=True, design=design)
+        # the checks are fit's flags, said once: under each model's table (`flags` in the JSON), not again as
+        # warnings (a stopping time flagged for every model repeated the reader's warning seven times on stderr)
+        report = check_deviations(counts, emit=False, design=design)
     # the fits hold when n is a stopping time (named or flagged); their goodness of fit assumes n fixed
     stopped = {m for m, fl in report.flags.items() if any(name == "StoppingTimeWarning" for name, _ in fl)}
     if json_out:
@@ -113,8 +115,6 @@ def fit_cmd(
                 entry["goodness_of_fit"] = None
         d["power_law"] = pl.to_dict()
         d["flags"] = report.to_dict()["flags"]
-        if seen:
-            d["warnings"] = list(seen)
         print_json(d)
         return
     out.print("tail: the power-law exponent of each difficulty law near p = 0; P(p=0): its share of impossible "
@@ -148,14 +148,12 @@ def fit_cmd(
             if not f.success_:
                 failed.append(f"  {name} did not converge: {f.message_}")
         out.print(t)
-        if m in stopped and design is None:
-            out.print("  GOF p not shown: n looks like a stopping time, and the test assumes n fixed in advance",
-                      markup=False, highlight=False)
         out.print("  parameters (± standard error):")
         for line in params + failed:
             out.print(line, markup=False, highlight=False)
-        for name, msg in report.flags.get(m, []):
-            out.print(Text.assemble("  ", ("flag", "bold"), f" {name}: {msg}"))
+        for name, msg in report.flags.get(m, []):  # a stopping time also says why GOF p is not shown
+            gof = "; GOF p is not shown (the test assumes n fixed in advance)" if name == "StoppingTimeWarning" else ""
+            out.print(Text.assemble("  ", ("flag", "bold"), f" {name}: {msg}{gof}"))
 
 
 @command("forecast")
@@ -188,7 +186,7 @@ def forecast_cmd(
     ks = parse_int_list(k, "--k")
     targets = parse_float_list(target, "--target")
     design = design_from(stop_batch, cap)
-    with collect_warnings(show=True, acted_on=acted_on(design)) as seen:
+    with collect_warnings(show=True, acted_on=acted_on(design)):
         counts = _load(file, acted_on=acted_on(design), **read)
         refused = unforecastable(counts, ks)
         if refused and len(refused) < len(counts.models):  # forecast the others; say why these are left out
@@ -211,8 +209,6 @@ def forecast_cmd(
             d["bounds"] = allowed.to_dict()["bounds"]
             if floors:
                 d["bounds_k_for"] = [f.to_dict() for f in floors]
-        if seen:
-            d["warnings"] = list(dict.fromkeys(list(d.get("warnings", [])) + seen))
         print_json(d)
         return
     lvl = level_label(res.confidence_level)
@@ -292,7 +288,7 @@ def backtest_cmd(
     if not meths:
         raise PasscurveError("`--methods` is empty")
     design = design_from(stop_batch, cap)
-    with collect_warnings(show=True, acted_on=acted_on(design)) as seen:
+    with collect_warnings(show=True, acted_on=acted_on(design)):
         counts = _load(file, acted_on=acted_on(design), **read)
         res = run_backtest(counts, ms, ks, seeds=seeds, methods=meths, problems=problems,
                            confidence_level=confidence_level, n_resamples=n_resamples, rng=seed, design=design)
@@ -300,8 +296,6 @@ def backtest_cmd(
         d = res.to_dict()
         if design is not None:
             d["design"] = design.label()
-        if seen:
-            d["warnings"] = seen
         print_json(d)
         return
     lvl = level_label(res.confidence_level)

@@ -33,6 +33,12 @@ def cli_reference() -> str:
         "integers (`--k`, `--m`, `--n`, `--group-size`, `--budgets`) is used in increasing order, each value once;",
         "given otherwise (`--k 10,1,1`), a note on stderr says how it was read.",
         "",
+        "Warnings go to stderr, one line each (`passcurve: warning: Category: message`), and every `--json` output",
+        "carries the same lines under `warnings`: a list of `\"Category: message\"` strings (`[]` when none), the",
+        "reader's (a StoppingTimeWarning) and the analysis' alike. A statement repeated per model in the same words",
+        "is said once naming the models, and one the reader already made for the file is not repeated per model.",
+        "`fit` lists its deviation checks per model under `flags` (and under each model's table), not as warnings.",
+        "",
     ]
     for name in sorted(group.commands):  # type: ignore[attr-defined]
         cmd = group.commands[name]  # type: ignore[attr-defined]

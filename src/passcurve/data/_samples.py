@@ -672,8 +672,7 @@ def stopping_time_evidence(
         steps = sorted({int(out["models"][m]["n_common_step"]) for m in flagged})
         b = steps[0] if len(steps) == 1 else "B"
         warnings.warn(
-            f"{source}: n looks like a stopping time for {len(flagged)} model(s) ({', '.join(flagged[:3])}"
-            f"{', ...' if len(flagged) > 3 else ''}): sampling seems to stop at a success, so n was not fixed "
+            f"{source}: n looks like a stopping time for {len(flagged)} model(s) ({', '.join(flagged)}): sampling seems to stop at a success, so n was not fixed "
             "in advance and unbiased pass@k does not apply as is (see Counts.meta['stopping_time']); if sampling "
             f"stopped at the first batch of {b} samples with a success, `--stop-batch {b}` (passcurve curve, "
             f"compare, rank, fit, forecast, backtest, report; design=StopAtSuccess({b})) estimates pass@k without bias",

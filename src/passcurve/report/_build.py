@@ -11,7 +11,6 @@ Two stages, kept apart:
 
 from __future__ import annotations
 
-import re
 import time
 import warnings
 from collections.abc import Callable, Sequence
@@ -24,7 +23,7 @@ import numpy as np
 from .._adaptive import check_design
 from .._counts import Counts, check_counts_object
 from .._curves import METRICS, CurveResult, curve, default_top, with_own_ends
-from .._errors import PasscurveError, PasscurveWarning
+from .._errors import PasscurveError, PasscurveWarning, fold_warnings
 from .._estimators import pass_at_k, pass_pow_k
 from .._files import write_text_atomic
 from .._validation import check_confidence_level, check_k_gt_n, check_positive_int, check_rng
@@ -138,11 +137,6 @@ class _Omitted(Exception):
         self.note = note
 
 
-_PER_MODEL = re.compile(r"^model '(.+?)': (.*)$", re.S)
-_PER_PAIR = re.compile(r"^models '(.+?)' and '(.+?)': (.*)$", re.S)  # compare's statements about one pair
-_PAREN = re.compile(r"\(([^()]*)\)")
-
-
 class _Collector:
     """Runs library calls, records their PasscurveWarnings (verbatim, once) and their wall time."""
 
@@ -152,47 +146,9 @@ class _Collector:
         self.timings: dict[str, float] = {}
 
     def folded(self, file_level: Sequence[tuple[str, str]] = ()) -> tuple[tuple[str, str], ...]:
-        """The warnings, with one per-model statement repeated for several models said once.
-
-        Library calls that work per model warn once per model in the same words ("model 'A': n looks like a
-        stopping time (151 problems ...): ..."): those of one category and one wording outside the first
-        parenthesis become one warning naming each model with its own parenthesis. A per-model warning whose
-        category the reader already stated for the file (``file_level``: the same check on the same evidence)
-        is left out.
-        """
-        stated = {cat for cat, _ in file_level}
-        out: list[tuple[str, str]] = []
-        # (category, is a pair, wording with the first parenthesis cut out) -> [(who, that parenthesis)]
-        groups: dict[tuple[str, bool, str], list[tuple[str, str | None]]] = {}
-        slot: dict[tuple[str, bool, str], int] = {}
-        for cat, msg in self.warnings:
-            m = _PER_MODEL.match(msg)
-            pair = None if m is not None else _PER_PAIR.match(msg)  # compare's statements fold among pairs
-            if m is not None:
-                if cat in stated:
-                    continue
-                who, rest = repr(m.group(1)), m.group(2)
-            elif pair is not None:
-                who, rest = f"'{pair.group(1)}' vs '{pair.group(2)}'", pair.group(3)
-            else:
-                out.append((cat, msg))
-                continue
-            paren = _PAREN.search(rest)
-            key = (cat, pair is not None, rest if paren is None else rest[: paren.start()] + "\0" + rest[paren.end():])
-            if key not in groups:
-                groups[key], slot[key] = [], len(out)
-                out.append((cat, msg))
-            groups[key].append((who, None if paren is None else paren.group(1)))
-        for (cat, pairs, template), members in groups.items():
-            if len(members) > 1:
-                what = "pairs of models" if pairs else "models"
-                if "\0" in template:
-                    said = "; ".join(f"{who}: {inner}" for who, inner in members)
-                    text = f"{len(members)} {what}: " + template.replace("\0", f"({said})")
-                else:
-                    text = f"{what} {', '.join(who for who, _ in members)}: {template}"
-                out[slot[(cat, pairs, template)]] = (cat, text)
-        return tuple(out)
+        """The warnings with one per-model statement repeated for several models said once
+        (:func:`passcurve._errors.fold_warnings`)."""
+        return fold_warnings(self.warnings, file_level)
 
     def _repeat(self, item: tuple[str, str]) -> bool:
         """The same per-model note repeated by a later computation on another k grid (k > n drops, thin means)."""

@@ -1,0 +1,126 @@
+"""The CLI's shared plumbing (cli/_app.py): every warning a command raises reaches its stderr once and its
+``--json`` under ``warnings``, in one format; ``--models`` sets the order of the output."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import numpy as np
+import pytest
+
+from passcurve.data import write_table
+
+STOP = "StoppingTimeWarning: "
+
+
+class _Result:
+    def __init__(self, code, out, err):
+        self.returncode, self.stdout, self.stderr = code, out, err
+
+
+@pytest.fixture
+def icli(capsys):
+    """The CLI in-process (the entry point's own `run`)."""
+    from passcurve.cli._app import run
+
+    def call(*args):
+        capsys.readouterr()
+        code = run(list(args))
+        cap = capsys.readouterr()
+        return _Result(code, cap.out, cap.err)
+
+    return call
+
+
+def _stopped_counts(path, models=("zeta", "alpha"), problems=40, batch=10, cap=100, seed=0):
+    """Counts of a stop-at-success design (batches of 10, at most 100 samples), as the BoN logs were sampled:
+    the reader says n looks like a stopping time."""
+    rng = np.random.default_rng(seed)
+    lines = ["model,problem_id,cluster,n,c"]
+    for m in models:
+        p = rng.beta(0.3, 3.0, problems)
+        for i in range(problems):
+            draws = rng.random(cap) < p[i]
+            hit = np.flatnonzero(draws)
+            n = cap if hit.size == 0 else min(cap, batch * (hit[0] // batch + 1))
+            lines.append(f"{m},q{i},g{i % 8},{n},{int(draws[:n].sum())}")
+    path.write_text("\n".join(lines) + "\n")
+    return path
+
+
+def _warning_lines(stderr: str) -> list[str]:
+    return [ln[len("passcurve: warning: "):] for ln in stderr.splitlines() if ln.startswith("passcurve: warning: ")]
+
+
+@pytest.mark.parametrize("args", [
+    ("curve", "--k", "1,5"),
+    ("compare", "--a", "zeta", "--b", "alpha", "--n-resamples", "200"),
+    ("rank", "--n-resamples", "200"),
+    ("hidden-difficulty", "--k", "1,2"),
+    ("rl-signal",),
+    ("plan", "--k", "50", "--budget", "500"),
+    ("fit", "--difficulty", "beta"),
+    ("forecast", "--k", "1000", "--method", "beta", "--n-resamples", "0"),
+    ("backtest", "--m", "5", "--k", "10", "--seeds", "1", "--methods", "beta", "--n-resamples", "0"),
+    ("curve", "--k", "1,5", "--cluster-col", "cluster", "--ci", "cluster", "--n-resamples", "200"),
+])
+def test_json_carries_every_warning_stderr_printed(tmp_path, icli, args):
+    # the reader's StoppingTimeWarning went to stderr only for curve, compare, rank and hidden-difficulty:
+    # their JSON had no `warnings`; fit and forecast had them, each in its own way
+    path = _stopped_counts(tmp_path / "stopped.csv")
+    r = icli(args[0], str(path), *args[1:], "--json")
+    assert r.returncode == 0, r.stderr
+    said = _warning_lines(r.stderr)
+    d = json.loads(r.stdout)
+    assert d["warnings"] == said  # the same lines, in the same order, "Category: message"
+    assert sum(w.startswith(STOP) for w in said) == 1, said  # the stopping time is said once
+    assert "for 2 model(s) (alpha, zeta)" in next(w for w in said if w.startswith(STOP))
+    # never Python's own two-line form ("...py:123: StoppingTimeWarning: ..." and the source line)
+    assert not re.search(r"\.py:\d+: \w+Warning", r.stderr), r.stderr
+
+
+@pytest.mark.parametrize("command", ["curve", "vote", "verifiers"])
+def test_json_warnings_is_always_a_list(tmp_path, icli, command):
+    # a script reads d["warnings"] without a fallback: [] when nothing was said
+    rows = {"model": np.repeat(["m"], 24).astype(object), "problem_id": np.repeat([f"p{i}" for i in range(6)], 4),
+            "attempt": np.tile([1, 2, 3, 4], 6), "answer": np.tile(["x", "y", "x", "x"], 6).astype(object),
+            "gold": np.repeat(["x"], 24).astype(object), "correct": np.tile([True, False, True, True], 6)}
+    rows["strict"] = rows["correct"].copy()
+    path = tmp_path / "log.jsonl"
+    write_table(rows, path)
+    more = ["--base", "correct", "--strict", "strict"] if command == "verifiers" else []
+    r = icli(command, str(path), *more, "--json")
+    assert r.returncode == 0, r.stderr
+    assert json.loads(r.stdout)["warnings"] == _warning_lines(r.stderr) == []
+
+
+def test_fit_says_a_stopping_time_once(tmp_path, icli):
+    # `passcurve fit` on the BoN counts printed the reader's warning, then one StoppingTimeWarning per model from
+    # the deviation checks (8 lines), then each again as a flag under its table beside "GOF p not shown: n looks
+    # like a stopping time"
+    path = _stopped_counts(tmp_path / "stopped.csv")
+    r = icli("fit", str(path), "--difficulty", "beta")
+    assert r.returncode == 0, r.stderr
+    said = _warning_lines(r.stderr)
+    assert [w for w in said if w.startswith(STOP)] == [next(w for w in said if w.startswith(STOP))]
+    assert len([w for w in said if w.startswith(STOP)]) == 1
+    flags = [ln for ln in r.stdout.splitlines() if "flag StoppingTimeWarning" in ln]
+    assert len(flags) == 2 and all("GOF p is not shown" in ln for ln in flags), r.stdout  # one line per model
+    assert "GOF p not shown" not in r.stdout
+    # nothing is lost in the JSON: each model's flag with its evidence
+    d = json.loads(icli("fit", str(path), "--difficulty", "beta", "--json").stdout)
+    assert sorted(f["model"] for f in d["flags"] if f["flag"] == "StoppingTimeWarning") == ["alpha", "zeta"]
+    assert all("problems stopped below the largest n" in f["message"] for f in d["flags"]
+               if f["flag"] == "StoppingTimeWarning")
+    assert sum(w.startswith(STOP) for w in d["warnings"]) == 1
+
+
+def test_per_model_warnings_in_the_same_words_are_said_once(tmp_path, icli):
+    # forecast --n-resamples 0 said "model 'X': the interval is the point forecast: ..." once per model
+    path = _stopped_counts(tmp_path / "stopped.csv")
+    r = icli("forecast", str(path), "--k", "1000", "--method", "beta", "--n-resamples", "0", "--json")
+    assert r.returncode == 0, r.stderr
+    point = [w for w in json.loads(r.stdout)["warnings"] if "the interval is the point forecast" in w]
+    # the models in the file's order (zeta first), as the tables list them
+    assert len(point) == 1 and point[0].startswith("DegenerateDataWarning: models 'zeta', 'alpha': "), point
