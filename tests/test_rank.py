@@ -146,7 +146,10 @@ def test_a_score_resting_on_few_problems_gets_the_rare_event_bound_as_in_curve_i
     c_common = np.arange(N) % 7
     counts = Counts.from_arrays(np.full(2 * N, 10), np.concatenate([c_rare, c_common]),
                                 problem=np.tile(np.arange(N).astype(str), 2), model=np.repeat(["rare", "common"], N))
-    with pytest.warns(DegenerateDataWarning, match=r"pass_at_k: the score rests on fewer than 10 problems \('rare' at k=1\)"):
+    # the message is curve_intervals' (one builder, _uncertainty.rare_message), with what it means for the ranks
+    with pytest.warns(DegenerateDataWarning, match=r"^model 'rare', pass_at_k: the mean rests on fewer than 10 problems "
+                      r"at k=1; the interval there is the distribution-free Wilson bound on the number of problems "
+                      r"\(wide\), and the rank interval rests on those few problems$"):
         res = rank_models(counts, k=[1], rng=0)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", DegenerateDataWarning)
@@ -160,3 +163,29 @@ def test_a_score_resting_on_few_problems_gets_the_rare_event_bound_as_in_curve_i
     j = res.models.index("common")
     assert len(res.warnings) == 1 and "common" not in res.warnings[0]
     assert res.low[j, 0] < res.estimate[j, 0] < res.high[j, 0] < 1
+
+
+def test_few_problems_warning_is_curve_intervals_own_message():
+    # rank wrote its own list ("pass_at_k: the score rests on fewer than 10 problems ('a' at k=1, 2, 5, 10, ...)")
+    # beside curve_intervals' ("... for 2 models ('a' at 5 of 5 k from k=1; ...)"): one builder now, rank adding
+    # what it means for the ranks; every k up to four, then how many of the k asked
+    import warnings
+
+    from passcurve import DegenerateDataWarning, curve_intervals
+
+    N = 64
+    c = np.zeros(3 * N, dtype=int)
+    c[[0, 1, N]] = 1  # 'a' solves 2 problems, 'b' one, 'c' a seventh of them
+    c[2 * N:] = np.arange(N) % 7 > 0
+    counts = Counts.from_arrays(np.full(3 * N, 10), c, problem=np.tile(np.arange(N).astype(str), 3),
+                                model=np.repeat(["a", "b", "c"], N))
+    ks = [1, 2, 3, 4, 5]
+    with warnings.catch_warnings(record=True) as got:
+        warnings.simplefilter("always", DegenerateDataWarning)
+        rank_models(counts, ks, n_resamples=200, rng=0)
+        curve_intervals(counts, ks, metric="pass_at_k", method="bootstrap", n_resamples=200, rng=0)
+    ranked, curved = (str(w.message) for w in got if issubclass(w.category, DegenerateDataWarning))
+    assert curved == ("pass_at_k: the mean rests on fewer than 10 problems for 2 models ('a' at k=1, 2, 3, 4, ... "
+                      "(5 of 5 k); 'b' at k=1, 2, 3, 4, ... (5 of 5 k)); the interval there is the distribution-free "
+                      "Wilson bound on the number of problems (wide)")
+    assert ranked == curved + ", and the rank interval rests on those few problems"

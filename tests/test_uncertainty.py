@@ -274,7 +274,7 @@ def test_rare_event_warning_is_one_line_per_measure_across_models():
     assert [f"DegenerateDataWarning: {m}" for m in rare] == list(res.warnings)  # a result names each warning's kind
     assert len(rare) == 1
     assert rare[0].startswith("pass_at_k: the mean rests on fewer than 10 problems for 3 models (")
-    assert "'a' at 2 of 2 k from k=1; 'b' at 2 of 2 k from k=1; 'c' at 2 of 2 k from k=1" in rare[0]
+    assert "('a' at k=1, 2; 'b' at k=1, 2; 'c' at k=1, 2)" in rare[0]  # each k named (at most four, then a count)
 
 
 @pytest.mark.parametrize("method", ["analytic", "bootstrap", "bca", "two-level"])

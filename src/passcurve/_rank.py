@@ -31,7 +31,6 @@ from ._counts import Counts, check_counts_object
 from ._errors import DegenerateDataWarning, PasscurveError, UnpairedComparisonWarning, record_warning
 from ._results import level_label, metric_name, records_frame
 from ._uncertainty import (
-    _RARE,
     _boot_means,
     _cluster_ids,
     _group_index,
@@ -40,6 +39,7 @@ from ._uncertainty import (
     _rare,
     _scores,
     _widen_rare,
+    rare_message,
 )
 from ._validation import (
     MAX_RESAMPLES,
@@ -301,11 +301,8 @@ def rank_models(
     lo, hi = _widen_rare(est.ravel(), se_a, g_k, np.clip(lo, 0.0, 1.0), np.clip(hi, 0.0, 1.0), rare, 1.0 - level)
     if rare.any():
         at = rare.reshape(M, K)
-        parts = "; ".join(f"{models[i]!r} at k=" + ", ".join(str(int(x)) for x in ks[at[i]][:4])
-                          + (", ..." if at[i].sum() > 4 else "") for i in np.flatnonzero(at.any(axis=1)))
-        msg = (f"{metric}: the score rests on fewer than {_RARE} problems ({parts}); its interval there is the "
-               "distribution-free Wilson bound on the number of problems (wide), and its rank interval rests on "
-               "those few problems")
+        items = [(models[i], ks[at[i]]) for i in np.flatnonzero(at.any(axis=1))]
+        msg = rare_message(metric, items, K, also=", and the rank interval rests on those few problems")
         record_warning(warns, msg, DegenerateDataWarning)
     reps3 = reps.reshape(B, M, K)
     ii, jj = np.triu_indices(M, 1)

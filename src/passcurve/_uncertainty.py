@@ -42,6 +42,7 @@ treats the problem (or the cluster of problems) as the unit of resampling:
 from __future__ import annotations
 
 import warnings
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -505,6 +506,22 @@ def _interval_from_scores(
     return mean, lo, hi, se_b
 
 
+def rare_message(metric: str, items: Sequence[tuple[str, np.ndarray]], n_k: int, also: str = "") -> str:
+    """The warning that ``metric``'s mean rests on fewer than ``_RARE`` problems (its interval is then the Wilson
+    bound of :func:`_widen_rare`): ``items`` are (model, the k where it does), ``n_k`` the number of k asked,
+    ``also`` a clause the caller adds (rank: what it means for the ranks). One message for curve_intervals and
+    rank_models: each model with its first four such k, and how many of the ``n_k`` when there are more."""
+    def where(at: np.ndarray) -> str:
+        return "k=" + ", ".join(str(int(x)) for x in at[:4]) + (f", ... ({at.size} of {n_k} k)" if at.size > 4 else "")
+
+    tail = "the interval there is the distribution-free Wilson bound on the number of problems (wide)" + also
+    if len(items) == 1:
+        name, at = items[0]
+        return f"model {name!r}, {metric}: the mean rests on fewer than {_RARE} problems at {where(at)}; {tail}"
+    parts = "; ".join(f"{name!r} at {where(at)}" for name, at in items)
+    return f"{metric}: the mean rests on fewer than {_RARE} problems for {len(items)} models ({parts}); {tail}"
+
+
 def _widen_rare(
     mean: np.ndarray, se: np.ndarray, Gk: np.ndarray, lo: np.ndarray, hi: np.ndarray, rare: np.ndarray, alpha: float
 ) -> tuple[np.ndarray, np.ndarray]:
@@ -748,17 +765,8 @@ def curve_intervals(
             lows[m].append(lo)
             highs[m].append(hi)
     for m, items in rare_at.items():  # one warning per measure, however many models it concerns
-        if not items:
-            continue
-        tail = "the interval there is the distribution-free Wilson bound on the number of problems (wide)"
-        if len(items) == 1:
-            name, at = items[0]
-            where = ", ".join(f"k={int(x)}" for x in at[:4]) + (", ..." if at.size > 4 else "")
-            msg = f"model {name!r}, {m}: the mean rests on fewer than {_RARE} problems at {where}; {tail}"
-        else:
-            parts = "; ".join(f"{name!r} at {at.size} of {ks.size} k from k={int(at[0])}" for name, at in items)
-            msg = f"{m}: the mean rests on fewer than {_RARE} problems for {len(items)} models ({parts}); {tail}"
-        record_warning(warns, msg, DegenerateDataWarning)
+        if items:
+            record_warning(warns, rare_message(m, items, ks.size), DegenerateDataWarning)
     label = method if cl is None or method in ("cluster", "two-level") else f"{method} (clustered)"
     return CurveResult(
         models=tuple(models),
