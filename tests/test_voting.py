@@ -588,3 +588,28 @@ def test_cli_vote_says_samples_per_problem_as_curve_does(tmp_path, capfd):
     assert run(["vote", str(path), "--k", "1", "--json"]) == 0
     entry = json.loads(capfd.readouterr().out)["models"][0]
     assert (entry["n_min"], entry["n_median"], entry["n_max"]) == (8, 8.0, 8)
+
+
+def test_k1_is_the_accuracy_one_number():
+    # `passcurve simulate-answers --problems 100` then `vote`: maj@1 printed 0.4788 beside independent maj@1
+    # 0.4787, both the accuracy 0.47875 = 3064/6400 (a float path an ulp off each, rounding apart at the 4th
+    # decimal). maj@1, pass@1 and the independent voter at k = 1 are each the mean of c/n by definition.
+    from passcurve.cli._vote import _f
+
+    rows = simulate_answers(100, 64, wrong_answers=20, concentration=0.5, rng=0)
+    t = _tallies_from_rows(rows)
+    res = vote(t, k=[1, 4])
+    exact = sum(Fraction(int(c), int(n)) for n, c in zip(t.n, t.c, strict=True)) / len(t)
+    assert exact == Fraction(383, 800)  # 0.47875: the case the review found
+    acc = res.accuracy[0]
+    assert acc == pytest.approx(float(exact), rel=1e-15)
+    for name in ("maj_at_k", "pass_at_k", "independent_maj_at_k"):
+        assert res.values[name][0, 0] == acc, name
+    assert res.values["selection_loss"][0, 0] == 0.0 and res.values["correlation_cost"][0, 0] == 0.0
+    assert len({_f(res.values[name][0, 0]) for name in ("maj_at_k", "pass_at_k", "independent_maj_at_k")}) == 1
+    # per problem, one voter's vote is its sample: maj@1 = g/n exactly (Fraction), and for one independent voter p
+    for i in range(len(t)):
+        tal, gi, ab = t.problem_tallies(i)
+        if gi >= 0:  # g/n correctly rounded (one float division of exact integers)
+            assert maj_at_k_tallies(tal, gi, [1], abstain=ab)[0] == int(tal[gi]) / (int(tal.sum()) + ab)
+    assert _independent_one(tal, gi, ab, 0.3, np.array([1]), "random")[0] == 0.3
