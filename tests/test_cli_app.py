@@ -124,3 +124,36 @@ def test_per_model_warnings_in_the_same_words_are_said_once(tmp_path, icli):
     point = [w for w in json.loads(r.stdout)["warnings"] if "the interval is the point forecast" in w]
     # the models in the file's order (zeta first), as the tables list them
     assert len(point) == 1 and point[0].startswith("DegenerateDataWarning: models 'zeta', 'alpha': "), point
+
+
+def _answers(path, models=("zeta", "alpha")):
+    rows = {k: [] for k in ("model", "problem_id", "attempt", "answer", "gold", "correct", "strict")}
+    for m in models:
+        for i in range(6):
+            for a in range(4):
+                ok = (i + a) % 3 != 0
+                for k, v in zip(rows, (m, f"p{i}", a + 1, "x" if ok else "y", "x", ok, ok and a != 1), strict=True):
+                    rows[k].append(v)
+    write_table({k: np.asarray(v, dtype=object if isinstance(v[0], str) else None) for k, v in rows.items()}, path)
+    return path
+
+
+@pytest.mark.parametrize("args", [
+    ("curve", "--k", "1,2"), ("hidden-difficulty", "--k", "1,2"), ("fit", "--difficulty", "beta"),
+    ("vote", "--k", "1,2"), ("retries",), ("verifiers", "--base", "correct", "--strict", "strict", "--k", "1,2"),
+    ("rl-signal",),
+])
+def test_models_follow_the_order_given(tmp_path, icli, args):
+    # `--models zeta,alpha` printed alpha first (the file's sorted order) in every command
+    path = _answers(tmp_path / "answers.jsonl")
+
+    def order(*more):
+        r = icli(args[0], str(path), *args[1:], *more, "--json")
+        assert r.returncode == 0, r.stderr
+        d = json.loads(r.stdout)
+        entries = d["fits"] if "fits" in d else d["models"]
+        return list(dict.fromkeys(e["model"] for e in entries))
+
+    assert order("--models", "zeta,alpha") == ["zeta", "alpha"]
+    assert order("--models", "alpha,zeta") == ["alpha", "zeta"]
+    assert order() == ["alpha", "zeta"]  # no --models: sorted, as before

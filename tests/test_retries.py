@@ -268,3 +268,19 @@ def test_co_movement_without_a_trend_is_named_as_such():
                                                r"where [\d.]+ were expected\).*does not bias each problem's pass@k"):
         res = retries(prob, att, y.ravel(), n_resamples=199, rng=1)
     assert res.dependent[0] and res.p_value[0] < 0.01 and abs(res.trend_z[0]) < 2
+
+
+def test_models_in_order_of_first_appearance():
+    # as Counts lists them: `passcurve retries --models zeta,alpha` printed alpha first (the labels' sorted order)
+    prob = np.array(["p1", "p1", "p2", "p2", "p1", "p1", "p2", "p2"], dtype=object)
+    att = np.array([1, 2, 1, 2, 1, 2, 1, 2])
+    cor = np.array([0, 1, 1, 0, 1, 1, 0, 0], dtype=bool)
+    mod = np.array(["zeta"] * 4 + ["alpha"] * 4, dtype=object)
+    res = retries(prob, att, cor, model=mod, n_resamples=0)
+    assert res.models == ("zeta", "alpha")
+    # each model keeps its own numbers: zeta solves p1 at attempt 2 and p2 at attempt 1 (completion 1/2 then 1),
+    # alpha solves p1 at attempt 1 and never p2 (1/2 at both budgets)
+    np.testing.assert_array_equal(res.completion, [[0.5, 1.0], [0.5, 0.5]])
+    again = retries(prob[::-1].copy(), att[::-1].copy(), cor[::-1].copy(), model=mod[::-1].copy(), n_resamples=0)
+    assert again.models == ("alpha", "zeta")
+    np.testing.assert_array_equal(again.completion, [[0.5, 0.5], [0.5, 1.0]])

@@ -41,6 +41,19 @@ def models_mask(model: np.ndarray, models: Sequence[str] | str) -> np.ndarray:
     return np.isin(labels, names)
 
 
+def models_rows(model: np.ndarray, models: Sequence[str] | str) -> np.ndarray:
+    """Indices of the rows of ``model`` that belong to ``models`` (checked by :func:`models_mask`), model by model
+    in the order ``models`` names them, each model's rows in their own order: a selection lists its models as the
+    user named them (``--models B,A`` prints B first), not in the file's order."""
+    keep = models_mask(model, models)
+    names = [models] if isinstance(models, str) else [str(m) for m in models]
+    rank = {name: i for i, name in enumerate(dict.fromkeys(names))}
+    idx = np.flatnonzero(keep)
+    labels = np.asarray(model, dtype=object)[idx]
+    key = np.fromiter((rank[str(v)] for v in labels), dtype=np.int64, count=idx.size)
+    return idx[np.argsort(key, kind="stable")]
+
+
 def _as_str_array(x: Any, name: str, size: int) -> np.ndarray:
     arr = np.asarray(x, dtype=object).ravel()
     if arr.size != size:
@@ -175,8 +188,9 @@ class Counts:
         return self.take(mask)
 
     def select_models(self, models: Sequence[str]) -> Counts:
-        """The rows of these models (in the file's order); raises for an unknown name (listing those present)."""
-        return self.take(models_mask(self.model, models))
+        """The rows of these models, in the order named (:attr:`models` follows it); raises for an unknown name
+        (listing those present)."""
+        return self.take(models_rows(self.model, models))
 
     def groups(self) -> Iterator[tuple[str, Counts]]:
         """(model, rows of that model), in order of first appearance."""

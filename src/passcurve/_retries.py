@@ -356,10 +356,10 @@ def retries(
     g_problem = prob[order][starts]
     B = int(n_i.max())
     budget = np.arange(1, B + 1)
-    models = []
-    for m in g_model:
-        if m not in models:
-            models.append(m)
+    models = []  # in order of first appearance in the input, as Counts lists them (`--models B,A`: B first)
+    for gi in np.argsort(np.minimum.reduceat(order, starts), kind="stable"):
+        if g_model[gi] not in models:
+            models.append(g_model[gi])
     M = len(models)
     completion = np.full((M, B), np.nan)
     known = np.zeros((M, B), dtype=np.int64)

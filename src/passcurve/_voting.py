@@ -661,13 +661,15 @@ class AnswerTallies:
         return self.count[s:e], int(gold[0]) if gold.size else -1, int(self.abstain[i])
 
     def select_models(self, models: Sequence[str]) -> AnswerTallies:
-        """The problems of these models (in their order); raises for an unknown name (listing those present),
+        """The problems of these models, in the order named; raises for an unknown name (listing those present),
         as :meth:`passcurve.Counts.select_models` does."""
-        from ._counts import models_mask
+        from ._counts import models_rows
 
-        keep = models_mask(self.model, models)
+        keep = models_rows(self.model, models)  # problem indices, model by model as named
         sizes = np.diff(self.offsets)
-        rows = np.repeat(keep, sizes)
+        # the answer rows of those problems, in that order: each problem's block offsets[i] .. offsets[i+1]
+        rows = np.repeat(self.offsets[keep] - np.concatenate([[0], np.cumsum(sizes[keep])[:-1]]), sizes[keep]) + \
+            np.arange(int(sizes[keep].sum()))
         return AnswerTallies(
             model=self.model[keep],
             problem=self.problem[keep],

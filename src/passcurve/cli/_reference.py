@@ -38,6 +38,7 @@ def cli_reference() -> str:
         "reader's (a StoppingTimeWarning) and the analysis' alike. A statement repeated per model in the same words",
         "is said once naming the models, and one the reader already made for the file is not repeated per model.",
         "`fit` lists its deviation checks per model under `flags` (and under each model's table), not as warnings.",
+        "`--models B,A` lists the models in that order; without it, in the order the reader gives them.",
         "",
     ]
     for name in sorted(group.commands):  # type: ignore[attr-defined]

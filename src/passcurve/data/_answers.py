@@ -16,7 +16,7 @@ from typing import Any, Literal, overload
 import duckdb
 import numpy as np
 
-from .._counts import models_mask
+from .._counts import models_rows
 from .._errors import PasscurveError
 from ._columns import ALIASES, identifier, is_missing, json_unwrapped, quote
 from ._samples import FALSE_WORDS, TRUE_WORDS, _fmt_row, runs_of_ids
@@ -444,8 +444,8 @@ def read_verdicts(
     out = {k: np.asarray(v) for k, v in g.items()}
     out["model"] = out["model"].astype(object)
     out["problem"] = out["problem"].astype(object)
-    if models is not None:
-        keep = models_mask(out["model"], models)
+    if models is not None:  # in the order named
+        keep = models_rows(out["model"], models)
         out = {k: v[keep] for k, v in out.items()}
     return out
 
@@ -507,8 +507,12 @@ def read_attempts(
         raise PasscurveError(f"{s.source}: attempt column {col!r} has a missing value")
     code = np.asarray(g["code"], dtype=np.int64)
     att, correct = np.asarray(att), np.asarray(correct, dtype=bool)
-    if models is not None:  # checked on the (model, problem) labels, then their samples kept
-        keep = models_mask(np.asarray(labels["model"], dtype=object), models)[code]
+    if models is not None:  # checked on the (model, problem) labels, then their samples kept, in the order named
+        sel = models_rows(np.asarray(labels["model"], dtype=object), models)
+        rank = np.full(len(labels["model"]), -1, dtype=np.int64)
+        rank[sel] = np.arange(sel.size)
+        keep = np.flatnonzero(rank[code] >= 0)
+        keep = keep[np.argsort(rank[code][keep], kind="stable")]
         code, att, correct = code[keep], att[keep], correct[keep]
     return {
         "model": np.asarray(labels["model"], dtype=object)[code],
