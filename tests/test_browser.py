@@ -69,7 +69,7 @@ class OfflinePage:
         self.context.route("**/*", route)
         self.page = self.context.new_page()
         self.page.on("request", lambda req: self.requests.append(req.url))
-        self.page.on("console", lambda m: self.errors.append(m.text) if m.type == "error" else None)
+        self.page.on("console", lambda m: self.errors.append(m.text) if m.type in ("error", "warning") else None)
         self.page.on("pageerror", lambda e: self.errors.append(str(e)))
         self.page.goto(self.url)
         self.page.wait_for_load_state("load")
@@ -215,6 +215,16 @@ def test_report_offline(browser, report_file):
         header.click()
         shown = [float(x) for x in cells.all_inner_texts()]
         assert shown == sorted(shown, reverse=True)
+        # and from the keyboard: Tab reaches a header, Enter and Space sort (a header took clicks only)
+        n_head = page.locator("#problem-table thead th", has_text="n").first
+        page.locator("input[data-filter=problem-table]").focus()
+        page.keyboard.press("Tab")
+        assert page.evaluate("() => document.activeElement.textContent") == "model"
+        n_head.focus()
+        page.keyboard.press("Enter")
+        assert n_head.get_attribute("aria-sort") == "ascending"
+        page.keyboard.press(" ")
+        assert n_head.get_attribute("aria-sort") == "descending"
         # filter rows
         page.locator("input[data-filter=problem-table]").fill("never solved")
         hidden = page.evaluate(
@@ -237,7 +247,7 @@ def test_report_offline(browser, report_file):
 def test_report_legend_entries_all_do_something(browser, report_file):
     """A style-key entry ("naive plug-in", dashed) hides every line of that style; "fitted" in the histogram hides
     the fit of every panel (the HTML audit found entries that greyed out and hid nothing, or one panel only)."""
-    _, path = report_file
+    rep, path = report_file
     pg = OfflinePage(browser, path, width=1280)
     try:
         page = pg.page
@@ -256,6 +266,18 @@ def test_report_legend_entries_all_do_something(browser, report_file):
         changed = [a[0] for a, b in zip(visible("fig-naive"), before, strict=True) if a[1] != b[1]]
         assert changed and all(name.endswith("naive") or name == "naive plug-in" for name in changed)
         assert len(changed) == 1 + sum(name.endswith(" naive") for name, _ in before)
+        # "observed" (solid) greys the models' own lines out but leaves their entries in the legend: visible=false took
+        # every model's entry out of it, and the legend shrank under the cursor
+        legend = page.eval_on_selector_all("#fig-failure .legendtext", "els => els.map(e => e.textContent)")
+        before = visible("fig-failure")
+        click("fig-failure", "observed")
+        assert page.eval_on_selector_all("#fig-failure .legendtext", "els => els.map(e => e.textContent)") == legend
+        after = dict(visible("fig-failure"))
+        models = [m for m, _ in before if m in rep.data.curve.models]
+        assert models and all(after[m] == "legendonly" for m in models)
+        assert all(after[f"{m} power law"] is True for m in models)  # the dashed lines stay
+        click("fig-failure", "observed")
+        assert visible("fig-failure") == before
         hist = visible("fig-hist")
         click("fig-hist", "fitted")
         after = visible("fig-hist")
@@ -279,6 +301,14 @@ def test_report_charts_keep_their_width_on_a_phone(browser, report_file):
                                "g._fullLayout._size.w, g.clientWidth])")
         assert charts and all(o == "h" for _, o, _, _ in charts)
         assert all(w >= 0.6 * cw for _, _, w, cw in charts), charts
+        # the histogram's panels side by side: their axis titles do not run into each other ("c/n (share of samples
+        # correct)" twice on one line overlapped by 60 px)
+        boxes = page.evaluate("() => [...document.querySelectorAll('#fig-hist .infolayer > g')]"
+                              ".filter(g => /^g-x[0-9]*title$/.test(g.getAttribute('class')) && g.textContent)"
+                              ".map(g => { const b = g.getBoundingClientRect(); return [b.left, b.right, b.top]; })"
+                              ".sort((a, b) => a[0] - b[0])")
+        assert len(boxes) == 2 and boxes[0][2] == pytest.approx(boxes[1][2], abs=1)
+        assert boxes[0][1] < boxes[1][0], boxes
         assert pg.errors == [] and pg.others() == []
     finally:
         pg.close()

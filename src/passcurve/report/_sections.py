@@ -513,10 +513,13 @@ def histogram_section(counts: Any, fitted: dict[str, Any] | None = None, note: s
                              ticktext=["0", *[f"{d:g}" for d in decades]], row=r, col=cc)
         fig.update_yaxes(tickformat=".0%", row=r, col=cc)
     fig.update_layout(template="plotly_white", height=max(300, 260 * rows), bargap=0.05,
-                      margin={"l": 60, "r": 20, "t": 40, "b": 50}, showlegend=bool(fitted))
-    fig.update_xaxes(title_text="c/n (share of samples correct)", row=rows)
+                      margin={"l": 70, "r": 20, "t": 40, "b": 50}, showlegend=bool(fitted))
+    # short titles: two panels side by side on a phone are 150 px wide, and "c/n (share of samples correct)" ran
+    # into its neighbour's; the caption says what c/n is
+    fig.update_xaxes(title_text="c/n", row=rows)
+    fig.update_yaxes(title_text="share of problems", col=1)
     cap = (
-        "Share of problems per bin of c/n. "
+        "Share of problems per bin of c/n, the share of a problem's n samples that were correct. "
         + ("Log-spaced bins (most solved problems have small c/n); the grey bar at 0 is the share never solved. "
            if logx else "")
         + ("Black: the fitted difficulty distribution's expected share per bin." if fitted else "")

@@ -29,7 +29,14 @@
   Array.prototype.forEach.call(document.querySelectorAll("table.sortable"), function (table) {
     Array.prototype.forEach.call(table.tHead.rows[0].cells, function (th, col) {
       th.setAttribute("title", "click to sort");
+      // reachable and usable from the keyboard too (Tab to a header, Enter or Space sorts), as a button would be
+      th.setAttribute("tabindex", "0");
       th.addEventListener("click", function () { sortTable(table, col, th); });
+      th.addEventListener("keydown", function (ev) {
+        if (ev.key !== "Enter" && ev.key !== " ") return;
+        ev.preventDefault();
+        sortTable(table, col, th);
+      });
     });
   });
   Array.prototype.forEach.call(document.querySelectorAll("input[data-filter]"), function (input) {
@@ -48,14 +55,17 @@
     gd.on("plotly_legendclick", function (ev) {
       var key = ev.data[ev.curveNumber], meta = String(key.meta || "");
       if (meta.indexOf("style-key:") !== 0) return true;
-      var dash = meta.slice(10), idx = [];
+      var dash = meta.slice(10), idx = [], entries = [];
       ev.data.forEach(function (tr, i) {
         if (i !== ev.curveNumber && tr.fill !== "toself" && String(tr.meta || "").indexOf("style-key:") !== 0 &&
-            styleOf(tr) === dash) idx.push(i);
+            styleOf(tr) === dash) (tr.showlegend === false ? idx : entries).push(i);
       });
       var hide = key.visible !== "legendonly";
       window.Plotly.restyle(gd, { visible: hide ? "legendonly" : true }, [ev.curveNumber]);
       if (idx.length) window.Plotly.restyle(gd, { visible: hide ? false : true }, idx);
+      // a line that carries its model's legend entry (the solid "observed" one) is greyed out, not removed:
+      // visible=false would take the model's entry out of the legend with it (every model name vanished)
+      if (entries.length) window.Plotly.restyle(gd, { visible: hide ? "legendonly" : true }, entries);
       return false;
     });
   });
