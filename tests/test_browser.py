@@ -169,6 +169,40 @@ def test_explorer_sliders_match_python(browser, explorer_file):
         pg.close()
 
 
+def test_explorer_curve_is_the_exact_beta_formula(browser, explorer_file):
+    """The drawn pass@k curve at three slider settings against 1 - B(alpha, beta + k)/B(alpha, beta) (scipy's betaln,
+    REFERENCE.md "Hidden difficulty"), and its labels readable on a phone: drawn 800 wide and scaled to 360 px, they
+    were 5 px tall."""
+    from scipy.special import betaln
+
+    from passcurve.report import explorer_params
+
+    pg = OfflinePage(browser, explorer_file, width=400, height=900)
+    try:
+        page = pg.page
+        heights = page.evaluate("() => [...document.querySelectorAll('#curve text, #density text')]"
+                                ".map(t => t.getBoundingClientRect().height)")
+        assert heights and min(heights) >= 10, min(heights)
+        ks = page.evaluate("() => window.passcurveExplorer.ks")
+        assert ks == [2**e for e in range(11)]
+        for mean, sd in [(0.5, 0.25), (0.07, 0.15), (0.9, 0.05)]:
+            _set_slider(page, "mean", round(mean * 100))
+            _set_slider(page, "sd", round(sd * 100))
+            prm = explorer_params(mean, sd)
+            want = [-math.expm1(betaln(prm["alpha"], prm["beta"] + k) - betaln(prm["alpha"], prm["beta"])) for k in ks]
+            line = page.locator("#curve-actual")
+            got = json.loads(line.get_attribute("data-values"))
+            assert got == pytest.approx(want, rel=1e-10, abs=1e-13), (mean, sd)
+            indep = json.loads(page.locator("#curve-independent").get_attribute("data-values"))
+            assert indep == pytest.approx([-math.expm1(k * math.log1p(-mean)) for k in ks], rel=1e-12)
+            # the polyline drawn is those values: y = T + (1 - v) h in the chart's own units (T = 12, h = 228)
+            ys = [float(pt.split(",")[1]) for pt in line.get_attribute("points").split()]
+            assert ys == pytest.approx([12 + (1 - v) * 228 for v in want], abs=0.006)
+        assert pg.errors == [] and pg.others() == []
+    finally:
+        pg.close()
+
+
 # ------------------------------------------------------------------------------------------- the report
 @pytest.fixture(scope="module")
 def report_file(tmp_path_factory):

@@ -116,9 +116,21 @@
     return out;
   }
 
+  // Charts are drawn at the width they are shown (up to 800): drawn 800 wide and scaled down to a phone's 360 px, their
+  // 12 px labels came out 5 px tall. Below NARROW the labels are thinned so they do not run into each other.
+  var NARROW = 560;
+  function fitWidth(svg, H) {
+    var W = Math.round(svg.getBoundingClientRect().width) || 800;
+    W = Math.max(320, Math.min(800, W));
+    svg.setAttribute("viewBox", "0 0 " + W + " " + H);
+    return W;
+  }
+
   function drawDensity(svg, p) {
     clear(svg);
-    var W = 800, H = 230, L = 64, R = 20, T = 12, B = 46, w = W - L - R, h = H - T - B;
+    var H0 = 230, narrow = (Math.round(svg.getBoundingClientRect().width) || 800) < NARROW;
+    var H = narrow ? H0 + 16 : H0, W = fitWidth(svg, H);
+    var L = 64, R = 20, T = 12, B = narrow ? 62 : 46, w = W - L - R, h = H - T - B;
     var X = function (v) { return L + v * w; }, Y0 = T + h;
     var shares = binShares(p), top = Math.max.apply(null, shares);
     var step = top > 0.5 ? 0.25 : top > 0.2 ? 0.1 : top > 0.1 ? 0.05 : 0.02;
@@ -131,7 +143,7 @@
     [0, 0.25, 0.5, 0.75, 1].forEach(function (v) { text(svg, X(v), Y0 + 16, Math.round(v * 100) + "%"); });
     text(svg, L, Y0 + 34, "always wrong", "start");
     text(svg, L + w, Y0 + 34, "always right", "end");
-    text(svg, X(0.5), Y0 + 34, "pass rate of a question (bins of 5%)");
+    text(svg, X(0.5), Y0 + (narrow ? 50 : 34), "pass rate of a question (bins of 5%)");
     var t = text(svg, 12, T + h / 2, "share of questions");
     t.setAttribute("transform", "rotate(-90 12 " + (T + h / 2) + ")");
     var bars = el("g", { id: "density-bars" }, svg);
@@ -148,19 +160,22 @@
 
   function drawCurve(svg, p) {
     clear(svg);
-    var W = 800, H = 280, L = 48, R = 20, T = 12, B = 40, w = W - L - R, h = H - T - B;
+    var H = 280, W = fitWidth(svg, H), narrow = W < NARROW, L = 64, R = 20, T = 12, B = 40, w = W - L - R, h = H - T - B;
     var X = function (i) { return L + i / (KS.length - 1) * w; };
     var Y = function (v) { return T + (1 - v) * h; };
     [0, 0.25, 0.5, 0.75, 1].forEach(function (v) {
       el("line", { x1: L, x2: L + w, y1: Y(v), y2: Y(v), "class": "grid" }, svg);
       text(svg, L - 6, Y(v) + 4, Math.round(v * 100) + "%", "end");
     });
-    KS.forEach(function (k, i) { text(svg, X(i), T + h + 18, String(k)); });
-    text(svg, L + w / 2, T + h + 36, "k (number of answers sampled)");
+    KS.forEach(function (k, i) { if (!narrow || i % 2 === 0) text(svg, X(i), T + h + 18, String(k)); });
+    text(svg, L + w / 2, T + h + 36, "k (answers sampled; log scale, doubling)");
+    var yl = text(svg, 12, T + h / 2, "pass@k");
+    yl.setAttribute("transform", "rotate(-90 12 " + (T + h / 2) + ")");
     el("line", { x1: L, x2: L + w, y1: T + h, y2: T + h, "class": "axis" }, svg);
     function line(f, attrs) {
       var pts = KS.map(function (k, i) { return X(i).toFixed(2) + "," + Y(f(k)).toFixed(2); });
       attrs.points = pts.join(" ");
+      attrs["data-values"] = JSON.stringify(KS.map(f)); // the exact values drawn (the browser tests read them)
       attrs.fill = "none";
       el("polyline", attrs, svg);
       KS.forEach(function (k, i) {
@@ -215,7 +230,12 @@
     drawCurve(document.getElementById("curve"), p);
   }
 
-  window.passcurveExplorer = { binShares: binShares, ibeta: ibeta, params: params, readouts: readouts, passActual: passActual, pct: pct, update: update };
+  window.addEventListener("resize", function () {
+    var p = params(Number(document.getElementById("mean").value) / 100, Number(document.getElementById("sd").value) / 100);
+    drawDensity(document.getElementById("density"), p);
+    drawCurve(document.getElementById("curve"), p);
+  });
+  window.passcurveExplorer = { ks: KS, binShares: binShares, ibeta: ibeta, params: params, readouts: readouts, passActual: passActual, pct: pct, update: update };
   document.getElementById("mean").addEventListener("input", update);
   document.getElementById("sd").addEventListener("input", update);
   update();
