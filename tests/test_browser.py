@@ -346,3 +346,39 @@ def test_report_charts_keep_their_width_on_a_phone(browser, report_file):
         assert pg.errors == [] and pg.others() == []
     finally:
         pg.close()
+
+
+def test_report_long_table_shows_a_page_at_a_time(browser, tmp_path):
+    """A per-problem table longer than a page shows 500 rows (of those the filter keeps, in the sorted order) with
+    buttons for more: the browser laid out all 5,000 rows of a 25-model report after every sort (0.5-0.9 s each)."""
+    from passcurve import simulate
+    from passcurve.report import build_report
+
+    counts = simulate(problems=130, n=20, rng=3).counts  # 4 models x 130 problems = 520 rows
+    path = build_report(counts, parts=()).write(tmp_path / "report.html")
+    pg = OfflinePage(browser, path, width=1280)
+    try:
+        page = pg.page
+        def shown() -> list[list[str]]:
+            return page.evaluate("() => [...document.querySelectorAll('#problem-table tbody tr')]"
+                                 ".filter(r => r.style.display !== 'none').map(r => [...r.cells].map(c => c.textContent))")
+
+        assert len(shown()) == 500 < len(counts)
+        assert page.evaluate("() => window.passcurveReport.pageSize") == 500
+        pager = page.locator(".pager-text")
+        assert pager.inner_text() == "Showing 500 of the 520 rows of this table."
+        # sorting runs over every row: the page shown is the 500 smallest c/n, in order
+        page.locator("#problem-table thead th", has_text="c/n").click()
+        ratios = [float(r[4]) for r in shown()]
+        assert ratios == sorted(ratios) and len(ratios) == 500
+        assert ratios[-1] == pytest.approx(np.sort(counts.c / counts.n)[499], abs=5e-5)
+        page.locator("input[data-filter=problem-table]").fill("never solved")
+        never = int(np.sum(counts.c == 0))
+        assert len(shown()) == min(never, 500) and all(r[-1] == "never solved" for r in shown())
+        assert pager.inner_text() == f"Showing {min(never, 500)} of the {never} rows that match the filter."
+        page.locator("input[data-filter=problem-table]").fill("")
+        page.locator(".pager-all").click()
+        assert len(shown()) == len(counts) and page.locator(".pager-more").is_hidden()
+        assert pg.errors == [] and pg.others() == []
+    finally:
+        pg.close()
