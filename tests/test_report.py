@@ -831,6 +831,24 @@ def test_charts_of_many_models_hover_one_line_and_key_the_styles_first():
         assert ('<div class="wide fits scroll">' in sec.body) == (models > S.MANY_MODELS)
 
 
+def test_every_chart_says_which_axes_are_logarithmic_and_what_it_shows(rep):
+    # user review: the log axes' titles did not say so (the ticks 1, 10, 100 left a reader to infer it), and the
+    # pass@k chart's only caption was about its band (none at all without one)
+    seen = 0
+    for sec in rep.sections:
+        for fig in _figure_json(sec.body):
+            for name, axis in fig["layout"].items():
+                if re.fullmatch(r"[xy]axis\d*", name) and axis.get("type") == "log" and axis.get("title"):
+                    seen += 1  # (the histogram's upper panels share the bottom one's title)
+                    assert axis["title"]["text"].endswith("log scale)"), (sec.id, name, axis["title"])
+                elif re.fullmatch(r"[xy]axis\d*", name):
+                    assert "log scale" not in str(axis.get("title", "")), (sec.id, name)
+            assert '<p class="caption">' in sec.body, sec.id  # one sentence at least says what the chart shows
+    assert seen >= 6  # pass@k, failure (x and y), naive, pass^k (x and y), hidden difficulty
+    (passk,) = [s for s in rep.sections if s.id == "pass-at-k"]
+    assert "The share of problems solved by at least one of k samples" in passk.body
+
+
 def test_plot_computes_only_the_metrics_of_its_panels(bench, tmp_path, capfd):
     # CLI audit: `plot --panels pass_at_k,naive` computed pass^k and its intervals anyway, and warned about them
     # ("pass_pow_k: the mean rests on fewer than 10 problems ..."); now only the panels' metrics are computed

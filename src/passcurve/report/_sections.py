@@ -182,13 +182,23 @@ def _layout(fig: Any, *, xtitle: str, ytitle: str, logx: bool = True, logy: bool
                 t.legendrank = 1
             elif t.hovertemplate:
                 t.hovertemplate = "k = %{x:,}: " + t.hovertemplate
-    fig.update_xaxes(title=xtitle, type="log" if logx else "linear", showline=True, linecolor="#8c959f")
-    fig.update_yaxes(title=ytitle, type="log" if logy else "linear", showline=True, linecolor="#8c959f")
+    fig.update_xaxes(title=log_title(xtitle) if logx else xtitle, type="log" if logx else "linear", showline=True,
+                     linecolor="#8c959f")
+    fig.update_yaxes(title=log_title(ytitle) if logy else ytitle, type="log" if logy else "linear", showline=True,
+                     linecolor="#8c959f")
     if logx:
         _log_ticks(fig, [t.x for t in fig.data if t.x is not None and getattr(t, "fill", None) != "toself"], "x")
     if logy:
         _log_ticks(fig, [t.y for t in fig.data if t.y is not None and getattr(t, "fill", None) != "toself"], "y")
     return fig
+
+
+def log_title(title: str) -> str:
+    """An axis title that says its axis is logarithmic: "k (samples per problem)" -> "k (samples per problem, log
+    scale)", "pass@k" -> "pass@k (log scale)" (the ticks 1, 10, 100 alone left a reader to infer it)."""
+    if title.endswith(")"):
+        return f"{title[:-1]}, log scale)"
+    return f"{title} (log scale)"
 
 
 _SUP = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
@@ -280,13 +290,14 @@ def passk_section(curve: Any) -> Section:
         )
     _layout(fig, xtitle="k (samples per problem)", ytitle="pass@k (unbiased, mean over problems)")
     fig.update_yaxes(rangemode="tozero")
-    cap = (
-        f"Shaded: {_level(curve)} interval ({esc(curve.interval_method or 'interval')}), counting problems, not samples."
-        if has_band
-        else ""
-    )
+    how = ("Chen et al.'s unbiased estimate 1 − C(n−c, k)/C(n, k) from its c correct of n" if curve.design is None
+           else f"the stopping-time estimate for a {esc(curve.design)} design")
+    cap = (f"The share of problems solved by at least one of k samples: for each problem {how}, averaged over the "
+           "problems."
+           + (f" Shaded: {_level(curve)} interval ({esc(curve.interval_method or 'interval')}), counting problems, not "
+              "samples." if has_band else ""))
     note = None if has_band else "No interval band: interval estimates are not available in this build of passcurve."
-    body = (figure_html(fig, "fig-passk") + (f'<p class="caption">{cap}</p>' if cap else "")
+    body = (figure_html(fig, "fig-passk") + f'<p class="caption">{cap}</p>'
             + many_models_caption(len(curve.models)))
     return Section("pass-at-k", "pass@k against k", body, note=note)
 
@@ -516,7 +527,7 @@ def histogram_section(counts: Any, fitted: dict[str, Any] | None = None, note: s
                       margin={"l": 70, "r": 20, "t": 40, "b": 50}, showlegend=bool(fitted))
     # short titles: two panels side by side on a phone are 150 px wide, and "c/n (share of samples correct)" ran
     # into its neighbour's; the caption says what c/n is
-    fig.update_xaxes(title_text="c/n", row=rows)
+    fig.update_xaxes(title_text=log_title("c/n") if logx else "c/n", row=rows)
     fig.update_yaxes(title_text="share of problems", col=1)
     cap = (
         "Share of problems per bin of c/n, the share of a problem's n samples that were correct. "
