@@ -382,3 +382,36 @@ def test_report_long_table_shows_a_page_at_a_time(browser, tmp_path):
         assert pg.errors == [] and pg.others() == []
     finally:
         pg.close()
+
+
+def test_report_of_many_models_on_a_phone_keeps_its_plots_and_axis_titles(browser, tmp_path):
+    """25 models at 390 px: the legend under each chart is anchored to the figure's bottom and the figure grows so
+    the plot keeps its height. The legend had been placed a fraction of the plot's height below it: its 13 rows
+    shrank the plot to 142 px, the fraction with it, and the legend covered the x-axis title by 14 px."""
+    from passcurve import ModelSpec, simulate
+    from passcurve.report import build_report
+
+    specs = [ModelSpec(f"model-{i:02d}", alpha=0.3 + 0.01 * i, beta=2.0) for i in range(25)]
+    counts = simulate(problems=30, n=20, models=specs, rng=1).counts
+    path = build_report(counts, parts=()).write(tmp_path / "report.html")
+    pg = OfflinePage(browser, path, width=390, height=844)
+    try:
+        page = pg.page
+        page.wait_for_selector(".js-plotly-plot .main-svg")
+        page.wait_for_timeout(300)
+        measure = ("() => [...document.querySelectorAll('.js-plotly-plot')].filter(g => g.id !== 'fig-hist').map(g => {"
+                   " const l = g.querySelector('.legend').getBoundingClientRect(),"
+                   " x = g.querySelector('.g-xtitle').getBoundingClientRect();"
+                   " return [g.id, g._fullLayout.legend.orientation, g._fullLayout._size.h, l.top - x.bottom,"
+                   " g._fullLayout.height]; })")
+        charts = page.evaluate(measure)
+        assert len(charts) >= 4
+        for fig, orientation, plot_h, gap, _ in charts:
+            assert orientation == "h" and plot_h >= 240 and gap >= 0, (fig, plot_h, gap)
+        page.set_viewport_size({"width": 1280, "height": 900})  # wide again: the legend goes back, at the height built
+        page.wait_for_timeout(500)
+        for fig, orientation, _, _, height in page.evaluate(measure):
+            assert orientation == "v" and height == (420 if fig == "fig-hidden" else 460), (fig, height)
+        assert pg.errors == [] and pg.others() == []
+    finally:
+        pg.close()

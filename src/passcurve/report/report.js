@@ -108,18 +108,27 @@
       return false;
     });
   });
-  // narrow screens (phones): the legend goes under the chart, so the plot keeps the width
+  // narrow screens (phones): the legend goes under the chart, so the plot keeps the width. It is anchored to the
+  // bottom of the figure (not a fraction of the plot's height below it: a long legend shrank the plot, the fraction
+  // with it, and 25 models' legend covered the x-axis title), and a figure whose legend took the plot's height
+  // grows until the plot has MIN_PLOT px again
+  var MIN_PLOT = 260;
   function fitLegend(gd) {
     if (!window.Plotly || !gd.layout) return;
     var narrow = gd.clientWidth < 600, horizontal = gd.layout.legend && gd.layout.legend.orientation === "h";
     if (narrow && !horizontal) {
+      gd.setAttribute("data-legend-moved", "1");
+      gd.setAttribute("data-height", String(gd._fullLayout.height));
       window.Plotly.relayout(gd, { "legend.orientation": "h", "legend.x": 0, "legend.xanchor": "left",
-                                   "legend.y": -0.32, "legend.yanchor": "top" });
+                                   "legend.yref": "container", "legend.y": 0, "legend.yanchor": "bottom" });
+      for (var i = 0; i < 4 && gd._fullLayout._size.h < MIN_PLOT - 1; i++) {
+        window.Plotly.relayout(gd, { height: gd._fullLayout.height + MIN_PLOT - gd._fullLayout._size.h });
+      }
     } else if (!narrow && horizontal && gd.getAttribute("data-legend-moved") === "1") {
       window.Plotly.relayout(gd, { "legend.orientation": "v", "legend.x": null, "legend.xanchor": null,
-                                   "legend.y": null, "legend.yanchor": null });
+                                   "legend.yref": null, "legend.y": null, "legend.yanchor": null,
+                                   height: Number(gd.getAttribute("data-height")) });
     }
-    if (narrow && !horizontal) gd.setAttribute("data-legend-moved", "1");
   }
   function fitLegends() {
     Array.prototype.forEach.call(document.querySelectorAll(".js-plotly-plot"), fitLegend);
