@@ -236,6 +236,21 @@ C2 = pc.Counts.from_arrays([10] * 6, [1, 2, 3, 4, 5, 6], problem=["a", "b", "c"]
         (lambda: pc.BetaBinomial().density(0.5), r"not fitted yet"),
         (lambda: pc.GridMixture().fit(n=[10] * 4, c=[1, 2, 3, 0]).density(0.5), r"npmle .* has no density"),
         (lambda: pc.simulate_answers(model=["a", "b"]), r"`model` must be one model name, a string"),
+        # nineteenth session's notebook review: a choice or a switch given as an array was numpy's "truth value of an
+        # array is ambiguous" ValueError; a string switch (emit="no") was true
+        (lambda: pc.pass_at_k(10, 3, 5, k_gt_n=np.array(["raise", "nan"])),
+         r'`k_gt_n` must be "raise" or "nan" \(got \[\'raise\', \'nan\'\]\)'),
+        (lambda: pc.g_pass_at_k(10, 3, 5, 0.5, k_gt_n=np.zeros(2)), r'`k_gt_n` must be "raise" or "nan" \(got \[0.0, 0.0\]\)'),
+        (lambda: pc.mg_pass_at_k(10, 3, 5, k_gt_n="drop"), r'`k_gt_n` must be "raise" or "nan" \(got \'drop\'\)'),
+        (lambda: pc.fit_difficulty(C, model=np.array(["beta", "npmle"])),
+         r"`model` must be one of .* or 'all' \(got \['beta', 'npmle'\]\)"),
+        (lambda: pc.check_deviations(C, emit=np.array([1, 2])), r"`emit` must be True or False \(got \[1, 2\]\)"),
+        (lambda: pc.check_deviations(C, emit="no"), r"`emit` must be True or False \(got 'no'\)"),
+        (lambda: pc.BetaBinomial().fit(n=[10] * 4, c=[1, 2, 3, 0]).log_moment(1, 2, exact=np.ones(2)),
+         r"`exact` must be True or False \(got \[1.0, 1.0\]\)"),
+        (lambda: rl.prompt_kernel(np.eye(3), cosine=np.ones(3)), r"`cosine` must be True or False"),
+        (lambda: rl.gradient_conflict([0.1, 0.5, 0.9], np.eye(3), [1, 4], with_kernel=np.ones(3)),
+         r"`with_kernel` must be True or False"),
     ],
 )
 def test_bad_arguments_raise_one_line_errors(call, msg):
@@ -279,3 +294,12 @@ def test_read_counts_column_arguments(tmp_path, kwargs, msg):
     with pytest.raises(pc.PasscurveError, match=msg) as info:
         pc.read_counts(path, **kwargs)
     assert "\n" not in str(info.value)
+
+
+def test_plan_takes_a_prior_given_as_an_array():
+    # (alpha, beta) as a numpy array is a documented prior; its summary's "prior" label compared the array with
+    # "zi_beta" (numpy's ambiguous truth-value error). The same plan as the tuple (1, 2).
+    as_array = pc.plan(C, budget=20, k=5, prior=np.array([1.0, 2.0]), rng=0)
+    as_tuple = pc.plan(C, budget=20, k=5, prior=(1.0, 2.0), rng=0)
+    assert as_array.summary[0]["prior"] == "beta"
+    assert as_array.to_dict() == as_tuple.to_dict()

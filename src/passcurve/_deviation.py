@@ -34,6 +34,7 @@ from ._difficulty import BetaBinomial, ZeroInflatedBetaBinomial
 from ._errors import ImpossibleMassWarning, NoHeavyTailWarning, StoppingTimeWarning
 from ._results import json_safe, pandas_module
 from ._scaling import _curve_values, default_k_grid, local_slope
+from ._validation import check_flag
 
 __all__ = ["check_deviations", "DeviationReport"]
 
@@ -85,6 +86,7 @@ def check_deviations(counts: Counts, *, emit: bool = True, design: Any = None) -
     stopping time: that is not flagged, and the local slopes come from the stopping-time curve.
     """
     check_counts_object(counts)
+    emit = check_flag(emit, "emit")
     design = check_design(design)
     flags: dict[str, list[tuple[str, str]]] = {}
     evid: dict[str, dict[str, Any]] = {}

@@ -57,6 +57,7 @@ from ._validation import (
     check_broadcast,
     check_choice,
     check_counts,
+    check_flag,
     check_positive_int,
     check_positive_k,
     check_scalar,
@@ -1555,7 +1556,7 @@ class DifficultyModel:
         theta = self._check_fitted()
         c_a, d_a = _log_moment_iv(c, d)
         with np.errstate(all="ignore"):
-            return self._log_moment_theta(theta, c_a, d_a, exact=bool(exact))
+            return self._log_moment_theta(theta, c_a, d_a, exact=check_flag(exact, "exact"))
 
     def pmf(self, n: Any, c: Any) -> np.ndarray:
         """P(c correct of n) for a new problem: C(n, c)·E[p^c (1-p)^(n-c)]; integers 0 <= c <= n."""
@@ -2731,7 +2732,7 @@ class DifficultyFits:
 
 def _fit_difficulty_iv(counts: Any, model: Any) -> tuple[Counts, list[str]]:
     check_counts_object(counts)
-    if model is None or model == "all":
+    if model is None or (isinstance(model, str) and model == "all"):
         names = ["beta", "zi_beta", "scaled_beta", "beta_mixture", "npmle"]
     elif isinstance(model, str):
         names = [model]
@@ -2743,7 +2744,7 @@ def _fit_difficulty_iv(counts: Any, model: Any) -> tuple[Counts, list[str]]:
         raise PasscurveError(f"`model` must name at least one of {', '.join(DIFFICULTY_MODELS)}, or be 'all' (got none)")
     for nm in names:
         if not isinstance(nm, str) or nm not in DIFFICULTY_MODELS:
-            raise PasscurveError(f"`model` must be one of {', '.join(DIFFICULTY_MODELS)} or 'all' (got {nm!r})")
+            raise PasscurveError(f"`model` must be one of {', '.join(DIFFICULTY_MODELS)} or 'all' (got {show_value(nm)})")
     return counts, names
 
 

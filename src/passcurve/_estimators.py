@@ -40,6 +40,7 @@ from ._pairs import distinct_pairs
 from ._validation import (
     as_int_array,
     check_broadcast,
+    check_choice,
     check_counts,
     check_k_le_n,
     check_probability,
@@ -787,10 +788,8 @@ def _nck_iv(n: Any, c: Any, k: Any, k_gt_n: str = "raise") -> tuple[np.ndarray, 
         np.broadcast_shapes(n_a.shape, k_a.shape)
     except ValueError:
         raise PasscurveError(f"`k` has shape {k_a.shape}, which does not broadcast with `n` of shape {n_a.shape}") from None
-    if k_gt_n == "raise":
+    if check_choice(k_gt_n, "k_gt_n", ("raise", "nan"), quoted=True) == "raise":
         check_k_le_n(n_a, k_a)
-    elif k_gt_n != "nan":
-        raise PasscurveError(f'`k_gt_n` must be "raise" or "nan" (got {k_gt_n!r})')
     return n_a, c_a, k_a
 
 

@@ -1387,7 +1387,7 @@ def _posterior_model(prior: Any) -> DifficultyModel | None:
 
 def _as_prior(prior: Any) -> tuple[Any, Any]:
     """(fixed prior or None, kind to refit: "beta", "zi_beta" or a model object)."""
-    if prior is None or prior == "beta":
+    if prior is None or (isinstance(prior, str) and prior == "beta"):
         return None, "beta"
     if isinstance(prior, str):
         if prior == "zi_beta":
@@ -1526,7 +1526,7 @@ def plan(
                 "samples_so_far": int(sub.n.sum()),
                 "new_samples": int(add.sum()),
                 "prior": "zi_beta"
-                if getattr(fitted, "impossible", 0.0) > 0 or prior == "zi_beta"
+                if getattr(fitted, "impossible", 0.0) > 0 or (isinstance(prior, str) and prior == "zi_beta")
                 else "beta",
                 "alpha": float(fitted.alpha),
                 "beta": float(fitted.beta),

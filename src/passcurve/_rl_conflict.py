@@ -30,7 +30,15 @@ from scipy import optimize
 
 from ._errors import DegenerateDataWarning, PasscurveError, record_warning
 from ._results import pandas_module
-from ._validation import as_float_array, check_broadcast, check_probability, check_scalar, check_weights, fmt
+from ._validation import (
+    as_float_array,
+    check_broadcast,
+    check_flag,
+    check_probability,
+    check_scalar,
+    check_weights,
+    fmt,
+)
 
 __all__ = ["pass_at_k_weights", "prompt_kernel", "gradient_conflict", "ConflictResult", "DEFAULT_CONFLICT_K"]
 
@@ -119,6 +127,7 @@ def prompt_kernel(grads: Any, *, cosine: bool = False) -> np.ndarray:
     ----------
     Barakat et al. 2026, arXiv:2602.21189, Section 3 (Fig. 5 shows the cosine kernel).
     """
+    cosine = check_flag(cosine, "cosine")
     g = as_float_array(grads, "grads")
     if g.ndim != 2:
         raise PasscurveError(f"`grads` must have shape (prompts, parameters) (got {g.ndim} dimensions)")
@@ -252,10 +261,11 @@ def _k_star(p: np.ndarray, aw: np.ndarray, k_max: float) -> float:
     return float(optimize.brentq(lambda x: float(h(x)), lo, hi, xtol=1e-12, rtol=1e-12))
 
 
-def _gradient_conflict_iv(p: Any, grads: Any, k: Any, prompt_weight: Any,
-                          k_max: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, float]:
+def _gradient_conflict_iv(p: Any, grads: Any, k: Any, prompt_weight: Any, k_max: Any,
+                          with_kernel: Any = False) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, float]:
     p_a, g, w = _grads_iv(p, grads, prompt_weight)
     k_a = _k_real_iv(k).ravel()
+    check_flag(with_kernel, "with_kernel")
     # finite: the k* search runs on a log grid up to k_max (inf made it NaN with a numpy RuntimeWarning)
     return p_a, g, w, k_a, check_scalar(k_max, "k_max", low=1, low_open=True)
 
@@ -309,7 +319,7 @@ def gradient_conflict(
     >>> r.inner.round(5).tolist(), round(r.k_star, 3)
     ([0.3125, -0.2375, -0.54475, -0.71744], 1.446)
     """
-    p_a, g, w, k_a, k_max = _gradient_conflict_iv(p, grads, k, prompt_weight, k_max)
+    p_a, g, w, k_a, k_max = _gradient_conflict_iv(p, grads, k, prompt_weight, k_max, with_kernel)
     warns: list[str] = []
     grad_j1 = w @ g  # (D,)
     a = g @ grad_j1  # (P,)
