@@ -251,6 +251,28 @@ C2 = pc.Counts.from_arrays([10] * 6, [1, 2, 3, 4, 5, 6], problem=["a", "b", "c"]
         (lambda: rl.prompt_kernel(np.eye(3), cosine=np.ones(3)), r"`cosine` must be True or False"),
         (lambda: rl.gradient_conflict([0.1, 0.5, 0.9], np.eye(3), [1, 4], with_kernel=np.ones(3)),
          r"`with_kernel` must be True or False"),
+        # a complex number lost its imaginary part (numpy's ComplexWarning, then a number); a boolean was 1.0 or 0.0
+        # (rng=True the seed 1, alpha=True a Beta(1, b), confidence_level="0.9" read as 0.9)
+        (lambda: pc.g_pass_at_k(10, 3, 5, 0.5 + 1j), r"`tau` must contain real numbers \(got \(0.5\+1j\)\)"),
+        (lambda: pc.BetaBinomial().fit(n=[10] * 4, c=[1, 2, 3, 0]).pass_at_k([2, 3 + 1j]), r"`k` must contain real numbers"),
+        (lambda: rl.dead_group_fraction_beta(True, 2.0, 8), r"`alpha` must contain numbers, not booleans \(got True\)"),
+        (lambda: rl.pass_at_k_weights([0.1, 0.5], True), r"`k` must contain numbers, not booleans"),
+        (lambda: rl.gradient_conflict([0.1, 0.5, 0.9], np.eye(3), k=[True, False]), r"`k` must contain numbers, not booleans"),
+        (lambda: pc.BetaBinomial().fit(n=[10] * 4, c=[1, 2, 3, 0]).posterior_pass_at_k(10, True, 5),
+         r"`c` must contain numbers, not booleans"),
+        (lambda: pc.stopping_loglik([10, 5], [1, 1], True, 1), r"`p` must contain numbers, not booleans"),
+        (lambda: pc.thin_counts([10, 10], [3, 4], 5, rng=True), r"`rng` must be None, a non-negative integer seed .* \(got True\)"),
+        (lambda: pc.simulate(5, 10, rng=False), r"`rng` must be None, a non-negative integer seed"),
+        (lambda: pc.ModelSpec("a", True, 2.0), r"`alpha` must be a finite number > 0 \(got alpha=True\)"),
+        (lambda: pc.ModelSpec("a", 0.3, 2.0, impossible=False), r"`impossible` must be in \[0, 1\)"),
+        (lambda: pc.ModelSpec(None, 0.3, 2.0), r"`name` must be a string \(got None\)"),
+        (lambda: pc.backtest(C, problems=True), r"`problems` must be a fraction in \(0, 1\] or a whole count > 1 \(got True\)"),
+        (lambda: pc.backtest(C, problems="3"), r"`problems` must be a fraction .* \(got '3'\)"),
+        (lambda: pc.curve_intervals(C, confidence_level=True), r"`confidence_level` must be a number in \(0, 1\) \(got True\)"),
+        (lambda: pc.compare(C2, "m1", "m2", confidence_level="0.9"), r"`confidence_level` must be a number in \(0, 1\) \(got '0.9'\)"),
+        # local_exponent converted k itself: numpy's "could not convert string to float" ValueError
+        (lambda: pc.BetaBinomial().fit(n=[10] * 4, c=[1, 2, 3, 0]).local_exponent("x"), r"`k` must contain numbers \(got 'x'\)"),
+        (lambda: pc.BetaBinomial().fit(n=[10] * 4, c=[1, 2, 3, 0]).local_exponent(-2), r"`k` must be > 0 \(got k=-2\)"),
     ],
 )
 def test_bad_arguments_raise_one_line_errors(call, msg):
@@ -303,3 +325,9 @@ def test_plan_takes_a_prior_given_as_an_array():
     as_tuple = pc.plan(C, budget=20, k=5, prior=(1.0, 2.0), rng=0)
     assert as_array.summary[0]["prior"] == "beta"
     assert as_array.to_dict() == as_tuple.to_dict()
+
+
+def test_boolean_scores_still_count_as_zero_and_one():
+    # per-problem scores may be booleans (correct or not): the mean of [True, False, True] is 2/3 (closed form)
+    m, _ = pc.standard_error([True, False, True])
+    assert m == pytest.approx(2 / 3, rel=1e-15)

@@ -27,6 +27,7 @@ from ._validation import (
     check_confidence_level,
     check_positive_int,
     check_rng,
+    is_bool,
     model_streams,
 )
 
@@ -104,6 +105,8 @@ def _backtest_iv(counts: Any, m: Any, k: Any, seeds: Any, methods: Any, problems
     methods = check_choices(methods, "methods", FORECAST_METHODS)
     if problems is not None:
         try:
+            if is_bool(problems) or isinstance(problems, str | bytes):  # float() reads True as 1.0 and "3" as 3.0
+                raise TypeError
             problems = float(problems)
         except (TypeError, ValueError):
             raise PasscurveError(f"`problems` must be a fraction in (0, 1] or a whole count > 1 (got {problems!r})") from None

@@ -1739,7 +1739,7 @@ class DifficultyModel:
         Tends to the tail exponent α for a Beta-type left tail (Schaeffer et al. 2025) and to
         0 at a plateau (impossible mass). Central differences in log k (relative step 1e-4).
         """
-        k_a = np.asarray(k, dtype=np.float64)
+        k_a = check_positive_k(k)
         h = 1e-4
 
         def g(x: np.ndarray) -> np.ndarray:

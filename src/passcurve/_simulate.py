@@ -19,7 +19,15 @@ from scipy import special, stats
 
 from ._counts import Counts
 from ._errors import PasscurveError
-from ._validation import as_int_array, check_positive_int, check_positive_k, check_rng, check_scalar
+from ._validation import (
+    as_int_array,
+    check_positive_int,
+    check_positive_k,
+    check_rng,
+    check_scalar,
+    is_bool,
+    show_value,
+)
 
 __all__ = ["ModelSpec", "SimulatedBenchmark", "simulate", "DEMO_MODELS"]
 
@@ -34,12 +42,14 @@ class ModelSpec:
     impossible: float = 0.0
 
     def __post_init__(self) -> None:
+        if not isinstance(self.name, str):
+            raise PasscurveError(f"`name` must be a string (got {show_value(self.name)})")
         for name in ("alpha", "beta"):
             v = getattr(self, name)
-            if not (isinstance(v, (int, float, np.floating, np.integer)) and np.isfinite(v) and v > 0):
+            if is_bool(v) or not (isinstance(v, (int, float, np.floating, np.integer)) and np.isfinite(v) and v > 0):
                 raise PasscurveError(f"`{name}` must be a finite number > 0 (got {name}={v!r})")
         v = self.impossible
-        if not (isinstance(v, (int, float, np.floating, np.integer)) and 0 <= v < 1):
+        if is_bool(v) or not (isinstance(v, (int, float, np.floating, np.integer)) and 0 <= v < 1):
             raise PasscurveError(f"`impossible` must be in [0, 1) (got impossible={v!r})")
 
     def true_pass_at_k(self, k: Any) -> np.ndarray:

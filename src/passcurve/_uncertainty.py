@@ -158,7 +158,7 @@ def _mean_se(
 def _standard_error_iv(
     s: Any, cluster: Any, weight: Any
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray | None, int, bool]:
-    S = as_float_array(s, "s", allow_nan=True)
+    S = as_float_array(s, "s", allow_nan=True, allow_bool=True)
     if S.ndim not in (1, 2):
         raise PasscurveError(f"`s` must be 1-d or 2-d (got {S.ndim} dimensions)")
     one = S.ndim == 1

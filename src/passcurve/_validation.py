@@ -46,7 +46,7 @@ def _show(x: Any) -> str:
     return repr(str(x)) if isinstance(x, str | np.str_) else fmt(x)
 
 
-def _is_bool(x: Any) -> bool:
+def is_bool(x: Any) -> bool:
     """``x`` is a boolean or an array of booleans (a ragged sequence is not: its own check reports it)."""
     try:
         return bool(np.asarray(x).dtype == bool)
@@ -120,15 +120,24 @@ def as_int_array(x: Any, name: str, *, minimum: int | None = 0, maximum: int | N
 
 
 def as_float_array(x: Any, name: str, *, allow_nan: bool = False, max_ndim: int | None = None,
-                   minimum: float | None = None) -> np.ndarray:
-    """Return ``x`` as a float64 array; reject strings and None, NaN/inf unless allowed, more than
-    ``max_ndim`` dimensions, and values below ``minimum``."""
+                   minimum: float | None = None, allow_bool: bool = False) -> np.ndarray:
+    """Return ``x`` as a float64 array; reject strings and None, complex numbers (numpy would keep the real
+    part with a ComplexWarning), booleans unless ``allow_bool`` (``alpha=True`` is a mistake, not 1.0; per-problem
+    scores may be booleans), NaN/inf unless allowed, more than ``max_ndim`` dimensions, and values below
+    ``minimum``."""
     try:
         raw = np.asarray(x)
         if raw.dtype.kind in "USO":  # strings ("0.5" would convert) and None (would become NaN)
-            bad = [v for v in raw.ravel() if isinstance(v, str | bytes) or v is None][:1]
+            bad = [v for v in raw.ravel() if isinstance(v, str | bytes) or v is None
+                   or isinstance(v, complex | np.complexfloating) or (not allow_bool and isinstance(v, bool | np.bool_))][:1]
             if bad:
-                raise PasscurveError(f"`{name}` must contain numbers (got {_show(bad[0])})")
+                what = ("real numbers" if isinstance(bad[0], complex | np.complexfloating)
+                        else "numbers, not booleans" if isinstance(bad[0], bool | np.bool_) else "numbers")
+                raise PasscurveError(f"`{name}` must contain {what} (got {_show(bad[0])})")
+        if raw.dtype.kind == "c":
+            raise PasscurveError(f"`{name}` must contain real numbers (got {_show(raw.ravel()[0]) if raw.size else raw.dtype})")
+        if raw.dtype == bool and not allow_bool:
+            raise PasscurveError(f"`{name}` must contain numbers, not booleans (got {show_value(x)})")
         arr = np.asarray(raw, dtype=np.float64)
     except (TypeError, ValueError) as exc:
         if isinstance(exc, PasscurveError):
@@ -185,7 +194,7 @@ def check_scalar(x: Any, name: str, *, low: float | None = None, high: float | N
     Booleans, strings, None and NaN are rejected, and infinities unless ``allow_inf``; ``low_open`` /
     ``high_open`` exclude the bound itself ("`alpha` must be in (0, 1) (got alpha=1.5)").
     """
-    if _is_bool(x):
+    if is_bool(x):
         raise PasscurveError(f"`{name}` must be a number, not a boolean (got {x!r})")
     if x is None or isinstance(x, str | bytes):
         raise PasscurveError(f"`{name}` must be a number (got {_show(x)})")
@@ -326,7 +335,7 @@ def check_probability(x: Any, name: str, *, low: float = 0.0, high: float = 1.0,
                       allow_nan: bool = False) -> np.ndarray:
     """Numbers in [``low``, ``high``]; NaN passes only with ``allow_nan`` (infinities never do). Booleans are
     refused, as integer counts refuse them: ``tau=True`` is a mistake, not 1.0."""
-    if _is_bool(x):
+    if is_bool(x):
         raise PasscurveError(f"`{name}` must contain numbers, not booleans (got {x!r})")
     arr = as_float_array(x, name, allow_nan=allow_nan)
     if np.isinf(arr).any():
@@ -338,13 +347,10 @@ def check_probability(x: Any, name: str, *, low: float = 0.0, high: float = 1.0,
 
 
 def check_confidence_level(x: Any) -> float:
-    try:
-        v = float(x)
-    except (TypeError, ValueError):
-        raise PasscurveError(f"`confidence_level` must be a number in (0, 1) (got {x!r})") from None
-    if not 0.0 < v < 1.0:
-        raise PasscurveError(f"`confidence_level` must be in (0, 1) (got confidence_level={fmt(v)})")
-    return v
+    """A level in (0, 1): one number (True, "0.95" and NaN are refused, as :func:`check_scalar` refuses them)."""
+    if is_bool(x) or x is None or isinstance(x, str | bytes):
+        raise PasscurveError(f"`confidence_level` must be a number in (0, 1) (got {_show(x)})")
+    return check_scalar(x, "confidence_level", low=0.0, high=1.0, low_open=True, high_open=True)
 
 
 MAX_RESAMPLES = 10**7
@@ -388,6 +394,8 @@ def check_rng(rng: Any) -> np.random.Generator:
     """``None`` → fresh Generator, int/SeedSequence → seeded Generator, Generator passes through."""
     if isinstance(rng, np.random.Generator):
         return rng
+    if is_bool(rng):  # True would be the seed 1
+        raise PasscurveError(f"`rng` must be None, a non-negative integer seed or a numpy Generator (got {rng!r})")
     if rng is None or isinstance(rng, int | np.integer | np.random.SeedSequence | Sequence):
         try:
             return np.random.default_rng(rng)
