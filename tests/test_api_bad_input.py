@@ -273,6 +273,24 @@ C2 = pc.Counts.from_arrays([10] * 6, [1, 2, 3, 4, 5, 6], problem=["a", "b", "c"]
         # local_exponent converted k itself: numpy's "could not convert string to float" ValueError
         (lambda: pc.BetaBinomial().fit(n=[10] * 4, c=[1, 2, 3, 0]).local_exponent("x"), r"`k` must contain numbers \(got 'x'\)"),
         (lambda: pc.BetaBinomial().fit(n=[10] * 4, c=[1, 2, 3, 0]).local_exponent(-2), r"`k` must be > 0 \(got k=-2\)"),
+        # ids (problem, model, cluster): a ragged list's rows became the ids '[1, 2]' and '[3]' (retries: numpy's
+        # inhomogeneous-shape ValueError), None or NaN the ids 'None' and 'nan', a 2-d array was flattened;
+        # verifier_inflation(model=[[1, 2], [3]]) said "`n` is empty"
+        (lambda: pc.Counts.from_arrays([10, 10], [1, 2], problem=[[1, 2], [3]]),
+         r"`problem` must hold one id per row, not a sequence \(got \[1, 2\] in row 1\)"),
+        (lambda: pc.Counts.from_arrays([10, 10], [1, 2], model=np.array([1.0, np.nan])), r"`model` has a missing id \(None/NaN\) in row 2"),
+        (lambda: pc.Counts.from_arrays([10, 10], [1, 2], cluster=[None, "a"]), r"`cluster` has a missing id \(None/NaN\) in row 1"),
+        (lambda: pc.Counts.from_arrays([10, 10], [1, 2], problem=np.array([["a", "b"]])),
+         r"`problem` must be a 1-d sequence, one id per row \(got shape \(1, 2\)\)"),
+        (lambda: pc.retries([["a", "b"], ["c"]], [0, 1], [1, 0]), r"`problem` must hold one id per row, not a sequence"),
+        (lambda: pc.retries(["a", "b"], [0, 1], [1, 0], model=["m", None]), r"`model` has a missing id \(None/NaN\) in row 2"),
+        (lambda: pc.verifier_inflation([10, 10], [5, 4], [3, 4], model=[[1, 2], [3]]),
+         r"`model` must hold one id per row, not a sequence \(got \[1, 2\] in row 1\)"),
+        (lambda: pc.standard_error([0.1, 0.5, 0.3, 0.9], cluster=[0, 0, [1], 1]), r"`cluster` must hold one id per problem, not a sequence"),
+        # Counts' source and meta: meta="x" was dict()'s "dictionary update sequence element" ValueError, meta=5 a TypeError
+        (lambda: pc.Counts.from_arrays([10, 10], [1, 2], meta="x"), r"`meta` must be a dict or None \(got 'x'\)"),
+        (lambda: pc.Counts.from_arrays([10, 10], [1, 2], meta=np.zeros(2)), r"`meta` must be a dict or None"),
+        (lambda: pc.Counts.from_arrays([10, 10], [1, 2], source=[1, 2]), r"`source` must be a string \(got \[1, 2\]\)"),
     ],
 )
 def test_bad_arguments_raise_one_line_errors(call, msg):

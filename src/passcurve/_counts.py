@@ -7,7 +7,7 @@ files and frames; every analysis consumes it.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -15,7 +15,7 @@ import numpy as np
 
 from ._errors import PasscurveError
 from ._results import pandas_module
-from ._validation import as_int_array, check_counts, check_weights, show_value
+from ._validation import as_id_array, as_int_array, check_counts, check_weights, show_value
 
 __all__ = ["Counts"]
 
@@ -55,10 +55,7 @@ def models_rows(model: np.ndarray, models: Sequence[str] | str) -> np.ndarray:
 
 
 def _as_str_array(x: Any, name: str, size: int) -> np.ndarray:
-    arr = np.asarray(x, dtype=object).ravel()
-    if arr.size != size:
-        raise PasscurveError(f"`{name}` has {arr.size} entries but `n` has {size}")
-    return np.array([str(v) for v in arr], dtype=object)
+    return np.array([str(v) for v in as_id_array(x, name, size)], dtype=object)
 
 
 @dataclass(frozen=True, eq=False)
@@ -109,6 +106,10 @@ class Counts:
 
         ``model`` may be one string for all rows; ``problem`` defaults to "0", "1", ...
         """
+        if not isinstance(source, str):
+            raise PasscurveError(f"`source` must be a string (got {show_value(source)})")
+        if meta is not None and not isinstance(meta, Mapping):
+            raise PasscurveError(f"`meta` must be a dict or None (got {show_value(meta)})")
         n_a = as_int_array(n, "n", minimum=None).ravel()
         c_a = as_int_array(c, "c", minimum=0).ravel()
         if n_a.size != c_a.size:

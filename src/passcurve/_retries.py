@@ -42,6 +42,7 @@ from ._estimators import pass_at_k
 from ._results import long_frame
 from ._validation import (
     MAX_RESAMPLES,
+    as_id_array,
     as_int_array,
     check_choice,
     check_positive_int,
@@ -199,6 +200,7 @@ def _as_bool(x: Any, name: str) -> np.ndarray:
 
 
 def _retries_iv(problem: Any, attempt: Any, correct: Any, model: Any, alpha: Any, n_resamples: Any) -> tuple:
+    as_id_array(problem, "problem")
     prob = np.asarray(problem)
     prob = (prob if prob.dtype.kind in "iu" else prob.astype(object)).ravel()  # integer ids stay integers
     if prob.size == 0:
@@ -210,11 +212,9 @@ def _retries_iv(problem: Any, attempt: Any, correct: Any, model: Any, alpha: Any
             f"`problem`, `attempt` and `correct` must have the same length (got {prob.size}, {att.size}, {corr.size})"
         )
     mod = np.full(prob.size, "model", dtype=object) if model is None or isinstance(model, str) else (
-        np.asarray(model, dtype=object).ravel())
+        as_id_array(model, "model", prob.size, of="`problem`"))
     if isinstance(model, str):
         mod[:] = model
-    if mod.size != prob.size:
-        raise PasscurveError(f"`model` has {mod.size} entries but `problem` has {prob.size}")
     alpha = check_scalar(alpha, "alpha", low=0, high=1, low_open=True, high_open=True)
     n_resamples = check_positive_int(n_resamples, "n_resamples", minimum=0, maximum=MAX_RESAMPLES)
     return prob, att, corr, mod, alpha, n_resamples

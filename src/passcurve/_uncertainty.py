@@ -57,6 +57,7 @@ from ._pairs import distinct_pairs
 from ._validation import (
     MAX_RESAMPLES,
     as_float_array,
+    as_id_array,
     as_int_array,
     check_choice,
     check_choices,
@@ -171,12 +172,7 @@ def _standard_error_iv(
     w = np.ones(N) if weight is None else check_weights(weight, N, of="`s`")
     groups, G = (None, N)
     if cluster is not None:
-        cl = np.asarray(cluster, dtype=object)
-        if cl.ndim > 1:
-            raise PasscurveError(f"`cluster` must be a 1-d sequence, one id per problem (got shape {cl.shape})")
-        cl = cl.ravel()
-        if cl.size != N:
-            raise PasscurveError(f"`cluster` has {cl.size} entries but `s` has {N} problems")
+        cl = as_id_array(cluster, "cluster", N, of="`s` (problems)", per="problem")
         groups, G = _group_index(cl, N)
     return S2, w, groups, G, one
 

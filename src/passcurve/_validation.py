@@ -18,6 +18,7 @@ from ._errors import PasscurveError
 __all__ = [
     "as_int_array",
     "as_float_array",
+    "as_id_array",
     "check_choice",
     "check_choices",
     "check_flag",
@@ -152,6 +153,26 @@ def as_float_array(x: Any, name: str, *, allow_nan: bool = False, max_ndim: int 
         low = arr < minimum
         if low.any():
             raise PasscurveError(f"`{name}` must be >= {fmt(minimum)} (got {name}={fmt(_first_bad(arr, low))})")
+    return arr
+
+
+def as_id_array(x: Any, name: str, size: int | None = None, *, of: str = "`n`", per: str = "row") -> np.ndarray:
+    """Labels (problem, model or cluster ids) as a 1-d object array, one per row, values as given (the caller
+    decides whether ids become text). Refused, with the error naming ``name``: a 2-d array (flattened silently
+    before), a ragged sequence or any element that is itself a sequence (its text, '[1, 2]', became an id), a
+    missing id (None or NaN, which became the id 'None' or 'nan'), and a length other than ``size`` (``of`` names
+    the argument that sets it)."""
+    arr = np.asarray(x, dtype=object)
+    if arr.ndim > 1:
+        raise PasscurveError(f"`{name}` must be a 1-d sequence, one id per {per} (got shape {arr.shape})")
+    arr = arr.reshape(-1)  # one id alone is one row
+    for i, v in enumerate(arr):
+        if isinstance(v, list | tuple | dict | set | np.ndarray):
+            raise PasscurveError(f"`{name}` must hold one id per {per}, not a sequence (got {show_value(v)} in row {i + 1})")
+        if v is None or (isinstance(v, float | np.floating) and np.isnan(v)):
+            raise PasscurveError(f"`{name}` has a missing id (None/NaN) in row {i + 1}")
+    if size is not None and arr.size != size:
+        raise PasscurveError(f"`{name}` has {arr.size} entries but {of} has {size}")
     return arr
 
 

@@ -30,7 +30,7 @@ import numpy as np
 from ._curves import mean_curve
 from ._errors import DegenerateDataWarning, PasscurveError, record_warning
 from ._results import long_frame
-from ._validation import as_int_array, check_counts, fmt
+from ._validation import as_id_array, as_int_array, check_counts, fmt
 
 __all__ = ["verifier_inflation", "VerifierResult"]
 
@@ -118,7 +118,7 @@ def _verifier_iv(n: Any, c_base: Any, c_strict: Any, c_strict_only: Any, k: Any,
     if so.size != cs.size or (so > cs).any():
         raise PasscurveError("`c_strict_only` must have one entry per problem and be <= c_strict")
     mod = np.full(n_a.size, "model", dtype=object) if model is None or isinstance(model, str) else (
-        np.asarray(model, dtype=object).ravel())
+        as_id_array(model, "model", n_a.size))
     if isinstance(model, str):
         mod[:] = model
     if mod.size != n_a.size:
