@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import doctest
 import importlib
+import inspect
 import pkgutil
 import warnings
 
@@ -33,3 +34,25 @@ def test_the_examples_exist():
         finder = doctest.DocTestFinder()
         total += sum(len(t.examples) for t in finder.find(importlib.import_module(name)))
     assert total >= 40  # 49 example lines at the ninth session; a drop means examples were lost
+
+
+def _public_functions():
+    import passcurve.data
+    import passcurve.rl
+
+    for mod in (passcurve, passcurve.rl, passcurve.data):
+        for name in mod.__all__:
+            obj = getattr(mod, name)
+            if inspect.isfunction(obj):
+                yield f"{mod.__name__}.{name}", obj
+
+
+@pytest.mark.parametrize(("name", "func"), list(_public_functions()), ids=lambda v: v if isinstance(v, str) else "")
+def test_public_functions_have_numpydoc_parameters_and_returns(name, func):
+    # the conventions: numpydoc docstrings; 24 public functions (naive_pass_at_k, thin_counts, k_for, the stopping-time
+    # estimators, the data readers and writers, ...) had a summary only, or Parameters without Returns
+    doc = inspect.getdoc(func) or ""
+    params = [p for p in inspect.signature(func).parameters if not p.startswith("_")]
+    missing = [sec for sec, need in (("Parameters", bool(params)), ("Returns", True))
+               if need and f"\n{sec}\n{'-' * len(sec)}\n" not in doc]
+    assert not missing, f"{name}: no {' or '.join(missing)} section"

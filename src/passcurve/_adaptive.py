@@ -435,6 +435,15 @@ def hierarchical_pass_at_k(n: Any, c: Any, k: Any, *, weight: Any = None) -> dic
     sampled yet, as in a :class:`Planner`'s ``n_``) adds nothing to the likelihood and gets
     the population's pass@k; at least one problem needs n >= 1.
 
+    Parameters
+    ----------
+    n, c : array_like of int, shape (P,)
+        Samples drawn (n >= 0; at least one problem with n >= 1) and samples correct per problem.
+    k : float
+        One budget, k >= 1 (real values allowed; it may exceed every n).
+    weight : array_like of float, shape (P,), optional
+        Per-problem weights (frequencies in the likelihood, normalised in F).
+
     Returns
     -------
     dict
@@ -553,6 +562,12 @@ def stopping_pass_at_k(n: Any, c: Any, k: Any, batch: int, *, cap: int | None = 
         Batch size of the design (60 for the BoN data).
     cap : int, optional
         Maximum number of samples; when given, ``c = 0`` with ``n < cap`` is rejected.
+
+    Returns
+    -------
+    float or ndarray
+        The estimate, a float when every input is a scalar, else an array of the broadcast
+        shape; NaN where k > n and c = 0 (not estimable).
     """
     n_b, c_b, k_b, s_b = _stopping_pass_at_k_iv(n, c, k, batch, cap)
     f = n_b - s_b
@@ -688,6 +703,25 @@ def stopping_loglik(n: Any, c: Any, p: Any, batch: int) -> Any:
     :math:`n\log(1-p)` for one that reached the cap with c = 0. Up to the design constant
     log C(s, c) this is the binomial kernel, which is why likelihood-based fits of (n, c)
     stay valid on such data.
+
+    Parameters
+    ----------
+    n, c : array_like of int
+        Samples drawn and successes of each problem (as in :func:`stopping_pass_at_k`).
+    p : array_like of float in [0, 1]
+        Success rates at which to evaluate the log-likelihood (broadcast with n and c).
+    batch : int
+        Batch size of the design.
+
+    Returns
+    -------
+    float or ndarray
+        log L(p), a float when every input is a scalar, else an array of the broadcast shape.
+
+    References
+    ----------
+    Haldane (1945), "On a method of estimating frequencies", Biometrika 33; the likelihood
+    principle for adaptive designs: Berger & Wolpert, *The Likelihood Principle* (1988).
     """
     n_a, c_a, batch, last, _ = _stopping_iv(n, c, batch, None)
     p_a = as_float_array(p, "p")
@@ -709,6 +743,22 @@ def inverse_binomial_p(n: Any, r: Any) -> Any:
     unbiased estimator exists for r = 1 (the geometric case), where the natural 1/n is
     biased upward (E[1/N] = -p log p/(1-p) > p). For pass@k under r = 1 use
     :func:`stopping_pass_at_k` with ``batch=1`` instead (1{N <= k}, unbiased).
+
+    Parameters
+    ----------
+    n : array_like of int
+        Samples drawn until the r-th success (n >= r).
+    r : array_like of int
+        Successes the design waited for (r >= 2).
+
+    Returns
+    -------
+    float or ndarray
+        (r - 1)/(n - 1), a float when both inputs are scalars, else an array of their broadcast shape.
+
+    References
+    ----------
+    J. B. S. Haldane, "On a method of estimating frequencies", Biometrika 33 (1945), 222-225.
     """
     n_a = as_int_array(n, "n", minimum=1)
     r_a = as_int_array(r, "r", minimum=2)

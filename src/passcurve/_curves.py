@@ -166,10 +166,28 @@ def mean_curve(
     metric: str = "pass_at_k",
     weights: np.ndarray | None = None,
 ) -> tuple[np.ndarray, np.ndarray]:
-    """(Weighted) mean over problems of one metric at each k, and the weight that entered.
+    r"""(Weighted) mean over problems of one metric at each k, and the weight that entered.
 
     Problems with n < k are left out at that k (the caller decides whether that is an
     error). Returns ``(mean, wsum)``.
+
+    .. math:: \bar m(k) = \sum_{i: n_i \ge k} w_i\, m(n_i, c_i, k) \Big/ \sum_{i: n_i \ge k} w_i
+
+    Parameters
+    ----------
+    n, c : array_like of int, shape (P,)
+        Samples drawn and samples correct per problem.
+    ks : array_like of int, shape (K,)
+        The k (>= 1).
+    metric : {"pass_at_k", "pass_pow_k", "naive_pass_at_k"}
+    weights : array_like of float, shape (P,), optional
+        Per-problem weights (>= 0, positive sum); equal weights by default.
+
+    Returns
+    -------
+    (mean, wsum) : tuple of ndarray, shape (K,)
+        The mean at each k (NaN where no problem has n >= k) and the weight of the problems
+        that entered it.
     """
     n, c = check_counts(as_int_array(n, "n", minimum=1).ravel(), as_int_array(c, "c").ravel())
     ks = as_int_array(ks, "ks", minimum=1).ravel()

@@ -84,6 +84,23 @@ def check_deviations(counts: Counts, *, emit: bool = True, design: Any = None) -
 
     With a stop-at-success ``design`` (:class:`passcurve.StopAtSuccess`) n is known to be a
     stopping time: that is not flagged, and the local slopes come from the stopping-time curve.
+
+    Parameters
+    ----------
+    counts : Counts
+        Per-(model, problem) counts.
+    emit : bool, default True
+        Issue each flag as its warning (:class:`StoppingTimeWarning`, :class:`NoHeavyTailWarning`,
+        :class:`ImpossibleMassWarning`); False only returns the report.
+    design : StopAtSuccess, optional
+        The sampling design, when n was a stopping time by design.
+
+    Returns
+    -------
+    DeviationReport
+        ``flags`` (per model: (warning name, message) pairs) and ``evidence`` (per model: the
+        statistics behind each check: local slopes, the zero-inflation likelihood-ratio p-value
+        and impossible mass).
     """
     check_counts_object(counts)
     emit = check_flag(emit, "emit")

@@ -862,6 +862,12 @@ def pass_pow_k(n: Any, c: Any, k: Any, *, k_gt_n: KGtN = "raise") -> Any:
         As in :func:`pass_at_k`.
     k_gt_n : {"raise", "nan"}, default "raise"
 
+    Returns
+    -------
+    float or ndarray
+        A float when every input is a scalar, else an array of the broadcast shape (NaN where
+        k > n with ``k_gt_n="nan"``).
+
     References
     ----------
     S. Yao et al., "τ-bench", arXiv:2406.12045.
@@ -947,6 +953,12 @@ def g_pass_at_k(n: Any, c: Any, k: Any, tau: Any, *, k_gt_n: KGtN = "raise") -> 
     tau : array_like of float in [0, 1]
     k_gt_n : {"raise", "nan"}, default "raise"
 
+    Returns
+    -------
+    float or ndarray
+        A float when every input is a scalar, else an array of the broadcast shape of n, c, k and
+        tau (NaN where k > n with ``k_gt_n="nan"``).
+
     References
     ----------
     J. Liu et al., "Are Your LLMs Capable of Stable Reasoning?", arXiv:2412.13147.
@@ -982,6 +994,12 @@ def mg_pass_at_k(n: Any, c: Any, k: Any, *, k_gt_n: KGtN = "raise") -> Any:
     n, c, k : array_like of int
     k_gt_n : {"raise", "nan"}, default "raise"
 
+    Returns
+    -------
+    float or ndarray
+        A float when every input is a scalar, else an array of the broadcast shape (NaN where
+        k > n with ``k_gt_n="nan"``).
+
     References
     ----------
     J. Liu et al., "Are Your LLMs Capable of Stable Reasoning?", arXiv:2412.13147.
@@ -1015,6 +1033,22 @@ def naive_pass_at_k(n: Any, c: Any, k: Any) -> Any:
     (n, c, k) = (200, 10, 100) it gives 0.99408 where the unbiased estimate is 0.99923.
     It is defined for k > n, which is exactly why it is tempting and wrong: it is not
     a forecast either, since it ignores how difficulty varies across problems.
+
+    Parameters
+    ----------
+    n, c, k : array_like of int
+        Samples drawn (n >= 1), samples correct (0 <= c <= n) and the budget (k >= 1, any size: the
+        plug-in is defined for k > n). They broadcast against each other.
+
+    Returns
+    -------
+    float or ndarray
+        A float when every input is a scalar, else an array of the broadcast shape.
+
+    References
+    ----------
+    M. Chen et al., "Evaluating Large Language Models Trained on Code", arXiv:2107.03374 (Sec. 2.1: the
+    plug-in's bias, and the unbiased :func:`pass_at_k`).
 
     Examples
     --------

@@ -111,6 +111,20 @@ def thin_counts(n: Any, c: Any, m: Any, rng: Any = None) -> tuple[np.ndarray, np
 
     Exact for counts (the kept samples are a random subset); ``m`` is clipped to n. Needs
     c < 10^9 and n - c < 10^9 (the limit of numpy's exact hypergeometric sampler).
+
+    Parameters
+    ----------
+    n, c : array_like of int, shape (P,)
+        Samples drawn and samples correct per problem.
+    m : int or array_like of int, shape (P,)
+        Samples to keep (>= 1), one number or one per problem.
+    rng : None, int, SeedSequence or numpy Generator
+        Source of randomness; the same seed gives the same thinning.
+
+    Returns
+    -------
+    (n', c') : tuple of ndarray of int64
+        n' = min(m, n) and c' ~ Hypergeom(n, c, n').
     """
     gen = check_rng(rng)
     n, c = check_counts(as_int_array(n, "n", minimum=1).ravel(), as_int_array(c, "c").ravel())
@@ -1009,6 +1023,22 @@ def k_for(
     model puts mass on impossible problems the forecast plateaus at 1 − (impossible mass);
     a target above that ceiling is reported as unreachable (``reachable=False``, k = inf).
     The interval solves the same equation on the upper and lower prediction bands.
+
+    Parameters
+    ----------
+    counts : Counts
+        Per-(model, problem) counts.
+    target : float in (0, 1)
+        The pass_D@K to reach.
+    model : str, optional
+        The model (required when ``counts`` holds several).
+    method, confidence_level, n_resamples, rng
+        As in :func:`forecast` (the forecast whose curve is solved).
+
+    Returns
+    -------
+    KForResult
+        ``k`` (inf when unreachable), ``low``, ``high``, ``reachable``, the ceiling and the method.
     """
     # counts, target and model checked before the forecast (counts.select of a list was an AttributeError)
     _target_model_iv(target, model, tuple(check_counts_object(counts).models))

@@ -70,6 +70,11 @@ def pass_at_k_weights(p: Any, k: Any) -> Any:
     p : array_like of float in [0, 1]
     k : array_like of float >= 1 (broadcasts with ``p``)
 
+    Returns
+    -------
+    float or ndarray
+        w_k(p), a float when both inputs are scalars, else an array of their broadcast shape.
+
     References
     ----------
     Barakat et al. 2026, arXiv:2602.21189, Eq. (2).

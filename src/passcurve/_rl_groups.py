@@ -136,6 +136,11 @@ def dead_group_fraction_beta(alpha: Any, beta: Any, group_size: Any) -> Any:
     alpha, beta : array_like of float > 0
     group_size : array_like of int >= 1
 
+    Returns
+    -------
+    float or ndarray
+        D(G), a float when every input is a scalar, else an array of the broadcast shape.
+
     References
     ----------
     ../shared/REFERENCE.md, "Training signals" (seed 000: hidden difficulty).

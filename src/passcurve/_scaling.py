@@ -55,6 +55,18 @@ def default_k_grid(n: int, points: int = 100) -> np.ndarray:
     The floors are taken after a relative nudge of 1e-12: a point that is an integer in exact arithmetic often
     comes out of ``logspace`` just below it (10^log10(8) = 7.999999999999998), and truncation then dropped n
     itself from the grid for 8,963 of the n up to 20,000 (8, 40 and 50 among them).
+
+    Parameters
+    ----------
+    n : int
+        The largest k (n >= 1).
+    points : int, default 100
+        Points of the log-spaced grid before duplicates are removed.
+
+    Returns
+    -------
+    ndarray of int64
+        The sorted distinct k, from 1 to n (at most ``points`` of them).
     """
     n = check_positive_int(n, "n")
     points = check_positive_int(points, "points", maximum=MAX_GRID)
@@ -229,7 +241,27 @@ def _f(x: float) -> float | None:
 
 
 def local_slope(k: Any, pass_at_k: Any) -> tuple[np.ndarray, np.ndarray]:
-    """(k, local exponent b(k) = -d log(-log pass)/d log k) by central differences on log k."""
+    r"""(k, local exponent b(k) = -d log(-log pass)/d log k) by central differences on log k.
+
+    .. math:: b(k) = -\frac{d \log(-\log \text{pass@}k)}{d \log k}
+
+    For a power law :math:`-\log \text{pass@}k = a k^{-b}` b(k) is the constant b (Schaeffer et al.
+    2025, "How Do Large Language Monkeys Get Their Power (Laws)?", arXiv:2502.17578). ``np.gradient``
+    on log k: central differences inside, one-sided at the two ends.
+
+    Parameters
+    ----------
+    k : array_like of float, shape (K,)
+        Budgets (> 0), increasing.
+    pass_at_k : array_like of float in [0, 1], shape (K,)
+        The curve at those k.
+
+    Returns
+    -------
+    (k, b) : tuple of ndarray
+        The k where 0 < pass@k < 1 (log(-log pass@k) is finite) and b there (all NaN when fewer
+        than three such k remain).
+    """
     k = check_positive_k(k).ravel()
     y = check_probability(pass_at_k, "pass_at_k", allow_nan=True).ravel()
     if k.size != y.size:

@@ -1221,6 +1221,30 @@ def simulate_answers(
     Dirichlet(``concentration``) (small = mistakes concentrate on one wrong answer, the
     correlated-mistake case); a fraction ``abstain`` of samples gives no answer (None).
     Answers are strings ("A<i>"); the gold answer of every problem is "42".
+
+    Parameters
+    ----------
+    problems : int, default 200
+    n : int, default 64
+        Samples per problem.
+    alpha, beta : float > 0
+        The Beta distribution of the per-problem success rates.
+    wrong_answers : int, default 20
+        Distinct wrong answers per problem.
+    concentration : float > 0
+        The symmetric Dirichlet's parameter for the wrong answers' shares.
+    abstain : float in [0, 1)
+        Share of samples without an answer.
+    model : str
+        Model name of every row.
+    rng : None, int, SeedSequence or numpy Generator
+        Source of randomness; the same seed gives the same rows.
+
+    Returns
+    -------
+    dict of ndarray
+        Columns ``model``, ``problem_id``, ``attempt`` (1..n), ``answer`` (None for an
+        abstention), ``gold`` and ``correct``, one row per sample (problems x n rows).
     """
     problems, n, wrong_answers, abstain = _simulate_answers_iv(problems, n, wrong_answers, alpha, beta,
                                                                concentration, abstain, model)

@@ -151,6 +151,16 @@ def read_answers(
     present), as in :func:`passcurve.read_counts`; the warning about several correct answers counts their
     problems alone.
 
+    Parameters
+    ----------
+    path : str or Path
+    problem_col, answer_col, gold_col, model_col, attempt_col, correct_col : str, optional
+        Column names (detected by alias when not given).
+    format : str, optional
+        The file format when the extension does not say it.
+    models : sequence of str, optional
+        Keep these models only.
+
     Returns
     -------
     passcurve.AnswerTallies
@@ -419,7 +429,25 @@ def read_verdicts(
 ) -> dict[str, np.ndarray]:
     """Per (model, problem): n, passes under the base and the strict verdicts, and samples that
     pass strict but fail base (``c_strict_only``), in one DuckDB ``GROUP BY``; ``models`` keeps those
-    models only (an unknown name is an error listing the models present)."""
+    models only (an unknown name is an error listing the models present).
+
+    Parameters
+    ----------
+    path : str or Path
+    base_col, strict_col : str
+        The columns of the base and the strict per-sample verdicts.
+    problem_col, model_col : str, optional
+        Column names (detected by alias when not given).
+    format : str, optional
+    models : sequence of str, optional
+        Keep these models only.
+
+    Returns
+    -------
+    dict of ndarray
+        ``model``, ``problem``, ``n``, ``c_base``, ``c_strict``, ``c_strict_only``, one entry per
+        (model, problem), sorted; the arguments of :func:`passcurve.verifier_inflation`.
+    """
     src = _open(path, format)
     prob = _pick(src, "problem", problem_col, ALIASES["problem"], "--problem-col")
     base = _pick(src, "base verdict", base_col, (), "--base")
@@ -469,6 +497,23 @@ def read_attempts(
     Uses :func:`passcurve.data.open_samples` (column detection and correctness parsing of
     the shared reader); an attempt column is required. ``models`` keeps those models only (an
     unknown name is an error listing the models present).
+
+    Parameters
+    ----------
+    path : str or Path
+    problem_col, attempt_col, correct_col, model_col : str, optional
+        Column names (detected by alias when not given).
+    threshold : float, optional
+        A numeric score counts as correct when ``score >= threshold``.
+    format : str, optional
+    models : sequence of str, optional
+        Keep these models only.
+
+    Returns
+    -------
+    dict of ndarray
+        ``model``, ``problem``, ``attempt`` and ``correct``, one entry per sample: the arguments of
+        :func:`passcurve.retries`.
     """
     from ._read import open_samples
 

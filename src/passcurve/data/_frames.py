@@ -59,6 +59,11 @@ def counts_from_frame(
     name : str
         Model name when the frame has no model column, and the ``source`` of the result.
 
+    Returns
+    -------
+    Counts
+        One row per (model, problem).
+
     Notes
     -----
     In-memory frames are aggregated by DuckDB in this process (zero-copy scan). Dask,

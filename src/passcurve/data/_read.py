@@ -36,6 +36,19 @@ def open_samples(
     ``model, problem, attempt, correct[, answer]`` (``Samples.relation``), the raw rows
     (``Samples.raw``), the resolved column mapping (``Samples.columns``) and
     ``Samples.counts()``; ``Samples.query(sql)`` runs SQL against the table ``samples``.
+
+    Parameters
+    ----------
+    path : str or Path
+        The file (CSV, TSV, JSONL, JSON, Parquet, a harness log or a directory of them).
+    problem_col, correct_col, model_col, n_col, c_col, attempt_col, threshold, format
+        As in :func:`read_counts`.
+    answer_col : str, optional
+        The extracted final answer's column.
+
+    Returns
+    -------
+    Samples
     """
     src = open_file(path, format)
     overrides = {

@@ -24,7 +24,20 @@ _FORMATS = {
 
 
 def write_table(columns: dict[str, Any], path: str | Path) -> Path:
-    """Write equal-length columns to ``path``; the format follows the extension."""
+    """Write equal-length columns to ``path``; the format follows the extension.
+
+    Parameters
+    ----------
+    columns : dict of str to array_like
+        Column name -> values, all of one length.
+    path : str or Path
+        Target file; ``.csv``, ``.jsonl`` or ``.parquet``.
+
+    Returns
+    -------
+    Path
+        ``path``.
+    """
     path = Path(path)
     fmt = _FORMATS.get(path.suffix.lower())
     if fmt is None:
@@ -47,7 +60,19 @@ def write_table(columns: dict[str, Any], path: str | Path) -> Path:
 
 
 def write_counts(counts: Counts, path: str | Path) -> Path:
-    """Write Counts as a counts file (model, problem_id, n, c[, weight, cluster])."""
+    """Write Counts as a counts file (model, problem_id, n, c[, weight, cluster]).
+
+    Parameters
+    ----------
+    counts : Counts
+    path : str or Path
+        Target file; ``.csv``, ``.jsonl`` or ``.parquet``.
+
+    Returns
+    -------
+    Path
+        ``path``; :func:`read_counts` reads it back.
+    """
     d = counts.to_dict()
     cols: dict[str, Any] = {
         "model": np.asarray(d["model"], dtype=object),
