@@ -291,6 +291,16 @@ C2 = pc.Counts.from_arrays([10] * 6, [1, 2, 3, 4, 5, 6], problem=["a", "b", "c"]
         (lambda: pc.Counts.from_arrays([10, 10], [1, 2], meta="x"), r"`meta` must be a dict or None \(got 'x'\)"),
         (lambda: pc.Counts.from_arrays([10, 10], [1, 2], meta=np.zeros(2)), r"`meta` must be a dict or None"),
         (lambda: pc.Counts.from_arrays([10, 10], [1, 2], source=[1, 2]), r"`source` must be a string \(got \[1, 2\]\)"),
+        # one number expected, several given: tau and power kept the first silently (compare's G-pass@k at tau=0.3
+        # for tau=[0.3, 0.9], power_analysis at power 0.8 for [0.8, 0.99]); target_live was float()'s TypeError
+        (lambda: pc.compare(C2, "m1", "m2", 2, metric="g_pass_at_k", tau=[0.3, 0.9], method="analytic"),
+         r"`tau` must be one number \(got 2 values\)"),
+        (lambda: pc.curve_intervals(C, [2], metric="g_pass_at_k", tau=[0.3, 0.9]), r"`tau` must be one number \(got 2 values\)"),
+        (lambda: pc.rank_models(C2, 2, metric="g_pass_at_k", tau=np.array([0.5, 0.5])), r"`tau` must be one number"),
+        (lambda: pc.power_analysis(0.05, 1, power=[0.8, 0.99], spread=0.4), r"`power` must be one number \(got 2 values\)"),
+        (lambda: pc.power_analysis(0.05, 1, power=1.0, spread=0.4), r"`power` must be in \(0, 1\) \(got power=1\)"),
+        (lambda: rl.group_size_for_live([0.5, 0.9], p=0.1), r"`target_live` must be one number \(got 2 values\)"),
+        (lambda: rl.dead_groups(C, target_live=np.ones((2, 2))), r"`target_live` must be one number \(got 4 values\)"),
     ],
 )
 def test_bad_arguments_raise_one_line_errors(call, msg):

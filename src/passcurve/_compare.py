@@ -52,7 +52,6 @@ from ._validation import (
     check_confidence_level,
     check_k_le_n,
     check_positive_int,
-    check_probability,
     check_rng,
     check_scalar,
     fmt,
@@ -227,7 +226,7 @@ def _metric_tau_iv(metric: Any, tau: Any) -> float | None:
         return None
     if tau is None:
         raise PasscurveError("`tau` is required for metric g_pass_at_k (e.g. tau=0.5)")
-    return float(check_probability(tau, "tau").ravel()[0])
+    return check_scalar(tau, "tau", low=0.0, high=1.0)
 
 
 def _check_k_estimable(sub: Counts, ks: np.ndarray, metric: str, design: Any) -> None:
@@ -719,9 +718,7 @@ def _power_iv(delta: Any, k: Any, n: Any, confidence_level: Any, power: Any, met
         ns = np.unique(as_int_array(n, "n", minimum=1).ravel())
         check_k_le_n(ns, np.full(ns.shape, k))
     level = check_confidence_level(confidence_level)
-    pw = float(check_probability(power, "power").ravel()[0])
-    if not 0 < pw < 1:
-        raise PasscurveError(f"`power` must be in (0, 1) (got power={fmt(pw)})")
+    pw = check_scalar(power, "power", low=0.0, high=1.0, low_open=True, high_open=True)
     tau_v = _metric_tau_iv(metric, tau)
     assumed: tuple = ()
     if counts is None:

@@ -223,9 +223,7 @@ def _group_size_for_live_iv(target_live: Any, p: Any, alpha: Any, beta: Any,
                             max_group_size: Any) -> tuple[float, float | None, tuple, int]:
     """1 - target_live, then p or (alpha, beta), and the search limit (an integer >= 1: None or NaN was a
     TypeError or a silent answer, and -5 was reported as `group_size`)."""
-    t = float(check_probability(target_live, "target_live"))
-    if not 0.0 < t < 1.0:
-        raise PasscurveError(f"`target_live` must be in (0, 1) (got target_live={fmt(t)})")
+    t = check_scalar(target_live, "target_live", low=0.0, high=1.0, low_open=True, high_open=True)
     if (p is None) == (alpha is None and beta is None):
         raise PasscurveError("give either `p` or both `alpha` and `beta`")
     g_max = check_positive_int(max_group_size, "max_group_size", maximum=_MAX_G)
@@ -368,9 +366,7 @@ def _dead_groups_iv(
     g = _group_size_iv(group_size).ravel()
     if (g < 2).any():
         raise PasscurveError(f"`group_size` must be >= 2 (got group_size={fmt(g[g < 2][0])}); one sample is never a group")
-    t = float(check_probability(target_live, "target_live"))
-    if not 0.0 < t < 1.0:
-        raise PasscurveError(f"`target_live` must be in (0, 1) (got target_live={fmt(t)})")
+    t = check_scalar(target_live, "target_live", low=0.0, high=1.0, low_open=True, high_open=True)
     if not isinstance(difficulty, str) or difficulty not in DIFFICULTY_MODELS:
         raise PasscurveError(f"`difficulty` must be one of {', '.join(DIFFICULTY_MODELS)} (got {difficulty!r})")
     return counts, np.unique(g), t, difficulty

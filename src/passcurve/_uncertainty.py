@@ -66,8 +66,8 @@ from ._validation import (
     check_k_gt_n,
     check_k_le_n,
     check_positive_int,
-    check_probability,
     check_rng,
+    check_scalar,
     check_weights,
     model_streams,
 )
@@ -568,7 +568,7 @@ def _curve_intervals_iv(
     if "g_pass_at_k" in metrics:
         if tau is None:
             raise PasscurveError("`tau` is required for metric g_pass_at_k (e.g. tau=0.5)")
-        t = float(check_probability(tau, "tau").ravel()[0])
+        t = check_scalar(tau, "tau", low=0.0, high=1.0)
     level = check_confidence_level(confidence_level)
     B = check_positive_int(n_resamples, "n_resamples", minimum=100, maximum=MAX_RESAMPLES)
     gen = check_rng(rng)
