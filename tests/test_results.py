@@ -79,6 +79,39 @@ def test_to_frame_without_pandas_is_one_clear_error(monkeypatch):
             r.to_frame()
 
 
+
+def test_notebook_html_without_pandas_is_skipped_not_an_error(monkeypatch):
+    # a notebook shows a result through _repr_html_, which was to_frame().to_html(): without pandas it raised
+    # to_frame's PasscurveError, which a notebook prints as a formatter traceback above the result. None is the
+    # display protocol's "no HTML form" (the plain repr is shown); with pandas the table is the to_frame() one.
+    import pytest
+
+    import passcurve.rl as rl
+
+    bench = passcurve.simulate(problems=30, n=40, models=passcurve.DEMO_MODELS[:2], rng=1)
+    c = bench.counts
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        results = [
+            passcurve.curve(c, k=[1, 4]),
+            passcurve.compare(c, "tiny-1b", "base-7b", 1, method="analytic"),
+            passcurve.rank_models(c, 1, n_resamples=200, rng=0),
+            passcurve.hidden_difficulty(c.select("tiny-1b")),
+            passcurve.vote([["a", "b", "a"], ["b", "b", "a"]], ["a", "b"], [1, 3]),
+            passcurve.retries(["a"] * 4 + ["b"] * 4, [0, 1, 2, 3] * 2, [1, 0, 1, 1, 0, 0, 1, 0], n_resamples=99, rng=0),
+            passcurve.verifier_inflation([10, 10], [5, 4], [3, 4]),
+            rl.dead_groups(c.select("tiny-1b")),
+            rl.gradient_conflict([0.1, 0.5, 0.9], np.eye(3), [1, 4]),
+            rl.conflict_toy(pretrain_steps=5, steps=10, rng=0),
+        ]
+    for r in results:
+        assert r._repr_html_().startswith("<table")
+    monkeypatch.setitem(__import__("sys").modules, "pandas", None)  # import pandas now fails
+    for r in results:
+        assert r._repr_html_() is None, type(r).__name__
+    with pytest.raises(passcurve.PasscurveError, match=r"`to_frame\(\)` needs pandas"):
+        results[0].to_frame()
+
 def test_every_result_names_the_kind_of_each_warning_it_keeps():
     # results keep their warnings as "Category: message" (the CLI's form); compare, curve_intervals and backtest
     # kept the bare message while forecast and rl-signal kept the category, so a saved to_dict() could not tell

@@ -32,7 +32,7 @@ from ._adaptive import check_design
 from ._counts import Counts, check_counts_object
 from ._errors import DegenerateDataWarning, PasscurveError, UnpairedComparisonWarning, record_warning
 from ._estimators import _hyper_log_pmf_run, _hyper_tails, _tau_to_m
-from ._results import level_label, metric_name, records_frame
+from ._results import frame_html, level_label, metric_name, records_frame
 from ._uncertainty import (
     _RARE,
     INTERVAL_METRICS,
@@ -204,8 +204,8 @@ class CompareResult:
             fig.update_xaxes(type="log")
         return fig
 
-    def _repr_html_(self) -> str:
-        return self.to_frame().to_html(index=False)
+    def _repr_html_(self) -> str | None:
+        return frame_html(self.to_frame)
 
 
 def _one_weight_per_problem(w: np.ndarray, other: np.ndarray, problems: np.ndarray, a: str, b: str,

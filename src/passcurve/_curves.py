@@ -17,7 +17,7 @@ from ._counts import Counts, check_counts_object
 from ._errors import DroppedProblemsWarning, record_warning
 from ._estimators import _SHORT, _fail_prob, _log_fail_table
 from ._pairs import distinct_pairs
-from ._results import long_frame, metric_name
+from ._results import frame_html, long_frame, metric_name
 from ._validation import (
     as_int_array,
     check_choice,
@@ -155,8 +155,8 @@ class CurveResult:
             fig.update_xaxes(type="log")
         return fig
 
-    def _repr_html_(self) -> str:
-        return self.to_frame().to_html(index=False)
+    def _repr_html_(self) -> str | None:
+        return frame_html(self.to_frame)
 
 
 def mean_curve(

@@ -24,7 +24,7 @@ import numpy as np
 from ._counts import Counts, check_counts_object
 from ._curves import mean_curve, own_range
 from ._errors import DegenerateDataWarning, DroppedProblemsWarning, PasscurveError, record_warning
-from ._results import records_frame
+from ._results import frame_html, records_frame
 from ._validation import as_int_array, check_choice, own_range_top
 
 __all__ = ["hidden_difficulty", "DiagnosticsResult"]
@@ -143,8 +143,8 @@ class DiagnosticsResult:
             fig.update_xaxes(type="log", dtick=np.log10(2) if self.k.max() <= 1024 else None)
         return fig
 
-    def _repr_html_(self) -> str:
-        return self.to_frame().to_html(index=False)
+    def _repr_html_(self) -> str | None:
+        return frame_html(self.to_frame)
 
 
 def _hidden_difficulty_iv(counts: Any, k: Any, k_gt_n: Any) -> tuple[Counts, np.ndarray | None]:

@@ -29,7 +29,7 @@ from ._adaptive import check_design
 from ._compare import _check_k_estimable, _f, _metric_tau_iv, _one_weight_per_problem
 from ._counts import Counts, check_counts_object
 from ._errors import DegenerateDataWarning, PasscurveError, UnpairedComparisonWarning, record_warning
-from ._results import level_label, metric_name, records_frame
+from ._results import frame_html, level_label, metric_name, records_frame
 from ._uncertainty import (
     _boot_means,
     _cluster_ids,
@@ -169,8 +169,8 @@ class RankResult:
                           title=f"ranks with {lvl} simultaneous intervals ({self.problems} shared problems)")
         return fig
 
-    def _repr_html_(self) -> str:
-        return self.to_frame().to_html(index=False)
+    def _repr_html_(self) -> str | None:
+        return frame_html(self.to_frame)
 
 
 def _rows_of(ids: np.ndarray, wanted: np.ndarray) -> np.ndarray:

@@ -6,7 +6,7 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["long_frame", "records_frame", "pandas_module", "json_safe", "level_label", "metric_name", "METRIC_NAMES"]
+__all__ = ["long_frame", "records_frame", "frame_html", "pandas_module", "json_safe", "level_label", "metric_name", "METRIC_NAMES"]
 
 
 def json_safe(x: Any) -> Any:
@@ -64,6 +64,18 @@ def pandas_module() -> Any:
         raise PasscurveError("`to_frame()` needs pandas, an optional dependency: pip install 'passcurve[frames]' "
                              "(or pandas)") from None
     return pd
+
+
+def frame_html(make_frame: Any) -> str | None:
+    """A result's ``_repr_html_``: the HTML table of ``make_frame()`` (its ``to_frame``), or None without pandas.
+
+    None tells a notebook that the HTML form is not available, and it shows the plain repr; an exception here
+    (``to_frame``'s one-line PasscurveError) was printed as a formatter traceback above every result displayed."""
+    try:
+        import pandas  # noqa: F401
+    except ImportError:
+        return None
+    return str(make_frame().to_html(index=False))
 
 
 def records_frame(rows: Any, columns: Any = None) -> Any:

@@ -39,7 +39,7 @@ from scipy import stats
 
 from ._errors import DependenceWarning, PasscurveError, StoppingTimeWarning, record_warning
 from ._estimators import pass_at_k
-from ._results import long_frame
+from ._results import frame_html, long_frame
 from ._validation import (
     MAX_RESAMPLES,
     as_id_array,
@@ -175,8 +175,8 @@ class RetryResult:
         fig.update_layout(xaxis_title="attempt budget b", yaxis_title="share of problems", template="plotly_white")
         return fig
 
-    def _repr_html_(self) -> str:
-        return self.to_frame().to_html(index=False)
+    def _repr_html_(self) -> str | None:
+        return frame_html(self.to_frame)
 
 
 def _as_bool(x: Any, name: str) -> np.ndarray:

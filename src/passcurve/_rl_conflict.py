@@ -29,7 +29,7 @@ import numpy as np
 from scipy import optimize
 
 from ._errors import DegenerateDataWarning, PasscurveError, record_warning
-from ._results import pandas_module
+from ._results import frame_html, pandas_module
 from ._validation import (
     as_float_array,
     check_broadcast,
@@ -229,8 +229,8 @@ class ConflictResult:
         fig.update_xaxes(type="log")
         return fig
 
-    def _repr_html_(self) -> str:
-        return self.to_frame().to_html(index=False)
+    def _repr_html_(self) -> str | None:
+        return frame_html(self.to_frame)
 
 
 def _k_star(p: np.ndarray, aw: np.ndarray, k_max: float) -> float:

@@ -36,7 +36,7 @@ from ._errors import (
     record_warning,
 )
 from ._estimators import pass_pow_k
-from ._results import records_frame
+from ._results import frame_html, records_frame
 from ._validation import (
     as_float_array,
     as_int_array,
@@ -355,8 +355,8 @@ class DeadGroupsResult:
         fig.update_xaxes(type="log")
         return fig
 
-    def _repr_html_(self) -> str:
-        return self.to_frame().to_html(index=False)
+    def _repr_html_(self) -> str | None:
+        return frame_html(self.to_frame)
 
 
 def _dead_groups_iv(

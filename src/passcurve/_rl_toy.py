@@ -28,7 +28,7 @@ from typing import Any
 import numpy as np
 
 from ._errors import PasscurveError
-from ._results import pandas_module
+from ._results import frame_html, pandas_module
 from ._rl_conflict import ConflictResult, gradient_conflict
 from ._validation import MAX_GRID, MAX_RESAMPLES, check_positive_int, check_rng, check_scalar
 
@@ -190,10 +190,8 @@ class ConflictToyResult:
         fig.update_layout(template="plotly_white", height=420)
         return fig
 
-    def _repr_html_(self) -> str:
-        pd = pandas_module()
-
-        return pd.DataFrame(self.summary).to_html(index=False)
+    def _repr_html_(self) -> str | None:
+        return frame_html(lambda: pandas_module().DataFrame(self.summary))
 
 
 def _conflict_toy_iv(k: Any, easy: Any, hard: Any, actions: Any, features: Any, pretrain_steps: Any, steps: Any,

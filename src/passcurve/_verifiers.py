@@ -29,7 +29,7 @@ import numpy as np
 
 from ._curves import mean_curve
 from ._errors import DegenerateDataWarning, PasscurveError, record_warning
-from ._results import long_frame
+from ._results import frame_html, long_frame
 from ._validation import as_id_array, as_int_array, check_counts, fmt
 
 __all__ = ["verifier_inflation", "VerifierResult"]
@@ -102,8 +102,8 @@ class VerifierResult:
             fig.update_xaxes(type="log")
         return fig
 
-    def _repr_html_(self) -> str:
-        return self.to_frame().to_html(index=False)
+    def _repr_html_(self) -> str | None:
+        return frame_html(self.to_frame)
 
 
 def _verifier_iv(n: Any, c_base: Any, c_strict: Any, c_strict_only: Any, k: Any, model: Any) -> tuple:

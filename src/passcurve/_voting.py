@@ -53,7 +53,7 @@ from scipy import special, stats
 
 from ._errors import DegenerateDataWarning, PasscurveError, record_warning
 from ._estimators import pass_at_k
-from ._results import long_frame
+from ._results import frame_html, long_frame
 from ._validation import (
     MAX_GRID,
     as_int_array,
@@ -1045,8 +1045,8 @@ class VoteResult:
             fig.update_xaxes(type="log")
         return fig
 
-    def _repr_html_(self) -> str:
-        return self.to_frame().to_html(index=False)
+    def _repr_html_(self) -> str | None:
+        return frame_html(self.to_frame)
 
 
 def _vote_iv(data: Any, gold: Any, k: Any, ties: Any, k_default: Any) -> tuple[AnswerTallies, np.ndarray, Ties]:
