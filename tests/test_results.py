@@ -112,6 +112,39 @@ def test_notebook_html_without_pandas_is_skipped_not_an_error(monkeypatch):
     with pytest.raises(passcurve.PasscurveError, match=r"`to_frame\(\)` needs pandas"):
         results[0].to_frame()
 
+
+def test_result_reprs_are_one_short_line():
+    # the dataclasses' generated repr printed every array and record: ConflictToyResult 12,573 characters on 162
+    # lines, SimulatedBenchmark 4,639 on 60, PlanResult 3,905 on 45, RankResult 1,511 on 37 (measured on these
+    # inputs); each is now Name(field=summary, ...) on one line, numbers to 4 digits, big arrays as their shape
+    import passcurve.rl as rl
+
+    bench = passcurve.simulate(problems=60, n=50, models=passcurve.DEMO_MODELS[:2], rng=1)
+    one = bench.counts.select("tiny-1b")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        results = [
+            bench,
+            passcurve.curve(bench.counts, k=[1, 5, 50]),
+            passcurve.rank_models(bench.counts, [1, 5], n_resamples=200, rng=0),
+            passcurve.forecast(one, [100, 1000], n_resamples=10, rng=0),
+            passcurve.plan(one, budget=50, k=20, rng=0),
+            passcurve.check_deviations(one, emit=False),
+            rl.conflict_toy(pretrain_steps=20, steps=40, rng=0),
+        ]
+    for r in results:
+        text = repr(r)
+        assert "\n" not in text and len(text) <= 500, (type(r).__name__, len(text))
+        assert text.startswith(type(r).__name__ + "(")
+    cmp = passcurve.compare(bench.counts, "tiny-1b", "base-7b", [1, 5], n_resamples=200, rng=0)
+    # small arrays keep their values (4 significant digits), large ones show their shape
+    assert "k=[1, 5]" in repr(cmp) and f"value_a=[{cmp.value_a[0]:.4g}, {cmp.value_a[1]:.4g}]" in repr(cmp)
+    assert "values={pass_at_k: <array 2x3 float64>" in repr(results[1])
+    # the Planner is not a dataclass; its repr was the default <passcurve._planner.Planner object at 0x...>
+    planner = passcurve.Planner(n=[5, 5], c=[1, 0], k=10)
+    planner.update("0", [1, 0])
+    assert repr(planner) == "Planner(method='hierarchical', k=10, problems=2, samples=12, successes=2)"
+
 def test_every_result_names_the_kind_of_each_warning_it_keeps():
     # results keep their warnings as "Category: message" (the CLI's form); compare, curve_intervals and backtest
     # kept the bare message while forecast and rl-signal kept the category, so a saved to_dict() could not tell

@@ -20,7 +20,7 @@ from ._adaptive import check_design
 from ._counts import Counts, check_counts_object
 from ._errors import DegenerateDataWarning, PasscurveError, record_warning
 from ._forecast import FORECAST_METHODS, _observed_limit, _pass_mean, _reduce, forecast
-from ._results import json_safe, records_frame
+from ._results import brief_repr, json_safe, records_frame
 from ._validation import (
     as_int_array,
     check_choices,
@@ -47,6 +47,8 @@ class BacktestResult:
         interval coverage, mean interval width.
     confidence_level : float
     """
+
+    __repr__ = brief_repr
 
     rows: tuple[dict[str, Any], ...]
     summary: tuple[dict[str, Any], ...]

@@ -35,7 +35,7 @@ from ._adaptive import check_design
 from ._counts import Counts, check_counts_object
 from ._errors import DegenerateDataWarning, PasscurveError
 from ._forecast import _f, _observed, _observed_limit, _target_model_iv
-from ._results import json_safe, level_label, pandas_module, records_frame
+from ._results import brief_repr, json_safe, level_label, pandas_module, records_frame
 from ._uncertainty import curve_intervals
 from ._validation import (
     MAX_RESAMPLES,
@@ -125,6 +125,8 @@ class BoundsKFor:
     Both NaN when the data define no band (one problem). Both found by bisection in log K to a relative precision of 1% (rounded up), up to K = 10^12.
     """
 
+    __repr__ = brief_repr
+
     model: str
     target: float
     earliest: float
@@ -195,6 +197,8 @@ class BoundsResult:
         The level of the simultaneous band, hence of [low, high] as a confidence range.
     warnings : tuple of str
     """
+
+    __repr__ = brief_repr
 
     models: tuple[str, ...]
     k: np.ndarray

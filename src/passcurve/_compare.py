@@ -32,7 +32,7 @@ from ._adaptive import check_design
 from ._counts import Counts, check_counts_object
 from ._errors import DegenerateDataWarning, PasscurveError, UnpairedComparisonWarning, record_warning
 from ._estimators import _hyper_log_pmf_run, _hyper_tails, _tau_to_m
-from ._results import frame_html, level_label, metric_name, records_frame
+from ._results import brief_repr, frame_html, level_label, metric_name, records_frame
 from ._uncertainty import (
     _RARE,
     INTERVAL_METRICS,
@@ -103,6 +103,8 @@ class CompareResult:
     tau : float or None
         G-pass@k's threshold (``metric="g_pass_at_k"`` only).
     """
+
+    __repr__ = brief_repr
 
     model_a: str
     model_b: str
@@ -559,6 +561,8 @@ class PowerResult:
     source : str
         "assumed" (from p, correlation, spread) or "pilot" (estimated from counts).
     """
+
+    __repr__ = brief_repr
 
     delta: float
     k: int

@@ -17,7 +17,7 @@ from ._counts import Counts, check_counts_object
 from ._errors import DroppedProblemsWarning, record_warning
 from ._estimators import _SHORT, _fail_prob, _log_fail_table
 from ._pairs import distinct_pairs
-from ._results import frame_html, long_frame, metric_name
+from ._results import brief_repr, frame_html, long_frame, metric_name
 from ._validation import (
     as_int_array,
     check_choice,
@@ -68,6 +68,8 @@ class CurveResult:
         The sampling design the estimates assume when it is not "n fixed in advance"
         (e.g. "stop at success (batch 60, cap 10020)").
     """
+
+    __repr__ = brief_repr
 
     models: tuple[str, ...]
     k: np.ndarray

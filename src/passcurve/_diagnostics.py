@@ -24,7 +24,7 @@ import numpy as np
 from ._counts import Counts, check_counts_object
 from ._curves import mean_curve, own_range
 from ._errors import DegenerateDataWarning, DroppedProblemsWarning, PasscurveError, record_warning
-from ._results import frame_html, records_frame
+from ._results import brief_repr, frame_html, records_frame
 from ._validation import as_int_array, check_choice, own_range_top
 
 __all__ = ["hidden_difficulty", "DiagnosticsResult"]
@@ -66,6 +66,8 @@ class DiagnosticsResult:
         have n < k (``k_gt_n="nan"``); those with n >= k (``k_gt_n="drop"``).
     warnings : tuple of str
     """
+
+    __repr__ = brief_repr
 
     models: tuple[str, ...]
     mean: np.ndarray

@@ -71,7 +71,7 @@ from ._difficulty import (
 )
 from ._errors import DegenerateDataWarning, PasscurveError, record_warning
 from ._estimators import _log_fail as _log_fail_product
-from ._results import json_safe, level_label, pandas_module, records_frame
+from ._results import brief_repr, json_safe, level_label, pandas_module, records_frame
 from ._scaling import _curve_fail, default_k_grid
 from ._uncertainty import curve_intervals
 from ._validation import (
@@ -381,6 +381,8 @@ class ForecastResult:
         is still the model's: the difference is its in-sample misfit.
     """
 
+    __repr__ = brief_repr
+
     models: tuple[str, ...]
     k: np.ndarray
     method: str
@@ -458,6 +460,8 @@ class KForResult:
     target, when it does so within the data (k <= min n, or a stop design's largest estimable
     k); None otherwise. ``k`` is always the forecast's.
     """
+
+    __repr__ = brief_repr
 
     model: str
     target: float

@@ -60,7 +60,7 @@ from ._adaptive import BetaPrior, _fit_beta_binomial, _fit_zi_beta_binomial, _hi
 from ._counts import Counts, check_counts_object
 from ._difficulty import BetaBinomial, DifficultyModel, ZeroInflatedBetaBinomial
 from ._errors import PasscurveError
-from ._results import pandas_module
+from ._results import brief_repr, pandas_module
 from ._validation import (
     as_int_array,
     check_choice,
@@ -878,6 +878,8 @@ class PlanResult:
         plan of the same budget, and the samples so far.
     """
 
+    __repr__ = brief_repr
+
     method: str
     k: int
     budget: int
@@ -1112,6 +1114,11 @@ class Planner:
                 f"an update takes problem {self.problems[i]!r} past `max_n`={self.max_n} "
                 f"(n={int(self.n_[i])} + {int(n_new[i] - self.n_[i])} new samples)"
             )
+
+    def __repr__(self) -> str:
+        """One line: the design and the counts so far (the default was ``<passcurve._planner.Planner object at ...>``)."""
+        return (f"Planner(method={self.method!r}, k={self.k}, problems={len(self.problems)}, "
+                f"samples={int(self.n_.sum())}, successes={int(self.c_.sum())})")
 
     def update(self, problem: Any, outcomes: Any) -> Planner:
         """Record outcomes (0/1 or bool) of new samples.

@@ -29,7 +29,7 @@ from ._adaptive import check_design
 from ._compare import _check_k_estimable, _f, _metric_tau_iv, _one_weight_per_problem
 from ._counts import Counts, check_counts_object
 from ._errors import DegenerateDataWarning, PasscurveError, UnpairedComparisonWarning, record_warning
-from ._results import frame_html, level_label, metric_name, records_frame
+from ._results import brief_repr, frame_html, level_label, metric_name, records_frame
 from ._uncertainty import (
     _boot_means,
     _cluster_ids,
@@ -85,6 +85,8 @@ class RankResult:
     tau : float or None
         G-pass@k's threshold (``metric="g_pass_at_k"`` only).
     """
+
+    __repr__ = brief_repr
 
     models: tuple[str, ...]
     k: np.ndarray

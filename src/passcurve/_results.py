@@ -6,7 +6,7 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["long_frame", "records_frame", "frame_html", "pandas_module", "json_safe", "level_label", "metric_name", "METRIC_NAMES"]
+__all__ = ["brief_repr", "long_frame", "records_frame", "frame_html", "pandas_module", "json_safe", "level_label", "metric_name", "METRIC_NAMES"]
 
 
 def json_safe(x: Any) -> Any:
@@ -64,6 +64,45 @@ def pandas_module() -> Any:
         raise PasscurveError("`to_frame()` needs pandas, an optional dependency: pip install 'passcurve[frames]' "
                              "(or pandas)") from None
     return pd
+
+
+def _brief(v: Any, depth: int = 0) -> str:
+    """One short token for a field value: numbers to 4 significant digits, an array as its values when it has
+    at most 4 (else its shape), a long sequence or a nested mapping as its length."""
+    if isinstance(v, np.generic):
+        v = v.item()
+    if v is None or isinstance(v, bool | int):
+        return repr(v)
+    if isinstance(v, float):
+        return f"{v:.4g}"
+    if isinstance(v, str):
+        return repr(v if len(v) <= 40 else v[:37] + "...")
+    if isinstance(v, np.ndarray):
+        if v.ndim <= 1 and v.size <= 4:
+            return "[" + ", ".join(_brief(x, depth + 1) for x in v.tolist()) + "]"
+        return f"<array {'x'.join(map(str, v.shape))} {v.dtype}>"
+    if isinstance(v, list | tuple):
+        if len(v) <= 4 and depth == 0 and all(isinstance(x, str | int | float | np.generic) for x in v):
+            inner = ", ".join(_brief(x, depth + 1) for x in v)
+            return f"({inner}{',' if len(v) == 1 else ''})" if isinstance(v, tuple) else f"[{inner}]"
+        return f"<{len(v)} item{'' if len(v) == 1 else 's'}>"
+    if isinstance(v, dict):
+        if depth == 0 and len(v) <= 4 and all(isinstance(k, str) for k in v):
+            return "{" + ", ".join(f"{k}: {_brief(x, depth + 1)}" for k, x in v.items()) + "}"
+        return f"<dict of {len(v)}>"
+    text = repr(v)
+    return text if len(text) <= 80 else f"<{type(v).__name__}>"
+
+
+def brief_repr(self: Any) -> str:
+    """A result dataclass's repr on one short line: ``Name(field=value, ...)`` with each value summarised by
+    :func:`_brief` (private fields left out). The dataclasses' generated repr printed every array and record in
+    full: ConflictToyResult's ran to 12,573 characters on 162 lines, a PlanResult's to 3,905 on 45."""
+    import dataclasses
+
+    parts = [f"{f.name}={_brief(getattr(self, f.name))}" for f in dataclasses.fields(self)
+             if f.repr and not f.name.startswith("_")]
+    return f"{type(self).__name__}({', '.join(parts)})"
 
 
 def frame_html(make_frame: Any) -> str | None:

@@ -39,7 +39,7 @@ from scipy import stats
 
 from ._errors import DependenceWarning, PasscurveError, StoppingTimeWarning, record_warning
 from ._estimators import pass_at_k
-from ._results import frame_html, long_frame
+from ._results import brief_repr, frame_html, long_frame
 from ._validation import (
     MAX_RESAMPLES,
     as_id_array,
@@ -99,6 +99,8 @@ class RetryResult:
     problem, model : ndarray of str, shape (P,)
     warnings : tuple of str
     """
+
+    __repr__ = brief_repr
 
     models: tuple[str, ...]
     budget: np.ndarray

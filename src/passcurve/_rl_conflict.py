@@ -29,7 +29,7 @@ import numpy as np
 from scipy import optimize
 
 from ._errors import DegenerateDataWarning, PasscurveError, record_warning
-from ._results import frame_html, pandas_module
+from ._results import brief_repr, frame_html, pandas_module
 from ._validation import (
     as_float_array,
     check_broadcast,
@@ -169,6 +169,8 @@ class ConflictResult:
         κ = G Gᵀ when asked for (``with_kernel=True``).
     warnings : tuple of str
     """
+
+    __repr__ = brief_repr
 
     k: np.ndarray
     inner: np.ndarray

@@ -36,7 +36,7 @@ from ._errors import (
     record_warning,
 )
 from ._estimators import pass_pow_k
-from ._results import frame_html, records_frame
+from ._results import brief_repr, frame_html, records_frame
 from ._validation import (
     as_float_array,
     as_int_array,
@@ -269,6 +269,8 @@ class DeadGroupsResult:
         as an int, or null where it is NaN or inf.
     warnings : tuple of str
     """
+
+    __repr__ = brief_repr
 
     models: tuple[str, ...]
     group_size: np.ndarray

@@ -28,7 +28,7 @@ from typing import Any
 import numpy as np
 
 from ._errors import PasscurveError
-from ._results import frame_html, pandas_module
+from ._results import brief_repr, frame_html, pandas_module
 from ._rl_conflict import ConflictResult, gradient_conflict
 from ._validation import MAX_GRID, MAX_RESAMPLES, check_positive_int, check_rng, check_scalar
 
@@ -95,6 +95,8 @@ class ConflictToyResult:
     params : dict
         Everything needed to rerun (seed included).
     """
+
+    __repr__ = brief_repr
 
     k: int
     steps: np.ndarray

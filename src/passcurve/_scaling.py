@@ -24,7 +24,7 @@ from ._curves import mean_curve
 from ._errors import PasscurveError
 from ._estimators import _log_fail_table
 from ._pairs import distinct_pairs
-from ._results import records_frame
+from ._results import brief_repr, records_frame
 from ._validation import (
     MAX_GRID,
     as_int_array,
@@ -148,6 +148,8 @@ class PowerLawResult:
         The grid used per model; ``pass_at_k`` the observed pass_D@k there.
     convention : str
     """
+
+    __repr__ = brief_repr
 
     models: tuple[str, ...]
     a: np.ndarray

@@ -19,6 +19,7 @@ from scipy import special, stats
 
 from ._counts import Counts
 from ._errors import PasscurveError
+from ._results import brief_repr
 from ._validation import (
     as_int_array,
     check_positive_int,
@@ -80,6 +81,8 @@ class SimulatedBenchmark:
     specs : tuple of ModelSpec
     seed : int or None
     """
+
+    __repr__ = brief_repr
 
     counts: Counts
     p: np.ndarray

@@ -29,7 +29,7 @@ import numpy as np
 
 from ._curves import mean_curve
 from ._errors import DegenerateDataWarning, PasscurveError, record_warning
-from ._results import frame_html, long_frame
+from ._results import brief_repr, frame_html, long_frame
 from ._validation import as_id_array, as_int_array, check_counts, fmt
 
 __all__ = ["verifier_inflation", "VerifierResult"]
@@ -57,6 +57,8 @@ class VerifierResult:
         strict-only passes, problems solved under base only.
     warnings : tuple of str
     """
+
+    __repr__ = brief_repr
 
     models: tuple[str, ...]
     k: np.ndarray

@@ -53,7 +53,7 @@ from scipy import special, stats
 
 from ._errors import DegenerateDataWarning, PasscurveError, record_warning
 from ._estimators import pass_at_k
-from ._results import frame_html, long_frame
+from ._results import brief_repr, frame_html, long_frame
 from ._validation import (
     MAX_GRID,
     as_int_array,
@@ -620,6 +620,8 @@ class AnswerTallies:
         The answers themselves (for display), aligned with ``count``.
     """
 
+    __repr__ = brief_repr
+
     model: np.ndarray
     problem: np.ndarray
     offsets: np.ndarray
@@ -993,6 +995,8 @@ class VoteResult:
         problems whose gold answer never appears.
     warnings : tuple of str
     """
+
+    __repr__ = brief_repr
 
     models: tuple[str, ...]
     k: np.ndarray
