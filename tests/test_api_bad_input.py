@@ -301,6 +301,17 @@ C2 = pc.Counts.from_arrays([10] * 6, [1, 2, 3, 4, 5, 6], problem=["a", "b", "c"]
         (lambda: pc.power_analysis(0.05, 1, power=1.0, spread=0.4), r"`power` must be in \(0, 1\) \(got power=1\)"),
         (lambda: rl.group_size_for_live([0.5, 0.9], p=0.1), r"`target_live` must be one number \(got 2 values\)"),
         (lambda: rl.dead_groups(C, target_live=np.ones((2, 2))), r"`target_live` must be one number \(got 4 values\)"),
+        # per-problem arrays given as 2-d were flattened silently (thin_counts then returned 1-d arrays for a 2-d
+        # input; a (2, 2) verdict array in retries was read row by row)
+        (lambda: pc.Counts.from_arrays(np.full((2, 2), 10), np.ones((2, 2), dtype=int)),
+         r"`n` must be one number or a 1-d sequence \(got shape \(2, 2\)\)"),
+        (lambda: pc.BetaBinomial().fit(n=[10] * 4, c=np.array([[1, 2], [3, 0]])), r"`c` must be one number or a 1-d sequence"),
+        (lambda: pc.thin_counts(np.full((2, 2), 10), np.ones((2, 2), dtype=int), 5, rng=0), r"`n` must be one number or a 1-d sequence"),
+        (lambda: pc.mean_curve([10, 10], [3, 4], np.array([[1, 2]])), r"`ks` must be one number or a 1-d sequence"),
+        (lambda: pc.Planner(n=np.full((2, 2), 10), c=np.ones((2, 2), dtype=int), k=5), r"`n` must be one number or a 1-d sequence"),
+        (lambda: pc.verifier_inflation([10, 10], [5, 4], np.array([[3, 4]])), r"`c_strict` must be one number or a 1-d sequence"),
+        (lambda: pc.retries(["a", "a", "b", "b"], [0, 1, 0, 1], np.array([[1, 0], [0, 1]])),
+         r"`correct` must be a flat sequence of booleans, one per row \(got shape \(2, 2\)\)"),
     ],
 )
 def test_bad_arguments_raise_one_line_errors(call, msg):

@@ -110,8 +110,8 @@ class Counts:
             raise PasscurveError(f"`source` must be a string (got {show_value(source)})")
         if meta is not None and not isinstance(meta, Mapping):
             raise PasscurveError(f"`meta` must be a dict or None (got {show_value(meta)})")
-        n_a = as_int_array(n, "n", minimum=None).ravel()
-        c_a = as_int_array(c, "c", minimum=0).ravel()
+        n_a = as_int_array(n, "n", minimum=None, max_ndim=1).ravel()
+        c_a = as_int_array(c, "c", minimum=0, max_ndim=1).ravel()
         if n_a.size != c_a.size:
             raise PasscurveError(f"`n` has {n_a.size} entries but `c` has {c_a.size}")
         n_a, c_a = check_counts(n_a, c_a)

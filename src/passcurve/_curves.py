@@ -191,8 +191,8 @@ def mean_curve(
         The mean at each k (NaN where no problem has n >= k) and the weight of the problems
         that entered it.
     """
-    n, c = check_counts(as_int_array(n, "n", minimum=1).ravel(), as_int_array(c, "c").ravel())
-    ks = as_int_array(ks, "ks", minimum=1).ravel()
+    n, c = check_counts(as_int_array(n, "n", minimum=1, max_ndim=1).ravel(), as_int_array(c, "c", max_ndim=1).ravel())
+    ks = as_int_array(ks, "ks", minimum=1, max_ndim=1).ravel()
     check_choice(metric, "metric", METRICS)
     w = np.ones(n.size) if weights is None else check_weights(weights, n.size, "weights")
     order = np.argsort(ks)

@@ -1906,8 +1906,8 @@ def _fit_iv(counts: Any, n: Any, c: Any, weight: Any) -> tuple[np.ndarray, np.nd
         return counts.n.astype(np.int64), counts.c.astype(np.int64), counts.weight
     if n is None or c is None:
         raise PasscurveError("pass `counts` or both `n` and `c`")
-    n_a = as_int_array(n, "n", minimum=None).ravel()
-    c_a = as_int_array(c, "c", minimum=0).ravel()
+    n_a = as_int_array(n, "n", minimum=None, max_ndim=1).ravel()
+    c_a = as_int_array(c, "c", minimum=0, max_ndim=1).ravel()
     if n_a.size != c_a.size:
         n_a, c_a = (x.ravel() for x in np.broadcast_arrays(n_a, c_a)) if n_a.size == 1 else (n_a, c_a)
         if n_a.size != c_a.size:

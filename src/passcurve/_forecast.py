@@ -127,7 +127,7 @@ def thin_counts(n: Any, c: Any, m: Any, rng: Any = None) -> tuple[np.ndarray, np
         n' = min(m, n) and c' ~ Hypergeom(n, c, n').
     """
     gen = check_rng(rng)
-    n, c = check_counts(as_int_array(n, "n", minimum=1).ravel(), as_int_array(c, "c").ravel())
+    n, c = check_counts(as_int_array(n, "n", minimum=1, max_ndim=1).ravel(), as_int_array(c, "c", max_ndim=1).ravel())
     big = (c >= _HYPERGEOM_MAX) | (n - c >= _HYPERGEOM_MAX)
     if big.any():
         i = int(np.flatnonzero(big)[0])
@@ -135,7 +135,7 @@ def thin_counts(n: Any, c: Any, m: Any, rng: Any = None) -> tuple[np.ndarray, np
             f"cannot thin n={int(n[i])} samples (c={int(c[i])}): the exact hypergeometric sampler takes fewer "
             f"than 10^9 correct and 10^9 incorrect samples per problem"
         )
-    m_arr = as_int_array(m, "m", minimum=1).ravel()  # m = 0 kept no sample: rows with n = 0
+    m_arr = as_int_array(m, "m", minimum=1, max_ndim=1).ravel()  # m = 0 kept no sample: rows with n = 0
     if m_arr.size not in (1, n.size):
         raise PasscurveError(f"`m` must be one number or one per problem ({n.size})")
     mm = np.minimum(np.broadcast_to(m_arr, n.shape), n)

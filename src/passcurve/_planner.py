@@ -1042,8 +1042,8 @@ class Planner:
             if n is None or c is None:
                 raise PasscurveError("give `counts` or both `n` and `c`")
             self.model = "model"
-        n_a = as_int_array(n, "n", minimum=0).ravel()
-        c_a = as_int_array(c, "c", minimum=0).ravel()
+        n_a = as_int_array(n, "n", minimum=0, max_ndim=1).ravel()
+        c_a = as_int_array(c, "c", minimum=0, max_ndim=1).ravel()
         if n_a.size != c_a.size:
             raise PasscurveError(f"`n` has {n_a.size} entries but `c` has {c_a.size}")
         if (c_a > n_a).any():
@@ -1160,7 +1160,8 @@ class Planner:
         idx = self._resolve(problem)
         if idx.size == 0 and np.size(n) == 0 and np.size(c) == 0:
             return self
-        dn_a, dc_a = as_int_array(n, "n", minimum=0).ravel(), as_int_array(c, "c", minimum=0).ravel()
+        dn_a = as_int_array(n, "n", minimum=0, max_ndim=1).ravel()
+        dc_a = as_int_array(c, "c", minimum=0, max_ndim=1).ravel()
         for name, arr in (("n", dn_a), ("c", dc_a)):
             if arr.size not in (1, idx.size):
                 raise PasscurveError(f"`problem` has {idx.size} ids but `{name}` has {arr.size} values")

@@ -186,6 +186,8 @@ def _as_bool(x: Any, name: str) -> np.ndarray:
         arr = np.asarray(x)
     except ValueError as exc:  # ragged sequences
         raise PasscurveError(f"`{name}` must be a flat sequence of booleans ({exc})") from None
+    if arr.ndim > 1:  # one verdict per row: a 2-d array was flattened silently
+        raise PasscurveError(f"`{name}` must be a flat sequence of booleans, one per row (got shape {arr.shape})")
     if arr.dtype == bool:
         return arr.ravel()
     if arr.dtype == object:

@@ -109,14 +109,14 @@ class VerifierResult:
 
 
 def _verifier_iv(n: Any, c_base: Any, c_strict: Any, c_strict_only: Any, k: Any, model: Any) -> tuple:
-    n_a = as_int_array(n, "n", minimum=None).ravel()
-    cb = as_int_array(c_base, "c_base").ravel()
-    cs = as_int_array(c_strict, "c_strict").ravel()
+    n_a = as_int_array(n, "n", minimum=None, max_ndim=1).ravel()
+    cb = as_int_array(c_base, "c_base", max_ndim=1).ravel()
+    cs = as_int_array(c_strict, "c_strict", max_ndim=1).ravel()
     if not (n_a.size == cb.size == cs.size):
         raise PasscurveError(f"`n`, `c_base` and `c_strict` must have the same length (got {n_a.size}, {cb.size}, {cs.size})")
     check_counts(n_a, cb)
     check_counts(n_a, cs)
-    so = np.zeros_like(cs) if c_strict_only is None else as_int_array(c_strict_only, "c_strict_only").ravel()
+    so = np.zeros_like(cs) if c_strict_only is None else as_int_array(c_strict_only, "c_strict_only", max_ndim=1).ravel()
     if so.size != cs.size or (so > cs).any():
         raise PasscurveError("`c_strict_only` must have one entry per problem and be <= c_strict")
     mod = np.full(n_a.size, "model", dtype=object) if model is None or isinstance(model, str) else (
