@@ -330,6 +330,22 @@ def test_bad_input(answers, gold, k, match):
         maj_at_k(answers, gold, k)
 
 
+
+@pytest.mark.parametrize(
+    ("data", "gold", "match"),
+    [
+        (5, ["a"], r"`data` must be a sequence \(one per problem\) of sequences of answers \(got int\)"),
+        ([["a", "b"], ["b"]], ["a"], r"`gold` has 1 entries but `data` has 2 problems"),
+        ([["a"], []], ["a", "b"], r"`data\[1\]` is empty"),
+    ],
+)
+def test_vote_names_its_own_argument(data, gold, match):
+    # vote's answer lists are its argument `data`; the messages named `answers` (maj_at_k's and from_answers' name)
+    with pytest.raises(PasscurveError, match=match):
+        vote(data, gold)
+    with pytest.raises(PasscurveError, match=match.replace("`data", "`answers")):
+        maj_at_k(data, gold, 1)
+
 def test_bad_ties_and_tallies():
     with pytest.raises(PasscurveError, match="`ties` must be one of"):
         maj_at_k([["a"]], ["a"], 1, ties="coin")

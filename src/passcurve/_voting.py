@@ -763,10 +763,11 @@ class AnswerTallies:
         problem: Any = None,
         model: Any = None,
         source: str = "arrays",
+        _name: str = "answers",
     ) -> AnswerTallies:
         """Tally Python sequences: ``answers[i]`` are the sampled answers of problem i, ``gold[i]`` its
         reference. None/NaN answers abstain; a missing gold or mixed answer types is an error."""
-        answers, gold, problem, model = _answers_iv(answers, gold, problem, model)
+        answers, gold, problem, model = _answers_iv(answers, gold, problem, model, _name)
         offsets = [0]
         count: list[int] = []
         is_gold: list[bool] = []
@@ -815,24 +816,26 @@ def _what(x: Any) -> str:
     return f"a 0-d array holding {x.item()!r}" if isinstance(x, np.ndarray) else type(x).__name__
 
 
-def _answers_iv(answers: Any, gold: Any, problem: Any, model: Any) -> tuple[list, list, np.ndarray, np.ndarray]:
+def _answers_iv(answers: Any, gold: Any, problem: Any, model: Any,
+                name: str = "answers") -> tuple[list, list, np.ndarray, np.ndarray]:
+    """The answer lists and their gold answers, checked; ``name`` is the caller's argument (vote's is ``data``)."""
     if not _is_sequence(answers):
-        raise PasscurveError(f"`answers` must be a sequence (one per problem) of sequences of answers "
+        raise PasscurveError(f"`{name}` must be a sequence (one per problem) of sequences of answers "
                              f"(got {_what(answers)})")
     answers = list(answers)
     if not answers:
-        raise PasscurveError("`answers` is empty")
+        raise PasscurveError(f"`{name}` is empty")
     if not _is_sequence(gold):
         raise PasscurveError(f"`gold` must be a sequence with one reference answer per problem (got {_what(gold)})")
     gold = list(gold)
     if len(gold) != len(answers):
-        raise PasscurveError(f"`gold` has {len(gold)} entries but `answers` has {len(answers)} problems")
+        raise PasscurveError(f"`gold` has {len(gold)} entries but `{name}` has {len(answers)} problems")
     families: dict[str, Any] = {}
     for i, (ans, ref) in enumerate(zip(answers, gold, strict=True)):
         if not _is_sequence(ans):
-            raise PasscurveError(f"`answers[{i}]` must be a sequence of answers (got {_what(ans)})")
+            raise PasscurveError(f"`{name}[{i}]` must be a sequence of answers (got {_what(ans)})")
         if len(ans) == 0:
-            raise PasscurveError(f"`answers[{i}]` is empty; a problem needs at least one sample")
+            raise PasscurveError(f"`{name}[{i}]` is empty; a problem needs at least one sample")
         if _is_missing(ref):
             raise PasscurveError(f"`gold` is missing for problem {i}; every problem needs a reference answer")
         for v in (ref, *ans):
@@ -843,7 +846,7 @@ def _answers_iv(answers: Any, gold: Any, problem: Any, model: Any) -> tuple[list
             if len(families) > 1:
                 a, b = list(families.items())[:2]
                 raise PasscurveError(
-                    f"`answers` mix types: {a[0]} ({a[1]!r}) and {b[0]} ({b[1]!r}) in problem {i}; "
+                    f"`{name}` mix types: {a[0]} ({a[1]!r}) and {b[0]} ({b[1]!r}) in problem {i}; "
                     "normalise answers to one type first"
                 )
             try:
@@ -857,13 +860,13 @@ def _answers_iv(answers: Any, gold: Any, problem: Any, model: Any) -> tuple[list
         else np.array([str(v) for v in np.asarray(problem, dtype=object).ravel()], dtype=object)
     )
     if prob.size != size:
-        raise PasscurveError(f"`problem` has {prob.size} entries but `answers` has {size}")
+        raise PasscurveError(f"`problem` has {prob.size} entries but `{name}` has {size}")
     if model is None or isinstance(model, str):
         mod = np.full(size, model or "model", dtype=object)
     else:
         mod = np.array([str(v) for v in np.asarray(model, dtype=object).ravel()], dtype=object)
         if mod.size != size:
-            raise PasscurveError(f"`model` has {mod.size} entries but `answers` has {size}")
+            raise PasscurveError(f"`model` has {mod.size} entries but `{name}` has {size}")
     return answers, gold, prob, mod
 
 
@@ -1062,7 +1065,7 @@ def _vote_iv(data: Any, gold: Any, k: Any, ties: Any, k_default: Any) -> tuple[A
     else:
         if gold is None:
             raise PasscurveError("`gold` is required with per-problem answer lists")
-        t = AnswerTallies.from_answers(data, gold)
+        t = AnswerTallies.from_answers(data, gold, _name="data")
     if len(t) == 0:
         raise PasscurveError("no problem to vote on")
     n_min = int(t.n.min())
