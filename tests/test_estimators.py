@@ -402,6 +402,60 @@ def test_broadcast_matrix_equals_elementwise():
             assert mat[i, j] == pytest.approx(float(exact_pass_at_k(int(n[i]), int(c[i]), int(k))), rel=1e-12)
 
 
+
+def _exact_cell(name: str, n: int, c: int, k: int) -> Fraction:
+    """Each estimator at one (n, c, k) by exact rational arithmetic (G-pass@k at tau = 1/2: m = max(ceil(k/2), 1))."""
+    if name == "pass_at_k":
+        return exact_pass_at_k(n, c, k)
+    if name == "pass_pow_k":
+        return exact_pass_pow_k(n, c, k)
+    if name == "naive_pass_at_k":
+        return 1 - (1 - Fraction(c, n)) ** k
+    if name == "g_pass_at_k":
+        return exact_g_pass(n, c, k, max(math.ceil(Fraction(k, 2)), 1))
+    a = math.ceil(Fraction(k, 2))  # mG-pass@k = (2/k) E[(X - ceil(k/2))^+], X ~ Hypergeom(n, c, k)
+    tot = math.comb(n, k)
+    return Fraction(2, k) * sum((Fraction(math.comb(c, j) * math.comb(n - c, k - j), tot) * (j - a)
+                                 for j in range(a + 1, min(c, k) + 1)), Fraction(0))
+
+
+ESTIMATORS = ("pass_at_k", "pass_pow_k", "g_pass_at_k", "mg_pass_at_k", "naive_pass_at_k")
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.data())
+def test_every_estimator_broadcasts_problems_against_k_like_scipy(data):
+    # n, c of shape (P,) against k of shape (K,): n[:, None] x k[None, :] is (P, K) float64, a scalar k gives (P,),
+    # lists work as arrays, all-scalar input a float; every cell equals exact rational arithmetic (NaN where k > n
+    # with k_gt_n="nan"); (P,) against (K,) with P != K is the one-line error, as numpy's broadcasting rules say
+    P, K = data.draw(st.integers(1, 4)), data.draw(st.integers(1, 4))
+    n = np.array(data.draw(st.lists(st.integers(1, 25), min_size=P, max_size=P)))
+    c = np.array([data.draw(st.integers(0, int(v))) for v in n])
+    k = np.array(data.draw(st.lists(st.integers(1, 25), min_size=K, max_size=K)))
+    for name in ESTIMATORS:
+        f = getattr(pc, name)
+        extra = (0.5,) if name == "g_pass_at_k" else ()
+        kw = {} if name == "naive_pass_at_k" else {"k_gt_n": "nan"}
+        grid = f(n[:, None], c[:, None], k[None, :], *extra, **kw)
+        assert grid.shape == (P, K) and grid.dtype == np.float64
+        for i in range(P):
+            for j in range(K):
+                if k[j] > n[i] and name != "naive_pass_at_k":
+                    assert np.isnan(grid[i, j])
+                    continue
+                ref = _exact_cell(name, int(n[i]), int(c[i]), int(k[j]))
+                assert abs(Fraction(float(grid[i, j])) - ref) <= Fraction(1, 10**12) * max(ref, Fraction(1, 10**300)) \
+                    or abs(float(grid[i, j]) - float(ref)) < 1e-300
+        k0 = int(k[0])
+        col = f(list(n), list(c), k0, *extra, **kw)
+        assert col.shape == (P,) and col.dtype == np.float64
+        np.testing.assert_array_equal(col, grid[:, 0])
+        one = f(int(n[0]), int(c[0]), min(k0, int(n[0])), *extra, **kw)
+        assert type(one) is float
+        if P != K and P > 1 and K > 1:
+            with pytest.raises(PasscurveError, match=r"`k`.*shape|incompatible shapes"):
+                f(n, c, k, *extra, **kw)
+
 def test_broadcast_aligned_many_distinct_triples_uses_elementwise_path():
     # thousands of distinct (n, c) and k values: the elementwise path; compare with the table path
     rng = np.random.default_rng(1)
