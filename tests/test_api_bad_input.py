@@ -312,6 +312,17 @@ C2 = pc.Counts.from_arrays([10] * 6, [1, 2, 3, 4, 5, 6], problem=["a", "b", "c"]
         (lambda: pc.verifier_inflation([10, 10], [5, 4], np.array([[3, 4]])), r"`c_strict` must be one number or a 1-d sequence"),
         (lambda: pc.retries(["a", "a", "b", "b"], [0, 1, 0, 1], np.array([[1, 0], [0, 1]])),
          r"`correct` must be a flat sequence of booleans, one per row \(got shape \(2, 2\)\)"),
+        # AnswerTallies.from_long read is_gold with np.asarray(dtype=bool) (NaN was True, a ragged list numpy's
+        # ValueError) and its ids without checks; curve_intervals' cluster was flattened; power_analysis read delta
+        # through float() (True was 1.0)
+        (lambda: pc.AnswerTallies.from_long(["p", "p"], [3, 1], [np.nan, 1]), r"`is_gold` must be boolean \(true/false or 0/1\) \(got nan\)"),
+        (lambda: pc.AnswerTallies.from_long(["p", "p"], [3, 1], [[1, 0], [1]]),
+         r"`is_gold` must be a flat sequence of booleans \(got a ragged sequence\)"),
+        (lambda: pc.AnswerTallies.from_long([["p"], "p"], [3, 1], [True, False]), r"`problem` must hold one id per row"),
+        (lambda: pc.AnswerTallies.from_long(["p", "p"], [3, 1], [True, False], source=5), r"`source` must be a string \(got 5\)"),
+        (lambda: pc.curve_intervals(C, cluster=np.ones((2, 2))), r"`cluster` must be a 1-d sequence, one id per row \(got shape \(2, 2\)\)"),
+        (lambda: pc.curve_intervals(C, cluster=[1, 1, None, 2]), r"`cluster` has a missing id \(None/NaN\) in row 3"),
+        (lambda: pc.power_analysis(True, 1, spread=0.4), r"`delta` must be a number, not a boolean \(got True\)"),
     ],
 )
 def test_bad_arguments_raise_one_line_errors(call, msg):

@@ -709,10 +709,7 @@ def _power_iv(delta: Any, k: Any, n: Any, confidence_level: Any, power: Any, met
               p: Any, correlation: Any, spread: Any) -> tuple[float, int, np.ndarray, float, float, float | None, tuple]:
     """The common arguments, the metric (and tau), and without pilot counts the assumptions (p, correlation,
     spread) of the assumed variances."""
-    try:
-        d = float(delta)
-    except (TypeError, ValueError):
-        raise PasscurveError(f"`delta` must be a number (got {delta!r})") from None
+    d = check_scalar(delta, "delta")  # one finite number; True was 1.0 through float()
     if not 0 < abs(d) <= 1:
         raise PasscurveError(f"`delta` must be in (0, 1] in absolute value (got delta={fmt(d)})")
     k = check_positive_int(k, "k")

@@ -42,13 +42,13 @@ from ._estimators import pass_at_k
 from ._results import brief_repr, frame_html, long_frame
 from ._validation import (
     MAX_RESAMPLES,
+    as_bool_array,
     as_id_array,
     as_int_array,
     check_choice,
     check_positive_int,
     check_rng,
     check_scalar,
-    fmt,
     model_streams,
 )
 
@@ -181,28 +181,6 @@ class RetryResult:
         return frame_html(self.to_frame)
 
 
-def _as_bool(x: Any, name: str) -> np.ndarray:
-    try:
-        arr = np.asarray(x)
-    except ValueError as exc:  # ragged sequences
-        raise PasscurveError(f"`{name}` must be a flat sequence of booleans ({exc})") from None
-    if arr.ndim > 1:  # one verdict per row: a 2-d array was flattened silently
-        raise PasscurveError(f"`{name}` must be a flat sequence of booleans, one per row (got shape {arr.shape})")
-    if arr.dtype == bool:
-        return arr.ravel()
-    if arr.dtype == object:
-        bad = next((v for v in arr.ravel() if not isinstance(v, bool | np.bool_)), None)
-        if bad is None:
-            return arr.astype(bool).ravel()
-        raise PasscurveError(f"`{name}` must be boolean (true/false or 0/1) (got {bad!r})")
-    if np.issubdtype(arr.dtype, np.number):
-        ok = (arr == 0) | (arr == 1)
-        if not ok.all():
-            raise PasscurveError(f"`{name}` must be boolean (true/false or 0/1) (got {fmt(arr.ravel()[~ok.ravel()][0])})")
-        return (arr == 1).ravel()
-    raise PasscurveError(f"`{name}` must be boolean (true/false or 0/1) (got values of type {arr.dtype})")
-
-
 def _retries_iv(problem: Any, attempt: Any, correct: Any, model: Any, alpha: Any, n_resamples: Any) -> tuple:
     as_id_array(problem, "problem")
     prob = np.asarray(problem)
@@ -210,7 +188,7 @@ def _retries_iv(problem: Any, attempt: Any, correct: Any, model: Any, alpha: Any
     if prob.size == 0:
         raise PasscurveError("`problem` is empty")
     att = as_int_array(attempt, "attempt", minimum=None).ravel()
-    corr = _as_bool(correct, "correct")
+    corr = as_bool_array(correct, "correct")
     if not (att.size == prob.size == corr.size):
         raise PasscurveError(
             f"`problem`, `attempt` and `correct` must have the same length (got {prob.size}, {att.size}, {corr.size})"

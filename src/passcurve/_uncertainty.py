@@ -115,7 +115,7 @@ def _cluster_ids(counts: Counts, cluster: Any) -> np.ndarray | None:
         return None
     if cluster is None:
         return counts.cluster
-    cl = np.asarray(cluster, dtype=object).ravel()
+    cl = as_id_array(cluster, "cluster")
     if cl.size != len(counts):
         raise PasscurveError(f"`cluster` has {cl.size} entries but `counts` has {len(counts)} rows")
     return cl

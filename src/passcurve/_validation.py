@@ -17,6 +17,7 @@ from ._errors import PasscurveError
 
 __all__ = [
     "as_int_array",
+    "as_bool_array",
     "as_float_array",
     "as_id_array",
     "check_choice",
@@ -174,6 +175,31 @@ def as_id_array(x: Any, name: str, size: int | None = None, *, of: str = "`n`", 
     if size is not None and arr.size != size:
         raise PasscurveError(f"`{name}` has {arr.size} entries but {of} has {size}")
     return arr
+
+
+def as_bool_array(x: Any, name: str) -> np.ndarray:
+    """A flat sequence of booleans, one per row: True/False, or the numbers 0 and 1; anything else (NaN, 2, a
+    string, a ragged or 2-d sequence) is the error naming ``name``."""
+    try:
+        arr = np.asarray(x)
+    except ValueError as exc:  # ragged sequences
+        why = "got a ragged sequence" if "inhomogeneous" in str(exc) else str(exc)
+        raise PasscurveError(f"`{name}` must be a flat sequence of booleans ({why})") from None
+    if arr.ndim > 1:  # one verdict per row: a 2-d array was flattened silently
+        raise PasscurveError(f"`{name}` must be a flat sequence of booleans, one per row (got shape {arr.shape})")
+    if arr.dtype == bool:
+        return arr.ravel()
+    if arr.dtype == object:
+        bad = next((v for v in arr.ravel() if not isinstance(v, bool | np.bool_)), None)
+        if bad is None:
+            return arr.astype(bool).ravel()
+        raise PasscurveError(f"`{name}` must be boolean (true/false or 0/1) (got {bad!r})")
+    if np.issubdtype(arr.dtype, np.number):
+        ok = (arr == 0) | (arr == 1)
+        if not ok.all():
+            raise PasscurveError(f"`{name}` must be boolean (true/false or 0/1) (got {fmt(arr.ravel()[~ok.ravel()][0])})")
+        return (arr == 1).ravel()
+    raise PasscurveError(f"`{name}` must be boolean (true/false or 0/1) (got values of type {arr.dtype})")
 
 
 def check_weights(weight: Any, size: int, name: str = "weight", of: str = "`n`") -> np.ndarray:

@@ -56,6 +56,8 @@ from ._estimators import pass_at_k
 from ._results import brief_repr, frame_html, long_frame
 from ._validation import (
     MAX_GRID,
+    as_bool_array,
+    as_id_array,
     as_int_array,
     check_choice,
     check_positive_int,
@@ -708,10 +710,12 @@ class AnswerTallies:
         ``abstain`` maps a problem (a (model, problem) pair when ``model`` is given) to its number of abstentions
         (samples without an answer), or None; every problem it names needs an answer row.
         """
-        prob = np.asarray(problem, dtype=object).ravel()
+        if not isinstance(source, str):
+            raise PasscurveError(f"`source` must be a string (got {show_value(source)})")
+        prob = as_id_array(problem, "problem")
         cnt = as_int_array(count, "count", minimum=1).ravel() if prob.size else np.zeros(0, np.int64)
-        gold = np.asarray(is_gold, dtype=bool).ravel()
-        mod = np.full(prob.size, "model", dtype=object) if model is None else np.asarray(model, dtype=object).ravel()
+        gold = as_bool_array(is_gold, "is_gold") if prob.size else np.zeros(0, bool)
+        mod = np.full(prob.size, "model", dtype=object) if model is None else as_id_array(model, "model")
         if not (cnt.size == prob.size == gold.size == mod.size):
             raise PasscurveError("`problem`, `count`, `is_gold` and `model` must have the same length")
         key = np.array([f"{m}\x1f{p}" for m, p in zip(mod, prob, strict=True)], dtype=object)
