@@ -54,3 +54,22 @@ def run_cli(*args: str, cwd: Path | None = None, timeout: float = 300, env_extra
 @pytest.fixture
 def cli():
     return run_cli
+
+
+class _InProcessResult:
+    def __init__(self, code: int, out: str, err: str) -> None:
+        self.returncode, self.stdout, self.stderr = code, out, err
+
+
+@pytest.fixture
+def icli(capsys):
+    """The CLI in-process (the entry point's own `run`; no interpreter start-up per call)."""
+    from passcurve.cli._app import run
+
+    def call(*args: str) -> _InProcessResult:
+        capsys.readouterr()
+        code = run(list(args))
+        cap = capsys.readouterr()
+        return _InProcessResult(code, cap.out, cap.err)
+
+    return call

@@ -14,25 +14,6 @@ from passcurve.data import write_table
 STOP = "StoppingTimeWarning: "
 
 
-class _Result:
-    def __init__(self, code, out, err):
-        self.returncode, self.stdout, self.stderr = code, out, err
-
-
-@pytest.fixture
-def icli(capsys):
-    """The CLI in-process (the entry point's own `run`)."""
-    from passcurve.cli._app import run
-
-    def call(*args):
-        capsys.readouterr()
-        code = run(list(args))
-        cap = capsys.readouterr()
-        return _Result(code, cap.out, cap.err)
-
-    return call
-
-
 def _stopped_counts(path, models=("zeta", "alpha"), problems=40, batch=10, cap=100, seed=0):
     """Counts of a stop-at-success design (batches of 10, at most 100 samples), as the BoN logs were sampled:
     the reader says n looks like a stopping time."""

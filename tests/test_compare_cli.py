@@ -12,25 +12,6 @@ from passcurve import Counts, compare, curve_intervals, simulate
 from passcurve.data import read_counts, write_counts
 
 
-class _Result:
-    def __init__(self, code, out, err):
-        self.returncode, self.stdout, self.stderr = code, out, err
-
-
-@pytest.fixture
-def icli(capsys):
-    """The CLI in-process (same `run` as the entry point; no interpreter start-up per call)."""
-    from passcurve.cli._app import run
-
-    def call(*args):
-        capsys.readouterr()
-        code = run(list(args))
-        cap = capsys.readouterr()
-        return _Result(code, cap.out, cap.err)
-
-    return call
-
-
 @pytest.fixture(scope="module")
 def counts_file(tmp_path_factory):
     bench = simulate(60, 20, rng=3)
