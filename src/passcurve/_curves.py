@@ -232,6 +232,12 @@ def mean_curve(
             # the first k as plain products, as pass_pow_k gives them (exp of the log-sum kept its rounding)
             tab = _fail_prob(up[:, 0, None], up[:, 1, None], uk[short][None, :])
             total[short] = pw @ np.where(np.isnan(tab), 0.0, tab)
+    one = uk == 1
+    if one.any():
+        # at k = 1 every metric is the mean share of samples correct: one sum, the same for all three (each path
+        # above rounds its own way and sums its distinct pairs in its own order; pass@1 printed 0.0387 beside
+        # pass^1 0.0388 for 0.03875)
+        total[one] = w @ (c / n)
     with np.errstate(invalid="ignore", divide="ignore"):
         mean = np.where(wsum > 0, total / np.where(wsum > 0, wsum, 1.0), np.nan)
     out = np.empty_like(mean)

@@ -802,6 +802,19 @@ def _g_pass_at_k_iv(n: Any, c: Any, k: Any, tau: Any, k_gt_n: str) -> tuple[np.n
     return tuple(np.broadcast_arrays(*nck, t))  # a list under numpy < 2
 
 
+def _at_k_one(out: np.ndarray, n: np.ndarray, c: np.ndarray, k: np.ndarray) -> np.ndarray:
+    """``out`` with c/n where k = 1: pass@1, pass^1 and the plug-in are each the share of samples correct, one
+    correctly rounded division. -expm1(log1p(-c/n)) rounds twice and came out an ulp away from it, so equal
+    quantities printed differently (31/800 = 0.03875: pass@1 0.0387 beside pass^1 0.0388)."""
+    if not (k == 1).any():
+        return out
+    nb, cb, kb = np.broadcast_arrays(n, c, k)
+    one = kb == 1
+    out = np.array(out, dtype=np.float64, copy=True)
+    out[one] = cb[one] / nb[one]
+    return out
+
+
 def _scalar_out(x: np.ndarray, *inputs: Any) -> Any:
     if all(np.ndim(v) == 0 for v in inputs):
         return float(x)
@@ -845,7 +858,7 @@ def pass_at_k(n: Any, c: Any, k: Any, *, k_gt_n: KGtN = "raise") -> Any:
     0.9166666666666666
     """
     n_a, c_a, k_a = _nck_iv(n, c, k, k_gt_n)
-    return _scalar_out(_log_fail(n_a, c_a, k_a, _log_fail_to_pass), n, c, k)
+    return _scalar_out(_at_k_one(_log_fail(n_a, c_a, k_a, _log_fail_to_pass), n_a, c_a, k_a), n, c, k)
 
 
 def pass_pow_k(n: Any, c: Any, k: Any, *, k_gt_n: KGtN = "raise") -> Any:
@@ -1063,4 +1076,4 @@ def naive_pass_at_k(n: Any, c: Any, k: Any) -> Any:
     p = c_a / n_a
     with np.errstate(divide="ignore"):
         out = -np.expm1(k_a * np.log1p(-p)) + 0.0
-    return _scalar_out(out, n, c, k)
+    return _scalar_out(_at_k_one(out, n_a, c_a, k_a), n, c, k)
