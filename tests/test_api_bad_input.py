@@ -323,6 +323,19 @@ C2 = pc.Counts.from_arrays([10] * 6, [1, 2, 3, 4, 5, 6], problem=["a", "b", "c"]
         (lambda: pc.curve_intervals(C, cluster=np.ones((2, 2))), r"`cluster` must be a 1-d sequence, one id per row \(got shape \(2, 2\)\)"),
         (lambda: pc.curve_intervals(C, cluster=[1, 1, None, 2]), r"`cluster` has a missing id \(None/NaN\) in row 3"),
         (lambda: pc.power_analysis(True, 1, spread=0.4), r"`delta` must be a number, not a boolean \(got True\)"),
+        # an argument that has no effect in the mode chosen was ignored without a word (tau="x" too)
+        (lambda: pc.compare(C2, "m1", "m2", k=1, tau="x"), r"^`tau` applies only to metric g_pass_at_k \(got metric pass_at_k\)$"),
+        (lambda: pc.rank_models(C2, k=1, metric="pass_pow_k", tau=0.5), r"^`tau` applies only to metric g_pass_at_k \(got metric pass_pow_k\)$"),
+        (lambda: pc.curve_intervals(C, k=[1, 2], tau=0.5),
+         r"^`tau` applies only to metric g_pass_at_k \(got metric pass_at_k, pass_pow_k\)$"),
+        (lambda: pc.power_analysis(0.05, 1, counts=C2, a="m1", b="m2", tau=0.5), r"^`tau` applies only to metric g_pass_at_k"),
+        (lambda: pc.power_analysis(0.05, 1, spread=0.4, n=[1, 5], a="m1", b="m2"),
+         r"^`a`, `b` apply only with pilot `counts` \(they name its two models\)$"),
+        (lambda: pc.power_analysis(0.05, 1, spread=0.4, b="x"), r"^`b` applies only with pilot `counts`"),
+        (lambda: pc.power_analysis(0.05, 1, counts=C2, a="m1", b="m2", p=0.3),
+         r"^`p` applies only without pilot `counts` \(the pilot's own variances are used\)$"),
+        (lambda: pc.power_analysis(0.05, 1, counts=C2, a="m1", b="m2", correlation=0.5, spread=0.1),
+         r"^`correlation`, `spread` apply only without pilot `counts`"),
     ],
 )
 def test_bad_arguments_raise_one_line_errors(call, msg):
@@ -381,3 +394,11 @@ def test_boolean_scores_still_count_as_zero_and_one():
     # per-problem scores may be booleans (correct or not): the mean of [True, False, True] is 2/3 (closed form)
     m, _ = pc.standard_error([True, False, True])
     assert m == pytest.approx(2 / 3, rel=1e-15)
+
+
+def test_power_analysis_defaults_are_the_documented_assumptions():
+    """p and correlation default to None, read as 0.5 without pilot counts (Miller's example: 2181 problems)."""
+    implicit = pc.power_analysis(0.03, 1, n=1)
+    explicit = pc.power_analysis(0.03, 1, p=0.5, correlation=0.5, n=1)
+    assert int(implicit.problems[0]) == int(explicit.problems[0]) == 2181
+    assert implicit.meta == explicit.meta

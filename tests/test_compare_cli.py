@@ -110,6 +110,18 @@ def test_power_cli_needs_no_file(cli):
     assert "ω²: the between-problem variance of the true per-problem difference at k" in table.stdout
 
 
+def test_power_cli_refuses_flags_that_would_be_ignored(cli, counts_file):
+    """--p/--correlation/--spread are the assumptions without a pilot and --a/--b name the pilot's models: each was
+    ignored in the other mode."""
+    path, _ = counts_file
+    with_pilot = cli("power", "--delta", "0.05", "--pilot", str(path), "--a", "m1", "--b", "m2", "--p", "0.3")
+    assert with_pilot.returncode == 2 and "Traceback" not in with_pilot.stderr
+    assert with_pilot.stderr.strip().endswith("`--p` applies only without `--pilot` (the pilot's own variances are used)")
+    no_pilot = cli("power", "--delta", "0.05", "--n", "1", "--a", "m1")
+    assert no_pilot.returncode == 2
+    assert no_pilot.stderr.strip().endswith("`--a` applies only with `--pilot` (they name its two models)")
+
+
 def test_hidden_difficulty_cli(icli, counts_file):
     path, cnt = counts_file
     r = icli("hidden-difficulty", str(path), "--k", "1,8", "--json")

@@ -54,6 +54,8 @@ from ._validation import (
     check_positive_int,
     check_rng,
     check_scalar,
+    check_tau,
+    check_unused,
     fmt,
 )
 
@@ -222,13 +224,9 @@ def _one_weight_per_problem(w: np.ndarray, other: np.ndarray, problems: np.ndarr
 
 
 def _metric_tau_iv(metric: Any, tau: Any) -> float | None:
-    """The metric must be one intervals exist for; G-pass@k needs its threshold ``tau`` (returned)."""
-    check_choice(metric, "metric", INTERVAL_METRICS)
-    if metric != "g_pass_at_k":
-        return None
-    if tau is None:
-        raise PasscurveError("`tau` is required for metric g_pass_at_k (e.g. tau=0.5)")
-    return check_scalar(tau, "tau", low=0.0, high=1.0)
+    """The metric must be one intervals exist for; G-pass@k needs its threshold ``tau`` (returned), which
+    another metric refuses."""
+    return check_tau(tau, (check_choice(metric, "metric", INTERVAL_METRICS),))
 
 
 def _check_k_estimable(sub: Counts, ks: np.ndarray, metric: str, design: Any) -> None:
@@ -706,7 +704,7 @@ def _within_var_exact(p: np.ndarray, n: int, k: int, metric: str, tau: float | N
 
 
 def _power_iv(delta: Any, k: Any, n: Any, confidence_level: Any, power: Any, metric: Any, tau: Any, counts: Any,
-              p: Any, correlation: Any, spread: Any) -> tuple[float, int, np.ndarray, float, float, float | None, tuple]:
+              a: Any, b: Any, p: Any, correlation: Any, spread: Any) -> tuple[float, int, np.ndarray, float, float, float | None, tuple]:
     """The common arguments, the metric (and tau), and without pilot counts the assumptions (p, correlation,
     spread) of the assumed variances."""
     d = check_scalar(delta, "delta")  # one finite number; True was 1.0 through float()
@@ -723,10 +721,16 @@ def _power_iv(delta: Any, k: Any, n: Any, confidence_level: Any, power: Any, met
     tau_v = _metric_tau_iv(metric, tau)
     assumed: tuple = ()
     if counts is None:
+        check_unused("with pilot `counts` (they name its two models)", a=a, b=b)
         if k != 1 or metric != "pass_at_k":
             raise PasscurveError("without pilot `counts`, power_analysis supports pass@1 only (k=1); pass pilot counts")
+        p = 0.5 if p is None else p
+        correlation = 0.5 if correlation is None else correlation
         assumed = (check_scalar(p, "p", low=0, high=1), check_scalar(correlation, "correlation", low=-1, high=1),
                    None if spread is None else check_scalar(spread, "spread", low=0))
+    else:
+        check_unused("without pilot `counts` (the pilot's own variances are used)", p=p, correlation=correlation,
+                     spread=spread)
     return abs(d), k, ns, level, pw, tau_v, assumed
 
 
@@ -746,8 +750,8 @@ def power_analysis(
     counts: Counts | None = None,
     a: str | None = None,
     b: str | None = None,
-    p: float = 0.5,
-    correlation: float = 0.5,
+    p: float | None = None,
+    correlation: float | None = None,
     spread: float | None = None,
     n: Any = None,
     metric: str = "pass_at_k",
@@ -781,7 +785,10 @@ def power_analysis(
         The difference to detect (absolute, on the metric's scale).
     k : int
     counts, a, b : pilot data and the two model names
+        ``a`` and ``b`` apply only with ``counts`` (an error without them).
     p, correlation, spread : assumptions when no pilot is given
+        Default p = 0.5, correlation = 0.5, spread none (needed for n > 1). They apply only without
+        ``counts`` (an error with them: the pilot's own variances are used).
     n : int or sequence of int, optional
         Candidate samples per problem (default k, 2k, 5k, ..., 100k; n >= k).
     metric : str
@@ -800,8 +807,8 @@ def power_analysis(
     >>> int(power_analysis(0.03, 1, p=0.5, correlation=0.5, n=1).problems[0])  # Miller's example
     2181
     """
-    d, k, ns, level, pw, tau, assumed = _power_iv(delta, k, n, confidence_level, power, metric, tau, counts, p,
-                                                  correlation, spread)
+    d, k, ns, level, pw, tau, assumed = _power_iv(delta, k, n, confidence_level, power, metric, tau, counts, a, b,
+                                                  p, correlation, spread)
     z = stats.norm.ppf(1 - (1 - level) / 2) + stats.norm.ppf(pw)
     meta: dict[str, Any] = {}
     if counts is None:

@@ -67,7 +67,7 @@ from ._validation import (
     check_k_le_n,
     check_positive_int,
     check_rng,
-    check_scalar,
+    check_tau,
     check_weights,
     model_streams,
 )
@@ -564,11 +564,7 @@ def _curve_intervals_iv(
                 'method "two-level" resamples the samples of a problem as if n were fixed; under a stop-at-success '
                 'design use "analytic", "bootstrap", "bca", "cluster" or "band"'
             )
-    t = None
-    if "g_pass_at_k" in metrics:
-        if tau is None:
-            raise PasscurveError("`tau` is required for metric g_pass_at_k (e.g. tau=0.5)")
-        t = check_scalar(tau, "tau", low=0.0, high=1.0)
+    t = check_tau(tau, metrics)
     level = check_confidence_level(confidence_level)
     B = check_positive_int(n_resamples, "n_resamples", minimum=100, maximum=MAX_RESAMPLES)
     gen = check_rng(rng)

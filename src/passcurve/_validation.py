@@ -22,6 +22,8 @@ __all__ = [
     "as_id_array",
     "check_choice",
     "check_choices",
+    "check_tau",
+    "check_unused",
     "check_flag",
     "check_counts",
     "check_k_le_n",
@@ -308,6 +310,25 @@ def check_flag(x: Any, name: str) -> bool:
     if isinstance(x, bool | np.bool_):
         return bool(x)
     raise PasscurveError(f"`{name}` must be True or False (got {show_value(x)})")
+
+
+def check_unused(where: str, **args: Any) -> None:
+    """Arguments that have no effect in the mode the call chose are an error naming them, not silently ignored:
+    each of ``args`` must be None (its default); ``where`` says when they do apply ("with pilot `counts`")."""
+    given = [f"`{name}`" for name, value in args.items() if value is not None]
+    if given:
+        raise PasscurveError(f"{', '.join(given)} appl{'ies' if len(given) == 1 else 'y'} only {where}")
+
+
+def check_tau(tau: Any, metrics: Sequence[str]) -> float | None:
+    """G-pass@k's threshold: required (one number in [0, 1]) when ``metrics`` hold g_pass_at_k, and an error
+    naming it when they do not (it would have no effect)."""
+    if "g_pass_at_k" not in metrics:
+        check_unused(f"to metric g_pass_at_k (got metric {', '.join(metrics)})", tau=tau)
+        return None
+    if tau is None:
+        raise PasscurveError("`tau` is required for metric g_pass_at_k (e.g. tau=0.5)")
+    return check_scalar(tau, "tau", low=0.0, high=1.0)
 
 
 def check_choices(x: Any, name: str, choices: Sequence[str]) -> tuple[str, ...]:

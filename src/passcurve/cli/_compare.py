@@ -334,8 +334,13 @@ def power_cmd(
         str | None,
         typer.Option("--n", help="Candidate samples per problem, e.g. 1,10,100 (default: k, 2k, 5k, 10k, 20k, 50k, 100k)."),
     ] = None,
-    p: Annotated[float, typer.Option("--p", help="Assumed mean success rate (no pilot file).")] = 0.5,
-    correlation: Annotated[float, typer.Option("--correlation", help="Assumed correlation of the two models' outcomes.")] = 0.5,
+    p: Annotated[
+        float | None, typer.Option("--p", help="Assumed mean success rate (no pilot file; default 0.5).")
+    ] = None,
+    correlation: Annotated[
+        float | None,
+        typer.Option("--correlation", help="Assumed correlation of the two models' outcomes (no pilot file; default 0.5)."),
+    ] = None,
     spread: Annotated[float | None, typer.Option("--spread", help="Assumed sd of per-problem success rates.")] = None,
     pilot: Annotated[Path | None, typer.Option("--pilot", help="Pilot counts/log with both models.")] = None,
     a: Annotated[str | None, typer.Option("--a", help="Model A in the pilot.")] = None,
@@ -349,6 +354,7 @@ def power_cmd(
 ) -> None:
     """How many problems (and samples per problem) detect a difference delta at k."""
     from .._compare import power_analysis
+    from .._validation import check_unused
 
     if pilot is None and spread is None and n is None and k == 1:
         # the default grid asks for more than one sample per problem, which the assumed variances cannot split
@@ -356,6 +362,12 @@ def power_cmd(
         raise PasscurveError("without `--pilot`, the default `--n` (1, 2, 5, 10, 20, 50, 100 samples per problem) "
                              "needs `--spread` (sd of per-problem success rates); `--n 1` needs only `--p` and "
                              "`--correlation`")
+    # the library's own check, with the flags' names
+    if pilot is None:
+        check_unused("with `--pilot` (they name its two models)", **{"--a": a, "--b": b})
+    else:
+        check_unused("without `--pilot` (the pilot's own variances are used)",
+                     **{"--p": p, "--correlation": correlation, "--spread": spread})
     counts = load_counts(pilot) if pilot is not None else None
     with collect_warnings(show=True):
         res = power_analysis(
