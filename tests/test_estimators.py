@@ -456,8 +456,24 @@ def test_every_estimator_broadcasts_problems_against_k_like_scipy(data):
         one = f(int(n[0]), int(c[0]), min(k0, int(n[0])), *extra, **kw)
         assert type(one) is float
         if P != K and P > 1 and K > 1:
-            with pytest.raises(PasscurveError, match=r"`k`.*shape|incompatible shapes"):
+            with pytest.raises(PasscurveError, match=rf"^`n`/`c` and `k` have incompatible shapes \({P},\) and \({K},\)$"):
                 f(n, c, k, *extra, **kw)
+
+
+def test_five_estimators_say_one_shape_message():
+    """pass_at_k, pass_pow_k, g_pass_at_k and mg_pass_at_k said "`k` has shape (2,), which does not broadcast with
+    `n` of shape (3,)", naive_pass_at_k (and stopping_pass_at_k) "`n`/`c` and `k` have incompatible shapes": now
+    all say the shared check_broadcast's sentence."""
+    from passcurve import g_pass_at_k, mg_pass_at_k, naive_pass_at_k, pass_at_k, pass_pow_k
+
+    calls = [lambda f=f: f([10, 10, 10], [1, 2, 3], [1, 2]) for f in (pass_at_k, pass_pow_k, mg_pass_at_k, naive_pass_at_k)]
+    calls.append(lambda: g_pass_at_k([10, 10, 10], [1, 2, 3], [1, 2], 0.5))
+    said = set()
+    for call in calls:
+        with pytest.raises(PasscurveError) as info:
+            call()
+        said.add(str(info.value))
+    assert said == {"`n`/`c` and `k` have incompatible shapes (3,) and (2,)"}
 
 def test_broadcast_aligned_many_distinct_triples_uses_elementwise_path():
     # thousands of distinct (n, c) and k values: the elementwise path; compare with the table path

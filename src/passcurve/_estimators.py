@@ -784,10 +784,7 @@ def _nck_iv(n: Any, c: Any, k: Any, k_gt_n: str = "raise") -> tuple[np.ndarray, 
     small = k_a < 1
     if small.any():
         raise PasscurveError(f"`k` must be an integer >= 1 (got k={fmt(k_a[small].ravel()[0])})")
-    try:
-        np.broadcast_shapes(n_a.shape, k_a.shape)
-    except ValueError:
-        raise PasscurveError(f"`k` has shape {k_a.shape}, which does not broadcast with `n` of shape {n_a.shape}") from None
+    check_broadcast("`n`/`c` and `k`", n_a, k_a)  # the one shape message, naive_pass_at_k's and the readers'
     if check_choice(k_gt_n, "k_gt_n", ("raise", "nan"), quoted=True) == "raise":
         check_k_le_n(n_a, k_a)
     return n_a, c_a, k_a
