@@ -239,6 +239,20 @@ def test_simulator_samples_aggregate_back_to_counts():
         assert sorted(s["attempt"][mask]) == list(range(1, b.counts.n[i] + 1))
 
 
+def test_simulator_int_seed_is_default_rng_and_is_recorded():
+    """The convention (check_rng): an int seed is np.random.default_rng(seed); the seed is recorded when it is
+    an integer, numpy's too. samples(rng=None) reuses the benchmark's seed (its documented exception)."""
+    by_int = pc.simulate(problems=8, n=6, rng=np.int64(7))
+    by_gen = pc.simulate(problems=8, n=6, rng=np.random.default_rng(7))
+    np.testing.assert_array_equal(by_int.counts.c, by_gen.counts.c)
+    assert by_int.seed == 7 and by_gen.seed is None and by_int.counts.meta["seed"] == 7
+    one, two = by_int.samples(rng=3), by_int.samples(rng=np.random.default_rng(3))
+    again = by_int.samples()
+    for key in ("model", "problem_id", "attempt", "correct"):
+        np.testing.assert_array_equal(one[key], two[key])
+        np.testing.assert_array_equal(again[key], by_int.samples(rng=7)[key])
+
+
 def test_simulator_reproducible_and_model_truth():
     a = pc.simulate(problems=50, n=10, rng=7)
     b = pc.simulate(problems=50, n=10, rng=7)

@@ -113,6 +113,19 @@ def test_bad_input(call, match):
         call()
 
 
+def test_toy_int_seed_is_default_rng_and_is_recorded():
+    """rng=7 and rng=default_rng(7) give the same curves; params records the seed for any integer (numpy's
+    np.int64(7) was recorded as None: the check was isinstance(rng, int))."""
+    small = {"pretrain_steps": 5, "steps": 10}
+    by_int = conflict_toy(rng=np.int64(7), **small)
+    by_gen = conflict_toy(rng=np.random.default_rng(7), **small)
+    for run in ("pass@1", "pass@k", "annealed"):
+        np.testing.assert_array_equal(by_int.pass_at_k[run], by_gen.pass_at_k[run])
+        np.testing.assert_array_equal(by_int.pass_at_1[run], by_gen.pass_at_1[run])
+    assert by_int.params["seed"] == 7 and type(by_int.params["seed"]) is int
+    assert by_gen.params["seed"] is None
+
+
 def test_toy_shows_the_conflict_and_annealing():
     with warnings.catch_warnings():
         warnings.simplefilter("error")

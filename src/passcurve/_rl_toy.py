@@ -30,7 +30,7 @@ import numpy as np
 from ._errors import PasscurveError
 from ._results import brief_repr, frame_html, pandas_module
 from ._rl_conflict import ConflictResult, gradient_conflict
-from ._validation import MAX_GRID, MAX_RESAMPLES, check_positive_int, check_rng, check_scalar
+from ._validation import MAX_GRID, MAX_RESAMPLES, check_positive_int, check_rng, check_scalar, seed_of
 
 __all__ = ["conflict_toy", "ConflictToyResult"]
 
@@ -257,8 +257,11 @@ def conflict_toy(
     anneal_at : float in (0, 1)
         Fraction of ``steps`` after which the annealed run switches k to 1.
     lr : float
-    rng : seed or Generator
-        Draws the prompt features only (training itself is exact and deterministic).
+    rng : None, int or numpy Generator
+        Draws the prompt features only (training itself is exact and deterministic). An int seed is
+        ``np.random.default_rng(seed)``, as everywhere: ``rng=7`` and ``rng=np.random.default_rng(7)`` give
+        the same curves; only ``params["seed"]`` differs (7, or None for a Generator, whose seed cannot be
+        read back).
 
     Returns
     -------
@@ -307,6 +310,6 @@ def conflict_toy(
             "steps": steps,
             "anneal_at": float(anneal_at),
             "lr": float(lr),
-            "seed": rng if isinstance(rng, int) else None,
+            "seed": seed_of(rng),
         },
     )

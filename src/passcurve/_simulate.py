@@ -27,6 +27,7 @@ from ._validation import (
     check_rng,
     check_scalar,
     is_bool,
+    seed_of,
     show_value,
 )
 
@@ -105,6 +106,21 @@ class SimulatedBenchmark:
 
         The c correct samples of each problem are placed at uniformly random attempts
         (independent samples are exchangeable), so aggregating gives back ``counts``.
+
+        Parameters
+        ----------
+        rng : None, int or numpy Generator
+            Places the correct samples. An int seed is ``np.random.default_rng(seed)``, as everywhere
+            (``rng=7`` and ``rng=np.random.default_rng(7)`` give the same rows). The one exception to the
+            library's convention is None: it reuses the benchmark's own ``seed`` (so ``simulate(rng=7).samples()``
+            is reproducible), and is fresh entropy only when the benchmark was simulated from a Generator or
+            None, which leaves ``seed`` None.
+
+        Returns
+        -------
+        dict of str to ndarray
+            ``model``, ``problem_id``, ``attempt`` (1..n within each problem) and ``correct`` (bool), one entry
+            per sample, problems in the order of ``counts``.
         """
         rng = check_rng(rng if rng is not None else self.seed)
         cnt = self.counts
@@ -184,7 +200,7 @@ def simulate(
     SimulatedBenchmark
     """
     problems, n, specs, correlation = _simulate_iv(problems, n, models, correlation)
-    seed = int(rng) if isinstance(rng, int | np.integer) else None
+    seed = seed_of(rng)
     gen = check_rng(rng)
     shared = gen.standard_normal(problems)
     n_arr = np.broadcast_to(np.asarray(n, dtype=np.int64), (problems,))

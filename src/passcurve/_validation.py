@@ -29,6 +29,7 @@ __all__ = [
     "check_k_le_n",
     "check_probability",
     "check_rng",
+    "seed_of",
     "check_confidence_level",
     "check_positive_int",
     "fmt",
@@ -465,6 +466,13 @@ def model_streams(gen: np.random.Generator) -> Callable[[], None]:
         gen.bit_generator.state = state
 
     return reset
+
+
+def seed_of(rng: Any) -> int | None:
+    """The integer seed ``rng`` names (a Python or numpy integer), which a result records so the run can be
+    repeated; None for a Generator or fresh entropy, whose seed cannot be read back. The numbers drawn are the
+    same either way: an int seed is ``np.random.default_rng(seed)`` (:func:`check_rng`)."""
+    return int(rng) if isinstance(rng, int | np.integer) and not is_bool(rng) else None
 
 
 def check_rng(rng: Any) -> np.random.Generator:
