@@ -187,3 +187,43 @@ def test_every_public_name_is_in_the_docs():
                if not re.search(rf"\b{re.escape(name)}\b", text)]
     # the audit found 22 (result classes, the name tuples, default_k_grid, mean_curve, thin_counts, the writers)
     assert not missing, f"public names the docs never mention: {missing}"
+
+
+_ONE_LINERS = ("to_dict", "to_frame")  # a sentence naming the keys or columns is their whole story
+
+
+def _public_methods():
+    """Public methods of the public classes (results, fitted models, Counts, the Planner, ...), each once per
+    class that defines it; inherited ones are checked on the class that defines them."""
+    import passcurve.data
+    import passcurve.rl
+
+    seen = set()
+    for mod in (passcurve, passcurve.rl, passcurve.data):
+        for cname in mod.__all__:
+            cls = getattr(mod, cname)
+            if not inspect.isclass(cls) or issubclass(cls, BaseException | Warning):
+                continue
+            for mname, attr in vars(cls).items():
+                func = attr.__func__ if isinstance(attr, staticmethod | classmethod) else attr
+                if mname.startswith("_") or not inspect.isfunction(func) or (cls, mname) in seen:
+                    continue
+                seen.add((cls, mname))
+                yield f"{cls.__name__}.{mname}", cls, mname, func
+
+
+@pytest.mark.parametrize(("name", "cls", "mname", "func"), list(_public_methods()),
+                         ids=lambda v: v if isinstance(v, str) and "." in v else "")
+def test_public_methods_have_numpydoc_parameters_and_returns(name, cls, mname, func):
+    # the API review: to_dict, to_frame, plot, the Planner's and the difficulty models' methods (fit, pmf, pass_at_k,
+    # posterior_pass_at_k, log_moment, density, local_exponent, ...) had a sentence or nothing. An override without
+    # a docstring inherits its base's (inspect.getdoc), which is what help() shows.
+    doc = inspect.getdoc(getattr(cls, mname)) or ""
+    assert doc, f"{name}: no docstring"
+    if mname in _ONE_LINERS:
+        assert "``" in doc, f"{name}: the docstring should name the keys or columns"
+        return
+    params = [p for p in inspect.signature(func).parameters if p not in ("self", "cls") and not p.startswith("_")]
+    missing = [sec for sec, need in (("Parameters", bool(params)), ("Returns", True))
+               if need and f"\n{sec}\n{'-' * len(sec)}\n" not in doc]
+    assert not missing, f"{name}: no {' or '.join(missing)} section"

@@ -615,7 +615,24 @@ class StopAtSuccess:
 
     def check(self, n: Any, c: Any, metrics: Any = ("pass_at_k",), ks: Any = None, name: str = "metric") -> None:
         """Validate a call under this design before any work: only pass@k is estimable, no k above the
-        cap, and every problem's counts fit the design (c within the last batch; no early stop unsolved)."""
+        cap, and every problem's counts fit the design (c within the last batch; no early stop unsolved).
+
+        Parameters
+        ----------
+        n, c : array_like of int, shape (N,)
+            Each problem's samples and successes.
+        metrics : sequence of str, default ("pass_at_k",)
+            The metrics asked for.
+        ks : array_like of int, optional
+            The k asked for.
+        name : str, default "metric"
+            The caller's name for ``metrics`` (the error names it).
+
+        Returns
+        -------
+        None
+            Raises :class:`PasscurveError` naming the first problem found.
+        """
         other = [m for m in metrics if m != "pass_at_k"]
         if other:
             raise PasscurveError(
@@ -626,8 +643,19 @@ class StopAtSuccess:
             raise PasscurveError(f"`k` must be <= the design's cap (got k={fmt(np.max(ks))}, cap={self.cap})")
 
     def scores(self, n: np.ndarray, c: np.ndarray, ks: np.ndarray) -> np.ndarray:
-        """Per-problem estimates, shape (N, K): :func:`stopping_pass_at_k` once per distinct (n, c);
-        NaN where k > n for a problem that reached the cap unsolved (not estimable)."""
+        """Per-problem estimates: :func:`stopping_pass_at_k` once per distinct (n, c).
+
+        Parameters
+        ----------
+        n, c : array_like of int, shape (N,)
+            Each problem's samples and successes.
+        ks : array_like of int, shape (K,)
+
+        Returns
+        -------
+        ndarray of float, shape (N, K)
+            NaN where k > n for a problem that reached the cap unsolved (not estimable).
+        """
         n = np.asarray(n, dtype=np.int64).ravel()
         c = np.asarray(c, dtype=np.int64).ravel()
         _stopping_iv(n, c, self.batch, self.cap)
@@ -638,15 +666,40 @@ class StopAtSuccess:
 
     @staticmethod
     def estimable(n: np.ndarray, c: np.ndarray, ks: np.ndarray) -> np.ndarray:
-        """Shape (N, K): where a problem's pass@k is estimable under the design (where :meth:`scores` is
-        not NaN): a solved problem at every k, an unsolved one up to the n at which it stopped."""
+        """Where a problem's pass@k is estimable under the design (where :meth:`scores` is not NaN): a solved
+        problem at every k, an unsolved one up to the n at which it stopped.
+
+        Parameters
+        ----------
+        n, c : array_like of int, shape (N,)
+            Each problem's samples and successes.
+        ks : array_like of int, shape (K,)
+
+        Returns
+        -------
+        ndarray of bool, shape (N, K)
+        """
         n, c, ks = (np.asarray(v).ravel() for v in (n, c, ks))
         return (n[:, None] >= ks[None, :]) | (c[:, None] > 0)
 
     def mean_curve(self, n: np.ndarray, c: np.ndarray, ks: np.ndarray,
                    weight: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
-        """(pass_D@k, problems used) per k: the weighted mean of :meth:`scores` over the problems
-        estimable at that k (a problem that stopped unsolved before k, without a cap, is not)."""
+        """The weighted mean of :meth:`scores` over the problems estimable at each k (a problem that stopped
+        unsolved before k, without a cap, is not).
+
+        Parameters
+        ----------
+        n, c : array_like of int, shape (N,)
+            Each problem's samples and successes.
+        ks : array_like of int, shape (K,)
+        weight : array_like of float, shape (N,), optional
+            Per-problem weights (default equal).
+
+        Returns
+        -------
+        (curve, problems) : tuple of ndarray, shape (K,)
+            pass_D@k per k (NaN where no problem is estimable) and the number of problems used.
+        """
         S = self.scores(n, c, ks)
         ok = ~np.isnan(S)
         w = np.ones(S.shape[0]) if weight is None else np.asarray(weight, dtype=np.float64)
@@ -655,7 +708,17 @@ class StopAtSuccess:
 
     def k_max(self, n: np.ndarray, c: np.ndarray) -> int:
         """The largest k at which every problem is estimable: the cap, else the smallest n at which a
-        problem stopped unsolved (else the largest n)."""
+        problem stopped unsolved (else the largest n).
+
+        Parameters
+        ----------
+        n, c : array_like of int, shape (N,)
+            Each problem's samples and successes.
+
+        Returns
+        -------
+        int
+        """
         if self.cap is not None:
             return int(self.cap)
         unsolved = np.asarray(n)[np.asarray(c) == 0]
@@ -670,6 +733,20 @@ class StopAtSuccess:
         cut short, which the design allows); m >= n keeps (n, c). The self-backtest of
         :func:`passcurve.forecast` thins stopping-time data this way (a random subset of the
         samples would not be a sample from the design).
+
+        Parameters
+        ----------
+        n, c : array_like of int, shape (N,)
+            Each problem's samples and successes.
+        m : int
+            The cap (>= 1).
+        rng : numpy.random.Generator
+            Draws the hypergeometric successes of a cut batch.
+
+        Returns
+        -------
+        (n, c) : tuple of ndarray of int
+            The truncated counts, shaped like ``n``.
         """
         n = np.asarray(n, dtype=np.int64)
         c = np.asarray(c, dtype=np.int64)
@@ -683,6 +760,13 @@ class StopAtSuccess:
         return nt, ct
 
     def label(self) -> str:
+        """The design in words, as results record it.
+
+        Returns
+        -------
+        str
+            E.g. "stop at success (batch 4, cap 64)".
+        """
         return f"stop at success (batch {self.batch}{'' if self.cap is None else f', cap {self.cap}'})"
 
 

@@ -56,15 +56,33 @@ class BacktestResult:
     warnings: tuple[str, ...] = field(default_factory=tuple)
 
     def to_dict(self) -> dict[str, Any]:
-        """JSON-ready (strict: a NaN forecast or error, as on all-zero or one-problem data, becomes None)."""
+        """JSON-ready: ``summary`` (per (m, k, method): ``runs``, ``median_abs_error``, ``mean_abs_error``,
+        ``mean_error``, ``coverage``, ``mean_width``), ``runs`` (one record per run: ``model``, ``seed``,
+        ``forecast``, ``low``, ``high``, ``truth``, ``error``, ``covered``, ...) and ``confidence_level``;
+        strict JSON (a NaN forecast or error, as on all-zero or one-problem data, becomes None)."""
         return json_safe({"summary": list(self.summary), "runs": list(self.rows),
                           "confidence_level": self.confidence_level})
 
     def to_frame(self, which: str = "summary") -> Any:
+        """pandas DataFrame of ``to_dict()``'s ``summary`` records (``which="summary"``) or of its ``runs`` (any other value).
+
+        Parameters
+        ----------
+        which : str, default "summary"
+
+        Returns
+        -------
+        pandas.DataFrame
+        """
         return records_frame(self.summary if which == "summary" else self.rows)
 
     def plot(self) -> Any:
-        """Median absolute error per method and (m, k)."""
+        """Median absolute error per method and (m, k), grouped bars.
+
+        Returns
+        -------
+        plotly.graph_objects.Figure
+        """
         import plotly.graph_objects as go
 
         fig = go.Figure()

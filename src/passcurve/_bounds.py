@@ -139,7 +139,8 @@ class BoundsKFor:
         return json_safe(self._record())
 
     def to_frame(self) -> Any:
-        """One row of the to_dict() fields as floats: inf where no law is certain, NaN where no band is defined."""
+        """One row of the ``to_dict()`` fields (``model``, ``target``, ``earliest``, ``certain``,
+        ``confidence_level``) as floats: inf where no law is certain, NaN where no band is defined."""
         pd = pandas_module()
 
         return pd.DataFrame([self._record()])
@@ -149,7 +150,12 @@ class BoundsKFor:
                 "certain": float(self.certain), "confidence_level": float(self.confidence_level)}
 
     def plot(self) -> Any:
-        """The span of K from ``earliest`` to ``certain`` at the target (an arrow to the right when never certain)."""
+        """The span of K from ``earliest`` to ``certain`` at the target (an arrow to the right when never certain).
+
+        Returns
+        -------
+        plotly.graph_objects.Figure
+        """
         import plotly.graph_objects as go
 
         fig = go.Figure()
@@ -215,8 +221,20 @@ class BoundsResult:
         return tuple(ks for ks, _, _ in self._bands)
 
     def k_for(self, target: float, model: str | None = None) -> BoundsKFor:
-        """The K from which some law consistent with the data reaches ``target``, and from which every one does
-        (``model`` may be omitted only when the result holds one model)."""
+        """The K from which some law consistent with the data reaches ``target``, and from which every one does.
+
+        Parameters
+        ----------
+        target : float in (0, 1)
+            The pass_D@K to reach.
+        model : str, optional
+            May be omitted only when the result holds one model.
+
+        Returns
+        -------
+        BoundsKFor
+            ``earliest`` and ``certain`` (inf where no law is certain to reach it; NaN where no band is defined).
+        """
         t, i = _target_model_iv(target, model, self.models)
         laws = _Laws(*self._bands[i], _K_TOP)
         if not laws.defined:
@@ -226,6 +244,9 @@ class BoundsResult:
         return BoundsKFor(self.models[i], t, earliest, certain, self.confidence_level)
 
     def to_dict(self) -> dict[str, Any]:
+        """JSON-ready: ``bounds`` (one record per (model, k): ``low``, ``high``, ``observed``),
+        ``confidence_level``, ``constraints`` (per model, the k at which the band constrains the law) and
+        ``warnings`` when any."""
         rows = [{"model": m, "k": int(kk), "low": _f(self.low[i, j]), "high": _f(self.high[i, j]),
                  "observed": _f(self.observed[i, j])}
                 for i, m in enumerate(self.models) for j, kk in enumerate(self.k)]
@@ -237,10 +258,17 @@ class BoundsResult:
         return out
 
     def to_frame(self) -> Any:
+        """pandas DataFrame, one row per (model, k): columns ``model``, ``k``, ``low``, ``high``,
+        ``observed``."""
         return records_frame(self.to_dict()["bounds"])
 
     def plot(self) -> Any:
-        """The range of pass_D@K against K (log axis), one band per model."""
+        """The range of pass_D@K against K (log axis), one band per model.
+
+        Returns
+        -------
+        plotly.graph_objects.Figure
+        """
         import plotly.graph_objects as go
 
         fig = go.Figure()

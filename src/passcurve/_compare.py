@@ -132,7 +132,10 @@ class CompareResult:
     tau: float | None = None
 
     def to_dict(self) -> dict[str, Any]:
-        """JSON-ready: models, settings and one entry per k with difference, low/high, p_value."""
+        """JSON-ready: ``model_a``, ``model_b``, ``metric``, ``paired``, ``method``, ``test``,
+        ``confidence_level``, ``n_resamples`` and ``points``, one record per k (``k``, ``a``, ``b``,
+        ``difference``, ``low``, ``high``, ``se``, ``p_value``, ``problems``, ``correlation``); ``tau``,
+        ``warnings`` and ``design`` when set."""
         pts = []
         for j, k in enumerate(self.k):
             pts.append(
@@ -169,11 +172,22 @@ class CompareResult:
         return out
 
     def to_frame(self) -> Any:
-        """pandas DataFrame, one row per k."""
+        """pandas DataFrame, one row per k: the ``points`` columns ``k``, ``a``, ``b``, ``difference``,
+        ``low``, ``high``, ``se``, ``p_value``, ``problems``, ``correlation``."""
         return records_frame(self.to_dict()["points"])
 
     def plot(self, *, log_k: bool = True) -> Any:
-        """plotly Figure: the difference A - B against k with its interval and a zero line."""
+        """The difference A - B against k with its interval and a zero line.
+
+        Parameters
+        ----------
+        log_k : bool, default True
+            A logarithmic k axis.
+
+        Returns
+        -------
+        plotly.graph_objects.Figure
+        """
         import plotly.graph_objects as go
 
         fig = go.Figure()
@@ -575,6 +589,10 @@ class PowerResult:
     meta: dict[str, Any] = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
+        """JSON-ready: ``delta``, ``k``, ``confidence_level``, ``power``, ``omega2``, ``source`` ("assumed" or
+        "pilot"), the assumptions (``p``, ``correlation``, ``spread``) or the pilot (``pilot_problems``,
+        ``model_a``, ``model_b``, ``metric``) and ``plan``, one record per samples per problem
+        (``samples_per_problem``, ``problems``, ``within_a``, ``within_b``)."""
         return {
             "delta": self.delta,
             "k": self.k,
@@ -595,10 +613,17 @@ class PowerResult:
         }
 
     def to_frame(self) -> Any:
+        """pandas DataFrame of ``plan``: columns ``samples_per_problem``, ``problems``, ``within_a``,
+        ``within_b``."""
         return records_frame(self.to_dict()["plan"])
 
     def plot(self) -> Any:
-        """plotly Figure: problems needed against samples per problem."""
+        """plotly Figure: problems needed against samples per problem.
+
+        Returns
+        -------
+        plotly.graph_objects.Figure
+        """
         import plotly.graph_objects as go
 
         fig = go.Figure(go.Scatter(x=self.samples_per_problem, y=self.problems, mode="lines+markers"))

@@ -104,7 +104,26 @@ class Counts:
     ) -> Counts:
         """Validate and build :class:`Counts` from per-problem arrays.
 
-        ``model`` may be one string for all rows; ``problem`` defaults to "0", "1", ...
+        Parameters
+        ----------
+        n, c : array_like of int, shape (P,)
+            Samples drawn and samples correct per problem (0 <= c <= n, n >= 1).
+        problem : sequence of ids, shape (P,), optional
+            Problem ids (default "0", "1", ...).
+        model : str or sequence of ids, shape (P,), optional
+            One string for all rows, or one per row (default ``source``).
+        weight : array_like of float, shape (P,), optional
+            Per-problem weights (>= 0); default equal.
+        cluster : sequence of ids, shape (P,), optional
+            Cluster ids for cluster-robust intervals.
+        source : str, default "arrays"
+            Where the counts came from (shown in reports).
+        meta : dict, optional
+            Extra facts carried along (e.g. a simulation's seed).
+
+        Returns
+        -------
+        Counts
         """
         if not isinstance(source, str):
             raise PasscurveError(f"`source` must be a string (got {show_value(source)})")
@@ -155,7 +174,18 @@ class Counts:
         return [str(self.model[i]) for i in np.sort(idx)]
 
     def take(self, index: Any) -> Counts:
-        """Rows ``index`` (bool mask or integer indices) as new Counts (at least one row)."""
+        """Rows ``index`` as new Counts (at least one row).
+
+        Parameters
+        ----------
+        index : array_like of bool or int
+            A boolean mask of ``len(self)`` entries or integer row indices.
+
+        Returns
+        -------
+        Counts
+            The selected rows, with their weights, clusters and meta.
+        """
         idx = np.asarray(index)
         if idx.ndim == 0 and idx.dtype != bool:  # one row number: that row (a Counts of one row)
             idx = idx.reshape(1)
@@ -182,7 +212,16 @@ class Counts:
         )
 
     def select(self, model: str) -> Counts:
-        """The rows of one model; raises if the model is unknown (listing those present)."""
+        """The rows of one model; raises if the model is unknown (listing those present).
+
+        Parameters
+        ----------
+        model : str
+
+        Returns
+        -------
+        Counts
+        """
         mask = self.model == model if isinstance(model, str) else np.zeros(len(self), dtype=bool)
         if not mask.any():
             raise PasscurveError(f"unknown model {show_value(model)}; models present: {', '.join(self.models)}")
@@ -190,11 +229,25 @@ class Counts:
 
     def select_models(self, models: Sequence[str]) -> Counts:
         """The rows of these models, in the order named (:attr:`models` follows it); raises for an unknown name
-        (listing those present)."""
+        (listing those present).
+
+        Parameters
+        ----------
+        models : sequence of str
+
+        Returns
+        -------
+        Counts
+        """
         return self.take(models_rows(self.model, models))
 
     def groups(self) -> Iterator[tuple[str, Counts]]:
-        """(model, rows of that model), in order of first appearance."""
+        """(model, rows of that model), in order of first appearance.
+
+        Returns
+        -------
+        iterator of (str, Counts)
+        """
         if len(self.models) == 1:
             yield self.models[0], self
             return
@@ -202,7 +255,13 @@ class Counts:
             yield m, self.take(self.model == m)
 
     def samples_summary(self) -> dict[str, float]:
-        """Problems and samples per problem (min / median / max), total samples and successes."""
+        """Problems and samples per problem (min / median / max), total samples and successes.
+
+        Returns
+        -------
+        dict
+            ``problems``, ``n_min``, ``n_median``, ``n_max``, ``samples``, ``successes``.
+        """
         return {
             "problems": int(self.n.size),
             "n_min": int(self.n.min()),
@@ -214,6 +273,8 @@ class Counts:
 
     # ------------------------------------------------------------------ export
     def to_dict(self) -> dict[str, Any]:
+        """JSON-ready lists, one entry per row: ``model``, ``problem``, ``n``, ``c``, and ``weight`` and
+        ``cluster`` when set."""
         out: dict[str, Any] = {
             "model": [str(v) for v in self.model],
             "problem": [str(v) for v in self.problem],
@@ -227,7 +288,8 @@ class Counts:
         return out
 
     def to_frame(self) -> Any:
-        """A pandas DataFrame with columns model, problem, n, c (and weight, cluster)."""
+        """A pandas DataFrame with columns ``model``, ``problem``, ``n``, ``c`` (and ``weight``, ``cluster``
+        when set)."""
         pd = pandas_module()
         return pd.DataFrame(self.to_dict())
 

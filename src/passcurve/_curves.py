@@ -85,12 +85,23 @@ class CurveResult:
 
     def last_index(self, metric: str = "pass_at_k") -> np.ndarray:
         """Per model, the index into ``k`` of its last estimated value: where its own range ends
-        (``k_gt_n="nan"``); the last index for a model with no value at all."""
+        (``k_gt_n="nan"``); the last index for a model with no value at all.
+
+        Parameters
+        ----------
+        metric : str, default "pass_at_k"
+            A metric the result holds.
+
+        Returns
+        -------
+        ndarray of int, shape (models,)
+        """
         has = np.isfinite(self.values[metric])
         return np.where(has.any(axis=1), has.shape[1] - 1 - np.argmax(has[:, ::-1], axis=1), has.shape[1] - 1)
 
     def to_dict(self) -> dict[str, Any]:
-        """JSON-ready: ``{"models": [{"model", "problems", ..., "curve": [{"k", metric..., "low"/"high"}]}]}``."""
+        """JSON-ready: ``{"models": [{"model", "problems", ..., "curve": [{"k", metric...,
+        "low"/"high"}]}]}``."""
         out = []
         for i, m in enumerate(self.models):
             pts = []
@@ -121,13 +132,24 @@ class CurveResult:
         return res
 
     def to_frame(self) -> Any:
-        """Long pandas DataFrame: one row per (model, k)."""
+        """Long pandas DataFrame, one row per (model, k): ``model``, ``k``, one column per metric
+        (``pass_at_k``, ``pass_pow_k``, ...), ``problems`` (and ``dropped`` where problems were dropped); with
+        intervals ``low``/``high`` for pass@k and ``<metric>_low``/``<metric>_high`` for the others."""
         return long_frame(self.to_dict())
 
     def plot(self, metric: str | None = None, *, log_k: bool = True) -> Any:
         """A plotly Figure of ``metric`` against k, one line per model (bands if intervals exist).
 
-        ``metric`` defaults to pass@k, or to the first metric the result holds when it has no pass@k.
+        Parameters
+        ----------
+        metric : str, optional
+            A metric the result holds; default pass@k, or the first metric held when there is no pass@k.
+        log_k : bool, default True
+            A logarithmic k axis.
+
+        Returns
+        -------
+        plotly.graph_objects.Figure
         """
         import plotly.graph_objects as go
 

@@ -49,17 +49,26 @@ class DeviationReport:
     evidence: dict[str, dict[str, Any]] = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
+        """JSON-ready: ``flags`` (one record per flag: ``model``, ``flag``, ``message``) and ``evidence`` (per
+        model, the numbers behind the checks: stopping-time signs, local slopes, the zero-inflation test)."""
         return {
             "flags": [{"model": m, "flag": f, "message": msg} for m, fl in self.flags.items() for f, msg in fl],
             "evidence": json_safe(self.evidence),
         }
 
     def to_frame(self) -> Any:
+        """pandas DataFrame, one row per flag: columns ``model``, ``flag``, ``message``."""
         pd = pandas_module()
 
         return pd.DataFrame(self.to_dict()["flags"], columns=["model", "flag", "message"])
 
     def plot(self) -> Any:
+        """The flags as a table (model, flag, message).
+
+        Returns
+        -------
+        plotly.graph_objects.Figure
+        """
         import plotly.graph_objects as go
 
         rows = [(r["model"], r["flag"], r["message"]) for r in self.to_dict()["flags"]]

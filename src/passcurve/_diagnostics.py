@@ -86,6 +86,9 @@ class DiagnosticsResult:
     warnings: tuple[str, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
+        """JSON-ready: ``models``, one record per model (``model``, ``problems``, ``p_right``,
+        ``p_right_squared``, ``p_both_right``, ``p_second_given_first``, ``icc``, ``difficulty_sd`` and
+        ``curve``, per k the actual and independent-coin pass@k and pass^k)."""
         out = []
         for i, m in enumerate(self.models):
             out.append(
@@ -117,15 +120,34 @@ class DiagnosticsResult:
         return d
 
     def to_frame(self) -> Any:
-        """pandas DataFrame of the scalar diagnostics, one row per model."""
+        """pandas DataFrame of the scalar diagnostics, one row per model: ``model``, ``problems``,
+        ``p_right``, ``p_right_squared``, ``p_both_right``, ``p_second_given_first``, ``icc``,
+        ``difficulty_sd``."""
         return records_frame([{kk: v for kk, v in e.items() if kk != "curve"} for e in self.to_dict()["models"]])
 
     def curve_frame(self) -> Any:
-        """pandas DataFrame of the curves, one row per (model, k)."""
+        """pandas DataFrame of the curves, one row per (model, k).
+
+        Returns
+        -------
+        pandas.DataFrame
+            ``model``, ``k``, ``pass_at_k``, ``independent_pass_at_k``, ``pass_pow_k``,
+            ``independent_pass_pow_k``, ``problems``.
+        """
         return records_frame([{"model": e["model"], **pt} for e in self.to_dict()["models"] for pt in e["curve"]])
 
     def plot(self, *, log_k: bool = True) -> Any:
-        """plotly Figure: actual pass_D@k (solid) beside the independent-coin curve (dashed)."""
+        """Actual pass_D@k (solid) beside the independent-coin curve (dashed), per model.
+
+        Parameters
+        ----------
+        log_k : bool, default True
+            A logarithmic k axis.
+
+        Returns
+        -------
+        plotly.graph_objects.Figure
+        """
         import plotly.graph_objects as go
 
         fig = go.Figure()

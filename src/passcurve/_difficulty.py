@@ -1471,7 +1471,20 @@ class DifficultyModel:
     def fit(self, counts: Any = None, *, n: Any = None, c: Any = None, weight: Any = None) -> DifficultyModel:
         """Fit by maximum likelihood to a :class:`Counts` (one model) or to arrays ``n``, ``c``.
 
-        Returns ``self``.
+        Parameters
+        ----------
+        counts : Counts, optional
+            One model's counts; or give ``n`` and ``c`` instead (not both).
+        n, c : array_like of int, shape (P,), optional
+            Samples drawn and samples correct per problem (0 <= c <= n, n >= 1).
+        weight : array_like of float, shape (P,), optional
+            Each problem's weight in the likelihood (default: ``counts.weight``, else 1).
+
+        Returns
+        -------
+        self
+            The fitted model (``params_``, ``se_``, ``loglik_``, ``aic_``, ``bic_``, ``success_`` set); a
+            :class:`ConvergenceWarning` when the optimizer did not converge.
         """
         n_a, c_a, w_a = _fit_iv(counts, n, c, weight)
         pn, pc, pw = _pairs(n_a, c_a, w_a)
@@ -1552,6 +1565,19 @@ class DifficultyModel:
         Exact to the last digits for the Beta-type laws, also where log M is near 0 (pass@K's failure
         rate at small K). ``exact=False`` keeps a small absolute error only (5e-11 at c + d = 10⁴), which
         is what likelihoods, pmfs and ratios of moments need, at a fraction of the cost on large arrays.
+
+        Parameters
+        ----------
+        c, d : array_like of float
+            The exponents (real, >= 0); they broadcast against each other.
+        exact : bool, default True
+            False for the faster form with a small absolute error (above).
+
+        Returns
+        -------
+        ndarray of float
+            log E[p^c (1-p)^d], the broadcast shape of ``c`` and ``d`` (0-d for scalars); -inf where the
+            moment is 0 (e.g. c > 0 on a law all at p = 0).
         """
         theta = self._check_fitted()
         c_a, d_a = _log_moment_iv(c, d)
@@ -1559,7 +1585,18 @@ class DifficultyModel:
             return self._log_moment_theta(theta, c_a, d_a, exact=check_flag(exact, "exact"))
 
     def pmf(self, n: Any, c: Any) -> np.ndarray:
-        """P(c correct of n) for a new problem: C(n, c)·E[p^c (1-p)^(n-c)]; integers 0 <= c <= n."""
+        """P(c correct of n) for a new problem: C(n, c)·E[p^c (1-p)^(n-c)].
+
+        Parameters
+        ----------
+        n, c : array_like of int
+            Samples and successes, integers 0 <= c <= n; they broadcast.
+
+        Returns
+        -------
+        ndarray of float
+            The probabilities, the broadcast shape of ``n`` and ``c`` (0-d for scalars).
+        """
         theta = self._check_fitted()
         n_a, c_a = _pmf_iv(n, c)
         with np.errstate(all="ignore"):  # a probability's relative error is log M's absolute one
@@ -1578,6 +1615,18 @@ class DifficultyModel:
         within 2e-6 for the Beta-type laws against the exact sum at n = 2·10^4 … 2·10^5 (tests
         compare the two). :class:`GridMixture` sums binomial CDFs instead, exactly. Several n at
         once: :meth:`pmf_bins_many`.
+
+        Parameters
+        ----------
+        n : int
+            Samples of the new problem (>= 1).
+        bounds : sequence of int, shape (J + 1,)
+            Increasing bin edges, from 0 to n + 1.
+
+        Returns
+        -------
+        ndarray of float, shape (J,)
+            Each bin's probability (they sum to 1 up to the quadrature's error above).
         """
         n_c, b = _pmf_bins_iv(n, bounds)  # the errors name `n` and `bounds`, not pmf_bins_many's arguments
         return self.pmf_bins_many([n_c], [b])[0]
@@ -1588,6 +1637,18 @@ class DifficultyModel:
         The exact rows (n <= 2^14) are computed together, in groups of about 4·10^6 values, so a
         model whose whole pmf row has a cheaper form than value-by-value moments (the scaled
         Beta's recurrence) serves a benchmark with thousands of distinct n in one pass.
+
+        Parameters
+        ----------
+        ns : sequence of int
+            The n of each row (>= 1).
+        bounds : sequence of sequences of int
+            One increasing sequence of bin edges per n, from 0 to that n + 1.
+
+        Returns
+        -------
+        list of ndarray of float
+            One array per n, of that row's bins' probabilities (as :meth:`pmf_bins`).
         """
         checked = _pmf_bins_many_iv(ns, bounds)
         out: list[np.ndarray] = [np.empty(0)] * len(checked)
@@ -1640,7 +1701,18 @@ class DifficultyModel:
         return out
 
     def pass_at_k(self, k: Any) -> np.ndarray:
-        """Population pass_D@k = 1 - E[(1-p)^k] for a new problem drawn from the fit (k > 0)."""
+        """Population pass_D@k = 1 - E[(1-p)^k] for a new problem drawn from the fit.
+
+        Parameters
+        ----------
+        k : array_like of float
+            Budgets k > 0 (real k allowed: the curve is smooth in k).
+
+        Returns
+        -------
+        ndarray of float
+            pass_D@k, the shape of ``k`` (0-d for a scalar).
+        """
         k_a = check_positive_k(k)
         return -np.expm1(self.log_moment(np.zeros_like(k_a), k_a))
 
@@ -1663,7 +1735,20 @@ class DifficultyModel:
         return wts[:-1], A[:, None] + c_a.ravel(), B[:, None] + d_a.ravel(), wts[-1]
 
     def posterior_pass_at_k(self, n: Any, c: Any, k: Any) -> np.ndarray:
-        """Empirical-Bayes pass@k of observed problems: 1 - E[(1-p)^k | n, c] (0 <= c <= n, k > 0)."""
+        """Empirical-Bayes pass@k of observed problems: 1 - E[(1-p)^k | n, c].
+
+        Parameters
+        ----------
+        n, c : array_like of int
+            Each problem's samples and successes (0 <= c <= n, n >= 1).
+        k : array_like of float
+            Budgets k > 0; ``n``, ``c`` and ``k`` broadcast.
+
+        Returns
+        -------
+        ndarray of float
+            The posterior pass@k, the broadcast shape (0-d for scalars).
+        """
         n_a, c_a, k_a = np.broadcast_arrays(*_posterior_iv(n, c, k))
         self._check_fitted()
         with np.errstate(all="ignore"):  # a runaway fit's exp(theta) overflows to inf, as in log_moment
@@ -1684,7 +1769,20 @@ class DifficultyModel:
 
         For the Beta-type laws each to the last digits (by conjugacy, as :meth:`posterior_pass_at_k`); their
         difference m2 - m1² is not the way to the variance where it is small against them (the forecast uses
-        :meth:`_posterior_fail_var`)."""
+        :meth:`_posterior_fail_var`).
+
+        Parameters
+        ----------
+        n, c : array_like of int
+            Each problem's samples and successes (0 <= c <= n, n >= 1).
+        k : array_like of float
+            Budgets k > 0; ``n``, ``c`` and ``k`` broadcast.
+
+        Returns
+        -------
+        (m1, m2) : tuple of two ndarrays of float
+            E[(1-p)^k | n, c] and E[(1-p)^(2k) | n, c], each the broadcast shape.
+        """
         n_a, c_a, k_a = np.broadcast_arrays(*_posterior_iv(n, c, k))
         self._check_fitted()
         with np.errstate(all="ignore"):
@@ -1738,6 +1836,16 @@ class DifficultyModel:
 
         Tends to the tail exponent α for a Beta-type left tail (Schaeffer et al. 2025) and to
         0 at a plateau (impossible mass). Central differences in log k (relative step 1e-4).
+
+        Parameters
+        ----------
+        k : array_like of float
+            Budgets k > 0.
+
+        Returns
+        -------
+        ndarray of float
+            The exponent at each k, the shape of ``k`` (0-d for a scalar).
         """
         k_a = check_positive_k(k)
         h = 1e-4
@@ -1764,6 +1872,12 @@ class DifficultyModel:
         until each holds an expected count >= 1 (from the left; a remainder joins the last group),
         its degrees of freedom (pooled bins − 1 − parameters) and an approximate p-value, NaN when
         no degree of freedom is left (then nothing is tested).
+
+        Returns
+        -------
+        dict
+            ``bins`` (list of (low, high)), ``observed`` and ``expected`` (problems per bin), ``chi2``, ``dof``,
+            ``p_value``.
         """
         self._check_fitted()
         pn, pc, pw = self.pairs_
@@ -1811,7 +1925,10 @@ class DifficultyModel:
         }
 
     def to_dict(self) -> dict[str, Any]:
-        """JSON-ready; the fitted law's name is ``difficulty_model`` (``model`` names a benchmark model everywhere)."""
+        """JSON-ready: ``difficulty_model`` (the fitted law's name; ``model`` names a benchmark model everywhere),
+        ``params``, ``se`` (None where not identified), ``loglik``, ``aic``, ``bic``, ``n_params``, ``problems``,
+        ``impossible_mass``, ``tail_exponent``, ``success``, ``message``, ``boundary``, ``unidentified``; the grid
+        mixture adds ``support`` (``p`` and ``weight`` of its atoms)."""
         self._check_fitted()
         return {
             "difficulty_model": self.name,
@@ -1853,7 +1970,18 @@ class DifficultyModel:
         return f"{type(self).__name__}({self.summary})"
 
     def density(self, p: Any) -> np.ndarray:
-        """Density of the continuous part at p in [0, 1] (without the point mass), broadcasting over ``p``."""
+        """Density of the continuous part at p in [0, 1] (without the point mass), broadcasting over ``p``.
+
+        Parameters
+        ----------
+        p : array_like of float
+            Success rates in [0, 1].
+
+        Returns
+        -------
+        ndarray of float
+            The density, the shape of ``p`` (0-d for a scalar); the grid mixture (discrete) raises.
+        """
         self._check_fitted()
         p = as_float_array(p, "p")
         if ((p < 0) | (p > 1)).any():
@@ -2245,7 +2373,18 @@ class ScaledBetaBinomial(DifficultyModel):
         For integer k whose binomial window (:func:`_binomial_window`) has at most ``_SCALED_EXACT_TERMS`` terms, the
         binomial mixture of the Beta's exact pass@i (:func:`_scaled_fail_rows`), to ~1e-15 relative; elsewhere
         1 − exp of the Pfaff series' log moment, whose log carries an absolute error of ~1e-16 of the series'
-        log Γ terms."""
+        log Γ terms.
+
+        Parameters
+        ----------
+        k : array_like of float
+            Budgets k > 0.
+
+        Returns
+        -------
+        ndarray of float
+            pass_D@k, the shape of ``k`` (0-d for a scalar).
+        """
         out = np.array(super().pass_at_k(k), dtype=np.float64)
         params = self._exact_params()
         if params is None:
@@ -2266,7 +2405,20 @@ class ScaledBetaBinomial(DifficultyModel):
         By :func:`_scaled_posterior` (the posterior as a mixture of Betas over the Pfaff index, each component's
         pass@k a binomial mixture of exact Beta pass@i: ~1e-15 relative) where that sums at most
         ``_SCALED_EXACT_TERMS`` terms per value; elsewhere (non-integer k, or both windows wide) 1 − exp of a
-        difference of the series' log moments."""
+        difference of the series' log moments.
+
+        Parameters
+        ----------
+        n, c : array_like of int
+            Each problem's samples and successes (0 <= c <= n, n >= 1).
+        k : array_like of float
+            Budgets k > 0; ``n``, ``c`` and ``k`` broadcast.
+
+        Returns
+        -------
+        ndarray of float
+            The posterior pass@k, the broadcast shape (0-d for scalars).
+        """
         n_a, c_a, k_a = np.broadcast_arrays(*_posterior_iv(n, c, k))
         plan = self._exact_plan(n_a, c_a, k_a, var=False)
         if plan is None:
@@ -2304,7 +2456,20 @@ class ScaledBetaBinomial(DifficultyModel):
 
     def posterior_fail_moments(self, n: Any, c: Any, k: Any) -> tuple[np.ndarray, np.ndarray]:
         """E[(1-p)^k | n, c] and E[(1-p)^(2k) | n, c] (for predictive variances), each a posterior-weighted sum of
-        positive terms where :meth:`_exact_plan` allows (see :meth:`_posterior_fail_var` for their difference)."""
+        positive terms where :meth:`_exact_plan` allows (see :meth:`_posterior_fail_var` for their difference).
+
+        Parameters
+        ----------
+        n, c : array_like of int
+            Each problem's samples and successes (0 <= c <= n, n >= 1).
+        k : array_like of float
+            Budgets k > 0; ``n``, ``c`` and ``k`` broadcast.
+
+        Returns
+        -------
+        (m1, m2) : tuple of two ndarrays of float
+            E[(1-p)^k | n, c] and E[(1-p)^(2k) | n, c], each the broadcast shape.
+        """
         _, m1, m2 = self._posterior_exact(n, c, k)
         return m1, m2
 
@@ -2546,6 +2711,18 @@ class GridMixture(DifficultyModel):
 
         O(atoms × bins) for any n (scipy's binomial CDF and survival function; the survival
         function where the CDF is above 1/2, so a bin far in the upper tail keeps its digits).
+
+        Parameters
+        ----------
+        ns : sequence of int
+            The n of each row (>= 1).
+        bounds : sequence of sequences of int
+            One increasing sequence of bin edges per n, from 0 to that n + 1.
+
+        Returns
+        -------
+        list of ndarray of float
+            One array per n, of that row's bins' probabilities.
         """
         self._check_fitted()
         return [self._cdf_bins(n, b) for n, b in _pmf_bins_many_iv(ns, bounds)]
@@ -2667,14 +2844,28 @@ class DifficultyFits:
         return tuple(self.fits)
 
     def _benchmark_model(self, model: Any) -> Any:
-        """``model`` (a benchmark model's name), or the error for a difficulty model's name passed in its place."""
+        """``model`` (a benchmark model's name), or the error for a difficulty model's name passed in its
+        place."""
         if isinstance(model, str) and model in DIFFICULTY_MODELS and model not in self.fits:
             raise PasscurveError(f"unknown model {model!r}; models present: {', '.join(self.fits)} "
                                  f"(`model` names the benchmark model; every fitted difficulty model is drawn)")
         return model
 
     def best(self, model: str, criterion: str = "aic") -> DifficultyModel:
-        """The fit with the smallest AIC (or BIC) for one benchmark model (npmle excluded)."""
+        """The fit with the smallest AIC (or BIC) for one benchmark model (npmle excluded; among the converged fits
+        when any converged).
+
+        Parameters
+        ----------
+        model : str
+            A benchmark model's name (not a difficulty model's).
+        criterion : {"aic", "bic"}, default "aic"
+
+        Returns
+        -------
+        DifficultyModel
+            The chosen fitted law.
+        """
         model = self.models[pick_model(self.models, self._benchmark_model(model))]
         check_choice(criterion, "criterion", ("aic", "bic"), quoted=True)
         cands = {k: v for k, v in self.fits[model].items() if k != "npmle" and v.success_}
@@ -2698,6 +2889,8 @@ class DifficultyFits:
         return res
 
     def to_frame(self) -> Any:
+        """pandas DataFrame, one row per (model, difficulty_model): ``loglik``, ``aic``, ``bic``, ``success``,
+        ``impossible_mass``, ``tail_exponent`` and each parameter with its ``<name>_se``."""
         pd = pandas_module()
 
         rows = []
@@ -2712,7 +2905,17 @@ class DifficultyFits:
         return pd.DataFrame(rows)
 
     def plot(self, model: str | None = None) -> Any:
-        """Observed vs expected counts of c per dyadic bin (log scale), one line per fit."""
+        """Observed vs expected counts of c per dyadic bin (log scale), one line per fit.
+
+        Parameters
+        ----------
+        model : str, optional
+            The benchmark model shown (default the first).
+
+        Returns
+        -------
+        plotly.graph_objects.Figure
+        """
         import plotly.graph_objects as go
 
         model = self.models[0 if model is None else pick_model(self.models, self._benchmark_model(model))]

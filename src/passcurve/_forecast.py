@@ -153,7 +153,8 @@ def _data_curve(n: np.ndarray, c: np.ndarray, ks: np.ndarray, w: np.ndarray | No
 
 
 def _pass_mean(n: np.ndarray, c: np.ndarray, K: int, design: Any = None, w: np.ndarray | None = None) -> float:
-    """The data's own (weighted) estimate of pass_D@K: unbiased pass@K, or the design's stopping-time estimate."""
+    """The data's own (weighted) estimate of pass_D@K: unbiased pass@K, or the design's stopping-time
+    estimate."""
     return float(_data_curve(n, c, np.array([K]), w, design=design)[0])
 
 
@@ -400,6 +401,9 @@ class ForecastResult:
     _state: Any = field(default=None, repr=False)
 
     def to_dict(self) -> dict[str, Any]:
+        """JSON-ready: ``forecasts`` (one record per (model, k): ``pass_at_k``, ``low``, ``high``, ``method``,
+        ``observed``), ``fits`` (per model: ``weights``, ``cv_rmse``, ``candidates``, ``fits``),
+        ``confidence_level`` and ``scope``."""
         rows = []
         obs = np.full(self.pass_at_k.shape, np.nan) if self.observed is None else self.observed
         for i, m in enumerate(self.models):
@@ -429,10 +433,17 @@ class ForecastResult:
         return out
 
     def to_frame(self) -> Any:
+        """pandas DataFrame of ``forecasts``: columns ``model``, ``k``, ``pass_at_k``, ``low``, ``high``,
+        ``method``, ``observed``."""
         return records_frame(self.to_dict()["forecasts"])
 
     def plot(self) -> Any:
-        """Forecast with its interval band against K (log axis), one line per model."""
+        """Forecast with its interval band against K (log axis), one line per model.
+
+        Returns
+        -------
+        plotly.graph_objects.Figure
+        """
         import plotly.graph_objects as go
 
         fig = go.Figure()
@@ -447,8 +458,21 @@ class ForecastResult:
         return fig
 
     def k_for(self, target: float, model: str | None = None) -> KForResult:
-        """The K at which the forecast reaches ``target`` (see :func:`k_for`); ``model`` may be omitted only when
-        the result holds one model."""
+        """The K at which the forecast reaches ``target`` (see :func:`k_for`).
+
+        Parameters
+        ----------
+        target : float in (0, 1)
+            The pass_D@K to reach.
+        model : str, optional
+            May be omitted only when the result holds one model.
+
+        Returns
+        -------
+        KForResult
+            ``k`` with its interval ``low``/``high`` (inf where the target is not reached), ``reachable``,
+            ``ceiling``.
+        """
         return _k_for_state(self, target, model)
 
 
@@ -481,7 +505,9 @@ class KForResult:
         return json_safe(self._record())
 
     def to_frame(self) -> Any:
-        """One row of the same fields, with inf (not null) where the target is not reached: float columns."""
+        """One row of the ``to_dict()`` fields (``model``, ``target``, ``k``, ``low``, ``high``,
+        ``reachable``, ``ceiling``, ``method``, ``confidence_level``, ``observed_k``, ``note``), with inf (not
+        null) where the target is not reached: float columns."""
         pd = pandas_module()
 
         return pd.DataFrame([self._record()])
@@ -495,6 +521,12 @@ class KForResult:
         }
 
     def plot(self) -> Any:
+        """The K found, with its interval, at the target (log K axis).
+
+        Returns
+        -------
+        plotly.graph_objects.Figure
+        """
         import plotly.graph_objects as go
 
         fig = go.Figure(go.Scatter(x=[self.k], y=[self.target], mode="markers",

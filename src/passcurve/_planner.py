@@ -898,6 +898,9 @@ class PlanResult:
         return [s["model"] for s in self.summary]
 
     def to_dict(self) -> dict[str, Any]:
+        """JSON-ready: ``method``, ``k``, ``budget``, ``batch``, ``summary`` (one record per model: problems,
+        samples so far and new, the prior and the forecasts with their SDs), ``allocation`` (``model``,
+        ``problem``, ``n``, ``c``, ``p_hat``, ``additional`` lists) and ``warnings``."""
         return {
             "method": self.method,
             "k": int(self.k),
@@ -916,12 +919,18 @@ class PlanResult:
         }
 
     def to_frame(self) -> Any:
-        """One row per (model, problem): n, c, p_hat, additional."""
+        """pandas DataFrame, one row per (model, problem): columns ``model``, ``problem``, ``n``, ``c``,
+        ``p_hat``, ``additional``."""
         pd = pandas_module()
         return pd.DataFrame(self.to_dict()["allocation"])
 
     def plot(self) -> Any:
-        """Scatter of new samples against the estimated success rate (log x), one trace per model."""
+        """Scatter of new samples against the estimated success rate (log x), one trace per model.
+
+        Returns
+        -------
+        plotly.graph_objects.Figure
+        """
         import plotly.graph_objects as go
 
         fig = go.Figure()
@@ -1116,7 +1125,8 @@ class Planner:
             )
 
     def __repr__(self) -> str:
-        """One line: the design and the counts so far (the default was ``<passcurve._planner.Planner object at ...>``)."""
+        """One line: the design and the counts so far (the default was ``<passcurve._planner.Planner object at
+        ...>``)."""
         return (f"Planner(method={self.method!r}, k={self.k}, problems={len(self.problems)}, "
                 f"samples={int(self.n_.sum())}, successes={int(self.c_.sum())})")
 
@@ -1126,7 +1136,19 @@ class Planner:
         ``problem`` is one id (then ``outcomes`` holds that problem's new samples) or a
         sequence of ids with one outcome each (as returned by :meth:`next`). No outcomes (an
         empty ``outcomes``, with an empty id list: :meth:`next` returns ``[]`` once every
-        problem is at ``max_n``) records nothing. Returns self.
+        problem is at ``max_n``) records nothing.
+
+        Parameters
+        ----------
+        problem : id or sequence of ids
+            One problem id, or one id per outcome.
+        outcomes : array_like of bool or 0/1
+            The new samples' verdicts.
+
+        Returns
+        -------
+        Planner
+            ``self``, updated (so calls chain).
         """
         out = np.asarray(outcomes)
         if out.dtype == bool:
@@ -1156,6 +1178,18 @@ class Planner:
         """Record aggregated new samples: ``n`` more draws with ``c`` successes per problem id.
 
         An empty id list with empty ``n`` and ``c`` records nothing (as :meth:`update` does).
+
+        Parameters
+        ----------
+        problem : sequence of ids
+            The problems sampled, each once.
+        n, c : array_like of int, shape (len(problem),)
+            New samples and new successes per problem (0 <= c <= n).
+
+        Returns
+        -------
+        Planner
+            ``self``, updated.
         """
         idx = self._resolve(problem)
         if idx.size == 0 and np.size(n) == 0 and np.size(c) == 0:
@@ -1177,7 +1211,14 @@ class Planner:
 
     # ------------------------------------------------------------------ model
     def fit_prior(self) -> Any:
-        """Refit the difficulty prior on the current counts (or return the fixed prior)."""
+        """Refit the difficulty prior on the current counts (or return the fixed prior).
+
+        Returns
+        -------
+        BetaPrior or the fixed prior
+            The prior now in use (also stored as ``prior_``): its ``alpha``, ``beta``, ``impossible`` mass and
+            the fit's ``success`` and ``message``; the uniform Beta(1, 1) while fewer than two problems are sampled.
+        """
         if self._fixed_prior is not None:
             self.prior_ = self._fixed_prior
             self.warnings_ = []
@@ -1221,17 +1262,22 @@ class Planner:
     def forecast(self, k: int | None = None) -> dict[str, Any]:
         """Current estimates of pass_D@K (all valid under adaptive sampling except ``naive``).
 
-        Returns a dict with ``posterior`` (weighted mean of per-problem posterior means of
-        1-(1-p_i)^K: empirical Bayes under the refitted prior), ``posterior_sd`` (its
-        posterior SD given the prior), ``bayes`` and ``bayes_sd`` (hierarchical Bayes: the
-        Beta prior's parameters integrated out under the planner's hyperprior, see
-        :func:`hierarchical_pass_at_k`; the SD includes the prior's uncertainty), ``population`` (the fitted prior's pass_D@K for a new
-        problem), ``prefix`` (Chen's unbiased estimator on the initial, non-adaptive counts,
-        when K <= every initial n, else None) and ``naive`` (Chen's estimator on all counts:
-        biased once n depends on outcomes; None when K > some n).
+        Parameters
+        ----------
+        k : int, optional
+            The K of the forecast (default the planner's ``k``), so that the loop's counts give pass_D@K at
+            any other K too (the plan itself stays aimed at the planner's ``k``).
 
-        ``k`` (default the planner's ``k``): the K of the forecast, so that the loop's counts
-        give pass_D@K at any other K too (the plan itself stays aimed at the planner's ``k``).
+        Returns
+        -------
+        dict
+            ``k``; ``posterior`` (weighted mean of per-problem posterior means of 1-(1-p_i)^K: empirical Bayes
+            under the refitted prior) and ``posterior_sd`` (its posterior SD given the prior); ``bayes`` and
+            ``bayes_sd`` (hierarchical Bayes: the Beta prior's parameters integrated out under the planner's
+            hyperprior, see :func:`hierarchical_pass_at_k`; the SD includes the prior's uncertainty);
+            ``population`` (the fitted prior's pass_D@K for a new problem); ``prefix`` (Chen's unbiased
+            estimator on the initial, non-adaptive counts, when K <= every initial n, else None) and ``naive``
+            (Chen's estimator on all counts: biased once n depends on outcomes; None when K > some n).
         """
         from ._estimators import pass_at_k
 
@@ -1266,7 +1312,13 @@ class Planner:
         return out
 
     def p_hat(self) -> np.ndarray:
-        """Posterior mean success rate of each problem, E[p | n, c] = M(c+1, d)/M(c, d)."""
+        """Posterior mean success rate of each problem, E[p | n, c] = M(c+1, d)/M(c, d) under the current prior.
+
+        Returns
+        -------
+        ndarray of float, shape (problems,)
+            In the order of ``problems``.
+        """
         prior = self.fit_prior()
         c, d = self.c_.astype(np.float64), (self.n_ - self.c_).astype(np.float64)
         return np.exp(prior.log_moment(c + 1, d) - prior.log_moment(c, d))
@@ -1281,12 +1333,29 @@ class Planner:
         method: str | None = None,
         hedge: float | None = None,
     ) -> np.ndarray:
-        """New samples per problem (ndarray of int, multiples of ``batch``, summing to <= budget).
+        """New samples per problem for a budget, by the planner's rule.
 
-        ``horizon`` (default ``budget``) is the largest look-ahead of the passcurve rule: in
-        an online loop pass the whole remaining budget so that very hard problems, which
-        need many samples before they inform the forecast, are not starved. ``method`` and
-        ``hedge`` override the planner's rule and defensive share for this call.
+        Parameters
+        ----------
+        budget : int
+            Samples to place (>= 1).
+        batch : int, default 1
+            Each problem gets a multiple of ``batch``.
+        horizon : int, optional
+            The largest look-ahead of the passcurve rule (default ``budget``): in an online loop pass the
+            whole remaining budget so that very hard problems, which need many samples before they inform
+            the forecast, are not starved.
+        method : str, optional
+            One of "hierarchical", "passcurve", "fewest-successes", "variance-optimal", "uniform": overrides the
+            planner's rule for this call.
+        hedge : float in [0, 1], optional
+            Overrides the planner's defensive share (spread uniformly) for this call.
+
+        Returns
+        -------
+        ndarray of int, shape (problems,)
+            New samples per problem (multiples of ``batch``, summing to <= budget; 0 where ``max_n`` is reached
+            or the weight is 0).
         """
         budget, batch, horizon, method, hedge = _allocate_iv(budget, batch, horizon, method, hedge)
         method = self.method if method is None else method
@@ -1329,15 +1398,37 @@ class Planner:
     def next(self, batch: int = 1, *, horizon: int | None = None) -> list[str]:
         """Ids of the next ``batch`` samples to draw (a problem may repeat), in problem order.
 
-        ``horizon``: the samples still to come in the whole loop (look-ahead of the
-        ``passcurve``/``hierarchical`` rules; default ``batch``).
+        Parameters
+        ----------
+        batch : int, default 1
+            How many samples to ask for.
+        horizon : int, optional
+            The samples still to come in the whole loop (look-ahead of the ``passcurve``/``hierarchical``
+            rules; default ``batch``).
+
+        Returns
+        -------
+        list of str
+            One problem id per sample (``[]`` once every problem is at ``max_n``); pass them, with the
+            verdicts, to :meth:`update`.
         """
         # here the size of the request is `batch` (allocate calls it budget; its errors would name that)
         alloc = self.allocate(check_positive_int(batch, "batch"), horizon=horizon)
         return [self.problems[i] for i in np.repeat(np.arange(alloc.size), alloc)]
 
     def expected_sd(self, additional: Any) -> float:
-        """Expected posterior SD of the forecast after drawing ``additional`` samples per problem."""
+        """Expected posterior SD of the forecast after drawing ``additional`` samples per problem.
+
+        Parameters
+        ----------
+        additional : array_like of int, shape (problems,)
+            New samples per problem (>= 0), e.g. :meth:`allocate`'s answer.
+
+        Returns
+        -------
+        float
+            The expected posterior SD of pass_D@k (the planner's k) under the current prior.
+        """
         add = as_int_array(additional, "additional", minimum=0).ravel()
         if add.size != len(self.problems):
             raise PasscurveError(

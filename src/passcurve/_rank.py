@@ -108,7 +108,19 @@ class RankResult:
     tau: float | None = None
 
     def table(self, j: int = 0) -> list[dict[str, Any]]:
-        """The leaderboard at the j-th k (0 <= j < len(k)), best first: one dict per model."""
+        """The leaderboard at the j-th k, best first.
+
+        Parameters
+        ----------
+        j : int, default 0
+            Index into ``k`` (0 <= j < len(k)).
+
+        Returns
+        -------
+        list of dict
+            One per model: ``model``, ``estimate``, ``low``, ``high``, ``rank``, ``rank_low``, ``rank_high``,
+            ``better_than``.
+        """
         j = check_positive_int(j, "j", minimum=0, maximum=self.estimate.shape[1] - 1)
         order = np.lexsort((np.arange(len(self.models)), -self.estimate[:, j]))
         rows = []
@@ -126,7 +138,9 @@ class RankResult:
         return rows
 
     def to_dict(self) -> dict[str, Any]:
-        """JSON-ready: settings and, per k, the leaderboard (best first)."""
+        """JSON-ready: ``metric``, ``confidence_level``, ``n_resamples``, ``problems``, ``dropped``, ``ranks``
+        (per k: ``k``, ``critical`` and ``models``, the :meth:`table`) and ``warnings``; ``tau`` and
+        ``design`` when set."""
         out: dict[str, Any] = {
             "metric": self.metric,
             **({} if self.tau is None else {"tau": self.tau}),
@@ -144,14 +158,24 @@ class RankResult:
         return out
 
     def to_frame(self) -> Any:
-        """pandas DataFrame, one row per (k, model), best first within each k."""
+        """pandas DataFrame, one row per (k, model), best first within each k: ``k``, ``model``, ``estimate``,
+        ``low``, ``high``, ``rank``, ``rank_low``, ``rank_high``."""
         rows = [{"k": int(k), **{c: v for c, v in r.items() if c != "better_than"}}
                 for j, k in enumerate(self.k) for r in self.table(j)]
         return records_frame(rows)
 
     def plot(self, k: int | None = None) -> Any:
-        """plotly Figure at one k (default the first): estimates with intervals, best on top, and
-        each model's rank interval."""
+        """Estimates with intervals at one k, best on top, and each model's rank interval.
+
+        Parameters
+        ----------
+        k : int, optional
+            One of the result's k (default the first).
+
+        Returns
+        -------
+        plotly.graph_objects.Figure
+        """
         import plotly.graph_objects as go
 
         j = 0 if k is None else int(np.flatnonzero(self.k == k)[0]) if (self.k == k).any() else -1

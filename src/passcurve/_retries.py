@@ -125,7 +125,8 @@ class RetryResult:
     warnings: tuple[str, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
-        """JSON-ready: per model the test and ``curve`` rows {budget, completion, pass_at_k, attempt_rate, ...}."""
+        """JSON-ready: per model the test and ``curve`` rows {budget, completion, pass_at_k, attempt_rate,
+        ...}."""
         out = []
         for i, m in enumerate(self.models):
             rows = []
@@ -162,10 +163,17 @@ class RetryResult:
         return res
 
     def to_frame(self) -> Any:
+        """Long pandas DataFrame, one row per (model, budget b): ``model``, ``budget``, ``completion``,
+        ``known``, ``pass_at_k``, ``attempt_rate``, ``expected_rate``, ``attempts_at``."""
         return long_frame(self.to_dict())
 
     def plot(self) -> Any:
-        """plotly Figure: completion within b attempts against pass@b (exchangeable attempts)."""
+        """Completion within b attempts against pass@b (exchangeable attempts), per model.
+
+        Returns
+        -------
+        plotly.graph_objects.Figure
+        """
         import plotly.graph_objects as go
 
         fig = go.Figure()

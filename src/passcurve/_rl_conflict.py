@@ -186,7 +186,8 @@ class ConflictResult:
     warnings: tuple[str, ...] = field(default_factory=tuple)
 
     def to_dict(self) -> dict[str, Any]:
-        """JSON-ready: k*, the curve over k, and per-prompt (p, agreement)."""
+        """JSON-ready: ``k_star``, ``negative_fraction``, ``grad_j1_norm``, ``curve`` (per k: ``k``,
+        ``inner``, ``cosine``, ``norm``) and ``prompts`` (per prompt: ``p``, ``agreement``, ``weight``)."""
         out: dict[str, Any] = {
             "k_star": _json(self.k_star),
             "negative_fraction": float(self.negative_fraction),
@@ -205,13 +206,18 @@ class ConflictResult:
         return out
 
     def to_frame(self) -> Any:
-        """pandas DataFrame: one row per k (k, inner, cosine, norm)."""
+        """pandas DataFrame, one row per k: columns ``k``, ``inner``, ``cosine``, ``norm``."""
         pd = pandas_module()
 
         return pd.DataFrame({"k": self.k, "inner": self.inner, "cosine": self.cosine, "norm": self.norm})
 
     def plot(self) -> Any:
-        """Plotly figure: ⟨∇J_k, ∇J_1⟩ against k (log axis), with k* marked."""
+        """⟨∇J_k, ∇J_1⟩ against k (log axis), with k* marked.
+
+        Returns
+        -------
+        plotly.graph_objects.Figure
+        """
         import plotly.graph_objects as go
 
         fig = go.Figure()

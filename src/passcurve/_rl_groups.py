@@ -288,7 +288,9 @@ class DeadGroupsResult:
     warnings: tuple[str, ...] = field(default_factory=tuple)
 
     def to_dict(self) -> dict[str, Any]:
-        """JSON-ready: per model the fit, the group size needed, and one row per G."""
+        """JSON-ready: ``models``, one record per model (``model``, ``mean_rate``, ``fit``, ``target_live``,
+        ``group_size_needed`` and ``groups``, per G: ``group_size``, ``observed_dead``, ``independent_dead``,
+        ``fitted_dead``, ``observed_live``, ``problems``)."""
         out = []
         for i, m in enumerate(self.models):
             rows = []
@@ -324,7 +326,8 @@ class DeadGroupsResult:
         return res
 
     def to_frame(self) -> Any:
-        """Long pandas DataFrame: one row per (model, group size)."""
+        """Long pandas DataFrame, one row per (model, group size): ``model``, ``mean_rate``, ``group_size``,
+        ``observed_dead``, ``independent_dead``, ``fitted_dead``, ``observed_live``, ``problems``."""
         rows = []
         for entry in self.to_dict()["models"]:
             for r in entry["groups"]:
@@ -332,7 +335,12 @@ class DeadGroupsResult:
         return records_frame(rows)
 
     def plot(self) -> Any:
-        """Plotly figure: dead fraction against G, observed vs the two predictions."""
+        """Dead fraction against G, observed vs the two predictions, per model.
+
+        Returns
+        -------
+        plotly.graph_objects.Figure
+        """
         import plotly.graph_objects as go
 
         fig = go.Figure()

@@ -124,6 +124,9 @@ class ConflictToyResult:
         ]
 
     def to_dict(self) -> dict[str, Any]:
+        """JSON-ready: ``k``, ``easy``, ``hard``, ``params`` (the call's settings, ``seed`` included),
+        ``summary`` (per run: pass@1 and pass@k before and after, the lowest pass@1), ``k_star_at_start`` and
+        ``curves`` (per run: ``pass_at_1``, ``pass_at_k``, ``k_schedule`` per step)."""
         return {
             "k": self.k,
             "easy": self.easy,
@@ -142,7 +145,7 @@ class ConflictToyResult:
         }
 
     def to_frame(self) -> Any:
-        """Long pandas DataFrame: one row per (run, step)."""
+        """Long pandas DataFrame, one row per (run, step): ``run``, ``step``, ``pass_at_1``, ``pass_at_<k>``."""
         pd = pandas_module()
 
         frames = []
@@ -160,7 +163,12 @@ class ConflictToyResult:
         return pd.concat(frames, ignore_index=True)
 
     def plot(self) -> Any:
-        """Plotly figure: pass@1 (left) and pass@k (right) against step, one line per run."""
+        """pass@1 (left) and pass@k (right) against step, one line per run.
+
+        Returns
+        -------
+        plotly.graph_objects.Figure
+        """
         import plotly.graph_objects as go
         from plotly.subplots import make_subplots
 

@@ -163,7 +163,20 @@ class PowerLawResult:
     warnings: tuple[str, ...] = field(default_factory=tuple)
 
     def predict(self, k: Any, model: str | None = None) -> np.ndarray:
-        """pass_D@k = exp(-a k^(-b)) from the fit (all models (M, K), or one model (K,)); k > 0."""
+        """pass_D@k = exp(-a k^(-b)) from the fit.
+
+        Parameters
+        ----------
+        k : array_like of float
+            Budgets k > 0.
+        model : str, optional
+            One model (default all).
+
+        Returns
+        -------
+        ndarray of float
+            Shape (models, K) for all models, (K,) for one (K = the number of k).
+        """
         k = check_positive_k(k)
         i = None if model is None else pick_model(self.models, model)  # a name given is checked as everywhere
         vals = np.exp(-self.a[:, None] * k.ravel()[None, :] ** (-self.b[:, None]))
@@ -191,11 +204,23 @@ class PowerLawResult:
 
         A constant local slope means a power law; a slope that grows with k means the curve
         falls faster than the power law (no heavy tail), one that shrinks means a plateau.
+
+        Parameters
+        ----------
+        model : str, optional
+            May be omitted only when the result holds one model.
+
+        Returns
+        -------
+        (k, b) : tuple of ndarray
+            As :func:`passcurve.local_slope`: the k where 0 < pass@k < 1 and the exponent there.
         """
         i = pick_model(self.models, model)
         return local_slope(self.k[i], self.pass_at_k[i])
 
     def to_dict(self) -> dict[str, Any]:
+        """JSON-ready: ``power_laws`` (one record per model: ``a``, ``b``, ``a_se``, ``b_se``, ``r2``,
+        ``k_min``, ``k_max``, ``points``, ``concave_from``) and ``convention`` (the law's formula)."""
         rows = []
         for i, m in enumerate(self.models):
             rows.append(
@@ -218,10 +243,17 @@ class PowerLawResult:
         return out
 
     def to_frame(self) -> Any:
+        """pandas DataFrame of ``power_laws``: columns ``model``, ``a``, ``b``, ``a_se``, ``b_se``, ``r2``,
+        ``k_min``, ``k_max``, ``points``, ``concave_from``."""
         return records_frame(self.to_dict()["power_laws"])
 
     def plot(self) -> Any:
-        """-log pass_D@k against k on log-log axes, observed points and fitted lines."""
+        """-log pass_D@k against k on log-log axes, observed points and fitted lines.
+
+        Returns
+        -------
+        plotly.graph_objects.Figure
+        """
         import plotly.graph_objects as go
 
         fig = go.Figure()

@@ -55,7 +55,18 @@ class ModelSpec:
             raise PasscurveError(f"`impossible` must be in [0, 1) (got impossible={v!r})")
 
     def true_pass_at_k(self, k: Any) -> np.ndarray:
-        r"""Population pass_D@k = (1 - π0)(1 - B(α, β + k)/B(α, β)) under the model's distribution (k > 0)."""
+        """Population pass_D@k = (1 - π0)(1 - B(α, β + k)/B(α, β)) under the model's distribution.
+
+        Parameters
+        ----------
+        k : array_like of float
+            Budgets k > 0.
+
+        Returns
+        -------
+        ndarray of float
+            The shape of ``k`` (0-d for a scalar).
+        """
         k = check_positive_k(k)
         ratio = np.exp(special.betaln(self.alpha, self.beta + k) - special.betaln(self.alpha, self.beta))
         return (1.0 - self.impossible) * (1.0 - ratio)
@@ -92,7 +103,18 @@ class SimulatedBenchmark:
     meta: dict[str, Any] = field(default_factory=dict)
 
     def true_pass_at_k(self, k: Any) -> dict[str, np.ndarray]:
-        """pass_D@k of the *drawn* problems, exactly: mean_i 1 - (1 - p_i)^k, per model (k > 0)."""
+        """pass_D@k of the *drawn* problems, exactly: mean_i 1 - (1 - p_i)^k, per model.
+
+        Parameters
+        ----------
+        k : array_like of float
+            Budgets k > 0.
+
+        Returns
+        -------
+        dict of str to ndarray
+            Per model, pass_D@k at each k (shape (K,)).
+        """
         k = np.atleast_1d(check_positive_k(k))
         out = {}
         for name, _ in self.counts.groups():

@@ -90,10 +90,22 @@ class VerifierResult:
         return res
 
     def to_frame(self) -> Any:
+        """Long pandas DataFrame, one row per (model, k): ``model``, ``k``, ``pass_base``, ``pass_strict``,
+        ``inflation``, ``absolute_gap``."""
         return long_frame(self.to_dict())
 
     def plot(self, *, log_k: bool = True) -> Any:
-        """plotly Figure of the relative drop 1 - pass_strict@k / pass_base@k against k."""
+        """The relative drop 1 - pass_strict@k / pass_base@k against k, per model.
+
+        Parameters
+        ----------
+        log_k : bool, default True
+            A logarithmic k axis.
+
+        Returns
+        -------
+        plotly.graph_objects.Figure
+        """
         import plotly.graph_objects as go
 
         fig = go.Figure()

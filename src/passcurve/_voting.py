@@ -656,7 +656,19 @@ class AnswerTallies:
         return [str(self.model[i]) for i in np.sort(idx)]
 
     def problem_tallies(self, i: int) -> tuple[np.ndarray, int, int]:
-        """(tallies in first-appearance order, gold index or -1, abstentions) of problem i."""
+        """The tallies of problem ``i``.
+
+        Parameters
+        ----------
+        i : int
+            A problem index (negative counts from the end).
+
+        Returns
+        -------
+        (tallies, gold, abstentions) : tuple of (ndarray of int, int, int)
+            The answers' counts in first-appearance order, the gold answer's index among them (or -1 when the
+            gold answer was never sampled) and the number of abstentions.
+        """
         if isinstance(i, bool) or not isinstance(i, int | np.integer) or not -len(self) <= i < len(self):
             raise PasscurveError(f"`i` must be a problem index in [0, {len(self)}) (got {i!r})")
         i = int(i) % len(self)
@@ -666,7 +678,16 @@ class AnswerTallies:
 
     def select_models(self, models: Sequence[str]) -> AnswerTallies:
         """The problems of these models, in the order named; raises for an unknown name (listing those present),
-        as :meth:`passcurve.Counts.select_models` does."""
+        as :meth:`passcurve.Counts.select_models` does.
+
+        Parameters
+        ----------
+        models : sequence of str
+
+        Returns
+        -------
+        AnswerTallies
+        """
         from ._counts import models_rows
 
         keep = models_rows(self.model, models)  # problem indices, model by model as named
@@ -687,7 +708,12 @@ class AnswerTallies:
         )
 
     def to_counts(self) -> Any:
-        """:class:`passcurve.Counts` with c = samples giving the gold answer."""
+        """:class:`passcurve.Counts` with c = samples giving the gold answer.
+
+        Returns
+        -------
+        Counts
+        """
         from ._counts import Counts
 
         return Counts.from_arrays(self.n, self.c, problem=self.problem, model=self.model, source=self.source)
@@ -707,8 +733,26 @@ class AnswerTallies:
         """Build from one row per (model, problem, distinct answer), already in first-appearance order
         within each problem and contiguous per problem (as the DuckDB aggregation returns them).
 
-        ``abstain`` maps a problem (a (model, problem) pair when ``model`` is given) to its number of abstentions
-        (samples without an answer), or None; every problem it names needs an answer row.
+        Parameters
+        ----------
+        problem : sequence of ids
+            The problem of each row.
+        count : array_like of int
+            How many samples gave the row's answer (>= 1).
+        is_gold : array_like of bool
+            Whether the row's answer is the reference (at most one per problem).
+        model : sequence of ids, optional
+            The model of each row (default one model, "model").
+        answer : sequence, optional
+            The answers themselves (kept for display).
+        abstain : mapping, optional
+            A problem (a (model, problem) pair when ``model`` is given) to its number of abstentions (samples
+            without an answer); every problem it names needs an answer row.
+        source : str, default "arrays"
+
+        Returns
+        -------
+        AnswerTallies
         """
         if not isinstance(source, str):
             raise PasscurveError(f"`source` must be a string (got {show_value(source)})")
@@ -770,7 +814,24 @@ class AnswerTallies:
         _name: str = "answers",
     ) -> AnswerTallies:
         """Tally Python sequences: ``answers[i]`` are the sampled answers of problem i, ``gold[i]`` its
-        reference. None/NaN answers abstain; a missing gold or mixed answer types is an error."""
+        reference. None/NaN answers abstain; a missing gold or mixed answer types is an error.
+
+        Parameters
+        ----------
+        answers : sequence of sequences
+            One sequence of sampled answers per problem.
+        gold : sequence
+            One reference answer per problem.
+        problem : sequence of ids, optional
+            One id per problem (default "0", "1", ...).
+        model : str or sequence of ids, optional
+            One name for all problems or one per problem (default "model").
+        source : str, default "arrays"
+
+        Returns
+        -------
+        AnswerTallies
+        """
         answers, gold, problem, model = _answers_iv(answers, gold, problem, model, _name)
         offsets = [0]
         count: list[int] = []
@@ -822,7 +883,8 @@ def _what(x: Any) -> str:
 
 def _answers_iv(answers: Any, gold: Any, problem: Any, model: Any,
                 name: str = "answers") -> tuple[list, list, np.ndarray, np.ndarray]:
-    """The answer lists and their gold answers, checked; ``name`` is the caller's argument (vote's is ``data``)."""
+    """The answer lists and their gold answers, checked; ``name`` is the caller's argument (vote's is
+    ``data``)."""
     if not _is_sequence(answers):
         raise PasscurveError(f"`{name}` must be a sequence (one per problem) of sequences of answers "
                              f"(got {_what(answers)})")
@@ -1018,7 +1080,8 @@ class VoteResult:
     warnings: tuple[str, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
-        """JSON-ready: ``{"ties", "models": [{"model", "accuracy", ..., "curve": [{"k", "maj_at_k", ...}]}]}``."""
+        """JSON-ready: ``{"ties", "models": [{"model", "accuracy", ..., "curve": [{"k", "maj_at_k",
+        ...}]}]}``."""
         models = []
         for i, m in enumerate(self.models):
             pts = []
@@ -1036,11 +1099,23 @@ class VoteResult:
         return out
 
     def to_frame(self) -> Any:
-        """Long pandas DataFrame: one row per (model, k)."""
+        """Long pandas DataFrame, one row per (model, k): ``model``, ``k``, ``maj_at_k``, ``pass_at_k``,
+        ``selection_loss``, ``independent_maj_at_k``, ``correlation_cost``, ``maj_at_k_se``,
+        ``selection_loss_se``."""
         return long_frame(self.to_dict())
 
     def plot(self, *, log_k: bool = True) -> Any:
-        """plotly Figure: pass@k (coverage), maj@k and the independent-voter prediction against k."""
+        """pass@k (coverage), maj@k and the independent-voter prediction against k, per model.
+
+        Parameters
+        ----------
+        log_k : bool, default True
+            A logarithmic k axis.
+
+        Returns
+        -------
+        plotly.graph_objects.Figure
+        """
         import plotly.graph_objects as go
 
         fig = go.Figure()

@@ -110,7 +110,8 @@ ID_COLUMN = {"problem": "problem-id column", "model": "model column", "attempt":
 
 
 def missing_value_error(source: str, role: str, col: str, row: dict[str, Any]) -> PasscurveError:
-    """A missing id (NULL, NaN or blank), attempt id or correctness value (``role`` "correct"), quoting ``row``."""
+    """A missing id (NULL, NaN or blank), attempt id or correctness value (``role`` "correct"), quoting
+    ``row``."""
     if role == "correct":
         return PasscurveError(
             f"{source}: correctness column {col!r} has a missing value (null/NaN), e.g. row {_fmt_row(row)}"
@@ -315,7 +316,17 @@ class Samples:
 
     def query(self, sql: str) -> duckdb.DuckDBPyRelation:
         """A DuckDB relation for ``sql``, where ``samples`` is the canonical per-sample table and
-        ``src`` the raw input (e.g. ``SELECT model, problem, answer, count(*) FROM samples GROUP BY ALL``)."""
+        ``src`` the raw input (e.g. ``SELECT model, problem, answer, count(*) FROM samples GROUP BY ALL``).
+
+        Parameters
+        ----------
+        sql : str
+            A DuckDB SQL query over ``samples`` and ``src``.
+
+        Returns
+        -------
+        duckdb.DuckDBPyRelation
+        """
         full = f"WITH samples AS ({self._sql}) {sql}" if self.layout == "samples" else sql
         return self._src.query(full)
 
@@ -333,10 +344,20 @@ class Samples:
                models: Sequence[str] | None = None) -> Counts:
         """Aggregate to :class:`passcurve.Counts` inside DuckDB (validating on the way).
 
-        ``check_duplicates=False`` skips the duplicate (problem, attempt) check, which reads
-        the attempt column (about 1.1x the time of a bare GROUP BY on large Parquet files; see docs/data.md).
-        ``models`` keeps those models only, after the checks (an unknown name is an error listing the models
-        present); the stopping-time evidence (``meta["stopping_time"]``) and its warning are about them alone.
+        Parameters
+        ----------
+        progress : callable, optional
+            ``progress(percent)``, called as DuckDB reads a large input (``cli_progress`` draws a bar).
+        check_duplicates : bool, default True
+            False skips the duplicate (problem, attempt) check, which reads the attempt column (about 1.1x
+            the time of a bare GROUP BY on large Parquet files; see docs/data.md).
+        models : sequence of str, optional
+            Keep those models only, after the checks (an unknown name is an error listing the models present);
+            the stopping-time evidence (``meta["stopping_time"]``) and its warning are about them alone.
+
+        Returns
+        -------
+        Counts
         """
         if self.layout == "counts":
             counts = self._counts_from_counts(models)
