@@ -336,6 +336,10 @@ C2 = pc.Counts.from_arrays([10] * 6, [1, 2, 3, 4, 5, 6], problem=["a", "b", "c"]
          r"^`p` applies only without pilot `counts` \(the pilot's own variances are used\)$"),
         (lambda: pc.power_analysis(0.05, 1, counts=C2, a="m1", b="m2", correlation=0.5, spread=0.1),
          r"^`correlation`, `spread` apply only without pilot `counts`"),
+        (lambda: pc.forecast(C, k=100, method="beta", cv_resamples=50),
+         r"""^`cv_resamples` applies only to method "auto" \(got method 'beta'\)$"""),
+        (lambda: pc.forecast(C, k=100, method="least_squares", combination="debiased"),
+         r"""^`combination` applies only to method "auto" \(got method 'least_squares'\)$"""),
     ],
 )
 def test_bad_arguments_raise_one_line_errors(call, msg):

@@ -33,6 +33,18 @@ def bench():
                                                            ModelSpec("zi", 0.5, 2.0, impossible=0.25)], rng=7)
 
 
+def test_auto_only_arguments_default_to_their_documented_values():
+    """cv_resamples and combination default to None, read as 10 and "inverse_mse" under method "auto" (another
+    method refuses them: test_api_bad_input): the same forecast, bit for bit, as passing those values."""
+    small = passcurve.simulate(problems=30, n=40, rng=3).counts.select("tiny-1b")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        implicit = forecast(small, [100, 1000], n_resamples=5, rng=0)
+        explicit = forecast(small, [100, 1000], n_resamples=5, rng=0, cv_resamples=10, combination="inverse_mse")
+    for field in ("pass_at_k", "low", "high"):
+        np.testing.assert_array_equal(getattr(implicit, field), getattr(explicit, field))
+
+
 def test_thinning_is_hypergeometric():
     # thinning 1 problem (n=50, c=20) to m=10 many times: the law of c' is Hypergeom(50, 20, 10)
     n = np.full(20000, 50)

@@ -84,6 +84,7 @@ from ._validation import (
     check_flag,
     check_positive_int,
     check_rng,
+    check_unused,
     fmt,
     model_streams,
     pick_model,
@@ -544,17 +545,20 @@ def _f(x: float) -> float | None:
 # the driver
 # ----------------------------------------------------------------------------------------
 def _forecast_iv(counts: Any, k: Any, method: str, confidence_level: Any, n_resamples: Any, cv_resamples: Any,
-                 scope: str, combination: str = "inverse_mse") -> tuple[Counts, np.ndarray, float, int, int]:
+                 scope: str, combination: Any = None) -> tuple[Counts, np.ndarray, float, int, int]:
     check_counts_object(counts)
     ks = np.unique(as_int_array(k, "k", minimum=1, maximum=10**12).ravel())
     check_choice(method, "method", FORECAST_METHODS)
     check_choice(scope, "scope", ("benchmark", "population"), quoted=True)
-    check_choice(combination, "combination", COMBINATIONS)
+    if method != "auto":
+        check_unused(f'to method "auto" (got method {method!r})', cv_resamples=cv_resamples, combination=combination)
+    check_choice("inverse_mse" if combination is None else combination, "combination", COMBINATIONS)
     cl = check_confidence_level(confidence_level)
     B = check_positive_int(n_resamples, "n_resamples", minimum=0, maximum=MAX_RESAMPLES)
     if B == 1:  # one draw has no spread: the interval would silently lose its parameter uncertainty
         raise PasscurveError("`n_resamples` must be 0 (no parameter uncertainty) or at least 2 (got 1)")
-    R = check_positive_int(cv_resamples, "cv_resamples", minimum=1, maximum=MAX_RESAMPLES)
+    R = check_positive_int(10 if cv_resamples is None else cv_resamples, "cv_resamples", minimum=1,
+                           maximum=MAX_RESAMPLES)
     return counts, ks, cl, B, R
 
 
@@ -760,9 +764,9 @@ def forecast(
     method: str = "auto",
     confidence_level: float = 0.8,
     n_resamples: int = 100,
-    cv_resamples: int = 10,
+    cv_resamples: int | None = None,
     scope: str = "benchmark",
-    combination: str = "inverse_mse",
+    combination: str | None = None,
     flags: bool = True,
     rng: Any = None,
     design: Any = None,
@@ -784,11 +788,13 @@ def forecast(
         Level of the prediction intervals.
     n_resamples : int, default 100
         Bootstrap resamples of problems (0: no parameter uncertainty).
-    cv_resamples : int, default 10
-        Thinnings in the self-backtest of ``"auto"`` (paired: only thinnings on which every
-        candidate forecasts are scored; fewer than two such thinnings give equal weights).
-    combination : {"inverse_mse", "debiased"}, default "inverse_mse"
-        How ``"auto"`` combines its candidates. ``"inverse_mse"``: weights ∝ 1/MSE in the
+    cv_resamples : int, optional
+        Thinnings in the self-backtest of ``"auto"`` (default 10; paired: only thinnings on which every
+        candidate forecasts are scored; fewer than two such thinnings give equal weights). With
+        another method it is an error (it would have no effect).
+    combination : {"inverse_mse", "debiased"}, optional
+        How ``"auto"`` combines its candidates (default "inverse_mse"; with another method an error,
+        as ``cv_resamples``). ``"inverse_mse"``: weights ∝ 1/MSE in the
         self-backtest. ``"debiased"`` (experimental): each candidate's forecast is corrected by
         its James–Stein-shrunk self-backtest bias on the log(1 − pass) scale (for the part of
         one extrapolation factor that K lies beyond min n), then the candidates are averaged with
@@ -829,6 +835,7 @@ def forecast(
     flags = check_flag(flags, "flags")
     counts, ks, cl, B, R = _forecast_iv(counts, k, method, confidence_level, n_resamples, cv_resamples, scope,
                                         combination)
+    combination = "inverse_mse" if combination is None else combination
     design = check_design(design)
     if design is not None:  # validate the counts against the design before any work
         design.check(counts.n, counts.c)
