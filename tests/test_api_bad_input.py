@@ -336,6 +336,11 @@ C2 = pc.Counts.from_arrays([10] * 6, [1, 2, 3, 4, 5, 6], problem=["a", "b", "c"]
          r"^`p` applies only without pilot `counts` \(the pilot's own variances are used\)$"),
         (lambda: pc.power_analysis(0.05, 1, counts=C2, a="m1", b="m2", correlation=0.5, spread=0.1),
          r"^`correlation`, `spread` apply only without pilot `counts`"),
+        # from_long kept `answer` (display only) without checking its length: a string was one answer for all rows
+        (lambda: pc.AnswerTallies.from_long(["p", "p"], [3, 1], [True, False], answer="x"),
+         r"^`answer` must hold one answer per row \(2\) \(got 'x'\)$"),
+        (lambda: pc.AnswerTallies.from_long(["p", "p"], [3, 1], [True, False], answer=["a"]),
+         r"^`answer` must hold one answer per row \(2\)"),
         (lambda: pc.forecast(C, k=100, method="beta", cv_resamples=50),
          r"""^`cv_resamples` applies only to method "auto" \(got method 'beta'\)$"""),
         (lambda: pc.forecast(C, k=100, method="least_squares", combination="debiased"),

@@ -762,6 +762,9 @@ class AnswerTallies:
         mod = np.full(prob.size, "model", dtype=object) if model is None else as_id_array(model, "model")
         if not (cnt.size == prob.size == gold.size == mod.size):
             raise PasscurveError("`problem`, `count`, `is_gold` and `model` must have the same length")
+        ans = None if answer is None else np.asarray(answer, dtype=object).ravel()
+        if ans is not None and (np.ndim(answer) != 1 or ans.size != prob.size):
+            raise PasscurveError(f"`answer` must hold one answer per row ({prob.size}) (got {show_value(answer)})")
         key = np.array([f"{m}\x1f{p}" for m, p in zip(mod, prob, strict=True)], dtype=object)
         change = np.ones(prob.size, dtype=bool)
         change[1:] = key[1:] != key[:-1]
@@ -798,7 +801,7 @@ class AnswerTallies:
             count=cnt,
             is_gold=gold,
             abstain=ab,
-            answer=None if answer is None else np.asarray(answer, dtype=object).ravel(),
+            answer=ans,
             source=source,
         )
 
