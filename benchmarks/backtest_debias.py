@@ -23,7 +23,8 @@ from backtest_simulated import SCENARIOS, draw
 from passcurve import Counts
 from passcurve._forecast import forecast
 
-METHODS = (("least_squares", "least_squares", "inverse_mse"), ("beta", "beta", "inverse_mse"),
+# (label, method, combination): a combination applies to "auto" only (another method refuses one)
+METHODS = (("least_squares", "least_squares", None), ("beta", "beta", None),
            ("auto", "auto", "inverse_mse"), ("auto debiased", "auto", "debiased"))
 
 
