@@ -545,21 +545,23 @@ def _f(x: float) -> float | None:
 # the driver
 # ----------------------------------------------------------------------------------------
 def _forecast_iv(counts: Any, k: Any, method: str, confidence_level: Any, n_resamples: Any, cv_resamples: Any,
-                 scope: str, combination: Any = None) -> tuple[Counts, np.ndarray, float, int, int]:
+                 scope: str, combination: Any = None) -> tuple[Counts, np.ndarray, float, int, int, str]:
+    """The arguments checked, with auto's defaults filled in (cv_resamples 10, combination "inverse_mse"), which
+    another method refuses to be given (:func:`check_unused`)."""
     check_counts_object(counts)
     ks = np.unique(as_int_array(k, "k", minimum=1, maximum=10**12).ravel())
     check_choice(method, "method", FORECAST_METHODS)
     check_choice(scope, "scope", ("benchmark", "population"), quoted=True)
     if method != "auto":
         check_unused(f'to method "auto" (got method {method!r})', cv_resamples=cv_resamples, combination=combination)
-    check_choice("inverse_mse" if combination is None else combination, "combination", COMBINATIONS)
+    comb = check_choice("inverse_mse" if combination is None else combination, "combination", COMBINATIONS)
     cl = check_confidence_level(confidence_level)
     B = check_positive_int(n_resamples, "n_resamples", minimum=0, maximum=MAX_RESAMPLES)
     if B == 1:  # one draw has no spread: the interval would silently lose its parameter uncertainty
         raise PasscurveError("`n_resamples` must be 0 (no parameter uncertainty) or at least 2 (got 1)")
     R = check_positive_int(10 if cv_resamples is None else cv_resamples, "cv_resamples", minimum=1,
                            maximum=MAX_RESAMPLES)
-    return counts, ks, cl, B, R
+    return counts, ks, cl, B, R, comb
 
 
 @dataclass(frozen=True)
@@ -833,9 +835,8 @@ def forecast(
     True
     """
     flags = check_flag(flags, "flags")
-    counts, ks, cl, B, R = _forecast_iv(counts, k, method, confidence_level, n_resamples, cv_resamples, scope,
-                                        combination)
-    combination = "inverse_mse" if combination is None else combination
+    counts, ks, cl, B, R, combination = _forecast_iv(counts, k, method, confidence_level, n_resamples, cv_resamples,
+                                                     scope, combination)
     design = check_design(design)
     if design is not None:  # validate the counts against the design before any work
         design.check(counts.n, counts.c)

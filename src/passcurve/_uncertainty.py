@@ -404,15 +404,16 @@ def _rare(S: np.ndarray) -> np.ndarray:
     then no resampling of the observed problems can show how much a rarely drawn problem
     would move the mean (pass^k at large k on a heavy-tailed benchmark).
     """
-    S0 = np.where(np.isfinite(S), S, 0.0)
-    F0 = np.where(np.isfinite(S), 1.0 - S, 0.0)
-    with np.errstate(invalid="ignore", divide="ignore"):
+    def ess(x: np.ndarray) -> np.ndarray:
         # the ratio is scale-free: divide by each column's largest value first, so that tiny
         # scores (pass^k at large k, 1e-319) do not underflow to 0/0 when squared
-        S0 = S0 / np.where(S0.max(axis=0) > 0, S0.max(axis=0), 1.0)
-        F0 = F0 / np.where(F0.max(axis=0) > 0, F0.max(axis=0), 1.0)
-        ess_pos = np.where(S0.any(axis=0), S0.sum(axis=0) ** 2 / (S0**2).sum(axis=0), 0.0)
-        ess_neg = np.where(F0.any(axis=0), F0.sum(axis=0) ** 2 / (F0**2).sum(axis=0), 0.0)
+        top = x.max(axis=0)
+        x = x / np.where(top > 0, top, 1.0)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            return np.where(x.any(axis=0), x.sum(axis=0) ** 2 / (x**2).sum(axis=0), 0.0)
+
+    ess_pos = ess(np.where(np.isfinite(S), S, 0.0))
+    ess_neg = ess(np.where(np.isfinite(S), 1.0 - S, 0.0))
     # a column without any problem (all NaN: n < k everywhere) has no mean and no interval to warn about
     return ((ess_pos < _RARE) | (ess_neg < _RARE)) & np.isfinite(S).any(axis=0)
 

@@ -138,12 +138,6 @@ _SHOWN: list[tuple[str, str]] = []
 """The warnings printed on stderr so far (folded), each printed once."""
 
 
-def run_warnings() -> list[str]:
-    """The passcurve warnings the running command raised, as stderr says them ("Category: message", folded by
-    :func:`passcurve._errors.fold_warnings`): the ``warnings`` of every ``--json`` output."""
-    return [f"{cat}: {msg}" for cat, msg in fold_warnings(_WARNINGS, _FILE_LEVEL)]
-
-
 def _stdout_to_devnull(output: _Output) -> None:
     """After a broken pipe: point stdout's file descriptor at /dev/null (Python's recipe, the signal module's note
     on SIGPIPE). What is still buffered is written at exit, when the interpreter flushes stdout; into the closed
@@ -324,8 +318,8 @@ def print_json(obj: Any) -> None:
     """Plain JSON on stdout (NaN/inf become null, numpy numbers Python ones); never a NaN or Infinity token.
 
     A result (a dict) gets ``warnings``: every passcurve warning the command raised, reading and analysis, as
-    stderr says them (:func:`run_warnings`), then any the result records that were not raised; a list of
-    "Category: message" strings, empty when there were none."""
+    stderr says them (folded by :func:`passcurve._errors.fold_warnings`), then any the result records that were
+    not raised; a list of "Category: message" strings, empty when there were none."""
     if isinstance(obj, dict):
         raised = {f"{cat}: {msg}" for cat, msg in _WARNINGS}
         own = [w for w in obj.get("warnings", []) if w not in raised]  # recorded by the result but not raised
