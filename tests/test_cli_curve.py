@@ -200,15 +200,18 @@ def test_curve_table_says_which_intervals(samples_file):
     assert "intervals:" not in run_cli("curve", str(samples_file), "--k", "1,2", env_extra=wide).stdout
 
 
-def test_curve_says_when_interval_options_go_unused(samples_file):
-    # --confidence-level / --n-resamples / --seed shape intervals only; without --ci the table had none and nothing
-    # said the options were ignored (exit 0, plain values). Now one warning line names them; the output is the same
-    plain = run_cli("curve", str(samples_file), "--k", "1,2", "--json")
+def test_curve_refuses_interval_options_without_ci(samples_file):
+    # --confidence-level / --n-resamples / --seed shape intervals only. Without --ci the table had none and nothing
+    # said the options were ignored (exit 0, plain values); then a warning line that the JSON's `warnings` missed.
+    # Now they are the error the library gives for an argument with no effect (check_unused), before the file is read
     idle = run_cli("curve", str(samples_file), "--k", "1,2", "--json", "--confidence-level", "0.5",
                    "--n-resamples", "100")
-    assert idle.returncode == 0 and json.loads(idle.stdout) == json.loads(plain.stdout)
-    assert idle.stderr.strip() == ("passcurve: warning: --confidence-level, --n-resamples shape intervals, which need "
-                                   "--ci METHOD; none were computed")
-    assert plain.stderr == ""
+    assert idle.returncode == 2 and idle.stdout == ""
+    assert idle.stderr.strip() == ("passcurve: error: `--confidence-level`, `--n-resamples` apply only with "
+                                   "`--ci METHOD` (intervals); without it none are computed")
+    one = run_cli("curve", str(samples_file), "--k", "1,2", "--seed", "3")
+    assert one.returncode == 2 and one.stderr.strip().endswith("`--seed` applies only with `--ci METHOD` (intervals); "
+                                                               "without it none are computed")
+    assert run_cli("curve", str(samples_file), "--k", "1,2", "--json").stderr == ""
     used = run_cli("curve", str(samples_file), "--k", "1,2", "--json", "--ci", "analytic", "--confidence-level", "0.5")
-    assert used.returncode == 0 and "shape intervals" not in used.stderr
+    assert used.returncode == 0 and "apply only" not in used.stderr

@@ -22,7 +22,6 @@ from ._app import (
     Seed,
     collect_warnings,
     command,
-    err,
     fmt_cell,
     out,
     parse_int_list,
@@ -113,12 +112,12 @@ def curve_cmd(
     """pass@k, pass^k and naive pass@k per model at the chosen k (default: 1, 2, 5, 10, 20, 50, ... up to n)."""
     if k is not None and all_k:
         raise PasscurveError("give either `--k` or `--all-k`, not both")
-    if ci is None:  # options that only shape intervals, given without asking for any
-        idle = [f"--{name.replace('_', '-')}" for name in ("confidence_level", "n_resamples", "seed")
+    if ci is None:  # options that only shape intervals, given without asking for any: an error, as in the library
+        idle = [f"`--{name.replace('_', '-')}`" for name in ("confidence_level", "n_resamples", "seed")
                 if getattr(ctx.get_parameter_source(name), "name", "") == "COMMANDLINE"]
         if idle:
-            err.print(f"passcurve: warning: {', '.join(idle)} {'shapes' if len(idle) == 1 else 'shape'} intervals, "
-                      "which need --ci METHOD; none were computed", markup=False)
+            raise PasscurveError(f"{', '.join(idle)} appl{'ies' if len(idle) == 1 else 'y'} only with `--ci METHOD` "
+                                 "(intervals); without it none are computed")
     design = design_from(stop_batch, cap)
     counts = load_with_clusters(file, cluster_col, acted_on(design), **read)
     # a k asked for by name must be estimable for every model; the default grids run each model to its own
