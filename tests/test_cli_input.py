@@ -281,6 +281,25 @@ def _answers_log(path, models):
     return path
 
 
+@pytest.mark.parametrize("args", [["vote", "--k", "1,4", "--json"], ["retries", "--n-resamples", "0", "--json"],
+                                  ["verifiers", "--base", "correct", "--strict", "plus", "--k", "1,4", "--json"]],
+                         ids=["vote", "retries", "verifiers"])
+def test_vote_retries_and_verifiers_read_several_files(tmp_path, icli, args):
+    import json
+
+    # one answers log per model (no model column: the file is the model) reads as one log with a model column
+    a = _answers_log(tmp_path / "A.jsonl", ("A",))
+    b = _answers_log(tmp_path / "B.jsonl", ("B",))
+    for path in (a, b):  # drop the model column: each file names its model
+        rows = [json.loads(line) for line in path.read_text().splitlines()]
+        path.write_text("".join(json.dumps({k: v for k, v in r.items() if k != "model"}) + "\n" for r in rows))
+    both = _answers_log(tmp_path / "both.jsonl", ("A", "B"))
+    several, one = icli(args[0], str(a), str(b), *args[1:]), icli(args[0], str(both), *args[1:])
+    assert several.returncode == 0 == one.returncode, several.stderr + one.stderr
+    assert several.stdout == one.stdout
+    assert [m["model"] for m in json.loads(several.stdout)["models"]] == ["A", "B"]
+
+
 @pytest.mark.parametrize("args", [["vote", "--k", "1,4"], ["vote", "--k", "1,4", "--correct-col", "correct"],
                                   ["retries", "--n-resamples", "0"],
                                   ["verifiers", "--base", "correct", "--strict", "plus", "--k", "1,4"]],
@@ -394,3 +413,52 @@ def test_every_int_list_option_says_how_it_was_read(tmp_path, capfd, args):
     assert run(argv) == 0
     option = "--n" if args[0] == "power" else "--k"
     assert capfd.readouterr().err == f"passcurve: note: `{option}` 4,1,1 is used as 1,4 (in increasing order, each value once)\n"
+
+
+def _one_model_logs(tmp_path):
+    """gpt.jsonl and llama.jsonl (no model column: each file is its model) and both.jsonl (the same samples with
+    a model column), 8 problems x 6 samples each."""
+    import json
+    import random
+
+    rnd = random.Random(3)
+    both = []
+    for m, rate in (("gpt", 0.6), ("llama", 0.3)):
+        rows = [{"problem_id": f"p{p}", "attempt": a, "correct": rnd.random() < rate, "cl": f"c{p % 3}"}
+                for p in range(8) for a in range(6)]
+        (tmp_path / f"{m}.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows))
+        both += [{"model": m, **r} for r in rows]
+    (tmp_path / "both.jsonl").write_text("".join(json.dumps(r) + "\n" for r in both))
+    return str(tmp_path / "gpt.jsonl"), str(tmp_path / "llama.jsonl"), str(tmp_path / "both.jsonl")
+
+
+@pytest.mark.parametrize("args", [
+    ["curve", "--k", "1,4", "--json"],
+    ["compare", "--a", "gpt", "--b", "llama", "--k", "1,4", "--json"],
+    ["compare", "--a", "gpt", "--b", "llama", "--k", "1,4", "--json", "--cluster-col", "cl"],
+    ["rank", "--k", "1,4", "--json"],
+    ["fit", "--difficulty", "beta", "--json"],
+    ["hidden-difficulty", "--json"],
+    ["rl-signal", "--group-size", "4", "--json"],
+    ["plan", "--budget", "80", "--k", "20", "--json"],
+    ["retries", "--n-resamples", "0", "--json"],
+], ids=lambda a: "-".join(a[:1] + (["cluster"] if "--cluster-col" in a else [])))
+def test_several_files_read_as_one_file_with_a_model_column(tmp_path, icli, args):
+    # one log per model is how harnesses write them; every command that reads counts takes several files and gives
+    # what the same samples in one file with a model column give
+    gpt, llama, both = _one_model_logs(tmp_path)
+    several = icli(args[0], gpt, llama, *args[1:])
+    one = icli(args[0], both, *args[1:])
+    assert several.returncode == 0 == one.returncode, several.stderr + one.stderr
+    assert several.stdout == one.stdout
+
+
+def test_several_files_errors_are_one_line(tmp_path, icli):
+    gpt, llama, _both = _one_model_logs(tmp_path)
+    for args, message in (
+        (["curve", gpt, gpt], "is given twice; give each file once"),
+        (["curve", gpt, str(tmp_path / "none.jsonl")], "no such file"),
+        (["vote", gpt, gpt], "is given twice; give each file once"),
+    ):
+        res = icli(*args)
+        assert res.returncode == 2 and len(res.stderr.strip().splitlines()) == 1 and message in res.stderr, (args, res.stderr)

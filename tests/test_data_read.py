@@ -381,3 +381,66 @@ def test_jsonl_ids_that_turn_to_strings_past_the_sniffed_rows(tmp_path):
     q = tmp_path / "q.jsonl"
     q.write_text("".join(f'{{"q": {i % 7}, "ok": 1}}\n' for i in range(21_000)) + '{"q": "x", "ok": 0}\n')
     assert ("q", "x", 1, 0) in as_set(read_counts(q, problem_col="q", correct_col="ok"))
+
+
+# ------------------------------------------------------------------ several files (one model per file)
+def test_several_files_put_models_side_by_side(tmp_path):
+    # one log per model without a model column (the common harness layout): each file is read on its own and its
+    # model is named after the file; the result equals reading one file that has a model column
+    rng = np.random.default_rng(1)
+    rows = {}
+    for name, p in (("gpt", 0.6), ("llama", 0.3)):
+        ok = (rng.random(60) < p).tolist()
+        rows[name] = ok
+        write_lines(tmp_path / f"{name}.jsonl", [{"problem_id": f"q{i // 6}", "correct": v} for i, v in enumerate(ok)])
+    write_lines(tmp_path / "both.jsonl", [{"model": m, "problem_id": f"q{i // 6}", "correct": v}
+                                          for m in ("gpt", "llama") for i, v in enumerate(rows[m])])
+    both = read_counts([tmp_path / "gpt.jsonl", str(tmp_path / "llama.jsonl")])
+    assert both.models == ["gpt", "llama"] and both.source == "gpt.jsonl, llama.jsonl"
+    assert as_set(both) == as_set(read_counts(tmp_path / "both.jsonl"))
+    # c per problem is the number of True in its 6 samples (counted here directly)
+    gpt = both.select("gpt")
+    assert gpt.c.tolist() == [sum(rows["gpt"][6 * j:6 * j + 6]) for j in range(10)] and set(gpt.n) == {6}
+    assert [f["source"] for f in both.meta["files"]] == ["gpt.jsonl", "llama.jsonl"]
+    # the order of the files is the order of the models; `models` selects (and orders) after combining
+    assert read_counts([tmp_path / "llama.jsonl", tmp_path / "gpt.jsonl"]).models == ["llama", "gpt"]
+    assert read_counts([tmp_path / "gpt.jsonl", tmp_path / "llama.jsonl"], models=["llama"]).models == ["llama"]
+    # one file in a list is that file
+    assert as_set(read_counts([tmp_path / "gpt.jsonl"])) == as_set(read_counts(tmp_path / "gpt.jsonl"))
+
+
+def test_several_files_mix_formats_and_refuse_ambiguity(tmp_path):
+    write_lines(tmp_path / "a.jsonl", [{"problem_id": "x", "correct": True}, {"problem_id": "x", "correct": False}])
+    write_table({"problem_id": ["x", "y"], "n": [10, 10], "c": [3, 4], "model": ["a", "b"]}, tmp_path / "c.csv")
+    write_table({"problem_id": ["x"], "n": [5], "c": [5], "model": ["z"]}, tmp_path / "z.parquet")
+    mixed = read_counts([tmp_path / "a.jsonl", tmp_path / "z.parquet"])
+    assert as_set(mixed) == {("a", "x", 2, 1), ("z", "x", 5, 5)}
+    cases = [
+        # model 'a' from a.jsonl's name and from c.csv's model column: which samples belong together is unknown
+        ([tmp_path / "a.jsonl", tmp_path / "c.csv"], "model 'a' is in both a.jsonl and c.csv: each model must come "
+                                                     "from one file"),
+        ([tmp_path / "a.jsonl", tmp_path / "." / "a.jsonl"], "is given twice"),
+        ([], "`path` is an empty sequence"),
+        ([tmp_path / "a.jsonl", 3], "`path` must hold file paths (got 3)"),
+        ([tmp_path / "a.jsonl", tmp_path / "missing.csv"], "no such file"),
+    ]
+    for paths, message in cases:
+        with pytest.raises(passcurve.PasscurveError, match=None) as info:
+            read_counts(paths)
+        assert message in str(info.value) and "\n" not in str(info.value), (paths, str(info.value))
+
+
+def test_several_files_keep_each_files_stopping_time_evidence(tmp_path):
+    # file 1: stop at the first success or at a cap of 40 (20 problems solved, c = 1 and n < 40; 10 unsolved at
+    # n = 40); file 2: n fixed. The merged evidence is per model; the warning comes from file 1's own read
+    write_table({"problem_id": [f"p{i}" for i in range(30)], "n": [1 + (7 * i) % 29 for i in range(20)] + [40] * 10,
+                 "c": [1] * 20 + [0] * 10}, tmp_path / "bon.csv")
+    write_table({"problem_id": [f"p{i}" for i in range(30)], "n": [20] * 30, "c": [i % 7 for i in range(30)]},
+                tmp_path / "fixed.csv")
+    with pytest.warns(StoppingTimeWarning):
+        both = read_counts([tmp_path / "bon.csv", tmp_path / "fixed.csv"])
+    with pytest.warns(StoppingTimeWarning):
+        alone = read_counts(tmp_path / "bon.csv").meta["stopping_time"]
+    st = both.meta["stopping_time"]
+    assert st["looks_like_stopping_time"] and st["models"]["bon"] == alone["models"]["bon"]
+    assert not st["models"]["fixed"]["looks_like_stopping_time"]

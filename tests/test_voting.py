@@ -629,3 +629,21 @@ def test_k1_is_the_accuracy_one_number():
         if gi >= 0:  # g/n correctly rounded (one float division of exact integers)
             assert maj_at_k_tallies(tal, gi, [1], abstain=ab)[0] == int(tal[gi]) / (int(tal.sum()) + ab)
     assert _independent_one(tal, gi, ab, 0.3, np.array([1]), "random")[0] == 0.3
+
+
+def test_read_answers_of_several_files_is_one_log_with_a_model_column(tmp_path):
+    # one answers log per model (the file names the model) gives the tallies of one log with a model column: the
+    # same rows, each part's answer offsets shifted past the previous file's answers
+    from passcurve.data import read_answers, write_table
+
+    rows = {m: simulate_answers(12, 10, wrong_answers=4, abstain=0.1, model=m, rng=i) for i, m in enumerate("AB")}
+    for m, r in rows.items():
+        write_table({k: v for k, v in r.items() if k != "model"}, tmp_path / f"{m}.jsonl")
+    write_table({k: np.concatenate([rows["A"][k], rows["B"][k]]) for k in rows["A"]}, tmp_path / "both.jsonl")
+    several = read_answers([tmp_path / "A.jsonl", tmp_path / "B.jsonl"])
+    one = read_answers(tmp_path / "both.jsonl")
+    for name in ("model", "problem", "offsets", "count", "is_gold", "abstain", "answer"):
+        assert np.array_equal(getattr(several, name), getattr(one, name)), name
+    assert several.source == "A.jsonl, B.jsonl" and several.models == ["A", "B"]
+    assert np.array_equal(vote(several, k=[1, 3]).values["maj_at_k"], vote(one, k=[1, 3]).values["maj_at_k"])
+    assert read_answers([tmp_path / "A.jsonl", tmp_path / "B.jsonl"], models=["B"]).models == ["B"]

@@ -381,7 +381,15 @@ def command(*args: Any, **kwargs: Any) -> Callable[[Callable[..., Any]], Callabl
 from pathlib import Path  # noqa: E402
 from typing import Annotated  # noqa: E402
 
-FileArg = Annotated[Path, typer.Argument(help="Per-sample log or per-problem counts (JSONL, CSV, Parquet, harness logs).")]
+FileArg = Annotated[list[Path], typer.Argument(
+    help="Per-sample logs or per-problem counts (JSONL, CSV, Parquet, harness logs): one file, or several side by "
+         "side (one model per file, e.g. gpt.jsonl llama.jsonl: a model is its model column, else the file name).",
+    show_default=False, metavar="FILE")]
+
+
+def one_or_several(files: Path | list[Path]) -> Path | list[Path]:
+    """What the data layer reads for a FILE... argument: the path itself when there is one, else the list."""
+    return files[0] if isinstance(files, list) and len(files) == 1 else files
 ProblemCol = Annotated[str | None, typer.Option("--problem-col", help="Column with the problem id (default: detected).")]
 CorrectCol = Annotated[
     str | None, typer.Option("--correct-col", help="Column with correctness: bool, 0/1, or a score (see --threshold).")
@@ -403,7 +411,7 @@ JsonFlag = Annotated[bool, typer.Option("--json", help="Print the result object'
 
 
 def load_counts(
-    file: Path,
+    file: Path | list[Path],
     *,
     problem_col: str | None = None,
     correct_col: str | None = None,
@@ -425,9 +433,10 @@ def load_counts(
     from ..data import read_counts
     from ..data._progress import cli_progress
 
-    with collect_warnings(show=True, acted_on=acted_on, reading=True), cli_progress(err, file) as progress:
+    first = file[0] if isinstance(file, list) else file
+    with collect_warnings(show=True, acted_on=acted_on, reading=True), cli_progress(err, first) as progress:
         return read_counts(
-            file,
+            one_or_several(file),
             problem_col=problem_col,
             correct_col=correct_col,
             model_col=model_col,
@@ -441,13 +450,14 @@ def load_counts(
         )
 
 
-def read_data(reader: Callable[..., Any], file: Path, *, acted_on: tuple[type, ...] = (), **kwargs: Any) -> Any:
+def read_data(reader: Callable[..., Any], file: Path | list[Path], *, acted_on: tuple[type, ...] = (),
+              **kwargs: Any) -> Any:
     """``reader(file, **kwargs)`` for the data layer's other readers (``read_answers``, ``read_attempts``,
     ``read_verdicts``): their warnings (several answers judged correct, ...) are printed as :func:`load_counts`
     prints the reading warnings, one line each through :func:`collect_warnings`, not as Python's own
     two-line warnings naming a source line."""
     with collect_warnings(show=True, acted_on=acted_on, reading=True):
-        return reader(file, **kwargs)
+        return reader(one_or_several(file), **kwargs)
 
 
 # ---------------------------------------------------------------------------------------

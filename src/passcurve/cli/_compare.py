@@ -66,8 +66,10 @@ def design_from(stop_batch: int | None, cap: int | None) -> StopAtSuccess | None
     return None if stop_batch is None else StopAtSuccess(batch=stop_batch, cap=cap)
 
 
-def attach_clusters(counts: Counts, file: Path, cluster_col: str | None, problem_col: str | None) -> Counts:
-    """Counts with a cluster id per problem read from ``cluster_col`` of ``file``.
+def attach_clusters(counts: Counts, files: Path | list[Path], cluster_col: str | None,
+                    problem_col: str | None) -> Counts:
+    """Counts with a cluster id per problem read from ``cluster_col`` of the file (of every file, when several:
+    a problem must have one cluster across them).
 
     Used when the data layer does not carry the column itself; one cluster per problem.
     """
@@ -76,25 +78,28 @@ def attach_clusters(counts: Counts, file: Path, cluster_col: str | None, problem
     import duckdb
     import numpy as np
 
-    con = duckdb.connect()
-    try:
-        rel = con.sql(f"SELECT * FROM '{str(file).replace(chr(39), chr(39) * 2)}'")
-    except duckdb.Error as exc:
-        raise PasscurveError(f"cannot read {file} for `--cluster-col` ({str(exc).splitlines()[0]})") from None
-    cols = list(rel.columns)
-    if cluster_col not in cols:
-        raise PasscurveError(f"`--cluster-col` {cluster_col!r} is not a column of {file} (columns: {', '.join(cols)})")
-    pcol = problem_col or next((c for c in _PROBLEM_GUESSES if c in cols), None)
-    if pcol is None or pcol not in cols:
-        raise PasscurveError("`--cluster-col` needs the problem column: pass `--problem-col`")
-    pairs = con.sql(
-        f'SELECT DISTINCT CAST("{pcol}" AS VARCHAR) AS p, CAST("{cluster_col}" AS VARCHAR) AS g FROM rel'
-    ).fetchall()
     mapping: dict[str, str] = {}
-    for p, g in pairs:
-        if p in mapping and mapping[p] != g:
-            raise PasscurveError(f"problem {p!r} has several values in `--cluster-col` {cluster_col!r} ({mapping[p]!r}, {g!r})")
-        mapping[p] = g
+    for file in files if isinstance(files, list) else [files]:
+        con = duckdb.connect()
+        try:
+            rel = con.sql(f"SELECT * FROM '{str(file).replace(chr(39), chr(39) * 2)}'")
+        except duckdb.Error as exc:
+            raise PasscurveError(f"cannot read {file} for `--cluster-col` ({str(exc).splitlines()[0]})") from None
+        cols = list(rel.columns)
+        if cluster_col not in cols:
+            raise PasscurveError(
+                f"`--cluster-col` {cluster_col!r} is not a column of {file} (columns: {', '.join(cols)})")
+        pcol = problem_col or next((c for c in _PROBLEM_GUESSES if c in cols), None)
+        if pcol is None or pcol not in cols:
+            raise PasscurveError("`--cluster-col` needs the problem column: pass `--problem-col`")
+        pairs = con.sql(
+            f'SELECT DISTINCT CAST("{pcol}" AS VARCHAR) AS p, CAST("{cluster_col}" AS VARCHAR) AS g FROM rel'
+        ).fetchall()
+        for p, g in pairs:
+            if p in mapping and mapping[p] != g:
+                raise PasscurveError(
+                    f"problem {p!r} has several values in `--cluster-col` {cluster_col!r} ({mapping[p]!r}, {g!r})")
+            mapping[p] = g
     missing = [p for p in counts.problem if str(p) not in mapping]
     if missing:
         raise PasscurveError(f"no `--cluster-col` value for problem {missing[0]!r}")
@@ -102,7 +107,7 @@ def attach_clusters(counts: Counts, file: Path, cluster_col: str | None, problem
     return dataclasses.replace(counts, cluster=cl)
 
 
-def load_with_clusters(file: Path, cluster_col: str | None, acted_on: tuple[type, ...] = (), **kwargs: Any) -> Counts:
+def load_with_clusters(file: Path | list[Path], cluster_col: str | None, acted_on: tuple[type, ...] = (), **kwargs: Any) -> Counts:
     """load_counts (its warnings, its progress bar), plus the cluster column read beside it."""
     counts = load_counts(file, acted_on=acted_on, **kwargs)
     if cluster_col is not None and counts.cluster is None:

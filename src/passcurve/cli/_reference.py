@@ -48,7 +48,9 @@ def cli_reference() -> str:
         for p in cmd.params:
             if p.name == "help":
                 continue
-            opts = ", ".join(f"`{o}`" for o in p.opts) if p.param_type_name == "option" else f"`{p.name.upper()}`"
+            many = "..." if getattr(p, "nargs", 1) == -1 else ""  # FILE...: one or more
+            opts = (", ".join(f"`{o}`" for o in p.opts) if p.param_type_name == "option"
+                    else f"`{p.name.upper()}{many}`")
             helptext = (getattr(p, "help", None) or "").replace("|", "\\|").replace("\n", " ")
             rows.append(f"| {opts} | {helptext} | {_default(p)} |")
         if rows:

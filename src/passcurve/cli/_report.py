@@ -18,6 +18,7 @@ from ._app import (
     caught_warnings,
     command,
     err,
+    one_or_several,
     out,
     read_options,
 )
@@ -65,7 +66,7 @@ def progress_bar(steps: tuple[str, ...], enabled: bool = True) -> Iterator[Calla
         bar.update(task, completed=len(steps))
 
 
-def _read_with_warnings(file: Path, **opts: Any) -> tuple[Any, list[tuple[str, str]]]:
+def _read_with_warnings(file: Path | list[Path], **opts: Any) -> tuple[Any, list[tuple[str, str]]]:
     """Read through the data layer (with its own progress display) and keep its warnings for the report.
 
     Like :func:`load_counts`, but the warnings are returned (the report shows them and the
@@ -74,18 +75,19 @@ def _read_with_warnings(file: Path, **opts: Any) -> tuple[Any, list[tuple[str, s
     from ..data import read_counts
     from ..data._progress import cli_progress
 
-    with caught_warnings() as got, cli_progress(err, file) as progress:
-        counts = read_counts(file, progress=progress, **opts)
+    first = file[0] if isinstance(file, list) else file
+    with caught_warnings() as got, cli_progress(err, first) as progress:
+        counts = read_counts(one_or_several(file), progress=progress, **opts)
     return counts, got
 
 
-def _retry_result(file: Path, seed: int, **opts: Any) -> tuple[Any, list[tuple[str, str]]]:
+def _retry_result(file: Path | list[Path], seed: int, **opts: Any) -> tuple[Any, list[tuple[str, str]]]:
     """passcurve.retries on the per-attempt log (its warnings returned for the report)."""
     from .._retries import retries as run_retries
     from ..data import read_attempts
 
     with caught_warnings() as got:
-        d = read_attempts(file, **opts)
+        d = read_attempts(one_or_several(file), **opts)
         res = run_retries(d["problem"], d["attempt"], d["correct"], model=d["model"], n_resamples=199, rng=seed)
     return res, got
 

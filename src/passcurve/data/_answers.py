@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, Literal, overload
+from typing import Any, Literal, cast, overload
 
 import duckdb
 import numpy as np
@@ -20,6 +20,7 @@ from .._counts import models_rows
 from .._errors import PasscurveError
 from ._columns import ALIASES, identifier, is_missing, json_unwrapped, quote
 from ._samples import FALSE_WORDS, TRUE_WORDS, _fmt_row, runs_of_ids
+from ._several import concat_columns, is_one_path, read_several, select_columns
 from ._source import Source, duck_error, no_rows_error, open_file
 
 __all__ = ["read_answers", "read_attempts", "read_verdicts", "GOLD_ALIASES"]
@@ -121,7 +122,7 @@ def _model_expr(src: Source, model: str | None) -> str:
 # answers -> AnswerTallies
 # ---------------------------------------------------------------------------------------
 def read_answers(
-    path: str | Path,
+    path: str | Path | Sequence[str | Path],
     *,
     problem_col: str | None = None,
     answer_col: str | None = None,
@@ -153,7 +154,8 @@ def read_answers(
 
     Parameters
     ----------
-    path : str or Path
+    path : str or Path, or a sequence of them (several files: the models side by side, as in
+        :func:`passcurve.read_counts`)
     problem_col, answer_col, gold_col, model_col, attempt_col, correct_col : str, optional
         Column names (detected by alias when not given).
     format : str, optional
@@ -165,8 +167,13 @@ def read_answers(
     -------
     passcurve.AnswerTallies
     """
-
-    src = _open(path, format)
+    if not is_one_path(path):  # several files: each read alone, the models side by side (data/_several.py)
+        tallies = read_several(path, lambda f, _i, _n: read_answers(
+            f, problem_col=problem_col, answer_col=answer_col, gold_col=gold_col, model_col=model_col,
+            attempt_col=attempt_col, format=format, correct_col=correct_col), models_of=lambda t: t.model,
+            combine=_concat_tallies)
+        return _kept(tallies, models)
+    src = _open(cast("str | Path", path), format)
     prob = _pick(src, "problem", problem_col, ALIASES["problem"], "--problem-col")
     ans = _pick(src, "answer", answer_col, ALIASES["answer"], "--answer-col", exclude=(prob,))
     if correct_col is not None and gold_col is not None:
@@ -256,6 +263,26 @@ def read_answers(
     ))
     return _kept(_tallies(src, per, rows, {"columns": {"problem": prob, "answer": ans, "gold": gold, "model": model,
                                                        "attempt": att}, "reader": src.reader}), models)
+
+
+def _concat_tallies(parts: list[Any]) -> Any:
+    """AnswerTallies of disjoint models, in order (each part's answer offsets shifted past the previous parts')."""
+    from .._voting import AnswerTallies
+
+    starts = np.cumsum([0] + [int(t.offsets[-1]) for t in parts[:-1]])
+    answers = [t.answer for t in parts]
+    return AnswerTallies(
+        model=np.concatenate([t.model for t in parts]),
+        problem=np.concatenate([t.problem for t in parts]),
+        offsets=np.concatenate([[0]] + [t.offsets[1:] + s for t, s in zip(parts, starts, strict=True)]).astype(
+            np.int64),
+        count=np.concatenate([t.count for t in parts]),
+        is_gold=np.concatenate([t.is_gold for t in parts]),
+        abstain=np.concatenate([t.abstain for t in parts]),
+        answer=None if any(a is None for a in answers) else np.concatenate(answers),
+        source=", ".join(t.source for t in parts),
+        meta={"reader": "several files", "files": [{"source": t.source, **t.meta} for t in parts]},
+    )
 
 
 def _kept(tallies: Any, models: Sequence[str] | None) -> Any:
@@ -418,7 +445,7 @@ def _check_bool(src: Source, col: str, expr: str, option: str) -> None:
 
 
 def read_verdicts(
-    path: str | Path,
+    path: str | Path | Sequence[str | Path],
     *,
     base_col: str,
     strict_col: str,
@@ -433,7 +460,8 @@ def read_verdicts(
 
     Parameters
     ----------
-    path : str or Path
+    path : str or Path, or a sequence of them (several files: the models side by side, as in
+        :func:`passcurve.read_counts`)
     base_col, strict_col : str
         The columns of the base and the strict per-sample verdicts.
     problem_col, model_col : str, optional
@@ -446,9 +474,14 @@ def read_verdicts(
     -------
     dict of ndarray
         ``model``, ``problem``, ``n``, ``c_base``, ``c_strict``, ``c_strict_only``, one entry per
-        (model, problem), sorted; the arguments of :func:`passcurve.verifier_inflation`.
+        (model, problem), sorted; the arguments of :func:`passcurve.verifier_inflation`. From several files,
+        each file's rows in turn, in the order of the files.
     """
-    src = _open(path, format)
+    if not is_one_path(path):  # several files: each read alone, the models side by side (data/_several.py)
+        return select_columns(read_several(path, lambda f, _i, _n: read_verdicts(
+            f, base_col=base_col, strict_col=strict_col, problem_col=problem_col, model_col=model_col,
+            format=format), models_of=lambda g: g["model"], combine=concat_columns), models)
+    src = _open(cast("str | Path", path), format)
     prob = _pick(src, "problem", problem_col, ALIASES["problem"], "--problem-col")
     base = _pick(src, "base verdict", base_col, (), "--base")
     strict = _pick(src, "strict verdict", strict_col, (), "--strict")
@@ -482,7 +515,7 @@ def read_verdicts(
 # attempts
 # ---------------------------------------------------------------------------------------
 def read_attempts(
-    path: str | Path,
+    path: str | Path | Sequence[str | Path],
     *,
     problem_col: str | None = None,
     attempt_col: str | None = None,
@@ -500,7 +533,8 @@ def read_attempts(
 
     Parameters
     ----------
-    path : str or Path
+    path : str or Path, or a sequence of them (several files: the models side by side, as in
+        :func:`passcurve.read_counts`)
     problem_col, attempt_col, correct_col, model_col : str, optional
         Column names (detected by alias when not given).
     threshold : float, optional
@@ -513,11 +547,16 @@ def read_attempts(
     -------
     dict of ndarray
         ``model``, ``problem``, ``attempt`` and ``correct``, one entry per sample: the arguments of
-        :func:`passcurve.retries`.
+        :func:`passcurve.retries`. From several files, each file's rows in turn, in the order of the files.
     """
     from ._read import open_samples
 
-    s = open_samples(path, problem_col=problem_col, attempt_col=attempt_col, correct_col=correct_col,
+    if not is_one_path(path):  # several files: each read alone, the models side by side (data/_several.py)
+        return select_columns(read_several(path, lambda f, _i, _n: read_attempts(
+            f, problem_col=problem_col, attempt_col=attempt_col, correct_col=correct_col, model_col=model_col,
+            threshold=threshold, format=format), models_of=lambda d: d["model"], combine=concat_columns), models)
+
+    s = open_samples(cast("str | Path", path), problem_col=problem_col, attempt_col=attempt_col, correct_col=correct_col,
                      model_col=model_col, threshold=threshold, format=format)
     _quiet(getattr(s._src, "con", None))
     if s.layout != "samples":

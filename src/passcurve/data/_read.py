@@ -8,9 +8,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any, cast
+
+import numpy as np
 
 from .._counts import Counts
 from ._samples import Samples, build_samples
+from ._several import is_one_path, read_several
 from ._source import ProgressFn, open_file
 
 __all__ = ["read_counts", "open_samples"]
@@ -40,7 +44,8 @@ def open_samples(
     Parameters
     ----------
     path : str or Path
-        The file (CSV, TSV, JSONL, JSON, Parquet, a harness log or a directory of them).
+        The file (CSV, TSV, JSONL, JSON, Parquet or a harness log; one file: several are read by
+        :func:`read_counts` and the other readers, not opened as one relation).
     problem_col, correct_col, model_col, n_col, c_col, attempt_col, threshold, format
         As in :func:`read_counts`.
     answer_col : str, optional
@@ -64,7 +69,7 @@ def open_samples(
 
 
 def read_counts(
-    path: str | Path,
+    path: str | Path | Sequence[str | Path],
     *,
     problem_col: str | None = None,
     correct_col: str | None = None,
@@ -85,11 +90,14 @@ def read_counts(
 
     Parameters
     ----------
-    path : str or Path
+    path : str or Path, or a sequence of them
         CSV, JSONL, Parquet (optionally .gz/.zst compressed CSV/JSONL), a JSON array, or a
         harness log (human-eval/evalplus, lm-evaluation-harness samples, lighteval details,
         inspect_ai ``.eval``/``.json``, tau-bench results); the format is detected from the
-        extension and the content.
+        extension and the content. Several files (one per model, typically): each is read on its own,
+        with the same options, and their models are put side by side, in the order of the files. A model
+        must come from one file only: the same name in two files is an error (the two files' problem ids
+        and samples are not known to belong together: two tasks' ``doc_id`` 0, or the same run twice).
     problem_col, correct_col, model_col, n_col, c_col, attempt_col : str, optional
         Column overrides. By default the layout is detected from the column names: a file
         with n and c columns is a counts file (problem id, n, c, optional model), anything
@@ -116,7 +124,8 @@ def read_counts(
     -------
     Counts
         One row per (model, problem). A file without a model column is one model named
-        after the file stem. ``Counts.meta`` records the reader, detected layout, column
+        after the file stem. From several files, ``source`` names them all and ``meta["files"]`` holds
+        each file's own ``meta`` (with its ``source``); ``meta["stopping_time"]`` merges their evidence. ``Counts.meta`` records the reader, detected layout, column
         mapping and evidence on whether n looks like a stopping time
         (``meta["stopping_time"]``; a :class:`passcurve.StoppingTimeWarning` is issued when
         it does).
@@ -129,8 +138,17 @@ def read_counts(
         found), non-boolean correctness (showing one row), NaN, c > n, n = 0, negative or
         non-integer counts, duplicate (problem, attempt) or (model, problem) rows.
     """
+    if not is_one_path(path):
+        def one(f: Path, i: int, count: int) -> Counts:
+            step = None if progress is None else _share(progress, i, count)
+            return read_counts(f, problem_col=problem_col, correct_col=correct_col, model_col=model_col,
+                               n_col=n_col, c_col=c_col, attempt_col=attempt_col, threshold=threshold,
+                               format=format, progress=step, check_duplicates=check_duplicates)
+
+        counts = read_several(path, one, models_of=lambda part: part.models, combine=_side_by_side)
+        return counts if models is None else counts.select_models(models)
     samples = open_samples(
-        path,
+        cast("str | Path", path),
         problem_col=problem_col,
         correct_col=correct_col,
         model_col=model_col,
@@ -141,3 +159,35 @@ def read_counts(
         format=format,
     )
     return samples.counts(progress=progress, check_duplicates=check_duplicates, models=models)
+
+
+
+def _share(progress: ProgressFn, i: int, total: int) -> ProgressFn:
+    """File i of ``total``'s percentage as its share of the whole read."""
+    return lambda pct: progress(100.0 * (i + pct / 100.0) / total)
+
+
+def _side_by_side(parts: list[Counts]) -> Counts:
+    """Counts of disjoint models, concatenated in order; meta keeps each file's and merges the stopping-time
+    evidence (per model, so the union; it looks like a stopping time when any file's does)."""
+    evidence: dict[str, Any] = {"looks_like_stopping_time": False, "models": {}}
+    for part in parts:
+        st = part.meta.get("stopping_time")
+        if isinstance(st, dict):
+            evidence["models"].update(st.get("models", {}))
+            evidence["looks_like_stopping_time"] |= bool(st.get("looks_like_stopping_time", False))
+    meta: dict[str, Any] = {
+        "reader": "several files",
+        "files": [{"source": part.source, **part.meta} for part in parts],
+        "stopping_time": evidence,
+    }
+    return Counts(
+        np.concatenate([part.model for part in parts]),
+        np.concatenate([part.problem for part in parts]),
+        np.concatenate([part.n for part in parts]),
+        np.concatenate([part.c for part in parts]),
+        None,
+        None,
+        ", ".join(part.source for part in parts),
+        meta,
+    )

@@ -1,0 +1,87 @@
+"""Several files read as one input: each file on its own, the models side by side.
+
+Harnesses usually write one log per model, and a log without a model column is the model named after its file.
+Every reader (:func:`passcurve.read_counts`, :func:`passcurve.data.read_answers`, ``read_attempts``,
+``read_verdicts``) takes a sequence of paths through :func:`read_several`: each file is read alone by the
+one-file reader (its own format, columns and checks, the same options), and the results are concatenated in the
+order of the files. A model must come from one file: the same name in two files is an error naming both, because
+their problem ids and samples are not known to belong together (two tasks' ``doc_id`` 0, or the same run twice).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any, TypeVar
+
+import numpy as np
+
+from .._counts import models_rows
+from .._errors import PasscurveError
+from .._validation import show_value
+from ._source import check_path
+
+__all__ = ["is_one_path", "read_several", "concat_columns", "select_columns"]
+
+T = TypeVar("T")
+
+
+def is_one_path(path: Any) -> bool:
+    """A single path (str or os.PathLike), not a sequence of them."""
+    return isinstance(path, str | os.PathLike)
+
+
+def _paths(paths: Any) -> list[Path]:
+    """A non-empty sequence of distinct existing files (each checked as the one-file readers check it)."""
+    if isinstance(paths, bytes) or not isinstance(paths, Sequence):
+        raise PasscurveError(f"`path` must be a file path or a sequence of them (got {show_value(paths)})")
+    if len(paths) == 0:
+        raise PasscurveError("`path` is an empty sequence; give at least one file")
+    out: list[Path] = []
+    seen: dict[str, Path] = {}
+    for item in paths:
+        if not is_one_path(item):
+            raise PasscurveError(f"`path` must hold file paths (got {show_value(item)})")
+        p = check_path(item if isinstance(item, str) else Path(item))
+        key = os.path.realpath(p)
+        if key in seen:
+            also = "" if str(seen[key]) == str(p) else f" (also as {str(seen[key])!r})"
+            raise PasscurveError(f"{str(p)!r} is given twice{also}; give each file once")
+        seen[key] = p
+        out.append(p)
+    return out
+
+
+def read_several(paths: Any, read_one: Callable[[Path, int, int], T], *, models_of: Callable[[T], Any],
+                 combine: Callable[[list[T]], T]) -> T:
+    """``read_one(path, i, count)`` for each file, checked to name disjoint models, then ``combine``-d.
+
+    ``models_of(part)``: a part's model name per row. The caller selects ``models`` afterwards (an unknown name is
+    then an error listing the models of every file)."""
+    files = _paths(paths)
+    parts: list[T] = []
+    owner: dict[str, Path] = {}
+    for i, f in enumerate(files):
+        part = read_one(f, i, len(files))
+        for m in dict.fromkeys(str(x) for x in models_of(part)):
+            if m in owner:
+                raise PasscurveError(
+                    f"model {m!r} is in both {owner[m].name} and {f.name}: each model must come from one file "
+                    "(put a model's runs in one file, or give the files a model column that tells them apart)")
+            owner[m] = f
+        parts.append(part)
+    return parts[0] if len(parts) == 1 else combine(parts)
+
+
+def concat_columns(parts: list[dict[str, np.ndarray]]) -> dict[str, np.ndarray]:
+    """Readers' column dicts (``model``, ``problem``, ...), row-concatenated in order."""
+    return {key: np.concatenate([part[key] for part in parts]) for key in parts[0]}
+
+
+def select_columns(columns: dict[str, np.ndarray], models: Sequence[str] | None) -> dict[str, np.ndarray]:
+    """The rows of these models, in the order named (an unknown name is an error listing those present)."""
+    if models is None:
+        return columns
+    keep = models_rows(columns["model"], models)
+    return {key: value[keep] for key, value in columns.items()}
