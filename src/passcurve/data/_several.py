@@ -66,9 +66,11 @@ def read_several(paths: Any, read_one: Callable[[Path, int, int], T], *, models_
         part = read_one(f, i, len(files))
         for m in dict.fromkeys(str(x) for x in models_of(part)):
             if m in owner:
+                a, b = (owner[m].name, f.name) if owner[m].name != f.name else (str(owner[m]), str(f))
                 raise PasscurveError(
-                    f"model {m!r} is in both {owner[m].name} and {f.name}: each model must come from one file "
-                    "(put a model's runs in one file, or give the files a model column that tells them apart)")
+                    f"model {m!r} is in both {a} and {b}: each model must come from one file (a file without a "
+                    "model column is the model named after the file; rename such files apart, or put one model's "
+                    "runs in one file)")
             owner[m] = f
         parts.append(part)
     return parts[0] if len(parts) == 1 else combine(parts)
