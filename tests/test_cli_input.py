@@ -462,3 +462,22 @@ def test_several_files_errors_are_one_line(tmp_path, icli):
     ):
         res = icli(*args)
         assert res.returncode == 2 and len(res.stderr.strip().splitlines()) == 1 and message in res.stderr, (args, res.stderr)
+
+
+def test_pool_reads_runs_of_one_model_as_one(tmp_path, icli):
+    # two runs of the same model (a model column names it in both files): refused without --pool, pooled with it
+    # into what one file with both runs' rows gives; --pool on one file, and for vote, is an error
+    import json
+
+    rows = [{"model": "m", "problem_id": f"p{p}", "correct": (p * 7 + r) % 3 == 0} for r in range(4) for p in range(6)]
+    for i in (0, 1):
+        (tmp_path / f"run{i}.jsonl").write_text("".join(json.dumps(x) + "\n" for x in rows[i * 12:(i + 1) * 12]))
+    (tmp_path / "all.jsonl").write_text("".join(json.dumps(x) + "\n" for x in rows))
+    runs = [str(tmp_path / "run0.jsonl"), str(tmp_path / "run1.jsonl")]
+    refused = icli("curve", *runs, "--k", "1,2")
+    assert refused.returncode == 2 and "pool them with `--pool`" in refused.stderr
+    pooled = icli("curve", *runs, "--k", "1,2", "--json", "--pool")
+    one = icli("curve", str(tmp_path / "all.jsonl"), "--k", "1,2", "--json")
+    assert pooled.returncode == 0 and pooled.stdout == one.stdout
+    assert "applies only to several files" in icli("curve", runs[0], "--pool").stderr
+    assert icli("vote", *runs, "--pool").returncode == 2

@@ -444,3 +444,40 @@ def test_several_files_keep_each_files_stopping_time_evidence(tmp_path):
     st = both.meta["stopping_time"]
     assert st["looks_like_stopping_time"] and st["models"]["bon"] == alone["models"]["bon"]
     assert not st["models"]["fixed"]["looks_like_stopping_time"]
+
+
+def test_pooled_runs_add_n_and_c_per_problem(tmp_path):
+    # lm-evaluation-harness writes one samples file per run into the model's directory (the model is the
+    # directory's name), so n > 1 comes from several runs over the same documents. Without `pool` the same model
+    # in two files is refused; with it, n and c are added per (model, problem): the counts of one file holding
+    # every run's lines (the harness's own "concatenate runs")
+    rng = np.random.default_rng(4)
+    lines: dict[str, list[dict]] = {"A": [], "B": []}
+    for m, p in (("A", 0.5), ("B", 0.2)):
+        (tmp_path / m).mkdir()
+        for run in range(3):
+            docs = range(8) if run < 2 else range(5)  # the third run stopped early: unequal n is kept as is
+            rows = [{"doc_id": d, "doc": {"q": d}, "target": "4", "resps": [["x"]], "filtered_resps": ["x"],
+                     "filter": "strict-match", "metrics": ["exact_match"], "exact_match": float(rng.random() < p)}
+                    for d in docs]
+            lines[m] += rows
+            write_lines(tmp_path / m / f"samples_gsm8k_2026-01-0{run + 1}T00.jsonl", rows)
+    files = sorted(tmp_path.glob("*/samples_*.jsonl"))
+    with pytest.raises(passcurve.PasscurveError, match="model 'A' is in both .* pool them with `pool`"):
+        read_counts(files)
+    pooled = read_counts(files, pool=True)
+    assert pooled.models == ["A", "B"] and pooled.meta["pooled"] is True
+    expected = {(m, str(r["doc_id"])) for m in "AB" for r in lines[m]}
+    assert {(m, p) for m, p in zip(pooled.model, pooled.problem, strict=True)} == expected
+    for m in "AB":  # n and c per document, counted from the lines written
+        got = pooled.select(m)
+        for p, n, c in zip(got.problem, got.n, got.c, strict=True):
+            mine = [r for r in lines[m] if str(r["doc_id"]) == p]
+            assert (n, c) == (len(mine), sum(r["exact_match"] == 1.0 for r in mine)), (m, p)
+        assert list(got.problem) == sorted(got.problem)  # problems sorted by id as text, as a reader gives them
+    assert set(pooled.n) == {2, 3}
+    # pool on one file has no effect: refused, as are other arguments with no effect
+    with pytest.raises(passcurve.PasscurveError, match="`pool` applies only to several files"):
+        read_counts(files[0], pool=True)
+    with pytest.raises(passcurve.PasscurveError, match="`pool` must be True or False"):
+        read_counts(files, pool="yes")

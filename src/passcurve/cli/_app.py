@@ -406,6 +406,9 @@ Format = Annotated[
 ]
 Models = Annotated[str | None, typer.Option(
     "--models", help="Keep these models only (comma-separated names; a comma inside a name is written \\,).")]
+Pool = Annotated[bool | None, typer.Option(
+    "--pool", help="Several files are runs over the same problems: a model in several files has its samples pooled "
+                   "(n and c added per problem) instead of being an error.", show_default=False)]
 Seed = Annotated[int, typer.Option("--seed", min=0, help="Seed for every random step (reproducible output).")]
 JsonFlag = Annotated[bool, typer.Option("--json", help="Print the result object's to_dict() as JSON.")]
 
@@ -422,6 +425,7 @@ def load_counts(
     threshold: float | None = None,
     format: str | None = None,
     models: list[str] | None = None,
+    pool: bool = False,
     acted_on: tuple[type, ...] = (),
 ) -> Any:
     """Read any supported input into Counts through the data layer.
@@ -447,6 +451,7 @@ def load_counts(
             format=format,
             progress=progress,
             models=models,
+            pool=pool,
         )
 
 
@@ -477,6 +482,7 @@ READ_OPTIONS: dict[str, Any] = {
     "threshold": Threshold,
     "format": Format,
     "models": Models,
+    "pool": Pool,
 }
 
 
@@ -520,6 +526,8 @@ def read_options(
         read = {name: kwargs.pop(name, None) for name in names}
         if read["models"] is not None:  # comma-separated on the command line, a list for the data layer
             read["models"] = split_names(read["models"])
+        if "pool" in read:  # a flag: absent is False
+            read["pool"] = bool(read["pool"])
         return fn(*args, read=read, **kwargs)
 
     wrapper.__signature__ = sig.replace(parameters=params)  # type: ignore[attr-defined]

@@ -54,23 +54,24 @@ def _paths(paths: Any) -> list[Path]:
 
 
 def read_several(paths: Any, read_one: Callable[[Path, int, int], T], *, models_of: Callable[[T], Any],
-                 combine: Callable[[list[T]], T]) -> T:
+                 combine: Callable[[list[T]], T], pool: bool = False) -> T:
     """``read_one(path, i, count)`` for each file, checked to name disjoint models, then ``combine``-d.
 
-    ``models_of(part)``: a part's model name per row. The caller selects ``models`` afterwards (an unknown name is
-    then an error listing the models of every file)."""
+    ``models_of(part)``: a part's model name per row. ``pool``: the files are runs over the same problems, so a
+    model may be in several (``combine`` then pools its rows). The caller selects ``models`` afterwards (an unknown
+    name is then an error listing the models of every file)."""
     files = _paths(paths)
     parts: list[T] = []
     owner: dict[str, Path] = {}
     for i, f in enumerate(files):
         part = read_one(f, i, len(files))
         for m in dict.fromkeys(str(x) for x in models_of(part)):
-            if m in owner:
+            if m in owner and not pool:
                 a, b = (owner[m].name, f.name) if owner[m].name != f.name else (str(owner[m]), str(f))
                 raise PasscurveError(
                     f"model {m!r} is in both {a} and {b}: each model must come from one file (a file without a "
-                    "model column is the model named after the file; rename such files apart, or put one model's "
-                    "runs in one file)")
+                    "model column is the model named after the file; rename such files apart, or, if the files "
+                    "are runs over the same problems, pool them with `pool`)")
             owner[m] = f
         parts.append(part)
     return parts[0] if len(parts) == 1 else combine(parts)
