@@ -480,4 +480,24 @@ def test_pool_reads_runs_of_one_model_as_one(tmp_path, icli):
     one = icli("curve", str(tmp_path / "all.jsonl"), "--k", "1,2", "--json")
     assert pooled.returncode == 0 and pooled.stdout == one.stdout
     assert "applies only to several files" in icli("curve", runs[0], "--pool").stderr
-    assert icli("vote", *runs, "--pool").returncode == 2
+    assert "No such option: --pool" in icli("retries", *runs, "--pool").stderr  # attempt orders are per run
+    assert "leave out `--pool` or `--retries`" in icli("report", *runs, "--pool", "--retries", "-o",
+                                                      str(tmp_path / "r.html")).stderr
+
+
+@pytest.mark.parametrize("args", [["vote", "--k", "1,4", "--json"],
+                                  ["verifiers", "--base", "correct", "--strict", "plus", "--k", "1,4", "--json"]],
+                         ids=["vote", "verifiers"])
+def test_vote_and_verifiers_pool_runs(tmp_path, icli, args):
+    # the answers log of two models, split into two runs (attempts 0-3 and 4-7): pooled, they read as the whole log
+    import json
+
+    both = _answers_log(tmp_path / "both.jsonl", ("A", "B"))
+    rows = [json.loads(line) for line in both.read_text().splitlines()]
+    for i, keep in enumerate((lambda a: a < 4, lambda a: a >= 4)):
+        (tmp_path / f"run{i}.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows if keep(r["attempt"])))
+    runs = [str(tmp_path / "run0.jsonl"), str(tmp_path / "run1.jsonl")]
+    assert icli(args[0], *runs, *args[1:]).returncode == 2
+    pooled, one = icli(args[0], *runs, *args[1:], "--pool"), icli(args[0], str(both), *args[1:])
+    assert pooled.returncode == 0 == one.returncode, pooled.stderr + one.stderr
+    assert pooled.stdout == one.stdout

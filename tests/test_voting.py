@@ -647,3 +647,29 @@ def test_read_answers_of_several_files_is_one_log_with_a_model_column(tmp_path):
     assert several.source == "A.jsonl, B.jsonl" and several.models == ["A", "B"]
     assert np.array_equal(vote(several, k=[1, 3]).values["maj_at_k"], vote(one, k=[1, 3]).values["maj_at_k"])
     assert read_answers([tmp_path / "A.jsonl", tmp_path / "B.jsonl"], models=["B"]).models == ["B"]
+
+
+def test_read_answers_pools_runs_over_the_same_problems(tmp_path):
+    # two runs of one model over the same 10 problems: pooled tallies are those of one log with both runs' rows
+    # (answer counts added, first appearance over the runs in file order); different gold answers are refused
+    from passcurve.data import read_answers, write_table
+
+    r1 = simulate_answers(10, 6, wrong_answers=3, abstain=0.1, model="m", rng=1)
+    r2 = simulate_answers(10, 4, wrong_answers=3, abstain=0.1, model="m", rng=2)
+    r2["gold"] = r1["gold"][::6].repeat(4)  # the same problems: the same gold answer per problem
+    r2["attempt"] = r2["attempt"] + 6  # attempts of the second run follow the first run's in the joint log
+    for name, r in (("run1", r1), ("run2", r2)):
+        write_table(r, tmp_path / f"{name}.jsonl")
+    write_table({k: np.concatenate([r1[k], r2[k]]) for k in r1}, tmp_path / "both.jsonl")
+    runs = [tmp_path / "run1.jsonl", tmp_path / "run2.jsonl"]
+    with pytest.raises(PasscurveError, match="model 'm' is in both run1.jsonl and run2.jsonl"):
+        read_answers(runs)
+    pooled, one = read_answers(runs, pool=True), read_answers(tmp_path / "both.jsonl")
+    for name in ("model", "problem", "offsets", "count", "is_gold", "abstain", "answer"):
+        assert np.array_equal(getattr(pooled, name), getattr(one, name)), name
+    assert set(pooled.n) == {10}
+    r2["gold"] = np.where(r2["gold"] == r2["gold"][0], "other", r2["gold"])  # problem 0's gold differs in run 2
+    r2["correct"] = r2["answer"] == r2["gold"]
+    write_table(r2, tmp_path / "run2.jsonl")
+    with pytest.raises(PasscurveError, match="the runs give different gold answers"):
+        read_answers(runs, pool=True)

@@ -39,7 +39,7 @@ def _f(x: float | None) -> str:
 
 
 @command("vote")
-@read_options(only=("problem_col", "correct_col", "model_col", "attempt_col", "format"))
+@read_options(only=("problem_col", "correct_col", "model_col", "attempt_col", "format", "pool"))
 def vote_cmd(
     file: FileArg,
     k: Annotated[str | None, typer.Option("--k", help="Comma-separated subset sizes, e.g. 1,8,64 (default: 1, 2, 4, ... up to the smallest n, at most 1,024).")] = None,
@@ -146,7 +146,7 @@ def _one_two_five(b: int) -> bool:
 
 
 @command("verifiers")
-@read_options(only=("problem_col", "model_col", "format"))
+@read_options(only=("problem_col", "model_col", "format", "pool"))
 def verifiers_cmd(
     file: FileArg,
     base: Annotated[str, typer.Option("--base", help="Column with the base (lenient) verdict.")],

@@ -20,7 +20,7 @@ from .._counts import models_rows
 from .._errors import PasscurveError
 from ._columns import ALIASES, identifier, is_missing, json_unwrapped, quote
 from ._samples import FALSE_WORDS, TRUE_WORDS, _fmt_row, runs_of_ids
-from ._several import concat_columns, is_one_path, read_several, select_columns
+from ._several import check_pool, concat_columns, is_one_path, pool_columns, read_several, select_columns
 from ._source import Source, duck_error, no_rows_error, open_file
 
 __all__ = ["read_answers", "read_attempts", "read_verdicts", "GOLD_ALIASES"]
@@ -132,6 +132,7 @@ def read_answers(
     format: str | None = None,
     correct_col: str | None = None,
     models: Sequence[str] | None = None,
+    pool: bool = False,
 ) -> Any:
     """Tally the answers of a per-sample log: one row per (model, problem, distinct answer).
 
@@ -162,16 +163,20 @@ def read_answers(
         The file format when the extension does not say it.
     models : sequence of str, optional
         Keep these models only.
+    pool : bool, default False
+        Several files that are runs over the same problems: a model's answers are tallied over all of them (the
+        gold answer must agree), as :func:`passcurve.read_counts` pools counts.
 
     Returns
     -------
     passcurve.AnswerTallies
     """
+    pool = check_pool(pool, path)
     if not is_one_path(path):  # several files: each read alone, the models side by side (data/_several.py)
         tallies = read_several(path, lambda f, _i, _n: read_answers(
             f, problem_col=problem_col, answer_col=answer_col, gold_col=gold_col, model_col=model_col,
             attempt_col=attempt_col, format=format, correct_col=correct_col), models_of=lambda t: t.model,
-            combine=_concat_tallies)
+            combine=_pool_tallies if pool else _concat_tallies, pool=pool)
         return _kept(tallies, models)
     src = _open(cast("str | Path", path), format)
     prob = _pick(src, "problem", problem_col, ALIASES["problem"], "--problem-col")
@@ -282,6 +287,56 @@ def _concat_tallies(parts: list[Any]) -> Any:
         answer=None if any(a is None for a in answers) else np.concatenate(answers),
         source=", ".join(t.source for t in parts),
         meta={"reader": "several files", "files": [{"source": t.source, **t.meta} for t in parts]},
+    )
+
+
+def _pool_tallies(parts: list[Any]) -> Any:
+    """Runs over the same problems: per (model, problem) the answers' counts added, in order of first appearance
+    over the runs (file order, then each file's order), abstentions added. An answer is gold if it is gold in a
+    run that sampled it; two runs naming different gold answers for a problem are an error."""
+    from .._voting import AnswerTallies
+
+    joined = _concat_tallies(parts)
+    if joined.answer is None:  # pragma: no cover - the readers always keep the answers
+        raise PasscurveError("pooling answer tallies needs the answers themselves")
+    order: dict[tuple[str, str], int] = {}
+    answers: list[dict[Any, list]] = []  # per pooled problem: answer -> [count, gold, not gold]
+    abstain: list[int] = []
+    for i in range(len(joined)):
+        key = (str(joined.model[i]), str(joined.problem[i]))
+        if key not in order:
+            order[key] = len(answers)
+            answers.append({})
+            abstain.append(0)
+        j = order[key]
+        abstain[j] += int(joined.abstain[i])
+        s, e = int(joined.offsets[i]), int(joined.offsets[i + 1])
+        for a, cnt, gold in zip(joined.answer[s:e].tolist(), joined.count[s:e].tolist(),
+                                joined.is_gold[s:e].tolist(), strict=True):
+            slot = answers[j].setdefault(a, [0, False, False])  # count, gold in some run, not gold in some run
+            slot[0] += cnt
+            slot[1 if gold else 2] = True
+        golds = [a for a, (_c, g, _n) in answers[j].items() if g]
+        both = [a for a, (_c, g, n) in answers[j].items() if g and n]
+        if len(golds) > 1 or both:
+            what = f"({golds[0]!r}, {golds[1]!r})" if len(golds) > 1 else f"({both[0]!r} in some runs, not others)"
+            raise PasscurveError(f"model {key[0]!r}, problem {key[1]!r}: the runs give different gold answers "
+                                 f"{what}; pooled runs must be over the same problems")
+    # a model's problems sorted by id as text, models in order of first appearance (as pooled counts)
+    rank = {m: r for r, m in enumerate(dict.fromkeys(m for m, _p in order))}
+    keys = sorted(order, key=lambda mp: (rank[mp[0]], mp[1]))
+    sizes = [len(answers[order[k]]) for k in keys]
+    flat = [(a, c, g) for k in keys for a, (c, g, _n) in answers[order[k]].items()]
+    return AnswerTallies(
+        model=np.array([m for m, _p in keys], dtype=object),
+        problem=np.array([p for _m, p in keys], dtype=object),
+        offsets=np.concatenate([[0], np.cumsum(sizes)]).astype(np.int64),
+        count=np.array([c for _a, c, _g in flat], dtype=np.int64),
+        is_gold=np.array([g for _a, _c, g in flat], dtype=bool),
+        abstain=np.array([abstain[order[k]] for k in keys], dtype=np.int64),
+        answer=np.array([a for a, _c, _g in flat] + [None], dtype=object)[:-1],
+        source=joined.source,
+        meta=dict(joined.meta, pooled=True),
     )
 
 
@@ -453,6 +508,7 @@ def read_verdicts(
     model_col: str | None = None,
     format: str | None = None,
     models: Sequence[str] | None = None,
+    pool: bool = False,
 ) -> dict[str, np.ndarray]:
     """Per (model, problem): n, passes under the base and the strict verdicts, and samples that
     pass strict but fail base (``c_strict_only``), in one DuckDB ``GROUP BY``; ``models`` keeps those
@@ -469,6 +525,8 @@ def read_verdicts(
     format : str, optional
     models : sequence of str, optional
         Keep these models only.
+    pool : bool, default False
+        Several files that are runs over the same problems: the counts added per (model, problem).
 
     Returns
     -------
@@ -477,10 +535,13 @@ def read_verdicts(
         (model, problem), sorted; the arguments of :func:`passcurve.verifier_inflation`. From several files,
         each file's rows in turn, in the order of the files.
     """
+    pool = check_pool(pool, path)
     if not is_one_path(path):  # several files: each read alone, the models side by side (data/_several.py)
+        sums = ("n", "c_base", "c_strict", "c_strict_only")
         return select_columns(read_several(path, lambda f, _i, _n: read_verdicts(
             f, base_col=base_col, strict_col=strict_col, problem_col=problem_col, model_col=model_col,
-            format=format), models_of=lambda g: g["model"], combine=concat_columns), models)
+            format=format), models_of=lambda g: g["model"],
+            combine=(lambda parts: pool_columns(parts, sums)) if pool else concat_columns, pool=pool), models)
     src = _open(cast("str | Path", path), format)
     prob = _pick(src, "problem", problem_col, ALIASES["problem"], "--problem-col")
     base = _pick(src, "base verdict", base_col, (), "--base")

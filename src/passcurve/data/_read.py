@@ -13,10 +13,8 @@ from typing import Any, cast
 import numpy as np
 
 from .._counts import Counts
-from .._errors import PasscurveError
-from .._validation import show_value
 from ._samples import Samples, build_samples
-from ._several import is_one_path, read_several
+from ._several import check_pool, is_one_path, pool_columns, read_several
 from ._source import ProgressFn, open_file
 
 __all__ = ["read_counts", "open_samples"]
@@ -145,10 +143,7 @@ def read_counts(
         found), non-boolean correctness (showing one row), NaN, c > n, n = 0, negative or
         non-integer counts, duplicate (problem, attempt) or (model, problem) rows.
     """
-    if not isinstance(pool, bool | np.bool_):
-        raise PasscurveError(f"`pool` must be True or False (got {show_value(pool)})")
-    if pool and (is_one_path(path) or (isinstance(path, Sequence) and len(path) == 1)):
-        raise PasscurveError("`pool` applies only to several files (runs over the same problems); one was given")
+    pool = check_pool(pool, path)
     if not is_one_path(path):
         def one(f: Path, i: int, count: int) -> Counts:
             step = None if progress is None else _share(progress, i, count)
@@ -157,7 +152,7 @@ def read_counts(
                                format=format, progress=step, check_duplicates=check_duplicates)
 
         counts = read_several(path, one, models_of=lambda part: part.models,
-                              combine=_pooled if pool else _side_by_side, pool=bool(pool))
+                              combine=_pooled if pool else _side_by_side, pool=pool)
         return counts if models is None else counts.select_models(models)
     samples = open_samples(
         cast("str | Path", path),
@@ -206,16 +201,10 @@ def _side_by_side(parts: list[Counts]) -> Counts:
 
 
 def _pooled(parts: list[Counts]) -> Counts:
-    """Runs over the same problems: n and c added per (model, problem). Models in order of first appearance,
-    each model's problems sorted by id as text (the readers' order); meta as :func:`_side_by_side`'s."""
+    """Runs over the same problems: n and c added per (model, problem) (:func:`pool_columns`); meta as
+    :func:`_side_by_side`'s."""
     joined = _side_by_side(parts)
-    names, first, model_code = np.unique(joined.model.astype(str), return_index=True, return_inverse=True)
-    rank = np.empty(names.size, dtype=np.int64)
-    rank[np.argsort(first, kind="stable")] = np.arange(names.size)  # models by first appearance
-    problems, problem_code = np.unique(joined.problem.astype(str), return_inverse=True)  # sorted as text
-    keys, rows = np.unique(rank[model_code.ravel()] * problems.size + problem_code.ravel(), return_inverse=True)
-    n = np.bincount(rows.ravel(), weights=joined.n, minlength=keys.size).astype(np.int64)
-    c = np.bincount(rows.ravel(), weights=joined.c, minlength=keys.size).astype(np.int64)
-    by_rank = names[np.argsort(rank)]
-    return Counts(by_rank[keys // problems.size].astype(object), problems[keys % problems.size].astype(object),
-                  n, c, None, None, joined.source, dict(joined.meta, pooled=True))
+    cols = pool_columns([{"model": joined.model, "problem": joined.problem, "n": joined.n, "c": joined.c}],
+                        ("n", "c"))
+    return Counts(cols["model"], cols["problem"], cols["n"], cols["c"], None, None, joined.source,
+                  dict(joined.meta, pooled=True))

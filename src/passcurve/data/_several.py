@@ -22,7 +22,7 @@ from .._errors import PasscurveError
 from .._validation import show_value
 from ._source import check_path
 
-__all__ = ["is_one_path", "read_several", "concat_columns", "select_columns"]
+__all__ = ["is_one_path", "read_several", "concat_columns", "pool_columns", "select_columns", "check_pool"]
 
 T = TypeVar("T")
 
@@ -88,3 +88,30 @@ def select_columns(columns: dict[str, np.ndarray], models: Sequence[str] | None)
         return columns
     keep = models_rows(columns["model"], models)
     return {key: value[keep] for key, value in columns.items()}
+
+
+def check_pool(pool: Any, path: Any) -> bool:
+    """``pool`` as a bool: True or False, and True only with several files (with one it has no effect)."""
+    if not isinstance(pool, bool | np.bool_):
+        raise PasscurveError(f"`pool` must be True or False (got {show_value(pool)})")
+    if pool and (is_one_path(path) or (isinstance(path, Sequence) and len(path) == 1)):
+        raise PasscurveError("`pool` applies only to several files (runs over the same problems); one was given")
+    return bool(pool)
+
+
+def pool_columns(parts: list[dict[str, np.ndarray]], sums: Sequence[str]) -> dict[str, np.ndarray]:
+    """Runs over the same problems: the ``sums`` columns added per (model, problem). Models in order of first
+    appearance, each model's problems sorted by id as text (the readers' order)."""
+    joined = concat_columns(parts)
+    names, first, model_code = np.unique(joined["model"].astype(str), return_index=True, return_inverse=True)
+    rank = np.empty(names.size, dtype=np.int64)
+    rank[np.argsort(first, kind="stable")] = np.arange(names.size)  # models by first appearance
+    problems, problem_code = np.unique(joined["problem"].astype(str), return_inverse=True)  # sorted as text
+    keys, rows = np.unique(rank[model_code.ravel()] * problems.size + problem_code.ravel(), return_inverse=True)
+    out = {"model": names[np.argsort(rank)][keys // problems.size].astype(object),
+           "problem": problems[keys % problems.size].astype(object)}
+    for name in sums:  # integer sums (bincount's float weights would round above 2**53)
+        total = np.zeros(keys.size, dtype=np.int64)
+        np.add.at(total, rows.ravel(), joined[name].astype(np.int64))
+        out[name] = total
+    return out
