@@ -106,7 +106,8 @@ def fold_warnings(items: Sequence[tuple[str, str]],
 
     Library calls that work per model warn once per model in the same words ("model 'A': n looks like a
     stopping time (151 problems ...): ..."): those of one category and one wording outside the first
-    parenthesis become one warning naming each model with its own parenthesis. A per-model warning whose
+    parenthesis become one warning naming each model with its own parenthesis, or naming the models once when
+    the parenthesis is the same for all. A per-model warning whose
     category the reader already stated for the file (``file_level``: the same check on the same evidence)
     is left out.
     """
@@ -137,9 +138,13 @@ def fold_warnings(items: Sequence[tuple[str, str]],
     for (cat, pairs, template), members in groups.items():
         if len(members) > 1:
             what = "pairs of models" if pairs else "models"
-            if "\0" in template:
+            inners = {inner for _, inner in members}
+            if "\0" in template and len(inners) > 1:
                 said = "; ".join(f"{who}: {inner}" for who, inner in members)
                 text = f"{len(members)} {what}: " + template.replace("\0", f"({said})")
+            elif "\0" in template:  # the same parenthesis for every model: said once
+                text = f"{what} {', '.join(who for who, _ in members)}: " + template.replace(
+                    "\0", f"({inners.pop()})")
             else:
                 text = f"{what} {', '.join(who for who, _ in members)}: {template}"
             out[slot[(cat, pairs, template)]] = (cat, text)

@@ -1,0 +1,34 @@
+"""passcurve._errors: how per-model warnings are said once (fold_warnings)."""
+
+from __future__ import annotations
+
+from passcurve._errors import fold_warnings
+
+AUTO = ("auto could not check its candidates on these data (its self-backtest needs at least 20 samples per "
+        "problem; smallest n = {n}), so it averages them with equal weights")
+
+
+def test_same_words_for_every_model_are_said_once_naming_them():
+    # forecast's auto warning on two pooled two-run logs printed the whole parenthesis once per model: "2 models:
+    # auto could not check ... ('modelA': its self-backtest needs ... n = 2; 'modelB': its self-backtest needs ...
+    # n = 2), so ..."; with the same parenthesis for every model it is said once, after the models' names
+    items = [("DegenerateDataWarning", f"model '{m}': " + AUTO.format(n=2)) for m in ("A", "B")]
+    assert fold_warnings(items) == (("DegenerateDataWarning", "models 'A', 'B': " + AUTO.format(n=2)),)
+
+
+def test_different_parentheses_are_kept_per_model():
+    items = [("DegenerateDataWarning", "model 'A': " + AUTO.format(n=2)),
+             ("DegenerateDataWarning", "model 'B': " + AUTO.format(n=3))]
+    (cat, text), = fold_warnings(items)
+    assert text.startswith("2 models: auto could not check its candidates on these data ('A': its self-backtest "
+                           "needs at least 20 samples per problem; smallest n = 2; 'B': its self-backtest")
+    assert text.count("so it averages them") == 1
+
+
+def test_other_warnings_pass_through_and_one_model_is_left_alone():
+    items = [("DegenerateDataWarning", "model 'A': " + AUTO.format(n=2)), ("ConvergenceWarning", "no model here")]
+    assert fold_warnings(items) == tuple(items)
+    # a per-model warning of a category the reader stated for the file is the same check again: left out
+    stated = [("StoppingTimeWarning", "f.csv: n looks like a stopping time")]
+    per_model = [("StoppingTimeWarning", "model 'A': n looks like a stopping time (3 problems)")]
+    assert fold_warnings(per_model + stated, stated) == tuple(stated)
