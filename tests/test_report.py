@@ -923,3 +923,19 @@ def test_report_warnings_name_only_the_models_asked_for(tmp_path, capfd):
     stops = [ln for ln in err.splitlines() if "StoppingTimeWarning" in ln]
     assert len(stops) == 1 and "for 1 model(s) (stopB)" in stops[0], err
     assert "stopA" not in err and "stopA" not in out.read_text(encoding="utf-8")
+
+
+def test_many_input_files_are_named_briefly_in_the_header(tmp_path):
+    # one log per model: the header named every file (the joined source); with more than five it names four and
+    # says how many more, and the page title likewise; five or fewer are all named
+    from passcurve import read_counts
+    from passcurve.data import write_table
+
+    for j in range(7):
+        write_table({"problem_id": ["a", "b", "c"], "n": [10, 10, 10], "c": [j % 4, 2, 9]}, tmp_path / f"m{j}.csv")
+    many = read_counts([tmp_path / f"m{j}.csv" for j in range(7)])
+    top = build_report(many, parts=set()).html
+    assert "Source: <strong>m0.csv, m1.csv, m2.csv, m3.csv and 3 more files</strong> · 7 model(s)" in top
+    assert "<title>passcurve report: m0.csv, m1.csv, m2.csv, m3.csv and 3 more files</title>" in top
+    few = read_counts([tmp_path / f"m{j}.csv" for j in range(5)])
+    assert "Source: <strong>m0.csv, m1.csv, m2.csv, m3.csv, m4.csv</strong>" in build_report(few, parts=set()).html

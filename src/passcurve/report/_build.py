@@ -495,6 +495,16 @@ def _flag_list(data: ReportData) -> list[tuple[str, str]]:
     return [(cat, msg + done if _acted_on(cat, data) else msg) for cat, msg in data.warnings]
 
 
+def _source_label(counts: Counts, shown: int = 4) -> str:
+    """Where the counts came from, for the page: the source, or with many files the first ``shown`` and how many
+    more (all of them are in ``Counts.meta["files"]``)."""
+    files = counts.meta.get("files") if isinstance(counts.meta, dict) else None
+    if not isinstance(files, list) or len(files) <= shown + 1:
+        return counts.source
+    names = [str(f.get("source", "")) for f in files]
+    return f"{', '.join(names[:shown])} and {len(names) - shown} more files"
+
+
 def _header(data: ReportData, title: str) -> str:
     c = data.counts
     s = [f"<h1>{esc(title)}</h1>"]
@@ -502,7 +512,7 @@ def _header(data: ReportData, title: str) -> str:
     n_txt = f"n = {n_min:,}" if n_min == n_max else f"n from {n_min:,} to {n_max:,}"
     problems = len(np.unique(c.problem.astype(str)))
     s.append(
-        f'<p class="muted">Source: <strong>{esc(c.source)}</strong> · {len(c.models)} model(s) · '
+        f'<p class="muted">Source: <strong>{esc(_source_label(c))}</strong> · {len(c.models)} model(s) · '
         f"{problems:,} problem{'' if problems == 1 else 's'} · {n_txt} sample{'' if n_max == 1 else 's'} per problem · "
         f"{int(c.n.sum()):,} sample{'' if int(c.n.sum()) == 1 else 's'} in all. "
         + _ranges(c, data.curve)
@@ -585,7 +595,7 @@ def build_report(
     from .. import __version__
 
     html = render_page(
-        title or f"passcurve report: {counts.source}",
+        title or f"passcurve report: {_source_label(counts)}",
         _header(data, title or "passcurve report"),
         sections,
         footer=f"Made by passcurve {esc(__version__)}. One offline file: no network requests.",
