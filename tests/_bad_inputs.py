@@ -104,7 +104,7 @@ CASES: dict[str, Case] = {
     # 1e23 used to wrap to int64's minimum and be reported as n=-9223372036854775808
     "n_too_large": (
         _text("c.csv", "problem_id,n,c\na,99999999999999999999999,1\n"),
-        r"`n` is too large \(max 2\*\*53\); row 1 \(problem 'a'\) has n=99999999999999999999999",
+        r"`n` is too large \(max 2\*\*53 - 1\); row 1 \(problem 'a'\) has n=99999999999999999999999",
     ),
     "nan_count": (_text("c.csv", "problem_id,n,c\na,10,\nb,10,3\n"), r"missing value \(NaN/empty\) in row 1"),
     "nan_correct": (
@@ -230,5 +230,41 @@ CASES: dict[str, Case] = {
     "null_problem": (
         _jsonl([{"problem_id": None, "correct": True}, {"problem_id": "a", "correct": False}]),
         r"problem-id column 'problem_id' has a missing value",
+    ),
+    # Twentieth session (audit of accepted-but-misread input). DuckDB's TRY_CAST(... AS DOUBLE) reads digit
+    # grouping ('1_0' -> 10, '1_000' -> 1000) and its CSV sniffer types a column of '0x10' as BIGINT 16: counts that
+    # are no decimal number were read as numbers. Text counts must now be spelled as data._columns.NUMBER.
+    "underscore_count_csv": (
+        _text("c.csv", "problem_id,n,c\na,1_0,3\nb,20,4\n"),
+        r"column 'n' \(`n`\) must hold integers; row 1 \(problem 'a'\) has n='1_0'",
+    ),
+    "hex_count_csv": (
+        _text("c.csv", "problem_id,n,c\na,0x10,1\nb,0x20,2\n"),
+        r"column 'n' \(`n`\) must hold integers; row 1 \(problem 'a'\) has n='0x10'",
+    ),
+    "underscore_count_parquet_string": (
+        _arrow_parquet({"problem_id": ["a", "b"], "n": ["20", "20"], "c": ["1_0", "4"]}),
+        r"column 'c' \(`c`\) must hold integers; row 1 \(problem 'a'\) has c='1_0'",
+    ),
+    # 2**53 + 1 has no float64 and was read as 2**53 (the check was n > 2**53, after the rounding)
+    "n_two_to_53_plus_1_jsonl": (
+        _jsonl([{"problem_id": "a", "n": 2**53 + 1, "c": 1}]),
+        r"`n` is too large \(max 2\*\*53 - 1\); row 1 \(problem 'a'\) has n=9007199254740993",
+    ),
+    "n_two_to_53_plus_1_parquet": (
+        _arrow_parquet({"problem_id": ["a"], "n": [2**53 + 1], "c": [1]}),
+        r"`n` is too large \(max 2\*\*53 - 1\); row 1 \(problem 'a'\) has n=9007199254740993",
+    ),
+    # a fraction below float64's resolution rounded to a whole DOUBLE: 10.0000000000000001 was n = 10
+    "fraction_below_float_resolution": (
+        _text("c.csv", "problem_id,n,c\na,10.0000000000000001,1\n"),
+        r"column 'n' \(`n`\) must hold whole numbers; row 1 \(problem 'a'\) has n=10.0000000000000001",
+    ),
+    # a text score '1_0' with a threshold was 10 (correct); the lazy-frame path already refused it
+    "underscore_score_with_threshold": (
+        _with(_jsonl([{"problem_id": "a", "score": "1_0"}, {"problem_id": "a", "score": 0.2}]),
+              ["--threshold", "0.5"], {"threshold": 0.5}),
+        r"holds a value that is not boolean \(expected true/false, 0/1, or a number\), e.g. row "
+        r"\{problem_id='a', score='\"1_0\"'\}",
     ),
 }

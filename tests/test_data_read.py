@@ -481,3 +481,33 @@ def test_pooled_runs_add_n_and_c_per_problem(tmp_path):
         read_counts(files[0], pool=True)
     with pytest.raises(passcurve.PasscurveError, match="`pool` must be True or False"):
         read_counts(files, pool="yes")
+
+
+# ------------------------------------------------------------------ spellings of counts that are accepted as written
+@pytest.mark.parametrize(
+    "text, value",
+    [
+        # each text is a decimal spelling of `value` (docs/data.md, "Bad input"): a point with zeros, an exponent,
+        # surrounding spaces, a sign, leading zeros, CSV quotes, and -0 (which is 0)
+        ("10.0", 10), ("10.", 10), ("1e1", 10), ("1E1", 10), (".5e1", 5), (" 10", 10), ("10 ", 10), ("+10", 10),
+        ('"10"', 10), ("0010", 10), ("-0", 0), ("10.000", 10),
+    ],
+)
+def test_count_spellings_read_as_their_decimal_value(tmp_path, text, value):
+    p = tmp_path / "c.csv"
+    p.write_text(f"problem_id,n,c\na,20,{text}\nb,20,4\n")
+    assert as_set(read_counts(p)) == {("c", "a", 20, value), ("c", "b", 20, 4)}
+
+
+def test_count_spellings_in_jsonl_strings_and_numbers_agree(tmp_path):
+    # JSON numbers 10, 10.0, 1e1 and the strings "10", "+10", " 10" all spell ten; true and "1_0" do not
+    rows = [{"problem_id": p, "n": v, "c": 1} for p, v in zip("abcdef", (10, 10.0, 1e1, "10", "+10", " 10"), strict=True)]
+    counts = read_counts(write_lines(tmp_path / "c.jsonl", rows))
+    assert as_set(counts) == {("c", p, 10, 1) for p in "abcdef"}
+
+
+def test_largest_exact_count_is_accepted(tmp_path):
+    # 2**53 - 1 is the largest n every integer below which float64 holds exactly (IEEE 754 binary64: 53-bit significand)
+    rows = [{"problem_id": "a", "n": 2**53 - 1, "c": 2**53 - 2}]
+    counts = read_counts(write_lines(tmp_path / "c.jsonl", rows))
+    assert int(counts.n[0]) == 2**53 - 1 and int(counts.c[0]) == 2**53 - 2

@@ -22,6 +22,8 @@ __all__ = [
     "is_blank",
     "is_missing",
     "is_nan",
+    "NUMBER",
+    "number_text",
 ]
 
 # Aliases in priority order (matched case-insensitively).
@@ -90,6 +92,19 @@ def is_nan(expr: str) -> str:
     'nan' (= or IN), which the string statistics fold too; a substring test is not folded ('nan' or '-nan' is
     the only text of a float that contains 'nan')."""
     return f"contains(CAST({expr} AS VARCHAR), 'nan')"
+
+
+# The spelling of a number in a text value (lower case, without surrounding spaces or quotes): ASCII decimal digits
+# with an optional sign, point, fraction and exponent, or inf. DuckDB's TRY_CAST(... AS DOUBLE) and Python's float()
+# accept more: '1_0' and '1_000' (digit grouping: 10 and 1000), and DuckDB's CSV sniffer '0x10' (hex: 16), which
+# silently turned such text into counts and scores; a count or score spelled any other way is not a number.
+NUMBER = r"^[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)(e[+-]?[0-9]+)?$|^[+-]?(inf|infinity)$"
+
+
+def number_text(expr: str) -> str:
+    """SQL: the DOUBLE value of the text ``expr`` (already lower case and trimmed) when it is spelled as a
+    :data:`NUMBER`, else NULL."""
+    return f"CASE WHEN regexp_matches({expr}, '{NUMBER}') THEN TRY_CAST({expr} AS DOUBLE) END"
 
 
 # The whitespace of a blank id: every character Python's str.isspace() accepts (tab, newline, \v, \f, \r, the

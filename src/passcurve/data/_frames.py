@@ -16,7 +16,7 @@ import numpy as np
 
 from .._counts import Counts
 from .._errors import PasscurveError
-from ._columns import WHITESPACE, resolve_columns
+from ._columns import NUMBER, WHITESPACE, resolve_columns
 from ._samples import (
     FALSE_WORDS,
     TRUE_WORDS,
@@ -172,8 +172,6 @@ def _counts_narwhals(df: Any, overrides: dict[str, str | None], threshold: float
     return Counts.from_arrays(n_a[order], c_a[order], problem=p_a[order], model=m_a[order], source=name, meta=meta)
 
 
-# a number as DuckDB's TRY_CAST(... AS DOUBLE) reads it (in lower case, without surrounding spaces or quotes)
-_NUMBER = r"^[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)(e[+-]?[0-9]+)?$|^[+-]?(inf|infinity)$"
 
 
 def _nw_identifier(nw: Any, col: str, dtype: Any) -> Any:
@@ -204,7 +202,7 @@ def _nw_correct(nw: Any, col: str, dtype: Any, threshold: float | None, problem_
         nw.when(s.is_in(list(FALSE_WORDS)) | s.str.starts_with("failed")).then(nw.lit(False))
     )
     if threshold is not None:
-        number = s.str.contains(_NUMBER)
+        number = s.str.contains(NUMBER)
         value = nw.when(number).then(s).otherwise(nw.lit("nan")).cast(nw.Float64)
         word = nw.when(number).then(value >= threshold).otherwise(word)
     header = ((s == col.lower()) & (problem == problem_col)).fill_null(False)

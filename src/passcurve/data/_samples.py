@@ -27,6 +27,7 @@ from ._columns import (
     is_nan,
     json_unwrapped,
     json_value,
+    number_text,
     quote,
     resolve_columns,
 )
@@ -72,6 +73,7 @@ _INT_TYPES = (
     "INTEGER",
     "BIGINT",
     "HUGEINT",
+    "UHUGEINT",
     "UTINYINT",
     "USMALLINT",
     "UINTEGER",
@@ -267,12 +269,9 @@ class Samples:
             return f"CASE {nan}WHEN {q} = 1 THEN TRUE WHEN {q} = 0 THEN FALSE ELSE NULL END"
         if t in ("VARCHAR", "JSON") or t.startswith("VARCHAR"):
             s = f"lower(trim(CAST({q} AS VARCHAR), ' \"'))"
-            num = (
-                f"WHEN TRY_CAST({s} AS DOUBLE) IS NOT NULL AND NOT isnan(TRY_CAST({s} AS DOUBLE)) "
-                f"THEN TRY_CAST({s} AS DOUBLE) >= {float(thr)!r} "
-                if thr is not None
-                else ""
-            )
+            # a score is text spelled as a NUMBER ('1_0' is not 10, '0x1' not 1); NaN is not one
+            value = number_text(s)
+            num = f"WHEN {value} IS NOT NULL THEN {value} >= {float(thr)!r} " if thr is not None else ""
             # a row that repeats the header (CSV files joined with their headers) would read as a correct sample
             # of the problem 'problem_id' when the column's name is a true word ('correct', 'passed', ...)
             pcol = self.columns.roles["problem"]
@@ -468,15 +467,26 @@ class Samples:
             model = dup["model"][0] if self.columns.get("model") is not None else None
             raise duplicate_attempt_error(self.source, dup["problem"][0], model, dup["attempt"][0], int(dup["k"][0]))
 
-    def _count_value(self, role: str) -> str:
-        """A count column as a DOUBLE, NULL where its value is not a number. A JSON column (values of mixed types)
-        casts true/false to 1/0; those are booleans, not counts, so they are NULL here (and reported as not
-        integers) like any other non-number. A JSON null is missing (:func:`json_value`)."""
+    def _count_value(self, role: str) -> tuple[str, str]:
+        """A count column as SQL: its value as a DOUBLE, NULL where it is not a number, and whether its text has a
+        nonzero fraction (a whole-number check that a DOUBLE cannot make: 9007199254740993.5 and 10.0000000000000001
+        round to whole DOUBLEs). Text must be spelled as a :data:`NUMBER` ('1_0', '0x10' are not counts; a CSV's
+        count columns are read as text, :func:`build_samples`, so its sniffer cannot read '0x10' as 16 first).
+        A JSON column (values of mixed types) casts true/false to 1/0; those are booleans, not counts, so they are
+        NULL here (and reported as not integers) like any other non-number. A JSON null is missing
+        (:func:`json_value`). Columns of other types (dates, durations, lists, blobs) hold no counts."""
         col = self.columns.roles[role]
-        q = json_value(col, self._types[col])
-        if self._types[col].upper() == "JSON":
-            return f"CASE WHEN json_type({q}) = 'BOOLEAN' THEN NULL ELSE TRY_CAST({q} AS DOUBLE) END"
-        return f"TRY_CAST({q} AS DOUBLE)"
+        kind = self._types[col].upper()
+        q = json_value(col, kind)
+        if _is_num(kind):
+            return f"TRY_CAST({q} AS DOUBLE)", "FALSE"
+        if kind not in ("VARCHAR", "JSON") and not kind.startswith("ENUM"):
+            return "NULL::DOUBLE", "FALSE"
+        text = f"lower(trim(CAST({json_unwrapped(col, kind)} AS VARCHAR), ' \t\r\n'))"
+        value = number_text(text)
+        if kind == "JSON":
+            value = f"CASE WHEN json_type({q}) = 'BOOLEAN' THEN NULL ELSE {value} END"
+        return value, f"coalesce(regexp_matches({text}, '\\.[0-9]*[1-9]') AND NOT contains({text}, 'e'), FALSE)"
 
     def _counts_from_counts(self, models: Sequence[str] | None = None) -> Counts:
         r = self.columns.roles
@@ -488,10 +498,11 @@ class Samples:
                     f"`correct_col={r[name]!r}` in Python)"
                 )
         n_q, c_q = json_value(r["n"], self._types[r["n"]]), json_value(r["c"], self._types[r["c"]])
+        (n_v, n_frac), (c_v, c_frac) = self._count_value("n"), self._count_value("c")
         sql = (
             f"SELECT {self._model_expr()} AS model, CAST({self._text('problem')} AS VARCHAR) AS problem, "
             f"CAST({n_q} AS VARCHAR) AS n_raw, CAST({c_q} AS VARCHAR) AS c_raw, "
-            f"{self._count_value('n')} AS n, {self._count_value('c')} AS c FROM src"
+            f"{n_v} AS n, {c_v} AS c, {n_frac} AS n_frac, {c_frac} AS c_frac FROM src"
         )
         g = self._run(sql, table="src")
         if g["n"].size == 0:
@@ -517,7 +528,7 @@ class Samples:
                     f"{self.source}: column {col!r} (`{name}`) has a missing value (NaN/empty) in row {i + 1} "
                     f"(problem {problem[i]!r})"
                 )
-            frac = np.flatnonzero(v != np.floor(v))
+            frac = np.flatnonzero((v != np.floor(v)) | np.asarray(g[f"{name}_frac"], dtype=bool))
             if frac.size:
                 i = frac[0]
                 raise PasscurveError(
@@ -530,11 +541,12 @@ class Samples:
                 raise PasscurveError(
                     f"{self.source}: `{name}` must be >= 0; row {i + 1} (problem {problem[i]!r}) has {name}={raw[i]}"
                 )
-            big = np.flatnonzero(v > 2.0**53)  # beyond exact integers in float64 (and far beyond any log)
+            # beyond exact integers in float64 (and far beyond any log). 2**53 itself is refused: 2**53 + 1 rounds to it
+            big = np.flatnonzero(v >= 2.0**53)
             if big.size:
                 i = big[0]
                 raise PasscurveError(
-                    f"{self.source}: `{name}` is too large (max 2**53); row {i + 1} (problem {problem[i]!r}) "
+                    f"{self.source}: `{name}` is too large (max 2**53 - 1); row {i + 1} (problem {problem[i]!r}) "
                     f"has {name}={raw[i]}"
                 )
             vals[name] = v
@@ -620,7 +632,11 @@ def build_samples(
         if tried:
             raise type(exc)(f"{exc} (formats tried: {', '.join(tried)}; force one with `--format`)") from None
         raise
-    as_text(src, [c for c in (cmap.get("problem"), cmap.get("model")) if c is not None])
+    # identifiers as text (1.1 and 1.10 stay two problems); a counts file's n and c too, so that their spelling is
+    # checked (:meth:`Samples._count_value`) before DuckDB's CSV sniffer reads '0x10' as 16. A boolean count column
+    # keeps its type, for the error that says how to read the file one sample per row.
+    counts = [c for c in (cmap.get("n"), cmap.get("c")) if c is not None and src.types.get(c) != "BOOLEAN"]
+    as_text(src, [c for c in (cmap.get("problem"), cmap.get("model")) if c is not None] + counts)
     return Samples(src, cmap, threshold)
 
 
