@@ -50,6 +50,20 @@ def _arrow_parquet(columns: dict[str, list[Any]], name: str = "x.parquet"):  # t
     return build
 
 
+def _dup_parquet(names: list[str], columns: list[list[Any]], name: str = "x.parquet"):  # type: ignore[no-untyped-def]
+    """A Parquet file (pyarrow) whose schema repeats a column name."""
+
+    def build(tmp: Path) -> tuple[Path, list[str], dict[str, Any]]:
+        import pyarrow as pa
+        import pyarrow.parquet as pq
+
+        p = tmp / name
+        pq.write_table(pa.Table.from_arrays([pa.array(c) for c in columns], names=names), p)
+        return p, [], {}
+
+    return build
+
+
 def _eval_bad_crc(tmp: Path) -> tuple[Path, list[str], dict[str, Any]]:
     """An inspect .eval zip whose summaries.json has one damaged byte (its CRC no longer matches)."""
     import io
@@ -266,5 +280,17 @@ CASES: dict[str, Case] = {
               ["--threshold", "0.5"], {"threshold": 0.5}),
         r"holds a value that is not boolean \(expected true/false, 0/1, or a number\), e.g. row "
         r"\{problem_id='a', score='\"1_0\"'\}",
+    ),
+    # a header that repeats a column name: DuckDB renames the second 'n' to 'n_1' and the alias took the first,
+    # n = 10 rather than 20, without a word
+    "repeated_count_column_csv": (
+        _text("c.csv", "problem_id,n,c,n\na,10,1,20\n"),
+        r"c.csv: the column name 'n' appears 2 times \(read as 'n', 'n_1'\), so which one holds the sample counts "
+        r"\(`n`\) is ambiguous; rename or drop the others",
+    ),
+    "repeated_correct_column_parquet": (
+        _dup_parquet(["problem_id", "correct", "correct"], [["a", "a"], [True, True], [False, False]]),
+        r"x.parquet: the column name 'correct' appears 2 times \(read as 'correct', 'correct_1'\), so which one "
+        r"holds the correctness is ambiguous",
     ),
 }

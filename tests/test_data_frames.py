@@ -112,6 +112,11 @@ BAD_FRAMES = {
     "threshold_nan": ({"problem_id": ["a"], "score": [0.4]}, {"threshold": NAN}, r"`threshold` must be a number"),
     "boolean_count": ({"problem_id": ["a", "b"], "n": [10, 10], "c": [True, False]}, {},
                       r"column 'c' \(`c`\) holds booleans"),
+    # a text score '1_0' was 10 (correct) in a DataFrame (DuckDB's cast reads digit grouping) and refused in a
+    # LazyFrame (the narwhals regex); both now share data._columns.NUMBER
+    "underscore_score_threshold": ({"problem_id": ["a", "a"], "score": ["1_0", "0.2"]}, {"threshold": 0.5},
+                                   r"not boolean \(expected true/false, 0/1, or a number\), e.g. row "
+                                   r"\{problem_id='a', score='1_0'\}"),
     "tab_problem_counts": ({"problem_id": ["a", "\t"], "n": [10, 10], "c": [1, 2]}, {},
                            r"problem-id column 'problem_id' is empty in row 2"),
 }
@@ -231,3 +236,15 @@ def test_dask_bad_frames(dask_client):
         ddf = dd.from_pandas(pl.DataFrame(columns, strict=False).to_pandas(), npartitions=2)
         with pytest.raises(PasscurveError, match=pattern):
             counts_from_frame(ddf, **kwargs)
+
+
+@pytest.mark.parametrize("kind", ["pandas", "pyarrow"])
+def test_a_repeated_column_name_in_a_frame_is_refused(kind):
+    # DuckDB scans the frame with the second 'n' renamed 'n_1'; the alias took the first (n = 10, not 20) silently
+    names, values = ["problem_id", "n", "c", "n"], [["a"], [10], [1], [20]]
+    if kind == "pandas":
+        frame = pd.DataFrame(dict(enumerate(values))).set_axis(names, axis=1)
+    else:
+        frame = pa.Table.from_arrays([pa.array(v) for v in values], names=names)
+    with pytest.raises(PasscurveError, match=r"^frame: the column name 'n' appears 2 times \(read as 'n', 'n_1'\)"):
+        counts_from_frame(frame)

@@ -511,3 +511,17 @@ def test_largest_exact_count_is_accepted(tmp_path):
     rows = [{"problem_id": "a", "n": 2**53 - 1, "c": 2**53 - 2}]
     counts = read_counts(write_lines(tmp_path / "c.jsonl", rows))
     assert int(counts.n[0]) == 2**53 - 1 and int(counts.c[0]) == 2**53 - 2
+
+
+def test_a_column_named_like_a_renamed_repeat_is_not_a_repeat(tmp_path):
+    # 'score' and 'score_1' are two names as written (the header repeats none): read as usual
+    p = tmp_path / "s.csv"
+    p.write_text("problem_id,score,score_1\na,1,0\na,0,1\n")
+    assert as_set(read_counts(p)) == {("s", "a", 2, 1)}
+
+
+def test_a_repeated_column_named_by_its_read_name_is_read(tmp_path):
+    # the header repeats 'n'; naming the second one as DuckDB reads it ('n_1') settles which holds n
+    p = tmp_path / "c.csv"
+    p.write_text("problem_id,n,c,n\na,10,1,20\n")
+    assert as_set(read_counts(p, n_col="n_1")) == {("c", "a", 20, 1)}

@@ -109,6 +109,8 @@ def _fmt_row(row: dict[str, Any], limit: int = 160) -> str:
 # ---------------------------------------------------------------------- messages shared with the lazy-frame path
 # (data._frames aggregates Dask, PySpark and polars LazyFrames on their own engine, and reports through these)
 ID_COLUMN = {"problem": "problem-id column", "model": "model column", "attempt": "attempt column"}
+ROLE_NAMES = {"problem": "problem ids", "model": "model names", "attempt": "attempt ids", "correct": "correctness",
+              "answer": "answers", "n": "sample counts (`n`)", "c": "correct counts (`c`)"}
 
 
 def missing_value_error(source: str, role: str, col: str, row: dict[str, Any]) -> PasscurveError:
@@ -637,6 +639,15 @@ def build_samples(
     # keeps its type, for the error that says how to read the file one sample per row.
     counts = [c for c in (cmap.get("n"), cmap.get("c")) if c is not None and src.types.get(c) != "BOOLEAN"]
     as_text(src, [c for c in (cmap.get("problem"), cmap.get("model")) if c is not None] + counts)
+    for role, col in cmap.roles.items():
+        written = src.repeated.get(col)
+        if written is not None and cmap.detected.get(role) != "override":
+            same = [c for c, w in src.repeated.items() if w.lower() == written.lower()]
+            raise PasscurveError(
+                f"{src.name}: the column name {written!r} appears {len(same)} times (read as "
+                f"{', '.join(map(repr, same))}), so which one holds the {ROLE_NAMES[role]} is ambiguous; rename or "
+                "drop the others"
+            )
     return Samples(src, cmap, threshold)
 
 

@@ -7,6 +7,7 @@ materialised here: DuckDB scans the file when the aggregation query runs.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -63,6 +64,9 @@ class Source:
     notes: dict[str, Any] = field(default_factory=dict)
     keepalive: list[Any] = field(default_factory=list)  # temp dirs, frames: live as long as the source
     text_path: Path | None = None  # a generic CSV's or JSONL's file, to re-read columns as text (:func:`as_text`)
+    # columns whose name the file's header repeats (DuckDB renames the second 'n' to 'n_1'): DuckDB name -> the name
+    # as written (:func:`repeated_names`)
+    repeated: dict[str, str] = field(default_factory=dict)
 
     @property
     def columns(self) -> list[str]:
@@ -226,11 +230,62 @@ def open_file(path: str | Path, format: str | None = None) -> Source:
             raise InputFormatError(f"{exc} (also tried {sniffed}, which the content suggests)") from None
         fmt = sniffed
     src = Source(rel, con, name, stem, fmt)
+    src.repeated = repeated_names(con, p, fmt, src.columns)
     if fmt in _REBINDABLE:
         src.text_path = p
     if not forced:
         src = _harness.adapt(src, p)
     return src
+
+
+def repeated_names(con: duckdb.DuckDBPyConnection, p: Path, fmt: str, columns: list[str]) -> dict[str, str]:
+    """The columns of a CSV or Parquet file whose name its header repeats, as {DuckDB's name: the name written}.
+
+    DuckDB renames a repeated name (compared case-insensitively) by a suffix: ``problem_id,n,c,n`` reads as columns
+    problem_id, n, c, n_1, and the alias ``n`` then picked the first of two count columns without a word. Only when
+    some column looks renamed (``X_<digits>`` beside an ``X``) is the header read as written: a CSV's first row
+    without a header, a Parquet file's top-level schema names."""
+    lower = {c.lower() for c in columns}
+    renamed = [c for c in columns if (m := re.fullmatch(r"(.+)_[0-9]+", c)) and m.group(1).lower() in lower]
+    if not renamed or fmt not in ("csv", "parquet"):
+        return {}
+    target = _sql_str(str(p))
+    try:
+        if fmt == "csv":
+            rows = con.sql(f"SELECT * FROM read_csv({target}, header = false, all_varchar = true) LIMIT 1").fetchall()
+            names = ["" if v is None else str(v) for v in rows[0]] if rows else []
+        else:
+            names = _parquet_top_names(con.sql(f"SELECT name, num_children FROM parquet_schema({target})").fetchall())
+    except duckdb.Error:  # the read proper reports a damaged file
+        return {}
+    return _repeated(names, columns)
+
+
+def _repeated(names: list[str], columns: list[str]) -> dict[str, str]:
+    """{DuckDB's column name: the name as written} for the ``names`` written more than once (case-insensitively,
+    as DuckDB compares them); nothing when the two lists do not pair up."""
+    if len(names) != len(columns):
+        return {}
+    times: dict[str, int] = {}
+    for n in names:
+        times[n.lower()] = times.get(n.lower(), 0) + 1
+    return {c: n for c, n in zip(columns, names, strict=True) if times[n.lower()] > 1}
+
+
+def _parquet_top_names(schema: list[tuple[Any, Any]]) -> list[str]:
+    """The top-level column names of ``parquet_schema`` rows (name, num_children), listed depth first from the
+    root."""
+    names: list[str] = []
+    pending = [int(schema[0][1] or 0)] if schema else []
+    for name, children in schema[1:]:
+        if len(pending) == 1:
+            names.append(str(name))
+        pending[-1] -= 1
+        if children:
+            pending.append(int(children))
+        while pending and pending[-1] == 0 and len(pending) > 1:
+            pending.pop()
+    return names
 
 
 def as_text(src: Source, columns: list[str]) -> None:
@@ -339,7 +394,11 @@ def open_frame(frame: Any, name: str = "frame") -> Source | None:
             return None
     except duckdb.Error as exc:
         raise duck_error(exc, name, f"{mod} frame") from None
-    return Source(rel, con, name, name, f"{mod}", keepalive=[frame])
+    src = Source(rel, con, name, name, f"{mod}", keepalive=[frame])
+    # a pandas frame or an Arrow table may repeat a column name, which DuckDB renames ('n', 'n_1'; repeated_names)
+    written = frame.column_names if mod == "pyarrow" else list(frame.columns)
+    src.repeated = _repeated([str(c) for c in written], src.columns)
+    return src
 
 
 ProgressFn = Callable[[float], None]
