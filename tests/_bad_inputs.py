@@ -293,4 +293,19 @@ CASES: dict[str, Case] = {
         r"x.parquet: the column name 'correct' appears 2 times \(read as 'correct', 'correct_1'\), so which one "
         r"holds the correctness is ambiguous",
     ),
+    # ids that differ only in edge whitespace or Unicode normalisation were two problems (or models), splitting one
+    # problem's samples: 'a' and 'a ' gave n = 2 and n = 1 for what was n = 3
+    "problem_id_with_a_trailing_space": (
+        _text("s.csv", "problem_id,correct\na,1\na,0\na ,1\n"),
+        r"s.csv: problem-id column 'problem_id' writes one id two ways, 'a' and 'a ' \(they differ only in spaces "
+        r"at the ends or in Unicode normalisation\), which would split it into two problems",
+    ),
+    "problem_id_nfc_and_nfd": (
+        _jsonl([{"problem_id": "caf\u00e9", "correct": True}, {"problem_id": "cafe\u0301", "correct": False}]),
+        r"writes one id two ways, 'cafe\\u0301' and 'caf\\xe9'",
+    ),
+    "model_name_with_a_tab_counts": (
+        _text("c.csv", "model,problem_id,n,c\nm,a,10,2\nm\t,b,10,3\n"),
+        r"c.csv: model column 'model' writes one name two ways, 'm' and 'm\\t'",
+    ),
 }

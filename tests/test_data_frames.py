@@ -117,6 +117,9 @@ BAD_FRAMES = {
     "underscore_score_threshold": ({"problem_id": ["a", "a"], "score": ["1_0", "0.2"]}, {"threshold": 0.5},
                                    r"not boolean \(expected true/false, 0/1, or a number\), e.g. row "
                                    r"\{problem_id='a', score='1_0'\}"),
+    # 'a' and 'a ' were two problems of one sample each
+    "edge_space_problem": ({"problem_id": ["a", "a "], "correct": [True, False]}, {},
+                           r"problem-id column 'problem_id' writes one id two ways, 'a' and 'a '"),
     "tab_problem_counts": ({"problem_id": ["a", "\t"], "n": [10, 10], "c": [1, 2]}, {},
                            r"problem-id column 'problem_id' is empty in row 2"),
 }

@@ -525,3 +525,11 @@ def test_a_repeated_column_named_by_its_read_name_is_read(tmp_path):
     p = tmp_path / "c.csv"
     p.write_text("problem_id,n,c,n\na,10,1,20\n")
     assert as_set(read_counts(p, n_col="n_1")) == {("c", "a", 20, 1)}
+
+
+def test_ids_differing_in_case_or_inner_spaces_stay_apart(tmp_path):
+    # case and inner spaces are real differences (docs/data.md: ids keep their exact spelling); only edge
+    # whitespace and Unicode normalisation are refused as one id written two ways
+    p = tmp_path / "s.csv"
+    p.write_text("problem_id,correct\nA,1\na,0\na b,1\na  b,0\n")
+    assert as_set(read_counts(p)) == {("s", "A", 1, 1), ("s", "a", 1, 0), ("s", "a b", 1, 1), ("s", "a  b", 1, 0)}

@@ -284,3 +284,13 @@ def test_models_in_order_of_first_appearance():
     again = retries(prob[::-1].copy(), att[::-1].copy(), cor[::-1].copy(), model=mod[::-1].copy(), n_resamples=0)
     assert again.models == ("alpha", "zeta")
     np.testing.assert_array_equal(again.completion, [[0.5, 0.5], [0.5, 1.0]])
+
+
+def test_read_attempts_refuses_one_model_name_written_two_ways(tmp_path):
+    # 'm' and 'm\t' were two models, each with a share of one model's problems
+    from passcurve.data import read_attempts
+
+    path = tmp_path / "r.csv"
+    path.write_text("model,problem_id,attempt,correct\nm,p,0,0\nm,p,1,1\nm\t,q,0,1\n")
+    with pytest.raises(PasscurveError, match=r"model column 'model' writes one name two ways, 'm' and 'm\\t'"):
+        read_attempts(path)

@@ -132,3 +132,13 @@ def test_read_verdicts_unknown_column(tmp_path):
         read_verdicts(path, base_col="base", strict_col="nope")
     with pytest.raises(PasscurveError, match="name the same column"):
         read_verdicts(path, base_col="base", strict_col="base")
+
+
+def test_read_verdicts_refuses_one_id_written_two_ways(tmp_path):
+    # 'p0' and ' p0' were two problems; the counts readers' spelling check applies to the verdict reader too
+    from passcurve.data import read_verdicts
+
+    path = tmp_path / "v.csv"
+    path.write_text('problem_id,base,plus\np0,1,0\n" p0",1,1\n')
+    with pytest.raises(PasscurveError, match=r"writes one id two ways, ' p0' and 'p0'"):
+        read_verdicts(path, base_col="base", strict_col="plus")

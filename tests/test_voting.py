@@ -673,3 +673,18 @@ def test_read_answers_pools_runs_over_the_same_problems(tmp_path):
     write_table(r2, tmp_path / "run2.jsonl")
     with pytest.raises(PasscurveError, match="the runs give different gold answers"):
         read_answers(runs, pool=True)
+
+
+@pytest.mark.parametrize("verdicts", [False, True])
+def test_read_answers_refuses_one_id_written_two_ways(tmp_path, verdicts):
+    # 'p' and 'p ' were two problems of one vote each; the counts readers' spelling check applies here too
+    from passcurve.data import read_answers
+
+    key = "correct" if verdicts else "gold"
+    value = (lambda a: a == "a") if verdicts else (lambda a: "a")
+    rows = [{"problem_id": p, "answer": a, key: value(a)} for p, a in (("p", "a"), ("p", "b"), ("p ", "a"))]
+    path = tmp_path / "a.jsonl"
+    path.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    kwargs = {"correct_col": "correct"} if verdicts else {}
+    with pytest.raises(PasscurveError, match=r"problem-id column 'problem_id' writes one id two ways, 'p' and 'p '"):
+        read_answers(path, **kwargs)
