@@ -308,4 +308,22 @@ CASES: dict[str, Case] = {
         _text("c.csv", "model,problem_id,n,c\nm,a,10,2\nm\t,b,10,3\n"),
         r"c.csv: model column 'model' writes one name two ways, 'm' and 'm\\t'",
     ),
+    # DuckDB's CSV and JSON readers type a column from its first rows (20,480 in a CSV) and then convert every later
+    # value to that type, rounding: a '0.4' after 30,000 rows of 0/1 was 0 (a wrong sample), a 0.7 was 1 (correct
+    # under a threshold of 0.8), and a count '10.5' after 30,000 whole ones was n = 11
+    "late_fraction_in_a_0_1_column_csv": (
+        _text("s.csv", "problem_id,correct\n" + "".join(f"p{i % 7},{i % 2}\n" for i in range(30000)) + "q,0.4\n"),
+        r"s.csv: correctness column 'correct' holds a value that is not boolean \(expected true/false, 0/1\), e.g. "
+        r"row \{problem_id='q', correct='0.4'\}",
+    ),
+    "late_fraction_in_a_0_1_column_jsonl": (
+        _jsonl([{"problem_id": f"p{i % 7}", "correct": i % 2} for i in range(30000)]
+               + [{"problem_id": "q", "correct": 0.4}]),
+        r"x.jsonl: correctness column 'correct' holds a value that is not boolean .* e.g. row "
+        r"\{problem_id='q', correct='0.4'\}",
+    ),
+    "late_fractional_count_csv": (
+        _text("c.csv", "problem_id,n,c\n" + "".join(f"p{i},10,1\n" for i in range(30000)) + "q,10.5,1\n"),
+        r"c.csv: column 'n' \(`n`\) must hold whole numbers; row 30001 \(problem 'q'\) has n=10.5",
+    ),
 }

@@ -113,13 +113,18 @@ def test_single_quoted_column_with_a_comma_is_not_called_ragged(tmp_path):
 
 
 def test_csv_conversion_error_says_which_column_and_value(tmp_path):
-    # DuckDB types the column from its first 20,480 rows; a later bad value used to be reported as the line only
+    # DuckDB types the column from its first 20,480 rows; a later bad value used to be reported as the line only.
+    # (An attempt column: a 0/1 correctness column is now read as text, and its 'maybe' quoted as a row.)
     p = tmp_path / "late.csv"
-    p.write_text("problem_id,correct\n" + "".join(f"{i % 50},1\n" for i in range(30_000)) + "x,maybe\n")
-    with pytest.raises(PasscurveError, match=r'Line: 30002: Error when converting column "correct"\. '
-                                             r'Could not convert string "maybe"') as info:
+    p.write_text("problem_id,attempt,correct\n" + "".join(f"{i % 50},{i // 50},1\n" for i in range(30_000))
+                 + "x,first,1\n")
+    with pytest.raises(PasscurveError, match=r'Line: 30002: Error when converting column "attempt"\. '
+                                             r'Could not convert string "first"') as info:
         read_counts(p)
     assert "\n" not in str(info.value)
+    p.write_text("problem_id,correct\n" + "".join(f"{i % 50},1\n" for i in range(30_000)) + "x,maybe\n")
+    with pytest.raises(PasscurveError, match=r"not boolean .* e.g. row \{problem_id='x', correct='maybe'\}"):
+        read_counts(p)
 
 
 def test_read_answers_mixed_type_duplicate_attempt(tmp_path):

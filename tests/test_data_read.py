@@ -533,3 +533,14 @@ def test_ids_differing_in_case_or_inner_spaces_stay_apart(tmp_path):
     p = tmp_path / "s.csv"
     p.write_text("problem_id,correct\nA,1\na,0\na b,1\na  b,0\n")
     assert as_set(read_counts(p)) == {("s", "A", 1, 1), ("s", "a", 1, 0), ("s", "a b", 1, 1), ("s", "a  b", 1, 0)}
+
+
+def test_a_late_score_is_compared_with_the_threshold_as_written(tmp_path):
+    # 30,000 rows of 0/1 make DuckDB's sniffer type the column BIGINT; the later 0.7 was rounded to 1 and so passed
+    # a threshold of 0.8. Read as written it fails it: q has one sample and no success
+    p = tmp_path / "s.csv"
+    p.write_text("problem_id,score\n" + "".join(f"p{i % 3},{i % 2}\n" for i in range(30000)) + "q,0.7\n")
+    counts = read_counts(p, threshold=0.8)
+    assert ("s", "q", 1, 0) in as_set(counts)
+    # the 0/1 rows: p0 holds i = 0, 3, 6, ... (10,000 rows), half of them odd (score 1): 5,000 successes
+    assert ("s", "p0", 10000, 5000) in as_set(counts)

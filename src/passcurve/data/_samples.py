@@ -319,8 +319,15 @@ class Samples:
                 f"WHEN {s} = {_words((col.lower(),))} AND CAST({self._text('problem')} AS VARCHAR) = "
                 f"{_words((pcol,))} THEN NULL "
             )
+            # '1' and '0' as written first, without lower/trim/regex: a CSV's 0/1 column is read as text (a value the
+            # sniffer had not seen, '0.4', was rounded to 0 in a column typed BIGINT), and this keeps its cost at that
+            # of the integer column (10^7 rows: 2.1 s against 2.0 s for the bare scan; the full text test took 3.6 s)
+            fast = ""
+            if t != "JSON":
+                one, zero = ("TRUE", "FALSE") if thr is None else (repr(1.0 >= thr).upper(), repr(0.0 >= thr).upper())
+                fast = f"WHEN {q} = '1' THEN {one} WHEN {q} = '0' THEN {zero} "
             return (
-                f"CASE {header}{num}WHEN {s} IN ({_words(TRUE_WORDS)}) THEN TRUE "
+                f"CASE {fast}{header}{num}WHEN {s} IN ({_words(TRUE_WORDS)}) THEN TRUE "
                 f"WHEN {s} IN ({_words(FALSE_WORDS)}) OR starts_with({s}, 'failed') THEN FALSE ELSE NULL END"
             )
         raise correctness_type_error(self.source, col, self._types[col])
@@ -684,6 +691,12 @@ def build_samples(
     # checked (:meth:`Samples._count_value`) before DuckDB's CSV sniffer reads '0x10' as 16. A boolean count column
     # keeps its type, for the error that says how to read the file one sample per row.
     counts = [c for c in (cmap.get("n"), cmap.get("c")) if c is not None and src.types.get(c) != "BOOLEAN"]
+    # a correctness column sniffed as integers, too: the sniffer types a column from its first rows, and a later
+    # '0.4' in a column typed BIGINT was rounded to 0 (0.7 to 1, correct under a threshold of 0.8) without a word.
+    # (A column sniffed as DOUBLE keeps a later value as written.)
+    correct = cmap.get("correct")
+    if correct is not None and _is_int(src.types.get(correct, "")):
+        counts.append(correct)
     as_text(src, [c for c in (cmap.get("problem"), cmap.get("model")) if c is not None] + counts)
     for role, col in cmap.roles.items():
         written = src.repeated.get(col)
