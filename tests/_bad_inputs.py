@@ -326,4 +326,14 @@ CASES: dict[str, Case] = {
         _text("c.csv", "problem_id,n,c\n" + "".join(f"p{i},10,1\n" for i in range(30000)) + "q,10.5,1\n"),
         r"c.csv: column 'n' \(`n`\) must hold whole numbers; row 30001 \(problem 'q'\) has n=10.5",
     ),
+    # a JSONL line that is an array or a number turned the whole file into one column 'json': "found no columns
+    # (is the file empty or not a table?)", naming no line
+    "array_line_in_jsonl": (
+        _text("x.jsonl", '{"problem_id": "a", "correct": true}\n[1, 2]\n{"problem_id": "b", "correct": false}\n'),
+        r"x.jsonl: row 2 is an array \(\[1, ?2\]\), not a record; each row \(line\) must be one JSON object",
+    ),
+    "number_line_in_jsonl": (
+        _text("x.jsonl", '{"problem_id": "a", "correct": true}\n{"problem_id": "b", "correct": false}\n7\n'),
+        r"x.jsonl: row 3 is a number \(7\), not a record",
+    ),
 }

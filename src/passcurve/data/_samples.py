@@ -667,6 +667,29 @@ class Samples:
         return f"Samples({self.source!r}, reader={self.reader!r}, layout={self.layout!r}, columns={self.columns.roles})"
 
 
+def _raise_non_record(src: Source) -> None:
+    """A JSON(L) input of records with one value that is not a record (an array, a number, a string on a line of
+    its own) reads as a single column ``json``; name that value's row, if some other row is a record."""
+    if src.columns != ["json"] or src.types.get("json", "").upper() != "JSON":
+        return
+    try:
+        hit = src.query(
+            "SELECT i, t, v FROM (SELECT row_number() OVER () AS i, json_type(json) AS t, CAST(json AS VARCHAR) AS v, "
+            "count(*) FILTER (WHERE json_type(json) = 'OBJECT') OVER () AS records FROM src) "
+            "WHERE records > 0 AND t <> 'OBJECT' ORDER BY i LIMIT 1"
+        ).fetchall()
+    except duckdb.Error:
+        return
+    if hit:
+        i, kind, text = hit[0]
+        kind = {"ARRAY": "an array", "VARCHAR": "a string", "BOOLEAN": "a boolean", "NULL": "null"}.get(
+            str(kind), "a number")
+        shown = text if len(text) <= 40 else text[:37] + "..."
+        raise PasscurveError(
+            f"{src.name}: row {i} is {kind} ({shown}), not a record; each row (line) must be one JSON object"
+        )
+
+
 def build_samples(
     src: Source,
     overrides: dict[str, str | None],
@@ -679,6 +702,7 @@ def build_samples(
         threshold = src.threshold
     cols = src.columns
     if len(cols) == 1 and cols[0] in ("column0", "json"):
+        _raise_non_record(src)
         raise PasscurveError(f"{src.name}: found no columns (is the file empty or not a table?)")
     try:
         cmap = resolve_columns(cols, overrides, source=src.name, hints=src.hints)
