@@ -166,6 +166,8 @@ def test_lazy_frame_reads_values_as_duckdb_does():
         ({"problem_id": ["a", "a", "b"], "correct": [1.0, 0.0, 1.0]}, {}),
         ({"problem_id": ["a", "a", "b", "b"], "correct": [' "TRUE"', "failed: timeout", "no ", "Pass"]}, {}),
         ({"problem_id": ["a", "a", "b", "b"], "score": ["0.7", "0.2", "1e0", "yes"]}, {"threshold": 0.5}),
+        # numbers equal to 1 or 0, as a numeric column reads them
+        ({"problem_id": ["a", "a", "b", "b"], "correct": ["+1", "-0", "1e0", " 0.00 "]}, {}),
         ({"problem_id": [1, 2, 2], "attempt": [0, 0, 1], "correct": [True, False, True]}, {}),
     ]
     for columns, kwargs in cases:

@@ -544,3 +544,13 @@ def test_a_late_score_is_compared_with_the_threshold_as_written(tmp_path):
     assert ("s", "q", 1, 0) in as_set(counts)
     # the 0/1 rows: p0 holds i = 0, 3, 6, ... (10,000 rows), half of them odd (score 1): 5,000 successes
     assert ("s", "p0", 10000, 5000) in as_set(counts)
+
+
+def test_correctness_numbers_equal_to_0_or_1_read_as_in_a_numeric_column(tmp_path):
+    # a 0/1 CSV column is read as text; its '-0' and '+1' are 0 and 1 as they were when DuckDB typed it BIGINT, and
+    # JSON strings '1.00' and '-0' read as the numbers they spell (docs/data.md, "Bad input"); 2 and '1_0' are no 0/1
+    p = tmp_path / "s.csv"
+    p.write_text("problem_id,correct\na,+1\na,-0\na,1\nb,0\n")
+    assert as_set(read_counts(p)) == {("s", "a", 3, 2), ("s", "b", 1, 0)}
+    rows = [{"problem_id": "a", "correct": v} for v in ("1.00", "-0", " 1e0 ", True)]
+    assert as_set(read_counts(write_lines(tmp_path / "s.jsonl", rows))) == {("s", "a", 4, 3)}

@@ -205,10 +205,13 @@ def _nw_correct(nw: Any, col: str, dtype: Any, threshold: float | None, problem_
     word = nw.when(s.is_in(list(TRUE_WORDS))).then(nw.lit(True)).otherwise(
         nw.when(s.is_in(list(FALSE_WORDS)) | s.str.starts_with("failed")).then(nw.lit(False))
     )
+    number = s.str.contains(NUMBER)
+    value = nw.when(number).then(s).otherwise(nw.lit("nan")).cast(nw.Float64)
     if threshold is not None:
-        number = s.str.contains(NUMBER)
-        value = nw.when(number).then(s).otherwise(nw.lit("nan")).cast(nw.Float64)
         word = nw.when(number).then(value >= threshold).otherwise(word)
+    else:  # a number equal to 1 or 0 ('+1', '-0', '1e0'), as Samples._correctness_expr reads it
+        word = nw.coalesce(word, nw.when(value == 1).then(nw.lit(True)).otherwise(
+            nw.when(value == 0).then(nw.lit(False))))
     header = ((s == col.lower()) & (problem == problem_col)).fill_null(False)
     return nw.when(~header).then(word)
 

@@ -328,7 +328,11 @@ class Samples:
                 fast = f"WHEN {q} = '1' THEN {one} WHEN {q} = '0' THEN {zero} "
             return (
                 f"CASE {fast}{header}{num}WHEN {s} IN ({_words(TRUE_WORDS)}) THEN TRUE "
-                f"WHEN {s} IN ({_words(FALSE_WORDS)}) OR starts_with({s}, 'failed') THEN FALSE ELSE NULL END"
+                f"WHEN {s} IN ({_words(FALSE_WORDS)}) OR starts_with({s}, 'failed') THEN FALSE "
+                # without a threshold, a number equal to 1 or 0 as in a numeric column ('+1', '-0', '1.00', '1e0'):
+                # an integer column is read as text (above), and its '-0' had been 0
+                + (f"WHEN {value} = 1 THEN TRUE WHEN {value} = 0 THEN FALSE " if thr is None else "")
+                + "ELSE NULL END"
             )
         raise correctness_type_error(self.source, col, self._types[col])
 
