@@ -336,4 +336,14 @@ CASES: dict[str, Case] = {
         _text("x.jsonl", '{"problem_id": "a", "correct": true}\n{"problem_id": "b", "correct": false}\n7\n'),
         r"x.jsonl: row 3 is a number \(7\), not a record",
     ),
+    # a ragged row among the rows DuckDB's sniffer reads gave 'Error when sniffing file "...".', one after them
+    # 'CSV Error on Line: 30002': neither said what was wrong with the row
+    "ragged_row_inside_the_sniffed_rows": (
+        _text("r.csv", "problem_id,correct\n" + "".join(f"p{i % 7},{i % 2}\n" for i in range(5000)) + "p1,1,9\n"),
+        r"r.csv: data row 5001 \(line 5002\) has 3 fields where the header has 2: the file is truncated or malformed",
+    ),
+    "ragged_row_after_the_sniffed_rows": (
+        _text("r.csv", "problem_id,correct\n" + "".join(f"p{i % 7},{i % 2}\n" for i in range(30000)) + "p1,1,9\n"),
+        r"cannot read r.csv as csv: CSV Error on Line: 30002: Expected Number of Columns: 2 Found: 3$",
+    ),
 }

@@ -88,7 +88,9 @@ def duck_error(exc: BaseException, name: str, reader: str) -> PasscurveError:
     lines = str(exc).strip().splitlines()
     msg = lines[0] if lines else type(exc).__name__
     # a CSV conversion error's first line only says where; the line that says what failed comes later
-    what = next((ln.strip() for ln in lines[1:] if ln.startswith("Error when converting column")), None)
+    # (and a row with too many or too few fields: 'Expected Number of Columns: 2 Found: 3')
+    what = next((ln.strip() for ln in lines[1:]
+                 if ln.startswith(("Error when converting column", "Expected Number of Columns"))), None)
     if what:
         msg = f"{msg}: {what}"
     for prefix in (
@@ -340,6 +342,9 @@ def _generic(
                 rel = con.sql(sql)
                 cols = rel.columns
     except duckdb.Error as exc:
+        if fmt == "csv" and "Error when sniffing file" in str(exc):
+            # a ragged row among the rows the sniffer reads defeats every dialect: name it, if that is the cause
+            _raise_ragged_csv(p)
         raise duck_error(exc, p.name, fmt) from None
     if fmt == "csv" and len(cols) == 1 and any(d in cols[0] for d in _DELIMITERS):
         _raise_ragged_csv(p)
