@@ -262,3 +262,28 @@ def test_inspect_dict_scores_are_a_clear_error(tmp_path):
     with pytest.raises(PasscurveError, match=r"a score value is a dict of metrics .*not one verdict per sample") as info:
         read_counts(p)
     assert "\n" not in str(info.value)
+
+
+def test_inspect_text_score_must_be_spelled_as_a_number(tmp_path):
+    # an inspect score value '1_0' was TRY_CAST to 10, correct under any threshold; it is no number (data._columns
+    # .NUMBER), while ' 0.75 ' and '1e0' are
+    log = json.loads((H / "inspect_log.json").read_text())
+    log["samples"][0]["scores"]["match"]["value"] = "1_0"
+    p = tmp_path / "odd.json"
+    p.write_text(json.dumps(log))
+    with pytest.raises(PasscurveError, match=r"correctness column .score. has a missing value \(null/NaN\)"):
+        read_counts(p, threshold=0.5)
+    log["samples"][0]["scores"]["match"]["value"] = " 0.75 "
+    p.write_text(json.dumps(log))
+    # id 1's three epochs score 0.75, I, C: two of three reach 0.5 (as with "P" in the test above)
+    assert ("openai/gpt-4o-mini", "1", 3, 2) in as_set(read_counts(p, threshold=0.5))
+
+
+def test_tau2_text_reward_must_be_spelled_as_a_number(tmp_path):
+    # a reward "1_0" was TRY_CAST to 10, a success; it is no number (data._columns.NUMBER): a missing reward
+    log = json.loads((H / "tau2_results.json").read_text())
+    log["simulations"][0]["reward_info"]["reward"] = "1_0"
+    p = tmp_path / "tau2.json"
+    p.write_text(json.dumps(log))
+    with pytest.raises(PasscurveError, match=r"correctness column 'reward' has a missing value \(null/NaN\)"):
+        read_counts(p)

@@ -36,6 +36,7 @@ from pathlib import Path
 import duckdb
 
 from .._errors import InputFormatError
+from ._columns import number_text
 from ._source import Source, _generic, _sql_str, duck_error
 
 __all__ = ["ADAPTERS", "adapt", "open_harness", "open_json"]
@@ -52,7 +53,7 @@ def _inspect_value(v: str) -> str:
     return (
         f"CASE json_type({v}) "
         f"WHEN 'VARCHAR' THEN CASE upper({s}) WHEN 'C' THEN 1.0 WHEN 'I' THEN 0.0 WHEN 'P' THEN 0.5 "
-        f"WHEN 'N' THEN 0.0 ELSE TRY_CAST({s} AS DOUBLE) END "
+        f"WHEN 'N' THEN 0.0 ELSE {number_text(f'lower(trim({s}))')} END "
         f"WHEN 'BOOLEAN' THEN CASE WHEN {s} = 'true' THEN 1.0 ELSE 0.0 END "
         f"WHEN 'BIGINT' THEN {s}::DOUBLE WHEN 'UBIGINT' THEN {s}::DOUBLE WHEN 'DOUBLE' THEN {s}::DOUBLE "
         # a multi-metric scorer's value is a dict such as {"acc": 1, "f1": 0.5}: no single verdict to read
@@ -312,9 +313,10 @@ def _tau2(con: duckdb.DuckDBPyConnection, p: Path, stem: str) -> Source:
     _require_json_path(con, p, "$.simulations", "tau_bench",
                        'a JSON object with a "simulations" array, or rows with task_id, reward and trial')
     f = _sql_str(str(p))
+    reward = number_text("lower(trim(s.value->>'$.reward_info.reward'))")  # '1_0' is no reward of 10
     sql = (
         "SELECT s.value->>'$.task_id' AS task_id, TRY_CAST(s.value->>'$.trial' AS BIGINT) AS trial, "
-        "TRY_CAST(s.value->>'$.reward_info.reward' AS DOUBLE) AS reward, "
+        f"{reward} AS reward, "
         f"coalesce(t.content->>'$.info.agent_info.llm', {_sql_str(stem)}) AS model "
         f"FROM read_text({f}) t, json_each(t.content, '$.simulations') s"
     )
