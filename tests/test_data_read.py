@@ -554,3 +554,17 @@ def test_correctness_numbers_equal_to_0_or_1_read_as_in_a_numeric_column(tmp_pat
     assert as_set(read_counts(p)) == {("s", "a", 3, 2), ("s", "b", 1, 0)}
     rows = [{"problem_id": "a", "correct": v} for v in ("1.00", "-0", " 1e0 ", True)]
     assert as_set(read_counts(write_lines(tmp_path / "s.jsonl", rows))) == {("s", "a", 4, 3)}
+
+
+def test_several_files_refuse_one_problem_id_written_two_ways(tmp_path):
+    # within a file 'a' and 'a ' are refused (one id written two ways); across two files they split the problem:
+    # pooled, problem 'a' had n = 2 and 'a ' n = 1 instead of one problem with n = 3. Now the same error, naming both
+    write_table({"model": ["m", "m"], "problem_id": ["a", "b"], "correct": [True, False]}, tmp_path / "r1.csv")
+    write_table({"model": ["m"], "problem_id": ["a "], "correct": [True]}, tmp_path / "r2.csv")
+    write_table({"model": ["m"], "problem_id": ["a"], "correct": [True]}, tmp_path / "r3.csv")
+    for pool in (True, False):
+        with pytest.raises(passcurve.PasscurveError, match=r"problem id 'a' in r1.csv and 'a ' in r2.csv are one id "
+                                                           r"written two ways"):
+            read_counts([tmp_path / "r1.csv", tmp_path / "r2.csv"], pool=pool)
+    pooled = read_counts([tmp_path / "r1.csv", tmp_path / "r3.csv"], pool=True)
+    assert as_set(pooled) == {("m", "a", 2, 2), ("m", "b", 1, 0)}

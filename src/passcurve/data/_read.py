@@ -151,7 +151,7 @@ def read_counts(
                                n_col=n_col, c_col=c_col, attempt_col=attempt_col, threshold=threshold,
                                format=format, progress=step, check_duplicates=check_duplicates)
 
-        counts = read_several(path, one, models_of=lambda part: part.models,
+        counts = read_several(path, one, models_of=lambda part: part.models, problems_of=lambda part: part.problem,
                               combine=_pooled if pool else _side_by_side, pool=pool)
         return counts if models is None else counts.select_models(models)
     samples = open_samples(

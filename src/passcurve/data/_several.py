@@ -11,6 +11,7 @@ their problem ids and samples are not known to belong together (two tasks' ``doc
 from __future__ import annotations
 
 import os
+import unicodedata
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, TypeVar
@@ -20,6 +21,7 @@ import numpy as np
 from .._counts import models_rows
 from .._errors import PasscurveError
 from .._validation import show_value
+from ._columns import WHITESPACE
 from ._source import check_path
 
 __all__ = ["is_one_path", "read_several", "concat_columns", "pool_columns", "select_columns", "check_pool"]
@@ -54,17 +56,27 @@ def _paths(paths: Any) -> list[Path]:
 
 
 def read_several(paths: Any, read_one: Callable[[Path, int, int], T], *, models_of: Callable[[T], Any],
-                 combine: Callable[[list[T]], T], pool: bool = False) -> T:
+                 problems_of: Callable[[T], Any], combine: Callable[[list[T]], T], pool: bool = False) -> T:
     """``read_one(path, i, count)`` for each file, checked to name disjoint models, then ``combine``-d.
 
-    ``models_of(part)``: a part's model name per row. ``pool``: the files are runs over the same problems, so a
-    model may be in several (``combine`` then pools its rows). The caller selects ``models`` afterwards (an unknown
-    name is then an error listing the models of every file)."""
+    ``models_of(part)`` / ``problems_of(part)``: a part's model name and problem id per row. ``pool``: the files are
+    runs over the same problems, so a model may be in several (``combine`` then pools its rows). One problem id
+    written two ways in two files (spaces at the ends, Unicode normalisation) is an error, as within one file: it
+    would split the problem's samples (pooled) or its pairs (compared). The caller selects ``models`` afterwards (an
+    unknown name is then an error listing the models of every file)."""
     files = _paths(paths)
     parts: list[T] = []
     owner: dict[str, Path] = {}
+    spelled: dict[str, tuple[str, Path]] = {}  # an id stripped and NFC-normalised -> (as written, where)
     for i, f in enumerate(files):
         part = read_one(f, i, len(files))
+        for p in dict.fromkeys(map(str, problems_of(part))):
+            key = p if p.isascii() and p == p.strip() else unicodedata.normalize("NFC", p.strip(WHITESPACE))
+            other, where = spelled.setdefault(key, (p, f))
+            if other != p:
+                raise PasscurveError(
+                    f"problem id {ascii(other)} in {where.name} and {ascii(p)} in {f.name} are one id written two "
+                    "ways (they differ only in spaces at the ends or in Unicode normalisation); write each id one way")
         for m in dict.fromkeys(str(x) for x in models_of(part)):
             if m in owner and not pool:
                 a, b = (owner[m].name, f.name) if owner[m].name != f.name else (str(owner[m]), str(f))
