@@ -62,6 +62,8 @@ Pythia m = 100 -> 10^3 (medians of absolute error).
 
 Run:  PYTHONPATH=src python benchmarks/backtest_link_candidate.py [--seeds 10] [--sim-seeds 2] [--rng 0]
       [--part sim|pythia|all] [--save FILE]
+
+Result (added after scoring; the design above is unchanged): not adopted. docs/forecasting.md, "Candidate 22".
 """
 
 from __future__ import annotations
