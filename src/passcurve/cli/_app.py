@@ -390,6 +390,8 @@ FileArg = Annotated[list[Path], typer.Argument(
 def one_or_several(files: Path | list[Path]) -> Path | list[Path]:
     """What the data layer reads for a FILE... argument: the path itself when there is one, else the list."""
     return files[0] if isinstance(files, list) and len(files) == 1 else files
+
+
 ProblemCol = Annotated[str | None, typer.Option("--problem-col", help="Column with the problem id (default: detected).")]
 CorrectCol = Annotated[
     str | None, typer.Option("--correct-col", help="Column with correctness: bool, 0/1, or a score (see --threshold).")

@@ -162,12 +162,12 @@ def report_cmd(
 
     check_html_output(output, beside=EXPLORER)
     design = design_from(stop_batch, cap)
+    if retries and read["pool"]:  # before any reading
+        raise PasscurveError("`--retries` reads each run's attempt order, which pooled runs do not have; "
+                             "leave out `--pool` or `--retries`")
     counts, read_warnings = _read_with_warnings(file, **read)
     retry_result = None
     if retries:
-        if read["pool"]:
-            raise PasscurveError("`--retries` reads each run's attempt order, which pooled runs do not have; "
-                                 "leave out `--pool` or `--retries`")
         attempt_opts = ("problem_col", "attempt_col", "correct_col", "model_col", "threshold", "format", "models")
         retry_result, more = _retry_result(file, seed, **{o: read[o] for o in attempt_opts})
         read_warnings += [w for w in more if w not in read_warnings]

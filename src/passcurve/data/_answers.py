@@ -175,7 +175,8 @@ def read_answers(
     if not is_one_path(path):  # several files: each read alone, the models side by side (data/_several.py)
         tallies = read_several(path, lambda f, _i, _n: read_answers(
             f, problem_col=problem_col, answer_col=answer_col, gold_col=gold_col, model_col=model_col,
-            attempt_col=attempt_col, format=format, correct_col=correct_col), models_of=lambda t: t.model, problems_of=lambda t: t.problem,
+            attempt_col=attempt_col, format=format, correct_col=correct_col), models_of=lambda t: t.model,
+            problems_of=lambda t: t.problem,
             combine=_pool_tallies if pool else _concat_tallies, pool=pool)
         return _kept(tallies, models)
     src = _open(cast("str | Path", path), format)
@@ -624,10 +625,11 @@ def read_attempts(
     if not is_one_path(path):  # several files: each read alone, the models side by side (data/_several.py)
         return select_columns(read_several(path, lambda f, _i, _n: read_attempts(
             f, problem_col=problem_col, attempt_col=attempt_col, correct_col=correct_col, model_col=model_col,
-            threshold=threshold, format=format), models_of=lambda d: d["model"], problems_of=lambda d: d["problem"], combine=concat_columns), models)
+            threshold=threshold, format=format), models_of=lambda d: d["model"],
+            problems_of=lambda d: d["problem"], combine=concat_columns), models)
 
-    s = open_samples(cast("str | Path", path), problem_col=problem_col, attempt_col=attempt_col, correct_col=correct_col,
-                     model_col=model_col, threshold=threshold, format=format)
+    s = open_samples(cast("str | Path", path), problem_col=problem_col, attempt_col=attempt_col,
+                     correct_col=correct_col, model_col=model_col, threshold=threshold, format=format)
     _quiet(getattr(s._src, "con", None))
     if s.layout != "samples":
         raise PasscurveError(f"{s.source}: retries need a per-sample log with an attempt column, not per-problem counts")

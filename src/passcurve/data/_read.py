@@ -129,11 +129,12 @@ def read_counts(
     -------
     Counts
         One row per (model, problem). A file without a model column is one model named
-        after the file stem. From several files, ``source`` names them all and ``meta["files"]`` holds
-        each file's own ``meta`` (with its ``source``); ``meta["stopping_time"]`` merges their evidence. ``Counts.meta`` records the reader, detected layout, column
+        after the file stem. ``Counts.meta`` records the reader, detected layout, column
         mapping and evidence on whether n looks like a stopping time
         (``meta["stopping_time"]``; a :class:`passcurve.StoppingTimeWarning` is issued when
-        it does).
+        it does). From several files, ``source`` names them all, ``meta["files"]`` holds each
+        file's own ``meta`` (with its ``source``) and ``meta["stopping_time"]`` merges their
+        evidence; pooled, ``meta["pooled"]`` is True.
 
     Raises
     ------
