@@ -133,6 +133,20 @@ SETS = {
 COLS = ("least_squares", "beta_eb", "zi_beta", "irt", "auto3 (default)", "auto4 (with irt)")
 
 
+def simulated_runs(m: int, K: int, sim_seeds: int, gen: np.random.Generator):  # type: ignore[no-untyped-def]
+    """The simulated multi-model benchmarks, one at a time: (N, C, truth) for every model set, correlation 0.6 and
+    0.9 and ``sim_seeds`` draws, m samples per problem, truth the exact pass@K of the drawn p. Each benchmark's seed
+    is drawn from ``gen`` when it is needed, so a caller that uses ``gen`` between benchmarks (the self-backtest)
+    sees the same benchmarks as before this was a function (backtest_link_candidate.py uses it too)."""
+    for specs in SETS.values():
+        for rho in (0.6, 0.9):
+            for _ in range(sim_seeds):
+                b = simulate(problems=128, n=m, models=specs, correlation=rho, rng=int(gen.integers(2**31)))
+                J = len(specs)
+                N, C, P = (x.reshape(J, -1).T for x in (b.counts.n, b.counts.c, b.p))
+                yield N, C, np.array([exact_pass_at_k(P[:, j], K) for j in range(J)])
+
+
 def _row(title: str, A: np.ndarray, gen: np.random.Generator) -> None:
     med = np.median(A, 0)
     boot = [np.median(A[i, 5]) - np.median(A[i, 0]) for i in gen.integers(0, len(A), (2000, len(A)))]
@@ -155,14 +169,8 @@ def main() -> None:
     print("|---" * (len(COLS) + 3) + "|")
     for m, K in ((100, 1000), (1000, 10000)):
         A = []
-        for specs in SETS.values():
-            for rho in (0.6, 0.9):
-                for _ in range(args.sim_seeds):
-                    b = simulate(problems=128, n=m, models=specs, correlation=rho, rng=int(gen.integers(2**31)))
-                    J = len(specs)
-                    N, C, P = (x.reshape(J, -1).T for x in (b.counts.n, b.counts.c, b.p))
-                    truth = np.array([exact_pass_at_k(P[:, j], K) for j in range(J)])
-                    A.extend(score(joint_predict(N, C, K), joint_cv(N, C, gen), truth))
+        for N, C, truth in simulated_runs(m, K, args.sim_seeds, gen):
+            A.extend(score(joint_predict(N, C, K), joint_cv(N, C, gen), truth))
         _row(f"simulated, 3 model sets × 2 correlations, m = {m} → {K}", np.array(A), boot)
     _, Nf, Cf = as_matrix(load(DATA))
     for m, K in ((100, 1000), (100, 10000), (1000, 10000)):

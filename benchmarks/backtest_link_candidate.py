@@ -75,12 +75,9 @@ import warnings
 
 import numpy as np
 from backtest_combination import combine_paired, predict_candidates
-from backtest_irt_candidate import SETS
+from backtest_irt_candidate import simulated_runs
 from backtest_pythia import DATA, as_matrix, load, pass_at_columns, thin_columns
-from backtest_simulated import exact_pass_at_k
 from scipy import optimize, special, stats
-
-from passcurve import simulate
 
 _EDGES = np.arange(-23.9, 8.0, 0.2)  # inner cell edges in logit p; cells: (-inf, e0], ..., (e_last, inf)
 _U = np.r_[_EDGES[0] - 0.1, (_EDGES[:-1] + _EDGES[1:]) / 2, _EDGES[-1] + 0.1]  # cell midpoints
@@ -264,16 +261,10 @@ def main() -> None:
     if args.part in ("sim", "all"):
         for m, K in ((100, 1000), (1000, 10000)):
             A, U = [], []
-            for specs in SETS.values():
-                for rho in (0.6, 0.9):
-                    for _ in range(args.sim_seeds):
-                        b = simulate(problems=128, n=m, models=specs, correlation=rho, rng=int(gen.integers(2**31)))
-                        J = len(specs)
-                        N, C, P = (x.reshape(J, -1).T for x in (b.counts.n, b.counts.c, b.p))
-                        truth = np.array([exact_pass_at_k(P[:, j], K) for j in range(J)])
-                        pred, used = joint_predict(N, C, K)
-                        A.extend(score(pred, joint_cv(N, C, gen), truth))
-                        U.extend(used)
+            for N, C, truth in simulated_runs(m, K, args.sim_seeds, gen):
+                pred, used = joint_predict(N, C, K)
+                A.extend(score(pred, joint_cv(N, C, gen), truth))
+                U.extend(used)
             rows[f"simulated, m = {m} → {K}"] = (np.array(A), np.array(U))
             print(f"simulated m = {m} done ({time.time() - t0:.0f} s)", flush=True)
     if args.part in ("pythia", "all"):
