@@ -34,3 +34,17 @@ def test_models_rows_checks_as_models_mask():
     np.testing.assert_array_equal(models_rows(labels, ["x", "x"]), [0, 2])  # a name given twice: its rows once
     with pytest.raises(PasscurveError, match="unknown model 'z'; models present: x, y"):
         models_rows(labels, ["z"])
+
+
+def test_float16_and_float32_counts_convert_without_a_warning():
+    # whole numbers stored as float16 (Parquet, pandas) are counts: comparing float16 with the 2**62 bound
+    # overflowed the cast of 2**62 to float16 and printed "RuntimeWarning: overflow encountered in cast"
+    import warnings
+
+    for dtype in (np.float16, np.float32):
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            c = Counts.from_arrays(np.array([10, 2048], dtype=dtype), np.array([1, 7], dtype=dtype))
+        assert c.n.tolist() == [10, 2048] and c.c.tolist() == [1, 7] and c.n.dtype == np.int64
+    with pytest.raises(PasscurveError, match=r"`n` must contain integers \(got 10.5\)"):
+        Counts.from_arrays(np.array([10.5], dtype=np.float16), [1])

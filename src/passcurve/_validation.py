@@ -101,6 +101,8 @@ def as_int_array(x: Any, name: str, *, minimum: int | None = 0, maximum: int | N
             raise PasscurveError(f"`{name}` is too large (got {name}={fmt(arr.max())}, max {2**62:.3g})")
         out = arr.astype(np.int64)
     elif np.issubdtype(arr.dtype, np.floating):
+        if arr.dtype.itemsize < 8:  # float16/32 exactly in float64: comparing float16 with 2**62 overflowed (a warning)
+            arr = arr.astype(np.float64)
         if np.isnan(arr).any():
             raise PasscurveError(f"`{name}` contains NaN")
         if not np.isfinite(arr).all():
