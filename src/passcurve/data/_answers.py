@@ -19,7 +19,7 @@ import numpy as np
 from .._counts import models_rows
 from .._errors import PasscurveError
 from ._columns import ALIASES, identifier, is_missing, json_unwrapped, quote
-from ._samples import FALSE_WORDS, TRUE_WORDS, _fmt_row, check_id_spellings, runs_of_ids
+from ._samples import FALSE_WORDS, TRUE_WORDS, _fmt_row, check_ids, runs_of_ids
 from ._several import check_pool, concat_columns, is_one_path, pool_columns, read_several, select_columns
 from ._source import Source, duck_error, no_rows_error, open_file
 
@@ -375,19 +375,12 @@ def _check_duplicates(src: Source, base: str, att: str | None) -> None:
         )
 
 
-def _check_spellings(name: str, columns: dict[str, Any], model: Any, problem: Any) -> None:
-    """One id written two ways (edge whitespace, Unicode normalisation) is refused, as the counts readers do."""
-    check_id_spellings(name, "problem", columns["problem"], np.asarray(problem, dtype=object))
-    if columns.get("model"):
-        check_id_spellings(name, "model", columns["model"], np.asarray(model, dtype=object))
-
-
 def _tallies(src: Source, per: dict[str, np.ndarray], rows: dict[str, np.ndarray], meta: dict[str, Any]) -> Any:
     """AnswerTallies from the per-problem rows (model, problem, abstain; in problem order) and the per-answer
     rows (pid, answer, cnt, is_gold; sorted by problem, then first appearance)."""
     from .._voting import AnswerTallies
 
-    _check_spellings(src.name, meta["columns"], per["model"], per["problem"])
+    check_ids(src.name, meta["columns"], per["model"], per["problem"])
     pid = np.asarray(rows["pid"], dtype=np.int64)
     offsets = np.searchsorted(pid, np.arange(len(per["problem"]) + 1), side="left").astype(np.int64)
     return AnswerTallies(
@@ -575,7 +568,7 @@ def read_verdicts(
     out = {k: np.asarray(v) for k, v in g.items()}
     out["model"] = out["model"].astype(object)
     out["problem"] = out["problem"].astype(object)
-    _check_spellings(src.name, {"problem": prob, "model": model}, out["model"], out["problem"])
+    check_ids(src.name, {"problem": prob, "model": model}, out["model"], out["problem"])
     if models is not None:  # in the order named
         keep = models_rows(out["model"], models)
         out = {k: v[keep] for k, v in out.items()}
@@ -662,7 +655,7 @@ def read_attempts(
     if np.ma.isMaskedArray(att) and np.ma.getmaskarray(att).any():
         raise PasscurveError(f"{s.source}: attempt column {col!r} has a missing value")
     code = np.asarray(g["code"], dtype=np.int64)
-    _check_spellings(s.source, s.columns.roles, labels["model"], labels["problem"])
+    check_ids(s.source, s.columns.roles, labels["model"], labels["problem"])
     att, correct = np.asarray(att), np.asarray(correct, dtype=bool)
     if models is not None:  # checked on the (model, problem) labels, then their samples kept, in the order named
         sel = models_rows(np.asarray(labels["model"], dtype=object), models)

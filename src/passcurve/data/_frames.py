@@ -21,7 +21,7 @@ from ._samples import (
     FALSE_WORDS,
     TRUE_WORDS,
     build_samples,
-    check_id_spellings,
+    check_ids,
     check_threshold,
     correctness_type_error,
     duplicate_attempt_error,
@@ -164,9 +164,7 @@ def _counts_narwhals(df: Any, overrides: dict[str, str | None], threshold: float
             raise duplicate_attempt_error(name, hit["__pc_problem"], model_id, hit[att], int(hit["__pc_k"]))
     m_a = np.asarray(g["__pc_model"], dtype=object)
     p_a = np.asarray(g["__pc_problem"], dtype=object)
-    check_id_spellings(name, "problem", r["problem"], p_a)
-    if "model" in r:
-        check_id_spellings(name, "model", r["model"], m_a)
+    check_ids(name, r, m_a, p_a)
     n_a = g["n"].astype(np.int64)
     c_a = np.asarray(g["c"], dtype=np.int64)
     meta = {"reader": f"narwhals/{engine}", "layout": "samples", **cmap.to_dict(), "threshold": threshold}

@@ -162,6 +162,20 @@ def duplicate_attempt_error(source: str, problem: Any, model: Any | None, attemp
 _PLAIN = bytes(range(0x21, 0x80))
 
 
+def spelling_key(t: str) -> str:
+    """What one id is however it is written: stripped of whitespace at its ends and NFC-normalised (an ASCII id
+    without edge whitespace is itself)."""
+    return t if t.isascii() and t == t.strip() else unicodedata.normalize("NFC", t.strip(WHITESPACE))
+
+
+def check_ids(source: str, roles: Any, model: Any, problem: Any) -> None:
+    """:func:`check_id_spellings` on a reader's problem ids, and on its model names when a column (``roles``'s
+    ``"model"``) gave them (a file's stem names one model, written one way)."""
+    check_id_spellings(source, "problem", roles["problem"], np.asarray(problem, dtype=object))
+    if roles.get("model") is not None:
+        check_id_spellings(source, "model", roles["model"], np.asarray(model, dtype=object))
+
+
 def check_id_spellings(source: str, role: str, col: str, ids: np.ndarray) -> None:
     """Refuse two ids (problem ids, or model names) that differ only in whitespace at their ends or in Unicode
     normalisation ('a' and 'a ', or 'é' composed and 'é' decomposed): the same problem written two ways, which
@@ -180,7 +194,7 @@ def check_id_spellings(source: str, role: str, col: str, ids: np.ndarray) -> Non
         return
     seen: dict[str, str] = {}
     for t in dict.fromkeys(map(str, ids)):
-        key = unicodedata.normalize("NFC", t.strip(WHITESPACE))
+        key = spelling_key(t)
         other = seen.setdefault(key, t)
         if other != t:
             # spelled with other code points (composed or not): shown escaped, as they print alike
@@ -439,7 +453,7 @@ class Samples:
         if g["n"].size == 0:
             raise no_rows_error(self.source)
         self._check_nulls(g)
-        self._check_spellings(g["model"], g["problem"])
+        check_ids(self.source, self.columns.roles, g["model"], g["problem"])
         if do_dup:
             self._check_duplicates(g, int_attempt)
         model = np.asarray(g["model"], dtype=object)
@@ -490,12 +504,6 @@ class Samples:
                 raise missing_value_error(self.source, "correct", col, row)
             row = self._first_row(f"({self._correct_expr}) IS NULL")
             raise not_boolean_error(self.source, col, roles["problem"], row, self.threshold)
-
-    def _check_spellings(self, model: np.ndarray, problem: np.ndarray) -> None:
-        roles = self.columns.roles
-        check_id_spellings(self.source, "problem", roles["problem"], np.asarray(problem, dtype=object))
-        if roles.get("model") is not None:
-            check_id_spellings(self.source, "model", roles["model"], np.asarray(model, dtype=object))
 
     def _check_duplicates(self, g: dict[str, np.ndarray], int_attempt: bool) -> None:
         col = self.columns.roles["attempt"]
@@ -629,7 +637,7 @@ class Samples:
         if (model == None).any():  # noqa: E711
             i = int(np.flatnonzero(model == None)[0])  # noqa: E711
             raise PasscurveError(f"{self.source}: model column {r['model']!r} is empty in row {i + 1}")
-        self._check_spellings(model, problem)
+        check_ids(self.source, self.columns.roles, model, problem)
         keys = np.char.add(np.char.add(model.astype(str), "\x1f"), problem.astype(str))
         _, first, cnt = np.unique(keys, return_index=True, return_counts=True)
         if (cnt > 1).any():

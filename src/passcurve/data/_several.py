@@ -11,7 +11,6 @@ their problem ids and samples are not known to belong together (two tasks' ``doc
 from __future__ import annotations
 
 import os
-import unicodedata
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, TypeVar
@@ -21,7 +20,7 @@ import numpy as np
 from .._counts import models_rows
 from .._errors import PasscurveError
 from .._validation import show_value
-from ._columns import WHITESPACE
+from ._samples import spelling_key
 from ._source import check_path
 
 __all__ = ["is_one_path", "read_several", "concat_columns", "pool_columns", "select_columns", "check_pool"]
@@ -71,7 +70,7 @@ def read_several(paths: Any, read_one: Callable[[Path, int, int], T], *, models_
     for i, f in enumerate(files):
         part = read_one(f, i, len(files))
         for p in dict.fromkeys(map(str, problems_of(part))):
-            key = p if p.isascii() and p == p.strip() else unicodedata.normalize("NFC", p.strip(WHITESPACE))
+            key = spelling_key(p)
             other, where = spelled.setdefault(key, (p, f))
             if other != p:
                 raise PasscurveError(
