@@ -36,3 +36,21 @@ def test_cli_progress_only_on_terminal(tmp_path):
     assert "50%" in buf.getvalue()
     # a JSON array of records is read like any table
     assert int(read_counts(p).c[0]) == 1
+
+
+def test_cli_progress_names_several_files_and_sums_their_sizes(tmp_path):
+    a, b, c = (tmp_path / f"{x}.csv" for x in "abc")
+    for f in (a, b, c):
+        f.write_text("problem_id,correct\np,1\n")
+    buf = io.StringIO()
+    tty = Console(file=buf, force_terminal=True, width=80)
+    with cli_progress(tty, [a, b, c], delay=0.0) as cb:
+        assert cb is not None
+        cb(10.0)
+    assert "a.csv and 2 more" in buf.getvalue()
+    # min_bytes applies to the three files' total size
+    size = a.stat().st_size
+    with cli_progress(tty, [a, b, c], min_bytes=3 * size) as cb:
+        assert cb is not None
+    with cli_progress(tty, [a, b, c], min_bytes=3 * size + 1) as cb:
+        assert cb is None

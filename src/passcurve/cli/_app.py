@@ -439,8 +439,7 @@ def load_counts(
     from ..data import read_counts
     from ..data._progress import cli_progress
 
-    first = file[0] if isinstance(file, list) else file
-    with collect_warnings(show=True, acted_on=acted_on, reading=True), cli_progress(err, first) as progress:
+    with collect_warnings(show=True, acted_on=acted_on, reading=True), cli_progress(err, file) as progress:
         return read_counts(
             one_or_several(file),
             problem_col=problem_col,

@@ -75,8 +75,7 @@ def _read_with_warnings(file: Path | list[Path], **opts: Any) -> tuple[Any, list
     from ..data import read_counts
     from ..data._progress import cli_progress
 
-    first = file[0] if isinstance(file, list) else file
-    with caught_warnings() as got, cli_progress(err, first) as progress:
+    with caught_warnings() as got, cli_progress(err, file) as progress:
         counts = read_counts(one_or_several(file), progress=progress, **opts)
     return counts, got
 

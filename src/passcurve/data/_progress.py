@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -16,18 +16,23 @@ DELAY_S = 1.0
 
 @contextmanager
 def cli_progress(
-    console: Any, file: Path | str, *, delay: float = DELAY_S, min_bytes: int = 0
+    console: Any, file: Path | str | Sequence[Path | str], *, delay: float = DELAY_S, min_bytes: int = 0
 ) -> Iterator[Callable[[float], None] | None]:
     """Yield a ``progress(percent)`` callback drawing on ``console`` (stderr), or None.
 
     Nothing is drawn unless ``console`` is a terminal and the read lasts longer than
     ``delay`` seconds; the bar is transient (erased when the read ends), so scripted output
-    and pipes stay clean.
+    and pipes stay clean. ``file``: the file read, or the files read one after another (the bar is
+    labelled with the first and how many more, and ``min_bytes`` applies to their total size).
     """
-    try:
-        size = Path(file).stat().st_size
-    except OSError:
-        size = 0
+    files = [Path(file)] if isinstance(file, str | Path) else [Path(f) for f in file]
+    size = 0
+    for f in files:
+        try:
+            size += f.stat().st_size
+        except OSError:
+            pass
+    label = files[0].name if len(files) == 1 else f"{files[0].name} and {len(files) - 1} more"
     if not getattr(console, "is_terminal", False) or size < min_bytes:
         yield None
         return
@@ -50,7 +55,7 @@ def cli_progress(
             )
             bar.start()
             state["bar"] = bar
-            state["task"] = bar.add_task(Path(file).name, total=100.0)
+            state["task"] = bar.add_task(label, total=100.0)
         state["bar"].update(state["task"], completed=pct)
 
     try:
