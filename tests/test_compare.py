@@ -73,7 +73,10 @@ def test_sign_flip_p_matches_exact_enumeration():
     exact = (np.abs(allsigns @ d) >= obs - 1e-12).mean()
     p, inverted = _sign_flip_p(d[:, None], np.arange(10), 10, 40000, np.random.default_rng(3))
     assert inverted is None  # only asked for with the weights
-    assert p[0] == pytest.approx(exact, abs=0.01)
+    assert p[0] == exact  # 2^10 <= B: every sign vector is enumerated, so the p-value is the exact one
+    # fewer resamples than sign vectors: B random ones, (1 + #exceed) / (B + 1), within its Monte Carlo error
+    p_mc, _ = _sign_flip_p(d[:, None], np.arange(10), 10, 1000, np.random.default_rng(3))
+    assert p_mc[0] != exact and p_mc[0] == pytest.approx(exact, abs=4 * np.sqrt(exact * (1 - exact) / 1000))
 
 
 def test_inverted_sign_flip_interval_matches_exact_enumeration():
@@ -92,7 +95,8 @@ def test_inverted_sign_flip_interval_matches_exact_enumeration():
     kept = [x for x in grid if exact_p(x) > alpha]
     _, (lo, hi) = _sign_flip_p(d[:, None], np.arange(10), 10, 40000, np.random.default_rng(3), w=np.ones(10),
                                alpha=alpha)
-    assert lo[0] == pytest.approx(min(kept), abs=0.01) and hi[0] == pytest.approx(max(kept), abs=0.01)
+    # exact (2^10 <= B sign vectors enumerated): the ends agree with the grid's to its step (0.0005)
+    assert lo[0] == pytest.approx(min(kept), abs=6e-4) and hi[0] == pytest.approx(max(kept), abs=6e-4)
     assert lo[0] < d.mean() < hi[0]
 
 
@@ -185,11 +189,26 @@ def test_cluster_sign_flip_p_value_matches_exact_enumeration():
     by_problem = Fraction(sum(abs(sum(s * x for s, x in zip(sg, d, strict=True))) >= obs
                               for sg in itertools.product([1, -1], repeat=15)), 2**15)
     assert exact == Fraction(1, 4) and float(by_problem) == pytest.approx(0.0576, abs=1e-4)
-    B = 20000  # Monte Carlo sd of the p-value sqrt(p(1-p)/B) = 0.003
     for method in ("bootstrap", "bca"):
-        res = compare(cnt, "A", "B", [1], method=method, n_resamples=B, rng=0)
+        # 2^5 sign vectors <= B: all enumerated, the p-value is the exact 1/4
+        res = compare(cnt, "A", "B", [1], method=method, n_resamples=1000, rng=0)
         assert res.test == "sign-flip permutation"
-        assert res.p_value[0] == pytest.approx(float(exact), abs=0.015), method
+        assert res.p_value[0] == 0.25, method
+
+
+def test_few_problems_analytic_interval_stays_in_minus_one_one_and_warns():
+    # 4 problems, pass@5 of unequal n (user review): the paired t interval with 3 degrees of freedom,
+    # d +- t_{0.975,3} * se, reached [-1.0013, 1.1433], beyond the range [-1, 1] of a difference of two pass@k values,
+    # and, unlike the bootstrap method, said nothing about resting on few problems
+    cnt = Counts.from_arrays([10, 20, 15, 8, 10, 20, 15, 8], [3, 0, 15, 2, 1, 1, 14, 0], model=["A"] * 4 + ["B"] * 4,
+                             problem=["p1", "p2", "p3", "p4"] * 2)
+    with pytest.warns(DegenerateDataWarning, match="t-test's normal approximation does not hold"):
+        res = compare(cnt, "A", "B", [1, 5], method="analytic")
+    d = res.difference
+    tq = stats.t.ppf(0.975, 3)
+    raw_lo, raw_hi = d - tq * res.se, d + tq * res.se  # the paired t interval before clipping
+    assert (raw_lo < -1).any() or (raw_hi > 1).any()  # the case the clipping is about
+    assert np.array_equal(res.low, np.clip(raw_lo, -1, 1)) and np.array_equal(res.high, np.clip(raw_hi, -1, 1))
 
 
 def test_unpaired_fallback_warns():

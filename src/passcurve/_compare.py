@@ -304,7 +304,8 @@ def compare(
     per-problem differences :math:`d_i = s_{A,i} - s_{B,i}` are resampled together
     (problems, or clusters when given), and the p-value is a sign-flip permutation test
     (``method="bootstrap"``/``"bca"``; ``n_resamples`` random sign vectors, p = (1 + #{|T*|
-    >= |T|})/(B + 1)) or a paired t-test (``method="analytic"``). When the problem sets
+    >= |T|})/(B + 1), or all 2^G of them, p = #{|T*| >= |T|}/2^G exactly, when 2^G <= B for G
+    problems or clusters) or a paired t-test (``method="analytic"``). When the problem sets
     differ the comparison falls back to an *unpaired* one on all problems of each model
     (independent bootstraps, or Welch's t) and warns with :class:`UnpairedComparisonWarning`.
 
@@ -394,6 +395,14 @@ def compare(
                        f"t-test is undefined; its p-value is the exact sign-flip value 2^(1-{int(Gk[j])}) = "
                        f"{2.0 ** (1.0 - Gk[j]):.3g} and its interval has zero width")
                 record_warning(warns, msg, DegenerateDataWarning)
+            few = _few_units(D * w[:, None], g, G) & ~flat
+            if few.any():
+                j = int(np.flatnonzero(few)[0])
+                msg = (f"models {a!r} and {b!r}: the difference rests on few problems (fewer than {_RARE} carry it "
+                       f"from k = {int(ks[j])}), where the t-test's normal approximation does not hold; the bootstrap "
+                       "method is safer there (its sign-flip test is valid whatever the distribution, and its interval "
+                       "agrees with it)")
+                record_warning(warns, msg, DegenerateDataWarning)
             test = "paired t-test"
         else:
             reps = _boot_means(D, w, g, G, B, gen)
@@ -450,6 +459,8 @@ def compare(
                 method = "bootstrap"  # BCa needs a joint jackknife; unpaired uses percentile
         problems = np.isfinite(Sa_all).sum(axis=0)
         problems_b = np.asarray(np.isfinite(Sb_all).sum(axis=0), dtype=np.int64)
+    # a difference of two means of values in [0, 1] lies in [-1, 1] (a t interval on few problems reached beyond)
+    lo, hi = np.clip(lo, -1.0, 1.0), np.clip(hi, -1.0, 1.0)
     return CompareResult(
         model_a=a,
         model_b=b,
@@ -502,27 +513,38 @@ def _sign_flip_p(D: np.ndarray, groups: np.ndarray, n_groups: int, B: int, rng: 
     The interval is every shift δ the test does not reject at level ``alpha`` with the same sign vectors: the
     p-value of the differences d_i − δ is (1 + #{b: |Σ_g s_bg (D_g − δ W_g)| ≥ |Σ_g (D_g − δ W_g)|}) / (B + 1),
     with D_g and W_g the cluster sums of w_i d_i and of w_i, found by bisection on each side of the weighted mean
-    difference. It contains 0 exactly when the p-value is above ``alpha``.
+    difference. It contains 0 exactly when the p-value is above ``alpha``. When 2^G ≤ B (G clusters or problems) the
+    2^G sign vectors are enumerated instead of drawn, and the p-value is the exact #{s: |Σ_g s_g D_g| ≥ |Σ_g D_g|}/2^G
+    (no random numbers are used).
     """
     gsum = _group_sums(D, groups, n_groups)
     obs = np.abs(gsum.sum(axis=0))
     exceed = np.zeros(D.shape[1])
-    chunk = max(1, (1 << 21) // max(n_groups, 1))
     tol = 1e-12 * np.maximum(np.abs(gsum).sum(axis=0), 1e-300)
     U, V = [], []
     wsum = None
     if w is not None:
         wsum = np.zeros((n_groups, D.shape[1]))
         np.add.at(wsum, groups, np.where(np.isfinite(D), w[:, None], 0.0))
-    for start in range(0, B, chunk):
-        b = min(chunk, B - start)
-        signs = rng.integers(0, 2, size=(b, n_groups)) * 2.0 - 1.0
+    # With 2^G sign vectors at most B, all of them are enumerated and the p-value is exact: the share of the 2^G
+    # vectors (the identity among them) whose |sum| reaches the observed one. Otherwise B random ones, with the
+    # observed one added: (1 + #exceed) / (B + 1).
+    exact = n_groups < 63 and 2**n_groups <= B
+    total, extra = (2**n_groups, 0.0) if exact else (B, 1.0)
+    chunk = max(1, (1 << 21) // max(n_groups, 1))
+    for start in range(0, total, chunk):
+        b = min(chunk, total - start)
+        if exact:
+            bits = (np.arange(start, start + b)[:, None] >> np.arange(n_groups)[None, :]) & 1
+            signs = bits * 2.0 - 1.0
+        else:
+            signs = rng.integers(0, 2, size=(b, n_groups)) * 2.0 - 1.0
         u = signs @ gsum
         exceed += (np.abs(u) >= obs[None, :] - tol[None, :]).sum(axis=0)
         if wsum is not None:
             U.append(u)
             V.append(signs @ wsum)
-    pval = (1.0 + exceed) / (B + 1.0)
+    pval = (extra + exceed) / (total + extra)
     if wsum is None:
         return pval, None
     u_all, v_all = np.vstack(U), np.vstack(V)
@@ -534,7 +556,7 @@ def _sign_flip_p(D: np.ndarray, groups: np.ndarray, n_groups: int, B: int, rng: 
         t_obs = np.abs(shifted.sum(axis=0))
         t = np.abs(u_all - delta[None, :] * v_all)
         eps = 1e-12 * np.maximum(np.abs(shifted).sum(axis=0), 1e-300)
-        p = (1.0 + (t >= t_obs[None, :] - eps[None, :]).sum(axis=0)) / (B + 1.0)
+        p = (extra + (t >= t_obs[None, :] - eps[None, :]).sum(axis=0)) / (total + extra)
         return p <= alpha
 
     ends = []
