@@ -96,6 +96,25 @@ def test_curve_default_grid_runs_each_model_to_its_own_n(tmp_path):
     assert bad.returncode == 2 and "got --k=100, n=10" in bad.stderr
 
 
+def test_curve_default_grid_ends_at_n(tmp_path):
+    # n = 3 is not on the 1, 2, 5, ... grid: the table listed k = 1, 2 and stopped short of pass@n (user review);
+    # each model's grid now ends at its own n, and the other model's n is on the shared grid too
+    path = tmp_path / "ends.csv"
+    write_table({"model": np.array(["A"] * 2 + ["B"] * 2, dtype=object),
+                 "problem": np.array(["a", "b"] * 2, dtype=object),
+                 "n": np.array([3, 3, 64, 64]), "c": np.array([1, 2, 1, 5])}, path)
+    res = run_cli("curve", str(path), "--json")
+    assert res.returncode == 0, res.stderr
+    models = {m["model"]: m["curve"] for m in json.loads(res.stdout)["models"]}
+    assert [p["k"] for p in models["B"]] == [1, 2, 3, 5, 10, 20, 50, 64]
+    a_end = [p for p in models["A"] if p["k"] == 3][0]
+    # pass@3 of n = 3 is the share of problems solved at all: (1 + 1) / 2 (closed form)
+    assert a_end["pass_at_k"] == 1.0
+    b_end = models["B"][-1]
+    assert b_end["pass_at_k"] == 1.0 and b_end["naive_pass_at_k"] == pytest.approx(
+        float((1 - (1 - Fraction(1, 64)) ** 64 + 1 - (1 - Fraction(5, 64)) ** 64) / 2), rel=1e-14)
+
+
 def test_curve_usage_errors(samples_file):
     both = run_cli("curve", str(samples_file), "--k", "1", "--all-k")
     assert both.returncode == 2 and "not both" in both.stderr

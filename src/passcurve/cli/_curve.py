@@ -6,11 +6,12 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
+import numpy as np
 import typer
 from rich.table import Table
 
 from .._curves import curve as compute_curve
-from .._curves import default_top
+from .._curves import default_top, with_own_ends
 from .._errors import PasscurveError
 from .._results import level_label, metric_name
 from .._simulate import simulate as run_simulation
@@ -109,7 +110,7 @@ def curve_cmd(
     cap: Cap = None,
     read: Mapping[str, Any] = NO_READ,
 ) -> None:
-    """pass@k, pass^k and naive pass@k per model at the chosen k (default: 1, 2, 5, 10, 20, 50, ... up to n)."""
+    """pass@k, pass^k and naive pass@k per model at the chosen k (default: 1, 2, 5, 10, 20, 50, ... and n)."""
     if k is not None and all_k:
         raise PasscurveError("give either `--k` or `--all-k`, not both")
     if ci is None:  # options that only shape intervals, given without asking for any: an error, as in the library
@@ -133,7 +134,9 @@ def curve_cmd(
         limit = default_top(counts, policy, design)
         if design is not None and design.cap is not None:
             limit = min(limit, design.cap)
-        ks = [v for v in DEFAULT_K if v <= limit] or [1]
+        # ending at the top itself (n = 3 listed k = 1, 2), and under "nan" at each model's own n
+        ks = with_own_ends(np.array([v for v in DEFAULT_K if v < limit] + [limit], dtype=np.int64), counts, policy,
+                           design).tolist()
     with collect_warnings(show=True, acted_on=acted_on(design)):
         res = compute_curve(counts, ks, k_gt_n=policy, design=design)
         if ci is not None:
