@@ -138,3 +138,21 @@ def test_models_follow_the_order_given(tmp_path, icli, args):
     assert order("--models", "zeta,alpha") == ["zeta", "alpha"]
     assert order("--models", "alpha,zeta") == ["alpha", "zeta"]
     assert order() == ["alpha", "zeta"]  # no --models: sorted, as before
+
+
+def test_table_titles_count_one_problem_in_the_singular(tmp_path, icli):
+    # "1 problems solved only under the base verdict" (user review): titles say "1 problem", "2 problems"
+    rows = {"model": np.repeat(["m"], 8).astype(object), "problem_id": np.repeat(["p0", "p1"], 4),
+            "attempt": np.tile([1, 2, 3, 4], 2), "answer": np.tile(["x", "y", "x", "x"], 2).astype(object),
+            "gold": np.repeat(["x"], 8).astype(object),
+            "correct": np.array([True, False, True, True, False, False, True, False])}
+    rows["strict"] = np.array([True, False, True, True, False, False, False, False])  # p1 passes only the base tests
+    path = tmp_path / "log.jsonl"
+    write_table(rows, path)
+    r = icli("verifiers", str(path), "--base", "correct", "--strict", "strict", "--k", "1,2")
+    assert r.returncode == 0, r.stderr
+    assert "m: 2 problems, false-pass rate" in r.stdout and "1 problem solved only under the base" in r.stdout
+    one = tmp_path / "one.csv"
+    one.write_text("problem,n,c\na,3,1\n")
+    r = icli("curve", str(one))
+    assert r.returncode == 0 and "one: 1 problem, samples per problem" in r.stdout

@@ -94,6 +94,11 @@ def test_curve_default_grid_runs_each_model_to_its_own_n(tmp_path):
     # a k asked for by name must be estimable for every model
     bad = run_cli("curve", str(path), "--k", "100")
     assert bad.returncode == 2 and "got --k=100, n=10" in bad.stderr
+    # ... and the error names a problem and model whose n is too small (user review: it named neither)
+    assert "problem 'a' of model 'shallow' has 10 samples" in bad.stderr
+    for cmd in (["compare", "--a", "deep", "--b", "shallow"], ["curve", "--ci", "analytic"]):
+        other = run_cli(cmd[0], str(path), *cmd[1:], "--k", "100")
+        assert other.returncode == 2 and "problem 'a' of model 'shallow' has 10 samples" in other.stderr, cmd
 
 
 def test_curve_default_grid_ends_at_n(tmp_path):

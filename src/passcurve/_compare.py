@@ -259,7 +259,7 @@ def _check_k_estimable(sub: Counts, ks: np.ndarray, metric: str, design: Any) ->
     bad = ks > sub.n.min()
     if bad.any():
         i = int(np.argmin(sub.n))
-        check_k_le_n(sub.n[i : i + 1], ks[bad][:1])
+        check_k_le_n(sub.n[i : i + 1], ks[bad][:1], problem=sub.problem[i : i + 1], model=sub.model[i : i + 1])
 
 
 def _compare_iv(

@@ -314,7 +314,8 @@ def _curve_iv(counts: Any, k: Any, k_gt_n: str, metrics: Any,
             bad = ks > counts.n.min()
             if bad.any():
                 i = int(np.argmin(counts.n))
-                check_k_le_n(counts.n[i : i + 1], ks[bad][:1])
+                check_k_le_n(counts.n[i : i + 1], ks[bad][:1], problem=counts.problem[i : i + 1],
+                             model=counts.model[i : i + 1])
     return counts, ks, metrics, design
 
 

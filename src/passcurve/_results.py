@@ -6,7 +6,8 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["brief_repr", "long_frame", "records_frame", "frame_html", "pandas_module", "json_safe", "level_label", "metric_name", "METRIC_NAMES"]
+__all__ = ["brief_repr", "long_frame", "records_frame", "frame_html", "pandas_module", "json_safe", "level_label", "metric_name", "METRIC_NAMES",
+           "how_many"]
 
 
 def json_safe(x: Any) -> Any:
@@ -34,6 +35,11 @@ METRIC_NAMES = {"pass_at_k": "pass@k", "pass_pow_k": "pass^k", "naive_pass_at_k"
 def metric_name(metric: str) -> str:
     """'pass_pow_k' -> 'pass^k' (a name not listed keeps its spelling)."""
     return METRIC_NAMES.get(metric, metric)
+
+
+def how_many(count: Any, noun: str) -> str:
+    """``"1 problem"``, ``"3 problems"``: a count with its noun, plural unless the count is 1."""
+    return f"{count} {noun}{'' if count == 1 else 's'}"
 
 
 def level_label(confidence_level: float) -> str:

@@ -579,7 +579,8 @@ def _curve_intervals_iv(
             bad = ks > counts.n.min()
             if bad.any():
                 i = int(np.argmin(counts.n))
-                check_k_le_n(counts.n[i : i + 1], ks[bad][:1])
+                check_k_le_n(counts.n[i : i + 1], ks[bad][:1], problem=counts.problem[i : i + 1],
+                             model=counts.model[i : i + 1])
     cl = _cluster_ids(counts, cluster)
     if method == "cluster" and cl is None:
         raise PasscurveError('method "cluster" needs cluster ids: pass `cluster=` or build Counts with `cluster=`')

@@ -399,14 +399,21 @@ def own_range_top(n: np.ndarray, model: np.ndarray) -> int:
     return int(own_range_ends(n, model).max())
 
 
-def check_k_le_n(n: np.ndarray, k: np.ndarray) -> None:
-    """Raise the canonical k > n error."""
+def check_k_le_n(n: np.ndarray, k: np.ndarray, *, problem: Any = None, model: Any = None) -> None:
+    """Raise the canonical k > n error. ``problem`` / ``model``: ids aligned with ``n`` (one per problem), so that
+    the message names the problem (and its model) whose n is too small."""
     over = k > n
     if over.any():
         nb, kb = np.broadcast_arrays(n, k)
         i = np.flatnonzero(over.ravel())[0]
+        where = ""
+        if problem is not None:
+            j = np.unravel_index(i, nb.shape)[-1] if nb.ndim else 0
+            owner = "" if model is None else f" of model {str(np.asarray(model, dtype=object)[j])!r}"
+            where = (f"; problem {str(np.asarray(problem, dtype=object)[j])!r}{owner} has "
+                     f"{fmt(nb.ravel()[i])} sample{'' if nb.ravel()[i] == 1 else 's'}")
         raise PasscurveError(
-            f"`k` must be an integer in [1, n] (got k={fmt(kb.ravel()[i])}, n={fmt(nb.ravel()[i])}); "
+            f"`k` must be an integer in [1, n] (got k={fmt(kb.ravel()[i])}, n={fmt(nb.ravel()[i])}){where}; "
             "no unbiased estimator exists for k > n"
         )
 

@@ -13,7 +13,7 @@ from rich.table import Table
 from .._curves import curve as compute_curve
 from .._curves import default_top, with_own_ends
 from .._errors import PasscurveError
-from .._results import level_label, metric_name
+from .._results import how_many, level_label, metric_name
 from .._simulate import simulate as run_simulation
 from ..data import write_counts, write_table
 from ._app import (
@@ -57,7 +57,7 @@ def render_curve_table(res) -> None:  # type: ignore[no-untyped-def]
     for i, m in enumerate(res.models):
         s = res.summary[i]
         title = (
-            f"{m}: {s['problems']} problems, {samples_per_problem(s)}"
+            f"{m}: {how_many(s['problems'], 'problem')}, {samples_per_problem(s)}"
             + ("" if res.design is None else f"; pass@k for a {res.design} design")
             + ("" if not res.intervals else f"; intervals: {_interval_words(res.interval_method)}, counting problems")
         )

@@ -10,6 +10,7 @@ import typer
 from rich.table import Table
 
 from .._errors import PasscurveError
+from .._results import how_many
 from .._retries import retries as run_retries
 from .._verifiers import verifier_inflation
 from .._voting import TIES, simulate_answers
@@ -65,7 +66,7 @@ def vote_cmd(
     for i, m in enumerate(res.models):
         s = res.summary[i]
         t = Table(
-            title=(f"{m}: {s['problems']} problems, {samples_per_problem(s)}, accuracy {res.accuracy[i]:.4f}, "
+            title=(f"{m}: {how_many(s['problems'], 'problem')}, {samples_per_problem(s)}, accuracy {res.accuracy[i]:.4f}, "
                    f"distinct answers per problem median {s['distinct_answers_median']:g} (ties: {res.ties})"),
             title_justify="left",
         )
@@ -123,7 +124,7 @@ def retries_cmd(
         test = (f"independence test ({entry['method']}) p = {entry['p_value']:.4g}" if entry["testable"]
                 else "independence not testable (stops at first success)" if entry["stops_at_success"]
                 else "independence not tested")
-        t = Table(title=f"{entry['model']}: {entry['problems']} problems, {entry['solved']} solved; {test}",
+        t = Table(title=f"{entry['model']}: {how_many(entry['problems'], 'problem')}, {entry['solved']} solved; {test}",
                   title_justify="left")
         for col in ("budget", "completion", "pass@b", "rate at attempt", "expected rate", "problems"):
             t.add_column(col, justify="right")
@@ -165,8 +166,8 @@ def verifiers_cmd(
         print_json(res.to_dict())
         return
     for entry in res.to_dict()["models"]:
-        t = Table(title=(f"{entry['model']}: {entry['problems']} problems, false-pass rate "
-                         f"{_f(entry['false_pass_rate'])}, {entry['problems_base_only']} problems solved only "
+        t = Table(title=(f"{entry['model']}: {how_many(entry['problems'], 'problem')}, false-pass rate "
+                         f"{_f(entry['false_pass_rate'])}, {how_many(entry['problems_base_only'], 'problem')} solved only "
                          "under the base verdict"), title_justify="left")
         for col in ("k", f"pass@k ({base})", f"pass@k ({strict})", "relative drop"):
             t.add_column(col, justify="right")
