@@ -239,3 +239,32 @@ def test_curve_refuses_interval_options_without_ci(samples_file):
     assert run_cli("curve", str(samples_file), "--k", "1,2", "--json").stderr == ""
     used = run_cli("curve", str(samples_file), "--k", "1,2", "--json", "--ci", "analytic", "--confidence-level", "0.5")
     assert used.returncode == 0 and "apply only" not in used.stderr
+
+
+def test_curve_metric_and_tau_give_g_pass_and_mg_pass_columns(tmp_path):
+    # README lists G-pass@k and mG-pass@k among the whole curves, but `curve` had no way to show them (user review)
+    path = tmp_path / "c.csv"
+    path.write_text("problem,n,c\na,12,5\nb,12,9\nc,12,0\n")
+    res = run_cli("curve", str(path), "--metric", "g_pass_at_k,mg_pass_at_k", "--tau", "0.75", "--k", "1,4,12",
+                  "--json")
+    assert res.returncode == 0, res.stderr
+    d = json.loads(res.stdout)
+    assert d["tau"] == 0.75
+    pts = d["models"][0]["curve"]
+    assert set(pts[0]) == {"k", "g_pass_at_k", "mg_pass_at_k", "problems"}
+    lib = pc.curve(pc.Counts.from_arrays([12] * 3, [5, 9, 0]), [1, 4, 12], metrics=["g_pass_at_k", "mg_pass_at_k"],
+                   tau=0.75)
+    assert [p["g_pass_at_k"] for p in pts] == lib.values["g_pass_at_k"][0].tolist()
+    assert [p["mg_pass_at_k"] for p in pts] == lib.values["mg_pass_at_k"][0].tolist()
+    table = run_cli("curve", str(path), "--metric", "pass_at_k,g_pass_at_k", "--tau", "0.75", "--k", "1,4", "--ci",
+                    "analytic")
+    assert table.returncode == 0, table.stderr
+    # the header may wrap at 80 columns: "G-pass@k (τ =" / "0.75)"
+    assert "G-pass@k (τ =" in table.stdout and "0.75)" in table.stdout and table.stdout.count("95% interval") == 2
+    for args, msg in [(["--metric", "g_pass_at_k"], "needs `--tau`"),
+                      (["--tau", "0.5"], "`--tau` goes with `--metric g_pass_at_k`"),
+                      (["--metric", "pass_at_k", "--tau", "0.5"], "`--tau` goes with `--metric g_pass_at_k`"),
+                      (["--metric", "pass@k"], "`--metric` must be comma-separated names among"),
+                      (["--metric", "mg_pass_at_k", "--ci", "analytic"], "`--metric` names none of them")]:
+        bad = run_cli("curve", str(path), *args)
+        assert bad.returncode == 2 and msg in bad.stderr and bad.stderr.count("\n") == 1, (args, bad.stderr)

@@ -291,3 +291,49 @@ def test_mean_curve_at_k_one_is_one_number_for_every_metric():
     res = pc.curve(pc.Counts.from_arrays(n, c), k=[1, 2])
     d = res.to_dict()["models"][0]["curve"][0]
     assert d["k"] == 1 and d["pass_at_k"] == d["pass_pow_k"] == d["naive_pass_at_k"] == at1[0]
+
+
+def _g_pass_exact(n: int, c: int, k: int, tau: float) -> Fraction:
+    # G-pass@k_tau = P(at least m = max(ceil(tau k), 1) of k draws without replacement are correct): the
+    # hypergeometric tail in exact rationals (Liu et al. 2024, arXiv:2412.13147, eq. 3)
+    m = max(math.ceil(Fraction(tau).limit_denominator(10**6) * k), 1)
+    return sum((Fraction(math.comb(c, j) * math.comb(n - c, k - j), math.comb(n, k)) for j in range(m, min(c, k) + 1)),
+               Fraction(0))
+
+
+def test_curve_g_pass_and_mg_pass_are_weighted_means_of_the_exact_per_problem_values():
+    # three problems of unequal n and weights: each point is sum_i w_i g_i / sum_i w_i, the g_i in exact rationals;
+    # mG-pass@k = (2/k) * sum_{i = ceil(k/2)+1}^{k} G-pass@k_{i/k} (Liu et al. 2024, eq. 4), 0 at k = 1
+    n, c, w = [12, 12, 20], [5, 9, 3], [1.0, 2.0, 0.5]
+    cnt = Counts.from_arrays(n, c, problem=["a", "b", "c"], weight=w)
+    ks = [1, 2, 5, 12]
+    res = pc.curve(cnt, ks, metrics=["g_pass_at_k", "mg_pass_at_k", "pass_at_k"], tau=0.5)
+    assert res.tau == 0.5 and res.to_dict()["tau"] == 0.5
+    wf = [Fraction(x) for x in w]
+    for j, k in enumerate(ks):
+        g = sum(wi * _g_pass_exact(ni, ci, k, 0.5) for wi, ni, ci in zip(wf, n, c, strict=True)) / sum(wf)
+        assert res.values["g_pass_at_k"][0, j] == pytest.approx(float(g), rel=1e-14, abs=1e-16)
+
+        def mg(ni: int, ci: int, k: int = k) -> Fraction:
+            top = range(math.ceil(Fraction(k, 2)) + 1, k + 1)
+            return Fraction(2, k) * sum((_g_pass_exact(ni, ci, k, i / k) for i in top), Fraction(0))
+
+        m = sum(wi * mg(ni, ci) for wi, ni, ci in zip(wf, n, c, strict=True)) / sum(wf)
+        assert res.values["mg_pass_at_k"][0, j] == pytest.approx(float(m), rel=1e-13, abs=1e-16)
+    assert res.values["mg_pass_at_k"][0, 0] == 0.0  # an empty sum at k = 1
+    # tau = 1 is pass^k, and G-pass@1 is pass@1 (c/n) whatever tau
+    one = pc.curve(cnt, ks, metrics=["g_pass_at_k", "pass_pow_k"], tau=1.0)
+    np.testing.assert_allclose(one.values["g_pass_at_k"], one.values["pass_pow_k"], rtol=1e-14)
+    assert res.values["g_pass_at_k"][0, 0] == res.values["pass_at_k"][0, 0]
+
+
+def test_curve_tau_goes_with_g_pass_only():
+    cnt = Counts.from_arrays([10, 10], [3, 7])
+    with pytest.raises(PasscurveError, match=r"`tau` is required for metric g_pass_at_k"):
+        pc.curve(cnt, [1, 2], metrics=["g_pass_at_k"])
+    with pytest.raises(PasscurveError, match=r"tau"):
+        pc.curve(cnt, [1, 2], tau=0.5)  # the default metrics have no threshold
+    with pytest.raises(PasscurveError, match=r"`tau`"):
+        pc.curve(cnt, [1, 2], metrics=["g_pass_at_k"], tau=1.5)
+    with pytest.raises(PasscurveError, match=r"`tau` is required"):
+        mean_curve([10], [3], [1], "g_pass_at_k")

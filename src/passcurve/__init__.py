@@ -45,7 +45,7 @@ from ._backtest import BacktestResult, backtest
 from ._bounds import BoundsKFor, BoundsResult, extrapolation_bounds
 from ._compare import CompareResult, PowerResult, compare, power_analysis
 from ._counts import Counts
-from ._curves import METRICS, CurveResult, curve, mean_curve
+from ._curves import CURVE_METRICS, METRICS, CurveResult, curve, mean_curve
 from ._deviation import DeviationReport, check_deviations
 from ._diagnostics import DiagnosticsResult, hidden_difficulty
 from ._difficulty import (

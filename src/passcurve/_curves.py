@@ -15,7 +15,7 @@ import numpy as np
 from ._adaptive import check_design
 from ._counts import Counts, check_counts_object
 from ._errors import DroppedProblemsWarning, record_warning
-from ._estimators import _SHORT, _fail_prob, _log_fail_table
+from ._estimators import _SHORT, _fail_prob, _log_fail_table, g_pass_at_k, mg_pass_at_k
 from ._pairs import distinct_pairs
 from ._results import brief_repr, frame_html, long_frame, metric_name
 from ._validation import (
@@ -26,15 +26,19 @@ from ._validation import (
     check_flag,
     check_k_gt_n,
     check_k_le_n,
+    check_tau,
     check_weights,
     fmt,
     own_range_ends,
     own_range_top,
 )
 
-__all__ = ["curve", "CurveResult", "mean_curve", "METRICS"]
+__all__ = ["curve", "CurveResult", "mean_curve", "METRICS", "CURVE_METRICS"]
 
 METRICS = ("pass_at_k", "pass_pow_k", "naive_pass_at_k")
+"""The metrics a curve holds by default."""
+CURVE_METRICS = METRICS + ("g_pass_at_k", "mg_pass_at_k")
+"""Every metric :func:`curve` and :func:`mean_curve` average over problems (G-pass@k needs its threshold ``tau``)."""
 
 
 def _json_float(x: float) -> float | None:
@@ -51,8 +55,8 @@ class CurveResult:
     k : ndarray of int, shape (K,)
         The budgets, shared by every model.
     values : dict of str to ndarray, shape (M, K)
-        Per metric ("pass_at_k", "pass_pow_k", "naive_pass_at_k"), the mean over problems;
-        NaN where no problem of that model has n >= k.
+        Per metric ("pass_at_k", "pass_pow_k", "naive_pass_at_k", "g_pass_at_k", "mg_pass_at_k"), the mean over
+        problems; NaN where no problem of that model has n >= k.
     problems : ndarray of int, shape (M, K)
         How many problems entered the mean at each k.
     dropped : ndarray of int, shape (M, K)
@@ -67,6 +71,8 @@ class CurveResult:
     design : str or None
         The sampling design the estimates assume when it is not "n fixed in advance"
         (e.g. "stop at success (batch 60, cap 10020)").
+    tau : float or None
+        G-pass@k's threshold when the result holds "g_pass_at_k".
     """
 
     __repr__ = brief_repr
@@ -82,6 +88,7 @@ class CurveResult:
     interval_method: str | None = None
     warnings: tuple[str, ...] = ()
     design: str | None = None
+    tau: float | None = None
 
     def last_index(self, metric: str = "pass_at_k") -> np.ndarray:
         """Per model, the index into ``k`` of its last estimated value: where its own range ends
@@ -124,6 +131,8 @@ class CurveResult:
         res: dict[str, Any] = {"models": out}
         if self.design is not None:
             res["design"] = self.design
+        if self.tau is not None:
+            res["tau"] = self.tau
         if self.confidence_level is not None:
             res["confidence_level"] = self.confidence_level
             res["interval_method"] = self.interval_method
@@ -189,6 +198,7 @@ def mean_curve(
     ks: np.ndarray,
     metric: str = "pass_at_k",
     weights: np.ndarray | None = None,
+    tau: float | None = None,
 ) -> tuple[np.ndarray, np.ndarray]:
     r"""(Weighted) mean over problems of one metric at each k, and the weight that entered.
 
@@ -203,9 +213,11 @@ def mean_curve(
         Samples drawn and samples correct per problem.
     ks : array_like of int, shape (K,)
         The k (>= 1).
-    metric : {"pass_at_k", "pass_pow_k", "naive_pass_at_k"}
+    metric : {"pass_at_k", "pass_pow_k", "naive_pass_at_k", "g_pass_at_k", "mg_pass_at_k"}
     weights : array_like of float, shape (P,), optional
         Per-problem weights (>= 0, positive sum); equal weights by default.
+    tau : float, optional
+        G-pass@k's threshold in [0, 1]: required with "g_pass_at_k", an error with the others.
 
     Returns
     -------
@@ -215,7 +227,8 @@ def mean_curve(
     """
     n, c = check_counts(as_int_array(n, "n", minimum=1, max_ndim=1).ravel(), as_int_array(c, "c", max_ndim=1).ravel())
     ks = as_int_array(ks, "ks", minimum=1, max_ndim=1).ravel()
-    check_choice(metric, "metric", METRICS)
+    check_choice(metric, "metric", CURVE_METRICS)
+    tau = check_tau(tau, (metric,))
     w = np.ones(n.size) if weights is None else check_weights(weights, n.size, "weights")
     order = np.argsort(ks)
     uk = ks[order]
@@ -237,6 +250,18 @@ def mean_curve(
             kb = uk[j:j + step]
             vals = -np.expm1(kb[None, :] * lq[:, None])
             total[j:j + step] = pw @ np.where(pn[:, None] >= kb[None, :], vals, 0.0)
+    elif metric in ("g_pass_at_k", "mg_pass_at_k"):
+        # the estimators' own exact sums per distinct (n, c) pair with its summed weight, in blocks of k (NaN, where
+        # n < k, enters as 0: those problems are not in wsum either)
+        first, inv = distinct_pairs(n, c)
+        pn, pc, pw = n[first], c[first], np.bincount(inv, weights=w, minlength=first.size)
+        total = np.empty(uk.size)
+        step = max(1, (1 << 20) // max(first.size, 1))
+        for j in range(0, uk.size, step):
+            kb = uk[j:j + step][None, :]
+            tab = (g_pass_at_k(pn[:, None], pc[:, None], kb, tau, k_gt_n="nan") if metric == "g_pass_at_k"
+                   else mg_pass_at_k(pn[:, None], pc[:, None], kb, k_gt_n="nan"))
+            total[j:j + step] = pw @ np.nan_to_num(np.asarray(tab, dtype=np.float64), nan=0.0)
     else:
         cc = c if metric == "pass_at_k" else n - c
         first, inv = distinct_pairs(n, cc)
@@ -254,9 +279,9 @@ def mean_curve(
             # the first k as plain products, as pass_pow_k gives them (exp of the log-sum kept its rounding)
             tab = _fail_prob(up[:, 0, None], up[:, 1, None], uk[short][None, :])
             total[short] = pw @ np.where(np.isnan(tab), 0.0, tab)
-    one = uk == 1
+    one = (uk == 1) & (metric != "mg_pass_at_k")  # mG-pass@1 is 0 by its definition (an empty sum)
     if one.any():
-        # at k = 1 every metric is the mean share of samples correct: one sum, the same for all three (each path
+        # at k = 1 every other metric is the mean share of samples correct: one sum, the same for all (each path
         # above rounds its own way and sums its distinct pairs in its own order; pass@1 printed 0.0387 beside
         # pass^1 0.0388 for 0.03875)
         total[one] = w @ (c / n)
@@ -296,13 +321,14 @@ def own_range(used: np.ndarray, size: int, k_gt_n: str) -> np.ndarray:
     return used == size if k_gt_n == "nan" else np.ones(used.shape, dtype=bool)
 
 
-def _curve_iv(counts: Any, k: Any, k_gt_n: str, metrics: Any,
-              design: Any = None) -> tuple[Counts, np.ndarray, tuple[str, ...], Any]:
+def _curve_iv(counts: Any, k: Any, k_gt_n: str, metrics: Any, design: Any = None,
+              tau: Any = None) -> tuple[Counts, np.ndarray, tuple[str, ...], Any, float | None]:
     check_counts_object(counts)
     check_k_gt_n(k_gt_n)
     design = check_design(design)
     metrics = (METRICS if design is None else ("pass_at_k",)) if metrics is None else check_choices(metrics, "metrics",
-                                                                                                      METRICS)
+                                                                                                      CURVE_METRICS)
+    tau = check_tau(tau, metrics)
     if design is not None:
         design.check(counts.n, counts.c, metrics, None if k is None else as_int_array(k, "k", minimum=1), "metrics")
     if k is None:
@@ -316,7 +342,7 @@ def _curve_iv(counts: Any, k: Any, k_gt_n: str, metrics: Any,
                 i = int(np.argmin(counts.n))
                 check_k_le_n(counts.n[i : i + 1], ks[bad][:1], problem=counts.problem[i : i + 1],
                              model=counts.model[i : i + 1])
-    return counts, ks, metrics, design
+    return counts, ks, metrics, design, tau
 
 
 def curve(
@@ -327,8 +353,9 @@ def curve(
     metrics: Any = None,
     weighted: bool = True,
     design: Any = None,
+    tau: float | None = None,
 ) -> CurveResult:
-    r"""pass@k, pass^k and naive pass@k averaged over problems, per model, at many k.
+    r"""pass@k, pass^k and naive pass@k (or G-pass@k, mG-pass@k) averaged over problems, per model, at many k.
 
     .. math:: \text{pass}_D@k = \frac{\sum_i w_i\,\widehat{\text{pass@}k}(n_i, c_i)}{\sum_i w_i}
 
@@ -348,8 +375,9 @@ def curve(
         n and no mean rests on a subset of its problems (models sampled to different n in
         one file). Never counts it as 1.
     metrics : sequence of str, optional
-        Any of "pass_at_k", "pass_pow_k", "naive_pass_at_k" (default: all three; only
-        "pass_at_k" under a stop-at-success ``design``).
+        Any of "pass_at_k", "pass_pow_k", "naive_pass_at_k" (default: these three; only
+        "pass_at_k" under a stop-at-success ``design``), "g_pass_at_k" (needs ``tau``) and "mg_pass_at_k"
+        (Liu et al. 2024, arXiv:2412.13147; :func:`passcurve.g_pass_at_k`, :func:`passcurve.mg_pass_at_k`).
     weighted : bool, default True
         Use ``counts.weight`` when present.
     design : StopAtSuccess, optional
@@ -358,12 +386,14 @@ def curve(
         problem's pass@k is the stopping-time estimator (exactly unbiased up to the cap;
         k > n counts a solved problem as solved, and leaves out, with a warning, a problem
         that stopped unsolved before k). Only ``"pass_at_k"`` is defined then.
+    tau : float, optional
+        G-pass@k's threshold in [0, 1], with "g_pass_at_k" among ``metrics`` (an error otherwise).
 
     Returns
     -------
     CurveResult
     """
-    counts, ks, metrics, design = _curve_iv(counts, k, k_gt_n, metrics, design)
+    counts, ks, metrics, design, tau = _curve_iv(counts, k, k_gt_n, metrics, design, tau)
     weighted = check_flag(weighted, "weighted")
     models = []
     vals: dict[str, list[np.ndarray]] = {m: [] for m in metrics}
@@ -386,7 +416,8 @@ def curve(
             vals["pass_at_k"].append(_pad(design.mean_curve(sub.n, sub.c, kk, w)[0], ks.size))
         else:
             for m in metrics:
-                vals[m].append(_pad(mean_curve(sub.n, sub.c, kk, m, w)[0], ks.size))
+                vals[m].append(_pad(mean_curve(sub.n, sub.c, kk, m, w, tau if m == "g_pass_at_k" else None)[0],
+                                    ks.size))
         used = np.where(ok, used, 0)
         problems.append(used)
         dropped.append(sub.n.size - used)
@@ -409,4 +440,5 @@ def curve(
         summary=tuple(summary),
         warnings=tuple(warns),
         design=None if design is None else design.label(),
+        tau=tau,
     )

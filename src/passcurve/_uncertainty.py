@@ -774,4 +774,5 @@ def curve_intervals(
         interval_method=label,
         warnings=tuple(warns),
         design=None if design is None else design.label(),
+        tau=tau_v,
     )

@@ -126,18 +126,25 @@ def add_intervals(
     k_gt_n: str,
     design: Any = None,
 ) -> Any:
-    """The CurveResult ``res`` with intervals for pass@k and pass^k (pass@k alone under a design) at the same k."""
+    """The CurveResult ``res`` with intervals at the same k for the metrics it holds that have them (pass@k, pass^k,
+    G-pass@k; pass@k alone under a design)."""
     if method not in CI_METHODS:
         raise PasscurveError(f"`--ci` must be one of {', '.join(CI_METHODS)} (got {method!r})")
     if method == "cluster" and counts.cluster is None:
         raise PasscurveError("`--ci cluster` needs cluster ids: pass `--cluster-col COLUMN`")
+    metrics = [m for m in res.values if m in INTERVAL_METRICS]
+    if not metrics:
+        raise PasscurveError(f"`--ci` gives intervals for {', '.join(INTERVAL_METRICS)}; `--metric` names none of "
+                             f"them (got {', '.join(res.values)})")
     ci = curve_intervals(
         counts,
         res.k,
-        method=method,  # metric: the default, pass@k and pass^k (pass@k alone under a design)
+        metric=metrics,
+        method=method,
         confidence_level=confidence_level,
         n_resamples=n_resamples,
         rng=seed,
+        tau=res.tau,
         k_gt_n=k_gt_n,
         design=design,
     )

@@ -10,8 +10,8 @@ import numpy as np
 import typer
 from rich.table import Table
 
+from .._curves import CURVE_METRICS, default_top, with_own_ends
 from .._curves import curve as compute_curve
-from .._curves import default_top, with_own_ends
 from .._errors import PasscurveError
 from .._results import how_many, level_label, metric_name
 from .._simulate import simulate as run_simulation
@@ -64,7 +64,7 @@ def render_curve_table(res) -> None:  # type: ignore[no-untyped-def]
         t = Table(title=title, title_justify="left")
         t.add_column("k", justify="right")
         for name in res.values:
-            t.add_column(metric_name(name), justify="right")
+            t.add_column(metric_name(name) + (f" (τ = {res.tau:g})" if name == "g_pass_at_k" else ""), justify="right")
             if name in res.intervals:
                 # a bound such as 1.851e-10 never loses digits to an ellipsis: the cell wraps at its comma
                 t.add_column(f"{level_label(res.confidence_level or 0.95)} interval", justify="right",
@@ -108,11 +108,20 @@ def curve_cmd(
     cluster_col: ClusterCol = None,
     stop_batch: StopBatch = None,
     cap: Cap = None,
+    metric: Annotated[
+        str | None,
+        typer.Option("--metric", help="Comma-separated columns: pass_at_k, pass_pow_k, naive_pass_at_k, g_pass_at_k "
+                     "(needs --tau), mg_pass_at_k (default: the first three)."),
+    ] = None,
+    tau: Annotated[float | None, typer.Option("--tau", help="Threshold of G-pass@k (with --metric g_pass_at_k).")] = None,
     read: Mapping[str, Any] = NO_READ,
 ) -> None:
     """pass@k, pass^k and naive pass@k per model at the chosen k (default: 1, 2, 5, 10, 20, 50, ... and n)."""
     if k is not None and all_k:
         raise PasscurveError("give either `--k` or `--all-k`, not both")
+    metrics = None if metric is None else _metrics(metric, tau)
+    if metric is None and tau is not None:
+        raise PasscurveError("`--tau` goes with `--metric g_pass_at_k` (G-pass@k's threshold)")
     if ci is None:  # options that only shape intervals, given without asking for any: an error, as in the library
         idle = [f"`--{name.replace('_', '-')}`" for name in ("confidence_level", "n_resamples", "seed")
                 if getattr(ctx.get_parameter_source(name), "name", "") == "COMMANDLINE"]
@@ -138,7 +147,7 @@ def curve_cmd(
         ks = with_own_ends(np.array([v for v in DEFAULT_K if v < limit] + [limit], dtype=np.int64), counts, policy,
                            design).tolist()
     with collect_warnings(show=True, acted_on=acted_on(design)):
-        res = compute_curve(counts, ks, k_gt_n=policy, design=design)
+        res = compute_curve(counts, ks, k_gt_n=policy, design=design, metrics=metrics, tau=tau)
         if ci is not None:
             res = add_intervals(
                 res, counts, method=ci, confidence_level=confidence_level, n_resamples=n_resamples, seed=seed, k_gt_n=policy,
@@ -148,6 +157,20 @@ def curve_cmd(
         print_json(res.to_dict())
     else:
         render_curve_table(res)
+
+
+def _metrics(metric: str, tau: float | None) -> list[str]:
+    """``--metric``'s comma-separated names, each one of CURVE_METRICS, with ``--tau`` exactly when G-pass@k is one."""
+    names = [m.strip() for m in metric.split(",") if m.strip()]
+    bad = [m for m in names if m not in CURVE_METRICS]
+    if bad or not names:
+        raise PasscurveError(f"`--metric` must be comma-separated names among {', '.join(CURVE_METRICS)} "
+                             f"(got {metric!r})")
+    if "g_pass_at_k" in names and tau is None:
+        raise PasscurveError("`--metric g_pass_at_k` needs `--tau` (G-pass@k's threshold in [0, 1], e.g. --tau 0.5)")
+    if tau is not None and "g_pass_at_k" not in names:
+        raise PasscurveError(f"`--tau` goes with `--metric g_pass_at_k` (got --metric {metric})")
+    return list(dict.fromkeys(names))
 
 
 @command("simulate")
