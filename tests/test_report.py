@@ -939,3 +939,15 @@ def test_many_input_files_are_named_briefly_in_the_header(tmp_path):
     assert "<title>passcurve report: m0.csv, m1.csv, m2.csv, m3.csv and 3 more files</title>" in top
     few = read_counts([tmp_path / f"m{j}.csv" for j in range(5)])
     assert "Source: <strong>m0.csv, m1.csv, m2.csv, m3.csv, m4.csv</strong>" in build_report(few, parts=set()).html
+
+
+def test_pass_pow_k_has_a_table_of_its_own_under_model_comparison(rep):
+    # beside the pass@k columns the pass^k ones made the table 1,317 px wide, behind a horizontal scroll bar at a
+    # 1,400 px window (user review): the first table holds counts and pass@k, a second one pass^k, same models
+    section = rep.html[rep.html.index('id="models"'):rep.html.index('id="hidden-difficulty"')]
+    tables = re.findall(r"<table.*?</table>", section, flags=re.S)
+    heads = [re.findall(r"<th\b[^>]*>(.*?)</th>", t) for t in tables[:2]]
+    assert heads[0][:5] == ["model", "problems", "n (median)", "never solved", "always solved"]
+    assert all(h.startswith("pass@") for h in heads[0][5:]) and heads[0][5:]
+    assert heads[1][0] == "model" and [h for h in heads[1][1:]] == [f"pass^{k}" for k in rep.data.pow_ks]
+    assert "<h3>pass^k: all k attempts right</h3>" in section

@@ -443,7 +443,7 @@ def passpow_section(curve: Any, in_table: bool = True) -> Section:
             logy=True)
     cap = ("pass^k = C(c, k)/C(n, k): the chance that k independent attempts all succeed (reliability, τ-bench). "
            f"Log scale, drawn down to {POW_FLOOR:g}."
-           + (" Its intervals are in the model comparison table (on a log axis their lower ends, often 0, "
+           + (" Its intervals are in the pass^k table under Model comparison (on a log axis their lower ends, often 0, "
               "would swamp the chart)." if has_band and in_table else ""))
     return Section("pass-pow-k", "pass^k: all k attempts right", figure_html(fig, "fig-passpow") + f'<p class="caption">{cap}</p>'
                    + many_models_caption(len(curve.models)))
@@ -589,8 +589,8 @@ def comparison_section(table_curve: Any, counts: Any, comparisons: Sequence[Any]
     pass_k = [k for k in (pass_k or ks) if k in ks]
     pow_k = [k for k in pow_k if k in ks and "pass_pow_k" in table_curve.values]
     headers = ["model", "problems", "n (median)", "never solved", "always solved"]
-    headers += [f"pass@{k}" for k in pass_k] + [f"pass^{k}" for k in pow_k]
-    rows = []
+    headers += [f"pass@{k}" for k in pass_k]
+    rows, pow_rows = [], []
     for i, m in enumerate(table_curve.models):
         sel = counts.model == m
         s = table_curve.summary[i]
@@ -598,9 +598,12 @@ def comparison_section(table_curve: Any, counts: Any, comparisons: Sequence[Any]
                           int(np.sum(counts.c[sel] == 0)),
                           int(np.sum(counts.c[sel] == counts.n[sel]))]
         row += [_with_interval(table_curve, "pass_at_k", i, ks.index(k)) for k in pass_k]
-        row += [_with_interval(table_curve, "pass_pow_k", i, ks.index(k)) for k in pow_k]
         rows.append(row)
+        pow_rows.append([m, *[_with_interval(table_curve, "pass_pow_k", i, ks.index(k)) for k in pow_k]])
     body = '<div class="wide">' + _table(headers, rows) + "</div>"
+    if pow_k:  # a table of its own: beside the pass@k columns it ran 1,317 px wide, behind a scroll bar at 1,400 px
+        body += ('<h3>pass^k: all k attempts right</h3><div class="wide">'
+                 + _table(["model", *[f"pass^{k}" for k in pow_k]], pow_rows) + "</div>")
     if table_curve.intervals:
         body += f'<p class="caption">Brackets: {_level(table_curve)} intervals ({esc(table_curve.interval_method)}).</p>'
     if ranks is not None:
