@@ -7,6 +7,7 @@ subset also runs in a subprocess (`python -m passcurve`), the way users call it.
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import pytest
 from _bad_inputs import CASES
@@ -432,7 +433,7 @@ def _one_model_logs(tmp_path):
     return str(tmp_path / "gpt.jsonl"), str(tmp_path / "llama.jsonl"), str(tmp_path / "both.jsonl")
 
 
-@pytest.mark.parametrize("args", [
+SEVERAL_FILES_COMMANDS = [
     ["curve", "--k", "1,4", "--json"],
     ["compare", "--a", "gpt", "--b", "llama", "--k", "1,4", "--json"],
     ["compare", "--a", "gpt", "--b", "llama", "--k", "1,4", "--json", "--cluster-col", "cl"],
@@ -442,7 +443,14 @@ def _one_model_logs(tmp_path):
     ["rl-signal", "--group-size", "4", "--json"],
     ["plan", "--budget", "80", "--k", "20", "--json"],
     ["retries", "--n-resamples", "0", "--json"],
-], ids=lambda a: "-".join(a[:1] + (["cluster"] if "--cluster-col" in a else [])))
+]
+
+
+def _command_id(args: list[str]) -> str:
+    return "-".join(args[:1] + (["cluster"] if "--cluster-col" in args else []))
+
+
+@pytest.mark.parametrize("args", SEVERAL_FILES_COMMANDS, ids=_command_id)
 def test_several_files_read_as_one_file_with_a_model_column(tmp_path, icli, args):
     # one log per model is how harnesses write them; every command that reads counts takes several files and gives
     # what the same samples in one file with a model column give
@@ -451,6 +459,86 @@ def test_several_files_read_as_one_file_with_a_model_column(tmp_path, icli, args
     one = icli(args[0], both, *args[1:])
     assert several.returncode == 0 == one.returncode, several.stderr + one.stderr
     assert several.stdout == one.stdout
+
+
+@pytest.mark.parametrize("args", SEVERAL_FILES_COMMANDS, ids=_command_id)
+def test_name_file_names_the_models_of_files_of_one_name(tmp_path, icli, args):
+    # a harness that writes a fixed file name puts each model's log in its own directory under that name: NAME=FILE
+    # names each file's model, and the files read as the one file with a model column
+    gpt, llama, both = _one_model_logs(tmp_path)
+    named = []
+    for m, log in (("gpt", gpt), ("llama", llama)):
+        (tmp_path / m).mkdir()
+        Path(log).rename(tmp_path / m / "log.jsonl")
+        named.append(f"{m}={tmp_path / m / 'log.jsonl'}")
+    got, one = icli(args[0], *named, *args[1:]), icli(args[0], both, *args[1:])
+    assert got.returncode == 0 == one.returncode, got.stderr + one.stderr
+    assert got.stdout == one.stdout
+
+
+def test_name_file_rules(tmp_path, icli):
+    import json
+
+    gpt, llama, _both = _one_model_logs(tmp_path)
+    for m, log in (("gpt", gpt), ("llama", llama)):
+        (tmp_path / m).mkdir()
+        Path(log).rename(tmp_path / m / "log.jsonl")
+    a, b = str(tmp_path / "gpt" / "log.jsonl"), str(tmp_path / "llama" / "log.jsonl")
+
+    def models(*args: str) -> list[str]:
+        res = icli("curve", *args, "--k", "1", "--json")
+        assert res.returncode == 0, res.stderr
+        return [m["model"] for m in json.loads(res.stdout)["models"]]
+
+    # unnamed, both files are the model 'log': the error names the way to tell two models apart, and says that
+    # --pool is for runs of one model (it invited pooling two different models before)
+    res = icli("curve", a, b)
+    assert res.returncode == 2 and len(res.stderr.strip().splitlines()) == 1
+    assert "model 'log' is in both" in res.stderr and "NAME=FILE on the command line" in res.stderr
+    assert "`--pool` is only for runs of one model over the same problems" in res.stderr
+    assert models(f"gpt={a}", f"llama={b}") == ["gpt", "llama"]
+    assert models(f"gpt={a}", f"llama={b}", "--models", "llama") == ["llama"]
+    assert models(f"gpt={a}") == ["gpt"]  # one file too
+    assert models(f"gpt={a}", b) == ["gpt", "log"]  # named and unnamed files together
+    # one name for two files: one model from two files (an error), or its runs pooled with --pool
+    res = icli("curve", f"m={a}", f"m={b}")
+    assert res.returncode == 2 and "model 'm' is in both" in res.stderr
+    assert models(f"m={a}", f"m={b}", "--pool") == ["m"]
+    # the text output's header names the model as given
+    assert icli("curve", f"gpt={a}", "--k", "1").stdout.startswith("gpt: 8 problems")
+    # an argument that is a file is that file, even with an '=' in its name
+    odd = tmp_path / "x=y.jsonl"
+    Path(a).rename(odd)
+    assert models(str(odd)) == ["x=y"]
+    for args, message in (
+        ([f"gpt={tmp_path / 'none.jsonl'}"], f"no such file: 'gpt={tmp_path / 'none.jsonl'}' (nor "
+                                             f"'{tmp_path / 'none.jsonl'}', as NAME=FILE)"),
+        ([f"={b}"], "NAME=FILE needs a model name before the '='"),
+        ([f" llama={b}"], "has spaces at its ends"),
+        ([f"llama={b}", f"other={b}"], "is given twice"),
+    ):
+        res = icli("curve", *args)
+        assert res.returncode == 2 and len(res.stderr.strip().splitlines()) == 1 and message in res.stderr, (
+            args, res.stderr)
+
+
+@pytest.mark.parametrize("args", [["vote", "--k", "1,4", "--json"], ["retries", "--n-resamples", "0", "--json"],
+                                  ["verifiers", "--base", "correct", "--strict", "plus", "--k", "1,4", "--json"]],
+                         ids=["vote", "retries", "verifiers"])
+def test_vote_retries_and_verifiers_take_name_file(tmp_path, icli, args):
+    import json
+
+    # each model's answers log under one file name in its own directory, without a model column
+    for m in ("A", "B"):
+        (tmp_path / m).mkdir()
+        path = _answers_log(tmp_path / m / "answers.jsonl", (m,))
+        rows = [json.loads(line) for line in path.read_text().splitlines()]
+        path.write_text("".join(json.dumps({k: v for k, v in r.items() if k != "model"}) + "\n" for r in rows))
+    both = _answers_log(tmp_path / "both.jsonl", ("A", "B"))
+    named = icli(args[0], f"A={tmp_path / 'A' / 'answers.jsonl'}", f"B={tmp_path / 'B' / 'answers.jsonl'}", *args[1:])
+    one = icli(args[0], str(both), *args[1:])
+    assert named.returncode == 0 == one.returncode, named.stderr + one.stderr
+    assert named.stdout == one.stdout
 
 
 def test_several_files_errors_are_one_line(tmp_path, icli):
@@ -475,7 +563,7 @@ def test_pool_reads_runs_of_one_model_as_one(tmp_path, icli):
     (tmp_path / "all.jsonl").write_text("".join(json.dumps(x) + "\n" for x in rows))
     runs = [str(tmp_path / "run0.jsonl"), str(tmp_path / "run1.jsonl")]
     refused = icli("curve", *runs, "--k", "1,2")
-    assert refused.returncode == 2 and "pool them with `--pool`" in refused.stderr
+    assert refused.returncode == 2 and "`--pool` is only for runs of one model" in refused.stderr
     pooled = icli("curve", *runs, "--k", "1,2", "--json", "--pool")
     one = icli("curve", str(tmp_path / "all.jsonl"), "--k", "1,2", "--json")
     assert pooled.returncode == 0 and pooled.stdout == one.stdout

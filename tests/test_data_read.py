@@ -463,7 +463,7 @@ def test_pooled_runs_add_n_and_c_per_problem(tmp_path):
             lines[m] += rows
             write_lines(tmp_path / m / f"samples_gsm8k_2026-01-0{run + 1}T00.jsonl", rows)
     files = sorted(tmp_path.glob("*/samples_*.jsonl"))
-    with pytest.raises(passcurve.PasscurveError, match="model 'A' is in both .* pool them with `pool`"):
+    with pytest.raises(passcurve.PasscurveError, match="model 'A' is in both .* `pool` is only for runs of one model"):
         read_counts(files)
     pooled = read_counts(files, pool=True)
     assert pooled.models == ["A", "B"] and pooled.meta["pooled"] is True

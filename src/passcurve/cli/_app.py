@@ -383,13 +383,38 @@ from typing import Annotated  # noqa: E402
 
 FileArg = Annotated[list[Path], typer.Argument(
     help="Per-sample logs or per-problem counts (JSONL, CSV, Parquet, harness logs): one file, or several side by "
-         "side (one model per file, e.g. gpt.jsonl llama.jsonl: a model is its model column, else the file name).",
-    show_default=False, metavar="FILE")]
+         "side (one model per file, e.g. gpt.jsonl llama.jsonl: a model is its model column, else the file name). "
+         "NAME=FILE names the file's model (e.g. codegen=he/codegen/samples.jsonl_results.jsonl), for files of one "
+         "name in several directories.",
+    show_default=False, metavar="[NAME=]FILE")]
 
 
-def one_or_several(files: Path | list[Path]) -> Path | list[Path]:
-    """What the data layer reads for a FILE... argument: the path itself when there is one, else the list."""
-    return files[0] if isinstance(files, list) and len(files) == 1 else files
+def file_arg(arg: Path | str) -> tuple[str | None, Path]:
+    """A FILE argument as (model name given, path): an argument that exists is a path (even with an '=' in it);
+    else NAME=PATH splits at the first '=' when PATH exists. Neither: the error says which files were looked for."""
+    text = str(arg)
+    if os.path.exists(text) or "=" not in text:
+        return None, Path(text)
+    name, path = text.split("=", 1)
+    if not os.path.exists(path):
+        raise PasscurveError(f"no such file: {text!r} (nor {path!r}, as NAME=FILE)")
+    if not name.strip():
+        raise PasscurveError(f"{text!r}: NAME=FILE needs a model name before the '=' (no file {text!r} either)")
+    return name, Path(path)
+
+
+def file_paths(files: Path | list[Path]) -> list[Path]:
+    """The files of a FILE... argument, without the model names given to them (NAME=FILE)."""
+    return [file_arg(f)[1] for f in (files if isinstance(files, list) else [files])]
+
+
+def one_or_several(files: Path | list[Path]) -> Any:
+    """What the data layer reads for a FILE... argument: the path itself when there is one file and no name, else
+    the list of paths and (name, path) pairs (NAME=FILE; data/_several.named_paths)."""
+    items = [file_arg(f) for f in (files if isinstance(files, list) else [files])]
+    if all(name is None for name, _ in items):
+        return items[0][1] if len(items) == 1 else [p for _, p in items]
+    return [p if name is None else (name, p) for name, p in items]
 
 
 ProblemCol = Annotated[str | None, typer.Option("--problem-col", help="Column with the problem id (default: detected).")]
@@ -439,7 +464,7 @@ def load_counts(
     from ..data import read_counts
     from ..data._progress import cli_progress
 
-    with collect_warnings(show=True, acted_on=acted_on, reading=True), cli_progress(err, file) as progress:
+    with collect_warnings(show=True, acted_on=acted_on, reading=True), cli_progress(err, file_paths(file)) as progress:
         return read_counts(
             one_or_several(file),
             problem_col=problem_col,

@@ -24,6 +24,7 @@ from ._app import (
     Seed,
     collect_warnings,
     command,
+    file_paths,
     fmt_cell,
     load_counts,
     out,
@@ -79,7 +80,7 @@ def attach_clusters(counts: Counts, files: Path | list[Path], cluster_col: str |
     import numpy as np
 
     mapping: dict[str, str] = {}
-    for file in files if isinstance(files, list) else [files]:
+    for file in file_paths(files):
         con = duckdb.connect()
         try:
             rel = con.sql(f"SELECT * FROM '{str(file).replace(chr(39), chr(39) * 2)}'")

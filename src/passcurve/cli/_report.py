@@ -18,6 +18,7 @@ from ._app import (
     caught_warnings,
     command,
     err,
+    file_paths,
     one_or_several,
     out,
     read_options,
@@ -75,7 +76,7 @@ def _read_with_warnings(file: Path | list[Path], **opts: Any) -> tuple[Any, list
     from ..data import read_counts
     from ..data._progress import cli_progress
 
-    with caught_warnings() as got, cli_progress(err, file) as progress:
+    with caught_warnings() as got, cli_progress(err, file_paths(file)) as progress:
         counts = read_counts(one_or_several(file), progress=progress, **opts)
     return counts, got
 

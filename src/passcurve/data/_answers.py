@@ -20,7 +20,15 @@ from .._counts import models_rows
 from .._errors import PasscurveError
 from ._columns import ALIASES, identifier, is_missing, json_unwrapped, quote
 from ._samples import FALSE_WORDS, TRUE_WORDS, _fmt_row, check_ids, runs_of_ids
-from ._several import check_pool, concat_columns, is_one_path, pool_columns, read_several, select_columns
+from ._several import (
+    PathInput,
+    check_pool,
+    concat_columns,
+    is_one_path,
+    pool_columns,
+    read_several,
+    select_columns,
+)
 from ._source import Source, duck_error, no_rows_error, open_file
 
 __all__ = ["read_answers", "read_attempts", "read_verdicts", "GOLD_ALIASES"]
@@ -122,7 +130,7 @@ def _model_expr(src: Source, model: str | None) -> str:
 # answers -> AnswerTallies
 # ---------------------------------------------------------------------------------------
 def read_answers(
-    path: str | Path | Sequence[str | Path],
+    path: PathInput,
     *,
     problem_col: str | None = None,
     answer_col: str | None = None,
@@ -155,8 +163,8 @@ def read_answers(
 
     Parameters
     ----------
-    path : str or Path, or a sequence of them (several files: the models side by side, as in
-        :func:`passcurve.read_counts`)
+    path : str or Path, a sequence of them, or a mapping {model name: path} (several files: the models side by
+        side; named files: their models so named; as in :func:`passcurve.read_counts`)
     problem_col, answer_col, gold_col, model_col, attempt_col, correct_col : str, optional
         Column names (detected by alias when not given).
     format : str, optional
@@ -502,7 +510,7 @@ def _check_bool(src: Source, col: str, expr: str, option: str) -> None:
 
 
 def read_verdicts(
-    path: str | Path | Sequence[str | Path],
+    path: PathInput,
     *,
     base_col: str,
     strict_col: str,
@@ -518,8 +526,8 @@ def read_verdicts(
 
     Parameters
     ----------
-    path : str or Path, or a sequence of them (several files: the models side by side, as in
-        :func:`passcurve.read_counts`)
+    path : str or Path, a sequence of them, or a mapping {model name: path} (several files: the models side by
+        side; named files: their models so named; as in :func:`passcurve.read_counts`)
     base_col, strict_col : str
         The columns of the base and the strict per-sample verdicts.
     problem_col, model_col : str, optional
@@ -579,7 +587,7 @@ def read_verdicts(
 # attempts
 # ---------------------------------------------------------------------------------------
 def read_attempts(
-    path: str | Path | Sequence[str | Path],
+    path: PathInput,
     *,
     problem_col: str | None = None,
     attempt_col: str | None = None,
@@ -597,8 +605,8 @@ def read_attempts(
 
     Parameters
     ----------
-    path : str or Path, or a sequence of them (several files: the models side by side, as in
-        :func:`passcurve.read_counts`)
+    path : str or Path, a sequence of them, or a mapping {model name: path} (several files: the models side by
+        side; named files: their models so named; as in :func:`passcurve.read_counts`)
     problem_col, attempt_col, correct_col, model_col : str, optional
         Column names (detected by alias when not given).
     threshold : float, optional

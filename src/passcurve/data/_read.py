@@ -14,7 +14,7 @@ import numpy as np
 
 from .._counts import Counts
 from ._samples import Samples, build_samples
-from ._several import check_pool, is_one_path, pool_columns, read_several
+from ._several import PathInput, check_pool, is_one_path, pool_columns, read_several
 from ._source import ProgressFn, open_file
 
 __all__ = ["read_counts", "open_samples"]
@@ -69,7 +69,7 @@ def open_samples(
 
 
 def read_counts(
-    path: str | Path | Sequence[str | Path],
+    path: PathInput,
     *,
     problem_col: str | None = None,
     correct_col: str | None = None,
@@ -91,7 +91,7 @@ def read_counts(
 
     Parameters
     ----------
-    path : str or Path, or a sequence of them
+    path : str or Path, a sequence of them, or a mapping {model name: path}
         CSV, JSONL, Parquet (optionally .gz/.zst compressed CSV/JSONL), a JSON array, or a
         harness log (human-eval/evalplus, lm-evaluation-harness samples, lighteval details,
         inspect_ai ``.eval``/``.json``, tau-bench results); the format is detected from the
@@ -99,6 +99,10 @@ def read_counts(
         with the same options, and their models are put side by side, in the order of the files. A model
         must come from one file only: the same name in two files is an error (the two files' problem ids
         and samples are not known to belong together: two tasks' ``doc_id`` 0, or the same run twice).
+        A mapping ``{name: path}`` (or ``(name, path)`` pairs among the paths; NAME=FILE on the command line)
+        names each file's model: files of one name in two directories (a harness's fixed file name) are then two
+        models. A named file's one model (its file-stem name, or the one model of its model column) becomes
+        ``name``; a file of several models cannot be named.
     problem_col, correct_col, model_col, n_col, c_col, attempt_col : str, optional
         Column overrides. By default the layout is detected from the column names: a file
         with n and c columns is a counts file (problem id, n, c, optional model), anything

@@ -6,12 +6,17 @@ Every reader (:func:`passcurve.read_counts`, :func:`passcurve.data.read_answers`
 one-file reader (its own format, columns and checks, the same options), and the results are concatenated in the
 order of the files. A model must come from one file: the same name in two files is an error naming both, because
 their problem ids and samples are not known to belong together (two tasks' ``doc_id`` 0, or the same run twice).
+
+A file's model can be named: a mapping ``{name: path}`` (or, among paths, ``(name, path)`` pairs; the command
+line's NAME=FILE) reads the file as the model ``name``, whatever its file name or its one model column says. This
+is how two files of one fixed name (a harness's ``eval_results.json`` in two directories) are told apart.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import os
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -23,9 +28,11 @@ from .._validation import show_value
 from ._samples import spelling_key
 from ._source import check_path
 
-__all__ = ["is_one_path", "read_several", "concat_columns", "pool_columns", "select_columns", "check_pool"]
+__all__ = ["PathInput", "is_one_path", "named_paths", "read_several", "concat_columns", "pool_columns", "select_columns", "check_pool"]
 
 T = TypeVar("T")
+# what every reader's ``path`` takes: one file, several, or files with their models named
+PathInput = str | Path | Sequence[str | Path | tuple[str, str | Path]] | Mapping[str, str | Path]
 
 
 def is_one_path(path: Any) -> bool:
@@ -33,25 +40,76 @@ def is_one_path(path: Any) -> bool:
     return isinstance(path, str | os.PathLike)
 
 
-def _paths(paths: Any) -> list[Path]:
-    """A non-empty sequence of distinct existing files (each checked as the one-file readers check it)."""
-    if isinstance(paths, bytes) or not isinstance(paths, Sequence):
+def named_paths(paths: Any) -> list[tuple[str | None, Path]]:
+    """A non-empty sequence of distinct existing files (each checked as the one-file readers check it), each with
+    the model name given to it (None: the file's own names).
+
+    ``paths``: a sequence of paths and ``(name, path)`` pairs, or a mapping ``{name: path}``. A name is a non-empty
+    string without spaces at its ends; a name that is itself a file is refused (a pair of two paths, not a name)."""
+    if isinstance(paths, Mapping):
+        if len(paths) == 0:
+            raise PasscurveError("`path` is an empty mapping; give at least one {name: file}")
+        items: list[Any] = [(name, item) for name, item in paths.items()]
+    elif isinstance(paths, bytes) or not isinstance(paths, Sequence) or isinstance(paths, str):
         raise PasscurveError(f"`path` must be a file path or a sequence of them (got {show_value(paths)})")
-    if len(paths) == 0:
+    else:
+        items = list(paths)
+    if len(items) == 0:
         raise PasscurveError("`path` is an empty sequence; give at least one file")
-    out: list[Path] = []
+    out: list[tuple[str | None, Path]] = []
     seen: dict[str, Path] = {}
-    for item in paths:
+    for item in items:
+        name = None
+        if isinstance(paths, Mapping) or (isinstance(item, tuple) and len(item) == 2):  # (name, path)
+            name, item = item
+            if not isinstance(name, str):
+                raise PasscurveError(f"a model name given to a file must be a string (got {show_value(name)} for "
+                                     f"{show_value(item)})")
         if not is_one_path(item):
             raise PasscurveError(f"`path` must hold file paths (got {show_value(item)})")
         p = check_path(item if isinstance(item, str) else Path(item))
+        if name is not None:
+            _check_name(name, p)
         key = os.path.realpath(p)
         if key in seen:
             also = "" if str(seen[key]) == str(p) else f" (also as {str(seen[key])!r})"
             raise PasscurveError(f"{str(p)!r} is given twice{also}; give each file once")
         seen[key] = p
-        out.append(p)
+        out.append((name, p))
     return out
+
+
+def _check_name(name: str, path: Path) -> None:
+    """A model name given to ``path``: non-empty, no spaces at its ends, not itself a file (two paths in a pair)."""
+    if not name.strip():
+        raise PasscurveError(f"the model name given to {str(path)!r} is empty; give a name (NAME=FILE)")
+    if name != name.strip():
+        raise PasscurveError(f"the model name {name!r} given to {str(path)!r} has spaces at its ends")
+    if os.path.isfile(name):
+        raise PasscurveError(f"the model name {name!r} given to {str(path)!r} is itself a file: to read both files "
+                             "give them as a sequence of paths, not as a (name, path) pair")
+
+
+def renamed(part: T, name: str, where: Path, models: list[str]) -> T:
+    """A reader's result for one file (Counts, AnswerTallies or a dict of columns) with its one model called
+    ``name``; a file of several models cannot be one name's (an error naming them)."""
+    if len(models) != 1:
+        shown = ", ".join(map(repr, models[:3])) + (", ..." if len(models) > 3 else "")
+        raise PasscurveError(
+            f"{where.name} holds {len(models)} models ({shown}), so it cannot be named {name!r}: a name given to a "
+            "file is the name of its one model; give the file without a name (its models keep theirs)")
+    if isinstance(part, dict):
+        return {**part, "model": np.full(len(part["model"]), name, dtype=object)}  # type: ignore[return-value]
+    meta = dict(part.meta)  # type: ignore[attr-defined]
+    evidence = meta.get("stopping_time")
+    if isinstance(evidence, dict) and isinstance(evidence.get("models"), dict) and evidence["models"]:
+        meta["stopping_time"] = {**evidence, "models": {name: next(iter(evidence["models"].values()))}}
+    if meta.get("default_model") is not None:
+        meta["default_model"] = name
+    meta["named"] = name
+    # the source as the command line gives it (NAME=FILE): two files of one name stay apart in a report's header
+    return dataclasses.replace(part, model=np.full(part.model.size, name, dtype=object),  # type: ignore
+                               meta=meta, source=f"{name}={part.source}")  # type: ignore[attr-defined]
 
 
 def read_several(paths: Any, read_one: Callable[[Path, int, int], T], *, models_of: Callable[[T], Any],
@@ -62,13 +120,17 @@ def read_several(paths: Any, read_one: Callable[[Path, int, int], T], *, models_
     runs over the same problems, so a model may be in several (``combine`` then pools its rows). One problem id
     written two ways in two files (spaces at the ends, Unicode normalisation) is an error, as within one file: it
     would split the problem's samples (pooled) or its pairs (compared). The caller selects ``models`` afterwards (an
-    unknown name is then an error listing the models of every file)."""
-    files = _paths(paths)
+    unknown name is then an error listing the models of every file). ``paths`` may name files' models
+    (:func:`named_paths`): such a file's part is :func:`renamed` before these checks."""
+    files = named_paths(paths)
     parts: list[T] = []
     owner: dict[str, Path] = {}
     spelled: dict[str, tuple[str, Path]] = {}  # an id stripped and NFC-normalised -> (as written, where)
-    for i, f in enumerate(files):
+    for i, (name, f) in enumerate(files):
         part = read_one(f, i, len(files))
+        models = list(dict.fromkeys(str(x) for x in models_of(part)))
+        if name is not None:
+            part, models = renamed(part, name, f, models), [name]
         for p in dict.fromkeys(map(str, problems_of(part))):
             key = spelling_key(p)
             other, where = spelled.setdefault(key, (p, f))
@@ -76,13 +138,14 @@ def read_several(paths: Any, read_one: Callable[[Path, int, int], T], *, models_
                 raise PasscurveError(
                     f"problem id {ascii(other)} in {where.name} and {ascii(p)} in {f.name} are one id written two "
                     "ways (they differ only in spaces at the ends or in Unicode normalisation); write each id one way")
-        for m in dict.fromkeys(str(x) for x in models_of(part)):
+        for m in models:
             if m in owner and not pool:
                 a, b = (owner[m].name, f.name) if owner[m].name != f.name else (str(owner[m]), str(f))
                 raise PasscurveError(
                     f"model {m!r} is in both {a} and {b}: each model must come from one file (a file without a "
-                    "model column is the model named after the file; rename such files apart, or, if the files "
-                    "are runs over the same problems, pool them with `pool`)")
+                    "model column is the model named after the file). Two different models: name each file's model, "
+                    "NAME=FILE on the command line, a {name: path} mapping in Python; `pool` is only for runs of "
+                    "one model over the same problems")
             owner[m] = f
         parts.append(part)
     return parts[0] if len(parts) == 1 else combine(parts)

