@@ -541,6 +541,23 @@ def test_vote_retries_and_verifiers_take_name_file(tmp_path, icli, args):
     assert named.stdout == one.stdout
 
 
+def test_evalplus_results_of_one_name_are_their_directories_models(tmp_path, icli):
+    import json
+    import shutil
+
+    # evalplus writes <samples dir>/eval_results.json, its codegen naming the directory after the model
+    # (tests/test_data_harness.py::test_evalplus_model_names): two models' results read side by side unnamed
+    fixture = Path(__file__).parent / "data" / "harness" / "eval_results.json"
+    files = []
+    for model in ("codellama_vllm_temp_0.8", "gpt-4_openai_temp_0.8"):
+        (tmp_path / model).mkdir()
+        files.append(str(shutil.copy(fixture, tmp_path / model / "eval_results.json")))
+    res = icli("curve", *files, "--k", "1", "--json")
+    assert res.returncode == 0, res.stderr
+    assert [m["model"] for m in json.loads(res.stdout)["models"]] == ["codellama_vllm_temp_0.8",
+                                                                      "gpt-4_openai_temp_0.8"]
+
+
 def test_several_files_errors_are_one_line(tmp_path, icli):
     gpt, llama, _both = _one_model_logs(tmp_path)
     for args, message in (

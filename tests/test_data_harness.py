@@ -38,16 +38,47 @@ def test_evalplus_eval_results():
     # evalplus's rule (evaluate.py): correct = base_status == plus_status == "pass".
     # HumanEval/0: pass/pass, pass/fail -> 1 of 2; HumanEval/1: fail/fail, pass/pass, fail/pass -> 1 of 3
     # (the last passes the extra tests but not the base ones: a failure, not a success)
-    assert as_set(got) == {("eval_results", "HumanEval/0", 2, 1), ("eval_results", "HumanEval/1", 3, 1)}
+    # a fixed eval_results.json is the model of its directory (evalplus's layout; test_evalplus_model_names): here
+    # the fixtures' directory
+    assert as_set(got) == {("harness", "HumanEval/0", 2, 1), ("harness", "HumanEval/1", 3, 1)}
     assert got.meta["reader"] == "evalplus" and got.meta["columns"]["attempt"] == "sample_idx"
 
 
 def test_evalplus_base_only_run(tmp_path):
     # evalplus --base-only writes no plus_status: a sample is judged on base_status alone
     doc = {"date": "2024-06-01 10:00", "hash": "x", "eval": {"T/0": [{"base_status": "pass"}, {"base_status": "fail"}, {"base_status": "pass"}]}}
-    path = tmp_path / "eval_results.json"
+    path = tmp_path / "m_vllm_temp_0.8" / "eval_results.json"
+    path.parent.mkdir()
     path.write_text(json.dumps(doc))
-    assert as_set(read_counts(path)) == {("eval_results", "T/0", 3, 2)}
+    assert as_set(read_counts(path)) == {("m_vllm_temp_0.8", "T/0", 3, 2)}
+
+
+def test_evalplus_model_names(tmp_path, monkeypatch):
+    # evalplus's codegen writes a model's samples to <root>/<dataset>/<model>_<backend>_temp_<t> (a directory, or
+    # that name + .jsonl) and evaluate writes <directory>/eval_results.json, or <name>.eval_results.json (older
+    # versions <name>_eval_results.json) (evalplus codegen.py run_codegen, evaluate.py): the model is the directory
+    # of the fixed name, else the name before the suffix. Before, every such file was the model 'eval_results' (or
+    # kept the suffix), and two models' eval_results.json side by side were an error
+    doc = (H / "eval_results.json").read_text()
+    root = tmp_path / "evalplus_results" / "humaneval"
+    paths = {}
+    for where, model in (("codellama--CodeLlama-7b_vllm_temp_0.8/eval_results.json",
+                          "codellama--CodeLlama-7b_vllm_temp_0.8"),
+                         ("gpt-4_openai_temp_0.8/eval_results.json", "gpt-4_openai_temp_0.8"),
+                         ("starcoder_hf_temp_0.2.eval_results.json", "starcoder_hf_temp_0.2"),
+                         ("old_vllm_temp_0.2_eval_results.json", "old_vllm_temp_0.2")):
+        path = root / where
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(doc)
+        paths[model] = path
+        assert read_counts(path).models == [model], where
+    both = read_counts([paths["codellama--CodeLlama-7b_vllm_temp_0.8"], paths["gpt-4_openai_temp_0.8"]])
+    assert both.models == ["codellama--CodeLlama-7b_vllm_temp_0.8", "gpt-4_openai_temp_0.8"]
+    # the fixed name given without a directory has no other name
+    monkeypatch.chdir(root / "gpt-4_openai_temp_0.8")
+    assert read_counts("eval_results.json").models == ["eval_results"]
+    # forced format: the same name
+    assert read_counts(paths["gpt-4_openai_temp_0.8"], format="evalplus").models == ["gpt-4_openai_temp_0.8"]
 
 
 def test_lm_eval_samples_one_model_per_filter():

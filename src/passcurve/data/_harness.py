@@ -332,7 +332,23 @@ def _tau2(con: duckdb.DuckDBPyConnection, p: Path, stem: str) -> Source:
     )
 
 
+def evalplus_model(p: Path, stem: str) -> str:
+    """The model an evalplus result file names. evalplus's codegen writes a model's samples to
+    ``<root>/<dataset>/<model>_<backend>_temp_<t>`` (a directory, or that name + ``.jsonl``), and its evaluate writes
+    the results beside them: ``<that directory>/eval_results.json``, or ``<that name>.eval_results.json`` (older
+    versions ``<that name>_eval_results.json``). So the model is the directory of a fixed ``eval_results.json`` (as
+    lm-evaluation-harness's output directory is its model) and the rest of the name otherwise; a bare
+    ``eval_results.json`` (no directory in the path given) stays ``eval_results``."""
+    if stem == "eval_results":
+        return p.parent.name or stem
+    for suffix in (".eval_results", "_eval_results"):
+        if stem.endswith(suffix) and len(stem) > len(suffix):
+            return stem[: -len(suffix)]
+    return stem
+
+
 def _evalplus(con: duckdb.DuckDBPyConnection, p: Path, stem: str) -> Source:
+    stem = evalplus_model(p, stem)
     f = _sql_str(str(p))
     sql = (
         "SELECT t.key AS task_id, s.key::BIGINT AS sample_idx, "
