@@ -130,6 +130,7 @@ def test_the_stopping_time_evidence_follows_the_name(tmp_path):
     with pytest.warns(StoppingTimeWarning):
         named = read_counts({"mine": tmp_path / "bon.csv"}).meta["stopping_time"]
     assert named["models"] == {"mine": alone} and named["looks_like_stopping_time"]
+    assert named["flagged_models"] == ["mine"]
 
 
 @pytest.mark.parametrize("reader", ["answers", "attempts", "verdicts"])

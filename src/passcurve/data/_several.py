@@ -104,6 +104,8 @@ def renamed(part: T, name: str, where: Path, models: list[str]) -> T:
     evidence = meta.get("stopping_time")
     if isinstance(evidence, dict) and isinstance(evidence.get("models"), dict) and evidence["models"]:
         meta["stopping_time"] = {**evidence, "models": {name: next(iter(evidence["models"].values()))}}
+        if evidence.get("flagged_models"):
+            meta["stopping_time"]["flagged_models"] = [name]
     if meta.get("default_model") is not None:
         meta["default_model"] = name
     meta["named"] = name
