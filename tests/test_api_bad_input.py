@@ -131,7 +131,7 @@ C2 = pc.Counts.from_arrays([10] * 6, [1, 2, 3, 4, 5, 6], problem=["a", "b", "c"]
         (lambda: rl.conflict_toy(separation=np.inf, pretrain_steps=5, steps=10),
          r"`separation` must be finite \(got separation=inf\)"),
         (lambda: pc.mean_curve([10], [3], [1], metric=np.array(["a", "b"])),
-         r"`metric` must be one of pass_at_k, pass_pow_k, naive_pass_at_k \(got \['a', 'b'\]\)"),
+         r"`metric` must be one of pass_at_k, pass_pow_k, naive_pass_at_k, g_pass_at_k, mg_pass_at_k \(got \['a', 'b'\]\)"),
         (lambda: rl.pkpo_rewards([1.0, 0.0, 1.0], 2, baseline=np.array([True, False])),
          r"`baseline` must be one of none, loo, loo-1 \(got \[True, False\]\)"),
         (lambda: pc.Planner(n=[5, 5], c=[1, 0], k=10).allocate(4, horizon="x"), r"`horizon` must be an integer >= 1 \(got 'x'\)"),
