@@ -606,3 +606,34 @@ def test_vote_and_verifiers_pool_runs(tmp_path, icli, args):
     pooled, one = icli(args[0], *runs, *args[1:], "--pool"), icli(args[0], str(both), *args[1:])
     assert pooled.returncode == 0 == one.returncode, pooled.stderr + one.stderr
     assert pooled.stdout == one.stdout
+
+
+def _lm_eval_two_metrics(tmp_path):
+    # an lm-eval hellaswag samples log (--log_samples): per-sample acc and acc_norm, 0/1 each
+    import json
+
+    d = tmp_path / "org__m"
+    d.mkdir()
+    p = d / "samples_hellaswag_2024-06-01T00-00-00.jsonl"
+    vals = [(0.0, 1.0), (1.0, 1.0), (0.0, 1.0), (1.0, 0.0)]
+    p.write_text("".join(json.dumps({"doc_id": i, "doc": {}, "target": 1, "arguments": {}, "resps": [[["-1", "False"]]],
+                                     "filtered_resps": [["-1", "False"]], "filter": "none",
+                                     "metrics": ["acc", "acc_norm"], "acc": a, "acc_norm": n}) + "\n"
+                         for i, (a, n) in enumerate(vals)))
+    return p
+
+
+def test_correct_col_names_a_harness_metric(tmp_path, icli):
+    # `--correct-col acc_norm` on an lm-eval log: "no column 'acc_norm'; columns found: model, problem_id, correct,
+    # answer"; it now picks the metric, and an unknown one lists the log's metrics by their field names
+    import json
+
+    p = _lm_eval_two_metrics(tmp_path)
+    res = icli("curve", str(p), "--correct-col", "acc_norm", "--k", "1", "--json")
+    assert res.returncode == 0, res.stderr
+    # acc_norm 1, 1, 1, 0 (the rows above): pass@1 = 3/4
+    assert json.loads(res.stdout)["models"][0]["curve"][0]["pass_at_k"] == pytest.approx(0.75)
+    res = icli("curve", str(p), "--correct-col", "acc_nrom")
+    _check(res.returncode, res.stderr, r"no lm_eval metric 'acc_nrom' \(given as `--correct-col`\); lm_eval metrics in this "
+                              r"log: acc, acc_norm$")
+

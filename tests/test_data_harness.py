@@ -318,3 +318,98 @@ def test_tau2_text_reward_must_be_spelled_as_a_number(tmp_path):
     p.write_text(json.dumps(log))
     with pytest.raises(PasscurveError, match=r"correctness column 'reward' has a missing value \(null/NaN\)"):
         read_counts(p)
+
+
+# ---------------------------------------------------------------------- choosing the verdict: --correct-col
+def _lm_eval_rows(tmp_path: Path, name: str, rows: list[dict], model: str = "org__m") -> Path:
+    d = tmp_path / model
+    d.mkdir(exist_ok=True)
+    p = d / name
+    p.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    return p
+
+
+def _hellaswag(tmp_path: Path) -> Path:
+    # lm-eval hellaswag/ARC rows carry two per-sample metrics, acc and acc_norm (the headline metric), both 0/1
+    vals = [(0.0, 1.0), (1.0, 1.0), (0.0, 1.0), (1.0, 0.0)]
+    rows = [{"doc_id": d, "doc": {}, "target": 1, "arguments": {}, "resps": [[["-1.0", "False"]]],
+             "filtered_resps": [["-1.0", "False"]], "filter": "none", "metrics": ["acc", "acc_norm"],
+             "acc": a, "acc_norm": n} for d, (a, n) in enumerate(vals)]
+    return _lm_eval_rows(tmp_path, "samples_hellaswag_2024-06-01T00-00-00.jsonl", rows)
+
+
+def test_lm_eval_correct_col_picks_the_metric(tmp_path):
+    # `correct_col` named no column of the adapter's rows ("no column 'acc_norm'; columns found: model, problem_id,
+    # correct, answer"): the adapter now reads the metric named, by its field name
+    p = _hellaswag(tmp_path)
+    # hand counts of _hellaswag: acc 0, 1, 0, 1 (the log's first metric, the default); acc_norm 1, 1, 1, 0
+    assert {(pid, c) for _, pid, _, c in as_set(read_counts(p))} == {("0", 0), ("1", 1), ("2", 0), ("3", 1)}
+    got = read_counts(p, correct_col="acc_norm")
+    assert {(pid, c) for _, pid, _, c in as_set(got)} == {("0", 1), ("1", 1), ("2", 1), ("3", 0)}
+    assert got.meta["reader"] == "lm_eval" and got.meta["metric"] == "acc_norm"
+    assert got.meta["columns"]["correct"] == "acc_norm"
+    assert read_counts(p, correct_col="ACC_NORM").meta["metric"] == "acc_norm"  # case-insensitive, as columns are
+
+
+def test_lm_eval_correct_col_keeps_one_model_per_filter():
+    log = H / "pythia-70m" / "samples_gsm8k_2024-05-01T12-00-00.jsonl"
+    # naming the metric changes nothing else: one model per filter, as test_lm_eval_samples_one_model_per_filter
+    assert as_set(read_counts(log, correct_col="exact_match")) == as_set(read_counts(log))
+
+
+def test_lm_eval_unknown_metric_lists_the_metrics_of_the_log(tmp_path):
+    with pytest.raises(InputFormatError, match=r"no lm_eval metric 'acc_nrom' \(given as `correct_col`\); "
+                                               r"lm_eval metrics in this log: acc, acc_norm$"):
+        read_counts(_hellaswag(tmp_path), correct_col="acc_nrom")
+
+
+def _wikitext(tmp_path: Path, extra: dict | None = None) -> Path:
+    # lm-eval's wikitext: each perplexity metric is a (loglikelihood, weight) pair aggregated over the corpus
+    rows = [{"doc_id": d, "doc": {"page": "x"}, "target": "", "arguments": {}, "resps": [[-100.0]],
+             "filtered_resps": [-100.0], "filter": "none",
+             "metrics": ["word_perplexity", "byte_perplexity", *(extra or {})],
+             "word_perplexity": [-100.0, 50], "byte_perplexity": [-100.0, 300], **(extra or {})} for d in range(3)]
+    return _lm_eval_rows(tmp_path, "samples_wikitext_2024-06-01T00-00-00.jsonl", rows)
+
+
+def test_lm_eval_corpus_metric_is_named_as_no_verdict(tmp_path):
+    # was "correctness column 'correct' has type DOUBLE[]": an internal name, and no word of why
+    with pytest.raises(InputFormatError, match=r"lm_eval metrics word_perplexity, byte_perplexity are not per-sample "
+                                               r"verdicts: each value is a list \(e\.g\. \[-100\.0, 50\.0\]\)"):
+        read_counts(_wikitext(tmp_path))
+    p = _wikitext(tmp_path, {"acc": 1.0})
+    with pytest.raises(InputFormatError, match=r"metric byte_perplexity is not a per-sample verdict.*"
+                                               r"per-sample metrics in this log: acc$"):
+        read_counts(p, correct_col="byte_perplexity")
+    # by default the per-sample metric is read, though the log lists the perplexities first: 3 docs, acc 1.0 each
+    assert {(n, c) for _, _, n, c in as_set(read_counts(p))} == {(1, 1)}
+
+
+def test_lm_eval_score_metric_needs_a_threshold_named_by_its_field(tmp_path):
+    rows = [{"doc_id": d, "doc": {}, "target": "x", "arguments": {}, "resps": [["a"]], "filtered_resps": ["a"],
+             "filter": "none", "metrics": ["exact_match", "f1"], "exact_match": em, "f1": f1}
+            for d, (em, f1) in enumerate([(1, 1.0), (0, 0.5), (0, 0.8)])]
+    p = _lm_eval_rows(tmp_path, "samples_squad_2024.jsonl", rows)
+    with pytest.raises(PasscurveError, match=r"correctness column 'f1' holds a value that is not boolean.*f1=0\.5.*"
+                                             r"pass `threshold`"):
+        read_counts(p, correct_col="f1")
+    # f1 1.0, 0.5, 0.8 against 0.75: docs 0 and 2 pass (hand count)
+    got = read_counts(p, correct_col="f1", threshold=0.75)
+    assert {(pid, c) for _, pid, _, c in as_set(got)} == {("0", 1), ("1", 0), ("2", 1)}
+
+
+def test_lighteval_correct_col_picks_the_metric(tmp_path):
+    # lighteval details hold every metric of a sample in one struct; only its first field could be read
+    p = tmp_path / "details_lighteval|gsm8k|0_2024.parquet"
+    duckdb.sql(
+        f"""COPY (SELECT * FROM (VALUES
+            ({{'query': 'Q1', 'id': 'q1'}}, {{'text': ['4']}}, {{'em': 0.0, 'qem': 1.0}}),
+            ({{'query': 'Q2', 'id': 'q2'}}, {{'text': ['5']}}, {{'em': 0.0, 'qem': 0.0}})
+        ) t(doc, model_response, metric)) TO '{p}' (FORMAT parquet)"""
+    )
+    # em 0, 0 (the first field, the default); qem 1, 0 (the rows above)
+    assert {(pid, c) for _, pid, _, c in as_set(read_counts(p))} == {("q1", 0), ("q2", 0)}
+    got = read_counts(p, correct_col="qem")
+    assert {(pid, c) for _, pid, _, c in as_set(got)} == {("q1", 1), ("q2", 0)} and got.meta["metric"] == "qem"
+    with pytest.raises(InputFormatError, match=r"no lighteval metric 'acc' .*lighteval metrics in this log: em, qem$"):
+        read_counts(p, correct_col="acc")

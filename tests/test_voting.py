@@ -507,7 +507,7 @@ def test_vote_on_an_lm_eval_log_takes_the_gold_answer_from_the_verdicts(tmp_path
     runs = [[("72", 1.0), ("5", 0.0)], [("71", 0.0), ("5", 0.0)], [("72", 1.0), ("6", 1.0)], [("71", 0.0), ("5", 0.0)]]
     path = _lm_eval_log(tmp_path, runs)
     tallies = read_answers(path)
-    assert tallies.meta["gold_from"] == "verdicts" and tallies.meta["columns"]["verdict"] == "correct"
+    assert tallies.meta["gold_from"] == "verdicts" and tallies.meta["columns"]["verdict"] == "exact_match"  # the log's own field
     ref = AnswerTallies.from_answers([["72", "71", "72", "71"], ["5", "5", "6", "5"]], ["72", "6"])
     got, want = vote(tallies, k=[1, 2, 4]), vote(ref, k=[1, 2, 4])
     assert np.allclose(got.values["maj_at_k"], want.values["maj_at_k"], atol=1e-15)
@@ -524,7 +524,9 @@ def test_vote_verdicts_merge_spellings_and_refuse_mixed_judgements(tmp_path):
         tallies = read_answers(path)
     assert tallies.problem_tallies(0)[0].tolist() == [3, 1] and tallies.problem_tallies(0)[1] == 0
     bad = _lm_eval_log(tmp_path, [[("72", 1)], [("72", 0)]])
-    with pytest.raises(PasscurveError, match=r"answer '72' of problem '0' is judged correct in some samples"):
+    # the refusal names the log's own field (it said "(column 'correct')", a name the lm_eval adapter made up)
+    with pytest.raises(PasscurveError, match=r"answer '72' of problem '0' is judged correct in some samples and "
+                                             r"incorrect in others \(column 'exact_match'\)"):
         read_answers(bad)
 
 

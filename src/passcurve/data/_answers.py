@@ -95,8 +95,8 @@ def _quiet(con: Any) -> None:
             pass
 
 
-def _open(path: str | Path, format: str | None) -> Source:
-    src = open_file(path, format)
+def _open(path: str | Path, format: str | None, correct_col: str | None = None) -> Source:
+    src = open_file(path, format, correct_col)
     _quiet(src.con)
     return src
 
@@ -187,7 +187,7 @@ def read_answers(
             problems_of=lambda t: t.problem,
             combine=_pool_tallies if pool else _concat_tallies, pool=pool)
         return _kept(tallies, models)
-    src = _open(cast("str | Path", path), format)
+    src = _open(cast("str | Path", path), format, correct_col)
     prob = _pick(src, "problem", problem_col, ALIASES["problem"], "--problem-col")
     ans = _pick(src, "answer", answer_col, ALIASES["answer"], "--answer-col", exclude=(prob,))
     if correct_col is not None and gold_col is not None:

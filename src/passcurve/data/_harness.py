@@ -1,9 +1,10 @@
 """Harness adapters: each turns one harness's log into the same DuckDB relation of raw rows.
 
 An adapter only *recognises* a layout (from column names or top-level JSON keys) and
-writes a SQL projection to canonical columns (problem_id, model, attempt, correct/score,
-answer); the shared mechanism in ``_samples`` then maps, validates and aggregates exactly
-as for any CSV/JSONL/Parquet file. Schemas follow each harness's public documentation:
+writes a SQL projection to the columns of each role (problem, model, attempt, verdict, answer), handed on as
+hints; the verdict column keeps the log's own name for it (an lm_eval or lighteval metric),
+which the user's ``correct_col`` chooses when the log has several. The shared mechanism in ``_samples`` then
+maps, validates and aggregates exactly as for any CSV/JSONL/Parquet file. Schemas follow each harness's public documentation:
 
 * human-eval ``*_results.jsonl``: one line per sample, ``task_id``, ``completion``,
   ``result`` ("passed" / "failed: ..." / "timed out"), ``passed`` (bool).
@@ -96,14 +97,16 @@ def _looks_tau_auto(cols: set[str]) -> bool:
     return _looks_tau(cols) and ("traj" in cols or "info" in cols)
 
 
-def adapt(src: Source, p: Path) -> Source:
-    """Hand a generic relation to the harness adapter its columns match (or return it unchanged)."""
+def adapt(src: Source, p: Path, correct_col: str | None = None) -> Source:
+    """Hand a generic relation to the harness adapter its columns match (or return it unchanged).
+
+    ``correct_col`` (the user's ``--correct-col``) names the metric (lm_eval, lighteval) to read as the verdict."""
     cols = _cols(src.relation)
     tried = [src.reader, "humaneval", "lm_eval", "lighteval", "tau_bench"]
     if _looks_lm_eval(cols):
-        return _lm_eval(src, p)
+        return _lm_eval(src, p, correct_col)
     if _looks_lighteval(cols):
-        return _lighteval(src, p)
+        return _lighteval(src, p, correct_col)
     if _looks_humaneval(cols):
         return _humaneval(src)
     if _looks_tau_auto(cols):
@@ -113,9 +116,11 @@ def adapt(src: Source, p: Path) -> Source:
 
 
 def open_harness(
-    con: duckdb.DuckDBPyConnection, p: Path, fmt: str, stem: str, *, forced: bool = True
+    con: duckdb.DuckDBPyConnection, p: Path, fmt: str, stem: str, *, forced: bool = True,
+    correct_col: str | None = None,
 ) -> Source:
-    """Open ``p`` with the adapter ``fmt`` (given by the user or by the extension)."""
+    """Open ``p`` with the adapter ``fmt`` (given by the user or by the extension); ``correct_col`` as in
+    :func:`adapt`."""
     if fmt == "inspect":
         if zipfile.is_zipfile(p):
             return _inspect_eval(con, p, stem)
@@ -135,8 +140,8 @@ def open_harness(
     cols = _cols(rel)
     checks = {
         "humaneval": (_looks_humaneval, _humaneval, "task_id, completion and passed/result"),
-        "lm_eval": (_looks_lm_eval, lambda s: _lm_eval(s, p), "doc_id, resps/filtered_resps and metrics"),
-        "lighteval": (_looks_lighteval, lambda s: _lighteval(s, p), "doc, model_response and metric"),
+        "lm_eval": (_looks_lm_eval, lambda s: _lm_eval(s, p, correct_col), "doc_id, resps/filtered_resps and metrics"),
+        "lighteval": (_looks_lighteval, lambda s: _lighteval(s, p, correct_col), "doc, model_response and metric"),
         "tau_bench": (_looks_tau, _tau_from_relation, "task_id, reward and trial"),
     }
     looks, build, expected = checks[fmt]
@@ -169,12 +174,14 @@ def _json_array(con: duckdb.DuckDBPyConnection, p: Path, reader: str) -> duckdb.
     return rel
 
 
-def open_json(con: duckdb.DuckDBPyConnection, p: Path, stem: str, *, forced: bool) -> Source:
+def open_json(
+    con: duckdb.DuckDBPyConnection, p: Path, stem: str, *, forced: bool, correct_col: str | None = None
+) -> Source:
     """A ``.json`` file: array of records, inspect log, evalplus results, tau2 results, or JSONL."""
     head = _first_char(p)
     if head == "[":
         src = Source(_json_array(con, p, "json"), con, p.name, stem, "json")
-        return src if forced else adapt(src, p)
+        return src if forced else adapt(src, p, correct_col)
     if head != "{":
         raise InputFormatError(f"{p.name}: not JSON (first character {head!r}); tried json, jsonl")
     try:
@@ -199,7 +206,7 @@ def open_json(con: duckdb.DuckDBPyConnection, p: Path, stem: str, *, forced: boo
     # not one valid JSON document: newline-delimited JSON in a .json file
     src = Source(_generic(con, p, "jsonl"), con, p.name, stem, "jsonl")
     src.notes["formats_tried"] = ["json", "jsonl"]
-    return src if forced else adapt(src, p)
+    return src if forced else adapt(src, p, correct_col)
 
 
 # ---------------------------------------------------------------------- adapters
@@ -218,19 +225,66 @@ def _humaneval(src: Source) -> Source:
     return src
 
 
-def _lm_eval(src: Source, p: Path) -> Source:
+def _chosen(given: str | None, present: list[str], kind: str, name: str) -> str | None:
+    """The ``kind`` (an lm_eval or lighteval metric) the user named with ``correct_col``, spelled as in the
+    log (case-insensitively); None when none was named. An unknown name lists the ones the log has."""
+    if given is None:
+        return None
+    if given in present:
+        return given
+    lower = {m.lower(): m for m in present}
+    if given.lower() in lower:
+        return lower[given.lower()]
+    raise InputFormatError(
+        f"{name}: no {kind} {given!r} (given as `correct_col`); {kind}s in this log: {', '.join(present) or '(none)'}"
+    )
+
+
+def _free(names: dict[str, str], taken: str) -> dict[str, str]:
+    """The adapter's own column names (role -> name), none equal to ``taken`` (the verdict column, named as in the
+    log), case-insensitively: DuckDB column names are."""
+    return {r: (f"{n} (passcurve)" if n.lower() == taken.lower() else n) for r, n in names.items()}
+
+
+def _not_a_list(kind: str) -> bool:
+    """Whether a DuckDB column type holds one value per row (not a list, struct or map)."""
+    return not (kind.endswith("]") or kind.startswith(("STRUCT", "MAP", "UNION")))
+
+
+def _lm_eval(src: Source, p: Path, correct_col: str | None = None) -> Source:
     rel = src.relation
     cols = {c.lower(): c for c in rel.columns}
     try:
         first = src.query(f"SELECT {_q(cols['metrics'])} FROM src LIMIT 1").fetchall()
     except duckdb.Error as exc:
         raise duck_error(exc, p.name, "lm_eval") from None
-    named = [m for m in (first[0][0] if first and first[0][0] else []) if str(m).lower() in cols]
-    metric = named[0] if named else next((m for m in LM_EVAL_METRICS if m in cols), None)
+    # the metrics the log names (its rows' ``metrics`` list), then known metric fields it has: by their field names
+    named = [cols[str(m).lower()] for m in (first[0][0] if first and first[0][0] else []) if str(m).lower() in cols]
+    present = list(dict.fromkeys(named + [cols[m] for m in LM_EVAL_METRICS if m in cols]))
+    kinds = src.types
+    metric = _chosen(correct_col, present, "lm_eval metric", p.name)
     if metric is None:
+        metric = next((m for m in present if _not_a_list(kinds[m])), None)
+    if metric is None or not _not_a_list(kinds[metric]):
+        if not present:
+            raise InputFormatError(
+                f"{p.name}: lm_eval samples log without a per-sample metric column (looked for the fields its "
+                f"`metrics` lists and {', '.join(LM_EVAL_METRICS)}); columns found: {', '.join(rel.columns)}"
+            )
+        lists = [m for m in present if not _not_a_list(kinds[m])] if metric is None else [metric]
+        shown = ", ".join(lists)
+        try:
+            example = src.query(f"SELECT CAST({_q(lists[0])} AS VARCHAR) FROM src LIMIT 1").fetchall()[0][0]
+        except (duckdb.Error, IndexError):
+            example = None
+        per_sample = [m for m in present if _not_a_list(kinds[m])]
+        several = len(lists) > 1
         raise InputFormatError(
-            f"{p.name}: lm_eval samples log without a per-sample metric column "
-            f"(looked for {', '.join(LM_EVAL_METRICS)}); columns found: {', '.join(rel.columns)}; pass `--correct-col`"
+            f"{p.name}: lm_eval metric{'s' if several else ''} {shown} {'are' if several else 'is'} not "
+            f"{'per-sample verdicts' if several else 'a per-sample verdict'}: each value is a list"
+            f"{f' (e.g. {example})' if example else ''} that lm-eval aggregates over the whole corpus (a perplexity, "
+            "a corpus BLEU), so no sample passes or fails on it"
+            + (f"; per-sample metrics in this log: {', '.join(per_sample)}" if per_sample else "")
         )
     base = p.parent.name if p.name.startswith("samples_") and p.parent.name else src.default_model
     model = _sql_str(base)
@@ -241,12 +295,14 @@ def _lm_eval(src: Source, p: Path) -> Source:
             raise duck_error(exc, p.name, "lm_eval") from None
         if nf > 1:  # one "model" per filter (e.g. strict-match vs flexible-extract)
             model = f"{model} || ' [' || CAST({_q(cols['filter'])} AS VARCHAR) || ']'"
+    # the verdict keeps its field name (acc_norm, exact_match): messages and meta name the user's field
+    own = _free({"model": "model", "problem": "doc_id", "answer": "answer"}, metric)
     answer = ""
     if "filtered_resps" in cols:
-        answer = f", TRY_CAST({_q(cols['filtered_resps'])}[1] AS VARCHAR) AS answer"
+        answer = f", TRY_CAST({_q(cols['filtered_resps'])}[1] AS VARCHAR) AS {_q(own['answer'])}"
     sql = (
-        f"SELECT {model} AS model, {_q(cols['doc_id'])} AS problem_id, {_q(cols[metric.lower()])} AS correct"
-        f"{answer} FROM src"
+        f"SELECT {model} AS {_q(own['model'])}, {_q(cols['doc_id'])} AS {_q(own['problem'])}, "
+        f"{_q(metric)}{answer} FROM src"
     )
     new = src.query(sql)
     out = Source(
@@ -255,13 +311,13 @@ def _lm_eval(src: Source, p: Path) -> Source:
         src.name,
         base,
         "lm_eval",
-        hints={"problem": "problem_id", "correct": "correct", "model": "model"},
+        hints={"problem": own["problem"], "correct": metric, "model": own["model"], "answer": own["answer"]},
     )
     out.notes["metric"] = metric
     return out
 
 
-def _lighteval(src: Source, p: Path) -> Source:
+def _lighteval(src: Source, p: Path, correct_col: str | None = None) -> Source:
     rel = src.relation
     cols = {c.lower(): c for c in rel.columns}
     new_style = "metric" in cols and "doc" in cols
@@ -272,7 +328,7 @@ def _lighteval(src: Source, p: Path) -> Source:
         fields = []
     if not fields:
         raise InputFormatError(f"{p.name}: lighteval details without metric values in column {mcol!r}")
-    metric = fields[0]
+    metric = _chosen(correct_col, list(fields), "lighteval metric", p.name) or fields[0]
     if new_style:
         doc = _q(cols["doc"])
         problem = f"coalesce(nullif(CAST({doc}.id AS VARCHAR), ''), md5(CAST({doc}.query AS VARCHAR)))"
@@ -286,14 +342,16 @@ def _lighteval(src: Source, p: Path) -> Source:
     base = (
         p.parent.parent.name if p.name.startswith("details_") and p.parent.parent.name else src.default_model
     )
-    sql = f"SELECT {_sql_str(base)} AS model, {problem} AS problem_id, {_q(mcol)}.{_q(metric)} AS correct FROM src"
+    own = _free({"model": "model", "problem": "problem_id"}, metric)
+    sql = (f"SELECT {_sql_str(base)} AS {_q(own['model'])}, {problem} AS {_q(own['problem'])}, "
+           f"{_q(mcol)}.{_q(metric)} AS {_q(metric)} FROM src")
     out = Source(
         src.query(sql),
         src.con,
         src.name,
         base,
         "lighteval",
-        hints={"problem": "problem_id", "correct": "correct"},
+        hints={"problem": own["problem"], "correct": metric, "model": own["model"]},
     )
     out.notes["metric"] = metric
     return out

@@ -55,7 +55,7 @@ def open_samples(
     -------
     Samples
     """
-    src = open_file(path, format)
+    src = open_file(path, format, correct_col)
     overrides = {
         "problem": problem_col,
         "correct": correct_col,

@@ -189,8 +189,11 @@ def connect() -> duckdb.DuckDBPyConnection:
     return con
 
 
-def open_file(path: str | Path, format: str | None = None) -> Source:
-    """Open ``path`` as a :class:`Source`: detect the format, hand it to a harness adapter if one fits."""
+def open_file(path: str | Path, format: str | None = None, correct_col: str | None = None) -> Source:
+    """Open ``path`` as a :class:`Source`: detect the format, hand it to a harness adapter if one fits.
+
+    ``correct_col`` (the user's ``--correct-col``) also tells a harness adapter which of the log's metrics (lm_eval,
+    lighteval) holds the verdict; the adapter names that column as the log does."""
     from . import _harness
 
     p = check_path(path)
@@ -212,9 +215,9 @@ def open_file(path: str | Path, format: str | None = None) -> Source:
     name = p.name
     stem = _stem(p)
     if fmt in _harness.ADAPTERS:
-        return _harness.open_harness(con, p, fmt, stem, forced=True)
+        return _harness.open_harness(con, p, fmt, stem, forced=True, correct_col=correct_col)
     if fmt == "json":
-        return _harness.open_json(con, p, stem, forced=forced)
+        return _harness.open_json(con, p, stem, forced=forced, correct_col=correct_col)
     try:
         rel = _generic(con, p, fmt)
     except InputFormatError as exc:
@@ -223,9 +226,9 @@ def open_file(path: str | Path, format: str | None = None) -> Source:
         if sniffed is None or sniffed == fmt:
             raise
         if sniffed == "inspect":
-            return _harness.open_harness(con, p, "inspect", stem)
+            return _harness.open_harness(con, p, "inspect", stem, correct_col=correct_col)
         if sniffed == "json":
-            return _harness.open_json(con, p, stem, forced=False)
+            return _harness.open_json(con, p, stem, forced=False, correct_col=correct_col)
         try:
             rel = _generic(con, p, sniffed)
         except InputFormatError:
@@ -236,7 +239,7 @@ def open_file(path: str | Path, format: str | None = None) -> Source:
     if fmt in _REBINDABLE:
         src.text_path = p
     if not forced:
-        src = _harness.adapt(src, p)
+        src = _harness.adapt(src, p, correct_col)
     return src
 
 
