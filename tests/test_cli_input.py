@@ -637,3 +637,15 @@ def test_correct_col_names_a_harness_metric(tmp_path, icli):
     _check(res.returncode, res.stderr, r"no lm_eval metric 'acc_nrom' \(given as `--correct-col`\); lm_eval metrics in this "
                               r"log: acc, acc_norm$")
 
+
+def test_an_errored_inspect_sample_is_one_line_naming_it(tmp_path, icli):
+    import json
+
+    log = {"version": 2, "status": "error", "eval": {"model": "m"}, "samples": [
+        {"id": "q-1", "epoch": 1, "error": {"message": "RuntimeError: API timeout", "traceback": "..."}},
+        {"id": "q-1", "epoch": 2, "scores": {"match": {"value": "C", "answer": "y"}}}]}
+    p = tmp_path / "err.json"
+    p.write_text(json.dumps(log))
+    res = icli("curve", str(p))
+    _check(res.returncode, res.stderr, r"err\.json: 1 of 2 samples errored in inspect and have no score, e\.g\. sample 'q-1' "
+                              r"epoch 1: RuntimeError: API timeout; .*`inspect eval-retry err\.json`")

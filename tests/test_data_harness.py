@@ -186,7 +186,7 @@ def test_inspect_partial_credit_needs_threshold(tmp_path):
     log["samples"][0]["scores"]["match"]["value"] = "P"
     p = tmp_path / "partial.json"
     p.write_text(json.dumps(log))
-    with pytest.raises(PasscurveError, match="not boolean.*score=0.5"):
+    with pytest.raises(PasscurveError, match="column .match. holds a value that is not boolean.*match=0.5"):
         read_counts(p)
     # with threshold 0.5 partial credit counts: id 1 -> P, I, C -> 2 of 3
     assert ("openai/gpt-4o-mini", "1", 3, 2) in as_set(read_counts(p, threshold=0.5))
@@ -302,7 +302,7 @@ def test_inspect_text_score_must_be_spelled_as_a_number(tmp_path):
     log["samples"][0]["scores"]["match"]["value"] = "1_0"
     p = tmp_path / "odd.json"
     p.write_text(json.dumps(log))
-    with pytest.raises(PasscurveError, match=r"correctness column .score. has a missing value \(null/NaN\)"):
+    with pytest.raises(PasscurveError, match=r"correctness column .match. has a missing value \(null/NaN\)"):
         read_counts(p, threshold=0.5)
     log["samples"][0]["scores"]["match"]["value"] = " 0.75 "
     p.write_text(json.dumps(log))
@@ -396,6 +396,65 @@ def test_lm_eval_score_metric_needs_a_threshold_named_by_its_field(tmp_path):
     # f1 1.0, 0.5, 0.8 against 0.75: docs 0 and 2 pass (hand count)
     got = read_counts(p, correct_col="f1", threshold=0.75)
     assert {(pid, c) for _, pid, _, c in as_set(got)} == {("0", 1), ("1", 0), ("2", 1)}
+
+
+def _two_scorers(tmp_path: Path, errored: dict | None = None) -> Path:
+    log = json.loads((H / "inspect_log.json").read_text())
+    # a second scorer, includes: C on every sample but id "two" epoch 3
+    for s in log["samples"]:
+        s["scores"]["includes"] = {"value": "I" if (s["id"], s["epoch"]) == ("two", 3) else "C", "answer": "x"}
+    if errored is not None:  # the first and the last sample errored: inspect records the error and no scores
+        for s in (log["samples"][0], log["samples"][-1]):
+            s.pop("scores")
+            s.update(errored)
+    p = tmp_path / "two_scorers.json"
+    p.write_text(json.dumps(log))
+    return p
+
+
+def test_inspect_correct_col_picks_the_scorer(tmp_path):
+    # only the first scorer could be read ("no column 'includes'; columns found: model, problem_id, epoch, score, ...")
+    p = _two_scorers(tmp_path)
+    # match, the first scorer, by default: as test_inspect_json_log
+    assert as_set(read_counts(p)) == {("openai/gpt-4o-mini", "1", 3, 2), ("openai/gpt-4o-mini", "two", 3, 1)}
+    got = read_counts(p, correct_col="includes")
+    # includes (hand-set in _two_scorers): id 1 C, C, C -> 3 of 3; id "two" C, C, I -> 2 of 3
+    assert as_set(got) == {("openai/gpt-4o-mini", "1", 3, 3), ("openai/gpt-4o-mini", "two", 3, 2)}
+    assert got.meta["metric"] == "includes" and got.meta["columns"]["correct"] == "includes"
+    with pytest.raises(InputFormatError, match=r"no inspect scorer 'exact' \(given as `correct_col`\); "
+                                               r"inspect scorers in this log: match, includes$"):
+        read_counts(p, correct_col="exact")
+
+
+@pytest.mark.parametrize("zipped", [False, True])
+def test_inspect_errored_sample_is_named_with_its_error(tmp_path, zipped):
+    # one errored sample made the log unreadable with "correctness column 'score' has a missing value (null/NaN),
+    # e.g. row {... epoch=1, score=None, answer=None, scorer=None}": internal names, no word of the error
+    p = _two_scorers(tmp_path, {"error": {"message": "RuntimeError: API timeout", "traceback": "..."}})
+    if zipped:  # an .eval zip: a sample summary's error is the message itself (inspect's EvalSampleSummary.error)
+        log = json.loads(p.read_text())
+        samples = log.pop("samples")
+        p = tmp_path / "err.eval"
+        with zipfile.ZipFile(p, "w") as zf:
+            zf.writestr("header.json", json.dumps(log))
+            zf.writestr("summaries.json", json.dumps(
+                [{k: s[k] for k in ("id", "epoch", "scores") if k in s}
+                 | ({"error": s["error"]["message"]} if "error" in s else {}) for s in samples]))
+    for scorer in (None, "includes"):
+        with pytest.raises(InputFormatError) as info:
+            read_counts(p, correct_col=scorer)
+        msg = str(info.value)
+        # the log's first errored sample is named (DuckDB's lateral json_each yields an array in reverse)
+        assert msg.startswith(f"{p.name}: 2 of 6 samples errored in inspect and have no score, e.g. sample '1' "
+                              "epoch 1: RuntimeError: API timeout;")
+        assert f"`inspect eval-retry {p.name}`" in msg and "\n" not in msg and "score=None" not in msg
+
+
+def test_inspect_unscored_sample_says_score_the_log(tmp_path):
+    p = _two_scorers(tmp_path, {})  # no scores and no error: a log run with --no-score
+    with pytest.raises(InputFormatError, match=r"2 of 6 samples have no scores, e.g. sample '1' epoch 1 .*"
+                                               r"`inspect score two_scorers.json`"):
+        read_counts(p)
 
 
 def test_lighteval_correct_col_picks_the_metric(tmp_path):

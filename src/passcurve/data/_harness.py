@@ -2,7 +2,7 @@
 
 An adapter only *recognises* a layout (from column names or top-level JSON keys) and
 writes a SQL projection to the columns of each role (problem, model, attempt, verdict, answer), handed on as
-hints; the verdict column keeps the log's own name for it (an lm_eval or lighteval metric),
+hints; the verdict column keeps the log's own name for it (an lm_eval or lighteval metric, an inspect scorer),
 which the user's ``correct_col`` chooses when the log has several. The shared mechanism in ``_samples`` then
 maps, validates and aggregates exactly as for any CSV/JSONL/Parquet file. Schemas follow each harness's public documentation:
 
@@ -20,7 +20,8 @@ maps, validates and aggregates exactly as for any CSV/JSONL/Parquet file. Schema
 * inspect_ai logs: ``.json`` (``{"eval": {"model": ...}, "samples": [{"id", "epoch",
   "scores": {scorer: {"value", "answer"}}}]}``) and ``.eval`` (a zip with ``header.json``,
   ``summaries.json`` and ``samples/<id>_epoch_<n>.json``). Epochs are samples. Score
-  values "C"/"I"/"P"/"N" map to 1/0/0.5/0; numbers and booleans pass through.
+  values "C"/"I"/"P"/"N" map to 1/0/0.5/0; numbers and booleans pass through. A sample that errored has
+  an ``error`` and no scores: refused, naming it (:func:`_check_scored`).
 * tau-bench results: a JSON array of ``{"task_id", "reward", "trial", "info", "traj"}``;
   tau2-bench: ``{"simulations": [{"task_id", "trial", "reward_info": {"reward"}}]}``.
   A trial succeeds when reward >= 1 - 1e-6 (tau-bench's own pass^k criterion).
@@ -120,11 +121,11 @@ def open_harness(
     correct_col: str | None = None,
 ) -> Source:
     """Open ``p`` with the adapter ``fmt`` (given by the user or by the extension); ``correct_col`` as in
-    :func:`adapt`."""
+    :func:`adapt` (and the inspect scorer)."""
     if fmt == "inspect":
         if zipfile.is_zipfile(p):
-            return _inspect_eval(con, p, stem)
-        return _inspect_json(con, p, stem)
+            return _inspect_eval(con, p, stem, correct_col)
+        return _inspect_json(con, p, stem, correct_col)
     if fmt == "evalplus":
         return _evalplus(con, p, stem)
     if fmt == "tau_bench" and _first_char(p) == "{":
@@ -194,7 +195,7 @@ def open_json(
         keys = set(keys_rows[0][0] or [])
         if not forced:
             if "eval" in keys and "samples" in keys:
-                return _inspect_json(con, p, stem)
+                return _inspect_json(con, p, stem, correct_col)
             if "eval" in keys and ("hash" in keys or "date" in keys):
                 return _evalplus(con, p, stem)
             if "simulations" in keys:
@@ -226,7 +227,7 @@ def _humaneval(src: Source) -> Source:
 
 
 def _chosen(given: str | None, present: list[str], kind: str, name: str) -> str | None:
-    """The ``kind`` (an lm_eval or lighteval metric) the user named with ``correct_col``, spelled as in the
+    """The ``kind`` (an lm_eval metric, an inspect scorer) the user named with ``correct_col``, spelled as in the
     log (case-insensitively); None when none was named. An unknown name lists the ones the log has."""
     if given is None:
         return None
@@ -431,39 +432,103 @@ def _evalplus(con: duckdb.DuckDBPyConnection, p: Path, stem: str) -> Source:
     )
 
 
-def _inspect_rows(samples_sql: str, model_sql: str) -> str:
-    """Canonical inspect rows from a relation ``S(value JSON)`` of samples (or summaries)."""
+# the rows of ``json_each`` over a file's array, numbered in the array's order (DuckDB's lateral join yields them
+# in reverse): the first sample, the first scorer and the first errored sample are the log's first
+_IN_ORDER = "row_number() OVER (ORDER BY t.filename, TRY_CAST(s.key AS BIGINT)) AS i"
+
+
+def _inspect_samples(samples_sql: str, model_sql: str) -> str:
+    """One row per inspect sample (from a relation ``S(value JSON, i)`` of samples or summaries in the log's order
+    ``i``): model, id, epoch, its scores (JSON) and its error message (a sample's ``error.message``; a summary's
+    ``error`` is the text)."""
     v = "S.value"
-    scorer = "json_keys(" + v + "->'$.scores')[1]"
-    score = f"json_extract({v}->'$.scores', '$.\"' || {scorer} || '\".value')"
-    answer = f"json_extract({v}->'$.scores', '$.\"' || {scorer} || '\".answer')->>'$'"
     return (
-        f"SELECT {model_sql} AS model, {v}->>'$.id' AS problem_id, TRY_CAST({v}->>'$.epoch' AS BIGINT) AS epoch, "
-        f"{_inspect_value(score)} AS score, {answer} AS answer, {scorer} AS scorer FROM ({samples_sql}) S"
+        f"SELECT S.i AS i, {model_sql} AS model, {v}->>'$.id' AS id, TRY_CAST({v}->>'$.epoch' AS BIGINT) AS epoch, "
+        f"{v}->'$.scores' AS scores, coalesce({v}->>'$.error.message', CASE WHEN json_type({v}->'$.error') = "
+        f"'VARCHAR' THEN {v}->>'$.error' END) AS error FROM ({samples_sql}) S ORDER BY S.i"
     )
 
 
-# column roles of the rows both inspect readers (.eval zip, .json) produce
-_INSPECT_HINTS = {"problem": "problem_id", "correct": "score", "attempt": "epoch", "model": "model", "answer": "answer"}
+def _inspect_source(
+    con: duckdb.DuckDBPyConnection, p: Path, stem: str, samples_sql: str, model_sql: str, correct_col: str | None
+) -> Source:
+    """The canonical rows of an inspect log: one per (sample, epoch), the verdict of one scorer.
+
+    The samples are materialised first (id, epoch, scores and error only: small), to list the scorers the log has
+    and to name the samples without a score before any number is computed."""
+    try:
+        con.execute(f"CREATE TEMP TABLE inspect_samples AS {_inspect_samples(samples_sql, model_sql)}")
+        scorers = [r[0] for r in con.sql(
+            "SELECT k FROM (SELECT unnest(json_keys(scores)) AS k, i FROM inspect_samples "
+            "WHERE json_type(scores) = 'OBJECT') GROUP BY k ORDER BY min(i)").fetchall()]
+    except duckdb.Error as exc:
+        raise duck_error(exc, p.name, "inspect") from None
+    scorer = _chosen(correct_col, scorers, "inspect scorer", p.name)
+    if scorer is None:
+        scorer = scorers[0] if scorers else "score"
+    path = _sql_str('$."' + scorer.replace('"', '\\"') + '"')
+    _check_scored(con, p, scorer, path, scorers)
+    own = _free({"model": "model", "problem": "id", "attempt": "epoch", "answer": "answer"}, scorer)
+    value = f"json_extract(scores, {path} || '.value')"
+    sql = (
+        f"SELECT model AS {_q(own['model'])}, id AS {_q(own['problem'])}, epoch AS {_q(own['attempt'])}, "
+        f"{_inspect_value(value)} AS {_q(scorer)}, json_extract(scores, {path} || '.answer')->>'$' "
+        f"AS {_q(own['answer'])} FROM inspect_samples"
+    )
+    rel = _bind(con, sql, p, "inspect")
+    out = Source(rel, con, p.name, stem, "inspect", hints={**own, "correct": scorer})
+    out.notes["metric"] = scorer
+    return out
 
 
-def _inspect_json(con: duckdb.DuckDBPyConnection, p: Path, stem: str) -> Source:
+def _check_scored(con: duckdb.DuckDBPyConnection, p: Path, scorer: str, path: str, scorers: list[str]) -> None:
+    """Refuse a log in which some sample has no score of ``scorer``, naming the first such sample.
+
+    A sample that raised an error has no score (inspect's scoring policy: the exception goes to ``sample.error``,
+    the failing scorer gives no score, and inspect's own metrics leave the sample out). Here both ways around it
+    move pass@k: dropping the sample leaves fewer samples where the run broke, counting it wrong charges the model
+    for the harness. So the message names the sample and the error, and the way out inspect provides."""
+    try:
+        rows = con.sql(
+            "SELECT id, epoch, error, json_type(scores) = 'OBJECT' AS scored, count(*) OVER () AS k, "
+            "count(error) OVER () AS errors, (SELECT count(*) FROM inspect_samples) AS total FROM inspect_samples "
+            f"WHERE json_extract(scores, {path}) IS NULL ORDER BY i LIMIT 1"
+        ).fetchall()
+    except duckdb.Error as exc:
+        raise duck_error(exc, p.name, "inspect") from None
+    if not rows:
+        return
+    sid, epoch, error, scored, k, errors, total = rows[0]
+    sample = f"sample {sid!r} epoch {epoch}"
+    if error is not None:
+        shown = " ".join(str(error).split())
+        shown = shown if len(shown) <= 120 else shown[:117] + "..."
+        raise InputFormatError(
+            f"{p.name}: {errors} of {total} samples errored in inspect and have no score, e.g. {sample}: {shown}; "
+            "dropping them or counting them as failures would both change pass@k: re-run them with "
+            f"`inspect eval-retry {p.name}` and read the new log"
+        )
+    if not scored:
+        raise InputFormatError(
+            f"{p.name}: {k} of {total} samples have no scores, e.g. {sample} (an unscored log?): score it with "
+            f"`inspect score {p.name}`"
+        )
+    raise InputFormatError(
+        f"{p.name}: {k} of {total} samples have no score from scorer {scorer!r}, e.g. {sample}; scorers in this "
+        f"log (choose one with `correct_col`): {', '.join(scorers)}"
+    )
+
+
+def _inspect_json(con: duckdb.DuckDBPyConnection, p: Path, stem: str, correct_col: str | None = None) -> Source:
     _require_json_path(con, p, "$.samples", "inspect_ai",
                        'a .eval zip, or a .json eval log: an object with "eval" and a "samples" array')
     f = _sql_str(str(p))
-    samples = f"SELECT s.value AS value, t.content->>'$.eval.model' AS m FROM read_text({f}) t, json_each(t.content, '$.samples') s"
-    rel = _bind(con, _inspect_rows(samples, "coalesce(S.m, " + _sql_str(stem) + ")"), p, "inspect")
-    return Source(
-        rel,
-        con,
-        p.name,
-        stem,
-        "inspect",
-        hints=dict(_INSPECT_HINTS),
-    )
+    samples = (f"SELECT s.value AS value, t.content->>'$.eval.model' AS m, {_IN_ORDER} "
+               f"FROM read_text({f}) t, json_each(t.content, '$.samples') s")
+    return _inspect_source(con, p, stem, samples, "coalesce(S.m, " + _sql_str(stem) + ")", correct_col)
 
 
-def _inspect_eval(con: duckdb.DuckDBPyConnection, p: Path, stem: str) -> Source:
+def _inspect_eval(con: duckdb.DuckDBPyConnection, p: Path, stem: str, correct_col: str | None = None) -> Source:
     try:
         zf = zipfile.ZipFile(p)
         names = zf.namelist()
@@ -492,22 +557,11 @@ def _inspect_eval(con: duckdb.DuckDBPyConnection, p: Path, stem: str) -> Source:
         zf.close()
         if not extracted:
             tmp.cleanup()
-    # materialise (the log is small) so the extracted files can go right away
+    # the samples are materialised (_inspect_source), so the extracted files can go right away
     try:
-        con.execute(f"CREATE TEMP TABLE inspect_rows AS {_inspect_rows(samples, _sql_str(model))}")
-    except duckdb.Error as exc:
-        raise duck_error(exc, p.name, "inspect") from None
+        return _inspect_source(con, p, stem, samples, _sql_str(model), correct_col)
     finally:
         tmp.cleanup()
-    rel = _bind(con, "SELECT * FROM inspect_rows", p, "inspect")
-    return Source(
-        rel,
-        con,
-        p.name,
-        stem,
-        "inspect",
-        hints=dict(_INSPECT_HINTS),
-    )
 
 
 def _inspect_extract(zf: zipfile.ZipFile, names: list[str], tmp: str, p: Path) -> str:
@@ -516,7 +570,7 @@ def _inspect_extract(zf: zipfile.ZipFile, names: list[str], tmp: str, p: Path) -
     if "summaries.json" in names:
         zf.extract("summaries.json", tmp)
         target = _sql_str(str(Path(tmp) / "summaries.json"))
-        return f"SELECT s.value AS value FROM read_text({target}) t, json_each(t.content) s"
+        return f"SELECT s.value AS value, {_IN_ORDER} FROM read_text({target}) t, json_each(t.content) s"
     members = [n for n in names if n.startswith("samples/") and n.endswith(".json")]
     if not members:
         members = [n for n in names if n.startswith("_journal/summaries/") and n.endswith(".json")]
@@ -524,10 +578,10 @@ def _inspect_extract(zf: zipfile.ZipFile, names: list[str], tmp: str, p: Path) -
             raise InputFormatError(f"{p.name}: inspect .eval log without samples or summaries")
         zf.extractall(tmp, members)
         target = _sql_str(str(Path(tmp) / "_journal" / "summaries" / "*.json"))
-        return f"SELECT s.value AS value FROM read_text({target}) t, json_each(t.content) s"
+        return f"SELECT s.value AS value, {_IN_ORDER} FROM read_text({target}) t, json_each(t.content) s"
     zf.extractall(tmp, members)
     target = _sql_str(str(Path(tmp) / "samples" / "*.json"))
-    return f"SELECT t.content::JSON AS value FROM read_text({target}) t"
+    return f"SELECT t.content::JSON AS value, row_number() OVER (ORDER BY t.filename) AS i FROM read_text({target}) t"
 
 
 def _bind(con: duckdb.DuckDBPyConnection, sql: str, p: Path, reader: str) -> duckdb.DuckDBPyRelation:

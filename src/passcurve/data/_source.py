@@ -193,7 +193,7 @@ def open_file(path: str | Path, format: str | None = None, correct_col: str | No
     """Open ``path`` as a :class:`Source`: detect the format, hand it to a harness adapter if one fits.
 
     ``correct_col`` (the user's ``--correct-col``) also tells a harness adapter which of the log's metrics (lm_eval,
-    lighteval) holds the verdict; the adapter names that column as the log does."""
+    lighteval) or scorers (inspect) holds the verdict; the adapter names that column as the log does."""
     from . import _harness
 
     p = check_path(path)
