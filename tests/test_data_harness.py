@@ -472,3 +472,44 @@ def test_lighteval_correct_col_picks_the_metric(tmp_path):
     assert {(pid, c) for _, pid, _, c in as_set(got)} == {("q1", 1), ("q2", 0)} and got.meta["metric"] == "qem"
     with pytest.raises(InputFormatError, match=r"no lighteval metric 'acc' .*lighteval metrics in this log: em, qem$"):
         read_counts(p, correct_col="acc")
+
+
+def _big_log(tmp_path: Path, kind: str, n: int = 3000) -> Path:
+    """A log of ``n`` samples, about 1 KB each; sample i is correct unless i % 3 == 0."""
+    pad = "x" * 1000
+    ok = [i % 3 != 0 for i in range(n)]
+    if kind == "inspect":
+        doc: object = {"version": 2, "status": "success", "eval": {"model": "m"}, "samples": [
+            {"id": f"q{i // 4}", "epoch": i % 4 + 1, "input": pad, "scores": {"match": {"value": "C" if c else "I"}}}
+            for i, c in enumerate(ok)]}
+    elif kind == "tau2":
+        doc = {"info": {"agent_info": {"llm": "m"}}, "simulations": [
+            {"task_id": str(i // 4), "trial": i % 4, "reward_info": {"reward": 1.0 if c else 0.0}, "messages": pad}
+            for i, c in enumerate(ok)]}
+    else:  # evalplus
+        doc = {"date": "2024-06-01 10:00", "hash": "x", "eval": {
+            f"T/{t}": [{"base_status": "pass" if ok[4 * t + j] else "fail", "plus_status": "pass", "solution": pad}
+                       for j in range(4)] for t in range(n // 4)}}
+    p = tmp_path / ("eval_results.json" if kind == "evalplus" else f"{kind}.json")
+    p.write_text(json.dumps(doc))
+    return p
+
+
+@pytest.mark.parametrize("kind", ["inspect", "tau2", "evalplus"])
+def test_a_json_log_is_read_without_copying_the_document_per_sample(tmp_path, monkeypatch, kind):
+    # the readers joined json_each laterally, which copies the whole document into every row: a 17 MB inspect log of
+    # 20,000 samples ran out of memory (18.8 GiB). Here a 3 MB log of 3,000 samples under a 256 MB limit (the old
+    # join needed about 3 MB x 3,000)
+    from passcurve.data import _source
+
+    connect = _source.connect
+
+    def limited():
+        con = connect()
+        con.execute("SET memory_limit = '256MB'")
+        return con
+
+    monkeypatch.setattr(_source, "connect", limited)
+    got = read_counts(_big_log(tmp_path, kind))
+    # 3,000 samples, 4 per problem; correct unless the sample's index is a multiple of 3: 2,000 (by construction)
+    assert int(got.n.sum()) == 3000 and int(got.c.sum()) == 2000 and set(got.n.tolist()) == {4}

@@ -373,11 +373,10 @@ def _tau2(con: duckdb.DuckDBPyConnection, p: Path, stem: str) -> Source:
                        'a JSON object with a "simulations" array, or rows with task_id, reward and trial')
     f = _sql_str(str(p))
     reward = number_text("lower(trim(s.value->>'$.reward_info.reward'))")  # '1_0' is no reward of 10
+    sims = _elements(f, "$.simulations", "content->>'$.info.agent_info.llm' AS m")
     sql = (
         "SELECT s.value->>'$.task_id' AS task_id, TRY_CAST(s.value->>'$.trial' AS BIGINT) AS trial, "
-        f"{reward} AS reward, "
-        f"coalesce(t.content->>'$.info.agent_info.llm', {_sql_str(stem)}) AS model "
-        f"FROM read_text({f}) t, json_each(t.content, '$.simulations') s"
+        f"{reward} AS reward, coalesce(s.m, {_sql_str(stem)}) AS model FROM ({sims}) s"
     )
     rel = _bind(con, sql, p, "tau_bench")
     return Source(
@@ -409,8 +408,14 @@ def evalplus_model(p: Path, stem: str) -> str:
 def _evalplus(con: duckdb.DuckDBPyConnection, p: Path, stem: str) -> Source:
     stem = evalplus_model(p, stem)
     f = _sql_str(str(p))
+    # the samples of each task, (task_id, index from 0, value), without a lateral json_each (see _elements)
+    each = (
+        "SELECT task_id, unnest(json_extract(v, '$[*]')) AS value, generate_subscripts(json_extract(v, '$[*]'), 1) - 1 "
+        "AS k FROM (SELECT unnest(json_keys(content, '$.eval')) AS task_id, unnest(json_extract(content, '$.eval.*')) "
+        f"AS v FROM read_text({f}))"
+    )
     sql = (
-        "SELECT t.key AS task_id, s.key::BIGINT AS sample_idx, "
+        "SELECT s.task_id AS task_id, s.k::BIGINT AS sample_idx, "
         # evalplus's own rule for base + extra tests: base_status == plus_status == "pass" (evaluate.py);
         # a base-only run has no plus_status and is judged on base_status alone
         "CASE WHEN s.value->>'$.base_status' IS NULL THEN NULL "
@@ -419,7 +424,7 @@ def _evalplus(con: duckdb.DuckDBPyConnection, p: Path, stem: str) -> Source:
         "ELSE s.value->>'$.base_status' END AS status, "
         "s.value->>'$.base_status' AS base_status, s.value->>'$.plus_status' AS plus_status, "
         "s.value->>'$.solution' AS solution "
-        f"FROM read_text({f}) r, json_each(r.content, '$.eval') t, json_each(t.value) s"
+        f"FROM ({each}) s"
     )
     rel = _bind(con, sql, p, "evalplus")
     return Source(
@@ -432,9 +437,19 @@ def _evalplus(con: duckdb.DuckDBPyConnection, p: Path, stem: str) -> Source:
     )
 
 
-# the rows of ``json_each`` over a file's array, numbered in the array's order (DuckDB's lateral join yields them
-# in reverse): the first sample, the first scorer and the first errored sample are the log's first
-_IN_ORDER = "row_number() OVER (ORDER BY t.filename, TRY_CAST(s.key AS BIGINT)) AS i"
+def _elements(files: str, path: str, doc_cols: str = "") -> str:
+    """SQL of the rows ``(value JSON, i[, doc_cols])`` of the JSON array at ``path`` in each file that
+    ``read_text(files)`` reads; ``i`` numbers them in file and then array order, from 1 (the first sample, the
+    first scorer and the first errored sample are the log's first). ``doc_cols``: more columns, taken once per file.
+
+    Not a lateral ``json_each(content, path)``: DuckDB copies the whole document into each row of that join, so an
+    inspect log of 17 MB with 20,000 samples ran out of memory (18.8 GiB); it also yields the array in reverse."""
+    more = f", {doc_cols}" if doc_cols else ""
+    inner = f"SELECT filename AS f, json_extract(content, {_sql_str(path + '[*]')}) AS l{more} FROM read_text({files})"
+    return (
+        "SELECT * EXCLUDE (f, k, l), row_number() OVER (ORDER BY f, k) AS i FROM "
+        f"(SELECT *, unnest(l) AS value, generate_subscripts(l, 1) AS k FROM ({inner}))"
+    )
 
 
 def _inspect_samples(samples_sql: str, model_sql: str) -> str:
@@ -523,8 +538,7 @@ def _inspect_json(con: duckdb.DuckDBPyConnection, p: Path, stem: str, correct_co
     _require_json_path(con, p, "$.samples", "inspect_ai",
                        'a .eval zip, or a .json eval log: an object with "eval" and a "samples" array')
     f = _sql_str(str(p))
-    samples = (f"SELECT s.value AS value, t.content->>'$.eval.model' AS m, {_IN_ORDER} "
-               f"FROM read_text({f}) t, json_each(t.content, '$.samples') s")
+    samples = _elements(f, "$.samples", "content->>'$.eval.model' AS m")
     return _inspect_source(con, p, stem, samples, "coalesce(S.m, " + _sql_str(stem) + ")", correct_col)
 
 
@@ -570,7 +584,7 @@ def _inspect_extract(zf: zipfile.ZipFile, names: list[str], tmp: str, p: Path) -
     if "summaries.json" in names:
         zf.extract("summaries.json", tmp)
         target = _sql_str(str(Path(tmp) / "summaries.json"))
-        return f"SELECT s.value AS value, {_IN_ORDER} FROM read_text({target}) t, json_each(t.content) s"
+        return _elements(target, "$")
     members = [n for n in names if n.startswith("samples/") and n.endswith(".json")]
     if not members:
         members = [n for n in names if n.startswith("_journal/summaries/") and n.endswith(".json")]
@@ -578,7 +592,7 @@ def _inspect_extract(zf: zipfile.ZipFile, names: list[str], tmp: str, p: Path) -
             raise InputFormatError(f"{p.name}: inspect .eval log without samples or summaries")
         zf.extractall(tmp, members)
         target = _sql_str(str(Path(tmp) / "_journal" / "summaries" / "*.json"))
-        return f"SELECT s.value AS value, {_IN_ORDER} FROM read_text({target}) t, json_each(t.content) s"
+        return _elements(target, "$")
     zf.extractall(tmp, members)
     target = _sql_str(str(Path(tmp) / "samples" / "*.json"))
     return f"SELECT t.content::JSON AS value, row_number() OVER (ORDER BY t.filename) AS i FROM read_text({target}) t"
