@@ -398,6 +398,20 @@ def test_lm_eval_score_metric_needs_a_threshold_named_by_its_field(tmp_path):
     assert {(pid, c) for _, pid, _, c in as_set(got)} == {("0", 1), ("1", 0), ("2", 1)}
 
 
+@pytest.mark.parametrize("fmt", ["jsonl", "json"])
+def test_lm_eval_log_forced_to_generic_rows_with_filters_is_refused(fmt):
+    # `--format jsonl --correct-col exact_match` counted each document's strict-match and flexible-extract rows as two
+    # samples of one problem (the reviewer's gsm8k log: 0.7000, for 0.6 strict and 0.8 flexible)
+    log = H / "pythia-70m" / "samples_gsm8k_2024-05-01T12-00-00.jsonl"
+    with pytest.raises(InputFormatError, match=r"is an lm_eval samples log with 2 filters \(flexible-extract, "
+                                               r"strict-match\) read as jsonl: .*format=lm_eval .*model_col=filter"):
+        read_counts(log, format=fmt, correct_col="exact_match")
+    # the filter as the model: the same counts as the lm_eval reader's, whose model names add the directory
+    got = read_counts(log, format=fmt, correct_col="exact_match", model_col="filter")
+    want = {(m.split(" [")[1].rstrip("]"), pid, n, c) for m, pid, n, c in as_set(read_counts(log))}
+    assert as_set(got) == want
+
+
 def _two_scorers(tmp_path: Path, errored: dict | None = None) -> Path:
     log = json.loads((H / "inspect_log.json").read_text())
     # a second scorer, includes: C on every sample but id "two" epoch 3

@@ -692,3 +692,17 @@ def test_read_answers_refuses_one_id_written_two_ways(tmp_path, verdicts):
     kwargs = {"correct_col": "correct"} if verdicts else {}
     with pytest.raises(PasscurveError, match=r"problem-id column 'problem_id' writes one id two ways, 'p' and 'p '"):
         read_answers(path, **kwargs)
+
+
+def test_vote_refuses_an_lm_eval_log_with_filters_read_as_generic_rows():
+    from pathlib import Path
+
+    from passcurve import InputFormatError
+    from passcurve.data import read_answers
+
+    # read as plain JSONL, a document's strict-match and flexible-extract rows would be two votes of one problem
+    log = Path(__file__).parent / "data" / "harness" / "pythia-70m" / "samples_gsm8k_2024-05-01T12-00-00.jsonl"
+    with pytest.raises(InputFormatError, match=r"lm_eval samples log with 2 filters .*model_col=filter"):
+        read_answers(log, format="jsonl", answer_col="target", correct_col="exact_match")
+    with pytest.raises(InputFormatError, match=r"lm_eval samples log with 2 filters"):
+        read_answers(log, format="jsonl", answer_col="target", gold_col="doc_hash")

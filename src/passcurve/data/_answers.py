@@ -19,6 +19,7 @@ import numpy as np
 from .._counts import models_rows
 from .._errors import PasscurveError
 from ._columns import ALIASES, identifier, is_missing, json_unwrapped, quote
+from ._harness import check_forced
 from ._samples import FALSE_WORDS, TRUE_WORDS, _fmt_row, check_ids, runs_of_ids
 from ._several import (
     PathInput,
@@ -206,6 +207,7 @@ def read_answers(
             )
         return _kept(_tallies_from_verdicts(src, prob, ans, verdict, model_col, attempt_col, models), models)
     model = _pick(src, "model", model_col, ALIASES["model"], "--model-col", required=False, exclude=(prob, ans, gold))
+    check_forced(src, model)
     att = _pick(src, "attempt", attempt_col, ALIASES["attempt"], "--attempt-col", required=False,
                 exclude=(prob, ans, gold, model))
     types = src.types
@@ -417,6 +419,7 @@ def _tallies_from_verdicts(
     from .._errors import MergedAnswersWarning
 
     model = _pick(src, "model", model_col, ALIASES["model"], "--model-col", required=False, exclude=(prob, ans, verdict))
+    check_forced(src, model)
     att = _pick(src, "attempt", attempt_col, ALIASES["attempt"], "--attempt-col", required=False,
                 exclude=(prob, ans, verdict, model))
     ok = _bool_expr(src, verdict, "--correct-col")
@@ -560,6 +563,7 @@ def read_verdicts(
         raise PasscurveError("`--base` and `--strict` name the same column")
     model = _pick(src, "model", model_col, ALIASES["model"], "--model-col", required=False,
                   exclude=(prob, base, strict))
+    check_forced(src, model)
     eb, es = _bool_expr(src, base, "--base"), _bool_expr(src, strict, "--strict")
     _check_bool(src, base, eb, "--base")
     _check_bool(src, strict, es, "--strict")

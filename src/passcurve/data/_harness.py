@@ -116,6 +116,36 @@ def adapt(src: Source, p: Path, correct_col: str | None = None) -> Source:
     return src
 
 
+def note_forced(src: Source) -> None:
+    """A harness log forced to a generic format (``--format jsonl``): note what its adapter would have handled.
+
+    An lm_eval samples log has one row per document *and filter* (strict-match, flexible-extract): read as plain
+    rows, the filters' rows would count as more samples of one problem. :func:`check_forced` refuses that."""
+    cols = {c.lower(): c for c in src.columns}
+    if not (_looks_lm_eval(set(cols)) and "filter" in cols):
+        return
+    try:
+        filters = [str(r[0]) for r in src.query(
+            f"SELECT DISTINCT CAST({_q(cols['filter'])} AS VARCHAR) AS f FROM src ORDER BY f").fetchall()]
+    except duckdb.Error:  # the read proper reports a damaged file
+        return
+    if len(filters) > 1:
+        src.notes["lm_eval_filters"] = (cols["filter"], filters)
+
+
+def check_forced(src: Source, model_col: str | None) -> None:
+    """Refuse an lm_eval log with several filters read as generic rows, unless the filter is the model column."""
+    noted = src.notes.get("lm_eval_filters")
+    if noted is None or model_col == noted[0]:
+        return
+    col, filters = noted
+    raise InputFormatError(
+        f"{src.name} is an lm_eval samples log with {len(filters)} filters ({', '.join(filters)}) read as "
+        f"{src.reader}: each document's row per filter would count as one more sample of the same problem; read it "
+        f"with format=lm_eval (one model per filter), or give the filter as the model: model_col={col}"
+    )
+
+
 def open_harness(
     con: duckdb.DuckDBPyConnection, p: Path, fmt: str, stem: str, *, forced: bool = True,
     correct_col: str | None = None,
@@ -207,7 +237,10 @@ def open_json(
     # not one valid JSON document: newline-delimited JSON in a .json file
     src = Source(_generic(con, p, "jsonl"), con, p.name, stem, "jsonl")
     src.notes["formats_tried"] = ["json", "jsonl"]
-    return src if forced else adapt(src, p, correct_col)
+    if forced:
+        note_forced(src)
+        return src
+    return adapt(src, p, correct_col)
 
 
 # ---------------------------------------------------------------------- adapters

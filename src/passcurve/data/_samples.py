@@ -21,6 +21,7 @@ import numpy as np
 
 from .._counts import Counts, models_mask
 from .._errors import DegenerateDataWarning, PasscurveError, StoppingTimeWarning
+from . import _harness
 from ._columns import (
     WHITESPACE,
     ColumnMap,
@@ -723,6 +724,7 @@ def build_samples(
         if tried:
             raise type(exc)(f"{exc} (formats tried: {', '.join(tried)}; force one with `--format`)") from None
         raise
+    _harness.check_forced(src, cmap.get("model"))
     # identifiers as text (1.1 and 1.10 stay two problems); a counts file's n and c too, so that their spelling is
     # checked (:meth:`Samples._count_value`) before DuckDB's CSV sniffer reads '0x10' as 16. A boolean count column
     # keeps its type, for the error that says how to read the file one sample per row.

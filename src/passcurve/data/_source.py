@@ -240,6 +240,8 @@ def open_file(path: str | Path, format: str | None = None, correct_col: str | No
         src.text_path = p
     if not forced:
         src = _harness.adapt(src, p, correct_col)
+    else:
+        _harness.note_forced(src)
     return src
 
 
