@@ -419,7 +419,9 @@ def one_or_several(files: Path | list[Path]) -> Any:
 
 ProblemCol = Annotated[str | None, typer.Option("--problem-col", help="Column with the problem id (default: detected).")]
 CorrectCol = Annotated[
-    str | None, typer.Option("--correct-col", help="Column with correctness: bool, 0/1, or a score (see --threshold).")
+    str | None,
+    typer.Option("--correct-col", help="Column with correctness: bool, 0/1, or a score (see --threshold); in an "
+                 "lm_eval or lighteval log the metric (acc_norm), in an inspect log the scorer."),
 ]
 ModelCol = Annotated[str | None, typer.Option("--model-col", help="Column with the model name (default: detected).")]
 NCol = Annotated[str | None, typer.Option("--n-col", help="Counts layout: column with samples per problem.")]
