@@ -154,3 +154,29 @@ def test_every_reader_takes_named_files(one_name, reader):
         read([pa, pb])
     kept = read({"codegen": pa, "starcoder": pb}, models=["starcoder"])
     assert set(map(str, kept.model if reader == "answers" else kept["model"])) == {"starcoder"}
+
+
+def test_pooled_runs_keep_the_evidence_of_a_run_that_stopped_at_its_successes(tmp_path):
+    # run 1 stopped each problem at its first success (8 short solved runs, 4 unsolved at the cap of 10), run 2
+    # drew a fixed 10 per problem: the pooled n is a stopping time too, but the merged evidence kept the last file's
+    # entry for the model (not flagged), so check_deviations, which reads it, said nothing
+    stopped = tmp_path / "run1" / "m.csv"
+    stopped.parent.mkdir()
+    stopped.write_text("problem,n,c\n" + "".join(f"p{i},{1 + i % 4},1\n" for i in range(8))
+                       + "".join(f"p{i},10,0\n" for i in range(8, 12)))
+    fixed = tmp_path / "run2" / "m.csv"
+    fixed.parent.mkdir()
+    fixed.write_text("problem,n,c\n" + "".join(f"p{i},10,{i % 3}\n" for i in range(12)))
+    with pytest.warns(StoppingTimeWarning):
+        pooled = read_counts([stopped, fixed], pool=True)
+    st = pooled.meta["stopping_time"]
+    assert st["looks_like_stopping_time"] and st["models"]["m"]["looks_like_stopping_time"]
+    assert st["flagged_models"] == ["m"]
+    report = passcurve.check_deviations(pooled, emit=False)  # it reads this evidence
+    assert [f["flag"] for f in report.to_dict()["flags"]] == ["StoppingTimeWarning"]
+    with pytest.warns(StoppingTimeWarning):  # the order of the files does not matter
+        again = read_counts([fixed, stopped], pool=True)
+    assert again.meta["stopping_time"]["models"]["m"]["looks_like_stopping_time"]
+    # n and c are the sums (hand count: p0 has 1 + 10 samples, 1 + 0 successes)
+    i = list(pooled.problem).index("p0")
+    assert (int(pooled.n[i]), int(pooled.c[i])) == (11, 1)

@@ -181,13 +181,20 @@ def _share(progress: ProgressFn, i: int, total: int) -> ProgressFn:
 
 def _side_by_side(parts: list[Counts]) -> Counts:
     """Counts of disjoint models, concatenated in order; meta keeps each file's and merges the stopping-time
-    evidence (per model, so the union; it looks like a stopping time when any file's does)."""
+    evidence (per model, so the union; it looks like a stopping time when any file's does). A model in several
+    files (pooled runs) keeps the entry of a file where it looks like a stopping time, else the last file's: a run
+    that stopped at its successes makes the pooled n a stopping time too (the last file's entry used to win)."""
     evidence: dict[str, Any] = {"looks_like_stopping_time": False, "models": {}}
     for part in parts:
         st = part.meta.get("stopping_time")
         if isinstance(st, dict):
-            evidence["models"].update(st.get("models", {}))
+            for m, ev in st.get("models", {}).items():
+                if not evidence["models"].get(m, {}).get("looks_like_stopping_time", False):
+                    evidence["models"][m] = ev
             evidence["looks_like_stopping_time"] |= bool(st.get("looks_like_stopping_time", False))
+    flagged = [m for m, ev in evidence["models"].items() if ev.get("looks_like_stopping_time")]
+    if flagged:  # as one file's evidence has it
+        evidence["flagged_models"] = flagged
     meta: dict[str, Any] = {
         "reader": "several files",
         "files": [{"source": part.source, **part.meta} for part in parts],
