@@ -153,6 +153,26 @@ def test_lighteval_details_new_and_old(tmp_path):
     assert sorted((n, c) for _, _, n, c in as_set(old)) == [(1, 1), (2, 1)]
 
 
+def test_lighteval_model_keeps_the_org_of_a_hub_name(tmp_path):
+    # lighteval writes <out>/details/<model_name>/<timestamp>/details_*.parquet with the model's name as given, so a
+    # hub name org/model is two directories (lighteval's "Saving results" docs); the reader kept only the last, and
+    # one model name under two orgs read as one model
+    for org in ("meta-llama", "my-lab"):
+        d = tmp_path / "out" / "details" / org / "Llama-3.1-8B" / "2024-01-01T00-00-00"
+        d.mkdir(parents=True)
+        _lighteval_new(d / "details_lighteval|gsm8k|0_2024-01-01T00-00-00.parquet")
+    files = sorted(tmp_path.glob("out/details/*/*/*/details_*.parquet"))
+    got = read_counts(files)
+    assert list(got.models) == ["meta-llama/Llama-3.1-8B", "my-lab/Llama-3.1-8B"]
+    # a details/<model>/<timestamp> layout keeps its one directory; no details directory: the timestamp's parent
+    one = tmp_path / "x" / "details" / "solo" / "ts"
+    one.mkdir(parents=True)
+    assert list(read_counts(_lighteval_new(one / "details_t.parquet")).models) == ["solo"]
+    bare = tmp_path / "runs" / "m" / "ts"
+    bare.mkdir(parents=True)
+    assert list(read_counts(_lighteval_new(bare / "details_t.parquet")).models) == ["m"]
+
+
 def test_inspect_json_log():
     got = read_counts(H / "inspect_log.json")
     # id 1: C, I, C -> 2 of 3; id "two": C, I, N -> 1 of 3; model from eval.model; epochs are attempts

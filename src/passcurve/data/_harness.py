@@ -351,6 +351,20 @@ def _lm_eval(src: Source, p: Path, correct_col: str | None = None) -> Source:
     return out
 
 
+def lighteval_model(p: Path, default: str) -> str:
+    """The model a lighteval details file names: lighteval writes ``<out>/details/<model>/<timestamp>/details_*.parquet``
+    where ``<model>`` is the model's name as given, so a hub name ``org/model`` is two directories. The model is
+    the path between a ``details`` directory and the timestamp's (``meta-llama/Llama-3.1-8B``: the org was dropped,
+    so one model name under two orgs was one model); without a ``details`` directory two levels up, the timestamp's
+    parent alone, as before; ``default`` (the file stem) for a file not named ``details_*``."""
+    if not p.name.startswith("details_") or not p.parent.parent.name:
+        return default
+    model = p.parent.parent
+    if model.parent.name != "details" and model.parent.parent.name == "details" and model.parent.name:
+        return f"{model.parent.name}/{model.name}"
+    return model.name
+
+
 def _lighteval(src: Source, p: Path, correct_col: str | None = None) -> Source:
     rel = src.relation
     cols = {c.lower(): c for c in rel.columns}
@@ -373,9 +387,7 @@ def _lighteval(src: Source, p: Path, correct_col: str | None = None) -> Source:
     else:
         ex = _q(cols["example"]) if "example" in cols else _q(cols["full_prompt"])
         problem = f"md5(CAST({ex} AS VARCHAR))"
-    base = (
-        p.parent.parent.name if p.name.startswith("details_") and p.parent.parent.name else src.default_model
-    )
+    base = lighteval_model(p, src.default_model)
     own = _free({"model": "model", "problem": "problem_id"}, metric)
     sql = (f"SELECT {_sql_str(base)} AS {_q(own['model'])}, {problem} AS {_q(own['problem'])}, "
            f"{_q(mcol)}.{_q(metric)} AS {_q(metric)} FROM src")
