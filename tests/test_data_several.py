@@ -180,3 +180,33 @@ def test_pooled_runs_keep_the_evidence_of_a_run_that_stopped_at_its_successes(tm
     # n and c are the sums (hand count: p0 has 1 + 10 samples, 1 + 0 successes)
     i = list(pooled.problem).index("p0")
     assert (int(pooled.n[i]), int(pooled.c[i])) == (11, 1)
+
+
+def _stopped_file(path: Path) -> Path:
+    """Counts of one model that stopped each problem at its first success (8 short solved runs, 4 at the cap)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text("problem,n,c\n" + "".join(f"p{i},{1 + i % 4},1\n" for i in range(8))
+                    + "".join(f"p{i},10,0\n" for i in range(8, 12)))
+    return path
+
+
+def test_stopping_time_warning_names_only_kept_models_by_their_given_names(tmp_path):
+    import warnings
+
+    stopped = _stopped_file(tmp_path / "bon.csv")
+    fixed = tmp_path / "fixed.csv"
+    fixed.write_text("problem,n,c\n" + "".join(f"p{i},10,{i % 3}\n" for i in range(12)))
+    # the warning was said while each file was read: about a model the user then left out (`models`) ...
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", StoppingTimeWarning)
+        kept = read_counts([fixed, stopped], models=["fixed"])
+    assert list(kept.models) == ["fixed"]
+    # ... and by the file's stem for a named file ("bon.csv: ... (bon)")
+    with pytest.warns(StoppingTimeWarning) as said:
+        named = read_counts({"mine": stopped, "other": fixed})
+    texts = [str(w.message) for w in said if w.category is StoppingTimeWarning]
+    assert len(texts) == 1 and texts[0].startswith("mine=bon.csv: n looks like a stopping time for 1 model(s) (mine)")
+    assert named.meta["stopping_time"]["flagged_models"] == ["mine"]
+    # unnamed and kept: said once, as one file says it
+    with pytest.warns(StoppingTimeWarning, match=r"^bon\.csv: n looks like a stopping time for 1 model\(s\) \(bon\)"):
+        read_counts([fixed, stopped])

@@ -6,6 +6,7 @@ mapping -> validation queries -> GROUP BY -> :class:`passcurve.Counts`.
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, cast
@@ -13,7 +14,8 @@ from typing import Any, cast
 import numpy as np
 
 from .._counts import Counts
-from ._samples import Samples, build_samples
+from .._errors import StoppingTimeWarning
+from ._samples import Samples, build_samples, warn_stopping_time
 from ._several import PathInput, check_pool, is_one_path, pool_columns, read_several
 from ._source import ProgressFn, open_file
 
@@ -156,9 +158,18 @@ def read_counts(
                                n_col=n_col, c_col=c_col, attempt_col=attempt_col, threshold=threshold,
                                format=format, progress=step, check_duplicates=check_duplicates)
 
-        counts = read_several(path, one, models_of=lambda part: part.models, problems_of=lambda part: part.problem,
-                              combine=_pooled if pool else _side_by_side, pool=pool)
-        return counts if models is None else counts.select_models(models)
+        # each file's StoppingTimeWarning is said once the files are combined: about the models kept (`models`)
+        # and by the names given to them (a named file's model was its stem while it was read)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", StoppingTimeWarning)
+            counts = read_several(path, one, models_of=lambda part: part.models, problems_of=lambda part: part.problem,
+                                  combine=_pooled if pool else _side_by_side, pool=pool)
+        counts = counts if models is None else counts.select_models(models)
+        for part in counts.meta.get("files") or [{"source": counts.source, **counts.meta}]:  # one file: its own meta
+            evidence = part.get("stopping_time")
+            if isinstance(evidence, dict):
+                warn_stopping_time(part["source"], evidence, None if models is None else counts.models, stacklevel=3)
+        return counts
     samples = open_samples(
         cast("str | Path", path),
         problem_col=problem_col,

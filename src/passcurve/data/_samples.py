@@ -814,17 +814,27 @@ def stopping_time_evidence(
     if flagged:
         out["looks_like_stopping_time"] = True
         out["flagged_models"] = flagged
-        steps = sorted({int(out["models"][m]["n_common_step"]) for m in flagged})
-        b = steps[0] if len(steps) == 1 else "B"
-        warnings.warn(
-            f"{source}: n looks like a stopping time for {len(flagged)} model(s) ({', '.join(flagged)}): sampling seems to stop at a success, so n was not fixed "
-            "in advance and unbiased pass@k does not apply as is (see Counts.meta['stopping_time']); if sampling "
-            f"stopped at the first batch of {b} samples with a success, `--stop-batch {b}` (passcurve curve, "
-            f"compare, rank, fit, forecast, backtest, report; design=StopAtSuccess({b})) estimates pass@k without bias",
-            StoppingTimeWarning,
-            stacklevel=4,
-        )
+        warn_stopping_time(source, out, stacklevel=5)
     return out
+
+
+def warn_stopping_time(source: str, evidence: dict[str, Any], keep: Sequence[str] | None = None, *,
+                       stacklevel: int = 2) -> None:
+    """The :class:`StoppingTimeWarning` for ``evidence`` (:func:`stopping_time_evidence`'s result) read from
+    ``source``, about its flagged models (those in ``keep`` only, when given); nothing when none is flagged."""
+    flagged = [m for m in evidence.get("flagged_models", []) if keep is None or m in keep]
+    if not flagged:
+        return
+    steps = sorted({int(evidence["models"][m]["n_common_step"]) for m in flagged})
+    b = steps[0] if len(steps) == 1 else "B"
+    warnings.warn(
+        f"{source}: n looks like a stopping time for {len(flagged)} model(s) ({', '.join(flagged)}): sampling seems to stop at a success, so n was not fixed "
+        "in advance and unbiased pass@k does not apply as is (see Counts.meta['stopping_time']); if sampling "
+        f"stopped at the first batch of {b} samples with a success, `--stop-batch {b}` (passcurve curve, "
+        f"compare, rank, fit, forecast, backtest, report; design=StopAtSuccess({b})) estimates pass@k without bias",
+        StoppingTimeWarning,
+        stacklevel=stacklevel,
+    )
 
 
 # ---------------------------------------------------------------------- progress
