@@ -25,8 +25,8 @@ C2 = pc.Counts.from_arrays([10] * 6, [1, 2, 3, 4, 5, 6], problem=["a", "b", "c"]
         (lambda: pc.pass_at_k(10, 3, 1e20), r"`k` is too large \(got k=1e\+20, max 4.61e\+18\)"),
         (lambda: pc.simulate(problems=5, n=1e30), r"`n` is too large"),
         # forecast's own limit, whether k is just above it or beyond int64 (one message, not two)
-        (lambda: pc.forecast(C, k=1e16), r"`k` must be <= 1e\+12 \(got k=1e\+16\)"),
-        (lambda: pc.forecast(C, k=[100, 1e20]), r"`k` must be <= 1e\+12 \(got k=1e\+20\)"),
+        (lambda: pc.forecast(C, k=1e16), r"`k` must be <= 1e\+15 \(got k=1e\+16\)"),
+        (lambda: pc.forecast(C, k=[100, 1e20]), r"`k` must be <= 1e\+15 \(got k=1e\+20\)"),
         (lambda: pc.plan(C, budget=1e30, k=100), r"`budget` is too large"),
         (lambda: pc.fit_difficulty(C, model=1.5), r"`model` must be one of .* \(got 1.5\)"),
         (lambda: pc.fit_difficulty(C, model=[["beta"]]), r"`model` must be one of"),

@@ -630,8 +630,8 @@ def test_k_for_with_the_scaled_beta_below_its_boundary():
     # with the scale below 1, k_for evaluates the moments up to K = 1e15 (the ceiling), where the Pfaff series needs
     # windows of more than 1e9 terms: it raised "the scaled Beta's moment ... would sum 3.51e+09 terms" (and after 167 s
     # on a larger benchmark); the large-d moment is now a Gauss quadrature. Reference: the forecast at the whole K
-    # around the root (the same fit), which must straddle the target, and the ceiling pass@1e15 below 1 (no problem
-    # has p above the scale, but every p > 0 is eventually solved)
+    # around the root (the same fit), which must straddle the target, and the ceiling 1 (no problem has p above the
+    # scale, but every p > 0 is eventually solved: the law's limit; it read the forecast at 1e15, just below 1)
     rng = np.random.default_rng(3)
     counts = Counts.from_arrays(np.full(200, 300), rng.binomial(300, 0.89 * rng.beta(0.4, 3.0, 200)))
     fit = passcurve.fit_difficulty(counts, "scaled_beta").fits[counts.models[0]]["scaled_beta"]
@@ -640,7 +640,7 @@ def test_k_for_with_the_scaled_beta_below_its_boundary():
     f = passcurve.forecast(counts, [math.floor(r.k), math.ceil(r.k)], method="scaled_beta", n_resamples=0, rng=0)
     below, above = f.pass_at_k[0]
     assert below < 0.8 <= above
-    assert r.reachable and r.low <= r.k <= r.high and 0.99 < r.ceiling < 1
+    assert r.reachable and r.low <= r.k <= r.high and r.ceiling == 1.0
 
 
 def test_one_problem_is_flagged_as_degenerate():
@@ -662,3 +662,50 @@ def test_k_for_with_the_scaled_beta_rounds_up_to_the_first_whole_k():
     below, above = f.pass_at_k[0]
     assert below < 0.8 <= above
     assert r.observed_k is not None and 0.5 < r.k / r.observed_k < 2
+
+
+def test_k_for_beyond_the_search_limit_is_not_called_never():
+    # 25 problems always solved, 25 never (user review): least squares' exponent is ~0, so the combination stays at
+    # 0.5 up to K = 1e15 while its limit (the ceiling, a weighted sum of the candidates' limits) is above it (it was
+    # reported as 2/3 and 0.55 called unreachable without a word). The search ends below the target, so k is inf, but
+    # the note must say it would be reached beyond, not that it never is (never: the ceiling test below)
+    cnt = Counts.from_arrays([100] * 50, [100] * 25 + [0] * 25, problem=[f"p{i}" for i in range(50)])
+    res = forecast(cnt, [10**3, 10**15], rng=0)
+    assert res.pass_at_k[0, -1] == pytest.approx(0.5, abs=1e-3)  # forecast at 1e15: K up to 1e15 is accepted
+    r = res.k_for(0.55)
+    assert not r.reachable and r.k == np.inf and r.ceiling > 0.55
+    assert r.note is not None and r.note.startswith("not reached by K = 1e15") and "reached beyond" in r.note
+
+
+def test_forecast_at_the_k_that_k_for_found_reaches_the_target():
+    # k_for solves forecast(K) = target up to 1e15; forecast accepted K only up to 1e12, so a K of 3e13 could not be
+    # looked at. Now the point forecast at k_for's K (rounded up to a whole K) is the target, to the solver's tolerance
+    bench = passcurve.simulate(problems=150, n=200, models=[ModelSpec("m", alpha=0.08, beta=3.0)], rng=3).counts
+    res = forecast(bench, [10**4], method="beta", rng=0)
+    r = res.k_for(0.9)
+    assert r.reachable and r.k > 1e12, r.k  # a heavy tail: the target lies beyond the old limit
+    at = forecast(bench, [int(np.ceil(r.k)), 10**15], method="beta", rng=0)
+    assert at.pass_at_k[0, 0] == pytest.approx(0.9, abs=1e-4)
+
+
+def test_k_for_ceiling_is_the_limit_of_the_law():
+    # the ceiling was the forecast at K = 1e15, which a heavy tail is far from: a Beta (no impossible problems,
+    # limit 1) fitted to alpha = 0.08 data read about 0.94 there, so a target of 0.97 was "unreachable: the fit
+    # plateaus (impossible problems)". Now the ceiling is the limit: 1 for a Beta, and for the zero-inflated Beta's
+    # empirical-Bayes mean 1 - (1/N) sum over unsolved problems of pi0 / (pi0 + (1 - pi0) B(a, b + n)/B(a, b)), the
+    # posterior probability that an unsolved problem is impossible (Bayes' rule with the fitted law; closed form)
+    heavy = passcurve.simulate(problems=150, n=200, models=[ModelSpec("m", alpha=0.08, beta=3.0)], rng=3).counts
+    r = forecast(heavy, [10**15], method="beta", rng=0)
+    assert r.pass_at_k[0, 0] < 0.97
+    far = r.k_for(0.97)
+    assert far.ceiling == 1.0 and not far.reachable and "reached beyond" in far.note
+    demo = passcurve.simulate(rng=0).counts.select("chat-7b")
+    z = forecast(demo, [10**15], method="zi_beta", rng=0)
+    p = z.to_dict()["fits"][0]["fits"]["zi_beta"]["params"]
+    pi0, a, b = p["impossible"], p["alpha"], p["beta"]
+    n0 = demo.n[demo.c == 0]
+    fail = pi0 + (1 - pi0) * np.exp(special.betaln(a, b + n0) - special.betaln(a, b))
+    limit = 1 - np.sum(pi0 / fail) / len(demo)
+    top = z.k_for(0.99)
+    assert top.ceiling == pytest.approx(limit, rel=1e-12) and not top.reachable and top.note is None
+    assert z.pass_at_k[0, 0] == pytest.approx(limit, abs=1e-5)  # at 1e15 the Beta part has all but reached it

@@ -347,11 +347,26 @@ class _Candidate:
             out[b] = self.predict(K, theta=self.refit(self.n[idx], self.c[idx], None if self.w is None else self.w[idx]))
         return out
 
-    def sup(self, theta: np.ndarray | None = None) -> float:
-        """lim_{K->inf} of the forecast (1 - impossible mass)."""
+    def sup(self) -> float:
+        """lim_{K->inf} of the forecast: 1 less the mass the law puts on impossible problems (p = 0). For the
+        population, 1 - pi0; for the empirical-Bayes mean over this benchmark's problems, 1 less the mean posterior
+        probability of p = 0, which is pi0 / E[(1-p)^n_i] for an unsolved problem (mass at 0 keeps (1-p)^K = 1 for
+        every K) and 0 for a solved one. It was the forecast at K = 1e15, which a heavy tail is still far from (a Beta
+        with alpha = 0.08 reads 0.94 there against its limit 1), so k_for called targets "unreachable (impossible
+        problems)" that the law reaches beyond 1e15."""
         if self.method == "least_squares":
             return 1.0
-        return float(self.predict(np.array([1e15]), theta=theta)[0])
+        f = self._model()
+        pi0 = f.impossible_mass_
+        if pi0 <= 0.0:
+            return 1.0
+        if not self.eb:
+            return 1.0 - pi0
+        unsolved = self.pc == 0
+        if not unsolved.any():  # a solved problem is not impossible
+            return 1.0
+        fail = 1.0 - f.pass_at_k(self.pn[unsolved].astype(np.float64))  # E[(1-p)^n] under the fitted law
+        return float(1.0 - (self.pw[unsolved] @ np.minimum(pi0 / fail, 1.0)) / self.pw.sum())
 
 
 # ----------------------------------------------------------------------------------------
@@ -479,7 +494,9 @@ class ForecastResult:
 
 @dataclass(frozen=True)
 class KForResult:
-    """K needed for a target pass_D@K (``k`` is inf and ``reachable`` False when unattainable; null in ``to_dict()``).
+    """K needed for a target pass_D@K (``k`` is inf and ``reachable`` False when the forecast does not reach it by
+    K = 10^15, the largest K solved for; null in ``to_dict()``). ``ceiling`` is the forecast's limit as K grows: a
+    target at or above it is never reached (impossible problems), one below it only beyond 10^15 (``note`` says so).
 
     ``observed_k``: the smallest k at which the data's own estimate of pass_D@k reaches the
     target, when it does so within the data (k <= min n, or a stop design's largest estimable
@@ -549,7 +566,7 @@ def _forecast_iv(counts: Any, k: Any, method: str, confidence_level: Any, n_resa
     """The arguments checked, with auto's defaults filled in (cv_resamples 10, combination "inverse_mse"), which
     another method refuses to be given (:func:`check_unused`)."""
     check_counts_object(counts)
-    ks = np.unique(as_int_array(k, "k", minimum=1, maximum=10**12).ravel())
+    ks = np.unique(as_int_array(k, "k", minimum=1, maximum=10**15).ravel())
     check_choice(method, "method", FORECAST_METHODS)
     check_choice(scope, "scope", ("benchmark", "population"), quoted=True)
     if method != "auto":
@@ -972,12 +989,18 @@ def _k_for_state(res: ForecastResult, target: float, model: str | None) -> KForR
         return float(np.exp(optimize.brentq(lambda lk: fun(np.exp(lk)) - t, 0.0, np.log(hi), xtol=1e-6)))
 
     kk = solve(curve, ceiling)
+    # below the ceiling (the laws' limit as K -> inf) but not reached by the search's end: reached only beyond
+    # K = 10^15 (a Beta's target 0.999999 near 2.6e21; a least-squares exponent near 0 far beyond), which is not
+    # "never": said in the note, as the ceiling alone read as a contradiction (ceiling 0.667, target 0.55 unreachable)
+    beyond = (None if np.isfinite(kk) or ceiling <= t else
+              f"not reached by K = 1e15, the largest K solved for: the forecast there is {curve(1e15):.4g}, below the "
+              f"target, though its limit as K grows is {ceiling:.4g} (the target would be reached beyond)")
 
     def result(low: float, high: float, note: str | None = None) -> KForResult:
         return KForResult(
             model=res.models[i], target=t, k=kk, low=low, high=high, reachable=bool(np.isfinite(kk)),
             ceiling=ceiling, method=res.method, confidence_level=res.confidence_level,
-            observed_k=_observed_k(t, *data), note=note,
+            observed_k=_observed_k(t, *data), note=note if note is not None else beyond,
         )
 
     n_, c_ = data[0], data[1]
