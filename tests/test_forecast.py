@@ -648,6 +648,12 @@ def test_one_problem_is_flagged_as_degenerate():
     with pytest.warns(passcurve.DegenerateDataWarning, match=r"one problem; a difficulty distribution cannot be fitted"):
         res = forecast(Counts.from_arrays([100], [7]), [10, 1000], method="beta", n_resamples=5, rng=0)
     assert any("one problem" in w for w in res.warnings)
+    # both ends of the interval are numbers: the data's floor (an analytic interval, undefined on one problem: NaN)
+    # made the lower end NaN beside an upper end of 1 (second user review: pass_at_k 1.0, low NaN, high 1.0)
+    with pytest.warns(passcurve.DegenerateDataWarning):
+        one = forecast(Counts.from_arrays([100], [30]), [1000, 10**9], rng=0)
+    assert np.isfinite(one.low).all() and np.isfinite(one.high).all()
+    assert (one.low <= one.pass_at_k).all() and (one.pass_at_k <= one.high).all()
 
 
 def test_k_for_with_the_scaled_beta_rounds_up_to_the_first_whole_k():

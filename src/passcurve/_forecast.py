@@ -925,7 +925,8 @@ def forecast(
         # pass_D@K >= pass_D@k_obs: the data's own lower limit there bounds the lower end (a normal interval with a
         # large law-error component ran below it: BoN's Llama 3 8B IT read [0.36, 1] at K = 100 with pass@60 >= 0.77)
         k_obs, floor = _observed_floor(sub, design, cl)
-        lo = np.where(K >= k_obs, np.maximum(lo, np.minimum(floor, point)), lo)
+        if np.isfinite(floor):  # one problem has no analytic interval (NaN), which made the lower end NaN too
+            lo = np.where(K >= k_obs, np.maximum(lo, np.minimum(floor, point)), lo)
         if (c == 0).all():  # nothing solved: the data rule out no pass@K down to 0, nor up to 1 beyond them
             lo = np.zeros(K.size)
             hi = np.where(K > float(np.min(n)), 1.0, hi)
