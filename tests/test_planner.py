@@ -13,6 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy import special
 
+import passcurve
 from passcurve import (
     Counts,
     PasscurveError,
@@ -559,6 +560,18 @@ def test_variance_optimal_fills_the_next_tier_when_the_first_is_capped():
     # without a cap the two heavy problems take everything, as the rule says
     res = plan(n=[10] * 12, c=[0, 0] + [5] * 10, budget=50, k=10_000, method="variance-optimal", rng=0)
     assert res.additional.tolist() == [25, 25] + [0] * 10
+
+
+def test_a_budget_max_n_cannot_hold_is_said():
+    # 5 problems at n = 10 with max_n = 20 hold 50 more samples: a budget of 1,000 placed 50 without a word, the
+    # shortfall visible only in summary['new_samples'] (second user review)
+    with pytest.warns(passcurve.PasscurveWarning, match=r"50 of the budget's 1,000 samples could be placed; every "
+                                                        r"other problem is at max_n=20 or has weight 0"):
+        res = plan(n=[10] * 5, c=[1, 2, 3, 0, 5], budget=1000, k=100, max_n=20, rng=0)
+    assert res.additional.tolist() == [10] * 5 and any("could be placed" in w for w in res.warnings)
+    with warnings.catch_warnings():  # a budget that fits: nothing said
+        warnings.simplefilter("error", passcurve.PasscurveWarning)
+        plan(n=[10] * 5, c=[1, 2, 3, 0, 5], budget=40, k=100, max_n=20, rng=0)
 
 
 def test_planner_ids_that_read_as_integers_are_not_positions():
