@@ -137,6 +137,11 @@ def test_warnings():
     with pytest.warns(DroppedProblemsWarning, match="n < 8"):
         res = dead_groups(Counts.from_arrays(n, c, model="m"), [8])
     assert res.problems[0, 0] == 2
+    # several G: the warning named the first G only, so G = 200 (no problem left, observed NaN) went unsaid
+    with pytest.warns(DroppedProblemsWarning, match=r"1 of 3 problems have n < 8 .* at G=8 \(and 3 of 3 at G=200: "
+                                                    r"none left, so no observed fraction there\)"):
+        res = dead_groups(Counts.from_arrays(n, c, model="m"), [8, 200])
+    assert res.problems[0].tolist() == [2, 0] and np.isnan(res.observed[0, 1])
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         with pytest.warns(DegenerateDataWarning, match="never solved"):

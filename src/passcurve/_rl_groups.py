@@ -468,10 +468,13 @@ def dead_groups(
         short = (~ok).sum(axis=0)
         if short.any():
             j = int(np.flatnonzero(short)[0])
+            last = int(np.argmax(short))  # the most left out (problems with n < G only grow with G)
+            more = ("" if last == j else f" (and {int(short[last])} of {n.size} at G={int(gs[last])}"
+                    + (": none left, so no observed fraction there)" if short[last] == n.size else ")"))
             warn(
                 DroppedProblemsWarning,
                 f"{m}: {int(short[j])} of {n.size} problems have n < {int(gs[j])} samples and are left out of the "
-                f"observed dead fraction at G={int(gs[j])}",
+                f"observed dead fraction at G={int(gs[j])}{more}",
             )
         rate = float(mean_rate[i])
         ind[i] = dead_group_fraction(rate, gs)
