@@ -1538,3 +1538,13 @@ def test_scaled_beta_between_whole_k_is_interpolated_not_a_truncated_series():
                                      limit=200, points=[1e-8, 1e-4, 1e-2])[0]
             assert v == pytest.approx(ref, abs=1e-9 if K == round(K) else 1.2e-3)
             assert v <= ref + 1e-9  # the chord of the convex log M lies above it: pass@K from below
+
+
+def test_difficulty_fits_are_indexed_by_benchmark_model():
+    # fits["M"] raised "TypeError: 'DifficultyFits' object is not subscriptable" (second user review); it is
+    # fits.fits["M"], and an unknown name is the one-line error listing the models
+    cnt = Counts.from_arrays([20] * 6, [1, 4, 9, 2, 0, 7], model=["A"] * 3 + ["B"] * 3, problem=["p", "q", "r"] * 2)
+    fits = fit_difficulty(cnt, "beta")
+    assert fits["B"] is fits.fits["B"] and fits["B"]["beta"].params_ == fits.fits["B"]["beta"].params_
+    with pytest.raises(PasscurveError, match=r"^unknown model 'C'; models present: A, B"):
+        fits["C"]

@@ -2843,6 +2843,11 @@ class DifficultyFits:
     def models(self) -> tuple[str, ...]:
         return tuple(self.fits)
 
+    def __getitem__(self, model: str) -> dict[str, DifficultyModel]:
+        """``fits[model]``: one benchmark model's fitted laws, by difficulty model (``fits["M"]["beta"]``); an unknown
+        name is the error listing the models present."""
+        return self.fits[self.models[pick_model(self.models, self._benchmark_model(model))]]
+
     def _benchmark_model(self, model: Any) -> Any:
         """``model`` (a benchmark model's name), or the error for a difficulty model's name passed in its
         place."""
