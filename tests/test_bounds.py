@@ -126,7 +126,9 @@ def test_observed_and_shape_of_the_result() -> None:
     assert np.all((res.low[inside] <= res.observed[inside]) & (res.observed[inside] <= res.high[inside]))
     d = res.to_dict()
     assert len(d["bounds"]) == 8 and d["confidence_level"] == 0.95
-    assert list(res.to_frame().columns) == ["model", "k", "low", "high", "observed"]
+    # each row says its band's level (0.95 here, 0.8 for forecast's intervals: second user review)
+    assert list(res.to_frame().columns) == ["model", "k", "low", "high", "observed", "confidence_level"]
+    assert (res.to_frame()["confidence_level"] == 0.95).all()
     assert len(res.plot().data) == 2
 
 

@@ -95,6 +95,8 @@ def test_auto_forecast_shape_weights_and_truth(bench):
     assert set(d) >= {"forecasts", "fits"}
     assert set(d["forecasts"][0]) == {"model", "k", "pass_at_k", "low", "high", "method", "observed"}
     assert len(res.to_frame()) == 6 and res.plot().data
+    # each row says its interval's level (0.8 here, 0.95 for extrapolation_bounds: second user review)
+    assert (res.to_frame()["confidence_level"] == 0.8).all() and res.confidence_level == 0.8
 
 
 def test_k_for_reachable_and_unreachable(bench):

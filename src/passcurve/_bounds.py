@@ -259,8 +259,11 @@ class BoundsResult:
 
     def to_frame(self) -> Any:
         """pandas DataFrame, one row per (model, k): columns ``model``, ``k``, ``low``, ``high``,
-        ``observed``."""
-        return records_frame(self.to_dict()["bounds"])
+        ``observed``, and ``confidence_level`` (the band's level: 0.95 by default here, 0.8 in
+        :func:`passcurve.forecast`, so a frame carries its own)."""
+        frame = records_frame(self.to_dict()["bounds"])
+        frame["confidence_level"] = float(self.confidence_level)
+        return frame
 
     def plot(self) -> Any:
         """The range of pass_D@K against K (log axis), one band per model.

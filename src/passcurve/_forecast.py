@@ -450,8 +450,11 @@ class ForecastResult:
 
     def to_frame(self) -> Any:
         """pandas DataFrame of ``forecasts``: columns ``model``, ``k``, ``pass_at_k``, ``low``, ``high``,
-        ``method``, ``observed``."""
-        return records_frame(self.to_dict()["forecasts"])
+        ``method``, ``observed``, and ``confidence_level`` (the interval's level: 0.8 by default here, 0.95 in
+        :func:`passcurve.extrapolation_bounds`, so a frame carries its own)."""
+        frame = records_frame(self.to_dict()["forecasts"])
+        frame["confidence_level"] = float(self.confidence_level)
+        return frame
 
     def plot(self) -> Any:
         """Forecast with its interval band against K (log axis), one line per model.
