@@ -211,3 +211,20 @@ def test_group_size_needed_json_is_int_or_null():
     assert type(need["independent"]) is int and type(need["fitted"]) is int
     assert all(v is None for v in never.to_dict()["models"][0]["group_size_needed"].values())
     json.dumps(never.to_dict(), allow_nan=False)
+
+
+def test_json_says_why_a_group_size_is_null():
+    # null meant both "not reached within the samples" (observed, NaN) and "never" (a zero-inflated fit whose
+    # impossible mass alone keeps the live fraction below the target, inf); the text output told them apart, the
+    # JSON did not (second user review)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        cnt = Counts.from_arrays([20] * 40, [0] * 20 + [1] * 10 + [5] * 10, model="m")
+        res = dead_groups(cnt, [4, 16], difficulty="zi_beta", target_live=0.99)
+    need = res.group_size_needed
+    d = res.to_dict()["models"][0]
+    assert json.loads(json.dumps(d)) == d
+    why = {"never" if np.isinf(v[0]) else "not reached within the samples" for v in need.values() if not np.isfinite(v[0])}
+    assert set(d["group_size_not_found"].values()) == why == {"never", "not reached within the samples"}
+    assert all(d["group_size_needed"][k] is None for k in d["group_size_not_found"])
+    assert all(d["group_size_needed"][k] is not None for k in set(need) - set(d["group_size_not_found"]))

@@ -266,7 +266,7 @@ class DeadGroupsResult:
         Smallest G whose live fraction reaches ``target_live``: "observed" (searched over
         G <= smallest n, NaN if not reached there), "independent", "fitted" (inf if never,
         e.g. a zero-inflated fit whose impossible mass alone exceeds 1 - target). ``to_dict()`` gives each
-        as an int, or null where it is NaN or inf.
+        as an int, or null where it is NaN or inf, and says which in ``group_size_not_found``.
     warnings : tuple of str
     """
 
@@ -289,8 +289,9 @@ class DeadGroupsResult:
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready: ``models``, one record per model (``model``, ``mean_rate``, ``fit``, ``target_live``,
-        ``group_size_needed`` and ``groups``, per G: ``group_size``, ``observed_dead``, ``independent_dead``,
-        ``fitted_dead``, ``observed_live``, ``problems``)."""
+        ``group_size_needed`` (null where there is none), ``group_size_not_found`` (for each null there: "never",
+        or "not reached within the samples" for the observed size beyond the smallest n) and ``groups``, per G:
+        ``group_size``, ``observed_dead``, ``independent_dead``, ``fitted_dead``, ``observed_live``, ``problems``)."""
         out = []
         for i, m in enumerate(self.models):
             rows = []
@@ -317,6 +318,10 @@ class DeadGroupsResult:
                     },
                     "target_live": self.target_live,
                     "group_size_needed": {k: _json_int(v[i]) for k, v in self.group_size_needed.items()},
+                    # why a null above is null: both read null in JSON (NaN and inf), and the text output tells them
+                    # apart ("not reached" / "never")
+                    "group_size_not_found": {k: ("never" if np.isinf(v[i]) else "not reached within the samples")
+                                             for k, v in self.group_size_needed.items() if not np.isfinite(v[i])},
                     "groups": rows,
                 }
             )
