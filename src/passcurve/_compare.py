@@ -50,6 +50,7 @@ from ._validation import (
     as_int_array,
     check_choice,
     check_confidence_level,
+    check_k_le_min_n,
     check_k_le_n,
     check_positive_int,
     check_rng,
@@ -256,10 +257,7 @@ def _check_k_estimable(sub: Counts, ks: np.ndarray, metric: str, design: Any) ->
                 f"unsolved at n={fmt(unsolved.min())}); give the design's cap"
             )
         return
-    bad = ks > sub.n.min()
-    if bad.any():
-        i = int(np.argmin(sub.n))
-        check_k_le_n(sub.n[i : i + 1], ks[bad][:1], problem=sub.problem[i : i + 1], model=sub.model[i : i + 1])
+    check_k_le_min_n(sub.n, ks, sub.problem, sub.model)
 
 
 def _compare_iv(

@@ -25,7 +25,7 @@ from ._validation import (
     check_counts,
     check_flag,
     check_k_gt_n,
-    check_k_le_n,
+    check_k_le_min_n,
     check_tau,
     check_weights,
     fmt,
@@ -337,11 +337,7 @@ def _curve_iv(counts: Any, k: Any, k_gt_n: str, metrics: Any, design: Any = None
         ks = as_int_array(k, "k", minimum=1).ravel()
         ks = np.unique(ks)
         if k_gt_n == "raise" and design is None:
-            bad = ks > counts.n.min()
-            if bad.any():
-                i = int(np.argmin(counts.n))
-                check_k_le_n(counts.n[i : i + 1], ks[bad][:1], problem=counts.problem[i : i + 1],
-                             model=counts.model[i : i + 1])
+            check_k_le_min_n(counts.n, ks, counts.problem, counts.model)
     return counts, ks, metrics, design, tau
 
 

@@ -64,7 +64,7 @@ from ._validation import (
     check_confidence_level,
     check_flag,
     check_k_gt_n,
-    check_k_le_n,
+    check_k_le_min_n,
     check_positive_int,
     check_rng,
     check_tau,
@@ -576,11 +576,7 @@ def _curve_intervals_iv(
     else:
         ks = np.unique(as_int_array(k, "k", minimum=1).ravel())
         if k_gt_n == "raise" and design is None:
-            bad = ks > counts.n.min()
-            if bad.any():
-                i = int(np.argmin(counts.n))
-                check_k_le_n(counts.n[i : i + 1], ks[bad][:1], problem=counts.problem[i : i + 1],
-                             model=counts.model[i : i + 1])
+            check_k_le_min_n(counts.n, ks, counts.problem, counts.model)
     cl = _cluster_ids(counts, cluster)
     if method == "cluster" and cl is None:
         raise PasscurveError('method "cluster" needs cluster ids: pass `cluster=` or build Counts with `cluster=`')

@@ -27,6 +27,7 @@ __all__ = [
     "check_flag",
     "check_counts",
     "check_k_le_n",
+    "check_k_le_min_n",
     "check_probability",
     "check_rng",
     "seed_of",
@@ -399,23 +400,26 @@ def own_range_top(n: np.ndarray, model: np.ndarray) -> int:
     return int(own_range_ends(n, model).max())
 
 
-def check_k_le_n(n: np.ndarray, k: np.ndarray, *, problem: Any = None, model: Any = None) -> None:
-    """Raise the canonical k > n error. ``problem`` / ``model``: ids aligned with ``n`` (one per problem), so that
-    the message names the problem (and its model) whose n is too small."""
+def check_k_le_n(n: np.ndarray, k: np.ndarray, *, where: str = "") -> None:
+    """Raise the canonical k > n error; ``where`` is said after the numbers (which problem has that n)."""
     over = k > n
     if over.any():
         nb, kb = np.broadcast_arrays(n, k)
         i = np.flatnonzero(over.ravel())[0]
-        where = ""
-        if problem is not None:
-            j = np.unravel_index(i, nb.shape)[-1] if nb.ndim else 0
-            owner = "" if model is None else f" of model {str(np.asarray(model, dtype=object)[j])!r}"
-            where = (f"; problem {str(np.asarray(problem, dtype=object)[j])!r}{owner} has "
-                     f"{fmt(nb.ravel()[i])} sample{'' if nb.ravel()[i] == 1 else 's'}")
         raise PasscurveError(
             f"`k` must be an integer in [1, n] (got k={fmt(kb.ravel()[i])}, n={fmt(nb.ravel()[i])}){where}; "
             "no unbiased estimator exists for k > n"
         )
+
+
+def check_k_le_min_n(n: np.ndarray, ks: np.ndarray, problem: np.ndarray, model: np.ndarray) -> None:
+    """Every k in ``ks`` at most every problem's n (``problem``/``model``: the ids aligned with ``n``); else the
+    canonical k > n error for the smallest such k, naming the problem (and its model) with the smallest n."""
+    bad = ks > n.min()
+    if bad.any():
+        i = int(np.argmin(n))
+        check_k_le_n(n[i : i + 1], ks[bad][:1], where=f"; problem {str(problem[i])!r} of model {str(model[i])!r} has "
+                                                      f"{fmt(n[i])} sample{'' if n[i] == 1 else 's'}")
 
 
 def check_probability(x: Any, name: str, *, low: float = 0.0, high: float = 1.0,
