@@ -7,7 +7,7 @@ from typing import Any
 import numpy as np
 
 __all__ = ["brief_repr", "long_frame", "records_frame", "frame_html", "pandas_module", "json_safe", "level_label", "metric_name", "METRIC_NAMES",
-           "how_many"]
+           "how_many", "metric_label"]
 
 
 def json_safe(x: Any) -> Any:
@@ -35,6 +35,12 @@ METRIC_NAMES = {"pass_at_k": "pass@k", "pass_pow_k": "pass^k", "naive_pass_at_k"
 def metric_name(metric: str) -> str:
     """'pass_pow_k' -> 'pass^k' (a name not listed keeps its spelling)."""
     return METRIC_NAMES.get(metric, metric)
+
+
+def metric_label(metric: str, tau: float | None = None) -> str:
+    """The metric as a title or column names it, with G-pass@k's threshold when it is one (without it the number is
+    ambiguous): 'G-pass@k (τ = 0.5)'."""
+    return metric_name(metric) + (f" (τ = {tau:g})" if metric == "g_pass_at_k" and tau is not None else "")
 
 
 def how_many(count: Any, noun: str) -> str:

@@ -15,7 +15,7 @@ from .._compare import COMPARE_METHODS
 from .._compare import compare as run_compare
 from .._counts import Counts
 from .._errors import PasscurveError, StoppingTimeWarning
-from .._results import level_label, metric_name
+from .._results import level_label, metric_label
 from .._uncertainty import INTERVAL_METRICS, curve_intervals
 from ._app import (
     NO_READ,
@@ -161,7 +161,7 @@ def add_intervals(
 def render_compare(res: Any) -> None:
     d = res.to_dict()
     title = (
-        f"{res.model_a} - {res.model_b}: {_metric_label(res)}, "
+        f"{res.model_a} - {res.model_b}: {metric_label(res.metric, res.tau)}, "
         f"{'paired' if res.paired else 'UNPAIRED'}, interval {res.method}, test {res.test}"
         + ("" if res.design is None else f"; {res.design} design")
     )
@@ -181,16 +181,14 @@ def render_compare(res: Any) -> None:
     out.print(t)
 
 
-def _metric_label(res: Any) -> str:
-    """The metric as the tables name it, with G-pass@k's threshold (without it the number is ambiguous)."""
-    tau = getattr(res, "tau", None)
-    return metric_name(res.metric) + ("" if tau is None else f" (τ = {tau:g})")
 
 
-def _check_tau(tau: float | None, metric: str) -> None:
-    """`--tau` is G-pass@k's threshold; with another metric it would be ignored, and the table would not say so."""
-    if tau is not None and metric != "g_pass_at_k":
-        raise PasscurveError(f"`--tau` goes with `--metric g_pass_at_k` (got --metric {metric})")
+def check_tau_option(tau: float | None, metric: str | None) -> None:
+    """`--tau` is G-pass@k's threshold; with another metric it would be ignored, and the table would not say so.
+    ``metric``: the `--metric` given (comma-separated names where a command takes several; None when not given)."""
+    if tau is not None and (metric is None or "g_pass_at_k" not in [m.strip() for m in metric.split(",")]):
+        raise PasscurveError("`--tau` goes with `--metric g_pass_at_k`"
+                             + (f" (got --metric {metric})" if metric is not None else " (G-pass@k's threshold)"))
 
 
 @command("compare")
@@ -218,7 +216,7 @@ def compare_cmd(
         raise PasscurveError(f"`--metric` must be one of {', '.join(INTERVAL_METRICS)} (got {metric!r})")
     if method not in COMPARE_METHODS:
         raise PasscurveError(f"`--method` must be one of {', '.join(COMPARE_METHODS)} (got {method!r})")
-    _check_tau(tau, metric)
+    check_tau_option(tau, metric)
     ks = parse_int_list(k, "--k")
     counts = load_with_clusters(file, cluster_col, acted_on(design), **read)
     with collect_warnings(show=True, acted_on=acted_on(design)):
@@ -263,7 +261,7 @@ def rank_cmd(
     design = design_from(stop_batch, cap)
     if metric not in INTERVAL_METRICS:
         raise PasscurveError(f"`--metric` must be one of {', '.join(INTERVAL_METRICS)} (got {metric!r})")
-    _check_tau(tau, metric)
+    check_tau_option(tau, metric)
     ks = parse_int_list(k, "--k")
     counts = load_with_clusters(file, cluster_col, acted_on(design), **read)
     with collect_warnings(show=True, acted_on=acted_on(design)):
@@ -274,7 +272,7 @@ def rank_cmd(
         return
     lvl = level_label(res.confidence_level)
     for j, kk in enumerate(res.k):
-        label = _metric_label(res)
+        label = metric_label(res.metric, res.tau)
         t = Table(title=f"{label} at k={int(kk)}: {res.problems} shared problems, "
                         f"{lvl} simultaneous rank intervals", title_justify="left")
         for col, just in (("rank", "right"), ("model", "left"), ("score", "right"), (f"{lvl} interval", "right"),

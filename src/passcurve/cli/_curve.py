@@ -13,7 +13,7 @@ from rich.table import Table
 from .._curves import CURVE_METRICS, default_top, with_own_ends
 from .._curves import curve as compute_curve
 from .._errors import PasscurveError
-from .._results import how_many, level_label, metric_name
+from .._results import how_many, level_label, metric_label
 from .._simulate import simulate as run_simulation
 from ..data import write_counts, write_table
 from ._app import (
@@ -38,6 +38,7 @@ from ._compare import (  # noqa: E402
     StopBatch,
     acted_on,
     add_intervals,
+    check_tau_option,
     design_from,
     load_with_clusters,
 )
@@ -64,7 +65,7 @@ def render_curve_table(res) -> None:  # type: ignore[no-untyped-def]
         t = Table(title=title, title_justify="left")
         t.add_column("k", justify="right")
         for name in res.values:
-            t.add_column(metric_name(name) + (f" (τ = {res.tau:g})" if name == "g_pass_at_k" else ""), justify="right")
+            t.add_column(metric_label(name, res.tau), justify="right")
             if name in res.intervals:
                 # a bound such as 1.851e-10 never loses digits to an ellipsis: the cell wraps at its comma
                 t.add_column(f"{level_label(res.confidence_level or 0.95)} interval", justify="right",
@@ -119,9 +120,8 @@ def curve_cmd(
     """pass@k, pass^k and naive pass@k per model at the chosen k (default: 1, 2, 5, 10, 20, 50, ... and n)."""
     if k is not None and all_k:
         raise PasscurveError("give either `--k` or `--all-k`, not both")
+    check_tau_option(tau, metric)
     metrics = None if metric is None else _metrics(metric, tau)
-    if metric is None and tau is not None:
-        raise PasscurveError("`--tau` goes with `--metric g_pass_at_k` (G-pass@k's threshold)")
     if ci is None:  # options that only shape intervals, given without asking for any: an error, as in the library
         idle = [f"`--{name.replace('_', '-')}`" for name in ("confidence_level", "n_resamples", "seed")
                 if getattr(ctx.get_parameter_source(name), "name", "") == "COMMANDLINE"]
@@ -160,7 +160,8 @@ def curve_cmd(
 
 
 def _metrics(metric: str, tau: float | None) -> list[str]:
-    """``--metric``'s comma-separated names, each one of CURVE_METRICS, with ``--tau`` exactly when G-pass@k is one."""
+    """``--metric``'s comma-separated names, each one of CURVE_METRICS, with ``--tau`` when G-pass@k is one (a
+    ``--tau`` without it is :func:`check_tau_option`'s error)."""
     names = [m.strip() for m in metric.split(",") if m.strip()]
     bad = [m for m in names if m not in CURVE_METRICS]
     if bad or not names:
@@ -168,8 +169,6 @@ def _metrics(metric: str, tau: float | None) -> list[str]:
                              f"(got {metric!r})")
     if "g_pass_at_k" in names and tau is None:
         raise PasscurveError("`--metric g_pass_at_k` needs `--tau` (G-pass@k's threshold in [0, 1], e.g. --tau 0.5)")
-    if tau is not None and "g_pass_at_k" not in names:
-        raise PasscurveError(f"`--tau` goes with `--metric g_pass_at_k` (got --metric {metric})")
     return list(dict.fromkeys(names))
 
 
