@@ -403,15 +403,20 @@ def file_arg(arg: Path | str) -> tuple[str | None, Path]:
     return name, Path(path)
 
 
+def _file_args(files: Path | list[Path]) -> list[tuple[str | None, Path]]:
+    """Each argument of a FILE... argument as :func:`file_arg`'s (name, path)."""
+    return [file_arg(f) for f in (files if isinstance(files, list) else [files])]
+
+
 def file_paths(files: Path | list[Path]) -> list[Path]:
     """The files of a FILE... argument, without the model names given to them (NAME=FILE)."""
-    return [file_arg(f)[1] for f in (files if isinstance(files, list) else [files])]
+    return [p for _, p in _file_args(files)]
 
 
 def one_or_several(files: Path | list[Path]) -> Any:
     """What the data layer reads for a FILE... argument: the path itself when there is one file and no name, else
     the list of paths and (name, path) pairs (NAME=FILE; data/_several.named_paths)."""
-    items = [file_arg(f) for f in (files if isinstance(files, list) else [files])]
+    items = _file_args(files)
     if all(name is None for name, _ in items):
         return items[0][1] if len(items) == 1 else [p for _, p in items]
     return [p if name is None else (name, p) for name, p in items]
