@@ -75,14 +75,19 @@ def test_curve_drop_k_gt_n_reports(tmp_path):
     assert "DroppedProblemsWarning" in ok.stderr
 
 
-def test_curve_default_grid_runs_each_model_to_its_own_n(tmp_path):
-    path = tmp_path / "two.csv"
-    write_table({"model": np.array(["deep"] * 2 + ["shallow"] * 2, dtype=object),
-                 "problem": np.array(["a", "b"] * 2, dtype=object),
-                 "n": np.array([1000, 1000, 10, 10]), "c": np.array([3, 0, 1, 0])}, path)
+def _two_models_on_a_and_b(path, names, n, c):
+    """A counts file of two models on problems a and b: ``n``/``c`` the first model's two rows, then the second's.
+    Returns the path and ``curve --json``'s curves by model."""
+    write_table({"model": np.array([names[0]] * 2 + [names[1]] * 2, dtype=object),
+                 "problem": np.array(["a", "b"] * 2, dtype=object), "n": np.array(n), "c": np.array(c)}, path)
     res = run_cli("curve", str(path), "--json")
     assert res.returncode == 0, res.stderr
-    models = {m["model"]: m["curve"] for m in json.loads(res.stdout)["models"]}
+    return path, {m["model"]: m["curve"] for m in json.loads(res.stdout)["models"]}
+
+
+def test_curve_default_grid_runs_each_model_to_its_own_n(tmp_path):
+    path, models = _two_models_on_a_and_b(tmp_path / "two.csv", ("deep", "shallow"), [1000, 1000, 10, 10],
+                                          [3, 0, 1, 0])
     assert [p["k"] for p in models["deep"]][-1] == 1000
     # exact: 1 - C(997, k)/C(1000, k) for the solved problem, 0 for the other (rational arithmetic)
     assert models["deep"][-1]["pass_at_k"] == pytest.approx(0.5, rel=1e-14)
@@ -104,13 +109,7 @@ def test_curve_default_grid_runs_each_model_to_its_own_n(tmp_path):
 def test_curve_default_grid_ends_at_n(tmp_path):
     # n = 3 is not on the 1, 2, 5, ... grid: the table listed k = 1, 2 and stopped short of pass@n (user review);
     # each model's grid now ends at its own n, and the other model's n is on the shared grid too
-    path = tmp_path / "ends.csv"
-    write_table({"model": np.array(["A"] * 2 + ["B"] * 2, dtype=object),
-                 "problem": np.array(["a", "b"] * 2, dtype=object),
-                 "n": np.array([3, 3, 64, 64]), "c": np.array([1, 2, 1, 5])}, path)
-    res = run_cli("curve", str(path), "--json")
-    assert res.returncode == 0, res.stderr
-    models = {m["model"]: m["curve"] for m in json.loads(res.stdout)["models"]}
+    _, models = _two_models_on_a_and_b(tmp_path / "ends.csv", ("A", "B"), [3, 3, 64, 64], [1, 2, 1, 5])
     assert [p["k"] for p in models["B"]] == [1, 2, 3, 5, 10, 20, 50, 64]
     a_end = [p for p in models["A"] if p["k"] == 3][0]
     # pass@3 of n = 3 is the share of problems solved at all: (1 + 1) / 2 (closed form)
