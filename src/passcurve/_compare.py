@@ -379,6 +379,13 @@ def compare(
             corr = np.array(
                 [np.corrcoef(Sa[:, j], Sb[:, j])[0, 1] if Sa[:, j].std() > 0 and Sb[:, j].std() > 0 else np.nan for j in range(ks.size)]
             )
+        # where fewer than _RARE problems (or clusters) carry the difference, each method says what it does there
+        few = _few_units(D * w[:, None], g, G)
+
+        def few_message(where: np.ndarray, why: str) -> str:
+            return (f"models {a!r} and {b!r}: the difference rests on few problems (fewer than {_RARE} carry it from "
+                    f"k = {int(ks[int(np.flatnonzero(where)[0])])}), where {why}")
+
         if method == "analytic":
             tq = stats.t.ppf(1 - alpha / 2, np.maximum(Gk - 1, 1))
             lo, hi = diff - tq * se, diff + tq * se
@@ -393,14 +400,11 @@ def compare(
                        f"t-test is undefined; its p-value is the exact sign-flip value 2^(1-{int(Gk[j])}) = "
                        f"{2.0 ** (1.0 - Gk[j]):.3g} and its interval has zero width")
                 record_warning(warns, msg, DegenerateDataWarning)
-            few = _few_units(D * w[:, None], g, G) & ~flat
-            if few.any():
-                j = int(np.flatnonzero(few)[0])
-                msg = (f"models {a!r} and {b!r}: the difference rests on few problems (fewer than {_RARE} carry it "
-                       f"from k = {int(ks[j])}), where the t-test's normal approximation does not hold; the bootstrap "
-                       "method is safer there (its sign-flip test is valid whatever the distribution, and its interval "
-                       "agrees with it)")
-                record_warning(warns, msg, DegenerateDataWarning)
+            if (few & ~flat).any():
+                record_warning(warns, few_message(few & ~flat, "the t-test's normal approximation does not hold; the "
+                                                  "bootstrap method is safer there (its sign-flip test is valid whatever "
+                                                  "the distribution, and its interval agrees with it)"),
+                               DegenerateDataWarning)
             test = "paired t-test"
         else:
             reps = _boot_means(D, w, g, G, B, gen)
@@ -413,15 +417,12 @@ def compare(
             # the weighted sum's signs flip; where the difference rests on few problems (or clusters) the
             # resampling interval can exclude 0 while this test cannot reject (3 differing problems: BCa [0.02, 0.16]
             # beside p = 0.25, the smallest p three signs allow), so there it also covers the inverted test
-            few = _few_units(D * w[:, None], g, G)
             pval, inv = _sign_flip_p(D * w[:, None], g, G, B, gen, w=w if few.any() else None, alpha=alpha)
             if inv is not None:
                 lo, hi = np.where(few, np.minimum(lo, inv[0]), lo), np.where(few, np.maximum(hi, inv[1]), hi)
-                j = int(np.flatnonzero(few)[0])
-                msg = (f"models {a!r} and {b!r}: the difference rests on few problems (fewer than {_RARE} carry it "
-                       f"from k = {int(ks[j])}), where a resampling interval is too narrow; the interval there also "
-                       "covers every shift the sign-flip test does not reject, so it agrees with the p-value")
-                record_warning(warns, msg, DegenerateDataWarning)
+                record_warning(warns, few_message(few, "a resampling interval is too narrow; the interval there also "
+                                                  "covers every shift the sign-flip test does not reject, so it agrees "
+                                                  "with the p-value"), DegenerateDataWarning)
             test = "sign-flip permutation"
         problems, problems_b = Nk, None
     else:
