@@ -649,3 +649,20 @@ def test_an_errored_inspect_sample_is_one_line_naming_it(tmp_path, icli):
     res = icli("curve", str(p))
     _check(res.returncode, res.stderr, r"err\.json: 1 of 2 samples errored in inspect and have no score, e\.g\. sample 'q-1' "
                               r"epoch 1: RuntimeError: API timeout; .*`inspect eval-retry err\.json`")
+
+
+def test_an_inspect_multi_score_scorer_needs_a_key(tmp_path, icli):
+    # a scorer whose value is a dict of scores: the message names its keys and the option; the key reads
+    import json
+
+    samples = [{"id": p, "epoch": e, "scores": {"aq": {"value": {"correct": int(p == "a" or e == 1), "concise": 1}}}}
+               for p in ("a", "b") for e in (1, 2)]
+    f = tmp_path / "multi.json"
+    f.write_text(json.dumps({"version": 2, "status": "success", "eval": {"model": "m"}, "samples": samples}))
+    res = icli("curve", str(f))
+    _check(res.returncode, res.stderr, r"multi\.json: scorer 'aq' gives several scores per sample \(correct, concise\), "
+                              r"not one verdict: choose one with `--correct-col`, e\.g\. 'correct'; .*aq/concise")
+    res = icli("curve", str(f), "--correct-col", "correct", "--k", "1", "--json")
+    assert res.returncode == 0, res.stderr
+    # correct: a in both epochs, b in epoch 1 only: pass@1 = (2/2 + 1/2) / 2 = 3/4
+    assert json.loads(res.stdout)["models"][0]["curve"][0]["pass_at_k"] == pytest.approx(0.75)

@@ -304,15 +304,75 @@ def test_forcing_a_json_document_format_on_other_json_names_the_format(tmp_path,
         read_counts(q, format=fmt)
 
 
-def test_inspect_dict_scores_are_a_clear_error(tmp_path):
-    # a multi-metric scorer's value is a dict; it was reported as a "missing value (null/NaN)"
-    log = {"version": 2, "status": "success", "eval": {"model": "m"},
-           "samples": [{"id": "a", "epoch": 1, "scores": {"s": {"value": {"acc": 1, "f1": 0.5}}}}]}
+def _dict_scores(tmp_path, second_dict=False):
+    """An inspect .json log whose scorer answer_quality gives two scores per sample (a dict value, as inspect's
+    multi-score scorers write it), beside a plain scorer ``match``; with ``second_dict`` a third scorer ``judge``
+    also gives a ``correct`` score. Problem a: correct in epochs 1, 2 of 3; b: epoch 3; c: none. concise: every
+    sample but (c, 1). match: C on a only."""
+    samples = []
+    for pid in ("a", "b", "c"):
+        for e in (1, 2, 3):
+            scores = {
+                "answer_quality": {"value": {"correct": int((pid, e) in {("a", 1), ("a", 2), ("b", 3)}),
+                                             "concise": int((pid, e) != ("c", 1))}, "answer": f"{pid}{e}"},
+                "match": {"value": "C" if pid == "a" else "I"},
+            }
+            if second_dict:
+                scores["judge"] = {"value": {"correct": 1}}
+            samples.append({"id": pid, "epoch": e, "scores": scores})
     p = tmp_path / "multi.json"
-    p.write_text(json.dumps(log))
-    with pytest.raises(PasscurveError, match=r"a score value is a dict of metrics .*not one verdict per sample") as info:
+    p.write_text(json.dumps({"version": 2, "status": "success", "eval": {"model": "m"}, "samples": samples}))
+    return p
+
+
+def test_inspect_dict_score_needs_a_key_named_in_one_line(tmp_path):
+    # a multi-score scorer's value is a dict: no single verdict to read, so the message lists its keys
+    p = _dict_scores(tmp_path)
+    with pytest.raises(InputFormatError, match=r"multi.json: scorer 'answer_quality' gives several scores per sample "
+                                               r"\(correct, concise\), not one verdict: choose one with `correct_col`, "
+                                               r"e.g. 'correct'; scorers in this log: answer_quality \(several scores: "
+                                               r"answer_quality/correct, answer_quality/concise\), match$") as info:
         read_counts(p)
     assert "\n" not in str(info.value)
+    with pytest.raises(InputFormatError, match=r"scorer 'answer_quality' \(given as `correct_col`\) gives several "
+                                               r"scores per sample \(correct, concise\): name one, e\.g\. "
+                                               r"'answer_quality/correct'$"):
+        read_counts(p, correct_col="answer_quality")
+    with pytest.raises(InputFormatError, match=r"no inspect scorer 'exact' .*: answer_quality \(several scores"):
+        read_counts(p, correct_col="exact")
+
+
+@pytest.mark.parametrize("given", ["correct", "answer_quality/correct", "Answer_Quality/CORRECT", "CORRECT"])
+def test_inspect_dict_score_key_is_the_verdict(tmp_path, given):
+    # counts by hand from _dict_scores: a 2 of 3, b 1 of 3, c 0 of 3
+    p = _dict_scores(tmp_path)
+    got = read_counts(p, correct_col=given)
+    assert as_set(got) == {("m", "a", 3, 2), ("m", "b", 3, 1), ("m", "c", 3, 0)}
+    assert got.meta["metric"] == "answer_quality/correct"
+    assert as_set(read_counts(p, correct_col="concise")) == {("m", "a", 3, 3), ("m", "b", 3, 3), ("m", "c", 3, 2)}
+    assert as_set(read_counts(p, correct_col="match")) == {("m", "a", 3, 3), ("m", "b", 3, 0), ("m", "c", 3, 0)}
+
+
+def test_inspect_dict_score_key_of_two_scorers_must_be_qualified(tmp_path):
+    p = _dict_scores(tmp_path, second_dict=True)
+    with pytest.raises(InputFormatError, match=r"'correct' \(given as `correct_col`\) is a score of several scorers: "
+                                               r"name one of answer_quality/correct, judge/correct$"):
+        read_counts(p, correct_col="correct")
+    assert as_set(read_counts(p, correct_col="judge/correct")) == {("m", x, 3, 3) for x in "abc"}
+
+
+def test_inspect_dict_score_key_in_the_voting_reader(tmp_path):
+    # read_answers takes the verdicts from the same key: under 'correct' problem a's answers a1 and a2 are judged
+    # correct (so merged, with a warning), under 'concise' every answer but c1 is
+    from passcurve import MergedAnswersWarning
+    from passcurve.data import read_answers
+
+    p = _dict_scores(tmp_path)
+    with pytest.warns(MergedAnswersWarning, match=r"1 problem\(s\) have several answers judged correct \(e\.g\. "
+                                                  r"problem 'a': 'a1', 'a2'\)"):
+        assert read_answers(p, correct_col="correct").meta["gold_from"] == "verdicts"
+    with pytest.warns(MergedAnswersWarning, match=r"3 problem\(s\) have several answers judged correct"):
+        read_answers(p, correct_col="answer_quality/concise")
 
 
 def test_inspect_text_score_must_be_spelled_as_a_number(tmp_path):

@@ -426,7 +426,8 @@ ProblemCol = Annotated[str | None, typer.Option("--problem-col", help="Column wi
 CorrectCol = Annotated[
     str | None,
     typer.Option("--correct-col", help="Column with correctness: bool, 0/1, or a score (see --threshold); in an "
-                 "lm_eval or lighteval log the metric (acc_norm), in an inspect log the scorer."),
+                 "lm_eval or lighteval log the metric (acc_norm), in an inspect log the scorer, or one score of a "
+                 "scorer that gives several (correct, or answer_quality/correct)."),
 ]
 ModelCol = Annotated[str | None, typer.Option("--model-col", help="Column with the model name (default: detected).")]
 NCol = Annotated[str | None, typer.Option("--n-col", help="Counts layout: column with samples per problem.")]

@@ -189,6 +189,7 @@ def read_answers(
             combine=_pool_tallies if pool else _concat_tallies, pool=pool)
         return _kept(tallies, models)
     src = _open(cast("str | Path", path), format, correct_col)
+    correct_col = src.verdict_column(correct_col)
     prob = _pick(src, "problem", problem_col, ALIASES["problem"], "--problem-col")
     ans = _pick(src, "answer", answer_col, ALIASES["answer"], "--answer-col", exclude=(prob,))
     if correct_col is not None and gold_col is not None:

@@ -521,24 +521,92 @@ def _inspect_source(
         scorers = [r[0] for r in con.sql(
             "SELECT k FROM (SELECT unnest(json_keys(scores)) AS k, i FROM inspect_samples "
             "WHERE json_type(scores) = 'OBJECT') GROUP BY k ORDER BY min(i)").fetchall()]
+        keys = _inspect_dict_keys(con)
     except duckdb.Error as exc:
         raise duck_error(exc, p.name, "inspect") from None
-    scorer = _chosen(correct_col, scorers, "inspect scorer", p.name)
-    if scorer is None:
-        scorer = scorers[0] if scorers else "score"
-    path = _sql_str('$."' + scorer.replace('"', '\\"') + '"')
-    _check_scored(con, p, scorer, path, scorers)
-    own = _free({"model": "model", "problem": "id", "attempt": "epoch", "answer": "answer"}, scorer)
-    value = f"json_extract(scores, {path} || '.value')"
+    scorer, key = _chosen_score(correct_col, scorers, keys, p.name)
+    path = _json_key_path(scorer)
+    if key is not None:  # one score of a scorer that gives several per sample (a dict value)
+        path = f"{path} || '.value.' || {_sql_str(_json_key_path(key, root=''))}"
+    name = scorer if key is None else f"{scorer}/{key}"
+    _check_scored(con, p, name, path, scorers)
+    own = _free({"model": "model", "problem": "id", "attempt": "epoch", "answer": "answer"}, name)
+    value = f"json_extract(scores, {path})" if key is not None else f"json_extract(scores, {path} || '.value')"
+    answer = _json_key_path(scorer)
     sql = (
         f"SELECT model AS {_q(own['model'])}, id AS {_q(own['problem'])}, epoch AS {_q(own['attempt'])}, "
-        f"{_inspect_value(value)} AS {_q(scorer)}, json_extract(scores, {path} || '.answer')->>'$' "
+        f"{_inspect_value(value)} AS {_q(name)}, json_extract(scores, {answer} || '.answer')->>'$' "
         f"AS {_q(own['answer'])} FROM inspect_samples"
     )
     rel = _bind(con, sql, p, "inspect")
-    out = Source(rel, con, p.name, stem, "inspect", hints={**own, "correct": scorer})
-    out.notes["metric"] = scorer
+    out = Source(rel, con, p.name, stem, "inspect", hints={**own, "correct": name})
+    out.notes["metric"] = name
     return out
+
+
+def _json_key_path(key: str, root: str = "$") -> str:
+    """SQL string literal of the JSON path to the member ``key`` (quoted: any characters); ``root=''`` gives the
+    bare ``"key"`` to append to another path."""
+    quoted = '"' + key.replace('"', '\\"') + '"'
+    return _sql_str(f"{root}.{quoted}") if root else quoted
+
+
+def _inspect_dict_keys(con: duckdb.DuckDBPyConnection) -> dict[str, list[str]]:
+    """The scorers of the materialised ``inspect_samples`` whose value is a dict (several scores per sample, as
+    inspect's multi-score scorers write them), each with its keys in the log's order."""
+    value = "json_extract(scores, '$.\"' || replace(s, '\"', '\\\"') || '\".value')"
+    rows = con.sql(
+        f"WITH sc AS (SELECT i, scores, unnest(json_keys(scores)) AS s FROM inspect_samples "
+        f"WHERE json_type(scores) = 'OBJECT'), d AS (SELECT i, s, json_keys({value}) AS ks FROM sc "
+        f"WHERE json_type({value}) = 'OBJECT') "
+        "SELECT s, k FROM (SELECT i, s, unnest(ks) AS k, generate_subscripts(ks, 1) AS j FROM d) "
+        "GROUP BY s, k ORDER BY min(i), min(j)"
+    ).fetchall()
+    out: dict[str, list[str]] = {}
+    for s, k in rows:
+        out.setdefault(s, []).append(k)
+    return out
+
+
+def _chosen_score(given: str | None, scorers: list[str], keys: dict[str, list[str]], name: str
+                  ) -> tuple[str, str | None]:
+    """The scorer (and, for a scorer whose value is a dict of scores, the key) that gives each sample's verdict.
+
+    ``given`` (``correct_col``) names a scorer, a key of a dict-valued scorer (``correct``), or both
+    (``answer_quality/correct``), case-insensitively; without it the log's first scorer. A dict-valued scorer has no
+    one verdict, so it needs a key: the error lists them."""
+    def listed() -> str:
+        shown = [f"{s} (several scores: {', '.join(f'{s}/{k}' for k in keys[s])})" if s in keys else s
+                 for s in scorers]
+        return ", ".join(shown) or "(none)"
+
+    if given is None:
+        scorer = scorers[0] if scorers else "score"
+        if scorer in keys and len(keys[scorer]) > 0:
+            raise InputFormatError(
+                f"{name}: scorer {scorer!r} gives several scores per sample ({', '.join(keys[scorer])}), not one "
+                f"verdict: choose one with `correct_col`, e.g. {keys[scorer][0]!r}; scorers in this "
+                f"log: {listed()}")
+        return scorer, None
+    found = [s for s in scorers if s == given] or [s for s in scorers if s.lower() == given.lower()]
+    if found:
+        if found[0] in keys:
+            raise InputFormatError(
+                f"{name}: scorer {found[0]!r} (given as `correct_col`) gives several scores per sample "
+                f"({', '.join(keys[found[0]])}): name one, e.g. {found[0] + '/' + keys[found[0]][0]!r}")
+        return found[0], None
+    pairs = [(s, k) for s in keys for k in keys[s]]
+    for match in (lambda s, k: f"{s}/{k}" == given, lambda s, k: f"{s}/{k}".lower() == given.lower(),
+                  lambda s, k: k == given, lambda s, k: k.lower() == given.lower()):
+        hits = [(s, k) for s, k in pairs if match(s, k)]
+        if len(hits) == 1:
+            return hits[0]
+        if len(hits) > 1:
+            raise InputFormatError(
+                f"{name}: {given!r} (given as `correct_col`) is a score of several scorers: name one of "
+                f"{', '.join(f'{s}/{k}' for s, k in hits)}")
+    raise InputFormatError(
+        f"{name}: no inspect scorer {given!r} (given as `correct_col`); inspect scorers in this log: {listed()}")
 
 
 def _check_scored(con: duckdb.DuckDBPyConnection, p: Path, scorer: str, path: str, scorers: list[str]) -> None:

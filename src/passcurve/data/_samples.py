@@ -717,6 +717,7 @@ def build_samples(
     if len(cols) == 1 and cols[0] in ("column0", "json"):
         _raise_non_record(src)
         raise PasscurveError(f"{src.name}: found no columns (is the file empty or not a table?)")
+    overrides = {**overrides, "correct": src.verdict_column(overrides.get("correct"))}
     try:
         cmap = resolve_columns(cols, overrides, source=src.name, hints=src.hints)
     except PasscurveError as exc:

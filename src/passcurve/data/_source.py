@@ -76,6 +76,14 @@ class Source:
     def types(self) -> dict[str, str]:
         return {c: str(t) for c, t in zip(self.relation.columns, self.relation.types, strict=True)}
 
+    def verdict_column(self, correct_col: str | None) -> str | None:
+        """The column that holds the verdict ``correct_col`` names: the one a harness adapter made when it read
+        ``correct_col`` as the log's metric or score (an inspect scorer's key ``correct`` is the column
+        ``answer_quality/correct``), else ``correct_col`` itself."""
+        if correct_col is not None and self.notes.get("metric") is not None:
+            return self.hints["correct"]
+        return correct_col
+
     def query(self, sql: str) -> duckdb.DuckDBPyRelation:
         """Run ``sql`` in which the raw rows are the table ``src``."""
         rel = self.relation.query("src", sql)
