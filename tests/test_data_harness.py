@@ -375,6 +375,23 @@ def test_inspect_dict_score_key_in_the_voting_reader(tmp_path):
         read_answers(p, correct_col="answer_quality/concise")
 
 
+@pytest.mark.parametrize("value", ["NaN", "null"])
+def test_inspect_unscored_sample_is_named_with_its_explanation(tmp_path, value):
+    # inspect's Score.unscored() (value NaN; null from a writer without NaN): the scorer gave no verdict. It read as
+    # "correctness column 'match' has a missing value (null/NaN), e.g. row {...}"
+    log = json.loads((H / "inspect_log.json").read_text())
+    log["samples"][1]["scores"]["match"] = {"value": "__V__", "explanation": "grader\n  gave no reading"}
+    p = tmp_path / "unscored.json"
+    p.write_text(json.dumps(log).replace('"__V__"', value))
+    s1 = log["samples"][1]
+    with pytest.raises(InputFormatError, match=(
+            rf"unscored\.json: 1 of {len(log['samples'])} samples are unscored by 'match' \(value NaN or null: "
+            rf"inspect's Score\.unscored\(\), no verdict\), e\.g\. sample '{s1['id']}' epoch {s1['epoch']} \(grader gave "
+            r"no reading\); dropping them .* re-score them \(`inspect score unscored\.json`\)")) as info:
+        read_counts(p)
+    assert "\n" not in str(info.value)
+
+
 def test_inspect_text_score_must_be_spelled_as_a_number(tmp_path):
     # an inspect score value '1_0' was TRY_CAST to 10, correct under any threshold; it is no number (data._columns
     # .NUMBER), while ' 0.75 ' and '1e0' are

@@ -532,6 +532,7 @@ def _inspect_source(
     _check_scored(con, p, name, path, scorers)
     own = _free({"model": "model", "problem": "id", "attempt": "epoch", "answer": "answer"}, name)
     value = f"json_extract(scores, {path})" if key is not None else f"json_extract(scores, {path} || '.value')"
+    _check_verdicts(con, p, name, value, _json_key_path(scorer))
     answer = _json_key_path(scorer)
     sql = (
         f"SELECT model AS {_q(own['model'])}, id AS {_q(own['problem'])}, epoch AS {_q(own['attempt'])}, "
@@ -644,6 +645,34 @@ def _check_scored(con: duckdb.DuckDBPyConnection, p: Path, scorer: str, path: st
     raise InputFormatError(
         f"{p.name}: {k} of {total} samples have no score from scorer {scorer!r}, e.g. {sample}; scorers in this "
         f"log (choose one with `correct_col`): {', '.join(scorers)}"
+    )
+
+
+def _check_verdicts(con: duckdb.DuckDBPyConnection, p: Path, name: str, value: str, scorer: str) -> None:
+    """Refuse a log in which the score ``name`` (JSON at ``value``) is NaN or null for some sample, naming the first.
+
+    That is inspect's ``Score.unscored()`` (a NaN value; null where the writer cannot write NaN): the scorer could not render a verdict (a grader model that gave no
+    reading), so inspect leaves the sample out of its metrics. As for an errored sample (:func:`_check_scored`),
+    dropping it or counting it wrong both move pass@k, so the message names it and its explanation."""
+    try:
+        rows = con.sql(
+            f"SELECT id, epoch, coalesce(json_extract(scores, {scorer} || '.explanation')->>'$', "
+            f"json_extract(scores, {scorer} || '.metadata')::VARCHAR) AS why, count(*) OVER () AS k, "
+            "(SELECT count(*) FROM inspect_samples) AS total FROM inspect_samples "
+            f"WHERE json_type({value}) = 'NULL' OR (json_type({value}) = 'DOUBLE' AND isnan(TRY_CAST({value}->>'$' AS "
+            "DOUBLE))) ORDER BY i LIMIT 1"
+        ).fetchall()
+    except duckdb.Error as exc:
+        raise duck_error(exc, p.name, "inspect") from None
+    if not rows:
+        return
+    sid, epoch, why, k, total = rows[0]
+    shown = " ".join(str(why).split()) if why is not None else ""
+    shown = f" ({shown if len(shown) <= 100 else shown[:97] + '...'})" if shown else ""
+    raise InputFormatError(
+        f"{p.name}: {k} of {total} samples are unscored by {name!r} (value NaN or null: inspect's Score.unscored(), "
+        f"no verdict), e.g. sample {sid!r} epoch {epoch}{shown}; dropping them or counting them as failures would both "
+        f"change pass@k: re-score them (`inspect score {p.name}`) or choose another scorer with `correct_col`"
     )
 
 
