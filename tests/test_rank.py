@@ -147,8 +147,9 @@ def test_a_score_resting_on_few_problems_gets_the_rare_event_bound_as_in_curve_i
     counts = Counts.from_arrays(np.full(2 * N, 10), np.concatenate([c_rare, c_common]),
                                 problem=np.tile(np.arange(N).astype(str), 2), model=np.repeat(["rare", "common"], N))
     # the message is curve_intervals' (one builder, _uncertainty.rare_message), with what it means for the ranks
-    with pytest.warns(DegenerateDataWarning, match=r"^model 'rare', pass_at_k: the mean rests on fewer than 10 problems "
-                      r"at k=1; the interval there is the distribution-free Wilson bound on the number of problems "
+    with pytest.warns(DegenerateDataWarning, match=r"^model 'rare', pass@k: the mean rests on fewer than 10 problems "
+                      r"\(nearly every other problem scores 0 there, or 1: the effective number of problems is "
+                      r"small\) at k=1; the interval there is the distribution-free Wilson bound on the number of problems "
                       r"\(wide\), and the rank interval rests on those few problems$"):
         res = rank_models(counts, k=[1], rng=0)
     with warnings.catch_warnings():
@@ -185,7 +186,8 @@ def test_few_problems_warning_is_curve_intervals_own_message():
         rank_models(counts, ks, n_resamples=200, rng=0)
         curve_intervals(counts, ks, metric="pass_at_k", method="bootstrap", n_resamples=200, rng=0)
     ranked, curved = (str(w.message) for w in got if issubclass(w.category, DegenerateDataWarning))
-    assert curved == ("pass_at_k: the mean rests on fewer than 10 problems for 2 models ('a' at k=1, 2, 3, 4, ... "
+    assert curved == ("pass@k: the mean rests on fewer than 10 problems (nearly every other problem scores 0 there, "
+                      "or 1: the effective number of problems is small), for 2 models ('a' at k=1, 2, 3, 4, ... "
                       "(5 of 5 k); 'b' at k=1, 2, 3, 4, ... (5 of 5 k)); the interval there is the distribution-free "
                       "Wilson bound on the number of problems (wide)")
     assert ranked == curved + ", and the rank interval rests on those few problems"

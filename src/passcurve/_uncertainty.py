@@ -54,6 +54,7 @@ from ._curves import CurveResult, _pad, default_top, own_range, with_own_ends
 from ._errors import DegenerateDataWarning, DroppedProblemsWarning, PasscurveError, record_warning
 from ._estimators import g_pass_at_k, pass_at_k, pass_pow_k
 from ._pairs import distinct_pairs
+from ._results import metric_name
 from ._validation import (
     MAX_RESAMPLES,
     as_float_array,
@@ -511,12 +512,15 @@ def rare_message(metric: str, items: Sequence[tuple[str, np.ndarray]], n_k: int,
     def where(at: np.ndarray) -> str:
         return "k=" + ", ".join(str(int(x)) for x in at[:4]) + (f", ... ({at.size} of {n_k} k)" if at.size > 4 else "")
 
+    what = (f"the mean rests on fewer than {_RARE} problems (nearly every other problem scores 0 there, or 1: "
+            "the effective number of problems is small)")
     tail = "the interval there is the distribution-free Wilson bound on the number of problems (wide)" + also
+    label = metric_name(metric)
     if len(items) == 1:
         name, at = items[0]
-        return f"model {name!r}, {metric}: the mean rests on fewer than {_RARE} problems at {where(at)}; {tail}"
+        return f"model {name!r}, {label}: {what} at {where(at)}; {tail}"
     parts = "; ".join(f"{name!r} at {where(at)}" for name, at in items)
-    return f"{metric}: the mean rests on fewer than {_RARE} problems for {len(items)} models ({parts}); {tail}"
+    return f"{label}: {what}, for {len(items)} models ({parts}); {tail}"
 
 
 def _widen_rare(
