@@ -33,7 +33,7 @@ from scipy import optimize
 
 from ._adaptive import check_design
 from ._counts import Counts, check_counts_object
-from ._errors import DegenerateDataWarning, PasscurveError
+from ._errors import DegenerateDataWarning, PasscurveError, record_warning
 from ._forecast import _f, _observed, _observed_limit, _target_model_iv
 from ._results import brief_repr, json_safe, level_label, pandas_module, records_frame
 from ._uncertainty import curve_intervals
@@ -202,6 +202,7 @@ class BoundsResult:
     confidence_level : float
         The level of the simultaneous band, hence of [low, high] as a confidence range.
     warnings : tuple of str
+        What the bounds' caller was warned of, each as ``"Category: message"`` (as every result keeps them).
     """
 
     __repr__ = brief_repr
@@ -369,14 +370,21 @@ def extrapolation_bounds(
         if top < 1:
             raise PasscurveError(f"model {m!r}: no k is estimable from the data under the design")
         ks = constraint_grid(top)
-        band = curve_intervals(sub, k=ks, metric="pass_at_k", method="band", confidence_level=level,
-                               n_resamples=B, rng=gen, weighted=weighted, design=design)
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always", DegenerateDataWarning)
+            band = curve_intervals(sub, k=ks, metric="pass_at_k", method="band", confidence_level=level,
+                                   n_resamples=B, rng=gen, weighted=weighted, design=design)
+        for w in caught:  # the band's own warnings, said as the bounds' (they were the band's, at its call site)
+            if issubclass(w.category, DegenerateDataWarning):
+                said = str(w.message).removeprefix(f"model {m!r}, ")
+                record_warning(seen, f"model {m!r}: the band the bounds rest on: {said}", w.category)
+            else:
+                warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
         lo_b, hi_b = (np.asarray(x, dtype=float)[0] for x in band.intervals["pass_at_k"])
         low[i], high[i] = law_range(ks, lo_b, hi_b, K)
         observed[i] = _observed(sub.n, sub.c, K, sub.weight if weighted else None, design)
         bands.append((ks, lo_b, hi_b))
         if not np.isfinite(low[i]).all():
-            seen.append(f"model {m!r}: no bounds (NaN): the band is undefined or no difficulty law's curve fits "
-                        "inside it")
-            warnings.warn(seen[-1], DegenerateDataWarning, stacklevel=2)
+            record_warning(seen, f"model {m!r}: no bounds (NaN): the band is undefined or no difficulty law's curve "
+                           "fits inside it", DegenerateDataWarning)
     return BoundsResult(models, K, low, high, observed, level, tuple(seen), tuple(bands))
