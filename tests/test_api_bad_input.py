@@ -178,7 +178,7 @@ C2 = pc.Counts.from_arrays([10] * 6, [1, 2, 3, 4, 5, 6], problem=["a", "b", "c"]
         (lambda: pc.forecast(C, k=100, scope=np.zeros(2)), r'`scope` must be "benchmark" or "population"'),
         (lambda: pc.forecast(C, k=100, combination=np.zeros(2)), r"`combination` must be one of"),
         (lambda: pc.forecast(C, k=100, method=np.zeros(2)), r"`method` must be one of auto, "),
-        (lambda: pc.hidden_difficulty(C, k_gt_n=np.zeros(2)), r'`k_gt_n` must be "nan" or "drop" \(got \[0.0, 0.0\]\)'),
+        (lambda: pc.hidden_difficulty(C, k_gt_n=np.zeros(2)), r'`k_gt_n` must be "raise", "nan" or "drop" \(got \[0.0, 0.0\]\)'),
         (lambda: pc.retries(["a", "a"], [0, 1], [1, 0], method=np.zeros(2)), r'`method` must be "auto", "permutation"'),
         (lambda: pc.plan(C, budget=10, k=4, method=np.zeros(2)), r"`method` must be one of hierarchical"),
         (lambda: pc.fit_difficulty(C, model="beta").best(C.models[0], criterion=np.zeros(2)), r'`criterion` must be "aic" or "bic"'),

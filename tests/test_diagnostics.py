@@ -118,7 +118,11 @@ def test_result_object_and_defaults():
     assert res.k.tolist() == [1, 2, 4, 8]
     # by default the curve stops where the model's smallest n does (here n = 1): no mean over a subset
     assert hidden_difficulty(cnt).k.tolist() == [1]
-    assert np.isnan(hidden_difficulty(cnt, [1, 2]).pass_at_k[0, 1])
+    assert np.isnan(hidden_difficulty(cnt, [1, 2], k_gt_n="nan").pass_at_k[0, 1])
+    # a k asked beyond a problem's n is refused by default (API review: NaN rows came back without a word)
+    with pytest.raises(PasscurveError, match=r"^`k` must be an integer in \[1, n\] \(got k=2, n=1\); problem '2' of "
+                                             r"model 'm' has 1 sample"):
+        hidden_difficulty(cnt, [1, 2])
     assert res.problems[0] == 3  # n = 1 enters mu but not P(both right)
     assert res.mean[0] == pytest.approx((0.3 + 1 + 1 + 0) / 4)
     assert res.both_right[0] == pytest.approx((3 * 2 / 90 + 1 + 0) / 3)
@@ -148,14 +152,14 @@ def test_unequal_n_says_how_many_problems_each_k_rests_on():
     assert res.problems_at_k[0].tolist() == [4, 3, 2]
     assert [p["problems"] for p in res.to_dict()["models"][0]["curve"]] == [4, 3, 2]
     assert "3 of 4 there" in res.to_dict()["warnings"][0]
-    # the default: NaN (0 problems) beyond the smallest n, the same as the curve of that model
+    # "nan": NaN (0 problems) beyond the smallest n, the same as the curve of that model
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        own = hidden_difficulty(cnt, [2, 8, 16])
+        own = hidden_difficulty(cnt, [2, 8, 16], k_gt_n="nan")
     assert own.problems_at_k[0].tolist() == [4, 0, 0] and np.isnan(own.pass_at_k[0, 1:]).all()
     assert own.pass_at_k[0, 0] == pytest.approx(float(curve(cnt, [2]).values["pass_at_k"][0, 0]), rel=1e-14)
-    with pytest.raises(PasscurveError, match='`k_gt_n` must be "nan" or "drop"'):
-        hidden_difficulty(cnt, k_gt_n="raise")
+    with pytest.raises(PasscurveError, match='`k_gt_n` must be "raise", "nan" or "drop"'):
+        hidden_difficulty(cnt, k_gt_n="error")
 
 
 def test_each_model_runs_to_its_own_smallest_n():

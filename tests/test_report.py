@@ -570,7 +570,7 @@ def test_thin_means_are_warned_once_not_once_per_model():
     data = compute_report_data(cnt, **FAST)
     degenerate = [m for cat, m in data.warnings if cat == "DegenerateDataWarning"]
     thin = [m for m in degenerate if "the mean rests on" in m]
-    assert [m.split(":")[0] for m in thin] == ["pass_at_k", "pass_pow_k"]
+    assert [m.split(":")[0] for m in thin] == ["pass@k", "pass^k"]
     assert all("for 6 models" in m for m in thin)
     # the comparisons' few-problems note (5 problems) is folded into one statement naming the pairs; its
     # parenthesis is the same for every pair, so it is said once (it was repeated per pair)

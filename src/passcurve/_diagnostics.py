@@ -25,7 +25,7 @@ from ._counts import Counts, check_counts_object
 from ._curves import mean_curve, own_range
 from ._errors import DegenerateDataWarning, DroppedProblemsWarning, PasscurveError, record_warning
 from ._results import brief_repr, frame_html, records_frame
-from ._validation import as_int_array, check_choice, own_range_top
+from ._validation import as_int_array, check_choice, check_k_le_min_n, own_range_top
 
 __all__ = ["hidden_difficulty", "DiagnosticsResult"]
 
@@ -173,15 +173,17 @@ class DiagnosticsResult:
 
 def _hidden_difficulty_iv(counts: Any, k: Any, k_gt_n: Any) -> tuple[Counts, np.ndarray | None]:
     check_counts_object(counts)
-    check_choice(k_gt_n, "k_gt_n", ("nan", "drop"), quoted=True)
+    check_choice(k_gt_n, "k_gt_n", ("raise", "nan", "drop"), quoted=True)
     if (counts.n < 2).all():
         raise PasscurveError("every problem has one sample: P(both right) needs two answers per problem (n >= 2 on "
                              "some problems)")
     ks = None if k is None else np.unique(as_int_array(k, "k", minimum=1).ravel())
+    if ks is not None and k_gt_n == "raise":
+        check_k_le_min_n(counts.n, ks, counts.problem, counts.model)
     return counts, ks
 
 
-def hidden_difficulty(counts: Counts, k: Any = None, *, k_gt_n: str = "nan") -> DiagnosticsResult:
+def hidden_difficulty(counts: Counts, k: Any = None, *, k_gt_n: str = "raise") -> DiagnosticsResult:
     r"""P(both right) vs μ², P(2nd | 1st), intra-class correlation, and the independent-coin curves.
 
     .. math:: \hat\mu = \frac1N\sum_i \frac{c_i}{n_i}, \qquad
@@ -197,10 +199,11 @@ def hidden_difficulty(counts: Counts, k: Any = None, *, k_gt_n: str = "nan") -> 
     ----------
     counts : Counts
     k : int or sequence of int, optional
-        Default: powers of two up to the largest of the models' smallest n ("nan") or up to the
-        largest n ("drop").
-    k_gt_n : {"nan", "drop"}, default "nan"
-        At a k above some of a model's n: "nan" leaves its pass@k and pass^k NaN there
+        Default: powers of two up to the largest of the models' smallest n ("raise", "nan"; each
+        model's curves NaN beyond its own smallest n) or up to the largest n ("drop").
+    k_gt_n : {"raise", "nan", "drop"}, default "raise"
+        At a k given in ``k`` above some problem's n: "raise" refuses it (as :func:`passcurve.curve`
+        does), naming the problem and its model; "nan" leaves the model's pass@k and pass^k NaN there
         (``problems_at_k`` 0), so the actual curve and the independent-coin curve always rest on
         the same problems, and each model runs to its own smallest n; "drop" averages over the
         problems with n >= k (counted in ``problems_at_k``, with a DroppedProblemsWarning),
@@ -217,7 +220,7 @@ def hidden_difficulty(counts: Counts, k: Any = None, *, k_gt_n: str = "nan") -> 
     """
     counts, ks = _hidden_difficulty_iv(counts, k, k_gt_n)
     if ks is None:  # powers of two up to each model's own range ("nan") or the largest n ("drop": counted, warned)
-        top = own_range_top(counts.n, counts.model) if k_gt_n == "nan" else int(counts.n.max())
+        top = int(counts.n.max()) if k_gt_n == "drop" else own_range_top(counts.n, counts.model)
         ks = 2 ** np.arange(int(np.floor(np.log2(top))) + 1)
     models = counts.models
     M, K = len(models), ks.size
@@ -244,7 +247,8 @@ def hidden_difficulty(counts: Counts, k: Any = None, *, k_gt_n: str = "nan") -> 
         pk[i] = mean_curve(sub.n, sub.c, ks, "pass_at_k", weights=sub.weight)[0]
         pp[i] = mean_curve(sub.n, sub.c, ks, "pass_pow_k", weights=sub.weight)[0]
         used[i] = (sub.n[:, None] >= ks[None, :]).sum(axis=0)
-        ok = own_range(used[i], sub.n.size, k_gt_n)  # "nan": no mean over a subset of the model's problems
+        # "nan" (and "raise", whose k reach beyond a model's n only on the default grid): no mean over a subset
+        ok = own_range(used[i], sub.n.size, "drop" if k_gt_n == "drop" else "nan")
         pk[i, ~ok] = pp[i, ~ok] = np.nan
         used[i, ~ok] = 0
         short = used[i] < sub.n.size

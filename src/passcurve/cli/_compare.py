@@ -303,7 +303,8 @@ def hidden_difficulty_cmd(
         **read,
     )
     with collect_warnings(show=True):
-        res = hidden_difficulty(counts, parse_int_list(k, "--k"))
+        # a --k beyond some model's samples shows "-" with a footnote naming where its samples end (below)
+        res = hidden_difficulty(counts, parse_int_list(k, "--k"), k_gt_n="nan")
     if json_out:
         print_json(res.to_dict())
         return
