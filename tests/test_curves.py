@@ -337,3 +337,16 @@ def test_curve_tau_goes_with_g_pass_only():
         pc.curve(cnt, [1, 2], metrics=["g_pass_at_k"], tau=1.5)
     with pytest.raises(PasscurveError, match=r"`tau` is required"):
         mean_curve([10], [3], [1], "g_pass_at_k")
+
+
+def test_k_is_sorted_and_deduplicated_and_values_follow_result_k():
+    # documented (API review: a user zipping their own k list with the values would pair them wrongly): the result's
+    # k is sorted with repeats removed, and each value is the estimator's at that k (closed form: the mean of the
+    # per-problem unbiased pass@k)
+    import passcurve as pc
+
+    cnt = pc.Counts.from_arrays([30, 30, 30], [5, 0, 30])
+    res = pc.curve(cnt, k=[20, 5, 1, 5])
+    assert res.k.tolist() == [1, 5, 20]
+    want = [float(np.mean(pc.pass_at_k(cnt.n, cnt.c, kk))) for kk in (1, 5, 20)]
+    np.testing.assert_allclose(res.values["pass_at_k"][0], want, rtol=1e-15)

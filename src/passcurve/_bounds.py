@@ -315,7 +315,8 @@ def extrapolation_bounds(
     ----------
     counts : Counts
     k : int or sequence of int
-        Budgets K (any size; within n the range is the band's, beyond it the laws' spread).
+        Budgets K (any size; within n the range is the band's, beyond it the laws' spread). Sorted
+        ascending, repeats removed: the result's ``k`` is the order of its values, not the order given.
     confidence_level : float, default 0.95
     n_resamples : int, default 2000
         Bootstrap replicates of the band (>= 100).

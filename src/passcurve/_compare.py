@@ -314,6 +314,7 @@ def compare(
     a, b : str
         Model names.
     k : int or sequence of int
+        Sorted ascending, repeats removed: the result's ``k`` is the order of its values, not the order given.
     metric : {"pass_at_k", "pass_pow_k", "g_pass_at_k"}
     method : {"bootstrap", "bca", "analytic"}
         Interval of the difference: percentile bootstrap, BCa, or t with N - 1 (G - 1) df.

@@ -362,7 +362,7 @@ def curve(
     k : int or sequence of int, optional
         The budgets. Default: every k from 1 to the smallest n (``k_gt_n="raise"``), to
         the largest n (``k_gt_n="drop"``), or to the largest of the models' smallest n
-        (``k_gt_n="nan"``).
+        (``k_gt_n="nan"``). Sorted ascending, repeats removed: the result's ``k`` is the order of its values, not the order given.
     k_gt_n : {"raise", "drop", "nan"}, default "raise"
         Where a problem has n < k: raise a ``ValueError`` naming k and n; or leave that
         problem out of the mean at that k, report how many were left out per point

@@ -801,7 +801,7 @@ def forecast(
         Per-(model, problem) counts; unequal n allowed (n fixed in advance, or a stopping
         time of the ``design``).
     k : int or sequence of int
-        Budgets K to forecast.
+        Budgets K to forecast. Sorted ascending, repeats removed: the result's ``k`` is the order of its values, not the order given.
     method : str, default "auto"
         "auto" (passcurve's self-backtest-weighted combination), "least_squares", "beta"
         (plain beta-binomial, population), "beta_eb", "zi_beta", "scaled_beta",

@@ -248,6 +248,7 @@ def rank_models(
         Two or more models, on the same problems (problems missing from any model are left out,
         with an :class:`UnpairedComparisonWarning`).
     k : int or sequence of int
+        Sorted ascending, repeats removed: the result's ``k`` is the order of its values, not the order given.
     metric : {"pass_at_k", "pass_pow_k", "g_pass_at_k"}
     confidence_level : float, default 0.95
         Joint level of the rank intervals (all models at once, at each k).

@@ -637,7 +637,8 @@ def curve_intervals(
     ----------
     counts : Counts
     k : int or sequence of int, optional
-        Default: about 20 log-spaced budgets from 1 to the smallest n.
+        Default: about 20 log-spaced budgets from 1 to the smallest n. Sorted ascending, repeats
+        removed: the result's ``k`` is the order of its values, not the order given.
     metric : str or sequence of str, optional
         Any of "pass_at_k", "pass_pow_k", "g_pass_at_k" (needs ``tau``). Default: pass@k and
         pass^k (pass@k alone under a stop-at-success ``design``).
