@@ -951,3 +951,36 @@ def test_pass_pow_k_has_a_table_of_its_own_under_model_comparison(rep):
     assert all(h.startswith("pass@") for h in heads[0][5:]) and heads[0][5:]
     assert heads[1][0] == "model" and [h for h in heads[1][1:]] == [f"pass^{k}" for k in rep.data.pow_ks]
     assert "<h3>pass^k: all k attempts right</h3>" in section
+
+
+@pytest.mark.browser
+@pytest.mark.skipif(not Path("/usr/bin/chromium").exists(), reason="/usr/bin/chromium is absent")
+def test_legend_under_a_chart_on_a_phone_leaves_the_caption_clear(tmp_path):
+    """User review: at 390 px the legend moved under a chart grew the figure (to 519/554 px) but not the div plotly
+    wrote with a fixed height (460/420 px), so the SVG covered the caption below by 30-134 px. Measured in the browser:
+    the text after each figure starts at or below the figure's drawing, at 390 and at 1280 px."""
+    from playwright.sync_api import sync_playwright
+
+    path = build_report(simulate(problems=300, n=100, rng=1).counts, **FAST).write(tmp_path / "r.html")
+    measure = """() => Array.from(document.querySelectorAll('.js-plotly-plot')).map(gd => {
+        const svg = gd.querySelector('svg.main-svg').getBoundingClientRect();
+        let next = gd.parentElement.nextElementSibling;
+        return [gd.id, svg.bottom, next ? next.getBoundingClientRect().top : null];
+    })"""
+    with sync_playwright() as pw:
+        b = pw.chromium.launch(executable_path="/usr/bin/chromium", args=["--no-sandbox", "--disable-gpu"])
+        try:
+            for width in (390, 1280):
+                page = b.new_context(viewport={"width": width, "height": 844}).new_page()
+                page.goto(path.resolve().as_uri())
+                page.wait_for_load_state("load")
+                page.wait_for_timeout(300)
+                rows = page.evaluate(measure)
+                assert rows
+                moved = page.evaluate("document.querySelectorAll('[data-legend-moved]').length")
+                assert (moved > 0) == (width == 390)
+                for fid, bottom, top in rows:
+                    if top is not None:
+                        assert top >= bottom - 0.5, (width, fid, bottom, top)
+        finally:
+            b.close()

@@ -124,10 +124,16 @@
       for (var i = 0; i < 4 && gd._fullLayout._size.h < MIN_PLOT - 1; i++) {
         window.Plotly.relayout(gd, { height: gd._fullLayout.height + MIN_PLOT - gd._fullLayout._size.h });
       }
+      // plotly's wrapper div keeps the fixed height figure_html wrote (style="height:460px"): grow it with the
+      // figure, or the taller SVG spills over the caption below (by up to 134 px on the BoN data)
+      var box = gd.parentElement;
+      gd.setAttribute("data-box-height", box.style.height || "");
+      box.style.height = gd._fullLayout.height + "px";
     } else if (!narrow && horizontal && gd.getAttribute("data-legend-moved") === "1") {
       window.Plotly.relayout(gd, { "legend.orientation": "v", "legend.x": null, "legend.xanchor": null,
                                    "legend.yref": null, "legend.y": null, "legend.yanchor": null,
                                    height: Number(gd.getAttribute("data-height")) });
+      gd.parentElement.style.height = gd.getAttribute("data-box-height") || "";
     }
   }
   function fitLegends() {
