@@ -984,3 +984,17 @@ def test_legend_under_a_chart_on_a_phone_leaves_the_caption_clear(tmp_path):
                         assert top >= bottom - 0.5, (width, fid, bottom, top)
         finally:
             b.close()
+
+
+def test_failure_hover_names_what_it_plots_and_k_is_a_whole_number(rep):
+    # user review: the failure chart's hover read "tiny-1b forecast : 0.2411", taken for pass@K (the table said
+    # pass@100,000 = 0.818), and the hover header showed K = 18738 as "18.738k"
+    by_id = {s.id: s for s in rep.sections}
+    (fail,) = _figure_json(by_id["failure"].body)
+    lines = [t for t in fail["data"] if t.get("hovertemplate")]
+    assert lines and all(t["hovertemplate"].startswith("1 − pass@k = ") for t in lines)
+    for s in rep.sections:
+        for f in _figure_json(s.body):
+            for ax, spec in f["layout"].items():
+                if ax.startswith("xaxis") and spec.get("type") == "log":
+                    assert spec.get("hoverformat") == ",.0f", (s.id, ax)

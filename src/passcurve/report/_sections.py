@@ -182,8 +182,10 @@ def _layout(fig: Any, *, xtitle: str, ytitle: str, logx: bool = True, logy: bool
                 t.legendrank = 1
             elif t.hovertemplate:
                 t.hovertemplate = "k = %{x:,}: " + t.hovertemplate
+    # hoverformat: the hover header showed k = 18738 as "18.738k", whose SI suffix k reads as the variable k;
+    # a whole number with thousands separators instead
     fig.update_xaxes(title=log_title(xtitle) if logx else xtitle, type="log" if logx else "linear", showline=True,
-                     linecolor="#8c959f")
+                     linecolor="#8c959f", **({"hoverformat": ",.0f"} if logx else {}))
     fig.update_yaxes(title=log_title(ytitle) if logy else ytitle, type="log" if logy else "linear", showline=True,
                      linecolor="#8c959f")
     if logx:
@@ -302,6 +304,11 @@ def passk_section(curve: Any) -> Section:
     return Section("pass-at-k", "pass@k against k", body, note=note)
 
 
+# the failure chart plots 1 - pass@k under trace names like "tiny-1b forecast": a bare "tiny-1b forecast: 0.2411"
+# read as pass@K (user review; the table said pass@100,000 = 0.818)
+FAIL_HOVER = "1 − pass@k = %{y:.4g}"
+
+
 def failure_section(curve: Any, fits: dict[str, Any] | None = None, note: str | None = None) -> Section:
     """1 - pass@k on log-log axes; the power-law fit and the forecast beyond n when available.
 
@@ -325,7 +332,7 @@ def failure_section(curve: Any, fits: dict[str, Any] | None = None, note: str | 
         ok = fail > 0
         fig.add_trace(
             go.Scatter(x=ks[ok], y=fail[ok], mode=line_mode(fail[ok]), name=_label(m), legendgroup=m,
-                       line={"color": col, "width": 2.5}, hovertemplate="%{y:.4g}")
+                       line={"color": col, "width": 2.5}, hovertemplate=FAIL_HOVER)
         )
         f = (fits or {}).get(m)
         if not f:
@@ -338,14 +345,14 @@ def failure_section(curve: Any, fits: dict[str, Any] | None = None, note: str | 
             keep = fv >= floor
             fig.add_trace(
                 go.Scatter(x=fk[keep], y=fv[keep], mode="lines", name=f"{_label(m)} forecast", legendgroup=m, showlegend=False,
-                           line={"color": col, "width": 2, "dash": "dot"}, hovertemplate="%{y:.4g}")
+                           line={"color": col, "width": 2, "dash": "dot"}, hovertemplate=FAIL_HOVER)
             )
         if "power_law" in f:
             pk, pv = (np.asarray(a, dtype=float) for a in f["power_law"])
             keep = pv >= floor
             fig.add_trace(
                 go.Scatter(x=pk[keep], y=pv[keep], mode="lines", name=f"{_label(m)} power law", legendgroup=m, showlegend=False,
-                           line={"color": col, "width": 1.5, "dash": "dash"}, hovertemplate="%{y:.4g}")
+                           line={"color": col, "width": 1.5, "dash": "dash"}, hovertemplate=FAIL_HOVER)
             )
     drawn = {what for f in (fits or {}).values() for what in ("power_law", "forecast") if what in f}
     if drawn:
