@@ -998,3 +998,14 @@ def test_failure_hover_names_what_it_plots_and_k_is_a_whole_number(rep):
             for ax, spec in f["layout"].items():
                 if ax.startswith("xaxis") and spec.get("type") == "log":
                     assert spec.get("hoverformat") == ",.0f", (s.id, ax)
+
+
+def test_histogram_caption_explains_the_diamond():
+    # user review: the diamond ("fitted, never solved") was explained only in docs/report.md
+    rng = np.random.default_rng(0)
+    c = rng.binomial(1000, rng.beta(0.3, 30, size=60))
+    rep = build_report(Counts.from_arrays([1000] * 60, c, model="m"), **FAST)
+    sec = {s.id: s for s in rep.sections}["histogram"]
+    (fig,) = _figure_json(sec.body)
+    assert any((t.get("marker") or {}).get("symbol") == "diamond" for t in fig["data"])
+    assert "Black diamond at 0: the fit's expected share never solved (c = 0)." in sec.body

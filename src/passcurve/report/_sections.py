@@ -541,6 +541,8 @@ def histogram_section(counts: Any, fitted: dict[str, Any] | None = None, note: s
         + ("Log-spaced bins (most solved problems have small c/n); the grey bar at 0 is the share never solved. "
            if logx else "")
         + ("Black: the fitted difficulty distribution's expected share per bin." if fitted else "")
+        # the diamond was explained only in docs/report.md (user review)
+        + (" Black diamond at 0: the fit's expected share never solved (c = 0)." if fitted and logx else "")
     )
     body = figure_html(fig, "fig-hist") + f'<p class="caption">{cap}</p>'
     return Section("histogram", "Per-problem success rate c/n and the fitted difficulty distribution", body, note=note)
