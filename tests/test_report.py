@@ -1009,3 +1009,10 @@ def test_histogram_caption_explains_the_diamond():
     (fig,) = _figure_json(sec.body)
     assert any((t.get("marker") or {}).get("symbol") == "diamond" for t in fig["data"])
     assert "Black diamond at 0: the fit's expected share never solved (c = 0)." in sec.body
+
+
+def test_failure_caption_states_the_interval_level(bench):
+    # user review: "Dotted with band: ... and its interval" gave no level; it follows confidence_level
+    rep = build_report(bench.counts, confidence_level=0.8, **FAST)
+    body = {s.id: s for s in rep.sections}["failure"].body
+    assert "forecast beyond the largest observed k and its 80% interval." in body

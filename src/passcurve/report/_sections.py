@@ -371,7 +371,7 @@ def failure_section(curve: Any, fits: dict[str, Any] | None = None, note: str | 
         body += ('<p class="caption">Solid: observed.'
                  + (" Dashed: least-squares power law −log pass@k = a·k<sup>−b</sup> (Schaeffer et al. 2025)."
                     if "power_law" in drawn else "")
-                 + (" Dotted with band: forecast beyond the largest observed k and its interval."
+                 + (f" Dotted with band: forecast beyond the largest observed k and its {_level(curve)} interval."
                     if "forecast" in drawn else "") + "</p>")
     if fits:
         if any("Any difficulty law" in v.get("labels", {}).get("forecast", "") for v in fits.values()):
@@ -379,7 +379,8 @@ def failure_section(curve: Any, fits: dict[str, Any] | None = None, note: str | 
                 '<p class="caption">"Any difficulty law the data allow": the smallest and largest pass@K of every '
                 "law of per-problem success rates whose curve lies in the data's simultaneous band at k ≤ n "
                 "(<code>passcurve.extrapolation_bounds</code>, linear programming; no Beta, no power law). Whatever the "
-                "true law, pass@K is in that range at the band's confidence. A forecast is narrower only because "
+                f"true law, pass@K is in that range at the band's confidence ({_level(curve)}). A forecast is "
+                "narrower only because "
                 "it assumes a law.</p>"
             )
         cols = [c for c in ("power law", "forecast", "difficulty") if any(c in v.get("labels", {}) for v in fits.values())]
