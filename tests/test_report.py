@@ -1016,3 +1016,14 @@ def test_failure_caption_states_the_interval_level(bench):
     rep = build_report(bench.counts, confidence_level=0.8, **FAST)
     body = {s.id: s for s in rep.sections}["failure"].body
     assert "forecast beyond the largest observed k and its 80% interval." in body
+
+
+def test_loop_numbers_title_counts_its_columns_and_brackets_are_named_only_where_drawn(rep):
+    # user review: "Four numbers" over a table of three columns; one problem: "brackets: 95% intervals" with none
+    loop = {s.id: s for s in rep.sections}["loop"]
+    heads = re.findall(r"<th[ >]", loop.body.split("</thead>")[0])
+    assert len(heads) - 1 == 3 and loop.title == "Three numbers for a self-improving loop"
+    assert '<span class="ci">[' in loop.body and "brackets: 95% intervals" in loop.body
+    one = build_report(Counts.from_arrays([10], [4], model="m"), **FAST)
+    body = {s.id: s for s in one.sections}["loop"].body
+    assert '<span class="ci">[' not in body and "brackets" not in body

@@ -827,14 +827,19 @@ def loop_numbers_section(curve: Any, pow_k: int | None, retries: dict[str, Any] 
                     "are dependent and pass@k's formula does not apply")
     if retry_note:
         expl.append(esc(retry_note))
-    if has_ci:
+    # only where a bracket is drawn: one problem's intervals are undefined and the cells show none (user review:
+    # the one-problem report said "brackets: 95% intervals" with no brackets on the page)
+    if has_ci and '<span class="ci">[' in body:
         expl.append(f"brackets: {_level(curve)} intervals")
     body += '<ul class="caption">' + "".join(f"<li>{e}</li>" for e in expl) + "</ul>"
     if flags:  # the warnings themselves are in the banner at the top and under flags: named here, not repeated
         named = ", ".join(f"<strong>{esc(f)}</strong>" for f in dict.fromkeys(flags))
         body += (f"<p class='caption'>Read these numbers with the warning{'s' if len(flags) > 1 else ''} at the "
                  f"top of the page ({named}; all warnings are under <a href='#flags'>flags</a>).</p>")
-    return Section("loop", "Four numbers for a self-improving loop", body)
+    # the title counts the columns shown: "Four numbers" over a table of three (no retries) read as a missing one
+    shown = len(headers) - 1
+    words = {1: "One number", 2: "Two numbers", 3: "Three numbers", 4: "Four numbers"}
+    return Section("loop", f"{words.get(shown, 'Numbers')} for a self-improving loop", body)
 
 
 def _table_rows(counts: Any, max_rows: int) -> tuple[np.ndarray, int]:
