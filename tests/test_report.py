@@ -1027,3 +1027,15 @@ def test_loop_numbers_title_counts_its_columns_and_brackets_are_named_only_where
     one = build_report(Counts.from_arrays([10], [4], model="m"), **FAST)
     body = {s.id: s for s in one.sections}["loop"].body
     assert '<span class="ci">[' not in body and "brackets" not in body
+
+
+def test_model_table_has_the_comparison_k_when_n_differs():
+    # user review (n = 4/6/10 across models): the header said comparisons use k <= 4 but the model table showed
+    # pass@1 and pass@6 only; ranks and comparisons were at pass@4, shown nowhere with an interval
+    rng = np.random.default_rng(1)
+    n = np.repeat([4, 6, 10], 20)
+    cnt = Counts.from_arrays(n, rng.binomial(n, 0.4), model=np.repeat(["a", "b", "c"], 20), problem=np.tile(np.arange(20), 3))
+    rep = build_report(cnt, **FAST)
+    assert 4 in [int(k) for k in rep.data.table_curve.k]
+    head = {s.id: s for s in rep.sections}["models"].body.split("</thead>")[0]
+    assert ">pass@4<" in head

@@ -64,6 +64,14 @@ def report_k_grid(k_max: int, points: int = 60) -> np.ndarray:
     return np.unique(np.concatenate([grid, small, decades, [k_max]])).astype(np.int64)
 
 
+def _comparison_n(counts: Any, design: Any, k_max: int) -> set[int]:
+    """The largest k every problem supports (its smallest n, or a stop design's k_max), where comparisons and ranks
+    end: a column of the model table too. With n = 4/6/10 the table showed pass@1 and pass@6 while ranks and
+    comparisons were at pass@4, shown nowhere with its interval (user review)."""
+    k = int(counts.n.min()) if design is None else int(design.k_max(counts.n, counts.c))
+    return {k} if 1 <= k <= k_max else set()
+
+
 def table_k(k_max: int) -> list[int]:
     """Round k for tables: 1, 10, 100, ... up to k_max, plus k_max."""
     ks = [10**e for e in range(0, 12) if 10**e <= k_max]
@@ -83,6 +91,7 @@ class ReportData:
     pow_k: int | None
     warnings: tuple[tuple[str, str], ...]
     pow_ks: tuple[int, ...] = ()  # the pass^k of the comparison table (pow_k is the largest)
+    comparison_k: tuple[int, ...] = ()  # the largest k every problem supports: a column of the model table
     notes: dict[str, str] = field(default_factory=dict)
     fits: dict[str, Any] = field(default_factory=dict)
     fitted_shares: dict[str, Any] = field(default_factory=dict)
@@ -280,7 +289,7 @@ def compute_report_data(
     k_per = k_max if k_gt_n == "nan" else int(counts.n.min())
     per_policy: Any = "nan" if k_gt_n == "nan" else "raise"
     pow_ks = [k for k in (2, 4, 8) if k <= k_per] if design is None and "pass_pow_k" in (metrics or METRICS) else []
-    tab_ks = sorted(set(table_k(k_max)) | set(pow_ks))
+    tab_ks = sorted(set(table_k(k_max)) | set(pow_ks) | _comparison_n(counts, design, k_max))
     policy: Any = k_gt_n  # validated above: "nan", "raise" or "drop"
     cur, tab = col.step(
         "curves", lambda: (curve(counts, grid, k_gt_n=policy, metrics=metrics, design=design),
@@ -393,6 +402,7 @@ def compute_report_data(
         problem_columns=cols,
         pow_k=pow_k,
         pow_ks=tuple(pow_ks) if "pass_pow_k" in tab.values else (),
+        comparison_k=tuple(_comparison_n(counts, design, k_max)),
         warnings=col.folded(file_level=tuple((str(c), str(m)) for c, m in input_warnings)),
         notes=notes,
         fits=fits,
@@ -585,7 +595,8 @@ def build_report(
         S.histogram_section(data.counts, data.fitted_shares or None, note=n.get("histogram")),
         S.comparison_section(data.table_curve, data.counts, data.comparisons, note=n.get("models"), ranks=data.ranks,
                              ranks_note=n.get("ranks"),
-                             pass_k=table_k(int(data.curve.k[-1])),
+                             pass_k=sorted(set(table_k(int(data.curve.k[-1])))
+                                           | set(data.comparison_k)),
                              pow_k=list(data.pow_ks)),
         S.diagnostics_section(data.diagnostics, note=n.get("hidden-difficulty")),
         S.per_problem_section(data.counts, data.problem_columns, max_rows=max_table_rows),
