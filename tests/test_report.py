@@ -1060,3 +1060,18 @@ def test_tables_that_scroll_sideways_on_a_phone_show_a_shade(rep, tmp_path):
     overflows, attach, image = got
     assert overflows  # the case the cue is for
     assert attach == "local, local, scroll, scroll" and image.count("linear-gradient") == 4
+
+
+def test_linear_histogram_shows_never_solved_apart():
+    # user review: in linear bins c = 0 was merged into the [0, 0.05) bar (demo tiny-1b: 120 of 300 problems
+    # never solved, the bar read 79.3%). Reference: 10 of these 40 problems have c = 0 (by construction)
+    c = np.r_[np.zeros(10, int), np.arange(1, 21), np.full(10, 10)]
+    rep = build_report(Counts.from_arrays([20] * 40, c, model="m"), **FAST)
+    (fig,) = _figure_json({s.id: s for s in rep.sections}["histogram"].body)
+    bars = {t["name"]: t for t in fig["data"] if t["type"] == "bar"}
+    assert bars["never solved"]["y"] == [0.25]
+    y = bars["m observed"]["y"]  # plotly writes numpy arrays as {"dtype", "bdata"}
+    observed = list(np.frombuffer(__import__("base64").b64decode(y["bdata"]), dtype=y["dtype"])) if isinstance(y, dict) else y
+    # [0, 0.05) held the 10 never-solved problems (0.25); now none of them, and c = 1 (c/n = 0.05) is in the next
+    assert observed[0] == 0 and observed[1] == pytest.approx(1 / 40)
+    assert sum(observed) + 0.25 == pytest.approx(1.0)

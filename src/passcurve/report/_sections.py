@@ -485,35 +485,42 @@ def histogram_section(counts: Any, fitted: dict[str, Any] | None = None, note: s
     rows = -(-m_count // cols)
     p_all = counts.c / counts.n
     edges, logx = _bins(p_all, int(counts.n.max()))
+    draw = edges.copy()
+    if not logx:
+        # never-solved problems apart, as with log bins: the first bin starts above 0 (below every 1/n), so c = 0
+        # falls in no bin, for the bars and for the fit alike (demo tiny-1b: 120 of 300 problems with c = 0 were
+        # merged into a [0, 0.05) bar reading 79.3%)
+        edges = edges.copy()
+        edges[0] = min(0.5 / int(counts.n.max()), 0.025)
     fig = make_subplots(rows=rows, cols=cols, subplot_titles=[_label(m) for m in models], horizontal_spacing=0.07,
                         vertical_spacing=min(0.12, 0.5 / max(rows, 1)))
-    zero_x = float(edges[0]) / 2  # where the "never solved" bar sits on a log axis
+    zero_x = float(edges[0]) / 2 if logx else -0.04  # where the "never solved" bar sits
     for i, m in enumerate(models):
         r, cc = i // cols + 1, i % cols + 1
         sel = counts.model == m
         p = p_all[sel]
         total = p.size
-        pos = p[p > 0] if logx else p
+        pos = p[p > 0]
         share, _ = np.histogram(pos, bins=edges)
         share = share / total
-        mids = np.sqrt(edges[:-1] * edges[1:]) if logx else (edges[:-1] + edges[1:]) / 2
+        mids = np.sqrt(edges[:-1] * edges[1:]) if logx else (draw[:-1] + draw[1:]) / 2
         if logx:
             # plotly draws a bar over [x - w/2, x + w/2] in data units, also on a log axis: to cover the middle 80%
             # of a bin in log scale, centre the bar arithmetically on the shrunk bin's ends
             lo, hi = edges[:-1] * (edges[1:] / edges[:-1]) ** 0.1, edges[1:] * (edges[:-1] / edges[1:]) ** 0.1
             bar_x, widths = (lo + hi) / 2, hi - lo
         else:
-            bar_x, widths = mids, np.diff(edges) * 0.9
+            bar_x, widths = mids, np.diff(draw) * 0.9
         col = colour(i)
         fig.add_trace(go.Bar(x=bar_x, y=share, width=widths, marker_color=_rgba(col, 0.6),
                              name=f"{_label(m)} observed", showlegend=False, hovertemplate="c/n ≈ %{x:.3g}: %{y:.1%}"),
                       row=r, col=cc)
-        if logx:
-            zero = float(np.mean(p == 0))
-            fig.add_trace(go.Bar(x=[zero_x], y=[zero], width=[zero_x * 0.8], marker_color="#8c959f",
-                                 name="never solved", showlegend=False,
-                                 hovertemplate="never solved (c = 0): %{y:.1%}<extra></extra>"),
-                          row=r, col=cc)
+        # never solved apart in both modes
+        zero = float(np.mean(p == 0))
+        fig.add_trace(go.Bar(x=[zero_x], y=[zero], width=[zero_x * 0.8 if logx else 0.03], marker_color="#8c959f",
+                             name="never solved", showlegend=False,
+                             hovertemplate="never solved (c = 0): %{y:.1%}<extra></extra>"),
+                      row=r, col=cc)
         f = (fitted or {}).get(m)
         if callable(f):
             f = f(edges, int(np.median(counts.n[sel])))
@@ -521,7 +528,7 @@ def histogram_section(counts: Any, fitted: dict[str, Any] | None = None, note: s
             fig.add_trace(go.Scatter(x=mids, y=f["shares"], mode="lines+markers", line={"color": "#111", "width": 1.5},
                                      marker={"size": 4}, name="fitted", showlegend=(i == 0), legendgroup="fitted",
                                      hovertemplate="fitted: %{y:.1%}"), row=r, col=cc)
-            if logx and f.get("zero") is not None:
+            if f.get("zero") is not None:
                 fig.add_trace(go.Scatter(x=[zero_x], y=[f["zero"]], mode="markers", marker={"color": "#111", "size": 7,
                                                                                            "symbol": "diamond"},
                                          name="fitted never solved", showlegend=False, legendgroup="fitted",
@@ -530,6 +537,9 @@ def histogram_section(counts: Any, fitted: dict[str, Any] | None = None, note: s
             decades = [10.0**e for e in range(int(math.ceil(math.log10(edges[0]))), 1)]
             fig.update_xaxes(type="log", tickvals=[zero_x, *decades],
                              ticktext=["0", *[f"{d:g}" for d in decades]], row=r, col=cc)
+        else:
+            fig.update_xaxes(tickvals=[zero_x, 0.25, 0.5, 0.75, 1.0], ticktext=["0", "0.25", "0.5", "0.75", "1"],
+                             row=r, col=cc)
         fig.update_yaxes(tickformat=".0%", row=r, col=cc)
     fig.update_layout(template="plotly_white", height=max(300, 260 * rows), bargap=0.05,
                       margin={"l": 70, "r": 20, "t": 40, "b": 50}, showlegend=bool(fitted))
@@ -539,11 +549,11 @@ def histogram_section(counts: Any, fitted: dict[str, Any] | None = None, note: s
     fig.update_yaxes(title_text="share of problems", col=1)
     cap = (
         "Share of problems per bin of c/n, the share of a problem's n samples that were correct. "
-        + ("Log-spaced bins (most solved problems have small c/n); the grey bar at 0 is the share never solved. "
-           if logx else "")
+        + ("Log-spaced bins (most solved problems have small c/n). " if logx else "")
+        + "The grey bar at 0 is the share never solved (c = 0), apart from the bins. "
         + ("Black: the fitted difficulty distribution's expected share per bin." if fitted else "")
         # the diamond was explained only in docs/report.md (user review)
-        + (" Black diamond at 0: the fit's expected share never solved (c = 0)." if fitted and logx else "")
+        + (" Black diamond at 0: the fit's expected share never solved (c = 0)." if fitted else "")
     )
     body = figure_html(fig, "fig-hist") + f'<p class="caption">{cap}</p>'
     return Section("histogram", "Per-problem success rate c/n and the fitted difficulty distribution", body, note=note)
