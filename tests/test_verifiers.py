@@ -142,3 +142,15 @@ def test_read_verdicts_refuses_one_id_written_two_ways(tmp_path):
     path.write_text('problem_id,base,plus\np0,1,0\n" p0",1,1\n')
     with pytest.raises(PasscurveError, match=r"writes one id two ways, ' p0' and 'p0'"):
         read_verdicts(path, base_col="base", strict_col="plus")
+
+
+def test_verifier_inflation_refuses_strict_above_base() -> None:
+    # hand count: problem 0 has c_strict=5 > c_base=3 with no c_strict_only, which gave false_pass_rate -0.4
+    import pytest
+
+    import passcurve as pc
+    with pytest.raises(pc.PasscurveError, match=r"problem 0: c_strict must be <= c_base.*swapped"):
+        pc.verifier_inflation([10, 10], [3, 2], [5, 2], k=[1, 5])
+    with pytest.warns(pc.DegenerateDataWarning, match="2 samples pass the strict verdict"):
+        r = pc.verifier_inflation([10, 10], [3, 2], [5, 2], k=[1, 5], c_strict_only=[2, 0])
+    assert r.to_dict() is not None

@@ -131,6 +131,15 @@ def _verifier_iv(n: Any, c_base: Any, c_strict: Any, c_strict_only: Any, k: Any,
     so = np.zeros_like(cs) if c_strict_only is None else as_int_array(c_strict_only, "c_strict_only", max_ndim=1).ravel()
     if so.size != cs.size or (so > cs).any():
         raise PasscurveError("`c_strict_only` must have one entry per problem and be <= c_strict")
+    bad = np.flatnonzero((cs - so > cb) | (so > n_a - cb))
+    if bad.size:
+        i = int(bad[0])
+        what = "c_strict" if c_strict_only is None else "c_strict - c_strict_only"
+        raise PasscurveError(
+            f"problem {i}: {what} must be <= c_base (got n={fmt(n_a[i])}, c_base={fmt(cb[i])}, "
+            f"c_strict={fmt(cs[i])}, c_strict_only={fmt(so[i])}); {bad.size} problem(s) break this; "
+            "are `c_base` and `c_strict` swapped? (count samples passing strict but failing base in `c_strict_only`)"
+        )
     mod = np.full(n_a.size, "model", dtype=object) if model is None or isinstance(model, str) else (
         as_id_array(model, "model", n_a.size))
     if isinstance(model, str):
