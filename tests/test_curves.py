@@ -350,3 +350,14 @@ def test_k_is_sorted_and_deduplicated_and_values_follow_result_k():
     assert res.k.tolist() == [1, 5, 20]
     want = [float(np.mean(pc.pass_at_k(cnt.n, cnt.c, kk))) for kk in (1, 5, 20)]
     np.testing.assert_allclose(res.values["pass_at_k"][0], want, rtol=1e-15)
+
+
+def test_last_index_unknown_metric_names_the_metrics() -> None:
+    import pytest
+
+    import passcurve as pc
+    r = pc.curve(pc.Counts.from_arrays([10, 20], [1, 2]), k=[1, 5])
+    for bad in ("nope", ["pass_at_k"]):
+        with pytest.raises(pc.PasscurveError, match=r"`metric` must be one of .*'pass_at_k'"):
+            r.last_index(metric=bad)
+    assert list(r.last_index()) == [1]

@@ -14,7 +14,7 @@ import numpy as np
 
 from ._adaptive import check_design
 from ._counts import Counts, check_counts_object
-from ._errors import DroppedProblemsWarning, record_warning
+from ._errors import DroppedProblemsWarning, PasscurveError, record_warning
 from ._estimators import _SHORT, _fail_prob, _log_fail_table, g_pass_at_k, mg_pass_at_k
 from ._pairs import distinct_pairs
 from ._results import brief_repr, frame_html, long_frame, metric_name
@@ -103,6 +103,10 @@ class CurveResult:
         -------
         ndarray of int, shape (models,)
         """
+        if not isinstance(metric, str) or metric not in self.values:
+            raise PasscurveError(
+                f"`metric` must be one of {', '.join(map(repr, self.values))} (got metric={metric!r})"
+            )
         has = np.isfinite(self.values[metric])
         return np.where(has.any(axis=1), has.shape[1] - 1 - np.argmax(has[:, ::-1], axis=1), has.shape[1] - 1)
 
