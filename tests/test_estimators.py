@@ -693,3 +693,12 @@ def test_at_k_one_every_estimator_is_c_over_n_to_the_last_bit():
         grid = f(n[:, None], c[:, None], np.array([2, 1, 10])[None, :], **({} if f is pc.naive_pass_at_k else {"k_gt_n": "nan"}))
         np.testing.assert_array_equal(grid[:, 1], c / n)
         assert f(800, 31, 1) == 31 / 800
+
+
+def test_mg_pass_perfect_model_odd_k_ceiling() -> None:
+    # closed form: c = n gives X = k, so mG-pass@k = (2/k) * floor(k/2)
+    import numpy as np
+
+    import passcurve as pc
+    k = np.arange(1, 9)
+    np.testing.assert_allclose(pc.mg_pass_at_k(10, 10, k), 2 / k * (k // 2), rtol=1e-12)

@@ -998,6 +998,9 @@ def mg_pass_at_k(n: Any, c: Any, k: Any, *, k_gt_n: KGtN = "raise") -> Any:
 
     At k = 1 the sum is empty (⌈1/2⌉ + 1 = 2 > 1) and mG-pass@1 = 0 for every model, as in the
     definition and the authors' code: mG-pass@k is meant for k ≥ 2 (G-pass@1 at any τ is pass@1).
+    The same discretisation caps odd k below 1: a perfect model (c = n, so X = k) scores
+    :math:`(2/k)\lfloor k/2\rfloor`, which is 1 at even k and (k - 1)/k at odd k, e.g.
+    ``mg_pass_at_k(10, 10, [1, 2, 3, 4])`` is ``[0, 1, 0.667, 1]``; compare odd and even k with care.
 
     Parameters
     ----------
