@@ -473,12 +473,39 @@ def test_auto_says_when_it_cannot_check_its_candidates():
     assert any("auto could not check" in w for w in res.warnings)
 
 
+def test_an_unchecked_forecast_interval_holds_every_law_the_data_allow():
+    # no self-backtest (n = 10): the law is assumed, not checked, so the interval is widened to the any-law range
+    # (extrapolation_bounds at the forecast's level). With n_resamples=0 the forecast's own interval is the point,
+    # so the width here is the range's alone
+    from passcurve import DegenerateDataWarning, extrapolation_bounds
+
+    bench = passcurve.simulate(problems=100, n=10, models=[ModelSpec("m", 0.4, 3.0)], rng=2)
+    K = [5, 100, 1000]
+    with pytest.warns(DegenerateDataWarning, match="interval is widened to the range every difficulty law"):
+        res = forecast(bench.counts, K, n_resamples=0, flags=False, rng=0)
+    bounds = extrapolation_bounds(bench.counts, K, confidence_level=0.8, n_resamples=1000, rng=0)
+    # the two bands are bootstrapped on different streams: their ends agree to the bootstrap's noise
+    np.testing.assert_allclose(res.low[0], bounds.low[0], atol=0.02)
+    np.testing.assert_allclose(res.high[0], bounds.high[0], atol=0.02)
+    assert (res.low <= res.pass_at_k).all() and (res.pass_at_k <= res.high).all()
+    assert res.high[0, 2] - res.low[0, 2] > 0.1  # the point alone had been the interval
+    kf, span = res.k_for(0.9), bounds.k_for(0.9)
+    assert kf.low <= span.earliest * 1.05 and kf.high == span.certain == np.inf  # never certain beyond n
+    # a checked forecast (n = 40: the self-backtest runs) keeps its own interval
+    bench40 = passcurve.simulate(problems=100, n=40, models=[ModelSpec("m", 0.4, 3.0)], rng=2)
+    res40 = forecast(bench40.counts, [1000], flags=False, rng=0)
+    assert not any("widened" in w for w in res40.warnings)
+
+
 def test_nothing_solved_leaves_the_interval_open_to_one_beyond_the_data():
     counts = Counts.from_arrays(np.full(50, 100), np.zeros(50, int))
     with pytest.warns(passcurve.DegenerateDataWarning):
         res = forecast(counts, [10, 100, 1000], n_resamples=0, rng=0)
-    # within the samples drawn the interval is the model's (tiny); beyond, nothing rules out pass@K up to 1
-    assert res.high[0, 2] == 1.0 and res.high[0, :2].max() < 1e-3 and (res.low[0] == 0.0).all()
+    # within the samples drawn the interval is small: no candidate can be checked (least squares is undefined),
+    # so it is the any-law range, whose upper end within n is the band's rare-event bound on 50 problems (a few
+    # per cent, not the fitted laws' < 1e-3); beyond, nothing rules out pass@K up to 1
+    assert res.high[0, 2] == 1.0 and (res.low[0] == 0.0).all()
+    assert 1e-3 < res.high[0, 1] < 0.05 and res.high[0, 0] <= res.high[0, 1]
 
 
 def test_lower_end_is_never_below_what_the_data_show_at_their_own_end():

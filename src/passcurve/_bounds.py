@@ -115,6 +115,29 @@ def law_range(ks: np.ndarray, low: np.ndarray, high: np.ndarray, K: np.ndarray) 
 _K_TOP = 10**12  # how far BoundsResult.k_for searches
 
 
+def law_free_band(sub: Counts, name: str, level: float, B: int, gen: np.random.Generator, weighted: bool,
+                  design: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """One model's simultaneous band on pass_D@k at the constraint grid: (ks, low, high), what every law's curve
+    must lie in (:func:`extrapolation_bounds`; also the forecast's range when its law cannot be checked)."""
+    top = _observed_limit(sub.n, sub.c, design)
+    if top < 1:
+        raise PasscurveError(f"model {name!r}: no k is estimable from the data under the design")
+    ks = constraint_grid(top)
+    band = curve_intervals(sub, k=ks, metric="pass_at_k", method="band", confidence_level=level,
+                           n_resamples=B, rng=gen, weighted=weighted, design=design)
+    lo_b, hi_b = (np.asarray(x, dtype=float)[0] for x in band.intervals["pass_at_k"])
+    return ks, lo_b, hi_b
+
+
+def k_span(band: tuple[np.ndarray, np.ndarray, np.ndarray], target: float) -> tuple[float, float]:
+    """(earliest, certain): the smallest K at which some law in ``band`` (:func:`law_free_band`) reaches ``target``,
+    and at which every one does (inf: not by K = 10^12); NaN, NaN where the band is undefined."""
+    laws = _Laws(*band, _K_TOP)
+    if not laws.defined:
+        return np.nan, np.nan
+    return _first_k(lambda K: laws.extreme(K, -1.0) >= target), _first_k(lambda K: laws.extreme(K, 1.0) >= target)
+
+
 @dataclass(frozen=True)
 class BoundsKFor:
     """When a target pass_D@K becomes possible, and when it is certain, over every law the data allow.
@@ -237,11 +260,7 @@ class BoundsResult:
             ``earliest`` and ``certain`` (inf where no law is certain to reach it; NaN where no band is defined).
         """
         t, i = _target_model_iv(target, model, self.models)
-        laws = _Laws(*self._bands[i], _K_TOP)
-        if not laws.defined:
-            return BoundsKFor(self.models[i], t, np.nan, np.nan, self.confidence_level)
-        earliest = _first_k(lambda K: laws.extreme(K, -1.0) >= t)
-        certain = _first_k(lambda K: laws.extreme(K, 1.0) >= t)
+        earliest, certain = k_span(self._bands[i], t)
         return BoundsKFor(self.models[i], t, earliest, certain, self.confidence_level)
 
     def to_dict(self) -> dict[str, Any]:
@@ -367,21 +386,15 @@ def extrapolation_bounds(
     for i, m in enumerate(models):
         reset()
         sub = counts.select(m)
-        top = _observed_limit(sub.n, sub.c, design)
-        if top < 1:
-            raise PasscurveError(f"model {m!r}: no k is estimable from the data under the design")
-        ks = constraint_grid(top)
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always", DegenerateDataWarning)
-            band = curve_intervals(sub, k=ks, metric="pass_at_k", method="band", confidence_level=level,
-                                   n_resamples=B, rng=gen, weighted=weighted, design=design)
+            ks, lo_b, hi_b = law_free_band(sub, m, level, B, gen, weighted, design)
         for w in caught:  # the band's own warnings, said as the bounds' (they were the band's, at its call site)
             if issubclass(w.category, DegenerateDataWarning):
                 said = str(w.message).removeprefix(f"model {m!r}, ")
                 record_warning(seen, f"model {m!r}: the band the bounds rest on: {said}", w.category)
             else:
                 warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
-        lo_b, hi_b = (np.asarray(x, dtype=float)[0] for x in band.intervals["pass_at_k"])
         low[i], high[i] = law_range(ks, lo_b, hi_b, K)
         observed[i] = _observed(sub.n, sub.c, K, sub.weight if weighted else None, design)
         bands.append((ks, lo_b, hi_b))

@@ -887,14 +887,17 @@ def forecast(
                    + ("; its interval beyond the samples drawn runs to 1" if (c == 0).all() else ""))
             record_warning(warns, msg, DegenerateDataWarning)
         adj: dict[str, _Adjust] = {}
+        unchecked = False
         if method == "auto":
             sb = _self_backtest(n, c, AUTO_CANDIDATES, R, gen, design=design, w=sub.weight)
             cv = sb.rmse()
-            if not any(np.isfinite(v) for v in cv.values()):
+            unchecked = not any(np.isfinite(v) for v in cv.values())
+            if unchecked:
                 msg = (f"model {name!r}: auto could not check its candidates on these data (its self-backtest needs "
                        "at least 20 samples per problem and two thinnings that every candidate can forecast; smallest "
-                       f"n = {int(np.min(n))}), so it averages them with equal weights, and the interval does not "
-                       "include the error of the assumed difficulty law")
+                       f"n = {int(np.min(n))}), so it averages them with equal weights, and the interval is widened "
+                       "to the range every difficulty law consistent with the data allows (extrapolation_bounds at "
+                       "the forecast's confidence level)")
                 record_warning(warns, msg, DegenerateDataWarning)
             if combination == "debiased":
                 adj = sb.adjustments()
@@ -933,6 +936,10 @@ def forecast(
         if (c == 0).all():  # nothing solved: the data rule out no pass@K down to 0, nor up to 1 beyond them
             lo = np.zeros(K.size)
             hi = np.where(K > float(np.min(n)), 1.0, hi)
+        lawband = _law_free(sub, name, cl, gen, design, K) if unchecked else None
+        if lawband is not None:  # no check of the law: the interval holds what every law allows (the point stays)
+            blo, bhi = lawband[3], lawband[4]
+            lo, hi = np.fmin(lo, blo), np.fmax(hi, bhi)
         LO.append(lo)
         HI.append(hi)
         W.append(wts)
@@ -945,13 +952,32 @@ def forecast(
             else:
                 fd[cnd] = {"difficulty_model": "least_squares", "params": {"a": _f(cand.ls_[0]), "b": _f(cand.ls_[1])}}
         FITS.append({"fits": fd})
-        STATE.append((fitted, wts, sd, adj, (n, c, sub.weight, design), (boot_from, B, bias_sq), (k_obs, floor)))
+        STATE.append((fitted, wts, sd, adj, (n, c, sub.weight, design), (boot_from, B, bias_sq), (k_obs, floor),
+                      None if lawband is None else lawband[:3]))
         OBS.append(_observed(n, c, ks, sub.weight, design))
     return ForecastResult(
         models=tuple(models), k=ks, method=method, pass_at_k=np.vstack(P), low=np.vstack(LO), high=np.vstack(HI),
         weights=tuple(W), candidates=tuple(CANDS), cv_error=tuple(CVE), fits=tuple(FITS), confidence_level=cl,
         scope=scope, warnings=tuple(warns), observed=np.vstack(OBS), _state=tuple(STATE),
     )
+
+
+_LAW_BAND_RESAMPLES = 1000  # the band behind an unchecked forecast's widened interval
+
+
+def _law_free(sub: Counts, name: str, level: float, gen: np.random.Generator, design: Any,
+              K: np.ndarray) -> tuple[np.ndarray, ...]:
+    """(ks, band low, band high, low at K, high at K): the range of pass_D@K over every difficulty law whose
+    curve lies in the data's simultaneous band (:func:`passcurve.extrapolation_bounds`), for a forecast whose
+    law auto could not check. Its own stream (spawned from ``gen``), so the forecast's draws are unchanged; the
+    band's few-problems warning is the forecast's own already."""
+    from ._bounds import law_free_band, law_range
+
+    g = np.random.default_rng(gen.integers(2**63))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DegenerateDataWarning)
+        ks, blo, bhi = law_free_band(sub, name, level, _LAW_BAND_RESAMPLES, g, True, design)
+    return ks, blo, bhi, *law_range(ks, blo, bhi, K)
 
 
 def _target_model_iv(target: Any, model: str | None, models: tuple[str, ...]) -> tuple[float, int]:
@@ -968,7 +994,7 @@ def _target_model_iv(target: Any, model: str | None, models: tuple[str, ...]) ->
 
 def _k_for_state(res: ForecastResult, target: float, model: str | None) -> KForResult:
     t, i = _target_model_iv(target, model, res.models)
-    fitted, wts, _, adj, data, (boot_from, B, bias_sq), (k_obs, floor) = res._state[i]
+    fitted, wts, _, adj, data, (boot_from, B, bias_sq), (k_obs, floor), lawband = res._state[i]
 
     def curve(Kv: float) -> float:
         Ka = np.array([Kv])
@@ -1057,6 +1083,11 @@ def _k_for_state(res: ForecastResult, target: float, model: str | None) -> KForR
     if t <= floor:  # the forecast's lower end is floored at the data's own limit from k_obs on: it reaches the
         # target by the time both the data's end and the point forecast do (a floored band never exceeds the point)
         k_high = min(k_high, max(float(k_obs), kk))
+    if lawband is not None:  # the law was not checked (as forecast's interval): as wide as every law allows
+        from ._bounds import k_span
+
+        earliest, certain = k_span(lawband, t)
+        k_low, k_high = float(np.fmin(k_low, earliest)), float(np.fmax(k_high, certain))
     return result(k_low, k_high)
 
 
