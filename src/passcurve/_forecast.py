@@ -812,8 +812,10 @@ def forecast(
         Bootstrap resamples of problems (0: no parameter uncertainty).
     cv_resamples : int, optional
         Thinnings in the self-backtest of ``"auto"`` (default 10; paired: only thinnings on which every
-        candidate forecasts are scored; fewer than two such thinnings give equal weights). With
-        another method it is an error (it would have no effect).
+        candidate forecasts are scored; fewer than two such thinnings give equal weights, and then
+        the interval, which cannot include the error of an unchecked law, is widened to
+        :func:`passcurve.extrapolation_bounds`' range at ``confidence_level``). With another method
+        it is an error (it would have no effect).
     combination : {"inverse_mse", "debiased"}, optional
         How ``"auto"`` combines its candidates (default "inverse_mse"; with another method an error,
         as ``cv_resamples``). ``"inverse_mse"``: weights ∝ 1/MSE in the
