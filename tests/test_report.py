@@ -177,12 +177,16 @@ def test_linear_histogram_bins_hold_one_value_of_c_over_n_each():
     # and the fitted line, on the same edges, dropped to 0 there (report audit)
     from passcurve.report._sections import _bins
 
-    p = np.arange(21) / 20
-    edges, logx = _bins(p, 20)
-    assert not logx
+    # any n > 20 whose lattice contains k/20: n = 40, c = 0, 2, ..., 40
+    p = np.arange(0, 41, 2) / 40
+    edges, logx = _bins(p, 40)
+    assert not logx and edges.size == 21
     assert np.histogram(p, bins=edges)[0].tolist() == [1] * 19 + [2]
-    # any n whose lattice contains k/20: n = 40, c = 0, 2, ..., 40 lands the same way
-    assert np.histogram(np.arange(0, 41, 2) / 40, bins=edges)[0].tolist() == [1] * 19 + [2]
+    # n <= 20: one bin per value c/n (0.05-wide bins at n = 10 left every other bar empty, report review)
+    for n in (4, 10, 20):
+        p = np.arange(1, n + 1) / n
+        edges, logx = _bins(p, n)
+        assert not logx and np.histogram(p, bins=edges)[0].tolist() == [1] * n
 
 
 def test_log_ticks_are_readable():
@@ -1072,6 +1076,7 @@ def test_linear_histogram_shows_never_solved_apart():
     assert bars["never solved"]["y"] == [0.25]
     y = bars["m observed"]["y"]  # plotly writes numpy arrays as {"dtype", "bdata"}
     observed = list(np.frombuffer(__import__("base64").b64decode(y["bdata"]), dtype=y["dtype"])) if isinstance(y, dict) else y
-    # [0, 0.05) held the 10 never-solved problems (0.25); now none of them, and c = 1 (c/n = 0.05) is in the next
-    assert observed[0] == 0 and observed[1] == pytest.approx(1 / 40)
+    # [0, 0.05) held the 10 never-solved problems (0.25); now none of them: at n = 20 one bar per value of c, the
+    # first c = 1 alone (1 of 40 problems), the tenth c = 10 (11 of 40)
+    assert observed[0] == pytest.approx(1 / 40) and observed[9] == pytest.approx(11 / 40)
     assert sum(observed) + 0.25 == pytest.approx(1.0)

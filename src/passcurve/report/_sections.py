@@ -459,11 +459,14 @@ def passpow_section(curve: Any, in_table: bool = True) -> Section:
 
 # ---------------------------------------------------------------------------------------------- histogram
 def _bins(p: np.ndarray, n_max: int) -> tuple[np.ndarray, bool]:
-    """Bin edges for c/n: log-spaced when most solved problems have small c/n, else 20 linear bins."""
+    """Bin edges for c/n: log-spaced when most solved problems have small c/n, else 20 linear bins, or with
+    at most 20 samples one bin per value j/n_max (centred on it)."""
     pos = p[p > 0]
     if pos.size and np.median(pos) < 0.05:
         lo = math.floor(math.log10(0.5 / n_max) * 4) / 4
         return np.logspace(lo, 0, int(round(-lo * 4)) + 1), True
+    if n_max <= 20:  # 20 bins of 0.05 are finer than the 1/n grid: every other bar was empty (n = 10: 0.1, 0.2, ...)
+        return (np.arange(n_max + 1) + 0.5) / n_max, False  # the last bin, [1 - 1/2n, 1 + 1/2n], centred on 1
     # k/20 by one division each, the float every c/n equal to k/20 rounds to (linspace's 3 * 0.05 is
     # 0.15000000000000002, which sent c/n = 3/20 into the bin below and left another bin empty)
     return np.arange(21) / 20, False
