@@ -32,8 +32,9 @@ def _render(res, top: int) -> None:  # type: ignore[no-untyped-def]
         sel = res.model == m
         title = (
             f"{m}: {s['new_samples']} new samples over {s['problems_sampled']} of {s['problems']} problems "
-            f"({res.method}, target pass@{res.k}); forecast {s['forecast']:.4f} now, posterior SD "
-            f"{s['forecast_sd']:.4f}; expected SD {s['expected_sd_after']:.4f} after this plan (uniform: "
+            f"({res.method}, target pass@{res.k}); forecast {s['forecast_bayes']:.4f} now, SD "
+            f"{s['forecast_bayes_sd']:.4f} (hierarchical Bayes); given the fitted prior {s['forecast']:.4f}, SD "
+            f"{s['forecast_sd']:.4f} now, expected SD {s['expected_sd_after']:.4f} after this plan (uniform: "
             f"{s['expected_sd_after_uniform']:.4f})"
         )
         t = Table(title=title, title_justify="left")
