@@ -42,6 +42,23 @@ def test_stop_at_first_success_is_not_testable_and_censors():
     assert np.isnan(res.p_value[0])
     assert res.known[0].tolist() == [4, 3, 3]
     assert res.completion[0].tolist() == pytest.approx([1 / 4, 2 / 3, 2 / 3])
+    # pass@b rests on the problems tried b times (n = 2, 1, 3, 1: 4, 2, 1 of them), not on completion's (count by
+    # hand); p1, solved at its first attempt and stopped, is in completion at every b and in pass@b at b = 1 only
+    assert res.pass_at_k_known[0].tolist() == [4, 2, 1]
+    assert res.to_dict()["models"][0]["curve"][1]["pass_at_k_known"] == 2
+
+
+def test_cli_retries_table_counts_the_problems_of_each_curve(tmp_path, cli):
+    from passcurve.data import write_table
+
+    prob, att, cor = _long([[0, 1], [1], [0, 0, 0], [0]])
+    path = write_table({"problem_id": prob, "attempt": att, "correct": cor.astype(int)}, tmp_path / "r.csv")
+    r = cli("retries", str(path), "--budgets", "all", env_extra={"COLUMNS": "200"})
+    assert r.returncode == 0, r.stderr
+    assert "problems (pass@b)" in r.stdout
+    rows = [line.split("│")[1:-1] for line in r.stdout.splitlines() if line.startswith("│")]
+    # budget, completion, its problems, pass@b, its problems (the known and pass_at_k_known counts above)
+    assert [(int(c[0]), int(c[2]), int(c[4])) for c in rows] == [(1, 4, 4), (2, 3, 2), (3, 3, 1)]
 
 
 def _simulate(rng, problems, n, lift):

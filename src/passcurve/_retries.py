@@ -75,6 +75,10 @@ class RetryResult:
     pass_at_k : ndarray, shape (M, B)
         Chen et al.'s pass@b from each problem's (n, c), over problems with n >= b (what
         exchangeable attempts would give; NaN where no problem has b attempts).
+    pass_at_k_known : ndarray of int, shape (M, B)
+        Problems that entered ``pass_at_k`` at b (n >= b). A problem solved at its first attempt and
+        stopped there enters ``completion`` at every b but ``pass_at_k`` only at b = 1, so the two
+        can rest on different problems.
     attempt_rate, expected_rate : ndarray, shape (M, B)
         Success rate at attempt index a, and its value expected under exchangeability.
     attempts_at : ndarray of int, shape (M, B)
@@ -107,6 +111,7 @@ class RetryResult:
     completion: np.ndarray
     known: np.ndarray
     pass_at_k: np.ndarray
+    pass_at_k_known: np.ndarray
     attempt_rate: np.ndarray
     expected_rate: np.ndarray
     attempts_at: np.ndarray
@@ -138,6 +143,7 @@ class RetryResult:
                     "completion": _jf(self.completion[i, j]),
                     "known": int(self.known[i, j]),
                     "pass_at_k": _jf(self.pass_at_k[i, j]),
+                    "pass_at_k_known": int(self.pass_at_k_known[i, j]),
                     "attempt_rate": _jf(self.attempt_rate[i, j]),
                     "expected_rate": _jf(self.expected_rate[i, j]),
                     "attempts_at": int(self.attempts_at[i, j]),
@@ -164,7 +170,7 @@ class RetryResult:
 
     def to_frame(self) -> Any:
         """Long pandas DataFrame, one row per (model, budget b): ``model``, ``budget``, ``completion``,
-        ``known``, ``pass_at_k``, ``attempt_rate``, ``expected_rate``, ``attempts_at``."""
+        ``known``, ``pass_at_k``, ``pass_at_k_known``, ``attempt_rate``, ``expected_rate``, ``attempts_at``."""
         return long_frame(self.to_dict())
 
     def plot(self) -> Any:
@@ -354,6 +360,7 @@ def retries(
     completion = np.full((M, B), np.nan)
     known = np.zeros((M, B), dtype=np.int64)
     pk = np.full((M, B), np.nan)
+    pk_known = np.zeros((M, B), dtype=np.int64)
     rate = np.full((M, B), np.nan)
     expected = np.full((M, B), np.nan)
     at = np.zeros((M, B), dtype=np.int64)
@@ -377,6 +384,7 @@ def retries(
             have = nn[None, :] >= budget[:, None]
             pkm = pass_at_k(nn[None, :], cc[None, :], budget[:, None], k_gt_n="nan")
             cnt = have.sum(axis=1)
+            pk_known[mi] = cnt
             pk[mi] = np.where(cnt > 0, np.nansum(np.where(have, pkm, 0.0), axis=1) / np.maximum(cnt, 1), np.nan)
         # samples of this model (contiguous after the sort? not necessarily: select by group)
         smask = np.isin(gid_s, gsel)  # group ids are 0..G-1 in the order of `starts`
@@ -444,6 +452,7 @@ def retries(
         budget=budget,
         completion=completion,
         known=known,
+        pass_at_k_known=pk_known,
         pass_at_k=pk,
         attempt_rate=rate,
         expected_rate=expected,

@@ -126,14 +126,18 @@ def retries_cmd(
                 else "independence not tested")
         t = Table(title=f"{entry['model']}: {how_many(entry['problems'], 'problem')}, {entry['solved']} solved; {test}",
                   title_justify="left")
-        for col in ("budget", "completion", "pass@b", "rate at attempt", "expected rate", "problems"):
+        # completion counts the problems known at b (solved by b, or tried b times); pass@b those tried b times:
+        # a problem that stopped at its first success is in the one and not the other (review: the table showed
+        # one problem count for both)
+        for col in ("budget", "completion", "problems", "pass@b", "problems (pass@b)", "rate at attempt",
+                    "expected rate"):
             t.add_column(col, justify="right")
         top = max((r["budget"] for r in entry["curve"]), default=0)
         shown = (entry["curve"] if budgets is not None  # a list (filtered above) or "all"
                  else [r for r in entry["curve"] if r["budget"] == top or _one_two_five(r["budget"])])
         for r in shown:
-            t.add_row(str(r["budget"]), _f(r["completion"]), _f(r["pass_at_k"]), _f(r["attempt_rate"]),
-                      _f(r["expected_rate"]), str(r["known"]))
+            t.add_row(str(r["budget"]), _f(r["completion"]), str(r["known"]), _f(r["pass_at_k"]),
+                      str(r["pass_at_k_known"]), _f(r["attempt_rate"]), _f(r["expected_rate"]))
         out.print(t)
         if len(shown) < len(entry["curve"]):
             out.print(f"  {len(shown)} of {len(entry['curve'])} budgets shown (--budgets all, or a list, for others)")
