@@ -357,6 +357,15 @@ def test_bad_ties_and_tallies():
         maj_at_k_tallies([0, 2], 0, 1)
 
 
+def test_vote_on_a_data_frame_says_how_to_read_it():
+    # API review: vote(df) answered "`gold` is required with per-problem answer lists", as if the frame were lists
+    pd = pytest.importorskip("pandas")
+    df = pd.DataFrame({"problem": ["a", "a", "b"], "answer": ["1", "2", "3"], "gold": ["1", "1", "3"]})
+    with pytest.raises(PasscurveError, match=r"`data` is a data frame \(DataFrame\); vote takes answer tallies.*"
+                                             r"read_answers\(path\).*AnswerTallies.from_long"):
+        vote(df)
+
+
 # ---------------------------------------------------------------------------------------
 # files and the CLI
 # ---------------------------------------------------------------------------------------

@@ -1144,6 +1144,13 @@ def _vote_iv(data: Any, gold: Any, k: Any, ties: Any, k_default: Any) -> tuple[A
         if gold is not None:
             raise PasscurveError("`gold` must be None when `data` is already an AnswerTallies")
         t = data
+    elif hasattr(data, "columns") and hasattr(data, "shape"):  # a pandas/polars frame is not a list of answer lists
+        raise PasscurveError(
+            f"`data` is a data frame ({type(data).__name__}); vote takes answer tallies: write the frame to a file "
+            "and read it with passcurve.data.read_answers(path), or build AnswerTallies.from_long(problem, count, "
+            "is_gold, model=...) from one row per (problem, distinct answer), or pass per-problem answer lists with "
+            "`gold`"
+        )
     else:
         if gold is None:
             raise PasscurveError("`gold` is required with per-problem answer lists")
