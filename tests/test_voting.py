@@ -439,6 +439,34 @@ def test_cli_vote_missing_gold_exit_2(tmp_path, cli):
     assert len(r.stderr.strip().splitlines()) == 1
 
 
+def test_read_answers_compares_a_csv_as_the_text_written(tmp_path, icli):
+    from passcurve.data import read_answers
+
+    # p1: gold "1", answers 1, 1, 2; p2: gold "x", answers 2.5, 4. DuckDB had read the answers as DOUBLE ('1.0')
+    # and the gold as text ('1'): accuracy 0. By hand: gold shares 2/3 and 0, accuracy 1/3; maj@2 of p1 is
+    # (1 + 1/2 + 1/2)/3 over its 3 pairs (two 1-1 ties, random break), so maj@2 = (2/3 + 0)/2 = 1/3
+    path = tmp_path / "v8.csv"
+    path.write_text("problem_id,attempt,answer,gold\np1,1,1,1\np1,2,1,1\np1,3,2,1\np2,1,2.5,x\np2,2,4,x\n")
+    t = read_answers(path)
+    assert t.answer.tolist() == ["1", "2", "2.5", "4"] and t.is_gold.tolist() == [True, False, False, False]
+    r = icli("vote", str(path), "--k", "1,2", "--json")
+    assert r.returncode == 0, r.stderr
+    m = json.loads(r.stdout)["models"][0]
+    assert m["accuracy"] == pytest.approx(1 / 3, abs=1e-15)
+    assert [pt["maj_at_k"] for pt in m["curve"]] == pytest.approx([1 / 3, 1 / 3], abs=1e-15)
+    # the text as written, without a field's surrounding spaces: '1' and ' 1 ' are the gold '1'; '1.0' and '01' are
+    # other answers (they were all the number 1 when the sniffer read the column as DOUBLE)
+    path.write_text("problem_id,attempt,answer,gold\np,1,1,1\np,2,1.0,1\np,3,01,1\np,4, 1 ,1\n")
+    t = read_answers(path)
+    assert t.answer.tolist() == ["1", "1.0", "01"] and t.count.tolist() == [2, 1, 1]
+    assert t.is_gold.tolist() == [True, False, False]
+    # a typed file compares values, as Python does (1 == 1.0): JSON numbers 1.0 and 1 are the gold 1
+    js = tmp_path / "n.jsonl"
+    js.write_text("\n".join(json.dumps({"problem_id": "p", "attempt": i, "answer": a, "gold": 1})
+                            for i, a in enumerate([1.0, 1, 2.5])) + "\n")
+    assert read_answers(js).is_gold.tolist() == [True, False]
+
+
 @pytest.mark.parametrize(
     ("content", "args", "match"),
     [

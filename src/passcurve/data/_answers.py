@@ -30,7 +30,7 @@ from ._several import (
     read_several,
     select_columns,
 )
-from ._source import Source, duck_error, no_rows_error, open_file
+from ._source import Source, as_text, duck_error, no_rows_error, open_file
 
 __all__ = ["read_answers", "read_attempts", "read_verdicts", "GOLD_ALIASES"]
 
@@ -118,6 +118,27 @@ def _first_row(src: Source, where: str) -> str:
     return _fmt_row(dict(zip(rel.columns, rows[0], strict=True))) if rows else "{}"
 
 
+def _as_written(src: Source, cols: Sequence[str | None]) -> None:
+    """Read a CSV's answer and gold columns as text (:func:`passcurve.data._source.as_text`). A CSV has no types:
+    DuckDB's sniffer made ``1`` a DOUBLE 1.0 in an answer column of numbers and ``1`` a string in a gold column
+    holding a word, so the answer '1.0' never matched the gold '1'; and it read ``1`` and ``1.0`` (or ``01``) in one
+    column as one number. Their text as written is what the user wrote, and is compared."""
+    if src.reader == "csv":
+        as_text(src, [c for c in cols if c is not None])
+
+
+def _answer_value(src: Source, col: str) -> str:
+    """An answer or gold column as SQL: a JSON column's values as their text (a string without its quotes), a
+    CSV field (text, :func:`_as_written`) without its surrounding spaces, any other column as it is."""
+    q = quote(col)
+    t = src.types[col].upper()
+    if t == "JSON":
+        return f"json_extract_string({q}, '$')"
+    if src.reader == "csv" and t.startswith("VARCHAR"):
+        return f"trim({q})"
+    return q
+
+
 def _id_expr(src: Source, col: str) -> str:
     """An identifier column as text (a JSON column of mixed ids without the quotes of its strings)."""
     return f"CAST({identifier(col, src.types[col])} AS VARCHAR)"
@@ -149,8 +170,10 @@ def read_answers(
     extracted_answer, pred, prediction, parsed_answer, final_answer), gold answer (gold,
     gold_answer, reference, target, ground_truth, expected, label), optional model and
     attempt. First appearance follows the attempt index when present, else the file order.
-    A NULL answer abstains (no vote). Errors: a missing gold value, a problem with two
-    different gold answers, answers and gold of mixed types, duplicate attempts.
+    A NULL answer abstains (no vote). Answers are not normalised: a typed file (JSON, Parquet)
+    compares values (``1`` and ``1.0`` are one answer), a CSV the text written without a field's
+    surrounding spaces (``1``, ``1.0`` and ``01`` are three). Errors: a missing gold value, a problem
+    with two different gold answers, answers and gold of mixed types, duplicate attempts.
 
     Without a gold column (or with ``correct_col`` given), the harness's per-sample verdict
     decides instead (lm-evaluation-harness logs: the filtered response is the answer and the
@@ -211,9 +234,10 @@ def read_answers(
     check_forced(src, model)
     att = _pick(src, "attempt", attempt_col, ALIASES["attempt"], "--attempt-col", required=False,
                 exclude=(prob, ans, gold, model))
+    _as_written(src, (ans, gold))
     types = src.types
     fa, fg = _family(types[ans]), _family(types[gold])
-    qa, qg = quote(ans), quote(gold)
+    qg = quote(gold)
     if "json" in (fa, fg):
         # JSON columns can hold strings and numbers side by side: one family only
         fams: dict[str, str] = {}
@@ -234,18 +258,15 @@ def read_answers(
                 f"{src.name}: answers of mixed types in {ans!r}/{gold!r} ({' and '.join(sorted(fams))}); "
                 "normalise answers to one type first"
             )
-        ea = f"json_extract_string({qa}, '$')" if fa == "json" else f"CAST({qa} AS VARCHAR)"
-        eg = f"json_extract_string({qg}, '$')" if fg == "json" else f"CAST({qg} AS VARCHAR)"
-    elif fa != fg:
-        if src.reader == "csv":  # CSV has no types: the inference may differ between columns
-            ea, eg = f"CAST({qa} AS VARCHAR)", f"CAST({qg} AS VARCHAR)"
-        else:
-            raise PasscurveError(
-                f"{src.name}: answers of mixed types: {ans!r} is {types[ans]} but {gold!r} is {types[gold]}; "
-                "normalise answers to one type first"
-            )
+        ea = _answer_value(src, ans) if fa == "json" else f"CAST({_answer_value(src, ans)} AS VARCHAR)"
+        eg = _answer_value(src, gold) if fg == "json" else f"CAST({_answer_value(src, gold)} AS VARCHAR)"
+    elif fa != fg:  # typed columns (a CSV's are text, read as written: _as_written)
+        raise PasscurveError(
+            f"{src.name}: answers of mixed types: {ans!r} is {types[ans]} but {gold!r} is {types[gold]}; "
+            "normalise answers to one type first"
+        )
     else:
-        ea, eg = qa, qg
+        ea, eg = _answer_value(src, ans), _answer_value(src, gold)
     me = _model_expr(src, model)
     order = json_unwrapped(att, src.types[att]) if att else "row_number() OVER ()"
     base = (
@@ -423,12 +444,13 @@ def _tallies_from_verdicts(
     check_forced(src, model)
     att = _pick(src, "attempt", attempt_col, ALIASES["attempt"], "--attempt-col", required=False,
                 exclude=(prob, ans, verdict, model))
+    _as_written(src, (ans,))
     ok = _bool_expr(src, verdict, "--correct-col")
     _check_bool(src, verdict, ok, "--correct-col")
     order = json_unwrapped(att, src.types[att]) if att else "row_number() OVER ()"
     base = (
         f"WITH s AS (SELECT {_model_expr(src, model)} AS model, {_id_expr(src, prob)} AS problem, "
-        f"{json_unwrapped(ans, src.types[ans])} AS answer, {ok} AS ok, {order} AS ord FROM src), "
+        f"{_answer_value(src, ans)} AS answer, {ok} AS ok, {order} AS ord FROM src), "
         "a AS (SELECT model, problem, answer, count(*) AS cnt, min(ord) AS first, bool_or(ok) AS good, "
         "bool_and(ok) AS all_good FROM s WHERE answer IS NOT NULL GROUP BY model, problem, answer), "
         "p AS (SELECT model, problem, count(*) FILTER (WHERE answer IS NULL) AS abstain, "
