@@ -468,6 +468,55 @@ def test_read_answers_compares_a_csv_as_the_text_written(tmp_path, icli):
 
 
 @pytest.mark.parametrize(
+    ("name", "content"),
+    [
+        # JSON NaN in a column of numbers (DOUBLE), beside strings (a JSON column), and in a CSV the text nan (any
+        # case) and an empty field, as a count column reads them
+        ("n.jsonl", '{"problem_id": "p", "answer": NaN, "gold": 1}\n{"problem_id": "p", "answer": 1, "gold": 1}\n'
+                    '{"problem_id": "p", "answer": NaN, "gold": 1}\n{"problem_id": "p", "answer": 2, "gold": 1}\n'),
+        ("s.jsonl", '{"problem_id": "p", "answer": NaN, "gold": "1"}\n{"problem_id": "p", "answer": "1", "gold": "1"}\n'
+                    '{"problem_id": "p", "answer": null, "gold": "1"}\n{"problem_id": "p", "answer": "2", "gold": "1"}\n'),
+        ("a.csv", "problem_id,answer,gold\np,nan,1\np,1,1\np,NaN,1\np,2,1\n"),
+        ("b.csv", "problem_id,answer,gold\np,,1\np,1,1\np, nan ,1\np,2,1\n"),
+    ],
+)
+def test_read_answers_nan_answers_abstain(tmp_path, icli, name, content):
+    from passcurve.data import read_answers
+
+    # a NaN had been a vote for the answer 'nan' (in JSON, with strings, "mixed types"; in a CSV read as text, the
+    # votes 'nan' and 'NaN'). By hand: 4 samples, 2 abstain, the gold 1 and a wrong 2 one vote each
+    path = tmp_path / name
+    path.write_text(content)
+    t = read_answers(path)
+    assert t.count.tolist() == [1, 1] and t.is_gold.tolist() == [True, False] and t.abstain.tolist() == [2]
+    assert t.n.tolist() == [4]
+    # maj@2 over the C(4,2) = 6 pairs: {gold, wrong} ties (1/2), gold or wrong with an abstention (2 pairs each: 1
+    # and 0), the two abstentions (0): (1/2 + 2)/6 = 5/12
+    r = icli("vote", str(path), "--k", "2", "--json")
+    assert r.returncode == 0, r.stderr
+    m = json.loads(r.stdout)["models"][0]
+    assert m["abstentions"] == 2 and m["curve"][0]["maj_at_k"] == pytest.approx(5 / 12, abs=1e-15)
+
+
+def test_read_answers_nan_in_parquet_and_verdict_logs_abstains(tmp_path):
+    import duckdb
+
+    from passcurve.data import read_answers
+
+    # a Parquet float NaN (not null: written by DuckDB itself) had been the answer nan
+    pq = tmp_path / "a.parquet"
+    duckdb.sql("COPY (SELECT * FROM (VALUES ('p', 'nan'::DOUBLE, 1.0::DOUBLE), ('p', 1.0, 1.0), ('p', 2.0, 1.0)) "
+               f"t(problem_id, answer, gold)) TO '{pq}'")
+    t = read_answers(pq)
+    assert t.answer.tolist() == [1.0, 2.0] and t.abstain.tolist() == [1]
+    # gold from the verdicts (no gold column): a CSV's nan answer abstains there too
+    csv = tmp_path / "v.csv"
+    csv.write_text("problem_id,answer,correct\np,nan,0\np,1,1\np,,0\np,2,0\n")
+    t = read_answers(csv)
+    assert t.answer.tolist() == ["1", "2"] and t.is_gold.tolist() == [True, False] and t.abstain.tolist() == [2]
+
+
+@pytest.mark.parametrize(
     ("content", "args", "match"),
     [
         ('{"problem_id": "p", "answer": "a", "gold": "a"}\n{"problem_id": "p", "answer": 3, "gold": "a"}\n',

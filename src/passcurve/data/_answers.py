@@ -18,7 +18,7 @@ import numpy as np
 
 from .._counts import models_rows
 from .._errors import PasscurveError
-from ._columns import ALIASES, identifier, is_missing, json_unwrapped, quote
+from ._columns import ALIASES, identifier, is_missing, is_nan, json_unwrapped, quote
 from ._harness import check_forced
 from ._samples import FALSE_WORDS, TRUE_WORDS, _fmt_row, check_ids, runs_of_ids
 from ._several import (
@@ -37,6 +37,7 @@ __all__ = ["read_answers", "read_attempts", "read_verdicts", "GOLD_ALIASES"]
 GOLD_ALIASES = ("gold", "gold_answer", "reference", "reference_answer", "target", "ground_truth", "expected", "label")
 _NUM = ("TINYINT", "SMALLINT", "INTEGER", "BIGINT", "HUGEINT", "UTINYINT", "USMALLINT", "UINTEGER", "UBIGINT",
         "FLOAT", "DOUBLE", "REAL")
+_FLOAT = ("FLOAT", "DOUBLE", "REAL")
 
 
 def _family(t: str) -> str:
@@ -128,14 +129,22 @@ def _as_written(src: Source, cols: Sequence[str | None]) -> None:
 
 
 def _answer_value(src: Source, col: str) -> str:
-    """An answer or gold column as SQL: a JSON column's values as their text (a string without its quotes), a
-    CSV field (text, :func:`_as_written`) without its surrounding spaces, any other column as it is."""
+    """An answer or gold column as SQL, every missing value NULL (a missing answer abstains, a missing gold answer is
+    an error): NULL, a JSON ``null``, a float NaN (a JSON ``NaN`` too), and in a CSV, whose fields are text
+    (:func:`_as_written`), an empty field or the text ``nan`` in any case (as a count column reads it: docs/data.md).
+    A JSON column's values are their text (a string without its quotes), a CSV field is taken without its
+    surrounding spaces, any other column as it is. A string ``"nan"`` in a typed file (JSON, Parquet) is an answer,
+    as it is in Python."""
     q = quote(col)
     t = src.types[col].upper()
     if t == "JSON":
-        return f"json_extract_string({q}, '$')"
+        v = f"json_extract_string({q}, '$')"
+        return f"CASE WHEN json_type({q}) = 'DOUBLE' AND {is_nan(f'lower({v})')} THEN NULL ELSE {v} END"
+    if t in _FLOAT:
+        return f"CASE WHEN {is_nan(q)} THEN NULL ELSE {q} END"
     if src.reader == "csv" and t.startswith("VARCHAR"):
-        return f"trim({q})"
+        v = f"trim({q})"
+        return f"CASE WHEN {v} = '' OR lower({v}) = 'nan' THEN NULL ELSE {v} END"
     return q
 
 
@@ -170,7 +179,8 @@ def read_answers(
     extracted_answer, pred, prediction, parsed_answer, final_answer), gold answer (gold,
     gold_answer, reference, target, ground_truth, expected, label), optional model and
     attempt. First appearance follows the attempt index when present, else the file order.
-    A NULL answer abstains (no vote). Answers are not normalised: a typed file (JSON, Parquet)
+    A missing answer abstains (no vote): NULL, a JSON null or NaN, a float NaN, and in a CSV an empty
+    field or the text nan. Answers are not normalised: a typed file (JSON, Parquet)
     compares values (``1`` and ``1.0`` are one answer), a CSV the text written without a field's
     surrounding spaces (``1``, ``1.0`` and ``01`` are three). Errors: a missing gold value, a problem
     with two different gold answers, answers and gold of mixed types, duplicate attempts.
@@ -246,10 +256,10 @@ def read_answers(
                 fams.setdefault(fam, col)
                 continue
             q = quote(col)
-            got = _run(src, (
+            got = _run(src, (  # a missing value (null, NaN) abstains, whatever its JSON type
                 f"SELECT DISTINCT CASE WHEN json_type({q}) = 'VARCHAR' THEN 'str' "
                 f"WHEN json_type({q}) IN ('BIGINT', 'UBIGINT', 'DOUBLE') THEN 'number' ELSE json_type({q}) END AS t "
-                f"FROM src WHERE {q} IS NOT NULL AND json_type({q}) <> 'NULL'"
+                f"FROM src WHERE ({_answer_value(src, col)}) IS NOT NULL"
             ))["t"]
             for t in got:
                 fams.setdefault(str(t).lower(), col)
