@@ -517,6 +517,44 @@ def test_read_answers_nan_in_parquet_and_verdict_logs_abstains(tmp_path):
 
 
 @pytest.mark.parametrize(
+    ("name", "content", "row"),
+    [
+        # a NaN gold had made the NaN answers of its problem correct (is_gold True for the answer nan)
+        ("g.jsonl", '{"problem_id": "q", "answer": 1, "gold": 1}\n{"problem_id": "p", "answer": NaN, "gold": NaN}\n'
+                    '{"problem_id": "p", "answer": 1, "gold": NaN}\n',
+         "{problem_id='p', answer=nan, gold=nan}"),
+        # a CSV's text nan had been the gold answer 'nan'; an empty field was refused already
+        ("g.csv", "problem_id,answer,gold\nq,1,1\np,2,nan\np,2,nan\n", "{problem_id='p', answer='2', gold='nan'}"),
+        ("e.csv", "problem_id,answer,gold\nq,1,1\np,2,\n", "{problem_id='p', answer='2', gold=None}"),
+    ],
+)
+def test_read_answers_refuses_a_missing_gold_naming_the_problem(tmp_path, icli, name, content, row):
+    from passcurve.data import read_answers
+
+    path = tmp_path / name
+    path.write_text(content)
+    msg = (f"{name}: gold answer missing (null/NaN) in column 'gold' for problem 'p', e.g. row {row}; every problem "
+           "needs a reference answer")
+    with pytest.raises(PasscurveError, match=re.escape(msg)):
+        read_answers(path)
+    r = icli("vote", str(path), "--k", "1")
+    assert r.returncode == 2 and "Traceback" not in r.stderr
+    assert r.stderr.strip().splitlines() == [f"passcurve: error: {msg}"]
+
+
+def test_read_answers_refuses_a_nan_gold_in_parquet(tmp_path):
+    import duckdb
+
+    from passcurve.data import read_answers
+
+    pq = tmp_path / "g.parquet"
+    duckdb.sql("COPY (SELECT * FROM (VALUES ('q', 1.0::DOUBLE, 1.0::DOUBLE), ('p', 'nan'::DOUBLE, 'nan'::DOUBLE)) "
+               f"t(problem_id, answer, gold)) TO '{pq}'")
+    with pytest.raises(PasscurveError, match=r"gold answer missing \(null/NaN\) in column 'gold' for problem 'p'"):
+        read_answers(pq)
+
+
+@pytest.mark.parametrize(
     ("content", "args", "match"),
     [
         ('{"problem_id": "p", "answer": "a", "gold": "a"}\n{"problem_id": "p", "answer": 3, "gold": "a"}\n',

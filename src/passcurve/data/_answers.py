@@ -247,7 +247,6 @@ def read_answers(
     _as_written(src, (ans, gold))
     types = src.types
     fa, fg = _family(types[ans]), _family(types[gold])
-    qg = quote(gold)
     if "json" in (fa, fg):
         # JSON columns can hold strings and numbers side by side: one family only
         fams: dict[str, str] = {}
@@ -291,8 +290,7 @@ def read_answers(
     ))
     _check_rows(src, chk, prob)
     if int(chk["no_gold"][0]):
-        raise PasscurveError(f"{src.name}: gold answer missing in column {gold!r}, e.g. row "
-                             f"{_first_row(src, f'{qg} IS NULL')}")
+        _missing_gold(src, prob, gold)
     if int(chk["multi"][0]):
         bad = _run(src, base + " SELECT problem FROM s GROUP BY model, problem HAVING count(DISTINCT gold) > 1 LIMIT 1")
         raise PasscurveError(f"{src.name}: problem {bad['problem'][0]!r} has more than one gold answer in {gold!r}")
@@ -396,6 +394,25 @@ def _check_rows(src: Source, chk: dict[str, np.ndarray], prob: str) -> None:
     if int(chk["no_prob"][0]):
         raise PasscurveError(f"{src.name}: problem-id column {prob!r} has a missing value, e.g. row "
                              f"{_first_row(src, f'({_id_expr(src, prob)}) IS NULL')}")
+
+
+def _missing_gold(src: Source, prob: str, gold: str) -> None:
+    """Refuse a missing gold answer (NULL, null, NaN, a CSV's empty field or nan: :func:`_answer_value`), naming its
+    problem and row, as :meth:`AnswerTallies.from_answers` names the problem. A NaN gold had made NaN answers
+    correct, and the text nan a gold answer; a problem cannot be scored without one."""
+    where = f"({_answer_value(src, gold)}) IS NULL"
+    problem: Any = None
+    row = "{}"
+    try:
+        rel = src.query(f"SELECT {_id_expr(src, prob)} AS __pc_problem, * FROM src WHERE {where} LIMIT 1")
+        got = rel.fetchall()
+    except duckdb.Error:  # pragma: no cover - the validation query read the same rows
+        got = []
+    if got:
+        problem = got[0][0]
+        row = _fmt_row(dict(zip(rel.columns[1:], got[0][1:], strict=True)))
+    raise PasscurveError(f"{src.name}: gold answer missing (null/NaN) in column {gold!r} for problem {problem!r}, "
+                         f"e.g. row {row}; every problem needs a reference answer")
 
 
 def _check_duplicates(src: Source, base: str, att: str | None) -> None:
