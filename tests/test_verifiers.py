@@ -3,6 +3,7 @@ with exact rational arithmetic (math.comb) and on simulated data with a known tr
 
 from __future__ import annotations
 
+import re
 from fractions import Fraction
 from math import comb
 
@@ -142,6 +143,30 @@ def test_read_verdicts_refuses_one_id_written_two_ways(tmp_path):
     path.write_text('problem_id,base,plus\np0,1,0\n" p0",1,1\n')
     with pytest.raises(PasscurveError, match=r"writes one id two ways, ' p0' and 'p0'"):
         read_verdicts(path, base_col="base", strict_col="plus")
+
+
+def test_read_verdicts_refuses_a_duplicate_attempt(tmp_path, capfd):
+    # p1 attempt 1 twice (a log concatenated twice) had been two samples: n = 3, c_base = c_strict = 2, pass@1 2/3
+    # where the two distinct samples give 1/2; refused now, as the answers and samples readers refuse it
+    from passcurve.cli._app import run
+    from passcurve.data import read_verdicts
+
+    path = tmp_path / "v.csv"
+    path.write_text("problem_id,attempt,base,plus\np1,1,1,1\np1,1,1,1\np1,2,0,0\n")
+    msg = "v.csv: duplicate attempt 1 in problem 'p1' (column 'attempt')"
+    with pytest.raises(PasscurveError, match=re.escape(msg)):
+        read_verdicts(path, base_col="base", strict_col="plus")
+    assert run(["verifiers", str(path), "--base", "base", "--strict", "plus"]) == 2
+    err = capfd.readouterr().err
+    assert err.strip().splitlines() == [f"passcurve: error: {msg}"] and "Traceback" not in err
+    # an attempt column under another name, given; the model is part of the key (a's attempt 1 and b's are two)
+    other = tmp_path / "w.csv"
+    other.write_text("model,problem_id,try,base,plus\na,p1,1,1,1\nb,p1,1,0,0\nb,p1,1,1,0\n")
+    assert run(["verifiers", str(other), "--base", "base", "--strict", "plus", "--attempt-col", "try"]) == 2
+    assert "w.csv: duplicate attempt 1 in problem 'p1' (column 'try')" in capfd.readouterr().err
+    other.write_text("model,problem_id,try,base,plus\na,p1,1,1,1\nb,p1,1,0,0\nb,p1,2,1,0\n")
+    g = read_verdicts(other, base_col="base", strict_col="plus", attempt_col="try")
+    assert g["model"].tolist() == ["a", "b"] and g["n"].tolist() == [1, 2] and g["c_base"].tolist() == [1, 1]
 
 
 def test_verifier_inflation_refuses_strict_above_base() -> None:

@@ -151,7 +151,7 @@ def _one_two_five(b: int) -> bool:
 
 
 @command("verifiers")
-@read_options(only=("problem_col", "model_col", "format", "pool"))
+@read_options(only=("problem_col", "model_col", "attempt_col", "format", "pool"))
 def verifiers_cmd(
     file: FileArg,
     base: Annotated[str, typer.Option("--base", help="Column with the base (lenient) verdict.")],

@@ -569,13 +569,16 @@ def read_verdicts(
     strict_col: str,
     problem_col: str | None = None,
     model_col: str | None = None,
+    attempt_col: str | None = None,
     format: str | None = None,
     models: Sequence[str] | None = None,
     pool: bool = False,
 ) -> dict[str, np.ndarray]:
     """Per (model, problem): n, passes under the base and the strict verdicts, and samples that
     pass strict but fail base (``c_strict_only``), in one DuckDB ``GROUP BY``; ``models`` keeps those
-    models only (an unknown name is an error listing the models present).
+    models only (an unknown name is an error listing the models present). With an attempt column
+    (detected by alias unless given), a (model, problem, attempt) that appears twice is an error, as
+    in :func:`read_answers` and :func:`passcurve.read_counts`.
 
     Parameters
     ----------
@@ -583,7 +586,7 @@ def read_verdicts(
         side; named files: their models so named; as in :func:`passcurve.read_counts`)
     base_col, strict_col : str
         The columns of the base and the strict per-sample verdicts.
-    problem_col, model_col : str, optional
+    problem_col, model_col, attempt_col : str, optional
         Column names (detected by alias when not given).
     format : str, optional
     models : sequence of str, optional
@@ -603,7 +606,7 @@ def read_verdicts(
         sums = ("n", "c_base", "c_strict", "c_strict_only")
         return select_columns(read_several(path, lambda f, _i, _n: read_verdicts(
             f, base_col=base_col, strict_col=strict_col, problem_col=problem_col, model_col=model_col,
-            format=format), models_of=lambda g: g["model"], problems_of=lambda g: g["problem"],
+            attempt_col=attempt_col, format=format), models_of=lambda g: g["model"], problems_of=lambda g: g["problem"],
             combine=(lambda parts: pool_columns(parts, sums)) if pool else concat_columns, pool=pool), models)
     src = _open(cast("str | Path", path), format)
     prob = _pick(src, "problem", problem_col, ALIASES["problem"], "--problem-col")
@@ -614,11 +617,16 @@ def read_verdicts(
     model = _pick(src, "model", model_col, ALIASES["model"], "--model-col", required=False,
                   exclude=(prob, base, strict))
     check_forced(src, model)
+    att = _pick(src, "attempt", attempt_col, ALIASES["attempt"], "--attempt-col", required=False,
+                exclude=(prob, base, strict, model))
     eb, es = _bool_expr(src, base, "--base"), _bool_expr(src, strict, "--strict")
     _check_bool(src, base, eb, "--base")
     _check_bool(src, strict, es, "--strict")
     if _run(src, f"SELECT count(*) AS m FROM src WHERE {quote(prob)} IS NULL")["m"][0]:
         raise PasscurveError(f"{src.name}: problem-id column {prob!r} has a missing value")
+    # one row per sample: a repeated attempt (a log concatenated twice, a retried job) counted twice in n and c
+    _check_duplicates(src, f"WITH s AS (SELECT {_model_expr(src, model)} AS model, {_id_expr(src, prob)} AS problem, "
+                           f"{json_unwrapped(att, src.types[att])} AS ord FROM src)" if att else "", att)
     g = _run(src, (
         f"SELECT {_model_expr(src, model)} AS model, {_id_expr(src, prob)} AS problem, count(*) AS n, "
         f"count(*) FILTER (WHERE {eb}) AS c_base, count(*) FILTER (WHERE {es}) AS c_strict, "
