@@ -132,6 +132,23 @@ def test_hidden_difficulty_cli(icli, counts_file):
     assert json.loads(r.stdout)["models"][0]["p_both_right"] == pytest.approx(lib["models"][0]["p_both_right"])
 
 
+def test_hidden_difficulty_pair_columns_leave_out_one_sample_problems(tmp_path, icli):
+    # review repro (g4.csv): P(2nd | 1st) = 1.25 and ICC 1.4167 printed without a word; over the two problems
+    # with n >= 2 they are 5/6 and 7/12 (closed form in test_diagnostics), and the table and stderr say why
+    path = tmp_path / "g4.csv"
+    path.write_text("problem_id,n,c\na,1,0\nb,5,1\nc,5,5\n")
+    r = icli("hidden-difficulty", str(path))
+    assert r.returncode == 0, r.stderr
+    assert "DroppedProblemsWarning: model 'g4': 1 of 3 problems have one sample" in r.stderr
+    rows = [[c.strip() for c in re.split("[│┃]", line)[1:-1]] for line in r.stdout.splitlines()]
+    assert ["g4", "0.4000", "0.3600", "0.5000", "0.8333", "0.5833"] in rows
+    assert ("g4: μ², P(both right), P(2nd | 1st) and ICC over its 2 problems with n >= 2 (μ there 0.6000); 1 with "
+            "n = 1 left out") in r.stdout
+    e = json.loads(icli("hidden-difficulty", str(path), "--json").stdout)["models"][0]
+    assert e["p_second_given_first"] == pytest.approx(5 / 6) and e["icc"] == pytest.approx(7 / 12)
+    assert e["problems"] == 2 and e["problems_one_sample"] == 1
+
+
 def test_hidden_difficulty_names_where_samples_end_once_per_k(icli, counts_file):
     # every model's samples end at the same k: one footnote naming them all (it was one line per model)
     path, cnt = counts_file

@@ -9,6 +9,8 @@ from math import comb
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from scipy import special
 
 from passcurve import (
@@ -123,12 +125,14 @@ def test_result_object_and_defaults():
     with pytest.raises(PasscurveError, match=r"^`k` must be an integer in \[1, n\] \(got k=2, n=1\); problem '2' of "
                                              r"model 'm' has 1 sample"):
         hidden_difficulty(cnt, [1, 2])
-    assert res.problems[0] == 3  # n = 1 enters mu but not P(both right)
+    assert res.problems[0] == 3 and res.one_sample[0] == 1  # n = 1 enters mu but not the pair statistics
     assert res.mean[0] == pytest.approx((0.3 + 1 + 1 + 0) / 4)
+    assert res.pair_mean[0] == pytest.approx((0.3 + 1 + 0) / 3)
     assert res.both_right[0] == pytest.approx((3 * 2 / 90 + 1 + 0) / 3)
     d = res.to_dict()
     json.dumps(d)
-    assert {"p_right", "p_both_right", "p_second_given_first", "icc"} <= set(d["models"][0])
+    assert {"p_right", "p_right_pairs", "problems_one_sample", "p_both_right", "p_second_given_first",
+            "icc"} <= set(d["models"][0])
     assert res.to_frame().shape[0] == 1 and res.curve_frame().shape[0] == 4
     assert len(res.plot().data) == 2
 
@@ -182,6 +186,52 @@ def test_a_model_with_one_sample_per_problem_says_what_is_undefined():
     assert np.isnan(res.both_right[0]) and res.mean[0] == pytest.approx(1 / 3)
     with pytest.raises(PasscurveError, match="n >= 2"):  # alone nothing beyond the mean is defined
         hidden_difficulty(cnt.select_models(["one"]))
+
+
+def test_one_sample_problems_are_left_out_of_every_pair_statistic():
+    # review repro (g4.csv): a n=1 c=0, b n=5 c=1, c n=5 c=5 gave P(2nd | 1st) = 1.25 and ICC 1.42, since mu
+    # took all three problems and P(both right) only b and c. Closed form over b and c (exact fractions):
+    # mu_pairs = (1/5 + 1)/2 = 3/5, P(both) = (0/20 + 20/20)/2 = 1/2, P(2nd | 1st) = (1/2)/(3/5) = 5/6,
+    # ICC = (1/2 - 9/25)/((3/5)(2/5)) = (7/50)/(6/25) = 7/12, sigma = sqrt(7/50); P(right) mu = 6/15 = 2/5.
+    cnt = Counts.from_arrays([1, 5, 5], [0, 1, 5], problem=list("abc"), model="g4")
+    with pytest.warns(DroppedProblemsWarning, match=r"model 'g4': 1 of 3 problems have one sample .* rest on the 2 "
+                                                    r"problems with n >= 2 \(μ there 0.6\)"):
+        res = hidden_difficulty(cnt)
+    assert res.mean[0] == pytest.approx(float(Fraction(2, 5)), abs=1e-15)
+    assert res.pair_mean[0] == pytest.approx(float(Fraction(3, 5)), abs=1e-15)
+    assert res.mean_squared[0] == pytest.approx(float(Fraction(9, 25)), abs=1e-15)
+    assert res.both_right[0] == pytest.approx(0.5, abs=1e-15)
+    assert res.second_given_first[0] == pytest.approx(float(Fraction(5, 6)), abs=1e-15)
+    assert res.icc[0] == pytest.approx(float(Fraction(7, 12)), abs=1e-15)
+    assert res.difficulty_sd[0] == pytest.approx(np.sqrt(7 / 50), abs=1e-15)
+    assert res.problems[0] == 2 and res.one_sample[0] == 1
+    d = res.to_dict()
+    assert d["models"][0]["problems_one_sample"] == 1 and d["models"][0]["p_right_pairs"] == pytest.approx(0.6)
+    assert d["warnings"][0].startswith("DroppedProblemsWarning: model 'g4': 1 of 3 problems have one sample")
+    # with no n = 1 problem the pair mean is mu itself and nothing is said
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        full = hidden_difficulty(Counts.from_arrays([5, 5], [1, 5]))
+    assert full.pair_mean[0] == full.mean[0] and full.one_sample[0] == 0 and full.warnings == ()
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.tuples(st.integers(1, 30), st.floats(0, 1), st.integers(0, 3)), min_size=1, max_size=12)
+       .filter(lambda rows: any(n >= 2 for n, _, _ in rows)))
+def test_conditional_probability_and_icc_are_in_range_for_any_counts(rows):
+    # over one problem set c(c-1)/(n(n-1)) <= c/n term by term, so P(2nd | 1st) = P(both)/mu is in [0, 1] and
+    # ICC = (P(both) - mu^2)/(mu(1 - mu)) <= 1, whatever the mix of n = 1 and weights
+    n = [r[0] for r in rows]
+    c = [round(f * ni) for (ni, f, _), ni in zip(rows, n, strict=True)]
+    w = [r[2] + 1 for r in rows]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for cnt in (Counts.from_arrays(n, c), Counts.from_arrays(n, c, weight=w)):
+            res = hidden_difficulty(cnt)
+            s, icc = res.second_given_first[0], res.icc[0]
+            assert np.isnan(s) or 0.0 <= s <= 1.0, (n, c, s)
+            assert np.isnan(icc) or icc <= 1.0, (n, c, icc)
+            assert res.both_right[0] <= res.pair_mean[0]
 
 
 def test_weights_enter_every_mean_as_in_curve():

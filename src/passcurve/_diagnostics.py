@@ -11,7 +11,10 @@ the intra-class correlation of two answers to one problem is
 :math:`\rho = \sigma^2/(\mu(1-\mu))`, and by Jensen pass_D@k = 1 - E[(1-p)^k] <= 1-(1-μ)^k
 while pass^k_D = E[p^k] >= μ^k. Everything is estimated without bias from the counts:
 :math:`\hat\mu = \overline{c/n}` and :math:`\widehat{E[p^2]} = \overline{c(c-1)/(n(n-1))}`
-(the chance that two distinct samples of a problem are both right).
+(the chance that two distinct samples of a problem are both right). A problem with one sample says
+nothing about two answers, so every pair statistic (μ², P(both right), P(2nd | 1st), ρ, σ) is taken
+over the problems with n >= 2, its μ included: over one problem set c(c-1)/(n(n-1)) <= c/n term by
+term, so P(2nd | 1st) <= 1 and ρ <= 1 always.
 """
 
 from __future__ import annotations
@@ -43,24 +46,31 @@ class DiagnosticsResult:
     ----------
     models : tuple of str
     mean : ndarray, shape (M,)
-        μ: P(one answer right), the mean over problems of c/n.
+        μ: P(one answer right), the mean over every problem of c/n (it drives the independent-coin curves).
+    pair_mean : ndarray, shape (M,)
+        μ over the problems with n >= 2, the ones every pair statistic below rests on (equal to ``mean``
+        when no problem has n = 1).
     mean_squared : ndarray
-        μ², what P(both right) would be if answers were independent coin flips.
+        pair_mean², what P(both right) would be if answers were independent coin flips.
     both_right : ndarray
-        P(two answers to one problem both right) = mean of c(c-1)/(n(n-1)).
+        P(two answers to one problem both right) = mean of c(c-1)/(n(n-1)) over the problems with n >= 2.
     second_given_first : ndarray
-        P(2nd right | 1st right) = both_right / mean.
+        P(2nd right | 1st right) = both_right / pair_mean, in [0, 1].
     icc : ndarray
-        Intra-class correlation (both_right - μ²)/(μ(1-μ)) = σ²/(μ(1-μ)).
+        Intra-class correlation (both_right - pair_mean²)/(pair_mean(1-pair_mean)) = σ²/(μ(1-μ)), at most 1.
     difficulty_sd : ndarray
-        σ, the standard deviation of per-problem success rates (unbiased variance, clipped at 0).
+        σ, the standard deviation of per-problem success rates (unbiased variance, clipped at 0), over the
+        problems with n >= 2.
     k : ndarray of int, shape (K,)
     pass_at_k, independent_pass_at_k : ndarray, shape (M, K)
         Actual pass_D@k beside the independent-coin curve 1-(1-μ)^k.
     pass_pow_k, independent_pass_pow_k : ndarray, shape (M, K)
         Actual pass^k beside μ^k.
     problems : ndarray of int, shape (M,)
-        Problems with n >= 2 (the ones that enter both_right).
+        Problems with n >= 2 (the ones that enter every pair statistic).
+    one_sample : ndarray of int, shape (M,)
+        Problems with n = 1, left out of the pair statistics (a DroppedProblemsWarning says so); they
+        enter ``mean`` and the curves.
     problems_at_k : ndarray of int, shape (M, K)
         The problems that enter pass_D@k and pass^k at that k: all of the model's, or 0 where some
         have n < k (``k_gt_n="nan"``); those with n >= k (``k_gt_n="drop"``).
@@ -84,18 +94,23 @@ class DiagnosticsResult:
     problems: np.ndarray
     problems_at_k: np.ndarray | None = None
     warnings: tuple[str, ...] = ()
+    pair_mean: np.ndarray | None = None
+    one_sample: np.ndarray | None = None
 
     def to_dict(self) -> dict[str, Any]:
-        """JSON-ready: ``models``, one record per model (``model``, ``problems``, ``p_right``,
-        ``p_right_squared``, ``p_both_right``, ``p_second_given_first``, ``icc``, ``difficulty_sd`` and
-        ``curve``, per k the actual and independent-coin pass@k and pass^k)."""
+        """JSON-ready: ``models``, one record per model (``model``, ``problems`` (those with n >= 2),
+        ``problems_one_sample`` (n = 1, left out of the pair statistics), ``p_right``, ``p_right_pairs``
+        (μ over the problems with n >= 2), ``p_right_squared``, ``p_both_right``, ``p_second_given_first``,
+        ``icc``, ``difficulty_sd`` and ``curve``, per k the actual and independent-coin pass@k and pass^k)."""
         out = []
         for i, m in enumerate(self.models):
             out.append(
                 {
                     "model": m,
                     "problems": int(self.problems[i]),
+                    **({} if self.one_sample is None else {"problems_one_sample": int(self.one_sample[i])}),
                     "p_right": _f(self.mean[i]),
+                    **({} if self.pair_mean is None else {"p_right_pairs": _f(self.pair_mean[i])}),
                     "p_right_squared": _f(self.mean_squared[i]),
                     "p_both_right": _f(self.both_right[i]),
                     "p_second_given_first": _f(self.second_given_first[i]),
@@ -121,8 +136,8 @@ class DiagnosticsResult:
 
     def to_frame(self) -> Any:
         """pandas DataFrame of the scalar diagnostics, one row per model: ``model``, ``problems``,
-        ``p_right``, ``p_right_squared``, ``p_both_right``, ``p_second_given_first``, ``icc``,
-        ``difficulty_sd``."""
+        ``problems_one_sample``, ``p_right``, ``p_right_pairs``, ``p_right_squared``, ``p_both_right``,
+        ``p_second_given_first``, ``icc``, ``difficulty_sd``."""
         return records_frame([{kk: v for kk, v in e.items() if kk != "curve"} for e in self.to_dict()["models"]])
 
     def curve_frame(self) -> Any:
@@ -190,9 +205,12 @@ def hidden_difficulty(counts: Counts, k: Any = None, *, k_gt_n: str = "raise") -
               \widehat{P}(\text{both}) = \frac1N\sum_i \frac{c_i(c_i-1)}{n_i(n_i-1)}, \qquad
               \hat\rho = \frac{\widehat{P}(\text{both}) - \hat\mu^2}{\hat\mu(1-\hat\mu)}
 
-    Problems with n = 1 enter μ but not P(both right). pass_D@k is the mean of the unbiased
-    per-problem estimates over a model's problems; the independent-coin curves are 1-(1-μ)^k
-    and μ^k, from every problem's rate. With per-problem weights (``Counts.weight``) every mean
+    A problem with n = 1 cannot show two answers: it enters μ and the curves, and every pair
+    statistic (μ², P(both right), P(2nd | 1st), ρ, σ) is taken over the problems with n >= 2, μ
+    included (``pair_mean``), with a DroppedProblemsWarning counting those left out. Mixing the two
+    sets (μ over all, P(both) over n >= 2) could give P(2nd | 1st) above 1. pass_D@k is the mean of
+    the unbiased per-problem estimates over a model's problems; the independent-coin curves are
+    1-(1-μ)^k and μ^k, from every problem's rate. With per-problem weights (``Counts.weight``) every mean
     above is the weighted one, as in :func:`passcurve.curve`.
 
     Parameters
@@ -225,8 +243,10 @@ def hidden_difficulty(counts: Counts, k: Any = None, *, k_gt_n: str = "raise") -
     models = counts.models
     M, K = len(models), ks.size
     mean = np.empty(M)
+    pmean = np.empty(M)  # μ over the problems with n >= 2: the pair statistics' own μ
     both = np.empty(M)
     probs = np.empty(M, dtype=np.int64)
+    single = np.empty(M, dtype=np.int64)
     pk = np.empty((M, K))
     pp = np.empty((M, K))
     used = np.empty((M, K), dtype=np.int64)
@@ -238,12 +258,21 @@ def hidden_difficulty(counts: Counts, k: Any = None, *, k_gt_n: str = "raise") -
         mean[i] = float(np.average(c / n, weights=w))
         two = (sub.n >= 2) & (w > 0)
         probs[i] = int(two.sum())
+        single[i] = int(((sub.n < 2) & (w > 0)).sum())
+        # one problem set for every pair statistic: term by term c(c-1)/(n(n-1)) <= c/n, so P(2nd | 1st) <= 1
+        pmean[i] = float(np.average(c[two] / n[two], weights=w[two])) if two.any() else np.nan
         both[i] = (float(np.average(c[two] * (c[two] - 1) / (n[two] * (n[two] - 1)), weights=w[two]))
                    if two.any() else np.nan)
         if not two.any():  # the whole input is refused only when no model has two samples of a problem
             msg = (f"model {m!r}: every problem has one sample; P(both right), P(2nd | 1st) and the intra-class "
                    "correlation need two and are left undefined")
             record_warning(warns, msg, DegenerateDataWarning)
+        elif single[i]:
+            msg = (f"model {m!r}: {single[i]} of {single[i] + probs[i]} problems have one sample (n = 1) and are "
+                   f"left out of μ², P(both right), P(2nd | 1st), the ICC and σ, which need two answers to a "
+                   f"problem; those rest on the {probs[i]} problems with n >= 2 (μ there {pmean[i]:.4g}), while "
+                   f"P(right) μ = {mean[i]:.4g} and the independent-coin curves use every problem")
+            record_warning(warns, msg, DroppedProblemsWarning)
         pk[i] = mean_curve(sub.n, sub.c, ks, "pass_at_k", weights=sub.weight)[0]
         pp[i] = mean_curve(sub.n, sub.c, ks, "pass_pow_k", weights=sub.weight)[0]
         used[i] = (sub.n[:, None] >= ks[None, :]).sum(axis=0)
@@ -258,11 +287,12 @@ def hidden_difficulty(counts: Counts, k: Any = None, *, k_gt_n: str = "raise") -
                    f"({int(used[i, j])} of {sub.n.size} there, {int(used[i, -1])} at k = {int(ks[-1])}), while the "
                    "independent-coin curves use every problem's rate")
             record_warning(warns, msg, DroppedProblemsWarning)
-    msq = mean**2
+    msq = pmean**2
     with np.errstate(invalid="ignore", divide="ignore"):
-        second = both / mean
+        second = both / pmean
         var = both - msq
-        icc = var / (mean * (1 - mean))
+        # = var/(μ(1-μ)), written so that ICC <= 1 holds in floating point too (both <= μ term by term)
+        icc = 1.0 - (pmean - both) / (pmean * (1 - pmean))
     kf = ks.astype(float)[None, :]
     with np.errstate(divide="ignore"):
         ind = -np.expm1(kf * np.log1p(-mean)[:, None]) + 0.0
@@ -283,4 +313,6 @@ def hidden_difficulty(counts: Counts, k: Any = None, *, k_gt_n: str = "raise") -
         problems=probs,
         problems_at_k=used,
         warnings=tuple(warns),
+        pair_mean=pmean,
+        one_sample=single,
     )

@@ -317,6 +317,11 @@ def hidden_difficulty_cmd(
             *(fmt_cell(e[key]) for key in ("p_right", "p_right_squared", "p_both_right", "p_second_given_first", "icc")),
         )
     out.print(t)
+    for e in res.to_dict()["models"]:  # the pair columns rest on the problems with n >= 2 only: say so under the table
+        if e.get("problems_one_sample") and e["problems"]:
+            out.print(f"  {e['model']}: μ², P(both right), P(2nd | 1st) and ICC over its {e['problems']} problems with "
+                      f"n >= 2 (μ there {fmt_cell(e['p_right_pairs'])}); {e['problems_one_sample']} with n = 1 left out",
+                      markup=False, highlight=False)
     c = Table(title="pass@k actually vs if independent, 1-(1-μ)^k", title_justify="left")
     for col in ("model", "k", "pass@k", "if independent", "pass^k", "μ^k"):
         c.add_column(col, justify="right", overflow="fold")
