@@ -48,6 +48,24 @@ def test_rl_signal_table(counts_csv, capsys):
     assert "DroppedProblemsWarning" in cap.err  # G = 64 > n = 40
 
 
+def test_rl_signal_reports_no_fit_with_one_sample_per_problem(tmp_path, capfd):
+    # review: every problem n = 1 (6 of 20 right) printed "beta fit alpha=7.907, beta=18.45" and 8.40% dead at G=8;
+    # the counts identify only the mean 0.3, so the fit's column is "-" and the line says why
+    path = tmp_path / "one.csv"
+    path.write_text("problem_id,n,c\n" + "".join(f"p{i},1,{int(i % 3 == 2)}\n" for i in range(20)))
+    assert run(["rl-signal", str(path), "-G", "8,16"]) == 0
+    cap = capfd.readouterr()
+    assert "DegenerateDataWarning: one: every problem has one sample" in cap.err and "Traceback" not in cap.err
+    assert "one: mean rate 0.3000; no beta fit (one sample per problem identifies only the mean)" in cap.out
+    rows = [[c.strip() for c in re.split("[│┃]", line)[1:-1]] for line in cap.out.splitlines()]
+    assert ["8", "-", "-", "5.77%", "0"] in rows  # 0.3^8 + 0.7^8 = 0.0577
+    assert ("group size for 90% live groups: observed not searched (a problem has one sample), beta fit not "
+            "identified, independent coins 7") in cap.out
+    assert run(["rl-signal", str(path), "-G", "8", "--json"]) == 0
+    d = json.loads(capfd.readouterr().out)["models"][0]
+    assert d["fit"]["identified"] is False and d["groups"][0]["fitted_dead"] is None
+
+
 @pytest.mark.parametrize(
     "args,msg",
     [

@@ -148,6 +148,50 @@ def test_warnings():
             dead_groups(Counts.from_arrays([10, 10], [0, 0], model="z"), [4])
 
 
+@pytest.mark.filterwarnings("ignore::passcurve.DroppedProblemsWarning")  # n = 1 < G: no observed fraction (own test)
+def test_one_sample_per_problem_identifies_no_difficulty_law():
+    # review: with n = 1 everywhere dead_groups fitted a Beta anyway and reported its dead fraction (8.40% at G=8
+    # for 6 of 20 solved; 42% under zi_beta, 100% under npmle), though n = 1 counts identify only the mean:
+    # P(c = 1) = E[p] under every law. Beta(0.3, 0.7) and Beta(3, 7) have the same mean 0.3, so the same likelihood
+    # on these counts, and dead fractions 0.4844 and 0.1254 at G = 8 (exact rational products
+    # prod_{j<8} (a+j)/(a+b+j) + prod_{j<8} (b+j)/(a+b+j))
+    def exact(a, b, g):
+        x = y = Fraction(1)
+        for j in range(g):
+            x, y = x * (a + j) / (a + b + j), y * (b + j) / (a + b + j)
+        return float(x + y)
+
+    cnt = Counts.from_arrays([1] * 20, [1 if i % 3 == 2 else 0 for i in range(20)], model="one")  # 6 of 20 right
+    assert dead_group_fraction_beta(0.3, 0.7, 8) == pytest.approx(exact(Fraction(3, 10), Fraction(7, 10), 8), rel=1e-12)
+    assert dead_group_fraction_beta(3.0, 7.0, 8) == pytest.approx(exact(Fraction(3), Fraction(7), 8), rel=1e-12)
+    assert exact(Fraction(3, 10), Fraction(7, 10), 8) > 0.48 > 0.13 > exact(Fraction(3), Fraction(7), 8)
+    with pytest.warns(DegenerateDataWarning, match=r"one: every problem has one sample, which identifies only the "
+                                                   r"mean success rate \(0.3\).* anything from .*0.05771 at G=8\) to 1"):
+        res = dead_groups(cnt, [8, 16], difficulty="beta")
+    assert res.identified.tolist() == [False] and np.isnan(res.fitted).all()
+    assert res.params_ == ({},) and not res.success[0] and res.message[0].startswith("not fitted")
+    # the independent coins rest on the mean alone: 0.3^G + 0.7^G exactly
+    np.testing.assert_allclose(res.independent[0], [0.3**8 + 0.7**8, 0.3**16 + 0.7**16], rtol=1e-13)
+    assert res.group_size_needed["independent"][0] == 7  # 0.3^7 + 0.7^7 = 0.0826 <= 0.1 < 0.1184 at G = 6
+    assert np.isnan(res.group_size_needed["fitted"][0]) and np.isnan(res.group_size_needed["observed"][0])
+    d = json.loads(json.dumps(res.to_dict(), allow_nan=False))["models"][0]
+    assert d["fit"]["identified"] is False and d["fit"]["params"] == {}
+    assert d["group_size_not_found"] == {"observed": "not searched: a problem has one sample",
+                                         "fitted": "not identified: every problem has one sample"}
+    assert all(g["fitted_dead"] is None and g["observed_dead"] is None for g in d["groups"])
+    for law in ("zi_beta", "npmle"):  # no law reports a number either
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            assert np.isnan(dead_groups(cnt, [8], difficulty=law).fitted).all()
+    # one problem with two samples identifies a law (and the always-failed n = 1 log, mean 0, has only one law)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        mixed = dead_groups(Counts.from_arrays([1, 1, 10, 10], [0, 1, 3, 9]), [8])
+        zero = dead_groups(Counts.from_arrays([1, 1, 1], [0, 0, 0]), [8])
+    assert mixed.identified.tolist() == [True] and np.isfinite(mixed.fitted).all()
+    assert zero.identified.tolist() == [True] and zero.fitted[0, 0] == pytest.approx(1.0, abs=1e-6)
+
+
 @pytest.mark.filterwarnings("ignore::passcurve.ConvergenceWarning")
 def test_weights_honoured():
     cnt = Counts.from_arrays([10, 10], [0, 5], model="m", weight=[3.0, 1.0])

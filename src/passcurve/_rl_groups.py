@@ -14,6 +14,11 @@ From a log (Counts) the per-problem unbiased estimate of :math:`p^G + (1-p)^G` i
 :math:`[\binom{c}{G} + \binom{n-c}{G}]/\binom{n}{G}` (pass^G of the correct and of the
 incorrect answers), valid for G <= n.
 
+One sample per problem identifies only the mean rate :math:`\mu`: every difficulty law with that
+mean fits equally well, and :math:`E[p^G + (1-p)^G]` over them covers
+:math:`[\mu^G + (1-\mu)^G, 1]` (Jensen below, each problem always or never solved above), so no
+fitted dead fraction is reported there.
+
 Pure numerics (numpy/scipy), no I/O.
 """
 
@@ -252,7 +257,8 @@ class DeadGroupsResult:
         p̄^G + (1-p̄)^G with p̄ the mean per-problem rate (every prompt the same coin).
     fitted : ndarray, shape (M, K)
         E[p^G + (1-p)^G] under the fitted difficulty distribution (for the Beta:
-        [B(α+G,β) + B(α,β+G)]/B(α,β)).
+        [B(α+G,β) + B(α,β+G)]/B(α,β)); NaN for a model whose difficulty law is not identified
+        (``identified``).
     problems : ndarray of int, shape (M, K)
         Problems with n >= G (entering ``observed``).
     mean_rate : ndarray, shape (M,)
@@ -260,7 +266,7 @@ class DeadGroupsResult:
         The difficulty model fitted (``passcurve._difficulty``: "beta", "zi_beta", ...).
     params_ : tuple of dict
         Its maximum-likelihood parameters per model; ``success``/``message`` report the
-        optimiser honestly.
+        optimiser honestly. Empty, with ``success`` False, where the law is not identified.
     target_live : float
     group_size_needed : dict of str to ndarray, shape (M,)
         Smallest G whose live fraction reaches ``target_live``: "observed" (searched over
@@ -268,6 +274,13 @@ class DeadGroupsResult:
         e.g. a zero-inflated fit whose impossible mass alone exceeds 1 - target). ``to_dict()`` gives each
         as an int, or null where it is NaN or inf, and says which in ``group_size_not_found``.
     warnings : tuple of str
+    identified : ndarray of bool, shape (M,)
+        False for a model whose every problem has one sample (n = 1) and whose mean rate is strictly
+        between 0 and 1: the counts identify only the mean, so no difficulty law is fitted, ``fitted``
+        and ``group_size_needed["fitted"]`` are NaN, and a DegenerateDataWarning gives the range
+        [independent, 1] the dead fraction could take.
+    smallest_n : ndarray of int, shape (M,)
+        Each model's smallest n: the observed search for the G needed runs up to it (none below 2).
     """
 
     __repr__ = brief_repr
@@ -286,11 +299,31 @@ class DeadGroupsResult:
     target_live: float
     group_size_needed: dict[str, np.ndarray]
     warnings: tuple[str, ...] = field(default_factory=tuple)
+    identified: np.ndarray | None = None
+    smallest_n: np.ndarray | None = None
+
+    def _not_found(self, i: int) -> dict[str, str]:
+        """Why each group size of model ``i`` that is not finite is not there."""
+        out = {}
+        for k, v in self.group_size_needed.items():
+            if np.isfinite(v[i]):
+                continue
+            if np.isinf(v[i]):
+                out[k] = "never"
+            elif k == "fitted" and self.identified is not None and not self.identified[i]:
+                out[k] = "not identified: every problem has one sample"
+            elif k == "observed" and self.smallest_n is not None and self.smallest_n[i] < 2:
+                out[k] = "not searched: a problem has one sample"
+            else:
+                out[k] = "not reached within the samples"
+        return out
 
     def to_dict(self) -> dict[str, Any]:
-        """JSON-ready: ``models``, one record per model (``model``, ``mean_rate``, ``fit``, ``target_live``,
+        """JSON-ready: ``models``, one record per model (``model``, ``mean_rate``, ``fit`` (with ``identified``:
+        false where one sample per problem identifies no difficulty law), ``target_live``,
         ``group_size_needed`` (null where there is none), ``group_size_not_found`` (for each null there: "never",
-        or "not reached within the samples" for the observed size beyond the smallest n) and ``groups``, per G:
+        "not reached within the samples" for the observed size beyond the smallest n, "not searched: a problem
+        has one sample", or "not identified: every problem has one sample" for the fit) and ``groups``, per G:
         ``group_size``, ``observed_dead``, ``independent_dead``, ``fitted_dead``, ``observed_live``, ``problems``)."""
         out = []
         for i, m in enumerate(self.models):
@@ -315,13 +348,13 @@ class DeadGroupsResult:
                         "params": {k: float(v) for k, v in self.params_[i].items()},
                         "success": bool(self.success[i]),
                         "message": self.message[i],
+                        **({} if self.identified is None else {"identified": bool(self.identified[i])}),
                     },
                     "target_live": self.target_live,
                     "group_size_needed": {k: _json_int(v[i]) for k, v in self.group_size_needed.items()},
                     # why a null above is null: both read null in JSON (NaN and inf), and the text output tells them
                     # apart ("not reached" / "never")
-                    "group_size_not_found": {k: ("never" if np.isinf(v[i]) else "not reached within the samples")
-                                             for k, v in self.group_size_needed.items() if not np.isfinite(v[i])},
+                    "group_size_not_found": self._not_found(i),
                     "groups": rows,
                 }
             )
@@ -430,7 +463,8 @@ def dead_groups(
     DroppedProblemsWarning
         Problems with n < G leave the observed mean at that G.
     DegenerateDataWarning
-        Every problem of a model solved always or never.
+        Every problem of a model solved always or never; or every problem has one sample, which
+        identifies only the mean rate (no fit, ``identified`` False).
     ConvergenceWarning
         The difficulty fit did not converge (``success=False``).
 
@@ -448,6 +482,8 @@ def dead_groups(
     mean_rate = np.empty(M)
     params: list[dict[str, float]] = []
     succ = np.zeros(M, dtype=bool)
+    ident = np.ones(M, dtype=bool)
+    nmins = np.empty(M, dtype=np.int64)
     msgs: list[str] = []
     need: dict[str, np.ndarray] = {k: np.full(M, np.nan) for k in ("observed", "independent", "fitted")}
     warns: list[str] = []
@@ -483,8 +519,24 @@ def dead_groups(
             )
         rate = float(mean_rate[i])
         ind[i] = dead_group_fraction(rate, gs)
+        need["independent"][i] = _smallest_g(lambda g, rate=rate: dead_group_fraction(rate, g), limit, _MAX_G)
         if (c == 0).all() or (c == n).all():
             warn(DegenerateDataWarning, f"{m}: every problem is {'never' if (c == 0).all() else 'always'} solved")
+        nmin = nmins[i] = int(n.min())
+        if int(n.max()) == 1 and 0.0 < rate < 1.0:
+            # one sample per problem: the likelihood depends on the mean alone, so the fit's shape is whatever its
+            # optimiser stopped at; E[p^G + (1-p)^G] over the laws of that mean covers [independent coins, 1]
+            ident[i] = False
+            params.append({})
+            msgs.append("not fitted: every problem has one sample, which identifies only the mean success rate")
+            fit[i] = np.nan
+            warn(DegenerateDataWarning,
+                 f"{m}: every problem has one sample, which identifies only the mean success rate ({rate:.4g}); "
+                 f"every difficulty law with that mean fits equally well, so no {difficulty} fit is reported: "
+                 "the dead fraction at each G could be anything from the independent-coin value (all problems equally "
+                 f"hard; {ind[i, 0]:.4g} at G={int(gs[0])}) to 1 (each problem always or never solved); draw at "
+                 "least 2 samples per problem")
+            continue
         with warnings.catch_warnings(record=True) as rec:
             warnings.simplefilter("always")
             model = DIFFICULTY_MODELS[difficulty]().fit(n=n, c=c, weight=None if sub.weight is None else w)
@@ -494,7 +546,6 @@ def dead_groups(
         params.append(dict(model.params_))
         succ[i] = bool(model.success_)
         msgs.append(str(model.message_))
-        need["independent"][i] = _smallest_g(lambda g, rate=rate: dead_group_fraction(rate, g), limit, _MAX_G)
         # a degenerate fit may not evaluate at some G (its value is then left empty, with a warning)
         try:
             fit[i] = _model_dead(model, gs)
@@ -506,7 +557,6 @@ def dead_groups(
         except PasscurveError as exc:
             need["fitted"][i] = np.nan
             warn(DegenerateDataWarning, f"{m}: no group size for the target from the {difficulty} fit ({exc})")
-        nmin = int(n.min())
 
         def obs_dead(g: int, n=n, c=c, w=w, W=W) -> float:
             v = pass_pow_k(n, c, g) + pass_pow_k(n, n - c, g)
@@ -530,4 +580,6 @@ def dead_groups(
         target_live=target,
         group_size_needed=need,
         warnings=tuple(warns),
+        identified=ident,
+        smallest_n=nmins,
     )

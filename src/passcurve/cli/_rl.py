@@ -74,9 +74,11 @@ def rl_signal_cmd(
         return
     for i, m in enumerate(res.models):
         pars = ", ".join(f"{k}={v:.4g}" for k, v in res.params_[i].items())
+        unfit = res.identified is not None and not res.identified[i]
         title = (
-            f"{m}: mean rate {res.mean_rate[i]:.4f}; {res.difficulty} fit {pars}"
-            + ("" if res.success[i] else " (fit did not converge)")
+            f"{m}: mean rate {res.mean_rate[i]:.4f}; "
+            + (f"no {res.difficulty} fit (one sample per problem identifies only the mean)" if unfit else
+               f"{res.difficulty} fit {pars}" + ("" if res.success[i] else " (fit did not converge)"))
         )
         t = Table(title=title, title_justify="left")
         for col in ("G", "dead (observed)", f"dead ({res.difficulty} fit)", "dead (independent coins)", "problems"):
@@ -91,11 +93,14 @@ def rl_signal_cmd(
             )
         out.print(t)
         need = res.group_size_needed
+        why = res.to_dict()["models"][i]["group_size_not_found"]
+        seen = (_g(need["observed"][i]) + " (searched up to the smallest n)" if need["observed"][i] == need["observed"][i]
+                else "not searched (a problem has one sample)" if why["observed"].startswith("not searched")
+                else "not reached (searched up to the smallest n)")
         out.print(
-            f"group size for {100 * res.target_live:g}% live groups: "
-            f"observed {_g(need['observed'][i]) if need['observed'][i] == need['observed'][i] else 'not reached'}"
-            " (searched up to the smallest n), "
-            f"{res.difficulty} fit {_g(need['fitted'][i])}, independent coins {_g(need['independent'][i])}"
+            f"group size for {100 * res.target_live:g}% live groups: observed {seen}, "
+            f"{res.difficulty} fit {'not identified' if unfit else _g(need['fitted'][i])}, "
+            f"independent coins {_g(need['independent'][i])}"
         )
 
 
