@@ -61,9 +61,26 @@ def test_rl_signal_reports_no_fit_with_one_sample_per_problem(tmp_path, capfd):
     assert ["8", "-", "-", "5.77%", "0"] in rows  # 0.3^8 + 0.7^8 = 0.0577
     assert ("group size for 90% live groups: observed not searched (a problem has one sample), beta fit not "
             "identified, independent coins 7") in cap.out
+    assert "observed dead: problems with n < G left out (G=8: 20 of 20, none left; G=16: 20 of 20, none left)" in cap.out
     assert run(["rl-signal", str(path), "-G", "8", "--json"]) == 0
     d = json.loads(capfd.readouterr().out)["models"][0]
     assert d["fit"]["identified"] is False and d["groups"][0]["fitted_dead"] is None
+    assert d["problems"] == 20 and d["groups"][0]["problems_left_out"] == 20
+
+
+@pytest.mark.filterwarnings("ignore::passcurve.ConvergenceWarning")
+def test_rl_signal_says_how_many_problems_the_observed_column_leaves_out(counts_csv, capsys):
+    # n = 40 everywhere: at G = 64 every problem leaves the observed column (the table showed 0 under problems and
+    # only stderr said why); a line under each table counts them, and the JSON too
+    path, _ = counts_csv
+    assert run(["rl-signal", str(path), "-G", "8,64"]) == 0
+    out = capsys.readouterr().out
+    assert out.count("observed dead: problems with n < G left out (G=64: 150 of 150, none left)") == 2
+    assert run(["rl-signal", str(path), "-G", "8"]) == 0
+    assert "left out" not in capsys.readouterr().out  # nothing left out: nothing said
+    assert run(["rl-signal", str(path), "-G", "8,64", "--json"]) == 0
+    groups = json.loads(capsys.readouterr().out)["models"][0]["groups"]
+    assert [g["problems_left_out"] for g in groups] == [0, 150] and [g["problems"] for g in groups] == [150, 0]
 
 
 @pytest.mark.parametrize(

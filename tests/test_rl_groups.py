@@ -192,6 +192,30 @@ def test_one_sample_per_problem_identifies_no_difficulty_law():
     assert zero.identified.tolist() == [True] and zero.fitted[0, 0] == pytest.approx(1.0, abs=1e-6)
 
 
+def test_observed_says_how_many_problems_it_leaves_out():
+    # (n, c) = (1, 0), (10, 3), (10, 7), (10, 10): observed rests on the three with n >= G. By hand (exact
+    # hypergeometric): G=2: (24/45 + 24/45 + 1)/3 = 31/45, the n = 1 problem left out; G=8: (0 + 0 + 1)/3;
+    # G=16: none left. The counts left out are in the result and its JSON, not only in the warning
+    cnt = Counts.from_arrays([1, 10, 10, 10], [0, 3, 7, 10], model="m")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        with pytest.warns(DroppedProblemsWarning, match=r"m: 1 of 4 problems have n < 2 samples .* at G=2 \(and 4 of 4 "
+                                                        r"at G=16: none left"):
+            res = dead_groups(cnt, [2, 8, 16])
+    np.testing.assert_allclose(res.observed[0, :2], [31 / 45, 1 / 3], rtol=1e-13)
+    assert np.isnan(res.observed[0, 2])
+    assert res.total_problems.tolist() == [4] and res.problems[0].tolist() == [3, 3, 0]
+    d = res.to_dict()["models"][0]
+    assert d["problems"] == 4 and [g["problems_left_out"] for g in d["groups"]] == [1, 1, 4]
+    assert res.to_frame()["problems_left_out"].tolist() == [1, 1, 4]
+    # every problem left out at the first G already: the warning said "20 of 20 ... at G=8" and no more
+    with pytest.warns(DroppedProblemsWarning, match=r"2 of 2 problems have n < 8 samples and are left out of the "
+                                                    r"observed dead fraction at G=8 and every larger G: none left, "
+                                                    r"so no observed fraction there$"):
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        dead_groups(Counts.from_arrays([4, 4], [1, 2], model="m"), [8, 16])
+
+
 @pytest.mark.filterwarnings("ignore::passcurve.ConvergenceWarning")
 def test_weights_honoured():
     cnt = Counts.from_arrays([10, 10], [0, 5], model="m", weight=[3.0, 1.0])

@@ -260,7 +260,8 @@ class DeadGroupsResult:
         [B(α+G,β) + B(α,β+G)]/B(α,β)); NaN for a model whose difficulty law is not identified
         (``identified``).
     problems : ndarray of int, shape (M, K)
-        Problems with n >= G (entering ``observed``).
+        Problems with n >= G (entering ``observed``); the others (``total_problems - problems``) are
+        left out of it, with a DroppedProblemsWarning.
     mean_rate : ndarray, shape (M,)
     difficulty : str
         The difficulty model fitted (``passcurve._difficulty``: "beta", "zi_beta", ...).
@@ -281,6 +282,8 @@ class DeadGroupsResult:
         [independent, 1] the dead fraction could take.
     smallest_n : ndarray of int, shape (M,)
         Each model's smallest n: the observed search for the G needed runs up to it (none below 2).
+    total_problems : ndarray of int, shape (M,)
+        Each model's problems, all of which enter ``mean_rate``, ``independent`` and the fit.
     """
 
     __repr__ = brief_repr
@@ -301,6 +304,7 @@ class DeadGroupsResult:
     warnings: tuple[str, ...] = field(default_factory=tuple)
     identified: np.ndarray | None = None
     smallest_n: np.ndarray | None = None
+    total_problems: np.ndarray | None = None
 
     def _not_found(self, i: int) -> dict[str, str]:
         """Why each group size of model ``i`` that is not finite is not there."""
@@ -323,8 +327,10 @@ class DeadGroupsResult:
         false where one sample per problem identifies no difficulty law), ``target_live``,
         ``group_size_needed`` (null where there is none), ``group_size_not_found`` (for each null there: "never",
         "not reached within the samples" for the observed size beyond the smallest n, "not searched: a problem
-        has one sample", or "not identified: every problem has one sample" for the fit) and ``groups``, per G:
-        ``group_size``, ``observed_dead``, ``independent_dead``, ``fitted_dead``, ``observed_live``, ``problems``)."""
+        has one sample", or "not identified: every problem has one sample" for the fit), ``problems`` (all of
+        the model's) and ``groups``, per G: ``group_size``, ``observed_dead``, ``independent_dead``,
+        ``fitted_dead``, ``observed_live``, ``problems`` (those with n >= G, entering ``observed_dead``) and
+        ``problems_left_out`` (those with n < G))."""
         out = []
         for i, m in enumerate(self.models):
             rows = []
@@ -337,12 +343,15 @@ class DeadGroupsResult:
                         "fitted_dead": _json(self.fitted[i, j]),
                         "observed_live": _json(1.0 - self.observed[i, j]),
                         "problems": int(self.problems[i, j]),
+                        **({} if self.total_problems is None else
+                           {"problems_left_out": int(self.total_problems[i] - self.problems[i, j])}),
                     }
                 )
             out.append(
                 {
                     "model": m,
                     "mean_rate": float(self.mean_rate[i]),
+                    **({} if self.total_problems is None else {"problems": int(self.total_problems[i])}),
                     "fit": {
                         "difficulty": self.difficulty,
                         "params": {k: float(v) for k, v in self.params_[i].items()},
@@ -365,7 +374,8 @@ class DeadGroupsResult:
 
     def to_frame(self) -> Any:
         """Long pandas DataFrame, one row per (model, group size): ``model``, ``mean_rate``, ``group_size``,
-        ``observed_dead``, ``independent_dead``, ``fitted_dead``, ``observed_live``, ``problems``."""
+        ``observed_dead``, ``independent_dead``, ``fitted_dead``, ``observed_live``, ``problems``,
+        ``problems_left_out``."""
         rows = []
         for entry in self.to_dict()["models"]:
             for r in entry["groups"]:
@@ -512,10 +522,14 @@ def dead_groups(
             last = int(np.argmax(short))  # the most left out (problems with n < G only grow with G)
             more = ("" if last == j else f" (and {int(short[last])} of {n.size} at G={int(gs[last])}"
                     + (": none left, so no observed fraction there)" if short[last] == n.size else ")"))
+            # all of them at the first G already: say so there (it went unsaid when no later G left out more)
+            gone = short[j] == n.size
             warn(
                 DroppedProblemsWarning,
                 f"{m}: {int(short[j])} of {n.size} problems have n < {int(gs[j])} samples and are left out of the "
-                f"observed dead fraction at G={int(gs[j])}{more}",
+                f"observed dead fraction at G={int(gs[j])}"
+                + (" and every larger G" if gone and j < gs.size - 1 else "")
+                + (": none left, so no observed fraction there" if gone else "") + more,
             )
         rate = float(mean_rate[i])
         ind[i] = dead_group_fraction(rate, gs)
@@ -582,4 +596,5 @@ def dead_groups(
         warnings=tuple(warns),
         identified=ident,
         smallest_n=nmins,
+        total_problems=np.array([sub.n.size for _, sub in counts.groups()], dtype=np.int64),
     )

@@ -92,6 +92,13 @@ def rl_signal_cmd(
                 str(int(res.problems[i, j])),
             )
         out.print(t)
+        total = res.total_problems[i] if res.total_problems is not None else max(res.problems[i])
+        left = [(int(g), int(total - res.problems[i, j])) for j, g in enumerate(res.group_size)
+                if res.problems[i, j] < total]
+        if left:  # the observed column rests on the problems with n >= G only: say how many it left out
+            out.print("observed dead: problems with n < G left out ("
+                      + "; ".join(f"G={g}: {k} of {total}" + (", none left" if k == total else "") for g, k in left)
+                      + ")", markup=False, highlight=False)
         need = res.group_size_needed
         why = res.to_dict()["models"][i]["group_size_not_found"]
         seen = (_g(need["observed"][i]) + " (searched up to the smallest n)" if need["observed"][i] == need["observed"][i]
