@@ -1080,3 +1080,15 @@ def test_linear_histogram_shows_never_solved_apart():
     # first c = 1 alone (1 of 40 problems), the tenth c = 10 (11 of 40)
     assert observed[0] == pytest.approx(1 / 40) and observed[9] == pytest.approx(11 / 40)
     assert sum(observed) + 0.25 == pytest.approx(1.0)
+
+
+def test_hidden_difficulty_table_shows_the_pairs_own_mean_when_problems_have_one_sample():
+    # a: n = 1, c = 0; b: n = 5, c = 1; c: n = 5, c = 5. μ = (0 + 1/5 + 1)/3 = 2/5 over all three; the pair
+    # statistics rest on b and c, whose μ is 3/5 and μ² 9/25 (hand count; hidden_difficulty's own test has the rest)
+    cnt = Counts.from_arrays([1, 5, 5], [0, 1, 5], problem=["a", "b", "c"], model="m")
+    rep = build_report(cnt, **FAST)  # the report keeps the DroppedProblemsWarning under its flags
+    assert any("n = 1" in m or "one sample" in m for _, m in rep.data.warnings)
+    sec = {s.id: s for s in rep.sections}["hidden-difficulty"].body
+    assert "μ, problems with n ≥ 2" in sec and "m: 1 of 3 problems left out" in sec
+    table = sec[: sec.index("</table>")]
+    assert "40.0%" in table and "60.0%" in table and "36.0%" in table

@@ -690,20 +690,29 @@ def diagnostics_section(diag: Any, note: str | None = None) -> Section:
         return Section("hidden-difficulty", title, note=note or "Not available.", omitted=True)
     ks = [int(k) for k in diag.k]
     j8 = ks.index(8) if 8 in ks else None
-    headers = ["model", "μ = P(right)", "μ² (if indep.)", "P(both right)", "P(2nd | 1st right)", "ICC",
-               "σ of p"]
+    # problems with one sample enter μ but no pair statistic: then the pairs' own μ is a column, and μ² is its square
+    one = np.zeros(len(diag.models), dtype=np.int64) if diag.one_sample is None else np.asarray(diag.one_sample)
+    split = bool(one.any()) and diag.pair_mean is not None
+    headers = ["model", "μ = P(right)", *(["μ, problems with n ≥ 2"] if split else []),
+               "μ² (if indep.)", "P(both right)", "P(2nd | 1st right)", "ICC", "σ of p"]
     if j8 is not None:
         headers += ["pass@8 if indep.", "pass@8 actually"]
     rows = []
     for i, m in enumerate(diag.models):
-        row = [m, fmt_pct3(diag.mean[i]), fmt_pct3(diag.mean_squared[i]), fmt_pct3(diag.both_right[i]),
+        row = [m, fmt_pct3(diag.mean[i]), *([fmt_pct3(diag.pair_mean[i])] if split else []),
+               fmt_pct3(diag.mean_squared[i]), fmt_pct3(diag.both_right[i]),
                fmt_pct3(diag.second_given_first[i]), fmt_fixed(diag.icc[i], 3), fmt_pct3(diag.difficulty_sd[i])]
         if j8 is not None:
             row += [fmt_pct3(diag.independent_pass_at_k[i, j8]), fmt_pct3(diag.pass_at_k[i, j8])]
         rows.append(row)
     body = '<div class="wide">' + _table(headers, rows) + "</div>"
     body += ('<p class="caption">μ: mean c/n; P(both right): two answers to one problem both right; ICC: the '
-             "intra-class correlation σ²/(μ(1 − μ)); σ: the standard deviation of per-problem pass rates.</p>")
+             "intra-class correlation σ²/(μ(1 − μ)); σ: the standard deviation of per-problem pass rates."
+             + (" A problem with one sample has no pair of answers: μ², P(both right), P(2nd | 1st right), ICC and "
+                "σ are over the problems with n ≥ 2, with their own μ (" + ", ".join(
+                    f"{esc(str(m))}: {int(o):,} of {int(diag.problems[i]) + int(o):,} problems left out"
+                    for i, (m, o) in enumerate(zip(diag.models, one, strict=True)) if o) + ")." if split else "")
+             + "</p>")
     go = _go()
     fig = go.Figure()
     kx = np.asarray(ks, dtype=float)
