@@ -55,7 +55,7 @@ def test_rl_signal_reports_no_fit_with_one_sample_per_problem(tmp_path, capfd):
     path.write_text("problem_id,n,c\n" + "".join(f"p{i},1,{int(i % 3 == 2)}\n" for i in range(20)))
     assert run(["rl-signal", str(path), "-G", "8,16"]) == 0
     cap = capfd.readouterr()
-    assert "DegenerateDataWarning: one: every problem has one sample" in cap.err and "Traceback" not in cap.err
+    assert "DegenerateDataWarning: model 'one': every problem has one sample" in cap.err and "Traceback" not in cap.err
     assert "one: mean rate 0.3000; no beta fit (one sample per problem identifies only the mean)" in cap.out
     rows = [[c.strip() for c in re.split("[│┃]", line)[1:-1]] for line in cap.out.splitlines()]
     assert ["8", "-", "-", "5.77%", "0"] in rows  # 0.3^8 + 0.7^8 = 0.0577

@@ -165,7 +165,7 @@ def test_one_sample_per_problem_identifies_no_difficulty_law():
     assert dead_group_fraction_beta(0.3, 0.7, 8) == pytest.approx(exact(Fraction(3, 10), Fraction(7, 10), 8), rel=1e-12)
     assert dead_group_fraction_beta(3.0, 7.0, 8) == pytest.approx(exact(Fraction(3), Fraction(7), 8), rel=1e-12)
     assert exact(Fraction(3, 10), Fraction(7, 10), 8) > 0.48 > 0.13 > exact(Fraction(3), Fraction(7), 8)
-    with pytest.warns(DegenerateDataWarning, match=r"one: every problem has one sample, which identifies only the "
+    with pytest.warns(DegenerateDataWarning, match=r"model 'one': every problem has one sample, which identifies only the "
                                                    r"mean success rate \(0.3\).* anything from .*0.05771 at G=8\) to 1"):
         res = dead_groups(cnt, [8, 16], difficulty="beta")
     assert res.identified.tolist() == [False] and np.isnan(res.fitted).all()
@@ -199,7 +199,7 @@ def test_observed_says_how_many_problems_it_leaves_out():
     cnt = Counts.from_arrays([1, 10, 10, 10], [0, 3, 7, 10], model="m")
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ConvergenceWarning)
-        with pytest.warns(DroppedProblemsWarning, match=r"m: 1 of 4 problems have n < 2 samples .* at G=2 \(and 4 of 4 "
+        with pytest.warns(DroppedProblemsWarning, match=r"model 'm': 1 of 4 problems have n < 2 samples .* at G=2 \(and 4 of 4 "
                                                         r"at G=16: none left"):
             res = dead_groups(cnt, [2, 8, 16])
     np.testing.assert_allclose(res.observed[0, :2], [31 / 45, 1 / 3], rtol=1e-13)

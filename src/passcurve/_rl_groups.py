@@ -526,7 +526,7 @@ def dead_groups(
             gone = short[j] == n.size
             warn(
                 DroppedProblemsWarning,
-                f"{m}: {int(short[j])} of {n.size} problems have n < {int(gs[j])} samples and are left out of the "
+                f"model {m!r}: {int(short[j])} of {n.size} problems have n < {int(gs[j])} samples and are left out of the "
                 f"observed dead fraction at G={int(gs[j])}"
                 + (" and every larger G" if gone and j < gs.size - 1 else "")
                 + (": none left, so no observed fraction there" if gone else "") + more,
@@ -535,7 +535,7 @@ def dead_groups(
         ind[i] = dead_group_fraction(rate, gs)
         need["independent"][i] = _smallest_g(lambda g, rate=rate: dead_group_fraction(rate, g), limit, _MAX_G)
         if (c == 0).all() or (c == n).all():
-            warn(DegenerateDataWarning, f"{m}: every problem is {'never' if (c == 0).all() else 'always'} solved")
+            warn(DegenerateDataWarning, f"model {m!r}: every problem is {'never' if (c == 0).all() else 'always'} solved")
         nmin = nmins[i] = int(n.min())
         if int(n.max()) == 1 and 0.0 < rate < 1.0:
             # one sample per problem: the likelihood depends on the mean alone, so the fit's shape is whatever its
@@ -545,7 +545,7 @@ def dead_groups(
             msgs.append("not fitted: every problem has one sample, which identifies only the mean success rate")
             fit[i] = np.nan
             warn(DegenerateDataWarning,
-                 f"{m}: every problem has one sample, which identifies only the mean success rate ({rate:.4g}); "
+                 f"model {m!r}: every problem has one sample, which identifies only the mean success rate ({rate:.4g}); "
                  f"every difficulty law with that mean fits equally well, so no {difficulty} fit is reported: "
                  "the dead fraction at each G could be anything from the independent-coin value (all problems equally "
                  f"hard; {ind[i, 0]:.4g} at G={int(gs[0])}) to 1 (each problem always or never solved); draw at "
@@ -556,7 +556,7 @@ def dead_groups(
             model = DIFFICULTY_MODELS[difficulty]().fit(n=n, c=c, weight=None if sub.weight is None else w)
         for r in rec:
             if issubclass(r.category, PasscurveWarning):
-                warn(r.category, f"{m}: {difficulty} fit: {r.message}")
+                warn(r.category, f"model {m!r}: {difficulty} fit: {r.message}")
         params.append(dict(model.params_))
         succ[i] = bool(model.success_)
         msgs.append(str(model.message_))
@@ -565,12 +565,12 @@ def dead_groups(
             fit[i] = _model_dead(model, gs)
         except PasscurveError as exc:
             fit[i] = np.nan
-            warn(DegenerateDataWarning, f"{m}: the {difficulty} fit gives no dead-group fraction ({exc})")
+            warn(DegenerateDataWarning, f"model {m!r}: the {difficulty} fit gives no dead-group fraction ({exc})")
         try:
             need["fitted"][i] = _smallest_g(lambda g, model=model: float(_model_dead(model, g)), limit, _MAX_G)
         except PasscurveError as exc:
             need["fitted"][i] = np.nan
-            warn(DegenerateDataWarning, f"{m}: no group size for the target from the {difficulty} fit ({exc})")
+            warn(DegenerateDataWarning, f"model {m!r}: no group size for the target from the {difficulty} fit ({exc})")
 
         def obs_dead(g: int, n=n, c=c, w=w, W=W) -> float:
             v = pass_pow_k(n, c, g) + pass_pow_k(n, n - c, g)
