@@ -285,6 +285,9 @@ def test_bad_input(bench):
         forecast(bench.counts, [10], confidence_level=1.5)
     with pytest.raises(PasscurveError, match="`scope`"):
         forecast(bench.counts, [10], scope="world")
+    # least squares has no population to draw from: the scope would only mislabel the result (forecasting review)
+    with pytest.raises(PasscurveError, match=r'`scope` "population" applies to the difficulty-model methods only'):
+        forecast(bench.counts, [10], method="least_squares", scope="population")
     with pytest.raises(PasscurveError, match=r"^`counts` must be a passcurve\.Counts \(got list\); build one with "
                                              r"Counts\.from_arrays\(n, c\)$"):
         forecast([1, 2], [10])
@@ -744,3 +747,47 @@ def test_k_for_ceiling_is_the_limit_of_the_law():
     top = z.k_for(0.99)
     assert top.ceiling == pytest.approx(limit, rel=1e-12) and not top.reachable and top.note is None
     assert z.pass_at_k[0, 0] == pytest.approx(limit, abs=1e-5)  # at 1e15 the Beta part has all but reached it
+
+
+@pytest.mark.shared_data
+def test_a_checked_forecast_keeps_within_what_every_law_allows_on_bon():
+    # forecasting review on the BoN data (reference: extrapolation_bounds on the same counts at the forecast's
+    # level; its own bootstrap stream, so ends are compared to the bootstrap's noise): a law-based interval had run
+    # below what the data show. Llama 3 8B IT (no design) read [0.000, 0.726] at K = 10, observed 0.306, any law
+    # [0.27, 0.34]; GPT-4o's k_for(0.9) lower end was 2,671 where no law reaches 0.9 before about 4,043
+    from passcurve import StopAtSuccess, extrapolation_bounds
+    from passcurve.data import read_counts
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        counts = read_counts(shared_file("bon_jailbreaking_counts.csv"))
+        llama = counts.select_models(["Llama 3 8B IT"])
+        res = forecast(llama, [10, 30], rng=0)
+        bounds = extrapolation_bounds(llama, [10, 30], confidence_level=0.8, n_resamples=1000, rng=0)
+        assert (res.low[0] >= np.fmin(bounds.low[0], res.pass_at_k[0]) - 0.02).all()
+        assert (res.high[0] <= np.fmax(bounds.high[0], res.pass_at_k[0]) + 0.02).all()
+        assert res.low[0, 0] > 0.2  # it read 0.000
+        gpt = counts.select_models(["GPT4o"])
+        design = StopAtSuccess(60, cap=10020)
+        kf = forecast(gpt, [10_000], rng=0, design=design).k_for(0.9)
+        floor = extrapolation_bounds(gpt, [10_000], confidence_level=0.8, n_resamples=1000, rng=0,
+                                     design=design).k_for(0.9).earliest
+    assert kf.low >= 0.95 * min(floor, kf.k) and kf.low > 3000  # it read 2,671
+    assert kf.low <= kf.k <= kf.high
+
+
+def test_auto_says_why_it_cannot_check_and_which_candidate_it_leaves_out():
+    # forecasting review: every problem solved at n = 100 read "its self-backtest needs at least 20 samples per
+    # problem ...; smallest n = 100", and least squares vanished from the weights without a word
+    from passcurve import DegenerateDataWarning
+
+    counts = Counts.from_arrays([100, 100, 100], [100, 100, 100])
+    with pytest.warns(DegenerateDataWarning) as rec:
+        res = forecast(counts, [1000], n_resamples=0, flags=False, rng=0)
+    said = [str(w.message) for w in rec]
+    assert any("fewer than two of its self-backtest's thinnings could be forecast by every candidate" in m
+               for m in said)
+    assert not any("needs at least 20 samples" in m for m in said)
+    assert any("least squares cannot forecast these data (it needs a curve strictly between 0 and 1 at two k) "
+               "and is left out of the average" in m for m in said)
+    assert "least_squares" not in res.weights[0]

@@ -199,7 +199,7 @@ def test_forecast_shows_the_observed_value_within_the_samples(sim_csv):
     d = json.loads(run_cli("forecast", str(sim_csv), "--k", "100,10000", "--n-resamples", "0", "--target", "0.3",
                            "--json").stdout)
     for kf in d["k_for"]:
-        ends = " .. unreachable" if kf["high"] is None else f" .. {math.ceil(kf['high']):,}"
+        ends = " .. never" if kf["high"] is None else f" .. {math.ceil(kf['high']):,}"
         assert f"at K ≈ {math.ceil(kf['k']):,} (80% interval {math.ceil(kf['low']):,}{ends}" in r.stdout
 
 

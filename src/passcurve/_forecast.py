@@ -572,6 +572,9 @@ def _forecast_iv(counts: Any, k: Any, method: str, confidence_level: Any, n_resa
     ks = np.unique(as_int_array(k, "k", minimum=1, maximum=10**15).ravel())
     check_choice(method, "method", FORECAST_METHODS)
     check_choice(scope, "scope", ("benchmark", "population"), quoted=True)
+    if method == "least_squares" and scope != "benchmark":  # it would have no effect, as a mislabelled result
+        raise PasscurveError('`scope` "population" applies to the difficulty-model methods only; least squares '
+                             'fits this benchmark\'s own curve (got method "least_squares")')
     if method != "auto":
         check_unused(f'to method "auto" (got method {method!r})', cv_resamples=cv_resamples, combination=combination)
     comb = check_choice("inverse_mse" if combination is None else combination, "combination", COMBINATIONS)
@@ -793,7 +796,7 @@ def forecast(
     rng: Any = None,
     design: Any = None,
 ) -> ForecastResult:
-    r"""Forecast pass_D@K for K far beyond n (up to 10^12), with prediction intervals.
+    r"""Forecast pass_D@K for K far beyond n (up to 10^15), with prediction intervals.
 
     Parameters
     ----------
@@ -814,8 +817,9 @@ def forecast(
         Thinnings in the self-backtest of ``"auto"`` (default 10; paired: only thinnings on which every
         candidate forecasts are scored; fewer than two such thinnings give equal weights, and then
         the interval, which cannot include the error of an unchecked law, is widened to
-        :func:`passcurve.extrapolation_bounds`' range at ``confidence_level``). With another method
-        it is an error (it would have no effect).
+        :func:`passcurve.extrapolation_bounds`' range at ``confidence_level``; a checked law's
+        interval is clipped to that range within the data, where it cannot be wider than what every
+        law allows). With another method it is an error (it would have no effect).
     combination : {"inverse_mse", "debiased"}, optional
         How ``"auto"`` combines its candidates (default "inverse_mse"; with another method an error,
         as ``cv_resamples``). ``"inverse_mse"``: weights ∝ 1/MSE in the
@@ -895,9 +899,15 @@ def forecast(
             cv = sb.rmse()
             unchecked = not any(np.isfinite(v) for v in cv.values())
             if unchecked:
-                msg = (f"model {name!r}: auto could not check its candidates on these data (its self-backtest needs "
-                       "at least 20 samples per problem and two thinnings that every candidate can forecast; smallest "
-                       f"n = {int(np.min(n))}), so it averages them with equal weights, and the interval is widened "
+                # the reason that applies: too few samples to thin, or thinnings that some candidate cannot forecast
+                # (it said "needs at least 20 samples per problem ...; smallest n = 100" on all-solved data)
+                top = int(np.min(n)) if design is None else int(design.k_max(n, c))
+                why = (f"its self-backtest needs at least 20 samples per problem; smallest n = {top}" if design is None
+                       and top < 20 else f"its self-backtest needs a cap of at least 20; it is {top}" if top < 20
+                       else "fewer than two of its self-backtest's thinnings could be forecast by every candidate; "
+                       "least squares needs a curve strictly between 0 and 1 at two k")
+                msg = (f"model {name!r}: auto could not check its candidates on these data ({why}), so it averages "
+                       "them with equal weights, and the interval is widened "
                        "to the range every difficulty law consistent with the data allows (extrapolation_bounds at "
                        "the forecast's confidence level)")
                 record_warning(warns, msg, DegenerateDataWarning)
@@ -913,6 +923,12 @@ def forecast(
             # a candidate that cannot forecast the full data (e.g. least squares with fewer
             # than two finite points) drops out and the others are renormalised
             keep = [cnd for cnd in wts if np.isfinite(preds[cnd]).all()] or list(wts)
+            left = [cnd.replace("_", " ") for cnd in wts if cnd not in keep]
+            if left:  # said, not only missing from the weights (forecasting review)
+                need = " (it needs a curve strictly between 0 and 1 at two k)" if left == ["least squares"] else ""
+                msg = (f"model {name!r}: {', '.join(left)} cannot forecast these data{need} and "
+                       f"{'is' if len(left) == 1 else 'are'} left out of the average")
+                record_warning(warns, msg, DegenerateDataWarning)
             tot = sum(wts[cnd] for cnd in keep)
             wts = {cnd: wts[cnd] / tot for cnd in keep}
             fitted = {cnd: fitted[cnd] for cnd in keep}
@@ -938,10 +954,8 @@ def forecast(
         if (c == 0).all():  # nothing solved: the data rule out no pass@K down to 0, nor up to 1 beyond them
             lo = np.zeros(K.size)
             hi = np.where(K > float(np.min(n)), 1.0, hi)
-        lawband = _law_free(sub, name, cl, gen, design, K) if unchecked else None
-        if lawband is not None:  # no check of the law: the interval holds what every law allows (the point stays)
-            blo, bhi = lawband[3], lawband[4]
-            lo, hi = np.fmin(lo, blo), np.fmax(hi, bhi)
+        lawband = _LawBand(sub, name, cl, int(gen.integers(2**63)), design, unchecked)
+        lo, hi = lawband.temper(K, np.asarray(point, dtype=float), lo, hi)
         LO.append(lo)
         HI.append(hi)
         W.append(wts)
@@ -955,7 +969,7 @@ def forecast(
                 fd[cnd] = {"difficulty_model": "least_squares", "params": {"a": _f(cand.ls_[0]), "b": _f(cand.ls_[1])}}
         FITS.append({"fits": fd})
         STATE.append((fitted, wts, sd, adj, (n, c, sub.weight, design), (boot_from, B, bias_sq), (k_obs, floor),
-                      None if lawband is None else lawband[:3]))
+                      lawband))
         OBS.append(_observed(n, c, ks, sub.weight, design))
     return ForecastResult(
         models=tuple(models), k=ks, method=method, pass_at_k=np.vstack(P), low=np.vstack(LO), high=np.vstack(HI),
@@ -964,22 +978,71 @@ def forecast(
     )
 
 
-_LAW_BAND_RESAMPLES = 1000  # the band behind an unchecked forecast's widened interval
+_LAW_BAND_RESAMPLES = 1000  # replicates of the data's simultaneous band behind _LawBand
 
 
-def _law_free(sub: Counts, name: str, level: float, gen: np.random.Generator, design: Any,
-              K: np.ndarray) -> tuple[np.ndarray, ...]:
-    """(ks, band low, band high, low at K, high at K): the range of pass_D@K over every difficulty law whose
-    curve lies in the data's simultaneous band (:func:`passcurve.extrapolation_bounds`), for a forecast whose
-    law auto could not check. Its own stream (spawned from ``gen``), so the forecast's draws are unchanged; the
-    band's few-problems warning is the forecast's own already."""
-    from ._bounds import law_free_band, law_range
+class _LawBand:
+    """What every difficulty law consistent with one model's data allows (:func:`passcurve.extrapolation_bounds`'
+    band at the forecast's level, computed on first use on a stream of its own, so the forecast's draws are
+    unchanged), and how it tempers the forecast's intervals:
 
-    g = np.random.default_rng(gen.integers(2**63))
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", DegenerateDataWarning)
-        ks, blo, bhi = law_free_band(sub, name, level, _LAW_BAND_RESAMPLES, g, True, design)
-    return ks, blo, bhi, *law_range(ks, blo, bhi, K)
+    * the law was checked (auto's self-backtest ran, or another method): within the data (K up to the largest
+      estimable k) the interval is clipped to the any-law range, and k_for's to [earliest, certain]; the point
+      forecast stays inside. A law-based interval had run below what the data show (BoN Llama 3 8B IT at K = 10:
+      [0.000, 0.726] with pass@10 observed 0.306, any law [0.27, 0.34]; GPT-4o's k_for(0.9) lower end 2,671
+      where no law reaches 0.9 before 4,043);
+    * the law was not checked: the interval, at every K, and k_for's are widened to the any-law range, since
+      they cannot include the error of the assumed law.
+    """
+
+    def __init__(self, sub: Counts, name: str, level: float, seed: int, design: Any, unchecked: bool) -> None:
+        self.sub, self.name, self.level, self.seed, self.design = sub, name, level, seed, design
+        self.unchecked = unchecked
+        self._band: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
+        self._done = False
+
+    def band(self) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
+        if not self._done:
+            from ._bounds import law_free_band
+
+            self._done = True
+            with warnings.catch_warnings():  # its few-problems warning is the forecast's own already
+                warnings.simplefilter("ignore", DegenerateDataWarning)
+                try:
+                    self._band = law_free_band(self.sub, self.name, self.level, _LAW_BAND_RESAMPLES,
+                                               np.random.default_rng(self.seed), True, self.design)
+                except PasscurveError:  # no k estimable under the design: no band
+                    self._band = None
+        return self._band
+
+    def temper(self, K: np.ndarray, point: np.ndarray, lo: np.ndarray, hi: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        from ._bounds import law_range
+
+        if not self.unchecked and not (K <= _observed_limit(self.sub.n, self.sub.c, self.design)).any():
+            return lo, hi  # beyond the data a checked law's interval stands: no band needed
+        b = self.band()
+        if b is None:
+            return lo, hi
+        lo, hi = lo.copy(), hi.copy()
+        if self.unchecked:
+            blo, bhi = law_range(*b, K)
+            return np.fmin(lo, blo), np.fmax(hi, bhi)
+        inside = K <= b[0][-1]
+        blo, bhi = law_range(*b, K[inside])
+        lo[inside] = np.fmax(lo[inside], np.fmin(blo, point[inside]))
+        hi[inside] = np.fmin(hi[inside], np.fmax(bhi, point[inside]))
+        return lo, hi
+
+    def k_span(self, t: float, kk: float, k_low: float, k_high: float) -> tuple[float, float]:
+        from ._bounds import k_span
+
+        b = self.band()
+        if b is None:
+            return k_low, k_high
+        earliest, certain = k_span(b, t)
+        if self.unchecked:
+            return float(np.fmin(k_low, earliest)), float(np.fmax(k_high, certain))
+        return float(np.fmax(k_low, np.fmin(earliest, kk))), float(np.fmin(k_high, np.fmax(certain, kk)))
 
 
 def _target_model_iv(target: Any, model: str | None, models: tuple[str, ...]) -> tuple[float, int]:
@@ -1085,11 +1148,9 @@ def _k_for_state(res: ForecastResult, target: float, model: str | None) -> KForR
     if t <= floor:  # the forecast's lower end is floored at the data's own limit from k_obs on: it reaches the
         # target by the time both the data's end and the point forecast do (a floored band never exceeds the point)
         k_high = min(k_high, max(float(k_obs), kk))
-    if lawband is not None:  # the law was not checked (as forecast's interval): as wide as every law allows
-        from ._bounds import k_span
-
-        earliest, certain = k_span(lawband, t)
-        k_low, k_high = float(np.fmin(k_low, earliest)), float(np.fmax(k_high, certain))
+    # what every law the data allow says (as forecast's interval): a floor and a ceiling on a checked law's K, the
+    # whole range for an unchecked one
+    k_low, k_high = lawband.k_span(t, kk, k_low, k_high)
     return result(k_low, k_high)
 
 

@@ -245,13 +245,19 @@ def forecast_cmd(
             if r.note is not None:
                 out.print(f"  pass@K = {r.target:g}: {r.note}", highlight=False)
             elif r.reachable:
-                hi = "unreachable" if not np.isfinite(r.high) else _samples(r.high)
+                # the interval's upper end is where the lower band reaches the target: "never" when it does not
+                # ("unreachable" there contradicted the "at K ≈" before it)
+                hi = "never" if not np.isfinite(r.high) else _samples(r.high)
                 seen_at = "" if r.observed_k is None else f"; observed in the data at k = {r.observed_k}"
                 out.print(f"  pass@K = {r.target:g} at K ≈ {_samples(r.k)} ({lvl} interval {_samples(r.low)} .. {hi}"
                           f"{seen_at})")
             else:
-                out.print(f"  pass@K = {r.target:g} is unreachable: the fit plateaus at {r.ceiling:.4f} "
-                          "(impossible problems)")
+                # the point forecast never gets there; its interval may (an upper band that does): say both, as
+                # a flat "unreachable" beside an interval reaching 1 read as a contradiction (forecasting review)
+                within = ("" if not np.isfinite(r.low) else
+                          f"; {lvl} interval from K = {_samples(r.low)} to never")
+                out.print(f"  pass@K = {r.target:g} is unreachable by the forecast: it plateaus at {r.ceiling:.4f} "
+                          f"(impossible problems){within}")
         for f in floors:
             if f.model != m or not np.isfinite(f.earliest):
                 continue
