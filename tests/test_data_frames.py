@@ -72,6 +72,35 @@ def test_bad_frame_type():
         counts_from_frame([1, 2, 3])
 
 
+FRAME_KEYWORD_CASES = [
+    # (columns, counts_from_frame keywords, the message): each names the keyword the caller passed (problem=,
+    # correct=, n=), not read_counts' problem_col= or the command line's --correct-col, which it has no such name for
+    ({"problem_id": ["a"], "correct": [1]}, {"problem": "nope"}, "no column 'nope' (given as `problem`)"),
+    ({"problem_id": ["a"], "correct": [1]}, {"correct": 3}, "`correct` must be a column name (got 3)"),
+    ({"problem_id": ["a"], "correct": [1]}, {"correct": "correct", "n": "problem_id"},
+     "give either per-sample columns (`correct`, `attempt`) or count columns (`n`, `c`), not both"),
+    ({"problem_id": ["a"], "correct": [1]}, {"problem": "correct", "model": "correct"},
+     "`problem` and `model` name the same column 'correct'"),
+    ({"x": ["a"], "correct": [1]}, {}, "pass `problem=`)"),
+    ({"problem_id": ["a"], "y": [1]}, {}, "pass `correct=`)"),
+    ({"problem_id": ["a"], "n": [True], "c": [True]}, {}, "(`correct='n'`)"),
+]
+
+
+@pytest.mark.parametrize("lazy", [False, True], ids=["duckdb", "narwhals"])
+@pytest.mark.parametrize("case", range(len(FRAME_KEYWORD_CASES)))
+def test_errors_name_the_frame_keywords(case, lazy):
+    # the messages named read_counts' keywords and the CLI's options: counts_from_frame(df, problem="nope") said
+    # "(given as `problem_col`)", correct=3 "`correct_col` must be a column name", no problem column "pass
+    # `--problem-col`" (API review)
+    columns, kwargs, message = FRAME_KEYWORD_CASES[case]
+    frame = pl.DataFrame(columns).lazy() if lazy else pd.DataFrame(columns)
+    with pytest.raises(PasscurveError) as info:
+        counts_from_frame(frame, **kwargs)
+    text = str(info.value)
+    assert message in text and "_col" not in text and "--" not in text, text
+
+
 NAN = float("nan")
 
 # bad frames: (columns, counts_from_frame kwargs, message). A polars DataFrame is read by DuckDB and a polars
@@ -180,8 +209,10 @@ def test_lazy_frame_reads_values_as_duckdb_does():
 
 def test_lazy_frame_warns_when_ids_number_the_rows():
     lf = pl.DataFrame({"id": [1, 2, 3], "correct": [True, False, True]}).lazy()
-    with pytest.warns(DegenerateDataWarning, match="every problem has one sample, with problem ids from column 'id'"):
+    with pytest.warns(DegenerateDataWarning, match="every problem has one sample, with problem ids from column 'id'") as got:
         counts_from_frame(lf)
+    # it names counts_from_frame's keyword, not read_counts' problem_col= or the CLI's --problem-col (API review)
+    assert str(got[0].message).endswith("name the problem column (`problem=`)")
 
 
 @pytest.fixture(scope="module")

@@ -15,6 +15,8 @@ __all__ = [
     "WHITESPACE",
     "ColumnMap",
     "resolve_columns",
+    "FRAME_OPTION",
+    "column_hint",
     "quote",
     "json_unwrapped",
     "json_value",
@@ -78,6 +80,23 @@ OVERRIDE_OPTION = {
     "c": "c_col",
     "answer": "answer_col",
 }
+"""The reader's keyword for each role's column (``read_counts(problem_col=...)``; the CLI's ``--problem-col``)."""
+
+FRAME_OPTION = {"problem": "problem", "correct": "correct", "model": "model", "attempt": "attempt", "n": "n", "c": "c"}
+""":func:`passcurve.data.counts_from_frame`'s keyword for each role's column (``problem=``, ``correct=``, ...): its
+messages name these, not the reader's ``problem_col``."""
+
+
+def column_hint(role: str, options: dict[str, str] | None, value: str | None = None) -> str:
+    """How to name the column of ``role`` in a message: the CLI option and the reader's keyword
+    ("`--problem-col`, `problem_col=` in Python"), or with ``options`` (a frame's keywords, :data:`FRAME_OPTION`)
+    that keyword alone ("`problem=`"); ``value`` fills in a column name."""
+    if options is not None:
+        return f"`{options[role]}={'' if value is None else repr(value)}`"
+    flag = "--" + OVERRIDE_OPTION[role].replace("_", "-")
+    if value is None:
+        return f"`{flag}`, `{OVERRIDE_OPTION[role]}=` in Python"
+    return f"`{flag} {value}`, `{OVERRIDE_OPTION[role]}={value!r}` in Python"
 
 
 def quote(name: str) -> str:
@@ -173,6 +192,8 @@ class ColumnMap:
     layout: str  # "samples" or "counts"
     roles: dict[str, str] = field(default_factory=dict)
     detected: dict[str, str] = field(default_factory=dict)  # role -> "override" | "alias" | "harness"
+    # the caller's keyword per role when it is not the reader's (counts_from_frame: FRAME_OPTION), for messages
+    options: dict[str, str] | None = None
 
     def get(self, role: str) -> str | None:
         return self.roles.get(role)
@@ -190,15 +211,15 @@ def _find(columns: list[str], role: str, exclude: set[str]) -> str | None:
     return None
 
 
-def _check_given(columns: list[str], role: str, name: str, source: str) -> str:
+def _check_given(columns: list[str], role: str, name: str, source: str, opts: dict[str, str]) -> str:
     if not isinstance(name, str):
-        raise PasscurveError(f"`{OVERRIDE_OPTION[role]}` must be a column name (got {name!r})")
+        raise PasscurveError(f"`{opts[role]}` must be a column name (got {name!r})")
     if name in columns:
         return name
     lower = {c.lower(): c for c in columns}
     if name.lower() in lower:
         return lower[name.lower()]
-    opt = OVERRIDE_OPTION[role]
+    opt = opts[role]
     raise PasscurveError(
         f"{source}: no column {name!r} (given as `{opt}`); columns found: {', '.join(columns) or '(none)'}"
     )
@@ -210,23 +231,29 @@ def resolve_columns(
     *,
     source: str,
     hints: dict[str, str] | None = None,
+    options: dict[str, str] | None = None,
 ) -> ColumnMap:
     """Decide the layout and map each role to a column.
 
     ``overrides`` maps role -> user-given column (or None); ``hints`` maps role -> column
-    suggested by a harness adapter. Overrides win, then hints, then aliases.
+    suggested by a harness adapter. Overrides win, then hints, then aliases. ``options``: the caller's keyword
+    per role when it is not the reader's (:data:`FRAME_OPTION`), which the messages then name.
     """
     hints = dict(hints or {})
-    given = {r: _check_given(columns, r, v, source) for r, v in overrides.items() if v is not None}
+    opts = {**OVERRIDE_OPTION, **(options or {})}
+    given = {r: _check_given(columns, r, v, source, opts) for r, v in overrides.items() if v is not None}
     how: dict[str, str] = {r: "override" for r in given}
     seen: dict[str, str] = {}
     for r, named in given.items():
         if named in seen:
             raise PasscurveError(
-                f"`{OVERRIDE_OPTION[seen[named]]}` and `{OVERRIDE_OPTION[r]}` name the same column {named!r}; "
+                f"`{opts[seen[named]]}` and `{opts[r]}` name the same column {named!r}; "
                 "each role needs its own column"
             )
         seen[named] = r
+
+    def flag(role: str) -> str:  # the command line's option, or the caller's own keyword
+        return f"`{opts[role]}=`" if options is not None else f"`--{OVERRIDE_OPTION[role].replace('_', '-')}`"
 
     def pick(role: str, used: set[str]) -> str | None:
         if role in given:
@@ -244,7 +271,8 @@ def resolve_columns(
     wants_counts = any(r in given for r in ("n", "c"))
     if wants_samples and wants_counts:
         raise PasscurveError(
-            "give either per-sample columns (`correct_col`, `attempt_col`) or count columns (`n_col`, `c_col`), not both"
+            f"give either per-sample columns (`{opts['correct']}`, `{opts['attempt']}`) or count columns "
+            f"(`{opts['n']}`, `{opts['c']}`), not both"
         )
     roles: dict[str, str] = {}
     used: set[str] = set()
@@ -269,7 +297,7 @@ def resolve_columns(
                 how.pop(r, None)
     if problem is None:
         raise PasscurveError(
-            f"{source}: no problem-id column (looked for {', '.join(ALIASES['problem'])}; pass `--problem-col`); "
+            f"{source}: no problem-id column (looked for {', '.join(ALIASES['problem'])}; pass {flag('problem')}); "
             f"columns found: {', '.join(columns) or '(none)'}"
         )
     roles["problem"] = problem
@@ -282,7 +310,7 @@ def resolve_columns(
         correct = pick("correct", used)
         if correct is None:
             raise PasscurveError(
-                f"{source}: no correctness column (looked for {', '.join(ALIASES['correct'])}; pass `--correct-col`), "
+                f"{source}: no correctness column (looked for {', '.join(ALIASES['correct'])}; pass {flag('correct')}), "
                 f"and no count columns (n, c); columns found: {', '.join(columns)}"
             )
         roles["correct"] = correct
@@ -293,4 +321,4 @@ def resolve_columns(
                 roles[r] = col
                 used.add(col)
     how = {r: h for r, h in how.items() if r in roles}
-    return ColumnMap(layout, roles, how)
+    return ColumnMap(layout, roles, how, None if options is None else dict(options))

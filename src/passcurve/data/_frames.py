@@ -16,7 +16,7 @@ import numpy as np
 
 from .._counts import Counts
 from .._errors import PasscurveError
-from ._columns import NUMBER, WHITESPACE, resolve_columns
+from ._columns import FRAME_OPTION, NUMBER, WHITESPACE, resolve_columns
 from ._samples import (
     FALSE_WORDS,
     TRUE_WORDS,
@@ -75,7 +75,7 @@ def counts_from_frame(
     overrides = {"problem": problem, "correct": correct, "model": model, "attempt": attempt, "n": n, "c": c}
     src = open_frame(df, name)
     if src is not None:
-        return build_samples(src, overrides, threshold).counts()
+        return build_samples(src, overrides, threshold, FRAME_OPTION).counts()
     return _counts_narwhals(df, overrides, threshold, name)
 
 
@@ -103,7 +103,7 @@ def _counts_narwhals(df: Any, overrides: dict[str, str | None], threshold: float
     lf = frame.lazy() if isinstance(frame, nw.DataFrame) else frame
     schema = dict(lf.collect_schema())
     columns = list(schema)
-    cmap = resolve_columns(columns, overrides, source=name)
+    cmap = resolve_columns(columns, overrides, source=name, options=FRAME_OPTION)
     r = cmap.roles
     engine = type(df).__module__.split(".")[0]
     if cmap.layout == "counts":
@@ -220,7 +220,7 @@ def _finish_small(
     """A small collected counts table -> the DuckDB mechanism (same checks as files)."""
     src = open_frame(table, name)
     assert src is not None
-    counts = build_samples(src, {}, threshold).counts()
+    counts = build_samples(src, {}, threshold, FRAME_OPTION).counts()
     counts.meta["reader"] = f"narwhals/{engine}"
     counts.meta["source_columns"] = cmap
     return counts

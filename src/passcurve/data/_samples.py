@@ -25,6 +25,7 @@ from . import _harness
 from ._columns import (
     WHITESPACE,
     ColumnMap,
+    column_hint,
     identifier,
     is_missing,
     is_nan,
@@ -229,8 +230,7 @@ def warn_if_ids_number_rows(source: str, cmap: ColumnMap, n: np.ndarray, stackle
     if cmap.detected.get("problem") == "alias" and prob_col.lower() == "id" and n.size > 1 and n.max() == 1:
         warnings.warn(
             f"{source}: every problem has one sample, with problem ids from column {prob_col!r}; if that "
-            "column numbers the rows rather than the problems, name the problem column (`--problem-col`, "
-            "`problem_col=` in Python)",
+            f"column numbers the rows rather than the problems, name the problem column ({column_hint('problem', cmap.options)})",
             DegenerateDataWarning,
             stacklevel=stacklevel + 1,
         )
@@ -561,8 +561,8 @@ class Samples:
             if self._types[r[name]].upper() == "BOOLEAN":
                 raise PasscurveError(
                     f"{self.source}: read as per-problem counts, but column {r[name]!r} (`{name}`) holds booleans; "
-                    f"for one sample per row name it the correctness column (`--correct-col {r[name]}`, "
-                    f"`correct_col={r[name]!r}` in Python)"
+                    f"for one sample per row name it the correctness column "
+                    f"({column_hint('correct', self.columns.options, r[name])})"
                 )
         n_q, c_q = json_value(r["n"], self._types[r["n"]]), json_value(r["c"], self._types[r["c"]])
         (n_v, n_frac), (c_v, c_frac) = self._count_value("n"), self._count_value("c")
@@ -707,8 +707,10 @@ def build_samples(
     src: Source,
     overrides: dict[str, str | None],
     threshold: float | None,
+    options: dict[str, str] | None = None,
 ) -> Samples:
-    """Resolve columns on ``src`` and wrap it as :class:`Samples`."""
+    """Resolve columns on ``src`` and wrap it as :class:`Samples`; ``options``: the caller's keyword per column role
+    when it is not the reader's (``counts_from_frame``'s ``problem=``, ...), which the messages then name."""
     if threshold is not None:
         threshold = check_threshold(threshold)
     elif src.threshold is not None:
@@ -719,7 +721,7 @@ def build_samples(
         raise PasscurveError(f"{src.name}: found no columns (is the file empty or not a table?)")
     overrides = {**overrides, "correct": src.verdict_column(overrides.get("correct"))}
     try:
-        cmap = resolve_columns(cols, overrides, source=src.name, hints=src.hints)
+        cmap = resolve_columns(cols, overrides, source=src.name, hints=src.hints, options=options)
     except PasscurveError as exc:
         tried = src.notes.get("formats_tried")
         if tried:
