@@ -48,3 +48,23 @@ def test_float16_and_float32_counts_convert_without_a_warning():
         assert c.n.tolist() == [10, 2048] and c.c.tolist() == [1, 7] and c.n.dtype == np.int64
     with pytest.raises(PasscurveError, match=r"`n` must contain integers \(got 10.5\)"):
         Counts.from_arrays(np.array([10.5], dtype=np.float16), [1])
+
+
+def test_arrays_are_read_only():
+    # Counts is frozen, but its arrays were writable: C.n[0] = 1 left n = [1, 10] with c = [3, 4], c > n without a
+    # check (API review). Every array of a built Counts, and of its views (take, select, groups), now refuses.
+    n_in, c_in = np.array([10, 10]), np.array([3, 4])
+    C = Counts.from_arrays(n_in, c_in, problem=["a", "b"], model="m", weight=[1.0, 2.0], cluster=["x", "y"])
+    own_n = np.array([5])
+    direct = Counts(np.array(["m"], dtype=object), np.array(["a"], dtype=object), own_n, np.array([2]))
+    for counts in (C, C.take([1, 0]), C.select("m"), next(C.groups())[1], direct):
+        for name in ("model", "problem", "n", "c", "weight", "cluster"):
+            arr = getattr(counts, name)
+            if arr is None:
+                continue
+            with pytest.raises(ValueError, match="read-only"):
+                arr[0] = arr[-1]
+    assert C.n.tolist() == [10, 10] and C.c.tolist() == [3, 4]
+    # the caller's own arrays stay writable (Counts keeps read-only views, not the caller's flags)
+    own_n[0] = 4
+    assert own_n.flags.writeable and not direct.n.flags.writeable

@@ -68,6 +68,9 @@ class Counts:
         Model name and problem id of each row; (model, problem) pairs are unique.
     n, c : ndarray of int64
         Samples drawn and samples correct (1 <= n, 0 <= c <= n).
+
+    Every array is read-only (``C.n[0] = 5`` raises numpy's ValueError): build new counts with
+    :meth:`from_arrays` (or :meth:`take` for a subset) rather than edit them in place.
     weight : ndarray of float or None
         Optional per-problem weights for weighted means (e.g. benchmark subsets).
     cluster : ndarray of str or None
@@ -87,6 +90,16 @@ class Counts:
     cluster: np.ndarray | None = None
     source: str = "arrays"
     meta: dict[str, Any] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        # the rows are read-only (views, so an array the caller passed in keeps its own flags): `C.n[0] = 1` changed
+        # a frozen Counts in place and left c > n without a check; now numpy refuses the assignment
+        for name in ("model", "problem", "n", "c", "weight", "cluster"):
+            arr = getattr(self, name)
+            if isinstance(arr, np.ndarray) and arr.flags.writeable:
+                view = arr.view()
+                view.flags.writeable = False
+                object.__setattr__(self, name, view)
 
     # ------------------------------------------------------------------ construction
     @classmethod
