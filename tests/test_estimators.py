@@ -702,3 +702,23 @@ def test_mg_pass_perfect_model_odd_k_ceiling() -> None:
     import passcurve as pc
     k = np.arange(1, 9)
     np.testing.assert_allclose(pc.mg_pass_at_k(10, 10, k), 2 / k * (k // 2), rtol=1e-12)
+
+
+def test_masked_arrays_are_refused_not_read_as_data():
+    # np.asarray drops a mask: pass_at_k(ma([10, 10], mask=[0, 1]), ma([1, 20], mask=[0, 1]), 1) used the masked
+    # c = 20 and said "`c` must be <= n (got c=20, n=10)"; with masked values that fit, it returned them silently
+    # (API review). A masked entry is now the error naming the argument; a mask with nothing masked is plain data.
+    n = np.ma.masked_array([10, 10], mask=[False, True])
+    c = np.ma.masked_array([1, 2], mask=[False, True])
+    with pytest.raises(PasscurveError, match=r"^`n` is a masked array with 1 masked entry, which would be used as data"):
+        pc.pass_at_k(n, c, 1)
+    with pytest.raises(PasscurveError, match=r"^`c` is a masked array with 1 masked entry"):
+        pc.pass_at_k([10, 10], c, 1)
+    with pytest.raises(PasscurveError, match=r"^`k` is a masked array with 2 masked entries"):
+        pc.pass_at_k(10, 1, np.ma.masked_array([1, 2], mask=[True, True]))
+    # nothing masked: the data as given (closed form: pass@1 = c/n = 0.1, 0.2)
+    np.testing.assert_allclose(pc.pass_at_k(np.ma.masked_array([10, 10]), np.ma.masked_array([1, 2]), 1), [0.1, 0.2],
+                               rtol=1e-15)
+    # NaN, as before: the one-line error of the shared validator
+    with pytest.raises(PasscurveError, match=r"^`n` contains NaN$"):
+        pc.pass_at_k([10.0, np.nan], [1, 2], 1)

@@ -55,6 +55,27 @@ def test_miller_toy_exact_rational():
     assert standard_error(TOY, cluster=TOY_CLUSTERS)[1] ** 2 == pytest.approx(se2_cl, rel=1e-12)
 
 
+def test_standard_error_nan_and_masked_entries():
+    # NaN entries are left out (documented; per-problem scores are NaN where k > n), but standard_error([0.5, nan])
+    # returned (0.5, nan) without a word, and a masked array's masked entries were used as data: [0.1, 0.9, --(100)]
+    # gave (33.67, 33.17) (API review). Reference: the two scores left, hand count: mean 0.5, SE^2 = (0.4^2 + 0.4^2)
+    # / (2 * 1) = 0.16, SE 0.4.
+    masked = np.ma.masked_array([0.1, 0.9, 100.0], mask=[False, False, True])
+    assert standard_error(masked) == pytest.approx((0.5, 0.4), abs=1e-15)
+    assert standard_error([0.1, 0.9, np.nan]) == pytest.approx((0.5, 0.4), abs=1e-15)
+    assert standard_error(np.ma.masked_array([0.1, 0.9])) == pytest.approx((0.5, 0.4), abs=1e-15)  # nothing masked
+    for one in ([0.5, np.nan], np.ma.masked_array([0.5, 0.7], mask=[False, True])):
+        with pytest.raises(PasscurveError, match=r"^`s` needs at least 2 problems with a score for a standard error "
+                                                 r"\(got 1 of 2; NaN and masked entries are left out\)$"):
+            standard_error(one)
+    # 2-d: a column without 2 scores gets a NaN SE, the others are unchanged (column 0: hand count as above)
+    m, se = standard_error(np.ma.masked_array([[0.1, 1.0], [0.9, 0.0], [7.0, 0.0]], mask=[[0, 0], [0, 1], [1, 1]]))
+    assert m[0] == pytest.approx(0.5) and se[0] == pytest.approx(0.4) and m[1] == 1.0 and np.isnan(se[1])
+    # weights and clusters are not scores: a masked entry there is refused, not used
+    with pytest.raises(PasscurveError, match=r"^`weight` is a masked array with 1 masked entry"):
+        standard_error([0.1, 0.2, 0.3], weight=np.ma.masked_array([1.0, 1.0, 5.0], mask=[0, 0, 1]))
+
+
 @settings(max_examples=40, deadline=None)
 @given(st.lists(st.floats(0, 1), min_size=2, max_size=30))
 def test_se_matches_textbook_formula(s):

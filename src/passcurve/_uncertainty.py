@@ -160,7 +160,7 @@ def _mean_se(
 def _standard_error_iv(
     s: Any, cluster: Any, weight: Any
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray | None, int, bool]:
-    S = as_float_array(s, "s", allow_nan=True, allow_bool=True)
+    S = as_float_array(s, "s", allow_nan=True, allow_bool=True, mask_as_nan=True)  # masked: left out, as NaN
     if S.ndim not in (1, 2):
         raise PasscurveError(f"`s` must be 1-d or 2-d (got {S.ndim} dimensions)")
     one = S.ndim == 1
@@ -170,6 +170,10 @@ def _standard_error_iv(
     N = S2.shape[0]
     if N < 2:
         raise PasscurveError(f"`s` needs at least 2 problems for a standard error (got {N})")
+    scored = int(np.isfinite(S2).sum())
+    if one and scored < 2:  # NaN (and masked) entries are left out: [0.5, nan] gave (0.5, nan) without a word
+        raise PasscurveError(f"`s` needs at least 2 problems with a score for a standard error (got {scored} of "
+                             f"{N}; NaN and masked entries are left out)")
     w = np.ones(N) if weight is None else check_weights(weight, N, of="`s`")
     groups, G = (None, N)
     if cluster is not None:
@@ -191,7 +195,8 @@ def standard_error(s: Any, *, cluster: Any = None, weight: Any = None) -> tuple[
     Parameters
     ----------
     s : array_like, shape (N,) or (N, K)
-        Per-problem scores (e.g. per-problem pass@k estimates); NaN entries are left out.
+        Per-problem scores (e.g. per-problem pass@k estimates); NaN entries, and the masked entries of a numpy
+        masked array, are left out (1-d: at least 2 must remain; 2-d: a column with fewer gets a NaN SE).
     cluster : array_like, shape (N,), optional
         Cluster id per problem (e.g. the document several questions are about).
     weight : array_like, shape (N,), optional

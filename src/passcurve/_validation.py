@@ -65,6 +65,21 @@ def _first_bad(arr: np.ndarray, mask: np.ndarray) -> Any:
     return np.ravel(arr)[idx]
 
 
+def unmasked(x: Any, name: str) -> Any:
+    """``x`` itself, or the data of a numpy masked array with nothing masked; a masked array with masked entries is
+    the error naming ``name``: ``np.asarray`` drops the mask, so the masked-out values were used as data (a masked
+    c = 20 beside n = 10 read as c > n)."""
+    if not isinstance(x, np.ma.MaskedArray):
+        return x
+    hidden = int(np.ma.getmaskarray(x).sum())
+    if hidden:
+        raise PasscurveError(
+            f"`{name}` is a masked array with {hidden} masked entr{'y' if hidden == 1 else 'ies'}, which would be "
+            "used as data; drop those entries (of every argument alike) or fill them (`.filled(value)`)"
+        )
+    return np.ma.getdata(x)
+
+
 def _check_ndim(arr: np.ndarray, name: str, max_ndim: int | None) -> None:
     if max_ndim is not None and arr.ndim > max_ndim:
         what = "one number or a 1-d sequence" if max_ndim == 1 else f"at most {max_ndim}-d"
@@ -80,6 +95,7 @@ def as_int_array(x: Any, name: str, *, minimum: int | None = 0, maximum: int | N
     Integral floats (``3.0``, as CSV readers produce) are accepted. ``maximum`` is checked before
     the int64 conversion, so a value beyond int64 gets the same message as one just above it.
     """
+    x = unmasked(x, name)
     try:
         arr = np.asarray(x)
     except Exception as exc:  # ragged sequences and the like
@@ -128,11 +144,17 @@ def as_int_array(x: Any, name: str, *, minimum: int | None = 0, maximum: int | N
 
 
 def as_float_array(x: Any, name: str, *, allow_nan: bool = False, max_ndim: int | None = None,
-                   minimum: float | None = None, allow_bool: bool = False) -> np.ndarray:
+                   minimum: float | None = None, allow_bool: bool = False, mask_as_nan: bool = False) -> np.ndarray:
     """Return ``x`` as a float64 array; reject strings and None, complex numbers (numpy would keep the real
     part with a ComplexWarning), booleans unless ``allow_bool`` (``alpha=True`` is a mistake, not 1.0; per-problem
     scores may be booleans), NaN/inf unless allowed, more than ``max_ndim`` dimensions, and values below
-    ``minimum``."""
+    ``minimum``. A masked array's masked entries are refused (:func:`unmasked`), or with ``mask_as_nan`` (where NaN
+    means "left out", so ``allow_nan`` too) become NaN."""
+    mask = None
+    if mask_as_nan and isinstance(x, np.ma.MaskedArray):
+        mask = np.ma.getmaskarray(x)
+        x = np.ma.getdata(x)
+    x = unmasked(x, name)
     try:
         raw = np.asarray(x)
         if raw.dtype.kind in "USO":  # strings ("0.5" would convert) and None (would become NaN)
@@ -151,6 +173,8 @@ def as_float_array(x: Any, name: str, *, allow_nan: bool = False, max_ndim: int 
         if isinstance(exc, PasscurveError):
             raise
         raise PasscurveError(f"`{name}` must contain numbers") from None
+    if mask is not None and mask.any():
+        arr = np.where(mask, np.nan, arr)
     _check_ndim(arr, name, max_ndim)
     if arr.size == 0:
         raise PasscurveError(f"`{name}` is empty")
@@ -169,7 +193,7 @@ def as_id_array(x: Any, name: str, size: int | None = None, *, of: str = "`n`", 
     before), a ragged sequence or any element that is itself a sequence (its text, '[1, 2]', became an id), a
     missing id (None or NaN, which became the id 'None' or 'nan'), and a length other than ``size`` (``of`` names
     the argument that sets it)."""
-    arr = np.asarray(x, dtype=object)
+    arr = np.asarray(unmasked(x, name), dtype=object)
     if arr.ndim > 1:
         raise PasscurveError(f"`{name}` must be a 1-d sequence, one id per {per} (got shape {arr.shape})")
     arr = arr.reshape(-1)  # one id alone is one row
@@ -196,7 +220,7 @@ def as_bool_array(x: Any, name: str) -> np.ndarray:
     """A flat sequence of booleans, one per row: True/False, or the numbers 0 and 1; anything else (NaN, 2, a
     string, a ragged or 2-d sequence) is the error naming ``name``."""
     try:
-        arr = np.asarray(x)
+        arr = np.asarray(unmasked(x, name))
     except ValueError as exc:  # ragged sequences
         why = "got a ragged sequence" if "inhomogeneous" in str(exc) else str(exc)
         raise PasscurveError(f"`{name}` must be a flat sequence of booleans ({why})") from None
