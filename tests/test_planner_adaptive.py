@@ -126,6 +126,43 @@ def test_stopping_bad_inputs():
         stopping_pass_at_k(120, 1, 0, batch=60)
 
 
+def test_stopping_n_off_the_batch_grid_is_refused():
+    # only the cap cuts a batch short: stopping_pass_at_k(70, 1, [1, 60, 61, 70], batch=60, cap=100) read n = 70 as a
+    # failed batch of 60 and a last batch of 10 and returned [0, 0, 0.1, 1], though under this design n < cap is a
+    # multiple of 60; batch=60 on data in batches of 50 (n = 50, 100, 150) went through the same way (API review)
+    from passcurve import Counts, StopAtSuccess, curve
+
+    with pytest.raises(PasscurveError, match=r"^`n` must be a multiple of `batch` under a stop-at-success design, or "
+                                             r"the cap where it cut the last batch short \(got n=70, batch=60, "
+                                             r"cap=100\); 1 value of n off the grid: is `batch` the design's batch size\?$"):
+        stopping_pass_at_k(70, 1, [1, 60, 61, 70], batch=60, cap=100)
+    with pytest.raises(PasscurveError, match=r"\(got n=50, batch=60\); 3 values of n off the grid"):
+        stopping_pass_at_k([50, 100, 150], [1, 1, 1], 1, batch=60)
+    # without a cap, one off-grid value that is the largest n may be the cap: the message says how to pass it
+    with pytest.raises(PasscurveError, match=r"\(got n=70, batch=60\); if sampling stopped at a cap of 70 samples, "
+                                             r"pass cap=70$"):
+        stopping_pass_at_k([60, 70], [1, 1], 61, batch=60)
+    # ... and with it the short last batch is derived: f = 60 failures, then s = 10 samples holding c = 1, so at
+    # k = 61 Chen's estimator of that batch with k' = 1 is 1 - C(9,1)/C(10,1) = 0.1 (closed form)
+    np.testing.assert_allclose(stopping_pass_at_k([60, 70], [1, 1], 61, batch=60, cap=70), [1.0, 0.1], rtol=1e-15)
+    # the design objects share the check (curve(design=...))
+    with pytest.raises(PasscurveError, match=r"`n` must be a multiple of `batch`.*\(got n=70, batch=60, cap=100\)"):
+        curve(Counts.from_arrays([60, 70], [1, 1]), [1], design=StopAtSuccess(batch=60, cap=100))
+
+
+def test_stopping_n_off_the_batch_grid_cli(tmp_path, capfd):
+    # the command line: one line, exit 2, the library's words in its options (--stop-batch, --cap)
+    from passcurve.cli._app import run
+
+    p = tmp_path / "counts.csv"
+    p.write_text("problem_id,n,c\na,60,1\nb,70,1\nc,120,2\n")
+    assert run(["curve", str(p), "--stop-batch", "60", "--k", "1"]) == 2
+    err = capfd.readouterr().err
+    assert err.count("\n") == 1 and "Traceback" not in err
+    assert ("`n` must be a multiple of `--stop-batch` under a stop-at-success design, or the cap where it cut the last "
+            "batch short (got n=70, --stop-batch=60); 1 value of n off the grid") in err, err
+
+
 def test_stopping_loglik_is_binomial_kernel_plus_constant():
     # log L(p1) - log L(p2) equals the binomial log-likelihood difference (likelihood principle)
     n, c, s = np.array([180, 60, 600]), np.array([2, 1, 0]), 60
@@ -137,6 +174,14 @@ def test_stopping_loglik_is_binomial_kernel_plus_constant():
     outs = _design_outcomes(3, 9)
     tot = sum(np.exp(stopping_loglik(n_, c_, 0.2, 3)) for n_, c_, _ in outs)
     assert tot == pytest.approx(1.0, abs=1e-12)
+    # a cap off the batch grid (batch 3, cap 8: batches of 3, 3, then 2) needs cap= (n = 8 was refused as off the
+    # grid once the design check came in, and stopping_loglik had no way to say it is the cap); its outcomes, listed
+    # by hand, are (3, 1..3), (6, 1..3), (8, 1..2) and (8, 0), and their probabilities sum to 1
+    outs8 = [(3, c) for c in (1, 2, 3)] + [(6, c) for c in (1, 2, 3)] + [(8, 1), (8, 2), (8, 0)]
+    tot8 = sum(np.exp(stopping_loglik(n_, c_, 0.2, 3, cap=8)) for n_, c_ in outs8)
+    assert tot8 == pytest.approx(1.0, abs=1e-12)
+    with pytest.raises(PasscurveError, match=r"\(got n=8, batch=3\); if sampling stopped at a cap of 8 samples, pass cap=8"):
+        stopping_loglik(8, 1, 0.2, 3)
 
 
 def test_inverse_binomial_unbiased_exact_series():

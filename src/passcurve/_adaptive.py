@@ -499,6 +499,22 @@ def _stopping_iv(
     n_a, c_a = check_counts(n_a, c_a)
     batch = check_positive_int(batch, "batch")
     cap_i = None if cap is None else check_positive_int(cap, "cap")
+    # only the cap cuts a batch short: any other n off the batch grid does not come from this design (a wrong batch,
+    # or an unknown cap), and its last batch cannot be told; n=70 with batch=60 had been read as a failed batch of 60
+    # and a last batch of 10 whatever the cap
+    off = (n_a % batch != 0) & (True if cap_i is None else n_a != cap_i)
+    if off.any():
+        vals = np.unique(n_a[off])
+        nb = fmt(n_a.ravel()[np.flatnonzero(off.ravel())[0]])
+        got = f"got n={nb}, batch={batch}" + ("" if cap_i is None else f", cap={cap_i}")
+        # one value off the grid, the largest n, may be a cap not passed; otherwise the batch size looks wrong
+        hint = (f"if sampling stopped at a cap of {nb} samples, pass cap={nb}"
+                if cap_i is None and vals.size == 1 and vals[0] == n_a.max()
+                else f"{vals.size} value{'s' if vals.size > 1 else ''} of n off the grid: is `batch` the design's batch size?")
+        raise PasscurveError(
+            f"`n` must be a multiple of `batch` under a stop-at-success design, or the cap where it cut the last batch "
+            f"short ({got}); {hint}"
+        )
     # size of the last batch (a cap that is not a multiple of batch leaves a short one)
     last = n_a - batch * ((n_a - 1) // batch)
     bad = c_a > last
@@ -554,8 +570,9 @@ def stopping_pass_at_k(n: Any, c: Any, k: Any, batch: int, *, cap: int | None = 
     Parameters
     ----------
     n, c : array_like of int
-        Samples drawn (a multiple of ``batch`` unless the cap cut the last batch short) and
-        successes (<= the size of the last batch; 0 only when the cap was reached).
+        Samples drawn (a multiple of ``batch``, or ``cap`` when the cap cut the last batch short:
+        any other n is refused, and without ``cap`` every n must be a multiple) and successes
+        (<= the size of the last batch; 0 only when the cap was reached).
     k : array_like of int
         Budgets (broadcast with n and c).
     batch : int
@@ -777,7 +794,7 @@ def check_design(design: Any) -> StopAtSuccess | None:
     raise PasscurveError(f"`design` must be None or a StopAtSuccess(batch=..., cap=...) (got {design!r})")
 
 
-def stopping_loglik(n: Any, c: Any, p: Any, batch: int) -> Any:
+def stopping_loglik(n: Any, c: Any, p: Any, batch: int, *, cap: int | None = None) -> Any:
     r"""Log-likelihood of p for one problem under the stop-at-first-successful-batch design.
 
     .. math:: \log L(p) = (n - s)\log(1-p) + \log\binom{s}{c} + c\log p + (s - c)\log(1-p)
@@ -796,6 +813,9 @@ def stopping_loglik(n: Any, c: Any, p: Any, batch: int) -> Any:
         Success rates at which to evaluate the log-likelihood (broadcast with n and c).
     batch : int
         Batch size of the design.
+    cap : int, optional
+        Maximum number of samples, as in :func:`stopping_pass_at_k`: an n off the batch grid is
+        refused unless it is the cap (whose short last batch sets the design constant).
 
     Returns
     -------
@@ -807,7 +827,7 @@ def stopping_loglik(n: Any, c: Any, p: Any, batch: int) -> Any:
     Haldane (1945), "On a method of estimating frequencies", Biometrika 33; the likelihood
     principle for adaptive designs: Berger & Wolpert, *The Likelihood Principle* (1988).
     """
-    n_a, c_a, batch, last, _ = _stopping_iv(n, c, batch, None)
+    n_a, c_a, batch, last, _ = _stopping_iv(n, c, batch, cap)
     p_a = as_float_array(p, "p")
     if ((p_a < 0) | (p_a > 1)).any():
         raise PasscurveError("`p` must be in [0, 1]")
