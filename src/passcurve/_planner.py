@@ -1570,7 +1570,8 @@ def plan(
         Current counts (several models are planned independently, ``budget`` each); or
         give ``n`` and ``c`` arrays for one model.
     budget : int
-        New samples to spend per model (rounded down to a multiple of ``batch``).
+        New samples to spend per model, rounded down to a multiple of ``batch`` (a warning says so when it is
+        not one: the result's ``budget`` is the rounded value).
     k : int
         Target budget K of pass_D@K (may lie far beyond n).
     batch : int
@@ -1605,6 +1606,10 @@ def plan(
     rows_add: list[np.ndarray] = []
     summary: list[dict[str, Any]] = []
     warns: list[str] = []
+    if budget % batch:  # whole batches only: the rest was dropped without a word (budget=105, batch=10 planned 100)
+        warns.append(f"PasscurveWarning: the budget of {budget:,} samples is not a multiple of the batch of {batch:,}: "
+                     f"{budget - budget % batch:,} samples per model are planned (whole batches), the other "
+                     f"{budget % batch:,} are not spent")
     restart = model_streams(gen)
     for model, sub in counts.groups():
         restart()  # a model's plan does not depend on the other models in the input

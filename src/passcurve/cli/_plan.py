@@ -64,7 +64,8 @@ def plan_cmd(
     budget: Annotated[int, typer.Option("--budget", help="New samples to spend (per model).")],
     k: Annotated[int, typer.Option("--k", help="Target budget K of the forecast pass_D@K (may exceed n).")],
     batch: Annotated[
-        int, typer.Option("--batch", help="Each problem gets a multiple of this many samples.")
+        int, typer.Option("--batch", help="Each problem gets a multiple of this many samples; a --budget that "
+                          "is not a multiple is rounded down (a warning says so).")
     ] = 1,
     method: Annotated[
         str,
