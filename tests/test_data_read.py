@@ -86,6 +86,34 @@ def test_bon_counts_flag_stopping_time():
     assert st["models"]["GPT4o"]["frac_below_max_n_solved"] >= 0.9
 
 
+def test_stopping_time_advice_names_the_batch_and_the_cap(tmp_path, capfd):
+    # the advice was `--stop-batch B` without --cap, B the gcd of every n, and pointed CLI users at Counts.meta (API
+    # review). Batches of 60, cap 250 (off the grid, so the gcd of all n is gcd(60, 250) = 10): 8 problems stopped
+    # below the cap, solved, and 3 reached it unsolved. The advice is the design itself, `--stop-batch 60 --cap 250`
+    # (hand count: gcd(60, 120, 180, 240) = 60; the largest n 250), for the command line and for Python.
+    from passcurve.cli._app import run
+
+    n = [60, 120, 60, 180, 120, 60, 240, 60, 250, 250, 250]
+    c = [1, 2, 1, 1, 1, 3, 1, 1, 0, 0, 0]
+    path = tmp_path / "stopped.csv"
+    path.write_text("problem_id,n,c\n" + "".join(f"p{i},{a},{b}\n" for i, (a, b) in enumerate(zip(n, c, strict=True))))
+    with pytest.warns(StoppingTimeWarning) as got:
+        counts = read_counts(path)
+    text = str(got[0].message)
+    assert counts.meta["stopping_time"]["models"]["stopped"]["n_common_step"] == 10
+    assert counts.meta["stopping_time"]["models"]["stopped"]["n_step_below_max"] == 60
+    assert ("if sampling stopped at the first batch of 60 samples with a success, at most 250 samples (the largest n), "
+            "`--stop-batch 60 --cap 250` (passcurve curve, compare, rank, fit, forecast, backtest, report), or "
+            "design=StopAtSuccess(60, cap=250) in Python, estimates pass@k without bias (the evidence per model: "
+            "Counts.meta['stopping_time'] in Python)") in text, text
+    # following it works: at k = 60 a problem solved in its first batch (n = 60: 4 of 11) scores 1 and every other
+    # 0 (the first 60 samples all failed), so pass@60 = 4/11 (hand count, the estimator's closed form)
+    res = passcurve.curve(counts, [60], design=passcurve.StopAtSuccess(60, cap=250), metrics=["pass_at_k"])
+    assert res.values["pass_at_k"][0][0] == pytest.approx(4 / 11, rel=1e-15)
+    assert run(["curve", str(path), "--k", "60", "--stop-batch", "60", "--cap", "250"]) == 0
+    assert "0.3636" in capfd.readouterr().out
+
+
 # ------------------------------------------------------------------ round trips (simulate -> write -> read)
 @pytest.mark.parametrize("ext", [".csv", ".jsonl", ".parquet"])
 def test_round_trip_samples(tmp_path, ext):

@@ -794,6 +794,8 @@ def stopping_time_evidence(
             ev["expected_if_fixed_n"] = float((cm[solved] / nm[solved]).mean())
         step = math.gcd(*(int(v) for v in nm))
         ev["n_common_step"] = step
+        if short.any():  # the batch when the largest n is a cap that cut a batch short (then the gcd of all n is not)
+            ev["n_step_below_max"] = math.gcd(*(int(v) for v in nm[short]))
         ev["n_distinct"] = int(np.unique(nm).size)
         looks = False
         if ev["n_varies"] and ev["rows_below_max_n"] >= 5:
@@ -828,13 +830,20 @@ def warn_stopping_time(source: str, evidence: dict[str, Any], keep: Sequence[str
     flagged = [m for m in evidence.get("flagged_models", []) if keep is None or m in keep]
     if not flagged:
         return
-    steps = sorted({int(evidence["models"][m]["n_common_step"]) for m in flagged})
+    ev = [evidence["models"][m] for m in flagged]
+    # the batch: the common step of the n below the largest (a cap off the batch grid would shrink the gcd of all n,
+    # and that smaller batch passes the design's checks with wrong numbers); the cap: the largest n. The advice had
+    # no --cap: without it a problem that reached the cap unsolved says nothing beyond it, and a cap off the batch
+    # grid is refused (stopping_pass_at_k).
+    steps = sorted({int(e.get("n_step_below_max", e["n_common_step"])) for e in ev})
+    cap = max(int(e["n_max"]) for e in ev)  # the experiment's cap; a model that solved all before it has a smaller n_max
     b = steps[0] if len(steps) == 1 else "B"
     warnings.warn(
         f"{source}: n looks like a stopping time for {len(flagged)} model(s) ({', '.join(flagged)}): sampling seems to stop at a success, so n was not fixed "
-        "in advance and unbiased pass@k does not apply as is (see Counts.meta['stopping_time']); if sampling "
-        f"stopped at the first batch of {b} samples with a success, `--stop-batch {b}` (passcurve curve, "
-        f"compare, rank, fit, forecast, backtest, report; design=StopAtSuccess({b})) estimates pass@k without bias",
+        f"in advance and unbiased pass@k does not apply as is; if sampling stopped at the first batch of {b} samples "
+        f"with a success, at most {cap} samples (the largest n), `--stop-batch {b} --cap {cap}` "
+        f"(passcurve curve, compare, rank, fit, forecast, backtest, report), or design=StopAtSuccess({b}, cap={cap}) "
+        "in Python, estimates pass@k without bias (the evidence per model: Counts.meta['stopping_time'] in Python)",
         StoppingTimeWarning,
         stacklevel=stacklevel,
     )
