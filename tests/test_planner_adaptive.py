@@ -627,3 +627,15 @@ def test_backtest_under_a_stop_design_truncates_instead_of_thinning():
 
     with pytest.raises(PasscurveError, match=r"no \(m, k\) pair with m < k <= 200"):
         backtest(cnt, m=20, k=500, design=d)
+    # truncation draws nothing: three seeds would be three copies of one run (forecasting review)
+    from passcurve import DegenerateDataWarning
+
+    with pytest.warns(DegenerateDataWarning, match=r"seeds=3 repeat the same run under the stop-at-success design"):
+        three = backtest(cnt, m=20, k=200, seeds=3, methods=("least_squares",), rng=0, design=d, n_resamples=0)
+    assert len(three.rows) == 1 and three.rows[0]["forecast"] == pytest.approx(row["forecast"], rel=1e-12)
+    # a cap of 22 cuts the last batch (20, 25] of the problems stopped there: a hypergeometric draw per seed
+    assert ((n > 20) & (n <= 25)).any()
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", DegenerateDataWarning)
+        two = backtest(cnt, m=22, k=200, seeds=2, methods=("least_squares",), rng=0, design=d, n_resamples=0)
+    assert len(two.rows) == 2

@@ -146,6 +146,14 @@ def _backtest_iv(counts: Any, m: Any, k: Any, seeds: Any, methods: Any, problems
         raise PasscurveError(f"no (m, k) pair with m < k <= {top} ({where}); choose `m` below `k` and `k` <= {top}")
     return counts, pairs, seeds, methods, problems, cl, design, [int(b) for b in ks if b > top], tops
 
+def _truncation_draws(counts: Counts, design: Any, pairs: list[tuple[int, int]]) -> bool:
+    """Whether truncating to some cap m of ``pairs`` cuts a problem's last batch (a hypergeometric draw,
+    :meth:`StopAtSuccess.truncate`); otherwise the truncated counts are the same for every seed."""
+    n = counts.n.astype(np.int64)
+    f = n - (n - design.batch * ((n - 1) // design.batch))  # failures before the last batch
+    return any(bool(((mm > f) & (mm < n)).any()) for mm in {mm for mm, _ in pairs})
+
+
 def backtest(
     counts: Counts,
     m: Any = (100, 1000),
@@ -183,6 +191,8 @@ def backtest(
         such samples is not a sample from the design, so each problem is *truncated* to a cap of m
         instead (:meth:`StopAtSuccess.truncate`, exact), the methods forecast under the design with
         cap m, and the truth is the full data's stopping-time estimate (every k up to the cap).
+        When no cap m cuts a problem's last batch, truncation draws nothing, so without ``problems``
+        there is one run per (m, k) whatever ``seeds`` (with a warning).
 
     Returns
     -------
@@ -207,6 +217,15 @@ def backtest(
         else:
             record_warning(warns, f"model {name!r}: k = {', '.join(map(str, ks_out))} left out ({why})",
                            DegenerateDataWarning)
+    if design is not None and frac is None and seeds > 1 and not _truncation_draws(counts, design, pairs):
+        # truncation to a cap m that cuts no problem's last batch draws nothing: every seed would forecast the same
+        # counts (only the interval's bootstrap moved), and the summary counted the copies as runs (forecasting
+        # review: BoN GPT-4o, m = 600, read 'runs 2' with two identical forecasts)
+        msg = (f"seeds={seeds} repeat the same run under the stop-at-success design (truncating each problem to the "
+               "cap m cuts no batch, so it draws nothing), so there is one run per (m, k); pass problems= to vary "
+               "the problem set across seeds")
+        record_warning(warns, msg, DegenerateDataWarning)
+        seeds = 1
     gen = check_rng(rng)
     # the data (problem subsets, thinnings) come from their own stream, so every method sees the
     # same thinned counts and the comparison does not depend on how many draws a method uses
