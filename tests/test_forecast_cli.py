@@ -302,3 +302,13 @@ def test_paper_grid_beyond_the_samples_names_the_option(sim_csv):
     assert r.returncode == 2 and r.stderr.count("\n") == 1, r.stderr
     assert "`--paper-grid` runs k to 10^4, beyond these samples (every problem has n = 200)" in r.stderr
     assert "convention" not in r.stderr
+
+
+def test_k_for_line_writes_its_numbers_in_one_notation():
+    # forecasting review: 'K ≈ 51,584,800 (80% interval 2,360,874 .. 1.517e+09)' mixed two notations; when one
+    # number of the line reaches 1e9 all are in 4-digit scientific notation, else all whole numbers (⌈K⌉)
+    from passcurve.cli._forecast import _samples
+
+    line = (51_584_800.0, 2_360_874.2, 1.517e9)
+    assert [_samples(v, *line) for v in line] == ["5.158e+07", "2.361e+06", "1.517e+09"]
+    assert [_samples(v, 182.9, 132.0, np.inf) for v in (182.9, 132.0)] == ["183", "132"]

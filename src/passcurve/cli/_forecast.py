@@ -48,10 +48,13 @@ def _g(x: float | None) -> str:
     return f"{x:.4g}"
 
 
-def _samples(x: float) -> str:
+def _samples(x: float, *line: float) -> str:
     """A number of samples K solved for on the continuous curve, as the whole number it takes: ⌈K⌉ (an interval
-    [L, H] for the root is [⌈L⌉, ⌈H⌉] for the samples needed), written out below 10⁹."""
-    return f"{math.ceil(x):,}" if x < 1e9 else f"{x:.4g}"
+    [L, H] for the root is [⌈L⌉, ⌈H⌉] for the samples needed), written out below 10⁹. ``line``: the other numbers
+    printed with it; when one of them (finite) reaches 10⁹ all are in the same 4-digit scientific notation
+    ('2,360,874 .. 1.517e+09' mixed the two)."""
+    big = max([v for v in (x, *line) if np.isfinite(v)], default=0.0) >= 1e9
+    return f"{x:.4g}" if big else f"{math.ceil(x):,}"
 
 
 def _g3(x: float | None) -> str:
@@ -247,9 +250,10 @@ def forecast_cmd(
             elif r.reachable:
                 # the interval's upper end is where the lower band reaches the target: "never" when it does not
                 # ("unreachable" there contradicted the "at K ≈" before it)
-                hi = "never" if not np.isfinite(r.high) else _samples(r.high)
+                ends = (r.k, r.low, r.high)
+                hi = "never" if not np.isfinite(r.high) else _samples(r.high, *ends)
                 seen_at = "" if r.observed_k is None else f"; observed in the data at k = {r.observed_k}"
-                out.print(f"  pass@K = {r.target:g} at K ≈ {_samples(r.k)} ({lvl} interval {_samples(r.low)} .. {hi}"
+                out.print(f"  pass@K = {r.target:g} at K ≈ {_samples(r.k, *ends)} ({lvl} interval {_samples(r.low, *ends)} .. {hi}"
                           f"{seen_at})")
             else:
                 # the point forecast never gets there; its interval may (an upper band that does): say both, as
@@ -261,9 +265,11 @@ def forecast_cmd(
         for f in floors:
             if f.model != m or not np.isfinite(f.earliest):
                 continue
-            sure = "no K makes it certain" if not np.isfinite(f.certain) else f"every one by K ≈ {_samples(f.certain)}"
+            both = (f.earliest, f.certain)
+            sure = ("no K makes it certain" if not np.isfinite(f.certain) else
+                    f"every one by K ≈ {_samples(f.certain, *both)}")
             out.print(f"  any law: pass@K = {f.target:g} is reached by no law the data allow before K ≈ "
-                      f"{_samples(f.earliest)}; {sure}", highlight=False)
+                      f"{_samples(f.earliest, *both)}; {sure}", highlight=False)
 
 
 @command("backtest")
