@@ -791,3 +791,20 @@ def test_auto_says_why_it_cannot_check_and_which_candidate_it_leaves_out():
     assert any("least squares cannot forecast these data (it needs a curve strictly between 0 and 1 at two k) "
                "and is left out of the average" in m for m in said)
     assert "least_squares" not in res.weights[0]
+
+
+def test_a_forecast_on_fewer_than_10_problems_says_its_law_is_assumed():
+    # forecasting review: 4 problems (n = 50) forecast pass@1000 with a law-based interval and no word
+    from passcurve import DegenerateDataWarning
+
+    counts = Counts.from_arrays([50, 50, 50, 50], [1, 5, 20, 45])
+    with pytest.warns(DegenerateDataWarning, match=r"model 'arrays': 4 problems; the difficulty law rests on fewer "
+                                                   r"than 10, too few to tell its shape"):
+        res = forecast(counts, [1000], n_resamples=0, flags=False, rng=0)
+    assert any("4 problems; the difficulty law rests on fewer than 10" in w for w in res.warnings)
+    # 10 problems: no such warning
+    with warnings.catch_warnings(record=True) as rec:
+        warnings.simplefilter("always")
+        forecast(Counts.from_arrays([50] * 10, [1, 5, 20, 45, 3, 8, 12, 30, 2, 40]), [1000], n_resamples=0,
+                 flags=False, rng=0)
+    assert not any("fewer than 10, too few" in str(w.message) for w in rec)

@@ -915,6 +915,13 @@ def forecast(
                 adj = sb.adjustments()
         else:
             cv = {}
+        if 1 < n.size < 10 and not unchecked and not ((c == 0).all() or (c == n).all()):
+            # a difficulty law on a handful of problems is an assumption more than an estimate (forecasting review:
+            # 4 problems forecast 0.8965 [0.7788, 1.0000] at K = 1000 without a word, any law [0.2495, 1.0000])
+            msg = (f"model {name!r}: {n.size} problems; the difficulty law rests on fewer than 10, too few to tell "
+                   "its shape, so beyond the data the interval assumes it: extrapolation_bounds (forecast --bounds) "
+                   "gives the range every law consistent with the data allows")
+            record_warning(warns, msg, DegenerateDataWarning)
         wts = _weights_from_cv(cv, method, combination)
         fitted = {cnd: _Candidate(cnd, n, c, sub.weight, eb=scope == "benchmark", design=design) for cnd in wts}
         adj = {cnd: adj.get(cnd, _NO_ADJUST) for cnd in wts}
