@@ -808,3 +808,20 @@ def test_a_forecast_on_fewer_than_10_problems_says_its_law_is_assumed():
         forecast(Counts.from_arrays([50] * 10, [1, 5, 20, 45, 3, 8, 12, 30, 2, 40]), [1000], n_resamples=0,
                  flags=False, rng=0)
     assert not any("fewer than 10, too few" in str(w.message) for w in rec)
+
+
+def test_k_for_names_a_candidate_that_never_reaches_the_target():
+    # forecasting review: the average reaches a target that the zero-inflated candidate (impossible problems)
+    # never does, and k_for said nothing of it. Reference: the candidate's own limit as K grows (its sup),
+    # against the target; the average's ceiling is above it
+    bench = passcurve.simulate(problems=300, n=100, models=[ModelSpec("zi", 0.3, 3.0, impossible=0.1)], rng=2)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        res = forecast(bench.counts, [1000], rng=0, n_resamples=10)
+    assert res.weights[0]["zi_beta"] > 0.05
+    low, high = res.k_for(0.85), res.k_for(0.95)
+    assert low.caveat is None  # the zi_beta plateau (about 0.92) is above 0.85
+    assert high.reachable and high.ceiling > 0.95
+    assert high.caveat is not None and high.caveat.startswith("zi_beta (weight ")
+    plateau = float(high.caveat.split("plateaus at ")[1].split(" ")[0])
+    assert 0.85 < plateau < 0.95 and high.to_dict()["caveat"] == high.caveat

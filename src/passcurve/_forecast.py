@@ -504,6 +504,10 @@ class KForResult:
     ``observed_k``: the smallest k at which the data's own estimate of pass_D@k reaches the
     target, when it does so within the data (k <= min n, or a stop design's largest estimable
     k); None otherwise. ``k`` is always the forecast's.
+
+    ``caveat``: when the target is reached, the candidates of the average (auto) whose own curve
+    plateaus below it (a zero-inflated fit's impossible problems), with their weights and plateaus:
+    under them the target is never reached. None otherwise.
     """
 
     __repr__ = brief_repr
@@ -519,6 +523,7 @@ class KForResult:
     confidence_level: float
     observed_k: int | None = None
     note: str | None = None  # why the answer is not an estimate (e.g. no problem solved)
+    caveat: str | None = None  # a candidate of the average under which the target is never reached
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready: ``k``, ``low`` and ``high`` are numbers, or null where infinite (the target is not reached:
@@ -527,7 +532,7 @@ class KForResult:
 
     def to_frame(self) -> Any:
         """One row of the ``to_dict()`` fields (``model``, ``target``, ``k``, ``low``, ``high``,
-        ``reachable``, ``ceiling``, ``method``, ``confidence_level``, ``observed_k``, ``note``), with inf (not
+        ``reachable``, ``ceiling``, ``method``, ``confidence_level``, ``observed_k``, ``note``, ``caveat``), with inf (not
         null) where the target is not reached: float columns."""
         pd = pandas_module()
 
@@ -538,7 +543,7 @@ class KForResult:
             "model": self.model, "target": float(self.target), "k": float(self.k), "low": float(self.low),
             "high": float(self.high), "reachable": bool(self.reachable), "ceiling": float(self.ceiling),
             "method": self.method, "confidence_level": float(self.confidence_level), "observed_k": self.observed_k,
-            "note": self.note,
+            "note": self.note, "caveat": self.caveat,
         }
 
     def plot(self) -> Any:
@@ -1098,11 +1103,20 @@ def _k_for_state(res: ForecastResult, target: float, model: str | None) -> KForR
               f"not reached by K = 1e15, the largest K solved for: the forecast there is {curve(1e15):.4g}, below the "
               f"target, though its limit as K grows is {ceiling:.4g} (the target would be reached beyond)")
 
+    # a candidate of the average whose own curve plateaus below the target: the average reaches it, that law never
+    # does (forecasting review: the demo's tiny-1b, 12% impossible problems, was told 0.9 at K ≈ 4e6 while its
+    # zi_beta candidate, weight 0.09, plateaued at 0.8675 and the truth at 0.873)
+    below = [(cnd, wts[cnd], float(adj[cnd](np.array([fitted[cnd].sup()]), top)[0])) for cnd in wts]
+    below = [(cnd, w, cap) for cnd, w, cap in below if len(wts) > 1 and cap < t]
+    caveat = None if not (np.isfinite(kk) and below) else "; ".join(
+        f"{cnd} (weight {w:.2f}) plateaus at {cap:.4g} (impossible problems)" for cnd, w, cap in below
+    ) + ": under it the target is never reached"
+
     def result(low: float, high: float, note: str | None = None) -> KForResult:
         return KForResult(
             model=res.models[i], target=t, k=kk, low=low, high=high, reachable=bool(np.isfinite(kk)),
             ceiling=ceiling, method=res.method, confidence_level=res.confidence_level,
-            observed_k=_observed_k(t, *data), note=note if note is not None else beyond,
+            observed_k=_observed_k(t, *data), note=note if note is not None else beyond, caveat=caveat,
         )
 
     n_, c_ = data[0], data[1]

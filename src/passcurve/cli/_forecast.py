@@ -255,6 +255,8 @@ def forecast_cmd(
                 seen_at = "" if r.observed_k is None else f"; observed in the data at k = {r.observed_k}"
                 out.print(f"  pass@K = {r.target:g} at K ≈ {_samples(r.k, *ends)} ({lvl} interval {_samples(r.low, *ends)} .. {hi}"
                           f"{seen_at})")
+                if r.caveat is not None:
+                    out.print(f"    but {r.caveat}", highlight=False)
             else:
                 # the point forecast never gets there; its interval may (an upper band that does): say both, as
                 # a flat "unreachable" beside an interval reaching 1 read as a contradiction (forecasting review)
