@@ -68,9 +68,6 @@ class Counts:
         Model name and problem id of each row; (model, problem) pairs are unique.
     n, c : ndarray of int64
         Samples drawn and samples correct (1 <= n, 0 <= c <= n).
-
-    Every array is read-only (``C.n[0] = 5`` raises numpy's ValueError): build new counts with
-    :meth:`from_arrays` (or :meth:`take` for a subset) rather than edit them in place.
     weight : ndarray of float or None
         Optional per-problem weights for weighted means (e.g. benchmark subsets).
     cluster : ndarray of str or None
@@ -80,6 +77,9 @@ class Counts:
         Where the counts came from (a file name, "frame", "simulated").
     meta : dict
         Free-form provenance (reader, detected layout, stopping-time evidence, ...).
+
+    Every array is read-only (``C.n[0] = 5`` raises numpy's ValueError): build new counts with
+    :meth:`from_arrays` (or :meth:`take` for a subset) rather than edit them in place.
     """
 
     model: np.ndarray
