@@ -581,7 +581,10 @@ def test_thin_means_are_warned_once_not_once_per_model():
     pairs = [m for m in degenerate if "rests on few problems" in m]
     assert len(pairs) == 1 and pairs[0].startswith("pairs of models 'model2' vs 'model0', 'model2' vs 'model1', ")
     assert pairs[0].count("fewer than 10 carry it") == 1
-    assert len(degenerate) == 3
+    # the forecast's law rests on 5 problems per model: said once for the 6 models
+    law = [m for m in degenerate if "the difficulty law rests on fewer than 10" in m]
+    assert len(law) == 1 and law[0].startswith("models 'model0', 'model1', ") and "5 problems;" in law[0]
+    assert len(degenerate) == 4
 
 
 def test_a_few_short_problems_stopping_the_curves_are_pointed_out():
