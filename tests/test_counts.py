@@ -57,7 +57,13 @@ def test_arrays_are_read_only():
     C = Counts.from_arrays(n_in, c_in, problem=["a", "b"], model="m", weight=[1.0, 2.0], cluster=["x", "y"])
     own_n = np.array([5])
     direct = Counts(np.array(["m"], dtype=object), np.array(["a"], dtype=object), own_n, np.array([2]))
-    for counts in (C, C.take([1, 0]), C.select("m"), next(C.groups())[1], direct):
+    import copy
+    import pickle
+
+    # pickle and deepcopy restore without __init__: read-only too, with the same rows
+    restored = (copy.deepcopy(C), pickle.loads(pickle.dumps(C)), copy.copy(C))
+    assert all(r.n.tolist() == [10, 10] and r.problem.tolist() == ["a", "b"] for r in restored)
+    for counts in (C, C.take([1, 0]), C.select("m"), next(C.groups())[1], direct, *restored):
         for name in ("model", "problem", "n", "c", "weight", "cluster"):
             arr = getattr(counts, name)
             if arr is None:

@@ -101,6 +101,11 @@ class Counts:
                 view.flags.writeable = False
                 object.__setattr__(self, name, view)
 
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        # pickle and copy.deepcopy restore the fields without __init__: read-only again, as built
+        self.__dict__.update(state)
+        self.__post_init__()
+
     # ------------------------------------------------------------------ construction
     @classmethod
     def from_arrays(
