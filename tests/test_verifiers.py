@@ -169,6 +169,25 @@ def test_read_verdicts_refuses_a_duplicate_attempt(tmp_path, capfd):
     assert g["model"].tolist() == ["a", "b"] and g["n"].tolist() == [1, 2] and g["c_base"].tolist() == [1, 1]
 
 
+@pytest.mark.parametrize("reader", ["verifiers", "vote"])
+def test_a_missing_attempt_is_refused_as_the_samples_reader_refuses_it(tmp_path, capfd, reader):
+    # an empty attempt had read "duplicate attempt -- in problem 'a'" in vote (and passed the verifiers' fingerprint
+    # check when alone); the samples reader says "attempt column ... has a missing value, e.g. row {...}"
+    from passcurve.cli._app import run
+
+    path = tmp_path / "v.csv"
+    if reader == "vote":
+        path.write_text("problem_id,attempt,answer,gold\na,1,1,1\na,,2,1\n")
+        args = ["vote", str(path)]
+    else:
+        path.write_text("problem_id,attempt,base,plus\na,1,1,0\na,,1,1\n")
+        args = ["verifiers", str(path), "--base", "base", "--strict", "plus"]
+    assert run(args) == 2
+    err = capfd.readouterr().err
+    assert len(err.strip().splitlines()) == 1 and "Traceback" not in err
+    assert "v.csv: attempt column 'attempt' has a missing value, e.g. row {problem_id='a', attempt=None" in err
+
+
 def test_verifier_inflation_refuses_strict_above_base() -> None:
     # hand count: problem 0 has c_strict=5 > c_base=3 with no c_strict_only, which gave false_pass_rate -0.4
     import pytest

@@ -423,6 +423,11 @@ def _check_duplicates(src: Source, base: str, att: str | None) -> None:
     (model, problem, attempt), which held 10^7 groups and 1 GB on a 10^7-sample log."""
     if not att:
         return
+    missing = is_missing(att, src.types[att])
+    if _run(src, f"SELECT count(*) AS m FROM src WHERE {missing}")["m"][0]:
+        # as the samples reader says it (a null attempt had read 'duplicate attempt -- in problem ...')
+        raise PasscurveError(f"{src.name}: attempt column {att!r} has a missing value, e.g. row "
+                             f"{_first_row(src, missing)}")
     g = _run(src, base + " SELECT count(*) AS n, bit_xor(hash(TRY_CAST(ord AS BIGINT))) AS fp FROM s "
                          "GROUP BY model, problem")
     if runs_of_ids(src, g["n"], g["fp"]):
