@@ -491,6 +491,12 @@ def posterior_pass_at_k(n: Any, c: Any, k: Any, alpha: float, beta: float) -> An
 # ----------------------------------------------------------------------------------------
 # stop-at-first-successful-batch designs (Best-of-N jailbreaking)
 # ----------------------------------------------------------------------------------------
+def _last_batch(n: np.ndarray, batch: int) -> np.ndarray:
+    """Size of each problem's last batch under a stop-at-success design (a cap that is not a multiple of
+    ``batch`` leaves a short one)."""
+    return n - batch * ((n - 1) // batch)
+
+
 def _stopping_iv(
     n: Any, c: Any, batch: Any, cap: Any
 ) -> tuple[np.ndarray, np.ndarray, int, np.ndarray, int | None]:
@@ -515,8 +521,7 @@ def _stopping_iv(
             f"`n` must be a multiple of `batch` under a stop-at-success design, or the cap where it cut the last batch "
             f"short ({got}); {hint}"
         )
-    # size of the last batch (a cap that is not a multiple of batch leaves a short one)
-    last = n_a - batch * ((n_a - 1) // batch)
+    last = _last_batch(n_a, batch)
     bad = c_a > last
     if bad.any():
         i = np.flatnonzero(bad.ravel())[0]
@@ -767,14 +772,30 @@ class StopAtSuccess:
         """
         n = np.asarray(n, dtype=np.int64)
         c = np.asarray(c, dtype=np.int64)
-        last = n - self.batch * ((n - 1) // self.batch)
+        last = _last_batch(n, self.batch)
         f = n - last
         nt = np.minimum(n, m)
         ct = np.where(m >= n, c, 0)
-        cut = (m > f) & (m < n)
+        cut = self.cuts(n, m)
         if cut.any():
             ct[cut] = rng.hypergeometric(c[cut], last[cut] - c[cut], m - f[cut])
         return nt, ct
+
+    def cuts(self, n: Any, m: int) -> np.ndarray:
+        """Where a cap of ``m`` cuts a problem's last batch short (f < m < n, f its failures before that batch):
+        there :meth:`truncate` draws its successes; elsewhere truncation is exact without a draw.
+
+        Parameters
+        ----------
+        n : array_like of int
+        m : int
+
+        Returns
+        -------
+        ndarray of bool, shaped like ``n``
+        """
+        n = np.asarray(n, dtype=np.int64)
+        return (m > n - _last_batch(n, self.batch)) & (m < n)
 
     def label(self) -> str:
         """The design in words, as results record it.

@@ -146,14 +146,6 @@ def _backtest_iv(counts: Any, m: Any, k: Any, seeds: Any, methods: Any, problems
         raise PasscurveError(f"no (m, k) pair with m < k <= {top} ({where}); choose `m` below `k` and `k` <= {top}")
     return counts, pairs, seeds, methods, problems, cl, design, [int(b) for b in ks if b > top], tops
 
-def _truncation_draws(counts: Counts, design: Any, pairs: list[tuple[int, int]]) -> bool:
-    """Whether truncating to some cap m of ``pairs`` cuts a problem's last batch (a hypergeometric draw,
-    :meth:`StopAtSuccess.truncate`); otherwise the truncated counts are the same for every seed."""
-    n = counts.n.astype(np.int64)
-    f = n - (n - design.batch * ((n - 1) // design.batch))  # failures before the last batch
-    return any(bool(((mm > f) & (mm < n)).any()) for mm in {mm for mm, _ in pairs})
-
-
 def backtest(
     counts: Counts,
     m: Any = (100, 1000),
@@ -217,7 +209,8 @@ def backtest(
         else:
             record_warning(warns, f"model {name!r}: k = {', '.join(map(str, ks_out))} left out ({why})",
                            DegenerateDataWarning)
-    if design is not None and frac is None and seeds > 1 and not _truncation_draws(counts, design, pairs):
+    if (design is not None and frac is None and seeds > 1
+            and not any(design.cuts(counts.n, mm).any() for mm in {mm for mm, _ in pairs})):
         # truncation to a cap m that cuts no problem's last batch draws nothing: every seed would forecast the same
         # counts (only the interval's bootstrap moved), and the summary counted the copies as runs (forecasting
         # review: BoN GPT-4o, m = 600, read 'runs 2' with two identical forecasts)
