@@ -50,6 +50,7 @@ of pass_D@k there when it falls below it (pass_D@K cannot fall as K grows), but 
 
 from __future__ import annotations
 
+import functools
 import warnings
 from dataclasses import dataclass, field
 from typing import Any
@@ -907,10 +908,13 @@ def forecast(
                 # the reason that applies: too few samples to thin, or thinnings that some candidate cannot forecast
                 # (it said "needs at least 20 samples per problem ...; smallest n = 100" on all-solved data)
                 top = int(np.min(n)) if design is None else int(design.k_max(n, c))
-                why = (f"its self-backtest needs at least 20 samples per problem; smallest n = {top}" if design is None
-                       and top < 20 else f"its self-backtest needs a cap of at least 20; it is {top}" if top < 20
-                       else "fewer than two of its self-backtest's thinnings could be forecast by every candidate; "
-                       "least squares needs a curve strictly between 0 and 1 at two k")
+                if top >= 20:
+                    why = ("fewer than two of its self-backtest's thinnings could be forecast by every candidate; "
+                           "least squares needs a curve strictly between 0 and 1 at two k")
+                elif design is None:
+                    why = f"its self-backtest needs at least 20 samples per problem; smallest n = {top}"
+                else:
+                    why = f"its self-backtest needs a cap of at least 20; it is {top}"
                 msg = (f"model {name!r}: auto could not check its candidates on these data ({why}), so it averages "
                        "them with equal weights, and the interval is widened "
                        "to the range every difficulty law consistent with the data allows (extrapolation_bounds at "
@@ -1010,36 +1014,33 @@ class _LawBand:
     def __init__(self, sub: Counts, name: str, level: float, seed: int, design: Any, unchecked: bool) -> None:
         self.sub, self.name, self.level, self.seed, self.design = sub, name, level, seed, design
         self.unchecked = unchecked
-        self._band: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
-        self._done = False
+        self.top = _observed_limit(sub.n, sub.c, design)  # the largest k the data estimate (the band's last)
 
+    @functools.cached_property
     def band(self) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
-        if not self._done:
-            from ._bounds import law_free_band
+        from ._bounds import law_free_band
 
-            self._done = True
-            with warnings.catch_warnings():  # its few-problems warning is the forecast's own already
-                warnings.simplefilter("ignore", DegenerateDataWarning)
-                try:
-                    self._band = law_free_band(self.sub, self.name, self.level, _LAW_BAND_RESAMPLES,
-                                               np.random.default_rng(self.seed), True, self.design)
-                except PasscurveError:  # no k estimable under the design: no band
-                    self._band = None
-        return self._band
+        with warnings.catch_warnings():  # its few-problems warning is the forecast's own already
+            warnings.simplefilter("ignore", DegenerateDataWarning)
+            try:
+                return law_free_band(self.sub, self.name, self.level, _LAW_BAND_RESAMPLES,
+                                     np.random.default_rng(self.seed), True, self.design)
+            except PasscurveError:  # no k estimable under the design: no band
+                return None
 
     def temper(self, K: np.ndarray, point: np.ndarray, lo: np.ndarray, hi: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         from ._bounds import law_range
 
-        if not self.unchecked and not (K <= _observed_limit(self.sub.n, self.sub.c, self.design)).any():
+        inside = K <= self.top
+        if not self.unchecked and not inside.any():
             return lo, hi  # beyond the data a checked law's interval stands: no band needed
-        b = self.band()
+        b = self.band
         if b is None:
             return lo, hi
         lo, hi = lo.copy(), hi.copy()
         if self.unchecked:
             blo, bhi = law_range(*b, K)
             return np.fmin(lo, blo), np.fmax(hi, bhi)
-        inside = K <= b[0][-1]
         blo, bhi = law_range(*b, K[inside])
         lo[inside] = np.fmax(lo[inside], np.fmin(blo, point[inside]))
         hi[inside] = np.fmin(hi[inside], np.fmax(bhi, point[inside]))
@@ -1048,7 +1049,7 @@ class _LawBand:
     def k_span(self, t: float, kk: float, k_low: float, k_high: float) -> tuple[float, float]:
         from ._bounds import k_span
 
-        b = self.band()
+        b = self.band
         if b is None:
             return k_low, k_high
         earliest, certain = k_span(b, t)
@@ -1083,7 +1084,8 @@ def _k_for_state(res: ForecastResult, target: float, model: str | None) -> KForR
             "curve strictly between 0 and 1 at two k), so no K can be solved for"
         )
     top = np.array([1e15])
-    ceiling = float(sum(wts[cnd] * adj[cnd](np.array([fitted[cnd].sup()]), top)[0] for cnd in wts))
+    plateau = {cnd: adj[cnd](np.array([fitted[cnd].sup()]), top)[0] for cnd in wts}  # each candidate's limit
+    ceiling = float(sum(wts[cnd] * plateau[cnd] for cnd in wts))
 
     def solve(fun: Any, top: float) -> float:
         if top <= t:
@@ -1106,11 +1108,9 @@ def _k_for_state(res: ForecastResult, target: float, model: str | None) -> KForR
     # a candidate of the average whose own curve plateaus below the target: the average reaches it, that law never
     # does (forecasting review: the demo's tiny-1b, 12% impossible problems, was told 0.9 at K ≈ 4e6 while its
     # zi_beta candidate, weight 0.09, plateaued at 0.8675 and the truth at 0.873)
-    below = [(cnd, wts[cnd], float(adj[cnd](np.array([fitted[cnd].sup()]), top)[0])) for cnd in wts]
-    below = [(cnd, w, cap) for cnd, w, cap in below if len(wts) > 1 and cap < t]
-    caveat = None if not (np.isfinite(kk) and below) else "; ".join(
-        f"{cnd} (weight {w:.2f}) plateaus at {cap:.4g} (impossible problems)" for cnd, w, cap in below
-    ) + ": under it the target is never reached"
+    below = [cnd for cnd in wts if plateau[cnd] < t] if len(wts) > 1 and np.isfinite(kk) else []
+    caveat = "; ".join(f"{cnd} (weight {wts[cnd]:.2f}) plateaus at {float(plateau[cnd]):.4g} (impossible problems)"
+                       for cnd in below) + ": under it the target is never reached" if below else None
 
     def result(low: float, high: float, note: str | None = None) -> KForResult:
         return KForResult(
