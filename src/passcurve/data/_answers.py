@@ -423,13 +423,15 @@ def _check_duplicates(src: Source, base: str, att: str | None) -> None:
     (model, problem, attempt), which held 10^7 groups and 1 GB on a 10^7-sample log."""
     if not att:
         return
-    missing = is_missing(att, src.types[att])
-    if _run(src, f"SELECT count(*) AS m FROM src WHERE {missing}")["m"][0]:
-        # as the samples reader says it (a null attempt had read 'duplicate attempt -- in problem ...')
+    # a missing attempt (NULL, a float NaN: is_missing on the column, here on its value ``ord``) is counted in the
+    # same scan as the fingerprints, and refused as the samples reader refuses it (a null attempt had read
+    # 'duplicate attempt -- in problem ...')
+    gone = "ord IS NULL" + (f" OR {is_nan('ord')}" if src.types[att].upper() in _FLOAT else "")
+    g = _run(src, base + " SELECT count(*) AS n, bit_xor(hash(TRY_CAST(ord AS BIGINT))) AS fp, "
+                         f"count(*) FILTER (WHERE {gone}) AS gone FROM s GROUP BY model, problem")
+    if g["gone"].sum():
         raise PasscurveError(f"{src.name}: attempt column {att!r} has a missing value, e.g. row "
-                             f"{_first_row(src, missing)}")
-    g = _run(src, base + " SELECT count(*) AS n, bit_xor(hash(TRY_CAST(ord AS BIGINT))) AS fp FROM s "
-                         "GROUP BY model, problem")
+                             f"{_first_row(src, is_missing(att, src.types[att]))}")
     if runs_of_ids(src, g["n"], g["fp"]):
         return
     bad = _run(src, base + " SELECT problem, ord FROM s GROUP BY model, problem, ord HAVING count(*) > 1 LIMIT 1")
