@@ -100,7 +100,7 @@ def rl_signal_cmd(
                       + "; ".join(f"G={g}: {k} of {total}" + (", none left" if k == total else "") for g, k in left)
                       + ")", markup=False, highlight=False)
         need = res.group_size_needed
-        why = res.to_dict()["models"][i]["group_size_not_found"]
+        why = res._not_found(i)  # the JSON's group_size_not_found, without building the whole dict per model
         seen = (_g(need["observed"][i]) + " (searched up to the smallest n)" if need["observed"][i] == need["observed"][i]
                 else "not searched (a problem has one sample)" if why["observed"].startswith("not searched")
                 else "not reached (searched up to the smallest n)")

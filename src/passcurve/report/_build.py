@@ -289,7 +289,8 @@ def compute_report_data(
     k_per = k_max if k_gt_n == "nan" else int(counts.n.min())
     per_policy: Any = "nan" if k_gt_n == "nan" else "raise"
     pow_ks = [k for k in (2, 4, 8) if k <= k_per] if design is None and "pass_pow_k" in (metrics or METRICS) else []
-    tab_ks = sorted(set(table_k(k_max)) | set(pow_ks) | _comparison_n(counts, design, k_max))
+    comp_k = _comparison_n(counts, design, k_max)
+    tab_ks = sorted(set(table_k(k_max)) | set(pow_ks) | comp_k)
     policy: Any = k_gt_n  # validated above: "nan", "raise" or "drop"
     cur, tab = col.step(
         "curves", lambda: (curve(counts, grid, k_gt_n=policy, metrics=metrics, design=design),
@@ -402,7 +403,7 @@ def compute_report_data(
         problem_columns=cols,
         pow_k=pow_k,
         pow_ks=tuple(pow_ks) if "pass_pow_k" in tab.values else (),
-        comparison_k=tuple(_comparison_n(counts, design, k_max)),
+        comparison_k=tuple(comp_k),
         warnings=col.folded(file_level=tuple((str(c), str(m)) for c, m in input_warnings)),
         notes=notes,
         fits=fits,

@@ -706,13 +706,15 @@ def diagnostics_section(diag: Any, note: str | None = None) -> Section:
             row += [fmt_pct3(diag.independent_pass_at_k[i, j8]), fmt_pct3(diag.pass_at_k[i, j8])]
         rows.append(row)
     body = '<div class="wide">' + _table(headers, rows) + "</div>"
+    pairs_note = ""
+    if split:
+        left = ", ".join(f"{esc(str(m))}: {int(o):,} of {int(diag.problems[i]) + int(o):,} problems left out"
+                         for i, (m, o) in enumerate(zip(diag.models, one, strict=True)) if o)
+        pairs_note = (" A problem with one sample has no pair of answers: μ², P(both right), P(2nd | 1st right), ICC "
+                      f"and σ are over the problems with n ≥ 2, with their own μ ({left}).")
     body += ('<p class="caption">μ: mean c/n; P(both right): two answers to one problem both right; ICC: the '
              "intra-class correlation σ²/(μ(1 − μ)); σ: the standard deviation of per-problem pass rates."
-             + (" A problem with one sample has no pair of answers: μ², P(both right), P(2nd | 1st right), ICC and "
-                "σ are over the problems with n ≥ 2, with their own μ (" + ", ".join(
-                    f"{esc(str(m))}: {int(o):,} of {int(diag.problems[i]) + int(o):,} problems left out"
-                    for i, (m, o) in enumerate(zip(diag.models, one, strict=True)) if o) + ")." if split else "")
-             + "</p>")
+             f"{pairs_note}</p>")
     go = _go()
     fig = go.Figure()
     kx = np.asarray(ks, dtype=float)
