@@ -750,7 +750,7 @@ def test_k_for_ceiling_is_the_limit_of_the_law():
 
 
 @pytest.mark.shared_data
-def test_a_checked_forecast_keeps_within_what_every_law_allows_on_bon():
+def test_a_checked_forecast_keeps_within_what_every_law_allows_on_bon():  # at every K
     # forecasting review on the BoN data (reference: extrapolation_bounds on the same counts at the forecast's
     # level; its own bootstrap stream, so ends are compared to the bootstrap's noise): a law-based interval had run
     # below what the data show. Llama 3 8B IT (no design) read [0.000, 0.726] at K = 10, observed 0.306, any law
@@ -762,11 +762,15 @@ def test_a_checked_forecast_keeps_within_what_every_law_allows_on_bon():
         warnings.simplefilter("ignore")
         counts = read_counts(shared_file("bon_jailbreaking_counts.csv"))
         llama = counts.select_models(["Llama 3 8B IT"])
-        res = forecast(llama, [10, 30], rng=0)
-        bounds = extrapolation_bounds(llama, [10, 30], confidence_level=0.8, n_resamples=1000, rng=0)
+        # K = 100 and 1000 lie beyond its n = 60 (24th session: clipped there too; 1000 read [0.750, 1.000] where
+        # every law gives 0.774 or more, and 100 had the upper end 1.000 where no law exceeds 0.945)
+        K = [10, 30, 100, 1000]
+        res = forecast(llama, K, rng=0)
+        bounds = extrapolation_bounds(llama, K, confidence_level=0.8, n_resamples=1000, rng=0)
         assert (res.low[0] >= np.fmin(bounds.low[0], res.pass_at_k[0]) - 0.02).all()
         assert (res.high[0] <= np.fmax(bounds.high[0], res.pass_at_k[0]) + 0.02).all()
         assert res.low[0, 0] > 0.2  # it read 0.000
+        assert res.high[0, 2] < 0.98 and res.low[0, 3] > 0.76
         gpt = counts.select_models(["GPT4o"])
         design = StopAtSuccess(60, cap=10020)
         kf = forecast(gpt, [10_000], rng=0, design=design).k_for(0.9)

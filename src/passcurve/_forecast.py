@@ -824,8 +824,7 @@ def forecast(
         candidate forecasts are scored; fewer than two such thinnings give equal weights, and then
         the interval, which cannot include the error of an unchecked law, is widened to
         :func:`passcurve.extrapolation_bounds`' range at ``confidence_level``; a checked law's
-        interval is clipped to that range within the data, where it cannot be wider than what every
-        law allows). With another method it is an error (it would have no effect).
+        interval is clipped to that range, which no law consistent with the data leaves). With another method it is an error (it would have no effect).
     combination : {"inverse_mse", "debiased"}, optional
         How ``"auto"`` combines its candidates (default "inverse_mse"; with another method an error,
         as ``cv_resamples``). ``"inverse_mse"``: weights ∝ 1/MSE in the
@@ -1002,11 +1001,11 @@ class _LawBand:
     band at the forecast's level, computed on first use on a stream of its own, so the forecast's draws are
     unchanged), and how it tempers the forecast's intervals:
 
-    * the law was checked (auto's self-backtest ran, or another method): within the data (K up to the largest
-      estimable k) the interval is clipped to the any-law range, and k_for's to [earliest, certain]; the point
-      forecast stays inside. A law-based interval had run below what the data show (BoN Llama 3 8B IT at K = 10:
-      [0.000, 0.726] with pass@10 observed 0.306, any law [0.27, 0.34]; GPT-4o's k_for(0.9) lower end 2,671
-      where no law reaches 0.9 before 4,043);
+    * the law was checked (auto's self-backtest ran, or another method): at every K the interval is clipped to
+      the any-law range, and k_for's to [earliest, certain]; the point forecast stays inside. A law-based
+      interval had run below what the data show (BoN Llama 3 8B IT at K = 10: [0.000, 0.726] with pass@10
+      observed 0.306, any law [0.27, 0.34]; at K = 1000, beyond its n = 60: [0.750, 1.000] where every law
+      gives 0.779 or more; GPT-4o's k_for(0.9) lower end 2,671 where no law reaches 0.9 before 4,043);
     * the law was not checked: the interval, at every K, and k_for's are widened to the any-law range, since
       they cannot include the error of the assumed law.
     """
@@ -1014,7 +1013,6 @@ class _LawBand:
     def __init__(self, sub: Counts, name: str, level: float, seed: int, design: Any, unchecked: bool) -> None:
         self.sub, self.name, self.level, self.seed, self.design = sub, name, level, seed, design
         self.unchecked = unchecked
-        self.top = _observed_limit(sub.n, sub.c, design)  # the largest k the data estimate (the band's last)
 
     @functools.cached_property
     def band(self) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
@@ -1031,20 +1029,13 @@ class _LawBand:
     def temper(self, K: np.ndarray, point: np.ndarray, lo: np.ndarray, hi: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         from ._bounds import law_range
 
-        inside = K <= self.top
-        if not self.unchecked and not inside.any():
-            return lo, hi  # beyond the data a checked law's interval stands: no band needed
         b = self.band
         if b is None:
             return lo, hi
-        lo, hi = lo.copy(), hi.copy()
+        blo, bhi = law_range(*b, K)
         if self.unchecked:
-            blo, bhi = law_range(*b, K)
             return np.fmin(lo, blo), np.fmax(hi, bhi)
-        blo, bhi = law_range(*b, K[inside])
-        lo[inside] = np.fmax(lo[inside], np.fmin(blo, point[inside]))
-        hi[inside] = np.fmin(hi[inside], np.fmax(bhi, point[inside]))
-        return lo, hi
+        return np.fmax(lo, np.fmin(blo, point)), np.fmin(hi, np.fmax(bhi, point))
 
     def k_span(self, t: float, kk: float, k_low: float, k_high: float) -> tuple[float, float]:
         from ._bounds import k_span
