@@ -161,6 +161,15 @@ def test_errors_name_the_command_line_options(tmp_path, capfd):
     assert run(["power", "--delta", "0.05", "--pilot", str(p), "--a", "a"]) == 2
     err = capfd.readouterr().err
     assert "a pilot needs the two models to compare: name them as `--a` and `--b`" in err and "counts" not in err
+    # a quoted row of the file keeps the file's column names: verifiers' columns `base` and `strict` (named like its
+    # options --base, --strict) read "row {problem_id='p1', attempt=None, --base=True, --strict=True}"
+    v = tmp_path / "v.csv"
+    v.write_text("problem_id,attempt,base,strict\np1,1,true,true\np1,,true,true\n")
+    assert run(["verifiers", str(v), "--base", "base", "--strict", "strict"]) == 2
+    assert capfd.readouterr().err == ("passcurve: error: v.csv: attempt column 'attempt' has a missing value, e.g. row "
+                                      "{problem_id='p1', attempt=None, base=True, strict=True}\n")
+    assert as_flags("`k` is bad (got k=0), e.g. row {problem_id='a', k=3}", ["curve", "x.csv"]) == (
+        "`--k` is bad (got --k=0), e.g. row {problem_id='a', k=3}")
 
 
 def test_more_bad_values_are_one_line_errors(tmp_path, capfd):

@@ -248,11 +248,17 @@ def as_flags(message: str, args: Sequence[str]) -> str:
             return None
         return flags.get(name) or flags.get(LIBRARY_NAMES.get(name, ""))
 
-    # `name` anywhere, and name= in "(got name=1.5)"
-    message = re.sub(r"`([a-z_][a-z0-9_]*)`", lambda m: f"`{flag(m.group(1))}`" if flag(m.group(1)) else m.group(0),
-                     message)
-    message = re.sub(r"\b([a-z_][a-z0-9_]*)=", lambda m: f"{flag(m.group(1))}=" if flag(m.group(1)) else m.group(0),
-                     message)
+    def rename(text: str) -> str:
+        # `name` anywhere, and name= in "(got name=1.5)"
+        text = re.sub(r"`([a-z_][a-z0-9_]*)`", lambda m: f"`{flag(m.group(1))}`" if flag(m.group(1)) else m.group(0),
+                      text)
+        return re.sub(r"\b([a-z_][a-z0-9_]*)=", lambda m: f"{flag(m.group(1))}=" if flag(m.group(1)) else m.group(0),
+                      text)
+
+    # a quoted row of the user's file ("e.g. row {problem_id='p1', base=True}") shows the file's own column names:
+    # verifiers' columns `base` and `strict` had read "--base=True", a column `k` "--k=3"
+    parts = re.split(r"(\{[^{}]*=[^{}]*\})", message)
+    message = "".join(p if i % 2 else rename(p) for i, p in enumerate(parts))
     # a library message that names the option for CLI users ("`threshold` (--threshold)") says it once
     return re.sub(r"`(--[a-z0-9-]+)` \(\1\)", r"`\1`", message)
 
