@@ -60,3 +60,19 @@ def test_docs_command_lines_parse():
         except Exception as exc:  # click's usage errors (missing or unknown option, bad value)
             bad.append(f"{where}: {line}: {exc}")
     assert not bad, bad
+
+
+def test_docs_report_md_names_every_report_option():
+    # docs/report.md lists report's options and "every reading option of the data layer"; --pool was missing from it
+    # (documentation drift review). -o/--output is shown in its command lines.
+    import re
+
+    import typer
+
+    from passcurve.cli._app import app
+
+    text = (ROOT / "docs" / "report.md").read_text(encoding="utf-8")
+    cmd = typer.main.get_command(app).commands["report"]  # type: ignore[attr-defined]
+    opts = [o for p in cmd.params for o in p.opts if o.startswith("--") and o not in ("--output", "--help")]
+    assert len(opts) >= 20, opts
+    assert not [o for o in opts if not re.search(rf"{o}(?![a-z-])", text)]
