@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import inspect
 import itertools
 import json
 import math
@@ -77,6 +78,20 @@ def test_sign_flip_p_matches_exact_enumeration():
     # fewer resamples than sign vectors: B random ones, (1 + #exceed) / (B + 1), within its Monte Carlo error
     p_mc, _ = _sign_flip_p(d[:, None], np.arange(10), 10, 1000, np.random.default_rng(3))
     assert p_mc[0] != exact and p_mc[0] == pytest.approx(exact, abs=4 * np.sqrt(exact * (1 - exact) / 1000))
+
+
+def test_default_resamples_enumerate_the_sign_vectors_up_to_ten_problems():
+    # docs/uncertainty.md said the default B was 9,999, "so G <= 13 is exact"; compare's default n_resamples is 2,000,
+    # so the p-value is exact (a multiple of 2^-G) up to G = 10 (2^10 = 1,024 <= 2,000) and Monte Carlo from G = 11
+    assert inspect.signature(compare).parameters["n_resamples"].default == 2000
+    for g, exact in ((10, True), (11, False)):
+        rng = np.random.default_rng(1)
+        cnt = Counts.from_arrays(np.full(2 * g, 10), rng.integers(0, 11, 2 * g), problem=[f"p{i}" for i in range(g)] * 2,
+                                 model=["A"] * g + ["B"] * g)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            scaled = compare(cnt, "A", "B", [1], rng=0).p_value[0] * 2**g
+        assert (abs(scaled - round(scaled)) < 1e-9) == exact, (g, scaled)
 
 
 def test_inverted_sign_flip_interval_matches_exact_enumeration():
