@@ -227,3 +227,32 @@ def test_public_methods_have_numpydoc_parameters_and_returns(name, cls, mname, f
     missing = [sec for sec, need in (("Parameters", bool(params)), ("Returns", True))
                if need and f"\n{sec}\n{'-' * len(sec)}\n" not in doc]
     assert not missing, f"{name}: no {' or '.join(missing)} section"
+
+
+def test_docs_signatures_show_the_code_defaults():
+    # the docs write some signatures out, `name(arg=default, ...) -> Result`; docs/uncertainty.md showed
+    # `hidden_difficulty(counts, k=None, k_gt_n="nan")` after the default became "raise" (and keyword-only)
+    import ast
+
+    import passcurve.report
+
+    shown = []
+    for rel in ["README.md", *sorted(str(p.relative_to(ROOT)) for p in (ROOT / "docs").glob("*.md"))]:
+        text = (ROOT / rel).read_text(encoding="utf-8")
+        shown += [(rel, *m) for m in re.findall(r"`([A-Za-z_][\w.]*)\(([^`]*)\) -> \w+`", text)]
+    assert len(shown) >= 3, shown  # build_report, curve_intervals, hidden_difficulty
+    for rel, name, params in shown:
+        func = eval(name if "." in name else f"passcurve.{name}", {"passcurve": passcurve})
+        sig = inspect.signature(func)
+        args = ast.parse(f"def f({params.replace('...', '_rest=0').replace(chr(10), ' ')}): pass").body[0].args
+        positional = args.posonlyargs + args.args
+        pairs = [(a, d) for a, d in zip(positional[len(positional) - len(args.defaults):], args.defaults, strict=True)]
+        pairs += [(a, d) for a, d in zip(args.kwonlyargs, args.kw_defaults, strict=True) if d is not None]
+        for a, d in pairs:
+            if a.arg == "_rest":
+                continue
+            assert a.arg in sig.parameters, f"{rel}: {name} has no argument {a.arg}"
+            assert sig.parameters[a.arg].default == ast.literal_eval(d), (
+                f"{rel}: {name}({a.arg}={ast.unparse(d)}), the code's default is {sig.parameters[a.arg].default!r}")
+        for a in args.kwonlyargs:
+            assert sig.parameters[a.arg].kind is inspect.Parameter.KEYWORD_ONLY, f"{rel}: {name}: {a.arg}"
