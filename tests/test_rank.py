@@ -191,3 +191,26 @@ def test_few_problems_warning_is_curve_intervals_own_message():
                       "(5 of 5 k); 'b' at k=1, 2, 3, 4, ... (5 of 5 k)); the interval there is the distribution-free "
                       "Wilson bound on the number of problems (wide)")
     assert ranked == curved + ", and the rank interval rests on those few problems"
+
+
+def test_pythia_rank_intervals_and_power_rows_are_the_docs():
+    # docs/uncertainty.md: at k = 10^4 it named 2.8B's and 410M's wider rank intervals only (1B's and 160M's widen
+    # too), and its power table lacked the default n = 200 and 500 rows (documentation drift review)
+    import warnings
+
+    from conftest import shared_file
+
+    from passcurve import power_analysis, read_counts
+
+    cnt = read_counts(shared_file("pythia_math_counts.csv"))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        res = rank_models(cnt, k=[1, 10_000], rng=0)
+        power = power_analysis(0.05, 10, counts=cnt, a="Pythia 12B", b="Pythia 6.9B")
+    got = {m: [(int(lo), int(hi)) for lo, hi in zip(res.rank_low[i], res.rank_high[i], strict=True)]
+           for i, m in enumerate(res.models)}
+    assert got == {"Pythia 12B": [(1, 3), (1, 3)], "Pythia 6.9B": [(1, 3), (1, 3)], "Pythia 2.8B": [(1, 3), (1, 4)],
+                   "Pythia 1B": [(4, 5), (3, 5)], "Pythia 410M": [(4, 5), (4, 6)], "Pythia 160M": [(6, 6), (5, 6)],
+                   "Pythia 70M": [(7, 7), (7, 7)]}
+    assert power.to_frame()["samples_per_problem"].tolist() == [10, 20, 50, 100, 200, 500, 1000]
+    assert power.problems.tolist() == [517, 246, 110, 67, 46, 34, 30]
