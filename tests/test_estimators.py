@@ -722,3 +722,12 @@ def test_masked_arrays_are_refused_not_read_as_data():
     # NaN, as before: the one-line error of the shared validator
     with pytest.raises(PasscurveError, match=r"^`n` contains NaN$"):
         pc.pass_at_k([10.0, np.nan], [1, 2], 1)
+
+
+def test_mean_curve_returns_the_mean_and_the_weight_behind_it():
+    # README called mean_curve "the mean of one metric over problems at each k"; it returns (mean, wsum), the weight of
+    # the problems with n >= k. Hand count: at k = 1 both problems, (3/10 + 5/20) / 2; at k = 15 only n = 20, whose
+    # pass@15 is 1 - C(15, 15)/C(20, 15) = 1 - 1/15504
+    mean, wsum = pc.mean_curve(np.array([10, 20]), np.array([3, 5]), np.array([1, 15]))
+    assert mean.tolist() == pytest.approx([0.275, 1 - 1 / math.comb(20, 15)], rel=1e-15)
+    assert wsum.tolist() == [2.0, 1.0]
