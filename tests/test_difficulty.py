@@ -1400,6 +1400,14 @@ def test_a_runaway_fit_reports_its_parameters_as_not_identified():
     assert set(f.unidentified_) == set(f.params_) - set(f.boundary_) and f.boundary_ == ("impossible",)
     assert f.to_dict()["unidentified"] == list(f.unidentified_)
     assert "alpha1=" in f.summary and f.summary.count("(not identified)") == 6
+    # summary, the CLI and the report show an unidentified parameter as "—", not its runaway value (alpha1 printed
+    # as 2.421e+61); params_ and to_dict() keep that value, and a boundary parameter says so as the CLI does
+    assert "alpha1=— (not identified)" in f.summary and "e+" not in f.summary, f.summary
+    assert "impossible=" in f.summary and "(at its bound)" in f.summary
+    assert f.to_dict()["params"]["alpha1"] == f.params_["alpha1"] > 1e10
+    from passcurve.report._adapters import _fit_label
+
+    assert "alpha1 = — (not identified)" in _fit_label(f) and "e+" not in _fit_label(f)
     # an identified fit of the same model keeps finite SEs and its covariance (reference: simulation truth within
     # 5 SEs)
     rng = np.random.default_rng(3)

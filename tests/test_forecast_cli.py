@@ -96,6 +96,20 @@ def test_fit_says_which_parameters_are_at_a_bound_or_not_identified(tmp_path):
     assert "impossible=" in line["zi_beta"] and "(at its bound)" in line["zi_beta"]
     d = json.loads(run_cli("fit", str(path), "--model", "beta", "--json").stdout)
     assert d["fits"][0]["unidentified"] == ["alpha", "beta"] and d["fits"][0]["se"] == {"alpha": None, "beta": None}
+    # an unidentified parameter's value is wherever the optimiser stopped on the flat likelihood (alpha = 1.1e+07
+    # here, a mixture's alpha1 = 2.4e+61), printed as if estimated: the table shows "—", says why under the
+    # parameters, and leaves the tail (the Beta's alpha) blank; --json keeps the raw value
+    assert line["beta"].strip() == "beta: alpha=— (not identified), beta=— (not identified)"
+    assert "e+" not in line["zi_beta"].split("impossible=")[1].split(",", 1)[1], line["zi_beta"]
+    assert any(ln.startswith("  —: not identified") for ln in r.stdout.splitlines())
+    row = next(ln.split() for ln in r.stdout.splitlines() if ln.strip().startswith("beta "))
+    assert row[4] == "-", row  # model, log-lik, AIC, ΔAIC, tail
+    assert d["fits"][0]["params"]["alpha"] > 1e5 and d["fits"][0]["tail_exponent"] == d["fits"][0]["params"]["alpha"]
+    # an identified fit prints its estimates and no such note
+    ok = tmp_path / "ok.csv"
+    ok.write_text("problem,n,c\n" + "".join(f"p{i},20,{c}\n" for i, c in enumerate([0, 0, 1, 3, 7, 12, 19, 20])))
+    r2 = run_cli("fit", str(ok), "--model", "beta")
+    assert r2.returncode == 0 and "—" not in r2.stdout and "not identified" not in r2.stdout, r2.stdout
 
 
 def test_fit_and_backtest_tables_fit_in_80_columns(sim_csv):

@@ -40,6 +40,7 @@ O(distinct pairs) per likelihood evaluation, never a per-problem Python loop.
 from __future__ import annotations
 
 import warnings
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -1954,13 +1955,27 @@ class DifficultyModel:
             return " (at its bound)"
         return " (not identified)" if name in self.unidentified_ else ""
 
+    def _shown(self, name: str, num: Callable[[float], str] = _fmt_param) -> str:
+        """Parameter ``name``'s value as summary, the CLI and the report print it: ``num(value)``, or "—" when the data
+        do not identify it. Its fitted value is then wherever the optimiser stopped on a flat likelihood (three
+        under-dispersed problems put a mixture's alpha1 at 2.4e+61, a Beta's at 1.1e+07), not an estimate;
+        ``params_`` and ``to_dict()["params"]`` keep it."""
+        return "—" if name in self.unidentified_ else num(self.params_[name])
+
+    def _tail_shown(self) -> bool:
+        """Whether ``tail_exponent_`` is an estimate worth printing: not when a shape parameter it is read from
+        (an ``alpha``) is unidentified (a runaway Beta's tail exponent is its runaway alpha)."""
+        return not any(k.startswith("alpha") for k in self.unidentified_)
+
     @property
     def summary(self) -> str:
+        """One line: each parameter with its standard error or why it has none ("—" for a parameter the data do
+        not identify: its raw value is in ``params_`` and ``to_dict()``), log-likelihood, AIC, convergence."""
         d = self.to_dict()
         ps = ", ".join(
-            f"{k}={_fmt_param(v)}" + (f" (±{_fmt_param(d['se'][k])})" if d["se"].get(k) is not None
-                                      else " (not identified)" if k in self.unidentified_ else "")
-            for k, v in d["params"].items()
+            f"{k}={self._shown(k)}" + (f" (±{_fmt_param(d['se'][k])})" if d["se"].get(k) is not None
+                                       else self._without_se(k))
+            for k in d["params"]
         )
         return f"{self.name}: {ps}; loglik={self.loglik_:.2f}, AIC={self.aic_:.2f}, success={self.success_}"
 

@@ -138,15 +138,16 @@ def fit_cmd(
         t.add_column("model", overflow="fold")
         for col in ("log-lik", "AIC", "ΔAIC", "tail", "P(p=0)", "GOF p", "ok"):
             t.add_column(col, justify="right", no_wrap=True)
-        params, failed = [], []
+        params, failed, unidentified = [], [], False
         for name, f in per.items():
             params.append(f"  {name}: " + ", ".join(
-                f"{k}={_g(v)}" + (f"±{f.se_[k]:.3g}" if np.isfinite(f.se_.get(k, np.nan)) else f._without_se(k))
-                for k, v in f.params_.items()
+                f"{k}={f._shown(k, _g)}" + (f"±{f.se_[k]:.3g}" if np.isfinite(f.se_.get(k, np.nan)) else f._without_se(k))
+                for k in f.params_
             ))
+            unidentified |= bool(f.unidentified_)
             gof = "-" if design is not None or m in stopped else _g(f.goodness_of_fit()["p_value"])
             t.add_row(name, f"{f.loglik_:.1f}", f"{f.aic_:.1f}",
-                      "-" if name == "npmle" else f"{f.aic_ - best:.2f}", _g3(f.tail_exponent_),
+                      "-" if name == "npmle" else f"{f.aic_ - best:.2f}", _g3(f.tail_exponent_) if f._tail_shown() else "-",
                       _g3(f.impossible_mass_), gof, "yes" if f.success_ else "no")
             if not f.success_:
                 failed.append(f"  {name} did not converge: {f.message_}")
@@ -154,6 +155,9 @@ def fit_cmd(
         out.print("  parameters (± standard error):")
         for line in params + failed:
             out.print(line, markup=False, highlight=False)
+        if unidentified:
+            out.print("  —: not identified: the likelihood is flat along it, so its fitted value (kept in --json) is "
+                      "arbitrary; tail is not shown when an alpha is not identified", markup=False, highlight=False)
         for name, msg in report.flags.get(m, []):  # a stopping time also says why GOF p is not shown
             gof = "; GOF p is not shown (the test assumes n fixed in advance)" if name == "StoppingTimeWarning" else ""
             out.print(Text.assemble("  ", ("flag", "bold"), f" {name}: {msg}{gof}"))

@@ -244,8 +244,9 @@ def _fit_label(fit: Any) -> str:
     def num(v: float) -> str:
         return f"{v:.4g}".replace("-", "−")
 
-    ps = ", ".join(f"{k} = {num(v)}" + (f" ± {num(d['se'][k])}" if d["se"].get(k) is not None else fit._without_se(k))
-                   for k, v in d["params"].items())
+    ps = ", ".join(f"{k} = {fit._shown(k, num)}" + (f" ± {num(d['se'][k])}" if d["se"].get(k) is not None
+                                                    else fit._without_se(k))
+                   for k in d["params"])
     ll, aic = (f"{v:.1f}".replace("-", "−") for v in (fit.loglik_, fit.aic_))
     return f"{fit.name}: {ps}; log-likelihood {ll}, AIC {aic}"
 
