@@ -113,6 +113,24 @@ def test_notebook_html_without_pandas_is_skipped_not_an_error(monkeypatch):
         results[0].to_frame()
 
 
+def test_notebook_html_of_a_long_result_is_cut_as_pandas_cuts_its_tables():
+    # the default curve of a file with n samples has a row per k in 1..n per model: at n = 10,000 (the Pythia file)
+    # 70,000 rows, whose whole HTML table (11 MB) a notebook stored and drew. It is now cut at pandas'
+    # display.max_rows (first and last rows, and the dimensions), as a DataFrame shows itself; to_frame() keeps
+    # every row. Reference: 2 models x 300 k = 600 rows (hand count), 60 shown by default
+    import pandas as pd
+
+    bench = passcurve.simulate(problems=20, n=300, models=passcurve.DEMO_MODELS[:2], rng=1)
+    res = passcurve.curve(bench.counts)
+    assert len(res.to_frame()) == 600
+    html = res._repr_html_()
+    assert html.count("<tr>") == 60 + 1 and "600 rows × " in html  # 60 body rows and the '...' row
+    with pd.option_context("display.max_rows", 10):
+        assert res._repr_html_().count("<tr>") == 10 + 1
+    short = passcurve.curve(bench.counts, k=[1, 2])
+    assert short._repr_html_().count("<tr>") == 4 and "rows ×" not in short._repr_html_()
+
+
 def test_result_reprs_are_one_short_line():
     # the dataclasses' generated repr printed every array and record: ConflictToyResult 12,573 characters on 162
     # lines, SimulatedBenchmark 4,639 on 60, PlanResult 3,905 on 45, RankResult 1,511 on 37 (measured on these
