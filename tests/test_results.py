@@ -187,3 +187,27 @@ def test_every_result_names_the_kind_of_each_warning_it_keeps():
         for w in res.warnings:
             assert w.split(":", 1)[0] in kinds, w
             assert w in emitted, w  # the same text as the warning emitted
+
+
+def test_plots_label_their_axes_and_interval_level():
+    # curve_intervals' bands were drawn without their level (a 95% band looked like an 80% one), k_for's plot had
+    # no y label, no title and, for an unreached target (k = inf), nothing on it; backtest's x axis was unlabelled
+    bench = passcurve.simulate(problems=60, n=100, models=passcurve.DEMO_MODELS[:1], rng=1)
+    c = bench.counts
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        ci = passcurve.curve_intervals(c, k=[1, 10], confidence_level=0.9)
+        g = passcurve.curve_intervals(c, k=[1, 10], metric="g_pass_at_k", tau=0.5)
+        found = passcurve.k_for(c, 0.5, n_resamples=10, rng=0)
+        bt = passcurve.backtest(c, m=(20,), k=(50,), seeds=1, methods=("beta",), n_resamples=0, rng=0)
+    fig = ci.plot()
+    assert fig.layout.title.text == "pass@k with 90% intervals (analytic)" and fig.data[0].name == "tiny-1b 90% interval"
+    assert g.plot().layout.yaxis.title.text == "G-pass@k (τ = 0.5)"
+    assert passcurve.curve(c, k=[1, 10]).plot().layout.title.text is None  # no bands, nothing to say
+    f = found.plot()
+    assert f.layout.yaxis.title.text == "target pass_D@K" and f.layout.xaxis.title.text == "K"
+    assert f"80% interval {found.low:.4g} to {found.high:.4g}" in f.layout.title.text
+    never = passcurve.KForResult(model="m", target=0.99, k=float("inf"), low=1e6, high=float("inf"), reachable=False,
+                                 ceiling=0.9, method="zi_beta", confidence_level=0.8)
+    assert never.plot().layout.title.text == "m: pass_D@K = 0.99 is not reached (the forecast's ceiling is 0.9; zi_beta)"
+    assert bt.plot().layout.xaxis.title.text

@@ -91,7 +91,8 @@ class BacktestResult:
             rs = [r for r in self.summary if r["method"] == meth]
             fig.add_trace(go.Bar(x=[f"m={r['m']}→K={r['k']}" for r in rs], y=[r["median_abs_error"] for r in rs],
                                  name=meth))
-        fig.update_layout(barmode="group", yaxis_title="median |forecast − truth|", template="plotly_white")
+        fig.update_layout(barmode="group", xaxis_title="m samples per problem → pass@K forecast",
+                          yaxis_title="median |forecast − truth|", template="plotly_white")
         return fig
 
 

@@ -17,7 +17,7 @@ from ._counts import Counts, check_counts_object
 from ._errors import DroppedProblemsWarning, PasscurveError, record_warning
 from ._estimators import _SHORT, _fail_prob, _log_fail_table, g_pass_at_k, mg_pass_at_k
 from ._pairs import distinct_pairs
-from ._results import brief_repr, frame_html, long_frame, metric_name
+from ._results import brief_repr, frame_html, level_label, long_frame, metric_label
 from ._validation import (
     as_int_array,
     check_choice,
@@ -181,13 +181,19 @@ class CurveResult:
                         fill="toself",
                         line={"width": 0},
                         opacity=0.2,
-                        name=f"{m} interval",
+                        name=f"{m} {level_label(self.confidence_level)} interval" if self.confidence_level
+                        else f"{m} interval",
                         showlegend=False,
                         hoverinfo="skip",
                     )
                 )
             fig.add_trace(go.Scatter(x=self.k, y=self.values[metric][i], mode="lines", name=m))
-        fig.update_layout(xaxis_title="k", yaxis_title=metric_name(metric), template="plotly_white")
+        fig.update_layout(xaxis_title="k", yaxis_title=metric_label(metric, self.tau), template="plotly_white")
+        if metric in self.intervals and self.confidence_level is not None:
+            # the bands' level and method, as the forecast's and the ranking's titles say theirs (the bands were
+            # drawn unlabelled: a reader could not tell a 95% band from an 80% one)
+            fig.update_layout(title=f"{metric_label(metric, self.tau)} with {level_label(self.confidence_level)} "
+                                    f"intervals ({self.interval_method})")
         if log_k:
             fig.update_xaxes(type="log")
         return fig

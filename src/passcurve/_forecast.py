@@ -559,7 +559,14 @@ class KForResult:
         fig = go.Figure(go.Scatter(x=[self.k], y=[self.target], mode="markers",
                                    error_x={"type": "data", "symmetric": False,
                                             "array": [self.high - self.k], "arrayminus": [self.k - self.low]}))
+        # the axes and the interval's level were unlabelled, and an unreached target (k = inf) drew an empty plot
+        lvl = level_label(self.confidence_level)
+        found = (f"K for pass_D@K = {self.target:g} is {self.k:.4g} ({lvl} interval {self.low:.4g} to "
+                 f"{self.high:.4g}; {self.method})" if self.reachable else
+                 f"pass_D@K = {self.target:g} is not reached (the forecast's ceiling is {self.ceiling:.4g}; "
+                 f"{self.method})")
         fig.update_xaxes(type="log", title="K")
+        fig.update_layout(yaxis_title="target pass_D@K", template="plotly_white", title=f"{self.model}: {found}")
         return fig
 
 
