@@ -103,9 +103,18 @@ def test_notebook_html_without_pandas_is_skipped_not_an_error(monkeypatch):
             rl.dead_groups(c.select("tiny-1b")),
             rl.gradient_conflict([0.1, 0.5, 0.9], np.eye(3), [1, 4]),
             rl.conflict_toy(pretrain_steps=5, steps=10, rng=0),
+            # these had no HTML form (a notebook showed their one-line repr, the others a table)
+            passcurve.power_analysis(0.05, 1, counts=c, a="tiny-1b", b="base-7b"),
+            passcurve.fit_difficulty(c, model=["beta"]),
+            passcurve.fit_power_law(c),
+            passcurve.forecast(c, [100], n_resamples=0, rng=0),
+            passcurve.k_for(c, 0.5, model="tiny-1b", n_resamples=0, rng=0),
+            passcurve.backtest(c.select("tiny-1b"), m=(10,), k=(20,), seeds=1, methods=("beta",), n_resamples=0, rng=0),
+            passcurve.extrapolation_bounds(c, [100], rng=0),
+            passcurve.plan(c.select("tiny-1b"), budget=20, k=10, rng=0),
         ]
     for r in results:
-        assert r._repr_html_().startswith("<table")
+        assert r._repr_html_().startswith("<table"), type(r).__name__
     monkeypatch.setitem(__import__("sys").modules, "pandas", None)  # import pandas now fails
     for r in results:
         assert r._repr_html_() is None, type(r).__name__
@@ -149,6 +158,7 @@ def test_result_reprs_are_one_short_line():
             passcurve.plan(one, budget=50, k=20, rng=0),
             passcurve.check_deviations(one, emit=False),
             rl.conflict_toy(pretrain_steps=20, steps=40, rng=0),
+            passcurve.fit_difficulty(bench.counts),  # every fit's summary: 5,702 characters for 7 models
         ]
     for r in results:
         text = repr(r)

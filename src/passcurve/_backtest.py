@@ -20,7 +20,7 @@ from ._adaptive import check_design
 from ._counts import Counts, check_counts_object
 from ._errors import DegenerateDataWarning, PasscurveError, record_warning
 from ._forecast import FORECAST_METHODS, _observed_limit, _pass_mean, _reduce, forecast
-from ._results import brief_repr, json_safe, records_frame
+from ._results import brief_repr, frame_html, json_safe, records_frame
 from ._validation import (
     as_int_array,
     check_choices,
@@ -62,6 +62,9 @@ class BacktestResult:
         strict JSON (a NaN forecast or error, as on all-zero or one-problem data, becomes None)."""
         return json_safe({"summary": list(self.summary), "runs": list(self.rows),
                           "confidence_level": self.confidence_level})
+
+    def _repr_html_(self) -> str | None:
+        return frame_html(self.to_frame)
 
     def to_frame(self, which: str = "summary") -> Any:
         """pandas DataFrame of ``to_dict()``'s ``summary`` records (``which="summary"``) or of its ``runs`` (any other value).

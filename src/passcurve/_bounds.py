@@ -35,7 +35,7 @@ from ._adaptive import check_design
 from ._counts import Counts, check_counts_object
 from ._errors import DegenerateDataWarning, PasscurveError, record_warning
 from ._forecast import _f, _observed, _observed_limit, _target_model_iv
-from ._results import brief_repr, json_safe, level_label, pandas_module, records_frame
+from ._results import brief_repr, frame_html, json_safe, level_label, pandas_module, records_frame
 from ._uncertainty import curve_intervals
 from ._validation import (
     MAX_RESAMPLES,
@@ -276,6 +276,9 @@ class BoundsResult:
         if self.warnings:
             out["warnings"] = list(self.warnings)
         return out
+
+    def _repr_html_(self) -> str | None:
+        return frame_html(self.to_frame)
 
     def to_frame(self) -> Any:
         """pandas DataFrame, one row per (model, k): columns ``model``, ``k``, ``low``, ``high``,

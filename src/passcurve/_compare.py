@@ -634,6 +634,9 @@ class PowerResult:
             ],
         }
 
+    def _repr_html_(self) -> str | None:
+        return frame_html(self.to_frame)
+
     def to_frame(self) -> Any:
         """pandas DataFrame of ``plan``: columns ``samples_per_problem``, ``problems``, ``within_a``,
         ``within_b``."""

@@ -51,7 +51,7 @@ from ._counts import Counts, check_counts_object
 from ._errors import ConvergenceWarning, DegenerateDataWarning, PasscurveError
 from ._estimators import _STIRLING_SERIES
 from ._pairs import distinct_pairs
-from ._results import pandas_module
+from ._results import brief_repr, frame_html, pandas_module
 from ._validation import (
     as_float_array,
     as_int_array,
@@ -2851,6 +2851,9 @@ class DifficultyFits:
     warnings : tuple of str
     """
 
+    # the generated repr printed every fit's summary: 5,702 characters on one line for the Pythia file's 7 models
+    __repr__ = brief_repr
+
     fits: dict[str, dict[str, DifficultyModel]]
     warnings: tuple[str, ...] = field(default_factory=tuple)
 
@@ -2907,6 +2910,9 @@ class DifficultyFits:
         if self.warnings:
             res["warnings"] = list(self.warnings)
         return res
+
+    def _repr_html_(self) -> str | None:
+        return frame_html(self.to_frame)
 
     def to_frame(self) -> Any:
         """pandas DataFrame, one row per (model, difficulty_model): ``loglik``, ``aic``, ``bic``, ``success``,

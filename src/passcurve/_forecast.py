@@ -72,7 +72,7 @@ from ._difficulty import (
 )
 from ._errors import DegenerateDataWarning, PasscurveError, record_warning
 from ._estimators import _log_fail as _log_fail_product
-from ._results import brief_repr, json_safe, level_label, pandas_module, records_frame
+from ._results import brief_repr, frame_html, json_safe, level_label, pandas_module, records_frame
 from ._scaling import _curve_fail, default_k_grid
 from ._uncertainty import curve_intervals
 from ._validation import (
@@ -449,6 +449,9 @@ class ForecastResult:
             out["warnings"] = list(self.warnings)
         return out
 
+    def _repr_html_(self) -> str | None:
+        return frame_html(self.to_frame)
+
     def to_frame(self) -> Any:
         """pandas DataFrame of ``forecasts``: columns ``model``, ``k``, ``pass_at_k``, ``low``, ``high``,
         ``method``, ``observed``, and ``confidence_level`` (the interval's level: 0.8 by default here, 0.95 in
@@ -530,6 +533,9 @@ class KForResult:
         """JSON-ready: ``k``, ``low`` and ``high`` are numbers, or null where infinite (the target is not reached:
         ``k`` is null exactly when ``reachable`` is false; a null ``high`` is an interval open to the right)."""
         return json_safe(self._record())
+
+    def _repr_html_(self) -> str | None:
+        return frame_html(self.to_frame)
 
     def to_frame(self) -> Any:
         """One row of the ``to_dict()`` fields (``model``, ``target``, ``k``, ``low``, ``high``,

@@ -60,7 +60,7 @@ from ._adaptive import BetaPrior, _fit_beta_binomial, _fit_zi_beta_binomial, _hi
 from ._counts import Counts, check_counts_object
 from ._difficulty import BetaBinomial, DifficultyModel, ZeroInflatedBetaBinomial
 from ._errors import PasscurveError
-from ._results import brief_repr, pandas_module
+from ._results import brief_repr, frame_html, pandas_module
 from ._validation import (
     as_int_array,
     check_choice,
@@ -917,6 +917,9 @@ class PlanResult:
             },
             "warnings": list(self.warnings),
         }
+
+    def _repr_html_(self) -> str | None:
+        return frame_html(self.to_frame)
 
     def to_frame(self) -> Any:
         """pandas DataFrame, one row per (model, problem): columns ``model``, ``problem``, ``n``, ``c``,

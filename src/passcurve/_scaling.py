@@ -24,7 +24,7 @@ from ._curves import mean_curve
 from ._errors import PasscurveError
 from ._estimators import _log_fail_table
 from ._pairs import distinct_pairs
-from ._results import brief_repr, records_frame
+from ._results import brief_repr, frame_html, records_frame
 from ._validation import (
     MAX_GRID,
     as_int_array,
@@ -241,6 +241,9 @@ class PowerLawResult:
         if self.warnings:
             out["warnings"] = list(self.warnings)
         return out
+
+    def _repr_html_(self) -> str | None:
+        return frame_html(self.to_frame)
 
     def to_frame(self) -> Any:
         """pandas DataFrame of ``power_laws``: columns ``model``, ``a``, ``b``, ``a_se``, ``b_se``, ``r2``,
