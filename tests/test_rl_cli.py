@@ -135,3 +135,16 @@ def test_rl_signal_on_an_always_solved_benchmark_with_every_difficulty_model(tmp
         assert code == 0, err
         assert "Traceback" not in err and "every problem is always solved" in err
     assert "E[p^c (1-p)^d]" in err and "parameters are degenerate" in err and "no group size for the target" in err
+
+
+def test_rl_signal_prints_an_unidentified_fit_parameter_as_a_dash(cli, tmp_path):
+    # three under-dispersed problems (1, 2, 3 of 20): the Beta's concentration runs away (its fit marks alpha and
+    # beta not identified), and rl-signal's title printed 'beta fit alpha=1.093e+07, beta=9.839e+07' as estimates.
+    # It prints '—' as `passcurve fit` does; the JSON keeps the values and says which ones are not identified
+    path = tmp_path / "tiny.csv"
+    path.write_text("problem,n,c\na,20,1\nb,20,2\nc,20,3\n")
+    r = cli("rl-signal", str(path), "-G", "8")
+    assert r.returncode == 0, r.stderr
+    assert "beta fit alpha=— (not identified), beta=— (not identified)" in r.stdout, r.stdout
+    fit = json.loads(cli("rl-signal", str(path), "-G", "8", "--json").stdout)["models"][0]["fit"]
+    assert fit["unidentified"] == ["alpha", "beta"] and fit["params"]["alpha"] > 1e5

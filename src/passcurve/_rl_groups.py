@@ -284,6 +284,10 @@ class DeadGroupsResult:
         Each model's smallest n: the observed search for the G needed runs up to it (none below 2).
     total_problems : ndarray of int, shape (M,)
         Each model's problems, all of which enter ``mean_rate``, ``independent`` and the fit.
+    unidentified : tuple of tuple of str
+        Per model, the fit's parameters the data do not identify (its ``unidentified_``: e.g. a Beta's alpha and
+        beta running away together on under-dispersed counts, where ``params_`` holds wherever the optimiser
+        stopped, alpha = 1.1e+07); the text output shows them as "—".
     """
 
     __repr__ = brief_repr
@@ -305,6 +309,7 @@ class DeadGroupsResult:
     identified: np.ndarray | None = None
     smallest_n: np.ndarray | None = None
     total_problems: np.ndarray | None = None
+    unidentified: tuple[tuple[str, ...], ...] | None = None
 
     def _not_found(self, i: int) -> dict[str, str]:
         """Why each group size of model ``i`` that is not finite is not there."""
@@ -358,6 +363,7 @@ class DeadGroupsResult:
                         "success": bool(self.success[i]),
                         "message": self.message[i],
                         **({} if self.identified is None else {"identified": bool(self.identified[i])}),
+                        **({} if self.unidentified is None else {"unidentified": list(self.unidentified[i])}),
                     },
                     "target_live": self.target_live,
                     "group_size_needed": {k: _json_int(v[i]) for k, v in self.group_size_needed.items()},
@@ -491,6 +497,7 @@ def dead_groups(
     prob = np.zeros((M, K), dtype=np.int64)
     mean_rate = np.empty(M)
     params: list[dict[str, float]] = []
+    unidentified: list[tuple[str, ...]] = []
     succ = np.zeros(M, dtype=bool)
     ident = np.ones(M, dtype=bool)
     nmins = np.empty(M, dtype=np.int64)
@@ -542,6 +549,7 @@ def dead_groups(
             # optimiser stopped at; E[p^G + (1-p)^G] over the laws of that mean covers [independent coins, 1]
             ident[i] = False
             params.append({})
+            unidentified.append(())
             msgs.append("not fitted: every problem has one sample, which identifies only the mean success rate")
             fit[i] = np.nan
             warn(DegenerateDataWarning,
@@ -558,6 +566,7 @@ def dead_groups(
             if issubclass(r.category, PasscurveWarning):
                 warn(r.category, f"model {m!r}: {difficulty} fit: {r.message}")
         params.append(dict(model.params_))
+        unidentified.append(tuple(model.unidentified_))
         succ[i] = bool(model.success_)
         msgs.append(str(model.message_))
         # a degenerate fit may not evaluate at some G (its value is then left empty, with a warning)
@@ -597,4 +606,5 @@ def dead_groups(
         identified=ident,
         smallest_n=nmins,
         total_problems=np.array([sub.n.size for _, sub in counts.groups()], dtype=np.int64),
+        unidentified=tuple(unidentified),
     )
