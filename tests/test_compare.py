@@ -174,6 +174,10 @@ def test_detects_real_difference_and_result_object():
     assert {"difference", "low", "high", "p_value", "se"} <= set(d["points"][0])
     frame = res.to_frame()
     assert list(frame["k"]) == [1, 10, 50]
+    # every other result's frame names its model(s); this one had only the values 'a' and 'b', so frames of
+    # several comparisons concatenated into rows nobody could attribute
+    assert list(frame.columns[:3]) == ["model_a", "model_b", "k"]
+    assert set(frame["model_a"]) == {"large-70b"} and set(frame["model_b"]) == {"tiny-1b"}
     fig = res.plot()
     assert len(fig.data) == 2
 

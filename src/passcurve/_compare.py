@@ -173,9 +173,11 @@ class CompareResult:
         return out
 
     def to_frame(self) -> Any:
-        """pandas DataFrame, one row per k: the ``points`` columns ``k``, ``a``, ``b``, ``difference``,
+        """pandas DataFrame, one row per k: ``model_a`` and ``model_b`` (the models compared, so that frames of
+        several comparisons concatenate), then the ``points`` columns ``k``, ``a``, ``b``, ``difference``,
         ``low``, ``high``, ``se``, ``p_value``, ``problems``, ``correlation``."""
-        return records_frame(self.to_dict()["points"])
+        return records_frame([{"model_a": self.model_a, "model_b": self.model_b, **pt}
+                              for pt in self.to_dict()["points"]])
 
     def plot(self, *, log_k: bool = True) -> Any:
         """The difference A - B against k with its interval and a zero line.
