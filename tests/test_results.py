@@ -221,3 +221,7 @@ def test_plots_label_their_axes_and_interval_level():
                                  ceiling=0.9, method="zi_beta", confidence_level=0.8)
     assert never.plot().layout.title.text == "m: pass_D@K = 0.99 is not reached (the forecast's ceiling is 0.9; zi_beta)"
     assert bt.plot().layout.xaxis.title.text
+    # power_analysis' problem counts depend on the level and the power, which its figure did not say
+    two = passcurve.simulate(problems=60, n=20, models=passcurve.DEMO_MODELS[:2], rng=1).counts
+    pw = passcurve.power_analysis(0.05, 1, counts=two, a="tiny-1b", b="base-7b", confidence_level=0.9, power=0.85)
+    assert pw.plot().layout.title.text == "90% confidence, 85% power"

@@ -657,6 +657,8 @@ class PowerResult:
         fig.update_layout(
             xaxis_title="samples per problem",
             yaxis_title=f"problems to detect δ={self.delta:g} at k={self.k}",
+            # the level and power the counts are for (they change them several-fold), which the figure left out
+            title=f"{level_label(self.confidence_level)} confidence, {level_label(self.power)} power",
             template="plotly_white",
         )
         fig.update_xaxes(type="log")
