@@ -1408,6 +1408,9 @@ def test_a_runaway_fit_reports_its_parameters_as_not_identified():
     from passcurve.report._adapters import _fit_label
 
     assert "alpha1 = — (not identified)" in _fit_label(f) and "e+" not in _fit_label(f)
+    # the frame (a notebook's table of fit_difficulty) keeps the raw values and says which are not identified
+    fr = fit_difficulty(Counts.from_arrays([20, 20, 20], [1, 2, 3]), model=["beta"]).to_frame()
+    assert fr.loc[0, "unidentified"] == "alpha, beta" and fr.loc[0, "alpha"] > 1e5 and np.isnan(fr.loc[0, "alpha_se"])
     # an identified fit of the same model keeps finite SEs and its covariance (reference: simulation truth within
     # 5 SEs)
     rng = np.random.default_rng(3)

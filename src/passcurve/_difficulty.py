@@ -2916,14 +2916,17 @@ class DifficultyFits:
 
     def to_frame(self) -> Any:
         """pandas DataFrame, one row per (model, difficulty_model): ``loglik``, ``aic``, ``bic``, ``success``,
-        ``impossible_mass``, ``tail_exponent`` and each parameter with its ``<name>_se``."""
+        ``impossible_mass``, ``tail_exponent``, ``unidentified`` (the parameters the data do not identify, comma
+        separated, "" for none: their values below are wherever the optimiser stopped, e.g. alpha = 1.1e+07, and
+        their ``_se`` is NaN) and each parameter with its ``<name>_se``."""
         pd = pandas_module()
 
         rows = []
         for m, per in self.fits.items():
             for name, f in per.items():
                 row = {"model": m, "difficulty_model": name, "loglik": f.loglik_, "aic": f.aic_, "bic": f.bic_,
-                       "success": f.success_, "impossible_mass": f.impossible_mass_, "tail_exponent": f.tail_exponent_}
+                       "success": f.success_, "impossible_mass": f.impossible_mass_, "tail_exponent": f.tail_exponent_,
+                       "unidentified": ", ".join(f.unidentified_)}
                 for k, v in f.params_.items():
                     row[k] = v
                     row[f"{k}_se"] = f.se_.get(k, np.nan)
