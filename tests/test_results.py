@@ -225,3 +225,28 @@ def test_plots_label_their_axes_and_interval_level():
     two = passcurve.simulate(problems=60, n=20, models=passcurve.DEMO_MODELS[:2], rng=1).counts
     pw = passcurve.power_analysis(0.05, 1, counts=two, a="tiny-1b", b="base-7b", confidence_level=0.9, power=0.85)
     assert pw.plot().layout.title.text == "90% confidence, 85% power"
+
+
+def test_to_dict_holds_python_numbers_only():
+    # the difficulty fits' bic was a numpy float64 in to_dict() (np.log(N) * k - 2 loglik), the one numpy scalar among
+    # the results' dicts: json.dumps accepts it (a float subclass), other consumers (msgpack, type checks) do not
+    bench = passcurve.simulate(problems=40, n=50, models=passcurve.DEMO_MODELS[:1], rng=2)
+
+    def leaves(x):
+        if isinstance(x, dict):
+            for v in x.values():
+                yield from leaves(v)
+        elif isinstance(x, list | tuple):
+            for v in x:
+                yield from leaves(v)
+        else:
+            yield x
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        fits = passcurve.fit_difficulty(bench.counts)
+    dicts = [fits.to_dict()] + [f.to_dict() for per in fits.fits.values() for f in per.values()]
+    for d in dicts:
+        bad = {type(v).__name__ for v in leaves(d) if v is not None and type(v) not in (bool, int, float, str)}
+        assert not bad, bad
+        json.dumps(d, allow_nan=False)

@@ -51,7 +51,7 @@ from ._counts import Counts, check_counts_object
 from ._errors import ConvergenceWarning, DegenerateDataWarning, PasscurveError
 from ._estimators import _STIRLING_SERIES
 from ._pairs import distinct_pairs
-from ._results import brief_repr, frame_html, pandas_module
+from ._results import brief_repr, frame_html, json_safe, pandas_module
 from ._validation import (
     as_float_array,
     as_int_array,
@@ -1509,7 +1509,7 @@ class DifficultyModel:
     def _finish(self, pn: np.ndarray, c: np.ndarray, w: np.ndarray, lb: np.ndarray) -> None:
         k = self.n_params_
         self.aic_ = 2 * k - 2 * self.loglik_
-        self.bic_ = k * np.log(max(self.n_problems_, 1)) - 2 * self.loglik_
+        self.bic_ = float(k * np.log(max(self.n_problems_, 1)) - 2 * self.loglik_)
         theta = self._check_fitted()
         self.params_ = self._unpack(theta)
         names = list(self.params_)
@@ -1929,9 +1929,10 @@ class DifficultyModel:
         """JSON-ready: ``difficulty_model`` (the fitted law's name; ``model`` names a benchmark model everywhere),
         ``params``, ``se`` (None where not identified), ``loglik``, ``aic``, ``bic``, ``n_params``, ``problems``,
         ``impossible_mass``, ``tail_exponent``, ``success``, ``message``, ``boundary``, ``unidentified``; the grid
-        mixture adds ``support`` (``p`` and ``weight`` of its atoms)."""
+        mixture adds ``support`` (``p`` and ``weight`` of its atoms). Python numbers only, None for NaN or inf
+        (:func:`passcurve._results.json_safe`, as every result's ``to_dict()``)."""
         self._check_fitted()
-        return {
+        return json_safe({
             "difficulty_model": self.name,
             "params": {k: float(v) for k, v in self.params_.items()},
             "se": {k: (None if not np.isfinite(v) else float(v)) for k, v in self.se_.items()},
@@ -1946,7 +1947,7 @@ class DifficultyModel:
             "message": self.message_,
             "boundary": list(self.boundary_),
             "unidentified": list(self.unidentified_),
-        }
+        })
 
     def _without_se(self, name: str) -> str:
         """Why parameter ``name`` has no standard error, as the tables print it beside the value: " (at its bound)",
@@ -2789,7 +2790,7 @@ class GridMixture(DifficultyModel):
         self.n_samples_ = int(n_a.sum())
         self.n_params_ = int((wts > 1e-6).sum())  # effective support size
         self.aic_ = 2 * self.n_params_ - 2 * self.loglik_
-        self.bic_ = self.n_params_ * np.log(max(self.n_problems_, 1)) - 2 * self.loglik_
+        self.bic_ = float(self.n_params_ * np.log(max(self.n_problems_, 1)) - 2 * self.loglik_)
         self.params_ = {"impossible": float(wts[0]), "support_points": float(self.n_params_)}
         self.se_ = {k: np.nan for k in self.params_}
         if not self.success_:
