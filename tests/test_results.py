@@ -221,6 +221,11 @@ def test_plots_label_their_axes_and_interval_level():
                                  ceiling=0.9, method="zi_beta", confidence_level=0.8)
     assert never.plot().layout.title.text == "m: pass_D@K = 0.99 is not reached (the forecast's ceiling is 0.9; zi_beta)"
     assert bt.plot().layout.xaxis.title.text
+    bk = passcurve.extrapolation_bounds(c, [1000], confidence_level=0.9, rng=0).k_for(0.5, model="tiny-1b")
+    assert bk.plot().layout.yaxis.title.text == "target pass_D@K"  # k_for's; it said pass@K
+    assert bk.plot().layout.title.text.startswith(f"tiny-1b: pass_D@K = 0.5 possible from K = {bk.earliest:.4g}, ")
+    assert bk.plot().layout.title.text.endswith("(every law consistent with the data, 90% band)")
+    assert bk._repr_html_().startswith("<table")
     # power_analysis' problem counts depend on the level and the power, which its figure did not say
     two = passcurve.simulate(problems=60, n=20, models=passcurve.DEMO_MODELS[:2], rng=1).counts
     pw = passcurve.power_analysis(0.05, 1, counts=two, a="tiny-1b", b="base-7b", confidence_level=0.9, power=0.85)

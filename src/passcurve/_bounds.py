@@ -188,8 +188,17 @@ class BoundsKFor:
                                      name=f"{self.model}: any law the data allow",
                                      line={"dash": "solid" if np.isfinite(self.certain) else "dot"}))
         fig.update_xaxes(type="log", title="K")
-        fig.update_yaxes(title="target pass@K")
+        # the y title is k_for's and the title says the band's level (neither plot said it; BoundsResult's does)
+        fig.update_yaxes(title="target pass_D@K")
+        span = ("the data define no band" if not np.isfinite(self.earliest) else
+                f"possible from K = {self.earliest:.4g}, "
+                + (f"certain from K = {self.certain:.4g}" if np.isfinite(self.certain) else "never certain"))
+        fig.update_layout(title=f"{self.model}: pass_D@K = {self.target:g} {span} (every law consistent with the "
+                                f"data, {level_label(self.confidence_level)} band)", template="plotly_white")
         return fig
+
+    def _repr_html_(self) -> str | None:
+        return frame_html(self.to_frame)
 
 
 def _first_k(reaches: Any) -> float:
