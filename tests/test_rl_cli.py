@@ -147,4 +147,4 @@ def test_rl_signal_prints_an_unidentified_fit_parameter_as_a_dash(cli, tmp_path)
     assert r.returncode == 0, r.stderr
     assert "beta fit alpha=— (not identified), beta=— (not identified)" in r.stdout, r.stdout
     fit = json.loads(cli("rl-signal", str(path), "-G", "8", "--json").stdout)["models"][0]["fit"]
-    assert fit["unidentified"] == ["alpha", "beta"] and fit["params"]["alpha"] > 1e5
+    assert fit["params_not_identified"] == ["alpha", "beta"] and fit["params"]["alpha"] > 1e5

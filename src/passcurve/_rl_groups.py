@@ -284,7 +284,7 @@ class DeadGroupsResult:
         Each model's smallest n: the observed search for the G needed runs up to it (none below 2).
     total_problems : ndarray of int, shape (M,)
         Each model's problems, all of which enter ``mean_rate``, ``independent`` and the fit.
-    unidentified : tuple of tuple of str
+    params_not_identified : tuple of tuple of str
         Per model, the fit's parameters the data do not identify (its ``unidentified_``: e.g. a Beta's alpha and
         beta running away together on under-dispersed counts, where ``params_`` holds wherever the optimiser
         stopped, alpha = 1.1e+07); the text output shows them as "—".
@@ -309,7 +309,7 @@ class DeadGroupsResult:
     identified: np.ndarray | None = None
     smallest_n: np.ndarray | None = None
     total_problems: np.ndarray | None = None
-    unidentified: tuple[tuple[str, ...], ...] | None = None
+    params_not_identified: tuple[tuple[str, ...], ...] | None = None
 
     def _not_found(self, i: int) -> dict[str, str]:
         """Why each group size of model ``i`` that is not finite is not there."""
@@ -363,7 +363,8 @@ class DeadGroupsResult:
                         "success": bool(self.success[i]),
                         "message": self.message[i],
                         **({} if self.identified is None else {"identified": bool(self.identified[i])}),
-                        **({} if self.unidentified is None else {"unidentified": list(self.unidentified[i])}),
+                        **({} if self.params_not_identified is None else
+                           {"params_not_identified": list(self.params_not_identified[i])}),
                     },
                     "target_live": self.target_live,
                     "group_size_needed": {k: _json_int(v[i]) for k, v in self.group_size_needed.items()},
@@ -606,5 +607,5 @@ def dead_groups(
         identified=ident,
         smallest_n=nmins,
         total_problems=np.array([sub.n.size for _, sub in counts.groups()], dtype=np.int64),
-        unidentified=tuple(unidentified),
+        params_not_identified=tuple(unidentified),
     )

@@ -75,7 +75,7 @@ def rl_signal_cmd(
     for i, m in enumerate(res.models):
         # a parameter the data do not identify is wherever the optimiser stopped (a Beta's alpha = 1.1e+07 on
         # under-dispersed counts): "—", as `passcurve fit` prints it (--json keeps the value)
-        unid = () if res.unidentified is None else res.unidentified[i]
+        unid = () if res.params_not_identified is None else res.params_not_identified[i]
         pars = ", ".join(f"{k}=— (not identified)" if k in unid else f"{k}={v:.4g}" for k, v in res.params_[i].items())
         unfit = res.identified is not None and not res.identified[i]
         title = (
