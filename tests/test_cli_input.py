@@ -675,3 +675,30 @@ def test_an_inspect_multi_score_scorer_needs_a_key(tmp_path, icli):
     assert res.returncode == 0, res.stderr
     # correct: a in both epochs, b in epoch 1 only: pass@1 = (2/2 + 1/2) / 2 = 3/4
     assert json.loads(res.stdout)["models"][0]["curve"][0]["pass_at_k"] == pytest.approx(0.75)
+
+
+def test_answer_readers_name_python_keywords_and_the_cli_its_options(tmp_path, capfd):
+    # the vote/verifier/retries readers named CLI options in Python ("pass `--gold-col`", "`--base` and `--strict`
+    # name the same column", "force one with `--format`"); the library names its own keywords and the CLI's
+    # as_flags turns them into the running command's options (verifiers' base_col is --base)
+    from passcurve import PasscurveError
+    from passcurve.data import read_answers, read_counts, read_verdicts
+
+    nog = tmp_path / "nog.csv"
+    nog.write_text("problem_id,attempt,answer\np1,0,4\n")
+    ver = tmp_path / "ver.csv"
+    ver.write_text("problem_id,attempt,b,s\np1,0,1,1\n")
+    cases = [
+        (lambda: read_answers(nog), ["vote", str(nog)], ("gold_col", "correct_col"), ("--gold-col", "--correct-col")),
+        (lambda: read_verdicts(ver, base_col="b", strict_col="b"), ["verifiers", str(ver), "--base", "b", "--strict", "b"],
+         ("`base_col` and `strict_col`",), ("`--base` and `--strict`",)),
+        (lambda: read_counts(nog, attempt_col="zz"), ["retries", str(nog), "--attempt-col", "zz"],
+         ("`attempt_col`", "force one with `format`"), ("`--attempt-col`", "force one with `--format`")),
+    ]
+    for call, argv, py_words, cli_words in cases:
+        with pytest.raises(PasscurveError) as err:
+            call()
+        assert all(w in str(err.value) for w in py_words) and "--" not in str(err.value), str(err.value)
+        assert run(argv) == 2
+        said = capfd.readouterr().err
+        assert all(w in said for w in cli_words), said

@@ -219,8 +219,9 @@ def run(argv: list[str] | None = None) -> int:
     return 0
 
 
-LIBRARY_NAMES = {"rng": "seed", "batch": "stop_batch"}
-"""Library argument names whose command-line option has another name (``rng`` is ``--seed``)."""
+LIBRARY_NAMES = {"rng": "seed", "batch": "stop_batch", "base_col": "base", "strict_col": "strict"}
+"""Library argument names whose command-line option has another name (``rng`` is ``--seed``, ``base_col`` of
+:func:`passcurve.data.read_verdicts` is ``verifiers --base``)."""
 
 DATA_ROLES = frozenset({"n", "c"})
 """Names the data layer's messages give to columns (`n`, `c`), never to an option, though `vote --n` exists."""

@@ -223,26 +223,26 @@ def read_answers(
         return _kept(tallies, models)
     src = _open(cast("str | Path", path), format, correct_col)
     correct_col = src.verdict_column(correct_col)
-    prob = _pick(src, "problem", problem_col, ALIASES["problem"], "--problem-col")
-    ans = _pick(src, "answer", answer_col, ALIASES["answer"], "--answer-col", exclude=(prob,))
+    prob = _pick(src, "problem", problem_col, ALIASES["problem"], "problem_col")
+    ans = _pick(src, "answer", answer_col, ALIASES["answer"], "answer_col", exclude=(prob,))
     if correct_col is not None and gold_col is not None:
-        raise PasscurveError("give either a gold-answer column (`--gold-col`) or a verdict column (`--correct-col`), "
+        raise PasscurveError("give either a gold-answer column (`gold_col`) or a verdict column (`correct_col`), "
                              "not both")
-    gold = None if correct_col is not None else _pick(src, "gold", gold_col, GOLD_ALIASES, "--gold-col",
+    gold = None if correct_col is not None else _pick(src, "gold", gold_col, GOLD_ALIASES, "gold_col",
                                                       required=False, exclude=(prob, ans))
     if gold is None:
-        verdict = _pick(src, "correct", correct_col, ALIASES["correct"], "--correct-col", required=False,
+        verdict = _pick(src, "correct", correct_col, ALIASES["correct"], "correct_col", required=False,
                         exclude=(prob, ans))
         if verdict is None:
             raise PasscurveError(
-                f"{src.name}: no gold column (looked for {', '.join(GOLD_ALIASES)}; pass `--gold-col`) and no "
-                f"verdict column (looked for {', '.join(ALIASES['correct'])}; pass `--correct-col`); "
+                f"{src.name}: no gold column (looked for {', '.join(GOLD_ALIASES)}; pass `gold_col`) and no "
+                f"verdict column (looked for {', '.join(ALIASES['correct'])}; pass `correct_col`); "
                 f"columns found: {', '.join(src.columns)}"
             )
         return _kept(_tallies_from_verdicts(src, prob, ans, verdict, model_col, attempt_col, models), models)
-    model = _pick(src, "model", model_col, ALIASES["model"], "--model-col", required=False, exclude=(prob, ans, gold))
+    model = _pick(src, "model", model_col, ALIASES["model"], "model_col", required=False, exclude=(prob, ans, gold))
     check_forced(src, model)
-    att = _pick(src, "attempt", attempt_col, ALIASES["attempt"], "--attempt-col", required=False,
+    att = _pick(src, "attempt", attempt_col, ALIASES["attempt"], "attempt_col", required=False,
                 exclude=(prob, ans, gold, model))
     _as_written(src, (ans, gold))
     types = src.types
@@ -474,13 +474,13 @@ def _tallies_from_verdicts(
 
     from .._errors import MergedAnswersWarning
 
-    model = _pick(src, "model", model_col, ALIASES["model"], "--model-col", required=False, exclude=(prob, ans, verdict))
+    model = _pick(src, "model", model_col, ALIASES["model"], "model_col", required=False, exclude=(prob, ans, verdict))
     check_forced(src, model)
-    att = _pick(src, "attempt", attempt_col, ALIASES["attempt"], "--attempt-col", required=False,
+    att = _pick(src, "attempt", attempt_col, ALIASES["attempt"], "attempt_col", required=False,
                 exclude=(prob, ans, verdict, model))
     _as_written(src, (ans,))
-    ok = _bool_expr(src, verdict, "--correct-col")
-    _check_bool(src, verdict, ok, "--correct-col")
+    ok = _bool_expr(src, verdict, "correct_col")
+    _check_bool(src, verdict, ok, "correct_col")
     order = json_unwrapped(att, src.types[att]) if att else "row_number() OVER ()"
     base = (
         f"WITH s AS (SELECT {_model_expr(src, model)} AS model, {_id_expr(src, prob)} AS problem, "
@@ -616,19 +616,19 @@ def read_verdicts(
             attempt_col=attempt_col, format=format), models_of=lambda g: g["model"], problems_of=lambda g: g["problem"],
             combine=(lambda parts: pool_columns(parts, sums)) if pool else concat_columns, pool=pool), models)
     src = _open(cast("str | Path", path), format)
-    prob = _pick(src, "problem", problem_col, ALIASES["problem"], "--problem-col")
-    base = _pick(src, "base verdict", base_col, (), "--base")
-    strict = _pick(src, "strict verdict", strict_col, (), "--strict")
+    prob = _pick(src, "problem", problem_col, ALIASES["problem"], "problem_col")
+    base = _pick(src, "base verdict", base_col, (), "base_col")
+    strict = _pick(src, "strict verdict", strict_col, (), "strict_col")
     if base == strict:
-        raise PasscurveError("`--base` and `--strict` name the same column")
-    model = _pick(src, "model", model_col, ALIASES["model"], "--model-col", required=False,
+        raise PasscurveError("`base_col` and `strict_col` name the same column")
+    model = _pick(src, "model", model_col, ALIASES["model"], "model_col", required=False,
                   exclude=(prob, base, strict))
     check_forced(src, model)
-    att = _pick(src, "attempt", attempt_col, ALIASES["attempt"], "--attempt-col", required=False,
+    att = _pick(src, "attempt", attempt_col, ALIASES["attempt"], "attempt_col", required=False,
                 exclude=(prob, base, strict, model))
-    eb, es = _bool_expr(src, base, "--base"), _bool_expr(src, strict, "--strict")
-    _check_bool(src, base, eb, "--base")
-    _check_bool(src, strict, es, "--strict")
+    eb, es = _bool_expr(src, base, "base_col"), _bool_expr(src, strict, "strict_col")
+    _check_bool(src, base, eb, "base_col")
+    _check_bool(src, strict, es, "strict_col")
     if _run(src, f"SELECT count(*) AS m FROM src WHERE {quote(prob)} IS NULL")["m"][0]:
         raise PasscurveError(f"{src.name}: problem-id column {prob!r} has a missing value")
     # one row per sample: a repeated attempt (a log concatenated twice, a retried job) counted twice in n and c
@@ -706,7 +706,7 @@ def read_attempts(
     col = s.columns.get("attempt")
     if col is None:
         raise PasscurveError(
-            f"{s.source}: no attempt column (looked for {', '.join(ALIASES['attempt'])}; pass `--attempt-col`)"
+            f"{s.source}: no attempt column (looked for {', '.join(ALIASES['attempt'])}; pass `attempt_col`)"
         )
     t = s.raw.types[s.raw.columns.index(col)]
     if _family(str(t)) != "number":

@@ -725,7 +725,7 @@ def build_samples(
     except PasscurveError as exc:
         tried = src.notes.get("formats_tried")
         if tried:
-            raise type(exc)(f"{exc} (formats tried: {', '.join(tried)}; force one with `--format`)") from None
+            raise type(exc)(f"{exc} (formats tried: {', '.join(tried)}; force one with `format`)") from None
         raise
     _harness.check_forced(src, cmap.get("model"))
     # identifiers as text (1.1 and 1.10 stay two problems); a counts file's n and c too, so that their spelling is

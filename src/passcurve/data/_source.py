@@ -214,7 +214,7 @@ def open_file(path: str | Path, format: str | None = None, correct_col: str | No
             if fmt is None:
                 raise InputFormatError(
                     f"{p.name}: unknown format (extension {ext or '(none)'!r}; tried csv, jsonl, json, parquet, "
-                    f"inspect by content); pass `--format` (one of {', '.join(FORMATS)})"
+                    f"inspect by content); pass `format` (one of {', '.join(FORMATS)})"
                 )
         forced = False
     else:
