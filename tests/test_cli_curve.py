@@ -267,3 +267,19 @@ def test_curve_metric_and_tau_give_g_pass_and_mg_pass_columns(tmp_path):
                       (["--metric", "mg_pass_at_k", "--ci", "analytic"], "`--metric` names none of them")]:
         bad = run_cli("curve", str(path), *args)
         assert bad.returncode == 2 and msg in bad.stderr and bad.stderr.count("\n") == 1, (args, bad.stderr)
+
+
+def test_curve_marks_intervals_that_are_the_wilson_bound(tmp_path, capfd):
+    # three of 30 problems ever solved: every mean rests on fewer than 10 problems; the table's interval cells carry
+    # '*' and a line under the table says what it means (only the warning did), the JSON says few_problems
+
+    from passcurve.cli._app import run
+
+    p = tmp_path / "few.csv"
+    p.write_text("problem_id,n,c\n" + "".join(f"p{i},20,{c}\n" for i, c in enumerate([0] * 27 + [5, 9, 20])))
+    assert run(["curve", str(p), "--k", "1,10", "--ci", "analytic"]) == 0
+    out = capfd.readouterr().out
+    assert "]*" in out and "*: the mean rests on fewer than 10 problems there" in out
+    assert run(["curve", str(p), "--k", "1,10", "--ci", "analytic", "--json"]) == 0
+    pts = json.loads(capfd.readouterr().out)["models"][0]["curve"]
+    assert [pt.get("few_problems") for pt in pts] == [True, True]

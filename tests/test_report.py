@@ -1095,3 +1095,21 @@ def test_hidden_difficulty_table_shows_the_pairs_own_mean_when_problems_have_one
     assert "μ, problems with n ≥ 2" in sec and "m: 1 of 3 problems left out" in sec
     table = sec[: sec.index("</table>")]
     assert "40.0%" in table and "60.0%" in table and "36.0%" in table
+
+
+def test_wilson_bound_cells_are_marked_in_the_model_table():
+    # a model whose means rest on fewer than 10 problems: its interval cells carry '*' and the caption says why
+    # (the warning alone said so, away from the table)
+    cnt = Counts.from_arrays(np.full(60, 20), np.r_[np.zeros(57, int), 5, 9, 20], model=np.repeat(["few"], 60))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        page = build_report(cnt, parts={"intervals"}, **FAST).html
+    table = page[page.index('id="models"'):]
+    assert "the mean rests on fewer than 10 problems: the Wilson bound" in table
+    assert "*: the mean rests on fewer than 10 problems" in table
+
+
+def test_no_wilson_mark_where_the_means_rest_on_many_problems():
+    cnt = Counts.from_arrays(np.full(300, 20), np.r_[np.zeros(200, int), np.full(100, 10)])
+    page = build_report(cnt, parts={"intervals"}, **FAST).html
+    assert "fewer than 10 problems" not in page[page.index('id="models"'):page.index('id="models"') + 20000]

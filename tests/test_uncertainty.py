@@ -706,3 +706,20 @@ def test_intervals_over_distinct_rows_equal_one_pass_in_chunks_of_k(method, monk
         # another draw of the same law: the ends agree within bootstrap noise (300 replicates)
         np.testing.assert_allclose(by_problem.intervals["pass_at_k"][side], whole.intervals["pass_at_k"][side],
                                    atol=0.02)
+
+
+def test_cells_whose_interval_is_the_wilson_bound_are_marked():
+    # 30 problems at n = 20, three ever solved (c = 5, 9, 20): every mean rests on fewer than 10 problems, so every
+    # interval is the Wilson bound on the number of problems; the warning said so, the result's cells did not.
+    # 300 problems of which 100 solved: none is marked
+    few = Counts.from_arrays(np.full(30, 20), np.r_[np.zeros(27, int), 5, 9, 20])
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DegenerateDataWarning)
+        res = curve_intervals(few, [1, 10, 20], metric=["pass_at_k", "pass_pow_k"])
+    assert res.few_problems["pass_at_k"].tolist() == [[True, True, True]]
+    pts = res.to_dict()["models"][0]["curve"]
+    assert all(p["few_problems"] and p["pass_pow_k_few_problems"] for p in pts)
+    many = Counts.from_arrays(np.full(300, 20), np.r_[np.zeros(200, int), np.full(100, 10)])
+    res = curve_intervals(many, [1, 10], metric="pass_at_k")
+    assert not res.few_problems["pass_at_k"].any()
+    assert not any("few_problems" in p for p in res.to_dict()["models"][0]["curve"])

@@ -66,6 +66,10 @@ class CurveResult:
     intervals : dict of str to (low, high)
         Optional confidence intervals per metric, each an (M, K) array.
     confidence_level : float or None
+    few_problems : dict of str to ndarray of bool, shape (M, K)
+        Per metric with intervals, True where the mean rests on fewer than 10 problems (nearly every other
+        problem scores 0 there, or 1): the interval there is the distribution-free Wilson bound on the number
+        of problems, not the method's own (:func:`passcurve.curve_intervals`; its warning names the k).
     warnings : tuple of str
         Every warning raised while computing, verbatim.
     design : str or None
@@ -89,6 +93,7 @@ class CurveResult:
     warnings: tuple[str, ...] = ()
     design: str | None = None
     tau: float | None = None
+    few_problems: dict[str, np.ndarray] = field(default_factory=dict)
 
     def last_index(self, metric: str = "pass_at_k") -> np.ndarray:
         """Per model, the index into ``k`` of its last estimated value: where its own range ends
@@ -112,7 +117,8 @@ class CurveResult:
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready: ``{"models": [{"model", "problems", ..., "curve": [{"k", metric...,
-        "low"/"high"}]}]}``."""
+        "low"/"high"}]}]}``; a point whose interval is the Wilson bound (``few_problems``) has
+        ``"few_problems": true`` (``"<metric>_few_problems"`` for the other metrics)."""
         out = []
         for i, m in enumerate(self.models):
             pts = []
@@ -126,6 +132,8 @@ class CurveResult:
                             pt["low"], pt["high"] = _json_float(lo[i, j]), _json_float(hi[i, j])
                         else:
                             pt[f"{name}_low"], pt[f"{name}_high"] = _json_float(lo[i, j]), _json_float(hi[i, j])
+                        if name in self.few_problems and self.few_problems[name][i, j]:
+                            pt["few_problems" if name == "pass_at_k" else f"{name}_few_problems"] = True
                 pt["problems"] = int(self.problems[i, j])
                 if self.dropped[i, j]:
                     pt["dropped"] = int(self.dropped[i, j])

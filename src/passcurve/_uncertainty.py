@@ -760,6 +760,7 @@ def curve_intervals(
     highs: dict[str, list[np.ndarray]] = {m: [] for m in metrics}
     warns: list[str] = []
     rare_at: dict[str, list[tuple[str, np.ndarray]]] = {m: [] for m in metrics}
+    few: dict[str, list[np.ndarray]] = {m: [] for m in metrics}
     names = counts.models
     _, code = np.unique(counts.model.astype(str), return_inverse=True)
     first = {str(counts.model[i]): int(code[i]) for i in np.unique(code.ravel(), return_index=True)[1]}
@@ -799,6 +800,7 @@ def curve_intervals(
             if not kk.size:  # "nan": the model reaches none of these k
                 for out in (vals, lows, highs):
                     out[m].append(np.full(ks.size, np.nan))
+                few[m].append(np.zeros(ks.size, dtype=bool))
                 continue
             pieces: list[tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]] = []
             state = gen.bit_generator.state
@@ -823,6 +825,7 @@ def curve_intervals(
             rare = np.concatenate([p[3] for p in pieces])
             if rare.any():
                 rare_at[m].append((name, kk[rare]))
+            few[m].append(np.concatenate([rare, np.zeros(ks.size - rare.size, dtype=bool)]))
             vals[m].append(est)
             lows[m].append(lo)
             highs[m].append(hi)
@@ -843,4 +846,5 @@ def curve_intervals(
         warnings=tuple(warns),
         design=None if design is None else design.label(),
         tau=tau_v,
+        few_problems={m: np.vstack(few[m]) for m in metrics},
     )

@@ -152,6 +152,7 @@ def add_intervals(
     return dataclasses.replace(
         res,
         intervals=ci.intervals,
+        few_problems=ci.few_problems,
         confidence_level=ci.confidence_level,
         interval_method=ci.interval_method,
         warnings=tuple(dict.fromkeys(res.warnings + ci.warnings)),

@@ -77,10 +77,14 @@ def render_curve_table(res) -> None:  # type: ignore[no-untyped-def]
                 row.append(fmt_cell(arr[i, j]))
                 if name in res.intervals:
                     lo, hi = res.intervals[name]
-                    row.append(f"[{fmt_cell(lo[i, j])}, {fmt_cell(hi[i, j])}]")
+                    mark = "*" if name in res.few_problems and res.few_problems[name][i, j] else ""
+                    row.append(f"[{fmt_cell(lo[i, j])}, {fmt_cell(hi[i, j])}]{mark}")
             row.append(str(int(res.problems[i, j])))
             t.add_row(*row)
         out.print(t)
+        if any(v[i].any() for v in res.few_problems.values()):
+            out.print("  *: the mean rests on fewer than 10 problems there; the interval is the distribution-free "
+                      "Wilson bound on the number of problems", markup=False)
         beyond = res.k[res.problems[i] == 0]
         if beyond.size:
             out.print(f"  '-' from k = {int(beyond[0])}: beyond the samples of {m} (n from {s['n_min']} to {s['n_max']}); "

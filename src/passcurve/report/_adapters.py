@@ -43,6 +43,7 @@ def intervals(cur: Any, counts: Any, confidence_level: float, rng: Any, k_gt_n: 
         intervals={m: ci.intervals[m] for m in metrics if m in ci.intervals},
         confidence_level=ci.confidence_level,
         interval_method=ci.interval_method,
+        few_problems={m: ci.few_problems[m] for m in metrics if m in ci.few_problems},
     )
 
 

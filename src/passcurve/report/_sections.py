@@ -595,7 +595,10 @@ def _with_interval(curve: Any, metric: str, i: int, j: int, fmt: Any = None) -> 
     if metric in curve.intervals:
         lo, hi = curve.intervals[metric]
         if np.isfinite(lo[i, j]) or np.isfinite(hi[i, j]):  # no "[-, -]" where the interval is undefined
-            return Raw(f'{esc(fmt(v))}<br><span class="ci">[{esc(fmt(lo[i, j]))}, {esc(fmt(hi[i, j]))}]</span>')
+            few = metric in curve.few_problems and curve.few_problems[metric][i, j]
+            mark = ('<span title="the mean rests on fewer than 10 problems: the Wilson bound on the number of '
+                    'problems">*</span>') if few else ""
+            return Raw(f'{esc(fmt(v))}<br><span class="ci">[{esc(fmt(lo[i, j]))}, {esc(fmt(hi[i, j]))}]{mark}</span>')
     return Raw(esc(fmt(v)))
 
 
@@ -628,7 +631,12 @@ def comparison_section(table_curve: Any, counts: Any, comparisons: Sequence[Any]
         body += ('<h3>pass^k: all k attempts right</h3><div class="wide">'
                  + _table(["model", *[f"pass^{k}" for k in pow_k]], pow_rows) + "</div>")
     if table_curve.intervals:
-        body += f'<p class="caption">Brackets: {_level(table_curve)} intervals ({esc(table_curve.interval_method)}).</p>'
+        few = any(table_curve.few_problems[m][:, [ks.index(k) for k in ks_shown]].any()
+                  for m, ks_shown in (("pass_at_k", pass_k), ("pass_pow_k", pow_k)) if m in table_curve.few_problems)
+        body += (f'<p class="caption">Brackets: {_level(table_curve)} intervals ({esc(table_curve.interval_method)}).'
+                 + (" *: the mean rests on fewer than 10 problems (nearly every other problem scores 0 there, or 1); "
+                    "the interval is the distribution-free Wilson bound on the number of problems." if few else "")
+                 + "</p>")
     if ranks is not None:
         lvl = level_label(ranks.confidence_level)
         body += f"<h3>Ranks with {lvl} simultaneous intervals</h3>"
