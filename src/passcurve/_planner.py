@@ -50,7 +50,7 @@ from __future__ import annotations
 import dataclasses
 import heapq
 import warnings
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -891,7 +891,7 @@ class PlanResult:
     p_hat: np.ndarray
     additional: np.ndarray
     summary: list[dict[str, Any]]
-    warnings: list[str] = field(default_factory=list)
+    warnings: tuple[str, ...] = ()
 
     @property
     def models(self) -> list[str]:
@@ -1674,5 +1674,5 @@ def plan(
         p_hat=np.concatenate(rows_p),
         additional=np.concatenate(rows_add),
         summary=summary,
-        warnings=warns,
+        warnings=tuple(warns),
     )
