@@ -309,34 +309,23 @@ def _boot_means(
     """
     if distinct is not None:
         child = np.random.default_rng(np.random.SeedSequence([int(rng.integers(2**63)), *distinct.tag]))
-        return _distinct_boot_means(S[distinct.first], w[distinct.first], distinct.u, n_resamples, child)
-    mask = np.isfinite(S)
-    S0 = np.where(mask, S, 0.0)
-    wm = w[:, None] * mask
-    num_mat = wm * S0
-    chunk = max(1, _CHUNK_ELEMS // max(n_groups, 1))
-    out = np.empty((n_resamples, S.shape[1]))
-    for start in range(0, n_resamples, chunk):
-        b = min(chunk, n_resamples - start)
-        M = _multinomial_counts(rng, b, n_groups)[:, groups]  # per-problem multiplicity
-        with np.errstate(invalid="ignore", divide="ignore"):
-            out[start : start + b] = (M @ num_mat) / (M @ wm)
-    return out
+        total, u = int(distinct.u.sum()), distinct.u
+        return _replicate_means(S[distinct.first], w[distinct.first], n_resamples, u.size,
+                                lambda b: child.multinomial(total, u / total, size=b).astype(np.float64))
+    return _replicate_means(S, w, n_resamples, n_groups, lambda b: _multinomial_counts(rng, b, n_groups)[:, groups])
 
 
-def _distinct_boot_means(S: np.ndarray, w: np.ndarray, u: np.ndarray, n_resamples: int,
-                         rng: np.random.Generator) -> np.ndarray:
-    """Replicate means (B, K) of a resample of ``u.sum()`` problems drawn over distinct rows ``S`` (weights ``w``)
-    held by ``u`` problems each: :func:`_boot_means` with ``distinct``, in O(B x distinct rows)."""
+def _replicate_means(S: np.ndarray, w: np.ndarray, n_resamples: int, width: int, draw: Any) -> np.ndarray:
+    """Replicate means (B, K) of the rows of ``S`` (weights ``w``, NaN scores left out) under the multiplicities
+    ``draw(b)`` returns, (b, rows) for b replicates at a time; ``width`` (the resampled units) sets the chunk."""
     mask = np.isfinite(S)
     wm = w[:, None] * mask
     num_mat = wm * np.where(mask, S, 0.0)
-    total = int(u.sum())
-    chunk = max(1, _CHUNK_ELEMS // max(u.size, 1))
+    chunk = max(1, _CHUNK_ELEMS // max(width, 1))
     out = np.empty((n_resamples, S.shape[1]))
     for start in range(0, n_resamples, chunk):
         b = min(chunk, n_resamples - start)
-        M = rng.multinomial(total, u / total, size=b).astype(np.float64)
+        M = draw(b)
         with np.errstate(invalid="ignore", divide="ignore"):
             out[start : start + b] = (M @ num_mat) / (M @ wm)
     return out
