@@ -32,3 +32,13 @@ def test_other_warnings_pass_through_and_one_model_is_left_alone():
     stated = [("StoppingTimeWarning", "f.csv: n looks like a stopping time")]
     per_model = [("StoppingTimeWarning", "model 'A': n looks like a stopping time (3 problems)")]
     assert fold_warnings(per_model + stated, stated) == tuple(stated)
+
+
+def test_a_name_with_quotes_is_quoted_once_when_folded():
+    # a model named q"uote's (repr: 'q"uote\'s'): the folded warning re-quoted the already quoted name with
+    # repr(), doubling its backslash ('q"uote\\\'s'), while the pair and unfolded warnings said 'q"uote\'s'
+    name = "q\"uote's & <b>"
+    items = [("DegenerateDataWarning", f"model {m!r}: " + AUTO.format(n=2)) for m in (name, "B")]
+    (cat, text), = fold_warnings(items)
+    assert text == f"models {name!r}, 'B': " + AUTO.format(n=2)
+    assert "\\\\" not in text

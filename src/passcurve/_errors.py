@@ -123,7 +123,9 @@ def fold_warnings(items: Sequence[tuple[str, str]],
         if m is not None:
             if cat in stated and (cat, msg) not in given:
                 continue
-            who, rest = repr(m.group(1)), m.group(2)
+            # the name as the message quoted it (its repr, already escaped): repr() again doubled every backslash
+            # (the report read 'q"uote\\\'s' for a model named q"uote's)
+            who, rest = f"'{m.group(1)}'", m.group(2)
         elif pair is not None:
             who, rest = f"'{pair.group(1)}' vs '{pair.group(2)}'", pair.group(3)
         else:
