@@ -343,9 +343,25 @@ def test_report_charts_keep_their_width_on_a_phone(browser, report_file):
                               ".sort((a, b) => a[0] - b[0])")
         assert len(boxes) == 2 and boxes[0][2] == pytest.approx(boxes[1][2], abs=1)
         assert boxes[0][1] < boxes[1][0], boxes
+        # every label of every chart lies inside its figure: the pass^k chart's "k (attempts that must all succeed,
+        # log scale)" ran 15 px past the right edge at 390 px (cut off mid-word), and with four models or more its
+        # 48-character y title ran 18 px above the figure
+        assert _text_outside_figures(page) == []
         assert pg.errors == [] and pg.others() == []
     finally:
         pg.close()
+
+
+def _text_outside_figures(page) -> list[str]:
+    """Text of any chart (axis titles, ticks, subplot titles) drawn past its figure's edges, where it is cut off. The
+    legend is left out: a long one scrolls inside its own box (plotly's scroll bar), its hidden rows lie beyond."""
+    return page.evaluate("""() => [...document.querySelectorAll('.js-plotly-plot')].flatMap(g => {
+        const b = g.getBoundingClientRect();
+        return [...g.querySelectorAll('text')].filter(t => t.textContent.trim() && !t.closest('.legend'))
+            .map(t => [t, t.getBoundingClientRect()])
+            .filter(([, r]) => r.width && (r.left < b.left - 1 || r.right > b.right + 1 || r.top < b.top - 1
+                                           || r.bottom > b.bottom + 1))
+            .map(([t]) => g.id + ': ' + t.textContent); })""")
 
 
 def test_report_long_table_shows_a_page_at_a_time(browser, tmp_path):
@@ -406,6 +422,7 @@ def test_report_of_many_models_on_a_phone_keeps_its_plots_and_axis_titles(browse
                    " g._fullLayout.height]; })")
         charts = page.evaluate(measure)
         assert len(charts) >= 4
+        assert _text_outside_figures(page) == []
         for fig, orientation, plot_h, gap, _ in charts:
             assert orientation == "h" and plot_h >= 240 and gap >= 0, (fig, plot_h, gap)
         page.set_viewport_size({"width": 1280, "height": 900})  # wide again: the legend goes back, at the height built

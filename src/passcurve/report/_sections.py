@@ -447,8 +447,9 @@ def passpow_section(curve: Any, in_table: bool = True) -> Section:
         ok = v >= POW_FLOOR
         fig.add_trace(go.Scatter(x=ks[ok], y=v[ok], mode=line_mode(v[ok]), name=_label(m), legendgroup=m,
                                  line={"color": col, "width": 2.5}, hovertemplate="%{y:.4g}"))
-    _layout(fig, xtitle="k (attempts that must all succeed)", ytitle="pass^k (unbiased, mean over problems)",
-            logy=True)
+    # short titles: at 390 px "k (attempts that must all succeed, log scale)" ran 15 px past the figure's right edge
+    # and "pass^k (unbiased, mean over problems, log scale)" above its top (the caption says what pass^k is)
+    _layout(fig, xtitle="k (all k must succeed)", ytitle="pass^k (unbiased mean)", logy=True)
     cap = ("pass^k = C(c, k)/C(n, k): the chance that k independent attempts all succeed (reliability, τ-bench). "
            f"Log scale, drawn down to {POW_FLOOR:g}."
            + (" Its intervals are in the pass^k table under Model comparison (on a log axis their lower ends, often 0, "
