@@ -1030,7 +1030,9 @@ def test_loop_numbers_title_counts_its_columns_and_brackets_are_named_only_where
     loop = {s.id: s for s in rep.sections}["loop"]
     heads = re.findall(r"<th[ >]", loop.body.split("</thead>")[0])
     assert len(heads) - 1 == 3 and loop.title == "Three numbers for a self-improving loop"
-    assert '<span class="ci">[' in loop.body and "brackets: 95% intervals" in loop.body
+    # the level and the method (analytic, counting problems), as the pass@k chart's caption says them
+    assert '<span class="ci">[' in loop.body
+    assert "brackets: 95% intervals (analytic), counting problems, not samples" in loop.body
     one = build_report(Counts.from_arrays([10], [4], model="m"), **FAST)
     body = {s.id: s for s in one.sections}["loop"].body
     assert '<span class="ci">[' not in body and "brackets" not in body
@@ -1113,3 +1115,12 @@ def test_no_wilson_mark_where_the_means_rest_on_many_problems():
     cnt = Counts.from_arrays(np.full(300, 20), np.r_[np.zeros(200, int), np.full(100, 10)])
     page = build_report(cnt, parts={"intervals"}, **FAST).html
     assert "fewer than 10 problems" not in page[page.index('id="models"'):page.index('id="models"') + 20000]
+
+
+def test_model_comparison_brackets_are_captioned_under_each_table(rep):
+    # the caption "Brackets: 95% intervals (analytic)." sat below the pass^k table only, so the pass@k table above
+    # it showed intervals with no level or method under it
+    body = {s.id: s for s in rep.sections}["models"].body
+    cap = '<p class="caption">Brackets: 95% intervals (analytic).'  # then the Wilson-bound note where a cell has '*'
+    first, rest = body.split("<h3>pass^k: all k attempts right</h3>", 1)
+    assert first.split("</table></div>")[-1].startswith(cap) and rest.split("</table></div>", 1)[1].startswith(cap)

@@ -627,17 +627,22 @@ def comparison_section(table_curve: Any, counts: Any, comparisons: Sequence[Any]
         row += [_with_interval(table_curve, "pass_at_k", i, ks.index(k)) for k in pass_k]
         rows.append(row)
         pow_rows.append([m, *[_with_interval(table_curve, "pass_pow_k", i, ks.index(k)) for k in pow_k]])
-    body = '<div class="wide">' + _table(headers, rows) + "</div>"
+    # under each table that has brackets: said once below the pass^k table, it read as that table's alone and the
+    # pass@k table above it had no caption; with the Wilson-bound mark explained where that table has one
+    def cap(metric: str, shown: Sequence[int]) -> str:
+        if not table_curve.intervals:
+            return ""
+        few = metric in table_curve.few_problems and bool(
+            table_curve.few_problems[metric][:, [ks.index(k) for k in shown]].any())
+        return (f'<p class="caption">Brackets: {_level(table_curve)} intervals ({esc(table_curve.interval_method)}).'
+                + (" *: the mean rests on fewer than 10 problems (nearly every other problem scores 0 there, or 1); "
+                   "the interval is the distribution-free Wilson bound on the number of problems." if few else "")
+                + "</p>")
+
+    body = '<div class="wide">' + _table(headers, rows) + "</div>" + cap("pass_at_k", pass_k)
     if pow_k:  # a table of its own: beside the pass@k columns it ran 1,317 px wide, behind a scroll bar at 1,400 px
         body += ('<h3>pass^k: all k attempts right</h3><div class="wide">'
-                 + _table(["model", *[f"pass^{k}" for k in pow_k]], pow_rows) + "</div>")
-    if table_curve.intervals:
-        few = any(table_curve.few_problems[m][:, [ks.index(k) for k in ks_shown]].any()
-                  for m, ks_shown in (("pass_at_k", pass_k), ("pass_pow_k", pow_k)) if m in table_curve.few_problems)
-        body += (f'<p class="caption">Brackets: {_level(table_curve)} intervals ({esc(table_curve.interval_method)}).'
-                 + (" *: the mean rests on fewer than 10 problems (nearly every other problem scores 0 there, or 1); "
-                    "the interval is the distribution-free Wilson bound on the number of problems." if few else "")
-                 + "</p>")
+                 + _table(["model", *[f"pass^{k}" for k in pow_k]], pow_rows) + "</div>" + cap("pass_pow_k", pow_k))
     if ranks is not None:
         lvl = level_label(ranks.confidence_level)
         body += f"<h3>Ranks with {lvl} simultaneous intervals</h3>"
@@ -863,7 +868,9 @@ def loop_numbers_section(curve: Any, pow_k: int | None, retries: dict[str, Any] 
     # only where a bracket is drawn: one problem's intervals are undefined and the cells show none (user review:
     # the one-problem report said "brackets: 95% intervals" with no brackets on the page)
     if has_ci and '<span class="ci">[' in body:
-        expl.append(f"brackets: {_level(curve)} intervals")
+        # the level and the method, as the pass@k chart's caption says them (it said the level alone)
+        expl.append(f"brackets: {_level(curve)} intervals ({esc(curve.interval_method or 'interval')}), counting "
+                    "problems, not samples")
     body += '<ul class="caption">' + "".join(f"<li>{e}</li>" for e in expl) + "</ul>"
     if flags:  # the warnings themselves are in the banner at the top and under flags: named here, not repeated
         named = ", ".join(f"<strong>{esc(f)}</strong>" for f in dict.fromkeys(flags))
