@@ -1124,3 +1124,24 @@ def test_model_comparison_brackets_are_captioned_under_each_table(rep):
     cap = '<p class="caption">Brackets: 95% intervals (analytic).'  # then the Wilson-bound note where a cell has '*'
     first, rest = body.split("<h3>pass^k: all k attempts right</h3>", 1)
     assert first.split("</table></div>")[-1].startswith(cap) and rest.split("</table></div>", 1)[1].startswith(cap)
+
+
+    assert first.endswith("</table></div>" + cap) and rest.split("</table></div>", 1)[1].startswith(cap)
+
+
+def test_never_solved_bar_is_as_wide_as_the_others_with_one_bar_per_value():
+    # user review (3 problems, n = 4): the grey "0" bar was 0.03 wide beside bars of 0.9/4 = 0.225 (a 3 px sliver at
+    # 1,400 px, lost in the axis line at 390 px). With one bar per value of c/n it now sits at c/n = 0, as wide as
+    # the others. Reference (hand count): c = 0, 2, 4 of 4: a third never solved, a third each at 0.5 and 1
+    rep = build_report(Counts.from_arrays([4, 4, 4], [0, 2, 4], model="A"), **FAST)
+    (fig,) = _figure_json({s.id: s for s in rep.sections}["histogram"].body)
+    bars = {t["name"]: t for t in fig["data"] if t["type"] == "bar"}
+    zero, observed = bars["never solved"], bars["A observed"]
+    assert zero["x"] == [0.0] and zero["y"] == [pytest.approx(1 / 3)]
+
+    def arr(v):  # plotly writes numpy arrays as {"dtype", "bdata"}
+        return list(np.frombuffer(__import__("base64").b64decode(v["bdata"]), dtype=v["dtype"])) if isinstance(v, dict) else v
+
+    assert arr(zero["width"]) == pytest.approx([0.225]) and set(np.round(arr(observed["width"]), 12)) == {0.225}
+    assert arr(observed["x"]) == pytest.approx([0.25, 0.5, 0.75, 1.0])
+    assert arr(observed["y"]) == pytest.approx([0, 1 / 3, 0, 1 / 3])

@@ -498,7 +498,12 @@ def histogram_section(counts: Any, fitted: dict[str, Any] | None = None, note: s
         edges[0] = min(0.5 / int(counts.n.max()), 0.025)
     fig = make_subplots(rows=rows, cols=cols, subplot_titles=[_label(m) for m in models], horizontal_spacing=0.07,
                         vertical_spacing=min(0.12, 0.5 / max(rows, 1)))
-    zero_x = float(edges[0]) / 2 if logx else -0.04  # where the "never solved" bar sits
+    # where the "never solved" bar sits, and how wide: with one bar per value of c/n (n <= 20) at 0 as wide as the
+    # others (it was 0.03 wide beside bars of 0.9/n: at n = 4 a 3 px sliver beside 60 px bars, lost in the axis
+    # line on a phone); else left of the first bin
+    per_value = not logx and int(counts.n.max()) <= 20
+    zero_x = float(edges[0]) / 2 if logx else 0.0 if per_value else -0.04
+    zero_w = zero_x * 0.8 if logx else 0.9 / int(counts.n.max()) if per_value else 0.03
     for i, m in enumerate(models):
         r, cc = i // cols + 1, i % cols + 1
         sel = counts.model == m
@@ -521,7 +526,7 @@ def histogram_section(counts: Any, fitted: dict[str, Any] | None = None, note: s
                       row=r, col=cc)
         # never solved apart in both modes
         zero = float(np.mean(p == 0))
-        fig.add_trace(go.Bar(x=[zero_x], y=[zero], width=[zero_x * 0.8 if logx else 0.03], marker_color="#8c959f",
+        fig.add_trace(go.Bar(x=[zero_x], y=[zero], width=[zero_w], marker_color="#8c959f",
                              name="never solved", showlegend=False,
                              hovertemplate="never solved (c = 0): %{y:.1%}<extra></extra>"),
                       row=r, col=cc)
