@@ -159,7 +159,21 @@ def test_explorer_sliders_match_python(browser, explorer_file):
         assert want["capped"]
         _check_readouts(page, 0.10, 0.45)
         assert "capped" in page.locator("#sd-out").inner_text()
-        assert "at most 30%" in page.locator("#explain").inner_text()
+        assert "at most 30.0%" in page.locator("#explain").inner_text()
+        # the cap said once, to one decimal, in the label, the note and the explanation: at 99% the label said
+        # "capped at 10%" beside "showing the largest possible, 9.9%" (closed form: sqrt(0.99 * 0.01 / 1.001) = 9.945%)
+        _set_slider(page, "mean", 99)
+        _set_slider(page, "sd", 50)
+        assert page.locator("#sd-out").inner_text() == "50% (capped at 9.9%)"
+        assert "largest possible, 9.9%" in page.locator("#sd-note").inner_text()
+        assert "at most 9.9%" in page.locator("#explain").inner_text()
+        # the "average 99%" label of the top chart stays inside it (it ran off the right edge, cut to "ave")
+        for mean in (1, 50, 99):
+            _set_slider(page, "mean", mean)
+            inside = page.evaluate("""() => { const t = document.getElementById('density-average').getBoundingClientRect(),
+                s = document.getElementById('density-average').ownerSVGElement.getBoundingClientRect();
+                return t.left >= s.left && t.right <= s.right; }""")
+            assert inside, mean
         for key in READOUT_DIGITS:
             assert "NaN" not in page.locator(f"#r-{key}").inner_text()
         page.screenshot(path=str(ARTIFACTS / "explorer-capped.png"), full_page=True)

@@ -155,7 +155,10 @@
     });
     el("line", { x1: L, x2: L + w, y1: Y0, y2: Y0, "class": "axis" }, svg);
     el("line", { x1: X(p.mu), x2: X(p.mu), y1: T, y2: Y0, stroke: "#c2410c", "stroke-dasharray": "4 4" }, svg);
-    text(svg, X(p.mu) + 5, T + 12, "average " + pct(p.mu, 0), "start");
+    // right of the line, or left of it past the middle: at 99% the label ran off the chart's right edge ("ave")
+    var right = p.mu <= 0.5;
+    text(svg, X(p.mu) + (right ? 5 : -5), T + 12, "average " + pct(p.mu, 0), right ? "start" : "end").setAttribute(
+      "id", "density-average");
   }
 
   function drawCurve(svg, p) {
@@ -201,7 +204,7 @@
           "pass@8 is " + pct(r.pass8, 1) + ", not " + pct(r.pass8_independent, 1) + ". Hard questions stay hard.";
     }
     if (p.capped) {
-      s += " (With an average of " + pct(mu, 0) + ", questions can differ by at most " + pct(p.sdEff, 0) +
+      s += " (With an average of " + pct(mu, 0) + ", questions can differ by at most " + pct(p.sdEff, 1) +
            ": each question is then always right or always wrong; the slider's " + pct(sdSlider, 0) +
            " is capped there.)";
     }
@@ -213,7 +216,7 @@
     var sd = Number(document.getElementById("sd").value) / 100;
     var r = readouts(mu, sd), p = r.params;
     document.getElementById("mean-out").textContent = pct(mu, 0);
-    document.getElementById("sd-out").textContent = pct(sd, 0) + (p.capped ? " (capped at " + pct(p.sdEff, 0) + ")" : "");
+    document.getElementById("sd-out").textContent = pct(sd, 0) + (p.capped ? " (capped at " + pct(p.sdEff, 1) + ")" : "");
     document.getElementById("sd-note").textContent = p.capped
       ? "Too much spread for this average: showing the largest possible, " + pct(p.sdEff, 1) + "." : "";
     document.getElementById("beta-params").textContent = p.coin
