@@ -361,6 +361,10 @@ def test_report_charts_keep_their_width_on_a_phone(browser, report_file):
         # log scale)" ran 15 px past the right edge at 390 px (cut off mid-word), and with four models or more its
         # 48-character y title ran 18 px above the figure
         assert _text_outside_figures(page) == []
+        # the power-law/forecast table scrolls sideways rather than squeeze its long cells into 90 px columns
+        widths = page.evaluate("() => [...document.querySelectorAll('#failure .fits tbody tr:first-child td')]"
+                               ".slice(1).map(td => td.getBoundingClientRect().width)")
+        assert len(widths) == 3 and min(widths) >= 200, widths
         assert pg.errors == [] and pg.others() == []
     finally:
         pg.close()
