@@ -1022,7 +1022,11 @@ def test_failure_caption_states_the_interval_level(bench):
     # user review: "Dotted with band: ... and its interval" gave no level; it follows confidence_level
     rep = build_report(bench.counts, confidence_level=0.8, **FAST)
     body = {s.id: s for s in rep.sections}["failure"].body
-    assert "forecast beyond the largest observed k and its 80% interval." in body
+    # and what kind of interval, with where its method is said: the forecast column reads "(80% prediction
+    # interval; auto: least_squares 0.45, ...)"
+    assert ("forecast beyond the largest observed k and its 80% prediction interval (method and weights in the "
+            "table's forecast column).") in body
+    assert re.search(r"\(80% prediction interval; auto: [a-z_]+ [0-9.]+", body)
 
 
 def test_loop_numbers_title_counts_its_columns_and_brackets_are_named_only_where_drawn(rep):

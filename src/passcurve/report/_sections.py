@@ -371,7 +371,10 @@ def failure_section(curve: Any, fits: dict[str, Any] | None = None, note: str | 
         body += ('<p class="caption">Solid: observed.'
                  + (" Dashed: least-squares power law −log pass@k = a·k<sup>−b</sup> (Schaeffer et al. 2025)."
                     if "power_law" in drawn else "")
-                 + (f" Dotted with band: forecast beyond the largest observed k and its {_level(curve)} interval."
+                 # the band is the forecast's prediction interval, whose method the table's forecast column names
+                 # (the caption said "its 95% interval", the table "95% prediction interval; auto: ...")
+                 + (f" Dotted with band: forecast beyond the largest observed k and its {_level(curve)} prediction "
+                    "interval (method and weights in the table's forecast column)."
                     if "forecast" in drawn else "") + "</p>")
     if fits:
         if any("Any difficulty law" in v.get("labels", {}).get("forecast", "") for v in fits.values()):
