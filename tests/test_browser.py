@@ -447,6 +447,11 @@ def test_report_of_many_models_on_a_phone_keeps_its_plots_and_axis_titles(browse
         page.wait_for_timeout(500)
         for fig, orientation, _, _, height in page.evaluate(measure):
             assert orientation == "v" and height == (420 if fig == "fig-hidden" else 460), (fig, height)
+        # and as wide as the page again: restoring the height had pinned each figure at its phone width (plotly
+        # fills in the other dimension), so every chart stayed 346 px wide in a 1,136 px column
+        widths = page.evaluate("() => [...document.querySelectorAll('.js-plotly-plot')].map(g => "
+                               "[g.id, g._fullLayout.width, g.clientWidth])")
+        assert all(abs(w - cw) <= 1 and cw > 1000 for _, w, cw in widths), widths
         assert pg.errors == [] and pg.others() == []
     finally:
         pg.close()

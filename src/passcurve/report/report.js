@@ -133,6 +133,10 @@
       window.Plotly.relayout(gd, { "legend.orientation": "v", "legend.x": null, "legend.xanchor": null,
                                    "legend.yref": null, "legend.y": null, "legend.yanchor": null,
                                    height: Number(gd.getAttribute("data-height")) });
+      // a relayout of the height pins the width at the current, narrow one (plotly fills the other dimension in),
+      // and plotly never resizes a figure with both set: after a visit to a phone's width every chart stayed 346 px
+      // wide on a 1,400 px window. Unpin it; the resize plotly has pending then fits it to the page again
+      window.Plotly.relayout(gd, { width: null });
       gd.parentElement.style.height = gd.getAttribute("data-box-height") || "";
     }
   }
