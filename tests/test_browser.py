@@ -449,6 +449,15 @@ def test_report_of_many_models_on_a_phone_keeps_its_plots_and_axis_titles(browse
             assert orientation == "v" and height == (420 if fig == "fig-hidden" else 460), (fig, height)
         # and as wide as the page again: restoring the height had pinned each figure at its phone width (plotly
         # fills in the other dimension), so every chart stayed 346 px wide in a 1,136 px column
+        # (plotly's resize of 25-model figures takes a second or so: wait for it, up to 10 s)
+        fits = ("() => [...document.querySelectorAll('.js-plotly-plot')].every(g => g.clientWidth > 1000 && "
+                "Math.abs(g._fullLayout.width - g.clientWidth) <= 1)")
+        from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+        try:
+            page.wait_for_function(fits, timeout=10_000)
+        except PlaywrightTimeout:  # the assertion below says which figures stayed narrow
+            pass
         widths = page.evaluate("() => [...document.querySelectorAll('.js-plotly-plot')].map(g => "
                                "[g.id, g._fullLayout.width, g.clientWidth])")
         assert all(abs(w - cw) <= 1 and cw > 1000 for _, w, cw in widths), widths
