@@ -159,9 +159,17 @@ CASES: dict[str, Case] = {
         ),
         r"cannot read x.parquet as parquet: .*(magic|corrupt|end of file)",
     ),
+    # the broken line by its own number (DuckDB 2.0.1 says "line 3" of this 2-line file, one past it) and text
     "broken_jsonl_last_line": (
         _jsonl([{"problem_id": "p", "correct": True}], tail='{"problem_id": "q", "corr'),
-        r"cannot read x.jsonl as jsonl: Malformed JSON",
+        r"cannot read x.jsonl as jsonl: line 2 is not valid JSON \(Unterminated string starting at\): the file "
+        r"ends inside this line \(cut short while it was written\?\); remove it: '\{\"problem_id\": \"q\", \"corr'$",
+    ),
+    "broken_jsonl_middle_line": (
+        _text("x.jsonl", '{"problem_id": "p", "correct": 1}\n{"problem_id": "p", "correct": tru}\n'
+                         '{"problem_id": "q", "correct": 0}\n'),
+        r"cannot read x.jsonl as jsonl: line 2 is not valid JSON \(Expecting value\): "
+        r"'\{\"problem_id\": \"p\", \"correct\": tru\}'$",
     ),
     "truncated_csv_last_row": (
         _text("t.csv", "problem_id,n,c\na,10,2\nb,10"),

@@ -158,3 +158,36 @@ def test_blank_ids_are_whitespace_as_python_sees_it():
     values = singles + [ch + "x" for ch in singles] + [ch + " " for ch in singles]
     got = duckdb.execute(f"SELECT {is_blank('x')} FROM unnest(?) t(x)", [values]).fetchall()
     assert [b for (b,) in got] == [not v.strip() for v in values]
+
+
+def test_broken_jsonl_line_is_named_by_its_own_number(tmp_path):
+    # A run killed while writing leaves its last line cut short. DuckDB 2.0.1 numbers the error one line past the
+    # broken one ("line 2002" of a 2,001-line file), in a .jsonl.gz and an lm-eval log too; the message names
+    # the line that breaks (hand count: 2,000 whole lines, then the cut one) and shows it.
+    import gzip
+    import json
+
+    whole = "".join(json.dumps({"problem_id": f"p{i % 10}", "attempt": i // 10, "correct": i % 2}) + "\n"
+                    for i in range(2000))
+    cut = '{"problem_id": "p3", "atte'
+    plain = tmp_path / "run.jsonl"
+    plain.write_text(whole + cut)
+    packed = tmp_path / "run2.jsonl.gz"
+    packed.write_bytes(gzip.compress((whole + cut).encode()))
+    lm = tmp_path / "samples_gsm8k_2024-07-01T10-00-00.jsonl"
+    rec = {"doc_id": 0, "doc": {}, "target": "3", "arguments": {}, "resps": [["3"]], "filtered_resps": ["3"],
+           "filter": "none", "metrics": ["exact_match"], "exact_match": 1.0}
+    lm.write_text(json.dumps(rec) + "\n" + json.dumps(rec | {"doc_id": 1}) + "\n" + json.dumps(rec)[:40])
+    for path, line in ((plain, 2001), (packed, 2001), (lm, 3)):
+        with pytest.raises(PasscurveError) as info:
+            read_counts(path)
+        msg = str(info.value)
+        assert msg.startswith(f"cannot read {path.name} as jsonl: line {line} is not valid JSON ("), msg
+        assert "the file ends inside this line" in msg and "Malformed" not in msg, msg
+    # a broken line that is not the last: its number, without the cut-short note
+    mid = tmp_path / "mid.jsonl"
+    lines = whole.splitlines(keepends=True)
+    mid.write_text("".join(lines[:1499]) + lines[1499][:-3] + "\n" + "".join(lines[1500:]))
+    with pytest.raises(PasscurveError, match=r"^cannot read mid.jsonl as jsonl: line 1500 is not valid JSON "
+                                             r"\(Expecting value\): '\{"):
+        read_counts(mid)

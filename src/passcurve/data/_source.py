@@ -109,7 +109,49 @@ def duck_error(exc: BaseException, name: str, reader: str) -> PasscurveError:
         "Parser Error: ",
     ):
         msg = msg.replace(prefix, "")
+    if reader in _LINE_READERS and (bad := _MALFORMED_JSON.search(msg)):
+        msg = _malformed_line(Path(bad["file"]), int(bad["line"])) or msg
     return InputFormatError(f"cannot read {name} as {reader}: {msg}")
+
+
+# readers of newline-delimited JSON, where a line is a record (not the .json readers: a JSON document's lines are not)
+_LINE_READERS = ("jsonl", "lm_eval", "humaneval")
+_MALFORMED_JSON = re.compile(r'Malformed JSON in file "(?P<file>.+)", at byte \d+ in line (?P<line>\d+)')
+
+
+def _malformed_line(p: Path, line: int) -> str | None:
+    """The line of the JSONL file ``p`` that is not valid JSON, near DuckDB's ``line``, said with its text.
+
+    DuckDB's line number is one past the broken line (DuckDB 2.0.1: a bad line 51 is "line 52", a file cut short
+    inside its last line, 101, is "line 102" of a 101-line file), so the lines just before it are parsed again
+    here (on the error path only; the lines before them are only counted). None when no line there fails to
+    parse (the message then stays DuckDB's), or when the file cannot be opened here (zstd)."""
+    import gzip
+    import json
+
+    suffix = _suffix(p)[1]
+    if suffix not in ("", ".gz"):
+        return None
+    first = max(1, line - 2)
+    try:
+        with (gzip.open(p, "rb") if suffix == ".gz" else open(p, "rb")) as fh:
+            for i, raw in enumerate(fh, start=1):
+                if i > line:
+                    break
+                if i < first or not raw.strip():
+                    continue
+                try:
+                    json.loads(raw)
+                except ValueError as exc:
+                    why = exc.msg if isinstance(exc, json.JSONDecodeError) else type(exc).__name__
+                    cut = "" if raw.endswith(b"\n") or fh.read(1) else (
+                        ": the file ends inside this line (cut short while it was written?); remove it")
+                    text = raw.decode("utf-8", "replace").rstrip("\r\n")
+                    shown = text if len(text) <= 80 else text[:77] + "..."
+                    return f"line {i} is not valid JSON ({why}){cut}: {shown!r}"
+    except (OSError, EOFError, gzip.BadGzipFile):
+        return None
+    return None
 
 
 def no_rows_error(name: str) -> PasscurveError:
