@@ -594,6 +594,8 @@ def test_pool_reads_runs_of_one_model_as_one(tmp_path, icli):
     one = icli("curve", str(tmp_path / "all.jsonl"), "--k", "1,2", "--json")
     assert pooled.returncode == 0 and pooled.stdout == one.stdout
     assert "applies only to several files" in icli("curve", runs[0], "--pool").stderr
+    unmatched = icli("curve", str(tmp_path / "*" / "run*.jsonl"), "--pool")  # the shell passes it as written
+    assert unmatched.returncode == 2 and unmatched.stderr.startswith("passcurve: error: no such file: "), unmatched.stderr
     assert "No such option: --pool" in icli("retries", *runs, "--pool").stderr  # attempt orders are per run
     assert "leave out `--pool` or `--retries`" in icli("report", *runs, "--pool", "--retries", "-o",
                                                       str(tmp_path / "r.html")).stderr

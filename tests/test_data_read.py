@@ -507,6 +507,15 @@ def test_pooled_runs_add_n_and_c_per_problem(tmp_path):
     # pool on one file has no effect: refused, as are other arguments with no effect
     with pytest.raises(passcurve.PasscurveError, match="`pool` applies only to several files"):
         read_counts(files[0], pool=True)
+    # a missing file is said first: a shell pattern that matched no file reaches the reader as written, and it
+    # had read "`pool` applies only to several files ... one was given"
+    pattern = str(files[0].parent / "*" / "samples_*.jsonl")
+    for one in (pattern, [pattern]):
+        with pytest.raises(passcurve.PasscurveError, match=r"^no such file: '.*samples_\*\.jsonl' \(a file pattern "
+                                                           r"that matched no file, passed on as written\?\)$"):
+            read_counts(one, pool=True)
+    with pytest.raises(passcurve.PasscurveError, match=r"^no such file: '[^*]*nope\.jsonl'$"):
+        read_counts(files[0].parent / "nope.jsonl", pool=True)
     with pytest.raises(passcurve.PasscurveError, match="`pool` must be True or False"):
         read_counts(files, pool="yes")
 

@@ -171,6 +171,9 @@ def check_pool(pool: Any, path: Any) -> bool:
     if not isinstance(pool, bool | np.bool_):
         raise PasscurveError(f"`pool` must be True or False (got {show_value(pool)})")
     if pool and (is_one_path(path) or (isinstance(path, Sequence) and len(path) == 1)):
+        one = path if is_one_path(path) else path[0]
+        if is_one_path(one):  # a missing file first: a shell pattern that matched nothing is passed as written
+            check_path(one)
         raise PasscurveError("`pool` applies only to several files (runs over the same problems); one was given")
     return bool(pool)
 

@@ -205,13 +205,17 @@ def _sniff(path: Path) -> str | None:
     return None
 
 
+_GLOB = re.compile(r"[*?]|\[.*\]")  # a shell or glob pattern's wildcards
+
+
 def check_path(path: str | Path) -> Path:
     try:
         p = Path(path)
     except TypeError:
         raise PasscurveError(f"`path` must be a file path (got {type(path).__name__})") from None
     if not p.exists():
-        raise PasscurveError(f"no such file: {str(p)!r}")
+        pattern = " (a file pattern that matched no file, passed on as written?)" if _GLOB.search(str(p)) else ""
+        raise PasscurveError(f"no such file: {str(p)!r}{pattern}")
     if p.is_dir():
         raise PasscurveError(
             f"{str(p)!r} is a directory, not a file; give a CSV, JSONL, Parquet or harness log file"
