@@ -704,3 +704,13 @@ def test_answer_readers_name_python_keywords_and_the_cli_its_options(tmp_path, c
         assert run(argv) == 2
         said = capfd.readouterr().err
         assert all(w in said for w in cli_words), said
+
+
+def test_unknown_model_shows_a_name_with_spaces_at_its_ends(tmp_path, icli):
+    # the name as written in the file (' gpt-4 '), quoted, where the listing had read "models present: gpt-4 , llama"
+    p = tmp_path / "m.csv"
+    p.write_text("model,problem_id,correct\n gpt-4 ,p1,1\n gpt-4 ,p2,0\nllama,p1,1\nllama,p2,1\n")
+    out = icli("compare", str(p), "--a", "gpt-4", "--b", "llama")
+    assert out.returncode == 2
+    assert out.stderr == ("passcurve: error: unknown model 'gpt-4' (did you mean ' gpt-4 '?); "
+                          "models present: ' gpt-4 ', llama\n")

@@ -74,3 +74,17 @@ def test_arrays_are_read_only():
     # the caller's own arrays stay writable (Counts keeps read-only views, not the caller's flags)
     own_n[0] = 4
     assert own_n.flags.writeable and not direct.n.flags.writeable
+
+
+def test_unknown_model_lists_names_as_they_read_back():
+    # a CSV's model column ' gpt-4 ' (spaces kept: ids are text as written) was listed as "models present: gpt-4 ,
+    # llama", so the name looked like the one asked for; a name with a comma read as two names
+    c = Counts.from_arrays(n=[2, 2, 2], c=[1, 1, 0], problem=["p", "p", "p"], model=[" gpt-4 ", "llama, 8B", "B"])
+    with pytest.raises(PasscurveError) as info:
+        c.select_models(["gpt-4"])
+    assert str(info.value) == ("unknown model 'gpt-4' (did you mean ' gpt-4 '?); "
+                               "models present: ' gpt-4 ', 'llama, 8B', B")
+    with pytest.raises(PasscurveError, match=r"^unknown model 'b' \(did you mean 'B'\?\); models present: "):
+        c.select("b")
+    with pytest.raises(PasscurveError, match=r"^unknown model 'z'; models present: ' gpt-4 ', 'llama, 8B', B$"):
+        c.select("z")

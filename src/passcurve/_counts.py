@@ -15,7 +15,7 @@ import numpy as np
 
 from ._errors import PasscurveError
 from ._results import pandas_module
-from ._validation import as_id_array, as_int_array, check_counts, check_weights, show_value
+from ._validation import as_id_array, as_int_array, check_counts, check_weights, show_value, unknown_model
 
 __all__ = ["Counts"]
 
@@ -37,7 +37,7 @@ def models_mask(model: np.ndarray, models: Sequence[str] | str) -> np.ndarray:
     present = [str(labels[i]) for i in np.sort(first)]
     unknown = [m for m in names if m not in set(present)]
     if unknown:
-        raise PasscurveError(f"unknown model {unknown[0]!r}; models present: {', '.join(present)}")
+        raise PasscurveError(unknown_model(unknown[0], present))
     return np.isin(labels, names)
 
 
@@ -242,7 +242,7 @@ class Counts:
         """
         mask = self.model == model if isinstance(model, str) else np.zeros(len(self), dtype=bool)
         if not mask.any():
-            raise PasscurveError(f"unknown model {show_value(model)}; models present: {', '.join(self.models)}")
+            raise PasscurveError(unknown_model(model, self.models))
         return self.take(mask)
 
     def select_models(self, models: Sequence[str]) -> Counts:

@@ -315,6 +315,20 @@ def show_value(x: Any) -> str:
         return type(x).__name__
 
 
+def names_listed(names: Sequence[str]) -> str:
+    """Model names for a message, comma-separated: a name is shown quoted when it would not read back as written
+    (spaces at its ends, a comma, empty), so ' gpt-4 ' is not shown as gpt-4 and 'llama, 8B' not as two names."""
+    return ", ".join(n if n and n == n.strip() and "," not in n else repr(n) for n in map(str, names))
+
+
+def unknown_model(model: Any, names: Sequence[str]) -> str:
+    """The message for an unknown model name: the names present (:func:`names_listed`), and the one it matches but
+    for spaces at the ends or case, if there is exactly one."""
+    near = [n for n in map(str, names) if isinstance(model, str) and n.strip().casefold() == model.strip().casefold()]
+    hint = f" (did you mean {near[0]!r}?)" if len(near) == 1 else ""
+    return f"unknown model {show_value(model)}{hint}; models present: {names_listed(names)}"
+
+
 def _listed(choices: Sequence[str], quoted: bool) -> str:
     if not quoted:
         return ", ".join(map(str, choices))
@@ -389,7 +403,7 @@ def pick_model(models: Sequence[str], model: str | None) -> int:
             f"`model` is required: the result holds {len(models)} models ({', '.join(models)}); pass model=NAME"
         )
     if model is not None and not (isinstance(model, str) and model in models):
-        raise PasscurveError(f"unknown model {show_value(model)}; models present: {', '.join(models)}")
+        raise PasscurveError(unknown_model(model, models))
     return 0 if model is None else list(models).index(model)
 
 
