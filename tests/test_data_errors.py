@@ -191,3 +191,15 @@ def test_broken_jsonl_line_is_named_by_its_own_number(tmp_path):
     with pytest.raises(PasscurveError, match=r"^cannot read mid.jsonl as jsonl: line 1500 is not valid JSON "
                                              r"\(Expecting value\): '\{"):
         read_counts(mid)
+
+
+def test_concatenated_runs_are_told_how_to_pool(tmp_path):
+    # two runs of one model written one after another: attempts 0..2 twice per problem (hand count: each twice)
+    p = tmp_path / "both.jsonl"
+    p.write_text("".join(f'{{"problem_id": "p{q}", "attempt": {a}, "correct": 1}}\n'
+                         for _run in range(2) for q in range(3) for a in range(3)))
+    with pytest.raises(PasscurveError, match=r"^both.jsonl: duplicate \(problem, attempt\) rows: problem 'p0' attempt "
+                                             r"\d appears 2 times; each attempt must appear once \(several runs written "
+                                             r"one after another, their attempts restarting\? give each run as its own "
+                                             r"file and pool them with `pool`\)$"):
+        read_counts(p)

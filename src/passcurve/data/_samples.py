@@ -156,7 +156,8 @@ def duplicate_attempt_error(source: str, problem: Any, model: Any | None, attemp
     who = f"problem {problem!r}" + ("" if model is None else f" (model {model!r})")
     return PasscurveError(
         f"{source}: duplicate (problem, attempt) rows: {who} attempt {attempt} appears {k} times; "
-        "each attempt must appear once"
+        "each attempt must appear once (several runs written one after another, their attempts restarting? give "
+        "each run as its own file and pool them with `pool`)"
     )
 
 
