@@ -201,6 +201,36 @@ def test_inspect_eval_zip(tmp_path, with_summaries):
     assert got.meta["reader"] == "inspect"
 
 
+def test_inspect_run_that_did_not_finish_is_said(tmp_path):
+    # a cancelled run (Ctrl-C) or a killed one (only the journal's start in the .eval) holds the samples done before
+    # it stopped: the problems it never reached dropped out of the mean without a word. The same counts, and a
+    # DroppedProblemsWarning naming the file and its status; a finished log warns nothing.
+    import warnings
+
+    from passcurve import DroppedProblemsWarning
+
+    want = {("openai/gpt-4o-mini", "1", 3, 2), ("openai/gpt-4o-mini", "two", 3, 1)}
+    log = json.loads((H / "inspect_log.json").read_text())
+    cancelled = tmp_path / "cancelled.json"
+    cancelled.write_text(json.dumps(log | {"status": "cancelled"}))
+    samples = log.pop("samples")
+    killed = tmp_path / "killed.eval"
+    with zipfile.ZipFile(killed, "w") as zf:
+        zf.writestr("_journal/start.json", json.dumps({"version": 2, "eval": log["eval"], "plan": log.get("plan")}))
+        for s in samples:
+            zf.writestr(f"samples/{s['id']}_epoch_{s['epoch']}.json", json.dumps(s))
+    for path, status in ((cancelled, "cancelled"), (killed, "started")):
+        with pytest.warns(DroppedProblemsWarning, match=rf"^{path.name}: the inspect run did not finish \(status "
+                                                        rf"'{status}', not 'success'\): .*\(`inspect eval-retry "
+                                                        rf"{path.name}`"):
+            got = read_counts(path)
+        assert as_set(got) == want
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", DroppedProblemsWarning)
+        assert as_set(read_counts(H / "inspect_log.json")) == want
+        assert as_set(read_counts(_eval_zip(tmp_path, True))) == want
+
+
 def test_inspect_partial_credit_needs_threshold(tmp_path):
     log = json.loads((H / "inspect_log.json").read_text())
     log["samples"][0]["scores"]["match"]["value"] = "P"

@@ -31,13 +31,14 @@ from __future__ import annotations
 
 import json
 import tempfile
+import warnings
 import zipfile
 import zlib
 from pathlib import Path
 
 import duckdb
 
-from .._errors import InputFormatError
+from .._errors import DroppedProblemsWarning, InputFormatError
 from ._columns import number_text
 from ._source import Source, _generic, _sql_str, duck_error
 
@@ -676,12 +677,32 @@ def _check_verdicts(con: duckdb.DuckDBPyConnection, p: Path, name: str, value: s
     )
 
 
+def _warn_unfinished(p: Path, status: str | None, src: Source) -> Source:
+    """Warn when an inspect log is of a run that did not finish (status "started" or "cancelled"; "error" too,
+    when no sample carries the error): it holds the samples done before the run stopped, so problems it never
+    reached are left out of every mean, silently. ``src`` is returned as is."""
+    if status is not None and status != "success":
+        warnings.warn(
+            f"{p.name}: the inspect run did not finish (status {status!r}, not 'success'): the log holds only the "
+            "samples done before it stopped, so problems it did not reach are left out and others may have fewer "
+            f"epochs; resume or re-run it (`inspect eval-retry {p.name}`) and read the new log",
+            DroppedProblemsWarning,
+            stacklevel=2,
+        )
+    return src
+
+
 def _inspect_json(con: duckdb.DuckDBPyConnection, p: Path, stem: str, correct_col: str | None = None) -> Source:
     _require_json_path(con, p, "$.samples", "inspect_ai",
                        'a .eval zip, or a .json eval log: an object with "eval" and a "samples" array')
     f = _sql_str(str(p))
     samples = _elements(f, "$.samples", "content->>'$.eval.model' AS m")
-    return _inspect_source(con, p, stem, samples, "coalesce(S.m, " + _sql_str(stem) + ")", correct_col)
+    src = _inspect_source(con, p, stem, samples, "coalesce(S.m, " + _sql_str(stem) + ")", correct_col)
+    try:
+        status = con.sql(f"SELECT content->>'$.status' FROM read_text({f})").fetchall()[0][0]
+    except duckdb.Error:
+        status = None
+    return _warn_unfinished(p, status, src)
 
 
 def _inspect_eval(con: duckdb.DuckDBPyConnection, p: Path, stem: str, correct_col: str | None = None) -> Source:
@@ -698,6 +719,9 @@ def _inspect_eval(con: duckdb.DuckDBPyConnection, p: Path, stem: str, correct_co
     try:
         head = json.loads(zf.read("header.json" if "header.json" in names else "_journal/start.json"))
         model = str(head.get("eval", {}).get("model") or stem)
+        # the header is written when the run ends; a log with only the journal's start is of a run still going, or
+        # killed
+        status = head.get("status") if "header.json" in names else "started"
     except (KeyError, ValueError, zipfile.BadZipFile, zlib.error, EOFError) as exc:
         zf.close()
         raise InputFormatError(f"cannot read {p.name} as inspect .eval: bad header ({exc})") from None
@@ -715,7 +739,7 @@ def _inspect_eval(con: duckdb.DuckDBPyConnection, p: Path, stem: str, correct_co
             tmp.cleanup()
     # the samples are materialised (_inspect_source), so the extracted files can go right away
     try:
-        return _inspect_source(con, p, stem, samples, _sql_str(model), correct_col)
+        return _warn_unfinished(p, status, _inspect_source(con, p, stem, samples, _sql_str(model), correct_col))
     finally:
         tmp.cleanup()
 
