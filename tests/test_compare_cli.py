@@ -221,3 +221,32 @@ def test_hidden_difficulty_prints_four_decimals_as_the_other_tables(tmp_path, ca
     # k = 8: pass@8 = 1 exactly, 1 - (1 - 0.9)^8 = 1 - 1e-8, pass^8 = C(9,8)/C(10,8) = 0.2, 0.9^8 = 0.43046721
     assert rows["8"][2:] == ["1.0000", "1.0000", "0.2000", "0.4305"]
     assert rows["8"][2:] == [fmt_cell(v) for v in (1.0, 1 - 1e-8, 0.2, 0.9**8)]
+
+
+def test_ids_that_are_one_number_written_two_ways_are_named(tmp_path, icli):
+    # a pandas float id column (0.0, 1.0, ...) beside a JSONL log's integers (0, 1, ...): ids are text, so no problem
+    # is shared; the unpaired warning (compare) and the error (rank) said only "0 shared"
+
+    import duckdb
+
+    floats = tmp_path / "floats.parquet"
+    duckdb.sql(f"COPY (SELECT (i // 3)::DOUBLE AS problem_id, i % 3 AS attempt, i % 2 = 0 AS correct "
+               f"FROM range(36) t(i)) TO '{floats}' (FORMAT parquet)")
+    ints = tmp_path / "ints.jsonl"
+    ints.write_text("".join(json.dumps({"problem_id": i // 3, "attempt": i % 3, "correct": i % 5 == 0}) + "\n"
+                            for i in range(36)))
+    note = ("12 of the ids not shared are one number written two ways, e.g. '0.0' and '0' (ids are text: write them "
+            "one way in both files, e.g. as integers, to pair them)")
+    out = icli("compare", str(floats), str(ints), "--a", "floats", "--b", "ints", "--json")
+    assert out.returncode == 0
+    assert json.loads(out.stdout)["warnings"][0].endswith("(12 and 12, 0 shared): the comparison is unpaired and much "
+                                                          "less precise; compare on the shared problems for a paired "
+                                                          "test; " + note)
+    out = icli("rank", str(floats), str(ints))
+    assert out.returncode == 2 and out.stderr == ("passcurve: error: the models share 0 problem(s); ranking needs at "
+                                                  "least 2 shared problems; " + note + "\n")
+    # ids that differ otherwise get no note
+    other = tmp_path / "other.jsonl"
+    other.write_text(ints.read_text().replace('"problem_id": ', '"problem_id": 100'))
+    out = icli("rank", str(floats), str(other))
+    assert out.stderr == "passcurve: error: the models share 0 problem(s); ranking needs at least 2 shared problems\n"

@@ -22,6 +22,7 @@ with :math:`\omega^2` the between-problem variance of the true difference and
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -432,7 +433,7 @@ def compare(
         msg = (
             f"models {a!r} and {b!r} were run on different problems ({pa.size} and {pb.size}, {shared.size} shared): "
             "the comparison is unpaired and much less precise; compare on the shared problems for a paired test"
-        )
+        ) + _number_spellings(pa, pb, shared)
         record_warning(warns, msg, UnpairedComparisonWarning)
         ga, Ga = (None, pa.size) if cla is None else _group_index(cla, pa.size)
         gb, Gb = (None, pb.size) if clb is None else _group_index(clb, pb.size)
@@ -487,6 +488,29 @@ def compare(
         problems_b=problems_b,
         tau=tau_v,
     )
+
+
+_DECIMAL = re.compile(r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?")
+
+
+def _number_spellings(pa: np.ndarray, pb: np.ndarray, shared: np.ndarray) -> str:
+    """A note for the unpaired-comparison warning when ids of A and B that are not shared are the same numbers
+    written two ways ('0.0' and '0': a float id column beside an integer one); "" otherwise. Problem ids are text
+    (docs/data.md), so they stay two problems; the note says why they did not pair."""
+    def numbers(ids: np.ndarray) -> dict[float, str]:
+        out: dict[float, str] = {}
+        for t in np.setdiff1d(ids, shared):
+            if _DECIMAL.fullmatch(str(t)):
+                out.setdefault(float(t), str(t))
+        return out
+
+    na, nb = numbers(pa), numbers(pb)
+    both = [v for v in na if v in nb]
+    if not both:
+        return ""
+    a, b = na[both[0]], nb[both[0]]
+    return (f"; {len(both)} of the ids not shared are one number written two ways, e.g. {a!r} and {b!r} (ids are text: "
+            "write them one way in both files, e.g. as integers, to pair them)")
 
 
 def _group_sums(D: np.ndarray, groups: np.ndarray, n_groups: int) -> np.ndarray:

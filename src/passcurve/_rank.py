@@ -26,7 +26,7 @@ from typing import Any
 import numpy as np
 
 from ._adaptive import check_design
-from ._compare import _check_k_estimable, _f, _metric_tau_iv, _one_weight_per_problem
+from ._compare import _check_k_estimable, _f, _metric_tau_iv, _number_spellings, _one_weight_per_problem
 from ._counts import Counts, check_counts_object
 from ._errors import DegenerateDataWarning, PasscurveError, UnpairedComparisonWarning, record_warning
 from ._results import brief_repr, frame_html, level_label, metric_name, records_frame
@@ -298,7 +298,8 @@ def rank_models(
     warns: list[str] = []
     dropped = int(sum(p.size for p in ids) - M * shared.size)
     if shared.size < 2:
-        raise PasscurveError(f"the models share {shared.size} problem(s); ranking needs at least 2 shared problems")
+        note = next((s for other in ids[1:] if (s := _number_spellings(ids[0], other, shared))), "")
+        raise PasscurveError(f"the models share {shared.size} problem(s); ranking needs at least 2 shared problems{note}")
     if dropped:
         msg = (f"ranked on the {shared.size} problems every model has; {dropped} problem rows of models that have "
                "more were left out")
