@@ -203,3 +203,26 @@ def test_concatenated_runs_are_told_how_to_pool(tmp_path):
                                              r"one after another, their attempts restarting\? give each run as its own "
                                              r"file and pool them with `pool`\)$"):
         read_counts(p)
+
+
+def test_compression_duckdb_cannot_open_is_named(tmp_path):
+    # a .jsonl.bz2 read "unknown format (extension '.bz2' ...); pass `format`", and with format="jsonl" DuckDB's
+    # "Not implemented Error: ... compression type "bzip2""; a bare x.gz read "extension '(none)'"
+    import bz2
+    import gzip
+    import lzma
+
+    rows = b'{"problem_id": "a", "correct": 1}\n'
+    (tmp_path / "r.jsonl.bz2").write_bytes(bz2.compress(rows))
+    (tmp_path / "r.jsonl.xz").write_bytes(lzma.compress(rows))
+    for name, kind, tool in (("r.jsonl.bz2", "bzip2", "bunzip2 -k"), ("r.jsonl.xz", "xz", "unxz -k")):
+        for fmt in (None, "jsonl"):
+            with pytest.raises(PasscurveError, match=rf"^{name} is compressed with {kind} \(\.\w+\), which passcurve "
+                                                     rf"does not read: decompress it \(`{tool} {name}`\)"):
+                read_counts(tmp_path / name, format=fmt)
+    bare = tmp_path / "r.gz"
+    bare.write_bytes(gzip.compress(rows))
+    with pytest.raises(PasscurveError, match=r"^r.gz: a .gz file whose name does not say what it holds \(tried .*\); "
+                                             r"name it r.jsonl.gz or r.csv.gz, or pass `--format`"):
+        read_counts(bare)
+    assert read_counts(bare, format="jsonl").n.tolist() == [1]

@@ -48,6 +48,9 @@ EXTENSIONS = {
     ".eval": "inspect",
 }
 COMPRESSION = {".gz", ".zst"}
+# compressions DuckDB cannot open: the name of each, and the command that decompresses it keeping the file
+OTHER_COMPRESSION = {".bz2": ("bzip2", "bunzip2 -k"), ".xz": ("xz", "unxz -k"), ".lz4": ("lz4", "unlz4"),
+                     ".lzma": ("lzma", "unlzma -k"), ".7z": ("7-Zip", "7z x")}
 
 
 @dataclass
@@ -129,8 +132,8 @@ def _malformed_line(p: Path, line: int) -> str | None:
     import gzip
     import json
 
-    suffix = _suffix(p)[1]
-    if suffix not in ("", ".gz"):
+    ext, suffix = _suffix(p)
+    if suffix not in ("", ".gz") or ext == ".json":  # a .json document is read as JSONL last: its lines are no records
         return None
     first = max(1, line - 2)
     try:
@@ -253,14 +256,25 @@ def open_file(path: str | Path, format: str | None = None, correct_col: str | No
     p = check_path(path)
     fmt = normalize_format(format)
     ext, _comp = _suffix(p)
+    if ext in OTHER_COMPRESSION:  # DuckDB reads gzip and zstd only
+        kind, tool = OTHER_COMPRESSION[ext]
+        raise InputFormatError(
+            f"{p.name} is compressed with {kind} ({ext}), which passcurve does not read: decompress it "
+            f"(`{tool} {p.name}`), or compress it with gzip or zstd (.gz, .zst) instead"
+        )
     if fmt is None:
         fmt = EXTENSIONS.get(ext)
         if fmt is None:
             fmt = _sniff(p)
             if fmt is None:
+                what = f"unknown format (extension {ext or '(none)'!r}; "
+                fix = ""
+                if _comp and not ext:  # the content was not looked at: it is compressed
+                    what = f"a {_comp} file whose name does not say what it holds ("
+                    fix = f" name it {p.name[:-len(_comp)]}.jsonl{_comp} or {p.name[:-len(_comp)]}.csv{_comp}, or"
                 raise InputFormatError(
-                    f"{p.name}: unknown format (extension {ext or '(none)'!r}; tried csv, jsonl, json, parquet, "
-                    f"inspect by content); pass `format` (one of {', '.join(FORMATS)})"
+                    f"{p.name}: {what}tried csv, jsonl, json, parquet, inspect by content);{fix} pass `format` "
+                    f"(one of {', '.join(FORMATS)})"
                 )
         forced = False
     else:
