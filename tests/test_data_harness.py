@@ -654,3 +654,26 @@ def test_a_json_log_is_read_without_copying_the_document_per_sample(tmp_path, mo
     got = read_counts(_big_log(tmp_path, kind))
     # 3,000 samples, 4 per problem; correct unless the sample's index is a multiple of 3: 2,000 (by construction)
     assert int(got.n.sum()) == 3000 and int(got.c.sum()) == 2000 and set(got.n.tolist()) == {4}
+
+
+def test_lm_eval_aggregated_results_and_other_json_objects_are_named(tmp_path):
+    # lm-eval writes results_<date>.json (indent=2) beside the samples logs; `out/*/*` picks it up. It read "cannot
+    # read ... as jsonl: Malformed JSON ... at byte 2 in line 2: unexpected end of data. Try auto-detecting the JSON
+    # format" (pretty-printed) or "no problem-id column" (one line)
+    res = {"results": {"gsm8k": {"alias": "gsm8k", "exact_match,strict-match": 0.5}}, "group_subtasks": {"gsm8k": []},
+           "configs": {"gsm8k": {"task": "gsm8k"}}, "versions": {"gsm8k": 3.0}, "n-shot": {"gsm8k": 5},
+           "config": {"model": "hf"}, "date": 1720000000.0}
+    for indent in (2, None):
+        p = tmp_path / f"results_{indent}.json"
+        p.write_text(json.dumps(res, indent=indent))
+        with pytest.raises(InputFormatError, match=rf"^results_{indent}.json is lm-evaluation-harness's aggregated "
+                                                   r"results .* --log_samples and read the samples_<task>_<date>.jsonl"):
+            read_counts(p)
+    other = tmp_path / "summary.json"
+    other.write_text(json.dumps({"accuracy": 0.5, "model": "m"}, indent=2))
+    with pytest.raises(InputFormatError, match=r"^summary.json is one JSON object \(keys accuracy, model\) that fits "
+                                               r"no layout: expected an inspect log"):
+        read_counts(other)
+    one = tmp_path / "one.json"  # one record on one line is still read as a one-row table
+    one.write_text(json.dumps({"problem_id": "a", "correct": True}))
+    assert as_set(read_counts(one)) == {("one", "a", 1, 1)}

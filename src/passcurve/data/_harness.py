@@ -231,8 +231,22 @@ def open_json(
                 return _evalplus(con, p, stem)
             if "simulations" in keys:
                 return _tau2(con, p, stem)
-        # a single JSON object that is none of those: one record
-        rel = _generic(con, p, "jsonl")
+            if "results" in keys and ("versions" in keys or "configs" in keys):
+                raise InputFormatError(
+                    f"{p.name} is lm-evaluation-harness's aggregated results (keys results, versions, configs), not "
+                    "per-sample verdicts: run lm_eval with --log_samples and read the samples_<task>_<date>.jsonl "
+                    "files it writes beside it"
+                )
+        # a single JSON object that is none of those: one record (on one line; spread over lines, it is no table)
+        try:
+            rel = _generic(con, p, "jsonl")
+        except InputFormatError:
+            shown = ", ".join(sorted(keys)[:8]) + (", ..." if len(keys) > 8 else "")
+            raise InputFormatError(
+                f"{p.name} is one JSON object (keys {shown}) that fits no layout: expected an inspect log (\"eval\" "
+                "and \"samples\"), evalplus results (\"eval\" with \"date\" or \"hash\"), tau2-bench results "
+                "(\"simulations\"), or a table of samples (a JSON array of records, or one record per line)"
+            ) from None
         if len(keys) and rel.columns:
             return Source(rel, con, p.name, stem, "json")
     # not one valid JSON document: newline-delimited JSON in a .json file
