@@ -221,15 +221,16 @@ CASES: dict[str, Case] = {
         r"problem-id column 'problem_id' has a missing value, e.g. row \{problem_id=nan",
     ),
     # a blank id is missing, as it is in a CSV (where it reads as NULL); in JSON it was a problem named ''
+    # (a JSONL boolean correctness column is read as text, so the row quotes it as written: 'true')
     "blank_problem_id_jsonl": (
         _jsonl([{"problem_id": "a", "correct": True}, {"problem_id": "", "correct": True}]),
-        r"problem-id column 'problem_id' has a missing value, e.g. row \{problem_id='', correct=True\}",
+        r"problem-id column 'problem_id' has a missing value, e.g. row \{problem_id='', correct='true'\}",
     ),
     # any whitespace-only id is blank (Python's str.isspace()); DuckDB's trim() removes spaces only, so a tab or a
     # line break was a problem (or model) of that name
     "tab_problem_id_jsonl": (
         _jsonl([{"problem_id": "a", "correct": True}, {"problem_id": "\t", "correct": True}]),
-        r"problem-id column 'problem_id' has a missing value, e.g. row \{problem_id='\\t', correct=True\}",
+        r"problem-id column 'problem_id' has a missing value, e.g. row \{problem_id='\\t', correct='true'\}",
     ),
     "line_break_model_id_counts_jsonl": (
         _jsonl([{"model": "m", "problem_id": "a", "n": 4, "c": 1}, {"model": "\r\n", "problem_id": "a", "n": 4, "c": 2}]),

@@ -226,3 +226,24 @@ def test_compression_duckdb_cannot_open_is_named(tmp_path):
                                              r"name it r.jsonl.gz or r.csv.gz, or pass `--format`"):
         read_counts(bare)
     assert read_counts(bare, format="jsonl").n.tolist() == [1]
+
+
+@pytest.mark.parametrize(("late", "want"), [(0.5, None), (2, None), ("passed", 1), ("1.0", 1), ("no", 0)])
+def test_jsonl_boolean_column_checks_values_after_the_sniffed_rows(tmp_path, late, want):
+    # DuckDB types a JSONL column from its first 20,480 rows: a column of true/false was BOOLEAN, a later JSON 0.5
+    # or 2 was cast to true without a word (problem p1, all false, read c = 1), and a later "passed" or "1.0" (true
+    # words) stopped the read with "Failed to cast value to numerical"
+    import json
+
+    p = tmp_path / "late.jsonl"
+    p.write_text("".join(json.dumps({"problem_id": f"p{i % 100}", "attempt": i // 100, "correct": i % 2 == 0}) + "\n"
+                         for i in range(30000)) + json.dumps({"problem_id": "p1", "attempt": 300, "correct": late}) + "\n")
+    if want is None:
+        with pytest.raises(PasscurveError, match=rf"^late.jsonl: correctness column 'correct' holds a value that is not "
+                                                 rf"boolean .* correct='{late}'\}}; pass `threshold`"):
+            read_counts(p)
+        return
+    got = read_counts(p)
+    # hand count: p1 is odd-numbered rows only (300 false), plus the late row; p0 is 300 true
+    assert (got.n[1], got.c[1]) == (301, want) and (got.n[0], got.c[0]) == (300, 300)
+    assert got.c.sum() == 15000 + want
