@@ -474,6 +474,29 @@ def test_several_files_keep_each_files_stopping_time_evidence(tmp_path):
     assert not st["models"]["fixed"]["looks_like_stopping_time"]
 
 
+def test_pool_refuses_two_lm_eval_tasks_of_one_model(tmp_path):
+    # `out/*/samples_*.jsonl --pool` over one model's gsm8k and mmlu logs added gsm8k's doc 0 and mmlu's doc 0 as
+    # runs of one problem: 3 problems with n = 2 for two 3-document tasks (hand count), without a word
+    d = tmp_path / "org__m"
+    d.mkdir()
+    for task, metric in (("gsm8k", "exact_match"), ("mmlu_abstract_algebra", "acc")):
+        write_lines(d / f"samples_{task}_2024-07-01T10-00-00.000000.jsonl",
+                    [{"doc_id": i, "doc": {}, "target": "x", "resps": [["a"]], "filtered_resps": ["a"],
+                      "filter": "none", "metrics": [metric], metric: 1.0} for i in range(3)])
+    files = sorted(d.glob("samples_*.jsonl"))
+    assert read_counts(files[0]).meta["task"] == "gsm8k"
+    with pytest.raises(passcurve.PasscurveError, match=r"^model 'org__m' would pool two lm-eval tasks, 'gsm8k' "
+                                                       r"\(samples_gsm8k_.*\.jsonl\) and 'mmlu_abstract_algebra' .*; "
+                                                       r"`pool` adds runs of one task"):
+        read_counts(files, pool=True)
+    # two runs of one task still pool (n = 2 per document)
+    write_lines(d / "samples_gsm8k_2024-07-02T10-00-00.000000.jsonl",
+                [{"doc_id": i, "doc": {}, "target": "x", "resps": [["a"]], "filtered_resps": ["a"], "filter": "none",
+                  "metrics": ["exact_match"], "exact_match": 0.0} for i in range(3)])
+    pooled = read_counts(sorted(d.glob("samples_gsm8k_*.jsonl")), pool=True)
+    assert pooled.n.tolist() == [2, 2, 2] and pooled.c.tolist() == [1, 1, 1]
+
+
 def test_pooled_runs_add_n_and_c_per_problem(tmp_path):
     # lm-evaluation-harness writes one samples file per run into the model's directory (the model is the
     # directory's name), so n > 1 comes from several runs over the same documents. Without `pool` the same model
