@@ -476,7 +476,7 @@ def test_several_files_keep_each_files_stopping_time_evidence(tmp_path):
 
 def test_pool_refuses_two_lm_eval_tasks_of_one_model(tmp_path):
     # `out/*/samples_*.jsonl --pool` over one model's gsm8k and mmlu logs added gsm8k's doc 0 and mmlu's doc 0 as
-    # runs of one problem: 3 problems with n = 2 for two 3-document tasks (hand count), without a word
+    # runs of one problem: 3 problems with n = 2 for two 3-document tasks (hand count), without a word (vote too)
     d = tmp_path / "org__m"
     d.mkdir()
     for task, metric in (("gsm8k", "exact_match"), ("mmlu_abstract_algebra", "acc")):
@@ -489,6 +489,8 @@ def test_pool_refuses_two_lm_eval_tasks_of_one_model(tmp_path):
                                                        r"\(samples_gsm8k_.*\.jsonl\) and 'mmlu_abstract_algebra' .*; "
                                                        r"`pool` adds runs of one task"):
         read_counts(files, pool=True)
+    with pytest.raises(passcurve.PasscurveError, match=r"^model 'org__m' would pool two lm-eval tasks"):
+        passcurve.data.read_answers(files, pool=True)  # vote's reader, through the same several-files check
     # two runs of one task still pool (n = 2 per document)
     write_lines(d / "samples_gsm8k_2024-07-02T10-00-00.000000.jsonl",
                 [{"doc_id": i, "doc": {}, "target": "x", "resps": [["a"]], "filtered_resps": ["a"], "filter": "none",

@@ -30,7 +30,6 @@ maps, validates and aggregates exactly as for any CSV/JSONL/Parquet file. Schema
 from __future__ import annotations
 
 import json
-import re
 import tempfile
 import warnings
 import zipfile
@@ -41,7 +40,7 @@ import duckdb
 
 from .._errors import DroppedProblemsWarning, InputFormatError
 from ._columns import number_text
-from ._source import Source, _generic, _sql_str, duck_error
+from ._source import LM_EVAL_NAME, Source, _generic, _sql_str, duck_error
 
 __all__ = ["ADAPTERS", "adapt", "open_harness", "open_json"]
 
@@ -301,9 +300,6 @@ def _not_a_list(kind: str) -> bool:
     return not (kind.endswith("]") or kind.startswith(("STRUCT", "MAP", "UNION")))
 
 
-_LM_EVAL_NAME = re.compile(r"samples_(?P<task>.+)_(?P<date>\d{4}-\d{2}-\d{2}T[\d.\-]+)\.jsonl(?:\.gz|\.zst)?")
-
-
 def _lm_eval(src: Source, p: Path, correct_col: str | None = None) -> Source:
     rel = src.relation
     cols = {c.lower(): c for c in rel.columns}
@@ -369,7 +365,7 @@ def _lm_eval(src: Source, p: Path, correct_col: str | None = None) -> Source:
     out.notes["metric"] = metric
     # the task, from the name lm-eval gives the log (samples_<task>_<date>.jsonl): its doc_ids number that task's
     # documents, so runs pool only within one task (read_counts' pool)
-    task_name = _LM_EVAL_NAME.fullmatch(p.name)
+    task_name = LM_EVAL_NAME.fullmatch(p.name)
     if task_name:
         out.notes["task"] = task_name["task"]
     return out

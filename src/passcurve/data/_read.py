@@ -14,7 +14,7 @@ from typing import Any, cast
 import numpy as np
 
 from .._counts import Counts
-from .._errors import PasscurveError, StoppingTimeWarning
+from .._errors import StoppingTimeWarning
 from ._samples import Samples, build_samples, warn_stopping_time
 from ._several import PathInput, check_pool, is_one_path, pool_columns, read_several
 from ._source import ProgressFn, open_file
@@ -223,30 +223,10 @@ def _side_by_side(parts: list[Counts]) -> Counts:
     )
 
 
-def _one_task_per_model(parts: list[Counts]) -> None:
-    """Refuse to pool one model's lm-eval logs of two tasks (``meta["task"]``, from lm-eval's file name): their
-    doc_ids number two tasks' documents, so gsm8k's doc 0 and mmlu's doc 0 would be added as runs of one problem
-    (`out/*/samples_*.jsonl --pool` gave 3 problems with n = 2 for two 3-document tasks, without a word)."""
-    seen: dict[str, tuple[str, str]] = {}  # model -> (task, file)
-    for part in parts:
-        task = part.meta.get("task")
-        if task is None:
-            continue
-        for m in dict.fromkeys(map(str, part.model)):
-            other, where = seen.setdefault(m, (str(task), part.source))
-            if other != task:
-                raise PasscurveError(
-                    f"model {m!r} would pool two lm-eval tasks, {other!r} ({where}) and {task!r} ({part.source}): "
-                    "their doc_ids number different documents; `pool` adds runs of one task, so read each task on "
-                    f"its own (e.g. the samples_{other}_*.jsonl files)"
-                )
-
-
 def _pooled(parts: list[Counts]) -> Counts:
     """Runs over the same problems: n and c added per (model, problem) (:func:`pool_columns`); meta as
     :func:`_side_by_side`'s."""
     joined = _side_by_side(parts)
-    _one_task_per_model(parts)
     cols = pool_columns([{"model": joined.model, "problem": joined.problem, "n": joined.n, "c": joined.c}],
                         ("n", "c"))
     return Counts(cols["model"], cols["problem"], cols["n"], cols["c"], None, None, joined.source,

@@ -26,7 +26,7 @@ from .._counts import models_rows
 from .._errors import PasscurveError
 from .._validation import show_value
 from ._samples import spelling_key
-from ._source import check_path
+from ._source import LM_EVAL_NAME, check_path
 
 __all__ = ["PathInput", "is_one_path", "named_paths", "read_several", "concat_columns", "pool_columns", "select_columns", "check_pool"]
 
@@ -128,6 +128,7 @@ def read_several(paths: Any, read_one: Callable[[Path, int, int], T], *, models_
     parts: list[T] = []
     owner: dict[str, Path] = {}
     spelled: dict[str, tuple[str, Path]] = {}  # an id stripped and NFC-normalised -> (as written, where)
+    tasks: dict[str, tuple[str, Path]] = {}  # pooled: a model -> the lm-eval task of its first log, and that log
     for i, (name, f) in enumerate(files):
         part = read_one(f, i, len(files))
         models = list(dict.fromkeys(str(x) for x in models_of(part)))
@@ -140,7 +141,15 @@ def read_several(paths: Any, read_one: Callable[[Path, int, int], T], *, models_
                 raise PasscurveError(
                     f"problem id {ascii(other)} in {where.name} and {ascii(p)} in {f.name} are one id written two "
                     "ways (they differ only in spaces at the ends or in Unicode normalisation); write each id one way")
+        task = LM_EVAL_NAME.fullmatch(f.name)
         for m in models:
+            if pool and task is not None:  # an lm-eval log: its doc_ids number its task's documents
+                other, where = tasks.setdefault(m, (task["task"], f))
+                if other != task["task"]:
+                    raise PasscurveError(
+                        f"model {m!r} would pool two lm-eval tasks, {other!r} ({where.name}) and {task['task']!r} "
+                        f"({f.name}): their doc_ids number different documents; `pool` adds runs of one task, so "
+                        f"read each task on its own (e.g. the samples_{other}_*.jsonl files)")
             if m in owner and not pool:
                 a, b = (owner[m].name, f.name) if owner[m].name != f.name else (str(owner[m]), str(f))
                 raise PasscurveError(
