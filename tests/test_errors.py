@@ -42,3 +42,13 @@ def test_a_name_with_quotes_is_quoted_once_when_folded():
     (cat, text), = fold_warnings(items)
     assert text == f"models {name!r}, 'B': " + AUTO.format(n=2)
     assert "\\\\" not in text
+
+
+def test_names_quoted_with_double_quotes_or_holding_colons_fold_too():
+    # repr() quotes it's as "it's": the per-model pattern knew single quotes only, so its warnings stayed one per
+    # model beside the others' folded one (helper-82's report); a name holding "': " was cut there
+    from passcurve._errors import fold_warnings
+
+    names = ["it's", "b", "x': y"]
+    out = fold_warnings([("DegenerateDataWarning", f"model {n!r}: few problems (1 of 3)") for n in names])
+    assert out == (("DegenerateDataWarning", "models \"it's\", 'b', \"x': y\": few problems (1 of 3)"),)

@@ -94,8 +94,11 @@ def record_warning(record: list[str], message: str, category: type[Warning], sta
     warnings.warn(message, category, stacklevel=stacklevel + 1)
 
 
-_PER_MODEL = re.compile(r"^model '(.+?)': (.*)$", re.S)
-_PER_PAIR = re.compile(r"^models '(.+?)' and '(.+?)': (.*)$", re.S)  # compare's statements about one pair
+# a model's name as its repr() quotes it: single quotes, or double quotes when the name has a single quote and no
+# double one (it's -> "it's"), escapes included, so a name holding "': " is not cut there
+_QUOTED = r"""('(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*")"""
+_PER_MODEL = re.compile(rf"^model {_QUOTED}: (.*)$", re.S)
+_PER_PAIR = re.compile(rf"^models {_QUOTED} and {_QUOTED}: (.*)$", re.S)  # compare's statements about one pair
 _PAREN = re.compile(r"\(([^()]*)\)")
 
 
@@ -125,9 +128,9 @@ def fold_warnings(items: Sequence[tuple[str, str]],
                 continue
             # the name as the message quoted it (its repr, already escaped): repr() again doubled every backslash
             # (the report read 'q"uote\\\'s' for a model named q"uote's)
-            who, rest = f"'{m.group(1)}'", m.group(2)
+            who, rest = m.group(1), m.group(2)
         elif pair is not None:
-            who, rest = f"'{pair.group(1)}' vs '{pair.group(2)}'", pair.group(3)
+            who, rest = f"{pair.group(1)} vs {pair.group(2)}", pair.group(3)
         else:
             out.append((cat, msg))
             continue
