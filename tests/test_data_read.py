@@ -499,6 +499,24 @@ def test_pool_refuses_two_lm_eval_tasks_of_one_model(tmp_path):
     assert pooled.n.tolist() == [2, 2, 2] and pooled.c.tolist() == [1, 1, 1]
 
 
+def test_lm_eval_logs_of_different_tasks_read_side_by_side_are_said(tmp_path):
+    # helper-81's report: model a's gsm8k log and model b's mmlu log read side by side were compared as paired by
+    # doc_id (doc 0 of gsm8k against doc 0 of mmlu) without a word; now a warning names the tasks and their models
+    for model, task, metric in (("a", "gsm8k", "exact_match"), ("b", "mmlu_abstract_algebra", "acc")):
+        (tmp_path / model).mkdir()
+        write_lines(tmp_path / model / f"samples_{task}_2024-07-01T10-00-00.000000.jsonl",
+                    [{"doc_id": i, "doc": {}, "target": "x", "resps": [["a"]], "filtered_resps": ["a"],
+                      "filter": "none", "metrics": [metric], metric: 1.0} for i in range(3)])
+    files = sorted(tmp_path.glob("*/samples_*.jsonl"))
+    with pytest.warns(passcurve.PasscurveWarning, match=r"these lm-eval logs are of 2 different tasks \(gsm8k: 'a'; "
+                                                         r"mmlu_abstract_algebra: 'b'\): .* pairs unrelated problems"):
+        counts = read_counts(files)
+    assert counts.models == ["a", "b"]
+    with warnings.catch_warnings():  # one task: nothing said
+        warnings.simplefilter("error", passcurve.PasscurveWarning)
+        read_counts(files[:1])
+
+
 def test_pooled_runs_add_n_and_c_per_problem(tmp_path):
     # lm-evaluation-harness writes one samples file per run into the model's directory (the model is the
     # directory's name), so n > 1 comes from several runs over the same documents. Without `pool` the same model

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import dataclasses
 import os
+import warnings
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, TypeVar
@@ -23,7 +24,7 @@ from typing import Any, TypeVar
 import numpy as np
 
 from .._counts import models_rows
-from .._errors import PasscurveError
+from .._errors import PasscurveError, PasscurveWarning
 from .._validation import show_value
 from ._samples import spelling_key
 from ._source import LM_EVAL_NAME, check_path
@@ -129,6 +130,7 @@ def read_several(paths: Any, read_one: Callable[[Path, int, int], T], *, models_
     owner: dict[str, Path] = {}
     spelled: dict[str, tuple[str, Path]] = {}  # an id stripped and NFC-normalised -> (as written, where)
     tasks: dict[str, tuple[str, Path]] = {}  # pooled: a model -> the lm-eval task of its first log, and that log
+    side: dict[str, list[str]] = {}  # side by side: an lm-eval task -> the models read from its logs
     for i, (name, f) in enumerate(files):
         part = read_one(f, i, len(files))
         models = list(dict.fromkeys(str(x) for x in models_of(part)))
@@ -142,6 +144,8 @@ def read_several(paths: Any, read_one: Callable[[Path, int, int], T], *, models_
                     f"problem id {ascii(other)} in {where.name} and {ascii(p)} in {f.name} are one id written two "
                     "ways (they differ only in spaces at the ends or in Unicode normalisation); write each id one way")
         task = LM_EVAL_NAME.fullmatch(f.name)
+        if task is not None and not pool:
+            side.setdefault(task["task"], []).extend(models)
         for m in models:
             if pool and task is not None:  # an lm-eval log: its doc_ids number its task's documents
                 other, where = tasks.setdefault(m, (task["task"], f))
@@ -159,6 +163,11 @@ def read_several(paths: Any, read_one: Callable[[Path, int, int], T], *, models_
                     "one model over the same problems")
             owner[m] = f
         parts.append(part)
+    if len(side) > 1:  # models read side by side from lm-eval logs of different tasks: compare/rank pair by doc_id
+        said = "; ".join(f"{t}: {', '.join(map(repr, ms))}" for t, ms in side.items())
+        warnings.warn(f"these lm-eval logs are of {len(side)} different tasks ({said}): each task numbers its own "
+                      "documents by doc_id, so a comparison or ranking across them pairs unrelated problems; compare "
+                      "models on one task", PasscurveWarning, stacklevel=3)
     return parts[0] if len(parts) == 1 else combine(parts)
 
 
