@@ -1146,3 +1146,12 @@ def test_never_solved_bar_is_as_wide_as_the_others_with_one_bar_per_value():
     assert arr(zero["width"]) == pytest.approx([0.225]) and set(np.round(arr(observed["width"]), 12)) == {0.225}
     assert arr(observed["x"]) == pytest.approx([0.25, 0.5, 0.75, 1.0])
     assert arr(observed["y"]) == pytest.approx([0, 1 / 3, 0, 1 / 3])
+
+
+def test_hidden_difficulty_chart_ticks_are_its_doubling_k(rep):
+    # the points sit at k = 1, 2, 4, ..., 128 (n = 200) under "k (doubling)", but the ticks read 1, 2, 5, 10, ...
+    # (helper-82's report): the ticks are now the points' own k
+    seg = rep.html[rep.html.index('id="fig-hidden"'):]
+    seg = seg[: seg.index("</script>")]
+    assert '"tickvals":[1.0,2.0,4.0,8.0,16.0,32.0,64.0,128.0]' in seg
+    assert '"ticktext":["1","2","4","8","16","32","64","128"]' in seg

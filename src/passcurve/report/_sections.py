@@ -750,6 +750,8 @@ def diagnostics_section(diag: Any, note: str | None = None) -> Section:
                                  hovertemplate="%{y:.4f}", showlegend=False))
     _style_key(go, fig, [("actually", "solid"), ("if independent: 1 − (1 − μ)^k", "dash")])
     _layout(fig, xtitle="k (doubling)", ytitle="pass@k", height=420)
+    if 1 < kx.size <= 14:  # the points' own k (1, 2, 4, 8, ...): the 1-2-5 ticks fell between them (report review)
+        fig.update_xaxes(tickvals=kx.tolist(), ticktext=[f"{int(k):,}" for k in kx])
     fig.update_yaxes(rangemode="tozero")
     body += figure_html(fig, "fig-hidden") + many_models_caption(len(diag.models))
     # what the chart shows, model by model: the estimates can sit on the other side of the theory's inequality. Each
