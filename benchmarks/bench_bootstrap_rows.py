@@ -11,23 +11,14 @@ Run:  PYTHONPATH=src python benchmarks/bench_bootstrap_rows.py
 
 from __future__ import annotations
 
-import time
 import warnings
 
 import numpy as np
+from bench_bounds import timed  # best of a few runs
 
 import passcurve as pc
 import passcurve._uncertainty as unc
 from passcurve._bounds import constraint_grid
-
-
-def timed(fn, reps: int = 2) -> float:  # type: ignore[no-untyped-def]
-    best = np.inf
-    for _ in range(reps):
-        t0 = time.perf_counter()
-        fn()
-        best = min(best, time.perf_counter() - t0)
-    return float(best)
 
 
 def counts(P: int, equal_n: bool, seed: int = 0) -> pc.Counts:
@@ -47,9 +38,9 @@ def main() -> None:
                 pc.curve_intervals(cnt, k=ks, metric="pass_at_k", method=method, n_resamples=B, rng=0)
 
             unc._DISTINCT_ROWS = True
-            t_d = timed(run)
+            t_d = timed(run, 2)
             unc._DISTINCT_ROWS = False
-            t_p = timed(run)
+            t_p = timed(run, 2)
             unc._DISTINCT_ROWS = True
             print(f"{label:34s} {method:9s} {B:5d} {t_d:10.2f} {t_p:12.2f} {t_p / t_d:6.1f}", flush=True)
 
