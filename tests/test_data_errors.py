@@ -223,7 +223,7 @@ def test_compression_duckdb_cannot_open_is_named(tmp_path):
     bare = tmp_path / "r.gz"
     bare.write_bytes(gzip.compress(rows))
     with pytest.raises(PasscurveError, match=r"^r.gz: a .gz file whose name does not say what it holds \(tried .*\); "
-                                             r"name it r.jsonl.gz or r.csv.gz, or pass `--format`"):
+                                             r"name it r.jsonl.gz or r.csv.gz, or pass `format`"):
         read_counts(bare)
     assert read_counts(bare, format="jsonl").n.tolist() == [1]
 
