@@ -1963,6 +1963,19 @@ class DifficultyModel:
         ``params_`` and ``to_dict()["params"]`` keep it."""
         return "—" if name in self.unidentified_ else num(self.params_[name])
 
+    def _params_text(self, num: Callable[[float], str] = _fmt_param, se: Callable[[float], str] | None = None,
+                     eq: str = "=", pm: str = " (±{})") -> str:
+        """The parameters as summary, ``passcurve fit`` and the report print them: ``name{eq}value`` (:meth:`_shown`)
+        and ``pm`` holding the standard error (``se``, default ``num``) where there is one, else why not
+        (:meth:`_without_se`), comma-separated."""
+        self._check_fitted()
+        se = se or num
+        return ", ".join(
+            f"{k}{eq}{self._shown(k, num)}"
+            + (pm.format(se(self.se_[k])) if np.isfinite(self.se_.get(k, np.nan)) else self._without_se(k))
+            for k in self.params_
+        )
+
     def _tail_shown(self) -> bool:
         """Whether ``tail_exponent_`` is an estimate worth printing: not when a shape parameter it is read from
         (an ``alpha``) is unidentified (a runaway Beta's tail exponent is its runaway alpha)."""
@@ -1972,13 +1985,8 @@ class DifficultyModel:
     def summary(self) -> str:
         """One line: each parameter with its standard error or why it has none ("—" for a parameter the data do
         not identify: its raw value is in ``params_`` and ``to_dict()``), log-likelihood, AIC, convergence."""
-        d = self.to_dict()
-        ps = ", ".join(
-            f"{k}={self._shown(k)}" + (f" (±{_fmt_param(d['se'][k])})" if d["se"].get(k) is not None
-                                       else self._without_se(k))
-            for k in d["params"]
-        )
-        return f"{self.name}: {ps}; loglik={self.loglik_:.2f}, AIC={self.aic_:.2f}, success={self.success_}"
+        return (f"{self.name}: {self._params_text()}; loglik={self.loglik_:.2f}, AIC={self.aic_:.2f}, "
+                f"success={self.success_}")
 
     def __repr__(self) -> str:
         if self._theta is None:

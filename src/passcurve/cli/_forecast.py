@@ -140,10 +140,7 @@ def fit_cmd(
             t.add_column(col, justify="right", no_wrap=True)
         params, failed, unidentified = [], [], False
         for name, f in per.items():
-            params.append(f"  {name}: " + ", ".join(
-                f"{k}={f._shown(k, _g)}" + (f"±{f.se_[k]:.3g}" if np.isfinite(f.se_.get(k, np.nan)) else f._without_se(k))
-                for k in f.params_
-            ))
+            params.append(f"  {name}: " + f._params_text(_g, lambda v: f"{v:.3g}", pm="±{}"))
             unidentified |= bool(f.unidentified_)
             gof = "-" if design is not None or m in stopped else _g(f.goodness_of_fit()["p_value"])
             t.add_row(name, f"{f.loglik_:.1f}", f"{f.aic_:.1f}",
