@@ -80,6 +80,10 @@ INTERVAL_METHODS = ("analytic", "cluster", "bootstrap", "bca", "two-level", "ban
 INTERVAL_METRICS = ("pass_at_k", "pass_pow_k", "g_pass_at_k")
 _CHUNK_ELEMS = 1 << 21  # replicates x problems per chunk (~16 MB of float64)
 _RARE = 10  # fewer problems than this with a score above 0 (or below 1): rare-event regime
+FEW_PROBLEMS = f"the mean rests on fewer than {_RARE} problems"
+"""What the rare-event regime is, as the warning, ``curve --ci`` and the report's tables say it."""
+WILSON_BOUND = "the distribution-free Wilson bound on the number of problems"
+"""The interval used there (:func:`_widen_rare`), as the same places name it."""
 
 
 # ----------------------------------------------------------------------------------------
@@ -567,9 +571,8 @@ def rare_message(metric: str, items: Sequence[tuple[str, np.ndarray]], n_k: int,
     def where(at: np.ndarray) -> str:
         return "k=" + ", ".join(str(int(x)) for x in at[:4]) + (f", ... ({at.size} of {n_k} k)" if at.size > 4 else "")
 
-    what = (f"the mean rests on fewer than {_RARE} problems (nearly every other problem scores 0 there, or 1: "
-            "the effective number of problems is small)")
-    tail = "the interval there is the distribution-free Wilson bound on the number of problems (wide)" + also
+    what = f"{FEW_PROBLEMS} (nearly every other problem scores 0 there, or 1: the effective number of problems is small)"
+    tail = f"the interval there is {WILSON_BOUND} (wide)" + also
     label = metric_name(metric)
     if len(items) == 1:
         name, at = items[0]

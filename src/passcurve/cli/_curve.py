@@ -15,6 +15,7 @@ from .._curves import curve as compute_curve
 from .._errors import PasscurveError
 from .._results import how_many, level_label, metric_label
 from .._simulate import simulate as run_simulation
+from .._uncertainty import FEW_PROBLEMS, WILSON_BOUND
 from ..data import write_counts, write_table
 from ._app import (
     NO_READ,
@@ -83,8 +84,7 @@ def render_curve_table(res) -> None:  # type: ignore[no-untyped-def]
             t.add_row(*row)
         out.print(t)
         if any(v[i].any() for v in res.few_problems.values()):
-            out.print("  *: the mean rests on fewer than 10 problems there; the interval is the distribution-free "
-                      "Wilson bound on the number of problems", markup=False)
+            out.print(f"  *: {FEW_PROBLEMS} there; the interval is {WILSON_BOUND}", markup=False)
         beyond = res.k[res.problems[i] == 0]
         if beyond.size:
             out.print(f"  '-' from k = {int(beyond[0])}: beyond the samples of {m} (n from {s['n_min']} to {s['n_max']}); "

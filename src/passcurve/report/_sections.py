@@ -16,6 +16,7 @@ from typing import Any
 import numpy as np
 
 from .._results import level_label, metric_name
+from .._uncertainty import FEW_PROBLEMS, WILSON_BOUND
 from ._page import Section, esc, figure_html
 
 __all__ = [
@@ -605,8 +606,7 @@ def _with_interval(curve: Any, metric: str, i: int, j: int, fmt: Any = None) -> 
         lo, hi = curve.intervals[metric]
         if np.isfinite(lo[i, j]) or np.isfinite(hi[i, j]):  # no "[-, -]" where the interval is undefined
             few = metric in curve.few_problems and curve.few_problems[metric][i, j]
-            mark = ('<span title="the mean rests on fewer than 10 problems: the Wilson bound on the number of '
-                    'problems">*</span>') if few else ""
+            mark = f'<span title="{FEW_PROBLEMS}: the Wilson bound on the number of problems">*</span>' if few else ""
             return Raw(f'{esc(fmt(v))}<br><span class="ci">[{esc(fmt(lo[i, j]))}, {esc(fmt(hi[i, j]))}]{mark}</span>')
     return Raw(esc(fmt(v)))
 
@@ -643,8 +643,8 @@ def comparison_section(table_curve: Any, counts: Any, comparisons: Sequence[Any]
         few = metric in table_curve.few_problems and bool(
             table_curve.few_problems[metric][:, [ks.index(k) for k in shown]].any())
         return (f'<p class="caption">Brackets: {_level(table_curve)} intervals ({esc(table_curve.interval_method)}).'
-                + (" *: the mean rests on fewer than 10 problems (nearly every other problem scores 0 there, or 1); "
-                   "the interval is the distribution-free Wilson bound on the number of problems." if few else "")
+                + (f" *: {FEW_PROBLEMS} (nearly every other problem scores 0 there, or 1); the interval is "
+                   f"{WILSON_BOUND}." if few else "")
                 + "</p>")
 
     body = '<div class="wide">' + _table(headers, rows) + "</div>" + cap("pass_at_k", pass_k)
