@@ -276,6 +276,29 @@ def _rising_step(x: Any, w: Any, m: Any) -> np.ndarray:
     return out
 
 
+_TABLE_RATIO = 4  # per-count tables (_whole_number_table) when the pairs outnumber the counts 0..max(c + d) this much
+
+
+def _whole_number_table(c: np.ndarray, d: np.ndarray, a: Any, b: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
+    """(c, d) as integer indices and the counts 0, 1, …, max(c + d) as floats, or None.
+
+    A likelihood term such as log Γ(a+c) − log Γ(a) depends on a pair only through the whole number c: with
+    one (a, b) and many more pairs than whole numbers up to max(c + d) (many problems with unequal n: 20,000
+    problems with n in [100, 1000] have ~20,000 distinct pairs but only 1,001 counts), each term is computed
+    once per count and gathered, the same values at a fraction of the cost. None (compute per pair) for
+    array-valued a or b, fewer pairs than _TABLE_RATIO × (max(c + d) + 1), or counts that are not whole numbers.
+    """
+    if np.ndim(a) or np.ndim(b) or c.ndim != 1 or c.shape != d.shape or c.size < 64:
+        return None
+    top = float(np.max(c + d))
+    if not np.isfinite(top) or c.size < _TABLE_RATIO * (top + 1):
+        return None
+    ci, di = c.astype(np.int64), d.astype(np.int64)
+    if not (np.array_equal(ci, c) and np.array_equal(di, d)) or min(ci.min(), di.min()) < 0:
+        return None
+    return ci, di, np.arange(int(top) + 1, dtype=np.float64)
+
+
 def _beta_log_moment(c: Any, d: Any, a: Any, b: Any, exact: bool = True) -> np.ndarray:
     r"""log E[p^c (1-p)^d] = log B(a+c, b+d) − log B(a, b) under p ~ Beta(a, b), for any a, b > 0.
 
@@ -302,6 +325,15 @@ def _beta_log_moment(c: Any, d: Any, a: Any, b: Any, exact: bool = True) -> np.n
     """
     if not exact:
         c, d = np.asarray(c, dtype=np.float64), np.asarray(d, dtype=np.float64)
+        tab = _whole_number_table(c, d, a, b)
+        if tab is not None:  # many pairs, few counts: each log Γ difference once per count, then gathered
+            ci, di, m = tab
+            if a + b <= _BETALN_UPTO:  # log Γ differences, the same accuracy as the betaln difference below
+                lg = special.gammaln
+                ta, tb, tab_ = lg(a + m) - lg(a), lg(b + m) - lg(b), lg(a + b + m) - lg(a + b)
+            else:
+                ta, tb, tab_ = _log_rising(a, m), _log_rising(b, m), _log_rising(a + b, m)
+            return ta[ci] + tb[di] - tab_[ci + di]
         if np.all(np.asarray(a) + np.asarray(b) <= _BETALN_UPTO):
             return np.asarray(special.betaln(a + c, b + d) - special.betaln(a, b), dtype=np.float64)
         return _log_rising(a, c) + _log_rising(b, d) - _log_rising(a + b, c + d)
@@ -406,6 +438,16 @@ def _beta_log_moment_grad(c: np.ndarray, d: np.ndarray, a: float, b: float) -> t
     For the likelihood's gradient, which needs a small absolute error: differences of ``digamma``
     values where a + b <= 1000 (as the likelihood's ``exact=False``), :func:`_digamma_diff` above.
     """
+    tab = _whole_number_table(c, d, a, b)
+    if tab is not None:  # as in _beta_log_moment: each difference once per count, then gathered
+        ci, di, m = tab
+        if a + b <= _BETALN_UPTO:
+            psi = special.digamma
+            ta, tb, tab_ = psi(a + m) - psi(a), psi(b + m) - psi(b), psi(a + b + m) - psi(a + b)
+        else:
+            ta, tb, tab_ = _digamma_diff(a, m), _digamma_diff(b, m), _digamma_diff(a + b, m)
+        common = tab_[ci + di]
+        return ta[ci] - common, tb[di] - common
     if a + b <= _BETALN_UPTO:
         psi = special.digamma
         common = psi(a + b + c + d) - psi(a + b)
@@ -1729,11 +1771,23 @@ class DifficultyModel:
             return None
         lw, A, B, lz = parts
         d_a = (n_a - c_a).astype(np.float64)
+        shapes = A[:, None] + c_a.ravel(), B[:, None] + d_a.ravel()
+        if A.size == 1:
+            # one Beta: a problem with a success (or every problem, without a point mass) is the Beta's with weight
+            # exactly 1, so only the unsolved problems' M(0, n) is needed, for the split with the point mass
+            zero = np.zeros(c_a.shape, dtype=bool) if lz == -np.inf else c_a == 0
+            w1, w0 = np.ones(c_a.shape), np.zeros(c_a.shape)
+            if zero.any():
+                split = np.stack([lw[0] + _beta_log_moment(c_a[zero], d_a[zero], A[0], B[0], exact=True),
+                                  np.full(int(zero.sum()), lz)])
+                total = special.logsumexp(split, axis=0)
+                w1[zero], w0[zero] = np.exp(split[0] - total), np.exp(split[1] - total)
+            return [w1], *shapes, w0
         logs = [lw[j] + _beta_log_moment(c_a, d_a, A[j], B[j], exact=True) for j in range(A.size)]
         logs.append(lz + _zero_log_moment(c_a))
         total = special.logsumexp(np.stack(logs), axis=0)
         wts = [np.exp(v - total) for v in logs]
-        return wts[:-1], A[:, None] + c_a.ravel(), B[:, None] + d_a.ravel(), wts[-1]
+        return wts[:-1], *shapes, wts[-1]
 
     def posterior_pass_at_k(self, n: Any, c: Any, k: Any) -> np.ndarray:
         """Empirical-Bayes pass@k of observed problems: 1 - E[(1-p)^k | n, c].
