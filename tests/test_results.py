@@ -255,3 +255,155 @@ def test_to_dict_holds_python_numbers_only():
         bad = {type(v).__name__ for v in leaves(d) if v is not None and type(v) not in (bool, int, float, str)}
         assert not bad, bad
         json.dumps(d, allow_nan=False)
+
+
+def _every_result():
+    """One of each result class exported in passcurve.__all__ and passcurve.rl.__all__, each from a small input."""
+    import passcurve.rl as rl
+
+    bench = passcurve.simulate(problems=30, n=40, models=passcurve.DEMO_MODELS[:2], rng=0)
+    c = bench.counts
+    one = c.select("tiny-1b")
+    rng = np.random.default_rng(0)
+    prob = np.repeat(np.arange(12), 4)
+    att = np.tile(np.arange(1, 5), 12)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        bounds = passcurve.extrapolation_bounds(one, [100, 1000], rng=0)
+        return [
+            bench, c, bench.specs[0],
+            passcurve.curve(c, k=[1, 4]),
+            passcurve.curve_intervals(c, k=[1, 4], n_resamples=100, rng=0),
+            passcurve.compare(c, "tiny-1b", "base-7b", [1, 4], n_resamples=100, rng=0),
+            passcurve.power_analysis(0.05, 1, counts=c, a="tiny-1b", b="base-7b"),
+            passcurve.rank_models(c, [1, 4], n_resamples=100, rng=0),
+            passcurve.hidden_difficulty(c, k=[1, 4]),
+            tallies := passcurve.AnswerTallies.from_answers([["a", "b", "a", "a"], ["c", None, "d", "c"]], ["a", "d"]),
+            passcurve.vote(tallies, k=[1, 2]),
+            passcurve.retries(prob, att, rng.random(prob.size) < 0.3, n_resamples=0),
+            passcurve.verifier_inflation([10, 10, 10], [5, 3, 8], [4, 3, 6], k=[1, 4]),
+            passcurve.fit_difficulty(one, model=["beta"]),
+            passcurve.fit_power_law(c, k=[1, 2, 4, 8]),
+            passcurve.forecast(one, [100, 1000], n_resamples=5, rng=0),
+            passcurve.k_for(one, 0.5, n_resamples=5, rng=0),
+            passcurve.backtest(c, m=[10], k=[20], seeds=1, methods=["beta"], n_resamples=0, rng=0),
+            bounds, bounds.k_for(0.5, model="tiny-1b"),
+            passcurve.check_deviations(one, emit=False),
+            passcurve.plan(one, budget=50, k=20, rng=0),
+            rl.dead_groups(c, group_size=[8, 16]),
+            rl.gradient_conflict([0.2, 0.5, 0.9], rng.normal(size=(3, 4)), k=[1, 4], with_kernel=True),
+            rl.conflict_toy(pretrain_steps=10, steps=20, rng=0),
+        ]
+
+
+def _result_classes():
+    import dataclasses
+
+    import passcurve.rl as rl
+
+    return {obj for mod in (passcurve, rl) for name in mod.__all__
+            if isinstance(obj := getattr(mod, name), type) and dataclasses.is_dataclass(obj)}
+
+
+def _containers(x, path):
+    """(path, array or dict or list) for every array, dict and list inside a result's field."""
+    import dataclasses
+
+    if dataclasses.is_dataclass(x) and not isinstance(x, type):
+        for f in dataclasses.fields(x):
+            yield from _containers(getattr(x, f.name), f"{path}.{f.name}")
+    elif isinstance(x, np.ndarray | dict | list):
+        yield path, x
+        for key, v in (x.items() if isinstance(x, dict) else enumerate(x) if isinstance(x, list) else ()):
+            yield from _containers(v, f"{path}[{key!r}]")
+    elif isinstance(x, tuple):
+        for i, v in enumerate(x):
+            yield from _containers(v, f"{path}[{i}]")
+
+
+def _assert_read_only(result):
+    """Write into every array, dict and list of a result (each must refuse); how many there were."""
+    import pytest
+
+    seen = 0
+    for path, x in _containers(result, type(result).__name__):
+        seen += 1
+        if isinstance(x, np.ndarray):
+            with pytest.raises(ValueError, match="read-only"):
+                x[(0,) * x.ndim] = x[(0,) * x.ndim] if x.size else 0
+                pytest.fail(f"{path} is writeable")
+        elif isinstance(x, dict):
+            edits = [("__setitem__", ("passcurve-test", 1)), ("clear", ()), ("update", ({"a": 1},)),
+                     ("pop", (next(iter(x), None), None)), ("setdefault", ("a", 1))]
+        else:
+            edits = [("append", (1,)), ("__setitem__", (0, 1)), ("sort", ()), ("__iadd__", ([1],))]
+        for method, args in edits if not isinstance(x, np.ndarray) else ():
+            with pytest.raises(TypeError, match="does not support item assignment"):
+                getattr(x, method)(*args)
+                pytest.fail(f"{path}.{method} changed it")
+    return seen
+
+
+def test_every_result_is_read_only_all_the_way_down():
+    # the result dataclasses were frozen but their arrays and dicts were not: `r.values["pass_at_k"][0, 0] = .99`
+    # changed what to_dict(), to_frame() and plot() then reported; now every array refuses the write (numpy's
+    # ValueError) and every dict or list refuses item assignment (TypeError), through pickle and deepcopy too
+    import copy
+    import pickle
+
+    results = _every_result()
+    built = {type(r) for r in results}
+    missing = {cls.__name__ for cls in _result_classes()} - {cls.__name__ for cls in built}
+    assert missing <= {"StopAtSuccess"}, missing  # a sampling design (two numbers), not a result
+    for r in results:
+        name = type(r).__name__
+        assert _assert_read_only(r) > 0 or name in {"KForResult", "BoundsKFor", "ModelSpec"}, name
+        for again in (pickle.loads(pickle.dumps(r)), copy.deepcopy(r), copy.copy(r)):
+            assert type(again) is type(r)
+            _assert_read_only(again)
+            if hasattr(r, "to_dict"):
+                assert json.dumps(json_safe(again.to_dict())) == json.dumps(json_safe(r.to_dict())), name
+        if hasattr(r, "to_dict"):
+            d = r.to_dict()
+            json.dumps(json_safe(d), allow_nan=False)
+        if hasattr(r, "to_frame"):
+            r.to_frame()
+        if hasattr(r, "_repr_html_"):
+            r._repr_html_()
+        repr(r)
+
+
+def test_curve_values_cannot_be_changed_behind_to_dict():
+    # the example of the report: writing into a curve's values changed its to_dict() and to_frame() silently
+    import pytest
+
+    c = passcurve.Counts.from_arrays([10, 10], [3, 7])
+    r = passcurve.curve(c, k=[1, 2])
+    before = r.to_dict()
+    with pytest.raises(ValueError, match="read-only"):
+        r.values["pass_at_k"][0, 0] = 0.99
+    with pytest.raises(TypeError):
+        r.values["pass_at_k"] = np.zeros((1, 2))
+    assert r.to_dict() == before
+    assert r.values["pass_at_k"][0, 0] == 0.5  # (3 + 7) / 20: the mean of c/n, exact arithmetic
+
+
+def test_inputs_stay_writeable_and_read_only_copies_are_editable():
+    # freezing works on views: the caller's arrays keep their flags (pass_at_k's inputs, Counts' and a curve's)
+    n, c, k = np.array([10, 20]), np.array([3, 5]), np.array([1, 4])
+    passcurve.pass_at_k(n, c, k)
+    counts = passcurve.Counts.from_arrays(n, c)
+    passcurve.curve(counts, k=k)
+    p = np.array([0.2, 0.5, 0.9])
+    passcurve.rl.gradient_conflict(p, np.eye(3), k=[1, 4])
+    assert n.flags.writeable and c.flags.writeable and k.flags.writeable and p.flags.writeable
+    r = passcurve.curve(counts, k=[1, 2])
+    mine = r.values.copy()  # a plain dict again
+    mine["x"] = 1
+    assert type(mine) is dict and "x" not in r.values
+    arr = np.array(r.values["pass_at_k"])
+    arr[0, 0] = 1.0  # a copy of the array is the caller's to edit
+    d = r.to_dict()  # plain dicts and lists, the caller's to edit
+    d["models"][0]["curve"][0]["k"] = 99
+    assert type(d["models"]) is list and r.to_dict()["models"][0]["curve"][0]["k"] == 1
+

@@ -20,7 +20,7 @@ from ._adaptive import check_design
 from ._counts import Counts, check_counts_object
 from ._errors import DegenerateDataWarning, PasscurveError, record_warning
 from ._forecast import FORECAST_METHODS, _observed_limit, _pass_mean, _reduce, forecast
-from ._results import brief_repr, frame_html, json_safe, records_frame
+from ._results import ReadOnlyResult, brief_repr, frame_html, json_safe, records_frame
 from ._validation import (
     as_int_array,
     check_choices,
@@ -35,7 +35,7 @@ __all__ = ["backtest", "BacktestResult"]
 
 
 @dataclass(frozen=True, eq=False)
-class BacktestResult:
+class BacktestResult(ReadOnlyResult):
     """Per-run forecasts and errors, and their summary.
 
     Attributes

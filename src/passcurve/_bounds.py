@@ -35,7 +35,15 @@ from ._adaptive import check_design
 from ._counts import Counts, check_counts_object
 from ._errors import DegenerateDataWarning, PasscurveError, record_warning
 from ._forecast import _f, _observed, _observed_limit, _target_model_iv
-from ._results import brief_repr, frame_html, json_safe, level_label, pandas_module, records_frame
+from ._results import (
+    ReadOnlyResult,
+    brief_repr,
+    frame_html,
+    json_safe,
+    level_label,
+    pandas_module,
+    records_frame,
+)
 from ._uncertainty import curve_intervals
 from ._validation import (
     MAX_RESAMPLES,
@@ -139,7 +147,7 @@ def k_span(band: tuple[np.ndarray, np.ndarray, np.ndarray], target: float) -> tu
 
 
 @dataclass(frozen=True)
-class BoundsKFor:
+class BoundsKFor(ReadOnlyResult):
     """When a target pass_D@K becomes possible, and when it is certain, over every law the data allow.
 
     ``earliest``: the smallest K at which some law consistent with the data reaches the target (no law reaches
@@ -217,7 +225,7 @@ def _first_k(reaches: Any) -> float:
 
 
 @dataclass(frozen=True, eq=False)
-class BoundsResult:
+class BoundsResult(ReadOnlyResult):
     """Distribution-free bounds on pass_D@K per model.
 
     Attributes

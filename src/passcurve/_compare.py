@@ -33,7 +33,7 @@ from ._adaptive import check_design
 from ._counts import Counts, check_counts_object
 from ._errors import DegenerateDataWarning, PasscurveError, UnpairedComparisonWarning, record_warning
 from ._estimators import _hyper_log_pmf_run, _hyper_tails, _tau_to_m
-from ._results import brief_repr, frame_html, level_label, metric_name, records_frame
+from ._results import ReadOnlyResult, brief_repr, frame_html, level_label, metric_name, records_frame
 from ._uncertainty import (
     _RARE,
     INTERVAL_METRICS,
@@ -72,7 +72,7 @@ def _f(x: Any) -> float | None:
 
 
 @dataclass(frozen=True, eq=False)
-class CompareResult:
+class CompareResult(ReadOnlyResult):
     """A comparison of two models at several k.
 
     Attributes
@@ -604,7 +604,7 @@ def _sign_flip_p(D: np.ndarray, groups: np.ndarray, n_groups: int, B: int, rng: 
 # power analysis
 # ----------------------------------------------------------------------------------------
 @dataclass(frozen=True, eq=False)
-class PowerResult:
+class PowerResult(ReadOnlyResult):
     """How many problems (and samples per problem) detect a difference δ at budget k.
 
     Attributes

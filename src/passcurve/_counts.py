@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 
 from ._errors import PasscurveError
-from ._results import pandas_module
+from ._results import ReadOnlyResult, pandas_module
 from ._validation import as_id_array, as_int_array, check_counts, check_weights, show_value, unknown_model
 
 __all__ = ["Counts"]
@@ -59,7 +59,7 @@ def _as_str_array(x: Any, name: str, size: int) -> np.ndarray:
 
 
 @dataclass(frozen=True, eq=False)
-class Counts:
+class Counts(ReadOnlyResult):
     """Per-(model, problem) sample counts.
 
     Attributes
@@ -78,8 +78,9 @@ class Counts:
     meta : dict
         Free-form provenance (reader, detected layout, stopping-time evidence, ...).
 
-    Every array is read-only (``C.n[0] = 5`` raises numpy's ValueError): build new counts with
-    :meth:`from_arrays` (or :meth:`take` for a subset) rather than edit them in place.
+    Every array is read-only (``C.n[0] = 5`` raises numpy's ValueError, and ``C.meta`` refuses item assignment, as
+    every result does: :class:`~passcurve._results.ReadOnlyResult`): build new counts with :meth:`from_arrays` (or
+    :meth:`take` for a subset, ``dataclasses.replace`` for new meta) rather than edit them in place.
     """
 
     model: np.ndarray
@@ -90,21 +91,6 @@ class Counts:
     cluster: np.ndarray | None = None
     source: str = "arrays"
     meta: dict[str, Any] = field(default_factory=dict)
-
-    def __post_init__(self) -> None:
-        # the rows are read-only (views, so an array the caller passed in keeps its own flags): `C.n[0] = 1` changed
-        # a frozen Counts in place and left c > n without a check; now numpy refuses the assignment
-        for name in ("model", "problem", "n", "c", "weight", "cluster"):
-            arr = getattr(self, name)
-            if isinstance(arr, np.ndarray) and arr.flags.writeable:
-                view = arr.view()
-                view.flags.writeable = False
-                object.__setattr__(self, name, view)
-
-    def __setstate__(self, state: dict[str, Any]) -> None:
-        # pickle and copy.deepcopy restore the fields without __init__: read-only again, as built
-        self.__dict__.update(state)
-        self.__post_init__()
 
     # ------------------------------------------------------------------ construction
     @classmethod

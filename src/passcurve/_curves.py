@@ -17,7 +17,7 @@ from ._counts import Counts, check_counts_object
 from ._errors import DroppedProblemsWarning, PasscurveError, record_warning
 from ._estimators import _SHORT, _fail_prob, _log_fail_table, g_pass_at_k, mg_pass_at_k
 from ._pairs import distinct_pairs
-from ._results import brief_repr, frame_html, level_label, long_frame, metric_label
+from ._results import ReadOnlyResult, brief_repr, frame_html, level_label, long_frame, metric_label
 from ._validation import (
     as_int_array,
     check_choice,
@@ -46,7 +46,7 @@ def _json_float(x: float) -> float | None:
 
 
 @dataclass(frozen=True, eq=False)
-class CurveResult:
+class CurveResult(ReadOnlyResult):
     """pass@k-family curves per model.
 
     Attributes

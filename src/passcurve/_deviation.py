@@ -32,7 +32,7 @@ from ._adaptive import check_design
 from ._counts import Counts, check_counts_object
 from ._difficulty import BetaBinomial, ZeroInflatedBetaBinomial
 from ._errors import ImpossibleMassWarning, NoHeavyTailWarning, StoppingTimeWarning
-from ._results import brief_repr, json_safe, pandas_module
+from ._results import ReadOnlyResult, brief_repr, json_safe, pandas_module
 from ._scaling import _curve_values, default_k_grid, local_slope
 from ._validation import check_flag
 
@@ -40,7 +40,7 @@ __all__ = ["check_deviations", "DeviationReport"]
 
 
 @dataclass(frozen=True)
-class DeviationReport:
+class DeviationReport(ReadOnlyResult):
     """Flags per model with their evidence (``flags[model]`` → list of (warning name, message))."""
 
     __repr__ = brief_repr

@@ -27,7 +27,7 @@ import numpy as np
 from ._counts import Counts, check_counts_object
 from ._curves import mean_curve, own_range
 from ._errors import DegenerateDataWarning, DroppedProblemsWarning, PasscurveError, record_warning
-from ._results import brief_repr, frame_html, records_frame
+from ._results import ReadOnlyResult, brief_repr, frame_html, records_frame
 from ._validation import as_int_array, check_choice, check_k_le_min_n, own_range_top
 
 __all__ = ["hidden_difficulty", "DiagnosticsResult"]
@@ -39,7 +39,7 @@ def _f(x: Any) -> float | None:
 
 
 @dataclass(frozen=True, eq=False)
-class DiagnosticsResult:
+class DiagnosticsResult(ReadOnlyResult):
     """Hidden-difficulty diagnostics per model.
 
     Attributes

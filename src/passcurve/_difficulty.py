@@ -51,7 +51,7 @@ from ._counts import Counts, check_counts_object
 from ._errors import ConvergenceWarning, DegenerateDataWarning, PasscurveError
 from ._estimators import _STIRLING_SERIES
 from ._pairs import distinct_pairs
-from ._results import brief_repr, frame_html, json_safe, pandas_module
+from ._results import ReadOnlyResult, brief_repr, frame_html, json_safe, pandas_module
 from ._validation import (
     as_float_array,
     as_int_array,
@@ -2904,7 +2904,7 @@ DIFFICULTY_MODELS: dict[str, Any] = {
 # convenience over Counts with several models
 # ----------------------------------------------------------------------------------------
 @dataclass(frozen=True, eq=False)
-class DifficultyFits:
+class DifficultyFits(ReadOnlyResult):
     """Fitted difficulty models per (benchmark model, difficulty model).
 
     Attributes

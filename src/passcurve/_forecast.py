@@ -72,7 +72,15 @@ from ._difficulty import (
 )
 from ._errors import DegenerateDataWarning, PasscurveError, record_warning
 from ._estimators import _log_fail as _log_fail_product
-from ._results import brief_repr, frame_html, json_safe, level_label, pandas_module, records_frame
+from ._results import (
+    ReadOnlyResult,
+    brief_repr,
+    frame_html,
+    json_safe,
+    level_label,
+    pandas_module,
+    records_frame,
+)
 from ._scaling import _curve_fail, default_k_grid
 from ._uncertainty import curve_intervals
 from ._validation import (
@@ -374,7 +382,7 @@ class _Candidate:
 # results
 # ----------------------------------------------------------------------------------------
 @dataclass(frozen=True, eq=False)
-class ForecastResult:
+class ForecastResult(ReadOnlyResult):
     """Forecasts of pass_D@K per model, with prediction intervals.
 
     Attributes
@@ -500,7 +508,7 @@ class ForecastResult:
 
 
 @dataclass(frozen=True)
-class KForResult:
+class KForResult(ReadOnlyResult):
     """K needed for a target pass_D@K (``k`` is inf and ``reachable`` False when the forecast does not reach it by
     K = 10^15, the largest K solved for; null in ``to_dict()``). ``ceiling`` is the forecast's limit as K grows: a
     target at or above it is never reached (impossible problems), one below it only beyond 10^15 (``note`` says so).

@@ -60,7 +60,7 @@ from ._adaptive import BetaPrior, _fit_beta_binomial, _fit_zi_beta_binomial, _hi
 from ._counts import Counts, check_counts_object
 from ._difficulty import BetaBinomial, DifficultyModel, ZeroInflatedBetaBinomial
 from ._errors import PasscurveError
-from ._results import brief_repr, frame_html, pandas_module
+from ._results import ReadOnlyResult, brief_repr, frame_html, pandas_module
 from ._validation import (
     as_int_array,
     check_choice,
@@ -853,7 +853,7 @@ def _alloc_hierarchical(
 # results
 # ----------------------------------------------------------------------------------------
 @dataclass(frozen=True, eq=False)
-class PlanResult:
+class PlanResult(ReadOnlyResult):
     """How many more samples each problem should get.
 
     Attributes

@@ -29,7 +29,7 @@ from ._adaptive import check_design
 from ._compare import _check_k_estimable, _f, _metric_tau_iv, _number_spellings, _one_weight_per_problem
 from ._counts import Counts, check_counts_object
 from ._errors import DegenerateDataWarning, PasscurveError, UnpairedComparisonWarning, record_warning
-from ._results import brief_repr, frame_html, level_label, metric_name, records_frame
+from ._results import ReadOnlyResult, brief_repr, frame_html, level_label, metric_name, records_frame
 from ._uncertainty import (
     _boot_means,
     _cluster_ids,
@@ -55,7 +55,7 @@ _PAIR_CHUNK_ELEMS = 1 << 24  # bootstrap replicates x pairs held at once
 
 
 @dataclass(frozen=True, eq=False)
-class RankResult:
+class RankResult(ReadOnlyResult):
     """Ranks of M models at several k, with simultaneous confidence intervals.
 
     Attributes

@@ -2,12 +2,104 @@
 
 from __future__ import annotations
 
-from typing import Any
+import dataclasses
+from typing import Any, NoReturn
 
 import numpy as np
 
-__all__ = ["brief_repr", "long_frame", "records_frame", "frame_html", "pandas_module", "json_safe", "level_label", "metric_name", "METRIC_NAMES",
+__all__ = ["ReadOnlyResult", "ReadOnlyDict", "ReadOnlyList", "read_only", "brief_repr", "long_frame", "records_frame", "frame_html", "pandas_module", "json_safe", "level_label", "metric_name", "METRIC_NAMES",
            "how_many", "metric_label"]
+
+
+def _refuse(self: Any, *args: Any, **kwargs: Any) -> NoReturn:
+    raise TypeError(f"'{type(self).__name__}' object does not support item assignment: a result is read-only "
+                    "(copy it, e.g. dict(...) or list(...), to edit)")
+
+
+class ReadOnlyDict(dict):  # type: ignore[type-arg]
+    """A dict that refuses every change (``d[k] = v``, ``del``, ``update``, ``pop``, ...: TypeError).
+
+    A dict subclass rather than ``types.MappingProxyType``, so ``json.dumps``, ``isinstance(x, dict)``, pandas,
+    ``pickle`` and ``copy.deepcopy`` take it as the dict it was; ``.copy()`` and ``dict(d)`` give an editable
+    plain dict."""
+
+    __slots__ = ()
+    __setitem__ = __delitem__ = __ior__ = clear = pop = popitem = setdefault = update = _refuse
+
+    def copy(self) -> dict[Any, Any]:  # type: ignore[override]
+        return dict(self)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # dict's own reduce refills the new object item by item through __setitem__, which refuses
+        return type(self), (dict(self),)
+
+
+class ReadOnlyList(list):  # type: ignore[type-arg]
+    """A list that refuses every change (``l[i] = v``, ``append``, ``sort``, ``+=``, ...: TypeError), and is
+    otherwise the list it was (equal to it, ``json.dumps``-able, picklable); ``list(l)`` gives an editable copy."""
+
+    __slots__ = ()
+    __setitem__ = __delitem__ = __iadd__ = __imul__ = append = extend = insert = pop = remove = clear = sort = \
+        reverse = _refuse
+
+    def copy(self) -> list[Any]:  # type: ignore[override]
+        return list(self)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return type(self), (list(self),)
+
+
+def read_only(x: Any) -> Any:
+    """``x`` made read-only all the way down: an ndarray as a read-only view (the array itself keeps its flags, so
+    an array the caller passed in stays writeable in the caller's hands), a dict as a :class:`ReadOnlyDict`, a list
+    as a :class:`ReadOnlyList`, a tuple (named tuples too) with its items read-only; anything else as it is (a
+    nested result freezes itself)."""
+    if isinstance(x, np.ndarray):
+        if not x.flags.writeable:
+            return x
+        view = x.view()
+        view.flags.writeable = False
+        return view
+    if isinstance(x, dict):
+        return ReadOnlyDict({k: read_only(v) for k, v in x.items()})
+    if isinstance(x, list):
+        return ReadOnlyList(read_only(v) for v in x)
+    if isinstance(x, tuple):
+        items = [read_only(v) for v in x]
+        if all(a is b for a, b in zip(items, x, strict=True)):
+            return x
+        make = getattr(type(x), "_make", None)  # a named tuple's constructor takes the fields one by one
+        return make(items) if make is not None else type(x)(items)
+    return x
+
+
+class ReadOnlyResult:
+    """Base of the result dataclasses: every field read-only all the way down (see :func:`read_only`).
+
+    The dataclasses are frozen, but their arrays and dicts were not: ``r.values["pass_at_k"][0, 0] = 0.99`` changed
+    what ``to_dict()``, ``to_frame()`` and ``plot()`` then reported, without a word. Now numpy refuses the write
+    (ValueError: assignment destination is read-only) and a dict or list field refuses item assignment
+    (TypeError). Build a result complete, then construct it; ``dataclasses.replace`` builds a new, frozen one.
+    A subclass with its own ``__post_init__`` calls ``super().__post_init__()`` at its end."""
+
+    __slots__ = ()
+
+    def __post_init__(self) -> None:
+        _freeze_fields(self)
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        # pickle and copy.deepcopy restore the fields without __init__ (numpy unpickles arrays writeable): frozen
+        # again, as built
+        self.__dict__.update(state)
+        _freeze_fields(self)
+
+
+def _freeze_fields(obj: Any) -> None:
+    for f in dataclasses.fields(obj):
+        value = getattr(obj, f.name)
+        frozen = read_only(value)
+        if frozen is not value:
+            object.__setattr__(obj, f.name, frozen)
 
 
 def json_safe(x: Any) -> Any:

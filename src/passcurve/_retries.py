@@ -39,7 +39,7 @@ from scipy import stats
 
 from ._errors import DependenceWarning, PasscurveError, StoppingTimeWarning, record_warning
 from ._estimators import pass_at_k
-from ._results import brief_repr, frame_html, long_frame
+from ._results import ReadOnlyResult, brief_repr, frame_html, long_frame
 from ._validation import (
     MAX_RESAMPLES,
     as_bool_array,
@@ -60,7 +60,7 @@ def _jf(x: Any) -> float | None:
 
 
 @dataclass(frozen=True, eq=False)
-class RetryResult:
+class RetryResult(ReadOnlyResult):
     """Completion within a retry budget and the attempt-independence test, per model.
 
     Attributes

@@ -29,7 +29,7 @@ import numpy as np
 from scipy import optimize
 
 from ._errors import DegenerateDataWarning, PasscurveError, record_warning
-from ._results import brief_repr, frame_html, pandas_module
+from ._results import ReadOnlyResult, brief_repr, frame_html, pandas_module
 from ._validation import (
     as_float_array,
     check_broadcast,
@@ -145,7 +145,7 @@ def prompt_kernel(grads: Any, *, cosine: bool = False) -> np.ndarray:
 
 
 @dataclass(frozen=True, eq=False)
-class ConflictResult:
+class ConflictResult(ReadOnlyResult):
     """How pass@k gradients align with the pass@1 gradient as k grows.
 
     Attributes

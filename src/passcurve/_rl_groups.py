@@ -41,7 +41,7 @@ from ._errors import (
     record_warning,
 )
 from ._estimators import pass_pow_k
-from ._results import brief_repr, frame_html, records_frame
+from ._results import ReadOnlyResult, brief_repr, frame_html, records_frame
 from ._validation import (
     as_float_array,
     as_int_array,
@@ -243,7 +243,7 @@ def _group_size_for_live_iv(target_live: Any, p: Any, alpha: Any, beta: Any,
 # the diagnostic on a log
 # ----------------------------------------------------------------------------------------
 @dataclass(frozen=True, eq=False)
-class DeadGroupsResult:
+class DeadGroupsResult(ReadOnlyResult):
     """Observed vs predicted fraction of GRPO groups with all-equal rewards, per model.
 
     Attributes

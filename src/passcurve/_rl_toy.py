@@ -28,7 +28,7 @@ from typing import Any
 import numpy as np
 
 from ._errors import PasscurveError
-from ._results import brief_repr, frame_html, pandas_module
+from ._results import ReadOnlyResult, brief_repr, frame_html, pandas_module
 from ._rl_conflict import ConflictResult, gradient_conflict
 from ._validation import MAX_GRID, MAX_RESAMPLES, check_positive_int, check_rng, check_scalar, seed_of
 
@@ -77,7 +77,7 @@ def _ascend(
 
 
 @dataclass(frozen=True, eq=False)
-class ConflictToyResult:
+class ConflictToyResult(ReadOnlyResult):
     """Training curves of the toy bandit under pass@1, pass@k and annealed-k ascent.
 
     Attributes

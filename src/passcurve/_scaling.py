@@ -24,7 +24,7 @@ from ._curves import mean_curve
 from ._errors import PasscurveError
 from ._estimators import _log_fail_table
 from ._pairs import distinct_pairs
-from ._results import brief_repr, frame_html, records_frame
+from ._results import ReadOnlyResult, brief_repr, frame_html, records_frame
 from ._validation import (
     MAX_GRID,
     as_int_array,
@@ -131,7 +131,7 @@ def _ols(x: np.ndarray, y: np.ndarray) -> tuple[float, float, float, float, floa
 
 
 @dataclass(frozen=True, eq=False)
-class PowerLawResult:
+class PowerLawResult(ReadOnlyResult):
     r"""Least-squares power law :math:`-\log \text{pass}_D@k = a k^{-b}` per model.
 
     Attributes

@@ -19,7 +19,7 @@ from scipy import special, stats
 
 from ._counts import Counts
 from ._errors import PasscurveError
-from ._results import brief_repr
+from ._results import ReadOnlyResult, brief_repr
 from ._validation import (
     as_int_array,
     check_positive_int,
@@ -81,7 +81,7 @@ DEMO_MODELS: tuple[ModelSpec, ...] = (
 
 
 @dataclass(frozen=True, eq=False)
-class SimulatedBenchmark:
+class SimulatedBenchmark(ReadOnlyResult):
     """A simulated benchmark and its truth.
 
     Attributes

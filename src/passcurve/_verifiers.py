@@ -29,7 +29,7 @@ import numpy as np
 
 from ._curves import mean_curve
 from ._errors import DegenerateDataWarning, PasscurveError, record_warning
-from ._results import brief_repr, frame_html, long_frame
+from ._results import ReadOnlyResult, brief_repr, frame_html, long_frame
 from ._validation import as_id_array, as_int_array, check_counts, fmt
 
 __all__ = ["verifier_inflation", "VerifierResult"]
@@ -40,7 +40,7 @@ def _jf(x: Any) -> float | None:
 
 
 @dataclass(frozen=True, eq=False)
-class VerifierResult:
+class VerifierResult(ReadOnlyResult):
     """pass@k under a base and a strict verdict, and the inflation, per model.
 
     Attributes

@@ -53,7 +53,7 @@ from scipy import special, stats
 
 from ._errors import DegenerateDataWarning, PasscurveError, record_warning
 from ._estimators import pass_at_k
-from ._results import brief_repr, frame_html, long_frame
+from ._results import ReadOnlyResult, brief_repr, frame_html, long_frame
 from ._validation import (
     MAX_GRID,
     as_bool_array,
@@ -603,7 +603,7 @@ def _type_family(v: Any) -> str:
 
 
 @dataclass(frozen=True, eq=False)
-class AnswerTallies:
+class AnswerTallies(ReadOnlyResult):
     """Per problem, how many samples gave each distinct answer (ragged, CSR layout).
 
     Attributes
@@ -1037,7 +1037,7 @@ def _jf(x: float) -> float | None:
 
 
 @dataclass(frozen=True, eq=False)
-class VoteResult:
+class VoteResult(ReadOnlyResult):
     r"""maj@k beside pass@k, per model.
 
     Attributes

@@ -9,6 +9,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import warnings
 from typing import Any
 
@@ -221,6 +222,4 @@ def _finish_small(
     src = open_frame(table, name)
     assert src is not None
     counts = build_samples(src, {}, threshold, FRAME_OPTION).counts()
-    counts.meta["reader"] = f"narwhals/{engine}"
-    counts.meta["source_columns"] = cmap
-    return counts
+    return dataclasses.replace(counts, meta={**counts.meta, "reader": f"narwhals/{engine}", "source_columns": cmap})
