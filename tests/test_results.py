@@ -407,3 +407,19 @@ def test_inputs_stay_writeable_and_read_only_copies_are_editable():
     d["models"][0]["curve"][0]["k"] = 99
     assert type(d["models"]) is list and r.to_dict()["models"][0]["curve"][0]["k"] == 1
 
+
+def test_results_do_not_share_memory_with_the_callers_arrays():
+    # Counts kept the caller's float weights and gradient_conflict the caller's p and k as they were (the read-only
+    # view guarded the result's side only): refilling p in place, as a training loop does, changed r.p and what
+    # to_dict() reported, and editing the weights changed the Counts' weighted means
+    n, c, w = np.array([10, 10, 10]), np.array([3, 5, 7]), np.array([1.0, 2.0, 3.0])
+    counts = passcurve.Counts.from_arrays(n, c, weight=w)
+    p, k = np.array([0.2, 0.5, 0.9]), np.array([1.0, 4.0])
+    r = passcurve.rl.gradient_conflict(p, np.eye(3), k=k)
+    w[:] = 0.0
+    p[:] = 0.0
+    k[:] = 2.0
+    assert counts.weight.tolist() == [1.0, 2.0, 3.0]
+    assert r.p.tolist() == [0.2, 0.5, 0.9] and r.k.tolist() == [1.0, 4.0]
+    # the weighted pass@1 is still (1*0.3 + 2*0.5 + 3*0.7) / 6 = 3.4 / 6 (exact arithmetic)
+    assert abs(passcurve.curve(counts, k=[1]).values["pass_at_k"][0, 0] - 3.4 / 6) < 1e-12

@@ -279,8 +279,9 @@ def _gradient_conflict_iv(p: Any, grads: Any, k: Any, prompt_weight: Any, k_max:
     p_a, g, w = _grads_iv(p, grads, prompt_weight)
     k_a = _k_real_iv(k).ravel()
     check_flag(with_kernel, "with_kernel")
-    # finite: the k* search runs on a log grid up to k_max (inf made it NaN with a numpy RuntimeWarning)
-    return p_a, g, w, k_a, check_scalar(k_max, "k_max", low=1, low_open=True)
+    # the result keeps p and k: copies, so that the caller's buffers (a training loop refills p in place) are theirs;
+    # k_max finite: the k* search runs on a log grid up to k_max (inf made it NaN with a numpy RuntimeWarning)
+    return p_a.copy(), g, w, k_a.copy(), check_scalar(k_max, "k_max", low=1, low_open=True)
 
 
 def gradient_conflict(

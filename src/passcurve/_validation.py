@@ -251,7 +251,9 @@ def check_weights(weight: Any, size: int, name: str = "weight", of: str = "`n`")
         raise PasscurveError(f"`{name}` must be >= 0 (got {name}={fmt(float(w.min()))})")
     if not w.sum() > 0:
         raise PasscurveError(f"`{name}` must have a positive sum (got all zeros)")
-    return w
+    # a copy of the caller's own float array (as_float_array and ravel pass it through): Counts and the Planner keep
+    # these weights, and an edit of the caller's array afterwards changed their weighted means without a word
+    return w.copy() if isinstance(weight, np.ndarray) and np.may_share_memory(w, weight) else w
 
 
 def check_positive_k(k: Any, name: str = "k") -> np.ndarray:
