@@ -361,3 +361,24 @@ def test_last_index_unknown_metric_names_the_metrics() -> None:
         with pytest.raises(pc.PasscurveError, match=r"`metric` must be one of .*'pass_at_k'"):
             r.last_index(metric=bad)
     assert list(r.last_index()) == [1]
+
+
+def test_interval_columns_are_the_documented_ones():
+    # CurveResult.to_frame's docstring names every column: pass@k's interval is low/high (as forecast, bounds and
+    # backtest records name their pass@k interval), another metric's is <metric>_low/_high (as RankResult's
+    # rank_low/rank_high); a single non-pass@k metric keeps its prefix, so a column's name never depends on
+    # which other metrics were asked for
+    cnt = pc.Counts.from_arrays([10, 10, 4], [3, 7, 2])
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        both = pc.curve_intervals(cnt, [1, 8], k_gt_n="drop")
+        pow_only = pc.curve_intervals(cnt, [1], metric="pass_pow_k")
+    assert list(both.to_frame().columns) == [
+        "model", "k", "pass_at_k", "low", "high", "few_problems", "pass_pow_k", "pass_pow_k_low", "pass_pow_k_high",
+        "pass_pow_k_few_problems", "problems", "dropped"]
+    assert list(pow_only.to_frame().columns) == ["model", "k", "pass_pow_k", "pass_pow_k_low", "pass_pow_k_high",
+                                                 "pass_pow_k_few_problems", "problems"]
+    row = both.to_frame().iloc[1]  # k = 8: the problem with n = 4 is dropped, two remain
+    assert (row["problems"], row["dropped"]) == (2, 1)
+    lo, hi = both.intervals["pass_at_k"]
+    assert (row["low"], row["high"]) == (lo[0, 1], hi[0, 1])

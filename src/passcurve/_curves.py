@@ -153,9 +153,19 @@ class CurveResult(ReadOnlyResult):
         return res
 
     def to_frame(self) -> Any:
-        """Long pandas DataFrame, one row per (model, k): ``model``, ``k``, one column per metric
-        (``pass_at_k``, ``pass_pow_k``, ...), ``problems`` (and ``dropped`` where problems were dropped); with
-        intervals ``low``/``high`` for pass@k and ``<metric>_low``/``<metric>_high`` for the others."""
+        """Long pandas DataFrame, one row per (model, k), the records of :meth:`to_dict`.
+
+        Columns: ``model``; ``k``; one column per metric held (``pass_at_k``, ``pass_pow_k``, ``naive_pass_at_k``,
+        ``g_pass_at_k``, ...: the mean over problems); with intervals (``curve_intervals``), ``low`` and ``high``,
+        the ends of pass@k's interval at ``confidence_level``, and ``<metric>_low``/``<metric>_high`` for each
+        other metric's (``pass_pow_k_low``, ...), and ``few_problems`` / ``<metric>_few_problems`` (True where
+        that interval is the Wilson bound on the number of problems, NaN elsewhere; a column only when some point
+        has it); ``problems``, the number of problems averaged at that k; ``dropped`` (a column only when problems
+        were dropped: ``k_gt_n="drop"``), the number with n < k.
+
+        The unprefixed ``low``/``high`` are pass@k's, as in every other result's records (``forecast``,
+        ``extrapolation_bounds``, ``backtest``: the estimate's interval is ``low``/``high``), and an interval
+        of another column is named after it, as ``rank_low``/``rank_high`` in :meth:`RankResult.to_frame`."""
         return long_frame(self.to_dict())
 
     def plot(self, metric: str | None = None, *, log_k: bool = True) -> Any:
