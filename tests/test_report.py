@@ -1155,3 +1155,14 @@ def test_hidden_difficulty_chart_ticks_are_its_doubling_k(rep):
     seg = seg[: seg.index("</script>")]
     assert '"tickvals":[1.0,2.0,4.0,8.0,16.0,32.0,64.0,128.0]' in seg
     assert '"ticktext":["1","2","4","8","16","32","64","128"]' in seg
+
+
+def test_report_data_is_read_only_like_every_result(rep):
+    # ReportData's dicts (timings, notes, fits, problem columns) and arrays could be edited after the build, and the
+    # build itself wrote the rendering time into data.timings afterwards; both are now frozen (ReadOnlyResult)
+    with pytest.raises(TypeError, match="does not support item assignment"):
+        rep.data.timings["rendering"] = 0.0
+    col = next(iter(rep.data.problem_columns.values()))
+    with pytest.raises(ValueError, match="read-only"):
+        col[0] = col[0]
+    assert rep.data.timings["rendering"] > 0 and rep.to_dict()["timings"]["rendering"] > 0  # measured, then frozen

@@ -11,6 +11,7 @@ Two stages, kept apart:
 
 from __future__ import annotations
 
+import dataclasses
 import time
 import warnings
 from collections.abc import Callable, Sequence
@@ -26,6 +27,7 @@ from .._curves import METRICS, CurveResult, curve, default_top, with_own_ends
 from .._errors import PasscurveError, PasscurveWarning, fold_warnings
 from .._estimators import pass_at_k, pass_pow_k
 from .._files import write_text_atomic
+from .._results import ReadOnlyResult
 from .._validation import check_confidence_level, check_k_gt_n, check_positive_int, check_rng
 from . import _sections as S
 from ._page import Section, esc, render_page
@@ -81,8 +83,9 @@ def table_k(k_max: int) -> list[int]:
 
 
 @dataclass(frozen=True, eq=False)
-class ReportData:
-    """Every result object the report shows (computed by the library), and every warning raised."""
+class ReportData(ReadOnlyResult):
+    """Every result object the report shows (computed by the library), and every warning raised (read-only, as
+    every result is: :class:`~passcurve._results.ReadOnlyResult`)."""
 
     counts: Counts
     curve: CurveResult
@@ -103,7 +106,7 @@ class ReportData:
 
 
 @dataclass(frozen=True, eq=False)
-class Report:
+class Report(ReadOnlyResult):
     """A rendered report: the HTML, its sections, and the data they came from."""
 
     html: str
@@ -612,5 +615,5 @@ def build_report(
         sections,
         footer=f"Made by passcurve {esc(__version__)}. One offline file: no network requests.",
     )
-    data.timings["rendering"] = time.perf_counter() - t0
+    data = dataclasses.replace(data, timings={**data.timings, "rendering": time.perf_counter() - t0})
     return Report(html=html, sections=tuple(sections), data=data, explorer_href=explorer_href)
