@@ -156,3 +156,36 @@ def test_table_titles_count_one_problem_in_the_singular(tmp_path, icli):
     one.write_text("problem,n,c\na,3,1\n")
     r = icli("curve", str(one))
     assert r.returncode == 0 and "one: 1 problem, samples per problem" in r.stdout
+
+
+def test_in_process_runner_shows_what_a_fresh_process_would(tmp_path, icli, monkeypatch, cli):
+    # the `icli` fixture stands in for `python -m passcurve` in most CLI tests. Under pytest a Python warning that
+    # escaped a command was recorded by pytest, not printed: "no Python warning on stderr" passed without looking
+    # (the assertion above, in test_json_carries_every_warning_stderr_printed). And the consoles' width was
+    # fixed when passcurve.cli was imported: a test's COLUMNS=80 changed nothing.
+    import warnings
+
+    from passcurve.cli import _curve
+
+    path = tmp_path / "c.csv"
+    path.write_text("problem,n,c\na,4,1\nb,4,3\n")
+    real = _curve.render_curve_table
+
+    def leaky(*args, **kwargs):  # outside the command's collect_warnings block (which keeps passcurve's own only)
+        warnings.warn("escaped", RuntimeWarning, stacklevel=1)
+        warnings.warn("ignored by a fresh interpreter", DeprecationWarning, stacklevel=1)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(_curve, "render_curve_table", leaky)
+    r = icli("curve", str(path), "--k", "1")
+    assert r.returncode == 0
+    assert re.search(r"\.py:\d+: RuntimeWarning: escaped", r.stderr), r.stderr
+    assert "DeprecationWarning" not in r.stderr  # the default filters of a fresh interpreter ignore it
+    # width: the table's lines are as wide as COLUMNS allows (the title line is not cut), in-process as in a subprocess
+    args = ("curve", str(path), "--all-k", "--ci", "analytic")
+    monkeypatch.undo()
+    for columns in ("80", "200"):
+        got = icli(*args, env={"COLUMNS": columns}).stdout
+        assert got == cli(*args, env_extra={"COLUMNS": columns}).stdout
+        assert max(len(line) for line in got.splitlines() if "│" in line) <= int(columns)  # the title is not cut
+    assert icli(*args, env={"COLUMNS": "80"}).stdout != icli(*args, env={"COLUMNS": "200"}).stdout
