@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import math
+import time
 
 import numpy as np
 import pytest
@@ -21,8 +22,8 @@ def sim_csv(tmp_path_factory):
     return path
 
 
-def test_forecast_json_shape(sim_csv):
-    r = run_cli("forecast", str(sim_csv), "--k", "1000,10000", "--json", "--n-resamples", "10", "--target", "0.8")
+def test_forecast_json_shape(icli, sim_csv):
+    r = icli("forecast", str(sim_csv), "--k", "1000,10000", "--json", "--n-resamples", "10", "--target", "0.8")
     assert r.returncode == 0, r.stderr
     d = json.loads(r.stdout)
     assert len(d["forecasts"]) == 4
@@ -34,7 +35,7 @@ def test_forecast_json_shape(sim_csv):
     assert len(d["k_for"]) == 2
 
 
-def test_forecast_leaves_out_only_the_models_it_cannot_forecast(tmp_path):
+def test_forecast_leaves_out_only_the_models_it_cannot_forecast(icli, tmp_path):
     # one model with one sample per problem beside one with 200: the second is forecast exactly as when read
     # alone; the first is named in a one-line warning (only the mean is identified); alone it is refused (exit 2)
     bench = passcurve.simulate(problems=60, n=200, models=passcurve.DEMO_MODELS[:1], rng=4)
@@ -45,22 +46,22 @@ def test_forecast_leaves_out_only_the_models_it_cannot_forecast(tmp_path):
                                         model=[bench.counts.models[0]] * 60 + ["single"] * 60)
     write_counts(both, path)
     args = ["--k", "1000", "--json", "--n-resamples", "10"]
-    r = run_cli("forecast", str(path), *args)
+    r = icli("forecast", str(path), *args)
     assert r.returncode == 0, r.stderr
     d = json.loads(r.stdout)
     assert [f["model"] for f in d["forecasts"]] == [bench.counts.models[0]]
     assert any("left out: model 'single': every problem has one sample" in w for w in d["warnings"])
-    alone = json.loads(run_cli("forecast", str(path), *args, "--models", bench.counts.models[0]).stdout)
+    alone = json.loads(icli("forecast", str(path), *args, "--models", bench.counts.models[0]).stdout)
     assert alone["forecasts"] == d["forecasts"]
-    bad = run_cli("forecast", str(path), *args, "--models", "single")
+    bad = icli("forecast", str(path), *args, "--models", "single")
     assert bad.returncode == 2 and bad.stderr.strip().count("\n") == 0 and "one sample" in bad.stderr
 
 
-def test_fit_table_and_json(sim_csv):
-    r = run_cli("fit", str(sim_csv), "--model", "beta,zi_beta")
+def test_fit_table_and_json(icli, sim_csv):
+    r = icli("fit", str(sim_csv), "--model", "beta,zi_beta")
     assert r.returncode == 0, r.stderr
     assert "tiny-1b" in r.stdout and "least squares a=" in r.stdout
-    r = run_cli("fit", str(sim_csv), "--model", "beta", "--json")
+    r = icli("fit", str(sim_csv), "--model", "beta", "--json")
     d = json.loads(r.stdout)
     assert d["fits"][0]["difficulty_model"] == "beta" and "goodness_of_fit" in d["fits"][0]
     assert len(d["power_law"]["power_laws"]) == 2
@@ -72,29 +73,29 @@ def test_fit_table_and_json(sim_csv):
     assert {"model", "difficulty_model"} <= set(frame.columns) and {"model", "difficulty_model"} <= set(d["fits"][0])
 
 
-def test_fit_legend_explains_every_column(sim_csv):
+def test_fit_legend_explains_every_column(icli, sim_csv):
     # the legend above the fit tables named tail, P(p=0), GOF p and ΔAIC but not the "ok" column
-    r = run_cli("fit", str(sim_csv), "--model", "beta", env_extra={"COLUMNS": "200"})
+    r = icli("fit", str(sim_csv), "--model", "beta", env={"COLUMNS": "200"})
     assert r.returncode == 0, r.stderr
     legend = r.stdout.splitlines()[0]
     for col in ("tail:", "P(p=0):", "GOF p:", "ΔAIC", "ok: the fit converged"):
         assert col in legend, legend
 
 
-def test_fit_says_which_parameters_are_at_a_bound_or_not_identified(tmp_path):
+def test_fit_says_which_parameters_are_at_a_bound_or_not_identified(icli, tmp_path):
     # three under-dispersed problems (1, 2, 3 of 20): the Beta's concentration runs away (its likelihood rises
     # toward the binomial's as alpha, beta -> inf at a fixed mean, because a beta-binomial is never less dispersed
     # than a binomial), so its parameters have no standard error, and the table says why instead of printing them
     # bare; the zero-inflated Beta's impossible mass sits at its bound
     path = tmp_path / "tiny.csv"
     path.write_text("problem,n,c\na,20,1\nb,20,2\nc,20,3\n")
-    r = run_cli("fit", str(path), "--model", "beta,zi_beta")
+    r = icli("fit", str(path), "--model", "beta,zi_beta")
     assert r.returncode == 0, r.stderr
     line = {ln.split(":")[0].strip(): ln for ln in r.stdout.splitlines() if ln.startswith("  beta:") or
             ln.startswith("  zi_beta:")}
     assert line["beta"].count("(not identified)") == 2
     assert "impossible=" in line["zi_beta"] and "(at its bound)" in line["zi_beta"]
-    d = json.loads(run_cli("fit", str(path), "--model", "beta", "--json").stdout)
+    d = json.loads(icli("fit", str(path), "--model", "beta", "--json").stdout)
     assert d["fits"][0]["unidentified"] == ["alpha", "beta"] and d["fits"][0]["se"] == {"alpha": None, "beta": None}
     # an unidentified parameter's value is wherever the optimiser stopped on the flat likelihood (alpha = 1.1e+07
     # here, a mixture's alpha1 = 2.4e+61), printed as if estimated: the table shows "—", says why under the
@@ -108,23 +109,23 @@ def test_fit_says_which_parameters_are_at_a_bound_or_not_identified(tmp_path):
     # an identified fit prints its estimates and no such note
     ok = tmp_path / "ok.csv"
     ok.write_text("problem,n,c\n" + "".join(f"p{i},20,{c}\n" for i, c in enumerate([0, 0, 1, 3, 7, 12, 19, 20])))
-    r2 = run_cli("fit", str(ok), "--model", "beta")
+    r2 = icli("fit", str(ok), "--model", "beta")
     assert r2.returncode == 0 and "—" not in r2.stdout and "not identified" not in r2.stdout, r2.stdout
 
 
-def test_fit_and_backtest_tables_fit_in_80_columns(sim_csv):
+def test_fit_and_backtest_tables_fit_in_80_columns(icli, sim_csv):
     # a standard terminal: every model name and every number is printed whole (rich cuts cells with "…")
-    r = run_cli("fit", str(sim_csv), env_extra={"COLUMNS": "80"})
+    r = icli("fit", str(sim_csv), env={"COLUMNS": "80"})
     assert r.returncode == 0, r.stderr
     assert "…" not in r.stdout, r.stdout
     for name in ("beta", "zi_beta", "scaled_beta", "beta_mixture", "npmle"):
         assert f"  {name} " in r.stdout and f"  {name}: " in r.stdout  # its table row and its parameters
-    r = run_cli("backtest", str(sim_csv), "--m", "20", "--k", "200", "--seeds", "1", env_extra={"COLUMNS": "80"})
+    r = icli("backtest", str(sim_csv), "--m", "20", "--k", "200", "--seeds", "1", env={"COLUMNS": "80"})
     assert r.returncode == 0, r.stderr
     assert "…" not in r.stdout and "least_squares" in r.stdout, r.stdout
 
 
-def test_backtest_table_prints_two_digit_biases_whole_in_80_columns(tmp_path):
+def test_backtest_table_prints_two_digit_biases_whole_in_80_columns(icli, tmp_path):
     # BoN-like errors of more than 10 points (a bias of -13.64 with m = 1000 and k = 10000) were cut to "-13.…"
     # at 80 columns; every number must be printed whole
     rng = np.random.default_rng(5)
@@ -132,77 +133,79 @@ def test_backtest_table_prints_two_digit_biases_whole_in_80_columns(tmp_path):
     n = np.full(60, 10_000)
     path = tmp_path / "heavy.csv"
     write_counts(passcurve.Counts.from_arrays(n, rng.binomial(n, p), model=np.full(60, "a-model")), path)
-    r = run_cli("backtest", str(path), "--m", "100,1000", "--k", "10000", "--seeds", "1", "--methods",
-                "least_squares,beta", env_extra={"COLUMNS": "80"})
+    r = icli("backtest", str(path), "--m", "100,1000", "--k", "10000", "--seeds", "1", "--methods",
+             "least_squares,beta", env={"COLUMNS": "80"})
     assert r.returncode == 0, r.stderr
     assert "…" not in r.stdout, r.stdout
-    d = json.loads(run_cli("backtest", str(path), "--m", "100,1000", "--k", "10000", "--seeds", "1", "--methods",
-                           "least_squares,beta", "--json").stdout)
+    d = json.loads(icli("backtest", str(path), "--m", "100,1000", "--k", "10000", "--seeds", "1", "--methods",
+                        "least_squares,beta", "--json").stdout)
     for row in d["summary"]:
         assert f"{100 * row['mean_error']:+.2f}" in r.stdout and f"{100 * row['mean_width']:.2f}" in r.stdout
 
 
-def test_backtest_cli(sim_csv):
-    r = run_cli("backtest", str(sim_csv), "--m", "20", "--k", "200", "--seeds", "1", "--methods", "beta",
-                "--n-resamples", "5", "--json")
+def test_backtest_cli(icli, sim_csv):
+    r = icli("backtest", str(sim_csv), "--m", "20", "--k", "200", "--seeds", "1", "--methods", "beta",
+             "--n-resamples", "5", "--json")
     assert r.returncode == 0, r.stderr
     d = json.loads(r.stdout)
     assert d["summary"][0]["method"] == "beta" and d["summary"][0]["runs"] == 2
 
 
-def test_bad_input_exit_2(sim_csv):
-    r = run_cli("forecast", str(sim_csv), "--k", "10", "--method", "magic")
+def test_bad_input_exit_2(icli, sim_csv):
+    r = run_cli("forecast", str(sim_csv), "--k", "10", "--method", "magic")  # a subprocess: the interpreter's exit code
     assert r.returncode == 2 and r.stderr.count("\n") == 1 and "`--method`" in r.stderr
-    r = run_cli("backtest", str(sim_csv), "--m", "500", "--k", "1000")
+    r = icli("backtest", str(sim_csv), "--m", "500", "--k", "1000")
     assert r.returncode == 2 and "no (m, k) pair" in r.stderr
 
 
 @pytest.mark.shared_data
-def test_forecast_on_bon_warns_stopping_time():
-    r = run_cli("forecast", str(shared_file("bon_jailbreaking_counts.csv")), "--k", "20000", "--method", "beta",
-                "--n-resamples", "0", "--json")
+def test_forecast_on_bon_warns_stopping_time(icli):
+    r = icli("forecast", str(shared_file("bon_jailbreaking_counts.csv")), "--k", "20000", "--method", "beta",
+             "--n-resamples", "0", "--json")
     assert r.returncode == 0, r.stderr
     d = json.loads(r.stdout)
     assert any("StoppingTimeWarning" in w for w in d["warnings"])
     assert any("NoHeavyTailWarning" in w and "Llama" in w for w in d["warnings"])
 
 
-def test_backtest_without_any_success_reports_no_runs_not_misses(tmp_path):
+def test_backtest_without_any_success_reports_no_runs_not_misses(icli, tmp_path):
     # every problem c = 0: least squares has no finite point (log(-log 0)), so it makes no forecast;
     # that is 0 runs and no coverage, not a 0% coverage (and the table must not crash on it)
     p = tmp_path / "zero.csv"
     p.write_text("problem_id,n,c\n" + "".join(f"p{i},10,0\n" for i in range(8)))
-    r = run_cli("backtest", str(p), "--m", "2", "--k", "5", "--seeds", "1", "--json")
+    r = icli("backtest", str(p), "--m", "2", "--k", "5", "--seeds", "1", "--json")
     assert r.returncode == 0, r.stderr
     ls = next(s for s in json.loads(r.stdout)["summary"] if s["method"] == "least_squares")
     assert ls["runs"] == 0 and ls["coverage"] is None and ls["median_abs_error"] is None
-    r = run_cli("backtest", str(p), "--m", "2", "--k", "5", "--seeds", "1")
+    r = icli("backtest", str(p), "--m", "2", "--k", "5", "--seeds", "1")
     assert r.returncode == 0 and "Traceback" not in r.stderr
     assert "least_sq" in r.stdout and "—" in r.stdout
 
 
-def test_huge_n_forecasts_or_names_the_limit(tmp_path):
+def test_huge_n_forecasts_or_names_the_limit(icli, tmp_path):
     # n = 10^7: the curve's log-spaced grid is evaluated in closed form (it used to take 35 s);
     # n = 2·10^9 with c = 0: the self-backtest cannot thin it, and says why in one line
     big = tmp_path / "big.csv"
     big.write_text("model,problem_id,n,c\n" + "".join(f"m,p{i},10000000,{(i * 7919) % 40_000}\n" for i in range(40)))
-    r = run_cli("forecast", str(big), "--k", "100000000", "--json", timeout=120)
+    start = time.monotonic()
+    r = icli("forecast", str(big), "--k", "100000000", "--json")
+    assert time.monotonic() - start < 120  # the subprocess's timeout had been 120 s
     assert r.returncode == 0, r.stderr
     f = json.loads(r.stdout)["forecasts"][0]
     assert 0 < f["low"] <= f["pass_at_k"] <= f["high"] <= 1
     huge = tmp_path / "huge.csv"
     huge.write_text("model,problem_id,n,c\nm,a,2000000000,0\nm,b,2000000000,5\nm,c,2000000000,7\n")
-    r = run_cli("forecast", str(huge), "--k", "1000")
+    r = icli("forecast", str(huge), "--k", "1000")
     assert r.returncode == 2 and r.stderr.count("\n") == 1
     assert "cannot thin n=2000000000 samples (c=0)" in r.stderr
 
 
-def test_forecast_shows_the_observed_value_within_the_samples(sim_csv):
+def test_forecast_shows_the_observed_value_within_the_samples(icli, sim_csv):
     # K = 100 <= n = 200: the table is followed by the data's own unbiased estimate, computed as
     # `passcurve curve` computes it, and k_for says where the observed curve reaches the target
-    r = run_cli("forecast", str(sim_csv), "--k", "100,10000", "--n-resamples", "0", "--target", "0.3")
+    r = icli("forecast", str(sim_csv), "--k", "100,10000", "--n-resamples", "0", "--target", "0.3")
     assert r.returncode == 0, r.stderr
-    cur = json.loads(run_cli("curve", str(sim_csv), "--k", "100", "--json").stdout)
+    cur = json.loads(icli("curve", str(sim_csv), "--k", "100", "--json").stdout)
     assert len(cur["models"]) == 2
     for m in cur["models"]:
         assert f"pass@100 = {m['curve'][0]['pass_at_k']:.4f}" in r.stdout
@@ -210,18 +213,18 @@ def test_forecast_shows_the_observed_value_within_the_samples(sim_csv):
     assert "observed in the data at k = " in r.stdout
     # the K needed is a number of samples: the table prints ⌈K⌉ of the JSON's continuous root and of its interval
     # ends, not '182.9 (80% interval 132 .. 266.3)' (reference: math.ceil of the same run's JSON numbers)
-    d = json.loads(run_cli("forecast", str(sim_csv), "--k", "100,10000", "--n-resamples", "0", "--target", "0.3",
-                           "--json").stdout)
+    d = json.loads(icli("forecast", str(sim_csv), "--k", "100,10000", "--n-resamples", "0", "--target", "0.3",
+                        "--json").stdout)
     for kf in d["k_for"]:
         ends = " .. never" if kf["high"] is None else f" .. {math.ceil(kf['high']):,}"
         assert f"at K ≈ {math.ceil(kf['k']):,} (80% interval {math.ceil(kf['low']):,}{ends}" in r.stdout
 
 
-def test_forecast_bounds_json_and_table(sim_csv):
+def test_forecast_bounds_json_and_table(icli, sim_csv):
     # --bounds adds each model's range over every difficulty law the data allow, at the forecast's level;
     # the same numbers as the library function with the same seed
     args = ["--k", "100,1000", "--n-resamples", "10", "--bounds"]
-    r = run_cli("forecast", str(sim_csv), *args, "--json")
+    r = icli("forecast", str(sim_csv), *args, "--json")
     assert r.returncode == 0, r.stderr
     d = json.loads(r.stdout)
     assert len(d["bounds"]) == 4
@@ -230,25 +233,25 @@ def test_forecast_bounds_json_and_table(sim_csv):
         assert row["low"] == pytest.approx(lo, abs=0) and row["high"] == pytest.approx(hi, abs=0)
         assert row["low"] <= row["high"]
     # with --target: the K before which no law the data allow reaches it, beside the forecast's K
-    r = run_cli("forecast", str(sim_csv), *args, "--json", "--target", "0.8")
+    r = icli("forecast", str(sim_csv), *args, "--json", "--target", "0.8")
     d = json.loads(r.stdout)
     floors = {f["model"]: f for f in d["bounds_k_for"]}
     for kf in d["k_for"]:
         if kf["reachable"]:  # the forecast reaches 0.8 where some law the data allow can
             assert floors[kf["model"]]["earliest"] <= kf["k"]
         assert floors[kf["model"]]["earliest"] == lib.k_for(0.8, kf["model"]).earliest
-    t = run_cli("forecast", str(sim_csv), *args, "--target", "0.8")
+    t = icli("forecast", str(sim_csv), *args, "--target", "0.8")
     assert t.returncode == 0, t.stderr
     assert "is reached by no law the data allow before K" in t.stdout
     assert "any law" in t.stdout and "fits the data's 80% band at k <= n (no model assumed)" in t.stdout
 
 
-def test_cli_fit_paper_grid_reproduces_table_2():
+def test_cli_fit_paper_grid_reproduces_table_2(icli):
     # Schaeffer et al. 2025, Table 2 (BoN jailbreaking, Codex convention): Claude 3.5 Opus a = 2.630, b = 0.448.
     # Without --paper-grid the header fits k <= the smallest n (a = 3.106, b = 0.487), and no option could reach
     # the paper's grid from the command line (difficulty-fits audit)
     path = shared_file("bon_jailbreaking_counts.csv")
-    r = run_cli("fit", str(path), "--model", "beta", "--paper-grid", "--json")
+    r = icli("fit", str(path), "--model", "beta", "--paper-grid", "--json")
     assert r.returncode == 0, r.stderr
     pl = {row["model"]: row for row in json.loads(r.stdout)["power_law"]["power_laws"]}
     assert pl["Claude 3.5 Opus"]["a"] == pytest.approx(2.630, abs=0.01)
@@ -274,11 +277,11 @@ def test_an_interval_without_any_uncertainty_is_refused_or_flagged():
     assert eb.high[0, 0] > eb.low[0, 0]
 
 
-def test_forecast_json_k_for_fields_are_numbers_or_null(sim_csv):
+def test_forecast_json_k_for_fields_are_numbers_or_null(icli, sim_csv):
     # an infinite K (a target above the forecast's ceiling, an interval open to the right, a target no law makes
     # certain) was the string "unreachable" or "never" in a numeric field; now null, as every undefined number
-    r = run_cli("forecast", str(sim_csv), "--k", "1000,10000", "--json", "--n-resamples", "10",
-                "--target", "0.5,0.999", "--bounds")
+    r = icli("forecast", str(sim_csv), "--k", "1000,10000", "--json", "--n-resamples", "10",
+             "--target", "0.5,0.999", "--bounds")
     assert r.returncode == 0, r.stderr
     d = json.loads(r.stdout, parse_constant=lambda c: pytest.fail(f"{c} in JSON"))
     for row in d["k_for"]:
@@ -289,7 +292,7 @@ def test_forecast_json_k_for_fields_are_numbers_or_null(sim_csv):
     assert any(row["k"] is None for row in d["k_for"]) and any(row["certain"] is None for row in d["bounds_k_for"])
 
 
-def test_forecast_and_backtest_json_name_the_design(tmp_path):
+def test_forecast_and_backtest_json_name_the_design(icli, tmp_path):
     # under --stop-batch, curve, compare, rank and fit --json say "design"; forecast and backtest did not, so their
     # JSON could not be told from a fixed-n forecast of the same file
     rng = np.random.default_rng(0)
@@ -299,20 +302,20 @@ def test_forecast_and_backtest_json_name_the_design(tmp_path):
     path = tmp_path / "stop.csv"
     write_counts(passcurve.Counts.from_arrays(n, c, model="m"), path)
     design = ["--stop-batch", "1", "--cap", "200"]
-    r = run_cli("forecast", str(path), *design, "--k", "1000", "--n-resamples", "5", "--json")
+    r = icli("forecast", str(path), *design, "--k", "1000", "--n-resamples", "5", "--json")
     assert r.returncode == 0, r.stderr
     assert json.loads(r.stdout)["design"] == "stop at success (batch 1, cap 200)"
-    r = run_cli("backtest", str(path), *design, "--m", "20", "--k", "50", "--seeds", "1", "--n-resamples", "5", "--json")
+    r = icli("backtest", str(path), *design, "--m", "20", "--k", "50", "--seeds", "1", "--n-resamples", "5", "--json")
     assert r.returncode == 0, r.stderr
     assert json.loads(r.stdout)["design"] == "stop at success (batch 1, cap 200)"
-    plain = run_cli("forecast", str(path), "--k", "1000", "--n-resamples", "5", "--json")
+    plain = icli("forecast", str(path), "--k", "1000", "--n-resamples", "5", "--json")
     assert "design" not in json.loads(plain.stdout)
 
 
-def test_paper_grid_beyond_the_samples_names_the_option(sim_csv):
+def test_paper_grid_beyond_the_samples_names_the_option(icli, sim_csv):
     # the paper's grid runs to k = 10^4; on n = 200 the error named the library's `k` and convention='chen',
     # which no option of `fit` sets
-    r = run_cli("fit", str(sim_csv), "--paper-grid", "--difficulty", "beta")
+    r = icli("fit", str(sim_csv), "--paper-grid", "--difficulty", "beta")
     assert r.returncode == 2 and r.stderr.count("\n") == 1, r.stderr
     assert "`--paper-grid` runs k to 10^4, beyond these samples (every problem has n = 200)" in r.stderr
     assert "convention" not in r.stderr
