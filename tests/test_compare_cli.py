@@ -90,34 +90,35 @@ def test_cli_bad_input(icli, counts_file, args, match):
     assert match in r.stderr and "Traceback" not in r.stderr
 
 
-def test_power_cli_needs_no_file(cli):
+def test_power_cli_needs_no_file(icli):
     # REFERENCE.md (Miller 2024): p~0.5, correlation 0.5, K=1, delta=0.03 -> N ~ 2180
-    r = cli("power", "--delta", "0.03", "--n", "1", "--json")
+    r = icli("power", "--delta", "0.03", "--n", "1", "--json")
     assert r.returncode == 0, r.stderr
     assert abs(json.loads(r.stdout)["plan"][0]["problems"] - 2180) <= 1
-    bad = cli("power", "--delta", "0.03", "--n", "1,4")
+    bad = icli("power", "--delta", "0.03", "--n", "1,4")
     assert bad.returncode == 2 and "`--spread`" in bad.stderr
     # no --n: the default grid (1, 2, 5, ... samples per problem) is what needs --spread, and the message says so
-    bare = cli("power", "--delta", "0.03")
+    bare = icli("power", "--delta", "0.03")
     assert bare.returncode == 2 and bare.stderr.count("\n") == 1, bare.stderr
     assert "default `--n`" in bare.stderr and "`--spread`" in bare.stderr and "`--n 1`" in bare.stderr
-    grid = cli("power", "--delta", "0.03", "--spread", "0.4", "--json")
+    grid = icli("power", "--delta", "0.03", "--spread", "0.4", "--json")
     assert grid.returncode == 0, grid.stderr
     assert [r["samples_per_problem"] for r in json.loads(grid.stdout)["plan"]] == [1, 2, 5, 10, 20, 50, 100]
     # the table's title shows ω², and the caption says what it is (PowerResult.omega2)
-    table = cli("power", "--delta", "0.03", "--spread", "0.4", "--n", "1,10", env_extra={"COLUMNS": "200"})
+    table = icli("power", "--delta", "0.03", "--spread", "0.4", "--n", "1,10", env={"COLUMNS": "200"})
     assert table.returncode == 0 and "ω²=" in table.stdout
     assert "ω²: the between-problem variance of the true per-problem difference at k" in table.stdout
 
 
-def test_power_cli_refuses_flags_that_would_be_ignored(cli, counts_file):
+def test_power_cli_refuses_flags_that_would_be_ignored(icli, cli, counts_file):
     """--p/--correlation/--spread are the assumptions without a pilot and --a/--b name the pilot's models: each was
     ignored in the other mode."""
     path, _ = counts_file
-    with_pilot = cli("power", "--delta", "0.05", "--pilot", str(path), "--a", "m1", "--b", "m2", "--p", "0.3")
+    with_pilot = cli("power",  # a subprocess: the interpreter's exit code, no traceback
+                      "--delta", "0.05", "--pilot", str(path), "--a", "m1", "--b", "m2", "--p", "0.3")
     assert with_pilot.returncode == 2 and "Traceback" not in with_pilot.stderr
     assert with_pilot.stderr.strip().endswith("`--p` applies only without `--pilot` (the pilot's own variances are used)")
-    no_pilot = cli("power", "--delta", "0.05", "--n", "1", "--a", "m1")
+    no_pilot = icli("power", "--delta", "0.05", "--n", "1", "--a", "m1")
     assert no_pilot.returncode == 2
     assert no_pilot.stderr.strip().endswith("`--a` applies only with `--pilot` (they name its two models)")
 
@@ -159,10 +160,9 @@ def test_hidden_difficulty_names_where_samples_end_once_per_k(icli, counts_file)
     assert len(notes) == 1 and all(m in notes[0] for m in cnt.models), notes
 
 
-def test_long_names_are_wrapped_not_cut_in_80_columns(tmp_path):
+def test_long_names_are_wrapped_not_cut_in_80_columns(icli, tmp_path):
     # CLI audit: piped to a file (80 columns), rank showed four rows of "meta-llama/Meta-Llama-3.…" and plan cut
     # problem ids, so the rows could not be told apart
-    from conftest import run_cli
 
     from passcurve import Counts
     from passcurve.data import write_counts
@@ -174,7 +174,7 @@ def test_long_names_are_wrapped_not_cut_in_80_columns(tmp_path):
     path = write_counts(cnt, tmp_path / "long.csv")
     for args in (["rank", "--k", "1"], ["compare", "--a", names[0], "--b", names[1], "--k", "1"],
                  ["hidden-difficulty"], ["plan", "--budget", "200", "--k", "100"]):
-        res = run_cli(*args, str(path), env_extra={"COLUMNS": "80"})
+        res = icli(*args, str(path), env={"COLUMNS": "80"})
         assert res.returncode == 0, res.stderr
         # each column's text top to bottom: a wrapped cell's pieces are consecutive there
         columns: dict[int, str] = {}
