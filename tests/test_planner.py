@@ -384,8 +384,8 @@ def counts_csv(tmp_path_factory):
     return path
 
 
-def test_cli_plan_json_and_csv(counts_csv):
-    r = run_cli("plan", str(counts_csv), "--budget", "200", "--k", "1000", "--batch", "4", "--json")
+def test_cli_plan_json_and_csv(icli, counts_csv):
+    r = icli("plan", str(counts_csv), "--budget", "200", "--k", "1000", "--batch", "4", "--json")
     assert r.returncode == 0, r.stderr
     d = json.loads(r.stdout)
     assert d["method"] == "hierarchical" and d["k"] == 1000
@@ -396,17 +396,17 @@ def test_cli_plan_json_and_csv(counts_csv):
 
     api = plan(read_counts(counts_csv), budget=200, k=1000, batch=4, rng=0)
     assert api.additional.tolist() == d["allocation"]["additional"]
-    r = run_cli(
-        "plan", str(counts_csv), "--budget", "50", "--k", "100", "--method", "fewest-successes", "--csv"
-    )
+    r = icli(
+     "plan", str(counts_csv), "--budget", "50", "--k", "100", "--method", "fewest-successes", "--csv"
+ )
     assert r.returncode == 0, r.stderr
     lines = r.stdout.strip().splitlines()
     assert lines[0] == "model,problem,n,c,p_hat,additional" and len(lines) == 31
-    r = run_cli("plan", str(counts_csv), "--budget", "50", "--k", "100", env_extra={"COLUMNS": "400"})
+    r = icli("plan", str(counts_csv), "--budget", "50", "--k", "100", env={"COLUMNS": "400"})
     assert r.returncode == 0 and "new samples" in r.stdout
     # the header names what its spreads are (it printed a bare "0.7287 ± 0.0144"): the JSON's forecast_sd and
     # expected SDs, labelled
-    s = json.loads(run_cli("plan", str(counts_csv), "--budget", "50", "--k", "100", "--json").stdout)["summary"][0]
+    s = json.loads(icli("plan", str(counts_csv), "--budget", "50", "--k", "100", "--json").stdout)["summary"][0]
     # the headline's SD is the hierarchical one, which counts the prior's uncertainty (the SD given the fitted
     # prior held the truth within +-1.96 SD in 21 of 40 simulated loops, benchmarks/planner_sd_coverage.py); the
     # given-the-prior figures follow, as the plans are compared on them
@@ -417,7 +417,7 @@ def test_cli_plan_json_and_csv(counts_csv):
     # the p̂ column says what it is (the posterior mean under the fitted prior, PlanResult.p_hat), not a bare symbol
     assert "p̂: the problem's posterior mean success rate E[p | n, c] under the fitted prior" in r.stdout
     # --hedge: the same allocation as the Python API with the same defensive share
-    r = run_cli("plan", str(counts_csv), "--budget", "60", "--k", "100", "--hedge", "0.5", "--json")
+    r = icli("plan", str(counts_csv), "--budget", "60", "--k", "100", "--hedge", "0.5", "--json")
     assert r.returncode == 0, r.stderr
     d = json.loads(r.stdout)
     api = plan(read_counts(counts_csv), budget=60, k=100, hedge=0.5, rng=0)
@@ -436,8 +436,10 @@ def test_cli_plan_json_and_csv(counts_csv):
         (["--budget", "10", "--k", "5", "--prior", "gamma"], "`--prior` must be beta or zi_beta (got 'gamma')"),
     ],
 )
-def test_cli_plan_bad_inputs(counts_csv, args, msg):
-    r = run_cli("plan", str(counts_csv), *args)
+def test_cli_plan_bad_inputs(icli, counts_csv, args, msg):
+    # the first case through `python -m passcurve` (the interpreter's exit code, no traceback), the others in-process
+    run = run_cli if "bogus" in args else icli
+    r = run("plan", str(counts_csv), *args)
     assert r.returncode == 2
     assert msg in r.stderr and len(r.stderr.strip().splitlines()) == 1
 
@@ -579,7 +581,7 @@ def test_a_budget_max_n_cannot_hold_is_said():
         plan(n=[10] * 5, c=[1, 2, 3, 0, 5], budget=40, k=100, max_n=20, rng=0)
 
 
-def test_a_budget_off_the_batch_grid_is_said(counts_csv):
+def test_a_budget_off_the_batch_grid_is_said(icli, counts_csv):
     # budget=105, batch=10 planned 100 samples and dropped the other 5 without a word (API review); the result's
     # budget was 100, so only a careful reader could tell. Hand count: 105 = 10 * 10 + 5.
     said = ("the budget of 105 samples is not a multiple of the batch of 10: 100 samples per model are planned "
@@ -591,7 +593,7 @@ def test_a_budget_off_the_batch_grid_is_said(counts_csv):
         warnings.simplefilter("error", passcurve.PasscurveWarning)
         plan(n=[10] * 5, c=[1, 2, 3, 0, 5], budget=100, k=20, batch=10, rng=0)
     # the command line: exit 0, the warning on stderr, the JSON's schema as before (budget 100, the warning listed)
-    r = run_cli("plan", str(counts_csv), "--budget", "105", "--k", "100", "--batch", "10", "--json")
+    r = icli("plan", str(counts_csv), "--budget", "105", "--k", "100", "--batch", "10", "--json")
     assert r.returncode == 0 and said in r.stderr and "Traceback" not in r.stderr, r.stderr
     d = json.loads(r.stdout)
     assert d["budget"] == 100 and sum(d["allocation"]["additional"]) == 100 and d["warnings"] == list(res.warnings)

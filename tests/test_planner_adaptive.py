@@ -471,16 +471,14 @@ def test_a_stop_design_checks_the_counts_and_its_own_arguments():
         curve(Counts.from_arrays([10], [2]), [1], design=StopAtSuccess(batch=10), metrics=["pass_pow_k"])
 
 
-def test_curve_cli_with_stop_batch_reproduces_hughes_on_bon_data():
+def test_curve_cli_with_stop_batch_reproduces_hughes_on_bon_data(icli):
     # BoN jailbreaking counts (batch 60, cap 10,020): `passcurve curve --stop-batch 60 --cap 10020`
     # gives the stopping-time estimates; reference REFERENCE.md (Hughes et al. 2024): Llama 3 8B IT
     # 0.7421 at 100 attempts, 0.9748 at 1000 (the same tolerance as the estimator's own test above)
     import json
 
-    from conftest import run_cli
-
-    res = run_cli("curve", str(shared_file("bon_jailbreaking_counts.csv")), "--stop-batch", "60", "--cap", "10020",
-                  "--k", "100,1000", "--ci", "analytic", "--json")
+    res = icli("curve", str(shared_file("bon_jailbreaking_counts.csv")), "--stop-batch", "60", "--cap", "10020",
+               "--k", "100,1000", "--ci", "analytic", "--json")
     assert res.returncode == 0, res.stderr
     data = json.loads(res.stdout)
     assert data["design"] == "stop at success (batch 60, cap 10020)"
@@ -488,7 +486,7 @@ def test_curve_cli_with_stop_batch_reproduces_hughes_on_bon_data():
     got = [pt["pass_at_k"] for pt in llama["curve"]]
     np.testing.assert_allclose(got, [0.7421, 0.9748], atol=0.006)
     assert all(pt["low"] <= pt["pass_at_k"] <= pt["high"] for pt in llama["curve"])
-    bad = run_cli("curve", str(shared_file("bon_jailbreaking_counts.csv")), "--cap", "100")
+    bad = icli("curve", str(shared_file("bon_jailbreaking_counts.csv")), "--cap", "100")
     assert bad.returncode == 2 and "`--cap` goes with `--stop-batch`" in bad.stderr
 
 
@@ -517,15 +515,13 @@ def test_compare_under_a_stop_design_pairs_the_stopping_estimates():
         compare(cnt, "A", "B", k=[41], design=StopAtSuccess(batch=5))
 
 
-def test_report_cli_with_stop_batch_on_bon_data(tmp_path):
+def test_report_cli_with_stop_batch_on_bon_data(icli, tmp_path):
     # `passcurve report --stop-batch 60 --cap 10020` on the BoN counts: the page states the design, the
     # sections that assume fixed n are omitted with a note, and the reader's stopping-time warning is no
     # longer in the "read with care" banner nor on stderr (it has been acted on) but still in the flags
-    from conftest import run_cli
-
     out = tmp_path / "bon.html"
-    res = run_cli("report", str(shared_file("bon_jailbreaking_counts.csv")), "-o", str(out), "--stop-batch", "60",
-                  "--cap", "10020")
+    res = icli("report", str(shared_file("bon_jailbreaking_counts.csv")), "-o", str(out), "--stop-batch", "60",
+               "--cap", "10020")
     assert res.returncode == 0, res.stderr
     page = out.read_text(encoding="utf-8")
     assert "stopping-time estimator for a <strong>stop at success (batch 60, cap 10020)</strong> design" in page
@@ -533,7 +529,7 @@ def test_report_cli_with_stop_batch_on_bon_data(tmp_path):
     banner = page[page.index('id="banner"'):page.index("</div>", page.index('id="banner"'))] if 'id="banner"' in page else ""
     assert "StoppingTimeWarning" not in banner and "StoppingTimeWarning" in page
     assert "StoppingTimeWarning" not in res.stderr
-    plain = run_cli("curve", str(shared_file("bon_jailbreaking_counts.csv")), "--k", "1")
+    plain = icli("curve", str(shared_file("bon_jailbreaking_counts.csv")), "--k", "1")
     assert "StoppingTimeWarning" in plain.stderr and "--stop-batch 60" in plain.stderr
 
 
