@@ -104,19 +104,19 @@ def test_bad_input(counts, kwargs, msg):
         rank_models(counts, **kwargs)
 
 
-def test_cli_rank_table_json_and_bad_input(tmp_path):
+def test_cli_rank_table_json_and_bad_input(icli, tmp_path):
     path = tmp_path / "sim.csv"
     write_counts(simulate(problems=100, n=20, rng=5).counts, path)
-    r = run_cli("rank", str(path), "--k", "1,10", "--n-resamples", "300")
+    r = icli("rank", str(path), "--k", "1,10", "--n-resamples", "300")
     assert r.returncode == 0, r.stderr
     assert "pass@k at k=10: 100 shared problems, 95% simultaneous rank intervals" in r.stdout
     # the score's interval is marginal (RankResult.low/high), not simultaneous like the ranks': the table says so
-    wide = run_cli("rank", str(path), "--k", "1", "--n-resamples", "300", env_extra={"COLUMNS": "200"})
+    wide = icli("rank", str(path), "--k", "1", "--n-resamples", "300", env={"COLUMNS": "200"})
     assert "95% interval: the score's, each model on its own; rank interval: all models at once" in wide.stdout
-    r = run_cli("rank", str(path), "--k", "1", "--json", "--n-resamples", "300")
+    r = icli("rank", str(path), "--k", "1", "--json", "--n-resamples", "300")
     d = json.loads(r.stdout)
     assert d["problems"] == 100 and d["ranks"][0]["models"][0]["rank"] == 1
-    bad = run_cli("rank", str(path), "--k", "21")
+    bad = run_cli("rank", str(path), "--k", "21")  # a subprocess: the interpreter's exit code, no traceback
     assert bad.returncode == 2 and "Traceback" not in bad.stderr and len(bad.stderr.strip().splitlines()) == 1
 
 

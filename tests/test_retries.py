@@ -48,12 +48,12 @@ def test_stop_at_first_success_is_not_testable_and_censors():
     assert res.to_dict()["models"][0]["curve"][1]["pass_at_k_known"] == 2
 
 
-def test_cli_retries_table_counts_the_problems_of_each_curve(tmp_path, cli):
+def test_cli_retries_table_counts_the_problems_of_each_curve(icli, tmp_path):
     from passcurve.data import write_table
 
     prob, att, cor = _long([[0, 1], [1], [0, 0, 0], [0]])
     path = write_table({"problem_id": prob, "attempt": att, "correct": cor.astype(int)}, tmp_path / "r.csv")
-    r = cli("retries", str(path), "--budgets", "all", env_extra={"COLUMNS": "200"})
+    r = icli("retries", str(path), "--budgets", "all", env={"COLUMNS": "200"})
     assert r.returncode == 0, r.stderr
     assert "problems (pass@b)" in r.stdout
     rows = [line.split("│")[1:-1] for line in r.stdout.splitlines() if line.startswith("│")]
@@ -134,7 +134,7 @@ def test_gap_at_start_of_one_problem():
         retries(["p", "p", "q"], [1, 2, 2], [0, 1, 1])
 
 
-def test_cli_retries(tmp_path, cli):
+def test_cli_retries(icli, tmp_path):
     import json
 
     from passcurve.data import write_table
@@ -142,7 +142,7 @@ def test_cli_retries(tmp_path, cli):
     rng = np.random.default_rng(5)
     prob, att, cor = _simulate(rng, 60, 4, lift=1.5)
     path = write_table({"problem_id": prob.astype(str), "attempt": att, "correct": cor}, tmp_path / "r.csv")
-    r = cli("retries", str(path), "--json", "--n-resamples", "199")
+    r = icli("retries", str(path), "--json", "--n-resamples", "199")
     assert r.returncode == 0, r.stderr
     d = json.loads(r.stdout)
     assert d["models"][0]["dependent"] and "DependenceWarning" in r.stderr
@@ -207,7 +207,7 @@ def test_trend_sign():
     assert res.trend_z[0] > 3  # later attempts succeed more (feedback)
 
 
-def test_cli_retries_table_lists_a_budget_grid(tmp_path, cli):
+def test_cli_retries_table_lists_a_budget_grid(icli, tmp_path, cli):
     # 30 attempts: the table lists 1, 2, 5, 10, 20 and the largest (30), says how many it left out, and
     # --budgets picks others; JSON keeps every budget unless --budgets is given
     import json
@@ -216,16 +216,16 @@ def test_cli_retries_table_lists_a_budget_grid(tmp_path, cli):
 
     prob, att, cor = _simulate(np.random.default_rng(2), 40, 30, lift=0.0)
     path = write_table({"problem_id": prob.astype(str), "attempt": att, "correct": cor}, tmp_path / "r.csv")
-    r = cli("retries", str(path), "--n-resamples", "0")
+    r = icli("retries", str(path), "--n-resamples", "0")
     assert r.returncode == 0, r.stderr
     rows = [ln.split("│")[1].strip() for ln in r.stdout.splitlines() if ln.startswith("│")]
     assert rows == ["1", "2", "5", "10", "20", "30"]
     assert "6 of 30 budgets shown" in r.stdout
-    r = cli("retries", str(path), "--n-resamples", "0", "--budgets", "3,7")
+    r = icli("retries", str(path), "--n-resamples", "0", "--budgets", "3,7")
     assert [ln.split("│")[1].strip() for ln in r.stdout.splitlines() if ln.startswith("│")] == ["3", "7"]
-    full = json.loads(cli("retries", str(path), "--n-resamples", "0", "--json").stdout)
+    full = json.loads(icli("retries", str(path), "--n-resamples", "0", "--json").stdout)
     assert [row["budget"] for row in full["models"][0]["curve"]] == list(range(1, 31))
-    some = json.loads(cli("retries", str(path), "--n-resamples", "0", "--json", "--budgets", "3,7").stdout)
+    some = json.loads(icli("retries", str(path), "--n-resamples", "0", "--json", "--budgets", "3,7").stdout)
     assert [row["budget"] for row in some["models"][0]["curve"]] == [3, 7]
     bad = cli("retries", str(path), "--budgets", "0")
     assert bad.returncode == 2 and "`--budgets` must be >= 1" in bad.stderr
@@ -246,7 +246,7 @@ def test_labels_by_text_without_a_string_per_row():
     assert _text_codes(odd).tolist() == [1, 0, 1]
 
 
-def test_cli_retries_budgets_beyond_the_log_are_an_error(tmp_path, cli):
+def test_cli_retries_budgets_beyond_the_log_are_an_error(icli, tmp_path):
     # a budget beyond the log's attempts used to vanish silently: `--budgets 1000` on 30 attempts printed
     # empty tables with exit 0. Every model's curve runs to the log's largest budget (a model with fewer
     # attempts is censored there), so only a budget beyond that is refused
@@ -261,10 +261,10 @@ def test_cli_retries_budgets_beyond_the_log_are_an_error(tmp_path, cli):
                         "problem_id": np.concatenate([p1, p2]).astype(str), "attempt": np.concatenate([a1, a2]),
                         "correct": np.concatenate([c1, c2])}, tmp_path / "r.csv")
     for extra in ((), ("--json",)):
-        bad = cli("retries", str(path), "--n-resamples", "0", "--budgets", "5,1000", *extra)
+        bad = icli("retries", str(path), "--n-resamples", "0", "--budgets", "5,1000", *extra)
         assert bad.returncode == 2 and bad.stderr.count("\n") == 1 and bad.stdout == "", bad.stderr
         assert "largest number of attempts per problem, 30 (got 1000)" in bad.stderr
-    ok = json.loads(cli("retries", str(path), "--n-resamples", "0", "--budgets", "5,30", "--json").stdout)
+    ok = json.loads(icli("retries", str(path), "--n-resamples", "0", "--budgets", "5,30", "--json").stdout)
     assert [[r["budget"] for r in m["curve"]] for m in ok["models"]] == [[5, 30], [5, 30]]
 
 

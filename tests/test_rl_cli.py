@@ -26,9 +26,9 @@ def counts_csv(tmp_path):
 
 
 @pytest.mark.filterwarnings("ignore::passcurve.ConvergenceWarning")
-def test_rl_signal_json_matches_library(cli, counts_csv):
+def test_rl_signal_json_matches_library(icli, counts_csv):
     path, cnt = counts_csv
-    r = cli("rl-signal", str(path), "--group-size", "8,16", "--json")
+    r = icli("rl-signal", str(path), "--group-size", "8,16", "--json")
     assert r.returncode == 0, r.stderr
     d = json.loads(r.stdout)
     lib = dead_groups(cnt, [8, 16]).to_dict()
@@ -100,9 +100,9 @@ def test_rl_signal_bad_input(counts_csv, capsys, args, msg):
     assert msg in err and len(err.strip().splitlines()) == 1
 
 
-def test_demo_conflict_page(cli, tmp_path):
+def test_demo_conflict_page(icli, tmp_path):
     out = tmp_path / "conflict.html"
-    r = cli("demo-conflict", "-o", str(out), "--json")
+    r = icli("demo-conflict", "-o", str(out), "--json")
     assert r.returncode == 0, r.stderr
     d = json.loads(r.stdout)
     s = {row["run"]: row for row in d["summary"]}
@@ -111,7 +111,7 @@ def test_demo_conflict_page(cli, tmp_path):
     assert "Optimising pass@8 can lower pass@1" in page
     # the runs are named as the plot names them, with k: a row "pass@k" beside "pass@8" columns left k unsaid
     assert "<td>optimise pass@8</td>" in page and "<td>anneal k: 8 → 1</td>" in page
-    table = cli("demo-conflict", "-o", str(tmp_path / "again.html"), "--steps", "20", env_extra={"COLUMNS": "120"})
+    table = icli("demo-conflict", "-o", str(tmp_path / "again.html"), "--steps", "20", env={"COLUMNS": "120"})
     assert table.returncode == 0, table.stderr
     assert "optimise pass@8" in table.stdout and "anneal k: 8 → 1" in table.stdout
     assert not re.search(r"<script[^>]*\bsrc=", page)  # plotly inlined, offline
@@ -137,14 +137,14 @@ def test_rl_signal_on_an_always_solved_benchmark_with_every_difficulty_model(tmp
     assert "E[p^c (1-p)^d]" in err and "parameters are degenerate" in err and "no group size for the target" in err
 
 
-def test_rl_signal_prints_an_unidentified_fit_parameter_as_a_dash(cli, tmp_path):
+def test_rl_signal_prints_an_unidentified_fit_parameter_as_a_dash(icli, tmp_path):
     # three under-dispersed problems (1, 2, 3 of 20): the Beta's concentration runs away (its fit marks alpha and
     # beta not identified), and rl-signal's title printed 'beta fit alpha=1.093e+07, beta=9.839e+07' as estimates.
     # It prints '—' as `passcurve fit` does; the JSON keeps the values and says which ones are not identified
     path = tmp_path / "tiny.csv"
     path.write_text("problem,n,c\na,20,1\nb,20,2\nc,20,3\n")
-    r = cli("rl-signal", str(path), "-G", "8")
+    r = icli("rl-signal", str(path), "-G", "8")
     assert r.returncode == 0, r.stderr
     assert "beta fit alpha=— (not identified), beta=— (not identified)" in r.stdout, r.stdout
-    fit = json.loads(cli("rl-signal", str(path), "-G", "8", "--json").stdout)["models"][0]["fit"]
+    fit = json.loads(icli("rl-signal", str(path), "-G", "8", "--json").stdout)["models"][0]["fit"]
     assert fit["params_not_identified"] == ["alpha", "beta"] and fit["params"]["alpha"] > 1e5
