@@ -120,9 +120,9 @@ def test_page_is_one_offline_file(tmp_path):
         assert label in text
 
 
-def test_cli_explore(cli, tmp_path, capsys):
+def test_cli_explore(icli, tmp_path, capsys):
     out = tmp_path / "explorer.html"
-    res = cli("explore", "-o", str(out))
+    res = icli("explore", "-o", str(out))
     assert res.returncode == 0, res.stderr
     assert out.read_text(encoding="utf-8") == explorer_html()
     from passcurve.cli._app import run

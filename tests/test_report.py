@@ -255,13 +255,13 @@ def test_cli_demo_writes_the_report(tmp_path: Path, capsys):
     assert run(["demo", "-o", str(tmp_path / "report.txt")]) == 2  # bad input: exit 2, before any work
 
 
-def test_cli_report_and_plot(cli, tmp_path: Path, bench):
+def test_cli_report_and_plot(icli, tmp_path: Path, bench):
     from passcurve.cli._app import run
     from passcurve.data import write_counts
 
     data = write_counts(simulate(problems=30, n=50, rng=1).counts, tmp_path / "counts.csv")
     out = tmp_path / "r.html"
-    res = cli("report", str(data), "-o", str(out), "--forecast-resamples", "0", "--n-resamples", "100")
+    res = icli("report", str(data), "-o", str(out), "--forecast-resamples", "0", "--n-resamples", "100")
     assert res.returncode == 0, res.stderr
     assert out.exists() and (tmp_path / "explorer.html").exists() and "wrote" in res.stdout
     assert "counts.csv" in out.read_text(encoding="utf-8")

@@ -384,14 +384,14 @@ def test_read_answers_matches_python_tallies(tmp_path, ext):
                        vote(ref, k=[1, 5, 10]).per_problem["maj_at_k"])
 
 
-def test_cli_vote_runs_on_a_simulated_log(tmp_path, cli):
+def test_cli_vote_runs_on_a_simulated_log(icli, tmp_path):
     import json
 
     from passcurve.data import write_table
 
     rows = simulate_answers(problems=20, n=16, rng=4)
     path = write_table(rows, tmp_path / "answers.csv")
-    r = cli("vote", str(path), "--k", "1,4,16", "--json")
+    r = icli("vote", str(path), "--k", "1,4,16", "--json")
     assert r.returncode == 0, r.stderr
     d = json.loads(r.stdout)
     ref = vote(_tallies_from_rows(rows), k=[1, 4, 16])
