@@ -227,8 +227,9 @@ def test_cli_retries_table_lists_a_budget_grid(icli, tmp_path, cli):
     assert [row["budget"] for row in full["models"][0]["curve"]] == list(range(1, 31))
     some = json.loads(icli("retries", str(path), "--n-resamples", "0", "--json", "--budgets", "3,7").stdout)
     assert [row["budget"] for row in some["models"][0]["curve"]] == [3, 7]
-    bad = cli("retries", str(path), "--budgets", "0")
+    bad = cli("retries", str(path), "--budgets", "0")  # a subprocess: the interpreter's exit code, one line
     assert bad.returncode == 2 and "`--budgets` must be >= 1" in bad.stderr
+    assert bad.stderr.count("\n") == 1 and "Traceback" not in bad.stderr
 
 
 def test_labels_by_text_without_a_string_per_row():
