@@ -253,7 +253,9 @@ def test_pyspark(bench):
         pytest.skip("pyspark needs Java")
 
     b, s = bench
-    spark = SparkSession.builder.master("local[1]").appName("passcurve-test").getOrCreate()
+    # one shuffle partition (Spark's default of 200 ran the group-by as 200 tasks over 300 rows) and no web UI
+    spark = (SparkSession.builder.master("local[1]").appName("passcurve-test")
+             .config("spark.sql.shuffle.partitions", "1").config("spark.ui.enabled", "false").getOrCreate())
     try:
         sdf = spark.createDataFrame(_pandas(s))
         got = counts_from_frame(sdf)
