@@ -203,9 +203,12 @@ def test_a_reader_that_stops_early_is_not_an_error(tmp_path):
     import subprocess
     import sys
 
+    # each output must outgrow the pipe's 64 KiB buffer, else it is all written before the reader stops: a CSV row
+    # per problem (4,000 rows, 233 kB); the budget only spreads samples over them (4,000 rather than 40,000 halves
+    # the planning, and the CSV is as long)
     p = tmp_path / "c.csv"
     p.write_text("problem_id,n,c\n" + "".join(f"problem-with-a-long-id-{i},100,{i % 50}\n" for i in range(4000)))
-    proc = subprocess.Popen([sys.executable, "-m", "passcurve", "plan", str(p), "--budget", "40000", "--k", "1000",
+    proc = subprocess.Popen([sys.executable, "-m", "passcurve", "plan", str(p), "--budget", "4000", "--k", "1000",
                              "--csv"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, env={**os.environ})
     assert proc.stdout is not None and proc.stdout.readline().startswith(b"model,problem")
     proc.stdout.close()
@@ -213,8 +216,10 @@ def test_a_reader_that_stops_early_is_not_an_error(tmp_path):
     # the same for a rich table (`passcurve curve FILE --all-k | head -1`): rich handled the broken pipe itself and
     # raised SystemExit(1), so every table-printing command exited 1 when its reader stopped early
     q = tmp_path / "long.csv"
-    q.write_text("model,problem_id,n,c\n" + "".join(f"m{j},p{i},3000,{(i * 37 + j) % 3001}\n"
-                                                    for j in range(2) for i in range(50)))  # two tables
+    # two tables of k = 1..1000 (134 kB together, twice the pipe's buffer, so the reader stops long before the end;
+    # n = 3000 printed 415 kB, three times the rendering, to the same effect)
+    q.write_text("model,problem_id,n,c\n" + "".join(f"m{j},p{i},1000,{(i * 37 + j) % 1001}\n"
+                                                    for j in range(2) for i in range(50)))
     proc = subprocess.Popen([sys.executable, "-m", "passcurve", "curve", str(q), "--all-k"], stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, env={**os.environ})
     assert proc.stdout is not None and proc.stdout.readline()
