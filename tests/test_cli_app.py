@@ -61,6 +61,34 @@ def test_json_carries_every_warning_stderr_printed(tmp_path, icli, args):
     assert not re.search(r"\.py:\d+: \w+Warning", r.stderr), r.stderr
 
 
+def test_a_warning_from_outside_passcurve_is_said_not_dropped(tmp_path, icli, monkeypatch):
+    # inside a command's collect_warnings block only passcurve's own warnings were kept: numpy's "overflow
+    # encountered in exp" (a warning about a number) vanished without a word. It is said on one line, naming where it
+    # was raised, and kept in the JSON's warnings; outside the block it is said the same way
+    import warnings
+
+    from passcurve.cli import _curve
+
+    path = tmp_path / "c.csv"
+    path.write_text("problem,n,c\na,4,1\nb,4,3\n")
+    real = _curve.compute_curve
+
+    def overflowing(*args, **kwargs):
+        np.exp(np.array([1000.0]))  # numpy's RuntimeWarning, raised here
+        warnings.warn("a library's advice", FutureWarning, stacklevel=1)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(_curve, "compute_curve", overflowing)
+    r = icli("curve", str(path), "--k", "1", "--json")
+    assert r.returncode == 0, r.stderr
+    said = _warning_lines(r.stderr)
+    assert [w.split(" (raised at ")[0] for w in said] == ["RuntimeWarning: overflow encountered in exp",
+                                                         "FutureWarning: a library's advice"], said
+    assert all(re.search(r"\(raised at test_cli_app\.py:\d+\)$", w) for w in said), said
+    assert json.loads(r.stdout)["warnings"] == said
+    assert json.loads(r.stdout)["models"]  # the result itself is unchanged
+
+
 @pytest.mark.parametrize("command", ["curve", "vote", "verifiers"])
 def test_json_warnings_is_always_a_list(tmp_path, icli, command):
     # a script reads d["warnings"] without a fallback: [] when nothing was said
@@ -171,7 +199,7 @@ def test_in_process_runner_shows_what_a_fresh_process_would(tmp_path, icli, monk
     path.write_text("problem,n,c\na,4,1\nb,4,3\n")
     real = _curve.render_curve_table
 
-    def leaky(*args, **kwargs):  # outside the command's collect_warnings block (which keeps passcurve's own only)
+    def leaky(*args, **kwargs):  # outside the command's collect_warnings block
         warnings.warn("escaped", RuntimeWarning, stacklevel=1)
         warnings.warn("ignored by a fresh interpreter", DeprecationWarning, stacklevel=1)
         return real(*args, **kwargs)
@@ -179,7 +207,10 @@ def test_in_process_runner_shows_what_a_fresh_process_would(tmp_path, icli, monk
     monkeypatch.setattr(_curve, "render_curve_table", leaky)
     r = icli("curve", str(path), "--k", "1")
     assert r.returncode == 0
-    assert re.search(r"\.py:\d+: RuntimeWarning: escaped", r.stderr), r.stderr
+    # said on one line like passcurve's own (it had been Python's two-line form, naming the source line)
+    assert re.search(r"^passcurve: warning: RuntimeWarning: escaped \(raised at test_cli_app\.py:\d+\)$", r.stderr,
+                     re.M), r.stderr
+    assert not re.search(r"\.py:\d+: \w+Warning", r.stderr), r.stderr
     assert "DeprecationWarning" not in r.stderr  # the default filters of a fresh interpreter ignore it
     # width: the table's lines are as wide as COLUMNS allows (the title line is not cut), in-process as in a subprocess
     args = ("curve", str(path), "--all-k", "--ci", "analytic")

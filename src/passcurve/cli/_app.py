@@ -169,7 +169,9 @@ def run(argv: list[str] | None = None) -> int:
     for kept in (_WARNINGS, _FILE_LEVEL, _SHOWN):
         kept.clear()
     try:
-        app(args=args, standalone_mode=False, prog_name="passcurve")
+        with warnings.catch_warnings():
+            warnings.showwarning = _show_one_line
+            app(args=args, standalone_mode=False, prog_name="passcurve")
         sys.stdout.flush()  # an error writing buffered output is the command's, not a note after exit
         _print_notes()
     except PasscurveError as exc:
@@ -347,10 +349,36 @@ def caught_warnings(acted_on: tuple[type, ...] = ()) -> Iterator[list[tuple[str,
         warnings.simplefilter("always", PasscurveWarning)
         yield got
     for w in caught:
-        if issubclass(w.category, PasscurveWarning) and not (acted_on and issubclass(w.category, acted_on)):
-            item = (w.category.__name__, str(w.message))
-            if item not in got:
-                got.append(item)
+        if acted_on and issubclass(w.category, acted_on):
+            continue
+        item = (w.category.__name__, str(w.message)) if issubclass(w.category, PasscurveWarning) else _foreign(w)
+        if item not in got:
+            got.append(item)
+
+
+def _foreign(w: warnings.WarningMessage) -> tuple[str, str]:
+    """A warning that is not one of passcurve's (numpy's "overflow encountered in exp", a library's FutureWarning)
+    as (category name, message and where it was raised): said on one line like passcurve's own, never dropped (it
+    may be about a number) nor printed in Python's two-line form. Those a fresh interpreter's filters ignore
+    (DeprecationWarning outside __main__) never get here."""
+    path = Path(w.filename)
+    parts = path.parts
+    where = "/".join(parts[len(parts) - 1 - parts[::-1].index("passcurve"):]) if "passcurve" in parts else path.name
+    return w.category.__name__, f"{w.message} (raised at {where}:{w.lineno})"
+
+
+def _show_one_line(message: Warning | str, category: type[Warning], filename: str, lineno: int, file: Any = None,
+                   line: str | None = None) -> None:
+    """``warnings.showwarning`` while a command runs: a warning raised outside :func:`collect_warnings` (a
+    command's own code, the report's rendering) is said as those inside are, "passcurve: warning: Category: message"
+    on one line, once, and kept for the JSON."""
+    msg = warnings.WarningMessage(message, category, filename, lineno)
+    item = (category.__name__, str(message)) if issubclass(category, PasscurveWarning) else _foreign(msg)
+    if item not in _WARNINGS:
+        _WARNINGS.append(item)
+    if item not in _SHOWN:
+        _SHOWN.append(item)
+        err.print(f"passcurve: warning: {item[0]}: {item[1]}", markup=False)
 
 
 @contextmanager

@@ -37,6 +37,8 @@ def cli_reference() -> str:
         "carries the same lines under `warnings`: a list of `\"Category: message\"` strings (`[]` when none), the",
         "reader's (a StoppingTimeWarning) and the analysis' alike. A statement repeated per model in the same words",
         "is said once naming the models, and one the reader already made for the file is not repeated per model.",
+        "A warning from another library (numpy's `overflow encountered in exp`, a FutureWarning) is said the same",
+        "way, ending with where it was raised (`(raised at passcurve/_difficulty.py:123)`), and carried in the JSON.",
         "`fit` lists its deviation checks per model under `flags` (and under each model's table), not as warnings.",
         "`--models B,A` lists the models in that order; without it, in the order the reader gives them.",
         "",
