@@ -15,6 +15,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from passcurve import Counts
 from passcurve.report import explorer_bin_shares, explorer_readouts, format_percent, write_explorer
 from passcurve.report._explorer import READOUT_DIGITS
 
@@ -464,3 +465,34 @@ def test_report_of_many_models_on_a_phone_keeps_its_plots_and_axis_titles(browse
         assert pg.errors == [] and pg.others() == []
     finally:
         pg.close()
+
+
+def test_report_table_sorts_names_naturally(browser, tmp_path):
+    """Problem and model names sort by their numbers' values, as first shown and on a click: "p10" sorted before "p2"
+    and "model-10" before "model-9" (plain text order). With n = 5 the table has pass@2 and pass@4 (it had none)."""
+    from passcurve.report import build_report
+
+    problems = [f"p{j}" for j in range(1, 13)]
+    counts = Counts.from_arrays([5] * 24, [j % 6 for j in range(24)], problem=problems[::-1] * 2,
+                                model=["model-10"] * 12 + ["model-9"] * 12)
+    path = build_report(counts, parts=()).write(tmp_path / "report.html")
+    pg = OfflinePage(browser, path, width=1280)
+    try:
+        page = pg.page
+
+        def column(name: str) -> list[str]:
+            heads = [t.strip() for t in page.locator("#problem-table thead th").all_inner_texts()]
+            return page.locator(f"#problem-table tbody tr td:nth-child({heads.index(name) + 1})").all_inner_texts()
+
+        assert "pass@2" in page.locator("#problem-table thead").inner_text()
+        assert column("problem") == problems * 2  # as first shown: p1, p2, ..., p12 for each model in file order
+        page.locator("#problem-table thead th", has_text="model").click()
+        assert column("model") == ["model-9"] * 12 + ["model-10"] * 12
+        page.locator("#problem-table thead th", has_text="problem").click()
+        assert column("problem") == [p for p in problems for _ in range(2)]
+        page.locator("#problem-table thead th", has_text="problem").click()  # descending
+        assert column("problem") == [p for p in problems[::-1] for _ in range(2)]
+        assert pg.errors == [] and pg.others() == []
+    finally:
+        pg.close()
+

@@ -785,7 +785,7 @@ def test_capped_problem_table_shows_every_model_on_the_same_problems():
     counts = _leaderboard(30, 100)
     sec = per_problem_section(counts, {}, max_rows=500)
     body = sec.body[sec.body.index("<tbody>"):]
-    rows = re.findall(r"<tr><td class=\"text\">(.*?)</td><td class=\"text\">(.*?)</td>", body)
+    rows = re.findall(r"<tr><td class=\"text\">(.*?)</td><td class=\"text\" data-sort=\"\d+\">(.*?)</td>", body)
     assert len(rows) == 480  # 16 whole problems x 30 models (a 17th would not fit)
     assert {m for m, _ in rows} == set(counts.models)
     assert {q for _, q in rows} == {f"q{j:05d}" for j in range(16)}
@@ -794,13 +794,54 @@ def test_capped_problem_table_shows_every_model_on_the_same_problems():
     own = Counts.from_arrays(counts.n, counts.c, model=counts.model,
                              problem=np.char.add(counts.model.astype(str), np.char.add("/", counts.problem.astype(str))))
     sec = per_problem_section(own, {}, max_rows=500)
-    rows = re.findall(r"<tr><td class=\"text\">(.*?)</td><td class=\"text\">(.*?)</td>", sec.body)
+    rows = re.findall(r"<tr><td class=\"text\">(.*?)</td><td class=\"text\" data-sort=\"\d+\">(.*?)</td>", sec.body)
     got = {m: sum(r == m for r, _ in rows) for m in own.models}
     assert len(rows) == 500 and set(got.values()) == {16, 17}  # 500 = 20 models x 17 + 10 x 16
     assert all(int(q[-5:]) < 17 for _, q in rows)  # each model's first problems
     # under the cap, every row as before, no note
     small = per_problem_section(_leaderboard(3, 10), {}, max_rows=500)
     assert small.note is None and small.body.count("<tr>") == 31
+
+
+def test_problem_table_with_few_samples_has_pass_at_k_columns():
+    # with n <= 10 no round k (10, 100, ...) lies below n and the table had c/n and pass^4 alone: now pass@k at the
+    # doubling k of the pass^k columns. Reference by hand: n = 5, c = 1: pass@2 = 1 - C(4,2)/C(5,2) = 1 - 6/10 = 0.4,
+    # pass@4 = 1 - C(4,4)/C(5,4) = 1 - 1/5 = 0.8, pass^4 = C(1,4)/C(5,4) = 0
+    from passcurve.report._build import _problem_ks
+
+    cnt = Counts.from_arrays([5, 5, 5], [1, 3, 0], problem=["a", "b", "c"], model="m")
+    d = compute_report_data(cnt, parts=set())
+    assert list(d.problem_columns) == ["pass@2", "pass@4", "pass^4"]
+    assert d.problem_columns["pass@2"][0] == pytest.approx(0.4, abs=1e-15)
+    assert d.problem_columns["pass@4"][0] == pytest.approx(0.8, abs=1e-15)
+    assert d.problem_columns["pass^4"][0] == 0
+    # larger n keeps the round k; n = 10 has 2, 4, 8; n = 2 none (pass@2 is c > 0)
+    assert _problem_ks(1000, 1000) == [10, 100] and _problem_ks(20, 20) == [10] and _problem_ks(10, 10) == [2, 4, 8]
+    assert _problem_ks(2, 2) == []
+    body = build_report(cnt, parts=()).html
+    assert "<th>pass@2</th><th>pass@4</th><th>pass^4</th><th>flag</th>" in body
+    assert "<b>pass@4</b>: the chance that at least one of 4 samples of the problem is right" in body
+
+
+def test_problem_table_orders_problems_naturally():
+    # read_counts and the table sorted problem ids as text: "p10" before "p2", "10" before "2". Now numbers by value,
+    # then names by their runs of digits; the problem cells carry that rank for report.js's click-to-sort
+    from passcurve.report._sections import natural_key, per_problem_section
+
+    names = ["p10", "p2", "p1", "10", "2", "q1b", "q1a", "1.5", "P3", "p02"]
+    assert sorted(names, key=natural_key) == ["1.5", "2", "10", "p1", "p02", "p2", "P3", "p10", "q1a", "q1b"]
+    cnt = Counts.from_arrays([4] * 20, [1] * 20, problem=names * 2, model=["b"] * 10 + ["a"] * 10)
+    sec = per_problem_section(cnt, {}, max_rows=100)
+    rows = re.findall(r'<tr><td class="text">(.*?)</td><td class="text" data-sort="(\d+)">(.*?)</td>', sec.body)
+    want = ["1.5", "2", "10", "p1", "p02", "p2", "P3", "p10", "q1a", "q1b"]
+    # each model's rows together, models as the file lists them
+    assert [(m, q) for m, _, q in rows] == [("b", q) for q in want] + [("a", q) for q in want]
+    assert [int(r) for _, r, _ in rows] == list(range(10)) * 2
+    assert '<table id="problem-table" class="sortable">' in sec.body
+    # capped: the problems kept are the first in that order (p1..p10 beside 1.5, 2, 10), not the first as text
+    sec = per_problem_section(cnt, {}, max_rows=10)
+    rows = re.findall(r'<tr><td class="text">(.*?)</td><td class="text" data-sort="\d+">(.*?)</td>', sec.body)
+    assert [q for _, q in rows] == want[:5] * 2 and "Every row: Counts.to_frame()" in sec.note
 
 
 def _figure_json(body: str) -> list[dict]:

@@ -82,6 +82,14 @@ def table_k(k_max: int) -> list[int]:
     return ks
 
 
+def _problem_ks(k_max: int, k_per: int) -> list[int]:
+    """k of the per-problem table's pass@k columns: up to three round k (10, 100, ...) below ``k_per``; with n <= 10,
+    where there is none, the doubling k 2, 4, 8 below it, those of the pass^k columns. pass@1 is the c/n column and
+    pass@n is 1 for any problem solved at least once. With n = 5 the table had c/n and pass^4 alone, no pass@k."""
+    ks = [k for k in table_k(k_max) if 1 < k < k_per][:3]
+    return ks or [k for k in (2, 4, 8) if k < k_per]
+
+
 @dataclass(frozen=True, eq=False)
 class ReportData(ReadOnlyResult):
     """Every result object the report shows (computed by the library), and every warning raised (read-only, as
@@ -391,7 +399,7 @@ def compute_report_data(
             for k in [k for k in table_k(k_max) if 1 < k <= k_max][:3]:
                 out[f"pass@{k}"] = design.scores(counts.n, counts.c, np.array([k]))[:, 0]
             return out
-        for k in [k for k in table_k(k_max) if 1 < k < k_per][:3]:
+        for k in _problem_ks(k_max, k_per):
             out[f"pass@{k}"] = np.atleast_1d(pass_at_k(counts.n, counts.c, k, k_gt_n=per_policy))
         if pow_ks:
             out[f"pass^{pow_ks[-1]}"] = np.atleast_1d(pass_pow_k(counts.n, counts.c, pow_ks[-1], k_gt_n=per_policy))

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import html
 import math
+import re
 from collections.abc import Sequence
 from typing import Any
 
@@ -591,7 +592,8 @@ def _table(headers: Sequence[str], rows: Sequence[Sequence[Any]], *, table_id: s
                 cells.append(f"<td>{v}</td>")
             elif isinstance(v, tuple):  # (display, sort key)
                 disp, key = v
-                cells.append(f'<td data-sort="{esc(key)}">{esc(disp)}</td>')
+                text = ' class="text"' if j < text_cols else ""
+                cells.append(f'<td{text} data-sort="{esc(key)}">{esc(disp)}</td>')
             else:
                 cells.append(f'<td class="text">{esc(v)}</td>' if j < text_cols else f"<td>{esc(v)}</td>")
         body.append("<tr>" + "".join(cells) + "</tr>")
@@ -892,8 +894,34 @@ def loop_numbers_section(curve: Any, pow_k: int | None, retries: dict[str, Any] 
     return Section("loop", f"{words.get(shown, 'Numbers')} for a self-improving loop", body)
 
 
+_NUMBER = re.compile(r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?")
+_DIGITS = re.compile(r"(\d+)")
+
+
+def natural_key(name: Any) -> tuple[Any, ...]:
+    """Sort key of a name as a reader orders it: a number by its value ("2" before "10"), else by its runs of digits
+    and of other characters in turn ("p2" before "p10", "q1b" before "q1c"), numbers before names; ties (as "p01"
+    and "p1") by the text. The per-problem table sorted its problems as text: "p10" before "p2", "10" before "2"."""
+    text = str(name)
+    if _NUMBER.fullmatch(text.strip()):
+        return (0, float(text), (), text)
+    parts = _DIGITS.split(text)  # text, digits, text, ...: like types meet at each place
+    return (1, 0.0, tuple(int(p) if i % 2 else p.casefold() for i, p in enumerate(parts)), text)
+
+
+def _natural_order(counts: Any) -> np.ndarray:
+    """Row order of the per-problem table: each model's rows together, models as the file lists them, problems in
+    :func:`natural_key` order within each."""
+    models = counts.model.astype(str)
+    first = {m: i for i, m in reversed(list(enumerate(models)))}
+    keys = {p: natural_key(p) for p in np.unique(counts.problem.astype(str))}
+    problems = counts.problem.astype(str)
+    return np.array(sorted(range(len(models)), key=lambda r: (first[models[r]], keys[problems[r]], r)), dtype=np.int64)
+
+
 def _table_rows(counts: Any, max_rows: int) -> tuple[np.ndarray, int]:
-    """Rows of the per-problem table (in file order) and how many problems they cover (0: not whole problems).
+    """Rows of the per-problem table (in :func:`_natural_order`) and how many problems they cover (0: not whole
+    problems).
 
     Up to ``max_rows`` rows: all of them when they fit; else whole problems, each with every model's row of it, as
     many as fit, taken in the order the models list them (a problem's place is its earliest place in any model's
@@ -902,24 +930,25 @@ def _table_rows(counts: Any, max_rows: int) -> tuple[np.ndarray, int]:
     would show the first model or two alone, and filtering by any other model's name would find nothing.
     """
     total = len(counts)
+    order = _natural_order(counts)
     if total <= max_rows:
-        return np.arange(total), 0
-    names, first, inverse, per = np.unique(counts.problem.astype(str), return_index=True, return_inverse=True,
+        return order, 0
+    names, first, inverse, per = np.unique(counts.problem.astype(str)[order], return_index=True, return_inverse=True,
                                            return_counts=True)
     inverse = np.ravel(inverse)
-    mcode = np.ravel(np.unique(counts.model.astype(str), return_inverse=True)[1])
+    mcode = np.ravel(np.unique(counts.model.astype(str)[order], return_inverse=True)[1])
     sizes = np.bincount(mcode)
     pos = np.empty(total, dtype=np.int64)  # each row's place among its model's rows
     pos[np.argsort(mcode, kind="stable")] = np.arange(total) - np.repeat(np.cumsum(sizes) - sizes, sizes)
     place = np.full(names.size, total, dtype=np.int64)
     np.minimum.at(place, inverse, pos)
-    order = np.lexsort((first, place))
-    fit = int(np.searchsorted(np.cumsum(per[order]), max_rows, side="right"))
+    placed = np.lexsort((first, place))
+    fit = int(np.searchsorted(np.cumsum(per[placed]), max_rows, side="right"))
     if fit == 0:  # one problem has more rows than the table holds
-        return np.arange(max_rows), 0
+        return order[:max_rows], 0
     keep = np.zeros(names.size, dtype=bool)
-    keep[order[:fit]] = True
-    return np.flatnonzero(keep[inverse]), fit
+    keep[placed[:fit]] = True
+    return order[np.flatnonzero(keep[inverse])], fit
 
 
 def per_problem_section(counts: Any, columns: dict[str, np.ndarray], max_rows: int = 5000) -> Section:
@@ -929,11 +958,14 @@ def per_problem_section(counts: Any, columns: dict[str, np.ndarray], max_rows: i
     """
     total = len(counts)
     take, shown_problems = _table_rows(counts, max_rows)
+    # a problem sorts by its place in natural_key order (click to sort, in report.js, as the rows first stand)
+    rank = {p: i for i, p in enumerate(sorted(np.unique(counts.problem.astype(str)), key=natural_key))}
     rows = []
     for r in take:
         n, c = int(counts.n[r]), int(counts.c[r])
         p = c / n
-        row = [str(counts.model[r]), str(counts.problem[r]), (str(n), n), (str(c), c), (fmt_num(p), repr(p))]
+        name = str(counts.problem[r])
+        row = [str(counts.model[r]), (name, rank[name]), (str(n), n), (str(c), c), (fmt_num(p), repr(p))]
         for vals in columns.values():
             v = float(vals[r])
             row.append((fmt_num(v), repr(v)))
@@ -948,10 +980,18 @@ def per_problem_section(counts: Any, columns: dict[str, np.ndarray], max_rows: i
                 + (f"{shown_problems:,} of {problems:,} problems, the first each model lists, each with the rows of "
                    "every model that ran it, so the models can be compared on the same problems."
                    if shown_problems else "the first rows of the file.")
-                + " Every row: passcurve curve --json or Counts.to_frame().")
+                # `passcurve curve --json` was named here: it has the curves per model, no row per problem
+                + " Every row: Counts.to_frame(); each problem's pass@k: passcurve.pass_at_k(n, c, k).")
+    # what the columns are (pass^4 beside c/n had no word on the page)
+    said = [f"<b>{esc(h)}</b>: " + (f"the chance that at least one of {esc(h[5:])} samples of the problem is right"
+                                    if h[4] == "@" else f"the chance that {esc(h[5:])} samples of it are all right")
+            for h in columns if h.startswith(("pass@", "pass^"))]
+    cap = ("<b>c/n</b>: the problem's pass@1. " + "; ".join(said) + (" (estimated from its c of n; '-' where it "
+                                                                      "has fewer samples)." if said else "")
+           + " pass@n is 1 for every problem solved at least once and 0 for those never solved.")
     body = ('<p class="filter"><label>Filter rows: <input type="search" data-filter="problem-table" '
             'placeholder="model, problem or flag"></label> <span class="muted">Click a column header to sort.</span></p>'
-            f'<div class="scroll">{table}</div>')
+            f'<div class="scroll">{table}</div><p class="caption">{cap}</p>')
     return Section("problems", "Per-problem table", body, note=note)
 
 

@@ -1,11 +1,23 @@
 // passcurve report: sortable tables and a row filter, in plain JS (no network, no libraries).
 (function () {
   "use strict";
+  // text sorts as a reader orders it, by its runs of digits (by value) and of other characters in turn: "p2" before
+  // "p10", "model-9" before "model-10" (it sorted as plain text, "p10" before "p2"); passcurve's natural_key in
+  // Python, whose order the problem column carries in data-sort
+  function parts(v) {
+    return v.toLowerCase().split(/(\d+)/).map(function (p, i) { return i % 2 ? Number(p) : p; });
+  }
+  function compareText(x, y) {
+    for (var i = 0; i < Math.min(x.p.length, y.p.length); i++) {
+      if (x.p[i] !== y.p[i]) return x.p[i] < y.p[i] ? -1 : 1;
+    }
+    return x.p.length - y.p.length || (x.s < y.s ? -1 : x.s > y.s ? 1 : 0);
+  }
   function cellValue(td) {
     var v = td.getAttribute("data-sort");
     if (v === null) v = td.textContent.trim();
     var num = Number(v);
-    return v !== "" && !isNaN(num) ? { n: num } : { s: v.toLowerCase() };
+    return v !== "" && !isNaN(num) ? { n: num } : { s: v, p: parts(v) };
   }
   function sortTable(table, col, th) {
     var body = table.tBodies[0], rows = Array.prototype.slice.call(body.rows);
@@ -18,7 +30,7 @@
       if ("n" in x && "n" in y) d = x.n - y.n;
       else if ("n" in x) d = -1;
       else if ("n" in y) d = 1;
-      else d = x.s < y.s ? -1 : x.s > y.s ? 1 : 0;
+      else d = compareText(x, y);
       if (d === 0) d = a.i - b.i;
       return asc ? d : -d;
     });
