@@ -445,7 +445,9 @@ def test_report_of_many_models_on_a_phone_keeps_its_plots_and_axis_titles(browse
         for fig, orientation, plot_h, gap, _ in charts:
             assert orientation == "h" and plot_h >= 240 and gap >= 0, (fig, plot_h, gap)
         page.set_viewport_size({"width": 1280, "height": 900})  # wide again: the legend goes back, at the height built
-        page.wait_for_timeout(500)
+        # (once plotly has fitted each figure to the new width: a second or so per 25-model figure)
+        page.wait_for_function("() => [...document.querySelectorAll('.js-plotly-plot')].every(g => "
+                               "!g._fullLayout.legend || g._fullLayout.legend.orientation === 'v')", timeout=20_000)
         for fig, orientation, _, _, height in page.evaluate(measure):
             assert orientation == "v" and height == (420 if fig == "fig-hidden" else 460), (fig, height)
         # and as wide as the page again: restoring the height had pinned each figure at its phone width (plotly
@@ -492,6 +494,72 @@ def test_report_table_sorts_names_naturally(browser, tmp_path):
         assert column("problem") == [p for p in problems for _ in range(2)]
         page.locator("#problem-table thead th", has_text="problem").click()  # descending
         assert column("problem") == [p for p in problems[::-1] for _ in range(2)]
+        assert pg.errors == [] and pg.others() == []
+    finally:
+        pg.close()
+
+
+_FIGURES = ("() => [...document.querySelectorAll('.js-plotly-plot')].map(g => [g.id, g._fullLayout.legend ? "
+            "g._fullLayout.legend.orientation : 'h', g._fullLayout._size.h, g._fullLayout.width, g.clientWidth])")
+
+
+def _fitted_to(page, width: int, timeout: int = 15_000) -> list:
+    """Set the window's width and wait until every figure is as wide as its box again (plotly's resize, then the
+    report's legend fitting, take a second or two with 25 models)."""
+    page.set_viewport_size({"width": width, "height": 844})
+    fitted = ("() => [...document.querySelectorAll('.js-plotly-plot')].every(g => "
+              "Math.abs(g._fullLayout.width - g.clientWidth) <= 1 && (g.clientWidth >= 600 || "
+              "!g._fullLayout.legend || g._fullLayout.legend.orientation === 'h'))")
+    for _ in range(10):  # and still so a second later: the report's own relayouts and resizes come after plotly's
+        page.wait_for_function(fitted, timeout=timeout)
+        page.wait_for_timeout(1000)
+        if page.evaluate(fitted):
+            break
+    return page.evaluate(_FIGURES)
+
+
+def test_report_narrowed_after_loading_fits_the_phone(browser, report_file):
+    """From 390 to 320 px: the figures whose height had grown at 390 kept their 346 px width (the height relayout
+    pins it), 70 px past the page's edge, and the page scrolled sideways; and the legend, wrapped into more rows,
+    took the naive chart's plot down to 208 px."""
+    _, path = report_file
+    pg = OfflinePage(browser, path, width=390, height=844)
+    try:
+        page = pg.page
+        page.wait_for_selector(".js-plotly-plot .main-svg")
+        page.wait_for_timeout(300)
+        for fig, orientation, plot_h, width, box in _fitted_to(page, 320):
+            assert orientation == "h" and plot_h >= 255 and abs(width - box) <= 1 and box <= 280, (fig, plot_h, width)
+        assert page.evaluate("() => document.documentElement.scrollWidth") <= 320
+        assert _text_outside_figures(page) == []
+        page.screenshot(path=str(ARTIFACTS / "report-390-to-320.png"), full_page=True)
+        assert pg.errors == [] and pg.others() == []
+    finally:
+        pg.close()
+
+
+def test_report_of_many_models_narrowed_after_loading(browser, tmp_path):
+    """25 models loaded at 1,280 px, then narrowed to 390 and 320 px: the legends go under the plots, which keep
+    MIN_PLOT (260 px) within a pixel, and every figure fits the page (it stayed 346 px wide at 320 px)."""
+    from passcurve import ModelSpec, simulate
+    from passcurve.report import build_report
+
+    specs = [ModelSpec(f"model-{i:02d}", alpha=0.3 + 0.01 * i, beta=2.0) for i in range(25)]
+    counts = simulate(problems=30, n=20, models=specs, rng=1).counts
+    path = build_report(counts, parts=()).write(tmp_path / "report.html")
+    pg = OfflinePage(browser, path, width=1280, height=900)
+    try:
+        page = pg.page
+        page.wait_for_selector(".js-plotly-plot .main-svg")
+        for width in (390, 320):
+            figures = _fitted_to(page, width, timeout=30_000)
+            for fig, orientation, plot_h, w, box in figures:
+                assert orientation == "h" and abs(w - box) <= 1, (width, fig, orientation, w, box)
+                assert fig == "fig-hist" or plot_h >= 258, (width, fig, plot_h)
+            assert page.evaluate("() => document.documentElement.scrollWidth") <= width
+            assert _text_outside_figures(page) == []
+            ARTIFACTS.mkdir(exist_ok=True)
+            page.screenshot(path=str(ARTIFACTS / f"report-25-models-1280-to-{width}.png"), full_page=True)
         assert pg.errors == [] and pg.others() == []
     finally:
         pg.close()

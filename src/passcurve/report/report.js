@@ -123,39 +123,93 @@
   // narrow screens (phones): the legend goes under the chart, so the plot keeps the width. It is anchored to the
   // bottom of the figure (not a fraction of the plot's height below it: a long legend shrank the plot, the fraction
   // with it, and 25 models' legend covered the x-axis title), and a figure whose legend took the plot's height
-  // grows until the plot has MIN_PLOT px again
+  // grows until the plot has MIN_PLOT px again. A figure may carry its own phone layout in layout.meta.narrow (the
+  // relayout to apply) and layout.meta.wide (the one that undoes it): the histogram's panels, two to a row
   var MIN_PLOT = 260;
+  function alt(gd, which) {
+    var meta = gd.layout.meta;
+    return meta && typeof meta === "object" && meta[which] ? meta[which] : {};
+  }
+  function merged(a, b, c) {
+    var out = {}, k;
+    for (k in a) out[k] = a[k];
+    for (k in b) out[k] = b[k];
+    for (k in c) out[k] = c[k];
+    return out;
+  }
+  // axis titles one size smaller on a phone: at 320 px "k (samples per problem, log scale)" ran 12 px past the
+  // figure's right edge, cut off at "log scale"
+  function titleFonts(gd, size) {
+    var out = {};
+    Object.keys(gd._fullLayout).forEach(function (k) {
+      if (/^[xy]axis[0-9]*$/.test(k)) out[k + ".title.font.size"] = size;
+    });
+    return out;
+  }
+  function grow(gd, resized) {
+    // a plotly legend below the plot grows with the figure (its share of the height), so each step gains less
+    // than it adds: up to 8 steps (4 left 25 models' plots at 253 px)
+    for (var i = 0; i < 8 && gd._fullLayout._size.h < MIN_PLOT - 1; i++) {
+      window.Plotly.relayout(gd, { height: gd._fullLayout.height + MIN_PLOT - gd._fullLayout._size.h });
+    }
+    // plotly's wrapper div keeps the fixed height figure_html wrote (style="height:460px"): grow it with the
+    // figure, or the taller SVG spills over the caption below (by up to 134 px on the BoN data)
+    gd.parentElement.style.height = gd._fullLayout.height + "px";
+    // a relayout of the height pins the width at the current one (plotly fills the other dimension in), and plotly
+    // never resizes a figure with both set: from 390 to 320 px the grown figures stayed 346 px wide, 70 px past the
+    // page's edge, and the whole page scrolled sideways. Unpin it as plotly's own resize does (a relayout to
+    // width null brings back the width the figure had when first drawn, 346 px, until the resize): the resize,
+    // which skips a figure with both set, then fits the figure to its box, whose height is the grown one
+    if (i || resized) unpin(gd);
+  }
+  function unpin(gd) {
+    delete gd.layout.width;
+    return resize(gd);
+  }
+  function resize(gd) {
+    return window.Plotly.Plots && window.Plotly.Plots.resize ? window.Plotly.Plots.resize(gd) : null;
+  }
   function fitLegend(gd) {
     if (!window.Plotly || !gd.layout) return;
     var narrow = gd.clientWidth < 600, horizontal = gd.layout.legend && gd.layout.legend.orientation === "h";
     if (narrow && !horizontal) {
       gd.setAttribute("data-legend-moved", "1");
       gd.setAttribute("data-height", String(gd._fullLayout.height));
-      window.Plotly.relayout(gd, { "legend.orientation": "h", "legend.x": 0, "legend.xanchor": "left",
-                                   "legend.yref": "container", "legend.y": 0, "legend.yanchor": "bottom" });
-      for (var i = 0; i < 4 && gd._fullLayout._size.h < MIN_PLOT - 1; i++) {
-        window.Plotly.relayout(gd, { height: gd._fullLayout.height + MIN_PLOT - gd._fullLayout._size.h });
-      }
-      // plotly's wrapper div keeps the fixed height figure_html wrote (style="height:460px"): grow it with the
-      // figure, or the taller SVG spills over the caption below (by up to 134 px on the BoN data)
-      var box = gd.parentElement;
-      gd.setAttribute("data-box-height", box.style.height || "");
-      box.style.height = gd._fullLayout.height + "px";
+      gd.setAttribute("data-box-height", gd.parentElement.style.height || "");
+      window.Plotly.relayout(gd, merged({ "legend.orientation": "h", "legend.x": 0, "legend.xanchor": "left",
+                                          "legend.yref": "container", "legend.y": 0, "legend.yanchor": "bottom" },
+                                        titleFonts(gd, 12), alt(gd, "narrow")));
+      grow(gd, "height" in alt(gd, "narrow"));
+    } else if (narrow && gd.getAttribute("data-legend-moved") === "1") {
+      // narrower still (390 -> 320 px): the legend wraps into more rows and took the plot's height again (the
+      // naive chart's plot fell to 208 px); grow once plotly has fitted the figure to its new width
+      grow(gd);
     } else if (!narrow && horizontal && gd.getAttribute("data-legend-moved") === "1") {
-      window.Plotly.relayout(gd, { "legend.orientation": "v", "legend.x": null, "legend.xanchor": null,
-                                   "legend.yref": null, "legend.y": null, "legend.yanchor": null,
-                                   height: Number(gd.getAttribute("data-height")) });
-      // a relayout of the height pins the width at the current, narrow one (plotly fills the other dimension in),
-      // and plotly never resizes a figure with both set: after a visit to a phone's width every chart stayed 346 px
-      // wide on a 1,400 px window. Unpin it; the resize plotly has pending then fits it to the page again
-      window.Plotly.relayout(gd, { width: null });
+      gd.removeAttribute("data-legend-moved");
+      window.Plotly.relayout(gd, merged({ "legend.orientation": "v", "legend.x": null, "legend.xanchor": null,
+                                          "legend.yref": null, "legend.y": null, "legend.yanchor": null,
+                                          height: Number(gd.getAttribute("data-height")) }, titleFonts(gd, null),
+                                        alt(gd, "wide")));
+      // a relayout of the height pins the width at the current one: after a visit to a phone's width every chart
+      // stayed 346 px wide on a 1,400 px window. Unpin it; the resize fits it to the page again
       gd.parentElement.style.height = gd.getAttribute("data-box-height") || "";
+      unpin(gd);
     }
   }
-  function fitLegends() {
-    Array.prototype.forEach.call(document.querySelectorAll(".js-plotly-plot"), fitLegend);
-  }
-  fitLegends();
-  window.addEventListener("resize", fitLegends);
+  function plots() { return document.querySelectorAll(".js-plotly-plot"); }
+  Array.prototype.forEach.call(plots(), fitLegend);
+  // after a resize, once plotly has fitted each figure to its new width (a figure narrowed after loading was
+  // measured at its old width)
+  var pending = null;
+  window.addEventListener("resize", function () {
+    clearTimeout(pending);
+    pending = setTimeout(function () {
+      Array.prototype.forEach.call(plots(), function (gd) {
+        var done = window.Plotly && resize(gd);
+        if (done && typeof done.then === "function") done.then(function () { fitLegend(gd); });
+        else fitLegend(gd);
+      });
+    }, 150);
+  });
   window.passcurveReport = { sortTable: sortTable, pageSize: PAGE };
 })();
