@@ -564,3 +564,55 @@ def test_report_of_many_models_narrowed_after_loading(browser, tmp_path):
     finally:
         pg.close()
 
+
+def _overlapping_text(page, fig: str) -> list[str]:
+    """Pairs of texts of a figure (tick labels, axis and panel titles; not the legend) whose boxes overlap by more
+    than a pixel each way."""
+    return page.evaluate("""(id) => {
+        const ts = [...document.getElementById(id).querySelectorAll('text')]
+            .filter(t => t.textContent.trim() && !t.closest('.legend'))
+            .map(t => [t.textContent, t.getBoundingClientRect()]).filter(([, r]) => r.width && r.height);
+        const out = [];
+        for (let i = 0; i < ts.length; i++) for (let j = i + 1; j < ts.length; j++) {
+            const a = ts[i][1], b = ts[j][1];
+            if (Math.min(a.right, b.right) - Math.max(a.left, b.left) > 1 &&
+                Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top) > 1) out.push(ts[i][0] + ' | ' + ts[j][0]);
+        }
+        return out; }""", fig)
+
+
+def test_histogram_of_five_models_on_a_phone(browser, tmp_path):
+    """Five models' c/n panels, three to a row: at 390 px each was 72 px wide, plotly turned the x labels on end into
+    the next row's panel titles and the middle and right panels' percentages ran into their left neighbours. On a
+    phone the panels go two to a row with three x ticks; at 1,400 px (and back to it) the grid and ticks are as
+    built. Checked at 1,400, 390 and 320 px, the figure loaded wide and narrowed."""
+    from passcurve import ModelSpec, simulate
+    from passcurve.report import build_report
+
+    specs = [ModelSpec(f"model-{i:02d}", alpha=0.3 + 0.01 * i, beta=2.0 + i % 3) for i in range(5)]
+    counts = simulate(problems=60, n=200, models=specs, rng=1).counts
+    path = build_report(counts, parts=()).write(tmp_path / "report.html")
+    pg = OfflinePage(browser, path, width=1400, height=900)
+    ticks = "() => document.getElementById('fig-hist').querySelectorAll('.xaxislayer-above text').length"
+    panels = ("() => { const l = document.getElementById('fig-hist')._fullLayout; return [1, 2, 3].map(i => "
+              "l['xaxis' + (i > 1 ? i : '')].domain.map(v => Math.round(v * 100) / 100)); }")
+    try:
+        page = pg.page
+        page.wait_for_selector("#fig-hist .main-svg")
+        assert page.evaluate(ticks) == 5 * 5  # 0, 0.25, 0.5, 0.75, 1 under each panel
+        wide = page.evaluate(panels)
+        assert wide[2][0] > wide[1][1] > wide[1][0] > wide[0][1]  # three panels to a row
+        for width in (390, 320):
+            _fitted_to(page, width)
+            assert page.evaluate(ticks) == 3 * 5
+            got = page.evaluate(panels)
+            assert got[0] == got[2] and got[1][0] > got[0][1], got  # two to a row: the third starts a new one
+            assert _overlapping_text(page, "fig-hist") == [], width
+            assert _text_outside_figures(page) == []
+            page.locator("#fig-hist").screenshot(path=str(ARTIFACTS / f"report-histogram-5-models-{width}.png"))
+        _fitted_to(page, 1400)
+        assert page.evaluate(ticks) == 5 * 5 and page.evaluate(panels) == wide
+        assert _overlapping_text(page, "fig-hist") == []
+        assert pg.errors == [] and pg.others() == []
+    finally:
+        pg.close()

@@ -561,6 +561,10 @@ def histogram_section(counts: Any, fitted: dict[str, Any] | None = None, note: s
     # into its neighbour's; the caption says what c/n is
     fig.update_xaxes(title_text=log_title("c/n") if logx else "c/n", row=rows)
     fig.update_yaxes(title_text="share of problems", col=1)
+    if m_count > 1:
+        # on log bins the decades a decade or more above the first edge: "0.001" 17 px from "0" overlapped it
+        ticks = [zero_x, *(d for d in decades if d >= 10 * edges[0])] if logx else [zero_x, 0.5, 1.0]
+        fig.update_layout(meta=_phone_grid(fig, m_count, ticks))
     cap = (
         "Share of problems per bin of c/n, the share of a problem's n samples that were correct. "
         + ("Log-spaced bins (most solved problems have small c/n). " if logx else "")
@@ -571,6 +575,49 @@ def histogram_section(counts: Any, fitted: dict[str, Any] | None = None, note: s
     )
     body = figure_html(fig, "fig-hist") + f'<p class="caption">{cap}</p>'
     return Section("histogram", "Per-problem success rate c/n and the fitted difficulty distribution", body, note=note)
+
+
+PHONE_PANEL = 190
+"""Height in px of each histogram panel on a phone (report.js applies the layout below 600 px)."""
+
+
+def _phone_grid(fig: Any, panels: int, ticks: list[float]) -> dict[str, Any]:
+    """The histogram's phone layout for report.js (``layout.meta``: ``narrow``, the relayout that applies it, and
+    ``wide``, the one that undoes it): two panels to a row with room between them for the right-hand panel's
+    percentages, three x ticks (0, 0.5, 1; on log bins 0 and the decades clear of it) and no tick angle. At 390 px three
+    panels to a row were 72 px wide: plotly turned the five x labels on end, into the next row's panel titles, and
+    the percentages of the middle and right panels ran into the panel on their left; two to a row at 320 px still
+    turned them on end."""
+    rows = -(-panels // 2)
+    gap_x, gap_y = 0.2, 75  # a fraction of the plot width; px between rows (tick labels, the next panel's title)
+    total = rows * PHONE_PANEL + (rows - 1) * gap_y
+    height = total + 40 + 50  # the margins of histogram_section
+    text = [str(t) for t in ("0", *(f"{v:g}" for v in ticks[1:]))]
+    narrow: dict[str, Any] = {"height": height}
+    wide: dict[str, Any] = {"height": fig.layout.height}
+    x_title = next(str(a.title.text) for a in (fig.layout[k] for k in fig.layout if k.startswith("xaxis")) if a.title.text)
+    for k in [k for k in fig.layout if k.startswith("xaxis")]:
+        a = int(k[5:] or 1)
+        slot = min(a, panels) - 1
+        r, c = divmod(slot, 2)
+        top = 1 - r * (PHONE_PANEL + gap_y) / total
+        y = "yaxis" + k[5:]
+        xa, ya = fig.layout[k], fig.layout[y]
+        narrow.update({f"{k}.domain": [0.0, (1 - gap_x) / 2] if c == 0 else [(1 + gap_x) / 2, 1.0],
+                       f"{y}.domain": [max(0.0, top - PHONE_PANEL / total), top],
+                       f"{k}.tickvals": ticks, f"{k}.ticktext": text, f"{k}.tickangle": 0,
+                       f"{k}.title.text": x_title if slot >= panels - (2 if panels % 2 == 0 else 1) else "",
+                       f"{y}.title.text": "share of problems" if c == 0 else ""})
+        wide.update({f"{k}.domain": list(xa.domain), f"{y}.domain": list(ya.domain),
+                     f"{k}.tickvals": list(xa.tickvals or ()), f"{k}.ticktext": list(xa.ticktext or ()),
+                     f"{k}.tickangle": "auto", f"{k}.title.text": xa.title.text or "",
+                     f"{y}.title.text": ya.title.text or ""})
+        if a <= panels:  # the panel's title, one annotation per model in order
+            note = fig.layout.annotations[a - 1]
+            narrow.update({f"annotations[{a - 1}].x": sum(narrow[f"{k}.domain"]) / 2,
+                           f"annotations[{a - 1}].y": top})
+            wide.update({f"annotations[{a - 1}].x": note.x, f"annotations[{a - 1}].y": note.y})
+    return {"narrow": narrow, "wide": wide}
 
 
 # ---------------------------------------------------------------------------------------------- tables
