@@ -366,6 +366,12 @@ def test_report_charts_keep_their_width_on_a_phone(browser, report_file):
         widths = page.evaluate("() => [...document.querySelectorAll('#failure .fits tbody tr:first-child td')]"
                                ".slice(1).map(td => td.getBoundingClientRect().width)")
         assert len(widths) == 3 and min(widths) >= 200, widths
+        # the contents in one column (two ran an entry into the other's number), and the per-problem table, which
+        # scrolls sideways, shaded at the edge where more columns lie (as the model tables are)
+        assert page.evaluate("() => getComputedStyle(document.querySelector('.toc ol')).columnCount") == "1"
+        box = page.locator("#problem-table").locator("xpath=..")
+        assert box.evaluate("b => b.scrollWidth > b.clientWidth && getComputedStyle(b).backgroundImage.includes("
+                            "'linear-gradient')")
         assert pg.errors == [] and pg.others() == []
     finally:
         pg.close()

@@ -1038,7 +1038,8 @@ def per_problem_section(counts: Any, columns: dict[str, np.ndarray], max_rows: i
            + " pass@n is 1 for every problem solved at least once and 0 for those never solved.")
     body = ('<p class="filter"><label>Filter rows: <input type="search" data-filter="problem-table" '
             'placeholder="model, problem or flag"></label> <span class="muted">Click a column header to sort.</span></p>'
-            f'<div class="scroll">{table}</div><p class="caption">{cap}</p>')
+            # "wide": the grey edge that says more columns lie to the right (at 390 px the table showed up to c/n)
+            f'<div class="scroll wide">{table}</div><p class="caption">{cap}</p>')
     return Section("problems", "Per-problem table", body, note=note)
 
 
