@@ -246,6 +246,9 @@ def test_report_offline(browser, report_file):
         assert page.locator("#fig-passk .scatterlayer .trace").count() >= len(rep.data.curve.models)
         legend = page.eval_on_selector_all("#fig-passk .legendtext", "els => els.map(e => e.textContent)")
         assert legend == list(rep.data.curve.models)
+        # at 1,280 px the k axis keeps its 1-2-5 ticks (the phone's powers of ten apply below 600 px only)
+        assert page.evaluate("() => [...document.querySelectorAll('#fig-passk .xaxislayer-above text')]"
+                             ".map(t => t.textContent)") == ["1", "2", "5", "10", "20", "50", "100", "200"]
         # no modebar button posts a chart anywhere (plotly.js shows "Share chart..." to its cloud by default)
         titles = page.eval_on_selector_all(".modebar-btn", "els => els.map(e => e.getAttribute('data-title'))")
         assert "Download plot" in titles and not any("Share" in (t or "") for t in titles)
@@ -366,6 +369,12 @@ def test_report_charts_keep_their_width_on_a_phone(browser, report_file):
         widths = page.evaluate("() => [...document.querySelectorAll('#failure .fits tbody tr:first-child td')]"
                                ".slice(1).map(td => td.getBoundingClientRect().width)")
         assert len(widths) == 3 and min(widths) >= 200, widths
+        # no label runs into another: the 1-2-5 k ticks to 300, turned 30° by plotly, overlapped ("100" and "200", the
+        # "1" at the origin and the y axis's "0"); on a phone the k axes keep the powers of ten (doubling: every other)
+        for fig in page.evaluate("() => [...document.querySelectorAll('.js-plotly-plot')].map(g => g.id)"):
+            assert _overlapping_text(page, fig) == [], fig
+        assert page.evaluate("() => [...document.querySelectorAll('#fig-passk .xaxislayer-above text')]"
+                             ".map(t => t.textContent)") == ["1", "10", "100"]
         # the contents in one column (two ran an entry into the other's number), and the per-problem table, which
         # scrolls sideways, shaded at the edge where more columns lie (as the model tables are)
         assert page.evaluate("() => getComputedStyle(document.querySelector('.toc ol')).columnCount") == "1"

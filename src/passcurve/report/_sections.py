@@ -237,6 +237,25 @@ def _log_ticks(fig: Any, values: list[Any], axis: str = "y") -> None:
     ticks = log_ticks(float(v.min()), float(v.max()))
     upd = fig.update_yaxes if axis == "y" else fig.update_xaxes
     upd(tickmode="array", tickvals=ticks, ticktext=[_tick_text(t) for t in ticks])
+    if axis == "x":  # on a phone the powers of ten alone
+        phone_x_ticks(fig, ticks, [_tick_text(t) for t in ticks],
+                      [t for t in ticks if abs(t / 10.0 ** math.floor(math.log10(t) + 1e-9) - 1) < 1e-9])
+
+
+PHONE_TICKS = 6
+"""Most x tick labels a chart keeps on a phone (report.js applies ``layout.meta.narrow`` below 600 px)."""
+
+
+def phone_x_ticks(fig: Any, ticks: Sequence[float], text: Sequence[str], phone: Sequence[float]) -> None:
+    """Fewer x ticks on a phone: ``phone`` (a subset of ``ticks``) where ``ticks`` are more than :data:`PHONE_TICKS`,
+    as ``layout.meta`` for report.js (``narrow`` applies it, ``wide`` undoes it). At 390 px the 1-2-5 ticks of a
+    k axis to 1,000 were turned 30° by plotly, "100" ran into "200" and the "1" at the origin into the y axis's "0"."""
+    if len(ticks) <= PHONE_TICKS or len(phone) < 2 or len(phone) >= len(ticks):
+        fig.update_layout(meta=None)
+        return
+    label = dict(zip(ticks, text, strict=True))
+    fig.update_layout(meta={"narrow": {"xaxis.tickvals": list(phone), "xaxis.ticktext": [label[t] for t in phone]},
+                            "wide": {"xaxis.tickvals": list(ticks), "xaxis.ticktext": list(text)}})
 
 
 def _style_key(go: Any, fig: Any, entries: Sequence[tuple[str, str]]) -> None:
@@ -800,7 +819,10 @@ def diagnostics_section(diag: Any, note: str | None = None) -> Section:
     _style_key(go, fig, [("actually", "solid"), ("if independent: 1 − (1 − μ)^k", "dash")])
     _layout(fig, xtitle="k (doubling)", ytitle="pass@k", height=420)
     if 1 < kx.size <= 14:  # the points' own k (1, 2, 4, 8, ...): the 1-2-5 ticks fell between them (report review)
-        fig.update_xaxes(tickvals=kx.tolist(), ticktext=[f"{int(k):,}" for k in kx])
+        text = [f"{int(k):,}" for k in kx]
+        fig.update_xaxes(tickvals=kx.tolist(), ticktext=text)
+        # on a phone every other one, ending at the last ("128 256 512" touched at 390 px)
+        phone_x_ticks(fig, kx.tolist(), text, kx.tolist()[::-2][::-1])
     fig.update_yaxes(rangemode="tozero")
     body += figure_html(fig, "fig-hidden") + many_models_caption(len(diag.models))
     # what the chart shows, model by model: the estimates can sit on the other side of the theory's inequality. Each
