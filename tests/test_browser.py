@@ -596,37 +596,44 @@ def _overlapping_text(page, fig: str) -> list[str]:
         return out; }""", fig)
 
 
-def test_histogram_of_five_models_on_a_phone(browser, tmp_path):
+@pytest.mark.parametrize("n", [200, 1000])  # linear bins; log bins (most solved problems below c/n = 0.05)
+def test_histogram_of_five_models_on_a_phone(browser, tmp_path, n):
     """Five models' c/n panels, three to a row: at 390 px each was 72 px wide, plotly turned the x labels on end into
     the next row's panel titles and the middle and right panels' percentages ran into their left neighbours. On a
     phone the panels go two to a row with three x ticks; at 1,400 px (and back to it) the grid and ticks are as
-    built. Checked at 1,400, 390 and 320 px, the figure loaded wide and narrowed."""
+    built. Checked at 1,400, 390 and 320 px, the figure loaded wide and narrowed; on log bins (n = 1,000) "0.01" ran
+    into "0.1" at 320 px until every other decade was kept."""
     from passcurve import ModelSpec, simulate
     from passcurve.report import build_report
 
     specs = [ModelSpec(f"model-{i:02d}", alpha=0.3 + 0.01 * i, beta=2.0 + i % 3) for i in range(5)]
-    counts = simulate(problems=60, n=200, models=specs, rng=1).counts
+    counts = simulate(problems=60, n=n, models=specs, rng=1).counts
     path = build_report(counts, parts=()).write(tmp_path / "report.html")
     pg = OfflinePage(browser, path, width=1400, height=900)
+    log = n == 1000
     ticks = "() => document.getElementById('fig-hist').querySelectorAll('.xaxislayer-above text').length"
     panels = ("() => { const l = document.getElementById('fig-hist')._fullLayout; return [1, 2, 3].map(i => "
               "l['xaxis' + (i > 1 ? i : '')].domain.map(v => Math.round(v * 100) / 100)); }")
     try:
         page = pg.page
         page.wait_for_selector("#fig-hist .main-svg")
-        assert page.evaluate(ticks) == 5 * 5  # 0, 0.25, 0.5, 0.75, 1 under each panel
+        wide_ticks = page.evaluate(ticks)
+        assert log or wide_ticks == 5 * 5  # 0, 0.25, 0.5, 0.75, 1 under each panel
         wide = page.evaluate(panels)
         assert wide[2][0] > wide[1][1] > wide[1][0] > wide[0][1]  # three panels to a row
+        assert page.evaluate("() => document.getElementById('fig-hist')._fullLayout.xaxis.type") == (
+            "log" if log else "linear")
         for width in (390, 320):
             _fitted_to(page, width)
-            assert page.evaluate(ticks) == 3 * 5
+            # 0, 0.5, 1 under each panel; on log bins 0 and every other decade, fewer than the wide figure's
+            assert page.evaluate(ticks) < wide_ticks if log else page.evaluate(ticks) == 3 * 5
             got = page.evaluate(panels)
             assert got[0] == got[2] and got[1][0] > got[0][1], got  # two to a row: the third starts a new one
             assert _overlapping_text(page, "fig-hist") == [], width
             assert _text_outside_figures(page) == []
-            page.locator("#fig-hist").screenshot(path=str(ARTIFACTS / f"report-histogram-5-models-{width}.png"))
+            page.locator("#fig-hist").screenshot(path=str(ARTIFACTS / f"report-histogram-5-models-n{n}-{width}.png"))
         _fitted_to(page, 1400)
-        assert page.evaluate(ticks) == 5 * 5 and page.evaluate(panels) == wide
+        assert page.evaluate(ticks) == wide_ticks and page.evaluate(panels) == wide
         assert _overlapping_text(page, "fig-hist") == []
         assert pg.errors == [] and pg.others() == []
     finally:

@@ -581,8 +581,12 @@ def histogram_section(counts: Any, fitted: dict[str, Any] | None = None, note: s
     fig.update_xaxes(title_text=log_title("c/n") if logx else "c/n", row=rows)
     fig.update_yaxes(title_text="share of problems", col=1)
     if m_count > 1:
-        # on log bins the decades a decade or more above the first edge: "0.001" 17 px from "0" overlapped it
-        ticks = [zero_x, *(d for d in decades if d >= 10 * edges[0])] if logx else [zero_x, 0.5, 1.0]
+        # on log bins every other decade (down from the largest) of those a decade or more above the first edge:
+        # "0.001" 17 px from "0" overlapped it, and at 320 px "0.01" overlapped "0.1"
+        ticks = [zero_x, 0.5, 1.0]
+        if logx:
+            clear = [d for d in decades if d >= 10 * edges[0]]
+            ticks = [zero_x, *clear[::-1][::2][::-1]]
         fig.update_layout(meta=_phone_grid(fig, m_count, ticks))
     cap = (
         "Share of problems per bin of c/n, the share of a problem's n samples that were correct. "
@@ -603,10 +607,10 @@ PHONE_PANEL = 190
 def _phone_grid(fig: Any, panels: int, ticks: list[float]) -> dict[str, Any]:
     """The histogram's phone layout for report.js (``layout.meta``: ``narrow``, the relayout that applies it, and
     ``wide``, the one that undoes it): two panels to a row with room between them for the right-hand panel's
-    percentages, three x ticks (0, 0.5, 1; on log bins 0 and the decades clear of it) and no tick angle. At 390 px three
-    panels to a row were 72 px wide: plotly turned the five x labels on end, into the next row's panel titles, and
-    the percentages of the middle and right panels ran into the panel on their left; two to a row at 320 px still
-    turned them on end."""
+    percentages, three x ticks (0, 0.5, 1; on log bins 0 and every other decade clear of it) and no tick angle.
+    At 390 px three panels to a row were 72 px wide: plotly turned the five x labels on end, into the next row's
+    panel titles, and the percentages of the middle and right panels ran into the panel on their left; two to a row
+    at 320 px still turned them on end."""
     rows = -(-panels // 2)
     gap_x, gap_y = 0.2, 75  # a fraction of the plot width; px between rows (tick labels, the next panel's title)
     total = rows * PHONE_PANEL + (rows - 1) * gap_y
