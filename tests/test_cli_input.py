@@ -167,7 +167,7 @@ def test_errors_name_the_command_line_options(tmp_path, capfd):
     v.write_text("problem_id,attempt,base,strict\np1,1,true,true\np1,,true,true\n")
     assert run(["verifiers", str(v), "--base", "base", "--strict", "strict"]) == 2
     assert capfd.readouterr().err == ("passcurve: error: v.csv: attempt column 'attempt' has a missing value, e.g. row "
-                                      "{problem_id='p1', attempt=None, base=True, strict=True}\n")
+                                      "{problem_id='p1', attempt=None, base=True, strict=True} at line 3\n")
     assert as_flags("`k` is bad (got k=0), e.g. row {problem_id='a', k=3}", ["curve", "x.csv"]) == (
         "`--k` is bad (got --k=0), e.g. row {problem_id='a', k=3}")
 

@@ -199,10 +199,13 @@ def test_concatenated_runs_are_told_how_to_pool(tmp_path):
     p.write_text("".join(f'{{"problem_id": "p{q}", "attempt": {a}, "correct": 1}}\n'
                          for _run in range(2) for q in range(3) for a in range(3)))
     with pytest.raises(PasscurveError, match=r"^both.jsonl: duplicate \(problem, attempt\) rows: problem 'p0' attempt "
-                                             r"\d appears 2 times; each attempt must appear once \(several runs written "
-                                             r"one after another, their attempts restarting\? give each run as its own "
-                                             r"file and pool them with `pool`\)$"):
+                                             r"\d appears 2 times at lines \d+ and \d+; each attempt must appear once "
+                                             r"\(several runs written one after another, their attempts restarting\? give "
+                                             r"each run as its own file and pool them with `pool`\)$") as err:
         read_counts(p)
+    # hand count: p0's attempt a is on line a + 1 of the first run and line a + 10 of the second (9 lines a run)
+    a, first, second = map(int, re.search(r"attempt (\d) appears 2 times at lines (\d+) and (\d+)", str(err.value)).groups())
+    assert (first, second) == (a + 1, a + 10)
 
 
 def test_compression_duckdb_cannot_open_is_named(tmp_path):
@@ -240,10 +243,45 @@ def test_jsonl_boolean_column_checks_values_after_the_sniffed_rows(tmp_path, lat
                          for i in range(30000)) + json.dumps({"problem_id": "p1", "attempt": 300, "correct": late}) + "\n")
     if want is None:
         with pytest.raises(PasscurveError, match=rf"^late.jsonl: correctness column 'correct' holds a value that is not "
-                                                 rf"boolean .* correct='{late}'\}}; pass `threshold`"):
+                                                 rf"boolean .* correct='{late}'\}} at line 30001; pass `threshold`"):
             read_counts(p)
         return
     got = read_counts(p)
     # hand count: p1 is odd-numbered rows only (300 false), plus the late row; p0 is 300 true
     assert (got.n[1], got.c[1]) == (301, want) and (got.n[0], got.c[0]) == (300, 300)
     assert got.c.sum() == 15000 + want
+
+
+def test_one_sample_errors_name_their_line(tmp_path):
+    # an error about one sample quoted the row but not where it is; the line counts the header, the blank lines DuckDB
+    # skips and a quoted field over two lines at its first line (hand count of each file below)
+    import gzip
+
+    import duckdb
+
+    c = tmp_path / "c.csv"
+    c.write_text('problem_id,correct\np1,1\n\np2,0\n"p\n3",maybe\n')
+    with pytest.raises(PasscurveError, match=r"^c.csv: correctness column 'correct' holds a value that is not boolean "
+                                             r".* e.g. row \{problem_id='p\\n3', correct='maybe'\} at line 5; pass"):
+        read_counts(c)
+    j = tmp_path / "j.jsonl"
+    j.write_text('{"problem_id": "a", "correct": 1}\n\n   \n{"problem_id": null, "correct": 0}\n')
+    with pytest.raises(PasscurveError, match=r"^j.jsonl: problem-id column 'problem_id' has a missing value, e.g. row "
+                                             r"\{problem_id=None, correct='0'\} at line 4$"):
+        read_counts(j)
+    z = tmp_path / "z.jsonl.gz"
+    z.write_bytes(gzip.compress(j.read_bytes()))
+    with pytest.raises(PasscurveError, match=r"at line 4$"):
+        read_counts(z)
+    # a Parquet file has rows, not lines: the third row
+    q = tmp_path / "q.parquet"
+    duckdb.sql("COPY (SELECT * FROM (VALUES ('a', 1.0), ('b', 0.0), ('c', NULL)) t(problem_id, score)) "
+               f"TO '{q}' (FORMAT parquet)")
+    with pytest.raises(PasscurveError, match=r"has a missing value \(null/NaN\), e.g. row \{problem_id='c', "
+                                             r"score=None\} at row 3$"):
+        read_counts(q, threshold=0.5)
+    # a duplicate attempt names its first two lines: lines 2 and 4 (line 1 the header)
+    d = tmp_path / "d.csv"
+    d.write_text("problem_id,attempt,correct\na,0,1\na,1,0\na,0,0\nb,0,1\n")
+    with pytest.raises(PasscurveError, match=r"problem 'a' attempt 0 appears 2 times at lines 2 and 4; each"):
+        read_counts(d)

@@ -30,7 +30,7 @@ from ._several import (
     read_several,
     select_columns,
 )
-from ._source import Source, as_text, duck_error, no_rows_error, open_file
+from ._source import ROW, Source, as_text, duck_error, located, no_rows_error, numbered, open_file
 
 __all__ = ["read_answers", "read_attempts", "read_verdicts", "GOLD_ALIASES"]
 
@@ -111,12 +111,17 @@ def _run(src: Source, sql: str) -> dict[str, np.ndarray]:
 
 
 def _first_row(src: Source, where: str) -> str:
+    """The first raw row where ``where`` holds, quoted, with where it is in the input (" at line 5": ``located``)."""
     try:
-        rel = src.query(f"SELECT * FROM src WHERE {where} LIMIT 1")
+        rel = src.query(f'SELECT * FROM ({numbered(src)}) WHERE {where} ORDER BY "{ROW}" LIMIT 1')
         rows = rel.fetchall()
     except duckdb.Error:
         return "{}"
-    return _fmt_row(dict(zip(rel.columns, rows[0], strict=True))) if rows else "{}"
+    if not rows:
+        return "{}"
+    row = dict(zip(rel.columns, rows[0], strict=True))
+    at = located(src, [int(row.pop(ROW))])
+    return _fmt_row(row) + at
 
 
 def _as_written(src: Source, cols: Sequence[str | None]) -> None:

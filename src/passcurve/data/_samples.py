@@ -35,7 +35,7 @@ from ._columns import (
     quote,
     resolve_columns,
 )
-from ._source import ProgressFn, Source, as_text, duck_error, no_rows_error
+from ._source import ROW, ProgressFn, Source, as_text, duck_error, located, no_rows_error, numbered
 
 __all__ = ["Samples", "build_samples"]
 
@@ -117,30 +117,31 @@ ROLE_NAMES = {"problem": "problem ids", "model": "model names", "attempt": "atte
               "answer": "answers", "n": "sample counts (`n`)", "c": "correct counts (`c`)"}
 
 
-def missing_value_error(source: str, role: str, col: str, row: dict[str, Any]) -> PasscurveError:
+def missing_value_error(source: str, role: str, col: str, row: dict[str, Any], at: str = "") -> PasscurveError:
     """A missing id (NULL, NaN or blank), attempt id or correctness value (``role`` "correct"), quoting
-    ``row``."""
+    ``row``, found ``at`` (" at line 5": :func:`located`)."""
     if role == "correct":
         return PasscurveError(
-            f"{source}: correctness column {col!r} has a missing value (null/NaN), e.g. row {_fmt_row(row)}"
+            f"{source}: correctness column {col!r} has a missing value (null/NaN), e.g. row {_fmt_row(row)}{at}"
         )
-    return PasscurveError(f"{source}: {ID_COLUMN[role]} {col!r} has a missing value, e.g. row {_fmt_row(row)}")
+    return PasscurveError(f"{source}: {ID_COLUMN[role]} {col!r} has a missing value, e.g. row {_fmt_row(row)}{at}")
 
 
 def not_boolean_error(source: str, col: str, problem_col: str, row: dict[str, Any],
-                      threshold: float | None) -> PasscurveError:
-    """A correctness value that is neither true nor false (nor a number, with ``threshold``), quoting ``row``; a
-    row that repeats the header (files joined with their headers) is named as such."""
+                      threshold: float | None, at: str = "") -> PasscurveError:
+    """A correctness value that is neither true nor false (nor a number, with ``threshold``), quoting ``row``
+    found ``at`` (:func:`located`); a row that repeats the header (files joined with their headers) is named as
+    such."""
     if str(row.get(problem_col)) == problem_col and str(row.get(col)).strip().lower() == col.lower():
         return PasscurveError(
             f"{source}: a data row repeats the header (files joined with their headers?), e.g. row "
-            f"{_fmt_row(row)}; remove the repeated header lines"
+            f"{_fmt_row(row)}{at}; remove the repeated header lines"
         )
     hint = "; pass `threshold` (--threshold) to turn a score into correct/incorrect" if threshold is None else ""
     return PasscurveError(
         f"{source}: correctness column {col!r} holds a value that is not boolean "
         f"(expected true/false, 0/1{', or a number' if threshold is not None else ''}), "
-        f"e.g. row {_fmt_row(row)}{hint}"
+        f"e.g. row {_fmt_row(row)}{at}{hint}"
     )
 
 
@@ -151,11 +152,13 @@ def correctness_type_error(source: str, col: str, kind: str) -> PasscurveError:
     )
 
 
-def duplicate_attempt_error(source: str, problem: Any, model: Any | None, attempt: Any, k: int) -> PasscurveError:
-    """``attempt`` appears ``k`` times for ``problem`` (of ``model``, when the input has a model column)."""
+def duplicate_attempt_error(source: str, problem: Any, model: Any | None, attempt: Any, k: int,
+                            at: str = "") -> PasscurveError:
+    """``attempt`` appears ``k`` times for ``problem`` (of ``model``, when the input has a model column), first
+    ``at`` (" at lines 2 and 7": :func:`located`)."""
     who = f"problem {problem!r}" + ("" if model is None else f" (model {model!r})")
     return PasscurveError(
-        f"{source}: duplicate (problem, attempt) rows: {who} attempt {attempt} appears {k} times; "
+        f"{source}: duplicate (problem, attempt) rows: {who} attempt {attempt} appears {k} times{at}; "
         "each attempt must appear once (several runs written one after another, their attempts restarting? give "
         "each run as its own file and pool them with `pool`)"
     )
@@ -399,14 +402,18 @@ class Samples:
         full = f"WITH samples AS ({self._sql}) {sql}" if self.layout == "samples" else sql
         return self._src.query(full)
 
-    def _first_row(self, where: str) -> dict[str, Any]:
+    def _first_row(self, where: str) -> tuple[dict[str, Any], str]:
+        """The first raw row where ``where`` holds ({} if none), and where it is in the input (:func:`located`)."""
         try:
-            rel = self._src.query(f"SELECT * FROM src WHERE {where} LIMIT 1")
+            rel = self._src.query(f'SELECT * FROM ({numbered(self._src)}) WHERE {where} ORDER BY "{ROW}" LIMIT 1')
             rows = rel.fetchall()
             cols = rel.columns
         except duckdb.Error as exc:
             raise duck_error(exc, self.source, self.reader) from None
-        return dict(zip(cols, rows[0], strict=True)) if rows else {}
+        if not rows:
+            return {}, ""
+        row = dict(zip(cols, rows[0], strict=True))
+        return row, located(self._src, [int(row.pop(ROW))])
 
     # ------------------------------------------------------------------ counts
     def counts(self, progress: ProgressFn | None = None, *, check_duplicates: bool = True,
@@ -497,18 +504,18 @@ class Samples:
     def _check_nulls(self, g: dict[str, np.ndarray]) -> None:
         roles = self.columns.roles
         if np.asarray(g["null_problem"]).any():
-            row = self._first_row(f"({self._text('problem')}) IS NULL")
-            raise missing_value_error(self.source, "problem", roles["problem"], row)
+            raise missing_value_error(self.source, "problem", roles["problem"],
+                                      *self._first_row(f"({self._text('problem')}) IS NULL"))
         if (np.asarray(g["model"], dtype=object) == None).any():  # noqa: E711 - object array
-            row = self._first_row(f"({self._text('model')}) IS NULL")
-            raise missing_value_error(self.source, "model", roles["model"], row)
+            raise missing_value_error(self.source, "model", roles["model"],
+                                      *self._first_row(f"({self._text('model')}) IS NULL"))
         if np.asarray(g["n_bad"]).sum() > 0:
             col = roles["correct"]
-            row = self._first_row(is_missing(col, self._types[col]))
+            row, at = self._first_row(is_missing(col, self._types[col]))
             if row:
-                raise missing_value_error(self.source, "correct", col, row)
-            row = self._first_row(f"({self._correct_expr}) IS NULL")
-            raise not_boolean_error(self.source, col, roles["problem"], row, self.threshold)
+                raise missing_value_error(self.source, "correct", col, row, at)
+            row, at = self._first_row(f"({self._correct_expr}) IS NULL")
+            raise not_boolean_error(self.source, col, roles["problem"], row, self.threshold, at)
 
     def _check_duplicates(self, g: dict[str, np.ndarray], int_attempt: bool) -> None:
         col = self.columns.roles["attempt"]
@@ -527,16 +534,28 @@ class Samples:
         if not suspicious:
             return
         # NULL attempt ids (they also break the range check above)
-        row = self._first_row(f"{json_value(col, self._types[col])} IS NULL")
+        row, at = self._first_row(f"{json_value(col, self._types[col])} IS NULL")
         if row:
-            raise missing_value_error(self.source, "attempt", col, row)
+            raise missing_value_error(self.source, "attempt", col, row, at)
         dup = self._run(
             "SELECT model, CAST(problem AS VARCHAR) AS problem, CAST(attempt AS VARCHAR) AS attempt, count(*) AS k "
             "FROM samples GROUP BY model, problem, attempt HAVING count(*) > 1 LIMIT 1"
         )
         if dup["k"].size:
             model = dup["model"][0] if self.columns.get("model") is not None else None
-            raise duplicate_attempt_error(self.source, dup["problem"][0], model, dup["attempt"][0], int(dup["k"][0]))
+            raise duplicate_attempt_error(self.source, dup["problem"][0], model, dup["attempt"][0], int(dup["k"][0]),
+                                          self._rows_of(dup["model"][0], dup["problem"][0], dup["attempt"][0]))
+
+    def _rows_of(self, model: str, problem: str, attempt: str) -> str:
+        """Where the first two samples of (``model``, ``problem``, ``attempt``) are in the input (:func:`located`;
+        the error path of a duplicate attempt)."""
+        if not located(self._src, [1]):
+            return ""
+        pick = " AND ".join(f"{e} = {_words((str(v),))}" for e, v in (
+            ("model", model), ("CAST(problem AS VARCHAR)", problem), ("CAST(attempt AS VARCHAR)", attempt)))
+        hit = self._run(f'SELECT i FROM (SELECT *, row_number() OVER () AS i FROM samples) WHERE {pick} '
+                        "ORDER BY i LIMIT 2")
+        return located(self._src, [int(i) for i in hit["i"]])
 
     def _count_value(self, role: str) -> tuple[str, str]:
         """A count column as SQL: its value as a DOUBLE, NULL where it is not a number, and whether its text has a

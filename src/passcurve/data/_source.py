@@ -160,6 +160,80 @@ def _malformed_line(p: Path, line: int) -> str | None:
     return None
 
 
+# the row number the error-path queries give each raw row (``row_number() OVER ()`` over the scan, in file order)
+ROW = "__pc_row"
+
+
+def numbered(src: Source) -> str:
+    """SQL: the raw rows of ``src`` with their 1-based number in the input, the column :data:`ROW` (on the error
+    path only: a window over the whole scan)."""
+    return f'SELECT *, row_number() OVER () AS "{ROW}" FROM src'
+
+
+def located(src: Source, rows: list[int]) -> str:
+    """Where the raw rows ``rows`` (1-based numbers of :func:`numbered`) are in the input, for a message: " at line
+    5" in a CSV or JSONL file (its header line and the blank lines DuckDB skips counted, a quoted field over several
+    lines taken at its first line), " at row 4" in a Parquet file, nothing for other inputs (a harness log's rows are
+    the adapter's, a frame's positions not its index). On the error path only: the file is read again in Python up
+    to the last of the rows."""
+    if not rows or src.reader not in ("csv", "jsonl", "parquet"):
+        return ""
+    kind = "line" if src.reader != "parquet" else "row"
+    where = _file_lines(src, rows) if src.reader != "parquet" else list(rows)
+    if where is None:  # a .zst file, or a CSV whose records Python's csv module counts otherwise: its data row
+        kind, where = "data row", list(rows)
+    return f" at {kind}{'s' if len(where) > 1 else ''} {' and '.join(map(str, where))}"
+
+
+def _file_lines(src: Source, rows: list[int]) -> list[int] | None:
+    """The line of each data row ``rows`` of ``src``'s CSV or JSONL file, or None when it cannot be told."""
+    import csv
+    import gzip
+    import io
+
+    p = src.text_path
+    if p is None:
+        return None
+    _ext, comp = _suffix(p)
+    if comp not in ("", ".gz"):
+        return None
+    wanted = set(rows)
+    found: dict[int, int] = {}
+    try:
+        with (gzip.open(p, "rb") if comp == ".gz" else open(p, "rb")) as raw:
+            fh = io.TextIOWrapper(raw, encoding="utf-8", errors="replace", newline="")
+            if src.reader == "jsonl":  # DuckDB skips blank lines
+                row = 0
+                for line_no, line in enumerate(fh, start=1):
+                    if line.strip():
+                        row += 1
+                        if row in wanted:
+                            found[row] = line_no
+                            if len(found) == len(wanted):
+                                break
+            else:
+                assert src.con is not None
+                dialect = src.con.sql(f"SELECT Delimiter, Quote FROM sniff_csv({_sql_str(str(p))})").fetchall()[0]
+                delim, quote = str(dialect[0]), str(dialect[1])
+                reader = csv.reader(fh, delimiter=delim, quotechar=quote if len(quote) == 1 else '"')
+                row, end, header = 0, 0, False
+                for record in reader:
+                    start, end = end + 1, reader.line_num
+                    if not record:  # a blank line
+                        continue
+                    if not header:
+                        header = True
+                        continue
+                    row += 1
+                    if row in wanted:
+                        found[row] = start
+                        if len(found) == len(wanted):
+                            break
+    except (OSError, EOFError, ValueError, csv.Error, duckdb.Error, gzip.BadGzipFile):
+        return None
+    return [found[r] for r in rows] if len(found) == len(wanted) else None
+
+
 def no_rows_error(name: str) -> PasscurveError:
     """The one error for an input that yields no data rows."""
     return PasscurveError(f"{name} has no data rows (header only or empty)")
