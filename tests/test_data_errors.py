@@ -285,3 +285,32 @@ def test_one_sample_errors_name_their_line(tmp_path):
     d.write_text("problem_id,attempt,correct\na,0,1\na,1,0\na,0,0\nb,0,1\n")
     with pytest.raises(PasscurveError, match=r"problem 'a' attempt 0 appears 2 times at lines 2 and 4; each"):
         read_counts(d)
+
+
+def test_jsonl_bare_nan_id_is_missing(tmp_path):
+    # a bare NaN (unquoted, not JSON but Python's json.dumps writes it) had been read as the problem 'NaN': a problem of
+    # every sample without an id. The string "NaN" is an id like any other (hand count: problems 'NaN' and 'p')
+    p = tmp_path / "n.jsonl"
+    p.write_text('{"problem": "p1", "correct": true}\n{"problem": NaN, "correct": false}\n')
+    with pytest.raises(PasscurveError, match=r"^n.jsonl: problem-id column 'problem' has a missing value, e.g. row "
+                                             r"\{problem='NaN', correct='false'\} at line 2$"):
+        read_counts(p)
+    m = tmp_path / "m.jsonl"
+    m.write_text('{"model": "x", "problem": 1, "correct": 1}\n{"model": NaN, "problem": 2, "correct": 1}\n')
+    with pytest.raises(PasscurveError, match=r"^m.jsonl: model column 'model' has a missing value, e.g. row .* at line 2$"):
+        read_counts(m)
+    s = tmp_path / "s.jsonl"
+    s.write_text('{"problem": "NaN", "correct": true}\n{"problem": "p", "correct": false}\n')
+    got = read_counts(s)
+    assert sorted(got.problem.tolist()) == ["NaN", "p"] and got.c.sum() == 1
+    # the same in a counts file and in the answers reader (vote): line 2 of each
+    k = tmp_path / "k.jsonl"
+    k.write_text('{"problem": "a", "n": 2, "c": 1}\n{"problem": NaN, "n": 2, "c": 1}\n')
+    with pytest.raises(PasscurveError, match=r"^k.jsonl: problem-id column 'problem' has a missing value, .* at line 2$"):
+        read_counts(k)
+    from passcurve.data import read_answers
+
+    v = tmp_path / "v.jsonl"
+    v.write_text('{"problem": "a", "answer": "1", "gold": "1"}\n{"problem": NaN, "answer": "2", "gold": "2"}\n')
+    with pytest.raises(PasscurveError, match=r"^v.jsonl: problem-id column 'problem' has a missing value, .* at line 2$"):
+        read_answers(v)

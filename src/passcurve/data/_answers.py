@@ -451,7 +451,7 @@ def _tallies(src: Source, per: dict[str, np.ndarray], rows: dict[str, np.ndarray
     rows (pid, answer, cnt, is_gold; sorted by problem, then first appearance)."""
     from .._voting import AnswerTallies
 
-    check_ids(src.name, meta["columns"], per["model"], per["problem"])
+    check_ids(src.name, meta["columns"], per["model"], per["problem"], src)
     pid = np.asarray(rows["pid"], dtype=np.int64)
     offsets = np.searchsorted(pid, np.arange(len(per["problem"]) + 1), side="left").astype(np.int64)
     return AnswerTallies(
@@ -650,7 +650,7 @@ def read_verdicts(
     out = {k: np.asarray(v) for k, v in g.items()}
     out["model"] = out["model"].astype(object)
     out["problem"] = out["problem"].astype(object)
-    check_ids(src.name, {"problem": prob, "model": model}, out["model"], out["problem"])
+    check_ids(src.name, {"problem": prob, "model": model}, out["model"], out["problem"], src)
     if models is not None:  # in the order named
         keep = models_rows(out["model"], models)
         out = {k: v[keep] for k, v in out.items()}
@@ -737,7 +737,7 @@ def read_attempts(
     if np.ma.isMaskedArray(att) and np.ma.getmaskarray(att).any():
         raise PasscurveError(f"{s.source}: attempt column {col!r} has a missing value")
     code = np.asarray(g["code"], dtype=np.int64)
-    check_ids(s.source, s.columns.roles, labels["model"], labels["problem"])
+    check_ids(s.source, s.columns.roles, labels["model"], labels["problem"], s._src)
     att, correct = np.asarray(att), np.asarray(correct, dtype=bool)
     if models is not None:  # checked on the (model, problem) labels, then their samples kept, in the order named
         sel = models_rows(np.asarray(labels["model"], dtype=object), models)

@@ -35,7 +35,7 @@ from ._columns import (
     quote,
     resolve_columns,
 )
-from ._source import ROW, ProgressFn, Source, as_text, duck_error, located, no_rows_error, numbered
+from ._source import ROW, ProgressFn, Source, as_text, bare_nan, duck_error, located, no_rows_error, numbered
 
 __all__ = ["Samples", "build_samples"]
 
@@ -174,9 +174,20 @@ def spelling_key(t: str) -> str:
     return t if t.isascii() and t == t.strip() else unicodedata.normalize("NFC", t.strip(WHITESPACE))
 
 
-def check_ids(source: str, roles: Any, model: Any, problem: Any) -> None:
+def check_ids(source: str, roles: Any, model: Any, problem: Any, src: Source | None = None) -> None:
     """:func:`check_id_spellings` on a reader's problem ids, and on its model names when a column (``roles``'s
-    ``"model"``) gave them (a file's stem names one model, written one way)."""
+    ``"model"``) gave them (a file's stem names one model, written one way). With the input ``src``, an id 'NaN'
+    that a JSONL file writes as a bare NaN (a float, not the string "NaN"; read as text, the two are one 'NaN')
+    is refused as a missing id, naming its line (:func:`bare_nan`: read again only when some id is 'NaN')."""
+    for role, ids in (("problem", problem), ("model", model)):
+        col = roles.get(role)
+        if src is not None and col is not None and (np.asarray(ids, dtype=object) == "NaN").any():
+            i = bare_nan(src, col)
+            if i is not None:
+                rel = src.query(f'SELECT * FROM ({numbered(src)}) WHERE "{ROW}" = {i}')
+                row = dict(zip(rel.columns, rel.fetchall()[0], strict=True))
+                del row[ROW]
+                raise missing_value_error(source, role, col, row, located(src, [i]))
     check_id_spellings(source, "problem", roles["problem"], np.asarray(problem, dtype=object))
     if roles.get("model") is not None:
         check_id_spellings(source, "model", roles["model"], np.asarray(model, dtype=object))
@@ -465,7 +476,7 @@ class Samples:
         if g["n"].size == 0:
             raise no_rows_error(self.source)
         self._check_nulls(g)
-        check_ids(self.source, self.columns.roles, g["model"], g["problem"])
+        check_ids(self.source, self.columns.roles, g["model"], g["problem"], self._src)
         if do_dup:
             self._check_duplicates(g, int_attempt)
         model = np.asarray(g["model"], dtype=object)
@@ -661,7 +672,7 @@ class Samples:
         if (model == None).any():  # noqa: E711
             i = int(np.flatnonzero(model == None)[0])  # noqa: E711
             raise PasscurveError(f"{self.source}: model column {r['model']!r} is empty in row {i + 1}")
-        check_ids(self.source, self.columns.roles, model, problem)
+        check_ids(self.source, self.columns.roles, model, problem, self._src)
         keys = np.char.add(np.char.add(model.astype(str), "\x1f"), problem.astype(str))
         _, first, cnt = np.unique(keys, return_index=True, return_counts=True)
         if (cnt > 1).any():

@@ -185,6 +185,28 @@ def located(src: Source, rows: list[int]) -> str:
     return f" at {kind}{'s' if len(where) > 1 else ''} {' and '.join(map(str, where))}"
 
 
+def bare_nan(src: Source, col: str) -> int | None:
+    """The number (as :func:`numbered` gives it) of the first row of a generic JSONL file whose ``col`` is a bare
+    ``NaN`` (a float, not the string "NaN"), else None. An identifier column is read as text
+    (:func:`_generic`), where the two are one 'NaN': this reads the column again as JSON, on the path where some id
+    is 'NaN' only."""
+    if src.reader != "jsonl" or src.text_path is None or src.con is None:
+        return None
+    try:
+        hit = src.con.sql(
+            f"SELECT i FROM (SELECT row_number() OVER () AS i, {_quote(col)} AS v FROM read_json("
+            f"{_sql_str(str(src.text_path))}, format = 'newline_delimited', columns = {{{_sql_str(col)}: 'JSON'}})) "
+            "WHERE json_type(v) = 'DOUBLE' AND contains(lower(CAST(v AS VARCHAR)), 'nan') ORDER BY i LIMIT 1"
+        ).fetchall()
+    except duckdb.Error:
+        return None
+    return int(hit[0][0]) if hit else None
+
+
+def _quote(col: str) -> str:
+    return '"' + col.replace('"', '""') + '"'
+
+
 def _file_lines(src: Source, rows: list[int]) -> list[int] | None:
     """The line of each data row ``rows`` of ``src``'s CSV or JSONL file, or None when it cannot be told."""
     import csv
