@@ -314,3 +314,22 @@ def test_jsonl_bare_nan_id_is_missing(tmp_path):
     v.write_text('{"problem": "a", "answer": "1", "gold": "1"}\n{"problem": NaN, "answer": "2", "gold": "2"}\n')
     with pytest.raises(PasscurveError, match=r"^v.jsonl: problem-id column 'problem' has a missing value, .* at line 2$"):
         read_answers(v)
+
+
+def test_csv_boolean_column_takes_later_true_words(tmp_path):
+    # DuckDB's sniffer typed a column of true/false BOOLEAN from its first rows, and a later 'passed' (a true word of
+    # docs/data.md) stopped the read: "Could not convert string "passed" to 'BOOLEAN'" (DuckDB itself takes yes/no,
+    # y/n, t/f). The column is now read again as text on that error. Hand count: 30,000 rows alternate true/false
+    # over problems p0..p99 (p0 all true, p1 all false), then p1 'passed'; a problem id column named by the user
+    # (q: 1.10 and 1.1 are two problems) stays text through the second read.
+    rows = "".join(f"p{i % 100},{'true' if i % 2 == 0 else 'false'},1.1{'0' if i % 3 else ''}\n" for i in range(30000))
+    p = tmp_path / "late.csv"
+    for late, want in (("passed", 1), ("fail", 0), ("1.0", 1)):
+        p.write_text("problem_id,correct,q\n" + rows + f"p1,{late},1.10\n")
+        got = read_counts(p)
+        assert (got.n[1], got.c[1]) == (301, want) and got.c.sum() == 15000 + want
+        by_q = read_counts(p, problem_col="q")
+        assert sorted(by_q.problem.tolist()) == ["1.1", "1.10"] and by_q.n.sum() == 30001
+    p.write_text("problem_id,correct,q\n" + rows + "p1,maybe,1\n")
+    with pytest.raises(PasscurveError, match=r"not boolean .* correct='maybe', q=1.0\} at line 30002; pass `threshold`"):
+        read_counts(p)

@@ -395,7 +395,29 @@ class Samples:
                 return self._src.query(full).fetchnumpy()
             return _with_progress(self._src, full, progress)
         except duckdb.Error as exc:
+            if self._correct_as_text(exc):
+                return self._run(sql, progress, table=table)
             raise duck_error(exc, self.source, self.reader) from None
+
+    def _correct_as_text(self, exc: duckdb.Error) -> bool:
+        """On a CSV whose correctness column DuckDB's sniffer typed BOOLEAN from its first rows, a later valid word
+        that DuckDB's BOOLEAN does not take ('passed', 'fail', '1.0'; it takes true/false, t/f, yes/no, y/n, 1/0)
+        stopped the scan with "Could not convert string 'passed' to 'BOOLEAN'". Read the column again as text,
+        whose words :meth:`_correctness_expr` knows, and say whether the query should run again. On this error
+        path only: reading it as text on every file cost +25% (:func:`build_samples`)."""
+        col = self.columns.get("correct")
+        if (self.layout != "samples" or self.reader != "csv" or col is None or self._types.get(col) != "BOOLEAN"
+                or f'Error when converting column "{col}"' not in str(exc)):
+            return False
+        as_text(self._src, [col])
+        self.raw = self._src.relation
+        self._types = self._src.types
+        if self._types.get(col) == "BOOLEAN":  # pragma: no cover - as_text reads a generic CSV's column as text
+            return False
+        self._correct_expr = self._correctness_expr()
+        self._sql = self._canonical_sql()
+        self.relation = self._src.query(self._sql)
+        return True
 
     def query(self, sql: str) -> duckdb.DuckDBPyRelation:
         """A DuckDB relation for ``sql``, where ``samples`` is the canonical per-sample table and
@@ -771,8 +793,8 @@ def build_samples(
     # (A column sniffed as DOUBLE keeps a later value as written.) And a JSONL column sniffed as BOOLEAN: a JSON 0.5
     # or 2 after the sniffed rows of true/false was cast to true without a word, and a later "passed" or "1.0"
     # stopped the read with DuckDB's "Failed to cast value to numerical" (10^6 rows: 0.53 s of CPU against 0.62 s
-    # before, no dearer). A CSV's BOOLEAN column stays: DuckDB refuses such a later value there with its line (a
-    # valid "passed" too), and reading it as text cost +25% (0.61 s against 0.49 s).
+    # before, no dearer). A CSV's BOOLEAN column stays: reading it as text cost +25% (0.61 s against 0.49 s), and a
+    # later value DuckDB's BOOLEAN refuses (a valid "passed" too) has it read as text then (Samples._correct_as_text).
     correct = cmap.get("correct")
     kind = src.types.get(correct, "") if correct is not None else ""
     if correct is not None and (_is_int(kind) or (kind == "BOOLEAN" and src.reader == "jsonl")):

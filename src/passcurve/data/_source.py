@@ -463,14 +463,16 @@ def _parquet_top_names(schema: list[tuple[Any, Any]]) -> list[str]:
 
 
 def as_text(src: Source, columns: list[str]) -> None:
-    """Re-read a generic CSV or JSONL source with ``columns`` as text (identifier columns named by the user)."""
+    """Re-read a generic CSV or JSONL source with ``columns`` as text (identifier columns named by the user); the
+    columns an earlier call read as text stay text."""
     path = src.text_path
     if path is None or src.reader not in _REBINDABLE or src.con is None:
         return
     kinds = src.types
     need = tuple(c for c in columns if c in kinds and kinds[c] != "VARCHAR")
     if need:
-        src.relation = _generic(src.con, path, src.reader, text_columns=need)
+        text = need + tuple(c for c, k in kinds.items() if k == "VARCHAR")
+        src.relation = _generic(src.con, path, src.reader, text_columns=text)
 
 
 def _id_columns() -> set[str]:
