@@ -177,7 +177,7 @@ def test_models_option_names_a_model_with_a_comma(icli, tmp_path):
     from passcurve.cli._app import split_names
     from passcurve.data import write_counts
 
-    assert split_names(r"a\,b, c ,,d") == ["a,b", "c", "d"]
+    assert split_names(r"a\,b, c ,,d") == ["a,b", " c ", "d"]  # kept as written: matched so, else stripped
     cnt = pc.Counts.from_arrays([10, 10, 10, 10], [1, 2, 3, 4], problem=["p1", "p2"] * 2,
                                 model=["llama, 8B"] * 2 + ["other"] * 2)
     path = tmp_path / "comma.csv"

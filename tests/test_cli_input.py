@@ -719,3 +719,28 @@ def test_unknown_model_shows_a_name_with_spaces_at_its_ends(tmp_path, icli):
     assert out.returncode == 2
     assert out.stderr == ("passcurve: error: unknown model 'gpt-4' (did you mean ' gpt-4 '?); "
                           "models present: ' gpt-4 ', llama\n")
+
+
+def test_model_selection_matches_as_written_then_stripped(tmp_path, icli):
+    # --models stripped every name, so a model written ' gpt-4 ' in the file could not be selected
+    # ("unknown model 'gpt-4' (did you mean ' gpt-4 '?)") while --a ' gpt-4 ' could. Every selection now matches a
+    # name as written, else without the spaces at its ends. Hand count: ' gpt-4 ' solves 1 of 2 problems, b both.
+    import json
+
+    p = tmp_path / "sp.csv"
+    p.write_text("model,problem,correct\n gpt-4 ,1,1\n gpt-4 ,2,0\nb,1,1\nb,2,1\n")
+    got = icli("curve", str(p), "--models", " gpt-4 ", "--k", "1", "--json")
+    assert got.returncode == 0, got.stderr
+    assert [(m["model"], m["curve"][0]["pass_at_k"]) for m in json.loads(got.stdout)["models"]] == [(" gpt-4 ", 0.5)]
+    # 'b , gpt-4 ' names b (stripped: no model is 'b ') and ' gpt-4 ' (as written), in that order
+    got = icli("curve", str(p), "--models", "b , gpt-4 ", "--k", "1", "--json")
+    assert got.returncode == 0, got.stderr
+    assert [m["model"] for m in json.loads(got.stdout)["models"]] == ["b", " gpt-4 "]
+    # --a and --b match the same way, and the result names the models selected
+    got = icli("compare", str(p), "--a", " gpt-4 ", "--b", "b ", "--k", "1", "--json")
+    assert got.returncode == 0, got.stderr
+    res = json.loads(got.stdout)
+    assert (res["model_a"], res["model_b"], res["points"][0]["difference"]) == (" gpt-4 ", "b", -0.5)
+    # the bare name stays unknown: the file's model has the spaces
+    got = icli("curve", str(p), "--models", "gpt-4")
+    assert got.returncode == 2 and "unknown model 'gpt-4' (did you mean ' gpt-4 '?)" in got.stderr

@@ -59,6 +59,7 @@ from ._validation import (
     check_tau,
     check_unused,
     fmt,
+    model_named,
 )
 
 __all__ = ["compare", "CompareResult", "power_analysis", "PowerResult"]
@@ -271,6 +272,7 @@ def _compare_iv(
     design = check_design(design)
     if not isinstance(a, str) or not isinstance(b, str):
         raise PasscurveError("`a` and `b` must be model names (strings)")
+    a, b = model_named(a, counts.models), model_named(b, counts.models)  # as written, else stripped
     if a == b:
         raise PasscurveError(f"`a` and `b` must be different models (both are {a!r})")
     ca, cb = counts.select(a), counts.select(b)
@@ -347,6 +349,7 @@ def compare(
         counts, a, b, k, metric, method, confidence_level, n_resamples, rng, tau, design
     )
     alpha = 1 - level
+    a, b = ca.models[0], cb.models[0]  # the names selected (model_named)
     cl_all = _cluster_ids(counts, cluster)
     cla = None if cl_all is None else cl_all[counts.model == a]
     clb = None if cl_all is None else cl_all[counts.model == b]
@@ -918,6 +921,7 @@ def power_analysis(
         check_counts_object(counts)
         if a is None or b is None:
             raise PasscurveError("a pilot needs the two models to compare: name them as `a` and `b`")
+        a, b = model_named(a, counts.models), model_named(b, counts.models)  # as written, else stripped
         ca, cb = counts.select(a), counts.select(b)
         if a == b:
             raise PasscurveError(f"`a` and `b` must be two different models (got {a!r} twice)")

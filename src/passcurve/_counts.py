@@ -15,17 +15,22 @@ import numpy as np
 
 from ._errors import PasscurveError
 from ._results import ReadOnlyResult, pandas_module
-from ._validation import as_id_array, as_int_array, check_counts, check_weights, show_value, unknown_model
+from ._validation import (
+    as_id_array,
+    as_int_array,
+    check_counts,
+    check_weights,
+    model_named,
+    show_value,
+    unknown_model,
+)
 
 __all__ = ["Counts"]
 
 
-def models_mask(model: np.ndarray, models: Sequence[str] | str) -> np.ndarray:
-    """Rows of ``model`` (one name per row) that belong to ``models``: the one check behind every model selection
-    (``Counts.select_models``, ``AnswerTallies.select_models``, the readers' ``models=``).
-
-    A single string is one name, not its characters; an empty list or an unknown name is an error (the error
-    lists the models present, in order of first appearance)."""
+def _named(model: np.ndarray, models: Sequence[str] | str) -> tuple[np.ndarray, list[str]]:
+    """The rows' model names as text, and the models that ``models`` names among them (:func:`model_named`: as
+    written, else without spaces at the ends); an unknown name is an error listing those present."""
     try:
         names = [models] if isinstance(models, str) else [str(m) for m in models]
     except TypeError:  # a number, None, a 0-d array: not a list of names
@@ -35,9 +40,21 @@ def models_mask(model: np.ndarray, models: Sequence[str] | str) -> np.ndarray:
     labels = np.asarray(model, dtype=object).astype(str)
     _, first = np.unique(labels, return_index=True)
     present = [str(labels[i]) for i in np.sort(first)]
+    names = [model_named(m, present) for m in names]
     unknown = [m for m in names if m not in set(present)]
     if unknown:
         raise PasscurveError(unknown_model(unknown[0], present))
+    return labels, names
+
+
+def models_mask(model: np.ndarray, models: Sequence[str] | str) -> np.ndarray:
+    """Rows of ``model`` (one name per row) that belong to ``models``: the one check behind every model selection
+    (``Counts.select_models``, ``AnswerTallies.select_models``, the readers' ``models=``).
+
+    A single string is one name, not its characters; a name is matched as written, else without the whitespace at
+    its ends (:func:`model_named`); an empty list or an unknown name is an error (the error lists the models
+    present, in order of first appearance)."""
+    labels, names = _named(model, models)
     return np.isin(labels, names)
 
 
@@ -45,12 +62,10 @@ def models_rows(model: np.ndarray, models: Sequence[str] | str) -> np.ndarray:
     """Indices of the rows of ``model`` that belong to ``models`` (checked by :func:`models_mask`), model by model
     in the order ``models`` names them, each model's rows in their own order: a selection lists its models as the
     user named them (``--models B,A`` prints B first), not in the file's order."""
-    keep = models_mask(model, models)
-    names = [models] if isinstance(models, str) else [str(m) for m in models]
+    labels, names = _named(model, models)
     rank = {name: i for i, name in enumerate(dict.fromkeys(names))}
-    idx = np.flatnonzero(keep)
-    labels = np.asarray(model, dtype=object)[idx]
-    key = np.fromiter((rank[str(v)] for v in labels), dtype=np.int64, count=idx.size)
+    idx = np.flatnonzero(np.isin(labels, names))
+    key = np.fromiter((rank[str(v)] for v in labels[idx]), dtype=np.int64, count=idx.size)
     return idx[np.argsort(key, kind="stable")]
 
 
@@ -226,6 +241,7 @@ class Counts(ReadOnlyResult):
         -------
         Counts
         """
+        model = model_named(model, self.models)
         mask = self.model == model if isinstance(model, str) else np.zeros(len(self), dtype=bool)
         if not mask.any():
             raise PasscurveError(unknown_model(model, self.models))

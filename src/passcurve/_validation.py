@@ -323,6 +323,18 @@ def names_listed(names: Sequence[str]) -> str:
     return ", ".join(n if n and n == n.strip() and "," not in n else repr(n) for n in map(str, names))
 
 
+def model_named(name: Any, names: Sequence[str]) -> Any:
+    """The model that ``name`` selects among ``names``, for every selection (``--models``, ``--a``/``--b``,
+    ``model=``): ``name`` itself when a model is so named, else ``name`` without the whitespace at its ends when a
+    model is so named (``--models 'a, b'`` names a and b; a model written ' gpt-4 ' in the file is selected by
+    ' gpt-4 ' and, when no model is named 'gpt-4 ', by 'gpt-4 '); otherwise ``name`` as given, for the caller's
+    unknown-model error."""
+    if not isinstance(name, str) or name in names:
+        return name
+    stripped = name.strip()
+    return stripped if stripped != name and stripped in names else name
+
+
 def unknown_model(model: Any, names: Sequence[str]) -> str:
     """The message for an unknown model name: the names present (:func:`names_listed`), and the one it matches but
     for spaces at the ends or case, if there is exactly one."""
@@ -404,6 +416,7 @@ def pick_model(models: Sequence[str], model: str | None) -> int:
         raise PasscurveError(
             f"`model` is required: the result holds {len(models)} models ({', '.join(models)}); pass model=NAME"
         )
+    model = model_named(model, list(models))
     if model is not None and not (isinstance(model, str) and model in models):
         raise PasscurveError(unknown_model(model, models))
     return 0 if model is None else list(models).index(model)

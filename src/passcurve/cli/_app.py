@@ -475,7 +475,8 @@ Format = Annotated[
     str | None, typer.Option("--format", help="Force the input format (jsonl, csv, parquet, or a harness name).")
 ]
 Models = Annotated[str | None, typer.Option(
-    "--models", help="Keep these models only (comma-separated names; a comma inside a name is written \\,).")]
+    "--models", help="Keep these models only (comma-separated names; a comma inside a name is written \\,; a name "
+    "is matched as written, else without the spaces at its ends, as --a and --b are).")]
 Pool = Annotated[bool | None, typer.Option(
     "--pool", help="Several files are runs over the same problems: a model in several files has its samples pooled "
                    "(n and c added per problem) instead of being an error.", show_default=False)]
@@ -556,9 +557,12 @@ READ_OPTIONS: dict[str, Any] = {
 
 
 def split_names(text: str) -> list[str]:
-    """Names from a comma-separated list, where ``\\,`` is a comma inside a name (``"A\\,B,C"`` -> A,B and C)."""
+    """Names from a comma-separated list, where ``\\,`` is a comma inside a name (``"A\\,B,C"`` -> A,B and C).
+    Each is kept as written, spaces at its ends too: the selection matches it as written, else stripped
+    (:func:`passcurve._validation.model_named`), so ``'a, b'`` names a and b and ``' gpt-4 '`` a model so named
+    (it had been stripped here, and that model could not be selected while ``--a ' gpt-4 '`` could)."""
     parts = re.split(r"(?<!\\),", text)
-    return [p.replace("\\,", ",").strip() for p in parts if p.strip()]
+    return [p.replace("\\,", ",") for p in parts if p.strip()]
 
 
 def read_options(
