@@ -312,3 +312,23 @@ def test_read_attempts_refuses_one_model_name_written_two_ways(tmp_path):
     path.write_text("model,problem_id,attempt,correct\nm,p,0,0\nm,p,1,1\nm\t,q,0,1\n")
     with pytest.raises(PasscurveError, match=r"model column 'model' writes one name two ways, 'm' and 'm\\t'"):
         read_attempts(path)
+
+
+def test_read_attempts_takes_a_late_true_word_and_names_a_bad_value(tmp_path):
+    # the retries reader stopped on a CSV correctness column sniffed BOOLEAN with a later 'passed' ("Could not
+    # convert string "passed" to 'BOOLEAN'"), and said "has a missing or non-boolean value" without the row.
+    # Hand count: 30,000 rows alternate false/true over p0..p99 (p0 all false), then p0's attempt 300 'passed'.
+    from passcurve.data import read_attempts
+
+    p = tmp_path / "r.csv"
+    p.write_text("problem_id,attempt,correct\n" + "".join(f"p{i % 100},{i // 100},{'true' if i % 2 else 'false'}\n"
+                                                          for i in range(30000)) + "p0,300,passed\n")
+    got = read_attempts(p)
+    p0 = got["problem"] == "p0"
+    assert got["correct"][p0].sum() == 1 and got["attempt"][p0][got["correct"][p0]].tolist() == [300]
+    assert got["correct"].sum() == 15001
+    bad = tmp_path / "b.csv"
+    bad.write_text("problem_id,attempt,correct\np1,0,1\np1,1,maybe\n")
+    with pytest.raises(PasscurveError, match=r"^b.csv: correctness column 'correct' holds a value that is not boolean "
+                                             r".* e.g. row \{problem_id='p1', attempt=1, correct='maybe'\} at line 3"):
+        read_attempts(bad)

@@ -718,21 +718,24 @@ def read_attempts(
         raise PasscurveError(f"{s.source}: attempt column {col!r} must hold integers (type {t})")
     # the labels once each, and per sample only their codes: a Python string per sample took ~250 bytes a row
     # (2.5 GB at 10^7 samples); the per-sample arrays below point at the shared label objects (8 bytes a row)
-    try:
-        labels = s.query("SELECT DISTINCT model, CAST(problem AS VARCHAR) AS problem FROM samples "
-                         "ORDER BY model, problem").fetchnumpy()
-        g = s.query(
-            "SELECT (dense_rank() OVER (ORDER BY model, CAST(problem AS VARCHAR)) - 1)::BIGINT AS code, attempt, "
-            "correct FROM samples ORDER BY code, attempt"
-        ).fetchnumpy()
-    except duckdb.Error as exc:
-        raise duck_error(exc, s.source, s.reader) from None
+    for again in (True, False):
+        try:
+            labels = s.query("SELECT DISTINCT model, CAST(problem AS VARCHAR) AS problem FROM samples "
+                             "ORDER BY model, problem").fetchnumpy()
+            g = s.query(
+                "SELECT (dense_rank() OVER (ORDER BY model, CAST(problem AS VARCHAR)) - 1)::BIGINT AS code, attempt, "
+                "correct FROM samples ORDER BY code, attempt"
+            ).fetchnumpy()
+            break
+        except duckdb.Error as exc:
+            # a CSV column sniffed BOOLEAN with a later 'passed': read as text, once (as Samples.counts does)
+            if not (again and s._correct_as_text(exc)):
+                raise duck_error(exc, s.source, s.reader) from None
     if len(g["attempt"]) == 0:
         raise no_rows_error(s.source)
     correct = g["correct"]
     if np.ma.isMaskedArray(correct) and np.ma.getmaskarray(correct).any():
-        raise PasscurveError(f"{s.source}: correctness column {s.columns.get('correct')!r} has a missing or "
-                             "non-boolean value")
+        s._refuse_correctness()  # the value missing or not boolean, its row and line
     att = g["attempt"]
     if np.ma.isMaskedArray(att) and np.ma.getmaskarray(att).any():
         raise PasscurveError(f"{s.source}: attempt column {col!r} has a missing value")

@@ -543,12 +543,18 @@ class Samples:
             raise missing_value_error(self.source, "model", roles["model"],
                                       *self._first_row(f"({self._text('model')}) IS NULL"))
         if np.asarray(g["n_bad"]).sum() > 0:
-            col = roles["correct"]
-            row, at = self._first_row(is_missing(col, self._types[col]))
-            if row:
-                raise missing_value_error(self.source, "correct", col, row, at)
-            row, at = self._first_row(f"({self._correct_expr}) IS NULL")
-            raise not_boolean_error(self.source, col, roles["problem"], row, self.threshold, at)
+            self._refuse_correctness()
+
+    def _refuse_correctness(self) -> None:
+        """Raise the error for the first correctness value that is missing, else not boolean (some is: the
+        caller counted it), quoting its row and where it is."""
+        roles = self.columns.roles
+        col = roles["correct"]
+        row, at = self._first_row(is_missing(col, self._types[col]))
+        if row:
+            raise missing_value_error(self.source, "correct", col, row, at)
+        row, at = self._first_row(f"({self._correct_expr}) IS NULL")
+        raise not_boolean_error(self.source, col, roles["problem"], row, self.threshold, at)
 
     def _check_duplicates(self, g: dict[str, np.ndarray], int_attempt: bool) -> None:
         col = self.columns.roles["attempt"]
