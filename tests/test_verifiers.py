@@ -198,3 +198,17 @@ def test_verifier_inflation_refuses_strict_above_base() -> None:
     with pytest.warns(pc.DegenerateDataWarning, match="2 samples pass the strict verdict"):
         r = pc.verifier_inflation([10, 10], [3, 2], [5, 2], k=[1, 5], c_strict_only=[2, 0])
     assert r.to_dict() is not None
+
+
+def test_csv_verdict_column_takes_a_late_true_word(tmp_path):
+    # a CSV verdict column sniffed BOOLEAN (true/false in its first 20,480 rows) stopped the read on a later 'passed'
+    # ("Could not convert string "passed" to 'BOOLEAN'"); it is now read again as text on that error. Hand count:
+    # 30,000 rows, base all true, strict true on odd rows, then p0's attempt 300 with base 'passed', strict true.
+    from passcurve.data import read_verdicts
+
+    p = tmp_path / "v.csv"
+    p.write_text("problem_id,attempt,base,strict\n" + "".join(
+        f"p{i % 100},{i // 100},true,{'true' if i % 2 else 'false'}\n" for i in range(30000)) + "p0,300,passed,true\n")
+    got = read_verdicts(p, base_col="base", strict_col="strict")
+    assert (got["n"].sum(), got["c_base"].sum(), got["c_strict"].sum(), got["c_strict_only"].sum()) == (
+        30001, 30001, 15001, 0)

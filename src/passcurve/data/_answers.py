@@ -631,9 +631,20 @@ def read_verdicts(
     check_forced(src, model)
     att = _pick(src, "attempt", attempt_col, ALIASES["attempt"], "attempt_col", required=False,
                 exclude=(prob, base, strict, model))
-    eb, es = _bool_expr(src, base, "base_col"), _bool_expr(src, strict, "strict_col")
-    _check_bool(src, base, eb, "base_col")
-    _check_bool(src, strict, es, "strict_col")
+    for again in (True, False):
+        eb, es = _bool_expr(src, base, "base_col"), _bool_expr(src, strict, "strict_col")
+        try:
+            _check_bool(src, base, eb, "base_col")
+            _check_bool(src, strict, es, "strict_col")
+            break
+        except PasscurveError as exc:
+            # a CSV verdict column sniffed BOOLEAN from its first rows, with a later word DuckDB's BOOLEAN refuses
+            # ('passed', 'fail'): read it again as text, once, on this error only (as Samples.counts does)
+            late = [c for c in (base, strict) if src.reader == "csv" and src.types.get(c) == "BOOLEAN"
+                    and f'Error when converting column "{c}"' in str(exc)]
+            if not (again and late):
+                raise
+            as_text(src, late)
     if _run(src, f"SELECT count(*) AS m FROM src WHERE {quote(prob)} IS NULL")["m"][0]:
         raise PasscurveError(f"{src.name}: problem-id column {prob!r} has a missing value")
     # one row per sample: a repeated attempt (a log concatenated twice, a retried job) counted twice in n and c
