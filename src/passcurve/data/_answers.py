@@ -113,7 +113,7 @@ def _run(src: Source, sql: str) -> dict[str, np.ndarray]:
 def _first_row(src: Source, where: str) -> str:
     """The first raw row where ``where`` holds, quoted, with where it is in the input (" at line 5": ``located``)."""
     try:
-        rel = src.query(f'SELECT * FROM ({numbered(src)}) WHERE {where} ORDER BY "{ROW}" LIMIT 1')
+        rel = src.query(f'SELECT * FROM ({numbered(src)}) WHERE {where} LIMIT 1')
         rows = rel.fetchall()
     except duckdb.Error:
         return "{}"

@@ -438,7 +438,7 @@ class Samples:
     def _first_row(self, where: str) -> tuple[dict[str, Any], str]:
         """The first raw row where ``where`` holds ({} if none), and where it is in the input (:func:`located`)."""
         try:
-            rel = self._src.query(f'SELECT * FROM ({numbered(self._src)}) WHERE {where} ORDER BY "{ROW}" LIMIT 1')
+            rel = self._src.query(f'SELECT * FROM ({numbered(self._src)}) WHERE {where} LIMIT 1')
             rows = rel.fetchall()
             cols = rel.columns
         except duckdb.Error as exc:
@@ -593,8 +593,8 @@ class Samples:
         pick = " AND ".join(f"{e} = {_words((str(v),))}" for e, v in (
             ("model", model), ("CAST(problem AS VARCHAR)", problem), ("CAST(attempt AS VARCHAR)", attempt)))
         hit = self._run(f'SELECT i FROM (SELECT *, row_number() OVER () AS i FROM samples) WHERE {pick} '
-                        "ORDER BY i LIMIT 2")
-        return located(self._src, [int(i) for i in hit["i"]])
+                        "LIMIT 2")
+        return located(self._src, sorted(int(i) for i in hit["i"]))
 
     def _count_value(self, role: str) -> tuple[str, str]:
         """A count column as SQL: its value as a DOUBLE, NULL where it is not a number, and whether its text has a

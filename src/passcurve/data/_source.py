@@ -166,7 +166,8 @@ ROW = "__pc_row"
 
 def numbered(src: Source) -> str:
     """SQL: the raw rows of ``src`` with their 1-based number in the input, the column :data:`ROW` (on the error
-    path only: a window over the whole scan)."""
+    path only: a streaming window over the scan, in input order, so a query's ``LIMIT 1`` stops at the first row
+    it wants; an ``ORDER BY`` of the number took 4.9 s against 0.45 s for a row near the start of 10^7)."""
     return f'SELECT *, row_number() OVER () AS "{ROW}" FROM src'
 
 
@@ -196,7 +197,7 @@ def bare_nan(src: Source, col: str) -> int | None:
         hit = src.con.sql(
             f"SELECT i FROM (SELECT row_number() OVER () AS i, {_quote(col)} AS v FROM read_json("
             f"{_sql_str(str(src.text_path))}, format = 'newline_delimited', columns = {{{_sql_str(col)}: 'JSON'}})) "
-            "WHERE json_type(v) = 'DOUBLE' AND contains(lower(CAST(v AS VARCHAR)), 'nan') ORDER BY i LIMIT 1"
+            "WHERE json_type(v) = 'DOUBLE' AND contains(lower(CAST(v AS VARCHAR)), 'nan') LIMIT 1"
         ).fetchall()
     except duckdb.Error:
         return None
