@@ -158,7 +158,8 @@ def test_read_verdicts_refuses_a_duplicate_attempt(tmp_path, capfd):
         read_verdicts(path, base_col="base", strict_col="plus")
     assert run(["verifiers", str(path), "--base", "base", "--strict", "plus"]) == 2
     err = capfd.readouterr().err
-    assert err.strip().splitlines() == [f"passcurve: error: {msg}"] and "Traceback" not in err
+    # its two rows: lines 2 and 3 (line 1 the header)
+    assert err.strip().splitlines() == [f"passcurve: error: {msg} at lines 2 and 3"] and "Traceback" not in err
     # an attempt column under another name, given; the model is part of the key (a's attempt 1 and b's are two)
     other = tmp_path / "w.csv"
     other.write_text("model,problem_id,try,base,plus\na,p1,1,1,1\nb,p1,1,0,0\nb,p1,1,1,0\n")

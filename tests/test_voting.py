@@ -830,3 +830,16 @@ def test_vote_refuses_an_lm_eval_log_with_filters_read_as_generic_rows():
         read_answers(log, format="jsonl", answer_col="target", correct_col="exact_match")
     with pytest.raises(InputFormatError, match=r"lm_eval samples log with 2 filters"):
         read_answers(log, format="jsonl", answer_col="target", gold_col="doc_hash")
+
+
+def test_duplicate_attempt_names_its_lines(tmp_path):
+    # the answers reader's duplicate attempt gave no line ("duplicate attempt 0 in problem 'a' (column 'attempt')");
+    # it now names the first two, as the samples reader does. Hand count: problem a's attempt 0 on lines 1 and 3.
+    from passcurve.data import read_answers
+
+    p = tmp_path / "d.jsonl"
+    p.write_text('{"problem":"a","attempt":0,"answer":"1","gold":"1"}\n{"problem":"b","attempt":0,"answer":"1","gold":"1"}\n'
+                 '{"problem":"a","attempt":0,"answer":"2","gold":"1"}\n')
+    with pytest.raises(PasscurveError, match=r"^d.jsonl: duplicate attempt 0 in problem 'a' \(column 'attempt'\) "
+                                             r"at lines 1 and 3$"):
+        read_answers(p)

@@ -439,10 +439,17 @@ def _check_duplicates(src: Source, base: str, att: str | None) -> None:
                              f"{_first_row(src, is_missing(att, src.types[att]))}")
     if runs_of_ids(src, g["n"], g["fp"]):
         return
-    bad = _run(src, base + " SELECT problem, ord FROM s GROUP BY model, problem, ord HAVING count(*) > 1 LIMIT 1")
+    bad = _run(src, base + " SELECT model, problem, CAST(ord AS VARCHAR) AS ord FROM s GROUP BY model, problem, ord "
+                           "HAVING count(*) > 1 LIMIT 1")
     if len(bad["ord"]):
+        at = ""
+        if located(src, [1]):  # where its first two rows are, on this error path only (as the samples reader says)
+            pick = " AND ".join(f"{e} = '{str(v).replace(chr(39), chr(39) * 2)}'" for e, v in (
+                ("model", bad["model"][0]), ("problem", bad["problem"][0]), ("CAST(ord AS VARCHAR)", bad["ord"][0])))
+            hit = _run(src, base + f" SELECT i FROM (SELECT *, row_number() OVER () AS i FROM s) WHERE {pick} LIMIT 2")
+            at = located(src, sorted(int(i) for i in hit["i"]))
         raise PasscurveError(
-            f"{src.name}: duplicate attempt {bad['ord'][0]} in problem {bad['problem'][0]!r} (column {att!r})"
+            f"{src.name}: duplicate attempt {bad['ord'][0]} in problem {bad['problem'][0]!r} (column {att!r}){at}"
         )
 
 
