@@ -100,6 +100,17 @@ def test_rl_signal_bad_input(counts_csv, capsys, args, msg):
     assert msg in err and len(err.strip().splitlines()) == 1
 
 
+def test_rl_commands_bad_input_through_the_interpreter(counts_csv, cli, tmp_path):
+    # once per command through `python -m passcurve` (the others run in-process): the interpreter's exit code, one
+    # line, no traceback
+    path, _ = counts_csv
+    bad = cli("rl-signal", str(path), "-G", "1")
+    assert bad.returncode == 2 and "Traceback" not in bad.stderr and len(bad.stderr.strip().splitlines()) == 1
+    assert "`--group-size` must be >= 2" in bad.stderr
+    bad = cli("demo-conflict", "-o", str(tmp_path / "no-such-dir" / "x.html"))
+    assert bad.returncode == 2 and "Traceback" not in bad.stderr and len(bad.stderr.strip().splitlines()) == 1
+
+
 def test_demo_conflict_page(icli, tmp_path):
     out = tmp_path / "conflict.html"
     r = icli("demo-conflict", "-o", str(out), "--json")
