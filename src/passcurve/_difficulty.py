@@ -299,6 +299,17 @@ def _whole_number_table(c: np.ndarray, d: np.ndarray, a: Any, b: Any) -> tuple[n
     return ci, di, np.arange(int(top) + 1, dtype=np.float64)
 
 
+def _terms(f: Callable[[Any, Any], np.ndarray], c: np.ndarray, d: np.ndarray, a: Any, b: Any,
+           tab: tuple[np.ndarray, np.ndarray, np.ndarray] | None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """f(a, c), f(b, d) and f(a + b, c + d) for a difference f(x, m) of a function at x + m and at x (log Γ, ψ):
+    once per count 0..max(c + d) and gathered with the table ``tab`` (:func:`_whole_number_table`), else (None) per
+    pair."""
+    if tab is None:
+        return f(a, c), f(b, d), f(a + b, c + d)
+    ci, di, m = tab
+    return f(a, m)[ci], f(b, m)[di], f(a + b, m)[ci + di]
+
+
 def _beta_log_moment(c: Any, d: Any, a: Any, b: Any, exact: bool = True) -> np.ndarray:
     r"""log E[p^c (1-p)^d] = log B(a+c, b+d) − log B(a, b) under p ~ Beta(a, b), for any a, b > 0.
 
@@ -325,18 +336,15 @@ def _beta_log_moment(c: Any, d: Any, a: Any, b: Any, exact: bool = True) -> np.n
     """
     if not exact:
         c, d = np.asarray(c, dtype=np.float64), np.asarray(d, dtype=np.float64)
+        small = bool(np.all(np.asarray(a) + np.asarray(b) <= _BETALN_UPTO))
         tab = _whole_number_table(c, d, a, b)
-        if tab is not None:  # many pairs, few counts: each log Γ difference once per count, then gathered
-            ci, di, m = tab
-            if a + b <= _BETALN_UPTO:  # log Γ differences, the same accuracy as the betaln difference below
-                lg = special.gammaln
-                ta, tb, tab_ = lg(a + m) - lg(a), lg(b + m) - lg(b), lg(a + b + m) - lg(a + b)
-            else:
-                ta, tb, tab_ = _log_rising(a, m), _log_rising(b, m), _log_rising(a + b, m)
-            return ta[ci] + tb[di] - tab_[ci + di]
-        if np.all(np.asarray(a) + np.asarray(b) <= _BETALN_UPTO):
+        if small and tab is None:
             return np.asarray(special.betaln(a + c, b + d) - special.betaln(a, b), dtype=np.float64)
-        return _log_rising(a, c) + _log_rising(b, d) - _log_rising(a + b, c + d)
+        # R(a, c) + R(b, d) - R(a + b, c + d): once per count and gathered where the pairs are many and the counts
+        # few, else per pair; where a + b <= 1000 as differences of gammaln, as accurate as the betaln difference
+        lg = special.gammaln
+        ra, rb, rn = _terms((lambda x, m: lg(x + m) - lg(x)) if small else _log_rising, c, d, a, b, tab)
+        return ra + rb - rn
     c, d, a, b = np.broadcast_arrays(*(np.asarray(x, dtype=np.float64) for x in (c, d, a, b)))
     if not c.any():  # E[(1-p)^d] (pass@K's failure rate): the first bracket is 0
         return -_rising_step(b, d, a)
@@ -438,22 +446,13 @@ def _beta_log_moment_grad(c: np.ndarray, d: np.ndarray, a: float, b: float) -> t
     For the likelihood's gradient, which needs a small absolute error: differences of ``digamma``
     values where a + b <= 1000 (as the likelihood's ``exact=False``), :func:`_digamma_diff` above.
     """
-    tab = _whole_number_table(c, d, a, b)
-    if tab is not None:  # as in _beta_log_moment: each difference once per count, then gathered
-        ci, di, m = tab
-        if a + b <= _BETALN_UPTO:
-            psi = special.digamma
-            ta, tb, tab_ = psi(a + m) - psi(a), psi(b + m) - psi(b), psi(a + b + m) - psi(a + b)
-        else:
-            ta, tb, tab_ = _digamma_diff(a, m), _digamma_diff(b, m), _digamma_diff(a + b, m)
-        common = tab_[ci + di]
-        return ta[ci] - common, tb[di] - common
-    if a + b <= _BETALN_UPTO:
-        psi = special.digamma
+    psi = special.digamma
+    small, tab = a + b <= _BETALN_UPTO, _whole_number_table(c, d, a, b)
+    if small and tab is None:  # per pair, ψ(a+b+c+d) as the fits have always summed it
         common = psi(a + b + c + d) - psi(a + b)
         return psi(a + c) - psi(a) - common, psi(b + d) - psi(b) - common
-    common = _digamma_diff(a + b, c + d)
-    return _digamma_diff(a, c) - common, _digamma_diff(b, d) - common
+    da, db, common = _terms((lambda x, m: psi(x + m) - psi(x)) if small else _digamma_diff, c, d, a, b, tab)
+    return da - common, db - common
 
 
 def _guarded(v: float, grad: np.ndarray) -> tuple[float, np.ndarray]:
