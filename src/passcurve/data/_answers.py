@@ -30,7 +30,7 @@ from ._several import (
     read_several,
     select_columns,
 )
-from ._source import ROW, Source, as_text, duck_error, located, no_rows_error, numbered, open_file
+from ._source import Source, as_text, duck_error, first_row, first_two_located, no_rows_error, open_file
 
 __all__ = ["read_answers", "read_attempts", "read_verdicts", "GOLD_ALIASES"]
 
@@ -113,15 +113,10 @@ def _run(src: Source, sql: str) -> dict[str, np.ndarray]:
 def _first_row(src: Source, where: str) -> str:
     """The first raw row where ``where`` holds, quoted, with where it is in the input (" at line 5": ``located``)."""
     try:
-        rel = src.query(f'SELECT * FROM ({numbered(src)}) WHERE {where} LIMIT 1')
-        rows = rel.fetchall()
+        row, at = first_row(src, where)
     except duckdb.Error:
         return "{}"
-    if not rows:
-        return "{}"
-    row = dict(zip(rel.columns, rows[0], strict=True))
-    at = located(src, [int(row.pop(ROW))])
-    return _fmt_row(row) + at
+    return _fmt_row(row) + at if row else "{}"
 
 
 def _as_written(src: Source, cols: Sequence[str | None]) -> None:
@@ -442,12 +437,9 @@ def _check_duplicates(src: Source, base: str, att: str | None) -> None:
     bad = _run(src, base + " SELECT model, problem, CAST(ord AS VARCHAR) AS ord FROM s GROUP BY model, problem, ord "
                            "HAVING count(*) > 1 LIMIT 1")
     if len(bad["ord"]):
-        at = ""
-        if located(src, [1]):  # where its first two rows are, on this error path only (as the samples reader says)
-            pick = " AND ".join(f"{e} = '{str(v).replace(chr(39), chr(39) * 2)}'" for e, v in (
-                ("model", bad["model"][0]), ("problem", bad["problem"][0]), ("CAST(ord AS VARCHAR)", bad["ord"][0])))
-            hit = _run(src, base + f" SELECT i FROM (SELECT *, row_number() OVER () AS i FROM s) WHERE {pick} LIMIT 2")
-            at = located(src, sorted(int(i) for i in hit["i"]))
+        # where its first two rows are, on this error path only (as the samples reader says)
+        at = first_two_located(src, lambda sql: _run(src, f"{base} {sql}"), "s", (
+            ("model", bad["model"][0]), ("problem", bad["problem"][0]), ("CAST(ord AS VARCHAR)", bad["ord"][0])))
         raise PasscurveError(
             f"{src.name}: duplicate attempt {bad['ord'][0]} in problem {bad['problem'][0]!r} (column {att!r}){at}"
         )

@@ -35,7 +35,17 @@ from ._columns import (
     quote,
     resolve_columns,
 )
-from ._source import ROW, ProgressFn, Source, as_text, bare_nan, duck_error, located, no_rows_error, numbered
+from ._source import (
+    ROW,
+    ProgressFn,
+    Source,
+    as_text,
+    bare_nan,
+    duck_error,
+    first_row,
+    first_two_located,
+    no_rows_error,
+)
 
 __all__ = ["Samples", "build_samples"]
 
@@ -184,10 +194,7 @@ def check_ids(source: str, roles: Any, model: Any, problem: Any, src: Source | N
         if src is not None and col is not None and (np.asarray(ids, dtype=object) == "NaN").any():
             i = bare_nan(src, col)
             if i is not None:
-                rel = src.query(f'SELECT * FROM ({numbered(src)}) WHERE "{ROW}" = {i}')
-                row = dict(zip(rel.columns, rel.fetchall()[0], strict=True))
-                del row[ROW]
-                raise missing_value_error(source, role, col, row, located(src, [i]))
+                raise missing_value_error(source, role, col, *first_row(src, f'"{ROW}" = {i}'))
     check_id_spellings(source, "problem", roles["problem"], np.asarray(problem, dtype=object))
     if roles.get("model") is not None:
         check_id_spellings(source, "model", roles["model"], np.asarray(model, dtype=object))
@@ -438,15 +445,9 @@ class Samples:
     def _first_row(self, where: str) -> tuple[dict[str, Any], str]:
         """The first raw row where ``where`` holds ({} if none), and where it is in the input (:func:`located`)."""
         try:
-            rel = self._src.query(f'SELECT * FROM ({numbered(self._src)}) WHERE {where} LIMIT 1')
-            rows = rel.fetchall()
-            cols = rel.columns
+            return first_row(self._src, where)
         except duckdb.Error as exc:
             raise duck_error(exc, self.source, self.reader) from None
-        if not rows:
-            return {}, ""
-        row = dict(zip(cols, rows[0], strict=True))
-        return row, located(self._src, [int(row.pop(ROW))])
 
     # ------------------------------------------------------------------ counts
     def counts(self, progress: ProgressFn | None = None, *, check_duplicates: bool = True,
@@ -588,13 +589,8 @@ class Samples:
     def _rows_of(self, model: str, problem: str, attempt: str) -> str:
         """Where the first two samples of (``model``, ``problem``, ``attempt``) are in the input (:func:`located`;
         the error path of a duplicate attempt)."""
-        if not located(self._src, [1]):
-            return ""
-        pick = " AND ".join(f"{e} = {_words((str(v),))}" for e, v in (
+        return first_two_located(self._src, self._run, "samples", (
             ("model", model), ("CAST(problem AS VARCHAR)", problem), ("CAST(attempt AS VARCHAR)", attempt)))
-        hit = self._run(f'SELECT i FROM (SELECT *, row_number() OVER () AS i FROM samples) WHERE {pick} '
-                        "LIMIT 2")
-        return located(self._src, sorted(int(i) for i in hit["i"]))
 
     def _count_value(self, role: str) -> tuple[str, str]:
         """A count column as SQL: its value as a DOUBLE, NULL where it is not a number, and whether its text has a

@@ -8,7 +8,7 @@ materialised here: DuckDB scans the file when the aggregation query runs.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -16,6 +16,7 @@ from typing import Any
 import duckdb
 
 from .._errors import InputFormatError, PasscurveError
+from ._columns import quote
 
 __all__ = ["Source", "open_file", "open_frame", "duck_error", "FORMATS"]
 
@@ -171,13 +172,39 @@ def numbered(src: Source) -> str:
     return f'SELECT *, row_number() OVER () AS "{ROW}" FROM src'
 
 
+def first_row(src: Source, where: str) -> tuple[dict[str, Any], str]:
+    """The first raw row of ``src`` where the SQL condition ``where`` holds ({} if none; :data:`ROW` is its number)
+    and where it is in the input (:func:`located`): the row an error about one sample quotes. On the error path
+    only; a DuckDB error is the caller's to say."""
+    rel = src.query(f"SELECT * FROM ({numbered(src)}) WHERE {where} LIMIT 1")
+    rows = rel.fetchall()
+    if not rows:
+        return {}, ""
+    row = dict(zip(rel.columns, rows[0], strict=True))
+    return row, located(src, [int(row.pop(ROW))])
+
+
+def first_two_located(src: Source, run: Callable[[str], Any], table: str, equal: Sequence[tuple[str, Any]]) -> str:
+    """Where the first two rows of ``table`` (``src``'s rows in input order, each once, as ``run`` queries them) whose
+    SQL expressions equal the values given (compared as text) are in the input (:func:`located`): the two rows of a
+    duplicate attempt. "" for an input without lines or rows to name; on the error path only."""
+    if src.reader not in _LOCATABLE:
+        return ""
+    pick = " AND ".join(f"{e} = {_sql_str(str(v))}" for e, v in equal)
+    hit = run(f"SELECT i FROM (SELECT *, row_number() OVER () AS i FROM {table}) WHERE {pick} LIMIT 2")
+    return located(src, sorted(int(i) for i in hit["i"]))
+
+
+_LOCATABLE = ("csv", "jsonl", "parquet")  # the inputs whose rows are the file's (lines, or a Parquet file's rows)
+
+
 def located(src: Source, rows: list[int]) -> str:
     """Where the raw rows ``rows`` (1-based numbers of :func:`numbered`) are in the input, for a message: " at line
     5" in a CSV or JSONL file (its header line and the blank lines DuckDB skips counted, a quoted field over several
     lines taken at its first line), " at row 4" in a Parquet file, nothing for other inputs (a harness log's rows are
     the adapter's, a frame's positions not its index). On the error path only: the file is read again in Python up
     to the last of the rows."""
-    if not rows or src.reader not in ("csv", "jsonl", "parquet"):
+    if not rows or src.reader not in _LOCATABLE:
         return ""
     kind = "line" if src.reader != "parquet" else "row"
     where = _file_lines(src, rows) if src.reader != "parquet" else list(rows)
@@ -195,17 +222,13 @@ def bare_nan(src: Source, col: str) -> int | None:
         return None
     try:
         hit = src.con.sql(
-            f"SELECT i FROM (SELECT row_number() OVER () AS i, {_quote(col)} AS v FROM read_json("
+            f"SELECT i FROM (SELECT row_number() OVER () AS i, {quote(col)} AS v FROM read_json("
             f"{_sql_str(str(src.text_path))}, format = 'newline_delimited', columns = {{{_sql_str(col)}: 'JSON'}})) "
             "WHERE json_type(v) = 'DOUBLE' AND contains(lower(CAST(v AS VARCHAR)), 'nan') LIMIT 1"
         ).fetchall()
     except duckdb.Error:
         return None
     return int(hit[0][0]) if hit else None
-
-
-def _quote(col: str) -> str:
-    return '"' + col.replace('"', '""') + '"'
 
 
 def _file_lines(src: Source, rows: list[int]) -> list[int] | None:
