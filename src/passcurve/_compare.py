@@ -22,7 +22,6 @@ with :math:`\omega^2` the between-problem variance of the true difference and
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -47,6 +46,7 @@ from ._uncertainty import (
     _scores,
 )
 from ._validation import (
+    DECIMAL,
     MAX_RESAMPLES,
     as_int_array,
     check_choice,
@@ -493,9 +493,6 @@ def compare(
     )
 
 
-_DECIMAL = re.compile(r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?")
-
-
 def _number_spellings(pa: np.ndarray, pb: np.ndarray, shared: np.ndarray) -> str:
     """A note for the unpaired-comparison warning when ids of A and B that are not shared are the same numbers
     written two ways ('0.0' and '0': a float id column beside an integer one); "" otherwise. Problem ids are text
@@ -503,7 +500,7 @@ def _number_spellings(pa: np.ndarray, pb: np.ndarray, shared: np.ndarray) -> str
     def numbers(ids: np.ndarray) -> dict[float, str]:
         out: dict[float, str] = {}
         for t in np.setdiff1d(ids, shared):
-            if _DECIMAL.fullmatch(str(t)):
+            if DECIMAL.fullmatch(str(t)):
                 out.setdefault(float(t), str(t))
         return out
 

@@ -8,6 +8,7 @@ with a one-line message naming the argument in backticks, e.g.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -315,6 +316,11 @@ def show_value(x: Any) -> str:
         return fmt(x) if np.ndim(x) == 0 else repr(np.asarray(x, dtype=object).tolist())
     except Exception:  # ragged sequences and objects numpy cannot shape
         return type(x).__name__
+
+
+DECIMAL = re.compile(r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?")
+"""A number as text ("2", "0.0", "-1.5e3"): an id that is one (``fullmatch``) is compared by its value where two
+spellings of one number meet (compare's unpaired-ids note, the report's natural order)."""
 
 
 def names_listed(names: Sequence[str]) -> str:

@@ -18,6 +18,7 @@ import numpy as np
 
 from .._results import level_label, metric_name
 from .._uncertainty import FEW_PROBLEMS, WILSON_BOUND
+from .._validation import DECIMAL
 from ._page import Section, esc, figure_html
 
 __all__ = [
@@ -967,7 +968,6 @@ def loop_numbers_section(curve: Any, pow_k: int | None, retries: dict[str, Any] 
     return Section("loop", f"{words.get(shown, 'Numbers')} for a self-improving loop", body)
 
 
-_NUMBER = re.compile(r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?")
 _DIGITS = re.compile(r"(\d+)")
 
 
@@ -976,7 +976,7 @@ def natural_key(name: Any) -> tuple[Any, ...]:
     and of other characters in turn ("p2" before "p10", "q1b" before "q1c"), numbers before names; ties (as "p01"
     and "p1") by the text. The per-problem table sorted its problems as text: "p10" before "p2", "10" before "2"."""
     text = str(name)
-    if _NUMBER.fullmatch(text.strip()):
+    if DECIMAL.fullmatch(text.strip()):
         return (0, float(text), (), text)
     parts = _DIGITS.split(text)  # text, digits, text, ...: like types meet at each place
     return (1, 0.0, tuple(int(p) if i % 2 else p.casefold() for i, p in enumerate(parts)), text)
