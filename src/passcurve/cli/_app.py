@@ -351,16 +351,18 @@ def caught_warnings(acted_on: tuple[type, ...] = ()) -> Iterator[list[tuple[str,
     for w in caught:
         if acted_on and issubclass(w.category, acted_on):
             continue
-        item = (w.category.__name__, str(w.message)) if issubclass(w.category, PasscurveWarning) else _foreign(w)
+        item = _item(w)
         if item not in got:
             got.append(item)
 
 
-def _foreign(w: warnings.WarningMessage) -> tuple[str, str]:
-    """A warning that is not one of passcurve's (numpy's "overflow encountered in exp", a library's FutureWarning)
-    as (category name, message and where it was raised): said on one line like passcurve's own, never dropped (it
-    may be about a number) nor printed in Python's two-line form. Those a fresh interpreter's filters ignore
-    (DeprecationWarning outside __main__) never get here."""
+def _item(w: warnings.WarningMessage) -> tuple[str, str]:
+    """A warning as (category name, message), as stderr and the JSON say it. One that is not passcurve's (numpy's
+    "overflow encountered in exp", a library's FutureWarning) ends with where it was raised: said on one line like
+    passcurve's own, never dropped (it may be about a number) nor printed in Python's two-line form. Those a fresh
+    interpreter's filters ignore (DeprecationWarning outside __main__) never get here."""
+    if issubclass(w.category, PasscurveWarning):
+        return w.category.__name__, str(w.message)
     path = Path(w.filename)
     parts = path.parts
     where = "/".join(parts[len(parts) - 1 - parts[::-1].index("passcurve"):]) if "passcurve" in parts else path.name
@@ -372,8 +374,7 @@ def _show_one_line(message: Warning | str, category: type[Warning], filename: st
     """``warnings.showwarning`` while a command runs: a warning raised outside :func:`collect_warnings` (a
     command's own code, the report's rendering) is said as those inside are, "passcurve: warning: Category: message"
     on one line, once, and kept for the JSON."""
-    msg = warnings.WarningMessage(message, category, filename, lineno)
-    item = (category.__name__, str(message)) if issubclass(category, PasscurveWarning) else _foreign(msg)
+    item = _item(warnings.WarningMessage(message, category, filename, lineno))
     if item not in _WARNINGS:
         _WARNINGS.append(item)
     if item not in _SHOWN:
