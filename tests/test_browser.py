@@ -434,16 +434,22 @@ def test_report_long_table_shows_a_page_at_a_time(browser, tmp_path):
         pg.close()
 
 
-def test_report_of_many_models_on_a_phone_keeps_its_plots_and_axis_titles(browser, tmp_path):
-    """25 models at 390 px: the legend under each chart is anchored to the figure's bottom and the figure grows so
-    the plot keeps its height. The legend had been placed a fraction of the plot's height below it: its 13 rows
-    shrank the plot to 142 px, the fraction with it, and the legend covered the x-axis title by 14 px."""
+@pytest.fixture(scope="module")
+def many_models_report(tmp_path_factory):
+    """A report of 25 simulated models (30 problems, n = 20; curves only): the longest legends, on a phone."""
     from passcurve import ModelSpec, simulate
     from passcurve.report import build_report
 
     specs = [ModelSpec(f"model-{i:02d}", alpha=0.3 + 0.01 * i, beta=2.0) for i in range(25)]
     counts = simulate(problems=30, n=20, models=specs, rng=1).counts
-    path = build_report(counts, parts=()).write(tmp_path / "report.html")
+    return build_report(counts, parts=()).write(tmp_path_factory.mktemp("many") / "report.html")
+
+
+def test_report_of_many_models_on_a_phone_keeps_its_plots_and_axis_titles(browser, many_models_report):
+    """25 models at 390 px: the legend under each chart is anchored to the figure's bottom and the figure grows so
+    the plot keeps its height. The legend had been placed a fraction of the plot's height below it: its 13 rows
+    shrank the plot to 142 px, the fraction with it, and the legend covered the x-axis title by 14 px."""
+    path = many_models_report
     pg = OfflinePage(browser, path, width=390, height=844)
     try:
         page = pg.page
@@ -553,15 +559,10 @@ def test_report_narrowed_after_loading_fits_the_phone(browser, report_file):
         pg.close()
 
 
-def test_report_of_many_models_narrowed_after_loading(browser, tmp_path):
+def test_report_of_many_models_narrowed_after_loading(browser, many_models_report):
     """25 models loaded at 1,280 px, then narrowed to 390 and 320 px: the legends go under the plots, which keep
     MIN_PLOT (260 px) within a pixel, and every figure fits the page (it stayed 346 px wide at 320 px)."""
-    from passcurve import ModelSpec, simulate
-    from passcurve.report import build_report
-
-    specs = [ModelSpec(f"model-{i:02d}", alpha=0.3 + 0.01 * i, beta=2.0) for i in range(25)]
-    counts = simulate(problems=30, n=20, models=specs, rng=1).counts
-    path = build_report(counts, parts=()).write(tmp_path / "report.html")
+    path = many_models_report
     pg = OfflinePage(browser, path, width=1280, height=900)
     try:
         page = pg.page
