@@ -88,3 +88,15 @@ def test_unknown_model_lists_names_as_they_read_back():
         c.select("b")
     with pytest.raises(PasscurveError, match=r"^unknown model 'z'; models present: ' gpt-4 ', 'llama, 8B', B$"):
         c.select("z")
+
+
+def test_unknown_model_hint_ignores_punctuation_and_case():
+    # 'pythia-1b' for the shared data's 'Pythia 1B' had no hint (only case and end spaces were ignored); the hint
+    # compares names without case, spaces or punctuation, and only when exactly one name matches
+    c = Counts.from_arrays(n=[2, 2, 2], c=[1, 1, 0], problem=["p", "p", "p"], model=["Pythia 1B", "Pythia 12B", "x_y"])
+    with pytest.raises(PasscurveError, match=r"^unknown model 'pythia-1b' \(did you mean 'Pythia 1B'\?\); "):
+        c.select("pythia-1b")
+    with pytest.raises(PasscurveError, match=r"^unknown model 'X Y' \(did you mean 'x_y'\?\); "):
+        c.select("X Y")
+    with pytest.raises(PasscurveError, match=r"^unknown model '-'; models present: "):  # nothing left to compare
+        c.select("-")

@@ -343,8 +343,11 @@ def model_named(name: Any, names: Sequence[str]) -> Any:
 
 def unknown_model(model: Any, names: Sequence[str]) -> str:
     """The message for an unknown model name: the names present (:func:`names_listed`), and the one it matches but
-    for spaces at the ends or case, if there is exactly one."""
-    near = [n for n in map(str, names) if isinstance(model, str) and n.strip().casefold() == model.strip().casefold()]
+    for case, spaces and punctuation ('pythia-1b' for 'Pythia 1B'), if there is exactly one."""
+    def bare(s: str) -> str:
+        return re.sub(r"[\W_]+", "", s.casefold())
+
+    near = [n for n in map(str, names) if isinstance(model, str) and bare(model) and bare(n) == bare(model)]
     hint = f" (did you mean {near[0]!r}?)" if len(near) == 1 else ""
     return f"unknown model {show_value(model)}{hint}; models present: {names_listed(names)}"
 
