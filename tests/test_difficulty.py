@@ -149,6 +149,22 @@ def test_beta_moment_reference_value():
     assert float(np.exp(m.log_moment(0, 10**4))) == pytest.approx(0.0846500, abs=5e-8)
 
 
+def test_beta_failure_rate_approaches_its_power_law_asymptote():
+    # ../shared/REFERENCE.md (Schaeffer et al. 2025, arXiv 2502.17578): under Beta(a, b), E[(1-p)^k] ~
+    # Gamma(a+b)/Gamma(b) k^-a, so b = a is the power law's exponent; for Beta(0.3, 3) exact/asymptote =
+    # 0.9318 (k = 10), 0.99218 (10^2), 0.99992 (10^4): the exact moment and its approach to the tail law, at once
+    m = BetaBinomial()
+    m._theta = np.log([0.3, 3.0])
+    k = np.array([10, 100, 10**4])
+    ratio = np.exp(m.log_moment(0, k) - (special.gammaln(3.3) - special.gammaln(3.0)) + 0.3 * np.log(k))
+    assert np.all(np.abs(ratio - [0.9318, 0.99218, 0.99992]) <= [5e-5, 5e-6, 5e-6])  # the digits given
+    # the fitted curve's local exponent -dlog(-log pass_D@k)/dlog k tends to the same a only slowly (pass_D@k -> 1
+    # makes -log pass_D@k ~ E[(1-p)^k]): from above, 0.329 at k = 10^3 and within 0.3% of 0.3 by k = 10^8
+    m.params_ = m._unpack(m._theta)
+    local = m.local_exponent(10.0 ** np.arange(3, 9))
+    assert np.all(np.diff(local) < 0) and np.all(local > 0.3) and local[-1] == pytest.approx(0.3, rel=3e-3)
+
+
 @pytest.mark.parametrize("cls", [BetaBinomial, ZeroInflatedBetaBinomial, ScaledBetaBinomial, BetaMixtureBinomial])
 def test_pmf_sums_to_one_and_matches_quadrature(cls):
     rng = np.random.default_rng(0)
