@@ -234,6 +234,18 @@ def test_static_figure_titles_stay_inside_the_figure(bench):
             assert box.x0 - 0.5 <= ext.x0 and ext.x1 <= box.x1 + 0.5, (panels, ax.get_title(), ext, box)
 
 
+def test_static_failure_axis_follows_the_lines_not_a_band_down_to_zero():
+    # `passcurve plot` on n = 10: the forecast's band reaches 1 - pass@K = 0 (the range every law the data allow),
+    # and the log axis followed it down to ~3e-5, leaving the curves in the top fifth of the panel. The bottom is now
+    # a fifth of the smallest value a line shows; the band is clipped there
+    data = compute_report_data(simulate(problems=40, n=10, rng=0).counts, parts={"fits"}, forecast_resamples=5)
+    ax = static_figure(data, ["failure"]).axes[0]
+    lowest = min(float(np.min(y[y > 0])) for y in (np.asarray(line.get_ydata(), dtype=float) for line in ax.get_lines()))
+    bands = [np.asarray(p.get_paths()[0].vertices[:, 1]) for p in ax.collections]
+    assert bands and min(float(b.min()) for b in bands) < lowest / 5  # some band does reach below the lines
+    assert ax.get_ylim()[0] == pytest.approx(lowest / 5)
+
+
 def test_static_bad_input(bench, tmp_path):
     data = compute_report_data(bench.counts, parts=set())
     with pytest.raises(PasscurveError, match="`panels`"):

@@ -109,6 +109,7 @@ def static_figure(data: Any, panels: Any = PANELS[:3]) -> Any:
                 ax.set_title(f"bands: {level} intervals (counting problems)", fontsize=8)
         elif panel == "failure":
             _log_y(ax)
+            _lines_set_bottom(ax)
             ax.set_ylabel("1 − pass@k")
             if data.fits:
                 banded = any(f and "forecast" in f and np.isfinite(np.asarray(f["forecast"][2], dtype=float)).any()
@@ -134,6 +135,18 @@ def _log_y(ax: Any) -> None:
     else:
         ax.text(0.5, 0.5, "no positive values to show", transform=ax.transAxes, ha="center", va="center",
                 fontsize=8)
+
+
+def _lines_set_bottom(ax: Any) -> None:
+    """On a log y axis, the bottom at a fifth of the smallest positive value a *line* shows: a prediction band whose
+    lower end reaches 1 − pass@K = 0 (n = 10: every law the data allow) otherwise stretched the axis to 1e-5 and left
+    the curves in its top fifth."""
+    if ax.get_yscale() != "log":
+        return
+    ys = np.concatenate([np.asarray(line.get_ydata(), dtype=np.float64) for line in ax.get_lines()])
+    pos = ys[np.isfinite(ys) & (ys > 0)]
+    if pos.size:
+        ax.set_ylim(bottom=max(ax.get_ylim()[0], float(pos.min()) / 5))
 
 
 def save_figure(fig: Any, path: str | Path) -> Path:
