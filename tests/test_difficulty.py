@@ -1569,6 +1569,30 @@ def test_a_newton_optimum_is_not_polished_by_nelder_mead(monkeypatch):
     assert polish.fun >= at - 1e-6
 
 
+def test_beta_fit_on_under_dispersed_counts_is_the_binomial_limit_not_a_failure():
+    # 99 problems at 99/100 and one at 100/100 vary less than one shared p would make them: no Beta maximises the
+    # likelihood, which rises toward alpha + beta -> infinity (the binomial). The fit stopped on that ridge with
+    # "beta fit did not converge: Desired error not necessarily achieved due to precision loss"; it is now the
+    # limit, said so. Reference: the binomial at p = sum c / sum n = 0.9901 (closed form)
+    import warnings
+
+    n, c = np.full(100, 100), np.r_[np.full(99, 99), 100]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # no ConvergenceWarning
+        f = BetaBinomial().fit(n=n, c=c)
+    assert f.success_ and f.message_.startswith("at its limit alpha + beta -> infinity") and "p = 0.9901" in f.message_
+    p = 0.9901
+    binomial = float(np.sum(np.log([math.comb(100, int(x)) for x in c]) + c * np.log(p) + (100 - c) * np.log1p(-p)))
+    assert f.loglik_ == pytest.approx(binomial, abs=1e-4)
+    np.testing.assert_allclose(f.pass_at_k([1, 2]), [p, 1 - (1 - p) ** 2], atol=1e-5)
+    # over-dispersed counts keep their finite Beta (the limit is only a reading of a fit the optimizer left)
+    g = np.random.default_rng(0)
+    m = np.full(300, 50)
+    fin = BetaBinomial().fit(n=m, c=g.binomial(m, g.beta(0.5, 2.0, 300)))
+    assert fin.success_ and not fin.message_.startswith("at its limit")
+    assert fin._at_limit(*fin.pairs_, _log_binom(fin.pairs_[0], fin.pairs_[1])) is None
+
+
 @pytest.mark.parametrize("case", ["near_saturated", "large_n"])
 def test_npmle_is_at_least_every_parametric_fit(case):
     # the NPMLE maximises over all mixing laws, a Beta among them (up to its grid): with the problems' own rates

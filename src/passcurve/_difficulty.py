@@ -1536,6 +1536,10 @@ class DifficultyModel:
         self._theta = np.asarray(res.x, dtype=np.float64)
         self.loglik_ = -float(res.fun)
         self.success_, self.message_ = _judge(res, lambda t: self._negloglik(t, pn, pc, pw, lb))
+        if not self.success_ and np.isfinite(self.loglik_):
+            limit = self._at_limit(pn, pc, pw, lb)
+            if limit is not None:
+                self.success_, self.message_ = True, f"{limit} (optimizer: {self.message_})"
         self.success_ = bool(self.success_ and np.isfinite(self.loglik_))
         self.n_problems_ = int(n_a.size)
         self.n_samples_ = int(n_a.sum())
@@ -1586,6 +1590,11 @@ class DifficultyModel:
         """The unconstrained coordinates on their boundary, each mapped to the named parameter it
         alone determines (none by default)."""
         return {}
+
+    def _at_limit(self, n: np.ndarray, c: np.ndarray, w: np.ndarray, lb: np.ndarray) -> str | None:
+        """Why a fit the optimizer did not finish is nevertheless at the supremum of the likelihood, which lies at
+        the edge of the parameter space and is not attained (a message), or None (by default)."""
+        return None
 
     def _hessian(self, theta: np.ndarray, n: np.ndarray, c: np.ndarray, w: np.ndarray, lb: np.ndarray) -> np.ndarray:
         """The negative log-likelihood's Hessian in theta (the observed information, for standard errors and
@@ -2227,6 +2236,23 @@ class BetaBinomial(DifficultyModel):
             if best is None or res.fun < best.fun:
                 best = res
         return best
+
+    def _at_limit(self, n: np.ndarray, c: np.ndarray, w: np.ndarray, lb: np.ndarray) -> str | None:
+        """Counts no more spread than one shared p gives (under-dispersed: 99 problems at 99/100 and one at
+        100/100) have no maximum-likelihood Beta: the likelihood rises toward the binomial limit α + β → ∞ at the
+        mean rate p̂ = Σc/Σn, and the optimizer stops on that ridge ("precision loss"). The fit is accepted as that
+        limit when α + β is far beyond n (1e4 max n) and its log-likelihood is the binomial one at p̂ to within
+        1e-6 relative (above it, by rounding, as well)."""
+        a, b = np.exp(self._check_fitted())
+        p = float(w @ c) / float(w @ n)
+        if not (0.0 < p < 1.0 and a + b >= 1e4 * float(n.max())):
+            return None
+        binomial = float(w @ (lb + c * np.log(p) + (n - c) * np.log1p(-p)))
+        if self.loglik_ < binomial - 1e-6 * max(1.0, abs(binomial)):
+            return None
+        return (f"at its limit alpha + beta -> infinity: the counts vary no more than if every problem had the same "
+                f"p = {p:.4g} (the binomial), so the likelihood has no maximum at a finite Beta and alpha, beta are "
+                "a point on the way there")
 
     def _density(self, p: np.ndarray) -> np.ndarray:
         return stats.beta.pdf(p, self.params_["alpha"], self.params_["beta"])
