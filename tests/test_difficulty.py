@@ -1585,6 +1585,12 @@ def test_beta_fit_on_under_dispersed_counts_is_the_binomial_limit_not_a_failure(
     binomial = float(np.sum(np.log([math.comb(100, int(x)) for x in c]) + c * np.log(p) + (100 - c) * np.log1p(-p)))
     assert f.loglik_ == pytest.approx(binomial, abs=1e-4)
     np.testing.assert_allclose(f.pass_at_k([1, 2]), [p, 1 - (1 - p) ** 2], atol=1e-5)
+    # the scaled Beta reaches the same limit (its iteration limit, 'did not converge' before); so fit_difficulty
+    # on these counts raises no warning at all (the zero-inflated Beta and the mixture converge there)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        s = fit_difficulty(Counts.from_arrays(n, c))["arrays"]["scaled_beta"]
+    assert s.success_ and s.message_.startswith("at its limit alpha + beta -> infinity") and s.loglik_ >= binomial - 1e-4
     # over-dispersed counts keep their finite Beta (the limit is only a reading of a fit the optimizer left)
     g = np.random.default_rng(0)
     m = np.full(300, 50)

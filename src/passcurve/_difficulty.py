@@ -1392,6 +1392,27 @@ def _pmf_bins_many_iv(ns: Any, bounds: Any) -> list[tuple[int, np.ndarray]]:
     return [_pmf_bins_iv(int(n), b, f"bounds[{i}]") for i, (n, b) in enumerate(zip(n_a, bounds, strict=True))]
 
 
+def _binomial_limit(loglik: float, concentration: float, n: np.ndarray, c: np.ndarray, w: np.ndarray,
+                    lb: np.ndarray) -> str | None:
+    """Why a Beta-family fit the optimizer left unfinished is at the supremum of its likelihood, or None.
+
+    Counts that vary no more than one shared p makes them (under-dispersed: 99 problems at 99/100 and one at
+    100/100) have no maximum-likelihood Beta: the likelihood rises toward the binomial limit α + β → ∞ at the mean
+    rate p̂ = Σc/Σn, and the optimizer stops on that ridge ("precision loss", or its iteration limit). The fit is
+    that limit when its Beta's α + β (``concentration``) is far beyond n (1e4 max n) and its log-likelihood is at
+    least the binomial one at p̂, to 1e-6 relative.
+    """
+    p = float(w @ c) / float(w @ n)
+    if not (0.0 < p < 1.0 and concentration >= 1e4 * float(n.max())):
+        return None
+    binomial = float(w @ (lb + c * np.log(p) + (n - c) * np.log1p(-p)))
+    if loglik < binomial - 1e-6 * max(1.0, abs(binomial)):
+        return None
+    return (f"at its limit alpha + beta -> infinity: the counts vary no more than if every problem had the same "
+            f"p = {p:.4g} (the binomial), so the likelihood has no maximum at a finite Beta and alpha, beta are a "
+            "point on the way there")
+
+
 class DifficultyModel:
     """Base class of the difficulty models (sklearn-style: ``fit`` returns self).
 
@@ -2238,21 +2259,7 @@ class BetaBinomial(DifficultyModel):
         return best
 
     def _at_limit(self, n: np.ndarray, c: np.ndarray, w: np.ndarray, lb: np.ndarray) -> str | None:
-        """Counts no more spread than one shared p gives (under-dispersed: 99 problems at 99/100 and one at
-        100/100) have no maximum-likelihood Beta: the likelihood rises toward the binomial limit α + β → ∞ at the
-        mean rate p̂ = Σc/Σn, and the optimizer stops on that ridge ("precision loss"). The fit is accepted as that
-        limit when α + β is far beyond n (1e4 max n) and its log-likelihood is the binomial one at p̂ to within
-        1e-6 relative (above it, by rounding, as well)."""
-        a, b = np.exp(self._check_fitted())
-        p = float(w @ c) / float(w @ n)
-        if not (0.0 < p < 1.0 and a + b >= 1e4 * float(n.max())):
-            return None
-        binomial = float(w @ (lb + c * np.log(p) + (n - c) * np.log1p(-p)))
-        if self.loglik_ < binomial - 1e-6 * max(1.0, abs(binomial)):
-            return None
-        return (f"at its limit alpha + beta -> infinity: the counts vary no more than if every problem had the same "
-                f"p = {p:.4g} (the binomial), so the likelihood has no maximum at a finite Beta and alpha, beta are "
-                "a point on the way there")
+        return _binomial_limit(self.loglik_, float(np.exp(self._check_fitted()).sum()), n, c, w, lb)
 
     def _density(self, p: np.ndarray) -> np.ndarray:
         return stats.beta.pdf(p, self.params_["alpha"], self.params_["beta"])
@@ -2342,6 +2349,9 @@ class ScaledBetaBinomial(DifficultyModel):
 
     def _boundary(self, theta: np.ndarray) -> dict[int, str]:
         return {0: "scale"} if special.expit(-theta[0]) < _BOUNDARY else {}  # 1 - s: the scale at 1
+
+    def _at_limit(self, n: np.ndarray, c: np.ndarray, w: np.ndarray, lb: np.ndarray) -> str | None:
+        return _binomial_limit(self.loglik_, float(np.exp(self._check_fitted()[1:]).sum()), n, c, w, lb)
 
     def _log_moment_theta(self, theta: np.ndarray, c: np.ndarray, d: np.ndarray, exact: bool = True) -> np.ndarray:
         """The Pfaff series (:func:`_scaled_log_moment`) at whole d. It terminates only there (for d = 2.5 it gave
