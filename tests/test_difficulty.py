@@ -1596,7 +1596,7 @@ def test_beta_fit_on_under_dispersed_counts_is_the_binomial_limit_not_a_failure(
     m = np.full(300, 50)
     fin = BetaBinomial().fit(n=m, c=g.binomial(m, g.beta(0.5, 2.0, 300)))
     assert fin.success_ and not fin.message_.startswith("at its limit")
-    assert fin._at_limit(*fin.pairs_, _log_binom(fin.pairs_[0], fin.pairs_[1])) is None
+    assert fin._at_limit(fin._theta, fin.loglik_, *fin.pairs_, _log_binom(fin.pairs_[0], fin.pairs_[1])) is None
 
 
 @pytest.mark.parametrize("case", ["near_saturated", "large_n"])
