@@ -1585,6 +1585,8 @@ def test_beta_fit_on_under_dispersed_counts_is_the_binomial_limit_not_a_failure(
     binomial = float(np.sum(np.log([math.comb(100, int(x)) for x in c]) + c * np.log(p) + (100 - c) * np.log1p(-p)))
     assert f.loglik_ == pytest.approx(binomial, abs=1e-4)
     np.testing.assert_allclose(f.pass_at_k([1, 2]), [p, 1 - (1 - p) ** 2], atol=1e-5)
+    # alpha and beta are a point on a flat ridge: not identified (they had SEs of 5.6e10 and 5.6e8), no tail shown
+    assert f.unidentified_ == ("alpha", "beta") and np.isnan(f.se_["alpha"]) and "not identified" in f.summary
     # the scaled Beta reaches the same limit (its iteration limit, 'did not converge' before); so fit_difficulty
     # on these counts raises no warning at all (the zero-inflated Beta and the mixture converge there)
     with warnings.catch_warnings():

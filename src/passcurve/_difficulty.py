@@ -1520,9 +1520,8 @@ class DifficultyModel:
             return best
         # nor where the likelihood rises toward a limit at the edge of the parameter space (the Nelder-Mead polish
         # took 4,000 iterations, 6 s, to move 2e-5 along the scaled Beta's ridge to the binomial)
-        limit = self._at_limit(np.asarray(best.x, dtype=np.float64), -float(best.fun), n, c, w, lb)
-        if limit is not None:
-            best.success, best.message = True, f"{limit} (optimizer: {msg})"
+        if self._at_limit(np.asarray(best.x, dtype=np.float64), -float(best.fun), n, c, w, lb) is not None:
+            best.success, best.message = True, msg  # fit() says which limit
             return best
         # polish with Nelder-Mead (robust where finite-difference gradients are rough)
         res2 = optimize.minimize(
@@ -1563,22 +1562,24 @@ class DifficultyModel:
         self._theta = np.asarray(res.x, dtype=np.float64)
         self.loglik_ = -float(res.fun)
         self.success_, self.message_ = _judge(res, lambda t: self._negloglik(t, pn, pc, pw, lb))
-        if not self.success_ and np.isfinite(self.loglik_):
-            limit = self._at_limit(self._theta, self.loglik_, pn, pc, pw, lb)
-            if limit is not None:
-                self.success_, self.message_ = True, f"{limit} (optimizer: {self.message_})"
+        limit = self._at_limit(self._theta, self.loglik_, pn, pc, pw, lb) if np.isfinite(self.loglik_) else None
+        if limit is not None:  # converged or not, the fit stands for its limit: say so
+            self.success_, self.message_ = True, f"{limit} (optimizer: {self.message_})"
         self.success_ = bool(self.success_ and np.isfinite(self.loglik_))
         self.n_problems_ = int(n_a.size)
         self.n_samples_ = int(n_a.sum())
         self.n_params_ = int(self._theta.size)
-        self._finish(pn, pc, pw, lb)
+        self._finish(pn, pc, pw, lb, at_limit=limit is not None)
         if not self.success_:
             warnings.warn(
                 f"{self.name} fit did not converge: {self.message_}", ConvergenceWarning, stacklevel=2
             )
         return self
 
-    def _finish(self, pn: np.ndarray, c: np.ndarray, w: np.ndarray, lb: np.ndarray) -> None:
+    def _finish(self, pn: np.ndarray, c: np.ndarray, w: np.ndarray, lb: np.ndarray, at_limit: bool = False) -> None:
+        """AIC, BIC, ``params_``, ``boundary_`` and standard errors; a fit ``at_limit`` (:meth:`_at_limit`) has no
+        standard errors: the likelihood is flat along the ridge to its limit, so its parameters are not
+        identified (only what the limit fixes is, e.g. the Beta's mean)."""
         k = self.n_params_
         self.aic_ = 2 * k - 2 * self.loglik_
         self.bic_ = float(k * np.log(max(self.n_problems_, 1)) - 2 * self.loglik_)
@@ -1610,6 +1611,8 @@ class DifficultyModel:
                 Jk = J[:, keep]
                 se = np.sqrt(np.maximum(np.diag(Jk @ sub @ Jk.T), 0.0))
                 se[[names.index(name) for name in self.boundary_]] = np.nan
+        if at_limit:
+            se[:] = np.nan
         self.se_ = dict(zip(names, (float(v) for v in se), strict=True))
         self.unidentified_ = tuple(k for k, v in self.se_.items() if np.isnan(v) and k not in self.boundary_)
 
