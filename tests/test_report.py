@@ -1219,3 +1219,18 @@ def test_report_data_is_read_only_like_every_result(rep):
     with pytest.raises(ValueError, match="read-only"):
         col[0] = col[0]
     assert rep.data.timings["rendering"] > 0 and rep.to_dict()["timings"]["rendering"] > 0  # measured, then frozen
+
+
+def test_report_pickles_and_round_trips(rep):
+    # pickle.dumps(report) failed: the fitted difficulty shares (data.fitted_shares) were a local function of
+    # _adapters._expected_shares; they are a functools.partial of a module-level function now
+    import pickle
+
+    assert rep.data.fitted_shares  # the callables that made pickling fail are there
+    again = pickle.loads(pickle.dumps(rep))
+    assert again.html == rep.html and again.to_dict() == rep.to_dict()
+    edges = np.linspace(0, 1, 21)
+    for m, shares in rep.data.fitted_shares.items():  # the same function of the bins, restored
+        got, want = again.data.fitted_shares[m](edges, 200), shares(edges, 200)
+        np.testing.assert_array_equal(got["shares"], want["shares"])
+        assert got["zero"] == want["zero"] and got["label"] == want["label"]

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import copy
 import dataclasses
+import functools
 import warnings
 from collections.abc import Callable
 from typing import Any
@@ -249,35 +250,36 @@ def _fit_label(fit: Any) -> str:
 
 
 def _expected_shares(fit: Any, ns: np.ndarray) -> Callable[[np.ndarray, int], dict[str, Any]]:
-    """Expected share of problems per c/n bin under ``fit``: its pmf summed over the problems' n."""
+    """Expected share of problems per c/n bin under ``fit``: its pmf summed over the problems' n, as a callable of the
+    histogram's bin edges. A partial of a module-level function, not a closure: a Report holds it (in
+    ``data.fitted_shares``), and ``pickle.dumps(report)`` failed on the local function."""
+    return functools.partial(_shares_in_bins, fit, ns)
 
-    def shares(edges: np.ndarray, _n: int) -> dict[str, Any]:
-        un, cnt = np.unique(ns, return_counts=True)
-        tot = np.zeros(edges.size - 1)
-        limits = []
-        for nval in un:
-            nv = int(nval)
-            # bin i holds the c with edges[i] <= c/n < edges[i+1] (the last bin closed, as in
-            # np.histogram): integer limits, nudged to agree with the floating-point comparison
-            lo = np.clip(np.ceil(edges * nv), 0, nv + 1).astype(np.int64)
-            lo = np.where((lo >= 1) & ((lo - 1) / nv >= edges), lo - 1, lo)
-            lo = np.where((lo <= nv) & (lo / nv < edges), lo + 1, lo)
-            top = int(np.floor(edges[-1] * nv))
-            top = top - 1 if top / nv > edges[-1] else top + 1 if (top + 1) / nv <= edges[-1] else top
-            lo[-1] = min(max(top + 1, 0), nv + 1)
-            limits.append((lo, np.unique(np.concatenate([[0, nv + 1], lo]))))
-        masses = fit.pmf_bins_many(un.astype(np.int64), [bounds for _, bounds in limits])
-        for (lo, bounds), mass, w in zip(limits, masses, cnt, strict=True):
-            cum = np.concatenate([[0.0], np.cumsum(mass)])
-            at = np.searchsorted(bounds, lo)
-            tot += w * np.maximum(cum[at[1:]] - cum[at[:-1]], 0.0)
-        zero = float(cnt @ fit.pmf(un.astype(np.float64), 0.0))
-        n_total = float(cnt.sum())
-        return {"shares": tot / n_total, "zero": zero / n_total, "label": fit.name}
 
-    shares.label = fit.name  # type: ignore[attr-defined]
-
-    return shares
+def _shares_in_bins(fit: Any, ns: np.ndarray, edges: np.ndarray, _n: int) -> dict[str, Any]:
+    """:func:`_expected_shares`, evaluated on ``edges``."""
+    un, cnt = np.unique(ns, return_counts=True)
+    tot = np.zeros(edges.size - 1)
+    limits = []
+    for nval in un:
+        nv = int(nval)
+        # bin i holds the c with edges[i] <= c/n < edges[i+1] (the last bin closed, as in
+        # np.histogram): integer limits, nudged to agree with the floating-point comparison
+        lo = np.clip(np.ceil(edges * nv), 0, nv + 1).astype(np.int64)
+        lo = np.where((lo >= 1) & ((lo - 1) / nv >= edges), lo - 1, lo)
+        lo = np.where((lo <= nv) & (lo / nv < edges), lo + 1, lo)
+        top = int(np.floor(edges[-1] * nv))
+        top = top - 1 if top / nv > edges[-1] else top + 1 if (top + 1) / nv <= edges[-1] else top
+        lo[-1] = min(max(top + 1, 0), nv + 1)
+        limits.append((lo, np.unique(np.concatenate([[0, nv + 1], lo]))))
+    masses = fit.pmf_bins_many(un.astype(np.int64), [bounds for _, bounds in limits])
+    for (lo, bounds), mass, w in zip(limits, masses, cnt, strict=True):
+        cum = np.concatenate([[0.0], np.cumsum(mass)])
+        at = np.searchsorted(bounds, lo)
+        tot += w * np.maximum(cum[at[1:]] - cum[at[:-1]], 0.0)
+    zero = float(cnt @ fit.pmf(un.astype(np.float64), 0.0))
+    n_total = float(cnt.sum())
+    return {"shares": tot / n_total, "zero": zero / n_total, "label": fit.name}
 
 
 def available() -> dict[str, Callable[..., Any]]:
