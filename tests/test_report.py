@@ -392,7 +392,7 @@ def test_forecast_and_intervals_are_the_library_results(bench, rep):
     # power law: passcurve.fit_power_law's a and b
     pl = pc.fit_power_law(cnt)
     for i, m in enumerate(pl.models):
-        assert f"{pl.a[i]:.3f}·k^−{pl.b[i]:.3f}" in data.fits[m]["labels"]["power law"]
+        assert f"{pl.a[i]:.3f}·k<sup>−{pl.b[i]:.3f}</sup>" in data.fits[m]["labels"]["power law"]
     failure = rep.html[rep.html.index('id="failure"') : rep.html.index('id="naive"')]
     assert "power law" in failure and "prediction interval" in failure and "Any difficulty law the data allow" in failure
     hist = rep.html[rep.html.index('id="histogram"') : rep.html.index('id="models"')]
@@ -1234,3 +1234,28 @@ def test_report_pickles_and_round_trips(rep):
         got, want = again.data.fitted_shares[m](edges, 200), shares(edges, 200)
         np.testing.assert_array_equal(got["shares"], want["shares"])
         assert got["zero"] == want["zero"] and got["label"] == want["label"]
+
+
+def test_exponents_are_raised_not_written_with_a_caret(rep):
+    # the failure table wrote "−log pass@k = 3.052·k^−0.269" under a caption with "a·k<sup>−b</sup>", and the hidden-
+    # difficulty legend "1 − (1 − μ)^k": one notation now, <sup> (plotly renders it in chart labels too). The only
+    # caret left is the metric's name pass^k
+    from passcurve.report import explorer_html
+    from passcurve.report._sections import naive_section
+
+    page = _outside_plotly(rep.html)
+    text = page[: page.index('<script id="passcurve-report-js"')]  # not report.js's regular expressions
+    assert re.findall(r"(?<!pass)\^", text) == []
+    failure = page[page.index('id="failure"') : page.index('id="naive"')]
+    cells = re.findall(r'<td class="text">(−log pass@k = [^<]*<sup>−[0-9.]+</sup> \(R² [0-9.]+\))</td>', failure)
+    assert len(cells) == len(rep.data.curve.models), failure[-3000:]
+    traces = _figure_json(page[page.index('id="fig-hidden"'):])[0]["data"]
+    hidden = [t for t in traces if t.get("meta") == "style-key:dash"]
+    assert [t["name"] for t in hidden] == ["if independent: 1 − (1 − μ)<sup>k</sup>"]
+    assert "^" not in explorer_html() and "(1 &minus; &mu;)<sup>k</sup>" in explorer_html()
+    # an omitted section's note is plain text (Report.omitted(), the flags list): no formula to raise there
+    from passcurve import StopAtSuccess
+
+    stopped = curve(Counts.from_arrays([3, 5], [1, 1], model="m"), [1, 2], design=StopAtSuccess(batch=1, cap=5))
+    note = naive_section(stopped).note
+    assert "stopping time" in note and "^" not in note

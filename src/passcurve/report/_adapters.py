@@ -21,6 +21,9 @@ import passcurve as pc
 from passcurve import DegenerateDataWarning, PasscurveError
 from passcurve._results import level_label
 
+from ._page import esc
+from ._sections import Raw
+
 __all__ = ["available"]
 
 
@@ -154,7 +157,9 @@ def fits(counts: Any, cur: Any, forecast_k: int | None, confidence_level: float,
                 subset = (np.asarray(cur.dropped)[j] > 0) & np.isfinite(cur.values["pass_at_k"][j])
                 if cur.design is None and bool(subset.any()) and top < own[m]:
                     r2 += f"; fitted on k ≤ {top:,}, where every problem enters the mean"
-                labels[m]["power law"] = f"−log pass@k = {pl.a[i]:.3f}·k^−{pl.b[i]:.3f} ({r2})"
+                # HTML, its exponent raised as the caption above the table writes it (it was "k^−0.269" under
+                # "a·k<sup>−b</sup>")
+                labels[m]["power law"] = Raw(f"−log pass@k = {pl.a[i]:.3f}·k<sup>−{pl.b[i]:.3f}</sup> ({esc(r2)})")
             else:  # say why, instead of a column that is silently absent
                 labels[m]["power law"] = "not fitted: " + ("; ".join(said) if said else "no finite fit")
     if forecast is not None:

@@ -418,11 +418,13 @@ def failure_section(curve: Any, fits: dict[str, Any] | None = None, note: str | 
 
 
 def naive_section(curve: Any) -> Section:
-    """The unbiased estimator beside the naive plug-in 1 - (1 - c/n)^k (biased, shown for comparison)."""
+    """The unbiased estimator beside the naive plug-in 1 - (1 - c/n)**k (biased, shown for comparison)."""
     if "naive_pass_at_k" not in curve.values:
         note = ("The curve was computed without the naive metric." if curve.design is None else
-                f"Not shown for a {curve.design} design: the plug-in 1 − (1 − c/n)^k has no meaning when n is a "
-                "stopping time.")
+                # no formula in a note: it is plain text (escaped, and in Report.omitted()), where an exponent had to be
+                # written "^k" beside the <sup> of the captions
+                f"Not shown for a {curve.design} design: the naive plug-in, which puts each problem's c/n in for its "
+                "pass rate, has no meaning when n is a stopping time.")
         return Section("naive", "Naive vs unbiased pass@k", note=note, omitted=True)
     go = _go()
     fig = go.Figure()
@@ -660,7 +662,7 @@ def _table(headers: Sequence[str], rows: Sequence[Sequence[Any]], *, table_id: s
         cells = []
         for j, v in enumerate(row):
             if isinstance(v, Raw):
-                cells.append(f"<td>{v}</td>")
+                cells.append(f'<td class="text">{v}</td>' if j < text_cols else f"<td>{v}</td>")
             elif isinstance(v, tuple):  # (display, sort key)
                 disp, key = v
                 text = ' class="text"' if j < text_cols else ""
@@ -778,7 +780,7 @@ def diagnostics_section(diag: Any, note: str | None = None) -> Section:
     """Hidden-difficulty diagnostics per model (:class:`passcurve.DiagnosticsResult`): the seed's widget measured.
 
     A table of P(right), μ², P(both right), P(2nd | 1st), intra-class correlation, and a chart of
-    the actual pass@k beside the independent-coin curve 1 − (1 − μ)^k.
+    the actual pass@k beside the independent-coin curve 1 − (1 − μ)**k.
     """
     title = "Hidden difficulty: measured on this benchmark"
     if diag is None:
@@ -821,7 +823,7 @@ def diagnostics_section(diag: Any, note: str | None = None) -> Section:
         fig.add_trace(go.Scatter(x=kx, y=diag.independent_pass_at_k[i], mode="lines", name=f"{_label(m)} if independent",
                                  legendgroup=m, line={"color": col, "width": 1.5, "dash": "dash"},
                                  hovertemplate="%{y:.4f}", showlegend=False))
-    _style_key(go, fig, [("actually", "solid"), ("if independent: 1 − (1 − μ)^k", "dash")])
+    _style_key(go, fig, [("actually", "solid"), ("if independent: 1 − (1 − μ)<sup>k</sup>", "dash")])
     _layout(fig, xtitle="k (doubling)", ytitle="pass@k", height=420)
     if 1 < kx.size <= 14:  # the points' own k (1, 2, 4, 8, ...): the 1-2-5 ticks fell between them (report review)
         text = [f"{int(k):,}" for k in kx]

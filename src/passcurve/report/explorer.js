@@ -191,21 +191,23 @@
          { stroke: "#c2410c", "stroke-width": 2.5, "stroke-dasharray": "7 5", id: "curve-independent" });
   }
 
+  // the explanation as HTML (its k raised with <sup>): the percentages escaped, as "<1%" is
+  function ht(x, digits) { return pct(x, digits).replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;"); }
   function explain(r, mu, sdSlider) {
     var p = r.params, s;
     if (p.coin) {
       s = "Every question has the same pass rate, so answers are independent coin flips: the second answer is right " +
-          pct(mu, 0) + " of the time whatever the first did, and pass@k follows 1 \u2212 (1 \u2212 " + pct(mu, 0) +
-          ")^k exactly (pass@8 = " + pct(r.pass8, 1) + ").";
+          ht(mu, 0) + " of the time whatever the first did, and pass@k follows 1 \u2212 (1 \u2212 " + ht(mu, 0) +
+          ")<sup>k</sup> exactly (pass@8 = " + ht(r.pass8, 1) + ").";
     } else {
       s = "Questions differ, so a right first answer is evidence the question is easy: the second answer is then right " +
-          pct(r.p_second_given_first, 0) + " of the time, not " + pct(mu, 0) + ". The answers are independent given " +
+          ht(r.p_second_given_first, 0) + " of the time, not " + ht(mu, 0) + ". The answers are independent given " +
           "the question, but not overall, so sampling more helps less than the independent formula promises: " +
-          "pass@8 is " + pct(r.pass8, 1) + ", not " + pct(r.pass8_independent, 1) + ". Hard questions stay hard.";
+          "pass@8 is " + ht(r.pass8, 1) + ", not " + ht(r.pass8_independent, 1) + ". Hard questions stay hard.";
     }
     if (p.capped) {
-      s += " (With an average of " + pct(mu, 0) + ", questions can differ by at most " + pct(p.sdEff, 1) +
-           ": each question is then always right or always wrong; the slider's " + pct(sdSlider, 0) +
+      s += " (With an average of " + ht(mu, 0) + ", questions can differ by at most " + ht(p.sdEff, 1) +
+           ": each question is then always right or always wrong; the slider's " + ht(sdSlider, 0) +
            " is capped there.)";
     }
     return s;
@@ -227,8 +229,9 @@
       node.textContent = pct(r[key], DIGITS[key]);
       node.setAttribute("data-value", String(r[key]));
     });
-    document.getElementById("legend-indep").textContent = "if independent: 1 \u2212 (1 \u2212 " + pct(mu, 0) + ")^k";
-    document.getElementById("explain").textContent = explain(r, mu, sd);
+    // HTML for the raised k (the text holds nothing but these literals and percentages)
+    document.getElementById("legend-indep").innerHTML = "if independent: 1 \u2212 (1 \u2212 " + ht(mu, 0) + ")<sup>k</sup>";
+    document.getElementById("explain").innerHTML = explain(r, mu, sd);
     drawDensity(document.getElementById("density"), p);
     drawCurve(document.getElementById("curve"), p);
   }
