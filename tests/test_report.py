@@ -1259,3 +1259,38 @@ def test_exponents_are_raised_not_written_with_a_caret(rep):
     stopped = curve(Counts.from_arrays([3, 5], [1, 1], model="m"), [1, 2], design=StopAtSuccess(batch=1, cap=5))
     note = naive_section(stopped).note
     assert "stopping time" in note and "^" not in note
+
+
+def test_log_value_axes_are_labelled_at_both_ends_in_one_notation(rep):
+    # the failure chart's axis reached 3·10⁻⁴ with its lowest label at 0.001, the pass^k chart's 2·10⁻⁶ with its lowest
+    # at 10⁻⁵ (and read 0.01, 0.001, 0.0001, 10⁻⁵): a log y axis with powers of ten alone now runs from one power of
+    # ten to another, labelled, LOG_PAD (0.02 decade) past each, and an axis's labels share one notation
+    from passcurve.report._sections import LOG_PAD, decade_range, tick_texts
+
+    assert decade_range(3e-4, 1.0) == (-4, 0) and decade_range(2e-6, 0.3) == (-6, 0) and decade_range(1e-3, 1) == (-3, 0)
+    assert tick_texts([1e-6, 1e-5, 1e-4, 1e-3, 1e-2, 0.1, 1.0]) == ["10⁻⁶", "10⁻⁵", "10⁻⁴", "10⁻³", "10⁻²", "10⁻¹",
+                                                                   "10⁰"]
+    assert tick_texts([1e-4, 1e-3, 1e-2, 0.1, 1.0]) == ["0.0001", "0.001", "0.01", "0.1", "1"]
+    assert tick_texts([1, 10, 100, 1000, 1e4]) == ["10⁰", "10¹", "10²", "10³", "10⁴"]
+    assert tick_texts([1, 2, 5, 10, 20]) == ["1", "2", "5", "10", "20"]
+    page = _outside_plotly(rep.html)
+    checked = 0
+    for fig in ("fig-failure", "fig-passpow"):
+        layout = _figure_json(page[page.index(f'id="{fig}"'):])[0]["layout"]
+        y = layout["yaxis"]
+        assert y["type"] == "log", fig
+        lo, hi = np.log10(y["tickvals"][0]), np.log10(y["tickvals"][-1])
+        assert y["range"] == pytest.approx([lo - LOG_PAD, hi + LOG_PAD]), (fig, y["range"], y["tickvals"])
+        assert lo == round(lo) and hi == round(hi) and y["ticktext"] == tick_texts(y["tickvals"])
+        # the drawn lines lie inside, down to the lowest label
+        for t in _figure_json(page[page.index(f'id="{fig}"'):])[0]["data"]:
+            y_ = t.get("y") or []  # plotly writes numpy arrays as {"dtype", "bdata"}
+            ys = (np.frombuffer(__import__("base64").b64decode(y_["bdata"]), dtype=y_["dtype"]) if isinstance(y_, dict)
+                  else np.array([v for v in y_ if v is not None], dtype=float))
+            if ys.size and t.get("fill") != "toself":
+                assert 10**lo <= ys.min() and ys.max() <= 10 ** (hi + LOG_PAD), (fig, t["name"])
+        checked += 1
+        for ax in (layout["xaxis"], y):
+            assert len({"10" in s and "·" not in s and s != "10" and s[2:3] in "⁰¹²³⁴⁵⁶⁷⁸⁹⁻"
+                        for s in ax["ticktext"]}) == 1, (fig, ax["ticktext"])
+    assert checked == 2

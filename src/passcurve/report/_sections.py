@@ -209,14 +209,25 @@ def log_title(title: str) -> str:
 _SUP = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
 
 
-def _tick_text(v: float) -> str:
-    """1, 20, 500, 1000, 5·10⁴; 0.5, 0.02, 0.0001, 10⁻⁶."""
-    e = int(math.floor(math.log10(v) + 1e-9))
+def _exponent(v: float) -> int:
+    return int(math.floor(math.log10(v) + 1e-9))
+
+
+def _tick_text(v: float, power: bool = False) -> str:
+    """1, 20, 500, 1000; 0.5, 0.02, 0.0001; with ``power`` 10⁰, 2·10¹, 10⁻⁶, 5·10⁴."""
+    e = _exponent(v)
     m = round(v / 10.0**e)
-    if -4 <= e <= 3:
+    if not power:
         return f"{v:.{max(0, -e)}f}"
     p = f"10{str(e).translate(_SUP)}"
     return p if m == 1 else f"{m}·{p}"
+
+
+def tick_texts(ticks: Sequence[float]) -> list[str]:
+    """An axis's tick labels in one notation: plain numbers, or powers of ten for every tick once one of them lies
+    beyond 10⁻⁴ ... 10³ (the pass^k axis read 0.01, 0.001, 0.0001, 10⁻⁵ and the failure chart's k axis 1000, 10⁴)."""
+    power = any(not -4 <= _exponent(t) <= 3 for t in ticks)
+    return [_tick_text(t, power) for t in ticks]
 
 
 def log_ticks(lo: float, hi: float) -> list[float]:
@@ -229,18 +240,36 @@ def log_ticks(lo: float, hi: float) -> list[float]:
     return [t for t in ticks if lo / 1.0001 <= t <= hi * 1.0001]
 
 
+LOG_PAD = 0.02
+"""Decades a log value axis reaches past its end ticks (a line at the end is not cut in half)."""
+
+
+def decade_range(lo: float, hi: float) -> tuple[int, int]:
+    """The exponents of the powers of ten at or below ``lo`` and at or above ``hi``: a log value axis whose ticks are
+    powers of ten runs between two of them, so that both of its ends are labelled. The failure chart's axis reached
+    3·10⁻⁴ with its lowest label at 0.001, the pass^k chart's 2·10⁻⁶ with its lowest at 10⁻⁵: where the axis
+    ended, and what the lines below the last label reached, was left to guess."""
+    return _exponent(lo), math.ceil(math.log10(hi) - 1e-9)
+
+
 def _log_ticks(fig: Any, values: list[Any], axis: str = "y") -> None:
-    """Explicit log-axis ticks (plotly's own 1-2-5 labels drop the decade: '5', '2')."""
+    """Explicit log-axis ticks (plotly's own 1-2-5 labels drop the decade: '5', '2'). A y axis whose ticks are powers
+    of ten alone (more than about three decades) runs from one power of ten to another (:func:`decade_range`)."""
     v = np.concatenate([np.ravel(np.asarray(a, dtype=float)) for a in values]) if values else np.array([])
     v = v[np.isfinite(v) & (v > 0)]
     if not v.size:
         return
-    ticks = log_ticks(float(v.min()), float(v.max()))
+    lo, hi = float(v.min()), float(v.max())
+    ticks = log_ticks(lo, hi)
+    if axis == "y" and math.ceil(math.log10(hi)) - math.floor(math.log10(lo)) > 3:
+        e0, e1 = decade_range(lo, hi)
+        ticks = log_ticks(10.0**e0, 10.0**e1)
+        fig.update_yaxes(range=[e0 - LOG_PAD, e1 + LOG_PAD])
     upd = fig.update_yaxes if axis == "y" else fig.update_xaxes
-    upd(tickmode="array", tickvals=ticks, ticktext=[_tick_text(t) for t in ticks])
+    text = tick_texts(ticks)
+    upd(tickmode="array", tickvals=ticks, ticktext=text)
     if axis == "x":  # on a phone the powers of ten alone
-        phone_x_ticks(fig, ticks, [_tick_text(t) for t in ticks],
-                      [t for t in ticks if abs(t / 10.0 ** math.floor(math.log10(t) + 1e-9) - 1) < 1e-9])
+        phone_x_ticks(fig, ticks, text, [t for t in ticks if abs(t / 10.0 ** _exponent(t) - 1) < 1e-9])
 
 
 PHONE_TICKS = 6
@@ -348,6 +377,7 @@ def failure_section(curve: Any, fits: dict[str, Any] | None = None, note: str | 
     # the log axis stops two decades below the lowest observed or forecast failure rate (a band reaching
     # failure 0, i.e. pass@k = 1, is drawn down to there)
     floor = max(1e-6, float(pos.min()) * 1e-2) if pos.size else 1e-6
+    floor = 10.0 ** decade_range(floor, 1.0)[0]  # down to a power of ten, the axis's lowest label
     for i, m in enumerate(curve.models):
         col = colour(i)
         fail = 1.0 - curve.values["pass_at_k"][i]
@@ -382,9 +412,9 @@ def failure_section(curve: Any, fits: dict[str, Any] | None = None, note: str | 
                                                         (("power_law", "power law", "dash"), ("forecast", "forecast", "dot"))
                                                         if what in drawn])
     _layout(fig, xtitle="k (samples per problem)", ytitle="failure rate 1 − pass@k", logy=True)
-    fig.update_yaxes(range=[math.log10(floor), 0.02])
+    fig.update_yaxes(range=[math.log10(floor) - LOG_PAD, LOG_PAD])
     ticks = log_ticks(floor, 1.0)
-    fig.update_yaxes(tickmode="array", tickvals=ticks, ticktext=[_tick_text(t) for t in ticks])
+    fig.update_yaxes(tickmode="array", tickvals=ticks, ticktext=tick_texts(ticks))
     body = figure_html(fig, "fig-failure") + many_models_caption(len(curve.models))
     if not pos.size:
         body += ('<p class="caption">Nothing to draw on a log scale: the failure rate is 0 at every k (every problem '
