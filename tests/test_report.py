@@ -13,7 +13,7 @@ import pytest
 
 from passcurve import Counts, DroppedProblemsWarning, PasscurveError, curve, simulate
 from passcurve.report import STEPS, build_report, compute_report_data, report_k_grid
-from passcurve.report._sections import fmt_num, fmt_pct, log_ticks
+from passcurve.report._sections import fmt_num, fmt_pct, log_ticks, number_format
 from passcurve.report._static import save_figure, static_figure
 
 FETCH = re.compile(r"""(?:\b(?:src|href|action|poster|data)\s*=\s*["']?\s*(?:https?:)?//)|url\(\s*["']?\s*(?:https?:)?//|@import""",
@@ -488,9 +488,10 @@ def test_ranks_are_the_library_result_and_are_shown(bench, rep):
     np.testing.assert_allclose(rk.estimate, again.estimate, rtol=1e-12)
     section = rep.html[rep.html.index('id="models"'):rep.html.index('id="hidden-difficulty"')]
     assert "Ranks with 95% simultaneous intervals" in section
+    score = number_format([r["estimate"] for r in rk.table(0)])  # the column's one notation
     for r in rk.table(0):
         span = str(r["rank"]) if r["rank_low"] == r["rank_high"] else f"{r['rank_low']}–{r['rank_high']}"
-        assert f"<td class=\"text\">{span} ({fmt_num(r['estimate'])})</td>" in section
+        assert f"<td class=\"text\">{span} ({score(r['estimate'])})</td>" in section
 
 
 def test_ranks_that_cannot_be_computed_leave_the_comparisons_with_a_reason():
@@ -1294,3 +1295,43 @@ def test_log_value_axes_are_labelled_at_both_ends_in_one_notation(rep):
             assert len({"10" in s and "·" not in s and s != "10" and s[2:3] in "⁰¹²³⁴⁵⁶⁷⁸⁹⁻"
                         for s in ax["ticktext"]}) == 1, (fig, ax["ticktext"])
     assert checked == 2
+
+
+def test_a_table_column_has_one_number_notation():
+    # a column mixed "6.97e-04" with "0.0069" (the demo's pass^4 table), each cell choosing for itself; number_format
+    # now chooses once per column. References written out by hand from the rule: fixed point, with decimals for two
+    # significant digits of the smallest nonzero value (at least 4); scientific when the nonzero values span more than
+    # 4 decades, reach 10^5 or would need more than 8 decimals
+    def column(values):
+        return [number_format(values)(x) for x in values]
+
+    assert column([6.97e-4, 0.0069, 0.0110, 0.0969, 0.0]) == ["0.00070", "0.00690", "0.01100", "0.09690", "0.00000"]
+    assert column([0.0355, 0.6, 0.0, float("nan")]) == ["0.0355", "0.6000", "0.0000", "-"]
+    # the demo's pass^8 column with its interval ends: 2.86e-08 to 0.0756, 6.4 decades
+    assert column([1.93e-5, 0.0029, 0.0536, 2.86e-8, 0.0756, 0.0]) == [
+        "1.93e-05", "2.90e-03", "5.36e-02", "2.86e-08", "7.56e-02", "0"]
+    assert column([3.4e-5, 0.1236]) == ["0.000034", "0.123600"]  # 3.6 decades: fixed, 6 decimals
+    assert column([2e-9, 5e-9]) == ["2.00e-09", "5.00e-09"]  # 10 decimals would be needed
+    assert column([0.5, 2e5]) == ["5.00e-01", "2.00e+05"]
+    assert fmt_num(6.97e-4) == "0.00070" and fmt_num(None) == "-" and fmt_num(0.25) == "0.2500"
+    # in a report: every table's columns, values and interval ends alike, in one notation (the demo-like bench has
+    # pass^8 and per-problem pass^k columns from 10^-8 to 10^-1)
+    data = simulate(problems=300, n=200, rng=0).counts
+    page = _outside_plotly(build_report(data, parts={"intervals"}).html)
+    sci, fixed = re.compile(r"\d\.\d\de[-+]\d\d"), re.compile(r"\d+\.(\d+)")
+    mixed = checked = 0
+    for table in re.findall(r"<table.*?</table>", page, re.S):
+        columns: dict[int, list[str]] = {}
+        for row in re.findall(r"<tr>(.*?)</tr>", table, re.S):
+            for j, cell in enumerate(re.findall(r"<td[^>]*>(.*?)</td>", row, re.S)):
+                columns.setdefault(j, []).extend(re.findall(r"(?<![\w.])\d+\.\d+(?:e[-+]\d\d)?(?![\w.%])", cell))
+        for j, nums in columns.items():
+            if not nums:
+                continue
+            checked += 1
+            kinds = {bool(sci.fullmatch(x)) for x in nums}
+            mixed += len(kinds) > 1
+            if kinds == {False}:  # fixed: one number of decimals (percentages, fmt_pct, keep two significant digits)
+                assert len({len(fixed.fullmatch(x).group(1)) for x in nums}) == 1, (j, sorted(set(nums))[:8])
+    assert checked >= 10 and mixed == 0
+    assert sci.search(page[page.index('id="problem-table"'):])  # the rule did choose scientific somewhere

@@ -11,7 +11,7 @@ from __future__ import annotations
 import html
 import math
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
@@ -34,6 +34,7 @@ __all__ = [
     "flags_section",
     "explorer_section",
     "fmt_num",
+    "number_format",
     "fmt_pct",
 ]
 
@@ -72,14 +73,44 @@ def _finite(x: Any) -> float | None:
     return x if math.isfinite(x) else None
 
 
+SCI_DECADES = 4
+"""A column whose nonzero values span more than this many decades is written in scientific notation."""
+
+MAX_DECIMALS = 8
+"""Most decimals a fixed-point column takes (beyond, scientific)."""
+
+
+def number_format(values: Any, digits: int = 4) -> Callable[[Any], str]:
+    """How to write the numbers of one table column (its values, and its intervals' ends): one notation for all.
+
+    Fixed point with ``digits`` decimals, more where the column's smallest nonzero value needs them for two
+    significant digits (6.97·10⁻⁴ -> 0.00070, and every value of the column with 5 decimals); scientific with three
+    significant digits ('6.97e-04', 0 as '0') for the whole column when its nonzero values span more than
+    :data:`SCI_DECADES` decades, reach 10⁵, or would need more than :data:`MAX_DECIMALS` decimals. Missing values
+    (None, NaN, ±inf) are '-'. A column mixed '6.97e-04' with '0.0069', each cell choosing for itself."""
+    v = np.abs(np.asarray(values, dtype=float).ravel())
+    v = v[np.isfinite(v) & (v > 0)]
+    decimals = digits
+    sci = False
+    if v.size:
+        lo, hi = float(v.min()), float(v.max())
+        decimals = max(digits, 1 - _exponent(lo))
+        sci = hi / lo > 10.0**SCI_DECADES or hi >= 1e5 or decimals > MAX_DECIMALS
+
+    def fmt(x: Any) -> str:
+        x = _finite(x)
+        if x is None:
+            return "-"
+        if sci:
+            return "0" if x == 0 else f"{x:.2e}"
+        return f"{x:.{decimals}f}"
+
+    return fmt
+
+
 def fmt_num(x: Any, digits: int = 4) -> str:
-    """A number for a table cell: '-' for NaN/None, fixed for ordinary values, scientific for tiny ones."""
-    x = _finite(x)
-    if x is None:
-        return "-"
-    if x == 0 or 1e-3 <= abs(x) < 1e5:
-        return f"{x:.{digits}f}"
-    return f"{x:.2e}"
+    """One number for a table cell, as :func:`number_format` writes a column of it alone."""
+    return number_format([x] if _finite(x) is not None else [], digits)(x)
 
 
 def fmt_median(x: Any, *, thousands: bool = False) -> str:
@@ -703,9 +734,17 @@ def _table(headers: Sequence[str], rows: Sequence[Sequence[Any]], *, table_id: s
     return f"<table{idattr}{cls}><thead><tr>{th}</tr></thead><tbody>{''.join(body)}</tbody></table>"
 
 
+def curve_column(curve: Any, metric: str, j: int) -> Callable[[Any], str]:
+    """:func:`number_format` of one k's column of a curve table: every model's value and interval ends at ``j``."""
+    parts = [curve.values[metric][:, j]]
+    if metric in curve.intervals:
+        parts += [np.asarray(end)[:, j] for end in curve.intervals[metric]]
+    return number_format(np.concatenate([np.asarray(p, dtype=float) for p in parts]))
+
+
 def _with_interval(curve: Any, metric: str, i: int, j: int, fmt: Any = None) -> Raw:
-    """The value, and its interval on a second, smaller line."""
-    fmt = fmt or fmt_num
+    """The value, and its interval on a second, smaller line; ``fmt`` (default: :func:`curve_column`) writes both."""
+    fmt = fmt or curve_column(curve, metric, j)
     v = curve.values[metric][i, j]
     if metric in curve.intervals:
         lo, hi = curve.intervals[metric]
@@ -731,15 +770,18 @@ def comparison_section(table_curve: Any, counts: Any, comparisons: Sequence[Any]
     headers = ["model", "problems", "n (median)", "never solved", "always solved"]
     headers += [f"pass@{k}" for k in pass_k]
     rows, pow_rows = [], []
+    # one notation per column: the pass^4 column mixed "6.97e-04" with "0.0110" and "0.0195"
+    at_fmt = {k: curve_column(table_curve, "pass_at_k", ks.index(k)) for k in pass_k}
+    pow_fmt = {k: curve_column(table_curve, "pass_pow_k", ks.index(k)) for k in pow_k}
     for i, m in enumerate(table_curve.models):
         sel = counts.model == m
         s = table_curve.summary[i]
         row: list[Any] = [m, s["problems"], fmt_median(s["n_median"]),
                           int(np.sum(counts.c[sel] == 0)),
                           int(np.sum(counts.c[sel] == counts.n[sel]))]
-        row += [_with_interval(table_curve, "pass_at_k", i, ks.index(k)) for k in pass_k]
+        row += [_with_interval(table_curve, "pass_at_k", i, ks.index(k), at_fmt[k]) for k in pass_k]
         rows.append(row)
-        pow_rows.append([m, *[_with_interval(table_curve, "pass_pow_k", i, ks.index(k)) for k in pow_k]])
+        pow_rows.append([m, *[_with_interval(table_curve, "pass_pow_k", i, ks.index(k), pow_fmt[k]) for k in pow_k]])
     # under each table that has brackets: said once below the pass^k table, it read as that table's alone and the
     # pass@k table above it had no caption; with the Wilson-bound mark explained where that table has one
     def cap(metric: str, shown: Sequence[int]) -> str:
@@ -762,9 +804,11 @@ def comparison_section(table_curve: Any, counts: Any, comparisons: Sequence[Any]
         order = [r["model"] for r in ranks.table(0)]
         cells = {}
         for j in range(ranks.k.size):
-            for r in ranks.table(j):
+            table = ranks.table(j)
+            score = number_format([r["estimate"] for r in table])
+            for r in table:
                 span = str(r["rank"]) if r["rank_low"] == r["rank_high"] else f"{r['rank_low']}–{r['rank_high']}"
-                cells[(r["model"], j)] = f"{span} ({fmt_num(r['estimate'])})"
+                cells[(r["model"], j)] = f"{span} ({score(r['estimate'])})"
         rrows = [[m, *[cells[(m, j)] for j in range(ranks.k.size)]] for m in order]
         body += '<div class="wide">' + _table(["model", *[f"pass@{int(k)}" for k in ranks.k]], rrows,
                                                text_cols=1 + ranks.k.size) + "</div>"
@@ -784,9 +828,11 @@ def comparison_section(table_curve: Any, counts: Any, comparisons: Sequence[Any]
         ch = ["model A", "model B", "k", "A", "B", "A − B", f"{lvl} interval", "p-value", "problems", "paired",
               "method"]
         crow = []
+        # A and B side by side in one notation
+        ab = number_format(np.concatenate([np.r_[c.value_a, c.value_b] for c in comparisons]))
         for c in comparisons:
             for j, k in enumerate(c.k):
-                crow.append([c.model_a, c.model_b, int(k), fmt_num(c.value_a[j]), fmt_num(c.value_b[j]),
+                crow.append([c.model_a, c.model_b, int(k), ab(c.value_a[j]), ab(c.value_b[j]),
                              fmt_fixed(c.difference[j]), f"[{fmt_fixed(c.low[j])}, {fmt_fixed(c.high[j])}]",
                              fmt_p(c.p_value[j]),
                              int(c.problems[j]) if c.problems_b is None else f"{c.problems[j]} / {c.problems_b[j]}",
@@ -1070,15 +1116,18 @@ def per_problem_section(counts: Any, columns: dict[str, np.ndarray], max_rows: i
     # a problem sorts by its place in natural_key order (click to sort, in report.js, as the rows first stand)
     rank, _ = _natural_ranks(counts.problem)
     take, shown_problems = _table_rows(counts, max_rows, rank)
+    # one notation per column, over the rows shown (a pass^8 column mixed "2.45e-08" with "0.1234")
+    ratio = number_format(counts.c[take] / counts.n[take])
+    col_fmt = [number_format(np.asarray(vals, dtype=float)[take]) for vals in columns.values()]
     rows = []
     for r in take:
         n, c = int(counts.n[r]), int(counts.c[r])
         p = c / n
         row = [str(counts.model[r]), (str(counts.problem[r]), int(rank[r])), (str(n), n), (str(c), c),
-               (fmt_num(p), repr(p))]
-        for vals in columns.values():
+               (ratio(p), repr(p))]
+        for vals, fmt in zip(columns.values(), col_fmt, strict=True):
             v = float(vals[r])
-            row.append((fmt_num(v), repr(v)))
+            row.append((fmt(v), repr(v)))
         row.append("never solved" if c == 0 else ("always solved" if c == n else ""))
         rows.append(row)
     headers = ["model", "problem", "n", "c", "c/n", *columns, "flag"]
