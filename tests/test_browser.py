@@ -386,6 +386,18 @@ def test_report_charts_keep_their_width_on_a_phone(browser, report_file):
         pg.close()
 
 
+def _legends_outside_figures(page) -> list:
+    """Legends not wholly shown inside their figure: [figure id, legend box, figure box, rows hidden by plotly's
+    scrolling (full height - height shown, px)]."""
+    return page.evaluate("""() => [...document.querySelectorAll('.js-plotly-plot')].flatMap(g => {
+        const leg = g.querySelector('.legend'), lg = g._fullLayout.legend;
+        if (!leg || !lg) return [];
+        const b = g.getBoundingClientRect(), r = leg.getBoundingClientRect(), hidden = lg._height - lg._effHeight;
+        const inside = r.left >= b.left - 1 && r.right <= b.right + 1 && r.top >= b.top - 1 && r.bottom <= b.bottom + 1;
+        return inside && hidden < 1 ? [] : [[g.id, [r.left, r.top, r.right, r.bottom], [b.left, b.top, b.right, b.bottom],
+                                             hidden]]; })""")
+
+
 def _text_outside_figures(page) -> list[str]:
     """Text of any chart (axis titles, ticks, subplot titles) drawn past its figure's edges, where it is cut off. The
     legend is left out: a long one scrolls inside its own box (plotly's scroll bar), its hidden rows lie beyond."""
@@ -465,6 +477,11 @@ def test_report_of_many_models_on_a_phone_keeps_its_plots_and_axis_titles(browse
         assert _text_outside_figures(page) == []
         for fig, orientation, plot_h, gap, _ in charts:
             assert orientation == "h" and plot_h >= 240 and gap >= 0, (fig, plot_h, gap)
+        # the whole legend shows, inside its figure: plotly capped it at half the figure's height and scrolled the
+        # rest, and the 13th row (model-24) lay below the figure's edge, the 12th cut in half
+        assert _legends_outside_figures(page) == []
+        ARTIFACTS.mkdir(exist_ok=True)
+        page.screenshot(path=str(ARTIFACTS / "report-25-models-390.png"), full_page=True)
         page.set_viewport_size({"width": 1280, "height": 900})  # wide again: the legend goes back, at the height built
         # (once plotly has fitted each figure to the new width: a second or so per 25-model figure)
         page.wait_for_function("() => [...document.querySelectorAll('.js-plotly-plot')].every(g => "
@@ -574,6 +591,7 @@ def test_report_of_many_models_narrowed_after_loading(browser, many_models_repor
                 assert fig == "fig-hist" or plot_h >= 258, (width, fig, plot_h)
             assert page.evaluate("() => document.documentElement.scrollWidth") <= width
             assert _text_outside_figures(page) == []
+            assert _legends_outside_figures(page) == []  # wrapped into more rows at 320 px, still whole
             ARTIFACTS.mkdir(exist_ok=True)
             page.screenshot(path=str(ARTIFACTS / f"report-25-models-1280-to-{width}.png"), full_page=True)
         assert pg.errors == [] and pg.others() == []

@@ -146,7 +146,20 @@
     });
     return out;
   }
+  // plotly caps a legend under the plot at half the figure's height and scrolls the rest: 25 models' legend at
+  // 390 px showed 12 of its 13 rows, the last cut in half. Give it its whole height (in px, measured at this width:
+  // plotly's _height is the legend's full height, _effHeight the part shown) and the figure as much more, so the plot
+  // keeps its height. Not as a fraction of the figure (maxheight 1): at 460 px a legend that tall left the plot no
+  // height, and plotly threw "Something went wrong with axis scaling"
+  function unscroll(gd) {
+    var lg = gd._fullLayout.legend;
+    if (!lg || !(lg._height > lg._effHeight + 0.5)) return 0;
+    window.Plotly.relayout(gd, { "legend.maxheight": Math.ceil(lg._height) + 1,
+                                 height: gd._fullLayout.height + Math.ceil(lg._height - lg._effHeight) + 1 });
+    return 1;
+  }
   function grow(gd, resized) {
+    var unscrolled = unscroll(gd);
     // a plotly legend below the plot grows with the figure (its share of the height), so each step gains less
     // than it adds: up to 8 steps (4 left 25 models' plots at 253 px)
     for (var i = 0; i < 8 && gd._fullLayout._size.h < MIN_PLOT - 1; i++) {
@@ -160,7 +173,7 @@
     // page's edge, and the whole page scrolled sideways. Unpin it as plotly's own resize does (a relayout to
     // width null brings back the width the figure had when first drawn, 346 px, until the resize): the resize,
     // which skips a figure with both set, then fits the figure to its box, whose height is the grown one
-    if (i || resized) unpin(gd);
+    if (i || unscrolled || resized) unpin(gd);
   }
   function unpin(gd) {
     delete gd.layout.width;
@@ -188,6 +201,7 @@
       gd.removeAttribute("data-legend-moved");
       window.Plotly.relayout(gd, merged({ "legend.orientation": "v", "legend.x": null, "legend.xanchor": null,
                                           "legend.yref": null, "legend.y": null, "legend.yanchor": null,
+                                          "legend.maxheight": null,
                                           height: Number(gd.getAttribute("data-height")) }, titleFonts(gd, null),
                                         alt(gd, "wide")));
       // a relayout of the height pins the width at the current one: after a visit to a phone's width every chart
