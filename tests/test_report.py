@@ -13,7 +13,7 @@ import pytest
 
 from passcurve import Counts, DroppedProblemsWarning, PasscurveError, curve, simulate
 from passcurve.report import STEPS, build_report, compute_report_data, report_k_grid
-from passcurve.report._sections import fmt_num, fmt_pct, log_ticks, number_format
+from passcurve.report._sections import curve_column, fmt_num, fmt_pct, log_ticks, number_format
 from passcurve.report._static import save_figure, static_figure
 
 FETCH = re.compile(r"""(?:\b(?:src|href|action|poster|data)\s*=\s*["']?\s*(?:https?:)?//)|url\(\s*["']?\s*(?:https?:)?//|@import""",
@@ -84,7 +84,7 @@ def test_numbers_come_from_the_result_objects(bench, rep):
         exact = sum(Fraction(int(c), int(n)) for n, c in zip(cnt.n[sel], cnt.c[sel], strict=True)) / int(sel.sum())
         assert rep.data.curve.values["pass_at_k"][i, 0] == pytest.approx(float(exact), rel=1e-12)
         loop = rep.html[rep.html.index('id="loop"') : rep.html.index('id="pass-at-k"')]
-        assert f"<td>{fmt_pct(float(exact))}<" in loop
+        assert f"<td>{curve_column(rep.data.curve, 'pass_at_k', 0, percent=True)(float(exact))}<" in loop
     # the per-problem table has one row per (model, problem)
     table = rep.html[rep.html.index('id="problems"') :]
     assert table.count("<tr>") == len(cnt) + 1
@@ -1324,14 +1324,20 @@ def test_a_table_column_has_one_number_notation():
         columns: dict[int, list[str]] = {}
         for row in re.findall(r"<tr>(.*?)</tr>", table, re.S):
             for j, cell in enumerate(re.findall(r"<td[^>]*>(.*?)</td>", row, re.S)):
-                columns.setdefault(j, []).extend(re.findall(r"(?<![\w.])\d+\.\d+(?:e[-+]\d\d)?(?![\w.%])", cell))
+                columns.setdefault(j, []).extend(re.findall(r"(?<![\w.<])\d+\.\d+(?:e[-+]\d\d)?(?![\w.])", cell))
         for j, nums in columns.items():
             if not nums:
                 continue
             checked += 1
             kinds = {bool(sci.fullmatch(x)) for x in nums}
             mixed += len(kinds) > 1
-            if kinds == {False}:  # fixed: one number of decimals (percentages, fmt_pct, keep two significant digits)
+            if kinds == {False}:  # fixed (percentages too): one number of decimals
                 assert len({len(fixed.fullmatch(x).group(1)) for x in nums}) == 1, (j, sorted(set(nums))[:8])
     assert checked >= 10 and mixed == 0
+    # percentages: the same rule, never scientific, at most 3 decimals, '<0.001%' below (the demo's pass^8 column
+    # read 0.0019% beside 0.3%)
+    pct = number_format([1.9e-5, 0.0029, 0.0536, 2.86e-8, 4.66e-4], 1, percent=True)
+    assert [pct(x) for x in (1.9e-5, 0.0029, 0.0536, 2.86e-8, 4.66e-4, 0.0)] == [
+        "0.002%", "0.290%", "5.360%", "<0.001%", "0.047%", "0.000%"]
+    assert [fmt_pct(x) for x in (0.0539, 0.000539, 0.003, 3e-9, None)] == ["5.4%", "0.054%", "0.30%", "<0.001%", "-"]
     assert sci.search(page[page.index('id="problem-table"'):])  # the rule did choose scientific somewhere

@@ -79,28 +79,40 @@ SCI_DECADES = 4
 MAX_DECIMALS = 8
 """Most decimals a fixed-point column takes (beyond, scientific)."""
 
+PCT_DECIMALS = 3
+"""Most decimals of a percentage column; a share below 0.001% is written '<0.001%'."""
 
-def number_format(values: Any, digits: int = 4) -> Callable[[Any], str]:
+
+def number_format(values: Any, digits: int = 4, *, percent: bool = False) -> Callable[[Any], str]:
     """How to write the numbers of one table column (its values, and its intervals' ends): one notation for all.
 
     Fixed point with ``digits`` decimals, more where the column's smallest nonzero value needs them for two
     significant digits (6.97·10⁻⁴ -> 0.00070, and every value of the column with 5 decimals); scientific with three
     significant digits ('6.97e-04', 0 as '0') for the whole column when its nonzero values span more than
     :data:`SCI_DECADES` decades, reach 10⁵, or would need more than :data:`MAX_DECIMALS` decimals. Missing values
-    (None, NaN, ±inf) are '-'. A column mixed '6.97e-04' with '0.0069', each cell choosing for itself."""
+    (None, NaN, ±inf) are '-'. A column mixed '6.97e-04' with '0.0069', each cell choosing for itself.
+
+    ``percent``: shares written as percentages, the same way but never scientific: at most :data:`PCT_DECIMALS`
+    decimals, and a share below 0.001% (10⁻⁵) as '<0.001%' (a pass^8 column read 0.0019% beside 0.3%)."""
     v = np.abs(np.asarray(values, dtype=float).ravel())
-    v = v[np.isfinite(v) & (v > 0)]
+    tiny = 10.0 ** -(PCT_DECIMALS + 2)
+    v = v[np.isfinite(v) & (v > (tiny * (1 - 1e-9) if percent else 0))]
     decimals = digits
     sci = False
     if v.size:
         lo, hi = float(v.min()), float(v.max())
-        decimals = max(digits, 1 - _exponent(lo))
-        sci = hi / lo > 10.0**SCI_DECADES or hi >= 1e5 or decimals > MAX_DECIMALS
+        if percent:
+            decimals = min(max(digits, 1 - _exponent(100 * lo)), PCT_DECIMALS)
+        else:
+            decimals = max(digits, 1 - _exponent(lo))
+            sci = hi / lo > 10.0**SCI_DECADES or hi >= 1e5 or decimals > MAX_DECIMALS
 
     def fmt(x: Any) -> str:
         x = _finite(x)
         if x is None:
             return "-"
+        if percent:
+            return f"<{tiny * 100:.{PCT_DECIMALS}f}%" if 0 < abs(x) < tiny * (1 - 1e-9) else f"{100 * x:.{decimals}f}%"
         if sci:
             return "0" if x == 0 else f"{x:.2e}"
         return f"{x:.{decimals}f}"
@@ -154,13 +166,9 @@ def fmt_p(x: Any) -> str:
 
 
 def fmt_pct(x: Any, digits: int = 1) -> str:
-    """A probability as a percentage ('-' when missing); tiny values keep two significant digits."""
-    x = _finite(x)
-    if x is None:
-        return "-"
-    if 0 < abs(x) < 10 ** (-digits - 2):
-        return f"{100 * x:.2g}%" if abs(x) >= 1e-5 else "<0.001%"
-    return f"{100 * x:.{digits}f}%"
+    """One probability as a percentage, as :func:`number_format` writes a column of it alone ('-' when missing;
+    more decimals for a small one, up to '0.054%'; '<0.001%')."""
+    return number_format([x] if _finite(x) is not None else [], digits, percent=True)(x)
 
 
 LABEL_CHARS = 40
@@ -746,12 +754,21 @@ def _table(headers: Sequence[str], rows: Sequence[Sequence[Any]], *, table_id: s
     return f"<table{idattr}{cls}><thead><tr>{th}</tr></thead><tbody>{''.join(body)}</tbody></table>"
 
 
-def curve_column(curve: Any, metric: str, j: int) -> Callable[[Any], str]:
-    """:func:`number_format` of one k's column of a curve table: every model's value and interval ends at ``j``."""
-    parts = [curve.values[metric][:, j]]
+def _column_values(curve: Any, metric: str, j: int | Sequence[int]) -> np.ndarray:
+    """Every model's value and interval ends at k index ``j`` (or at its own, ``j[i]`` for model i)."""
+    rows = np.arange(len(curve.models))
+    cols = np.broadcast_to(np.asarray(j, dtype=np.int64), rows.shape)
+    parts = [np.asarray(curve.values[metric], dtype=float)[rows, cols]]
     if metric in curve.intervals:
-        parts += [np.asarray(end)[:, j] for end in curve.intervals[metric]]
-    return number_format(np.concatenate([np.asarray(p, dtype=float) for p in parts]))
+        parts += [np.asarray(end, dtype=float)[rows, cols] for end in curve.intervals[metric]]
+    return np.concatenate(parts)
+
+
+def curve_column(curve: Any, metric: str, j: int | Sequence[int], *, percent: bool = False,
+                 also: Sequence[float] = ()) -> Callable[[Any], str]:
+    """:func:`number_format` of a column of a curve table (:func:`_column_values`, and ``also`` shown in it)."""
+    values = np.concatenate([_column_values(curve, metric, j), np.asarray(also, dtype=float)])
+    return number_format(values, 1 if percent else 4, percent=percent)
 
 
 def _with_interval(curve: Any, metric: str, i: int, j: int, fmt: Any = None) -> Raw:
@@ -1000,25 +1017,28 @@ def loop_numbers_section(curve: Any, pow_k: int | None, retries: dict[str, Any] 
         headers.append(f"pass^{pow_k} (all {pow_k} right)")
     if retries:
         headers.append("completion within the retry budget")
+    # one format per column, over its values and brackets (pass^8 read 0.0019% beside 0.3%)
+    first_fmt = curve_column(curve, "pass_at_k", 0, percent=True,
+                             also=[r["first_try"] for r in (retries or {}).values() if r.get("first_try") is not None])
+    done_fmt = number_format([r["completion"] for r in (retries or {}).values()], 1, percent=True)
+    cov_fmt = curve_column(curve, "pass_at_k", j_last, percent=True)
+    pow_fmt = curve_column(curve, "pass_pow_k", j_pow, percent=True) if j_pow is not None else fmt_pct
     rows = []
     for i, m in enumerate(curve.models):
-        def cell(metric: str, j: int, i: int = i) -> Raw:
-            return _with_interval(curve, metric, i, j, fmt_pct)
-
-        first = cell("pass_at_k", 0)
+        first = _with_interval(curve, "pass_at_k", i, 0, first_fmt)
         r = (retries or {}).get(m)
         if r and r.get("first_try") is not None:  # the attempt order is known: the first attempt itself
-            first = Raw(f"{esc(fmt_pct(r['first_try']))}<br><span class='ci'>success rate of attempt 1 "
-                        f"(mean c/n {esc(fmt_pct(curve.values['pass_at_k'][i, 0]))})</span>")
-        cov = cell("pass_at_k", j_last[i])
+            first = Raw(f"{esc(first_fmt(r['first_try']))}<br><span class='ci'>success rate of attempt 1 "
+                        f"(mean c/n {esc(first_fmt(curve.values['pass_at_k'][i, 0]))})</span>")
+        cov = _with_interval(curve, "pass_at_k", i, j_last[i], cov_fmt)
         if own:
             cov = Raw(f"{cov}<br><span class='ci'>at k = {ks[j_last[i]]:,}</span>")
         row = [m, first, cov]
         if j_pow is not None:
-            row.append(cell("pass_pow_k", j_pow))
+            row.append(_with_interval(curve, "pass_pow_k", i, j_pow, pow_fmt))
         if retries:
             r = retries.get(m)
-            row.append(Raw(f"{esc(fmt_pct(r['completion']))} within {r['budget']:,}<br>"
+            row.append(Raw(f"{esc(done_fmt(r['completion']))} within {r['budget']:,}<br>"
                            f"<span class='ci'>{esc(r['sub'])}</span>") if r else "-")
         rows.append(row)
     body = '<div class="wide">' + _table(headers, rows) + "</div>"
