@@ -384,6 +384,26 @@ def counts_csv(tmp_path_factory):
     return path
 
 
+def test_cli_plan_table_breaks_ties_in_natural_order(icli, tmp_path):
+    # problems given the same number of samples were listed in the counts' text order ('1003' before '201'; Pythia's
+    # ids are numbers); ties now read as a person orders the ids (201 before 1003, p2 before p10). Reference: the
+    # same problems, allocated by the Python API, sorted by hand on (-additional, numeric id)
+    path = tmp_path / "ids.csv"
+    ids = ["1003", "201", "p10", "p2", "77", "5"]
+    path.write_text("problem_id,n,c\n" + "".join(f"{i},20,0\n" for i in ids), encoding="utf-8")
+    r = icli("plan", str(path), "--budget", "60", "--k", "1000", "--method", "fewest-successes", env={"COLUMNS": "200"})
+    assert r.returncode == 0, r.stderr
+    shown = [line.split("│")[1].strip() for line in r.stdout.splitlines() if line.startswith("│")]
+    from passcurve.data import read_counts
+
+    api = plan(read_counts(path), budget=60, k=1000, method="fewest-successes", rng=0)
+    by_hand = sorted((i for i in range(len(ids)) if api.additional[i] > 0),
+                     key=lambda i: (-int(api.additional[i]), (0, int(api.problem[i])) if api.problem[i].isdigit()
+                                    else (1, int(api.problem[i][1:]))))
+    assert shown == [str(api.problem[i]) for i in by_hand]
+    assert shown.index("201") < shown.index("1003") and shown.index("p2") < shown.index("p10")
+
+
 def test_cli_plan_json_and_csv(icli, counts_csv):
     r = icli("plan", str(counts_csv), "--budget", "200", "--k", "1000", "--batch", "4", "--json")
     assert r.returncode == 0, r.stderr

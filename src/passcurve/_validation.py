@@ -322,6 +322,20 @@ DECIMAL = re.compile(r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?")
 """A number as text ("2", "0.0", "-1.5e3"): an id that is one (``fullmatch``) is compared by its value where two
 spellings of one number meet (compare's unpaired-ids note, the report's natural order)."""
 
+_DIGITS = re.compile(r"(\d+)")
+
+
+def natural_key(name: Any) -> tuple[Any, ...]:
+    """Sort key of a name as a reader orders it: a number by its value ("2" before "10"), else by its runs of digits
+    and of other characters in turn ("p2" before "p10", "q1b" before "q1c"), numbers before names; ties (as "p01"
+    and "p1") by the text. For what a reader scans: the report's per-problem table (it sorted as text: "p10" before
+    "p2", "10" before "2") and the ties of ``passcurve plan``'s table."""
+    text = str(name)
+    if DECIMAL.fullmatch(text.strip()):
+        return (0, float(text), (), text)
+    parts = _DIGITS.split(text)  # text, digits, text, ...: like types meet at each place
+    return (1, 0.0, tuple(int(p) if i % 2 else p.casefold() for i, p in enumerate(parts)), text)
+
 
 def names_listed(names: Sequence[str]) -> str:
     """Model names for a message, comma-separated: a name is shown quoted when it would not read back as written

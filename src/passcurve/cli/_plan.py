@@ -12,6 +12,7 @@ from rich.table import Table
 from .._errors import PasscurveError
 from .._planner import DEFAULT_HEDGE, METHODS
 from .._planner import plan as compute_plan
+from .._validation import natural_key
 from ._app import (
     NO_READ,
     FileArg,
@@ -41,7 +42,7 @@ def _render(res, top: int) -> None:  # type: ignore[no-untyped-def]
         for col in ("problem", "n", "c", "p̂", "new samples"):
             t.add_column(col, justify="right", overflow="fold")  # a long problem id wraps; it is never cut
         idx = [i for i in range(len(res.problem)) if sel[i] and res.additional[i] > 0]
-        idx.sort(key=lambda i: -int(res.additional[i]))
+        idx.sort(key=lambda i: (-int(res.additional[i]), natural_key(res.problem[i])))  # ties: 201 before 1003
         for i in idx[:top]:
             t.add_row(
                 str(res.problem[i]),

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import html
 import math
-import re
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -18,7 +17,7 @@ import numpy as np
 
 from .._results import level_label, metric_name
 from .._uncertainty import FEW_PROBLEMS, WILSON_BOUND
-from .._validation import DECIMAL
+from .._validation import natural_key
 from ._page import Section, esc, figure_html
 
 __all__ = [
@@ -1076,20 +1075,6 @@ def loop_numbers_section(curve: Any, pow_k: int | None, retries: dict[str, Any] 
     shown = len(headers) - 1
     words = {1: "One number", 2: "Two numbers", 3: "Three numbers", 4: "Four numbers"}
     return Section("loop", f"{words.get(shown, 'Numbers')} for a self-improving loop", body)
-
-
-_DIGITS = re.compile(r"(\d+)")
-
-
-def natural_key(name: Any) -> tuple[Any, ...]:
-    """Sort key of a name as a reader orders it: a number by its value ("2" before "10"), else by its runs of digits
-    and of other characters in turn ("p2" before "p10", "q1b" before "q1c"), numbers before names; ties (as "p01"
-    and "p1") by the text. The per-problem table sorted its problems as text: "p10" before "p2", "10" before "2"."""
-    text = str(name)
-    if DECIMAL.fullmatch(text.strip()):
-        return (0, float(text), (), text)
-    parts = _DIGITS.split(text)  # text, digits, text, ...: like types meet at each place
-    return (1, 0.0, tuple(int(p) if i % 2 else p.casefold() for i, p in enumerate(parts)), text)
 
 
 def _natural_ranks(names: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
