@@ -677,3 +677,115 @@ def test_lm_eval_aggregated_results_and_other_json_objects_are_named(tmp_path):
     one = tmp_path / "one.json"  # one record on one line is still read as a one-row table
     one.write_text(json.dumps({"problem_id": "a", "correct": True}))
     assert as_set(read_counts(one)) == {("one", "a", 1, 1)}
+
+
+# A bare NaN id (unquoted: Python's json.dumps writes float('nan') so) is a missing id in every harness reader, as
+# in the generic JSONL reader (test_data_errors.test_jsonl_bare_nan_id_is_missing): each had read it as the problem
+# 'NaN', one problem of every sample without an id (hand count: 2 samples, ids 0/'a' and NaN -> 2 problems, 1 solved)
+_LM_ROW = {"doc": {}, "target": "a", "arguments": [], "resps": [["a"]], "filtered_resps": ["a"], "filter": "none",
+           "metrics": ["exact_match"]}
+
+
+def _bare_nan_lines(p: Path, rows: list[dict], nan_key: str) -> Path:
+    """``rows`` as JSONL, the last row's ``nan_key`` written as a bare NaN."""
+    rows[-1][nan_key] = float("nan")
+    p.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    return p
+
+
+def test_lm_eval_bare_nan_doc_id_is_missing(tmp_path):
+    rows = [{**_LM_ROW, "doc_id": 0, "exact_match": 1.0}, {**_LM_ROW, "doc_id": 1, "exact_match": 0.0}]
+    p = _bare_nan_lines(tmp_path / "samples_t_2024.jsonl", rows, "doc_id")
+    with pytest.raises(PasscurveError, match=r"^samples_t_2024.jsonl: problem-id column 'doc_id' has a missing value, "
+                                             r"e.g. row \{model='.*', doc_id='NaN', exact_match=0.0, answer='a'\}$"):
+        read_counts(p)
+    # the same log in a .json file (newline-delimited JSON under another extension), and forced
+    j = tmp_path / "log.json"
+    j.write_text(p.read_text())
+    with pytest.raises(PasscurveError, match=r"^log.json: problem-id column 'doc_id' has a missing value"):
+        read_counts(j)
+    with pytest.raises(PasscurveError, match=r"^samples_t_2024.jsonl: problem-id column 'doc_id' has a missing value"):
+        read_counts(p, format="lm_eval")
+
+
+def test_humaneval_bare_nan_task_id_is_missing(tmp_path):
+    rows = [{"task_id": "HumanEval/0", "completion": "x", "result": "passed", "passed": True},
+            {"task_id": "HumanEval/1", "completion": "y", "result": "failed", "passed": False}]
+    p = _bare_nan_lines(tmp_path / "s_results.jsonl", rows, "task_id")
+    for fmt in (None, "humaneval"):
+        with pytest.raises(PasscurveError, match=r"^s_results.jsonl: problem-id column 'task_id' has a missing value, "
+                                                 r"e.g. row \{task_id='NaN', completion='y', result='failed', "
+                                                 r"passed=False\}$"):
+            read_counts(p, format=fmt)
+    # a JSON array of the same records: its ids, strings and a NaN, are one JSON column
+    a = tmp_path / "s.json"
+    a.write_text("[" + ", ".join(p.read_text().splitlines()) + "]")
+    with pytest.raises(PasscurveError, match=r"^s.json: problem-id column 'task_id' has a missing value, e.g. row "
+                                             r"\{task_id='NaN', completion='y'"):
+        read_counts(a)
+
+
+def test_tau_bench_bare_nan_task_id_is_missing(tmp_path):
+    rows = [{"task_id": 1, "reward": 1.0, "trial": 0, "traj": [], "info": {}},
+            {"task_id": 2, "reward": 0.0, "trial": 0, "traj": [], "info": {}}]
+    p = _bare_nan_lines(tmp_path / "tau.jsonl", rows, "task_id")
+    with pytest.raises(PasscurveError, match=r"^tau.jsonl: problem-id column 'task_id' has a missing value, e.g. row "
+                                             r"\{task_id='NaN', reward=0.0"):
+        read_counts(p)
+    # tau-bench's own results file is a JSON array; ids 1 and NaN are numbers (the float NaN of a DOUBLE column)
+    a = tmp_path / "tau.json"
+    a.write_text("[" + ", ".join(p.read_text().splitlines()) + "]")
+    with pytest.raises(PasscurveError, match=r"^tau.json: problem-id column 'task_id' has a missing value"):
+        read_counts(a)
+
+
+def test_tau2_bare_nan_task_id_is_missing(tmp_path):
+    p = tmp_path / "tau2.json"
+    p.write_text('{"simulations": [{"task_id": "t1", "trial": 0, "reward_info": {"reward": 1.0}}, '
+                 '{"task_id": NaN, "trial": 0, "reward_info": {"reward": 0.0}}]}')
+    with pytest.raises(PasscurveError, match=r"^tau2.json: problem-id column 'task_id' has a missing value, e.g. row "
+                                             r"\{task_id=None, trial=0, reward=0.0, model='tau2'\}$"):
+        read_counts(p)
+    # the string "NaN" is an id (hand count: problems 'NaN' and 't1', 1 solved)
+    p.write_text(p.read_text().replace("NaN", '"NaN"'))
+    assert as_set(read_counts(p)) == {("tau2", "t1", 1, 1), ("tau2", "NaN", 1, 0)}
+
+
+@pytest.mark.parametrize("zipped", [False, True])
+def test_inspect_bare_nan_sample_id_is_missing(tmp_path, zipped):
+    samples = [{"id": "a", "epoch": 1, "scores": {"s": {"value": "C"}}},
+               {"id": float("nan"), "epoch": 1, "scores": {"s": {"value": "I"}}}]
+    if zipped:
+        p = tmp_path / "log.eval"
+        with zipfile.ZipFile(p, "w") as zf:
+            zf.writestr("header.json", json.dumps({"eval": {"model": "m"}, "status": "success"}))
+            zf.writestr("summaries.json", json.dumps(samples))
+    else:
+        p = tmp_path / "log.json"
+        p.write_text(json.dumps({"eval": {"model": "m"}, "samples": samples}))
+    with pytest.raises(PasscurveError, match=rf"^{p.name}: problem-id column 'id' has a missing value, e.g. row "
+                                             r"\{model='m', id=None, epoch=1"):
+        read_counts(p)
+
+
+def test_lighteval_jsonl_doc_ids_of_mixed_types(tmp_path):
+    # lighteval names a doc by its id, or by its query when the id is empty. In a JSONL details file whose ids mix types
+    # (1 and "two", or a string and a bare NaN) DuckDB reads doc.id as JSON: the string kept its JSON quotes (problem
+    # '"two"') and a bare NaN was the problem 'NaN'. Now 'two', and the NaN doc is named by its query, as an empty
+    # id is (hand count: 2 docs, 1 solved)
+    def write(name: str, first_id: str, second_id: str) -> Path:
+        p = tmp_path / name
+        p.write_text(f'{{"doc": {{"id": {first_id}, "query": "q1"}}, "metric": {{"acc": 1}}, '
+                     '"model_response": {"text": "x"}}\n'
+                     f'{{"doc": {{"id": {second_id}, "query": "q2"}}, "metric": {{"acc": 0}}, '
+                     '"model_response": {"text": "y"}}\n')
+        return p
+
+    got = read_counts(write("mixed.jsonl", "1", '"two"'))
+    assert got.meta["reader"] == "lighteval" and as_set(got) == {("mixed", "1", 1, 1), ("mixed", "two", 1, 0)}
+    import hashlib
+
+    q2 = hashlib.md5(b"q2").hexdigest()  # the reader's name for a doc without an id: md5 of its query
+    assert as_set(read_counts(write("nan.jsonl", '"a"', "NaN"))) == {("nan", "a", 1, 1), ("nan", q2, 1, 0)}
+    # numeric ids and a NaN: a column of floats, whose NaN is missing too
+    assert ("num", q2, 1, 0) in as_set(read_counts(write("num.jsonl", "1", "NaN")))

@@ -18,7 +18,7 @@ import numpy as np
 
 from .._counts import models_rows
 from .._errors import PasscurveError
-from ._columns import ALIASES, identifier, is_missing, is_nan, json_unwrapped, quote
+from ._columns import ALIASES, identifier, is_missing, is_nan, json_text, json_unwrapped, quote
 from ._harness import check_forced
 from ._samples import FALSE_WORDS, TRUE_WORDS, _fmt_row, check_ids, runs_of_ids
 from ._several import (
@@ -138,8 +138,7 @@ def _answer_value(src: Source, col: str) -> str:
     q = quote(col)
     t = src.types[col].upper()
     if t == "JSON":
-        v = f"json_extract_string({q}, '$')"
-        return f"CASE WHEN json_type({q}) = 'DOUBLE' AND {is_nan(f'lower({v})')} THEN NULL ELSE {v} END"
+        return json_text(q)
     if t in _FLOAT:
         return f"CASE WHEN {is_nan(q)} THEN NULL ELSE {q} END"
     if src.reader == "csv" and t.startswith("VARCHAR"):

@@ -24,6 +24,8 @@ __all__ = [
     "is_blank",
     "is_missing",
     "is_nan",
+    "json_nan",
+    "json_text",
     "NUMBER",
     "number_text",
 ]
@@ -113,6 +115,19 @@ def is_nan(expr: str) -> str:
     return f"contains(CAST({expr} AS VARCHAR), 'nan')"
 
 
+def json_nan(expr: str) -> str:
+    """SQL that is true where the JSON value ``expr`` is a bare ``NaN`` (a number, not the string "NaN"; DuckDB's
+    JSON reader accepts it): its text is 'NaN' as the string's is, so a reader that takes the text alone cannot tell
+    a missing value from the id or answer "NaN"."""
+    return f"(json_type({expr}) = 'DOUBLE' AND {is_nan(f'lower(CAST({expr} AS VARCHAR))')})"
+
+
+def json_text(expr: str) -> str:
+    """The text of the JSON value ``expr`` (a string without its quotes), NULL for a JSON ``null`` or a bare ``NaN``
+    (:func:`json_nan`): an identifier read out of a JSON document, whose missing value is either."""
+    return f"CASE WHEN {json_nan(expr)} THEN NULL ELSE json_extract_string({expr}, '$') END"
+
+
 # The spelling of a number in a text value (lower case, without surrounding spaces or quotes): ASCII decimal digits
 # with an optional sign, point, fraction and exponent, or inf. DuckDB's TRY_CAST(... AS DOUBLE) and Python's float()
 # accept more: '1_0' and '1_000' (digit grouping: 10 and 1000), and DuckDB's CSV sniffer '0x10' (hex: 16), which
@@ -147,8 +162,9 @@ def is_blank(expr: str) -> str:
 def identifier(name: str, kind: str) -> str:
     """Identifier column ``name`` (problem or model id) of DuckDB type ``kind`` as SQL (:func:`json_unwrapped`),
     with every missing value as NULL: besides NULL, a float NaN (a numeric id column's missing value, which would
-    read as the id 'nan' and merge every row without an id into one problem) and a blank string (a JSON "" or
-    "\\t", :func:`is_blank`; a CSV reads an empty field as NULL). The type of the column is kept, except that a
+    read as the id 'nan' and merge every row without an id into one problem; in a JSON column of mixed ids, a bare
+    ``NaN``, :func:`json_nan`) and a blank string (a JSON "" or "\\t", :func:`is_blank`; a CSV reads an empty field
+    as NULL). The type of the column is kept, except that a
     categorical column (DuckDB's ENUM: a pandas categorical, an Arrow dictionary) becomes its text, whose blank
     categories are missing too (a category '' had been read as a problem named '')."""
     q = json_unwrapped(name, kind)
@@ -157,7 +173,9 @@ def identifier(name: str, kind: str) -> str:
         return f"CASE WHEN {is_nan(q)} THEN NULL ELSE {q} END"
     if k.startswith("ENUM"):
         q, k = f"CAST({q} AS VARCHAR)", "VARCHAR"
-    if k in ("VARCHAR", "JSON"):
+    if k == "JSON":  # mixed ids (1 and "two"): a bare NaN among them is missing, not the id 'NaN'
+        return f"CASE WHEN {json_nan(quote(name))} OR {is_blank(q)} THEN NULL ELSE {q} END"
+    if k == "VARCHAR":
         return f"CASE WHEN {is_blank(q)} THEN NULL ELSE {q} END"
     return q
 

@@ -39,7 +39,7 @@ from pathlib import Path
 import duckdb
 
 from .._errors import DroppedProblemsWarning, InputFormatError
-from ._columns import number_text
+from ._columns import is_nan, json_text, number_text
 from ._source import LM_EVAL_NAME, Source, _generic, _sql_str, duck_error
 
 __all__ = ["ADAPTERS", "adapt", "open_harness", "open_json"]
@@ -169,6 +169,8 @@ def open_harness(
     else:
         rel = _generic(con, p, base_fmt)
     src = Source(rel, con, p.name, stem, base_fmt)
+    if base_fmt == "jsonl":
+        src.text_path, src.text_format = p, base_fmt
     cols = _cols(rel)
     checks = {
         "humaneval": (_looks_humaneval, _humaneval, "task_id, completion and passed/result"),
@@ -250,7 +252,7 @@ def open_json(
         if len(keys) and rel.columns:
             return Source(rel, con, p.name, stem, "json")
     # not one valid JSON document: newline-delimited JSON in a .json file
-    src = Source(_generic(con, p, "jsonl"), con, p.name, stem, "jsonl")
+    src = Source(_generic(con, p, "jsonl"), con, p.name, stem, "jsonl", text_path=p, text_format="jsonl")
     src.notes["formats_tried"] = ["json", "jsonl"]
     if forced:
         note_forced(src)
@@ -363,6 +365,7 @@ def _lm_eval(src: Source, p: Path, correct_col: str | None = None) -> Source:
         hints={"problem": own["problem"], "correct": metric, "model": own["model"], "answer": own["answer"]},
     )
     out.notes["metric"] = metric
+    out.text_path, out.text_format = src.text_path, src.text_format  # doc_id is the lines' own field (bare_nan)
     # the task, from the name lm-eval gives the log (samples_<task>_<date>.jsonl): its doc_ids number that task's
     # documents, so runs pool only within one task (read_counts' pool)
     task_name = LM_EVAL_NAME.fullmatch(p.name)
@@ -399,10 +402,17 @@ def _lighteval(src: Source, p: Path, correct_col: str | None = None) -> Source:
     metric = _chosen(correct_col, list(fields), "lighteval metric", p.name) or fields[0]
     if new_style:
         doc = _q(cols["doc"])
-        problem = f"coalesce(nullif(CAST({doc}.id AS VARCHAR), ''), md5(CAST({doc}.query AS VARCHAR)))"
         try:
-            src.query(f"SELECT {doc}.id FROM src LIMIT 0").columns  # noqa: B018
+            id_type = str(src.query(f"SELECT {doc}.id FROM src LIMIT 0").types[0])
         except duckdb.Error:
+            id_type = None
+        # ids of mixed types in a JSONL log (1 and "two", or a bare NaN) are JSON: an id's text without its quotes,
+        # and a bare NaN missing as an empty id is (the doc is then named by its query)
+        doc_id = json_text(f"{doc}.id") if id_type == "JSON" else f"CAST({doc}.id AS VARCHAR)"
+        if id_type in ("FLOAT", "DOUBLE"):  # numeric ids and a bare NaN
+            doc_id = f"CASE WHEN {is_nan(f'{doc}.id')} THEN NULL ELSE {doc_id} END"
+        problem = f"coalesce(nullif({doc_id}, ''), md5(CAST({doc}.query AS VARCHAR)))"
+        if id_type is None:
             problem = f"md5(CAST({doc}.query AS VARCHAR))"
     else:
         ex = _q(cols["example"]) if "example" in cols else _q(cols["full_prompt"])
@@ -433,6 +443,9 @@ def _tau_from_relation(src: Source) -> Source:
     return src
 
 
+TAU2_TASK = "s.value->'$.task_id'"  # a simulation's task (a bare NaN is a missing id: json_text)
+
+
 def _tau2(con: duckdb.DuckDBPyConnection, p: Path, stem: str) -> Source:
     _require_json_path(con, p, "$.simulations", "tau_bench",
                        'a JSON object with a "simulations" array, or rows with task_id, reward and trial')
@@ -440,7 +453,7 @@ def _tau2(con: duckdb.DuckDBPyConnection, p: Path, stem: str) -> Source:
     reward = number_text("lower(trim(s.value->>'$.reward_info.reward'))")  # '1_0' is no reward of 10
     sims = _elements(f, "$.simulations", "content->>'$.info.agent_info.llm' AS m")
     sql = (
-        "SELECT s.value->>'$.task_id' AS task_id, TRY_CAST(s.value->>'$.trial' AS BIGINT) AS trial, "
+        f"SELECT {json_text(TAU2_TASK)} AS task_id, TRY_CAST(s.value->>'$.trial' AS BIGINT) AS trial, "
         f"{reward} AS reward, coalesce(s.m, {_sql_str(stem)}) AS model FROM ({sims}) s"
     )
     rel = _bind(con, sql, p, "tau_bench")
@@ -522,8 +535,9 @@ def _inspect_samples(samples_sql: str, model_sql: str) -> str:
     ``i``): model, id, epoch, its scores (JSON) and its error message (a sample's ``error.message``; a summary's
     ``error`` is the text)."""
     v = "S.value"
+    sample_id = json_text(f"{v}->'$.id'")  # a bare NaN id is a missing id, not the id 'NaN'
     return (
-        f"SELECT S.i AS i, {model_sql} AS model, {v}->>'$.id' AS id, TRY_CAST({v}->>'$.epoch' AS BIGINT) AS epoch, "
+        f"SELECT S.i AS i, {model_sql} AS model, {sample_id} AS id, TRY_CAST({v}->>'$.epoch' AS BIGINT) AS epoch, "
         f"{v}->'$.scores' AS scores, coalesce({v}->>'$.error.message', CASE WHEN json_type({v}->'$.error') = "
         f"'VARCHAR' THEN {v}->>'$.error' END) AS error FROM ({samples_sql}) S ORDER BY S.i"
     )

@@ -16,7 +16,7 @@ from typing import Any
 import duckdb
 
 from .._errors import InputFormatError, PasscurveError
-from ._columns import quote
+from ._columns import json_nan, quote
 
 __all__ = ["Source", "open_file", "open_frame", "duck_error", "FORMATS"]
 
@@ -71,6 +71,9 @@ class Source:
     notes: dict[str, Any] = field(default_factory=dict)
     keepalive: list[Any] = field(default_factory=list)  # temp dirs, frames: live as long as the source
     text_path: Path | None = None  # a generic CSV's or JSONL's file, to re-read columns as text (:func:`as_text`)
+    # the format text_path was read in ("csv" or "jsonl"), kept when a harness adapter (lm_eval, humaneval, tau_bench)
+    # reads the rows as its own: :func:`bare_nan` reads a JSONL file's ids again
+    text_format: str | None = None
     # columns whose name the file's header repeats (DuckDB renames the second 'n' to 'n_1'): DuckDB name -> the name
     # as written (:func:`repeated_names`)
     repeated: dict[str, str] = field(default_factory=dict)
@@ -214,17 +217,18 @@ def located(src: Source, rows: list[int]) -> str:
 
 
 def bare_nan(src: Source, col: str) -> int | None:
-    """The number (as :func:`numbered` gives it) of the first row of a generic JSONL file whose ``col`` is a bare
-    ``NaN`` (a float, not the string "NaN"), else None. An identifier column is read as text
+    """The number (as :func:`numbered` gives it) of the first row of a JSONL file whose ``col`` is a bare ``NaN`` (a
+    float, not the string "NaN"), else None: a generic JSONL file, or one a harness adapter reads (lm_eval's doc_id,
+    human-eval's and tau-bench's task_id are its lines' fields). An identifier column is read as text
     (:func:`_generic`), where the two are one 'NaN': this reads the column again as JSON, on the path where some id
-    is 'NaN' only."""
-    if src.reader != "jsonl" or src.text_path is None or src.con is None:
+    is 'NaN' only. A column the file does not have (an adapter's model, from the file's name) is NULL there."""
+    if src.text_format != "jsonl" or src.text_path is None or src.con is None:
         return None
     try:
         hit = src.con.sql(
             f"SELECT i FROM (SELECT row_number() OVER () AS i, {quote(col)} AS v FROM read_json("
             f"{_sql_str(str(src.text_path))}, format = 'newline_delimited', columns = {{{_sql_str(col)}: 'JSON'}})) "
-            "WHERE json_type(v) = 'DOUBLE' AND contains(lower(CAST(v AS VARCHAR)), 'nan') LIMIT 1"
+            f"WHERE {json_nan('v')} LIMIT 1"
         ).fetchall()
     except duckdb.Error:
         return None
@@ -428,7 +432,7 @@ def open_file(path: str | Path, format: str | None = None, correct_col: str | No
     src = Source(rel, con, name, stem, fmt)
     src.repeated = repeated_names(con, p, fmt, src.columns)
     if fmt in _REBINDABLE:
-        src.text_path = p
+        src.text_path, src.text_format = p, fmt
     if not forced:
         src = _harness.adapt(src, p, correct_col)
     else:
