@@ -30,6 +30,18 @@ def test_bad_threshold(tmp_path):
     p.write_text("problem_id,score\na,0.5\n")
     with pytest.raises(PasscurveError, match="`threshold` must be a number"):
         read_counts(p, threshold="high")
+    # an infinite threshold was put into the SQL as the text inf: DuckDB's BinderException 'Referenced column "inf"
+    # not found in FROM clause!', a traceback through the CLI too
+    for t in (float("inf"), -float("inf")):
+        with pytest.raises(PasscurveError, match=rf"^`threshold` must be finite \(got threshold={t}\)$"):
+            read_counts(p, threshold=t)
+
+
+def test_cli_infinite_threshold_is_one_line(tmp_path, icli):
+    p = tmp_path / "x.csv"
+    p.write_text("problem_id,score\na,0.5\n")
+    r = icli("curve", str(p), "--threshold", "inf")
+    assert r.returncode == 2 and r.stderr == "passcurve: error: `--threshold` must be finite (got --threshold=inf)\n"
 
 
 def test_sample_and_count_overrides_conflict(tmp_path):

@@ -139,6 +139,14 @@ BAD_FRAMES = {
     "threshold_not_a_number": ({"problem_id": ["a"], "score": [0.4]}, {"threshold": "high"},
                                r"`threshold` must be a number \(got 'high'\)"),
     "threshold_nan": ({"problem_id": ["a"], "score": [0.4]}, {"threshold": NAN}, r"`threshold` must be a number"),
+    # an infinite threshold (every score wrong, or right) was DuckDB's BinderException 'Referenced column "inf" not
+    # found' (its SQL text), and True the threshold 1
+    "threshold_inf": ({"problem_id": ["a"], "score": [0.4]}, {"threshold": float("inf")},
+                      r"^`threshold` must be finite \(got threshold=inf\)$"),
+    "threshold_minus_inf": ({"problem_id": ["a"], "score": [0.4]}, {"threshold": -float("inf")},
+                            r"^`threshold` must be finite \(got threshold=-inf\)$"),
+    "threshold_bool": ({"problem_id": ["a"], "score": [0.4]}, {"threshold": True},
+                       r"^`threshold` must be a number, not a boolean \(got True\)$"),
     "boolean_count": ({"problem_id": ["a", "b"], "n": [10, 10], "c": [True, False]}, {},
                       r"column 'c' \(`c`\) holds booleans"),
     # a text score '1_0' was 10 (correct) in a DataFrame (DuckDB's cast reads digit grouping) and refused in a

@@ -21,6 +21,7 @@ import numpy as np
 
 from .._counts import Counts, models_mask
 from .._errors import DegenerateDataWarning, PasscurveError, StoppingTimeWarning
+from .._validation import check_scalar
 from . import _harness
 from ._columns import (
     WHITESPACE,
@@ -233,16 +234,12 @@ def check_id_spellings(source: str, role: str, col: str, ids: np.ndarray) -> Non
 
 
 def check_threshold(threshold: Any) -> float | None:
-    """``threshold``: None or a number (not NaN), as a float."""
+    """``threshold``: None or one finite number (:func:`check_scalar`), as a float. An infinite threshold would make
+    every score wrong (inf) or right (-inf); its SQL text 'inf' had been read as a column name (DuckDB's
+    BinderException), and True had been the threshold 1."""
     if threshold is None:
         return None
-    try:
-        value = float(threshold)
-    except (TypeError, ValueError):
-        raise PasscurveError(f"`threshold` must be a number (got {threshold!r})") from None
-    if value != value:
-        raise PasscurveError("`threshold` must be a number (got NaN)")
-    return value
+    return check_scalar(threshold, "threshold")
 
 
 def warn_if_ids_number_rows(source: str, cmap: ColumnMap, n: np.ndarray, stacklevel: int) -> None:
