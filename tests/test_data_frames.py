@@ -294,3 +294,13 @@ def test_a_repeated_column_name_in_a_frame_is_refused(kind):
         frame = pa.Table.from_arrays([pa.array(v) for v in values], names=names)
     with pytest.raises(PasscurveError, match=r"^frame: the column name 'n' appears 2 times \(read as 'n', 'n_1'\)"):
         counts_from_frame(frame)
+
+
+@pytest.mark.parametrize(("name", "shown"), [(None, "None"), (3, "3"), (["a", "b"], r"\['a', 'b'\]")])
+def test_frame_name_must_be_a_string(name, shown):
+    # name=None (or a number, a list) reached str.replace in the reader: AttributeError "'NoneType' object has no
+    # attribute 'replace'" (API sweep)
+    df = pd.DataFrame({"problem_id": ["a", "b"], "n": [10, 10], "c": [3, 4]})
+    with pytest.raises(PasscurveError, match=rf"^`name` must be a model name, a string \(got {shown}\)$"):
+        counts_from_frame(df, name=name)
+    assert list(counts_from_frame(df, name="m").models) == ["m"]

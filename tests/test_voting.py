@@ -843,3 +843,12 @@ def test_duplicate_attempt_names_its_lines(tmp_path):
     with pytest.raises(PasscurveError, match=r"^d.jsonl: duplicate attempt 0 in problem 'a' \(column 'attempt'\) "
                                              r"at lines 1 and 3$"):
         read_answers(p)
+
+
+def test_simulate_answers_uses_the_checked_numbers():
+    # a Fraction concentration passed the check (a number) and reached numpy's Dirichlet draw as an object array:
+    # TypeError "Cannot cast array data from dtype('O') to dtype('float64')". The checked floats are used now: the
+    # same answers as 0.5 with the same seed (API sweep)
+    a = simulate_answers(5, 6, concentration=Fraction(1, 2), alpha=Fraction(3, 5), rng=0)
+    b = simulate_answers(5, 6, concentration=0.5, alpha=0.6, rng=0)
+    assert all(np.array_equal(a[key], b[key]) for key in b)

@@ -19,6 +19,7 @@ from ._validation import (
     as_id_array,
     as_int_array,
     check_counts,
+    check_text,
     check_weights,
     model_named,
     show_value,
@@ -144,8 +145,7 @@ class Counts(ReadOnlyResult):
         -------
         Counts
         """
-        if not isinstance(source, str):
-            raise PasscurveError(f"`source` must be a string (got {show_value(source)})")
+        check_text(source, "source")
         if meta is not None and not isinstance(meta, Mapping):
             raise PasscurveError(f"`meta` must be a dict or None (got {show_value(meta)})")
         n_a = as_int_array(n, "n", minimum=None, max_ndim=1).ravel()

@@ -26,9 +26,9 @@ from ._validation import (
     check_positive_k,
     check_rng,
     check_scalar,
+    check_text,
     is_bool,
     seed_of,
-    show_value,
 )
 
 __all__ = ["ModelSpec", "SimulatedBenchmark", "simulate", "DEMO_MODELS"]
@@ -44,8 +44,7 @@ class ModelSpec:
     impossible: float = 0.0
 
     def __post_init__(self) -> None:
-        if not isinstance(self.name, str):
-            raise PasscurveError(f"`name` must be a string (got {show_value(self.name)})")
+        check_text(self.name, "name")
         for name in ("alpha", "beta"):
             v = getattr(self, name)
             if is_bool(v) or not (isinstance(v, (int, float, np.floating, np.integer)) and np.isfinite(v) and v > 0):

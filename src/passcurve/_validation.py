@@ -26,6 +26,7 @@ __all__ = [
     "check_tau",
     "check_unused",
     "check_flag",
+    "check_text",
     "check_counts",
     "check_k_le_n",
     "check_k_le_min_n",
@@ -389,6 +390,14 @@ def check_flag(x: Any, name: str) -> bool:
     if isinstance(x, bool | np.bool_):
         return bool(x)
     raise PasscurveError(f"`{name}` must be True or False (got {show_value(x)})")
+
+
+def check_text(x: Any, name: str, what: str = "a string") -> str:
+    """``x`` if it is a string (a name, a source, a model), else the error naming ``name`` and showing the value: a
+    number, None or a list had reached string methods or numpy (AttributeError, broadcast errors)."""
+    if isinstance(x, str):
+        return x
+    raise PasscurveError(f"`{name}` must be {what} (got {show_value(x)})")
 
 
 def check_unused(where: str, **args: Any) -> None:

@@ -63,6 +63,7 @@ from ._validation import (
     check_positive_int,
     check_rng,
     check_scalar,
+    check_text,
     fmt,
     show_value,
 )
@@ -754,8 +755,7 @@ class AnswerTallies(ReadOnlyResult):
         -------
         AnswerTallies
         """
-        if not isinstance(source, str):
-            raise PasscurveError(f"`source` must be a string (got {show_value(source)})")
+        check_text(source, "source")
         prob = as_id_array(problem, "problem")
         cnt = as_int_array(count, "count", minimum=1).ravel() if prob.size else np.zeros(0, np.int64)
         gold = as_bool_array(is_gold, "is_gold") if prob.size else np.zeros(0, bool)
@@ -1283,19 +1283,19 @@ _MAX_ANSWER_ROWS = 10**8  # as simulate's 1e8 problems
 
 
 def _simulate_answers_iv(problems: Any, n: Any, wrong_answers: Any, alpha: Any, beta: Any, concentration: Any,
-                         abstain: Any, model: Any = "sim") -> tuple[int, int, int, float]:
-    if not isinstance(model, str):  # a list was numpy's "could not broadcast input array" (argument fuzzing)
-        raise PasscurveError(f"`model` must be one model name, a string (got {show_value(model)})")
+                         abstain: Any, model: Any = "sim") -> tuple[int, int, int, float, float, float, float]:
+    check_text(model, "model", "one model name, a string")  # a list was numpy's "could not broadcast input array"
     problems = check_positive_int(problems, "problems", maximum=_MAX_ANSWER_ROWS)
     n = check_positive_int(n, "n", maximum=_MAX_ANSWER_ROWS)
     if problems * n > _MAX_ANSWER_ROWS:
         raise PasscurveError(f"`problems` x `n` is too large: one row per answer (got problems={problems}, n={n}: "
                              f"{problems * n:.3g} rows, max {_MAX_ANSWER_ROWS:.3g})")
     wrong_answers = check_positive_int(wrong_answers, "wrong_answers", maximum=MAX_GRID)
-    for name, value in (("alpha", alpha), ("beta", beta), ("concentration", concentration)):
-        # finite: nan passed the old "<= 0" test and every wrong answer became "A0"
-        check_scalar(value, name, low=0, low_open=True)
-    return problems, n, wrong_answers, check_scalar(abstain, "abstain", low=0, high=1, high_open=True)
+    # finite: nan passed the old "<= 0" test and every wrong answer became "A0"; the checked floats are used (a
+    # Fraction concentration was numpy's "Cannot cast array data from dtype('O')" in the Dirichlet draw)
+    a, b, conc = (check_scalar(v, name, low=0, low_open=True)
+                  for name, v in (("alpha", alpha), ("beta", beta), ("concentration", concentration)))
+    return problems, n, wrong_answers, check_scalar(abstain, "abstain", low=0, high=1, high_open=True), a, b, conc
 
 
 def simulate_answers(
@@ -1342,8 +1342,8 @@ def simulate_answers(
         Columns ``model``, ``problem_id``, ``attempt`` (1..n), ``answer`` (None for an
         abstention), ``gold`` and ``correct``, one row per sample (problems x n rows).
     """
-    problems, n, wrong_answers, abstain = _simulate_answers_iv(problems, n, wrong_answers, alpha, beta,
-                                                               concentration, abstain, model)
+    problems, n, wrong_answers, abstain, alpha, beta, concentration = _simulate_answers_iv(
+        problems, n, wrong_answers, alpha, beta, concentration, abstain, model)
     gen = check_rng(rng)
     p = gen.beta(alpha, beta, size=problems)
     shares = gen.dirichlet(np.full(wrong_answers, concentration), size=problems)

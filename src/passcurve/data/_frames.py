@@ -17,6 +17,7 @@ import numpy as np
 
 from .._counts import Counts
 from .._errors import PasscurveError
+from .._validation import check_text
 from ._columns import FRAME_OPTION, NUMBER, WHITESPACE, resolve_columns
 from ._samples import (
     FALSE_WORDS,
@@ -74,6 +75,7 @@ def counts_from_frame(
     cluster; the result has one row per (model, problem).
     """
     overrides = {"problem": problem, "correct": correct, "model": model, "attempt": attempt, "n": n, "c": c}
+    name = check_text(name, "name", "a model name, a string")  # name=None reached str.replace (AttributeError)
     src = open_frame(df, name)
     if src is not None:
         return build_samples(src, overrides, threshold, FRAME_OPTION).counts()
