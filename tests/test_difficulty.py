@@ -1662,3 +1662,13 @@ def test_difficulty_fits_are_indexed_by_benchmark_model():
     assert fits["B"] is fits.fits["B"] and fits["B"]["beta"].params_ == fits.fits["B"]["beta"].params_
     with pytest.raises(PasscurveError, match=r"^unknown model 'C'; models present: A, B"):
         fits["C"]
+
+
+@pytest.mark.parametrize(("value", "shown"), [("no", "'no'"), (0, "0"), (None, "None"), (np.array([[1, 2], [3, 4]]),
+                                                                                       r"\[\[1, 2\], \[3, 4\]\]")])
+def test_beta_mixture_zero_inflated_is_a_switch(value, shown):
+    # bool(zero_inflated): "no" was True (a point mass at 0 the caller had turned off), None False, and a 2-d array
+    # numpy's "truth value of an array ... is ambiguous" ValueError (API sweep)
+    with pytest.raises(passcurve.PasscurveError, match=rf"^`zero_inflated` must be True or False \(got {shown}\)$"):
+        passcurve.BetaMixtureBinomial(zero_inflated=value)
+    assert passcurve.BetaMixtureBinomial(zero_inflated=np.bool_(False)).zero_inflated is False

@@ -2625,7 +2625,7 @@ class BetaMixtureBinomial(DifficultyModel):
     def __init__(self, components: int = 2, zero_inflated: bool = True) -> None:
         super().__init__()
         self.components = check_positive_int(components, "components", maximum=20)
-        self.zero_inflated = bool(zero_inflated)
+        self.zero_inflated = check_flag(zero_inflated, "zero_inflated")  # bool("no") was True
 
     def _nw(self) -> int:
         return self.components - 1 + int(self.zero_inflated)
