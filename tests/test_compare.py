@@ -466,3 +466,11 @@ def test_weights_weight_the_comparison_and_the_ranks(method):
         compare(bad, "a", "b", 1)
     with pytest.raises(PasscurveError, match=r"^problem 'p0' has weight 2 for model 'a' and 1 for 'b'; ranks need"):
         rank_models(bad, 1)
+
+
+def test_power_analysis_huge_spread_is_the_range_error():
+    # float(spread) ** 2 of 1e300 raised Python's OverflowError (34, 'Numerical result out of range'); spread^2 is now
+    # inf, outside [correlation*p(1-p), p(1-p)] like any spread above sqrt(p(1-p)) (API sweep)
+    with pytest.raises(PasscurveError, match=r"^`spread` must satisfy correlation\*p\(1-p\) <= spread\^2 <= p\(1-p\) "
+                                             r"\(got spread=1e\+300\)$"):
+        power_analysis(0.05, 1, p=0.4, correlation=0.5, spread=1e300, n=[1, 2])

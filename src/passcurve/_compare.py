@@ -905,7 +905,7 @@ def power_analysis(
                 meta={"p": p, "correlation": rho, "spread": None, "variance_of_difference": total},
             )
         else:
-            s2 = float(spread) ** 2
+            s2 = float(spread) * float(spread)  # ** 2 of 1e300 was Python's OverflowError; * gives inf
             if not max(rho, 0.0) * v <= s2 <= v:
                 raise PasscurveError(
                     f"`spread` must satisfy correlation*p(1-p) <= spread^2 <= p(1-p) (got spread={fmt(float(spread))})"
