@@ -631,3 +631,32 @@ def test_planner_ids_that_read_as_integers_are_not_positions():
     named = Planner(n=[5, 5], c=[0, 0], problem=["a", "b"], k=10)
     named.update(1, [1])
     assert named.c_.tolist() == [0, 1]
+
+
+@pytest.mark.parametrize(("prior", "msg"), [
+    # a set was read in its hash order: {0.5, 2.0} could be Beta(2, 0.5)
+    ({0.5, 2.0}, r'^`prior` must be "beta", "zi_beta", a BetaPrior, \(alpha, beta\) or a difficulty model \(got a set, '
+                 r"which has no order\)$"),
+    # (inf, 1) planned nothing after numpy's invalid-value warnings: "0 of the budget's 20 samples could be placed"
+    ((np.inf, 1.0), r"^`prior` contains NaN or an infinite value$"),
+    (("1", 2), r"^`prior` must contain numbers \(got '1'\)$"),  # the text "1" had been the number 1
+    ((1, 2, 3), r'^`prior` must be .* or a difficulty model \(got 3 numbers\)$'),
+])
+def test_plan_prior_pair_is_two_finite_numbers_in_order(prior, msg):
+    c = Counts.from_arrays([10, 10, 10, 10], [1, 5, 0, 3], problem=list("abcd"))
+    with pytest.raises(PasscurveError, match=msg):
+        plan(c, budget=20, k=20, rng=0, prior=prior)
+    # (alpha, beta) as a tuple, a list or an array is one fixed prior: the same plan (same seed)
+    same = [plan(c, budget=20, k=20, rng=0, prior=p).n.tolist() for p in ((0.5, 2.0), [0.5, 2.0], np.array([0.5, 2.0]))]
+    assert same[0] == same[1] == same[2]
+
+
+def test_planner_update_outcomes_ragged_or_2d_is_refused():
+    # a ragged outcomes list was numpy's ValueError "setting an array element with a sequence"; a 2-d one was
+    # flattened into one problem's samples (4 new samples of 'a') without a word (API sweep)
+    pl = Planner(counts=Counts.from_arrays([10, 10], [1, 5], problem=["a", "b"]), k=20, rng=0)
+    with pytest.raises(PasscurveError, match=r"^`outcomes` must be an array of integers \(got a ragged sequence\)$"):
+        pl.update("a", [[1, 0], [1]])
+    with pytest.raises(PasscurveError, match=r"^`outcomes` must be one number or a 1-d sequence \(got shape \(2, 2\)\)$"):
+        pl.update("a", [[1, 0], [1, 1]])
+    assert pl.update("a", [1, 0, 1]).n_.tolist() == [13, 10] and pl.c_.tolist() == [3, 5]  # hand count: 10+3, 1+2

@@ -62,6 +62,7 @@ from ._difficulty import BetaBinomial, DifficultyModel, ZeroInflatedBetaBinomial
 from ._errors import PasscurveError
 from ._results import ReadOnlyResult, brief_repr, frame_html, pandas_module
 from ._validation import (
+    as_float_array,
     as_int_array,
     check_choice,
     check_positive_int,
@@ -1153,7 +1154,10 @@ class Planner:
         Planner
             ``self``, updated (so calls chain).
         """
-        out = np.asarray(outcomes)
+        try:
+            out = np.asarray(outcomes)
+        except ValueError:  # a ragged sequence (numpy's "inhomogeneous shape"): as_int_array says so in one line
+            out = as_int_array(outcomes, "outcomes", max_ndim=1)
         if out.dtype == bool:
             out = out.astype(np.int64)
         if out.size == 0 and out.dtype.kind in "biuf":  # [] / np.array([]): no new samples
@@ -1161,7 +1165,7 @@ class Planner:
             if not isinstance(problem, str | int | np.integer) and idx.size:
                 raise PasscurveError(f"`problem` has {idx.size} ids but `outcomes` has 0 values")
             return self
-        out = as_int_array(np.atleast_1d(out), "outcomes", minimum=0).ravel()
+        out = as_int_array(np.atleast_1d(out), "outcomes", minimum=0, max_ndim=1).ravel()  # one per sample, not 2-d
         if (out > 1).any():
             raise PasscurveError("`outcomes` must be 0/1 or booleans")
         single = isinstance(problem, str | int | np.integer)
@@ -1501,12 +1505,18 @@ def _as_prior(prior: Any) -> tuple[Any, Any]:
         return prior, "fixed"
     if hasattr(prior, "fit") and hasattr(prior, "log_moment"):
         return None, prior
-    try:
-        a, b = (float(v) for v in prior)
-    except (TypeError, ValueError):
+    # (alpha, beta): two finite numbers in order. A set {a, b} had been read in hash order, ("1", 2) as (1, 2), and
+    # (inf, 1) planned nothing ("0 of the budget's 20 samples could be placed") after numpy's invalid-value warnings
+    if isinstance(prior, set | frozenset | dict):
+        raise PasscurveError('`prior` must be "beta", "zi_beta", a BetaPrior, (alpha, beta) or a difficulty model '
+                             f"(got a {type(prior).__name__}, which has no order)")
+    ab = as_float_array(prior, "prior", max_ndim=1).ravel()
+    if ab.size != 2:
         raise PasscurveError(
-            '`prior` must be "beta", "zi_beta", a BetaPrior, (alpha, beta) or a difficulty model'
-        ) from None
+            '`prior` must be "beta", "zi_beta", a BetaPrior, (alpha, beta) or a difficulty model '
+            f"(got {ab.size} number{'' if ab.size == 1 else 's'})"
+        )
+    a, b = float(ab[0]), float(ab[1])
     if not (a > 0 and b > 0):
         raise PasscurveError(f"`prior` needs alpha > 0 and beta > 0 (got {fmt(a)}, {fmt(b)})")
     return BetaPrior(a, b, float("nan"), True, "fixed"), "fixed"
