@@ -11,7 +11,7 @@ from _bad_inputs import CASES
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from passcurve import PasscurveError, read_counts
+from passcurve import PasscurveError, open_samples, read_counts
 
 
 @pytest.mark.parametrize("case", sorted(CASES))
@@ -42,6 +42,23 @@ def test_cli_infinite_threshold_is_one_line(tmp_path, icli):
     p.write_text("problem_id,score\na,0.5\n")
     r = icli("curve", str(p), "--threshold", "inf")
     assert r.returncode == 2 and r.stderr == "passcurve: error: `--threshold` must be finite (got --threshold=inf)\n"
+
+
+def test_progress_and_check_duplicates_are_checked(tmp_path):
+    # progress=3 was a TypeError "'int' object is not callable" from inside the scan (for several files, when the
+    # first file's share of the bar was drawn), and check_duplicates="no" was true: the check ran (API sweep)
+    p = tmp_path / "x.csv"
+    p.write_text("problem_id,attempt,correct\na,0,1\na,1,0\n")
+    for paths in (p, [p, p.with_name("y.csv")]):
+        with pytest.raises(PasscurveError, match=r"^`progress` must be a function or None \(got 3\)$"):
+            read_counts(paths, progress=3)
+    with pytest.raises(PasscurveError, match=r"^`check_duplicates` must be True or False \(got 'no'\)$"):
+        read_counts(p, check_duplicates="no")
+    with pytest.raises(PasscurveError, match=r"^`progress` must be a function or None \(got 'x'\)$"):
+        open_samples(p).counts(progress="x")
+    seen: list[float] = []
+    got = read_counts(p, progress=seen.append, check_duplicates=False)
+    assert (got.n.tolist(), got.c.tolist()) == ([2], [1])  # hand count: problem a, 2 attempts, 1 right
 
 
 def test_sample_and_count_overrides_conflict(tmp_path):

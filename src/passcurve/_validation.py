@@ -27,6 +27,7 @@ __all__ = [
     "check_unused",
     "check_flag",
     "check_text",
+    "check_callable",
     "check_counts",
     "check_k_le_n",
     "check_k_le_min_n",
@@ -398,6 +399,14 @@ def check_text(x: Any, name: str, what: str = "a string") -> str:
     if isinstance(x, str):
         return x
     raise PasscurveError(f"`{name}` must be {what} (got {show_value(x)})")
+
+
+def check_callable(x: Any, name: str) -> Any:
+    """``x`` if it is None or callable (a hook such as ``progress``), else the error naming ``name``: a number had
+    been called later, deep in a scan ("'int' object is not callable")."""
+    if x is None or callable(x):
+        return x
+    raise PasscurveError(f"`{name}` must be a function or None (got {show_value(x)})")
 
 
 def check_unused(where: str, **args: Any) -> None:

@@ -15,6 +15,7 @@ import numpy as np
 
 from .._counts import Counts
 from .._errors import StoppingTimeWarning
+from .._validation import check_callable, check_flag
 from ._samples import Samples, build_samples, warn_stopping_time
 from ._several import PathInput, check_pool, is_one_path, pool_columns, read_several
 from ._source import ProgressFn, open_file
@@ -151,6 +152,9 @@ def read_counts(
         non-integer counts, duplicate (problem, attempt) or (model, problem) rows.
     """
     pool = check_pool(pool, path)
+    # before the files: each file's share of the bar wraps `progress`, and a bad one failed when first called
+    progress = check_callable(progress, "progress")
+    check_duplicates = check_flag(check_duplicates, "check_duplicates")
     if not is_one_path(path):
         def one(f: Path, i: int, count: int) -> Counts:
             step = None if progress is None else _share(progress, i, count)

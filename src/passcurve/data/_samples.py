@@ -21,7 +21,7 @@ import numpy as np
 
 from .._counts import Counts, models_mask
 from .._errors import DegenerateDataWarning, PasscurveError, StoppingTimeWarning
-from .._validation import check_scalar
+from .._validation import check_callable, check_flag, check_scalar
 from . import _harness
 from ._columns import (
     WHITESPACE,
@@ -466,6 +466,8 @@ class Samples:
         -------
         Counts
         """
+        progress = check_callable(progress, "progress")
+        check_duplicates = check_flag(check_duplicates, "check_duplicates")  # "no" was true: the check ran
         if self.layout == "counts":
             counts = self._counts_from_counts(models)
         else:
