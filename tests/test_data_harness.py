@@ -262,6 +262,17 @@ def test_rollout_log_with_task_id_reward_trial_is_not_tau_bench(tmp_path):
                                                       ("policy-v2", "t2", 3, 2)}
 
 
+def test_tau_bench_rows_in_jsonl_with_the_format_forced(tmp_path):
+    # format="tau_bench" sent every file that starts with "{" to the tau2 reader (one JSON document with
+    # "simulations"), so tau-bench's own rows as JSONL, which the unforced read takes, were refused: "is not a
+    # tau_bench log (expected a JSON object with a "simulations" array, or rows with task_id, reward and trial)".
+    # Hand count: task 1, trials 0 and 1, rewards 1.0 and 0.0 -> n = 2, c = 1
+    p = tmp_path / "tau.jsonl"
+    p.write_text('{"task_id": 1, "reward": 1.0, "trial": 0}\n{"task_id": 1, "reward": 0.0, "trial": 1}\n')
+    got = read_counts(p, format="tau_bench")
+    assert got.meta["reader"] == "tau_bench" and as_set(got) == {("tau", "1", 2, 1)}
+
+
 def test_tau2_bench_results():
     got = read_counts(H / "tau2_results.json")
     # t1: 1, 1 -> 2 of 2; t2: 0, 1 -> 1 of 2; model from info.agent_info.llm

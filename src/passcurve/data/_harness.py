@@ -159,15 +159,21 @@ def open_harness(
         return _inspect_json(con, p, stem, correct_col)
     if fmt == "evalplus":
         return _evalplus(con, p, stem)
+    not_tau2 = None
     if fmt == "tau_bench" and _first_char(p) == "{":
-        return _tau2(con, p, stem)
+        try:
+            return _tau2(con, p, stem)
+        except InputFormatError as exc:  # JSONL rows start with "{" too: tau-bench's rows (task_id, reward, trial)
+            not_tau2 = exc
     base_fmt = (
         "parquet" if _first_bytes(p).startswith(b"PAR1") else ("json" if _first_char(p) == "[" else "jsonl")
     )
-    if base_fmt == "json":
-        rel = _json_array(con, p, fmt)
-    else:
-        rel = _generic(con, p, base_fmt)
+    try:
+        rel = _json_array(con, p, fmt) if base_fmt == "json" else _generic(con, p, base_fmt)
+    except InputFormatError:
+        if not_tau2 is not None:
+            raise not_tau2 from None
+        raise
     src = Source(rel, con, p.name, stem, base_fmt)
     if base_fmt == "jsonl":
         src.text_path, src.text_format = p, base_fmt
@@ -179,6 +185,8 @@ def open_harness(
         "tau_bench": (_looks_tau, _tau_from_relation, "task_id, reward and trial"),
     }
     looks, build, expected = checks[fmt]
+    if not looks(cols) and not_tau2 is not None:  # neither tau2's document nor tau-bench's rows: tau2's message
+        raise not_tau2
     if not looks(cols):
         raise InputFormatError(
             f"{p.name} is not a {fmt} log (read as {base_fmt}; expected columns {expected}); "
