@@ -332,3 +332,10 @@ def test_read_attempts_takes_a_late_true_word_and_names_a_bad_value(tmp_path):
     with pytest.raises(PasscurveError, match=r"^b.csv: correctness column 'correct' holds a value that is not boolean "
                                              r".* e.g. row \{problem_id='p1', attempt=1, correct='maybe'\} at line 3"):
         read_attempts(bad)
+
+
+def test_two_dimensional_attempt_is_refused():
+    # attempt=[[1, 2], [1, 2]] was flattened to [1, 2, 1, 2] and read against problem ids it no longer matched row by
+    # row: "attempt indices of problem 'b' have a gap: they start at 3, not 1" for a 2 x 2 array (API sweep)
+    with pytest.raises(PasscurveError, match=r"^`attempt` must be one number or a 1-d sequence \(got shape \(2, 2\)\)$"):
+        retries(["a", "a", "b", "b"], [[1, 2], [1, 2]], [0, 1, 1, 0])

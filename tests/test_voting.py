@@ -320,6 +320,14 @@ def _tallies_from_rows(rows):
         ([["a", "b"]], [float("nan")], 1, "`gold` is missing"),
         ([["a", 1]], ["a"], 1, "`answers` mix types"),
         ([["a", "b"]], [3], 1, "`answers` mix types"),
+        # the gold answer's own fault named `gold` (API sweep): an unhashable gold was "answers must be hashable
+        # scalars", and a gold of another type "`answers` mix types"
+        ([["a", "b"], ["b"]], [[1, 2], [3]], 1, r"^`gold` must hold hashable scalars \(got list in problem 0\)$"),
+        ([["a", "b"]], [3], 1, r"^`gold` and `answers` mix types: number \(3, in `gold`\) and str \('a', in "
+                               r"`answers`\) in problem 0; normalise answers to one type first$"),
+        ([["a", 1]], ["a"], 1, r"^`gold` and `answers` mix types: str \('a', in `gold`\) and number \(1, in "
+                               r"`answers`\) in problem 0"),
+        ([["a", ["b"]]], ["a"], 1, r"^`gold` and `answers` mix types: str \('a', in `gold`\) and list "),
         ([["a", "b"]], ["a"], 3, "`k` must be an integer in \\[1, n\\]"),
         ([["a", "b"]], ["a", "b"], 1, "`gold` has 2 entries"),
         ([[]], ["a"], 1, "`answers\\[0\\]` is empty"),

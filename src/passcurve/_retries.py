@@ -201,7 +201,7 @@ def _retries_iv(problem: Any, attempt: Any, correct: Any, model: Any, alpha: Any
     prob = (prob if prob.dtype.kind in "iu" else prob.astype(object)).ravel()  # integer ids stay integers
     if prob.size == 0:
         raise PasscurveError("`problem` is empty")
-    att = as_int_array(attempt, "attempt", minimum=None).ravel()
+    att = as_int_array(attempt, "attempt", minimum=None, max_ndim=1).ravel()  # one per row: 2-d was flattened
     corr = as_bool_array(correct, "correct")
     if not (att.size == prob.size == corr.size):
         raise PasscurveError(

@@ -899,7 +899,7 @@ def _answers_iv(answers: Any, gold: Any, problem: Any, model: Any,
     gold = list(gold)
     if len(gold) != len(answers):
         raise PasscurveError(f"`gold` has {len(gold)} entries but `{name}` has {len(answers)} problems")
-    families: dict[str, Any] = {}
+    families: dict[str, tuple[Any, str]] = {}  # type family -> its first value and the argument that held it
     for i, (ans, ref) in enumerate(zip(answers, gold, strict=True)):
         if not _is_sequence(ans):
             raise PasscurveError(f"`{name}[{i}]` must be a sequence of answers (got {_what(ans)})")
@@ -907,21 +907,25 @@ def _answers_iv(answers: Any, gold: Any, problem: Any, model: Any,
             raise PasscurveError(f"`{name}[{i}]` is empty; a problem needs at least one sample")
         if _is_missing(ref):
             raise PasscurveError(f"`gold` is missing for problem {i}; every problem needs a reference answer")
-        for v in (ref, *ans):
+        for j, v in enumerate((ref, *ans)):
             if _is_missing(v):
                 continue
+            # the argument that holds v: a gold answer of another type or an unhashable one was said to be one
+            # of the answers ("answers must be hashable scalars" for gold=[[1, 2], [3, 4]])
+            arg = "gold" if j == 0 else name
             fam = _type_family(v)
-            families.setdefault(fam, v)
+            families.setdefault(fam, (v, arg))
             if len(families) > 1:
-                a, b = list(families.items())[:2]
+                (fa, (va, sa)), (fb, (vb, sb)) = list(families.items())[:2]
+                who = f"`{sa}`" if sa == sb else f"`{sa}` and `{sb}`"
                 raise PasscurveError(
-                    f"`{name}` mix types: {a[0]} ({a[1]!r}) and {b[0]} ({b[1]!r}) in problem {i}; "
-                    "normalise answers to one type first"
+                    f"{who} mix types: {fa} ({va!r}{'' if sa == sb else f', in `{sa}`'}) and {fb} "
+                    f"({vb!r}{'' if sa == sb else f', in `{sb}`'}) in problem {i}; normalise answers to one type first"
                 )
             try:
                 hash(v)
             except TypeError:
-                raise PasscurveError(f"answers must be hashable scalars (got {type(v).__name__} in problem {i})") from None
+                raise PasscurveError(f"`{arg}` must hold hashable scalars (got {type(v).__name__} in problem {i})") from None
     size = len(answers)
     prob = (
         np.array([str(i) for i in range(size)], dtype=object)
