@@ -148,3 +148,14 @@ def test_toy_shows_the_conflict_and_annealing():
     assert set(d["curves"]) == {"pass@1", "pass@k", "annealed"}
     assert len(r.to_frame()) == 3 * (r.params["steps"] + 1)
     assert len(r.plot().data) == 6
+
+
+def test_toy_overflow_names_separation_and_lr():
+    # separation=1e300 made the features (and so the logits) overflow: numpy's overflow warnings, then
+    # "`p` contains NaN or an infinite value", about an argument the caller never gave (API sweep)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # no numpy RuntimeWarning on the way
+        with pytest.raises(PasscurveError, match=r"^the toy's policy overflowed in pretraining \(success rates NaN or "
+                                                 r"infinite\): `separation`=1e\+300 and `lr`=2 put the logits beyond "
+                                                 r"floating point; use a smaller `separation` or `lr`$"):
+            conflict_toy(easy=10, hard=5, pretrain_steps=5, steps=10, separation=1e300)

@@ -30,7 +30,7 @@ import numpy as np
 from ._errors import PasscurveError
 from ._results import ReadOnlyResult, brief_repr, frame_html, pandas_module
 from ._rl_conflict import ConflictResult, gradient_conflict
-from ._validation import MAX_GRID, MAX_RESAMPLES, check_positive_int, check_rng, check_scalar, seed_of
+from ._validation import MAX_GRID, MAX_RESAMPLES, check_positive_int, check_rng, check_scalar, fmt, seed_of
 
 __all__ = ["conflict_toy", "ConflictToyResult"]
 
@@ -288,8 +288,16 @@ def conflict_toy(
     y = np.r_[np.zeros(easy, dtype=np.int64), np.ones(hard, dtype=np.int64)]
     theta0 = np.zeros((actions, features + 1))
     theta0[0, 0] = 1.0  # the untrained model already prefers action 0
-    theta, _, _ = _ascend(theta0, X, y, np.ones(pretrain_steps), lr, k)
-    p0, g0 = _p_and_grad(theta, X, y)
+    with np.errstate(over="ignore", invalid="ignore"):  # an overflow is said below, once, naming the arguments
+        theta, _, _ = _ascend(theta0, X, y, np.ones(pretrain_steps), lr, k)
+        p0, g0 = _p_and_grad(theta, X, y)
+    if not (np.isfinite(p0).all() and np.isfinite(g0).all()):
+        # separation=1e300: features beyond floating point made the policy NaN, reported as an error about `p`, an
+        # argument of gradient_conflict the caller never gave (argument sweep)
+        raise PasscurveError(
+            f"the toy's policy overflowed in pretraining (success rates NaN or infinite): `separation`={fmt(separation)} "
+            f"and `lr`={fmt(lr)} put the logits beyond floating point; use a smaller `separation` or `lr`"
+        )
     conflict = gradient_conflict(p0, g0, k=[1, 2, 4, 8, 16, 32, 64])
     switch = int(round(anneal_at * steps))
     sched = {
