@@ -194,3 +194,22 @@ def test_points_where_the_curve_has_reached_one_stay_out_under_weights():
     slope, icpt = np.polyfit(np.log(ks), np.log(-np.log([float(v) for v in exact])), 1)
     assert res.b[0] == pytest.approx(-slope, rel=1e-9) and res.a[0] == pytest.approx(np.exp(icpt), rel=1e-9)
     assert "3 grid points" in res.warnings[0]
+
+
+def test_local_slope_needs_increasing_one_dimensional_k():
+    # np.gradient takes each k's neighbours in the order given: k = 1, 4, 2, 8 returned b = 0.370 at k = 4, where the
+    # same points in order give 0.406; a repeated k divided by zero (numpy's RuntimeWarning) and a 2-d k was flattened
+    # (API sweep)
+    y = [0.1, 0.2, 0.3, 0.4]
+    with pytest.raises(PasscurveError, match=r"^`k` must be strictly increasing \(got k=2 after k=4\)$"):
+        local_slope([1, 4, 2, 8], [0.1, 0.3, 0.2, 0.4])
+    with pytest.raises(PasscurveError, match=r"^`k` must be strictly increasing \(got k=2 after k=2\)$"):
+        local_slope([1, 2, 2, 8], y)
+    with pytest.raises(PasscurveError, match=r"^`k` must be one number or a 1-d sequence \(got shape \(2, 2\)\)$"):
+        local_slope([[1, 2], [4, 8]], y)
+    with pytest.raises(PasscurveError, match=r"^`pass_at_k` must be one number or a 1-d sequence \(got shape \(2, 2\)\)$"):
+        local_slope([1, 2, 4, 8], [[0.1, 0.2], [0.3, 0.4]])
+    # the first point's one-sided difference, by hand: (log(-log 0.2) - log(-log 0.1)) / log 2
+    kk, b = local_slope([1, 2, 4, 8], y)
+    assert kk.tolist() == [1, 2, 4, 8]
+    assert b[0] == pytest.approx(-(np.log(-np.log(0.2)) - np.log(-np.log(0.1))) / np.log(2), rel=1e-12)

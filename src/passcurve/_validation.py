@@ -259,9 +259,10 @@ def check_weights(weight: Any, size: int, name: str = "weight", of: str = "`n`")
     return w.copy() if isinstance(weight, np.ndarray) and np.may_share_memory(w, weight) else w
 
 
-def check_positive_k(k: Any, name: str = "k") -> np.ndarray:
-    """A budget for a closed form (real values allowed, as in forecasts between integers): finite and > 0."""
-    k_a = as_float_array(k, name)
+def check_positive_k(k: Any, name: str = "k", *, max_ndim: int | None = None) -> np.ndarray:
+    """A budget for a closed form (real values allowed, as in forecasts between integers): finite and > 0; at most
+    ``max_ndim`` dimensions, as :func:`as_float_array`."""
+    k_a = as_float_array(k, name, max_ndim=max_ndim)
     if (k_a <= 0).any():
         raise PasscurveError(f"`{name}` must be > 0 (got {name}={fmt(float(k_a.min()))})")
     return k_a
@@ -517,12 +518,13 @@ def check_k_le_min_n(n: np.ndarray, ks: np.ndarray, problem: np.ndarray, model: 
 
 
 def check_probability(x: Any, name: str, *, low: float = 0.0, high: float = 1.0,
-                      allow_nan: bool = False) -> np.ndarray:
+                      allow_nan: bool = False, max_ndim: int | None = None) -> np.ndarray:
     """Numbers in [``low``, ``high``]; NaN passes only with ``allow_nan`` (infinities never do). Booleans are
-    refused, as integer counts refuse them: ``tau=True`` is a mistake, not 1.0."""
+    refused, as integer counts refuse them: ``tau=True`` is a mistake, not 1.0. At most ``max_ndim`` dimensions, as
+    :func:`as_float_array`."""
     if is_bool(x):
         raise PasscurveError(f"`{name}` must contain numbers, not booleans (got {x!r})")
-    arr = as_float_array(x, name, allow_nan=allow_nan)
+    arr = as_float_array(x, name, allow_nan=allow_nan, max_ndim=max_ndim)
     if np.isinf(arr).any():
         raise PasscurveError(f"`{name}` contains an infinite value")
     bad = (arr < low) | (arr > high)
