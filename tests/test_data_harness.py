@@ -800,3 +800,24 @@ def test_lighteval_jsonl_doc_ids_of_mixed_types(tmp_path):
     assert as_set(read_counts(write("nan.jsonl", '"a"', "NaN"))) == {("nan", "a", 1, 1), ("nan", q2, 1, 0)}
     # numeric ids and a NaN: a column of floats, whose NaN is missing too
     assert ("num", q2, 1, 0) in as_set(read_counts(write("num.jsonl", "1", "NaN")))
+
+
+@pytest.mark.parametrize("kind", ["inspect_json", "inspect_eval", "tau2"])
+def test_bare_nan_model_name_in_a_log_is_no_name(tmp_path, kind):
+    # a harness log whose model field (inspect's eval.model, tau2's info.agent_info.llm) is a bare NaN named the model
+    # 'NaN'; it is now missing as a null is, and the model is the file's stem
+    nan = float("nan")
+    samples = [{"id": "a", "epoch": 1, "scores": {"s": {"value": "C"}}}]
+    if kind == "inspect_eval":
+        p = tmp_path / "run.eval"
+        with zipfile.ZipFile(p, "w") as zf:
+            zf.writestr("header.json", json.dumps({"eval": {"model": nan}, "status": "success"}))
+            zf.writestr("summaries.json", json.dumps(samples))
+    elif kind == "inspect_json":
+        p = tmp_path / "run.json"
+        p.write_text(json.dumps({"eval": {"model": nan}, "samples": samples}))
+    else:
+        p = tmp_path / "run.json"
+        p.write_text(json.dumps({"info": {"agent_info": {"llm": nan}},
+                                 "simulations": [{"task_id": "a", "trial": 0, "reward_info": {"reward": 1.0}}]}))
+    assert as_set(read_counts(p)) == {("run", "a", 1, 1)}

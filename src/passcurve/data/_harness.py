@@ -452,6 +452,8 @@ def _tau_from_relation(src: Source) -> Source:
 
 
 TAU2_TASK = "s.value->'$.task_id'"  # a simulation's task (a bare NaN is a missing id: json_text)
+TAU2_MODEL = "content->'$.info.agent_info.llm'"
+INSPECT_MODEL = "content->'$.eval.model'"
 
 
 def _tau2(con: duckdb.DuckDBPyConnection, p: Path, stem: str) -> Source:
@@ -459,7 +461,7 @@ def _tau2(con: duckdb.DuckDBPyConnection, p: Path, stem: str) -> Source:
                        'a JSON object with a "simulations" array, or rows with task_id, reward and trial')
     f = _sql_str(str(p))
     reward = number_text("lower(trim(s.value->>'$.reward_info.reward'))")  # '1_0' is no reward of 10
-    sims = _elements(f, "$.simulations", "content->>'$.info.agent_info.llm' AS m")
+    sims = _elements(f, "$.simulations", f"{json_text(TAU2_MODEL)} AS m")  # a bare NaN model: the file's stem
     sql = (
         f"SELECT {json_text(TAU2_TASK)} AS task_id, TRY_CAST(s.value->>'$.trial' AS BIGINT) AS trial, "
         f"{reward} AS reward, coalesce(s.m, {_sql_str(stem)}) AS model FROM ({sims}) s"
@@ -737,7 +739,7 @@ def _inspect_json(con: duckdb.DuckDBPyConnection, p: Path, stem: str, correct_co
     _require_json_path(con, p, "$.samples", "inspect_ai",
                        'a .eval zip, or a .json eval log: an object with "eval" and a "samples" array')
     f = _sql_str(str(p))
-    samples = _elements(f, "$.samples", "content->>'$.eval.model' AS m")
+    samples = _elements(f, "$.samples", f"{json_text(INSPECT_MODEL)} AS m")  # a bare NaN model: the file's stem
     src = _inspect_source(con, p, stem, samples, "coalesce(S.m, " + _sql_str(stem) + ")", correct_col)
     try:
         status = con.sql(f"SELECT content->>'$.status' FROM read_text({f})").fetchall()[0][0]
@@ -759,7 +761,8 @@ def _inspect_eval(con: duckdb.DuckDBPyConnection, p: Path, stem: str, correct_co
     model = stem
     try:
         head = json.loads(zf.read("header.json" if "header.json" in names else "_journal/start.json"))
-        model = str(head.get("eval", {}).get("model") or stem)
+        named = head.get("eval", {}).get("model")
+        model = str(stem if named != named else named or stem)  # a bare NaN model (NaN != NaN) is none, as null is
         # the header is written when the run ends; a log with only the journal's start is of a run still going, or
         # killed
         status = head.get("status") if "header.json" in names else "started"
