@@ -345,6 +345,21 @@ C2 = pc.Counts.from_arrays([10] * 6, [1, 2, 3, 4, 5, 6], problem=["a", "b", "c"]
          r"""^`cv_resamples` applies only to method "auto" \(got method 'beta'\)$"""),
         (lambda: pc.forecast(C, k=100, method="least_squares", combination="debiased"),
          r"""^`combination` applies only to method "auto" \(got method 'least_squares'\)$"""),
+        # a grid of budgets is one-dimensional, as documented: a 2-d k ran as its flattened values without a word
+        # (helper-87's sweep); every grid goes through _validation.budget_grid
+        *[(call, rf"^`{name}` must be one number or a 1-d sequence \(got shape \(2, 2\)\)$") for call, name in [
+            (lambda: pc.curve(C2, k=[[1, 2], [3, 4]]), "k"),
+            (lambda: pc.curve_intervals(C2, [[1, 2], [3, 4]]), "k"),
+            (lambda: pc.compare(C2, "m1", "m2", [[1, 2], [3, 4]]), "k"),
+            (lambda: pc.rank_models(C2, [[1, 2], [3, 4]]), "k"),
+            (lambda: pc.forecast(C, k=[[100, 200], [300, 400]]), "k"),
+            (lambda: pc.extrapolation_bounds(C, [[100, 200], [300, 400]]), "k"),
+            (lambda: pc.hidden_difficulty(C2, [[1, 2], [3, 4]]), "k"),
+            (lambda: pc.fit_power_law(C2, k=[[1, 2], [3, 4]]), "k"),
+            (lambda: pc.backtest(C, m=[[2, 3], [4, 5]], k=[10]), "m"),
+            (lambda: pc.backtest(C, m=[2], k=[[10, 20], [30, 40]]), "k"),
+            (lambda: pc.power_analysis(0.05, 1, p=0.5, correlation=0.5, spread=0.3, n=[[1, 2], [3, 4]]), "n"),
+        ]],
     ],
 )
 def test_bad_arguments_raise_one_line_errors(call, msg):

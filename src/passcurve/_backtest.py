@@ -22,7 +22,7 @@ from ._errors import DegenerateDataWarning, PasscurveError, record_warning
 from ._forecast import FORECAST_METHODS, _observed_limit, _pass_mean, _reduce, forecast
 from ._results import ReadOnlyResult, brief_repr, frame_html, json_safe, records_frame
 from ._validation import (
-    as_int_array,
+    budget_grid,
     check_choices,
     check_confidence_level,
     check_positive_int,
@@ -123,8 +123,8 @@ def _backtest_iv(counts: Any, m: Any, k: Any, seeds: Any, methods: Any, problems
                  design: Any = None):
     check_counts_object(counts)
     design = check_design(design)
-    ms = np.unique(as_int_array(m, "m", minimum=1).ravel())
-    ks = np.unique(as_int_array(k, "k", minimum=1).ravel())
+    ms = budget_grid(m, "m")
+    ks = budget_grid(k, "k")
     seeds = check_positive_int(seeds, "seeds")
     methods = check_choices(methods, "methods", FORECAST_METHODS)
     if problems is not None:

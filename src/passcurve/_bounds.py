@@ -47,7 +47,7 @@ from ._results import (
 from ._uncertainty import curve_intervals
 from ._validation import (
     MAX_RESAMPLES,
-    as_int_array,
+    budget_grid,
     check_confidence_level,
     check_flag,
     check_positive_int,
@@ -327,7 +327,7 @@ class BoundsResult(ReadOnlyResult):
 
 def _bounds_iv(counts: Any, k: Any, confidence_level: Any, n_resamples: Any) -> tuple[np.ndarray, float, int]:
     check_counts_object(counts)
-    ks = np.unique(as_int_array(k, "k", minimum=1, maximum=10**12).ravel())
+    ks = budget_grid(k, "k", maximum=10**12)
     return ks, check_confidence_level(confidence_level), check_positive_int(n_resamples, "n_resamples", minimum=100, maximum=MAX_RESAMPLES)
 
 

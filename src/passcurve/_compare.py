@@ -48,7 +48,7 @@ from ._uncertainty import (
 from ._validation import (
     DECIMAL,
     MAX_RESAMPLES,
-    as_int_array,
+    budget_grid,
     check_choice,
     check_confidence_level,
     check_k_le_min_n,
@@ -278,7 +278,7 @@ def _compare_iv(
     ca, cb = counts.select(a), counts.select(b)
     t = _metric_tau_iv(metric, tau)
     check_choice(method, "method", COMPARE_METHODS)
-    ks = np.unique(as_int_array(k, "k", minimum=1).ravel())
+    ks = budget_grid(k, "k")
     for sub in (ca, cb):
         _check_k_estimable(sub, ks, metric, design)
     level = check_confidence_level(confidence_level)
@@ -792,7 +792,7 @@ def _power_iv(delta: Any, k: Any, n: Any, confidence_level: Any, power: Any, met
     if n is None:
         ns = np.unique(np.array([k, 2 * k, 5 * k, 10 * k, 20 * k, 50 * k, 100 * k], dtype=np.int64))
     else:
-        ns = np.unique(as_int_array(n, "n", minimum=1).ravel())
+        ns = budget_grid(n, "n")
         check_k_le_n(ns, np.full(ns.shape, k))
     level = check_confidence_level(confidence_level)
     pw = check_scalar(power, "power", low=0.0, high=1.0, low_open=True, high_open=True)

@@ -20,6 +20,7 @@ from ._pairs import distinct_pairs
 from ._results import ReadOnlyResult, brief_repr, frame_html, level_label, long_frame, metric_label
 from ._validation import (
     as_int_array,
+    budget_grid,
     check_choice,
     check_choices,
     check_counts,
@@ -362,8 +363,7 @@ def _curve_iv(counts: Any, k: Any, k_gt_n: str, metrics: Any, design: Any = None
     if k is None:
         ks = np.arange(1, default_top(counts, k_gt_n, design) + 1, dtype=np.int64)
     else:
-        ks = as_int_array(k, "k", minimum=1).ravel()
-        ks = np.unique(ks)
+        ks = budget_grid(k)
         if k_gt_n == "raise" and design is None:
             check_k_le_min_n(counts.n, ks, counts.problem, counts.model)
     return counts, ks, metrics, design, tau

@@ -28,7 +28,7 @@ from ._counts import Counts, check_counts_object
 from ._curves import mean_curve, own_range
 from ._errors import DegenerateDataWarning, DroppedProblemsWarning, PasscurveError, record_warning
 from ._results import ReadOnlyResult, brief_repr, frame_html, records_frame
-from ._validation import as_int_array, check_choice, check_k_le_min_n, own_range_top
+from ._validation import budget_grid, check_choice, check_k_le_min_n, own_range_top
 
 __all__ = ["hidden_difficulty", "DiagnosticsResult"]
 
@@ -192,7 +192,7 @@ def _hidden_difficulty_iv(counts: Any, k: Any, k_gt_n: Any) -> tuple[Counts, np.
     if (counts.n < 2).all():
         raise PasscurveError("every problem has one sample: P(both right) needs two answers per problem (n >= 2 on "
                              "some problems)")
-    ks = None if k is None else np.unique(as_int_array(k, "k", minimum=1).ravel())
+    ks = None if k is None else budget_grid(k, "k")
     if ks is not None and k_gt_n == "raise":
         check_k_le_min_n(counts.n, ks, counts.problem, counts.model)
     return counts, ks

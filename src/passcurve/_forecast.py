@@ -87,6 +87,7 @@ from ._validation import (
     MAX_RESAMPLES,
     as_float_array,
     as_int_array,
+    budget_grid,
     check_choice,
     check_confidence_level,
     check_counts,
@@ -596,7 +597,7 @@ def _forecast_iv(counts: Any, k: Any, method: str, confidence_level: Any, n_resa
     """The arguments checked, with auto's defaults filled in (cv_resamples 10, combination "inverse_mse"), which
     another method refuses to be given (:func:`check_unused`)."""
     check_counts_object(counts)
-    ks = np.unique(as_int_array(k, "k", minimum=1, maximum=10**15).ravel())
+    ks = budget_grid(k, "k", maximum=10**15)
     check_choice(method, "method", FORECAST_METHODS)
     check_choice(scope, "scope", ("benchmark", "population"), quoted=True)
     if method == "least_squares" and scope != "benchmark":  # it would have no effect, as a mislabelled result

@@ -43,7 +43,7 @@ from ._uncertainty import (
 )
 from ._validation import (
     MAX_RESAMPLES,
-    as_int_array,
+    budget_grid,
     check_confidence_level,
     check_positive_int,
     check_rng,
@@ -213,7 +213,7 @@ def _rank_iv(counts: Any, k: Any, metric: Any, confidence_level: Any, n_resample
     models = counts.models
     if len(models) < 2:
         raise PasscurveError(f"ranking needs at least 2 models (got {len(models)}: {', '.join(models) or 'none'})")
-    ks = np.unique(as_int_array(k, "k", minimum=1).ravel())
+    ks = budget_grid(k, "k")
     subs = [counts.select(m) for m in models]
     for sub in subs:
         _check_k_estimable(sub, ks, metric, design)

@@ -27,7 +27,7 @@ from ._pairs import distinct_pairs
 from ._results import ReadOnlyResult, brief_repr, frame_html, records_frame
 from ._validation import (
     MAX_GRID,
-    as_int_array,
+    budget_grid,
     check_choice,
     check_positive_int,
     check_positive_k,
@@ -325,7 +325,7 @@ def _fit_power_law_iv(counts: Any, k: Any, convention: str) -> tuple[Counts, np.
     check_choice(convention, "convention", ("unbiased", "chen"), quoted=True)
     ks = None
     if k is not None and not (isinstance(k, str) and k == "paper"):
-        ks = np.unique(as_int_array(k, "k", minimum=1).ravel())
+        ks = budget_grid(k, "k")
         if ks.size < 2:
             raise PasscurveError("`k` needs at least two distinct values for a least-squares fit")
     elif isinstance(k, str):

@@ -61,6 +61,7 @@ from ._validation import (
     as_float_array,
     as_id_array,
     as_int_array,
+    budget_grid,
     check_choice,
     check_choices,
     check_confidence_level,
@@ -636,7 +637,7 @@ def _curve_intervals_iv(
         top = default_top(counts, k_gt_n, design)
         ks = with_own_ends(np.unique(np.round(np.geomspace(1, top, 20)).astype(np.int64)), counts, k_gt_n, design)
     else:
-        ks = np.unique(as_int_array(k, "k", minimum=1).ravel())
+        ks = budget_grid(k, "k")
         if k_gt_n == "raise" and design is None:
             check_k_le_min_n(counts.n, ks, counts.problem, counts.model)
     cl = _cluster_ids(counts, cluster)

@@ -259,6 +259,13 @@ def check_weights(weight: Any, size: int, name: str = "weight", of: str = "`n`")
     return w.copy() if isinstance(weight, np.ndarray) and np.may_share_memory(w, weight) else w
 
 
+def budget_grid(x: Any, name: str = "k", *, maximum: int | None = None) -> np.ndarray:
+    """A grid of whole budgets (k, m or n, each >= 1, at most ``maximum``) as its sorted distinct values; one
+    dimension, as the functions that take one document it (``curve(counts, k=[[1, 2], [3, 4]])`` had run at
+    k = 1, 2, 3, 4 without a word)."""
+    return np.unique(as_int_array(x, name, minimum=1, maximum=maximum, max_ndim=1).ravel())
+
+
 def check_positive_k(k: Any, name: str = "k", *, max_ndim: int | None = None) -> np.ndarray:
     """A budget for a closed form (real values allowed, as in forecasts between integers): finite and > 0; at most
     ``max_ndim`` dimensions, as :func:`as_float_array`."""

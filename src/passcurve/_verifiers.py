@@ -30,7 +30,7 @@ import numpy as np
 from ._curves import mean_curve
 from ._errors import DegenerateDataWarning, PasscurveError, record_warning
 from ._results import ReadOnlyResult, brief_repr, frame_html, long_frame
-from ._validation import as_id_array, as_int_array, check_counts, fmt
+from ._validation import as_id_array, as_int_array, budget_grid, check_counts, fmt
 
 __all__ = ["verifier_inflation", "VerifierResult"]
 
@@ -150,7 +150,7 @@ def _verifier_iv(n: Any, c_base: Any, c_strict: Any, c_strict_only: Any, k: Any,
         top = int(n_a.min())
         ks = np.unique(np.array([v for v in (1, 2, 5, 10, 20, 50, 100, 200, 500, 1000) if v <= top] + [top]))
     else:
-        ks = np.unique(as_int_array(k, "k", minimum=1).ravel())
+        ks = budget_grid(k, "k")
         if ks.max() > n_a.min():
             raise PasscurveError(
                 f"`k` must be an integer in [1, n] (got k={fmt(ks.max())}, n={fmt(n_a.min())}); "
