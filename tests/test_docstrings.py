@@ -189,6 +189,25 @@ def test_every_public_name_is_in_the_docs():
     assert not missing, f"public names the docs never mention: {missing}"
 
 
+def test_readme_names_the_metrics_curve_accepts():
+    # README called `METRICS` curve's accepted names; that is its default three, and curve takes G-pass@k and
+    # mG-pass@k too (CURVE_METRICS; docs audit). The tuple the README names must be exactly what curve accepts.
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    named = re.search(r"accepted names\s+`(\w+)` \(curve", text)
+    assert named, "README no longer names curve's accepted metrics"
+    counts = passcurve.Counts.from_arrays([10, 10], [3, 7])
+    candidates = {*passcurve.METRICS, *passcurve.CURVE_METRICS, *passcurve.INTERVAL_METRICS, "max_at_k"}
+
+    def accepted(metric: str) -> bool:
+        try:
+            passcurve.curve(counts, [1, 4], metrics=[metric], tau=0.5 if metric == "g_pass_at_k" else None)
+        except passcurve.PasscurveError:
+            return False
+        return True
+
+    assert {m for m in candidates if accepted(m)} == set(getattr(passcurve, named.group(1)))
+
+
 _ONE_LINERS = ("to_dict", "to_frame")  # a sentence naming the keys or columns is their whole story
 
 
