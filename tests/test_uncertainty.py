@@ -723,3 +723,30 @@ def test_cells_whose_interval_is_the_wilson_bound_are_marked():
     res = curve_intervals(many, [1, 10], metric="pass_at_k")
     assert not res.few_problems["pass_at_k"].any()
     assert not any("few_problems" in p for p in res.to_dict()["models"][0]["curve"])
+
+
+def test_docs_pythia_interval_tables_are_what_the_code_gives():
+    # docs/uncertainty.md shows benchmarks/uncertainty_real_data.py's pass@k tables (Pythia/MATH, counts in the CSV's
+    # row order, 2000 resamples, rng=0). Its BCa rows for 160M, 1B, 410M and 70M were the problem-by-problem draw's;
+    # resampling over distinct (n, c) rows (6a3135b) draws other numbers of the same law and moved them in the
+    # third digit (docs audit). The reference is the script's own computation, repeated here.
+    import re
+
+    import pandas as pd
+    from conftest import ROOT, shared_file
+
+    df = pd.read_csv(shared_file("pythia_math_counts.csv"))
+    cnt = Counts.from_arrays(df.n, df.c, problem=df.problem_id, model=df.model)
+    ks = [1, 10, 100, 1000, 10000]
+    text = (ROOT / "docs" / "uncertainty.md").read_text(encoding="utf-8")
+    for method in ("analytic", "bca"):
+        table = text.split(f"#### {method}\n", 1)[1].split("\n\n", 1)[0]
+        shown = {row.split(" | ")[0].strip("| "): row for row in table.splitlines()[2:]}
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # 70M: the few-problems warning
+            res = curve_intervals(cnt, ks, metric="pass_at_k", method=method, n_resamples=2000, rng=0)
+        lo, hi = res.intervals["pass_at_k"]
+        assert sorted(shown) == sorted(res.models)
+        for i, m in enumerate(res.models):
+            got = " | ".join(f"{res.values['pass_at_k'][i, j]:.3f} [{lo[i, j]:.3f}, {hi[i, j]:.3f}]" for j in range(5))
+            assert re.sub(r"^\| [^|]+ \| | \|$", "", shown[m]) == got, (method, m)
