@@ -763,7 +763,7 @@ def test_a_checked_forecast_keeps_within_what_every_law_allows_on_bon():  # at e
         counts = read_counts(shared_file("bon_jailbreaking_counts.csv"))
         llama = counts.select_models(["Llama 3 8B IT"])
         # K = 100 and 1000 lie beyond its n = 60 (24th session: clipped there too; 1000 read [0.750, 1.000] where
-        # every law gives 0.774 or more, and 100 had the upper end 1.000 where no law exceeds 0.945)
+        # every law gives 0.776 or more, and 100 had the upper end 1.000 where no law exceeds 0.945)
         K = [10, 30, 100, 1000]
         res = forecast(llama, K, rng=0)
         bounds = extrapolation_bounds(llama, K, confidence_level=0.8, n_resamples=1000, rng=0)
@@ -779,6 +779,28 @@ def test_a_checked_forecast_keeps_within_what_every_law_allows_on_bon():  # at e
     assert kf.low >= 0.95 * min(floor, kf.k) and kf.low > 3000  # it read 2,671
     assert kf.low <= kf.k <= kf.high
 
+
+@pytest.mark.shared_data
+def test_docs_bon_clipping_figures_are_what_forecast_gives():
+    # docs/forecasting.md quotes the clipped BoN intervals "now": Llama 3 8B IT at K = 1000 [0.774, 1.000] and
+    # GPT-4o's k_for(0.9) under its design [4,070, inf). Both were the problem-by-problem bootstrap's; the any-law
+    # band now resamples over distinct (n, c) rows (6a3135b, the same law, other draws) and the same calls give
+    # [0.776, 1.000] and [4,154, inf) (docs audit). Reference: the calls the docs describe, at the CLI's seed 0.
+    import re
+
+    from conftest import ROOT
+
+    from passcurve import StopAtSuccess
+    from passcurve.data import read_counts
+
+    text = re.sub(r"\s+", " ", (ROOT / "docs" / "forecasting.md").read_text(encoding="utf-8"))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        counts = read_counts(shared_file("bon_jailbreaking_counts.csv"))
+        llama = forecast(counts.select_models(["Llama 3 8B IT"]), [1000], rng=0)
+        kf = forecast(counts.select_models(["GPT4o"]), [1000], rng=0, design=StopAtSuccess(60, cap=10020)).k_for(0.9)
+    assert f"at every K now: [{llama.low[0, 0]:.3f}, {llama.high[0, 0]:.3f}]" in text
+    assert f"now [{kf.low:,.0f}, ∞)" in text
 
 def test_auto_says_why_it_cannot_check_and_which_candidate_it_leaves_out():
     # forecasting review: every problem solved at n = 100 read "its self-backtest needs at least 20 samples per
