@@ -58,6 +58,27 @@ def test_public_functions_have_numpydoc_parameters_and_returns(name, func):
     missing = [sec for sec, need in (("Parameters", bool(params)), ("Returns", True))
                if need and f"\n{sec}\n{'-' * len(sec)}\n" not in doc]
     assert not missing, f"{name}: no {' or '.join(missing)} section"
+    _assert_parameters_match(name, doc, params)
+
+
+def _documented_parameters(doc: str) -> list[str]:
+    """The names of a numpydoc Parameters (and Other Parameters) section: its unindented `a, b : type` lines."""
+    out = []
+    for sec in ("Parameters", "Other Parameters"):
+        m = re.search(rf"^{sec}\n-{{{len(sec)}}}\n(.*?)(?=^\S[^\n]*\n-{{3,}}\n|\Z)", doc, flags=re.S | re.M)
+        for line in m.group(1).splitlines() if m else []:
+            if line.strip() and not line[0].isspace():
+                out += [n.strip().lstrip("*") for n in line.split(" : ")[0].split(",") if n.strip()]
+    return out
+
+
+def _assert_parameters_match(name: str, doc: str, params: list[str]) -> None:
+    # the docs audit: backtest documented neither n_resamples nor rng, plan neither n nor c, rl.prompt_kernel not
+    # cosine, and compare's and rank_models' paragraph on weights sat in Parameters, where numpydoc reads each of
+    # its lines as a parameter (now their Notes)
+    documented = _documented_parameters(doc)
+    assert not {p for p in params if p not in documented}, f"{name}: not in Parameters: {set(params) - set(documented)}"
+    assert not {d for d in documented if d not in params}, f"{name}: not in the signature: {set(documented) - set(params)}"
 
 
 # --- the examples of README.md and docs/*.md -------------------------------------------------------------------------
@@ -246,6 +267,7 @@ def test_public_methods_have_numpydoc_parameters_and_returns(name, cls, mname, f
     missing = [sec for sec, need in (("Parameters", bool(params)), ("Returns", True))
                if need and f"\n{sec}\n{'-' * len(sec)}\n" not in doc]
     assert not missing, f"{name}: no {' or '.join(missing)} section"
+    _assert_parameters_match(name, doc, params)
 
 
 def test_docs_signatures_show_the_code_defaults():

@@ -182,6 +182,12 @@ def backtest(
         Keep a random subset of problems: a fraction in (0, 1] or a count (> 1).
     confidence_level : float
         Level of the prediction intervals whose coverage is reported.
+    n_resamples : int, default 100
+        Parameter draws / bootstrap resamples behind each method's interval (``forecast``'s
+        ``n_resamples``; 0: the intervals leave out parameter uncertainty).
+    rng : None, int or Generator
+        Seeds the problem subsets and thinnings (a stream of their own, so every method sees the same
+        thinned counts) and the forecasts; each model starts from the same state.
     design : StopAtSuccess, optional
         The counts come from a stop-at-success design (n is a stopping time). A random subset of
         such samples is not a sample from the design, so each problem is *truncated* to a cap of m

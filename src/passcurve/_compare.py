@@ -334,12 +334,14 @@ def compare(
         Sampling stopped at the first batch with a success: each problem's score is the
         stopping-time estimate of pass@k (see :func:`passcurve.curve`); only pass@k.
 
-    Problem weights (``Counts.weight``) weight every mean, as in :func:`curve` (one weight per problem, the
-    same for both models); the sign-flip test flips the weighted differences.
-
     Returns
     -------
     CompareResult
+
+    Notes
+    -----
+    Problem weights (``Counts.weight``) weight every mean, as in :func:`curve` (one weight per problem, the
+    same for both models); the sign-flip test flips the weighted differences.
 
     References
     ----------

@@ -847,6 +847,9 @@ def forecast(
         the interval, which cannot include the error of an unchecked law, is widened to
         :func:`passcurve.extrapolation_bounds`' range at ``confidence_level``; a checked law's
         interval is clipped to that range, which no law consistent with the data leaves). With another method it is an error (it would have no effect).
+    scope : {"benchmark", "population"}
+        Forecast this benchmark's problems (empirical Bayes, default) or a new problem set
+        drawn from the fitted distribution (difficulty-model methods only).
     combination : {"inverse_mse", "debiased"}, optional
         How ``"auto"`` combines its candidates (default "inverse_mse"; with another method an error,
         as ``cv_resamples``). ``"inverse_mse"``: weights ∝ 1/MSE in the
@@ -855,9 +858,6 @@ def forecast(
         one extrapolation factor that K lies beyond min n), then the candidates are averaged with
         equal weights. It lowered the median error by 20–30% on simulated benchmarks but raised it
         on Pythia/MATH (docs/forecasting.md), so it is not the default.
-    scope : {"benchmark", "population"}
-        Forecast this benchmark's problems (empirical Bayes, default) or a new problem set
-        drawn from the fitted distribution (difficulty-model methods only).
     flags : bool, default True
         Run :func:`passcurve.check_deviations` first (stopping time, no heavy tail,
         impossible mass) and carry its warnings in the result.

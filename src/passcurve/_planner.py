@@ -1582,6 +1582,8 @@ def plan(
     counts : Counts, optional
         Current counts (several models are planned independently, ``budget`` each); or
         give ``n`` and ``c`` arrays for one model.
+    n, c : array_like of int, optional
+        Instead of ``counts``: one model's samples drawn and samples correct per problem.
     budget : int
         New samples to spend per model, rounded down to a multiple of ``batch`` (a warning says so when it is
         not one: the result's ``budget`` is the rounded value).

@@ -262,14 +262,16 @@ def rank_models(
     design : StopAtSuccess, optional
         n is a stopping time: each problem's score is the stopping-time estimate (pass@k only).
 
+    Returns
+    -------
+    RankResult
+
+    Notes
+    -----
     Problem weights (``Counts.weight``) weight the means over the shared problems, as in :func:`curve` and
     :func:`compare` (one weight per problem, the same for every model). A pair whose difference is the same on every problem
     (zero bootstrap variance) is judged by the exact sign-flip test, p = 2^(1−G) for G clusters,
     Bonferroni over the pairs.
-
-    Returns
-    -------
-    RankResult
 
     References
     ----------

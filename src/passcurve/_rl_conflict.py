@@ -123,6 +123,8 @@ def prompt_kernel(grads: Any, *, cosine: bool = False) -> np.ndarray:
     ----------
     grads : array_like, shape (P, D)
         Per-prompt gradients of the success probability with respect to the D parameters.
+    cosine : bool, default False
+        Normalise each entry by the two gradients' norms (cosines; 0 where a gradient is zero).
 
     Returns
     -------
