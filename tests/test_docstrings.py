@@ -61,6 +61,27 @@ def test_public_functions_have_numpydoc_parameters_and_returns(name, func):
     _assert_parameters_match(name, doc, params)
 
 
+# the public names that compute a formula of ../shared/REFERENCE.md (estimators, pass_D@k, power laws and difficulty
+# laws, Miller's error bars and power, Hughes et al.'s design, the training signals)
+_FORMULAS = ("pass_at_k", "pass_pow_k", "g_pass_at_k", "mg_pass_at_k", "naive_pass_at_k", "curve", "mean_curve",
+             "curve_intervals", "standard_error", "compare", "power_analysis", "hidden_difficulty", "fit_power_law",
+             "local_slope", "fit_difficulty", "BetaBinomial", "ScaledBetaBinomial", "forecast",
+             "hierarchical_pass_at_k", "plan", "stopping_pass_at_k", "rl.pkpo_rewards", "rl.max_at_k",
+             "rl.dead_group_fraction", "rl.dead_group_fraction_beta", "rl.dead_groups", "rl.group_size_for_live",
+             "rl.pass_at_k_weights", "rl.prompt_kernel", "rl.gradient_conflict")
+
+
+@pytest.mark.parametrize("name", _FORMULAS)
+def test_formulas_name_their_source(name):
+    # the docs audit: curve, mean_curve, fit_power_law, fit_difficulty, BetaBinomial, ScaledBetaBinomial,
+    # power_analysis, hierarchical_pass_at_k, stopping_pass_at_k and rl.group_size_for_live named their paper in
+    # passing or not at all; numpydoc's place for it is a References section
+    doc = inspect.getdoc(eval(f"passcurve.{name}", {"passcurve": passcurve})) or ""
+    refs = re.search(r"^References\n-{10}\n(.+?)(?:\n\n|\Z)", doc, flags=re.S | re.M)
+    assert refs and re.search(r"arXiv|REFERENCE\.md|\(\d{4}\)|\b(?:19|20)\d\d\b", refs.group(1)), (
+        f"{name}: no References section naming its source")
+
+
 def _documented_parameters(doc: str) -> list[str]:
     """The names of a numpydoc Parameters (and Other Parameters) section: its unindented `a, b : type` lines."""
     out = []

@@ -450,6 +450,11 @@ def hierarchical_pass_at_k(n: Any, c: Any, k: Any, *, weight: Any = None) -> dic
         ``posterior`` (mean), ``posterior_sd``, ``prior_sd`` (the part of the SD due to
         (α, β)), ``per_problem`` (posterior mean of each problem's pass@k), ``alpha`` and
         ``beta`` (posterior means).
+
+    References
+    ----------
+    A. Gelman et al., *Bayesian Data Analysis*, 3rd ed., §5.3 (the hyperprior); Kazdan et al. 2025,
+    arXiv 2510.05197 (the beta-binomial forecast 1 − B(α, β+k)/B(α, β)).
     """
     # n = 0 is a problem not sampled yet (an online Planner's n_): it adds nothing to the likelihood of
     # (α, β) and its pass@k is the population's under their posterior; at least one problem must be sampled
@@ -590,6 +595,11 @@ def stopping_pass_at_k(n: Any, c: Any, k: Any, batch: int, *, cap: int | None = 
     float or ndarray
         The estimate, a float when every input is a scalar, else an array of the broadcast
         shape; NaN where k > n and c = 0 (not estimable).
+
+    References
+    ----------
+    M. Chen et al., arXiv:2107.03374 (the estimator applied to the last batch); J. Hughes et al.,
+    "Best-of-N Jailbreaking", arXiv:2412.03556 (the batch-until-success design and the figures it reproduces).
     """
     n_b, c_b, k_b, s_b = _stopping_pass_at_k_iv(n, c, k, batch, cap)
     f = n_b - s_b

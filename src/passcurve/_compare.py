@@ -882,6 +882,10 @@ def power_analysis(
     -------
     PowerResult
 
+    References
+    ----------
+    E. Miller, "Adding Error Bars to Evals", arXiv:2411.00640 (the sample-size formula).
+
     Examples
     --------
     >>> int(power_analysis(0.03, 1, p=0.5, correlation=0.5, n=1).problems[0])  # Miller's example

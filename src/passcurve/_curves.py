@@ -253,6 +253,11 @@ def mean_curve(
     (mean, wsum) : tuple of ndarray, shape (K,)
         The mean at each k (NaN where no problem has n >= k) and the weight of the problems
         that entered it.
+
+    References
+    ----------
+    M. Chen et al., "Evaluating Large Language Models Trained on Code", arXiv:2107.03374 (the per-problem
+    estimator whose mean over problems is pass_D@k).
     """
     n, c = check_counts(as_int_array(n, "n", minimum=1, max_ndim=1).ravel(), as_int_array(c, "c", max_ndim=1).ravel())
     ks = as_int_array(ks, "ks", minimum=1, max_ndim=1).ravel()
@@ -416,6 +421,12 @@ def curve(
     Returns
     -------
     CurveResult
+
+    References
+    ----------
+    M. Chen et al., "Evaluating Large Language Models Trained on Code", arXiv:2107.03374 (pass@k); S. Yao et al.,
+    "τ-bench", arXiv:2406.12045 (pass^k); J. Liu et al., "Are Your LLMs Capable of Stable Reasoning?",
+    arXiv:2412.13147 (G-pass@k, mG-pass@k).
     """
     counts, ks, metrics, design, tau = _curve_iv(counts, k, k_gt_n, metrics, design, tau)
     weighted = check_flag(weighted, "weighted")

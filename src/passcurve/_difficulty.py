@@ -2181,6 +2181,10 @@ class BetaBinomial(DifficultyModel):
 
     Fitted with analytic gradients (digamma) over the distinct (n, c) pairs. Forecast
     :math:`\text{pass}_D@K = 1 - B(α, β+K)/B(α, β)` (Kazdan et al. 2025, arXiv 2510.05197).
+
+    References
+    ----------
+    Kazdan et al. 2025, arXiv 2510.05197 (likelihood and forecast).
     """
 
     name = "beta"
@@ -2342,6 +2346,11 @@ class ScaledBetaBinomial(DifficultyModel):
     pmf :math:`\binom{n}{x} s^x \frac{B(x+α, β)}{B(α, β)} {}_2F_1(-(n-x), x+α; x+α+β; s)`,
     evaluated as a sum of positive terms after Pfaff's transformation (no cancellation).
     Left tail :math:`\propto p^{α-1}`: the power-law exponent is α.
+
+    References
+    ----------
+    R. Schaeffer et al., "How Do Large Language Monkeys Get Their Power (Laws)?", arXiv:2502.17578
+    (the scaled Beta and its beta-binomial pmf).
     """
 
     name = "scaled_beta"
@@ -3105,6 +3114,11 @@ def fit_difficulty(counts: Counts, model: Any = "all") -> DifficultyFits:
     -------
     DifficultyFits
         ``fits[benchmark_model][difficulty_model]`` → fitted :class:`DifficultyModel`.
+
+    References
+    ----------
+    Kazdan et al. 2025, arXiv 2510.05197 (beta-binomial MLE); Schaeffer et al. 2025, arXiv 2502.17578
+    (scaled Beta); Y. Wang, JRSS-B 69 (2007) 185–198 (the NPMLE's constrained Newton method).
 
     Examples
     --------

@@ -212,6 +212,11 @@ def group_size_for_live(
         G as a float; ``inf`` when no G <= ``max_group_size`` reaches the target (for
         example p = 0 or 1, or a Beta so concentrated near 0 that G ~ 10^12 is needed).
 
+    References
+    ----------
+    ../shared/REFERENCE.md, "Training signals" (dead groups: p^G + (1−p)^G, and
+    [B(α+G, β) + B(α, β+G)]/B(α, β) under a Beta); Z. Shao et al. 2024 (GRPO), arXiv:2402.03300.
+
     Examples
     --------
     >>> group_size_for_live(0.9, alpha=0.5, beta=0.5)

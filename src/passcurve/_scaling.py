@@ -299,6 +299,10 @@ def local_slope(k: Any, pass_at_k: Any) -> tuple[np.ndarray, np.ndarray]:
     (k, b) : tuple of ndarray
         The k where 0 < pass@k < 1 (log(-log pass@k) is finite) and b there (all NaN when fewer
         than three such k remain).
+
+    References
+    ----------
+    R. Schaeffer et al., "How Do Large Language Monkeys Get Their Power (Laws)?", arXiv:2502.17578.
     """
     k = check_positive_k(k, max_ndim=1).ravel()
     y = check_probability(pass_at_k, "pass_at_k", allow_nan=True, max_ndim=1).ravel()
@@ -367,6 +371,11 @@ def fit_power_law(
     Returns
     -------
     PowerLawResult
+
+    References
+    ----------
+    R. Schaeffer et al., "How Do Large Language Monkeys Get Their Power (Laws)?", arXiv:2502.17578
+    (the least-squares fit and the k grid of its Tables 1–2).
 
     Examples
     --------
