@@ -499,6 +499,23 @@ def test_pool_refuses_two_lm_eval_tasks_of_one_model(tmp_path):
     assert pooled.n.tolist() == [2, 2, 2] and pooled.c.tolist() == [1, 1, 1]
 
 
+
+def test_an_lm_eval_log_named_with_the_date_alone_has_its_task(tmp_path):
+    # the docs name lm-eval logs samples_<task>_<date>.jsonl (docs/voting.md: samples_gsm8k_2024-05-01.jsonl), but the
+    # task was read only from lm-eval's own date-and-time stamp (2024-05-01T12-00-00.000000): two such logs of one
+    # model, gsm8k and mmlu, pooled into 3 problems with n = 2 (hand count), doc 0 of each as runs of one problem,
+    # without a word (docs audit). The date alone now names the task too, so --pool refuses them as it does the others
+    d = tmp_path / "m"
+    d.mkdir()
+    for task in ("gsm8k", "mmlu"):
+        write_lines(d / f"samples_{task}_2024-05-01.jsonl",
+                    [{"doc_id": i, "doc": {}, "target": "x", "resps": [["a"]], "filtered_resps": ["a"],
+                      "filter": "none", "metrics": ["exact_match"], "exact_match": 1.0} for i in range(3)])
+    files = sorted(d.glob("samples_*.jsonl"))
+    assert [read_counts(f).meta["task"] for f in files] == ["gsm8k", "mmlu"]
+    with pytest.raises(passcurve.PasscurveError, match=r"^model 'm' would pool two lm-eval tasks, 'gsm8k' "):
+        read_counts(files, pool=True)
+
 def test_lm_eval_logs_of_different_tasks_read_side_by_side_are_said(tmp_path):
     # helper-81's report: model a's gsm8k log and model b's mmlu log read side by side were compared as paired by
     # doc_id (doc 0 of gsm8k against doc 0 of mmlu) without a word; now a warning names the tasks and their models

@@ -51,7 +51,7 @@ EXTENSIONS = {
 COMPRESSION = {".gz", ".zst"}
 # the name lm-evaluation-harness gives a samples log: samples_<task>_<date>.jsonl (its doc_ids number that task's
 # documents, so pooled runs must be of one task: data/_several.py)
-LM_EVAL_NAME = re.compile(r"samples_(?P<task>.+)_(?P<date>\d{4}-\d{2}-\d{2}T[\d.\-]+)\.jsonl(?:\.gz|\.zst)?")
+LM_EVAL_NAME = re.compile(r"samples_(?P<task>.+)_(?P<date>\d{4}-\d{2}-\d{2}(?:T[\d.\-]+)?)\.jsonl(?:\.gz|\.zst)?")
 # compressions DuckDB cannot open: the name of each, and the command that decompresses it keeping the file
 OTHER_COMPRESSION = {".bz2": ("bzip2", "bunzip2 -k"), ".xz": ("xz", "unxz -k"), ".lz4": ("lz4", "unlz4"),
                      ".lzma": ("lzma", "unlzma -k"), ".7z": ("7-Zip", "7z x")}
