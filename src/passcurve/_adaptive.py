@@ -619,14 +619,23 @@ class StopAtSuccess:
     r"""Sampling design: batches of ``batch`` samples until a batch holds a success, at most ``cap`` samples.
 
     Pass it as ``design=`` to :func:`passcurve.curve`, :func:`passcurve.curve_intervals`,
-    :func:`passcurve.compare`, :func:`passcurve.fit_power_law`, :func:`passcurve.forecast`,
-    :func:`passcurve.check_deviations`, :func:`passcurve.backtest` and the report (``--stop-batch B
-    [--cap C]`` on ``passcurve curve|compare|fit|forecast|backtest|report``): pass@k of each problem is then the
+    :func:`passcurve.compare`, :func:`passcurve.rank_models`, :func:`passcurve.fit_power_law`,
+    :func:`passcurve.forecast`, :func:`passcurve.extrapolation_bounds`, :func:`passcurve.check_deviations`,
+    :func:`passcurve.backtest` and the report (``--stop-batch B [--cap C]`` on
+    ``passcurve curve|compare|rank|fit|forecast|backtest|report``): pass@k of each problem is then the
     stopping-time estimator :func:`stopping_pass_at_k`, exactly unbiased for every k up to
     the cap, where plain pass@k on such counts (n is a stopping time) is biased upward
     (by up to 2.3x on the BoN jailbreaking counts). ``batch=1`` is "sample until the
     first success". Only pass@k is defined this way: "the first k samples all succeed"
     (pass^k) is not observable once sampling stops.
+
+    Parameters
+    ----------
+    batch : int >= 1
+        Samples per batch.
+    cap : int, optional
+        The most samples a problem could get (every n is a multiple of ``batch``, or ``cap`` where the cap cut
+        the last batch short).
 
     Examples
     --------

@@ -46,6 +46,7 @@ class BacktestResult(ReadOnlyResult):
         Per (m, k, method): runs, median and mean absolute error, mean error (bias),
         interval coverage, mean interval width.
     confidence_level : float
+    warnings : tuple of str
     """
 
     __repr__ = brief_repr

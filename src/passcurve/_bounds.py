@@ -154,6 +154,15 @@ class BoundsKFor(ReadOnlyResult):
     it at a smaller K: a distribution-free floor on the samples needed). ``certain``: the smallest K at which
     every such law does (inf when none is certain, e.g. beyond n, where the unsolved problems may be impossible).
     Both NaN when the data define no band (one problem). Both found by bisection in log K to a relative precision of 1% (rounded up), up to K = 10^12.
+
+    Attributes
+    ----------
+    model : str
+    target : float
+    earliest, certain : float
+        As above.
+    confidence_level : float
+        The level of the band the laws must fit.
     """
 
     __repr__ = brief_repr

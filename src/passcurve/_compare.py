@@ -102,6 +102,8 @@ class CompareResult(ReadOnlyResult):
     confidence_level : float
     correlation : ndarray, shape (K,)
         Correlation of the two models' per-problem estimates (paired only; NaN otherwise).
+    n_resamples : int or None
+        Resamples behind the interval (None for the analytic interval).
     warnings : tuple of str
     design : str or None
         The sampling design behind the estimates when n was not fixed in advance.
@@ -622,6 +624,8 @@ class PowerResult(ReadOnlyResult):
         Within-problem variance of one problem's estimate at each n.
     source : str
         "assumed" (from p, correlation, spread) or "pilot" (estimated from counts).
+    meta : dict
+        The assumptions (p, correlation, spread) or the pilot (its problems, models and metric).
     """
 
     __repr__ = brief_repr

@@ -94,6 +94,8 @@ class Counts(ReadOnlyResult):
     meta : dict
         Free-form provenance (reader, detected layout, stopping-time evidence, ...).
 
+    Notes
+    -----
     Every array is read-only (``C.n[0] = 5`` raises numpy's ValueError, and ``C.meta`` refuses item assignment, as
     every result does: :class:`~passcurve._results.ReadOnlyResult`): build new counts with :meth:`from_arrays` (or
     :meth:`take` for a subset, ``dataclasses.replace`` for new meta) rather than edit them in place.

@@ -67,6 +67,8 @@ class CurveResult(ReadOnlyResult):
     intervals : dict of str to (low, high)
         Optional confidence intervals per metric, each an (M, K) array.
     confidence_level : float or None
+    interval_method : str or None
+        The method of ``intervals`` (:func:`passcurve.curve_intervals`' ``method``); None without intervals.
     few_problems : dict of str to ndarray of bool, shape (M, K)
         Per metric with intervals, True where the mean rests on fewer than 10 problems (nearly every other
         problem scores 0 there, or 1): the interval there is the distribution-free Wilson bound on the number

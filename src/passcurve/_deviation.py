@@ -41,7 +41,15 @@ __all__ = ["check_deviations", "DeviationReport"]
 
 @dataclass(frozen=True)
 class DeviationReport(ReadOnlyResult):
-    """Flags per model with their evidence (``flags[model]`` → list of (warning name, message))."""
+    """Flags per model with their evidence (``flags[model]`` → list of (warning name, message)).
+
+    Attributes
+    ----------
+    flags : dict of str to list of (str, str)
+        Per model, each flag raised: the warning's name and its message.
+    evidence : dict of str to dict
+        Per model, the numbers behind the checks (stopping-time signs, local slopes, the zero-inflation test).
+    """
 
     __repr__ = brief_repr
 

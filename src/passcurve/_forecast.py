@@ -406,6 +406,8 @@ class ForecastResult(ReadOnlyResult):
         The data's own estimate of pass_D@K where no model is needed (K <= min n; under a
         stop-at-success design, K up to its largest estimable k), NaN beyond. The forecast there
         is still the model's: the difference is its in-sample misfit.
+    scope : str
+        "benchmark" (these problems) or "population" (a new problem set), as :func:`passcurve.forecast`'s.
     """
 
     __repr__ = brief_repr
@@ -521,6 +523,22 @@ class KForResult(ReadOnlyResult):
     ``caveat``: when the target is reached, the candidates of the average (auto) whose own curve
     plateaus below it (a zero-inflated fit's impossible problems), with their weights and plateaus:
     under them the target is never reached. None otherwise.
+
+    Attributes
+    ----------
+    model : str
+    target : float
+    k, low, high : float
+        The K solving forecast(K) = target, and the K solving it on the prediction interval's upper and lower
+        ends (inf where that end does not reach it).
+    reachable : bool
+    ceiling : float
+    method : str
+        The forecast method solved.
+    confidence_level : float
+    observed_k : int or None
+    note, caveat : str or None
+        As above.
     """
 
     __repr__ = brief_repr

@@ -877,6 +877,7 @@ class PlanResult(ReadOnlyResult):
         Per model: prior (alpha, beta), forecast of pass_D@K now (posterior mean) and its
         posterior SD now, the expected posterior SD after this plan and after a uniform
         plan of the same budget, and the samples so far.
+    warnings : tuple of str
     """
 
     __repr__ = brief_repr

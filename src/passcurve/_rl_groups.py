@@ -271,8 +271,11 @@ class DeadGroupsResult(ReadOnlyResult):
     difficulty : str
         The difficulty model fitted (``passcurve._difficulty``: "beta", "zi_beta", ...).
     params_ : tuple of dict
-        Its maximum-likelihood parameters per model; ``success``/``message`` report the
-        optimiser honestly. Empty, with ``success`` False, where the law is not identified.
+        Its maximum-likelihood parameters per model. Empty, with ``success`` False, where the law is not
+        identified.
+    success : ndarray of bool, shape (M,)
+    message : tuple of str
+        Per model, whether the optimiser converged and what it said.
     target_live : float
     group_size_needed : dict of str to ndarray, shape (M,)
         Smallest G whose live fraction reaches ``target_live``: "observed" (searched over

@@ -145,9 +145,10 @@ class PowerLawResult(ReadOnlyResult):
         so these understate the uncertainty and are reported for reference only).
     r2 : ndarray
         R² of the log-log regression (NaN, like the standard errors, for a line through two points).
-    k : tuple of ndarray
-        The grid used per model; ``pass_at_k`` the observed pass_D@k there.
+    k, pass_at_k : tuple of ndarray
+        The grid used per model, and the observed pass_D@k there.
     convention : str
+    warnings : tuple of str
     """
 
     __repr__ = brief_repr

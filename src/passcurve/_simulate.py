@@ -36,7 +36,17 @@ __all__ = ["ModelSpec", "SimulatedBenchmark", "simulate", "DEMO_MODELS"]
 
 @dataclass(frozen=True)
 class ModelSpec:
-    """Difficulty distribution of one simulated model: zero-inflated Beta(alpha, beta)."""
+    """Difficulty distribution of one simulated model: zero-inflated Beta(alpha, beta).
+
+    Parameters
+    ----------
+    name : str
+        The model's name in the simulated counts.
+    alpha, beta : float > 0
+        The Beta law of the solvable problems' success rates.
+    impossible : float in [0, 1), default 0
+        Share of problems with success rate 0.
+    """
 
     name: str
     alpha: float
@@ -91,6 +101,8 @@ class SimulatedBenchmark(ReadOnlyResult):
         True per-row success rate (aligned with ``counts``).
     specs : tuple of ModelSpec
     seed : int or None
+    meta : dict
+        The simulator and the seed.
     """
 
     __repr__ = brief_repr

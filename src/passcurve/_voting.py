@@ -621,6 +621,10 @@ class AnswerTallies(ReadOnlyResult):
         Samples without an answer (cast no vote).
     answer : ndarray of object or None
         The answers themselves (for display), aligned with ``count``.
+    source : str
+        Where the tallies came from (a file name, "arrays").
+    meta : dict
+        The reader's provenance (as ``Counts.meta``).
     """
 
     __repr__ = brief_repr
