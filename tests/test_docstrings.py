@@ -119,8 +119,10 @@ def test_public_dataclasses_document_their_fields(name, cls):
     fields = [f.name for f in dataclasses.fields(cls) if not f.name.startswith("_")]
     documented = _documented_parameters(doc, ("Parameters", "Attributes"))
     assert documented, f"{name}: no Parameters or Attributes section"
-    assert not [f for f in fields if f not in documented], f"{name}: fields not documented"
-    assert not [d for d in documented if d not in fields and not hasattr(cls, d)], f"{name}: not a field"
+    undocumented = [f for f in fields if f not in documented]
+    assert not undocumented, f"{name}: fields not documented: {undocumented}"
+    unknown = [d for d in documented if d not in fields and not hasattr(cls, d)]
+    assert not unknown, f"{name}: documented, but not a field: {unknown}"
 
 
 def _assert_parameters_match(name: str, doc: str, params: list[str]) -> None:
