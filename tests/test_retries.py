@@ -88,6 +88,22 @@ def test_feedback_is_detected():
     assert res.attempt_rate[0, -1] > res.attempt_rate[0, 0]
 
 
+def test_a_falling_rate_is_named_a_drift_not_feedback():
+    # Pythia 410M's log (trend z = -2.04: later attempts succeed less) got the feedback message "if the harness
+    # retried with feedback, pass@k's formula does not apply", but feedback raises later attempts' rate. A rate that
+    # falls with the attempt index (here halved from the first attempt to the sixth) is named a drift
+    rng = np.random.default_rng(12)
+    p = rng.beta(0.6, 1.0, 300)
+    q = p[:, None] * np.linspace(1.0, 0.5, 6)[None, :]
+    y = rng.random((300, 6)) < q
+    prob, att = np.repeat(np.arange(300), 6), np.tile(np.arange(1, 7), 300)
+    with pytest.warns(DependenceWarning) as got:
+        res = retries(prob, att, y.ravel(), n_resamples=499, rng=1)
+    assert res.dependent[0] and res.trend_z[0] < -2
+    (msg,) = [str(w.message) for w in got]
+    assert "later attempts succeed less often than earlier ones, a drift over the run" in msg and "feedback" not in msg
+
+
 def test_permutation_test_level():
     # under the null the p-value is (super-)uniform: rejections at 5% stay rare (seeded)
     rng = np.random.default_rng(13)

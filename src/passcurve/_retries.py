@@ -443,9 +443,13 @@ def retries(
                        f"at attempt {a_top + 1}, counting from 1: {int(S[a_top])} successes where {E[a_top]:.1f} were "
                        "expected), as when a batch or seed is shared by the same attempt of every problem; that does "
                        "not bias each problem's pass@k, but completion in file order differs from pass@b")
-            else:
+            elif trend[mi] > 0:
                 msg = (f"{head}: attempts are not independent draws; if the harness retried with feedback, pass@k's "
                        "formula does not apply: report completion within the retry budget")
+            else:  # later attempts succeed less: a drift over the run, not what feedback does
+                msg = (f"{head}: later attempts succeed less often than earlier ones, a drift over the run (as when "
+                       "the sampler, the server or the prompt changed while the log was written), so attempts are not "
+                       "exchangeable draws; pass@k assumes they are: check how the samples were generated")
             record_warning(warns, msg, DependenceWarning)
     return RetryResult(
         models=tuple(str(m) for m in models),
