@@ -5,18 +5,34 @@ Each run draws per-problem success rates p_i from a scenario, draws c_i ~ Binomi
 pass_D@K with each method and compares with the exact truth mean_i 1 - (1 - p_i)^K of the drawn problems.
 
 Run:  PYTHONPATH=src python benchmarks/backtest_simulated.py [--seeds 10] [--problems 300]
+
+Small n (``--small``): m = 5, 10 and 20 samples per problem, K = 100 and 1000, 164 problems (the size of a
+code benchmark), the six scenarios plus a code-like one (10% impossible + Beta(0.5, 0.7)); each cell reports
+the median absolute error (with its bootstrap standard error over seeds), the mean error (bias), the 80%
+intervals' coverage (with its binomial standard error) and their mean width, all in points of pass@K:
+
+      OPENBLAS_NUM_THREADS=1 PYTHONPATH=src python benchmarks/backtest_simulated.py --small --seeds 20
+
+``--methods auto_wf2`` (with --small) scores an offline prototype, not passcurve's behaviour: when n < 20 auto's
+candidates are weighted by a self-backtest that thins by 2 instead of being averaged equally (weights only: the
+interval stays the any-law range). The data are drawn from the same seeds whatever the methods, so its rows
+compare with auto's of a run with the default methods.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import time
 import warnings
+from collections.abc import Iterator
+from typing import Any
 
 import numpy as np
 from scipy import special
 
 from passcurve import Counts, ModelSpec, forecast, simulate
+from passcurve import _forecast as _fc
 
 
 def scenario_p(name: str, N: int, gen: np.random.Generator) -> np.ndarray:
@@ -34,6 +50,9 @@ def scenario_p(name: str, N: int, gen: np.random.Generator) -> np.ndarray:
     if name == "two groups: Beta(0.5, 2) + 30% Beta(0.15, 200)":
         hard = gen.random(N) < 0.3
         return np.where(hard, gen.beta(0.15, 200.0, N), gen.beta(0.5, 2.0, N))
+    if name == "code-like: 10% impossible + Beta(0.5, 0.7)":
+        # a code benchmark sampled 10-20 times: many problems near 0 or 1, a few never solved
+        return np.where(gen.random(N) < 0.1, 0.0, gen.beta(0.5, 0.7, N))
     if name.startswith("hard Beta("):
         # a pure Beta difficulty law of a hard benchmark, "hard Beta(a, b)"
         a, b = (float(x) for x in name[len("hard Beta("):-1].split(","))
@@ -52,6 +71,9 @@ SCENARIOS = [
     "two groups: Beta(0.5, 2) + 30% Beta(0.15, 200)",
     "rare successes Beta(0.15, 30)",
 ]
+
+# the small-n design's scenarios: the six above and a code-like one
+SMALL_SCENARIOS = [*SCENARIOS, "code-like: 10% impossible + Beta(0.5, 0.7)"]
 
 # hard benchmarks whose difficulty law is exactly a Beta: tail exponent 0.1-0.3, mean p 0.001-0.03
 HARD_SCENARIOS = [f"hard Beta({a}, {b})" for a in (0.1, 0.2, 0.3) for b in (10, 30, 100)]
@@ -72,12 +94,113 @@ def draw(scen: str, problems: int, K: int, gen: np.random.Generator,
     return n, c, exact_pass_at_k(p, K)
 
 
+def _boot_se_median(x: np.ndarray, gen: np.random.Generator, B: int = 1000) -> float:
+    """Bootstrap standard error of the median of x (resampling the seeds)."""
+    idx = gen.integers(0, x.size, (B, x.size))
+    return float(np.std(np.median(x[idx], axis=1), ddof=1))
+
+
+@contextlib.contextmanager
+def weights_thinned_by(factor: int) -> Iterator[None]:
+    """OFFLINE prototype (not in passcurve): when auto's self-backtest cannot run (n < 20: thinning by 10 leaves
+    fewer than 2 samples), weight its candidates by a second self-backtest that thins by ``factor`` instead of
+    averaging them equally. That backtest sets the weights only: auto still counts as unchecked, so its interval
+    stays widened to the any-law range, and its bias adds nothing to the interval. n >= 20 is unchanged."""
+    orig_sb, orig_w = _fc._self_backtest, _fc._weights_from_cv
+    stash: dict[str, dict[str, float]] = {}
+
+    def self_backtest(n: np.ndarray, c: np.ndarray, cands: tuple[str, ...], R: int, gen: np.random.Generator,
+                      **kw: Any) -> Any:
+        sb = orig_sb(n, c, cands, R, gen, **kw)
+        stash.clear()
+        if not sb.informative and kw.get("design") is None and int(n.min()) < 20:
+            stash["cv"] = orig_sb(n, c, cands, R, gen, factor=factor, w=kw.get("w")).rmse()
+        return sb
+
+    def weights_from_cv(cv: dict[str, float], method: str, combination: str = "inverse_mse") -> dict[str, float]:
+        if method == "auto" and not any(np.isfinite(v) for v in cv.values()) and "cv" in stash:
+            cv = stash["cv"]
+        return orig_w(cv, method, combination)
+
+    _fc._self_backtest, _fc._weights_from_cv = self_backtest, weights_from_cv
+    try:
+        yield
+    finally:
+        _fc._self_backtest, _fc._weights_from_cv = orig_sb, orig_w
+
+
+def small_n(seeds: int, problems: int, methods: list[str]) -> None:
+    """The small-n design (module docs): m in {5, 10, 20}, K in {100, 1000}; one forecast per method and data set
+    gives both K (the same data, so the two K's errors are correlated)."""
+    gen = np.random.default_rng(12345)  # the simulated data
+    fgen = np.random.default_rng(54321)  # the forecasts' own draws
+    sgen = np.random.default_rng(0)  # the standard errors' bootstrap
+    Ks = [100, 1000]
+    rows = []  # (scenario, m, K, method, error, covered, width)
+    t0 = time.time()
+    warnings.simplefilter("ignore")
+    for scen in SMALL_SCENARIOS:
+        for m in (5, 10, 20):
+            for _ in range(seeds):
+                p = scenario_p(scen, problems, gen)
+                n = np.full(p.size, m)
+                c = gen.binomial(n, p)
+                truth = [exact_pass_at_k(p, K) for K in Ks]
+                counts = Counts.from_arrays(n, c, model="sim")
+                for meth in methods:
+                    # "auto_wf2": the offline prototype above with factor 2 (weights only)
+                    ctx = weights_thinned_by(int(meth[7:])) if meth.startswith("auto_wf") else contextlib.nullcontext()
+                    with ctx:
+                        r = forecast(counts, Ks, method=meth[:4] if meth.startswith("auto_wf") else meth,
+                                     n_resamples=100, flags=False, rng=fgen)
+                    for j, K in enumerate(Ks):
+                        f, lo, hi = float(r.pass_at_k[0, j]), float(r.low[0, j]), float(r.high[0, j])
+                        rows.append((scen, m, K, meth, f - truth[j], lo <= truth[j] <= hi, hi - lo))
+        print(f"# {scen}: done ({time.time() - t0:.0f} s)", flush=True)
+    print(f"\n{problems} problems, {seeds} seeds per cell ({time.time() - t0:.0f} s); points of pass@K; "
+          "medAE (± bootstrap SE over seeds) / mean error / coverage of the 80% interval (± binomial SE) / mean width")
+    print("| scenario | m | K | method | medAE | bias | cover | width |")
+    print("|---|---|---|---|---|---|---|---|")
+    pooled: dict[tuple[int, int, str], list[tuple[float, bool, float]]] = {}
+    for scen in SMALL_SCENARIOS:
+        for m in (5, 10, 20):
+            for K in Ks:
+                for meth in methods:
+                    rs = [r for r in rows if r[:4] == (scen, m, K, meth)]
+                    e = np.array([r[4] for r in rs])
+                    cv = np.mean([r[5] for r in rs])
+                    w = np.mean([r[6] for r in rs])
+                    pooled.setdefault((m, K, meth), []).extend((r[4], r[5], r[6]) for r in rs)
+                    print(f"| {scen} | {m} | {K} | {meth} | {100 * np.median(np.abs(e)):.2f} ± "
+                          f"{100 * _boot_se_median(np.abs(e), sgen):.2f} | {100 * e.mean():+.2f} | {cv:.2f} ± "
+                          f"{np.sqrt(cv * (1 - cv) / e.size):.2f} | {100 * w:.1f} |")
+    print(f"\nPooled over the {len(SMALL_SCENARIOS)} scenarios (medAE ± bootstrap SE over all runs)")
+    print("| m | K | method | medAE | bias | cover | width |")
+    print("|---|---|---|---|---|---|---|")
+    for (m, K, meth), v in pooled.items():
+        e = np.array([x[0] for x in v])
+        cv = float(np.mean([x[1] for x in v]))
+        print(f"| {m} | {K} | {meth} | {100 * np.median(np.abs(e)):.2f} ± {100 * _boot_se_median(np.abs(e), sgen):.2f} "
+              f"| {100 * e.mean():+.2f} | {cv:.2f} ± {np.sqrt(cv * (1 - cv) / e.size):.2f} "
+              f"| {100 * np.mean([x[2] for x in v]):.1f} |")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--seeds", type=int, default=10)
-    ap.add_argument("--problems", type=int, default=300)
-    ap.add_argument("--methods", default="least_squares,beta,auto")
+    ap.add_argument("--problems", type=int, default=None, help="default 300 (164 with --small)")
+    ap.add_argument("--methods", default=None,
+                    help="default least_squares,beta,auto (with --small also beta_eb,zi_beta)")
+    ap.add_argument("--small", action="store_true", help="the small-n design: m = 5, 10, 20; K = 100, 1000")
     args = ap.parse_args()
+    if args.small:
+        small_n(args.seeds, args.problems or 164,
+                (args.methods or "least_squares,beta,beta_eb,zi_beta,auto").split(","))
+        return
+    if args.methods and "auto_wf" in args.methods:
+        ap.error("auto_wf<factor> (the offline prototype) is scored only with --small")
+    args.problems = args.problems or 300
+    args.methods = args.methods or "least_squares,beta,auto"
     methods = args.methods.split(",")
     gen = np.random.default_rng(12345)  # the simulated data
     fgen = np.random.default_rng(54321)  # the forecasts' own draws (separate, so methods see the same data)
