@@ -13,7 +13,8 @@ intervals' coverage (with its binomial standard error) and their mean width, all
 
       OPENBLAS_NUM_THREADS=1 PYTHONPATH=src python benchmarks/backtest_simulated.py --small --seeds 20
 
-``--methods auto_wf2`` (with --small) scores an offline prototype, not passcurve's behaviour: when n < 20 auto's
+``--m 5,10`` picks the sample sizes and ``--dump FILE`` writes every run's error (a paired comparison of two methods on
+the same data). ``--methods auto_wf2`` (with --small) scores an offline prototype, not passcurve's behaviour: when n < 20 auto's
 candidates are weighted by a self-backtest that thins by 2 instead of being averaged equally (weights only: the
 interval stays the any-law range). The data are drawn from the same seeds whatever the methods, so its rows
 compare with auto's of a run with the default methods.
@@ -129,7 +130,8 @@ def weights_thinned_by(factor: int) -> Iterator[None]:
         _fc._self_backtest, _fc._weights_from_cv = orig_sb, orig_w
 
 
-def small_n(seeds: int, problems: int, methods: list[str]) -> None:
+def small_n(seeds: int, problems: int, methods: list[str], ms: tuple[int, ...] = (5, 10, 20),
+            dump: str | None = None) -> None:
     """The small-n design (module docs): m in {5, 10, 20}, K in {100, 1000}; one forecast per method and data set
     gives both K (the same data, so the two K's errors are correlated)."""
     gen = np.random.default_rng(12345)  # the simulated data
@@ -140,7 +142,7 @@ def small_n(seeds: int, problems: int, methods: list[str]) -> None:
     t0 = time.time()
     warnings.simplefilter("ignore")
     for scen in SMALL_SCENARIOS:
-        for m in (5, 10, 20):
+        for m in ms:
             for _ in range(seeds):
                 p = scenario_p(scen, problems, gen)
                 n = np.full(p.size, m)
@@ -157,13 +159,17 @@ def small_n(seeds: int, problems: int, methods: list[str]) -> None:
                         f, lo, hi = float(r.pass_at_k[0, j]), float(r.low[0, j]), float(r.high[0, j])
                         rows.append((scen, m, K, meth, f - truth[j], lo <= truth[j] <= hi, hi - lo))
         print(f"# {scen}: done ({time.time() - t0:.0f} s)", flush=True)
+    if dump:  # every run's error, for paired comparisons of two methods on the same data
+        with open(dump, "w", encoding="utf-8") as fh:
+            fh.write("scenario\tm\tK\tmethod\terror\tcovered\twidth\n")
+            fh.writelines("\t".join(str(x) for x in r) + "\n" for r in rows)
     print(f"\n{problems} problems, {seeds} seeds per cell ({time.time() - t0:.0f} s); points of pass@K; "
           "medAE (± bootstrap SE over seeds) / mean error / coverage of the 80% interval (± binomial SE) / mean width")
     print("| scenario | m | K | method | medAE | bias | cover | width |")
     print("|---|---|---|---|---|---|---|---|")
     pooled: dict[tuple[int, int, str], list[tuple[float, bool, float]]] = {}
     for scen in SMALL_SCENARIOS:
-        for m in (5, 10, 20):
+        for m in ms:
             for K in Ks:
                 for meth in methods:
                     rs = [r for r in rows if r[:4] == (scen, m, K, meth)]
@@ -192,10 +198,13 @@ def main() -> None:
     ap.add_argument("--methods", default=None,
                     help="default least_squares,beta,auto (with --small also beta_eb,zi_beta)")
     ap.add_argument("--small", action="store_true", help="the small-n design: m = 5, 10, 20; K = 100, 1000")
+    ap.add_argument("--m", default="5,10,20", help="with --small: the samples per problem (default 5,10,20)")
+    ap.add_argument("--dump", default=None, help="with --small: write every run's error to this TSV file")
     args = ap.parse_args()
     if args.small:
         small_n(args.seeds, args.problems or 164,
-                (args.methods or "least_squares,beta,beta_eb,zi_beta,auto").split(","))
+                (args.methods or "least_squares,beta,beta_eb,zi_beta,auto").split(","),
+                tuple(int(x) for x in args.m.split(",")), args.dump)
         return
     if args.methods and "auto_wf" in args.methods:
         ap.error("auto_wf<factor> (the offline prototype) is scored only with --small")
