@@ -195,7 +195,7 @@ def test_models_option_names_a_model_with_a_comma(icli, tmp_path):
 def test_curve_table_never_cuts_an_interval_bound(icli, tmp_path):
     # a weak model (5 of 128 problems solved once in 10,000 samples): its interval's lower bound is printed
     # in scientific notation, which at 80 columns used to be cut to "[1.313e-0…"
-    from passcurve.cli._app import fmt_cell
+    from passcurve.cli._app import column_fmt
 
     path = tmp_path / "weak.csv"
     write_table({"problem_id": np.array([f"p{i}" for i in range(128)], dtype=object),
@@ -208,8 +208,10 @@ def test_curve_table_never_cuts_an_interval_bound(icli, tmp_path):
     for line in res.stdout.splitlines():
         for j, cell in enumerate(re.split("[│┃]", line)[1:-1]):
             columns[j] = columns.get(j, "") + cell.strip()
-    for pt in json.loads(icli(*args, "--json").stdout)["models"][0]["curve"]:
-        assert any(f"[{fmt_cell(pt['low'])},{fmt_cell(pt['high'])}]" in col for col in columns.values()), res.stdout
+    curve = json.loads(icli(*args, "--json").stdout)["models"][0]["curve"]
+    f = column_fmt([pt[key] for pt in curve for key in ("pass_at_k", "low", "high")])  # pass@k's one notation
+    for pt in curve:
+        assert any(f"[{f(pt['low'])},{f(pt['high'])}]" in col for col in columns.values()), res.stdout
 
 
 def test_curve_table_says_which_intervals(icli, samples_file):
@@ -284,3 +286,49 @@ def test_curve_marks_intervals_that_are_the_wilson_bound(tmp_path, capfd):
     assert run(["curve", str(p), "--k", "1,10", "--ci", "analytic", "--json"]) == 0
     pts = json.loads(capfd.readouterr().out)["models"][0]["curve"]
     assert [pt.get("few_problems") for pt in pts] == [True, True]
+
+
+def _table_columns(text: str) -> dict[tuple[int, int], list[str]]:
+    """The numbers of each column of each table printed: {(table, column): [numbers top to bottom]}."""
+    columns: dict[tuple[int, int], list[str]] = {}
+    table = 0
+    for line in text.splitlines():
+        if line.startswith("┏"):
+            table += 1
+        for j, cell in enumerate(re.split("[│┃]", line)[1:-1]):
+            columns.setdefault((table, j), []).extend(
+                re.findall(r"(?<![\w.])\d+\.\d+(?:e[-+]\d\d)?(?![\w.])|(?<![\w.e-])0(?![\w.])", cell))
+    return columns
+
+
+def test_curve_table_column_has_one_notation(icli):
+    # BoN jailbreaking's pass^k column read "0.0007" beside "7.083e-06", and "0.0000" beside "1.469e-10": each cell
+    # chose for itself. A column (with its interval's ends) now takes the report's number_format: one notation
+    from conftest import shared_file
+
+    from passcurve.cli._app import column_fmt
+
+    # the rule by hand: 7.083e-06 needs 7 decimals for two significant digits (1 - (-6)); 2 decades: fixed point
+    f = column_fmt([0.0007, 7.083e-6, None])
+    assert [f(x) for x in (0.0007, 7.083e-6, None, 0.0)] == ["0.0007000", "0.0000071", "-", "0.0000000"]
+    # 0.0721 to 1.469e-10 spans 8.7 decades: scientific, and an exact zero is '0'
+    f = column_fmt([0.0721, 1.469e-10, 0.0])
+    assert [f(x) for x in (0.0721, 1.469e-10, 0.0)] == ["7.21e-02", "1.47e-10", "0"]
+    path = shared_file("bon_jailbreaking_counts.csv")
+    for args in (("curve", str(path)), ("curve", str(path), "--ci", "analytic", "--k", "1,5,20")):
+        res = icli(*args, env={"COLUMNS": "200"})
+        assert res.returncode == 0, res.stderr
+        sci, fixed = re.compile(r"\d\.\d+e[-+]\d\d"), re.compile(r"\d+\.(\d+)")
+        checked = 0
+        for where, nums in _table_columns(res.stdout).items():
+            if not nums:
+                continue
+            checked += 1
+            kinds = {bool(sci.fullmatch(x)) for x in nums if x != "0"}
+            assert len(kinds) <= 1, (where, nums)
+            if kinds == {False}:
+                assert len({len(fixed.fullmatch(x).group(1)) for x in nums if x != "0"}) == 1, (where, nums)
+                assert "0" not in nums, (where, nums)  # a bare 0 only in a scientific column
+        assert checked >= 20
+        if len(args) == 2:  # Claude 3.5 Opus's pass^10 (7.083e-06 before) beside its pass^5 (0.0007 before)
+            assert "│ 10 │ 0.3507 │ 7.08e-06 │" in res.stdout and "6.70e-04" in res.stdout

@@ -8,6 +8,7 @@ with a one-line message naming the argument in backticks, e.g.
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -37,6 +38,7 @@ __all__ = [
     "check_confidence_level",
     "check_positive_int",
     "fmt",
+    "number_format",
 ]
 
 
@@ -326,6 +328,66 @@ def show_value(x: Any) -> str:
         return fmt(x) if np.ndim(x) == 0 else repr(np.asarray(x, dtype=object).tolist())
     except Exception:  # ragged sequences and objects numpy cannot shape
         return type(x).__name__
+
+
+def _exponent(v: float) -> int:
+    """The decimal exponent of a positive ``v`` (0.00697 -> -3)."""
+    return int(math.floor(math.log10(v) + 1e-9))
+
+
+def _finite(x: Any) -> float | None:
+    """``x`` as a float, or None when it is missing (None, NaN, ±inf): the cells that show '-'."""
+    if x is None:
+        return None
+    x = float(x)
+    return x if math.isfinite(x) else None
+
+
+SCI_DECADES = 4
+"""A column whose nonzero values span more than this many decades is written in scientific notation."""
+
+MAX_DECIMALS = 8
+"""Most decimals a fixed-point column takes (beyond, scientific)."""
+
+PCT_DECIMALS = 3
+"""Most decimals of a percentage column; a share below 0.001% is written '<0.001%'."""
+
+
+def number_format(values: Any, digits: int = 4, *, percent: bool = False) -> Callable[[Any], str]:
+    """How to write the numbers of one table column (its values, and its intervals' ends): one notation for all.
+
+    Fixed point with ``digits`` decimals, more where the column's smallest nonzero value needs them for two
+    significant digits (6.97·10⁻⁴ -> 0.00070, and every value of the column with 5 decimals); scientific with three
+    significant digits ('6.97e-04', 0 as '0') for the whole column when its nonzero values span more than
+    :data:`SCI_DECADES` decades, reach 10⁵, or would need more than :data:`MAX_DECIMALS` decimals. Missing values
+    (None, NaN, ±inf) are '-'. A column mixed '6.97e-04' with '0.0069', each cell choosing for itself.
+
+    ``percent``: shares written as percentages, the same way but never scientific: at most :data:`PCT_DECIMALS`
+    decimals, and a share below 0.001% (10⁻⁵) as '<0.001%' (a pass^8 column read 0.0019% beside 0.3%)."""
+    v = np.abs(np.asarray(values, dtype=float).ravel())
+    tiny = 10.0 ** -(PCT_DECIMALS + 2)
+    v = v[np.isfinite(v) & (v > (tiny * (1 - 1e-9) if percent else 0))]
+    decimals = digits
+    sci = False
+    if v.size:
+        lo, hi = float(v.min()), float(v.max())
+        if percent:
+            decimals = min(max(digits, 1 - _exponent(100 * lo)), PCT_DECIMALS)
+        else:
+            decimals = max(digits, 1 - _exponent(lo))
+            sci = hi / lo > 10.0**SCI_DECADES or hi >= 1e5 or decimals > MAX_DECIMALS
+
+    def fmt(x: Any) -> str:
+        x = _finite(x)
+        if x is None:
+            return "-"
+        if percent:
+            return f"<{tiny * 100:.{PCT_DECIMALS}f}%" if 0 < abs(x) < tiny * (1 - 1e-9) else f"{100 * x:.{decimals}f}%"
+        if sci:
+            return "0" if x == 0 else f"{x:.2e}"
+        return f"{x:.{decimals}f}"
+
+    return fmt
 
 
 DECIMAL = re.compile(r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?")

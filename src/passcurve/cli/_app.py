@@ -12,11 +12,13 @@ from contextlib import contextmanager
 from types import MappingProxyType
 from typing import Any
 
+import numpy as np
 import typer
 from rich.console import Console
 
 from .._errors import PasscurveError, PasscurveWarning, fold_warnings
 from .._results import json_safe
+from .._validation import number_format
 
 
 def _click_exception_modules() -> list[Any]:
@@ -307,13 +309,21 @@ def parse_float_list(text: str | None, name: str) -> list[float] | None:
     return vals
 
 
+def column_fmt(*values: Any, percent: bool = False) -> Callable[[Any], str]:
+    """How one CLI table column writes its numbers: :func:`passcurve._validation.number_format` of all of them (the
+    column's values and, beside an estimate, its interval's ends), as the report's tables do. One notation per
+    column: fixed point with as many decimals as the smallest nonzero value needs (at least 4), or scientific
+    for all of it when its values span more than 4 decades (a pass^k column read '0.0007' beside '7.083e-06', and
+    '0.0000' beside '1.469e-10', each cell choosing for itself). None and NaN are '-'. ``percent``: shares as
+    percentages with at least 2 decimals, never scientific ('<0.001%' below 10⁻⁵)."""
+    flat = [np.asarray([np.nan if x is None else x for x in np.ravel(np.asarray(v, dtype=object))], dtype=float)
+            for v in values]
+    return number_format(np.concatenate(flat) if flat else np.empty(0), 2 if percent else 4, percent=percent)
+
+
 def fmt_cell(x: float | None) -> str:
-    """A value for a CLI table: '-' when missing, 4 decimals, scientific outside [1e-4, 1e4)."""
-    if x is None or x != x:
-        return "-"
-    if x == 0 or 1e-4 <= abs(x) < 1e4:
-        return f"{x:.4f}"
-    return f"{x:.3e}"
+    """One number alone in a CLI table or line, as :func:`column_fmt` writes a column of it alone ('-' when missing)."""
+    return column_fmt([x])(x)
 
 
 def samples_per_problem(summary: Mapping[str, Any]) -> str:

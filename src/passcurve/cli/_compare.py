@@ -23,6 +23,7 @@ from ._app import (
     JsonFlag,
     Seed,
     collect_warnings,
+    column_fmt,
     command,
     file_paths,
     fmt_cell,
@@ -169,13 +170,17 @@ def render_compare(res: Any) -> None:
     t = Table(title=title, title_justify="left")
     for col in ("k", res.model_a, res.model_b, "difference", f"{level_label(res.confidence_level)} interval", "p-value", "problems"):
         t.add_column(col, justify="right", overflow="fold")  # a long model name wraps; it is never cut
-    for pt in d["points"]:
+    pts = d["points"]
+    # one notation per column, the difference's and its interval's alike (column_fmt)
+    fa, fb = (column_fmt([pt[key] for pt in pts]) for key in ("a", "b"))
+    fd = column_fmt([pt[key] for pt in pts for key in ("difference", "low", "high")])
+    for pt in pts:
         t.add_row(
             str(pt["k"]),
-            fmt_cell(pt["a"]),
-            fmt_cell(pt["b"]),
-            fmt_cell(pt["difference"]),
-            f"[{fmt_cell(pt['low'])}, {fmt_cell(pt['high'])}]",
+            fa(pt["a"]),
+            fb(pt["b"]),
+            fd(pt["difference"]),
+            f"[{fd(pt['low'])}, {fd(pt['high'])}]",
             f"{pt['p_value']:.3g}" if pt["p_value"] is not None else "-",
             str(pt["problems"]) if "problems_b" not in pt else f"{pt['problems']} / {pt['problems_b']}",
         )
@@ -279,10 +284,11 @@ def rank_cmd(
         for col, just in (("rank", "right"), ("model", "left"), ("score", "right"), (f"{lvl} interval", "right"),
                           ("rank interval", "right")):
             t.add_column(col, justify=just, overflow="fold")  # type: ignore[arg-type]
-        for r in res.table(j):
+        rows = res.table(j)
+        score = column_fmt([r[key] for r in rows for key in ("estimate", "low", "high")])  # one notation, as the report's
+        for r in rows:
             span = str(r["rank"]) if r["rank_low"] == r["rank_high"] else f"{r['rank_low']}–{r['rank_high']}"
-            t.add_row(str(r["rank"]), r["model"], fmt_cell(r["estimate"]),
-                      f"[{fmt_cell(r['low'])}, {fmt_cell(r['high'])}]", span)
+            t.add_row(str(r["rank"]), r["model"], score(r["estimate"]), f"[{score(r['low'])}, {score(r['high'])}]", span)
         # the title's "simultaneous" is the rank intervals'; the score's interval is each model's own
         t.caption = f"{lvl} interval: the score's, each model on its own; rank interval: all models at once"
         out.print(t)
@@ -312,11 +318,11 @@ def hidden_difficulty_cmd(
     t = Table(title="hidden difficulty: answers are independent given the problem, not across problems", title_justify="left")
     for col in ("model", "P(right) μ", "μ²", "P(both right)", "P(2nd | 1st)", "ICC"):
         t.add_column(col, justify="right", overflow="fold")
-    for e in res.to_dict()["models"]:
-        t.add_row(
-            e["model"],
-            *(fmt_cell(e[key]) for key in ("p_right", "p_right_squared", "p_both_right", "p_second_given_first", "icc")),
-        )
+    models = res.to_dict()["models"]
+    keys = ("p_right", "p_right_squared", "p_both_right", "p_second_given_first", "icc")
+    fmts = [column_fmt([e[key] for e in models]) for key in keys]  # one notation per column
+    for e in models:
+        t.add_row(e["model"], *(f(e[key]) for f, key in zip(fmts, keys, strict=True)))
     out.print(t)
     for e in res.to_dict()["models"]:  # the pair columns rest on the problems with n >= 2 only: say so under the table
         if e.get("problems_one_sample") and e["problems"]:
@@ -326,13 +332,11 @@ def hidden_difficulty_cmd(
     c = Table(title="pass@k actually vs if independent, 1-(1-μ)^k", title_justify="left")
     for col in ("model", "k", "pass@k", "if independent", "pass^k", "μ^k"):
         c.add_column(col, justify="right", overflow="fold")
-    for e in res.to_dict()["models"]:
+    pair_keys = ("pass_at_k", "independent_pass_at_k", "pass_pow_k", "independent_pass_pow_k")
+    fmts = [column_fmt([pt[key] for e in models for pt in e["curve"]]) for key in pair_keys]
+    for e in models:
         for pt in e["curve"]:
-            c.add_row(
-                e["model"],
-                str(pt["k"]),
-                *(fmt_cell(pt[key]) for key in ("pass_at_k", "independent_pass_at_k", "pass_pow_k", "independent_pass_pow_k")),
-            )
+            c.add_row(e["model"], str(pt["k"]), *(f(pt[key]) for f, key in zip(fmts, pair_keys, strict=True)))
     out.print(c)
     ends: dict[int, list[str]] = {}  # where the models' samples end: one line per k, naming every model that ends there
     for e in res.to_dict()["models"]:

@@ -23,8 +23,8 @@ from ._app import (
     JsonFlag,
     Seed,
     collect_warnings,
+    column_fmt,
     command,
-    fmt_cell,
     out,
     parse_int_list,
     print_json,
@@ -68,18 +68,22 @@ def render_curve_table(res) -> None:  # type: ignore[no-untyped-def]
         for name in res.values:
             t.add_column(metric_label(name, res.tau), justify="right")
             if name in res.intervals:
-                # a bound such as 1.851e-10 never loses digits to an ellipsis: the cell wraps at its comma
+                # a bound such as 0.00000012 never loses digits to an ellipsis: the cell wraps at its comma
                 t.add_column(f"{level_label(res.confidence_level or 0.95)} interval", justify="right",
-                             overflow="fold", min_width=len("[1.000e-10,"))
+                             overflow="fold", min_width=len("[0.00000012,"))
         t.add_column("problems", justify="right")
+        # one notation per metric: its column and its interval's ends alike (column_fmt)
+        fmts = {name: column_fmt(arr[i], *(res.intervals[name][e][i] for e in (0, 1) if name in res.intervals))
+                for name, arr in res.values.items()}
         for j, k in enumerate(res.k):
             row = [str(int(k))]
             for name, arr in res.values.items():
-                row.append(fmt_cell(arr[i, j]))
+                f = fmts[name]
+                row.append(f(arr[i, j]))
                 if name in res.intervals:
                     lo, hi = res.intervals[name]
                     mark = "*" if name in res.few_problems and res.few_problems[name][i, j] else ""
-                    row.append(f"[{fmt_cell(lo[i, j])}, {fmt_cell(hi[i, j])}]{mark}")
+                    row.append(f"[{f(lo[i, j])}, {f(hi[i, j])}]{mark}")
             row.append(str(int(res.problems[i, j])))
             t.add_row(*row)
         out.print(t)

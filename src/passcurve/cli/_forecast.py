@@ -28,6 +28,7 @@ from ._app import (
     JsonFlag,
     Seed,
     collect_warnings,
+    column_fmt,
     command,
     load_counts,
     out,
@@ -227,13 +228,17 @@ def forecast_cmd(
         if allowed is not None:
             t.add_column(f"any law ({lvl})", justify="right")
         b = None if allowed is None else allowed.models.index(m)
+        # one notation per column, pass@K's and its interval's alike (column_fmt)
+        fp = column_fmt(res.pass_at_k[i], res.low[i], res.high[i])
+        fcs = [column_fmt(v) for v in res.candidates[i].values()]
+        fany = column_fmt(*(() if b is None else (allowed.low[b], allowed.high[b])))  # type: ignore[union-attr]
         for j, kk in enumerate(res.k):
             extra = []
             if allowed is not None:
                 lo_, hi_ = allowed.low[b, j], allowed.high[b, j]
-                extra = [f"[{lo_:.4f}, {hi_:.4f}]" if np.isfinite(lo_ + hi_) else "-"]
-            t.add_row(str(int(kk)), f"{res.pass_at_k[i, j]:.4f}", f"[{res.low[i, j]:.4f}, {res.high[i, j]:.4f}]",
-                      *[f"{v[j]:.4f}" for v in res.candidates[i].values()], *extra)
+                extra = [f"[{fany(lo_)}, {fany(hi_)}]" if np.isfinite(lo_ + hi_) else "-"]
+            t.add_row(str(int(kk)), fp(res.pass_at_k[i, j]), f"[{fp(res.low[i, j])}, {fp(res.high[i, j])}]",
+                      *[f(v[j]) for f, v in zip(fcs, res.candidates[i].values(), strict=True)], *extra)
         out.print(t)
         if allowed is not None and i == 0:
             out.print(f"  any law: the range of pass@K over every difficulty law whose curve fits the data's {lvl} "

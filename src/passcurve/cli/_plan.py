@@ -19,6 +19,7 @@ from ._app import (
     JsonFlag,
     Seed,
     collect_warnings,
+    column_fmt,
     command,
     load_counts,
     out,
@@ -43,12 +44,13 @@ def _render(res, top: int) -> None:  # type: ignore[no-untyped-def]
             t.add_column(col, justify="right", overflow="fold")  # a long problem id wraps; it is never cut
         idx = [i for i in range(len(res.problem)) if sel[i] and res.additional[i] > 0]
         idx.sort(key=lambda i: (-int(res.additional[i]), natural_key(res.problem[i])))  # ties: 201 before 1003
+        fp = column_fmt([res.p_hat[i] for i in idx[:top]])  # one notation for the column
         for i in idx[:top]:
             t.add_row(
                 str(res.problem[i]),
                 str(int(res.n[i])),
                 str(int(res.c[i])),
-                f"{res.p_hat[i]:.3g}",
+                fp(res.p_hat[i]),
                 str(int(res.additional[i])),
             )
         notes = ["p̂: the problem's posterior mean success rate E[p | n, c] under the fitted prior"]

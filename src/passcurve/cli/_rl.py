@@ -19,6 +19,7 @@ from ._app import (
     JsonFlag,
     Seed,
     collect_warnings,
+    column_fmt,
     command,
     load_counts,
     out,
@@ -26,14 +27,6 @@ from ._app import (
     print_json,
     read_options,
 )
-
-
-def _pct(x: float) -> str:
-    if x != x:
-        return "-"
-    if x == 0 or x >= 1e-3:
-        return f"{100 * x:.2f}%"
-    return f"{100 * x:.2e}%"
 
 
 def _g(x: float) -> str:
@@ -86,12 +79,14 @@ def rl_signal_cmd(
         t = Table(title=title, title_justify="left")
         for col in ("G", "dead (observed)", f"dead ({res.difficulty} fit)", "dead (independent coins)", "problems"):
             t.add_column(col, justify="right")
+        # one notation per column (column_fmt): '0.00%' beside '1.23e-03%' was each cell choosing for itself
+        fo, ff, fi = (column_fmt(a[i], percent=True) for a in (res.observed, res.fitted, res.independent))
         for j, g in enumerate(res.group_size):
             t.add_row(
                 str(int(g)),
-                _pct(res.observed[i, j]),
-                _pct(res.fitted[i, j]),
-                _pct(res.independent[i, j]),
+                fo(res.observed[i, j]),
+                ff(res.fitted[i, j]),
+                fi(res.independent[i, j]),
                 str(int(res.problems[i, j])),
             )
         out.print(t)
@@ -183,13 +178,9 @@ def demo_conflict_cmd(
     t.add_column("run", no_wrap=True)  # the numbers' headers wrap instead at 80 columns
     for col in ("pass@1 before", "pass@1 after", f"pass@{res.k} before", f"pass@{res.k} after"):
         t.add_column(col, justify="right")
+    keys = ("pass_at_1_before", "pass_at_1_after", "pass_at_k_before", "pass_at_k_after")
+    fmts = [column_fmt([s[key] for s in res.summary]) for key in keys]  # one notation per column
     for s in res.summary:
-        t.add_row(
-            _run_label(s["run"], res.k),
-            f"{s['pass_at_1_before']:.4f}",
-            f"{s['pass_at_1_after']:.4f}",
-            f"{s['pass_at_k_before']:.4f}",
-            f"{s['pass_at_k_after']:.4f}",
-        )
+        t.add_row(_run_label(s["run"], res.k), *(f(s[key]) for f, key in zip(fmts, keys, strict=True)))
     out.print(t)
     out.print(f"k* at the start: {res.conflict.k_star:.3f}; wrote {output}")

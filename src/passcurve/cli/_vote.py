@@ -22,6 +22,7 @@ from ._app import (
     JsonFlag,
     Seed,
     collect_warnings,
+    column_fmt,
     command,
     out,
     parse_int_list,
@@ -72,10 +73,14 @@ def vote_cmd(
         )
         for col in ("k", "maj@k", "SE", "pass@k", "selection loss", "independent maj@k", "correlation cost"):
             t.add_column(col, justify="right")
+        v = res.values
+        # one notation per column of probabilities (column_fmt); the two differences stay fixed point, a rounding
+        # residue written 0.0000 (as the report's differences)
+        fmaj, fse, fpass, find = (column_fmt(a[i]) for a in (v["maj_at_k"], res.se["maj_at_k"], v["pass_at_k"],
+                                                             v["independent_maj_at_k"]))
         for j, kk in enumerate(res.k):
-            v = res.values
-            t.add_row(str(int(kk)), _f(v["maj_at_k"][i, j]), _f(res.se["maj_at_k"][i, j]), _f(v["pass_at_k"][i, j]),
-                      _f(v["selection_loss"][i, j]), _f(v["independent_maj_at_k"][i, j]),
+            t.add_row(str(int(kk)), fmaj(v["maj_at_k"][i, j]), fse(res.se["maj_at_k"][i, j]), fpass(v["pass_at_k"][i, j]),
+                      _f(v["selection_loss"][i, j]), find(v["independent_maj_at_k"][i, j]),
                       _f(v["correlation_cost"][i, j]))
         out.print(t)
 
@@ -135,9 +140,11 @@ def retries_cmd(
         top = max((r["budget"] for r in entry["curve"]), default=0)
         shown = (entry["curve"] if budgets is not None  # a list (filtered above) or "all"
                  else [r for r in entry["curve"] if r["budget"] == top or _one_two_five(r["budget"])])
+        fc, fp, fa, fe = (column_fmt([r[key] for r in shown])
+                          for key in ("completion", "pass_at_k", "attempt_rate", "expected_rate"))  # one per column
         for r in shown:
-            t.add_row(str(r["budget"]), _f(r["completion"]), str(r["known"]), _f(r["pass_at_k"]),
-                      str(r["pass_at_k_known"]), _f(r["attempt_rate"]), _f(r["expected_rate"]))
+            t.add_row(str(r["budget"]), fc(r["completion"]), str(r["known"]), fp(r["pass_at_k"]),
+                      str(r["pass_at_k_known"]), fa(r["attempt_rate"]), fe(r["expected_rate"]))
         out.print(t)
         if len(shown) < len(entry["curve"]):
             out.print(f"  {len(shown)} of {len(entry['curve'])} budgets shown (--budgets all, or a list, for others)")
@@ -175,8 +182,9 @@ def verifiers_cmd(
                          "under the base verdict"), title_justify="left")
         for col in ("k", f"pass@k ({base})", f"pass@k ({strict})", "relative drop"):
             t.add_column(col, justify="right")
+        fb, fs, fi = (column_fmt([pt[key] for pt in entry["curve"]]) for key in ("pass_base", "pass_strict", "inflation"))
         for pt in entry["curve"]:
-            t.add_row(str(pt["k"]), _f(pt["pass_base"]), _f(pt["pass_strict"]), _f(pt["inflation"]))
+            t.add_row(str(pt["k"]), fb(pt["pass_base"]), fs(pt["pass_strict"]), fi(pt["inflation"]))
         out.print(t)
 
 

@@ -17,7 +17,7 @@ import numpy as np
 
 from .._results import level_label, metric_name
 from .._uncertainty import FEW_PROBLEMS, WILSON_BOUND
-from .._validation import natural_key
+from .._validation import _exponent, _finite, natural_key, number_format
 from ._page import Section, esc, figure_html
 
 __all__ = [
@@ -62,61 +62,6 @@ def _rgba(hex_colour: str, alpha: float) -> str:
     h = hex_colour.lstrip("#")
     r, g, b = (int(h[i : i + 2], 16) for i in (0, 2, 4))
     return f"rgba({r},{g},{b},{alpha})"
-
-
-def _finite(x: Any) -> float | None:
-    """``x`` as a float, or None when it is missing (None, NaN, ±inf): the cells that show '-'."""
-    if x is None:
-        return None
-    x = float(x)
-    return x if math.isfinite(x) else None
-
-
-SCI_DECADES = 4
-"""A column whose nonzero values span more than this many decades is written in scientific notation."""
-
-MAX_DECIMALS = 8
-"""Most decimals a fixed-point column takes (beyond, scientific)."""
-
-PCT_DECIMALS = 3
-"""Most decimals of a percentage column; a share below 0.001% is written '<0.001%'."""
-
-
-def number_format(values: Any, digits: int = 4, *, percent: bool = False) -> Callable[[Any], str]:
-    """How to write the numbers of one table column (its values, and its intervals' ends): one notation for all.
-
-    Fixed point with ``digits`` decimals, more where the column's smallest nonzero value needs them for two
-    significant digits (6.97·10⁻⁴ -> 0.00070, and every value of the column with 5 decimals); scientific with three
-    significant digits ('6.97e-04', 0 as '0') for the whole column when its nonzero values span more than
-    :data:`SCI_DECADES` decades, reach 10⁵, or would need more than :data:`MAX_DECIMALS` decimals. Missing values
-    (None, NaN, ±inf) are '-'. A column mixed '6.97e-04' with '0.0069', each cell choosing for itself.
-
-    ``percent``: shares written as percentages, the same way but never scientific: at most :data:`PCT_DECIMALS`
-    decimals, and a share below 0.001% (10⁻⁵) as '<0.001%' (a pass^8 column read 0.0019% beside 0.3%)."""
-    v = np.abs(np.asarray(values, dtype=float).ravel())
-    tiny = 10.0 ** -(PCT_DECIMALS + 2)
-    v = v[np.isfinite(v) & (v > (tiny * (1 - 1e-9) if percent else 0))]
-    decimals = digits
-    sci = False
-    if v.size:
-        lo, hi = float(v.min()), float(v.max())
-        if percent:
-            decimals = min(max(digits, 1 - _exponent(100 * lo)), PCT_DECIMALS)
-        else:
-            decimals = max(digits, 1 - _exponent(lo))
-            sci = hi / lo > 10.0**SCI_DECADES or hi >= 1e5 or decimals > MAX_DECIMALS
-
-    def fmt(x: Any) -> str:
-        x = _finite(x)
-        if x is None:
-            return "-"
-        if percent:
-            return f"<{tiny * 100:.{PCT_DECIMALS}f}%" if 0 < abs(x) < tiny * (1 - 1e-9) else f"{100 * x:.{decimals}f}%"
-        if sci:
-            return "0" if x == 0 else f"{x:.2e}"
-        return f"{x:.{decimals}f}"
-
-    return fmt
 
 
 def fmt_num(x: Any, digits: int = 4) -> str:
@@ -245,10 +190,6 @@ def log_title(title: str) -> str:
 
 
 _SUP = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
-
-
-def _exponent(v: float) -> int:
-    return int(math.floor(math.log10(v) + 1e-9))
 
 
 def _tick_text(v: float, power: bool = False) -> str:
