@@ -1341,3 +1341,29 @@ def test_a_table_column_has_one_number_notation():
         "0.002%", "0.290%", "5.360%", "<0.001%", "0.047%", "0.000%"]
     assert [fmt_pct(x) for x in (0.0539, 0.000539, 0.003, 3e-9, None)] == ["5.4%", "0.054%", "0.30%", "<0.001%", "-"]
     assert sci.search(page[page.index('id="problem-table"'):])  # the rule did choose scientific somewhere
+
+
+def test_a_chart_hovers_in_one_number_notation():
+    # each hover label chose for itself with '%{y:.4g}' ("6.97e-05" beside "0.0123" on the pass^k chart); a chart's
+    # labels now take number_format's notation of all its y values (references by hand from the rule: 6.97e-05 needs
+    # 1 - (-5) = 6 decimals for two significant digits, 2.2 decades: fixed; 0.5 to 1e-8 spans 7.7 decades: scientific)
+    import base64
+
+    from passcurve._validation import SCI_DECADES
+    from passcurve.report import _sections as S
+
+    assert S.hover_format([0.0123, 6.97e-5, float("nan")]) == ".6f"
+    assert S.hover_format([0.5, 1e-8, 0.0]) == ".2e"
+    assert S.hover_format([0.25, 0.9]) == ".4f"
+    cur = curve(simulate(problems=300, n=200, rng=0).counts, report_k_grid(200))
+    pow_values = cur.values["pass_pow_k"]
+    drawn = pow_values[pow_values >= S.POW_FLOOR]
+    assert drawn.max() / drawn.min() > 10.0**SCI_DECADES  # the pass^k chart spans more than 4 decades
+    for sec, want in ((S.passpow_section(cur), "%{y:.2e}"), (S.passk_section(cur), None), (S.failure_section(cur), None)):
+        (fig,) = _figure_json(sec.body)
+        lines = [t for t in fig["data"] if t.get("hoverinfo") != "skip" and t.get("hovertemplate")]
+        templates = {re.search(r"%\{y:[^}]*\}", t["hovertemplate"]).group(0) for t in lines}
+        assert len(templates) == 1 and ".4g" not in str(templates), templates
+        ys = np.concatenate([np.frombuffer(base64.b64decode(t["y"]["bdata"]), dtype=t["y"]["dtype"])
+                             if isinstance(t["y"], dict) else np.asarray(t["y"], dtype=float) for t in lines])
+        assert templates == {want or "%{y:" + S.hover_format(ys) + "}"}

@@ -38,6 +38,7 @@ __all__ = [
     "check_confidence_level",
     "check_positive_int",
     "fmt",
+    "notation",
     "number_format",
 ]
 
@@ -353,6 +354,21 @@ PCT_DECIMALS = 3
 """Most decimals of a percentage column; a share below 0.001% is written '<0.001%'."""
 
 
+def notation(values: Any, digits: int = 4, *, percent: bool = False) -> tuple[int, bool]:
+    """:func:`number_format`'s choice for a column of ``values``: (decimals, scientific). A chart's hover labels
+    take the same choice in plotly's own format language (report/_sections.hover_format)."""
+    v = np.abs(np.asarray(values, dtype=float).ravel())
+    tiny = 10.0 ** -(PCT_DECIMALS + 2)
+    v = v[np.isfinite(v) & (v > (tiny * (1 - 1e-9) if percent else 0))]
+    if not v.size:
+        return digits, False
+    lo, hi = float(v.min()), float(v.max())
+    if percent:
+        return min(max(digits, 1 - _exponent(100 * lo)), PCT_DECIMALS), False
+    decimals = max(digits, 1 - _exponent(lo))
+    return decimals, hi / lo > 10.0**SCI_DECADES or hi >= 1e5 or decimals > MAX_DECIMALS
+
+
 def number_format(values: Any, digits: int = 4, *, percent: bool = False) -> Callable[[Any], str]:
     """How to write the numbers of one table column (its values, and its intervals' ends): one notation for all.
 
@@ -364,18 +380,8 @@ def number_format(values: Any, digits: int = 4, *, percent: bool = False) -> Cal
 
     ``percent``: shares written as percentages, the same way but never scientific: at most :data:`PCT_DECIMALS`
     decimals, and a share below 0.001% (10⁻⁵) as '<0.001%' (a pass^8 column read 0.0019% beside 0.3%)."""
-    v = np.abs(np.asarray(values, dtype=float).ravel())
+    decimals, sci = notation(values, digits, percent=percent)
     tiny = 10.0 ** -(PCT_DECIMALS + 2)
-    v = v[np.isfinite(v) & (v > (tiny * (1 - 1e-9) if percent else 0))]
-    decimals = digits
-    sci = False
-    if v.size:
-        lo, hi = float(v.min()), float(v.max())
-        if percent:
-            decimals = min(max(digits, 1 - _exponent(100 * lo)), PCT_DECIMALS)
-        else:
-            decimals = max(digits, 1 - _exponent(lo))
-            sci = hi / lo > 10.0**SCI_DECADES or hi >= 1e5 or decimals > MAX_DECIMALS
 
     def fmt(x: Any) -> str:
         x = _finite(x)

@@ -17,7 +17,7 @@ import numpy as np
 
 from .._results import level_label, metric_name
 from .._uncertainty import FEW_PROBLEMS, WILSON_BOUND
-from .._validation import _exponent, _finite, natural_key, number_format
+from .._validation import _exponent, _finite, natural_key, notation, number_format
 from ._page import Section, esc, figure_html
 
 __all__ = [
@@ -149,11 +149,29 @@ def many_models_caption(models: int) -> str:
             "to hide that model, double-click it to show that model alone (double-click again for all).</p>")
 
 
+HOVER_Y = ("%{y:.4f}", "%{y:.4g}")
+"""The y of a chart's hover label before :func:`_layout` gives it the chart's one notation (:func:`hover_format`)."""
+
+
+def hover_format(values: Any) -> str:
+    """:func:`number_format`'s notation of a chart's y values as a plotly format: '.5f' (fixed, its decimals) or
+    '.2e' for all of them, so the hover labels of one chart read as its table's column does (each label chose for
+    itself with '.4g': '6.97e-05' beside '0.0123')."""
+    decimals, sci = notation(values)
+    return ".2e" if sci else f".{decimals}f"
+
+
 def _layout(fig: Any, *, xtitle: str, ytitle: str, logx: bool = True, logy: bool = False, height: int = 460) -> Any:
     # "x unified" lists every trace at the cursor's k: with 60 models a box of 60+ lines taller than the chart,
     # cut off at the top (audit at scale). Beyond MANY_MODELS the hover names the one line under the cursor,
     # and the line-style key ("power law", "forecast") comes first in the legend instead of below 60 models
     many = _chart_models(fig) > MANY_MODELS
+    shown = [t for t in fig.data if any(h in (t.hovertemplate or "") for h in HOVER_Y)]
+    if shown:  # one notation for the chart's hover labels, as number_format gives a table column
+        y = f"%{{y:{hover_format(np.concatenate([np.asarray(t.y, dtype=float).ravel() for t in shown]))}}}"
+        for t in shown:
+            for h in HOVER_Y:
+                t.hovertemplate = t.hovertemplate.replace(h, y)
     fig.update_layout(
         template="plotly_white",
         height=height,
