@@ -250,3 +250,19 @@ def test_ids_that_are_one_number_written_two_ways_are_named(tmp_path, icli):
     other.write_text(ints.read_text().replace('"problem_id": ', '"problem_id": 100'))
     out = icli("rank", str(floats), str(other))
     assert out.stderr == "passcurve: error: the models share 0 problem(s); ranking needs at least 2 shared problems\n"
+
+
+def test_compare_table_writes_a_and_b_in_one_notation(icli):
+    # the two models' columns are the same quantity side by side: one notation for both (as the report's table), each
+    # with the difference and its interval in one too. BoN jailbreaking, pass^k: GPT4o's column alone spans 3.95
+    # decades (fixed, 7 decimals: "0.0000059"), Claude 3.5 Opus's 4.0 (scientific); together scientific
+    from conftest import shared_file
+
+    path = shared_file("bon_jailbreaking_counts.csv")
+    r = icli("compare", str(path), "--a", "GPT4o", "--b", "Claude 3.5 Opus", "--k", "1,10,60", "--metric", "pass_pow_k",
+             env={"COLUMNS": "200"})
+    assert r.returncode == 0, r.stderr
+    rows = {cells[0]: cells[1:] for line in r.stdout.splitlines()
+            if len(cells := [c.strip() for c in re.split("[│┃]", line)[1:-1]]) == 7 and cells[0].isdigit()}
+    assert rows["10"][:3] == ["5.94e-06", "7.08e-06", "-1.14e-06"] and rows["60"][:3] == ["0", "0", "0"], rows
+    assert rows["1"][:2] == ["5.31e-02", "7.21e-02"]

@@ -171,8 +171,9 @@ def render_compare(res: Any) -> None:
     for col in ("k", res.model_a, res.model_b, "difference", f"{level_label(res.confidence_level)} interval", "p-value", "problems"):
         t.add_column(col, justify="right", overflow="fold")  # a long model name wraps; it is never cut
     pts = d["points"]
-    # one notation per column, the difference's and its interval's alike (column_fmt)
-    fa, fb = (column_fmt([pt[key] for pt in pts]) for key in ("a", "b"))
+    # one notation per column, the difference's and its interval's alike (column_fmt); A's and B's together, the
+    # same quantity side by side (as the report's comparison table)
+    fa = fb = column_fmt([pt[key] for pt in pts for key in ("a", "b")])
     fd = column_fmt([pt[key] for pt in pts for key in ("difference", "low", "high")])
     for pt in pts:
         t.add_row(
