@@ -182,17 +182,33 @@
   function resize(gd) {
     return window.Plotly.Plots && window.Plotly.Plots.resize ? window.Plotly.Plots.resize(gd) : null;
   }
+  // wide screens: the legend beside the plot, which plotly scrolls past the figure's height (25 models at 1,400 px
+  // showed 13 of their 25 entries). The figure grows by the hidden part (unscroll), the plot with it, up to twice the
+  // height built (25 models: 460 -> 816 px); a longer legend still scrolls (60 models would make a 1,800 px plot)
+  function wholeLegend(gd) {
+    var lg = gd._fullLayout.legend;
+    if (!lg || lg._height - lg._effHeight > Number(gd.getAttribute("data-height"))) return;
+    if (!unscroll(gd)) return;
+    gd.parentElement.style.height = gd._fullLayout.height + "px";
+    unpin(gd);
+  }
   function fitLegend(gd) {
     if (!window.Plotly || !gd.layout) return;
     var narrow = gd.clientWidth < 600, horizontal = gd.layout.legend && gd.layout.legend.orientation === "h";
-    if (narrow && !horizontal) {
-      gd.setAttribute("data-legend-moved", "1");
+    if (!gd.hasAttribute("data-height")) {  // the height built, before any legend fitting grew it
       gd.setAttribute("data-height", String(gd._fullLayout.height));
       gd.setAttribute("data-box-height", gd.parentElement.style.height || "");
+    }
+    if (narrow && !horizontal) {
+      gd.setAttribute("data-legend-moved", "1");
+      // a figure grown wide for its legend (wholeLegend) starts from the height built again; a relayout of the
+      // height pins the width (grow unpins it), so only when it changes
+      var built = Number(gd.getAttribute("data-height")), shrink = gd._fullLayout.height !== built ? { height: built } : {};
       window.Plotly.relayout(gd, merged({ "legend.orientation": "h", "legend.x": 0, "legend.xanchor": "left",
-                                          "legend.yref": "container", "legend.y": 0, "legend.yanchor": "bottom" },
-                                        titleFonts(gd, 12), alt(gd, "narrow")));
-      grow(gd, "height" in alt(gd, "narrow"));
+                                          "legend.yref": "container", "legend.y": 0, "legend.yanchor": "bottom",
+                                          "legend.maxheight": null },
+                                        titleFonts(gd, 12), merged(shrink, alt(gd, "narrow"))));
+      grow(gd, "height" in shrink || "height" in alt(gd, "narrow"));
     } else if (narrow && gd.getAttribute("data-legend-moved") === "1") {
       // narrower still (390 -> 320 px): the legend wraps into more rows and took the plot's height again (the
       // naive chart's plot fell to 208 px); grow once plotly has fitted the figure to its new width
@@ -208,6 +224,9 @@
       // stayed 346 px wide on a 1,400 px window. Unpin it; the resize fits it to the page again
       gd.parentElement.style.height = gd.getAttribute("data-box-height") || "";
       unpin(gd);
+      wholeLegend(gd);
+    } else if (!narrow && !horizontal) {
+      wholeLegend(gd);
     }
   }
   function plots() { return document.querySelectorAll(".js-plotly-plot"); }
