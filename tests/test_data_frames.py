@@ -304,3 +304,17 @@ def test_frame_name_must_be_a_string(name, shown):
     with pytest.raises(PasscurveError, match=rf"^`name` must be a model name, a string \(got {shown}\)$"):
         counts_from_frame(df, name=name)
     assert list(counts_from_frame(df, name="m").models) == ["m"]
+
+
+@pytest.mark.parametrize(("make", "kind"), [
+    (lambda: pd.DataFrame(), "pandas DataFrame"), (lambda: pd.DataFrame(index=[0, 1]), "pandas DataFrame"),
+    (lambda: pl.DataFrame(), "polars DataFrame"), (lambda: pl.LazyFrame(), "polars LazyFrame"),
+    (lambda: pa.table({}), "pyarrow Table")])
+def test_a_frame_without_columns_names_the_argument(make, kind):
+    # pandas said "cannot read frame as pandas frame: Need a DataFrame with at least one column" (DuckDB's words),
+    # polars and pyarrow "... Provided table/dataframe must have at least one column", a LazyFrame "no problem-id
+    # column ...; columns found: (none)": none named `df`, as its wrong-type error does (test_bad_frame_type)
+    with pytest.raises(PasscurveError, match=rf"^`df` has no columns \(an empty {kind}\): give one row per sample "
+                                             r"\(a problem-id and a correctness column\) or one row per problem "
+                                             r"\(problem_id, n, c\)$"):
+        counts_from_frame(make())

@@ -32,7 +32,7 @@ from ._samples import (
     stopping_time_evidence,
     warn_if_ids_number_rows,
 )
-from ._source import no_rows_error, open_frame
+from ._source import no_columns_error, no_rows_error, open_frame
 
 __all__ = ["counts_from_frame"]
 
@@ -106,6 +106,8 @@ def _counts_narwhals(df: Any, overrides: dict[str, str | None], threshold: float
     lf = frame.lazy() if isinstance(frame, nw.DataFrame) else frame
     schema = dict(lf.collect_schema())
     columns = list(schema)
+    if not columns:
+        raise no_columns_error(f"{type(df).__module__.split('.')[0]} {type(df).__name__}")
     cmap = resolve_columns(columns, overrides, source=name, options=FRAME_OPTION)
     r = cmap.roles
     engine = type(df).__module__.split(".")[0]

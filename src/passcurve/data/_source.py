@@ -599,11 +599,25 @@ def _raise_ragged_csv(p: Path) -> None:
                 )
 
 
+def no_columns_error(kind: str) -> PasscurveError:
+    """The one error for a frame (``counts_from_frame``'s ``df``, a ``kind`` such as "pandas DataFrame") without
+    columns."""
+    return PasscurveError(
+        f"`df` has no columns (an empty {kind}): give one row per sample (a problem-id and a correctness column) "
+        "or one row per problem (problem_id, n, c)"
+    )
+
+
 def open_frame(frame: Any, name: str = "frame") -> Source | None:
     """An in-memory frame DuckDB can scan (pandas, polars, pyarrow, DuckDB relation), else None."""
     if isinstance(frame, duckdb.DuckDBPyRelation):
         return Source(frame, None, name, name, "duckdb", keepalive=[frame])
     mod = type(frame).__module__.split(".")[0]
+    kind = type(frame).__name__
+    if (mod == "pandas" and kind == "DataFrame") or (mod == "polars" and kind == "DataFrame") or (
+            mod == "pyarrow" and kind in ("Table", "RecordBatch")):
+        if frame.shape[1] == 0:  # DuckDB's refusal named neither the argument nor the frame's emptiness
+            raise no_columns_error(f"{mod} {kind}")
     con = connect()
     try:
         if mod == "pandas":
