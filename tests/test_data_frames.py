@@ -318,3 +318,15 @@ def test_a_frame_without_columns_names_the_argument(make, kind):
                                              r"\(a problem-id and a correctness column\) or one row per problem "
                                              r"\(problem_id, n, c\)$"):
         counts_from_frame(make())
+
+
+@pytest.mark.parametrize("kind", ["pandas", "polars lazy"])
+def test_threshold_on_a_counts_frame_is_refused(kind):
+    # a counts frame (problem_id, n, c) with threshold=0.5: the narwhals path passed threshold=None on, the DuckDB
+    # path ignored it
+    data = {"problem_id": ["a"], "n": [3], "c": [1]}
+    df = pd.DataFrame(data) if kind == "pandas" else pl.LazyFrame(data)
+    with pytest.raises(PasscurveError, match=r"^frame: `threshold` \(0\.5\) has no scores to apply to: the input holds "
+                                             r"counts \(columns 'n' and 'c'"):
+        counts_from_frame(df, threshold=0.5)
+    assert list(counts_from_frame(df).c) == [1]

@@ -665,3 +665,17 @@ def test_several_files_refuse_one_problem_id_written_two_ways(tmp_path):
             read_counts([tmp_path / "r1.csv", tmp_path / "r2.csv"], pool=pool)
     pooled = read_counts([tmp_path / "r1.csv", tmp_path / "r3.csv"], pool=True)
     assert as_set(pooled) == {("m", "a", 2, 2), ("m", "b", 1, 0)}
+
+
+def test_threshold_on_a_counts_file_is_refused(tmp_path):
+    # problem_id,n,c with threshold=0.5 read the counts and dropped the threshold without a word
+    p = tmp_path / "counts.csv"
+    p.write_text("problem_id,n,c\na,4,1\nb,4,3\n")
+    with pytest.raises(passcurve.PasscurveError, match=(
+            r"^counts\.csv: `threshold` \(0\.5\) has no scores to apply to: the input holds counts \(columns 'n' and "
+            r"'c': c already says how many of the n samples were correct\); drop `threshold`, or read the per-sample "
+            r"scores$")):
+        read_counts(p, threshold=0.5)
+    with pytest.raises(passcurve.PasscurveError, match=r"^counts\.csv: `threshold` \(0\.5\) has no scores"):
+        passcurve.data.open_samples(p, threshold=0.5)
+    assert read_counts(p).meta["threshold"] is None  # without it, as before

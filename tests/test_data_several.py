@@ -210,3 +210,23 @@ def test_stopping_time_warning_names_only_kept_models_by_their_given_names(tmp_p
     # unnamed and kept: said once, as one file says it
     with pytest.warns(StoppingTimeWarning, match=r"^bon\.csv: n looks like a stopping time for 1 model\(s\) \(bon\)"):
         read_counts([fixed, stopped])
+
+
+def test_one_threshold_over_a_counts_file_and_a_scores_file(tmp_path):
+    # the threshold applies to the file with scores; the counts file has none to compare (it is refused on a counts
+    # file read alone). Hand count: B's problem a scores 0.7, 0.2 -> 1 of 2 at >= 0.5; b 0.9 -> 1 of 1
+    counts = tmp_path / "counts.csv"
+    counts.write_text("problem_id,n,c\na,4,1\nb,4,3\n")
+    scores = tmp_path / "scores.csv"
+    scores.write_text("problem_id,score\na,0.7\na,0.2\nb,0.9\n")
+    got = read_counts({"A": counts, "B": scores}, threshold=0.5)
+    assert as_set(got) == {("A", "a", 4, 1), ("A", "b", 4, 3), ("B", "a", 2, 1), ("B", "b", 1, 1)}
+    assert [f["threshold"] for f in got.meta["files"]] == [None, 0.5]
+    # every file counts: the threshold applies to none of them
+    other = tmp_path / "other.csv"
+    other.write_text("problem_id,n,c\na,2,1\n")
+    for pool in (False, True):
+        with pytest.raises(passcurve.PasscurveError, match=(
+                r"^counts\.csv, other\.csv: `threshold` \(0\.5\) has no scores to apply to: the files hold counts "
+                r"\(columns 'n' and 'c'")):
+            read_counts([counts, other], threshold=0.5, pool=pool)

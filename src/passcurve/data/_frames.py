@@ -30,6 +30,7 @@ from ._samples import (
     missing_value_error,
     not_boolean_error,
     stopping_time_evidence,
+    threshold_on_counts_error,
     warn_if_ids_number_rows,
 )
 from ._source import no_columns_error, no_rows_error, open_frame
@@ -112,6 +113,8 @@ def _counts_narwhals(df: Any, overrides: dict[str, str | None], threshold: float
     r = cmap.roles
     engine = type(df).__module__.split(".")[0]
     if cmap.layout == "counts":
+        if threshold is not None:  # as build_samples refuses it on an in-memory frame
+            raise threshold_on_counts_error(name, threshold, r["n"], r["c"])
         sel = [nw.col(r["problem"]).alias("problem_id"), nw.col(r["n"]).alias("n"), nw.col(r["c"]).alias("c")]
         if "model" in r:
             sel.append(nw.col(r["model"]).alias("model"))

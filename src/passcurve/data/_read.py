@@ -16,7 +16,7 @@ import numpy as np
 from .._counts import Counts
 from .._errors import StoppingTimeWarning
 from .._validation import check_callable, check_flag
-from ._samples import Samples, build_samples, warn_stopping_time
+from ._samples import Samples, build_samples, threshold_on_counts_error, warn_stopping_time
 from ._several import PathInput, check_pool, is_one_path, pool_columns, read_several
 from ._source import ProgressFn, open_file
 
@@ -58,17 +58,15 @@ def open_samples(
     -------
     Samples
     """
-    src = open_file(path, format, correct_col)
-    overrides = {
-        "problem": problem_col,
-        "correct": correct_col,
-        "model": model_col,
-        "n": n_col,
-        "c": c_col,
-        "attempt": attempt_col,
-        "answer": answer_col,
-    }
-    return build_samples(src, overrides, threshold)
+    return _open(path, format, {"problem": problem_col, "correct": correct_col, "model": model_col, "n": n_col,
+                                "c": c_col, "attempt": attempt_col, "answer": answer_col}, threshold)
+
+
+def _open(path: str | Path, format: str | None, overrides: dict[str, str | None], threshold: float | None,
+          threshold_anywhere: bool = False) -> Samples:
+    """:func:`open_samples`; ``threshold_anywhere`` as in :func:`build_samples` (one of several files)."""
+    src = open_file(path, format, overrides.get("correct"))
+    return build_samples(src, overrides, threshold, threshold_anywhere=threshold_anywhere)
 
 
 def read_counts(
@@ -155,12 +153,15 @@ def read_counts(
     # before the files: each file's share of the bar wraps `progress`, and a bad one failed when first called
     progress = check_callable(progress, "progress")
     check_duplicates = check_flag(check_duplicates, "check_duplicates")
+    overrides: dict[str, str | None] = {"problem": problem_col, "correct": correct_col, "model": model_col,
+                                        "n": n_col, "c": c_col, "attempt": attempt_col, "answer": None}
     if not is_one_path(path):
+        # one threshold for several files applies to those with scores: a counts file among them has none to compare
+        # (threshold_anywhere), and the threshold is refused only when every file holds counts (below)
         def one(f: Path, i: int, count: int) -> Counts:
             step = None if progress is None else _share(progress, i, count)
-            return read_counts(f, problem_col=problem_col, correct_col=correct_col, model_col=model_col,
-                               n_col=n_col, c_col=c_col, attempt_col=attempt_col, threshold=threshold,
-                               format=format, progress=step, check_duplicates=check_duplicates)
+            samples = _open(f, format, overrides, threshold, threshold_anywhere=True)
+            return samples.counts(progress=step, check_duplicates=check_duplicates)
 
         # each file's StoppingTimeWarning is said once the files are combined: about the models kept (`models`)
         # and by the names given to them (a named file's model was its stem while it was read)
@@ -168,23 +169,18 @@ def read_counts(
             warnings.simplefilter("ignore", StoppingTimeWarning)
             counts = read_several(path, one, models_of=lambda part: part.models, problems_of=lambda part: part.problem,
                                   combine=_pooled if pool else _side_by_side, pool=pool)
+        files = counts.meta.get("files") or [counts.meta]
+        if threshold is not None and all(part.get("layout") == "counts" for part in files):
+            roles = files[0].get("columns", {})
+            raise threshold_on_counts_error(counts.source, float(threshold), roles.get("n", "n"), roles.get("c", "c"),
+                                            "files")
         counts = counts if models is None else counts.select_models(models)
         for part in counts.meta.get("files") or [{"source": counts.source, **counts.meta}]:  # one file: its own meta
             evidence = part.get("stopping_time")
             if isinstance(evidence, dict):
                 warn_stopping_time(part["source"], evidence, None if models is None else counts.models, stacklevel=3)
         return counts
-    samples = open_samples(
-        cast("str | Path", path),
-        problem_col=problem_col,
-        correct_col=correct_col,
-        model_col=model_col,
-        n_col=n_col,
-        c_col=c_col,
-        attempt_col=attempt_col,
-        threshold=threshold,
-        format=format,
-    )
+    samples = _open(cast("str | Path", path), format, overrides, threshold)
     return samples.counts(progress=progress, check_duplicates=check_duplicates, models=models)
 
 

@@ -156,6 +156,17 @@ def not_boolean_error(source: str, col: str, problem_col: str, row: dict[str, An
     )
 
 
+def threshold_on_counts_error(source: str, threshold: float, n_col: str, c_col: str, what: str = "input"
+                              ) -> PasscurveError:
+    """``threshold`` given for counts (``n_col``, ``c_col``), where no score is left to compare with it: it was
+    ignored without a word. ``what``: "input", or "files" when every one of several files holds counts."""
+    return PasscurveError(
+        f"{source}: `threshold` ({threshold:g}) has no scores to apply to: the {what} {'hold' if what == 'files' else 'holds'} "
+        f"counts (columns {n_col!r} and {c_col!r}: c already says how many of the n samples were correct); drop "
+        "`threshold`, or read the per-sample scores"
+    )
+
+
 def correctness_type_error(source: str, col: str, kind: str) -> PasscurveError:
     return PasscurveError(
         f"{source}: correctness column {col!r} has type {kind}; "
@@ -725,7 +736,7 @@ class Samples:
             "layout": self.layout,
             "columns": dict(self.columns.roles),
             "column_detection": dict(self.columns.detected),
-            "threshold": self.threshold,
+            "threshold": self.threshold if self.layout == "samples" else None,  # counts have no scores to compare
             "default_model": None if self.columns.get("model") else self._src.default_model,
         }
         if self.layout == "samples":
@@ -765,13 +776,17 @@ def build_samples(
     overrides: dict[str, str | None],
     threshold: float | None,
     options: dict[str, str] | None = None,
+    *,
+    threshold_anywhere: bool = False,
 ) -> Samples:
     """Resolve columns on ``src`` and wrap it as :class:`Samples`; ``options``: the caller's keyword per column role
-    when it is not the reader's (``counts_from_frame``'s ``problem=``, ...), which the messages then name."""
-    if threshold is not None:
-        threshold = check_threshold(threshold)
-    elif src.threshold is not None:
-        threshold = src.threshold
+    when it is not the reader's (``counts_from_frame``'s ``problem=``, ...), which the messages then name.
+
+    A ``threshold`` given for counts (layout ``counts``) is refused (:func:`threshold_on_counts_error`), unless
+    ``threshold_anywhere``: one of several files read with one threshold (``read_counts``), which applies it to the
+    files that have scores and refuses it only when none has (:func:`passcurve.data._read.read_counts`)."""
+    given = None if threshold is None else check_threshold(threshold)  # the user's, not the reader's (tau-bench's)
+    threshold = given if given is not None else src.threshold
     cols = src.columns
     if len(cols) == 1 and cols[0] in ("column0", "json"):
         _raise_non_record(src)
@@ -785,6 +800,8 @@ def build_samples(
             raise type(exc)(f"{exc} (formats tried: {', '.join(tried)}; force one with `format`)") from None
         raise
     _harness.check_forced(src, cmap.get("model"))
+    if given is not None and cmap.layout == "counts" and not threshold_anywhere:
+        raise threshold_on_counts_error(src.name, float(given), cmap.roles["n"], cmap.roles["c"])
     # identifiers as text (1.1 and 1.10 stay two problems); a counts file's n and c too, so that their spelling is
     # checked (:meth:`Samples._count_value`) before DuckDB's CSV sniffer reads '0x10' as 16. A boolean count column
     # keeps its type, for the error that says how to read the file one sample per row.
