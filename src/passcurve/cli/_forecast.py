@@ -286,7 +286,7 @@ def backtest_cmd(
     file: FileArg,
     m: Annotated[str, typer.Option("--m", help="Samples kept per problem, e.g. 100,1000.")] = "100,1000",
     k: Annotated[str, typer.Option("--k", help="Budgets to forecast (<= n), e.g. 1000,10000.")] = "1000,10000",
-    seeds: Annotated[int, typer.Option("--seeds", help="Thinning repetitions.")] = 5,
+    seeds: Annotated[int, typer.Option("--seeds", help="Thinning repetitions (at most 10^4).")] = 5,
     methods: Annotated[str, typer.Option("--methods", help="Comma list of forecast methods.")] = (
         "least_squares,beta,auto"
     ),
@@ -310,8 +310,13 @@ def backtest_cmd(
     design = design_from(stop_batch, cap)
     with collect_warnings(show=True, acted_on=acted_on(design)):
         counts = _load(file, acted_on=acted_on(design), **read)
-        res = run_backtest(counts, ms, ks, seeds=seeds, methods=meths, problems=problems,
-                           confidence_level=confidence_level, n_resamples=n_resamples, rng=seed, design=design)
+        from ._report import progress_bar
+
+        # a forecast per model, seed, (m, k) and method (about a second each): the bar's clock says it runs
+        with progress_bar(("backtesting",)) as advance:
+            advance("backtesting")
+            res = run_backtest(counts, ms, ks, seeds=seeds, methods=meths, problems=problems,
+                               confidence_level=confidence_level, n_resamples=n_resamples, rng=seed, design=design)
     if json_out:
         d = res.to_dict()
         if design is not None:

@@ -107,7 +107,11 @@ def plan_cmd(
         file,
         **read,
     )
-    with collect_warnings(show=True):
+    from ._report import progress_bar
+
+    # a large --budget takes minutes (10^6 samples over 500 problems: 30 s): the bar's clock says it runs
+    with collect_warnings(show=True), progress_bar(("planning",)) as advance:
+        advance("planning")
         res = compute_plan(
             counts,
             budget=budget,
