@@ -28,6 +28,11 @@ C2 = pc.Counts.from_arrays([10] * 6, [1, 2, 3, 4, 5, 6], problem=["a", "b", "c"]
         (lambda: pc.forecast(C, k=1e16), r"`k` must be <= 1e\+15 \(got k=1e\+16\)"),
         (lambda: pc.forecast(C, k=[100, 1e20]), r"`k` must be <= 1e\+15 \(got k=1e\+20\)"),
         (lambda: pc.plan(C, budget=1e30, k=100), r"`budget` is too large"),
+        # the planner's look-ahead holds about 70 bytes per sample of budget: 10^9 was killed for memory (19.6 GB)
+        # after minutes; the cap is _validation.MAX_RESAMPLES, 10^7
+        (lambda: pc.plan(C, budget=10**9, k=20), r"^`budget` is too large \(got budget=1e\+09, max 1e\+07\)$"),
+        (lambda: pc.Planner(C, k=20).allocate(10, horizon=10**9), r"^`horizon` is too large \(got horizon=1e\+09, "
+                                                                    r"max 1e\+07\)$"),
         # each seed is a forecast per (m, k) and method (about a second): 10^9 ran for decades without a word; the
         # cap 10^4 is _validation.MAX_SEEDS (coverage within 0.5 / sqrt(10^4) = 0.005 of its limit)
         (lambda: pc.backtest(C, m=[2], k=[5], seeds=10**9), r"^`seeds` is too large \(got seeds=1e\+09, max 1e\+04\)$"),

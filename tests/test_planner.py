@@ -660,3 +660,12 @@ def test_planner_update_outcomes_ragged_or_2d_is_refused():
     with pytest.raises(PasscurveError, match=r"^`outcomes` must be one number or a 1-d sequence \(got shape \(2, 2\)\)$"):
         pl.update("a", [[1, 0], [1, 1]])
     assert pl.update("a", [1, 0, 1]).n_.tolist() == [13, 10] and pl.c_.tolist() == [3, 5]  # hand count: 10+3, 1+2
+
+
+def test_the_largest_budget_plans_and_one_more_is_refused():
+    # the cap is MAX_RESAMPLES (10^7 samples per model: the look-ahead's memory, about 70 bytes a sample); the cap
+    # itself plans (uniform: the budget split evenly over the 2 problems, hand count 5 * 10^6 each)
+    res = plan(n=[2, 4], c=[1, 2], budget=10**7, k=20, method="uniform", rng=0)
+    assert list(res.additional) == [5 * 10**6, 5 * 10**6]
+    with pytest.raises(PasscurveError, match=r"^`budget` is too large \(got budget=2e\+07, max 1e\+07\)$"):
+        plan(n=[2, 4], c=[1, 2], budget=2 * 10**7, k=20, method="uniform")

@@ -64,7 +64,7 @@ def _render(res, top: int) -> None:  # type: ignore[no-untyped-def]
 @read_options
 def plan_cmd(
     file: FileArg,
-    budget: Annotated[int, typer.Option("--budget", help="New samples to spend (per model).")],
+    budget: Annotated[int, typer.Option("--budget", help="New samples to spend (per model; at most 10^7).")],
     k: Annotated[int, typer.Option("--k", help="Target budget K of the forecast pass_D@K (may exceed n).")],
     batch: Annotated[
         int, typer.Option("--batch", help="Each problem gets a multiple of this many samples; a --budget that "
