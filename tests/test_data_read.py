@@ -679,3 +679,14 @@ def test_threshold_on_a_counts_file_is_refused(tmp_path):
     with pytest.raises(passcurve.PasscurveError, match=r"^counts\.csv: `threshold` \(0\.5\) has no scores"):
         passcurve.data.open_samples(p, threshold=0.5)
     assert read_counts(p).meta["threshold"] is None  # without it, as before
+
+
+def test_read_attempts_names_a_counts_file_before_its_threshold(tmp_path):
+    # a counts file is no input for retries whatever the threshold: the layout, the cause, is said (the threshold
+    # refusal of read_counts came first, and dropping the threshold only led to this message)
+    p = tmp_path / "counts.csv"
+    p.write_text("problem_id,n,c\na,4,1\n")
+    for threshold in (None, 0.5):
+        with pytest.raises(passcurve.PasscurveError, match=r"^counts\.csv: retries need a per-sample log with an "
+                                                            r"attempt column, not per-problem counts$"):
+            passcurve.data.read_attempts(p, threshold=threshold)

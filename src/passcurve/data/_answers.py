@@ -704,7 +704,7 @@ def read_attempts(
         ``model``, ``problem``, ``attempt`` and ``correct``, one entry per sample: the arguments of
         :func:`passcurve.retries`. From several files, each file's rows in turn, in the order of the files.
     """
-    from ._read import open_samples
+    from ._read import _open
 
     if not is_one_path(path):  # several files: each read alone, the models side by side (data/_several.py)
         return select_columns(read_several(path, lambda f, _i, _n: read_attempts(
@@ -712,8 +712,10 @@ def read_attempts(
             threshold=threshold, format=format), models_of=lambda d: d["model"],
             problems_of=lambda d: d["problem"], combine=concat_columns), models)
 
-    s = open_samples(cast("str | Path", path), problem_col=problem_col, attempt_col=attempt_col,
-                     correct_col=correct_col, model_col=model_col, threshold=threshold, format=format)
+    # a counts file is refused for its layout below, the cause, before `threshold` could be (threshold_anywhere)
+    s = _open(cast("str | Path", path), format, {"problem": problem_col, "correct": correct_col, "model": model_col,
+                                                 "n": None, "c": None, "attempt": attempt_col, "answer": None},
+              threshold, threshold_anywhere=True)
     _quiet(getattr(s._src, "con", None))
     if s.layout != "samples":
         raise PasscurveError(f"{s.source}: retries need a per-sample log with an attempt column, not per-problem counts")
