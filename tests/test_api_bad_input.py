@@ -31,6 +31,9 @@ C2 = pc.Counts.from_arrays([10] * 6, [1, 2, 3, 4, 5, 6], problem=["a", "b", "c"]
         # the planner's look-ahead holds about 70 bytes per sample of budget: 10^9 was killed for memory (19.6 GB)
         # after minutes; the cap is _validation.MAX_RESAMPLES, 10^7
         (lambda: pc.plan(C, budget=10**9, k=20), r"^`budget` is too large \(got budget=1e\+09, max 1e\+07\)$"),
+        # its sum over the outcomes of 10^8 more samples of one problem held 10 GB (38 s)
+        (lambda: pc.Planner(C, k=20).expected_sd([10**8, 0, 0]), r"^`additional` must be <= 1e\+07 \(got "
+                                                                   r"additional=100000000\)$"),
         (lambda: pc.Planner(C, k=20).allocate(10, horizon=10**9), r"^`horizon` is too large \(got horizon=1e\+09, "
                                                                     r"max 1e\+07\)$"),
         # each seed is a forecast per (m, k) and method (about a second): 10^9 ran for decades without a word; the

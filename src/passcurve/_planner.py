@@ -1438,7 +1438,8 @@ class Planner:
         float
             The expected posterior SD of pass_D@k (the planner's k) under the current prior.
         """
-        add = as_int_array(additional, "additional", minimum=0).ravel()
+        # capped as a plan's budget is (_budget_batch_iv): the sum over outcomes held 10 GB at 10^8 more samples
+        add = as_int_array(additional, "additional", minimum=0, maximum=MAX_RESAMPLES).ravel()
         if add.size != len(self.problems):
             raise PasscurveError(
                 f"`additional` has {add.size} entries, the planner {len(self.problems)} problems"
