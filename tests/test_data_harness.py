@@ -854,3 +854,17 @@ def test_tau_bench_jsonl_duplicate_trial_names_its_lines(tmp_path):
     with pytest.raises(PasscurveError, match=r"^tau.jsonl: duplicate \(problem, attempt\) rows: problem '1' attempt 0 "
                                              r"appears 2 times at lines 1 and 3; "):
         read_counts(p)
+
+
+def test_json_array_missing_id_names_its_record(tmp_path):
+    # a JSON array of records (tau-bench's own results file, human-eval's records, a generic table) is read one row
+    # per record in order: the missing id is the 2nd record (hand count), as a JSONL file names its line
+    tau = [{"task_id": 1, "reward": 1.0, "trial": 0, "traj": [], "info": {}},
+           {"task_id": None, "reward": 0.0, "trial": 0, "traj": [], "info": {}}]
+    generic = [{"problem_id": "a", "correct": True}, {"problem_id": None, "correct": False}]
+    for name, rows, col in (("tau.json", tau, "task_id"), ("table.json", generic, "problem_id")):
+        p = tmp_path / name
+        p.write_text(json.dumps(rows))
+        with pytest.raises(PasscurveError, match=rf"^{name}: problem-id column '{col}' has a missing value, e\.g\. row "
+                                                 rf"\{{{col}=None.*\}} at record 2$"):
+            read_counts(p)

@@ -177,6 +177,8 @@ def open_harness(
     src = Source(rel, con, p.name, stem, base_fmt)
     if base_fmt == "jsonl":
         src.text_path, src.text_format = p, base_fmt
+    elif base_fmt == "json":  # its rows are the array's records, in order (data._source.located)
+        src.text_format = "json_array"
     cols = _cols(rel)
     checks = {
         "humaneval": (_looks_humaneval, _humaneval, "task_id, completion and passed/result"),
@@ -222,7 +224,7 @@ def open_json(
     """A ``.json`` file: array of records, inspect log, evalplus results, tau2 results, or JSONL."""
     head = _first_char(p)
     if head == "[":
-        src = Source(_json_array(con, p, "json"), con, p.name, stem, "json")
+        src = Source(_json_array(con, p, "json"), con, p.name, stem, "json", text_format="json_array")
         return src if forced else adapt(src, p, correct_col)
     if head != "{":
         raise InputFormatError(f"{p.name}: not JSON (first character {head!r}); tried json, jsonl")

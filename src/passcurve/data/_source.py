@@ -72,7 +72,8 @@ class Source:
     keepalive: list[Any] = field(default_factory=list)  # temp dirs, frames: live as long as the source
     text_path: Path | None = None  # a generic CSV's or JSONL's file, to re-read columns as text (:func:`as_text`)
     # the format text_path was read in ("csv" or "jsonl"), kept when a harness adapter (lm_eval, humaneval, tau_bench)
-    # reads the rows as its own: :func:`bare_nan` reads a JSONL file's ids again
+    # reads the rows as its own: :func:`bare_nan` reads a JSONL file's ids again; "json_array" (no text_path) for a JSON
+    # array of records, whose rows are its records (:func:`located`)
     text_format: str | None = None
     # columns whose name the file's header repeats (DuckDB renames the second 'n' to 'n_1'): DuckDB name -> the name
     # as written (:func:`repeated_names`)
@@ -206,12 +207,16 @@ def _line_format(src: Source) -> str | None:
 
     A harness log read from JSONL (lm_eval's samples_*.jsonl, human-eval's *_results.jsonl, tau-bench's rows) keeps
     its file in ``text_path`` (:func:`bare_nan`), and its adapter projects each line to one row, in file order: its
-    rows are the lines as a generic JSONL file's are. Other harness rows are the adapter's (the elements of a JSON
-    document, an inspect zip's samples)."""
+    rows are the lines as a generic JSONL file's are. A JSON array of records (``text_format`` "json_array": a
+    generic one, tau-bench's results, human-eval's records) is read one row per record, in order: "json_array", its
+    rows the records. Other harness rows are the adapter's (evalplus's per-task lists, tau2's simulations, an inspect
+    log's samples)."""
     if src.reader in _LOCATABLE:
         return src.reader
     if src.text_format == "jsonl" and src.text_path is not None:
         return "jsonl"
+    if src.text_format == "json_array":
+        return "json_array"
     return None
 
 
@@ -219,13 +224,13 @@ def located(src: Source, rows: list[int]) -> str:
     """Where the raw rows ``rows`` (1-based numbers of :func:`numbered`) are in the input, for a message: " at line
     5" in a CSV or JSONL file (its header line and the blank lines DuckDB skips counted, a quoted field over several
     lines taken at its first line; a harness log read from JSONL too: :func:`_line_format`), " at row 4" in a Parquet
-    file, nothing for other inputs (a JSON document's or an inspect log's rows are the adapter's, a frame's positions
+    file, " at record 3" in a JSON array of records (counted from 1), nothing for other inputs (a JSON document's or an inspect log's rows are the adapter's, a frame's positions
     not its index). On the error path only: the file is read again in Python up to the last of the rows."""
     fmt = _line_format(src)
     if not rows or fmt is None:
         return ""
-    kind = "line" if fmt != "parquet" else "row"
-    where = _file_lines(src, rows, fmt) if fmt != "parquet" else list(rows)
+    kind = {"parquet": "row", "json_array": "record"}.get(fmt, "line")
+    where = _file_lines(src, rows, fmt) if kind == "line" else list(rows)
     if where is None:  # a .zst file, or a CSV whose records Python's csv module counts otherwise: its data row
         kind, where = "data row", list(rows)
     return f" at {kind}{'s' if len(where) > 1 else ''} {' and '.join(map(str, where))}"
