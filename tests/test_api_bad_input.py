@@ -38,6 +38,8 @@ C2 = pc.Counts.from_arrays([10] * 6, [1, 2, 3, 4, 5, 6], problem=["a", "b", "c"]
                                                                     r"max 1e\+07\)$"),
         # each seed is a forecast per (m, k) and method (about a second): 10^9 ran for decades without a word; the
         # cap 10^4 is _validation.MAX_SEEDS (coverage within 0.5 / sqrt(10^4) = 0.005 of its limit)
+        # just above a cap, the value is written out: '1e+07, max 1e+07' said nothing
+        (lambda: pc.plan(C, budget=10**7 + 1, k=20), r"^`budget` is too large \(got budget=10000001, max 1e\+07\)$"),
         (lambda: pc.backtest(C, m=[2], k=[5], seeds=10**9), r"^`seeds` is too large \(got seeds=1e\+09, max 1e\+04\)$"),
         (lambda: pc.fit_difficulty(C, model=1.5), r"`model` must be one of .* \(got 1.5\)"),
         (lambda: pc.fit_difficulty(C, model=[["beta"]]), r"`model` must be one of"),

@@ -639,7 +639,10 @@ def check_positive_int(x: Any, name: str, *, minimum: int = 1, maximum: int = 2*
     if int(x) < minimum:
         raise PasscurveError(f"`{name}` must be an integer >= {minimum} (got {name}={int(x)})")
     if int(x) > maximum:
-        raise PasscurveError(f"`{name}` is too large (got {name}={int(x):.3g}, max {maximum:.3g})")
+        shown = f"{int(x):.3g}"
+        if shown == f"{maximum:.3g}":  # just above the cap: 10^7 + 1 read "got budget=1e+07, max 1e+07"
+            shown = str(int(x))
+        raise PasscurveError(f"`{name}` is too large (got {name}={shown}, max {maximum:.3g})")
     return int(x)
 
 
