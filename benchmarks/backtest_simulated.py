@@ -198,14 +198,16 @@ def main() -> None:
     ap.add_argument("--methods", default=None,
                     help="default least_squares,beta,auto (with --small also beta_eb,zi_beta)")
     ap.add_argument("--small", action="store_true", help="the small-n design: m = 5, 10, 20; K = 100, 1000")
-    ap.add_argument("--m", default="5,10,20", help="with --small: the samples per problem (default 5,10,20)")
+    ap.add_argument("--m", default=None, help="with --small: the samples per problem (default 5,10,20)")
     ap.add_argument("--dump", default=None, help="with --small: write every run's error to this TSV file")
     args = ap.parse_args()
     if args.small:
         small_n(args.seeds, args.problems or 164,
                 (args.methods or "least_squares,beta,beta_eb,zi_beta,auto").split(","),
-                tuple(int(x) for x in args.m.split(",")), args.dump)
+                tuple(int(x) for x in (args.m or "5,10,20").split(",")), args.dump)
         return
+    if args.m is not None or args.dump is not None:  # they were ignored without a word
+        ap.error("--m and --dump apply only with --small")
     if args.methods and "auto_wf" in args.methods:
         ap.error("auto_wf<factor> (the offline prototype) is scored only with --small")
     args.problems = args.problems or 300
