@@ -353,13 +353,15 @@ MAX_DECIMALS = 8
 PCT_DECIMALS = 3
 """Most decimals of a percentage column; a share below 0.001% is written '<0.001%'."""
 
+_PCT_TINY = 10.0 ** -(PCT_DECIMALS + 2)
+"""The share below which a percentage column writes '<0.001%' (compared with a relative slack of 1e-9)."""
+
 
 def notation(values: Any, digits: int = 4, *, percent: bool = False) -> tuple[int, bool]:
     """:func:`number_format`'s choice for a column of ``values``: (decimals, scientific). A chart's hover labels
     take the same choice in plotly's own format language (report/_sections.hover_format)."""
     v = np.abs(np.asarray(values, dtype=float).ravel())
-    tiny = 10.0 ** -(PCT_DECIMALS + 2)
-    v = v[np.isfinite(v) & (v > (tiny * (1 - 1e-9) if percent else 0))]
+    v = v[np.isfinite(v) & (v > (_PCT_TINY * (1 - 1e-9) if percent else 0))]
     if not v.size:
         return digits, False
     lo, hi = float(v.min()), float(v.max())
@@ -381,14 +383,14 @@ def number_format(values: Any, digits: int = 4, *, percent: bool = False) -> Cal
     ``percent``: shares written as percentages, the same way but never scientific: at most :data:`PCT_DECIMALS`
     decimals, and a share below 0.001% (10⁻⁵) as '<0.001%' (a pass^8 column read 0.0019% beside 0.3%)."""
     decimals, sci = notation(values, digits, percent=percent)
-    tiny = 10.0 ** -(PCT_DECIMALS + 2)
 
     def fmt(x: Any) -> str:
         x = _finite(x)
         if x is None:
             return "-"
         if percent:
-            return f"<{tiny * 100:.{PCT_DECIMALS}f}%" if 0 < abs(x) < tiny * (1 - 1e-9) else f"{100 * x:.{decimals}f}%"
+            return (f"<{_PCT_TINY * 100:.{PCT_DECIMALS}f}%" if 0 < abs(x) < _PCT_TINY * (1 - 1e-9)
+                    else f"{100 * x:.{decimals}f}%")
         if sci:
             return "0" if x == 0 else f"{x:.2e}"
         return f"{x:.{decimals}f}"

@@ -268,8 +268,8 @@ def _log_ticks(fig: Any, values: list[Any], axis: str = "y") -> None:
         return
     lo, hi = float(v.min()), float(v.max())
     ticks = log_ticks(lo, hi)
-    if axis == "y" and math.ceil(math.log10(hi)) - math.floor(math.log10(lo)) > 3:
-        e0, e1 = decade_range(lo, hi)
+    e0, e1 = decade_range(lo, hi)
+    if axis == "y" and e1 - e0 > 3:
         ticks = log_ticks(10.0**e0, 10.0**e1)
         fig.update_yaxes(range=[e0 - LOG_PAD, e1 + LOG_PAD])
         _clear_corner(fig)
