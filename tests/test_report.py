@@ -246,6 +246,22 @@ def test_static_failure_axis_follows_the_lines_not_a_band_down_to_zero():
     assert ax.get_ylim()[0] == pytest.approx(lowest / 5)
 
 
+def test_histogram_phone_layout_is_the_same_in_every_run():
+    # the 5+-model histogram's phone layout listed its axes in plotly's layout-key order, which follows Python's string
+    # hashing: the same counts gave four different sections under PYTHONHASHSEED 1..4 (so four different report files).
+    # The axes are now in panel order; reference: the section built in two fresh interpreters is byte-identical
+    import os
+    import subprocess
+    import sys
+
+    code = ("import passcurve as pc\nfrom passcurve.report._sections import histogram_section\n"
+            "c = pc.simulate(problems=30, n=20, models=[pc.ModelSpec(f'm{i}', 0.5, 2.0) for i in range(5)], rng=0).counts\n"
+            "print(histogram_section(c).body)")
+    bodies = [subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                             env={**os.environ, "PYTHONHASHSEED": seed}).stdout for seed in ("1", "2")]
+    assert '"narrow"' in bodies[0] and bodies[0] == bodies[1]
+
+
 def test_static_bad_input(bench, tmp_path):
     data = compute_report_data(bench.counts, parts=set())
     with pytest.raises(PasscurveError, match="`panels`"):

@@ -660,8 +660,11 @@ def _phone_grid(fig: Any, panels: int, ticks: list[float]) -> dict[str, Any]:
     text = [str(t) for t in ("0", *(f"{v:g}" for v in ticks[1:]))]
     narrow: dict[str, Any] = {"height": height}
     wide: dict[str, Any] = {"height": fig.layout.height}
-    x_title = next(str(a.title.text) for a in (fig.layout[k] for k in fig.layout if k.startswith("xaxis")) if a.title.text)
-    for k in [k for k in fig.layout if k.startswith("xaxis")]:
+    # the x axes in panel order: plotly's layout keys come in an order that varies from run to run (the same counts
+    # gave a report whose phone layout listed xaxis2 before or after xaxis3)
+    axes = sorted((k for k in fig.layout if k.startswith("xaxis")), key=lambda k: int(k[5:] or 1))
+    x_title = next(str(a.title.text) for a in (fig.layout[k] for k in axes) if a.title.text)
+    for k in axes:
         a = int(k[5:] or 1)
         slot = min(a, panels) - 1
         r, c = divmod(slot, 2)
