@@ -394,6 +394,33 @@ def test_self_backtest_bias_enters_the_interval_without_its_own_noise():
     assert _SelfBacktest(("a",), np.array([[0.5]]), 0.4, 100, 10).bias_sq({"a": 1.0}) == 0.0
 
 
+def test_self_backtest_bias_grows_with_each_extrapolation_beyond_its_own():
+    # closed form (_LawError): the bias measured over one extrapolation of 10 (pass@100 from 10 samples) is carried
+    # to K as bias^2 * max(1, log10(K / 100))^2: unchanged up to K = 1000, x4 at 10^4, x9 at 10^5, x2.25 at 10^3.5
+    from passcurve._forecast import _LawError, _SelfBacktest
+
+    law = _SelfBacktest(("a",), np.array([[0.5], [0.7]]), 0.4, 100, 10).law_error({"a": 1.0})
+    assert law == _LawError(pytest.approx(0.03, abs=1e-15), 100, 10)  # type: ignore[arg-type]
+    K = np.array([50.0, 100.0, 1000.0, 10**3.5, 1e4, 1e5])
+    assert law.var(K) == pytest.approx(0.03 * np.array([1, 1, 1, 2.25, 4, 9]), rel=1e-12)
+    assert (_LawError(0.0, 100, 10).var(K) == 0).all()
+
+
+def test_forecast_variance_holds_the_carried_law_error(bench):
+    # the forecast's SD at K is the other components plus _LawError.var(K): rebuilt from the forecast's own state
+    # (same parameter draws), sd^2 - sd_without^2 = bias^2 * steps(K)^2, 4 bias^2 at K = 100 * min n (n = 200 here)
+    from passcurve._forecast import _NO_LAW_ERROR, _forecast_sd
+
+    ks = np.array([1000, 2000, 20000])
+    res = forecast(bench.counts.select("heavy"), ks, n_resamples=50, flags=False, rng=3)
+    fitted, wts, sd, adj, _, (boot_from, B, law), _, _ = res._state[0]
+    assert law.bias_sq > 0 and law.anchor == 200 and law.factor == 10
+    g = np.random.Generator(boot_from[0]())
+    g.bit_generator.state = boot_from[1]
+    without = _forecast_sd(fitted, wts, adj, ks.astype(float), B, g, _NO_LAW_ERROR)
+    assert sd**2 - without**2 == pytest.approx(law.bias_sq * np.array([1, 1, 4]), rel=1e-9)
+
+
 def test_observed_within_the_samples_is_the_unbiased_curve(bench):
     # forecast().observed: the data's own estimate where no model is needed (K <= min n), NaN beyond;
     # it is the exact mean of Chen's per-problem estimates (reference: pass_at_k directly)

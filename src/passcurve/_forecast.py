@@ -662,6 +662,11 @@ class _SelfBacktest:
         err = self.preds @ wv - self.truth
         return max(float(np.mean(err)) ** 2 - float(np.var(err, ddof=1)) / err.size, 0.0)
 
+    def law_error(self, weights: dict[str, float]) -> _LawError:
+        """The combination's law error as the interval sees it: :meth:`bias_sq`, measured over one extrapolation
+        of ``factor`` up to ``anchor``, scaled to other K by :class:`_LawError`."""
+        return _LawError(self.bias_sq(weights), self.anchor, self.factor)
+
     def rmse(self) -> dict[str, float]:
         if not self.informative:
             return {cnd: np.nan for cnd in self.cands}
@@ -730,6 +735,34 @@ class _Adjust:
 _NO_ADJUST = _Adjust(0.0, 0.0, 1, 10)  # identity (method other than "auto", or no debiasing)
 
 
+@dataclass(frozen=True)
+class _LawError:
+    """Component (iv) of the prediction variance: the combination's squared bias ``bias_sq`` measured by the
+    self-backtest over one extrapolation of ``factor`` (from anchor/factor samples to pass@anchor), carried to K.
+
+    A law's error compounds with the distance it extrapolates: an error δb in the tail exponent of
+    −log pass@k = a·k^(−b), with the curve pinned by the data near k = anchor, moves log(−log pass@K) by
+    δb·log(K/anchor), linearly in log K. The self-backtest measured the error over log(factor); at K it is taken
+    as that error times the number of such extrapolations, ``steps(K)`` = log(K/anchor)/log(factor), at least 1
+    (closer in, the error measured over a whole factor is kept, not scaled down). Variance: bias_sq·steps(K)².
+    """
+
+    bias_sq: float
+    anchor: float
+    factor: float
+
+    def steps(self, K: np.ndarray) -> np.ndarray:
+        return np.maximum(1.0, np.log(np.asarray(K, dtype=np.float64) / self.anchor) / np.log(self.factor))
+
+    def var(self, K: np.ndarray) -> np.ndarray:
+        if self.bias_sq == 0.0:
+            return np.zeros(np.shape(K))
+        return self.bias_sq * self.steps(K) ** 2
+
+
+_NO_LAW_ERROR = _LawError(0.0, 1.0, 10.0)  # method other than "auto", or the "debiased" combination
+
+
 def _self_backtest(n: np.ndarray, c: np.ndarray, cands: tuple[str, ...], R: int, gen: np.random.Generator,
                    factor: int = 10, design: Any = None, w: np.ndarray | None = None) -> _SelfBacktest:
     """Every candidate forecasts the full data's pass@min(n) from data thinned by ``factor``.
@@ -764,10 +797,10 @@ def _self_backtest(n: np.ndarray, c: np.ndarray, cands: tuple[str, ...], R: int,
 
 
 def _forecast_sd(fitted: dict[str, _Candidate], wts: dict[str, float], adj: dict[str, _Adjust], K: np.ndarray, B: int,
-                 gen: np.random.Generator, bias_sq: float, preds: dict[str, np.ndarray] | None = None) -> np.ndarray:
+                 gen: np.random.Generator, law: _LawError, preds: dict[str, np.ndarray] | None = None) -> np.ndarray:
     """The prediction SD of the combined forecast at each K: (i) parameter draws, (ii) the posterior spread of
     the realised pass rates, the debiasing shift's error, (iii) the between-method spread and (iv) the
-    self-backtest's squared bias (module docs)."""
+    self-backtest's squared bias, carried to K (:class:`_LawError`; module docs)."""
     if preds is None:
         preds = {cnd: adj[cnd](cand.predict(K), K) for cnd, cand in fitted.items()}
     point = sum(wts[cnd] * preds[cnd] for cnd in wts)
@@ -786,7 +819,7 @@ def _forecast_sd(fitted: dict[str, _Candidate], wts: dict[str, float], adj: dict
     var += sum(wts[cnd] * (1.0 - preds[cnd]) * adj[cnd].decades(K) * np.sqrt(adj[cnd].shift_var)
                for cnd in wts) ** 2
     var += sum(wts[cnd] * (preds[cnd] - point) ** 2 for cnd in wts)
-    return np.sqrt(var + bias_sq)
+    return np.sqrt(var + law.var(K))
 
 
 def _weights_from_cv(cv: dict[str, float], method: str, combination: str = "inverse_mse") -> dict[str, float]:
@@ -991,9 +1024,9 @@ def forecast(
         point = sum(wts[cnd] * preds[cnd] for cnd in wts)
         # (iv) the systematic error the self-backtest measured out of sample ("debiased" has removed it from
         # its candidates)
-        bias_sq = sb.bias_sq(wts) if (method == "auto" and combination == "inverse_mse") else 0.0
+        law = sb.law_error(wts) if (method == "auto" and combination == "inverse_mse") else _NO_LAW_ERROR
         boot_from = (type(gen.bit_generator), gen.bit_generator.state)  # k_for re-draws these draws at other K
-        sd = _forecast_sd(fitted, wts, adj, K, B, gen, bias_sq, preds)
+        sd = _forecast_sd(fitted, wts, adj, K, B, gen, law, preds)
         if B == 0 and not np.any(sd > 0):
             msg = (f"model {name!r}: the interval is the point forecast: n_resamples=0 leaves out the parameters' "
                    f"uncertainty, and method {method!r} has no other part here; use n_resamples >= 2")
@@ -1023,7 +1056,7 @@ def forecast(
             else:
                 fd[cnd] = {"difficulty_model": "least_squares", "params": {"a": _f(cand.ls_[0]), "b": _f(cand.ls_[1])}}
         FITS.append({"fits": fd})
-        STATE.append((fitted, wts, sd, adj, (n, c, sub.weight, design), (boot_from, B, bias_sq), (k_obs, floor),
+        STATE.append((fitted, wts, sd, adj, (n, c, sub.weight, design), (boot_from, B, law), (k_obs, floor),
                       lawband))
         OBS.append(_observed(n, c, ks, sub.weight, design))
     return ForecastResult(
@@ -1103,7 +1136,7 @@ def _target_model_iv(target: Any, model: str | None, models: tuple[str, ...]) ->
 
 def _k_for_state(res: ForecastResult, target: float, model: str | None) -> KForResult:
     t, i = _target_model_iv(target, model, res.models)
-    fitted, wts, _, adj, data, (boot_from, B, bias_sq), (k_obs, floor), lawband = res._state[i]
+    fitted, wts, _, adj, data, (boot_from, B, law), (k_obs, floor), lawband = res._state[i]
 
     def curve(Kv: float) -> float:
         Ka = np.array([Kv])
@@ -1165,7 +1198,7 @@ def _k_for_state(res: ForecastResult, target: float, model: str | None) -> KForR
         if local.size:
             g = np.random.Generator(boot_from[0]())
             g.bit_generator.state = boot_from[1]
-            known.update(zip(local.tolist(), _forecast_sd(fitted, wts, adj, local, B, g, bias_sq).tolist(),
+            known.update(zip(local.tolist(), _forecast_sd(fitted, wts, adj, local, B, g, law).tolist(),
                              strict=True))
 
     def add_sd_around(k0: float) -> None:
