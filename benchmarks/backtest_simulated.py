@@ -13,6 +13,10 @@ intervals' coverage (with its binomial standard error) and their mean width, all
 
       OPENBLAS_NUM_THREADS=1 PYTHONPATH=src python benchmarks/backtest_simulated.py --small --seeds 20
 
+``--methods ...,auto,auto_flat`` scores auto's interval under the rule before the twenty-seventh session (the
+self-backtest's bias added at every K as measured, not carried to K: ``law_error_not_carried``) on exactly auto's forecasts
+(the same data and random draws: the points are identical, only the interval differs); it needs ``auto`` in the list.
+
 ``--m 5,10`` picks the sample sizes and ``--dump FILE`` writes every run's error (a paired comparison of two methods on
 the same data). ``--methods auto_wf2`` (with --small) scores an offline prototype, not passcurve's behaviour: when n < 20 auto's
 candidates are weighted by a self-backtest that thins by 2 instead of being averaged equally (weights only: the
@@ -24,6 +28,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import copy
 import time
 import warnings
 from collections.abc import Iterator
@@ -130,6 +135,37 @@ def weights_thinned_by(factor: int) -> Iterator[None]:
         _fc._self_backtest, _fc._weights_from_cv = orig_sb, orig_w
 
 
+@contextlib.contextmanager
+def law_error_not_carried() -> Iterator[None]:
+    """The interval rule before the twenty-seventh session: component (iv), the self-backtest's squared bias, is
+    added at every K as measured over one extrapolation of 10, not carried to K (``_LawError.steps`` = 1)."""
+    orig = _fc._LawError.steps
+    _fc._LawError.steps = lambda self, K: np.ones(np.shape(K))  # type: ignore[method-assign]
+    try:
+        yield
+    finally:
+        _fc._LawError.steps = orig  # type: ignore[method-assign]
+
+
+def forecasts(counts: Counts, Ks: list[int], methods: list[str], fgen: np.random.Generator,
+              run: Any = None) -> dict[str, Any]:
+    """Each method's forecast of ``counts`` at ``Ks`` from the one stream ``fgen``; "auto_flat" is auto's forecast
+    (the same draws: a copy of the stream as auto gets it) under ``law_error_not_carried``, and "auto_wf<f>" the
+    weights prototype (``weights_thinned_by``)."""
+    run = run or (lambda meth, rng: forecast(counts, Ks, method=meth, n_resamples=100, flags=False, rng=rng))
+    out = {}
+    for meth in methods:
+        if meth == "auto_flat":
+            continue
+        if meth == "auto" and "auto_flat" in methods:
+            with law_error_not_carried():
+                out["auto_flat"] = run("auto", copy.deepcopy(fgen))
+        ctx = weights_thinned_by(int(meth[7:])) if meth.startswith("auto_wf") else contextlib.nullcontext()
+        with ctx:
+            out[meth] = run(meth[:4] if meth.startswith("auto_wf") else meth, fgen)
+    return out
+
+
 def small_n(seeds: int, problems: int, methods: list[str], ms: tuple[int, ...] = (5, 10, 20),
             dump: str | None = None) -> None:
     """The small-n design (module docs): m in {5, 10, 20}, K in {100, 1000}; one forecast per method and data set
@@ -149,12 +185,9 @@ def small_n(seeds: int, problems: int, methods: list[str], ms: tuple[int, ...] =
                 c = gen.binomial(n, p)
                 truth = [exact_pass_at_k(p, K) for K in Ks]
                 counts = Counts.from_arrays(n, c, model="sim")
+                fc = forecasts(counts, Ks, methods, fgen)  # "auto_wf2": the offline prototype above with factor 2
                 for meth in methods:
-                    # "auto_wf2": the offline prototype above with factor 2 (weights only)
-                    ctx = weights_thinned_by(int(meth[7:])) if meth.startswith("auto_wf") else contextlib.nullcontext()
-                    with ctx:
-                        r = forecast(counts, Ks, method=meth[:4] if meth.startswith("auto_wf") else meth,
-                                     n_resamples=100, flags=False, rng=fgen)
+                    r = fc[meth]
                     for j, K in enumerate(Ks):
                         f, lo, hi = float(r.pass_at_k[0, j]), float(r.low[0, j]), float(r.high[0, j])
                         rows.append((scen, m, K, meth, f - truth[j], lo <= truth[j] <= hi, hi - lo))
@@ -201,6 +234,8 @@ def main() -> None:
     ap.add_argument("--m", default=None, help="with --small: the samples per problem (default 5,10,20)")
     ap.add_argument("--dump", default=None, help="with --small: write every run's error to this TSV file")
     args = ap.parse_args()
+    if args.methods and "auto_flat" in args.methods.split(",") and "auto" not in args.methods.split(","):
+        ap.error("auto_flat is scored on auto's forecasts: list auto too")
     if args.small:
         small_n(args.seeds, args.problems or 164,
                 (args.methods or "least_squares,beta,beta_eb,zi_beta,auto").split(","),
@@ -225,8 +260,9 @@ def main() -> None:
             for _ in range(args.seeds):
                 n, c, truth = draw(scen, args.problems, K, gen, None if unequal else m)
                 counts = Counts.from_arrays(n, c, model="sim")
+                fc = forecasts(counts, [K], methods, fgen)
                 for meth in methods:
-                    r = forecast(counts, [K], method=meth, n_resamples=100, flags=False, rng=fgen)
+                    r = fc[meth]
                     f, lo, hi = float(r.pass_at_k[0, 0]), float(r.low[0, 0]), float(r.high[0, 0])
                     allrows.append((scen, label, K, meth, f - truth, lo <= truth <= hi, hi - lo))
     print(f"{args.problems} problems, {args.seeds} seeds per cell ({time.time() - t0:.0f} s); "
