@@ -118,7 +118,7 @@ def test_a_file_system_error_anywhere_is_one_line(tmp_path, capfd, monkeypatch):
     def refuse(*a, **k):
         raise PermissionError(13, "Permission denied", str(tmp_path / "c.html"))
 
-    monkeypatch.setattr("passcurve.cli._rl.conflict_toy", refuse)  # an OSError where the command expects none
+    monkeypatch.setattr("passcurve._rl_toy.conflict_toy", refuse)  # an OSError where the command expects none
     code = run(["demo-conflict", "-o", str(tmp_path / "c.html"), "--steps", "5"])
     err = capfd.readouterr().err
     assert code == 2 and err.strip() == f"passcurve: error: cannot access `{tmp_path / 'c.html'}`: Permission denied"
@@ -385,7 +385,7 @@ def test_an_os_error_without_a_file_name_elsewhere_is_not_the_output(tmp_path, c
     def refuse(*a, **k):
         raise OSError(28, "No space left on device")  # e.g. a temporary file of the library
 
-    monkeypatch.setattr("passcurve.cli._rl.conflict_toy", refuse)
+    monkeypatch.setattr("passcurve._rl_toy.conflict_toy", refuse)
     assert run(["demo-conflict", "-o", str(tmp_path / "c.html"), "--steps", "5"]) == 2
     assert capfd.readouterr().err == "passcurve: error: cannot access: No space left on device\n"
 

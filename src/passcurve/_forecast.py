@@ -59,6 +59,7 @@ import numpy as np
 from scipy import optimize, stats
 
 from ._adaptive import StopAtSuccess, check_design
+from ._choices import FORECAST_METHODS
 from ._counts import Counts, check_counts_object
 from ._curves import mean_curve
 from ._difficulty import (
@@ -102,7 +103,6 @@ from ._validation import (
 
 __all__ = ["forecast", "ForecastResult", "k_for", "KForResult", "FORECAST_METHODS", "thin_counts"]
 
-FORECAST_METHODS = ("auto", "least_squares", "beta", "beta_eb", "zi_beta", "scaled_beta", "beta_mixture")
 AUTO_CANDIDATES = ("least_squares", "beta_eb", "zi_beta")
 COMBINATIONS = ("inverse_mse", "debiased")
 _MODEL_OF = {

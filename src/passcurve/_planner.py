@@ -57,6 +57,7 @@ import numpy as np
 from scipy import special
 
 from ._adaptive import BetaPrior, _fit_beta_binomial, _fit_zi_beta_binomial, _hierarchical_forecast
+from ._choices import DEFAULT_HEDGE, PLAN_METHODS
 from ._counts import Counts, check_counts_object
 from ._difficulty import BetaBinomial, DifficultyModel, ZeroInflatedBetaBinomial
 from ._errors import PasscurveError
@@ -76,10 +77,8 @@ from ._validation import (
 
 __all__ = ["METHODS", "Planner", "PlanResult", "plan", "preposterior_reduction"]
 
-METHODS = ("hierarchical", "passcurve", "fewest-successes", "variance-optimal", "uniform")
+METHODS = PLAN_METHODS  # and DEFAULT_HEDGE: in _choices, which the CLI's help reads without importing this module
 _MAX_ROUNDS = 600
-# defensive share of every allocation spread evenly (see Planner); chosen by benchmarks/planner_study.py
-DEFAULT_HEDGE = 0.0
 # the planner's prior is a posterior mode under p(α, β) ∝ (α+β)^(-5/2) (see _fit_beta_binomial)
 _HYPER = 2.5
 

@@ -12,13 +12,10 @@ from contextlib import contextmanager
 from types import MappingProxyType
 from typing import Any
 
-import numpy as np
 import typer
 from rich.console import Console
 
 from .._errors import PasscurveError, PasscurveWarning, fold_warnings
-from .._results import json_safe
-from .._validation import number_format
 
 
 def _click_exception_modules() -> list[Any]:
@@ -316,6 +313,10 @@ def column_fmt(*values: Any, percent: bool = False) -> Callable[[Any], str]:
     for all of it when its values span more than 4 decades (a pass^k column read '0.0007' beside '7.083e-06', and
     '0.0000' beside '1.469e-10', each cell choosing for itself). None and NaN are '-'. ``percent``: shares as
     percentages with at least 2 decimals, never scientific ('<0.001%' below 10⁻⁵)."""
+    import numpy as np
+
+    from .._validation import number_format
+
     flat = [np.asarray([np.nan if x is None else x for x in np.ravel(np.asarray(v, dtype=object))], dtype=float)
             for v in values]
     return number_format(np.concatenate(flat) if flat else np.empty(0), 2 if percent else 4, percent=percent)
@@ -339,6 +340,8 @@ def print_json(obj: Any) -> None:
     A result (a dict) gets ``warnings``: every passcurve warning the command raised, reading and analysis, as
     stderr says them (folded by :func:`passcurve._errors.fold_warnings`), then any the result records that were
     not raised; a list of "Category: message" strings, empty when there were none."""
+    from .._results import json_safe
+
     if isinstance(obj, dict):
         raised = {f"{cat}: {msg}" for cat, msg in _WARNINGS}
         own = [w for w in obj.get("warnings", []) if w not in raised]  # recorded by the result but not raised

@@ -5,18 +5,12 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.table import Table
 
-from .._adaptive import StopAtSuccess
-from .._compare import COMPARE_METHODS
-from .._compare import compare as run_compare
-from .._counts import Counts
 from .._errors import PasscurveError, StoppingTimeWarning
-from .._results import level_label, metric_label
-from .._uncertainty import INTERVAL_METRICS, curve_intervals
 from ._app import (
     NO_READ,
     FileArg,
@@ -33,6 +27,10 @@ from ._app import (
     print_json,
     read_options,
 )
+
+if TYPE_CHECKING:
+    from .._adaptive import StopAtSuccess
+    from .._counts import Counts
 
 CI_METHODS = ("analytic", "bootstrap", "bca", "two-level", "cluster", "band")
 
@@ -63,6 +61,8 @@ def acted_on(design: StopAtSuccess | None) -> tuple[type, ...]:
 
 def design_from(stop_batch: int | None, cap: int | None) -> StopAtSuccess | None:
     """The sampling design of `--stop-batch B [--cap C]` (None: n fixed in advance)."""
+    from .._adaptive import StopAtSuccess
+
     if cap is not None and stop_batch is None:
         raise PasscurveError("`--cap` goes with `--stop-batch` (the stop-at-success design)")
     return None if stop_batch is None else StopAtSuccess(batch=stop_batch, cap=cap)
@@ -130,6 +130,8 @@ def add_intervals(
 ) -> Any:
     """The CurveResult ``res`` with intervals at the same k for the metrics it holds that have them (pass@k, pass^k,
     G-pass@k; pass@k alone under a design)."""
+    from .._uncertainty import INTERVAL_METRICS, curve_intervals
+
     if method not in CI_METHODS:
         raise PasscurveError(f"`--ci` must be one of {', '.join(CI_METHODS)} (got {method!r})")
     if method == "cluster" and counts.cluster is None:
@@ -161,6 +163,8 @@ def add_intervals(
 
 
 def render_compare(res: Any) -> None:
+    from .._results import level_label, metric_label
+
     d = res.to_dict()
     title = (
         f"{res.model_a} - {res.model_b}: {metric_label(res.metric, res.tau)}, "
@@ -218,6 +222,10 @@ def compare_cmd(
     read: Mapping[str, Any] = NO_READ,
 ) -> None:
     """Paired comparison of two models at each k: difference, interval, p-value (counting problems)."""
+    from .._compare import COMPARE_METHODS
+    from .._compare import compare as run_compare
+    from .._uncertainty import INTERVAL_METRICS
+
     design = design_from(stop_batch, cap)
     if metric not in INTERVAL_METRICS:
         raise PasscurveError(f"`--metric` must be one of {', '.join(INTERVAL_METRICS)} (got {metric!r})")
@@ -264,6 +272,8 @@ def rank_cmd(
 ) -> None:
     """Leaderboard at each k: every model's score and a simultaneous confidence interval for its rank."""
     from .._rank import rank_models
+    from .._results import level_label, metric_label
+    from .._uncertainty import INTERVAL_METRICS
 
     design = design_from(stop_batch, cap)
     if metric not in INTERVAL_METRICS:

@@ -6,17 +6,10 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
-import numpy as np
 import typer
 from rich.table import Table
 
-from .._curves import CURVE_METRICS, default_top, with_own_ends
-from .._curves import curve as compute_curve
 from .._errors import PasscurveError
-from .._results import how_many, level_label, metric_label
-from .._simulate import simulate as run_simulation
-from .._uncertainty import FEW_PROBLEMS, WILSON_BOUND
-from ..data import write_counts, write_table
 from ._app import (
     NO_READ,
     FileArg,
@@ -56,6 +49,9 @@ def _interval_words(method: str | None) -> str:
 
 def render_curve_table(res) -> None:  # type: ignore[no-untyped-def]
     """Rich tables of a CurveResult, one per model."""
+    from .._results import how_many, level_label, metric_label
+    from .._uncertainty import FEW_PROBLEMS, WILSON_BOUND
+
     for i, m in enumerate(res.models):
         s = res.summary[i]
         title = (
@@ -126,6 +122,11 @@ def curve_cmd(
     read: Mapping[str, Any] = NO_READ,
 ) -> None:
     """pass@k, pass^k and naive pass@k per model at the chosen k (default: 1, 2, 5, 10, 20, 50, ... and n)."""
+    import numpy as np
+
+    from .._curves import curve as compute_curve
+    from .._curves import default_top, with_own_ends
+
     if k is not None and all_k:
         raise PasscurveError("give either `--k` or `--all-k`, not both")
     check_tau_option(tau, metric)
@@ -170,6 +171,8 @@ def curve_cmd(
 def _metrics(metric: str, tau: float | None) -> list[str]:
     """``--metric``'s comma-separated names, each one of CURVE_METRICS, with ``--tau`` when G-pass@k is one (a
     ``--tau`` without it is :func:`check_tau_option`'s error)."""
+    from .._curves import CURVE_METRICS
+
     names = [m.strip() for m in metric.split(",") if m.strip()]
     bad = [m for m in names if m not in CURVE_METRICS]
     if bad or not names:
@@ -191,6 +194,9 @@ def simulate_cmd(
     seed: Seed = 0,
 ) -> None:
     """Write a demo benchmark: four models, heavy-tailed Beta difficulty, some impossible problems."""
+    from .._simulate import simulate as run_simulation
+    from ..data import write_counts, write_table
+
     if problems < 1 or n < 1:
         raise PasscurveError("`--problems` and `--n` must be >= 1")
     bench = run_simulation(problems=problems, n=n, rng=seed)
@@ -219,6 +225,7 @@ def demo_cmd(
 
     Writes the report and explorer.html next to it. Example: passcurve demo -o report.html
     """
+    from .._simulate import simulate as run_simulation
     from ..report import STEPS
     from ._report import EXPLORER, _summary, check_html_output, progress_bar, write_report
 

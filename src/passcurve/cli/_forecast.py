@@ -7,21 +7,13 @@ import warnings
 from collections.abc import Mapping
 from typing import Annotated, Any, Literal
 
-import numpy as np
 import typer
 from rich import box
 from rich.table import Table
 from rich.text import Text
 
-from .._backtest import backtest as run_backtest
-from .._bounds import extrapolation_bounds
-from .._deviation import check_deviations
-from .._difficulty import DIFFICULTY_MODELS, fit_difficulty
+from .._choices import DIFFICULTY_MODEL_NAMES, FORECAST_METHODS
 from .._errors import DegenerateDataWarning, PasscurveError
-from .._forecast import FORECAST_METHODS, unforecastable
-from .._forecast import forecast as run_forecast
-from .._results import level_label
-from .._scaling import fit_power_law
 from ._app import (
     NO_READ,
     FileArg,
@@ -54,6 +46,8 @@ def _samples(x: float, *line: float) -> str:
     [L, H] for the root is [⌈L⌉, ⌈H⌉] for the samples needed), written out below 10⁹. ``line``: the other numbers
     printed with it; when one of them (finite) reaches 10⁹ all are in the same 4-digit scientific notation
     ('2,360,874 .. 1.517e+09' mixed the two)."""
+    import numpy as np
+
     big = max([v for v in (x, *line) if np.isfinite(v)], default=0.0) >= 1e9
     return f"{x:.4g}" if big else f"{math.ceil(x):,}"
 
@@ -75,7 +69,7 @@ def fit_cmd(
     file: FileArg,
     model: Annotated[
         str, typer.Option("--difficulty", "--model",
-                          help=f"Difficulty models: all, or a comma list of {', '.join(DIFFICULTY_MODELS)} "
+                          help=f"Difficulty models: all, or a comma list of {', '.join(DIFFICULTY_MODEL_NAMES)} "
                                "(--difficulty as in rl-signal; --model is the older name).")
     ] = "all",
     json_out: JsonFlag = False,
@@ -88,6 +82,12 @@ def fit_cmd(
     read: Mapping[str, Any] = NO_READ,
 ) -> None:
     """Fit difficulty distributions (ML) and the least-squares power law; show flags."""
+    import numpy as np
+
+    from .._deviation import check_deviations
+    from .._difficulty import fit_difficulty
+    from .._scaling import fit_power_law
+
     names = "all" if model == "all" else [m.strip() for m in model.split(",") if m.strip()]
     design = design_from(stop_batch, cap)
     with collect_warnings(show=True, acted_on=acted_on(design)):
@@ -188,6 +188,13 @@ def forecast_cmd(
     read: Mapping[str, Any] = NO_READ,
 ) -> None:
     """Forecast pass@K far beyond n with prediction intervals (and the K needed for a target)."""
+    import numpy as np
+
+    from .._bounds import extrapolation_bounds
+    from .._forecast import forecast as run_forecast
+    from .._forecast import unforecastable
+    from .._results import level_label
+
     ks = parse_int_list(k, "--k")
     targets = parse_float_list(target, "--target")
     design = design_from(stop_batch, cap)
@@ -302,6 +309,11 @@ def backtest_cmd(
     read: Mapping[str, Any] = NO_READ,
 ) -> None:
     """Thin to m samples per problem, forecast pass@k, compare with the full data (error per method)."""
+    import numpy as np
+
+    from .._backtest import backtest as run_backtest
+    from .._results import level_label
+
     ms = parse_int_list(m, "--m")
     ks = parse_int_list(k, "--k")
     meths = [x.strip() for x in methods.split(",") if x.strip()]

@@ -9,10 +9,8 @@ from typing import Annotated, Any
 import typer
 from rich.table import Table
 
+from .._choices import DEFAULT_HEDGE, PLAN_METHODS
 from .._errors import PasscurveError
-from .._planner import DEFAULT_HEDGE, METHODS
-from .._planner import plan as compute_plan
-from .._validation import natural_key
 from ._app import (
     NO_READ,
     FileArg,
@@ -29,6 +27,8 @@ from ._app import (
 
 
 def _render(res, top: int) -> None:  # type: ignore[no-untyped-def]
+    from .._validation import natural_key
+
     for s in res.summary:
         m = s["model"]
         sel = res.model == m
@@ -72,7 +72,7 @@ def plan_cmd(
     ] = 1,
     method: Annotated[
         str,
-        typer.Option("--method", help=f"Allocation rule: {', '.join(METHODS)}."),
+        typer.Option("--method", help=f"Allocation rule: {', '.join(PLAN_METHODS)}."),
     ] = "hierarchical",
     max_n: Annotated[int | None, typer.Option("--max-n", help="Cap on total samples per problem.")] = None,
     prior: Annotated[
@@ -97,6 +97,8 @@ def plan_cmd(
     read: Mapping[str, Any] = NO_READ,
 ) -> None:
     """How many more samples each problem should get to forecast pass_D@K best."""
+    from .._planner import plan as compute_plan
+
     if json_out and csv_out:
         raise PasscurveError("give either `--json` or `--csv`, not both")
     if top < 1:

@@ -11,8 +11,6 @@ import typer
 from rich.table import Table
 
 from .._files import write_text_atomic
-from .._rl_groups import dead_groups
-from .._rl_toy import conflict_toy
 from ._app import (
     NO_READ,
     FileArg,
@@ -55,6 +53,8 @@ def rl_signal_cmd(
     read: Mapping[str, Any] = NO_READ,
 ) -> None:
     """GRPO dead groups: observed vs independent coins vs the fitted difficulty, and the G needed."""
+    from .._rl_groups import dead_groups
+
     sizes = parse_int_list(group_size, "--group-size")
     counts = load_counts(
         file,
@@ -165,6 +165,7 @@ def demo_conflict_cmd(
     seed: Seed = 0,
 ) -> None:
     """Toy: pass@k ascent raises pass@k while pass@1 falls; annealing k to 1 avoids it (writes a page)."""
+    from .._rl_toy import conflict_toy
     from ._report import check_html_output
 
     check_html_output(output)

@@ -10,12 +10,6 @@ import typer
 from rich.table import Table
 
 from .._errors import PasscurveError
-from .._results import how_many
-from .._retries import retries as run_retries
-from .._verifiers import verifier_inflation
-from .._voting import TIES, simulate_answers
-from .._voting import vote as run_vote
-from ..data import read_answers, read_attempts, read_verdicts, write_table
 from ._app import (
     NO_READ,
     FileArg,
@@ -55,6 +49,11 @@ def vote_cmd(
 
     The gold answer comes from a gold column, or else from per-sample verdicts (lm-eval logs): the answer
     judged correct."""
+    from .._results import how_many
+    from .._voting import TIES
+    from .._voting import vote as run_vote
+    from ..data import read_answers
+
     if ties not in TIES:
         raise PasscurveError(f"`--ties` must be one of {', '.join(TIES)} (got {ties!r})")
     ks = parse_int_list(k, "--k")
@@ -105,6 +104,10 @@ def retries_cmd(
     read: Mapping[str, Any] = NO_READ,
 ) -> None:
     """Completion within a retry budget (first success) and a permutation test of independence across attempts."""
+    from .._results import how_many
+    from .._retries import retries as run_retries
+    from ..data import read_attempts
+
     wanted = None if budgets is None or budgets.strip() == "all" else set(parse_int_list(budgets, "--budgets") or [])
     if wanted is not None and min(wanted) < 1:
         raise PasscurveError(f"`--budgets` must be >= 1 (got {min(wanted)})")
@@ -168,6 +171,10 @@ def verifiers_cmd(
     read: Mapping[str, Any] = NO_READ,
 ) -> None:
     """pass@k under a base and a strict verdict column, and the inflation 1 - strict/base by k."""
+    from .._results import how_many
+    from .._verifiers import verifier_inflation
+    from ..data import read_verdicts
+
     ks = parse_int_list(k, "--k")
     g = read_data(read_verdicts, file, base_col=base, strict_col=strict, **read)
     with collect_warnings(show=True):
@@ -200,6 +207,9 @@ def simulate_answers_cmd(
     seed: Seed = 0,
 ) -> None:
     """Write a per-sample log with answers (model, problem_id, attempt, answer, gold, correct) for `vote`."""
+    from .._voting import simulate_answers
+    from ..data import write_table
+
     rows = simulate_answers(problems, n, wrong_answers=wrong_answers, concentration=concentration, rng=seed)
     write_table(rows, output)
     typer.echo(f"wrote {problems * n} rows ({problems} problems x n={n}) to {output}")
