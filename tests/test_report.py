@@ -1383,3 +1383,33 @@ def test_a_chart_hovers_in_one_number_notation():
         ys = np.concatenate([np.frombuffer(base64.b64decode(t["y"]["bdata"]), dtype=t["y"]["dtype"])
                              if isinstance(t["y"], dict) else np.asarray(t["y"], dtype=float) for t in lines])
         assert templates == {want or "%{y:" + S.hover_format(ys) + "}"}
+
+
+def test_comparison_differences_follow_the_column_s_notation():
+    # the comparison table wrote A − B and its interval at 4 fixed decimals: a pass^10 difference of −1.08e-6 read
+    # "0.0000" (and its interval "[−0.0000, 0.0000]") where `passcurve compare` printed -1.08e-06. One notation per
+    # column now (number_format over every difference and interval end, as the CLI's column_fmt), minus typographic
+    import re
+
+    from passcurve import compare, curve
+    from passcurve.report._sections import comparison_section, signed_format
+
+    # one problem of 50 differs: c = 10 for B, 11 for A, of n = 20 (the rest c = 0). Exact differences B − A:
+    # pass@1 −1/20/50 = −0.001; pass^10 −(C(11,10) − C(10,10))/C(20,10)/50 = −10/184756/50 = −1.0825e-6
+    cnt = Counts.from_arrays([20] * 100, [0] * 49 + [10] + [0] * 49 + [11], problem=[f"p{i}" for i in range(50)] * 2,
+                             model=["B"] * 50 + ["A"] * 50)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        res = compare(cnt, "B", "A", k=[1, 10], metric="pass_pow_k", rng=0)
+        body = comparison_section(curve(cnt, [1, 10]), cnt, [res]).body
+    assert res.difference[1] == pytest.approx(-10 / 184756 / 50, rel=1e-12)
+    rows = [re.findall(r"<td[^>]*>(.*?)</td>", r) for r in re.findall(r"<tr>(.*?)</tr>",
+                                                                      body[body.index("Each model against"):], re.S)]
+    got = [(r[2], r[5], r[6]) for r in rows if r]
+    # 3 decades from 1e-3 to 1.08e-6: fixed point, with the decimals the smallest needs for 2 significant digits
+    assert got == [("1", "−0.0010000", "[−0.0030000, 0.0000000]"), ("10", "−0.0000011", "[−0.0000032, 0.0000000]")]
+    # more than 4 decades: the whole column scientific; a zero rounded from -0.0 has no sign
+    f = signed_format([-1.1e-6, 0.02])
+    assert (f(-1.1e-6), f(0.02), f(0.0), f(float("nan"))) == ("−1.10e-06", "2.00e-02", "0", "-")
+    g = signed_format([-0.0123, 0.5])
+    assert (g(-0.0123), g(-0.0), g(0.5)) == ("−0.0123", "0.0000", "0.5000")

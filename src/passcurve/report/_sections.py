@@ -77,9 +77,24 @@ def fmt_median(x: Any, *, thousands: bool = False) -> str:
     return f"{x:{sep}.0f}" if x.is_integer() else f"{x:{sep}.1f}"
 
 
+def signed_format(values: Any) -> Callable[[Any], str]:
+    """:func:`number_format` of a column of differences (and their intervals' ends), with a typographic minus
+    ('−0.0123', '−1.14e-06'; '0.0000', never '-0.0000'). The comparison table wrote them at 4 fixed decimals, so a
+    pass^k difference of −1.1·10⁻⁶ read 0.0000 where ``passcurve compare`` printed −1.14e-06."""
+    fmt = number_format(values)
+
+    def signed(x: Any) -> str:
+        text = fmt(x)
+        if not text.startswith("-") or text == "-":
+            return text
+        return text[1:] if float(text) == 0 else "−" + text[1:]
+
+    return signed
+
+
 def fmt_fixed(x: Any, digits: int = 4) -> str:
-    """A difference or correlation in fixed point with a typographic minus ('−0.0123'; '0.0000', never
-    '-0.0000' or '3.33e-08')."""
+    """A correlation (the diagnostics' ICC) in fixed point with a typographic minus ('−0.0123'; '0.0000', never
+    '-0.0000' or '3.33e-08'); a column of differences is :func:`signed_format`'s."""
     x = _finite(x)
     if x is None:
         return "-"
@@ -818,12 +833,13 @@ def comparison_section(table_curve: Any, counts: Any, comparisons: Sequence[Any]
         ch = ["model A", "model B", "k", "A", "B", "A − B", f"{lvl} interval", "p-value", "problems", "paired",
               "method"]
         crow = []
-        # A and B side by side in one notation
+        # A and B side by side in one notation; the difference and its interval's ends in another (as `compare`)
         ab = number_format(np.concatenate([np.r_[c.value_a, c.value_b] for c in comparisons]))
+        dd = signed_format(np.concatenate([np.r_[c.difference, c.low, c.high] for c in comparisons]))
         for c in comparisons:
             for j, k in enumerate(c.k):
                 crow.append([c.model_a, c.model_b, int(k), ab(c.value_a[j]), ab(c.value_b[j]),
-                             fmt_fixed(c.difference[j]), f"[{fmt_fixed(c.low[j])}, {fmt_fixed(c.high[j])}]",
+                             dd(c.difference[j]), f"[{dd(c.low[j])}, {dd(c.high[j])}]",
                              fmt_p(c.p_value[j]),
                              int(c.problems[j]) if c.problems_b is None else f"{c.problems[j]} / {c.problems_b[j]}",
                              "yes" if c.paired else "no",
