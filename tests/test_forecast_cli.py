@@ -143,6 +143,59 @@ def test_backtest_table_prints_two_digit_biases_whole_in_80_columns(icli, tmp_pa
         assert f"{100 * row['mean_error']:+.2f}" in r.stdout and f"{100 * row['mean_width']:.2f}" in r.stdout
 
 
+def test_backtest_table_keeps_small_errors_visible(icli, tmp_path):
+    # the table printed every column at 2 fixed decimals: on easy problems (pass@1000 near 1) an error of 0.0067
+    # points read "0.00", a bias "-0.00", beside a width of 1.55. Each column now has one notation (column_fmt, at
+    # least 2 decimals): the smallest nonzero value of a column keeps two significant digits
+    rng = np.random.default_rng(1)
+    n = np.full(60, 2000)
+    path = tmp_path / "easy.csv"
+    write_counts(passcurve.Counts.from_arrays(n, rng.integers(30, 1500, 60), model=np.full(60, "m")), path)
+    args = ("backtest", str(path), "--m", "100", "--k", "1000", "--seeds", "2", "--methods", "least_squares,beta",
+            "--n-resamples", "20")
+    r = icli(*args, env={"COLUMNS": "120"})
+    assert r.returncode == 0, r.stderr
+    summary = json.loads(icli(*args, "--json").stdout)["summary"]
+    keys = ("median_abs_error", "mean_abs_error", "mean_error", "coverage", "mean_width")
+    cells = {row.split("│")[3].strip(): [c.strip() for c in row.split("│")[5:10]]
+             for row in r.stdout.splitlines() if "│" in row and ("least_squares" in row or " beta " in row)}
+    assert len(cells) == 2, r.stdout
+    smallest = min(abs(100 * row["mean_error"]) for row in summary)
+    assert smallest < 0.05, summary  # the case: an error that 2 decimals round to 0.00
+    for row in summary:
+        got = cells[row["method"]]
+        for key, cell in zip(keys, got, strict=True):
+            value = row[key] * (1 if key == "coverage" else 100)
+            assert float(cell) == pytest.approx(value, rel=0.05), (key, cell, value)  # >= 2 significant digits
+            assert float(cell) != 0
+        assert got[2].startswith("+" if row["mean_error"] > 0 else "-")
+        # one notation per column: as many decimals in each row
+    assert len({tuple(len(c.split(".")[1]) for c in got) for got in cells.values()}) == 1, cells
+
+
+def test_fit_gof_p_column_has_one_notation(icli, tmp_path):
+    # GOF p was written cell by cell at 4 significant digits: '0.0001886' above '6.123e-05' in one column. Now one
+    # notation per model's table (column_fmt): here fixed point with the decimals 6.1e-05 needs for two digits
+    rng = np.random.default_rng(3)
+    p = np.where(rng.random(150) < 0.5, rng.beta(1, 12, 150), rng.beta(8, 4, 150))  # two humps: beta fits badly
+    n = np.full(150, 50)
+    path = tmp_path / "bimodal.csv"
+    write_counts(passcurve.Counts.from_arrays(n, rng.binomial(n, p), model=np.full(150, "m")), path)
+    r = icli("fit", str(path), env={"COLUMNS": "100"})
+    assert r.returncode == 0, r.stderr
+    fits = {e["difficulty_model"]: e
+            for e in json.loads(icli("fit", str(path), "--json").stdout)["fits"]}
+    rows = {line.split()[0]: line.split() for line in r.stdout.splitlines()
+            if line.split() and line.split()[0] in fits}
+    gof = {name: row[6] for name, row in rows.items()}
+    shown = {name: cell for name, cell in gof.items() if cell != "-"}
+    assert len(shown) >= 3 and not any("e" in cell for cell in shown.values()), gof
+    assert len({len(cell.split(".")[1]) for cell in shown.values()}) == 1, gof
+    for name, cell in shown.items():
+        assert float(cell) == pytest.approx(fits[name]["goodness_of_fit"]["p_value"], rel=0.05), (name, cell)
+    assert min(float(cell) for cell in shown.values()) < 1e-4  # the case that printed e-notation
+
+
 def test_backtest_cli(icli, sim_csv):
     r = icli("backtest", str(sim_csv), "--m", "20", "--k", "200", "--seeds", "1", "--methods", "beta",
              "--n-resamples", "5", "--json")

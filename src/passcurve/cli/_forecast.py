@@ -140,13 +140,17 @@ def fit_cmd(
         for col in ("log-lik", "AIC", "ΔAIC", "tail", "P(p=0)", "GOF p", "ok"):
             t.add_column(col, justify="right", no_wrap=True)
         params, failed, unidentified = [], [], False
+        # GOF p in one notation for the column (column_fmt): each cell's own 4 significant digits had written
+        # '0.0001886' above '6.123e-05'
+        gofs = {name: None if design is not None or m in stopped else f.goodness_of_fit()["p_value"]
+                for name, f in per.items()}
+        fgof = column_fmt(list(gofs.values()))
         for name, f in per.items():
             params.append(f"  {name}: " + f._params_text(_g, lambda v: f"{v:.3g}", pm="±{}"))
             unidentified |= bool(f.unidentified_)
-            gof = "-" if design is not None or m in stopped else _g(f.goodness_of_fit()["p_value"])
             t.add_row(name, f"{f.loglik_:.1f}", f"{f.aic_:.1f}",
                       "-" if name == "npmle" else f"{f.aic_ - best:.2f}", _g3(f.tail_exponent_) if f._tail_shown() else "-",
-                      _g3(f.impossible_mass_), gof, "yes" if f.success_ else "no")
+                      _g3(f.impossible_mass_), fgof(gofs[name]), "yes" if f.success_ else "no")
             if not f.success_:
                 failed.append(f"  {name} did not converge: {f.message_}")
         out.print(t)
@@ -336,12 +340,21 @@ def backtest_cmd(
         print_json(d)
         return
     lvl = level_label(res.confidence_level)
-    def pts(v: float | None, fmt: str = ".2f", scale: float = 100.0) -> str:
-        return "—" if v is None or not np.isfinite(v) else f"{scale * v:{fmt}}"
+    # one notation per column (column_fmt, at least 2 decimals): at 2 fixed decimals an error of 0.003 points read
+    # "0.00" and a bias "-0.00" beside a width of 1.55
+    keys = ("median_abs_error", "mean_abs_error", "mean_error", "coverage", "mean_width")
+    scale = {key: 1.0 if key == "coverage" else 100.0 for key in keys}
+    shown = {key: [None if r[key] is None or not np.isfinite(r[key]) else scale[key] * r[key] for r in res.summary]
+             for key in keys}
+    fmts = {key: column_fmt(vals, digits=2) for key, vals in shown.items()}
 
-    rows = [(str(r["m"]), str(r["k"]), r["method"], str(r["runs"]), pts(r["median_abs_error"]),
-             pts(r["mean_abs_error"]), pts(r["mean_error"], "+.2f"), pts(r["coverage"], scale=1.0),
-             pts(r["mean_width"])) for r in res.summary]
+    def pts(key: str, j: int) -> str:
+        v = shown[key][j]
+        text = "—" if v is None else fmts[key](v)
+        return "+" + text if key == "mean_error" and v is not None and v > 0 else text
+
+    rows = [(str(r["m"]), str(r["k"]), r["method"], str(r["runs"]), *(pts(key, j) for key in keys))
+            for j, r in enumerate(res.summary)]
     cols = ("m", "k", "method", "runs", "median |err|", "mean |err|", "bias", "cover", "width")
     # every number is printed whole (a bias of -13.64 points was cut to "-13.…" at 80 columns): each column is
     # at least as wide as its widest cell, and the outer padding goes when the table would not fit otherwise
