@@ -159,3 +159,12 @@ def test_rl_signal_prints_an_unidentified_fit_parameter_as_a_dash(icli, tmp_path
     assert "beta fit alpha=— (not identified), beta=— (not identified)" in r.stdout, r.stdout
     fit = json.loads(icli("rl-signal", str(path), "-G", "8", "--json").stdout)["models"][0]["fit"]
     assert fit["params_not_identified"] == ["alpha", "beta"] and fit["params"]["alpha"] > 1e5
+
+
+def test_rl_signal_title_keeps_a_tiny_mean_rate(tmp_path, capfd):
+    # a title's numbers were written at 4 fixed decimals: one success in 40,000 samples (mean rate 1/40000 = 2.5e-5,
+    # exact) read "mean rate 0.0000". They are written as a table column of the number alone (fmt_cell)
+    path = tmp_path / "rare.csv"
+    path.write_text("problem_id,n,c\n" + "".join(f"p{i},1,{int(i == 0)}\n" for i in range(40_000)))
+    assert run(["rl-signal", str(path), "-G", "8"]) == 0
+    assert "rare: mean rate 0.000025; " in capfd.readouterr().out

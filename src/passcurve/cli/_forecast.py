@@ -22,6 +22,7 @@ from ._app import (
     collect_warnings,
     column_fmt,
     command,
+    fmt_cell,
     load_counts,
     out,
     parse_float_list,
@@ -255,7 +256,8 @@ def forecast_cmd(
             out.print(f"  any law: the range of pass@K over every difficulty law whose curve fits the data's {lvl} "
                       "band at k <= n (no model assumed)", highlight=False)
         obs = res.observed[i] if res.observed is not None else np.full(res.k.size, np.nan)
-        seen = [f"pass@{int(kk)} = {obs[j]:.4f}" for j, kk in enumerate(res.k) if np.isfinite(obs[j])]
+        fobs = column_fmt(obs)  # one notation for the line, as for a column
+        seen = [f"pass@{int(kk)} = {fobs(obs[j])}" for j, kk in enumerate(res.k) if np.isfinite(obs[j])]
         if seen:
             out.print(f"  within the samples drawn, the data's own estimate (no model): {', '.join(seen)}",
                       highlight=False)
@@ -279,7 +281,7 @@ def forecast_cmd(
                 # a flat "unreachable" beside an interval reaching 1 read as a contradiction (forecasting review)
                 within = ("" if not np.isfinite(r.low) else
                           f"; {lvl} interval from K = {_samples(r.low)} to never")
-                out.print(f"  pass@K = {r.target:g} is unreachable by the forecast: it plateaus at {r.ceiling:.4f} "
+                out.print(f"  pass@K = {r.target:g} is unreachable by the forecast: it plateaus at {fmt_cell(r.ceiling)} "
                           f"(impossible problems){within}")
         for f in floors:
             if f.model != m or not np.isfinite(f.earliest):

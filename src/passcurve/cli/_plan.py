@@ -19,6 +19,7 @@ from ._app import (
     collect_warnings,
     column_fmt,
     command,
+    fmt_cell,
     load_counts,
     out,
     print_json,
@@ -34,10 +35,10 @@ def _render(res, top: int) -> None:  # type: ignore[no-untyped-def]
         sel = res.model == m
         title = (
             f"{m}: {s['new_samples']} new samples over {s['problems_sampled']} of {s['problems']} problems "
-            f"({res.method}, target pass@{res.k}); forecast {s['forecast_bayes']:.4f} now, SD "
-            f"{s['forecast_bayes_sd']:.4f} (hierarchical Bayes); given the fitted prior {s['forecast']:.4f}, SD "
-            f"{s['forecast_sd']:.4f} now, expected SD {s['expected_sd_after']:.4f} after this plan (uniform: "
-            f"{s['expected_sd_after_uniform']:.4f})"
+            f"({res.method}, target pass@{res.k}); forecast {fmt_cell(s['forecast_bayes'])} now, SD "
+            f"{fmt_cell(s['forecast_bayes_sd'])} (hierarchical Bayes); given the fitted prior "
+            f"{fmt_cell(s['forecast'])}, SD {fmt_cell(s['forecast_sd'])} now, expected SD "
+            f"{fmt_cell(s['expected_sd_after'])} after this plan (uniform: {fmt_cell(s['expected_sd_after_uniform'])})"
         )
         t = Table(title=title, title_justify="left")
         for col in ("problem", "n", "c", "p̂", "new samples"):

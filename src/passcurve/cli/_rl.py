@@ -19,6 +19,7 @@ from ._app import (
     collect_warnings,
     column_fmt,
     command,
+    fmt_cell,
     load_counts,
     out,
     parse_int_list,
@@ -72,7 +73,7 @@ def rl_signal_cmd(
         pars = ", ".join(f"{k}=— (not identified)" if k in unid else f"{k}={v:.4g}" for k, v in res.params_[i].items())
         unfit = res.identified is not None and not res.identified[i]
         title = (
-            f"{m}: mean rate {res.mean_rate[i]:.4f}; "
+            f"{m}: mean rate {fmt_cell(res.mean_rate[i])}; "
             + (f"no {res.difficulty} fit (one sample per problem identifies only the mean)" if unfit else
                f"{res.difficulty} fit {pars}" + ("" if res.success[i] else " (fit did not converge)"))
         )

@@ -18,6 +18,7 @@ from ._app import (
     collect_warnings,
     column_fmt,
     command,
+    fmt_cell,
     out,
     parse_int_list,
     print_json,
@@ -66,7 +67,7 @@ def vote_cmd(
     for i, m in enumerate(res.models):
         s = res.summary[i]
         t = Table(
-            title=(f"{m}: {how_many(s['problems'], 'problem')}, {samples_per_problem(s)}, accuracy {res.accuracy[i]:.4f}, "
+            title=(f"{m}: {how_many(s['problems'], 'problem')}, {samples_per_problem(s)}, accuracy {fmt_cell(res.accuracy[i])}, "
                    f"distinct answers per problem median {s['distinct_answers_median']:g} (ties: {res.ties})"),
             title_justify="left",
         )
