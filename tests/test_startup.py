@@ -37,6 +37,12 @@ def test_importing_the_cli_imports_no_numerics():
 def test_version_and_help_import_no_numerics(tmp_path):
     for args in (["--version"], ["--help"], ["curve", "--help"], ["forecast", "--help"], ["plan", "--help"]):
         assert _loaded_after(_cli(*args)) == [], args
+    # a plain curve reads (DuckDB) and counts (numpy) without scipy, which only intervals, fits and the
+    # stopping-time design need (it had imported scipy.stats through _curves -> _adaptive -> _difficulty)
+    csv = tmp_path / "c.csv"
+    csv.write_text("problem_id,n,c\n" + "".join(f"p{i},20,{i % 21}\n" for i in range(30)))
+    assert _loaded_after(_cli("curve", str(csv))) == ["duckdb", "numpy"]
+    assert "scipy.stats" in _loaded_after(_cli("curve", str(csv), "--ci", "analytic"))
     # a command that computes imports what it needs
     assert "scipy.stats" in _loaded_after(_cli("simulate", "-o", str(tmp_path / "s.csv"), "--problems", "2", "--n", "2"))
 

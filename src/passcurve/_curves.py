@@ -12,7 +12,6 @@ from typing import Any, Literal
 
 import numpy as np
 
-from ._adaptive import check_design
 from ._counts import Counts, check_counts_object
 from ._errors import DroppedProblemsWarning, PasscurveError, record_warning
 from ._estimators import _SHORT, _fail_prob, _log_fail_table, g_pass_at_k, mg_pass_at_k
@@ -361,7 +360,10 @@ def _curve_iv(counts: Any, k: Any, k_gt_n: str, metrics: Any, design: Any = None
               tau: Any = None) -> tuple[Counts, np.ndarray, tuple[str, ...], Any, float | None]:
     check_counts_object(counts)
     check_k_gt_n(k_gt_n)
-    design = check_design(design)
+    if design is not None:  # the stopping-time design's module imports scipy: a plain curve does not need it
+        from ._adaptive import check_design
+
+        design = check_design(design)
     metrics = (METRICS if design is None else ("pass_at_k",)) if metrics is None else check_choices(metrics, "metrics",
                                                                                                       CURVE_METRICS)
     tau = check_tau(tau, metrics)

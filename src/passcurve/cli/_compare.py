@@ -61,11 +61,13 @@ def acted_on(design: StopAtSuccess | None) -> tuple[type, ...]:
 
 def design_from(stop_batch: int | None, cap: int | None) -> StopAtSuccess | None:
     """The sampling design of `--stop-batch B [--cap C]` (None: n fixed in advance)."""
-    from .._adaptive import StopAtSuccess
-
     if cap is not None and stop_batch is None:
         raise PasscurveError("`--cap` goes with `--stop-batch` (the stop-at-success design)")
-    return None if stop_batch is None else StopAtSuccess(batch=stop_batch, cap=cap)
+    if stop_batch is None:
+        return None
+    from .._adaptive import StopAtSuccess  # (it imports scipy: only under --stop-batch)
+
+    return StopAtSuccess(batch=stop_batch, cap=cap)
 
 
 def attach_clusters(counts: Counts, files: Path | list[Path], cluster_col: str | None,

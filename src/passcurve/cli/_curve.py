@@ -50,7 +50,6 @@ def _interval_words(method: str | None) -> str:
 def render_curve_table(res) -> None:  # type: ignore[no-untyped-def]
     """Rich tables of a CurveResult, one per model."""
     from .._results import how_many, level_label, metric_label
-    from .._uncertainty import FEW_PROBLEMS, WILSON_BOUND
 
     for i, m in enumerate(res.models):
         s = res.summary[i]
@@ -84,6 +83,8 @@ def render_curve_table(res) -> None:  # type: ignore[no-untyped-def]
             t.add_row(*row)
         out.print(t)
         if any(v[i].any() for v in res.few_problems.values()):
+            from .._uncertainty import FEW_PROBLEMS, WILSON_BOUND
+
             out.print(f"  *: {FEW_PROBLEMS} there; the interval is {WILSON_BOUND}", markup=False)
         beyond = res.k[res.problems[i] == 0]
         if beyond.size:
