@@ -266,3 +266,24 @@ def test_compare_table_writes_a_and_b_in_one_notation(icli):
             if len(cells := [c.strip() for c in re.split("[│┃]", line)[1:-1]]) == 7 and cells[0].isdigit()}
     assert rows["10"][:3] == ["5.94e-06", "7.08e-06", "-1.14e-06"] and rows["60"][:3] == ["0", "0", "0"], rows
     assert rows["1"][:2] == ["5.31e-02", "7.21e-02"]
+
+
+@pytest.mark.shared_data
+def test_compare_p_values_have_one_notation(icli):
+    # the p-value column was each cell's .3g: Pythia 12B against 6.9B (analytic) read 0.00998, 0.00197, 0.000174,
+    # 0.000519, 0.0957, decimal points apart, and a p below 10^-4 would have read '3e-05'. One notation per column
+    # now (column_fmt), the decimals the smallest needs for two significant digits
+    from conftest import shared_file
+
+    path = shared_file("pythia_math_counts.csv")
+    args = ("compare", str(path), "--a", "Pythia 12B", "--b", "Pythia 6.9B", "--k", "1,10,100,1000,10000",
+            "--method", "analytic")
+    r = icli(*args, env={"COLUMNS": "200"})
+    assert r.returncode == 0, r.stderr
+    want = [pt["p_value"] for pt in json.loads(icli(*args, "--json").stdout)["points"]]
+    rows = [[c.strip() for c in line.split("│")[1:-1]] for line in r.stdout.splitlines() if line.startswith("│")]
+    got = [row[5] for row in rows if row and row[0].isdigit()]
+    assert len(got) == 5 and len({len(cell) for cell in got}) == 1 and not any("e" in c for c in got), got
+    assert got[2] == "0.00017"  # 1.736e-4 to two significant digits; every cell at its 5 decimals
+    for cell, p in zip(got, want, strict=True):
+        assert float(cell) == pytest.approx(p, abs=5e-6)

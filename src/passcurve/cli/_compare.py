@@ -181,6 +181,8 @@ def render_compare(res: Any) -> None:
     # same quantity side by side (as the report's comparison table)
     fa = fb = column_fmt([pt[key] for pt in pts for key in ("a", "b")])
     fd = column_fmt([pt[key] for pt in pts for key in ("difference", "low", "high")])
+    # the p-values too: each cell's .3g had written 0.00998 above 0.000174 and, below 10^-4, '3e-05'
+    fp = column_fmt([pt["p_value"] for pt in pts])
     for pt in pts:
         t.add_row(
             str(pt["k"]),
@@ -188,7 +190,7 @@ def render_compare(res: Any) -> None:
             fb(pt["b"]),
             fd(pt["difference"]),
             f"[{fd(pt['low'])}, {fd(pt['high'])}]",
-            f"{pt['p_value']:.3g}" if pt["p_value"] is not None else "-",
+            fp(pt["p_value"]),
             str(pt["problems"]) if "problems_b" not in pt else f"{pt['problems']} / {pt['problems_b']}",
         )
     out.print(t)
