@@ -664,7 +664,7 @@ def test_an_errored_inspect_sample_is_one_line_naming_it(tmp_path, icli):
     p.write_text(json.dumps(log))
     res = icli("curve", str(p))
     _check(res.returncode, res.stderr, r"err\.json: 1 of 2 samples errored in inspect and have no score, e\.g\. sample 'q-1' "
-                              r"epoch 1: RuntimeError: API timeout; .*`inspect eval-retry err\.json`")
+                              r"epoch 1 at samples\[0\]: RuntimeError: API timeout; .*`inspect eval-retry err\.json`")
 
 
 def test_an_inspect_multi_score_scorer_needs_a_key(tmp_path, icli):

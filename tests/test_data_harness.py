@@ -427,8 +427,9 @@ def test_inspect_unscored_sample_is_named_with_its_explanation(tmp_path, value):
     s1 = log["samples"][1]
     with pytest.raises(InputFormatError, match=(
             rf"unscored\.json: 1 of {len(log['samples'])} samples are unscored by 'match' \(value NaN or null: "
-            rf"inspect's Score\.unscored\(\), no verdict\), e\.g\. sample '{s1['id']}' epoch {s1['epoch']} \(grader gave "
-            r"no reading\); dropping them .* re-score them \(`inspect score unscored\.json`\)")) as info:
+            rf"inspect's Score\.unscored\(\), no verdict\), e\.g\. sample '{s1['id']}' epoch {s1['epoch']} at "
+            r"samples\[1\] \(grader gave no reading\); dropping them .* re-score them \(`inspect score "
+            r"unscored\.json`\)")) as info:
         read_counts(p)
     assert "\n" not in str(info.value)
 
@@ -596,9 +597,11 @@ def test_inspect_errored_sample_is_named_with_its_error(tmp_path, zipped):
         with pytest.raises(InputFormatError) as info:
             read_counts(p, correct_col=scorer)
         msg = str(info.value)
-        # the log's first errored sample is named (DuckDB's lateral json_each yields an array in reverse)
+        # the log's first errored sample is named (DuckDB's lateral json_each yields an array in reverse), and where
+        # it is: the first of the samples (of the .eval's summaries)
+        at = "summaries.json[0]" if zipped else "samples[0]"
         assert msg.startswith(f"{p.name}: 2 of 6 samples errored in inspect and have no score, e.g. sample '1' "
-                              "epoch 1: RuntimeError: API timeout;")
+                              f"epoch 1 at {at}: RuntimeError: API timeout;")
         assert f"`inspect eval-retry {p.name}`" in msg and "\n" not in msg and "score=None" not in msg
 
 
@@ -755,7 +758,8 @@ def test_tau2_bare_nan_task_id_is_missing(tmp_path):
     p.write_text('{"simulations": [{"task_id": "t1", "trial": 0, "reward_info": {"reward": 1.0}}, '
                  '{"task_id": NaN, "trial": 0, "reward_info": {"reward": 0.0}}]}')
     with pytest.raises(PasscurveError, match=r"^tau2.json: problem-id column 'task_id' has a missing value, e.g. row "
-                                             r"\{task_id=None, trial=0, reward=0.0, model='tau2'\}$"):
+                                             r"\{task_id=None, trial=0, reward=0.0, model='tau2'\} at "
+                                             r"simulations\[1\]$"):
         read_counts(p)
     # the string "NaN" is an id (hand count: problems 'NaN' and 't1', 1 solved)
     p.write_text(p.read_text().replace("NaN", '"NaN"'))
@@ -868,3 +872,80 @@ def test_json_array_missing_id_names_its_record(tmp_path):
         with pytest.raises(PasscurveError, match=rf"^{name}: problem-id column '{col}' has a missing value, e\.g\. row "
                                                  rf"\{{{col}=None.*\}} at record 2$"):
             read_counts(p)
+
+
+def test_evalplus_tau2_inspect_name_the_element_of_a_bad_sample(tmp_path):
+    # evalplus, tau2 and inspect rows are the elements of one JSON document: a bad one is named by its JSON path
+    # (indexes from 0), as a JSONL line is by its number. Before, these said nothing of where the row was.
+    ep = json.loads((H / "eval_results.json").read_text())
+    ep["eval"]["HumanEval/1"][1] = "pass"  # the 2nd sample of HumanEval/1 (hand count): eval["HumanEval/1"][1]
+    tau2 = json.loads((H / "tau2_results.json").read_text())
+    del tau2["simulations"][2]["task_id"]  # the 3rd simulation: simulations[2]
+    log = json.loads((H / "inspect_log.json").read_text())
+    log["samples"][3]["id"] = None  # the 4th sample: samples[3]
+    cases = (("ep.json", ep, r"correctness column 'status' has a missing value \(null/NaN\), e\.g\. row "
+                             r"\{task_id='HumanEval/1', sample_idx=1, .*\} at eval\[\"HumanEval/1\"\]\[1\]$"),
+             ("tau2.json", tau2, r"problem-id column 'task_id' has a missing value, e\.g\. row \{task_id=None, trial=0, "
+                                 r".*\} at simulations\[2\]$"),
+             ("log.json", log, r"problem-id column 'id' has a missing value, e\.g\. row \{.*id=None, epoch=1, .*\} at "
+                               r"samples\[3\]$"))
+    for name, doc, want in cases:
+        p = tmp_path / name
+        p.write_text(json.dumps(doc))
+        with pytest.raises(PasscurveError, match=rf"^{name}: {want}"):
+            read_counts(p)
+    # two simulations of one trial: both are named (the 3rd and 4th, t2's trials 0 and 1 made 1 and 1)
+    tau2 = json.loads((H / "tau2_results.json").read_text())
+    tau2["simulations"][2]["trial"] = 1
+    p = tmp_path / "dup.json"
+    p.write_text(json.dumps(tau2))
+    with pytest.raises(PasscurveError, match=r"problem 't2' \(model 'gpt-4\.1'\) attempt 1 appears 2 times at "
+                                             r"simulations\[2\] and simulations\[3\];"):
+        read_counts(p)
+
+
+@pytest.mark.filterwarnings("ignore::passcurve.DroppedProblemsWarning")  # the journal's run did not finish
+@pytest.mark.parametrize("layout", ["summaries", "samples", "journal"])
+def test_inspect_eval_zip_names_the_member_of_a_bad_sample(tmp_path, layout):
+    # an .eval zip's sample is named in the zip: its summaries.json's element, its own samples/ file, or a journal
+    # summaries file's element. Sample 'two' epoch 2 has no epoch (hand: the 5th sample of the fixture)
+    log = json.loads((H / "inspect_log.json").read_text())
+    samples = log.pop("samples")
+    samples[4]["epoch"] = None
+    p = tmp_path / "log.eval"
+    with zipfile.ZipFile(p, "w") as zf:
+        if layout == "journal":  # a run still going: its summaries in files of two samples each (1.json, 2.json, ...)
+            zf.writestr("_journal/start.json", json.dumps({"eval": log["eval"]}))
+            for j in range(0, len(samples), 2):
+                zf.writestr(f"_journal/summaries/{j // 2 + 1}.json", json.dumps(samples[j:j + 2]))
+        else:
+            zf.writestr("header.json", json.dumps(log))
+            if layout == "summaries":
+                zf.writestr("summaries.json", json.dumps(samples))
+            else:
+                for s in samples:
+                    zf.writestr(f"samples/{s['id']}_epoch_{s['epoch'] or 'x'}.json", json.dumps(s))
+    at = {"summaries": r"summaries\.json\[4\]", "samples": r"samples/two_epoch_x\.json",
+          "journal": r"_journal/summaries/3\.json\[0\]"}[layout]
+    with pytest.raises(PasscurveError, match=rf"^log\.eval: attempt column 'epoch' has a missing value, e\.g\. row "
+                                             rf"\{{.*id='two', epoch=None, .*\}} at {at}$"):
+        read_counts(p)
+
+
+@pytest.mark.parametrize("task", [{"0": {"base_status": "pass"}}, "pass", None])
+def test_evalplus_task_that_is_no_list_is_refused(tmp_path, task):
+    # a task whose samples are not a list (an object, a string, null) was no problem at all: read_counts said
+    # "1 problem" for a file of 2, and the mean was over the other. Now it is refused, naming the task
+    doc = json.loads((H / "eval_results.json").read_text())
+    doc["eval"]["HumanEval/1"] = task
+    p = tmp_path / "eval_results.json"
+    p.write_text(json.dumps(doc))
+    kind = {dict: "an object", str: "a string", type(None): "null"}[type(task)]
+    with pytest.raises(InputFormatError, match=rf"^eval_results\.json: evalplus task 'HumanEval/1' is {kind}, not a "
+                                               r"list of samples, at eval\[\"HumanEval/1\"\]"):
+        read_counts(p)
+    doc["eval"] = list(doc["eval"].values())
+    p.write_text(json.dumps(doc))
+    with pytest.raises(InputFormatError, match=r"^eval_results\.json is not an evalplus results file: its \"eval\" is "
+                                               r"a list, not an object of task ids"):
+        read_counts(p, format="evalplus")

@@ -34,13 +34,14 @@ import tempfile
 import warnings
 import zipfile
 import zlib
+from collections.abc import Callable
 from pathlib import Path
 
 import duckdb
 
 from .._errors import DroppedProblemsWarning, InputFormatError
 from ._columns import is_nan, json_text, number_text
-from ._source import LM_EVAL_NAME, Source, _generic, _sql_str, duck_error
+from ._source import LM_EVAL_NAME, ROW, Source, _generic, _sql_str, duck_error, numbered
 
 __all__ = ["ADAPTERS", "adapt", "open_harness", "open_json"]
 
@@ -466,7 +467,7 @@ def _tau2(con: duckdb.DuckDBPyConnection, p: Path, stem: str) -> Source:
     sims = _elements(f, "$.simulations", f"{json_text(TAU2_MODEL)} AS m")  # a bare NaN model: the file's stem
     sql = (
         f"SELECT {json_text(TAU2_TASK)} AS task_id, TRY_CAST(s.value->>'$.trial' AS BIGINT) AS trial, "
-        f"{reward} AS reward, coalesce(s.m, {_sql_str(stem)}) AS model FROM ({sims}) s"
+        f"{reward} AS reward, coalesce(s.m, {_sql_str(stem)}) AS model FROM ({sims}) s ORDER BY s.i"
     )
     rel = _bind(con, sql, p, "tau_bench")
     return Source(
@@ -477,6 +478,7 @@ def _tau2(con: duckdb.DuckDBPyConnection, p: Path, stem: str) -> Source:
         "tau_bench",
         hints={"problem": "task_id", "correct": "reward", "attempt": "trial", "model": "model"},
         threshold=TAU_THRESHOLD,
+        element_paths=_in_order("simulations"),
     )
 
 
@@ -495,8 +497,48 @@ def evalplus_model(p: Path, stem: str) -> str:
     return stem
 
 
+# how a message names the JSON type DuckDB's json_type gives
+_JSON_KIND = {"OBJECT": "an object", "ARRAY": "a list", "VARCHAR": "a string", "BOOLEAN": "a boolean",
+              "NULL": "null", "BIGINT": "a number", "UBIGINT": "a number", "DOUBLE": "a number"}
+
+
+def _evalplus_layout(con: duckdb.DuckDBPyConnection, p: Path) -> None:
+    """Refuse an evalplus results file whose ``eval`` is not an object of lists (task id -> its samples), naming the
+    first task that is not a list: its samples were dropped without a word (a task whose value was an object or a
+    string was no problem at all, and the mean was over the others)."""
+    f = _sql_str(str(p))
+    try:
+        kind = con.sql(f"SELECT json_type(content, '$.eval') FROM read_text({f})").fetchall()[0][0]
+        if kind != "OBJECT":
+            raise InputFormatError(
+                f"{p.name} is not an evalplus results file: its \"eval\" is "
+                f"{_JSON_KIND.get(kind, 'missing') if kind else 'missing'}, not an object of task ids to lists of "
+                "samples (evalplus's eval_results.json)")
+        bad = con.sql(
+            f"SELECT task_id, json_type(v) FROM (SELECT unnest(json_keys(content, '$.eval')) AS task_id, "
+            f"unnest(json_extract(content, '$.eval.*')) AS v FROM read_text({f})) WHERE json_type(v) <> 'ARRAY' "
+            "LIMIT 1").fetchall()
+    except duckdb.Error as exc:
+        raise duck_error(exc, p.name, "evalplus") from None
+    if bad:
+        task, kind = bad[0]
+        raise InputFormatError(
+            f"{p.name}: evalplus task {task!r} is {_JSON_KIND.get(kind, kind)}, not a list of samples, at "
+            f"eval[{json.dumps(task)}]; each task of \"eval\" lists its samples' results")
+
+
+def _evalplus_paths(src: Source, rows: list[int]) -> list[str | None]:
+    """The JSON paths of the evalplus rows ``rows`` (1-based, :func:`data._source.numbered`), from each row's task and
+    index: 'eval["HumanEval/1"][2]'."""
+    at = {int(r): (t, k) for r, t, k in src.query(
+        f'SELECT "{ROW}", task_id, sample_idx FROM ({numbered(src)}) WHERE "{ROW}" IN '
+        f"({', '.join(map(str, map(int, rows)))})").fetchall()}
+    return [None if at.get(r) is None else f"eval[{json.dumps(at[r][0])}][{at[r][1]}]" for r in rows]
+
+
 def _evalplus(con: duckdb.DuckDBPyConnection, p: Path, stem: str) -> Source:
     stem = evalplus_model(p, stem)
+    _evalplus_layout(con, p)
     f = _sql_str(str(p))
     # the samples of each task, (task_id, index from 0, value), without a lateral json_each (see _elements)
     each = (
@@ -517,7 +559,7 @@ def _evalplus(con: duckdb.DuckDBPyConnection, p: Path, stem: str) -> Source:
         f"FROM ({each}) s"
     )
     rel = _bind(con, sql, p, "evalplus")
-    return Source(
+    out = Source(
         rel,
         con,
         p.name,
@@ -525,31 +567,52 @@ def _evalplus(con: duckdb.DuckDBPyConnection, p: Path, stem: str) -> Source:
         "evalplus",
         hints={"problem": "task_id", "correct": "status", "attempt": "sample_idx", "answer": "solution"},
     )
+    out.element_paths = lambda rows: _evalplus_paths(out, rows)
+    return out
 
 
-def _elements(files: str, path: str, doc_cols: str = "") -> str:
-    """SQL of the rows ``(value JSON, i[, doc_cols])`` of the JSON array at ``path`` in each file that
+def _elements(files: str, path: str, doc_cols: str = "", root: str | None = None) -> str:
+    """SQL of the rows ``(value JSON, element, i[, doc_cols])`` of the JSON array at ``path`` in each file that
     ``read_text(files)`` reads; ``i`` numbers them in file and then array order, from 1 (the first sample, the
-    first scorer and the first errored sample are the log's first). ``doc_cols``: more columns, taken once per file.
+    first scorer and the first errored sample are the log's first); ``element`` is its JSON path, for a message
+    ("samples[3]", indexes from 0; in an array that is a whole file, the file's name below the directory ``root``
+    first: "summaries.json[3]"). ``doc_cols``: more columns, taken once per file.
 
     Not a lateral ``json_each(content, path)``: DuckDB copies the whole document into each row of that join, so an
     inspect log of 17 MB with 20,000 samples ran out of memory (18.8 GiB); it also yields the array in reverse."""
     more = f", {doc_cols}" if doc_cols else ""
     inner = f"SELECT filename AS f, json_extract(content, {_sql_str(path + '[*]')}) AS l{more} FROM read_text({files})"
+    array = _sql_str(path.removeprefix("$.")) if path != "$" else _member("f", root)
     return (
-        "SELECT * EXCLUDE (f, k, l), row_number() OVER (ORDER BY f, k) AS i FROM "
-        f"(SELECT *, unnest(l) AS value, generate_subscripts(l, 1) AS k FROM ({inner}))"
+        f"SELECT * EXCLUDE (f, k, l), {array} || '[' || (k - 1) || ']' AS element, row_number() OVER (ORDER BY f, k) "
+        f"AS i FROM (SELECT *, unnest(l) AS value, generate_subscripts(l, 1) AS k FROM ({inner}))"
     )
 
 
+def _member(filename: str, root: str | None) -> str:
+    """SQL: the name of the file ``filename`` (an SQL expression) below the directory ``root`` (an inspect .eval
+    log's member, extracted there), as the log names it: "samples/2_epoch_1.json"."""
+    if root is None:
+        return filename
+    prefix = str(Path(root)).rstrip("/\\") + "/"
+    return f"replace(replace({filename}, '\\', '/'), {_sql_str(prefix.replace(chr(92), '/'))}, '')"
+
+
+def _in_order(array: str) -> Callable[[list[int]], list[str | None]]:
+    """The JSON paths of an adapter's rows that are the elements of the array ``array``, one row each in its order
+    (the adapter's SQL ends ``ORDER BY`` their number): row n is ``array[n - 1]`` (``Source.element_paths``)."""
+    return lambda rows: [f"{array}[{r - 1}]" for r in rows]
+
+
 def _inspect_samples(samples_sql: str, model_sql: str) -> str:
-    """One row per inspect sample (from a relation ``S(value JSON, i)`` of samples or summaries in the log's order
-    ``i``): model, id, epoch, its scores (JSON) and its error message (a sample's ``error.message``; a summary's
-    ``error`` is the text)."""
+    """One row per inspect sample (from a relation ``S(value JSON, element, i)`` of samples or summaries in the log's
+    order ``i``, each with its JSON path ``element``): model, id, epoch, its scores (JSON) and its error message (a sample's
+    ``error.message``; a summary's ``error`` is the text)."""
     v = "S.value"
     sample_id = json_text(f"{v}->'$.id'")  # a bare NaN id is a missing id, not the id 'NaN'
     return (
-        f"SELECT S.i AS i, {model_sql} AS model, {sample_id} AS id, TRY_CAST({v}->>'$.epoch' AS BIGINT) AS epoch, "
+        f"SELECT S.i AS i, S.element AS element, {model_sql} AS model, {sample_id} AS id, "
+        f"TRY_CAST({v}->>'$.epoch' AS BIGINT) AS epoch, "
         f"{v}->'$.scores' AS scores, coalesce({v}->>'$.error.message', CASE WHEN json_type({v}->'$.error') = "
         f"'VARCHAR' THEN {v}->>'$.error' END) AS error FROM ({samples_sql}) S ORDER BY S.i"
     )
@@ -583,12 +646,21 @@ def _inspect_source(
     sql = (
         f"SELECT model AS {_q(own['model'])}, id AS {_q(own['problem'])}, epoch AS {_q(own['attempt'])}, "
         f"{_inspect_value(value)} AS {_q(name)}, json_extract(scores, {answer} || '.answer')->>'$' "
-        f"AS {_q(own['answer'])} FROM inspect_samples"
+        f"AS {_q(own['answer'])} FROM inspect_samples ORDER BY i"
     )
     rel = _bind(con, sql, p, "inspect")
     out = Source(rel, con, p.name, stem, "inspect", hints={**own, "correct": name})
     out.notes["metric"] = name
+    out.element_paths = lambda rows: _inspect_paths(con, rows)
     return out
+
+
+def _inspect_paths(con: duckdb.DuckDBPyConnection, rows: list[int]) -> list[str | None]:
+    """The JSON paths of the inspect rows ``rows`` (1-based, in the order of ``inspect_samples``, one row per sample:
+    row n is the sample ``i = n``): "samples[3]" in a .json log, the member in an .eval log."""
+    at = dict(con.sql(f"SELECT i, element FROM inspect_samples WHERE i IN ({', '.join(map(str, map(int, rows)))})")
+              .fetchall())
+    return [at.get(r) for r in rows]
 
 
 def _json_key_path(key: str, root: str = "$") -> str:
@@ -665,7 +737,7 @@ def _check_scored(con: duckdb.DuckDBPyConnection, p: Path, scorer: str, path: st
     for the harness. So the message names the sample and the error, and the way out inspect provides."""
     try:
         rows = con.sql(
-            "SELECT id, epoch, error, json_type(scores) = 'OBJECT' AS scored, count(*) OVER () AS k, "
+            "SELECT id, epoch, element, error, json_type(scores) = 'OBJECT' AS scored, count(*) OVER () AS k, "
             "count(error) OVER () AS errors, (SELECT count(*) FROM inspect_samples) AS total FROM inspect_samples "
             f"WHERE json_extract(scores, {path}) IS NULL ORDER BY i LIMIT 1"
         ).fetchall()
@@ -673,8 +745,8 @@ def _check_scored(con: duckdb.DuckDBPyConnection, p: Path, scorer: str, path: st
         raise duck_error(exc, p.name, "inspect") from None
     if not rows:
         return
-    sid, epoch, error, scored, k, errors, total = rows[0]
-    sample = f"sample {sid!r} epoch {epoch}"
+    sid, epoch, element, error, scored, k, errors, total = rows[0]
+    sample = f"sample {sid!r} epoch {epoch} at {element}"
     if error is not None:
         shown = " ".join(str(error).split())
         shown = shown if len(shown) <= 120 else shown[:117] + "..."
@@ -702,7 +774,7 @@ def _check_verdicts(con: duckdb.DuckDBPyConnection, p: Path, name: str, value: s
     dropping it or counting it wrong both move pass@k, so the message names it and its explanation."""
     try:
         rows = con.sql(
-            f"SELECT id, epoch, coalesce(json_extract(scores, {scorer} || '.explanation')->>'$', "
+            f"SELECT id, epoch, element, coalesce(json_extract(scores, {scorer} || '.explanation')->>'$', "
             f"json_extract(scores, {scorer} || '.metadata')::VARCHAR) AS why, count(*) OVER () AS k, "
             "(SELECT count(*) FROM inspect_samples) AS total FROM inspect_samples "
             f"WHERE json_type({value}) = 'NULL' OR (json_type({value}) = 'DOUBLE' AND isnan(TRY_CAST({value}->>'$' AS "
@@ -712,12 +784,12 @@ def _check_verdicts(con: duckdb.DuckDBPyConnection, p: Path, name: str, value: s
         raise duck_error(exc, p.name, "inspect") from None
     if not rows:
         return
-    sid, epoch, why, k, total = rows[0]
+    sid, epoch, element, why, k, total = rows[0]
     shown = " ".join(str(why).split()) if why is not None else ""
     shown = f" ({shown if len(shown) <= 100 else shown[:97] + '...'})" if shown else ""
     raise InputFormatError(
         f"{p.name}: {k} of {total} samples are unscored by {name!r} (value NaN or null: inspect's Score.unscored(), "
-        f"no verdict), e.g. sample {sid!r} epoch {epoch}{shown}; dropping them or counting them as failures would both "
+        f"no verdict), e.g. sample {sid!r} epoch {epoch} at {element}{shown}; dropping them or counting them as failures would both "
         f"change pass@k: re-score them (`inspect score {p.name}`) or choose another scorer with `correct_col`"
     )
 
@@ -791,12 +863,13 @@ def _inspect_eval(con: duckdb.DuckDBPyConnection, p: Path, stem: str, correct_co
 
 
 def _inspect_extract(zf: zipfile.ZipFile, names: list[str], tmp: str, p: Path) -> str:
-    """Extract an inspect .eval log's samples (or summaries) into ``tmp``; SQL of a relation ``(value JSON)``."""
+    """Extract an inspect .eval log's samples (or summaries) into ``tmp``; SQL of a relation ``(value JSON, element,
+    i)`` (:func:`_elements`; a sample's file is its own ``element``, "samples/2_epoch_1.json")."""
     # One JSON array of sample summaries when the log is complete; otherwise one file per sample.
     if "summaries.json" in names:
         zf.extract("summaries.json", tmp)
         target = _sql_str(str(Path(tmp) / "summaries.json"))
-        return _elements(target, "$")
+        return _elements(target, "$", root=tmp)
     members = [n for n in names if n.startswith("samples/") and n.endswith(".json")]
     if not members:
         members = [n for n in names if n.startswith("_journal/summaries/") and n.endswith(".json")]
@@ -804,10 +877,11 @@ def _inspect_extract(zf: zipfile.ZipFile, names: list[str], tmp: str, p: Path) -
             raise InputFormatError(f"{p.name}: inspect .eval log without samples or summaries")
         zf.extractall(tmp, members)
         target = _sql_str(str(Path(tmp) / "_journal" / "summaries" / "*.json"))
-        return _elements(target, "$")
+        return _elements(target, "$", root=tmp)
     zf.extractall(tmp, members)
     target = _sql_str(str(Path(tmp) / "samples" / "*.json"))
-    return f"SELECT t.content::JSON AS value, row_number() OVER (ORDER BY t.filename) AS i FROM read_text({target}) t"
+    return (f"SELECT t.content::JSON AS value, {_member('t.filename', tmp)} AS element, row_number() OVER (ORDER BY "
+            f"t.filename) AS i FROM read_text({target}) t")
 
 
 def _bind(con: duckdb.DuckDBPyConnection, sql: str, p: Path, reader: str) -> duckdb.DuckDBPyRelation:

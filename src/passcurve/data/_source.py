@@ -78,6 +78,10 @@ class Source:
     # columns whose name the file's header repeats (DuckDB renames the second 'n' to 'n_1'): DuckDB name -> the name
     # as written (:func:`repeated_names`)
     repeated: dict[str, str] = field(default_factory=dict)
+    # an adapter whose rows are the elements of a JSON document (evalplus's samples, tau2's simulations, an inspect
+    # log's samples): the JSON path of each raw row, from their 1-based numbers (:func:`numbered`), for a message
+    # (:func:`located`: " at simulations[2]"); None where a row has no element to name
+    element_paths: Callable[[list[int]], list[str | None]] | None = None
 
     @property
     def columns(self) -> list[str]:
@@ -209,14 +213,16 @@ def _line_format(src: Source) -> str | None:
     its file in ``text_path`` (:func:`bare_nan`), and its adapter projects each line to one row, in file order: its
     rows are the lines as a generic JSONL file's are. A JSON array of records (``text_format`` "json_array": a
     generic one, tau-bench's results, human-eval's records) is read one row per record, in order: "json_array", its
-    rows the records. Other harness rows are the adapter's (evalplus's per-task lists, tau2's simulations, an inspect
-    log's samples)."""
+    rows the records. An adapter whose rows are the elements of a JSON document (evalplus's per-task lists, tau2's
+    simulations, an inspect log's samples) names each by its JSON path (``element_paths``): "element"."""
     if src.reader in _LOCATABLE:
         return src.reader
     if src.text_format == "jsonl" and src.text_path is not None:
         return "jsonl"
     if src.text_format == "json_array":
         return "json_array"
+    if src.element_paths is not None:
+        return "element"
     return None
 
 
@@ -224,11 +230,21 @@ def located(src: Source, rows: list[int]) -> str:
     """Where the raw rows ``rows`` (1-based numbers of :func:`numbered`) are in the input, for a message: " at line
     5" in a CSV or JSONL file (its header line and the blank lines DuckDB skips counted, a quoted field over several
     lines taken at its first line; a harness log read from JSONL too: :func:`_line_format`), " at row 4" in a Parquet
-    file, " at record 3" in a JSON array of records (counted from 1), nothing for other inputs (a JSON document's or an inspect log's rows are the adapter's, a frame's positions
-    not its index). On the error path only: the file is read again in Python up to the last of the rows."""
+    file, " at record 3" in a JSON array of records (counted from 1), " at simulations[2]" in a harness log whose
+    rows are a JSON document's elements (their JSON path, indexes from 0: ``Source.element_paths``; in an inspect
+    .eval log the zip's member, " at samples/2_epoch_1.json"), nothing for other inputs (a frame's positions are not
+    its index). On the error path only: the file is read again in Python up to the last of the rows."""
     fmt = _line_format(src)
     if not rows or fmt is None:
         return ""
+    if fmt == "element":
+        assert src.element_paths is not None
+        try:
+            paths = src.element_paths(list(rows))
+        except duckdb.Error:  # the message quotes the row, which says enough without this
+            return ""
+        named = [p for p in paths if p is not None]
+        return f" at {' and '.join(named)}" if named and len(named) == len(paths) else ""
     kind = {"parquet": "row", "json_array": "record"}.get(fmt, "line")
     where = _file_lines(src, rows, fmt) if kind == "line" else list(rows)
     if where is None:  # a .zst file, or a CSV whose records Python's csv module counts otherwise: its data row
