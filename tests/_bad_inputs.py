@@ -80,6 +80,25 @@ def _eval_bad_crc(tmp: Path) -> tuple[Path, list[str], dict[str, Any]]:
     return p, [], {}
 
 
+def _cut_eval(tmp: Path) -> tuple[Path, list[str], dict[str, Any]]:
+    """An inspect .eval zip cut short (its first half): the zip's directory, at its end, is gone."""
+    import io
+    import zipfile
+
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w") as z:
+        z.writestr("header.json", json.dumps({"eval": {"model": "m"}, "status": "success"}))
+        z.writestr("summaries.json", json.dumps([{"id": "a", "epoch": 1, "scores": {"s": {"value": "C"}}}]))
+    p = tmp / "log.eval"
+    p.write_bytes(buf.getvalue()[: len(buf.getvalue()) // 2])
+    return p, [], {}
+
+
+# a tau2-bench results document, indented as tau2 writes it (cut short by the cases below)
+_TAU2 = json.dumps({"info": {"agent_info": {"llm": "m"}}, "simulations": [
+    {"task_id": "t1", "trial": 0, "reward_info": {"reward": 1.0}}]}, indent=2)
+
+
 def _with(build, args: list[str], kwargs: dict[str, Any]):  # type: ignore[no-untyped-def]
     def wrapped(tmp: Path) -> tuple[Path, list[str], dict[str, Any]]:
         p, _, _ = build(tmp)
@@ -350,6 +369,27 @@ CASES: dict[str, Case] = {
     "ragged_row_inside_the_sniffed_rows": (
         _text("r.csv", "problem_id,correct\n" + "".join(f"p{i % 7},{i % 2}\n" for i in range(5000)) + "p1,1,9\n"),
         r"r.csv: data row 5001 \(line 5002\) has 3 fields where the header has 2: the file is truncated or malformed",
+    ),
+    # a JSON harness log cut short (a run killed while writing it): "is not a tau_bench log" (the format forced), or
+    # "cannot read t.json as jsonl: Malformed JSON in file "/full/path/t.json", at byte 78 in line 2" (detected);
+    # a .eval zip cut short: "is not an inspect_ai log (expected a .eval zip, ...)"
+    "tau2_document_cut_short": (
+        _text("t.json", "\n".join(_TAU2.splitlines()[:3])),
+        r"cannot read t.json as json: not valid JSON at line 3 \(byte \d+\): unexpected end of data: the file ends "
+        r"there \(cut short while it was written\?\)$",
+    ),
+    "tau2_document_cut_short_forced": (
+        _with(_text("t.json", _TAU2[: len(_TAU2) // 2]), ["--format", "tau_bench"], {"format": "tau_bench"}),
+        r"cannot read t.json as tau_bench: not valid JSON at line \d+ \(byte \d+\): unexpected end of data: ",
+    ),
+    "json_array_cut_short": (
+        _text("a.json", '[{"problem_id": "a", "correct": true},\n {"problem_id": "b", "corr'),
+        r"cannot read a.json as json: not valid JSON at line 2 \(byte \d+\): unexpected end of data: the file ends",
+    ),
+    "eval_zip_cut_short": (
+        _cut_eval,
+        r"cannot read log.eval as inspect .eval \(zip\): it begins as a zip but has no zip directory at its end \(cut "
+        r"short while it was written\?\)$",
     ),
     "ragged_row_after_the_sniffed_rows": (
         _text("r.csv", "problem_id,correct\n" + "".join(f"p{i % 7},{i % 2}\n" for i in range(30000)) + "p1,1,9\n"),

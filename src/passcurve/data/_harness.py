@@ -30,6 +30,7 @@ maps, validates and aggregates exactly as for any CSV/JSONL/Parquet file. Schema
 from __future__ import annotations
 
 import json
+import re
 import tempfile
 import warnings
 import zipfile
@@ -39,7 +40,7 @@ from pathlib import Path
 
 import duckdb
 
-from .._errors import DroppedProblemsWarning, InputFormatError
+from .._errors import DroppedProblemsWarning, InputFormatError, PasscurveError
 from ._columns import is_nan, json_text, number_text
 from ._source import LM_EVAL_NAME, ROW, Source, _generic, _sql_str, duck_error, numbered
 
@@ -155,7 +156,7 @@ def open_harness(
     """Open ``p`` with the adapter ``fmt`` (given by the user or by the extension); ``correct_col`` as in
     :func:`adapt` (and the inspect scorer)."""
     if fmt == "inspect":
-        if zipfile.is_zipfile(p):
+        if zipfile.is_zipfile(p) or _first_bytes(p).startswith(_ZIP_MAGIC):  # a zip cut short is no JSON log
             return _inspect_eval(con, p, stem, correct_col)
         return _inspect_json(con, p, stem, correct_col)
     if fmt == "evalplus":
@@ -198,6 +199,9 @@ def open_harness(
     return build(src)
 
 
+_ZIP_MAGIC = b"PK\x03\x04"  # a zip's first member header
+
+
 def _first_bytes(p: Path, k: int = 4096) -> bytes:
     with open(p, "rb") as fh:
         return fh.read(k)
@@ -215,7 +219,7 @@ def _json_array(con: duckdb.DuckDBPyConnection, p: Path, reader: str) -> duckdb.
         )
         rel.columns  # noqa: B018 - bind now
     except duckdb.Error as exc:
-        raise duck_error(exc, p.name, reader) from None
+        raise _bad_document(con, p, reader) or duck_error(exc, p.name, reader) from None
     return rel
 
 
@@ -263,7 +267,13 @@ def open_json(
         if len(keys) and rel.columns:
             return Source(rel, con, p.name, stem, "json")
     # not one valid JSON document: newline-delimited JSON in a .json file
-    src = Source(_generic(con, p, "jsonl"), con, p.name, stem, "jsonl", text_path=p, text_format="jsonl")
+    try:
+        rel = _generic(con, p, "jsonl")
+    except InputFormatError:
+        if not _first_line_is_json(p):  # no JSONL either (a document cut short): the document's own fault
+            raise _bad_document(con, p, "json") or InputFormatError(f"{p.name}: not valid JSON") from None
+        raise
+    src = Source(rel, con, p.name, stem, "jsonl", text_path=p, text_format="jsonl")
     src.notes["formats_tried"] = ["json", "jsonl"]
     if forced:
         note_forced(src)
@@ -519,7 +529,7 @@ def _evalplus_layout(con: duckdb.DuckDBPyConnection, p: Path) -> None:
             f"unnest(json_extract(content, '$.eval.*')) AS v FROM read_text({f})) WHERE json_type(v) <> 'ARRAY' "
             "LIMIT 1").fetchall()
     except duckdb.Error as exc:
-        raise duck_error(exc, p.name, "evalplus") from None
+        raise _bad_document(con, p, "evalplus") or duck_error(exc, p.name, "evalplus") from None
     if bad:
         task, kind = bad[0]
         raise InputFormatError(
@@ -827,7 +837,11 @@ def _inspect_eval(con: duckdb.DuckDBPyConnection, p: Path, stem: str, correct_co
         zf = zipfile.ZipFile(p)
         names = zf.namelist()
     except (zipfile.BadZipFile, OSError) as exc:
-        raise InputFormatError(f"cannot read {p.name} as inspect .eval (zip): {exc}") from None
+        why = str(exc)
+        if not zipfile.is_zipfile(p) and _first_bytes(p).startswith(_ZIP_MAGIC):
+            # a zip's directory is its last part: a zip's first bytes without it are a file cut short
+            why = "it begins as a zip but has no zip directory at its end (cut short while it was written?)"
+        raise InputFormatError(f"cannot read {p.name} as inspect .eval (zip): {why}") from None
     if "header.json" not in names and "_journal/start.json" not in names:
         raise InputFormatError(
             f"{p.name} is a zip file but not an inspect .eval log (no header.json or _journal/start.json)"
@@ -893,12 +907,51 @@ def _bind(con: duckdb.DuckDBPyConnection, sql: str, p: Path, reader: str) -> duc
     return rel
 
 
+def _first_line_is_json(p: Path) -> bool:
+    """Whether the first non-blank line of ``p`` is a JSON value on its own (a JSONL file's is; a document spread
+    over lines, or one cut short on its one line, is not). Reads that line only."""
+    with open(p, "rb") as fh:
+        for raw in fh:
+            if raw.strip():
+                try:
+                    json.loads(raw)
+                except ValueError:
+                    return False
+                return True
+    return False
+
+
+def _bad_document(con: duckdb.DuckDBPyConnection, p: Path, reader: str) -> PasscurveError | None:
+    """The error for a JSON document ``p`` that is not valid JSON, where it breaks (line and byte, from DuckDB's
+    parser) and, when it ends before the document does, that it was cut short; None when it is valid JSON. On the
+    error path only: a harness reader (tau2, inspect, evalplus) said "is not a tau_bench log" of a log cut short, or
+    "cannot read it as jsonl" with its full path and DuckDB's line, one past the file's last."""
+    try:
+        con.sql(f"SELECT json(content) FROM read_text({_sql_str(str(p))})").fetchall()
+    except duckdb.Error as exc:
+        msg = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        bad = re.search(r"Malformed JSON at byte (\d+) of input: ([^.]*)", msg)
+        if bad is None:
+            return duck_error(exc, p.name, reader)
+        at, why = int(bad[1]), bad[2]
+        with open(p, "rb") as fh:
+            head = fh.read(at)
+        line = head.count(b"\n") + 1
+        cut = ": the file ends there (cut short while it was written?)" if why == "unexpected end of data" else ""
+        return InputFormatError(f"cannot read {p.name} as {reader}: not valid JSON at line {line} (byte {at}): {why}{cut}")
+    return None
+
+
 def _require_json_path(con: duckdb.DuckDBPyConnection, p: Path, path: str, fmt: str, expected: str) -> None:
-    """Raise a clear format error unless the JSON document ``p`` has an array at ``path``."""
+    """Raise a clear format error unless the JSON document ``p`` has an array at ``path`` (first, that ``p`` is not
+    valid JSON: :func:`_bad_document`)."""
     try:
         rows = con.sql(f"SELECT json_type(content, {_sql_str(path)}) FROM read_text({_sql_str(str(p))})").fetchall()
     except duckdb.Error:
         rows = []
+        # a document cut short (not JSON lines either: those are another format's rows)
+        if not _first_line_is_json(p) and (bad := _bad_document(con, p, fmt)) is not None:
+            raise bad from None
     if not rows or rows[0][0] != "ARRAY":
         article = "an" if fmt[0] in "aeiou" else "a"
         raise InputFormatError(f"{p.name} is not {article} {fmt} log (expected {expected})")
