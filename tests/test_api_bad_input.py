@@ -277,6 +277,20 @@ C2 = pc.Counts.from_arrays([10] * 6, [1, 2, 3, 4, 5, 6], problem=["a", "b", "c"]
         (lambda: pc.thin_counts([10, 10], [3, 4], 5, rng=True), r"`rng` must be None, a non-negative integer seed .* \(got True\)"),
         (lambda: pc.simulate(5, 10, rng=False), r"`rng` must be None, a non-negative integer seed"),
         (lambda: pc.ModelSpec("a", True, 2.0), r"`alpha` must be a finite number > 0 \(got alpha=True\)"),
+        # a boolean beside numbers in a list or tuple: numpy reads (True, 2) as the numbers (1, 2), so the array's
+        # dtype could not tell: plan's prior (True, 2) was Beta(1, 2), curve's k [True, 2] the budgets 1 and 2
+        (lambda: pc.plan(C, budget=20, k=5, prior=(True, 2)), r"`prior` must contain numbers, not booleans \(got True\)"),
+        (lambda: pc.plan(C, budget=20, k=5, prior=[1.0, False]), r"`prior` must contain numbers, not booleans \(got False\)"),
+        (lambda: pc.curve(C, k=[True, 2]), r"`k` must contain integers, not booleans \(got True\)"),
+        (lambda: pc.pass_at_k([[10, 10], [10, True]], 3, 2), r"`n` must contain integers, not booleans \(got True\)"),
+        (lambda: pc.thin_counts([10, 10], [3, 4], [5, True]), r"`m` must contain integers, not booleans \(got True\)"),
+        (lambda: pc.maj_at_k([["a", "b", "a"]], ["a"], k=(True, 2)), r"`k` must contain integers, not booleans"),
+        (lambda: rl.dead_group_fraction([True, 0.3], 8), r"`p` must contain numbers, not booleans \(got True\)"),
+        (lambda: rl.gradient_conflict([0.2, 0.5], np.eye(2), k=(True, 4)), r"`k` must contain numbers, not booleans"),
+        (lambda: rl.gradient_conflict([0.2, 0.5], np.eye(2), prompt_weight=[True, 1.0]),
+         r"`prompt_weight` must contain numbers, not booleans"),
+        # an object array (a pandas column of mixed values) passed its booleans as the ints they subclass
+        (lambda: pc.pass_at_k(np.array([10, True], dtype=object), 3, 2), r"`n` must contain integers, not booleans"),
         (lambda: pc.ModelSpec("a", 0.3, 2.0, impossible=False), r"`impossible` must be in \[0, 1\)"),
         (lambda: pc.ModelSpec(None, 0.3, 2.0), r"`name` must be a string \(got None\)"),
         (lambda: pc.backtest(C, problems=True), r"`problems` must be a fraction in \(0, 1\] or a whole count > 1 \(got True\)"),
@@ -428,9 +442,11 @@ def test_plan_takes_a_prior_given_as_an_array():
 
 
 def test_boolean_scores_still_count_as_zero_and_one():
-    # per-problem scores may be booleans (correct or not): the mean of [True, False, True] is 2/3 (closed form)
+    # per-problem scores may be booleans (correct or not): the mean of [True, False, True] is 2/3 (closed form), and
+    # of [True, 0.5, 0.0] 1.5 / 3 = 0.5 (scores where booleans are allowed keep them beside numbers)
     m, _ = pc.standard_error([True, False, True])
     assert m == pytest.approx(2 / 3, rel=1e-15)
+    assert pc.standard_error([True, 0.5, 0.0])[0] == pytest.approx(0.5, rel=1e-15)
 
 
 def test_power_analysis_defaults_are_the_documented_assumptions():
