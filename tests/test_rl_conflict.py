@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import re
 import warnings
 
 import numpy as np
@@ -159,3 +160,23 @@ def test_toy_overflow_names_separation_and_lr():
                                                  r"infinite\): `separation`=1e\+300 and `lr`=2 put the logits beyond "
                                                  r"floating point; use a smaller `separation` or `lr`$"):
             conflict_toy(easy=10, hard=5, pretrain_steps=5, steps=10, separation=1e300)
+
+
+def test_toy_saturated_policy_is_said_once_naming_the_argument():
+    # lr=1e300 saturated the policy in one step: numpy's "divide by zero encountered in log1p" warnings (p = 1 exactly,
+    # whose limits (1 - p)^k = 0 are exact) and gradient_conflict's "the pass@1 gradient is zero", naming no argument.
+    # Now one DegenerateDataWarning naming `lr` (a prompt failed surely: the step's doing) or `separation` (every
+    # prompt solved: no overlap), and nothing else; the runs stay flat (the gradient is exactly 0)
+    small = {"easy": 12, "hard": 4, "pretrain_steps": 5, "steps": 10}
+    for kwargs, want in (({"lr": 1e300}, r"^the toy's pretraining left \d+ prompts? failed surely and \d+ solved surely "
+                                         r".*`lr`=1e\+300 took steps beyond the softmax's floating-point range"),
+                         ({"separation": 100.0}, r"^the toy's pretraining solved every prompt surely \(success rate "
+                                                 r"exactly 1\): at `separation`=100 the easy and hard prompts do not")):
+        with warnings.catch_warnings(record=True) as got:
+            warnings.simplefilter("always")
+            r = conflict_toy(rng=0, **small, **kwargs)
+        assert [w.category for w in got] == [DegenerateDataWarning], [str(w.message) for w in got]
+        assert re.search(want, str(got[0].message))
+        for run in ("pass@1", "pass@k", "annealed"):
+            assert np.all(r.pass_at_1[run] == r.pass_at_1[run][0]) and np.all(r.pass_at_k[run] == r.pass_at_k[run][0])
+    # the default toy warns nothing (test_toy_shows_the_conflict_and_annealing runs it under "error")

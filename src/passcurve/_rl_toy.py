@@ -22,12 +22,13 @@ arXiv:2505.15201 (k annealing). Pure numerics, no I/O.
 
 from __future__ import annotations
 
+import warnings
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
-from ._errors import PasscurveError
+from ._errors import DegenerateDataWarning, PasscurveError
 from ._results import ReadOnlyResult, brief_repr, frame_html, pandas_module
 from ._rl_conflict import ConflictResult, gradient_conflict
 from ._validation import MAX_GRID, MAX_RESAMPLES, check_positive_int, check_rng, check_scalar, fmt, seed_of
@@ -67,11 +68,15 @@ def _ascend(
     for t in range(T + 1):
         p, g = _p_and_grad(th, X, y)
         p1[t] = p.mean()
-        pk[t] = (-np.expm1(k_eval * np.log1p(-p))).mean()
+        # a prompt the policy solves surely (p = 1 in floating point) has log1p(-p) = -inf, and its exact limits follow
+        # from it: (1 - p)^k = 0, pass@k 1 and weight 0, without numpy's divide-by-zero warning
+        with np.errstate(divide="ignore"):
+            q = np.log1p(-p)
+        pk[t] = (-np.expm1(k_eval * q)).mean()
         if t == T:
             break
         k = ks[t]
-        w = k * np.exp((k - 1) * np.log1p(-p)) if k != 1 else np.ones_like(p)
+        w = k * np.exp((k - 1) * q) if k != 1 else np.ones_like(p)
         th = th + lr * (w @ g / p.size).reshape(th.shape)
     return th, p1, pk
 
@@ -264,7 +269,10 @@ def conflict_toy(
         Steps of each of the three runs.
     anneal_at : float in (0, 1)
         Fraction of ``steps`` after which the annealed run switches k to 1.
-    lr : float
+    lr : float > 0
+        The step of the exact gradient ascent. A policy saturated by pretraining (every prompt's success rate
+        exactly 0 or 1 in floating point: ``lr=1e30``, or a ``separation`` at which the prompts do not overlap)
+        has no gradient left, so the three runs stay flat: one ``DegenerateDataWarning`` says which argument.
     rng : None, int or numpy Generator
         Draws the prompt features only (training itself is exact and deterministic). An int seed is
         ``np.random.default_rng(seed)``, as everywhere: ``rng=7`` and ``rng=np.random.default_rng(7)`` give
@@ -298,7 +306,25 @@ def conflict_toy(
             f"the toy's policy overflowed in pretraining (success rates NaN or infinite): `separation`={fmt(separation)} "
             f"and `lr`={fmt(lr)} put the logits beyond floating point; use a smaller `separation` or `lr`"
         )
-    conflict = gradient_conflict(p0, g0, k=[1, 2, 4, 8, 16, 32, 64])
+    if ((p0 == 0) | (p0 == 1)).all():
+        # every prompt solved or failed surely: the policy is deterministic, no gradient is left and the three runs
+        # stay where they start. lr=1e300 did that in one step (numpy's divide-by-zero warnings, then gradient_conflict's
+        # "the pass@1 gradient is zero"): said once, naming the argument, as the overflow above. A prompt failed surely
+        # is the step's doing (from a start at 0 < p < 1); every prompt solved, prompts that do not overlap
+        failed = int((p0 == 0).sum())
+        why = (f"pretraining left {failed} prompt{'s' if failed != 1 else ''} failed surely and {p0.size - failed} solved "
+               f"surely (success rates exactly 0 or 1): `lr`={fmt(lr)} took steps beyond the softmax's floating-point "
+               "range, so no gradient is left and the three runs stay flat; use a smaller `lr` (the default is 2)"
+               if failed else
+               f"pretraining solved every prompt surely (success rate exactly 1): at `separation`={fmt(separation)} "
+               "the easy and hard prompts do not overlap, so there is no conflict to show and the three runs stay "
+               "flat; use a smaller `separation`")
+        warnings.warn(f"the toy's {why}", DegenerateDataWarning, stacklevel=2)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", DegenerateDataWarning)  # the same zero gradient, said above
+            conflict = gradient_conflict(p0, g0, k=[1, 2, 4, 8, 16, 32, 64])
+    else:
+        conflict = gradient_conflict(p0, g0, k=[1, 2, 4, 8, 16, 32, 64])
     switch = int(round(anneal_at * steps))
     sched = {
         "pass@1": np.ones(steps),
