@@ -450,12 +450,21 @@ def test_inspect_text_score_must_be_spelled_as_a_number(tmp_path):
 
 
 def test_tau2_text_reward_must_be_spelled_as_a_number(tmp_path):
-    # a reward "1_0" was TRY_CAST to 10, a success; it is no number (data._columns.NUMBER): a missing reward
+    # a reward "1_0" was TRY_CAST to 10, a success; it is no number (data._columns.NUMBER). It was then read as a
+    # missing reward ("has a missing value (null/NaN), e.g. row {..., reward=None}"), as was "high": the reward is
+    # now handed on as written, as a JSONL log's is, and named as it is. A bare NaN is still missing (as null)
     log = json.loads((H / "tau2_results.json").read_text())
-    log["simulations"][0]["reward_info"]["reward"] = "1_0"
     p = tmp_path / "tau2.json"
-    p.write_text(json.dumps(log))
-    with pytest.raises(PasscurveError, match=r"correctness column 'reward' has a missing value \(null/NaN\)"):
+    for written in ("1_0", "high"):
+        log["simulations"][0]["reward_info"]["reward"] = written
+        p.write_text(json.dumps(log))
+        with pytest.raises(PasscurveError, match=r"correctness column 'reward' holds a value that is not boolean .*, "
+                                                 rf"e\.g\. row \{{task_id='t1', trial=0, reward='\"{written}\"', "
+                                                 r"model='gpt-4\.1'\} at simulations\[0\]$"):
+            read_counts(p)
+    p.write_text(json.dumps(log).replace('"high"', "NaN"))
+    with pytest.raises(PasscurveError, match=r"correctness column 'reward' has a missing value \(null/NaN\), e\.g\. "
+                                             r"row \{task_id='t1', trial=0, reward=None"):
         read_counts(p)
 
 
@@ -758,7 +767,7 @@ def test_tau2_bare_nan_task_id_is_missing(tmp_path):
     p.write_text('{"simulations": [{"task_id": "t1", "trial": 0, "reward_info": {"reward": 1.0}}, '
                  '{"task_id": NaN, "trial": 0, "reward_info": {"reward": 0.0}}]}')
     with pytest.raises(PasscurveError, match=r"^tau2.json: problem-id column 'task_id' has a missing value, e.g. row "
-                                             r"\{task_id=None, trial=0, reward=0.0, model='tau2'\} at "
+                                             r"\{task_id=None, trial=0, reward='0.0', model='tau2'\} at "
                                              r"simulations\[1\]$"):
         read_counts(p)
     # the string "NaN" is an id (hand count: problems 'NaN' and 't1', 1 solved)

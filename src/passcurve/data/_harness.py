@@ -41,7 +41,7 @@ from pathlib import Path
 import duckdb
 
 from .._errors import DroppedProblemsWarning, InputFormatError, PasscurveError
-from ._columns import is_nan, json_text, number_text
+from ._columns import is_nan, json_nan, json_text, number_text
 from ._source import LM_EVAL_NAME, ROW, Source, _generic, _sql_str, duck_error, numbered
 
 __all__ = ["ADAPTERS", "adapt", "open_harness", "open_json"]
@@ -473,7 +473,11 @@ def _tau2(con: duckdb.DuckDBPyConnection, p: Path, stem: str) -> Source:
     _require_json_path(con, p, "$.simulations", "tau_bench",
                        'a JSON object with a "simulations" array, or rows with task_id, reward and trial')
     f = _sql_str(str(p))
-    reward = number_text("lower(trim(s.value->>'$.reward_info.reward'))")  # '1_0' is no reward of 10
+    # the reward as written (JSON; a bare NaN is missing, as null is): a number, or a value the shared checks name as
+    # it is ("1_0", "high": 'holds a value that is not boolean ... reward='"high"''), as in a JSONL log; read here as
+    # a number, each was a missing reward
+    written = "s.value->'$.reward_info.reward'"
+    reward = f"CASE WHEN {json_nan(written)} THEN NULL ELSE {written} END"
     sims = _elements(f, "$.simulations", f"{json_text(TAU2_MODEL)} AS m")  # a bare NaN model: the file's stem
     sql = (
         f"SELECT {json_text(TAU2_TASK)} AS task_id, TRY_CAST(s.value->>'$.trial' AS BIGINT) AS trial, "
