@@ -6,6 +6,7 @@ Expected counts are hand counts of the fixture rows (tests/data/harness/*), note
 from __future__ import annotations
 
 import json
+import re
 import zipfile
 from pathlib import Path
 
@@ -441,8 +442,15 @@ def test_inspect_text_score_must_be_spelled_as_a_number(tmp_path):
     log["samples"][0]["scores"]["match"]["value"] = "1_0"
     p = tmp_path / "odd.json"
     p.write_text(json.dumps(log))
-    with pytest.raises(PasscurveError, match=r"correctness column .match. has a missing value \(null/NaN\)"):
-        read_counts(p, threshold=0.5)
+    # read as no verdict (NULL), it was "correctness column 'match' has a missing value (null/NaN)", of a value the
+    # log has: now named as written, with its sample and where it is (the 1st sample); so are a word and a list
+    for written, shown in (("1_0", '"1_0"'), ("maybe", '"maybe"'), ([1], "[1]")):
+        log["samples"][0]["scores"]["match"]["value"] = written
+        p.write_text(json.dumps(log))
+        with pytest.raises(PasscurveError, match=rf"^odd\.json: 1 of 6 samples have a score 'match' that is no verdict, "
+                                                 rf"e\.g\. sample '1' epoch 1 at samples\[0\]: {re.escape(shown)} \(a "
+                                                 r"verdict is C, I, P or N, a number, or true/false\)$"):
+            read_counts(p, threshold=0.5)
     log["samples"][0]["scores"]["match"]["value"] = " 0.75 "
     p.write_text(json.dumps(log))
     # id 1's three epochs score 0.75, I, C: two of three reach 0.5 (as with "P" in the test above)

@@ -656,6 +656,7 @@ def _inspect_source(
     own = _free({"model": "model", "problem": "id", "attempt": "epoch", "answer": "answer"}, name)
     value = f"json_extract(scores, {path})" if key is not None else f"json_extract(scores, {path} || '.value')"
     _check_verdicts(con, p, name, value, _json_key_path(scorer))
+    _check_readable(con, p, name, value)
     answer = _json_key_path(scorer)
     sql = (
         f"SELECT model AS {_q(own['model'])}, id AS {_q(own['problem'])}, epoch AS {_q(own['attempt'])}, "
@@ -805,6 +806,31 @@ def _check_verdicts(con: duckdb.DuckDBPyConnection, p: Path, name: str, value: s
         f"{p.name}: {k} of {total} samples are unscored by {name!r} (value NaN or null: inspect's Score.unscored(), "
         f"no verdict), e.g. sample {sid!r} epoch {epoch} at {element}{shown}; dropping them or counting them as failures would both "
         f"change pass@k: re-score them (`inspect score {p.name}`) or choose another scorer with `correct_col`"
+    )
+
+
+def _check_readable(con: duckdb.DuckDBPyConnection, p: Path, name: str, value: str) -> None:
+    """Refuse a log in which the score ``name`` (JSON at ``value``) of some sample is written but reads as no verdict
+    (:func:`_inspect_value`: a word other than C, I, P and N, a number spelled otherwise, '1_0', a list), naming the
+    first such sample, where it is and the value as written. Read as NULL, it was "correctness column 'match' has a
+    missing value (null/NaN), e.g. row {..., match=None}", of a value the log has. (A dict of metrics and NaN or null
+    have their own messages.)"""
+    try:
+        rows = con.sql(
+            f"SELECT id, epoch, element, CAST({value} AS VARCHAR), count(*) OVER () AS k, "
+            "(SELECT count(*) FROM inspect_samples) AS total FROM inspect_samples "
+            f"WHERE {value} IS NOT NULL AND CASE WHEN json_type({value}) IN ('NULL', 'OBJECT') THEN FALSE "
+            f"ELSE ({_inspect_value(value)}) IS NULL END ORDER BY i LIMIT 1"
+        ).fetchall()
+    except duckdb.Error as exc:
+        raise duck_error(exc, p.name, "inspect") from None
+    if not rows:
+        return
+    sid, epoch, element, written, k, total = rows[0]
+    shown = written if len(written) <= 60 else written[:57] + "..."
+    raise InputFormatError(
+        f"{p.name}: {k} of {total} samples have a score {name!r} that is no verdict, e.g. sample {sid!r} epoch {epoch} "
+        f"at {element}: {shown} (a verdict is C, I, P or N, a number, or true/false)"
     )
 
 
