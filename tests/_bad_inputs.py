@@ -358,11 +358,17 @@ CASES: dict[str, Case] = {
     # (is the file empty or not a table?)", naming no line
     "array_line_in_jsonl": (
         _text("x.jsonl", '{"problem_id": "a", "correct": true}\n[1, 2]\n{"problem_id": "b", "correct": false}\n'),
-        r"x.jsonl: row 2 is an array \(\[1, ?2\]\), not a record; each row \(line\) must be one JSON object",
+        r"x.jsonl: line 2 is an array \(\[1, ?2\]\), not a record; each line must be one JSON object",
     ),
+    # it said "row 3", its number among the rows DuckDB reads: here line 4, after a blank line (hand count)
     "number_line_in_jsonl": (
-        _text("x.jsonl", '{"problem_id": "a", "correct": true}\n{"problem_id": "b", "correct": false}\n7\n'),
-        r"x.jsonl: row 3 is a number \(7\), not a record",
+        _text("x.jsonl", '{"problem_id": "a", "correct": true}\n\n{"problem_id": "b", "correct": false}\n7\n'),
+        r"x.jsonl: line 4 is a number \(7\), not a record; each line must be one JSON object",
+    ),
+    # in a JSON array: "row 3 is a string ("x"), not a record; each row (line) must be one JSON object"
+    "string_record_in_json_array": (
+        _text("x.json", '[{"problem_id": "a", "correct": true}, {"problem_id": "b", "correct": false}, "x"]'),
+        r"x.json: element 3 of the array is a string \(\"x\"\), not a record; each element must be one JSON object",
     ),
     # a ragged row among the rows DuckDB's sniffer reads gave 'Error when sniffing file "...".', one after them
     # 'CSV Error on Line: 30002': neither said what was wrong with the row

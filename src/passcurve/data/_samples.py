@@ -45,6 +45,7 @@ from ._source import (
     duck_error,
     first_row,
     first_two_located,
+    located,
     no_rows_error,
 )
 
@@ -766,9 +767,11 @@ def _raise_non_record(src: Source) -> None:
         kind = {"ARRAY": "an array", "VARCHAR": "a string", "BOOLEAN": "a boolean", "NULL": "null"}.get(
             str(kind), "a number")
         shown = text if len(text) <= 40 else text[:37] + "..."
-        raise PasscurveError(
-            f"{src.name}: row {i} is {kind} ({shown}), not a record; each row (line) must be one JSON object"
-        )
+        # where it is (:func:`located`): a JSONL file's line (blank lines counted), a JSON array's record
+        at = located(src, [int(i)])
+        where, each = (f"element {i} of the array", "each element") if at.startswith(" at record") else (
+            (at.removeprefix(" at "), "each line") if at.startswith(" at line ") else (f"row {i}", "each row (line)"))
+        raise PasscurveError(f"{src.name}: {where} is {kind} ({shown}), not a record; {each} must be one JSON object")
 
 
 def build_samples(
