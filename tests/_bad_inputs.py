@@ -171,6 +171,11 @@ CASES: dict[str, Case] = {
         r"not boolean .*score=0.7.*--threshold",
     ),
     "empty_file": (_text("e.csv", ""), r"e.csv is empty \(0 bytes\)"),
+    # blank lines only: "found no columns (is the file empty or not a table?)" (CSV, JSONL), "not JSON (first
+    # character '')" (.json), "not valid JSON at line 1 (byte 0): input data is empty" (a .json forced to a harness)
+    "blank_lines_only_jsonl": (_text("e.jsonl", "\n  \n"), r"e.jsonl is empty \(whitespace only, 4 bytes\)"),
+    "blank_lines_only_json_forced": (_with(_text("e.json", " \n"), ["--format", "inspect"], {"format": "inspect"}),
+                                     r"e.json is empty \(whitespace only, 2 bytes\)"),
     "header_only": (_text("h.csv", "problem_id,correct\n"), r"h.csv has no data rows"),
     "truncated_parquet": (
         _parquet(

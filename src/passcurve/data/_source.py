@@ -395,7 +395,14 @@ def check_path(path: str | Path) -> Path:
         raise PasscurveError(f"cannot open {str(p)!r}: {exc.strerror or exc}") from None
     if size == 0:
         raise PasscurveError(f"{p.name} is empty (0 bytes)")
+    if size <= _BLANK_MAX:  # blank lines only: each reader said otherwise ("not JSON (first character '')", "found no
+        with open(p, "rb") as fh:  # columns", "not valid JSON at line 1 (byte 0): input data is empty")
+            if not fh.read().strip():
+                raise PasscurveError(f"{p.name} is empty (whitespace only, {size} bytes)")
     return p
+
+
+_BLANK_MAX = 1 << 16  # the largest file read whole to tell whether it is blank (a larger one is no mistyped empty file)
 
 
 def connect() -> duckdb.DuckDBPyConnection:
