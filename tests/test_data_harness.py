@@ -966,3 +966,28 @@ def test_evalplus_task_that_is_no_list_is_refused(tmp_path, task):
     with pytest.raises(InputFormatError, match=r"^eval_results\.json is not an evalplus results file: its \"eval\" is "
                                                r"a list, not an object of task ids"):
         read_counts(p, format="evalplus")
+
+
+def test_tau2_trial_and_inspect_epoch_that_are_no_whole_number_are_named(tmp_path):
+    # read with TRY_CAST, a trial "one" was a missing attempt ("attempt column 'trial' has a missing value, e.g. row
+    # {..., trial=None}", of a value the file has) and a trial 1.5 the attempt 2; now each is named as written, with
+    # where it is (the 3rd simulation, the 4th sample: hand count). A whole 1.0 is the attempt 1, NaN a missing one
+    tau2 = json.loads((H / "tau2_results.json").read_text())
+    p = tmp_path / "tau2.json"
+    for written, shown in (("one", '"one"'), (1.5, "1.5"), ([1], "[1]")):
+        tau2["simulations"][2]["trial"] = written
+        p.write_text(json.dumps(tau2))
+        with pytest.raises(PasscurveError, match=rf"^cannot read tau2\.json as tau_bench: trial {re.escape(shown)} at "
+                                                 r"simulations\[2\] is not a whole number$"):
+            read_counts(p)
+    tau2["simulations"][2]["trial"] = 1.0  # t2's trials 1.0 and 1: one attempt twice
+    p.write_text(json.dumps(tau2))
+    with pytest.raises(PasscurveError, match=r"attempt 1 appears 2 times at simulations\[2\] and simulations\[3\]"):
+        read_counts(p)
+    log = json.loads((H / "inspect_log.json").read_text())
+    log["samples"][3]["epoch"] = "two"
+    p = tmp_path / "log.json"
+    p.write_text(json.dumps(log))
+    with pytest.raises(PasscurveError, match=r'^cannot read log\.json as inspect: epoch "two" at samples\[3\] is not a '
+                                             r"whole number$"):
+        read_counts(p)

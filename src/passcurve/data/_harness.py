@@ -478,9 +478,10 @@ def _tau2(con: duckdb.DuckDBPyConnection, p: Path, stem: str) -> Source:
     # a number, each was a missing reward
     written = "s.value->'$.reward_info.reward'"
     reward = f"CASE WHEN {json_nan(written)} THEN NULL ELSE {written} END"
-    sims = _elements(f, "$.simulations", f"{json_text(TAU2_MODEL)} AS m")  # a bare NaN model: the file's stem
+    sims = _elements(f, "$.simulations", f"{json_text(TAU2_MODEL)} AS m")
+    trial = _whole("s.value->'$.trial'", "trial", "s.element")  # a bare NaN model: the file's stem
     sql = (
-        f"SELECT {json_text(TAU2_TASK)} AS task_id, TRY_CAST(s.value->>'$.trial' AS BIGINT) AS trial, "
+        f"SELECT {json_text(TAU2_TASK)} AS task_id, {trial} AS trial, "
         f"{reward} AS reward, coalesce(s.m, {_sql_str(stem)}) AS model FROM ({sims}) s ORDER BY s.i"
     )
     rel = _bind(con, sql, p, "tau_bench")
@@ -612,6 +613,24 @@ def _member(filename: str, root: str | None) -> str:
     return f"replace(replace({filename}, '\\', '/'), {_sql_str(prefix.replace(chr(92), '/'))}, '')"
 
 
+def _whole(value: str, what: str, at: str) -> str:
+    """SQL: the JSON value ``value`` (an attempt: tau2's trial, an inspect epoch) as a BIGINT, NULL where it is absent,
+    null or NaN (a missing attempt, as the shared checks name it). A value that is no whole number (a string "one",
+    1.5, a list) stops the read naming ``what``, the value and where it is (``at``, SQL of its JSON path): read with
+    TRY_CAST, "one" was a missing attempt ("has a missing value, e.g. row {..., trial=None}") and 1.5 the attempt 2."""
+    value = f"({value})"  # s.value->'$.trial' IS NULL would be s.value->('$.trial' IS NULL)
+    text = f"({value}->>'$')"
+    number = f"TRY_CAST({text} AS DOUBLE)"
+    bad = f"error('{what} ' || CAST({value} AS VARCHAR) || ' at ' || {at} || ' is not a whole number')::BIGINT"
+    return (
+        f"CASE json_type({value}) WHEN 'BIGINT' THEN CAST({text} AS BIGINT) WHEN 'NULL' THEN NULL "
+        f"WHEN 'UBIGINT' THEN coalesce(TRY_CAST({text} AS BIGINT), {bad}) "
+        f"WHEN 'DOUBLE' THEN CASE WHEN isnan({number}) THEN NULL WHEN {number} = floor({number}) AND abs({number}) < 9e15 "
+        f"THEN CAST({number} AS BIGINT) ELSE {bad} END "
+        f"ELSE CASE WHEN {value} IS NULL THEN NULL ELSE {bad} END END"
+    )
+
+
 def _in_order(array: str) -> Callable[[list[int]], list[str | None]]:
     """The JSON paths of an adapter's rows that are the elements of the array ``array``, one row each in its order
     (the adapter's SQL ends ``ORDER BY`` their number): row n is ``array[n - 1]`` (``Source.element_paths``)."""
@@ -624,9 +643,10 @@ def _inspect_samples(samples_sql: str, model_sql: str) -> str:
     ``error.message``; a summary's ``error`` is the text)."""
     v = "S.value"
     sample_id = json_text(f"{v}->'$.id'")  # a bare NaN id is a missing id, not the id 'NaN'
+    epoch = _whole(f"{v}->'$.epoch'", "epoch", "S.element")
     return (
         f"SELECT S.i AS i, S.element AS element, {model_sql} AS model, {sample_id} AS id, "
-        f"TRY_CAST({v}->>'$.epoch' AS BIGINT) AS epoch, "
+        f"{epoch} AS epoch, "
         f"{v}->'$.scores' AS scores, coalesce({v}->>'$.error.message', CASE WHEN json_type({v}->'$.error') = "
         f"'VARCHAR' THEN {v}->>'$.error' END) AS error FROM ({samples_sql}) S ORDER BY S.i"
     )
