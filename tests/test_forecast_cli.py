@@ -375,10 +375,38 @@ def test_paper_grid_beyond_the_samples_names_the_option(icli, sim_csv):
 
 
 def test_k_for_line_writes_its_numbers_in_one_notation():
-    # forecasting review: 'K ≈ 51,584,800 (80% interval 2,360,874 .. 1.517e+09)' mixed two notations; when one
-    # number of the line reaches 1e9 all are in 4-digit scientific notation, else all whole numbers (⌈K⌉)
+    # forecasting review: 'K ≈ 51,584,800 (80% interval 2,360,874 .. 1.517e+09)' mixed two notations, and
+    # 'K ≈ 3.273e+13 (80% interval 1.14e+06 .. never)' two mantissas (.4g drops trailing zeros); when one number of
+    # the line reaches 10^6 all are in the tables' scientific form (column_fmt: three significant digits of ⌈K⌉),
+    # else all whole numbers (⌈K⌉). References: the numbers rounded by hand.
     from passcurve.cli._forecast import _samples
 
     line = (51_584_800.0, 2_360_874.2, 1.517e9)
-    assert [_samples(v, *line) for v in line] == ["5.158e+07", "2.361e+06", "1.517e+09"]
+    assert [_samples(v, *line) for v in line] == ["5.16e+07", "2.36e+06", "1.52e+09"]
+    line = (3.273e13, 1_140_000.0, np.inf)
+    assert [_samples(v, *line) for v in line[:2]] == ["3.27e+13", "1.14e+06"]
     assert [_samples(v, 182.9, 132.0, np.inf) for v in (182.9, 132.0)] == ["183", "132"]
+    line = (999_999.2, 600_000.0, 112)  # below 10^6 once rounded up: whole, with the observed k among them
+    assert [_samples(v, *line) for v in line] == ["1,000,000", "600,000", "112"]
+
+
+def test_k_for_line_on_pythia_is_in_one_notation(icli):
+    # Pythia 160M at target 0.9 (forecasting review): the K line read 'K ≈ 3.273e+13 (80% interval 8.086e+05 ..
+    # never)'; the observed k, when there is one, is written as the line's other numbers ('k = 3,136', not 3136)
+    import re
+
+    path = str(shared_file("pythia_math_counts.csv"))
+    r = icli("forecast", path, "--models", "Pythia 160M", "--target", "0.5,0.9", "--n-resamples", "20")
+    assert r.returncode == 0, r.stderr
+    d = json.loads(icli("forecast", path, "--models", "Pythia 160M", "--target", "0.5,0.9", "--n-resamples", "20",
+                        "--json").stdout)
+    far, near = sorted(d["k_for"], key=lambda kf: -kf["target"])
+    assert far["k"] > 1e6 and far["high"] is None
+    assert f"K ≈ {far['k']:.2e} (80% interval {math.ceil(far['low']):.2e} .. never)" in r.stdout, r.stdout
+    assert near["k"] < 1e6 and near["observed_k"] > 1000
+    assert (f"K ≈ {math.ceil(near['k']):,} (80% interval {math.ceil(near['low']):,} .. {math.ceil(near['high']):,}; "
+            f"observed in the data at k = {near['observed_k']:,})") in r.stdout, r.stdout
+    for line in r.stdout.splitlines():
+        if "K ≈" in line:  # one notation per line: all scientific or none
+            nums = re.findall(r"\d[\d,.]*(?:e[+-]\d+)?", line.split("K ≈")[1].replace("80%", ""))
+            assert len({"e" in x for x in nums}) == 1, line

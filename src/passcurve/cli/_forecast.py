@@ -42,15 +42,24 @@ def _g(x: float | None) -> str:
     return f"{x:.4g}"
 
 
+SAMPLES_WHOLE = 1e6
+"""Below this, a number of samples the forecast solves for is written whole (⌈K⌉, '2,360,875'); from it up, the
+line's numbers are in the tables' scientific form (three significant digits, '3.27e+13')."""
+
+
 def _samples(x: float, *line: float) -> str:
     """A number of samples K solved for on the continuous curve, as the whole number it takes: ⌈K⌉ (an interval
-    [L, H] for the root is [⌈L⌉, ⌈H⌉] for the samples needed), written out below 10⁹. ``line``: the other numbers
-    printed with it; when one of them (finite) reaches 10⁹ all are in the same 4-digit scientific notation
-    ('2,360,874 .. 1.517e+09' mixed the two)."""
+    [L, H] for the root is [⌈L⌉, ⌈H⌉] for the samples needed). ``line``: every number printed with it (K, its
+    interval's ends, the k at which the data reach the target); when one of them (finite) reaches
+    :data:`SAMPLES_WHOLE` all are written as a column of them would be (column_fmt: scientific, three significant
+    digits), else all whole. 'K ≈ 3.273e+13 (80% interval 1.14e+06 .. never)' mixed two mantissas, and
+    '51,584,800 (80% interval 2,360,874 .. 1.517e+09)' two notations."""
     import numpy as np
 
-    big = max([v for v in (x, *line) if np.isfinite(v)], default=0.0) >= 1e9
-    return f"{x:.4g}" if big else f"{math.ceil(x):,}"
+    big = max([v for v in (x, *line) if np.isfinite(v)], default=0.0) >= SAMPLES_WHOLE
+    if big:
+        return column_fmt([math.ceil(v) for v in (x, *line) if np.isfinite(v)])(math.ceil(x))
+    return f"{math.ceil(x):,}"
 
 
 def _g3(x: float | None) -> str:
@@ -269,9 +278,10 @@ def forecast_cmd(
             elif r.reachable:
                 # the interval's upper end is where the lower band reaches the target: "never" when it does not
                 # ("unreachable" there contradicted the "at K ≈" before it)
-                ends = (r.k, r.low, r.high)
+                ends = (r.k, r.low, r.high, *(() if r.observed_k is None else (r.observed_k,)))
                 hi = "never" if not np.isfinite(r.high) else _samples(r.high, *ends)
-                seen_at = "" if r.observed_k is None else f"; observed in the data at k = {r.observed_k}"
+                seen_at = ("" if r.observed_k is None else
+                           f"; observed in the data at k = {_samples(r.observed_k, *ends)}")
                 out.print(f"  pass@K = {r.target:g} at K ≈ {_samples(r.k, *ends)} ({lvl} interval {_samples(r.low, *ends)} .. {hi}"
                           f"{seen_at})")
                 if r.caveat is not None:
