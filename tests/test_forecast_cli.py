@@ -95,6 +95,13 @@ def test_fit_says_which_parameters_are_at_a_bound_or_not_identified(icli, tmp_pa
             ln.startswith("  zi_beta:")}
     assert line["beta"].count("(not identified)") == 2
     assert "impossible=" in line["zi_beta"] and "(at its bound)" in line["zi_beta"]
+    # the parameter line shows the bound, as the table's P(p=0) does (it read 'impossible=1.974e-07 (at its bound)'
+    # beside a P(p=0) of 0); --json keeps the optimiser's value (nonzero, below the 1e-6 that makes it a boundary)
+    assert "impossible=0 (at its bound)" in line["zi_beta"], line["zi_beta"]
+    row = next(ln for ln in r.stdout.splitlines() if ln.strip().startswith("zi_beta ")).split()
+    assert row[5] == "0", row  # model, log-lik, AIC, ΔAIC, tail, P(p=0)
+    dz = json.loads(icli("fit", str(path), "--model", "zi_beta", "--json").stdout)["fits"][0]
+    assert dz["boundary"] == ["impossible"] and 0 < dz["params"]["impossible"] < 1e-6
     d = json.loads(icli("fit", str(path), "--model", "beta", "--json").stdout)
     assert d["fits"][0]["unidentified"] == ["alpha", "beta"] and d["fits"][0]["se"] == {"alpha": None, "beta": None}
     # an unidentified parameter's value is wherever the optimiser stopped on the flat likelihood (alpha = 1.1e+07

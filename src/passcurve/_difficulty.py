@@ -2054,8 +2054,13 @@ class DifficultyModel:
         """Parameter ``name``'s value as summary, the CLI and the report print it: ``num(value)``, or "—" when the data
         do not identify it. Its fitted value is then wherever the optimiser stopped on a flat likelihood (three
         under-dispersed problems put a mixture's alpha1 at 2.4e+61, a Beta's at 1.1e+07), not an estimate;
-        ``params_`` and ``to_dict()["params"]`` keep it."""
-        return "—" if name in self.unidentified_ else num(self.params_[name])
+        ``params_`` and ``to_dict()["params"]`` keep it. A parameter at its bound (``boundary_``: a probability within
+        1e-6 of 0 or 1) is shown as that bound, as fit's table shows its P(p=0): 'impossible=1.561e-09 (at its
+        bound)' sat beside a table reading 0 for it; ``params_`` keep the optimiser's value."""
+        if name in self.unidentified_:
+            return "—"
+        v = self.params_[name]
+        return num(float(round(v)) if name in self.boundary_ else v)
 
     def _params_text(self, num: Callable[[float], str] = _fmt_param, se: Callable[[float], str] | None = None,
                      eq: str = "=", pm: str = " (±{})") -> str:
