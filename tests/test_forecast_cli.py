@@ -82,6 +82,31 @@ def test_fit_legend_explains_every_column(icli, sim_csv):
         assert col in legend, legend
 
 
+def test_fit_tail_and_impossible_columns_have_one_notation(icli, tmp_path):
+    # on the demo data (passcurve simulate), tiny-1b's tail column read 0.17 / 0.212 / 0.164 / 0.23 (each cell's
+    # .3g) beside parameter lines saying alpha=0.1701, alpha=0.2121; each column now has one number of decimals and
+    # each cell is the JSON's tail_exponent / impossible_mass rounded to it (reference: the same run's --json),
+    # a mass below 1e-6 (a boundary estimate) written 0
+    path = tmp_path / "demo.csv"
+    assert icli("simulate", "-o", str(path)).returncode == 0
+    r = icli("fit", str(path), "--models", "tiny-1b", env={"COLUMNS": "200"})
+    assert r.returncode == 0, r.stderr
+    fits = {f["difficulty_model"]: f for f in json.loads(icli("fit", str(path), "--models", "tiny-1b",
+                                                              "--json").stdout)["fits"]}
+    rows = {ln.split()[0]: ln.split() for ln in r.stdout.splitlines() if ln.split() and ln.split()[0] in fits}
+    assert len(rows) == len(fits) == 5
+    for col, key in ((4, "tail_exponent"), (5, "impossible_mass")):
+        cells = {name: row[col] for name, row in rows.items() if row[col] not in ("-", "0")}
+        assert len(cells) >= 2 and len({len(c.split(".")[1]) for c in cells.values()}) == 1, cells
+        for name, row in rows.items():
+            v = fits[name][key]
+            if row[col] == "0":
+                assert key == "impossible_mass" and abs(v) < 1e-6, (name, v)
+            elif row[col] != "-":
+                dec = len(row[col].split(".")[1])
+                assert abs(float(row[col]) - v) <= 0.5 * 10.0**-dec + 1e-12, (name, row[col], v)
+
+
 def test_fit_says_which_parameters_are_at_a_bound_or_not_identified(icli, tmp_path):
     # three under-dispersed problems (1, 2, 3 of 20): the Beta's concentration runs away (its likelihood rises
     # toward the binomial's as alpha, beta -> inf at a fixed mean, because a beta-binomial is never less dispersed

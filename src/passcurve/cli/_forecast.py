@@ -62,11 +62,9 @@ def _samples(x: float, *line: float) -> str:
     return f"{math.ceil(x):,}"
 
 
-def _g3(x: float | None) -> str:
-    """Three significant digits, and 0 for a mass or exponent below 1e-6 (a boundary estimate)."""
-    if x is None or x != x:
-        return "-"
-    return "0" if abs(x) < 1e-6 else f"{x:.3g}"
+BOUNDARY_SHOWN = 1e-6
+"""A mass (P(p=0)) below this is a boundary estimate: fit's table writes it 0, as the parameter lines write a
+parameter at its bound (the difficulty fits' own boundary rule)."""
 
 
 def _load(file, **kw):  # type: ignore[no-untyped-def]
@@ -155,12 +153,17 @@ def fit_cmd(
         gofs = {name: None if design is not None or m in stopped else f.goodness_of_fit()["p_value"]
                 for name, f in per.items()}
         fgof = column_fmt(list(gofs.values()))
-        for name, f in per.items():
+        # tail and P(p=0) likewise, at the parameter lines' precision (alpha=0.1701 and tail 0.1701, not 0.17 above
+        # 0.212); a mass at its boundary is 0
+        tails = [f.tail_exponent_ if f._tail_shown() else None for f in per.values()]
+        masses = [0.0 if abs(f.impossible_mass_) < BOUNDARY_SHOWN else f.impossible_mass_ for f in per.values()]
+        ftail, fmass = column_fmt(tails), column_fmt(masses)
+        for (name, f), tail, mass in zip(per.items(), tails, masses, strict=True):
             params.append(f"  {name}: " + f._params_text(_g, lambda v: f"{v:.3g}", pm="±{}"))
             unidentified |= bool(f.unidentified_)
             t.add_row(name, f"{f.loglik_:.1f}", f"{f.aic_:.1f}",
-                      "-" if name == "npmle" else f"{f.aic_ - best:.2f}", _g3(f.tail_exponent_) if f._tail_shown() else "-",
-                      _g3(f.impossible_mass_), fgof(gofs[name]), "yes" if f.success_ else "no")
+                      "-" if name == "npmle" else f"{f.aic_ - best:.2f}", ftail(tail),
+                      "0" if mass == 0 else fmass(mass), fgof(gofs[name]), "yes" if f.success_ else "no")
             if not f.success_:
                 failed.append(f"  {name} did not converge: {f.message_}")
         out.print(t)
