@@ -80,6 +80,9 @@ def test_fit_legend_explains_every_column(icli, sim_csv):
     legend = r.stdout.splitlines()[0]
     for col in ("tail:", "P(p=0):", "GOF p:", "ΔAIC", "ok: the fit converged"):
         assert col in legend, legend
+    # nor the title's least-squares a, b and R² (the -log pass@k ≈ a·k^(-b) of fit_power_law's docstring)
+    assert "least squares a=" in r.stdout.splitlines()[1]
+    assert "least squares a, b: the power law -log pass@k ≈ a·k^(-b)" in legend and "R²: " in legend, legend
 
 
 def test_fit_tail_and_impossible_columns_have_one_notation(icli, tmp_path):

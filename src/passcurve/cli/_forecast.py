@@ -129,7 +129,10 @@ def fit_cmd(
         d["flags"] = report.to_dict()["flags"]
         print_json(d)
         return
-    out.print("tail: the power-law exponent of each difficulty law near p = 0; P(p=0): its share of impossible "
+    # the title's a, b and R² were named nowhere (the legend explained every column)
+    out.print("least squares a, b: the power law -log pass@k ≈ a·k^(-b) fitted to the data's pass@k (R²: of that fit, "
+              "on log(-log pass@k) against log k); "
+              "tail: the power-law exponent of each difficulty law near p = 0; P(p=0): its share of impossible "
               "problems; GOF p: chi-square test of the distribution of c; ΔAIC against the best parametric fit; "
               "ok: the fit converged",
               markup=False, highlight=False)
