@@ -237,6 +237,13 @@ def test_backtest_cli(icli, sim_csv):
     assert r.returncode == 0, r.stderr
     d = json.loads(r.stdout)
     assert d["summary"][0]["method"] == "beta" and d["summary"][0]["runs"] == 2
+    # the table's title says where 'runs' comes from: 1 seed × 2 models = the 2 runs (the title said '1 seed(s)')
+    t = icli("backtest", str(sim_csv), "--m", "20", "--k", "200", "--seeds", "1", "--methods", "beta",
+             "--n-resamples", "5", env={"COLUMNS": "200"})
+    assert t.returncode == 0, t.stderr
+    assert "backtest: 1 seed(s) × 2 models (runs: the forecasts each row summarises)" in t.stdout, t.stdout
+    row = next(ln for ln in t.stdout.splitlines() if " beta " in ln).replace("│", " ").split()
+    assert row[:4] == ["20", "200", "beta", "2"], row
 
 
 def test_bad_input_exit_2(icli, sim_csv):

@@ -379,8 +379,12 @@ def backtest_cmd(
     widths = [max([len("least_squares") if c == "method" else 0, *(len(row[i]) for row in rows)])
               for i, c in enumerate(cols)]
     need = sum(max(w, *(len(word) for word in c.split())) for w, c in zip(widths, cols, strict=True)) + 3 * len(cols) + 1
-    t = Table(title=f"backtest: {seeds} seed(s); errors and {lvl} interval widths in points of pass@k, "
-                    f"coverage of the {lvl} intervals", title_justify="left", pad_edge=need <= out.width)
+    # 'runs' is a count of forecasts, one per model and seed: "2 seed(s)" above 'runs 14' (Pythia's 7 models) said
+    # neither
+    nm = len(counts.models)
+    t = Table(title=f"backtest: {seeds} seed(s) × {nm} model{'s' if nm != 1 else ''} (runs: the forecasts each row "
+                    f"summarises); errors and {lvl} interval widths in points of pass@k, coverage of the {lvl} "
+                    "intervals", title_justify="left", pad_edge=need <= out.width)
     for col, w in zip(cols, widths, strict=True):
         if col == "method":  # never truncated ("least_squares" is the widest)
             t.add_column(col, justify="left", no_wrap=True, min_width=w)
