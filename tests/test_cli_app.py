@@ -134,6 +134,8 @@ def test_per_model_warnings_in_the_same_words_are_said_once(tmp_path, icli):
     point = [w for w in json.loads(r.stdout)["warnings"] if "the interval is the point forecast" in w]
     # the models in the file's order (zeta first), as the tables list them
     assert len(point) == 1 and point[0].startswith("DegenerateDataWarning: models 'zeta', 'alpha': "), point
+    # and it names the option the command line has, not only the library's argument (it said 'use n_resamples >= 2')
+    assert "n_resamples=0 (--n-resamples 0)" in point[0] and "(--n-resamples 2 or more)" in point[0], point
 
 
 def _answers(path, models=("zeta", "alpha")):

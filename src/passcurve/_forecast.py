@@ -1028,8 +1028,10 @@ def forecast(
         boot_from = (type(gen.bit_generator), gen.bit_generator.state)  # k_for re-draws these draws at other K
         sd = _forecast_sd(fitted, wts, adj, K, B, gen, law, preds)
         if B == 0 and not np.any(sd > 0):
-            msg = (f"model {name!r}: the interval is the point forecast: n_resamples=0 leaves out the parameters' "
-                   f"uncertainty, and method {method!r} has no other part here; use n_resamples >= 2")
+            # named for both readers, as "extrapolation_bounds (forecast --bounds)": the CLI has no n_resamples
+            msg = (f"model {name!r}: the interval is the point forecast: n_resamples=0 (--n-resamples 0) leaves out "
+                   f"the parameters' uncertainty, and method {method!r} has no other part here; use n_resamples >= 2 "
+                   "(--n-resamples 2 or more)")
             record_warning(warns, msg, DegenerateDataWarning)
         models.append(name)
         P.append(point)
