@@ -405,6 +405,17 @@ def test_forecast_and_backtest_json_name_the_design(icli, tmp_path):
     assert json.loads(r.stdout)["design"] == "stop at success (batch 1, cap 200)"
     plain = icli("forecast", str(path), "--k", "1000", "--n-resamples", "5", "--json")
     assert "design" not in json.loads(plain.stdout)
+    # nor did their tables, where curve's title says 'pass@k for a stop at success (...) design'
+    wide = {"COLUMNS": "300"}
+    r = icli("forecast", str(path), *design, "--k", "1000", "--n-resamples", "5", env=wide)
+    assert r.returncode == 0, r.stderr
+    assert "m: forecast (auto; weights " in r.stdout
+    assert "; pass@K for a stop at success (batch 1, cap 200) design" in r.stdout, r.stdout
+    r = icli("backtest", str(path), *design, "--m", "20", "--k", "50", "--seeds", "1", "--n-resamples", "5", env=wide)
+    assert r.returncode == 0, r.stderr
+    assert "coverage of the 80% intervals; a stop at success (batch 1, cap 200) design" in r.stdout, r.stdout
+    plain = icli("forecast", str(path), "--k", "1000", "--n-resamples", "5", env=wide)
+    assert "design" not in plain.stdout
 
 
 def test_paper_grid_beyond_the_samples_names_the_option(icli, sim_csv):

@@ -246,7 +246,9 @@ def forecast_cmd(
     lvl = level_label(res.confidence_level)
     for i, m in enumerate(res.models):
         w = ", ".join(f"{kk} {v:.2f}" for kk, v in res.weights[i].items())
-        t = Table(title=f"{m}: forecast ({res.method}; weights {w})", title_justify="left")
+        # the design its numbers rest on, as curve's title says it (the text said nothing of --stop-batch)
+        t = Table(title=f"{m}: forecast ({res.method}; weights {w})"
+                        + ("" if design is None else f"; pass@K for a {design.label()} design"), title_justify="left")
         t.add_column("K", justify="right")
         t.add_column("pass@K", justify="right")
         t.add_column(f"{lvl} interval", justify="right")
@@ -384,7 +386,8 @@ def backtest_cmd(
     nm = len(counts.models)
     t = Table(title=f"backtest: {seeds} seed(s) × {nm} model{'s' if nm != 1 else ''} (runs: the forecasts each row "
                     f"summarises); errors and {lvl} interval widths in points of pass@k, coverage of the {lvl} "
-                    "intervals", title_justify="left", pad_edge=need <= out.width)
+                    "intervals" + ("" if design is None else f"; a {design.label()} design"),
+              title_justify="left", pad_edge=need <= out.width)
     for col, w in zip(cols, widths, strict=True):
         if col == "method":  # never truncated ("least_squares" is the widest)
             t.add_column(col, justify="left", no_wrap=True, min_width=w)
