@@ -427,6 +427,20 @@ def test_paper_grid_beyond_the_samples_names_the_option(icli, sim_csv):
     assert "convention" not in r.stderr
 
 
+def test_forecast_legend_names_its_columns_and_weights(icli, sim_csv):
+    # fit's tables have a legend; forecast's columns 'beta eb', 'zi beta' and its title's weights were named nowhere
+    r = icli("forecast", str(sim_csv), "--k", "1000", "--n-resamples", "5", env={"COLUMNS": "300"})
+    assert r.returncode == 0, r.stderr
+    legend = r.stdout.splitlines()[0]
+    assert legend.startswith("pass@K: the forecast, the forecasts of the columns after the interval"), legend
+    assert "weighted as the title says" in legend and "80% interval: the prediction interval of pass@K on these problems" in legend
+    assert r.stdout.count("pass@K: the forecast,") == 1  # once, above the first model's table
+    pop = icli("forecast", str(sim_csv), "--k", "1000", "--n-resamples", "5", "--method", "beta", "--scope",
+               "population", "--confidence-level", "0.9", env={"COLUMNS": "300"})
+    assert pop.returncode == 0, pop.stderr
+    assert "90% interval: the prediction interval of pass@K on a new problem set" in pop.stdout.splitlines()[0]
+
+
 def test_k_for_line_writes_its_numbers_in_one_notation():
     # forecasting review: 'K ≈ 51,584,800 (80% interval 2,360,874 .. 1.517e+09)' mixed two notations, and
     # 'K ≈ 3.273e+13 (80% interval 1.14e+06 .. never)' two mantissas (.4g drops trailing zeros); when one number of

@@ -244,6 +244,12 @@ def forecast_cmd(
         print_json(d)
         return
     lvl = level_label(res.confidence_level)
+    # a legend, as fit's: the candidates' columns ('beta eb', 'zi beta') and the title's weights were named nowhere
+    where = "these problems" if scope == "benchmark" else "a new problem set drawn from the fitted law (--scope population)"
+    out.print(f"pass@K: the forecast, the forecasts of the columns after the interval (one per candidate method, "
+              f"named as --method's values) "
+              f"weighted as the title says (auto: by each one's error in a self-backtest on thinned data); {lvl} "
+              f"interval: the prediction interval of pass@K on {where}", markup=False, highlight=False)
     for i, m in enumerate(res.models):
         w = ", ".join(f"{kk} {v:.2f}" for kk, v in res.weights[i].items())
         # the design its numbers rest on, as curve's title says it (the text said nothing of --stop-batch)
