@@ -246,6 +246,20 @@ def test_backtest_cli(icli, sim_csv):
     assert row[:4] == ["20", "200", "beta", "2"], row
 
 
+def test_backtest_says_when_problems_keeps_every_problem(icli, sim_csv):
+    # --problems 500 on a file of 120 problems per model ran on all 120 in every seed and said nothing; a fraction,
+    # or a count below the model's, draws a subset without a word
+    args = ["--m", "20", "--k", "200", "--seeds", "2", "--methods", "beta", "--n-resamples", "5", "--json"]
+    d = json.loads(icli("backtest", str(sim_csv), *args, "--problems", "500").stdout)
+    said = [w for w in d["warnings"] if "(--problems)" in w]
+    assert said == ["DegenerateDataWarning: models 'tiny-1b', 'base-7b': problems=500 (--problems) is not fewer than "
+                    "the 120 problems there: all are kept, the same in every seed"], d["warnings"]
+    assert {r["problems"] for r in d["runs"]} == {120}
+    for sub in ("0.5", "60"):
+        d = json.loads(icli("backtest", str(sim_csv), *args, "--problems", sub).stdout)
+        assert not [w for w in d["warnings"] if "(--problems)" in w] and {r["problems"] for r in d["runs"]} == {60}
+
+
 def test_bad_input_exit_2(icli, sim_csv):
     r = run_cli("forecast", str(sim_csv), "--k", "10", "--method", "magic")  # a subprocess: the interpreter's exit code
     assert r.returncode == 2 and r.stderr.count("\n") == 1 and "`--method`" in r.stderr

@@ -222,6 +222,12 @@ def backtest(
         else:
             record_warning(warns, f"model {name!r}: k = {', '.join(map(str, ks_out))} left out ({why})",
                            DegenerateDataWarning)
+    if frac is not None and frac > 1:  # a count of problems at least a model's own keeps them all, every seed alike
+        for name, sub in counts.groups():
+            if sub.n.size <= frac:
+                # named for both readers: the CLI has --problems, not problems=
+                record_warning(warns, f"model {name!r}: problems={int(frac)} (--problems) is not fewer than "
+                                      f"the {sub.n.size} problems there: all are kept, the same in every seed", DegenerateDataWarning)
     if (design is not None and frac is None and seeds > 1
             and not any(design.cuts(counts.n, mm).any() for mm in {mm for mm, _ in pairs})):
         # truncation to a cap m that cuts no problem's last batch draws nothing: every seed would forecast the same
