@@ -878,3 +878,27 @@ def test_k_for_names_a_candidate_that_never_reaches_the_target():
     assert high.caveat is not None and high.caveat.startswith("zi_beta (weight ")
     plateau = float(high.caveat.split("plateaus at ")[1].split(" ")[0])
     assert 0.85 < plateau < 0.95 and high.to_dict()["caveat"] == high.caveat
+
+
+def test_lower_end_rises_with_K_and_does_not_depend_on_the_other_K():
+    # pass_D@K never falls as K grows, so neither may a lower bound of it: with the self-backtest's bias carried to K
+    # the demo's large-70b read 0.962 at 10^5, 0.955 at 10^6 and 0.935 at 10^8. The lower end at K is raised to the
+    # largest lower end on a fixed grid below K (_rise), so it is the same whichever other K are asked for
+    demo = passcurve.simulate(rng=0).counts.select("large-70b")
+    ks = np.array([10**3, 10**4, 10**5, 10**6, 10**7, 10**8])
+    res = forecast(demo, ks, rng=0, flags=False)
+    low = res.low[0]
+    assert (np.diff(low) >= 0).all(), low
+    assert low[-1] > 0.95  # it had fallen to 0.935
+    alone = forecast(demo, [10**6], rng=0, flags=False)
+    assert alone.low[0, 0] == pytest.approx(low[3], abs=1e-12)
+    assert alone.high[0, 0] == pytest.approx(res.high[0, 3], abs=1e-12)
+
+
+def test_rise_takes_only_grid_points_below_each_K():
+    # hand example: grid lower ends 0.5 at K=10, 0.7 at 100, 0.6 at 1000; lower ends at K = 5, 50, 500, 5000
+    from passcurve._forecast import _rise
+
+    lo = np.array([0.1, 0.4, 0.65, 0.9])
+    out = _rise(lo, np.array([5.0, 50.0, 500.0, 5000.0]), np.array([10.0, 100.0, 1000.0]), np.array([0.5, 0.7, 0.6]))
+    assert out.tolist() == [0.1, 0.5, 0.7, 0.9]
