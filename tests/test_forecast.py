@@ -902,3 +902,15 @@ def test_rise_takes_only_grid_points_below_each_K():
     lo = np.array([0.1, 0.4, 0.65, 0.9])
     out = _rise(lo, np.array([5.0, 50.0, 500.0, 5000.0]), np.array([10.0, 100.0, 1000.0]), np.array([0.5, 0.7, 0.6]))
     assert out.tolist() == [0.1, 0.5, 0.7, 0.9]
+
+
+def test_k_for_upper_end_is_where_the_risen_lower_end_reaches_the_target():
+    # the demo's large-70b (rng=0): forecast's lower end rises to 0.9629 by K = 10^5 and stays there; k_for(0.96)'s
+    # upper end said "never" (inf) because the unrisen lower band fell back below 0.96 further out. It is now where
+    # the forecast's own lower end crosses 0.96: below it at 0.98x, at or above it at 1.02x (forecast at those K)
+    demo = passcurve.simulate(rng=0).counts.select("large-70b")
+    kf = forecast(demo, [10**4, 10**6], rng=0, flags=False).k_for(0.96)
+    assert np.isfinite(kf.high) and kf.k < kf.high
+    below, above = (forecast(demo, [int(kf.high * f)], rng=0, flags=False).low[0, 0] for f in (0.98, 1.02))
+    assert below < 0.96 <= above
+    assert not np.isfinite(forecast(demo, [10**4], rng=0, flags=False).k_for(0.97).high)  # the lower end stays < 0.97

@@ -1232,12 +1232,19 @@ def _k_for_state(res: ForecastResult, target: float, model: str | None) -> KForR
         if np.isfinite(k0):
             add_sd_at(k0 * 2.0 ** np.arange(-3, 4))
 
+    # the lower band rises with K as forecast's lower end does (_rise): over the same grid, from the same draws
+    add_sd_at(_RISE_GRID)
+    rise_k = np.unique(np.clip(np.round(_RISE_GRID, 6), 1.0, 1e15))
+    rise_low = np.maximum.accumulate(np.array([curve(g) - z * known[g] for g in rise_k.tolist()]))
+
     def band(sign: float) -> Any:
         ks_known = np.array(sorted(known))
         sd_known = np.array([known[x] for x in ks_known])
 
         def f(Kv: float) -> float:
-            return curve(Kv) + sign * z * float(np.interp(np.log(Kv), np.log(ks_known), sd_known))
+            v = curve(Kv) + sign * z * float(np.interp(np.log(Kv), np.log(ks_known), sd_known))
+            i = int(np.searchsorted(rise_k, Kv, side="left"))  # grid points strictly below Kv
+            return max(v, float(rise_low[i - 1])) if sign < 0 and i > 0 else v
 
         return f
 
