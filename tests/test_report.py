@@ -204,12 +204,19 @@ def test_static_figures(bench, tmp_path):
     assert not FETCH.search((tmp_path / "fig.svg").read_text(encoding="utf-8"))
 
 
-def test_static_figures_name_the_level_of_their_bands(bench):
+@pytest.fixture(scope="module")
+def banded(bench):
+    """The static figures' data with bands (intervals and fits) at the default level, 95%: built once for the tests
+    that only read it (the report data are read-only: test_report_data_is_read_only_like_every_result)."""
+    return compute_report_data(bench.counts, parts={"intervals", "fits"}, confidence_level=0.95, forecast_resamples=5)
+
+
+def test_static_figures_name_the_level_of_their_bands(bench, banded):
     # `passcurve plot` drew shaded bands with no level anywhere on the figure; each panel with bands now says it,
     # at the level asked for
     for level, label in ((0.95, "95%"), (0.9, "90%")):
-        data = compute_report_data(bench.counts, parts={"intervals", "fits"}, confidence_level=level,
-                                   forecast_resamples=5)
+        data = banded if level == 0.95 else compute_report_data(
+            bench.counts, parts={"intervals", "fits"}, confidence_level=level, forecast_resamples=5)
         titles = [ax.get_title() for ax in static_figure(data, ["pass_at_k", "failure", "pass_pow_k"]).axes]
         assert titles[0] == f"bands: {label} intervals (counting problems)"
         assert titles[1].endswith(f"dotted: forecast ({label} prediction band)")
@@ -218,12 +225,12 @@ def test_static_figures_name_the_level_of_their_bands(bench):
     assert bare.axes[0].get_title() == ""  # no intervals computed, no band, no level
 
 
-def test_static_figure_titles_stay_inside_the_figure(bench):
+def test_static_figure_titles_stay_inside_the_figure(banded):
     # `passcurve plot --panels pass_pow_k,failure`: the failure panel's one-line title was wider than the panel
     # and ran off the figure's right edge ("... (95% prediction b")
     from matplotlib.backends.backend_agg import FigureCanvasAgg
 
-    data = compute_report_data(bench.counts, parts={"intervals", "fits"}, forecast_resamples=5)
+    data = banded  # parts={"intervals", "fits"}, forecast_resamples=5, the default level
     for panels in (["pass_pow_k", "failure"], ["failure"], ["pass_at_k", "failure", "pass_pow_k"]):
         fig = static_figure(data, panels)
         canvas = FigureCanvasAgg(fig)
