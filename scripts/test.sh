@@ -19,4 +19,6 @@ echo "ruff..." && .venv/bin/ruff check src tests benchmarks
 echo "mypy..." && .venv/bin/mypy src
 # property tests derandomized (tests/conftest.py): the same Hypothesis examples on every run
 export HYPOTHESIS_PROFILE=${HYPOTHESIS_PROFILE:-ci}
-exec .venv/bin/python -m pytest "$@"
+# one pytest-xdist worker per CPU (the suite is CPU-bound: about 7 CPU-minutes); a later -n wins, so
+# `bash scripts/test.sh -n 0` runs it in one process
+exec .venv/bin/python -m pytest -n auto "$@"
