@@ -836,7 +836,7 @@ def _rise(lo: np.ndarray, K: np.ndarray, grid: np.ndarray, grid_lo: np.ndarray) 
         return lo
     order = np.argsort(grid)
     g, best = grid[order], np.maximum.accumulate(np.clip(grid_lo[order], 0.0, 1.0))
-    i = np.searchsorted(g, K, side="right")  # grid points strictly below K (K itself is never in the grid here)
+    i = np.searchsorted(g, K, side="left")  # grid points strictly below K
     return np.where(i > 0, np.maximum(lo, best[np.maximum(i - 1, 0)]), lo)
 
 
@@ -1045,7 +1045,7 @@ def forecast(
         law = sb.law_error(wts) if (method == "auto" and combination == "inverse_mse") else _NO_LAW_ERROR
         boot_from = (type(gen.bit_generator), gen.bit_generator.state)  # k_for re-draws these draws at other K
         # the SD at K and, from the same draws, on the fixed grid the lower end's rise is taken over (_RISE_GRID)
-        grid = _RISE_GRID[(_RISE_GRID < K.max()) & ~np.isin(_RISE_GRID, K)]
+        grid = _RISE_GRID[_RISE_GRID < K.max()]  # all of it below K, also where a K asked for is on it
         Kall = np.concatenate([K, grid])
         gpreds = {cnd: adj[cnd](cand.predict(grid), grid) for cnd, cand in fitted.items()}
         sd_all = _forecast_sd(fitted, wts, adj, Kall, B, gen, law,
