@@ -14,8 +14,10 @@ The support is p = 0 and 100 points per decade from min(1e-8, 1e-3/max K) to 1. 
 between two support points is matched by mixing its two neighbours with weights linear in log p; the
 curve of that mixture differs from the atom's by at most h²/8 · max|d²f/d(log p)²| ≤ 7e-5 at every k
 (h = ln 10 / 100), so the constraints and the reported bounds are widened by ``_SLACK`` = 1e-4. The
-linear programs are solved by HiGHS (scipy.optimize.linprog) without its presolve, which takes three
-quarters of the time on these small dense programmes and moves no bound by more than 1e-8 (Pythia data).
+linear programs are solved by HiGHS without its presolve, which takes three quarters of the time on these
+small dense programmes and moves no bound by more than 1e-8 (Pythia data); one feasible set is one HiGHS model,
+re-solved from its last basis as the objective changes (:class:`_Laws`; scipy.optimize.linprog from scratch
+where scipy's bindings lack the model object).
 
 Reference: the Hausdorff moment problem behind this is classical; for the analogous extrapolation of
 the number of unseen species, see A. Orlitsky, A. T. Suresh and Y. Wu, "Optimal prediction of the
@@ -30,6 +32,11 @@ from typing import Any
 
 import numpy as np
 from scipy import optimize
+
+try:  # HiGHS' own model object in scipy's bindings (private; there in scipy 1.17): re-solved from its last basis
+    from scipy.optimize._highspy import _core as _highs
+except ImportError:  # older scipy: every programme through linprog, from scratch
+    _highs = None
 
 from ._adaptive import check_design
 from ._counts import Counts, check_counts_object
@@ -76,7 +83,15 @@ def constraint_grid(top: int) -> np.ndarray:
 
 class _Laws:
     """The laws on the grid whose curve lies in [low, high] (widened by the slack) at ``ks``: one feasible set,
-    queried with different objectives. A k where the band is undefined (NaN) constrains nothing."""
+    queried with different objectives. A k where the band is undefined (NaN) constrains nothing.
+
+    Only the objective changes between queries, so the set is loaded into one HiGHS model once, each k's two
+    inequalities as one ranged row (low − slack ≤ E_G[1 − (1−p)^k] ≤ high + slack), and each query changes the
+    costs and re-solves from the previous optimal basis, which stays feasible (the constraints are the same) and
+    is a few pivots from the next optimum (a nearby K, or the other end at the same K). That is the same
+    programme as the from-scratch ``linprog`` (kept where scipy does not ship the model object, and as the
+    reference in tests and benchmarks/bench_bounds.py), to the solver's tolerance: within 1e-9 on the demo,
+    Pythia and BoN data, about 8x less time per programme (docs/forecasting.md)."""
 
     def __init__(self, ks: np.ndarray, low: np.ndarray, high: np.ndarray, k_max: int) -> None:
         keep = np.isfinite(low) & np.isfinite(high)
@@ -87,6 +102,29 @@ class _Laws:
         A = -np.expm1(ks[keep, None] * self.log_q[None, :])
         self.a_ub = np.r_[A, -A]
         self.b_ub = np.r_[high[keep] + _SLACK, _SLACK - low[keep]]
+        self._model: Any = None  # the HiGHS model, built on the first query (False: infeasible, or not available)
+
+    def _hot(self) -> Any:
+        if self._model is None:
+            self._model = False
+            if _highs is not None and self.defined:
+                try:
+                    self._model = _hot_model(self.a_ub[: self.a_ub.shape[0] // 2], self.b_ub)
+                except (AttributeError, TypeError):  # a scipy whose private HiGHS interface differs: linprog
+                    self._model = False
+        return self._model
+
+    def _minimum(self, cost: np.ndarray) -> float:
+        """min cost · x over the set (x on the grid, summing to 1); NaN when the set is empty."""
+        model = self._hot()
+        if model is False:
+            r = optimize.linprog(cost, A_ub=self.a_ub, b_ub=self.b_ub, A_eq=np.ones((1, self.P.size)), b_eq=[1.0],
+                                 bounds=(0, None), method="highs", options={"presolve": False})
+            return float(r.fun) if r.status == 0 else np.nan
+        model.changeColsCost(cost.size, np.arange(cost.size, dtype=np.int32), cost)
+        if model.run() == _highs.HighsStatus.kError or model.getModelStatus() != _highs.HighsModelStatus.kOptimal:
+            return np.nan
+        return float(model.getInfo().objective_function_value)
 
     def extreme(self, K: float, sign: float) -> float:
         """min (sign 1) or max (sign -1) of E_G[1 - (1-p)^K] over the set, widened by the slack and clipped to
@@ -94,11 +132,35 @@ class _Laws:
         if not self.defined:
             return np.nan
         obj = -np.expm1(float(K) * self.log_q)
-        r = optimize.linprog(sign * obj, A_ub=self.a_ub, b_ub=self.b_ub, A_eq=np.ones((1, self.P.size)), b_eq=[1.0],
-                             bounds=(0, None), method="highs", options={"presolve": False})
-        if r.status != 0:
+        fun = self._minimum(sign * obj)
+        if np.isnan(fun):
             return np.nan
-        return float(np.clip(sign * r.fun - sign * _SLACK, 0.0, 1.0))
+        return float(np.clip(sign * fun - sign * _SLACK, 0.0, 1.0))
+
+
+def _hot_model(A: np.ndarray, b_ub: np.ndarray) -> Any:
+    """A HiGHS model of {x >= 0 on the grid: sum x = 1, -b_ub[m:] <= A x <= b_ub[:m]} (m = rows of A), costs 0,
+    presolve off (as the linprog path: it took three quarters of the time and moved no bound); False when HiGHS
+    refuses it (the caller then uses linprog)."""
+    m, ncol = A.shape
+    full = np.r_[A, np.ones((1, ncol))]
+    nz = full != 0.0
+    lp = _highs.HighsLp()
+    lp.num_col_, lp.num_row_ = ncol, m + 1
+    lp.a_matrix_.num_col_, lp.a_matrix_.num_row_ = ncol, m + 1
+    lp.a_matrix_.format_ = _highs.MatrixFormat.kColwise
+    lp.a_matrix_.start_ = np.r_[0, np.cumsum(nz.sum(axis=0))].astype(np.int32)
+    lp.a_matrix_.index_ = np.nonzero(nz.T)[1].astype(np.int32)
+    lp.a_matrix_.value_ = full.T[nz.T].astype(float)
+    lp.col_cost_ = np.zeros(ncol)
+    lp.col_lower_, lp.col_upper_ = np.zeros(ncol), np.full(ncol, np.inf)
+    lp.row_lower_, lp.row_upper_ = np.r_[-b_ub[m:], 1.0], np.r_[b_ub[:m], 1.0]
+    model = _highs._Highs()
+    opts = _highs.HighsOptions()
+    opts.presolve, opts.output_flag, opts.log_to_console = "off", False, False
+    if model.passOptions(opts) == _highs.HighsStatus.kError or model.passModel(lp) == _highs.HighsStatus.kError:
+        return False
+    return model
 
 
 def law_range(ks: np.ndarray, low: np.ndarray, high: np.ndarray, K: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
