@@ -123,6 +123,23 @@ def test_the_hot_started_programmes_match_linprog_from_scratch() -> None:
         assert np.isnan(_Laws(ks, np.full(3, 0.9), np.full(3, 0.1), 100).extreme(100.0, -1.0))
 
 
+def test_a_changed_private_highs_interface_falls_back_to_linprog() -> None:
+    # the hot model uses scipy's private HiGHS bindings; a method that changed (here: changeColsCost gone) makes the
+    # query fall back to linprog from scratch for good, with the same optimum, instead of raising
+    class Changed:
+        def changeColsCost(self, *args: object) -> None:
+            raise AttributeError("changeColsCost")
+
+    sub = pc.simulate(rng=0).counts.select("chat-7b")
+    band = law_free_band(sub, "chat-7b", 0.8, 300, np.random.default_rng(0), True, None)
+    laws = _Laws(*band, 10**6)
+    laws._model = Changed()
+    got = laws.extreme(1e6, -1.0)
+    assert laws._model is False
+    with patch.object(_bounds, "_highs", None):
+        assert got == _Laws(*band, 10**6).extreme(1e6, -1.0)
+
+
 def test_coverage_under_a_beta_and_a_non_beta_law() -> None:
     # the truth is the population pass_D@K of the law the problems were drawn from (closed forms);
     # a 95% distribution-free range must hold it in nearly every replicate, Beta or not

@@ -117,14 +117,17 @@ class _Laws:
     def _minimum(self, cost: np.ndarray) -> float:
         """min cost · x over the set (x on the grid, summing to 1); NaN when the set is empty."""
         model = self._hot()
-        if model is False:
-            r = optimize.linprog(cost, A_ub=self.a_ub, b_ub=self.b_ub, A_eq=np.ones((1, self.P.size)), b_eq=[1.0],
-                                 bounds=(0, None), method="highs", options={"presolve": False})
-            return float(r.fun) if r.status == 0 else np.nan
-        model.changeColsCost(cost.size, np.arange(cost.size, dtype=np.int32), cost)
-        if model.run() == _highs.HighsStatus.kError or model.getModelStatus() != _highs.HighsModelStatus.kOptimal:
-            return np.nan
-        return float(model.getInfo().objective_function_value)
+        if model is not False:
+            try:
+                model.changeColsCost(cost.size, np.arange(cost.size, dtype=np.int32), cost)
+                if model.run() == _highs.HighsStatus.kError or model.getModelStatus() != _highs.HighsModelStatus.kOptimal:
+                    return np.nan
+                return float(model.getInfo().objective_function_value)
+            except (AttributeError, TypeError, ValueError, RuntimeError):  # a private interface that changed: linprog
+                self._model = False
+        r = optimize.linprog(cost, A_ub=self.a_ub, b_ub=self.b_ub, A_eq=np.ones((1, self.P.size)), b_eq=[1.0],
+                             bounds=(0, None), method="highs", options={"presolve": False})
+        return float(r.fun) if r.status == 0 else np.nan
 
     def extreme(self, K: float, sign: float) -> float:
         """min (sign 1) or max (sign -1) of E_G[1 - (1-p)^K] over the set, widened by the slack and clipped to
