@@ -491,3 +491,32 @@ def test_k_for_line_on_pythia_is_in_one_notation(icli):
         if "K ≈" in line:  # one notation per line: all scientific or none
             nums = re.findall(r"\d[\d,.]*(?:e[+-]\d+)?", line.split("K ≈")[1].replace("80%", ""))
             assert len({"e" in x for x in nums}) == 1, line
+
+
+def test_weights_are_rounded_to_add_up_to_one():
+    # the forecast title rounded each weight alone: Pythia 160M's 0.25673, 0.41793, 0.32534 read 0.26 + 0.42 + 0.33
+    # = 1.01. Largest remainder (hand count): floors 25 + 41 + 32 = 98 hundredths, the 2 missing go to the largest
+    # remainders .79 (beta_eb) and .67 (least_squares): 0.26, 0.42, 0.32
+    from passcurve._validation import shares_text
+
+    w = {"least_squares": 0.25672990145577873, "beta_eb": 0.4179285598824257, "zi_beta": 0.32534153866179555}
+    assert shares_text(w) == {"least_squares": "0.26", "beta_eb": "0.42", "zi_beta": "0.32"}
+    assert shares_text({"a": 1 / 3, "b": 1 / 3, "c": 1 / 3}) == {"a": "0.34", "b": "0.33", "c": "0.33"}  # ties: first
+    assert shares_text({"beta": 1.0}) == {"beta": "1.00"}
+    assert shares_text({"a": 0.995, "b": 0.005}, 1) == {"a": "1.0", "b": "0.0"}  # 9 + 0 tenths, the 1 left to a
+
+
+@pytest.mark.shared_data
+def test_forecast_title_weights_add_up_to_one_on_pythia(icli):
+    import re
+
+    path = str(shared_file("pythia_math_counts.csv"))
+    r = icli("forecast", path, "--models", "Pythia 160M", "--n-resamples", "5", env={"COLUMNS": "300"})
+    assert r.returncode == 0, r.stderr
+    title = next(line for line in r.stdout.splitlines() if line.startswith("Pythia 160M: forecast (auto; weights"))
+    shown = [float(x) for x in re.findall(r" (\d\.\d\d)", title)]
+    assert len(shown) == 3 and round(sum(shown), 2) == 1.0, title
+    d = json.loads(icli("forecast", path, "--models", "Pythia 160M", "--n-resamples", "5", "--json").stdout)
+    full = d["fits"][0]["weights"]
+    assert d["fits"][0]["model"] == "Pythia 160M" and sum(full.values()) == pytest.approx(1.0)
+    assert all(round(v, 2) != v for v in full.values())  # JSON keeps them in full

@@ -1420,3 +1420,22 @@ def test_comparison_differences_follow_the_column_s_notation():
     assert (f(-1.1e-6), f(0.02), f(0.0), f(float("nan"))) == ("−1.10e-06", "2.00e-02", "0", "-")
     g = signed_format([-0.0123, 0.5])
     assert (g(-0.0123), g(-0.0), g(0.5)) == ("−0.0123", "0.0000", "0.5000")
+
+
+def test_report_forecast_label_weights_add_up_to_one():
+    # the report's forecast label rounded each weight alone, as the CLI title did (Pythia 160M: 0.26 + 0.42 + 0.33);
+    # now largest remainder (hand count in test_weights_are_rounded_to_add_up_to_one), a weight that rounds to 0
+    # left out
+    from types import SimpleNamespace
+
+    from passcurve.report._adapters import _forecast_rows
+
+    fc = SimpleNamespace(models=["m"], k=np.array([1000.0]), pass_at_k=np.array([[0.4]]), low=np.array([[0.3]]),
+                         high=np.array([[0.5]]), confidence_level=0.8, method="auto",
+                         weights=[{"least_squares": 0.25672990145577873, "beta_eb": 0.4179285598824257,
+                                   "zi_beta": 0.32534153866179555, "beta": 1e-4}])
+    failure: dict = {"m": {}}
+    labels: dict = {"m": {}}
+    _forecast_rows(fc, failure, labels)
+    assert labels["m"]["forecast"].endswith("(80% prediction interval; auto: least_squares 0.26, beta_eb 0.42, "
+                                            "zi_beta 0.32)"), labels["m"]["forecast"]

@@ -426,6 +426,20 @@ def number_format(values: Any, digits: int = 4, *, percent: bool = False) -> Cal
     return fmt
 
 
+def shares_text(shares: Any, decimals: int = 2) -> dict[Any, str]:
+    """Shares (a mapping of name to weight, e.g. a forecast's method weights) written with ``decimals`` decimals
+    that add up as the shares do: each rounded down, then the units still missing from the rounded total go to the
+    largest remainders (largest-remainder rounding; ties to the first listed). Rounding each alone wrote Pythia
+    160M's weights 0.2567, 0.4179, 0.3253 as 0.26 + 0.42 + 0.33 = 1.01; they now read 0.26, 0.42, 0.32."""
+    names = list(shares)
+    v = np.asarray([float(shares[n]) for n in names], dtype=float) * 10.0**decimals
+    units = np.floor(v)
+    left = int(round(float(v.sum()) - float(units.sum())))
+    for j in np.argsort(-(v - units), kind="stable")[:max(left, 0)]:
+        units[j] += 1
+    return {n: f"{u / 10.0**decimals:.{decimals}f}" for n, u in zip(names, units, strict=True)}
+
+
 DECIMAL = re.compile(r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?")
 """A number as text ("2", "0.0", "-1.5e3"): an id that is one (``fullmatch``) is compared by its value where two
 spellings of one number meet (compare's unpaired-ids note, the report's natural order)."""

@@ -214,6 +214,7 @@ def forecast_cmd(
     from .._forecast import forecast as run_forecast
     from .._forecast import unforecastable
     from .._results import level_label
+    from .._validation import shares_text
 
     ks = parse_int_list(k, "--k")
     targets = parse_float_list(target, "--target")
@@ -251,7 +252,8 @@ def forecast_cmd(
               f"weighted as the title says (auto: by each one's error in a self-backtest on thinned data); {lvl} "
               f"interval: the prediction interval of pass@K on {where}", markup=False, highlight=False)
     for i, m in enumerate(res.models):
-        w = ", ".join(f"{kk} {v:.2f}" for kk, v in res.weights[i].items())
+        # rounded so that they add up to 1 as the weights do (each alone read 0.26 + 0.42 + 0.33); JSON has them in full
+        w = ", ".join(f"{kk} {v}" for kk, v in shares_text(res.weights[i]).items())
         # the design its numbers rest on, as curve's title says it (the text said nothing of --stop-batch)
         t = Table(title=f"{m}: forecast ({res.method}; weights {w})"
                         + ("" if design is None else f"; pass@K for a {design.label()} design"), title_justify="left")

@@ -20,6 +20,7 @@ import numpy as np
 import passcurve as pc
 from passcurve import DegenerateDataWarning, PasscurveError
 from passcurve._results import level_label
+from passcurve._validation import shares_text
 
 from ._page import esc
 from ._sections import Raw
@@ -235,7 +236,8 @@ def _forecast_rows(fc: Any, failure: dict[str, dict[str, Any]], labels: dict[str
     """What the failure section draws and says of each model's forecast in ``fc``."""
     for i, m in enumerate(fc.models):
         failure[m]["forecast"] = (fc.k, 1.0 - fc.pass_at_k[i], 1.0 - fc.high[i], 1.0 - fc.low[i])
-        w = ", ".join(f"{k} {v:.2f}" for k, v in fc.weights[i].items() if v > 0.005)
+        # rounded so that the weights shown add up to 1 (largest remainder), those that round to 0 left out
+        w = ", ".join(f"{k} {v}" for k, v in shares_text(fc.weights[i]).items() if v != "0.00")
         lvl = level_label(fc.confidence_level)
         labels[m]["forecast"] = (
             f"pass@{int(fc.k[-1]):,} = {fc.pass_at_k[i, -1]:.3f} [{fc.low[i, -1]:.3f}, {fc.high[i, -1]:.3f}] "
