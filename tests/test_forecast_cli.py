@@ -355,6 +355,25 @@ def test_forecast_bounds_json_and_table(icli, sim_csv):
     assert "any law" in t.stdout and "fits the data's 80% band at k <= n (no model assumed)" in t.stdout
 
 
+def test_forecast_bounds_line_for_a_target_met_at_the_first_sample(icli, sim_csv):
+    # 'is reached by no law the data allow before K ≈ 1' for a target already met at K = 1 (demo large-70b,
+    # --target 0.1). base-7b's pass@1 band (80%, rng 0) is [low, high] from the library: a target below low is
+    # reached at K = 1 by every law, one between low and high by some law only
+    lib = passcurve.extrapolation_bounds(passcurve.read_counts(sim_csv), [1], confidence_level=0.8, rng=0)
+    low, high = lib.low[1, 0], lib.high[1, 0]
+    assert lib.models[1] == "base-7b" and 0.02 < low < high - 0.02
+    every, some = round(low - 0.01, 2), round((low + high) / 2, 2)
+    assert lib.k_for(every, "base-7b").certain == 1 and lib.k_for(some, "base-7b").earliest == 1
+    assert lib.k_for(some, "base-7b").certain > 1
+    r = icli("forecast", str(sim_csv), "--models", "base-7b", "--k", "1000", "--n-resamples", "5", "--bounds",
+             "--target", f"{every},{some}", env={"COLUMNS": "300"})
+    assert r.returncode == 0, r.stderr
+    assert f"any law: pass@K = {every:g} is already reached at K = 1 by every law the data allow\n" in r.stdout
+    certain = math.ceil(lib.k_for(some, "base-7b").certain)
+    assert (f"any law: pass@K = {some:g} is already reached at K = 1 by some law the data allow; every one by "
+            f"K ≈ {certain:,}") in r.stdout, r.stdout
+    assert "before K ≈ 1;" not in r.stdout
+
 def test_cli_fit_paper_grid_reproduces_table_2(icli):
     # Schaeffer et al. 2025, Table 2 (BoN jailbreaking, Codex convention): Claude 3.5 Opus a = 2.630, b = 0.448.
     # Without --paper-grid the header fits k <= the smallest n (a = 3.106, b = 0.487), and no option could reach

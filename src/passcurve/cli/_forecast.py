@@ -315,8 +315,15 @@ def forecast_cmd(
             both = (f.earliest, f.certain)
             sure = ("no K makes it certain" if not np.isfinite(f.certain) else
                     f"every one by K ≈ {_samples(f.certain, *both)}")
-            out.print(f"  any law: pass@K = {f.target:g} is reached by no law the data allow before K ≈ "
-                      f"{_samples(f.earliest, *both)}; {sure}", highlight=False)
+            if f.certain <= 1:  # met at the first sample: "no law ... before K ≈ 1" said nothing
+                out.print(f"  any law: pass@K = {f.target:g} is already reached at K = 1 by every law the data allow",
+                          highlight=False)
+            elif f.earliest <= 1:
+                out.print(f"  any law: pass@K = {f.target:g} is already reached at K = 1 by some law the data allow; "
+                          f"{sure}", highlight=False)
+            else:
+                out.print(f"  any law: pass@K = {f.target:g} is reached by no law the data allow before K ≈ "
+                          f"{_samples(f.earliest, *both)}; {sure}", highlight=False)
 
 
 @command("backtest")
