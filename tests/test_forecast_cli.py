@@ -277,6 +277,45 @@ def test_forecast_on_bon_warns_stopping_time(icli):
     assert any("NoHeavyTailWarning" in w and "Llama" in w for w in d["warnings"])
 
 
+def test_backtest_without_a_pair_names_the_stopping_design(icli, tmp_path):
+    # BoN jailbreaking without a design: 'no (m, k) pair with m < k <= 60 ...; choose `--k` <= 60', the real fix
+    # (the stop-at-success design, named in the StoppingTimeWarning above it) said nowhere in the error. The hand
+    # file of test_stopping_time_advice_names_the_batch_and_the_cap (batches of 60, cap 250; smallest n 60): under
+    # the design every problem is estimable to k = 250 (the cap; _observed_limit)
+    n = [60, 120, 60, 180, 120, 60, 240, 60, 250, 250, 250]
+    c = [1, 2, 1, 1, 1, 3, 1, 1, 0, 0, 0]
+    path = tmp_path / "stopped.csv"
+    path.write_text("problem_id,n,c\n" + "".join(f"p{i},{a},{b}\n" for i, (a, b) in enumerate(zip(n, c, strict=True))))
+    tail = ("or, as n looks like a stopping time here (the StoppingTimeWarning), run under the stop-at-success design "
+            "(k to 250): `--stop-batch 60 --cap 250` (design=StopAtSuccess(60, 250) in Python)")
+    r = icli("backtest", str(path))
+    err = r.stderr.splitlines()[-1]
+    assert r.returncode == 2 and err.startswith("passcurve: error: no (m, k) pair with m < k <= 60 (the smallest n); "
+                                                "choose `--m` below `--k` and `--k` <= 60, " + tail), r.stderr
+    with pytest.warns(passcurve.StoppingTimeWarning):
+        counts = passcurve.read_counts(path)
+    with pytest.raises(passcurve.PasscurveError) as got:
+        passcurve.backtest(counts)
+    assert str(got.value).endswith(tail)
+    # followed, it runs; with the design given, or on counts without the evidence, the error stays as it was
+    r = icli("backtest", str(path), "--m", "60", "--k", "120,250", "--seeds", "1", "--methods", "beta", "--stop-batch",
+             "60", "--cap", "250")
+    assert r.returncode == 0, r.stderr
+    with pytest.raises(passcurve.PasscurveError) as got:
+        passcurve.backtest(counts, m=300, k=400, design=passcurve.StopAtSuccess(60, 250))
+    assert "stop-at-success" not in str(got.value)
+    plain = passcurve.Counts.from_arrays(np.array(n), np.array(c))
+    with pytest.raises(passcurve.PasscurveError) as got:
+        passcurve.backtest(plain)
+    assert str(got.value).endswith("choose `m` below `k` and `k` <= 60")
+
+
+@pytest.mark.shared_data
+def test_backtest_on_bon_without_a_design_names_it(icli):
+    r = icli("backtest", str(shared_file("bon_jailbreaking_counts.csv")))
+    assert r.returncode == 2
+    assert r.stderr.splitlines()[-1].endswith("`--stop-batch 60 --cap 10020` (design=StopAtSuccess(60, 10020) in Python)")
+
 def test_backtest_without_any_success_reports_no_runs_not_misses(icli, tmp_path):
     # every problem c = 0: least squares has no finite point (log(-log 0)), so it makes no forecast;
     # that is 0 runs and no coverage, not a 0% coverage (and the table must not crash on it)

@@ -16,8 +16,8 @@ from typing import Any
 
 import numpy as np
 
-from ._adaptive import check_design
-from ._counts import Counts, check_counts_object
+from ._adaptive import StopAtSuccess, check_design
+from ._counts import Counts, check_counts_object, stopping_design
 from ._errors import DegenerateDataWarning, PasscurveError, record_warning
 from ._forecast import FORECAST_METHODS, _observed_limit, _pass_mean, _reduce, forecast
 from ._results import ReadOnlyResult, brief_repr, frame_html, json_safe, records_frame
@@ -121,6 +121,28 @@ def _summarise(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return out
 
 
+def _stopping_advice(counts: Counts) -> str:
+    """What the no-pair error adds when the counts look like a stopping time (the data layer's evidence): the
+    design the StoppingTimeWarning names, under which the truth runs to the cap. The error pointed to `k` <= 60 on
+    the BoN jailbreaking counts (n = 60 for problems solved in the first batch) and not to the design."""
+    suggested = stopping_design(counts.meta.get("stopping_time"), counts.models)
+    if suggested is None:
+        return ""
+    batch, cap = suggested
+    b = "B" if batch is None else str(batch)
+    reach = ""
+    if batch is not None:
+        try:
+            design = StopAtSuccess(batch, cap)
+            design.check(counts.n, counts.c)
+            reach = f" (k to {max(_observed_limit(sub.n, sub.c, design) for _, sub in counts.groups())})"
+        except PasscurveError:  # the design does not fit after all: named without a reach
+            reach = ""
+    return (f", or, as n looks like a stopping time here (the StoppingTimeWarning), run under the stop-at-success "
+            f"design{reach}: `--stop-batch {b} --cap {cap}` (design=StopAtSuccess({b}, {cap}) "
+            "in Python)")
+
+
 def _backtest_iv(counts: Any, m: Any, k: Any, seeds: Any, methods: Any, problems: Any, confidence_level: Any,
                  design: Any = None):
     check_counts_object(counts)
@@ -149,7 +171,8 @@ def _backtest_iv(counts: Any, m: Any, k: Any, seeds: Any, methods: Any, problems
     if not pairs:
         where = ("the largest k every problem of a model is estimable at under the design" if design is not None
                  else "the largest of the models' smallest n" if len(tops) > 1 else "the smallest n")
-        raise PasscurveError(f"no (m, k) pair with m < k <= {top} ({where}); choose `m` below `k` and `k` <= {top}")
+        raise PasscurveError(f"no (m, k) pair with m < k <= {top} ({where}); choose `m` below `k` and `k` <= {top}"
+                             + ("" if design is not None else _stopping_advice(counts)))
     return counts, pairs, seeds, methods, problems, cl, design, [int(b) for b in ks if b > top], tops
 
 def backtest(

@@ -328,3 +328,24 @@ def check_counts_object(counts: Any, hint: str = "build one with Counts.from_arr
     if not isinstance(counts, Counts):
         raise PasscurveError(f"`counts` must be a passcurve.Counts (got {type(counts).__name__}); {hint}")
     return counts
+
+
+def stopping_design(evidence: Any, keep: Sequence[str] | None = None) -> tuple[int | None, int] | None:
+    """The stop-at-success design that the data layer's stopping-time evidence (``counts.meta["stopping_time"]``)
+    points to, as (batch, cap): the batch is the common step of the n below the largest (None when the flagged
+    models' steps differ), the cap the largest n. Only the flagged models in ``keep`` count, when given; None when
+    none is flagged (or there is no evidence). The StoppingTimeWarning's advice and the errors that repeat it
+    (backtest's) name the same design."""
+    if not isinstance(evidence, Mapping):
+        return None
+    models = evidence.get("models", {}) or {}
+    flagged = [m for m in evidence.get("flagged_models", []) if (keep is None or m in keep) and m in models]
+    if not flagged:
+        return None
+    ev = [models[m] for m in flagged]
+    # the batch: the common step of the n below the largest (a cap off the batch grid would shrink the gcd of all n,
+    # and that smaller batch passes the design's checks with wrong numbers); the cap: the largest n, the experiment's
+    # (a model that solved all before it has a smaller n_max). Without --cap a problem that reached the cap unsolved
+    # says nothing beyond it, and a cap off the batch grid is refused (stopping_pass_at_k).
+    steps = sorted({int(e.get("n_step_below_max", e["n_common_step"])) for e in ev})
+    return (steps[0] if len(steps) == 1 else None), max(int(e["n_max"]) for e in ev)

@@ -19,7 +19,7 @@ from typing import Any
 import duckdb
 import numpy as np
 
-from .._counts import Counts, models_mask
+from .._counts import Counts, models_mask, stopping_design
 from .._errors import DegenerateDataWarning, PasscurveError, StoppingTimeWarning
 from .._validation import check_callable, check_flag, check_scalar
 from . import _harness
@@ -910,16 +910,10 @@ def warn_stopping_time(source: str, evidence: dict[str, Any], keep: Sequence[str
     """The :class:`StoppingTimeWarning` for ``evidence`` (:func:`stopping_time_evidence`'s result) read from
     ``source``, about its flagged models (those in ``keep`` only, when given); nothing when none is flagged."""
     flagged = [m for m in evidence.get("flagged_models", []) if keep is None or m in keep]
-    if not flagged:
+    design = stopping_design(evidence, keep)
+    if not flagged or design is None:
         return
-    ev = [evidence["models"][m] for m in flagged]
-    # the batch: the common step of the n below the largest (a cap off the batch grid would shrink the gcd of all n,
-    # and that smaller batch passes the design's checks with wrong numbers); the cap: the largest n. The advice had
-    # no --cap: without it a problem that reached the cap unsolved says nothing beyond it, and a cap off the batch
-    # grid is refused (stopping_pass_at_k).
-    steps = sorted({int(e.get("n_step_below_max", e["n_common_step"])) for e in ev})
-    cap = max(int(e["n_max"]) for e in ev)  # the experiment's cap; a model that solved all before it has a smaller n_max
-    b = steps[0] if len(steps) == 1 else "B"
+    b, cap = (design[0] or "B"), design[1]
     warnings.warn(
         f"{source}: n looks like a stopping time for {len(flagged)} model(s) ({', '.join(flagged)}): sampling seems to stop at a success, so n was not fixed "
         f"in advance and unbiased pass@k does not apply as is; if sampling stopped at the first batch of {b} samples "
