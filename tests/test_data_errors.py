@@ -362,3 +362,92 @@ def test_csv_boolean_column_takes_later_true_words(tmp_path):
     p.write_text("problem_id,correct,q\n" + rows + "p1,maybe,1\n")
     with pytest.raises(PasscurveError, match=r"not boolean .* correct='maybe', q=1.0\} at line 30002; pass `threshold`"):
         read_counts(p)
+
+
+# ------------------------------------------------------------------ an id that is a list or an object
+NOT_AN_ID = "not an id (a string or a number)"
+
+
+def _jsonl(path: Path, rows: list[dict]) -> Path:
+    import json
+
+    path.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    return path
+
+
+@pytest.mark.parametrize(("value", "what"), [([1, 2], "a list"), ({"x": 1}, "an object")])
+def test_a_jsonl_id_that_is_a_list_or_an_object_is_refused(tmp_path, value, what):
+    # {"problem_id":[1,2]} became the problem '[1,2]' (2 problems), where Counts.from_arrays refuses a sequence id
+    p = _jsonl(tmp_path / "x.jsonl", [{"problem_id": "a", "correct": 1}, {"problem_id": value, "correct": 0}])
+    with pytest.raises(PasscurveError) as got:
+        read_counts(p)
+    msg = str(got.value)
+    assert msg.startswith(f"x.jsonl: problem-id column 'problem_id' holds {what}, {NOT_AN_ID}, e.g. row "), msg
+    assert msg.endswith(" at line 2") and "\n" not in msg
+    # a model name, and a counts file's problem id, alike
+    p = _jsonl(tmp_path / "m.jsonl", [{"model": "m", "problem_id": "a", "correct": 1},
+                                      {"model": value, "problem_id": "b", "correct": 0}])
+    with pytest.raises(PasscurveError, match=rf"^m\.jsonl: model column 'model' holds {what}, .* at line 2$"):
+        read_counts(p)
+    p = _jsonl(tmp_path / "c.jsonl", [{"problem_id": "a", "n": 3, "c": 1}, {"problem_id": value, "n": 3, "c": 0}])
+    with pytest.raises(PasscurveError, match=rf"^c\.jsonl: problem-id column 'problem_id' holds {what}, .* at line 2$"):
+        read_counts(p)
+
+
+def test_ids_that_are_strings_or_numbers_stay_ids(tmp_path):
+    # the string "[1,2]" is an id (it is one value), as are numbers beside strings: 4 problems (hand count)
+    p = _jsonl(tmp_path / "ok.jsonl", [{"problem_id": "[1,2]", "correct": 1}, {"problem_id": "{x}", "correct": 0},
+                                       {"problem_id": 1, "correct": 1}, {"problem_id": 2.5, "correct": 0}])
+    assert sorted(read_counts(p).problem) == ["1", "2.5", "[1,2]", "{x}"]
+
+
+def test_a_nested_id_is_refused_in_every_reader(tmp_path):
+    import json
+
+    import duckdb
+
+    from passcurve.data import read_answers
+
+    # a JSON array of records (its JSON column), Parquet's list and struct columns
+    p = tmp_path / "arr.json"
+    p.write_text(json.dumps([{"problem_id": "a", "correct": 1}, {"problem_id": [1, 2], "correct": 0}]))
+    with pytest.raises(PasscurveError, match=r"^arr\.json: problem-id column 'problem_id' holds a list, .* at record 2$"):
+        read_counts(p)
+    con = duckdb.connect()
+    con.sql(f"COPY (SELECT [1, 2] AS problem_id, 1 AS correct) TO '{tmp_path / 'l.parquet'}' (FORMAT parquet)")
+    con.sql(f"COPY (SELECT {{'x': 1}} AS problem_id, 1 AS correct) TO '{tmp_path / 's.parquet'}' (FORMAT parquet)")
+    with pytest.raises(PasscurveError, match=r"^l\.parquet: problem-id column 'problem_id' holds a list, .* at row 1$"):
+        read_counts(tmp_path / "l.parquet")
+    with pytest.raises(PasscurveError, match=r"^s\.parquet: problem-id column 'problem_id' holds a struct, .* at row 1$"):
+        read_counts(tmp_path / "s.parquet")
+    # harness logs: lm-eval's doc_id, human-eval's and tau2's task_id
+    h = Path(__file__).parent / "data" / "harness"
+    (tmp_path / "lm").mkdir()
+    rows = [json.loads(line) for line in (h / "pythia-70m" / "samples_gsm8k_2024-05-01T12-00-00.jsonl").open()]
+    rows[2]["doc_id"] = {"x": 1}
+    _jsonl(tmp_path / "lm" / "samples_gsm8k_2024-05-01T12-00-00.jsonl", rows)
+    with pytest.raises(PasscurveError, match=r"problem-id column 'doc_id' holds an object, .* at line 3$"):
+        read_counts(tmp_path / "lm" / "samples_gsm8k_2024-05-01T12-00-00.jsonl")
+    rows = [json.loads(line) for line in (h / "samples.jsonl_results.jsonl").open()]
+    rows[-1]["task_id"] = [1]
+    _jsonl(tmp_path / "he_results.jsonl", rows)
+    with pytest.raises(PasscurveError, match=rf"problem-id column 'task_id' holds a list, .* at line {len(rows)}$"):
+        read_counts(tmp_path / "he_results.jsonl")
+    log = json.loads((h / "tau2_results.json").read_text())
+    log["simulations"][1]["task_id"] = [1]
+    (tmp_path / "tau2.json").write_text(json.dumps(log))
+    with pytest.raises(PasscurveError, match=r"problem-id column 'task_id' holds a list, .* at simulations\[1\]$"):
+        read_counts(tmp_path / "tau2.json")
+    # the answers reader shares the check
+    p = _jsonl(tmp_path / "ans.jsonl", [{"problem_id": "a", "answer": "1", "gold": "1"},
+                                        {"problem_id": [1], "answer": "2", "gold": "1"}])
+    with pytest.raises(PasscurveError, match=r"^ans\.jsonl: problem-id column 'problem_id' holds a list, .* at line 2$"):
+        read_answers(p)
+
+
+def test_cli_refuses_a_nested_id_in_one_line(tmp_path, icli):
+    p = _jsonl(tmp_path / "x.jsonl", [{"problem_id": "a", "correct": 1}, {"problem_id": [1, 2], "correct": 0}])
+    r = icli("curve", str(p))
+    assert r.returncode == 2 and r.stdout == ""
+    assert r.stderr == (f"passcurve: error: x.jsonl: problem-id column 'problem_id' holds a list, {NOT_AN_ID}, e.g. "
+                        "row {problem_id='[1,2]', correct='0'} at line 2\n"), r.stderr

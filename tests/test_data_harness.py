@@ -460,19 +460,21 @@ def test_inspect_text_score_must_be_spelled_as_a_number(tmp_path):
 def test_tau2_text_reward_must_be_spelled_as_a_number(tmp_path):
     # a reward "1_0" was TRY_CAST to 10, a success; it is no number (data._columns.NUMBER). It was then read as a
     # missing reward ("has a missing value (null/NaN), e.g. row {..., reward=None}"), as was "high": the reward is
-    # now handed on as written, as a JSONL log's is, and named as it is. A bare NaN is still missing (as null)
+    # now handed on as written, as a JSONL log's is, and named as it is. A bare NaN is still missing (as null).
+    # The task id is handed on as written too (JSON, so that a list is refused: nested_value), quoted as tau-bench's
+    # JSON columns are
     log = json.loads((H / "tau2_results.json").read_text())
     p = tmp_path / "tau2.json"
     for written in ("1_0", "high"):
         log["simulations"][0]["reward_info"]["reward"] = written
         p.write_text(json.dumps(log))
         with pytest.raises(PasscurveError, match=r"correctness column 'reward' holds a value that is not boolean .*, "
-                                                 rf"e\.g\. row \{{task_id='t1', trial=0, reward='\"{written}\"', "
+                                                 rf"e\.g\. row \{{task_id='\"t1\"', trial=0, reward='\"{written}\"', "
                                                  r"model='gpt-4\.1'\} at simulations\[0\]$"):
             read_counts(p)
     p.write_text(json.dumps(log).replace('"high"', "NaN"))
     with pytest.raises(PasscurveError, match=r"correctness column 'reward' has a missing value \(null/NaN\), e\.g\. "
-                                             r"row \{task_id='t1', trial=0, reward=None"):
+                                             r"row \{task_id='\"t1\"', trial=0, reward=None"):
         read_counts(p)
 
 

@@ -464,7 +464,7 @@ def _tau_from_relation(src: Source) -> Source:
     return src
 
 
-TAU2_TASK = "s.value->'$.task_id'"  # a simulation's task (a bare NaN is a missing id: json_text)
+TAU2_TASK = "s.value->'$.task_id'"  # a simulation's task (a bare NaN is a missing id)
 TAU2_MODEL = "content->'$.info.agent_info.llm'"
 INSPECT_MODEL = "content->'$.eval.model'"
 
@@ -481,7 +481,9 @@ def _tau2(con: duckdb.DuckDBPyConnection, p: Path, stem: str) -> Source:
     sims = _elements(f, "$.simulations", f"{json_text(TAU2_MODEL)} AS m")
     trial = _whole("s.value->'$.trial'", "trial", "s.element")  # a bare NaN model: the file's stem
     sql = (
-        f"SELECT {json_text(TAU2_TASK)} AS task_id, {trial} AS trial, "
+        # the task id as written (JSON; a bare NaN is missing, as null is): the shared checks read its text
+        # (identifier) and refuse a list or an object (nested_value); as text, [1] had been the problem '[1]'
+        f"SELECT CASE WHEN {json_nan(TAU2_TASK)} THEN NULL ELSE {TAU2_TASK} END AS task_id, {trial} AS trial, "
         f"{reward} AS reward, coalesce(s.m, {_sql_str(stem)}) AS model FROM ({sims}) s ORDER BY s.i"
     )
     rel = _bind(con, sql, p, "tau_bench")

@@ -252,23 +252,64 @@ def located(src: Source, rows: list[int]) -> str:
     return f" at {kind}{'s' if len(where) > 1 else ''} {' and '.join(map(str, where))}"
 
 
-def bare_nan(src: Source, col: str) -> int | None:
-    """The number (as :func:`numbered` gives it) of the first row of a JSONL file whose ``col`` is a bare ``NaN`` (a
-    float, not the string "NaN"), else None: a generic JSONL file, or one a harness adapter reads (lm_eval's doc_id,
-    human-eval's and tau-bench's task_id are its lines' fields). An identifier column is read as text
-    (:func:`_generic`), where the two are one 'NaN': this reads the column again as JSON, on the path where some id
-    is 'NaN' only. A column the file does not have (an adapter's model, from the file's name) is NULL there."""
+def _jsonl_row(src: Source, col: str, where: str) -> tuple[int, str] | None:
+    """The number (as :func:`numbered` gives it) of the first row of ``src``'s JSONL file whose field ``col``, read
+    again as JSON (the value ``v``), meets the SQL condition ``where``, and that value's JSON type, else None: a generic JSONL file, or one a
+    harness adapter reads (lm_eval's doc_id, human-eval's and tau-bench's task_id are its lines' fields). An
+    identifier column is read as text (:func:`_generic`), where a value's JSON type is gone. A column the file does
+    not have (an adapter's model, from the file's name) is NULL there."""
     if src.text_format != "jsonl" or src.text_path is None or src.con is None:
         return None
     try:
         hit = src.con.sql(
-            f"SELECT i FROM (SELECT row_number() OVER () AS i, {quote(col)} AS v FROM read_json("
+            f"SELECT i, json_type(v) FROM (SELECT row_number() OVER () AS i, {quote(col)} AS v FROM read_json("
             f"{_sql_str(str(src.text_path))}, format = 'newline_delimited', columns = {{{_sql_str(col)}: 'JSON'}})) "
-            f"WHERE {json_nan('v')} LIMIT 1"
+            f"WHERE {where} LIMIT 1"
         ).fetchall()
     except duckdb.Error:
         return None
-    return int(hit[0][0]) if hit else None
+    return (int(hit[0][0]), str(hit[0][1])) if hit else None
+
+
+def bare_nan(src: Source, col: str) -> int | None:
+    """The number (as :func:`numbered` gives it) of the first row of a JSONL file whose ``col`` is a bare ``NaN`` (a
+    float, not the string "NaN"), else None (:func:`_jsonl_row`): read as text, the two are one 'NaN'; on the path
+    where some id is 'NaN' only."""
+    hit = _jsonl_row(src, col, json_nan("v"))
+    return None if hit is None else hit[0]
+
+
+_NESTED = {"ARRAY": "a list", "OBJECT": "an object"}
+"""A JSON value that is no id, by its ``json_type``, as a message says it."""
+
+
+def nested_value(src: Source, col: str) -> tuple[int, str] | None:
+    """The first raw row of ``src`` (its number as :func:`numbered` gives it) whose identifier column ``col`` holds
+    a list or an object rather than one value, with what it holds ("a list", "an object"), else None. Such a value
+    became its JSON text ('[1, 2]', '{"x":1}') and counted as one more problem or model, where the Python API
+    refuses an id that is a sequence (:func:`passcurve._validation.as_id_array`). Every reader's column is one of:
+
+    - a nested column (a Parquet or frame LIST, ARRAY, STRUCT or MAP): its first value;
+    - a JSON column (mixed JSON types: a JSON array of records, tau-bench's results and tau2's simulations): the
+      first value of JSON type ARRAY or OBJECT;
+    - a JSONL file's field read as text (a generic file's ids, lm_eval's doc_id, human-eval's task_id): the field
+      read again as JSON (:func:`_jsonl_row`), where the string "[1, 2]" stays an id.
+
+    On the error path only (some id's text begins with '[' or '{': :func:`passcurve.data._samples.check_ids`)."""
+    kind = src.types.get(col, "").upper()
+    try:
+        if kind.endswith("]") or kind.startswith(("STRUCT", "MAP")):
+            hit = src.query(f'SELECT "{ROW}" FROM ({numbered(src)}) WHERE {quote(col)} IS NOT NULL LIMIT 1').fetchall()
+            return (int(hit[0][0]), "a struct" if kind.startswith("STRUCT") else "a map" if kind.startswith("MAP")
+                    else "a list") if hit else None
+        if kind == "JSON":
+            hit = src.query(f'SELECT "{ROW}", json_type({quote(col)}) FROM ({numbered(src)}) '
+                            f"WHERE json_type({quote(col)}) IN ('ARRAY', 'OBJECT') LIMIT 1").fetchall()
+            return (int(hit[0][0]), _NESTED[str(hit[0][1])]) if hit else None
+    except duckdb.Error:
+        return None
+    found = _jsonl_row(src, col, "json_type(v) IN ('ARRAY', 'OBJECT')")
+    return None if found is None else (found[0], _NESTED[found[1]])
 
 
 def _file_lines(src: Source, rows: list[int], fmt: str) -> list[int] | None:
