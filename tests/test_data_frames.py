@@ -330,3 +330,16 @@ def test_threshold_on_a_counts_frame_is_refused(kind):
                                              r"counts \(columns 'n' and 'c'"):
         counts_from_frame(df, threshold=0.5)
     assert list(counts_from_frame(df).c) == [1]
+
+
+def test_a_nested_id_is_refused_in_frames_too():
+    # a polars LazyFrame with a list or struct id column raised polars' own InvalidOperationError ('cannot cast List
+    # type'); a DuckDB-scanned frame counted '[1]' as a problem. Both now say it as the file readers do
+    # (data._samples.nested_id_error)
+    for frame in (pl.LazyFrame({"problem_id": [[1], [1, 2]], "correct": [1, 0]}),
+                  pl.DataFrame({"problem_id": [[1], [1, 2]], "correct": [1, 0]})):
+        with pytest.raises(PasscurveError, match=r"^frame: problem-id column 'problem_id' holds a list, not an id "
+                                                 r"\(a string or a number\), e\.g\. row \{problem_id=\[1\], correct=1\}$"):
+            counts_from_frame(frame)
+    with pytest.raises(PasscurveError, match=r"^frame: model column 'model' holds a struct, not an id"):
+        counts_from_frame(pl.LazyFrame({"problem_id": ["a"], "model": [{"x": 1}], "correct": [1]}))

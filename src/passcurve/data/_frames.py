@@ -28,6 +28,7 @@ from ._samples import (
     correctness_type_error,
     duplicate_attempt_error,
     missing_value_error,
+    nested_id_error,
     not_boolean_error,
     stopping_time_evidence,
     threshold_on_counts_error,
@@ -112,6 +113,13 @@ def _counts_narwhals(df: Any, overrides: dict[str, str | None], threshold: float
     cmap = resolve_columns(columns, overrides, source=name, options=FRAME_OPTION)
     r = cmap.roles
     engine = type(df).__module__.split(".")[0]
+    for role in ("problem", "model"):  # a list or struct id: the readers' check (nested_value); the engine's own
+        id_col = r.get(role)             # cast error (polars: 'cannot cast List type') had escaped
+        if id_col is not None and schema[id_col].is_nested():
+            what = "a struct" if schema[id_col] == nw.Struct else "a list"
+            rows = lf.filter(~nw.col(id_col).is_null()).head(1).collect().rows(named=True)
+            if rows:
+                raise nested_id_error(name, role, id_col, what, dict(rows[0]))
     if cmap.layout == "counts":
         if threshold is not None:  # as build_samples refuses it on an in-memory frame
             raise threshold_on_counts_error(name, threshold, r["n"], r["c"])
