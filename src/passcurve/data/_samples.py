@@ -231,7 +231,7 @@ def check_ids(source: str, roles: Any, model: Any, problem: Any, src: Source | N
 
 def _maybe_nested(ids: Any) -> bool:
     """Whether some id's text begins with '[' or '{', as a list's or an object's JSON text does: the only ids that
-    :func:`nested_value` looks at again (a join and two substring searches: 0.03 s per 10^6 ids)."""
+    :func:`nested_value` looks at again (a join and two substring searches: 0.08 s per 10^6 ids of 13 characters)."""
     arr = np.asarray(ids, dtype=object).ravel()
     try:
         joined = "\x00" + "\x00".join(arr)
