@@ -578,3 +578,17 @@ def test_forecast_title_weights_add_up_to_one_on_pythia(icli):
     full = d["fits"][0]["weights"]
     assert d["fits"][0]["model"] == "Pythia 160M" and sum(full.values()) == pytest.approx(1.0)
     assert all(round(v, 2) != v for v in full.values())  # JSON keeps them in full
+
+
+def test_forecast_target_line_for_a_target_met_at_the_first_sample(icli, sim_csv):
+    # 'pass@K = 0.1 at K ≈ 1 (80% interval 1 .. 1; observed in the data at k = 1)' (demo large-70b, --target 0.1):
+    # a target already met at K = 1 now says so, as the --bounds line does. base-7b's observed pass@1 (the mean
+    # of c/n over its problems) is above 0.01 by a wide margin, so 0.01 is met at the first sample
+    counts = passcurve.read_counts(sim_csv).select("base-7b")
+    assert float((counts.c / counts.n).mean()) > 0.1
+    r = icli("forecast", str(sim_csv), "--models", "base-7b", "--k", "1000", "--n-resamples", "5",
+             "--target", "0.01", env={"COLUMNS": "300"})
+    assert r.returncode == 0, r.stderr
+    assert ("  pass@K = 0.01 is already reached at K = 1, across the 80% interval (observed in the data at k = 1)\n"
+            in r.stdout), r.stdout
+    assert "at K ≈ 1 (" not in r.stdout

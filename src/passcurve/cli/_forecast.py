@@ -298,8 +298,12 @@ def forecast_cmd(
                 hi = "never" if not np.isfinite(r.high) else _samples(r.high, *ends)
                 seen_at = ("" if r.observed_k is None else
                            f"; observed in the data at k = {_samples(r.observed_k, *ends)}")
-                out.print(f"  pass@K = {r.target:g} at K ≈ {_samples(r.k, *ends)} ({lvl} interval {_samples(r.low, *ends)} .. {hi}"
-                          f"{seen_at})")
+                if np.isfinite(r.high) and r.high <= 1:  # met at the first sample: "at K ≈ 1 (interval 1 .. 1)"
+                    out.print(f"  pass@K = {r.target:g} is already reached at K = 1, across the {lvl} interval"
+                              f"{seen_at.replace('; ', ' (', 1) + ')' if seen_at else ''}", highlight=False)
+                else:
+                    out.print(f"  pass@K = {r.target:g} at K ≈ {_samples(r.k, *ends)} ({lvl} interval "
+                              f"{_samples(r.low, *ends)} .. {hi}{seen_at})")
                 if r.caveat is not None:
                     out.print(f"    but {r.caveat}", highlight=False)
             else:
