@@ -445,6 +445,44 @@ def test_a_nested_id_is_refused_in_every_reader(tmp_path):
         read_answers(p)
 
 
+def test_inspect_and_lighteval_hand_a_nested_id_to_the_shared_check(tmp_path):
+    # the inspect and lighteval adapters read ids as text (json_text): the sample id [1] was the problem '[1]' (2
+    # problems), a model {"a": 1} the model '{"a":1}', lighteval's doc id [1] the problem '[1]'; now refused as the
+    # other readers refuse them, naming where
+    import json
+    import zipfile
+
+    samples = [{"id": "a", "epoch": 1, "scores": {"s": {"value": "C"}}},
+               {"id": [1], "epoch": 1, "scores": {"s": {"value": "I"}}}]
+    p = tmp_path / "log.json"
+    p.write_text(json.dumps({"eval": {"model": "m"}, "samples": samples}))
+    with pytest.raises(PasscurveError, match=rf"^log\.json: problem-id column 'id' holds a list, {re.escape(NOT_AN_ID)}, "
+                                             r"e\.g\. row \{model='m', id='\[1\]', epoch=1, .* at samples\[1\]$"):
+        read_counts(p)
+    p.write_text(json.dumps({"eval": {"model": {"a": 1}}, "samples": samples[:1]}))
+    with pytest.raises(PasscurveError, match=r"^log\.json: model column 'model' holds an object, .* at samples\[0\]$"):
+        read_counts(p)
+    for model, rows, what in (("m", samples, "problem-id column 'id' holds a list"),
+                              (["m"], samples[:1], "model column 'model' holds a list")):
+        p = tmp_path / "log.eval"
+        with zipfile.ZipFile(p, "w") as zf:
+            zf.writestr("header.json", json.dumps({"eval": {"model": model}, "status": "success"}))
+            zf.writestr("summaries.json", json.dumps(rows))
+        with pytest.raises(PasscurveError, match=rf"^log\.eval: {what}, .* at summaries\.json\[{len(rows) - 1}\]$"):
+            read_counts(p)
+    # lighteval JSONL details: an id beside a string id (a JSON column), and every id a list (a list column)
+    def lighteval(name: str, ids: list) -> Path:
+        return _jsonl(tmp_path / name, [{"doc": {"id": i, "query": f"q{j}"}, "metric": {"acc": 1},
+                                         "model_response": {"text": "x"}} for j, i in enumerate(ids)])
+
+    with pytest.raises(PasscurveError, match=r"^mixed\.jsonl: problem-id column 'problem_id' holds a list, .* at line 2$"):
+        read_counts(lighteval("mixed.jsonl", ["a", [1]]))
+    with pytest.raises(PasscurveError, match=r"^lists\.jsonl: problem-id column 'problem_id' holds a list, .* at line 1$"):
+        read_counts(lighteval("lists.jsonl", [[1], [2]]))
+    # a string id that looks like a list stays an id (2 problems, hand count), the text of each as before
+    assert sorted(read_counts(lighteval("ok.jsonl", ["[1]", 2])).problem) == ["2", "[1]"]
+
+
 def test_cli_refuses_a_nested_id_in_one_line(tmp_path, icli):
     p = _jsonl(tmp_path / "x.jsonl", [{"problem_id": "a", "correct": 1}, {"problem_id": [1, 2], "correct": 0}])
     r = icli("curve", str(p))

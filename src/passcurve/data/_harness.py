@@ -433,6 +433,14 @@ def _lighteval(src: Source, p: Path, correct_col: str | None = None) -> Source:
         if id_type in ("FLOAT", "DOUBLE"):  # numeric ids and a bare NaN
             doc_id = f"CASE WHEN {is_nan(f'{doc}.id')} THEN NULL ELSE {doc_id} END"
         problem = f"coalesce(nullif({doc_id}, ''), md5(CAST({doc}.query AS VARCHAR)))"
+        if id_type == "JSON" and _any_nested(src.query, f"{doc}.id", "src"):
+            # a list or an object among them is handed on as written, for the shared checks to refuse (as text it
+            # was the problem '[1]'); the others as JSON too (one column), read as their text there
+            written = _json_id(f"{doc}.id")
+            problem = (f"coalesce(CASE WHEN nullif(json_extract_string({written}, '$'), '') IS NOT NULL THEN {written} "
+                       f"END, to_json(md5(CAST({doc}.query AS VARCHAR))))")
+        elif id_type is not None and (id_type.endswith("]") or id_type.startswith(("STRUCT", "MAP"))):
+            problem = f"{doc}.id"  # every id a list or an object: the nested column, refused by the shared checks
         if id_type is None:
             problem = f"md5(CAST({doc}.query AS VARCHAR))"
     else:
@@ -451,6 +459,8 @@ def _lighteval(src: Source, p: Path, correct_col: str | None = None) -> Source:
         hints={"problem": own["problem"], "correct": metric, "model": own["model"]},
     )
     out.notes["metric"] = metric
+    # a JSONL log's rows are its lines, in order: a message names the line (located)
+    out.text_path, out.text_format = src.text_path, src.text_format
     return out
 
 
@@ -467,6 +477,23 @@ def _tau_from_relation(src: Source) -> Source:
 TAU2_TASK = "s.value->'$.task_id'"  # a simulation's task (a bare NaN is a missing id)
 TAU2_MODEL = "content->'$.info.agent_info.llm'"
 INSPECT_MODEL = "content->'$.eval.model'"
+
+
+def _any_nested(run: Callable[[str], duckdb.DuckDBPyRelation], expr: str, table: str) -> bool:
+    """Whether some value of the JSON expression ``expr`` over ``table`` (queried with ``run``) is a list or an
+    object (no id): only then does an adapter hand that identifier on as JSON (:func:`_json_id`) rather than as its
+    text, so that messages quote the others as before ('t1', not '"t1"')."""
+    try:
+        return bool(run(f"SELECT 1 FROM {table} WHERE json_type({expr}) IN ('ARRAY', 'OBJECT') LIMIT 1").fetchall())
+    except duckdb.Error:
+        return False
+
+
+def _json_id(expr: str) -> str:
+    """SQL: an identifier read out of a JSON document as written (JSON), NULL for a JSON ``null`` or a bare ``NaN``
+    (:func:`json_nan`), as :func:`json_text` has them. The shared checks read its text (``identifier``) and refuse a
+    list or an object (``nested_value``); read as text here, the id [1] had been the problem '[1]'."""
+    return f"CASE WHEN {json_nan(expr)} OR json_type({expr}) = 'NULL' THEN NULL ELSE {expr} END"
 
 
 def _tau2(con: duckdb.DuckDBPyConnection, p: Path, stem: str) -> Source:
@@ -645,10 +672,12 @@ def _inspect_samples(samples_sql: str, model_sql: str) -> str:
     ``error.message``; a summary's ``error`` is the text)."""
     v = "S.value"
     sample_id = json_text(f"{v}->'$.id'")  # a bare NaN id is a missing id, not the id 'NaN'
+    # the id as written (JSON), for the shared checks when some id is a list or an object; ``id`` is its text
+    written = _json_id(f"{v}->'$.id'")
     epoch = _whole(f"{v}->'$.epoch'", "epoch", "S.element")
     return (
         f"SELECT S.i AS i, S.element AS element, {model_sql} AS model, {sample_id} AS id, "
-        f"{epoch} AS epoch, "
+        f"{written} AS id_written, {epoch} AS epoch, "
         f"{v}->'$.scores' AS scores, coalesce({v}->>'$.error.message', CASE WHEN json_type({v}->'$.error') = "
         f"'VARCHAR' THEN {v}->>'$.error' END) AS error FROM ({samples_sql}) S ORDER BY S.i"
     )
@@ -680,8 +709,12 @@ def _inspect_source(
     _check_verdicts(con, p, name, value, _json_key_path(scorer))
     _check_readable(con, p, name, value)
     answer = _json_key_path(scorer)
+    # the model and the id as written (JSON) when one of them is a list or an object, for the shared checks to refuse
+    # (as text, the id [1] was the problem '[1]'); else their text, as messages quote them
+    problem = "id_written" if _any_nested(con.sql, "id_written", "inspect_samples") else "id"
+    model = "model" if _any_nested(con.sql, "model", "inspect_samples") else "json_extract_string(model, '$')"
     sql = (
-        f"SELECT model AS {_q(own['model'])}, id AS {_q(own['problem'])}, epoch AS {_q(own['attempt'])}, "
+        f"SELECT {model} AS {_q(own['model'])}, {problem} AS {_q(own['problem'])}, epoch AS {_q(own['attempt'])}, "
         f"{_inspect_value(value)} AS {_q(name)}, json_extract(scores, {answer} || '.answer')->>'$' "
         f"AS {_q(own['answer'])} FROM inspect_samples ORDER BY i"
     )
@@ -875,8 +908,9 @@ def _inspect_json(con: duckdb.DuckDBPyConnection, p: Path, stem: str, correct_co
     _require_json_path(con, p, "$.samples", "inspect_ai",
                        'a .eval zip, or a .json eval log: an object with "eval" and a "samples" array')
     f = _sql_str(str(p))
-    samples = _elements(f, "$.samples", f"{json_text(INSPECT_MODEL)} AS m")  # a bare NaN model: the file's stem
-    src = _inspect_source(con, p, stem, samples, "coalesce(S.m, " + _sql_str(stem) + ")", correct_col)
+    # the model as written (JSON, a list or an object refused by the shared checks); a bare NaN model: the file's stem
+    samples = _elements(f, "$.samples", f"{_json_id(INSPECT_MODEL)} AS m")
+    src = _inspect_source(con, p, stem, samples, f"coalesce(S.m, to_json({_sql_str(stem)}))", correct_col)
     try:
         status = con.sql(f"SELECT content->>'$.status' FROM read_text({f})").fetchall()[0][0]
     except duckdb.Error:
@@ -903,6 +937,8 @@ def _inspect_eval(con: duckdb.DuckDBPyConnection, p: Path, stem: str, correct_co
         head = json.loads(zf.read("header.json" if "header.json" in names else "_journal/start.json"))
         named = head.get("eval", {}).get("model")
         model = str(stem if named != named else named or stem)  # a bare NaN model (NaN != NaN) is none, as null is
+        # as written (JSON): a list or an object is refused by the shared checks, not the model "['a']"
+        model_sql = f"CAST({_sql_str(json.dumps(named if isinstance(named, (list, dict)) else model))} AS JSON)"
         # the header is written when the run ends; a log with only the journal's start is of a run still going, or
         # killed
         status = head.get("status") if "header.json" in names else "started"
@@ -923,7 +959,7 @@ def _inspect_eval(con: duckdb.DuckDBPyConnection, p: Path, stem: str, correct_co
             tmp.cleanup()
     # the samples are materialised (_inspect_source), so the extracted files can go right away
     try:
-        return _warn_unfinished(p, status, _inspect_source(con, p, stem, samples, _sql_str(model), correct_col))
+        return _warn_unfinished(p, status, _inspect_source(con, p, stem, samples, model_sql, correct_col))
     finally:
         tmp.cleanup()
 
