@@ -592,3 +592,30 @@ def test_forecast_target_line_for_a_target_met_at_the_first_sample(icli, sim_csv
     assert ("  pass@K = 0.01 is already reached at K = 1, across the 80% interval (observed in the data at k = 1)\n"
             in r.stdout), r.stdout
     assert "at K ≈ 1 (" not in r.stdout
+
+
+def test_fit_parameter_lines_use_one_notation_each(icli):
+    # each value's own .4g mixed notations in one line: Pythia 160M's beta_mixture read 'alpha2=196.4±667,
+    # beta2=2.112e+04±7.05e+04' beside 'alpha1=0.2727'. Now fixed point throughout (4 significant digits, 3 for a
+    # standard error) unless some number reaches 10^5 or needs more than 8 decimals: then all scientific
+    path = shared_file("pythia_math_counts.csv")
+    r = icli("fit", str(path), "--model", "beta_mixture", env={"COLUMNS": "300"})
+    assert r.returncode == 0, r.stderr
+    lines = [ln for ln in r.stdout.splitlines() if ln.startswith("  beta_mixture: ")]
+    assert len(lines) == 7  # one per Pythia model (hand count of the file's models)
+    assert not any("e+" in ln or "e-" in ln for ln in lines), lines
+    assert "alpha2=196.4±667, beta2=21120±70500" in r.stdout  # the same fit's .4g values, 2.112e+04 and 7.05e+04
+
+
+def test_fit_parameter_line_goes_scientific_as_a_whole():
+    from types import SimpleNamespace
+
+    from passcurve.cli._forecast import _param_line_fmt
+
+    fit = SimpleNamespace(params_={"a": 2.5e5, "b": 0.5, "c": 0.0}, se_={"a": 1.25e4, "b": 0.1, "c": np.nan},
+                          boundary_=set(), unidentified_=set())
+    num, se = _param_line_fmt(fit)  # a value reaches 10^5: every number scientific, 3 significant digits
+    assert [num(2.5e5), num(0.5), num(0.0), se(1.25e4), se(0.1)] == ["2.50e+05", "5.00e-01", "0", "1.25e+04", "1.00e-01"]
+    fit.params_["a"], fit.se_["a"] = 21120.4, 70500.0  # below 10^5: fixed point, significant digits as .4g / .3g
+    num, se = _param_line_fmt(fit)
+    assert [num(21120.4), num(0.5), se(70500.0), se(0.1)] == ["21120", "0.5", "70500", "0.1"]
