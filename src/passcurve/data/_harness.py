@@ -37,6 +37,7 @@ import zipfile
 import zlib
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import duckdb
 
@@ -798,6 +799,20 @@ def _chosen_score(given: str | None, scorers: list[str], keys: dict[str, list[st
         f"{name}: no inspect scorer {given!r} (given as `correct_col`); inspect scorers in this log: {listed()}")
 
 
+def _first_sample(con: duckdb.DuckDBPyConnection, p: Path, columns: str, where: str) -> tuple[Any, ...] | None:
+    """The first sample of ``inspect_samples`` (in file order) for which ``where`` holds, as (id, epoch, element,
+    *``columns``, how many samples it holds for, how many samples there are); None when it holds for none. The
+    inspect checks below name such a sample and count its kind."""
+    try:
+        rows = con.sql(
+            f"SELECT id, epoch, element, {columns}, count(*) OVER () AS k, "
+            f"(SELECT count(*) FROM inspect_samples) AS total FROM inspect_samples WHERE {where} ORDER BY i LIMIT 1"
+        ).fetchall()
+    except duckdb.Error as exc:
+        raise duck_error(exc, p.name, "inspect") from None
+    return rows[0] if rows else None
+
+
 def _check_scored(con: duckdb.DuckDBPyConnection, p: Path, scorer: str, path: str, scorers: list[str]) -> None:
     """Refuse a log in which some sample has no score of ``scorer``, naming the first such sample.
 
@@ -805,17 +820,11 @@ def _check_scored(con: duckdb.DuckDBPyConnection, p: Path, scorer: str, path: st
     the failing scorer gives no score, and inspect's own metrics leave the sample out). Here both ways around it
     move pass@k: dropping the sample leaves fewer samples where the run broke, counting it wrong charges the model
     for the harness. So the message names the sample and the error, and the way out inspect provides."""
-    try:
-        rows = con.sql(
-            "SELECT id, epoch, element, error, json_type(scores) = 'OBJECT' AS scored, count(*) OVER () AS k, "
-            "count(error) OVER () AS errors, (SELECT count(*) FROM inspect_samples) AS total FROM inspect_samples "
-            f"WHERE json_extract(scores, {path}) IS NULL ORDER BY i LIMIT 1"
-        ).fetchall()
-    except duckdb.Error as exc:
-        raise duck_error(exc, p.name, "inspect") from None
-    if not rows:
+    row = _first_sample(con, p, "error, json_type(scores) = 'OBJECT' AS scored, count(error) OVER () AS errors",
+                        f"json_extract(scores, {path}) IS NULL")
+    if row is None:
         return
-    sid, epoch, element, error, scored, k, errors, total = rows[0]
+    sid, epoch, element, error, scored, errors, k, total = row
     sample = f"sample {sid!r} epoch {epoch} at {element}"
     if error is not None:
         shown = " ".join(str(error).split())
@@ -842,19 +851,13 @@ def _check_verdicts(con: duckdb.DuckDBPyConnection, p: Path, name: str, value: s
     That is inspect's ``Score.unscored()`` (a NaN value; null where the writer cannot write NaN): the scorer could not render a verdict (a grader model that gave no
     reading), so inspect leaves the sample out of its metrics. As for an errored sample (:func:`_check_scored`),
     dropping it or counting it wrong both move pass@k, so the message names it and its explanation."""
-    try:
-        rows = con.sql(
-            f"SELECT id, epoch, element, coalesce(json_extract(scores, {scorer} || '.explanation')->>'$', "
-            f"json_extract(scores, {scorer} || '.metadata')::VARCHAR) AS why, count(*) OVER () AS k, "
-            "(SELECT count(*) FROM inspect_samples) AS total FROM inspect_samples "
-            f"WHERE json_type({value}) = 'NULL' OR (json_type({value}) = 'DOUBLE' AND isnan(TRY_CAST({value}->>'$' AS "
-            "DOUBLE))) ORDER BY i LIMIT 1"
-        ).fetchall()
-    except duckdb.Error as exc:
-        raise duck_error(exc, p.name, "inspect") from None
-    if not rows:
+    row = _first_sample(con, p, f"coalesce(json_extract(scores, {scorer} || '.explanation')->>'$', "
+                                f"json_extract(scores, {scorer} || '.metadata')::VARCHAR) AS why",
+                        f"json_type({value}) = 'NULL' OR (json_type({value}) = 'DOUBLE' AND "
+                        f"isnan(TRY_CAST({value}->>'$' AS DOUBLE)))")
+    if row is None:
         return
-    sid, epoch, element, why, k, total = rows[0]
+    sid, epoch, element, why, k, total = row
     shown = " ".join(str(why).split()) if why is not None else ""
     shown = f" ({shown if len(shown) <= 100 else shown[:97] + '...'})" if shown else ""
     raise InputFormatError(
@@ -870,18 +873,12 @@ def _check_readable(con: duckdb.DuckDBPyConnection, p: Path, name: str, value: s
     first such sample, where it is and the value as written. Read as NULL, it was "correctness column 'match' has a
     missing value (null/NaN), e.g. row {..., match=None}", of a value the log has. (A dict of metrics and NaN or null
     have their own messages.)"""
-    try:
-        rows = con.sql(
-            f"SELECT id, epoch, element, CAST({value} AS VARCHAR), count(*) OVER () AS k, "
-            "(SELECT count(*) FROM inspect_samples) AS total FROM inspect_samples "
-            f"WHERE {value} IS NOT NULL AND CASE WHEN json_type({value}) IN ('NULL', 'OBJECT') THEN FALSE "
-            f"ELSE ({_inspect_value(value)}) IS NULL END ORDER BY i LIMIT 1"
-        ).fetchall()
-    except duckdb.Error as exc:
-        raise duck_error(exc, p.name, "inspect") from None
-    if not rows:
+    row = _first_sample(con, p, f"CAST({value} AS VARCHAR)",
+                        f"{value} IS NOT NULL AND CASE WHEN json_type({value}) IN ('NULL', 'OBJECT') THEN FALSE "
+                        f"ELSE ({_inspect_value(value)}) IS NULL END")
+    if row is None:
         return
-    sid, epoch, element, written, k, total = rows[0]
+    sid, epoch, element, written, k, total = row
     shown = written if len(written) <= 60 else written[:57] + "..."
     raise InputFormatError(
         f"{p.name}: {k} of {total} samples have a score {name!r} that is no verdict, e.g. sample {sid!r} epoch {epoch} "
