@@ -75,6 +75,14 @@ class OfflinePage:
         self.page.goto(self.url)
         self.page.wait_for_load_state("load")
 
+    def drawn(self, settle_ms: int = 0):
+        """The page once its plotly charts have drawn, and ``settle_ms`` more for their layout (legends moved on a
+        phone, figures grown) to settle."""
+        self.page.wait_for_selector(".js-plotly-plot .main-svg")
+        if settle_ms:
+            self.page.wait_for_timeout(settle_ms)
+        return self.page
+
     def others(self) -> list[str]:
         """Requests other than the page itself and the pages it links to (there must be none)."""
         return [u for u in self.requests if u not in self.allowed] + self.blocked
@@ -236,8 +244,7 @@ def test_report_offline(browser, report_file):
     explorer = path.parent / rep.explorer_href
     pg = OfflinePage(browser, path, width=1280, also=(explorer,))
     try:
-        page = pg.page
-        page.wait_for_selector(".js-plotly-plot .main-svg")
+        page = pg.drawn()
         # one chart per Plotly.newPlot call of the page's own scripts (plotly 5.20's inlined bundle names it too)
         start = rep.html.index('<script id="plotly-js"')
         own = rep.html[:start] + rep.html[rep.html.index("</script>", start):]
@@ -302,8 +309,7 @@ def test_report_legend_entries_all_do_something(browser, report_file):
     rep, path = report_file
     pg = OfflinePage(browser, path, width=1280)
     try:
-        page = pg.page
-        page.wait_for_selector(".js-plotly-plot .main-svg")
+        page = pg.drawn()
 
         def visible(fig: str) -> list:
             return page.evaluate(f"() => document.getElementById('{fig}').data.map(t => [t.name, t.visible ?? true])")
@@ -345,9 +351,7 @@ def test_report_charts_keep_their_width_on_a_phone(browser, report_file):
     _, path = report_file
     pg = OfflinePage(browser, path, width=390, height=844)
     try:
-        page = pg.page
-        page.wait_for_selector(".js-plotly-plot .main-svg")
-        page.wait_for_timeout(300)
+        page = pg.drawn(settle_ms=300)
         charts = page.evaluate("() => [...document.querySelectorAll('.js-plotly-plot')].map(g => "
                                "[g.id, g._fullLayout.legend ? g._fullLayout.legend.orientation : 'h', "
                                "g._fullLayout._size.w, g.clientWidth])")
@@ -464,9 +468,7 @@ def test_report_of_many_models_on_a_phone_keeps_its_plots_and_axis_titles(browse
     path = many_models_report
     pg = OfflinePage(browser, path, width=390, height=844)
     try:
-        page = pg.page
-        page.wait_for_selector(".js-plotly-plot .main-svg")
-        page.wait_for_timeout(300)
+        page = pg.drawn(settle_ms=300)
         measure = ("() => [...document.querySelectorAll('.js-plotly-plot')].filter(g => g.id !== 'fig-hist').map(g => {"
                    " const l = g.querySelector('.legend').getBoundingClientRect(),"
                    " x = g.querySelector('.g-xtitle').getBoundingClientRect();"
@@ -565,9 +567,7 @@ def test_report_narrowed_after_loading_fits_the_phone(browser, report_file):
     _, path = report_file
     pg = OfflinePage(browser, path, width=390, height=844)
     try:
-        page = pg.page
-        page.wait_for_selector(".js-plotly-plot .main-svg")
-        page.wait_for_timeout(300)
+        page = pg.drawn(settle_ms=300)
         for fig, orientation, plot_h, width, box in _fitted_to(page, 320):
             assert orientation == "h" and plot_h >= 255 and abs(width - box) <= 1 and box <= 280, (fig, plot_h, width)
         assert page.evaluate("() => document.documentElement.scrollWidth") <= 320
@@ -585,9 +585,7 @@ def test_report_of_many_models_wide_shows_whole_legends(browser, many_models_rep
     4-model report keeps the height built (test_legend_under_a_chart_on_a_phone_leaves_the_caption_clear)."""
     pg = OfflinePage(browser, many_models_report, width=width, height=900)
     try:
-        page = pg.page
-        page.wait_for_selector(".js-plotly-plot .main-svg")
-        page.wait_for_timeout(300)
+        page = pg.drawn(settle_ms=300)
         charts = page.evaluate("() => [...document.querySelectorAll('.js-plotly-plot')].filter(g => g.id !== 'fig-hist')"
                                ".map(g => [g.id, g._fullLayout.legend.orientation, g._fullLayout.height,"
                                " g.querySelectorAll('.legend .traces').length, g.parentElement.clientHeight])")
@@ -611,8 +609,7 @@ def test_report_of_many_models_narrowed_after_loading(browser, many_models_repor
     path = many_models_report
     pg = OfflinePage(browser, path, width=1280, height=900)
     try:
-        page = pg.page
-        page.wait_for_selector(".js-plotly-plot .main-svg")
+        page = pg.drawn()
         for width in (390, 320):
             figures = _fitted_to(page, width, timeout=30_000)
             for fig, orientation, plot_h, w, box in figures:
