@@ -559,7 +559,11 @@ def test_weights_are_rounded_to_add_up_to_one():
 
     w = {"least_squares": 0.25672990145577873, "beta_eb": 0.4179285598824257, "zi_beta": 0.32534153866179555}
     assert shares_text(w) == {"least_squares": "0.26", "beta_eb": "0.42", "zi_beta": "0.32"}
-    assert shares_text({"a": 1 / 3, "b": 1 / 3, "c": 1 / 3}) == {"a": "0.34", "b": "0.33", "c": "0.33"}  # ties: first
+    # equal thirds are what they are, not 0.34 / 0.33 / 0.33 (the first would read heavier than the others)
+    assert shares_text({"a": 1 / 3, "b": 1 / 3, "c": 1 / 3}) == {"a": "1/3", "b": "1/3", "c": "1/3"}
+    assert shares_text({"a": 0.5, "b": 0.5}) == {"a": "0.50", "b": "0.50"}  # written exactly: decimals kept
+    # unequal shares with a tie in their remainders: the unit left goes to the first listed
+    assert shares_text({"a": 0.335, "b": 0.335, "c": 0.33}) == {"a": "0.34", "b": "0.33", "c": "0.33"}
     assert shares_text({"beta": 1.0}) == {"beta": "1.00"}
     assert shares_text({"a": 0.995, "b": 0.005}, 1) == {"a": "1.0", "b": "0.0"}  # 9 + 0 tenths, the 1 left to a
 

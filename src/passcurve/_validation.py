@@ -430,9 +430,17 @@ def shares_text(shares: Any, decimals: int = 2) -> dict[Any, str]:
     """Shares (a mapping of name to weight, e.g. a forecast's method weights) written with ``decimals`` decimals
     that add up as the shares do: each rounded down, then the units still missing from the rounded total go to the
     largest remainders (largest-remainder rounding; ties to the first listed). Rounding each alone wrote Pythia
-    160M's weights 0.2567, 0.4179, 0.3253 as 0.26 + 0.42 + 0.33 = 1.01; they now read 0.26, 0.42, 0.32."""
+    160M's weights 0.2567, 0.4179, 0.3253 as 0.26 + 0.42 + 0.33 = 1.01; they now read 0.26, 0.42, 0.32.
+
+    Equal shares of a whole that the decimals cannot write alike are written as the fraction they are: three
+    candidates averaged equally read "1/3" each, not "0.34, 0.33, 0.33" (which gave the first a weight the
+    average does not give it)."""
     names = list(shares)
-    v = np.asarray([float(shares[n]) for n in names], dtype=float) * 10.0**decimals
+    raw = np.asarray([float(shares[n]) for n in names], dtype=float)
+    if (raw.size > 1 and np.all(raw == raw[0]) and abs(float(raw.sum()) - 1.0) <= 1e-12
+            and (10**decimals) % raw.size):
+        return {n: f"1/{raw.size}" for n in names}
+    v = raw * 10.0**decimals
     units = np.floor(v)
     left = int(round(float(v.sum()) - float(units.sum())))
     for j in np.argsort(-(v - units), kind="stable")[:max(left, 0)]:
