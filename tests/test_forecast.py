@@ -413,7 +413,7 @@ def test_forecast_variance_holds_the_carried_law_error(bench):
 
     ks = np.array([1000, 2000, 20000])
     res = forecast(bench.counts.select("heavy"), ks, n_resamples=50, flags=False, rng=3)
-    fitted, wts, sd, adj, _, (boot_from, B, law), _, _ = res._state[0]
+    fitted, wts, sd, adj, _, (boot_from, B, law), _, _, _ = res._state[0]
     assert law.bias_sq > 0 and law.anchor == 200 and law.factor == 10
     g = np.random.Generator(boot_from[0]())
     g.bit_generator.state = boot_from[1]
@@ -913,3 +913,31 @@ def test_k_for_upper_end_is_where_the_risen_lower_end_reaches_the_target():
     below, above = (forecast(demo, [int(kf.high * f)], rng=0, flags=False).low[0, 0] for f in (0.98, 1.02))
     assert below < 0.96 <= above
     assert not np.isfinite(forecast(demo, [10**4], rng=0, flags=False).k_for(0.97).high)  # the lower end stays < 0.97
+
+
+def test_k_for_answers_do_not_depend_on_what_it_kept_from_earlier_calls(bench):
+    # a result keeps, per model, the forecast's parameter draws and what k_for computes alike on every call (the SD
+    # and the risen lower band on the rise grid, the point forecast at each K): a call after others answers as the
+    # same call on a fresh result, field for field. Reference: the same computation without the memo, i.e. a fresh
+    # forecast with the same seed (which draws the same parameters) and k_for asked first there
+    from passcurve._forecast import _forecast_sd
+
+    def fresh() -> passcurve.ForecastResult:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            return forecast(bench.counts.select("heavy"), [1000], n_resamples=20, rng=0)
+
+    used = fresh()
+    for t in (0.5, 0.8):
+        used.k_for(t)
+    for t in (0.9, 0.8):
+        assert used.k_for(t) == fresh().k_for(t)
+    # the draws kept are those k_for re-drew from the forecast's stream at each K before, so every SD is the same
+    fitted, wts, _, adj, _, (boot_from, B, law), _, _, memo = used._state[0]
+    assert len(memo.draws) == len(fitted) > 1 and {kind for kind, _ in memo.draws.values()} == {"theta", "ls"}
+    K = np.array([3.0, 5e4, 7e9])
+    g = np.random.Generator(boot_from[0]())
+    g.bit_generator.state = boot_from[1]
+    redrawn = _forecast_sd(fitted, wts, adj, K, B, g, law)
+    assert np.array_equal(_forecast_sd(fitted, wts, adj, K, B, np.random.default_rng(1), law, draws=memo.draws),
+                          redrawn)

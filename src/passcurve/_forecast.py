@@ -302,12 +302,17 @@ class _Candidate:
         return np.asarray(res.x)
 
     def bootstrap(self, K: np.ndarray, B: int, gen: np.random.Generator) -> np.ndarray:
-        """B draws of the forecast under parameter uncertainty.
+        """B draws of the forecast under parameter uncertainty: :meth:`draws`, then :meth:`predict_draws` at K."""
+        return self.predict_draws(K, self.draws(B, gen))
+
+    def draws(self, B: int, gen: np.random.Generator) -> tuple[str, list[Any]]:
+        """B draws of the parameters, which do not depend on K (k_for re-uses them at every K it solves at).
 
         Difficulty models: θ ~ N(θ̂, I(θ̂)^-1) in the unconstrained parametrisation (the
         observed information), corrected by sampling-importance-resampling toward the
         likelihood (an approximate posterior under a flat prior in those coordinates); no refits.
         Least squares (and fits without a usable Hessian): bootstrap over problems.
+        Returns ("theta", thetas) or ("ls", [(a, b), ...]).
         """
         N = self.n.size
         f = self.fit_
@@ -333,16 +338,15 @@ class _Candidate:
             logw = logl - logq
             logw = np.where(np.isfinite(logw), logw, -np.inf)
             wts = np.exp(logw - np.max(logw))
-            draws = props[gen.choice(P, size=B, replace=True, p=wts / wts.sum())]
-            return np.vstack([self.predict(K, theta=t) for t in draws])
-        out = np.empty((B, K.size))
+            return "theta", list(props[gen.choice(P, size=B, replace=True, p=wts / wts.sum())])
         idxs = [gen.integers(0, N, N) for _ in range(B)]
         if self.method == "least_squares":
             # a resample of problems is a reweighting of the distinct (n, c) pairs: their failure probabilities
             # on the grid are computed once per grid (the grid depends on the resample's smallest n)
             pn, pc, _, inv = _pairs(self.n, self.c, return_inverse=True)
             grids: dict[int, tuple[np.ndarray, np.ndarray]] = {}
-            for b, idx in enumerate(idxs):
+            fits = []
+            for idx in idxs:
                 m = int(self.n[idx].min())
                 if m not in grids:
                     ks = default_k_grid(m)
@@ -351,11 +355,20 @@ class _Candidate:
                 ks, S = grids[m]
                 cnt = np.bincount(inv[idx], weights=None if self.w is None else self.w[idx], minlength=pn.size)
                 used = cnt > 0
-                out[b] = self.predict(K, ls=_ls_from_fail(ks, cnt[used] @ S[used] / cnt.sum()))
+                fits.append(_ls_from_fail(ks, cnt[used] @ S[used] / cnt.sum()))
+            return "ls", fits
+        return "theta", [self.refit(self.n[idx], self.c[idx], None if self.w is None else self.w[idx])
+                         for idx in idxs]
+
+    def predict_draws(self, K: np.ndarray, draws: tuple[str, list[Any]]) -> np.ndarray:
+        """The forecast at K under each of :meth:`draws`' draws, shape (B, K.size)."""
+        kind, params = draws
+        if kind == "ls":
+            out = np.empty((len(params), K.size))
+            for b, ls in enumerate(params):
+                out[b] = self.predict(K, ls=ls)
             return out
-        for b, idx in enumerate(idxs):
-            out[b] = self.predict(K, theta=self.refit(self.n[idx], self.c[idx], None if self.w is None else self.w[idx]))
-        return out
+        return np.vstack([self.predict(K, theta=t) for t in params])
 
     def sup(self) -> float:
         """lim_{K->inf} of the forecast: 1 less the mass the law puts on impossible problems (p = 0). For the
@@ -797,16 +810,25 @@ def _self_backtest(n: np.ndarray, c: np.ndarray, cands: tuple[str, ...], R: int,
 
 
 def _forecast_sd(fitted: dict[str, _Candidate], wts: dict[str, float], adj: dict[str, _Adjust], K: np.ndarray, B: int,
-                 gen: np.random.Generator, law: _LawError, preds: dict[str, np.ndarray] | None = None) -> np.ndarray:
+                 gen: np.random.Generator, law: _LawError, preds: dict[str, np.ndarray] | None = None,
+                 draws: dict[str, tuple[str, list[Any]]] | None = None) -> np.ndarray:
     """The prediction SD of the combined forecast at each K: (i) parameter draws, (ii) the posterior spread of
     the realised pass rates, the debiasing shift's error, (iii) the between-method spread and (iv) the
-    self-backtest's squared bias, carried to K (:class:`_LawError`; module docs)."""
+    self-backtest's squared bias, carried to K (:class:`_LawError`; module docs).
+
+    ``draws``: each candidate's parameter draws (:meth:`_Candidate.draws`), drawn from ``gen`` into it when it is
+    empty (in the candidates' order, as without it), and taken from it otherwise (k_for's SD at other K is from the
+    forecast's own draws, which do not depend on K)."""
     if preds is None:
         preds = {cnd: adj[cnd](cand.predict(K), K) for cnd, cand in fitted.items()}
     point = sum(wts[cnd] * preds[cnd] for cnd in wts)
     var = np.zeros(K.size)
     if B > 0:
-        boots = {cnd: adj[cnd](cand.bootstrap(K, B, gen), K) for cnd, cand in fitted.items()}
+        if draws is None:
+            draws = {}
+        if not draws:
+            draws.update((cnd, cand.draws(B, gen)) for cnd, cand in fitted.items())
+        boots = {cnd: adj[cnd](cand.predict_draws(K, draws[cnd]), K) for cnd, cand in fitted.items()}
         # a failed draw (NaN, e.g. least squares undefined on a resample) counts as the
         # candidate's point forecast at that k; draws are probabilities, never infinite
         comb = sum(wts[cnd] * np.where(np.isnan(boots[cnd]), preds[cnd], boots[cnd]) for cnd in wts)
@@ -1048,8 +1070,9 @@ def forecast(
         grid = _RISE_GRID[_RISE_GRID < K.max()]  # all of it below K, also where a K asked for is on it
         Kall = np.concatenate([K, grid])
         gpreds = {cnd: adj[cnd](cand.predict(grid), grid) for cnd, cand in fitted.items()}
+        draws: dict[str, tuple[str, list[Any]]] = {}  # the parameter draws, kept: k_for's SD at other K uses them
         sd_all = _forecast_sd(fitted, wts, adj, Kall, B, gen, law,
-                              {cnd: np.concatenate([preds[cnd], gpreds[cnd]]) for cnd in wts})
+                              {cnd: np.concatenate([preds[cnd], gpreds[cnd]]) for cnd in wts}, draws)
         sd = sd_all[:K.size]
         if B == 0 and not np.any(sd > 0):
             # named for both readers, as "extrapolation_bounds (forecast --bounds)": the CLI has no n_resamples
@@ -1084,7 +1107,7 @@ def forecast(
                 fd[cnd] = {"difficulty_model": "least_squares", "params": {"a": _f(cand.ls_[0]), "b": _f(cand.ls_[1])}}
         FITS.append({"fits": fd})
         STATE.append((fitted, wts, sd, adj, (n, c, sub.weight, design), (boot_from, B, law), (k_obs, floor),
-                      lawband))
+                      lawband, _KForMemo(draws)))
         OBS.append(_observed(n, c, ks, sub.weight, design))
     return ForecastResult(
         models=tuple(models), k=ks, method=method, pass_at_k=np.vstack(P), low=np.vstack(LO), high=np.vstack(HI),
@@ -1149,6 +1172,19 @@ class _LawBand:
         return float(np.fmax(k_low, np.fmin(earliest, kk))), float(np.fmin(k_high, np.fmax(certain, kk)))
 
 
+class _KForMemo:
+    """What k_for computes alike on every call for one model of a forecast, kept on the result: the forecast's
+    parameter draws (each SD k_for computes at other K is from them; they were re-drawn from the forecast's stream
+    at every such K), the SD and the lower band on the rise grid (``rise``: the SD at every K known by then, the
+    grid, the risen lower band), and the point forecast at each K it was evaluated at. Each is what the call would
+    compute again, the same numbers: k_for's answers do not change (benchmarks/bench_k_for.py)."""
+
+    def __init__(self, draws: dict[str, tuple[str, list[Any]]]) -> None:
+        self.draws = draws
+        self.rise: tuple[dict[float, float], np.ndarray, np.ndarray] | None = None
+        self.curve: dict[float, float] = {}
+
+
 def _target_model_iv(target: Any, model: str | None, models: tuple[str, ...]) -> tuple[float, int]:
     """A k_for's target in (0, 1) and the index of its model (which may be omitted only when there is one);
     shared by the forecast's and the bounds' k_for."""
@@ -1163,11 +1199,13 @@ def _target_model_iv(target: Any, model: str | None, models: tuple[str, ...]) ->
 
 def _k_for_state(res: ForecastResult, target: float, model: str | None) -> KForResult:
     t, i = _target_model_iv(target, model, res.models)
-    fitted, wts, _, adj, data, (boot_from, B, law), (k_obs, floor), lawband = res._state[i]
+    fitted, wts, _, adj, data, (_, B, law), (k_obs, floor), lawband, memo = res._state[i]
 
     def curve(Kv: float) -> float:
-        Ka = np.array([Kv])
-        return float(sum(wts[cnd] * adj[cnd](fitted[cnd].predict(Ka), Ka)[0] for cnd in wts))
+        if Kv not in memo.curve:
+            Ka = np.array([Kv])
+            memo.curve[Kv] = float(sum(wts[cnd] * adj[cnd](fitted[cnd].predict(Ka), Ka)[0] for cnd in wts))
+        return memo.curve[Kv]
 
     if not np.isfinite(curve(1.0)):
         raise PasscurveError(
@@ -1222,20 +1260,23 @@ def _k_for_state(res: ForecastResult, target: float, model: str | None) -> KForR
 
     def add_sd_at(points: np.ndarray) -> None:
         local = np.array([x for x in np.unique(np.clip(np.round(points, 6), 1.0, 1e15)) if x not in known])
-        if local.size:
-            g = np.random.Generator(boot_from[0]())
-            g.bit_generator.state = boot_from[1]
-            known.update(zip(local.tolist(), _forecast_sd(fitted, wts, adj, local, B, g, law).tolist(),
-                             strict=True))
+        if local.size:  # from the forecast's own parameter draws (memo.draws; a generator that has none to draw)
+            known.update(zip(local.tolist(), _forecast_sd(fitted, wts, adj, local, B, np.random.default_rng(0), law,
+                                                          draws=memo.draws).tolist(), strict=True))
 
     def add_sd_around(k0: float) -> None:
         if np.isfinite(k0):
             add_sd_at(k0 * 2.0 ** np.arange(-3, 4))
 
-    # the lower band rises with K as forecast's lower end does (_rise): over the same grid, from the same draws
-    add_sd_at(_RISE_GRID)
-    rise_k = np.unique(np.clip(np.round(_RISE_GRID, 6), 1.0, 1e15))
-    rise_low = np.maximum.accumulate(np.array([curve(g) - z * known[g] for g in rise_k.tolist()]))
+    # the lower band rises with K as forecast's lower end does (_rise): over the same grid, from the same draws;
+    # the same on every call, so computed on the first (about a third of a call's time: 0.25 s on the demo)
+    if memo.rise is None:
+        add_sd_at(_RISE_GRID)
+        rise_k = np.unique(np.clip(np.round(_RISE_GRID, 6), 1.0, 1e15))
+        memo.rise = (dict(known), rise_k,
+                     np.maximum.accumulate(np.array([curve(g) - z * known[g] for g in rise_k.tolist()])))
+    known.update(memo.rise[0])
+    rise_k, rise_low = memo.rise[1], memo.rise[2]
 
     def band(sign: float) -> Any:
         ks_known = np.array(sorted(known))
