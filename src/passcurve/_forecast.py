@@ -1199,7 +1199,7 @@ def _target_model_iv(target: Any, model: str | None, models: tuple[str, ...]) ->
 
 def _k_for_state(res: ForecastResult, target: float, model: str | None) -> KForResult:
     t, i = _target_model_iv(target, model, res.models)
-    fitted, wts, _, adj, data, (_, B, law), (k_obs, floor), lawband, memo = res._state[i]
+    fitted, wts, _, adj, data, (boot_from, B, law), (k_obs, floor), lawband, memo = res._state[i]
 
     def curve(Kv: float) -> float:
         if Kv not in memo.curve:
@@ -1260,9 +1260,11 @@ def _k_for_state(res: ForecastResult, target: float, model: str | None) -> KForR
 
     def add_sd_at(points: np.ndarray) -> None:
         local = np.array([x for x in np.unique(np.clip(np.round(points, 6), 1.0, 1e15)) if x not in known])
-        if local.size:  # from the forecast's own parameter draws (memo.draws; a generator that has none to draw)
-            known.update(zip(local.tolist(), _forecast_sd(fitted, wts, adj, local, B, np.random.default_rng(0), law,
-                                                          draws=memo.draws).tolist(), strict=True))
+        if local.size:  # from the forecast's own parameter draws (memo.draws; its stream, should they be missing)
+            g = np.random.Generator(boot_from[0]())
+            g.bit_generator.state = boot_from[1]
+            known.update(zip(local.tolist(), _forecast_sd(fitted, wts, adj, local, B, g, law, draws=memo.draws).tolist(),
+                             strict=True))
 
     def add_sd_around(k0: float) -> None:
         if np.isfinite(k0):
