@@ -1672,3 +1672,46 @@ def test_beta_mixture_zero_inflated_is_a_switch(value, shown):
     with pytest.raises(passcurve.PasscurveError, match=rf"^`zero_inflated` must be True or False \(got {shown}\)$"):
         passcurve.BetaMixtureBinomial(zero_inflated=value)
     assert passcurve.BetaMixtureBinomial(zero_inflated=np.bool_(False)).zero_inflated is False
+
+
+def test_parameter_line_goes_scientific_as_a_whole():
+    # the one rule for a line of fitted parameters (summary, fit's parameter lines, the report's fit label)
+    from types import SimpleNamespace
+
+    from passcurve._difficulty import _param_line_fmt
+
+    fit = SimpleNamespace(params_={"a": 2.5e5, "b": 0.5, "c": 0.0}, se_={"a": 1.25e4, "b": 0.1, "c": np.nan},
+                          boundary_=set(), unidentified_=set())
+    num, se = _param_line_fmt(fit)  # a value reaches 10^5: every number scientific, 3 significant digits
+    assert [num(2.5e5), num(0.5), num(0.0), se(1.25e4), se(0.1)] == ["2.50e+05", "5.00e-01", "0", "1.25e+04", "1.00e-01"]
+    fit.params_["a"], fit.se_["a"] = 21120.4, 70500.0  # below 10^5: fixed point, significant digits as .4g / .3g
+    num, se = _param_line_fmt(fit)
+    assert [num(21120.4), num(0.5), se(70500.0), se(0.1)] == ["21120", "0.5", "70500", "0.1"]
+
+
+def test_summary_and_report_label_write_one_notation_per_line():
+    # summary and the report's fit label took each value's own .4g: Pythia 160M's beta_mixture read
+    # 'alpha1=0.2727 (±0.1184)' beside 'beta2=2.112e+04 (±7.054e+04)'. They now share fit's rule: fixed point,
+    # 4 significant digits for a value and 3 for a standard error (2.112e+04 -> 21120, 7.054e+04 -> 70500)
+    from passcurve.report._adapters import _fit_label
+
+    counts = passcurve.read_counts(shared_file("pythia_math_counts.csv")).select_models(["Pythia 160M"])
+    f = fit_difficulty(counts, model=["beta_mixture"]).fits["Pythia 160M"]["beta_mixture"]
+    assert "alpha1=0.2727 (±0.118)" in f.summary and "alpha2=196.4 (±667), beta2=21120 (±70500)" in f.summary, f.summary
+    assert "e+" not in f.summary and "e-" not in f.summary
+    label = _fit_label(f)
+    assert "alpha1 = 0.2727 ± 0.118" in label and "alpha2 = 196.4 ± 667, beta2 = 21120 ± 70500" in label, label
+    assert "e+" not in label and "e−" not in label
+
+
+def test_report_label_scientific_line_keeps_true_minus():
+    # a value needing more than 8 decimals makes the whole line scientific; the report writes its minus signs '−'
+    from passcurve.report._adapters import _fit_label
+
+    f = BetaBinomial().fit(n=[20] * 6, c=[0, 1, 2, 3, 5, 8])
+    f.params_["alpha"] = 3e-9  # by hand: only the printing is under test (the fitted beta is about 4 to 10)
+    beta = f"{f.params_['beta']:.2e}"  # number_format's scientific form, 3 significant digits
+    assert f.summary.startswith("beta: alpha=3.00e-09 (±"), f.summary
+    assert f"beta={beta} (±" in f.summary, f.summary
+    assert _fit_label(f).startswith("beta: alpha = 3.00e−09 ± "), _fit_label(f)
+    assert f"beta = {beta} ± " in _fit_label(f)

@@ -610,16 +610,3 @@ def test_fit_parameter_lines_use_one_notation_each(icli):
     assert not any("e+" in ln or "e-" in ln for ln in lines), lines
     assert "alpha2=196.4±667, beta2=21120±70500" in r.stdout  # the same fit's .4g values, 2.112e+04 and 7.05e+04
 
-
-def test_fit_parameter_line_goes_scientific_as_a_whole():
-    from types import SimpleNamespace
-
-    from passcurve.cli._forecast import _param_line_fmt
-
-    fit = SimpleNamespace(params_={"a": 2.5e5, "b": 0.5, "c": 0.0}, se_={"a": 1.25e4, "b": 0.1, "c": np.nan},
-                          boundary_=set(), unidentified_=set())
-    num, se = _param_line_fmt(fit)  # a value reaches 10^5: every number scientific, 3 significant digits
-    assert [num(2.5e5), num(0.5), num(0.0), se(1.25e4), se(0.1)] == ["2.50e+05", "5.00e-01", "0", "1.25e+04", "1.00e-01"]
-    fit.params_["a"], fit.se_["a"] = 21120.4, 70500.0  # below 10^5: fixed point, significant digits as .4g / .3g
-    num, se = _param_line_fmt(fit)
-    assert [num(21120.4), num(0.5), se(70500.0), se(0.1)] == ["21120", "0.5", "70500", "0.1"]

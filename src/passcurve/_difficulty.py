@@ -53,6 +53,7 @@ from ._estimators import _STIRLING_SERIES
 from ._pairs import distinct_pairs
 from ._results import ReadOnlyResult, brief_repr, frame_html, json_safe, pandas_module
 from ._validation import (
+    MAX_DECIMALS,
     as_float_array,
     as_int_array,
     check_broadcast,
@@ -64,6 +65,8 @@ from ._validation import (
     check_scalar,
     check_weights,
     fmt,
+    notation,
+    number_format,
     pick_model,
     show_value,
 )
@@ -1336,8 +1339,27 @@ def _num_jacobian(g: Any, x: np.ndarray, eps: float = 1e-6) -> np.ndarray:
     return J
 
 
-def _fmt_param(v: float) -> str:
-    return f"{v:.4g}"
+def _param_line_fmt(fit: Any) -> tuple[Callable[[float], str], Callable[[float], str]]:
+    """How one line of ``fit``'s parameters writes its values and their standard errors (``summary``, ``passcurve
+    fit``'s parameter lines, the report's fit label): one notation for the line. Fixed point with 4 significant
+    digits (3 for a standard error), as .4g wrote most of them; scientific for all of them
+    (:func:`~passcurve._validation.number_format`'s, three significant digits) when fixed point would not do for
+    some number, as for a table column (:func:`~passcurve._validation.notation`): one reaches 10⁵ or needs more
+    than MAX_DECIMALS decimals. A span of decades alone does not switch (each value keeps its significant digits,
+    unlike a column's shared decimals). Each value's own .4g had mixed 'beta2=2.112e+04±7.05e+04' with
+    'alpha1=0.2727' in one line (pythia_math_counts.csv, Pythia 160M). The values judged are those shown
+    (a parameter at its bound as the bound, none that is not identified) and the finite standard errors."""
+    shown = [float(round(v)) if k in fit.boundary_ else v for k, v in fit.params_.items() if k not in fit.unidentified_]
+    vals = np.asarray(shown + [v for v in fit.se_.values() if np.isfinite(v)], dtype=float)
+    big = bool(np.any(np.abs(vals[np.isfinite(vals)]) >= 1e5))
+    if big or notation(vals)[0] > MAX_DECIMALS:
+        sci = number_format(vals)
+        return sci, sci
+
+    def fixed(digits: int) -> Callable[[float], str]:
+        return lambda v: np.format_float_positional(v, precision=digits, unique=False, fractional=False, trim="-")
+
+    return fixed(4), fixed(3)
 
 
 # ----------------------------------------------------------------------------------------
@@ -2050,7 +2072,7 @@ class DifficultyModel:
             return " (at its bound)"
         return " (not identified)" if name in self.unidentified_ else ""
 
-    def _shown(self, name: str, num: Callable[[float], str] = _fmt_param) -> str:
+    def _shown(self, name: str, num: Callable[[float], str]) -> str:
         """Parameter ``name``'s value as summary, the CLI and the report print it: ``num(value)``, or "—" when the data
         do not identify it. Its fitted value is then wherever the optimiser stopped on a flat likelihood (three
         under-dispersed problems put a mixture's alpha1 at 2.4e+61, a Beta's at 1.1e+07), not an estimate;
@@ -2062,13 +2084,20 @@ class DifficultyModel:
         v = self.params_[name]
         return num(float(round(v)) if name in self.boundary_ else v)
 
-    def _params_text(self, num: Callable[[float], str] = _fmt_param, se: Callable[[float], str] | None = None,
-                     eq: str = "=", pm: str = " (±{})") -> str:
+    def _params_text(self, eq: str = "=", pm: str = " (±{})", minus: str = "-") -> str:
         """The parameters as summary, ``passcurve fit`` and the report print them: ``name{eq}value`` (:meth:`_shown`)
-        and ``pm`` holding the standard error (``se``, default ``num``) where there is one, else why not
-        (:meth:`_without_se`), comma-separated."""
+        and ``pm`` holding the standard error where there is one, else why not (:meth:`_without_se`),
+        comma-separated; the numbers in one notation for the line (:func:`_param_line_fmt`), with ``minus`` for
+        their minus signs (the report's true '−')."""
         self._check_fitted()
-        se = se or num
+        line_num, line_se = _param_line_fmt(self)
+
+        def num(v: float) -> str:
+            return line_num(v).replace("-", minus)
+
+        def se(v: float) -> str:
+            return line_se(v).replace("-", minus)
+
         return ", ".join(
             f"{k}{eq}{self._shown(k, num)}"
             + (pm.format(se(self.se_[k])) if np.isfinite(self.se_.get(k, np.nan)) else self._without_se(k))

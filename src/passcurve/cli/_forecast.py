@@ -42,31 +42,6 @@ def _g(x: float | None) -> str:
     return f"{x:.4g}"
 
 
-def _param_line_fmt(fit: Any) -> tuple[Any, Any]:
-    """How one ``fit`` parameter line writes its values and their standard errors: one notation for the line. Fixed
-    point with 4 significant digits (3 for a standard error), as .4g wrote most of them; scientific for all of them
-    (:func:`~passcurve._validation.number_format`'s, three significant digits) when fixed point would not do for
-    some number, as for a table column (:func:`~passcurve._validation.notation`): one reaches 10⁵ or needs more
-    than MAX_DECIMALS decimals. A span of decades alone does not switch (each value keeps its significant digits,
-    unlike a column's shared decimals). Each value's own .4g had mixed 'beta2=2.112e+04±7.05e+04' with
-    'alpha1=0.2727' in one line (pythia_math_counts.csv, Pythia 160M)."""
-    import numpy as np
-
-    from .._validation import MAX_DECIMALS, notation, number_format
-
-    shown = [float(round(v)) if k in fit.boundary_ else v for k, v in fit.params_.items() if k not in fit.unidentified_]
-    vals = np.asarray(shown + [v for v in fit.se_.values() if np.isfinite(v)], dtype=float)
-    big = bool(np.any(np.abs(vals[np.isfinite(vals)]) >= 1e5))
-    if big or notation(vals)[0] > MAX_DECIMALS:
-        sci = number_format(vals)
-        return sci, sci
-
-    def fixed(digits: int) -> Any:
-        return lambda v: np.format_float_positional(v, precision=digits, unique=False, fractional=False, trim="-")
-
-    return fixed(4), fixed(3)
-
-
 SAMPLES_WHOLE = 1e6
 """Below this, a number of samples the forecast solves for is written whole (⌈K⌉, '2,360,875'); from it up, the
 line's numbers are in the tables' scientific form (three significant digits, '3.27e+13')."""
@@ -187,7 +162,7 @@ def fit_cmd(
         masses = [0.0 if abs(f.impossible_mass_) < BOUNDARY_SHOWN else f.impossible_mass_ for f in per.values()]
         ftail, fmass = column_fmt(tails), column_fmt(masses)
         for (name, f), tail, mass in zip(per.items(), tails, masses, strict=True):
-            params.append(f"  {name}: " + f._params_text(*_param_line_fmt(f), pm="±{}"))
+            params.append(f"  {name}: " + f._params_text(pm="±{}"))
             unidentified |= bool(f.unidentified_)
             t.add_row(name, f"{f.loglik_:.1f}", f"{f.aic_:.1f}",
                       "-" if name == "npmle" else f"{f.aic_ - best:.2f}", ftail(tail),

@@ -248,10 +248,7 @@ def _forecast_rows(fc: Any, failure: dict[str, dict[str, Any]], labels: dict[str
 def _fit_label(fit: Any) -> str:
     """A fitted difficulty model for a reader: parameters (± standard error), log-likelihood and AIC, with true
     minus signs (``summary`` is the developer's text, with ``success=True``)."""
-    def num(v: float) -> str:
-        return f"{v:.4g}".replace("-", "−")
-
-    ps = fit._params_text(num, eq=" = ", pm=" ± {}")
+    ps = fit._params_text(eq=" = ", pm=" ± {}", minus="−")
     ll, aic = (f"{v:.1f}".replace("-", "−") for v in (fit.loglik_, fit.aic_))
     return f"{fit.name}: {ps}; log-likelihood {ll}, AIC {aic}"
 
