@@ -1676,17 +1676,15 @@ def test_beta_mixture_zero_inflated_is_a_switch(value, shown):
 
 def test_parameter_line_goes_scientific_as_a_whole():
     # the one rule for a line of fitted parameters (summary, fit's parameter lines, the report's fit label)
-    from types import SimpleNamespace
-
     from passcurve._difficulty import _param_line_fmt
 
-    fit = SimpleNamespace(params_={"a": 2.5e5, "b": 0.5, "c": 0.0}, se_={"a": 1.25e4, "b": 0.1, "c": np.nan},
-                          boundary_=set(), unidentified_=set())
-    num, se = _param_line_fmt(fit)  # a value reaches 10^5: every number scientific, 3 significant digits
-    assert [num(2.5e5), num(0.5), num(0.0), se(1.25e4), se(0.1)] == ["2.50e+05", "5.00e-01", "0", "1.25e+04", "1.00e-01"]
-    fit.params_["a"], fit.se_["a"] = 21120.4, 70500.0  # below 10^5: fixed point, significant digits as .4g / .3g
-    num, se = _param_line_fmt(fit)
-    assert [num(21120.4), num(0.5), se(70500.0), se(0.1)] == ["21120", "0.5", "70500", "0.1"]
+    params, se = {"a": 2.5e5, "b": 0.5, "c": 0.0}, {"a": 1.25e4, "b": 0.1, "c": np.nan}
+    num, sef = _param_line_fmt(params, se)  # a value reaches 10^5: every number scientific, 3 significant digits
+    assert [num(2.5e5), num(0.5), num(0.0), sef(1.25e4), sef(0.1)] == ["2.50e+05", "5.00e-01", "0", "1.25e+04",
+                                                                         "1.00e-01"]
+    params["a"], se["a"] = 21120.4, 70500.0  # below 10^5: fixed point, significant digits as .4g / .3g
+    num, sef = _param_line_fmt(params, se)
+    assert [num(21120.4), num(0.5), sef(70500.0), sef(0.1)] == ["21120", "0.5", "70500", "0.1"]
 
 
 def test_summary_and_report_label_write_one_notation_per_line():

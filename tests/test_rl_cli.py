@@ -168,3 +168,22 @@ def test_rl_signal_title_keeps_a_tiny_mean_rate(tmp_path, capfd):
     path.write_text("problem_id,n,c\n" + "".join(f"p{i},1,{int(i == 0)}\n" for i in range(40_000)))
     assert run(["rl-signal", str(path), "-G", "8"]) == 0
     assert "rare: mean rate 0.000025; " in capfd.readouterr().out
+
+
+def test_rl_signal_fit_parameters_read_as_fit_prints_them(icli):
+    # rl-signal's title wrote each parameter with its own .4g and the optimiser's value at a bound: Pythia 12B's
+    # beta_mixture read 'impossible=2.869e-14, ..., alpha1=13.96' and 160M's 'alpha1=0.2727, ..., beta2=2.112e+04'.
+    # It now prints them as `passcurve fit` does (one notation for the line, a parameter at its bound as the bound)
+    from conftest import shared_file
+
+    path = shared_file("pythia_math_counts.csv")
+    r = icli("rl-signal", str(path), "-G", "8", "--difficulty", "beta_mixture", env={"COLUMNS": "300"})
+    assert r.returncode == 0, r.stderr
+    titles = [ln for ln in r.stdout.splitlines() if "beta_mixture fit impossible=" in ln]
+    assert len(titles) == 7, r.stdout  # one per Pythia model (hand count of the file's models)
+    assert not any("e+" in ln or "e-" in ln for ln in titles), titles
+    assert "Pythia 12B: mean rate 0.0232; beta_mixture fit impossible=0 (at its bound), weight1=0.1322," in r.stdout
+    assert "alpha2=196.4, beta2=21120" in r.stdout  # 2.112e+04 at 4 significant digits, fixed point
+    fit = json.loads(icli("rl-signal", str(path), "-G", "8", "--difficulty", "beta_mixture", "--json").stdout)
+    first = fit["models"][0]["fit"]
+    assert first["params_at_bound"] == ["impossible"] and 0 < first["params"]["impossible"] < 1e-6

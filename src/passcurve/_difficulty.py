@@ -40,7 +40,7 @@ O(distinct pairs) per likelihood evaluation, never a per-problem Python loop.
 from __future__ import annotations
 
 import warnings
-from collections.abc import Callable
+from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -1339,18 +1339,27 @@ def _num_jacobian(g: Any, x: np.ndarray, eps: float = 1e-6) -> np.ndarray:
     return J
 
 
-def _param_line_fmt(fit: Any) -> tuple[Callable[[float], str], Callable[[float], str]]:
-    """How one line of ``fit``'s parameters writes its values and their standard errors (``summary``, ``passcurve
-    fit``'s parameter lines, the report's fit label): one notation for the line. Fixed point with 4 significant
+def _shown_value(name: str, params: Mapping[str, float], boundary: Collection[str]) -> float:
+    """Parameter ``name``'s value as printed: a parameter at its bound (``boundary_``: a probability within 1e-6 of
+    0 or 1) as that bound, as fit's table shows its P(p=0) ('impossible=1.561e-09 (at its bound)' sat beside a
+    table reading 0 for it; ``params_`` keep the optimiser's value)."""
+    v = float(params[name])
+    return float(round(v)) if name in boundary else v
+
+
+def _param_line_fmt(params: Mapping[str, float], se: Mapping[str, float], boundary: Collection[str] = (),
+                    unidentified: Collection[str] = ()) -> tuple[Callable[[float], str], Callable[[float], str]]:
+    """How one line of fitted parameters (``params`` with standard errors ``se``) writes its values and their
+    standard errors (:func:`_params_line`): one notation for the line. Fixed point with 4 significant
     digits (3 for a standard error), as .4g wrote most of them; scientific for all of them
     (:func:`~passcurve._validation.number_format`'s, three significant digits) when fixed point would not do for
     some number, as for a table column (:func:`~passcurve._validation.notation`): one reaches 10⁵ or needs more
     than MAX_DECIMALS decimals. A span of decades alone does not switch (each value keeps its significant digits,
     unlike a column's shared decimals). Each value's own .4g had mixed 'beta2=2.112e+04±7.05e+04' with
     'alpha1=0.2727' in one line (pythia_math_counts.csv, Pythia 160M). The values judged are those shown
-    (a parameter at its bound as the bound, none that is not identified) and the finite standard errors."""
-    shown = [float(round(v)) if k in fit.boundary_ else v for k, v in fit.params_.items() if k not in fit.unidentified_]
-    vals = np.asarray(shown + [v for v in fit.se_.values() if np.isfinite(v)], dtype=float)
+    (:func:`_shown_value`; none that is not identified) and the finite standard errors."""
+    shown = [_shown_value(k, params, boundary) for k in params if k not in unidentified]
+    vals = np.asarray(shown + [v for v in se.values() if np.isfinite(v)], dtype=float)
     big = bool(np.any(np.abs(vals[np.isfinite(vals)]) >= 1e5))
     if big or notation(vals)[0] > MAX_DECIMALS:
         sci = number_format(vals)
@@ -1360,6 +1369,29 @@ def _param_line_fmt(fit: Any) -> tuple[Callable[[float], str], Callable[[float],
         return lambda v: np.format_float_positional(v, precision=digits, unique=False, fractional=False, trim="-")
 
     return fixed(4), fixed(3)
+
+
+def _params_line(params: Mapping[str, float], se: Mapping[str, float], boundary: Collection[str] = (),
+                 unidentified: Collection[str] = (), *, eq: str = "=", pm: str = " (±{})", minus: str = "-") -> str:
+    """Fitted parameters as every text prints them (``summary``, ``passcurve fit``, ``passcurve rl-signal``, the
+    report): ``name{eq}value`` and ``pm`` holding the standard error where there is one, else why not
+    (" (at its bound)", " (not identified)", nothing for a parameter with none by design, as npmle's or where
+    ``se`` is empty), comma-separated; the numbers in one notation for the line (:func:`_param_line_fmt`), with
+    ``minus`` for their minus signs (the report's true '−').
+
+    A parameter the data do not identify (``unidentified``) is shown "—": its fitted value is wherever the
+    optimiser stopped on a flat likelihood (three under-dispersed problems put a mixture's alpha1 at 2.4e+61, a
+    Beta's at 1.1e+07), not an estimate; ``params_`` and ``to_dict()["params"]`` keep it. A parameter at its bound
+    is shown as that bound (:func:`_shown_value`)."""
+    line_num, line_se = _param_line_fmt(params, se, boundary, unidentified)
+    parts = []
+    for k in params:
+        value = "—" if k in unidentified else line_num(_shown_value(k, params, boundary)).replace("-", minus)
+        s = se.get(k, np.nan)
+        why = (pm.format(line_se(s).replace("-", minus)) if np.isfinite(s) else " (at its bound)" if k in boundary
+               else " (not identified)" if k in unidentified else "")
+        parts.append(f"{k}{eq}{value}{why}")
+    return ", ".join(parts)
 
 
 # ----------------------------------------------------------------------------------------
@@ -2065,44 +2097,10 @@ class DifficultyModel:
             "unidentified": list(self.unidentified_),
         })
 
-    def _without_se(self, name: str) -> str:
-        """Why parameter ``name`` has no standard error, as the tables print it beside the value: " (at its bound)",
-        " (not identified)", or "" (npmle, which has none by design)."""
-        if name in self.boundary_:
-            return " (at its bound)"
-        return " (not identified)" if name in self.unidentified_ else ""
-
-    def _shown(self, name: str, num: Callable[[float], str]) -> str:
-        """Parameter ``name``'s value as summary, the CLI and the report print it: ``num(value)``, or "—" when the data
-        do not identify it. Its fitted value is then wherever the optimiser stopped on a flat likelihood (three
-        under-dispersed problems put a mixture's alpha1 at 2.4e+61, a Beta's at 1.1e+07), not an estimate;
-        ``params_`` and ``to_dict()["params"]`` keep it. A parameter at its bound (``boundary_``: a probability within
-        1e-6 of 0 or 1) is shown as that bound, as fit's table shows its P(p=0): 'impossible=1.561e-09 (at its
-        bound)' sat beside a table reading 0 for it; ``params_`` keep the optimiser's value."""
-        if name in self.unidentified_:
-            return "—"
-        v = self.params_[name]
-        return num(float(round(v)) if name in self.boundary_ else v)
-
     def _params_text(self, eq: str = "=", pm: str = " (±{})", minus: str = "-") -> str:
-        """The parameters as summary, ``passcurve fit`` and the report print them: ``name{eq}value`` (:meth:`_shown`)
-        and ``pm`` holding the standard error where there is one, else why not (:meth:`_without_se`),
-        comma-separated; the numbers in one notation for the line (:func:`_param_line_fmt`), with ``minus`` for
-        their minus signs (the report's true '−')."""
+        """The parameters as summary, ``passcurve fit`` and the report print them (:func:`_params_line`)."""
         self._check_fitted()
-        line_num, line_se = _param_line_fmt(self)
-
-        def num(v: float) -> str:
-            return line_num(v).replace("-", minus)
-
-        def se(v: float) -> str:
-            return line_se(v).replace("-", minus)
-
-        return ", ".join(
-            f"{k}{eq}{self._shown(k, num)}"
-            + (pm.format(se(self.se_[k])) if np.isfinite(self.se_.get(k, np.nan)) else self._without_se(k))
-            for k in self.params_
-        )
+        return _params_line(self.params_, self.se_, self.boundary_, self.unidentified_, eq=eq, pm=pm, minus=minus)
 
     def _tail_shown(self) -> bool:
         """Whether ``tail_exponent_`` is an estimate worth printing: not when a shape parameter it is read from

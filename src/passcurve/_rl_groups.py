@@ -296,6 +296,10 @@ class DeadGroupsResult(ReadOnlyResult):
         Per model, the fit's parameters the data do not identify (its ``unidentified_``: e.g. a Beta's alpha and
         beta running away together on under-dispersed counts, where ``params_`` holds wherever the optimiser
         stopped, alpha = 1.1e+07); the text output shows them as "—".
+    params_at_bound : tuple of tuple of str
+        Per model, the fit's parameters at their bound (its ``boundary_``: a probability within 1e-6 of 0 or 1);
+        the text output shows them as that bound, as ``passcurve fit`` does ('impossible=0 (at its bound)', not
+        the optimiser's 2.869e-14), ``params_`` keep the optimiser's value.
     """
 
     __repr__ = brief_repr
@@ -318,6 +322,7 @@ class DeadGroupsResult(ReadOnlyResult):
     smallest_n: np.ndarray | None = None
     total_problems: np.ndarray | None = None
     params_not_identified: tuple[tuple[str, ...], ...] | None = None
+    params_at_bound: tuple[tuple[str, ...], ...] | None = None
 
     def _not_found(self, i: int) -> dict[str, str]:
         """Why each group size of model ``i`` that is not finite is not there."""
@@ -373,6 +378,8 @@ class DeadGroupsResult(ReadOnlyResult):
                         **({} if self.identified is None else {"identified": bool(self.identified[i])}),
                         **({} if self.params_not_identified is None else
                            {"params_not_identified": list(self.params_not_identified[i])}),
+                        **({} if self.params_at_bound is None else
+                           {"params_at_bound": list(self.params_at_bound[i])}),
                     },
                     "target_live": self.target_live,
                     "group_size_needed": {k: _json_int(v[i]) for k, v in self.group_size_needed.items()},
@@ -507,6 +514,7 @@ def dead_groups(
     mean_rate = np.empty(M)
     params: list[dict[str, float]] = []
     unidentified: list[tuple[str, ...]] = []
+    at_bound: list[tuple[str, ...]] = []
     succ = np.zeros(M, dtype=bool)
     ident = np.ones(M, dtype=bool)
     nmins = np.empty(M, dtype=np.int64)
@@ -559,6 +567,7 @@ def dead_groups(
             ident[i] = False
             params.append({})
             unidentified.append(())
+            at_bound.append(())
             msgs.append("not fitted: every problem has one sample, which identifies only the mean success rate")
             fit[i] = np.nan
             warn(DegenerateDataWarning,
@@ -576,6 +585,7 @@ def dead_groups(
                 warn(r.category, f"model {m!r}: {difficulty} fit: {r.message}")
         params.append(dict(model.params_))
         unidentified.append(tuple(model.unidentified_))
+        at_bound.append(tuple(model.boundary_))
         succ[i] = bool(model.success_)
         msgs.append(str(model.message_))
         # a degenerate fit may not evaluate at some G (its value is then left empty, with a warning)
@@ -616,4 +626,5 @@ def dead_groups(
         smallest_n=nmins,
         total_problems=np.array([sub.n.size for _, sub in counts.groups()], dtype=np.int64),
         params_not_identified=tuple(unidentified),
+        params_at_bound=tuple(at_bound),
     )

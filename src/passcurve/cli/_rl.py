@@ -54,6 +54,7 @@ def rl_signal_cmd(
     read: Mapping[str, Any] = NO_READ,
 ) -> None:
     """GRPO dead groups: observed vs independent coins vs the fitted difficulty, and the G needed."""
+    from .._difficulty import _params_line
     from .._rl_groups import dead_groups
 
     sizes = parse_int_list(group_size, "--group-size")
@@ -67,10 +68,11 @@ def rl_signal_cmd(
         print_json(res.to_dict())
         return
     for i, m in enumerate(res.models):
-        # a parameter the data do not identify is wherever the optimiser stopped (a Beta's alpha = 1.1e+07 on
-        # under-dispersed counts): "—", as `passcurve fit` prints it (--json keeps the value)
+        # as `passcurve fit` prints them (--json keeps the values): "—" for a parameter the data do not identify (a
+        # Beta's alpha = 1.1e+07 on under-dispersed counts), the bound for one at it, one notation for the line
         unid = () if res.params_not_identified is None else res.params_not_identified[i]
-        pars = ", ".join(f"{k}=— (not identified)" if k in unid else f"{k}={v:.4g}" for k, v in res.params_[i].items())
+        bound = () if res.params_at_bound is None else res.params_at_bound[i]
+        pars = _params_line(res.params_[i], {}, bound, unid)
         unfit = res.identified is not None and not res.identified[i]
         title = (
             f"{m}: mean rate {fmt_cell(res.mean_rate[i])}; "
