@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 import time
 
 import numpy as np
@@ -610,3 +611,22 @@ def test_fit_parameter_lines_use_one_notation_each(icli):
     assert not any("e+" in ln or "e-" in ln for ln in lines), lines
     assert "alpha2=196.4±667, beta2=21120±70500" in r.stdout  # the same fit's .4g values, 2.112e+04 and 7.05e+04
 
+
+
+def test_fit_title_writes_least_squares_in_one_notation(icli, tmp_path):
+    # 5,000 problems always solved, 4,999 never, one once in 100: the least-squares exponent b is about 6.7e-05
+    # (fit_power_law), and the title's .4g each wrote 'a=0.6932, b=6.679e-05'. a, b and R² now take the parameter
+    # lines' rule: fixed point with 4 significant digits unless a number needs more than 8 decimals or reaches 10^5
+    from passcurve import Counts, fit_power_law
+
+    cnt = Counts.from_arrays([100] * 10_000, [100] * 5000 + [0] * 4999 + [1], model="m")
+    b = float(fit_power_law(cnt).b[0])
+    assert 1e-5 < b < 1e-4
+    path = tmp_path / "flat.csv"
+    write_counts(cnt, path)
+    r = icli("fit", str(path), "--model", "beta", env={"COLUMNS": "300"})
+    assert r.returncode == 0, r.stderr
+    title = next(ln for ln in r.stdout.splitlines() if "least squares a=" in ln)
+    got = re.search(r"least squares a=([0-9.]+), b=([0-9.]+) \(R²=([0-9.]+)\)", title)
+    assert got is not None and "e-" not in title, title
+    assert got.group(2).startswith("0.0000") and abs(float(got.group(2)) - b) <= 5e-4 * b, title

@@ -1439,3 +1439,19 @@ def test_report_forecast_label_weights_add_up_to_one():
     _forecast_rows(fc, failure, labels)
     assert labels["m"]["forecast"].endswith("(80% prediction interval; auto: least_squares 0.26, beta_eb 0.42, "
                                             "zi_beta 0.32)"), labels["m"]["forecast"]
+
+
+def test_power_law_label_writes_a_small_exponent_in_the_line_notation():
+    # 5,000 problems always solved, 4,999 never, one once in 100: pass@k hardly moves, the least-squares exponent b
+    # is about 6.7e-05 (fit_power_law), and the label's 3 fixed decimals read "k<sup>−0.000</sup>", a flat law. a and
+    # b are now written as fit's title writes them: one notation, 4 significant digits ("0.6932·k^−0.00006679")
+    from passcurve import fit_power_law
+
+    cnt = Counts.from_arrays([100] * 10_000, [100] * 5000 + [0] * 4999 + [1], model="m")
+    b = float(fit_power_law(cnt).b[0])
+    assert 1e-5 < b < 1e-4
+    rep = build_report(cnt, parts={"fits"}, **FAST)
+    label = re.search(r"−log pass@k = ([0-9.]+)·k<sup>−([0-9.]+)</sup>", rep.html)
+    assert label is not None and "<sup>−0.000</sup>" not in rep.html
+    assert label.group(2).startswith("0.0000") and abs(float(label.group(2)) - b) <= 5e-4 * b, label.group(0)
+    assert len(label.group(2).lstrip("0.")) == 4  # 4 significant digits

@@ -36,12 +36,6 @@ Level = Annotated[float, typer.Option("--confidence-level", help="Level of the p
 Resamples = Annotated[int, typer.Option("--n-resamples", help="Parameter draws / bootstrap resamples per method (0: the intervals leave out parameter uncertainty).")]
 
 
-def _g(x: float | None) -> str:
-    if x is None or x != x:
-        return "-"
-    return f"{x:.4g}"
-
-
 SAMPLES_WHOLE = 1e6
 """Below this, a number of samples the forecast solves for is written whole (⌈K⌉, '2,360,875'); from it up, the
 line's numbers are in the tables' scientific form (three significant digits, '3.27e+13')."""
@@ -93,7 +87,7 @@ def fit_cmd(
     import numpy as np
 
     from .._deviation import check_deviations
-    from .._difficulty import fit_difficulty
+    from .._difficulty import _param_line_fmt, fit_difficulty
     from .._scaling import fit_power_law
 
     names = "all" if model == "all" else [m.strip() for m in model.split(",") if m.strip()]
@@ -144,8 +138,12 @@ def fit_cmd(
         per = fits.fits[m]
         # the baseline is the best converged parametric fit (as DifficultyFits.best)
         best = min((f.aic_ for k, f in per.items() if k != "npmle" and f.success_), default=np.nan)
-        t = Table(title=f"{m}: {per[next(iter(per))].n_problems_} problems; least squares a={_g(pl.a[i])}, "
-                        f"b={_g(pl.b[i])} (R²={_g(pl.r2[i])})", title_justify="left", box=box.SIMPLE_HEAD)
+        # a, b and R² in one notation, as a parameter line: each .4g wrote 'a=0.6932, b=6.679e-05'
+        ls = {"a": float(pl.a[i]), "b": float(pl.b[i]), "R²": float(pl.r2[i])}
+        lsf = _param_line_fmt({k: v for k, v in ls.items() if np.isfinite(v)}, {})[0]
+        a, b, r2 = ("-" if not np.isfinite(v) else lsf(v) for v in ls.values())
+        t = Table(title=f"{m}: {per[next(iter(per))].n_problems_} problems; least squares a={a}, b={b} (R²={r2})",
+                  title_justify="left", box=box.SIMPLE_HEAD)
         # the statistics fit in 80 columns; the parameters follow, one line per model (wrapped, never cut)
         t.add_column("model", overflow="fold")
         for col in ("log-lik", "AIC", "ΔAIC", "tail", "P(p=0)", "GOF p", "ok"):

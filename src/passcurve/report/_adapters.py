@@ -160,7 +160,12 @@ def fits(counts: Any, cur: Any, forecast_k: int | None, confidence_level: float,
                     r2 += f"; fitted on k ≤ {top:,}, where every problem enters the mean"
                 # HTML, its exponent raised as the caption above the table writes it (it was "k^−0.269" under
                 # "a·k<sup>−b</sup>")
-                labels[m]["power law"] = Raw(f"−log pass@k = {pl.a[i]:.3f}·k<sup>−{pl.b[i]:.3f}</sup> ({esc(r2)})")
+                # a and b in one notation, as fit's title writes them (b = 6.68e-05 read "k<sup>−0.000</sup>")
+                from passcurve._difficulty import _param_line_fmt
+
+                ab = _param_line_fmt({"a": float(pl.a[i]), "b": float(pl.b[i])}, {})[0]
+                ea, eb = (ab(float(v)).replace("-", "−") for v in (pl.a[i], pl.b[i]))
+                labels[m]["power law"] = Raw(f"−log pass@k = {ea}·k<sup>−{eb}</sup> ({esc(r2)})")
             else:  # say why, instead of a column that is silently absent
                 labels[m]["power law"] = "not fitted: " + ("; ".join(said) if said else "no finite fit")
     if forecast is not None:
