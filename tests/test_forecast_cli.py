@@ -630,3 +630,31 @@ def test_fit_title_writes_least_squares_in_one_notation(icli, tmp_path):
     got = re.search(r"least squares a=([0-9.]+), b=([0-9.]+) \(R²=([0-9.]+)\)", title)
     assert got is not None and "e-" not in title, title
     assert got.group(2).startswith("0.0000") and abs(float(got.group(2)) - b) <= 5e-4 * b, title
+
+
+def test_fit_table_shows_the_decimals_that_rank_its_rows(icli):
+    # log-lik and AIC at 1 decimal: bon_jailbreaking_counts.csv's Llama 3 8B IT read AIC 816.8 for beta (816.782)
+    # and for npmle (816.812), whose ΔAIC is not shown, so the table could not say which ranks first. Each column
+    # now takes the fewest decimals (at least 1; ΔAIC at least 2; at most 3) that tell apart its rows that differ
+    path = shared_file("bon_jailbreaking_counts.csv")
+    r = icli("fit", str(path), env={"COLUMNS": "300"})
+    assert r.returncode == 0, r.stderr
+    block = r.stdout[r.stdout.index("Llama 3 8B IT:"):]
+    rows = {ln.split()[0]: ln.split()[1:4] for ln in block.splitlines()[:12]
+            if ln.split() and ln.split()[0] in ("beta", "zi_beta", "scaled_beta", "beta_mixture", "npmle")}
+    assert rows["beta"][1] == "816.78" and rows["npmle"][1] == "816.81", rows  # fit_difficulty's AIC to 2 decimals
+    assert rows["zi_beta"][1] == rows["scaled_beta"][1] == "818.78"  # equal fits (both at a bound) stay equal
+    assert rows["beta"][0] == "-406.4"  # log-lik's rows differ at 1 decimal, or are equal
+    block = r.stdout[r.stdout.index("Claude 3.5 Opus:"):]
+    assert "  beta            -492.1   988.2   0.00" in block  # nothing to tell apart: 1 decimal, ΔAIC 2
+
+
+def test_decimals_apart_counts_only_values_that_differ():
+    from passcurve._validation import decimals_apart
+
+    # hand count: 816.7825 and 816.8115 share '816.8' and differ at 2 decimals
+    assert decimals_apart([816.7825, 818.7825, 818.7825, 816.6505, 816.8115]) == 2
+    assert decimals_apart([1.04, 1.04, 2.0]) == 1  # equal values ask for no more decimals
+    assert decimals_apart([1.0, 1.0000001]) == 1  # alike at 3 decimals: a tie
+    assert decimals_apart([1.0004, 1.0016]) == 3 and decimals_apart([0.001, 0.004], fewest=2) == 3
+    assert decimals_apart([5.0, float("nan"), float("inf")]) == 1 and decimals_apart([], fewest=2) == 2

@@ -89,6 +89,7 @@ def fit_cmd(
     from .._deviation import check_deviations
     from .._difficulty import _param_line_fmt, fit_difficulty
     from .._scaling import fit_power_law
+    from .._validation import decimals_apart
 
     names = "all" if model == "all" else [m.strip() for m in model.split(",") if m.strip()]
     design = design_from(stop_batch, cap)
@@ -159,11 +160,17 @@ def fit_cmd(
         tails = [f.tail_exponent_ if f._tail_shown() else None for f in per.values()]
         masses = [0.0 if abs(f.impossible_mass_) < BOUNDARY_SHOWN else f.impossible_mass_ for f in per.values()]
         ftail, fmass = column_fmt(tails), column_fmt(masses)
+        # log-lik, AIC and ΔAIC with the decimals that tell their rows apart (decimals_apart): at 1 decimal
+        # Llama 3 8B IT's beta and npmle both read AIC 816.8 (816.78 and 816.81; npmle has no ΔAIC)
+        deltas = {name: f.aic_ - best for name, f in per.items() if name != "npmle"}
+        dl, da, dd = (decimals_apart(v, fewest) for v, fewest in
+                      (([f.loglik_ for f in per.values()], 1), ([f.aic_ for f in per.values()], 1),
+                       (list(deltas.values()), 2)))
         for (name, f), tail, mass in zip(per.items(), tails, masses, strict=True):
             params.append(f"  {name}: " + f._params_text(pm="±{}"))
             unidentified |= bool(f.unidentified_)
-            t.add_row(name, f"{f.loglik_:.1f}", f"{f.aic_:.1f}",
-                      "-" if name == "npmle" else f"{f.aic_ - best:.2f}", ftail(tail),
+            t.add_row(name, f"{f.loglik_:.{dl}f}", f"{f.aic_:.{da}f}",
+                      "-" if name == "npmle" else f"{deltas[name]:.{dd}f}", ftail(tail),
                       "0" if mass == 0 else fmass(mass), fgof(gofs[name]), "yes" if f.success_ else "no")
             if not f.success_:
                 failed.append(f"  {name} did not converge: {f.message_}")
