@@ -1455,3 +1455,33 @@ def test_power_law_label_writes_a_small_exponent_in_the_line_notation():
     assert label is not None and "<sup>−0.000</sup>" not in rep.html
     assert label.group(2).startswith("0.0000") and abs(float(label.group(2)) - b) <= 5e-4 * b, label.group(0)
     assert len(label.group(2).lstrip("0.")) == 4  # 4 significant digits
+
+
+def test_comparison_p_values_read_as_compare_prints_them(icli, tmp_path):
+    # the report's comparison table wrote a p-value below 0.001 as '< 0.001' where `passcurve compare` printed its
+    # column's notation ('0.00050'); one notation now, number_format over the column as the CLI's column_fmt.
+    # Reference: a sign-flip permutation test with 2,000 flips that none beats gives p = 1/2001 = 0.00049975
+    from passcurve import compare, curve
+    from passcurve.data import write_counts
+    from passcurve.report._sections import comparison_section
+
+    rng = np.random.default_rng(0)
+    p = rng.beta(1, 3, 60)
+    ca, cb = rng.binomial(20, np.minimum(p + 0.08, 1)), rng.binomial(20, p)
+    cnt = Counts.from_arrays([20] * 120, np.r_[ca, cb], problem=[f"p{i}" for i in range(60)] * 2,
+                             model=["A"] * 60 + ["B"] * 60)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        res = compare(cnt, "A", "B", k=[1, 10], n_resamples=2000, rng=0)
+        body = comparison_section(curve(cnt, [1, 10]), cnt, [res]).body
+    assert res.p_value[0] == pytest.approx(1 / 2001)
+    rows = [re.findall(r"<td[^>]*>(.*?)</td>", r) for r in re.findall(r"<tr>(.*?)</tr>",
+                                                                      body[body.index("Each model against"):], re.S)]
+    shown = [r[7] for r in rows if r]
+    path = tmp_path / "two.csv"
+    write_counts(cnt, path)
+    r = icli("compare", str(path), "--a", "A", "--b", "B", "--k", "1,10", "--n-resamples", "2000", "--seed", "0",
+             env={"COLUMNS": "200"})
+    assert r.returncode == 0, r.stderr
+    cli = [ln.split("│")[6].strip() for ln in r.stdout.splitlines() if ln.startswith("│")]
+    assert shown == cli == ["0.00050", "0.00050"], (shown, cli)

@@ -116,14 +116,6 @@ def fmt_pct3(x: Any) -> str:
     return f"{100 * x:#.3g}".rstrip(".") + "%"
 
 
-def fmt_p(x: Any) -> str:
-    """A p-value: 3 significant digits, '< 0.001' below."""
-    x = _finite(x)
-    if x is None:
-        return "-"
-    return "< 0.001" if x < 1e-3 else f"{x:.3f}"
-
-
 def fmt_pct(x: Any, digits: int = 1) -> str:
     """One probability as a percentage, as :func:`number_format` writes a column of it alone ('-' when missing;
     more decimals for a small one, up to '0.054%'; '<0.001%')."""
@@ -836,11 +828,14 @@ def comparison_section(table_curve: Any, counts: Any, comparisons: Sequence[Any]
         # A and B side by side in one notation; the difference and its interval's ends in another (as `compare`)
         ab = number_format(np.concatenate([np.r_[c.value_a, c.value_b] for c in comparisons]))
         dd = signed_format(np.concatenate([np.r_[c.difference, c.low, c.high] for c in comparisons]))
+        # the p-values as `compare` writes its column (number_format of all of them): '< 0.001' here stood for the
+        # CLI's '0.00017' and '3.00e-06' alike
+        fp = number_format(np.concatenate([np.asarray(c.p_value, dtype=float) for c in comparisons]))
         for c in comparisons:
             for j, k in enumerate(c.k):
                 crow.append([c.model_a, c.model_b, int(k), ab(c.value_a[j]), ab(c.value_b[j]),
                              dd(c.difference[j]), f"[{dd(c.low[j])}, {dd(c.high[j])}]",
-                             fmt_p(c.p_value[j]),
+                             fp(c.p_value[j]),
                              int(c.problems[j]) if c.problems_b is None else f"{c.problems[j]} / {c.problems_b[j]}",
                              "yes" if c.paired else "no",
                              f"{c.method}; {c.test}"])
