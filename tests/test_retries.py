@@ -355,3 +355,29 @@ def test_two_dimensional_attempt_is_refused():
     # row: "attempt indices of problem 'b' have a gap: they start at 3, not 1" for a 2 x 2 array (API sweep)
     with pytest.raises(PasscurveError, match=r"^`attempt` must be one number or a 1-d sequence \(got shape \(2, 2\)\)$"):
         retries(["a", "a", "b", "b"], [[1, 2], [1, 2]], [0, 1, 1, 0])
+
+
+def test_retries_p_value_reads_alike_in_the_cli_and_the_report(icli, tmp_path):
+    # retries' title wrote the independence test's p with .4g, the report's note with .3g: one test, '0.3775' and
+    # '0.378'. Both now write it as one number of a table column alone (fmt_cell in the CLI, fmt_num in the report)
+    import re
+
+    from passcurve import Counts
+    from passcurve.data import write_table
+    from passcurve.report import build_report
+    from passcurve.report._sections import fmt_num
+
+    prob, att, cor = _simulate(np.random.default_rng(11), 300, 6, lift=0.0)
+    path = write_table({"problem_id": prob.astype(str), "attempt": att, "correct": cor.astype(int)}, tmp_path / "r.csv")
+    r = icli("retries", str(path), "--n-resamples", "1999", "--seed", "0", env={"COLUMNS": "200"})
+    assert r.returncode == 0, r.stderr
+    cli_p = re.search(r"independence test \(\w+\) p = ([0-9.e+-]+)", r.stdout)
+    res = retries(prob.astype(str), att, cor, n_resamples=1999, rng=0)  # p = 755/2000 = 0.3775
+    assert cli_p is not None and cli_p.group(1) == fmt_num(res.p_value[0]), r.stdout
+    assert f"{res.p_value[0]:.4g}" != f"{res.p_value[0]:.3g}"  # the case the two formats told apart
+    c = cor.reshape(300, 6).sum(axis=1)
+    cnt = Counts.from_arrays(np.full(300, 6), c, problem=[str(i) for i in range(300)], model="model")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        rep = build_report(cnt, parts=set(), retry_result=res)
+    assert f"model (p = {cli_p.group(1)})" in rep.html, re.findall(r"p = [^)]*\)", rep.html)

@@ -130,7 +130,7 @@ def retries_cmd(
         print_json(d_all)
         return
     for entry in d_all["models"]:
-        test = (f"independence test ({entry['method']}) p = {entry['p_value']:.4g}" if entry["testable"]
+        test = (f"independence test ({entry['method']}) p = {fmt_cell(entry['p_value'])}" if entry["testable"]
                 else "independence not testable (stops at first success)" if entry["stops_at_success"]
                 else "independence not tested")
         t = Table(title=f"{entry['model']}: {how_many(entry['problems'], 'problem')}, {entry['solved']} solved; {test}",

@@ -437,12 +437,13 @@ def _retry_numbers(res: Any, budget: int, notes: dict[str, str]) -> dict[str, An
     for i, m in enumerate(res.models):
         if bool(res.dependent[i]) or bool(res.stops_at_success[i]):
             test = res.method[i] if i < len(res.method) else "permutation"  # the test retries() actually ran
-            why = (f"attempts dependent ({test} p = {float(res.p_value[i]):.3g})" if res.dependent[i]
+            # p as retries' title writes it (one number as a column of it alone), not .3g beside its .4g
+            why = (f"attempts dependent ({test} p = {S.fmt_num(res.p_value[i])})" if res.dependent[i]
                    else "sampling stops at the first success (independence not testable)")
             out[m] = {"budget": b, "completion": float(res.completion[i, j]), "sub": why,
                       "first_try": float(res.attempt_rate[i, 0])}
         else:
-            indep.append(f"{m} (p = {float(res.p_value[i]):.3g})")
+            indep.append(f"{m} (p = {S.fmt_num(res.p_value[i])})")
     if indep:
         notes["retries"] = (
             "Completion under the retry budget not shown for " + ", ".join(indep)
