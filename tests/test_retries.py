@@ -102,6 +102,11 @@ def test_a_falling_rate_is_named_a_drift_not_feedback():
     assert res.dependent[0] and res.trend_z[0] < -2
     (msg,) = [str(w.message) for w in got]
     assert "later attempts succeed less often than earlier ones, a drift over the run" in msg and "feedback" not in msg
+    # the warning writes p as the CLI title and the report do (number_format of it alone): 1/500, the permutation
+    # floor of 499 resamples, read '0.002' in the warning (.3g) and '0.0020' in the title
+    from passcurve.report._sections import fmt_num
+
+    assert f"(permutation p = {fmt_num(res.p_value[0])}," in msg, msg
 
 
 def test_permutation_test_level():

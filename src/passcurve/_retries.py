@@ -50,6 +50,7 @@ from ._validation import (
     check_rng,
     check_scalar,
     model_streams,
+    number_format,
 )
 
 __all__ = ["retries", "RetryResult"]
@@ -433,7 +434,7 @@ def retries(
             pval[mi] = _permutation_p(sp, sy, sg, B, E, V, t_obs, n_resamples, gen)
         if pval[mi] < alpha:
             first_rate, later = rate[mi, 0], np.nanmean(rate[mi, 1:]) if B > 1 else np.nan
-            head = (f"model {m!r}: the success rate depends on the attempt index ({use} p = {pval[mi]:.3g}, "
+            head = (f"model {m!r}: the success rate depends on the attempt index ({use} p = {number_format([pval[mi]])(pval[mi])}, "
                     f"trend z = {trend[mi]:.2f}; {first_rate:.3f} at attempt 1 vs {later:.3f} later)")
             if abs(trend[mi]) < 2.0:
                 # no trend: the excess successes sit at particular attempt indices in many problems at once
