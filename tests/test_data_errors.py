@@ -483,6 +483,26 @@ def test_inspect_and_lighteval_hand_a_nested_id_to_the_shared_check(tmp_path):
     assert sorted(read_counts(lighteval("ok.jsonl", ["[1]", 2])).problem) == ["2", "[1]"]
 
 
+def test_tau2_hands_a_nested_model_to_the_shared_check(tmp_path):
+    # tau2's model (info.agent_info.llm) was read as text (json_text): ["gpt-4.1"] was the model '["gpt-4.1"]' and
+    # {"a": 1} the model '{"a":1}', where every other reader refuses a list or an object as an id; now the same
+    # refusal, naming the first simulation
+    import json
+
+    log = json.loads((Path(__file__).parent / "data" / "harness" / "tau2_results.json").read_text())
+    p = tmp_path / "tau2.json"
+    for llm, what in ((["gpt-4.1"], "a list"), ({"a": 1}, "an object")):
+        log["info"]["agent_info"]["llm"] = llm
+        p.write_text(json.dumps(log))
+        with pytest.raises(PasscurveError, match=rf"^tau2\.json: model column 'model' holds {what}, "
+                                                 rf"{re.escape(NOT_AN_ID)}, e\.g\. row .* at simulations\[0\]$"):
+            read_counts(p)
+    # a string that looks like a list stays the model's name, as written (the fixture's 2 problems)
+    log["info"]["agent_info"]["llm"] = "[gpt-4.1]"
+    p.write_text(json.dumps(log))
+    assert set(read_counts(p).model) == {"[gpt-4.1]"}
+
+
 def test_cli_refuses_a_nested_id_in_one_line(tmp_path, icli):
     p = _jsonl(tmp_path / "x.jsonl", [{"problem_id": "a", "correct": 1}, {"problem_id": [1, 2], "correct": 0}])
     r = icli("curve", str(p))

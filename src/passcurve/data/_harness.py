@@ -506,13 +506,17 @@ def _tau2(con: duckdb.DuckDBPyConnection, p: Path, stem: str) -> Source:
     # a number, each was a missing reward
     written = "s.value->'$.reward_info.reward'"
     reward = f"CASE WHEN {json_nan(written)} THEN NULL ELSE {written} END"
-    sims = _elements(f, "$.simulations", f"{json_text(TAU2_MODEL)} AS m")
-    trial = _whole("s.value->'$.trial'", "trial", "s.element")  # a bare NaN model: the file's stem
+    # the agent's model as written (JSON) when it is a list or an object, for the shared checks to refuse, naming the
+    # row (as text, ["gpt-4.1"] was the model '["gpt-4.1"]'); else its text, as messages quote it
+    nested = _any_nested(con.sql, TAU2_MODEL, f"read_text({f})")
+    sims = _elements(f, "$.simulations", f"{_json_id(TAU2_MODEL) if nested else json_text(TAU2_MODEL)} AS m")
+    default = f"to_json({_sql_str(stem)})" if nested else _sql_str(stem)  # no model, or a bare NaN: the file's stem
+    trial = _whole("s.value->'$.trial'", "trial", "s.element")
     sql = (
         # the task id as written (JSON; a bare NaN is missing, as null is): the shared checks read its text
         # (identifier) and refuse a list or an object (nested_value); as text, [1] had been the problem '[1]'
         f"SELECT CASE WHEN {json_nan(TAU2_TASK)} THEN NULL ELSE {TAU2_TASK} END AS task_id, {trial} AS trial, "
-        f"{reward} AS reward, coalesce(s.m, {_sql_str(stem)}) AS model FROM ({sims}) s ORDER BY s.i"
+        f"{reward} AS reward, coalesce(s.m, {default}) AS model FROM ({sims}) s ORDER BY s.i"
     )
     rel = _bind(con, sql, p, "tau_bench")
     return Source(
