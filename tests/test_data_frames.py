@@ -343,3 +343,23 @@ def test_a_nested_id_is_refused_in_frames_too():
             counts_from_frame(frame)
     with pytest.raises(PasscurveError, match=r"^frame: model column 'model' holds a struct, not an id"):
         counts_from_frame(pl.LazyFrame({"problem_id": ["a"], "model": [{"x": 1}], "correct": [1]}))
+
+
+def test_a_pandas_object_column_mixing_ids_and_sequences_is_refused():
+    # DuckDB reads a pandas object column that mixes strings with lists as text: ["a", ["b"], "c"] counted 3 problems,
+    # one of them "['b']" (a tuple "('x',)", a dict "{'x': 1}", a numpy array '[1 2]'); polars and pyarrow cannot
+    # mix them and are refused (above). Now the shared message, naming the first such row (the 2nd: hand count)
+    for value, what, shown in ((["b"], "a list", "\"['b']\""), (("x",), "a tuple", "\"('x',)\""),
+                               ({"x": 1}, "a dict", "\"{'x': 1}\""), (np.array([1, 2]), "an array", "'[1 2]'"),
+                               ({1, 2}, "a set", "'{1, 2}'")):
+        df = pd.DataFrame({"problem_id": ["a", value, "c"], "correct": [1, 0, 1]})
+        with pytest.raises(PasscurveError, match=rf"^frame: problem-id column 'problem_id' holds {what}, not an id "
+                                                 rf"\(a string or a number\), e\.g\. row \{{problem_id={re.escape(shown)}, "
+                                                 r"correct=0\}$"):
+            counts_from_frame(df)
+    df = pd.DataFrame({"problem_id": ["a", "b"], "model": ["m", ("m",)], "correct": [1, 0]})
+    with pytest.raises(PasscurveError, match=r"^frame: model column 'model' holds a tuple, not an id"):
+        counts_from_frame(df)
+    # strings that read like sequences stay ids (3 problems, hand count)
+    df = pd.DataFrame({"problem_id": ["a", "['b']", "(c)"], "correct": [1, 0, 1]})
+    assert sorted(counts_from_frame(df).problem) == ["(c)", "['b']", "a"]

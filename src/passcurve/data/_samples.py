@@ -220,7 +220,8 @@ def check_ids(source: str, roles: Any, model: Any, problem: Any, src: Source | N
             i = bare_nan(src, col)
             if i is not None:
                 raise missing_value_error(source, role, col, *first_row(src, f'"{ROW}" = {i}'))
-        if src is not None and col is not None and _maybe_nested(ids):
+        # a pandas object column's tuple reads as its text, "('x',)"
+        if src is not None and col is not None and _maybe_nested(ids, "[{(" if src.reader == "pandas" else "[{"):
             hit = nested_value(src, col)
             if hit is not None:
                 raise nested_id_error(source, role, col, hit[1], *first_row(src, f'"{ROW}" = {hit[0]}'))
@@ -229,15 +230,16 @@ def check_ids(source: str, roles: Any, model: Any, problem: Any, src: Source | N
         check_id_spellings(source, "model", roles["model"], np.asarray(model, dtype=object))
 
 
-def _maybe_nested(ids: Any) -> bool:
-    """Whether some id's text begins with '[' or '{', as a list's or an object's JSON text does: the only ids that
-    :func:`nested_value` looks at again (a join and two substring searches: 0.08 s per 10^6 ids of 13 characters)."""
+def _maybe_nested(ids: Any, starts: str = "[{") -> bool:
+    """Whether some id's text begins with one of the characters ``starts`` ('[' or '{', as a list's or an object's
+    JSON text does; '(' too for a pandas frame, as a tuple's text does): the only ids that :func:`nested_value` looks
+    at again (a join and a substring search per character: 0.08 s per 10^6 ids of 13 characters)."""
     arr = np.asarray(ids, dtype=object).ravel()
     try:
         joined = "\x00" + "\x00".join(arr)
     except TypeError:
         joined = "\x00" + "\x00".join(map(str, arr))
-    return "\x00[" in joined or "\x00{" in joined
+    return any("\x00" + c in joined for c in starts)
 
 
 def check_id_spellings(source: str, role: str, col: str, ids: np.ndarray) -> None:

