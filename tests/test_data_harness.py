@@ -993,3 +993,37 @@ def test_tau2_trial_and_inspect_epoch_that_are_no_whole_number_are_named(tmp_pat
     with pytest.raises(PasscurveError, match=r'^cannot read log\.json as inspect: epoch "two" at samples\[3\] is not a '
                                              r"whole number$"):
         read_counts(p)
+
+
+def test_tau2_trial_and_inspect_epoch_too_large_are_named_with_the_limit(tmp_path):
+    # a trial of 2^64 (18446744073709551616, which DuckDB reads as a DOUBLE) or 2^63 (a UBIGINT beyond a BIGINT) was
+    # "not a whole number"; now it is too large, with the limit: 2^63 - 1 for an integer (a BIGINT, exact arithmetic),
+    # 2^53 - 1 for one written with a point or an exponent (float64 integers are exact up to 2^53)
+    text = (H / "tau2_results.json").read_text()
+    p = tmp_path / "tau2.json"
+    for written, shown, limit in (
+            ("18446744073709551616", "18446744073709551616", r"is too large \(the largest trial is 2\^63 - 1 = "
+                                                             r"9223372036854775807\)"),
+            ("9223372036854775808", "9223372036854775808", r"is too large \(the largest trial is 2\^63 - 1 = "
+                                                           r"9223372036854775807\)"),
+            ("-9223372036854775809", "-9223372036854775809", r"is too small \(the smallest trial is -2\^63 = "
+                                                             r"-9223372036854775808\)"),
+            ("1e16", "10000000000000000.0", r"is too large to be exact \(a trial written with a point or an exponent "
+                                            r"is exact up to ±\(2\^53 - 1\) = ±9007199254740991; write a larger one "
+                                            r"as an integer, up to 2\^63 - 1\)"),
+            ("1e400", "1e400", r"is too large to be exact \(.*\)")):
+        p.write_text(text.replace('"trial": 0', f'"trial": {written}', 1))  # the 1st simulation's
+        with pytest.raises(PasscurveError, match=rf"^cannot read tau2\.json as tau_bench: trial {re.escape(shown)} at "
+                                                 rf"simulations\[0\] {limit}$"):
+            read_counts(p)
+    # the largest integer is read (the fixture's 2 problems of 2 trials each), as is 2^53 - 1 with a point
+    for written in ("9223372036854775807", "9007199254740991.0"):
+        p.write_text(text.replace('"trial": 0', f'"trial": {written}', 1))
+        assert list(read_counts(p).n) == [2, 2]
+    log = json.loads((H / "inspect_log.json").read_text())
+    p = tmp_path / "log.json"
+    log["samples"][3]["epoch"] = "EPOCH"
+    p.write_text(json.dumps(log).replace('"EPOCH"', "18446744073709551616"))  # 2^64, which Python would write as is
+    with pytest.raises(PasscurveError, match=r"^cannot read log\.json as inspect: epoch 18446744073709551616 at "
+                                             r"samples\[3\] is too large \(the largest epoch is 2\^63 - 1"):
+        read_counts(p)

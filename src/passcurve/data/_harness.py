@@ -651,16 +651,26 @@ def _whole(value: str, what: str, at: str) -> str:
     """SQL: the JSON value ``value`` (an attempt: tau2's trial, an inspect epoch) as a BIGINT, NULL where it is absent,
     null or NaN (a missing attempt, as the shared checks name it). A value that is no whole number (a string "one",
     1.5, a list) stops the read naming ``what``, the value and where it is (``at``, SQL of its JSON path): read with
-    TRY_CAST, "one" was a missing attempt ("has a missing value, e.g. row {..., trial=None}") and 1.5 the attempt 2."""
+    TRY_CAST, "one" was a missing attempt ("has a missing value, e.g. row {..., trial=None}") and 1.5 the attempt 2.
+    A whole number beyond a BIGINT (2^63 - 1), or beyond 2^53 - 1 written with a point or an exponent (a DOUBLE, exact
+    only that far: 9007199254740993.0 reads as ...992), is named as too large, with the limit: it was "not a whole
+    number" (18446744073709551616)."""
     value = f"({value})"  # s.value->'$.trial' IS NULL would be s.value->('$.trial' IS NULL)
     text = f"({value}->>'$')"
     number = f"TRY_CAST({text} AS DOUBLE)"
-    bad = f"error('{what} ' || CAST({value} AS VARCHAR) || ' at ' || {at} || ' is not a whole number')::BIGINT"
+    named = f"'{what} ' || CAST({value} AS VARCHAR) || ' at ' || {at} || ' '"
+    bad = f"error({named} || 'is not a whole number')::BIGINT"
+    integer = f"regexp_matches({text}, '^-?[0-9]+$')"  # written as an integer (beyond a BIGINT: a DOUBLE)
+    big = (f"error({named} || CASE WHEN {integer} AND {number} < 0 THEN 'is too small (the smallest {what} is -2^63 = "
+           f"-9223372036854775808)' WHEN {integer} THEN 'is too large (the largest {what} is 2^63 - 1 = "
+           f"9223372036854775807)' ELSE 'is too large to be exact (a {what} written with a point or an exponent is "
+           f"exact up to ±(2^53 - 1) = ±9007199254740991; write a larger one as an integer, up to 2^63 - 1)' END)::BIGINT")
     return (
         f"CASE json_type({value}) WHEN 'BIGINT' THEN CAST({text} AS BIGINT) WHEN 'NULL' THEN NULL "
-        f"WHEN 'UBIGINT' THEN coalesce(TRY_CAST({text} AS BIGINT), {bad}) "
-        f"WHEN 'DOUBLE' THEN CASE WHEN isnan({number}) THEN NULL WHEN {number} = floor({number}) AND abs({number}) < 9e15 "
-        f"THEN CAST({number} AS BIGINT) ELSE {bad} END "
+        f"WHEN 'UBIGINT' THEN coalesce(TRY_CAST({text} AS BIGINT), {big}) "
+        f"WHEN 'DOUBLE' THEN CASE WHEN isnan({number}) THEN NULL WHEN NOT isinf({number}) AND {number} <> floor({number}) "
+        f"THEN {bad} WHEN abs({number}) < 9007199254740992 AND NOT {integer} "
+        f"THEN CAST({number} AS BIGINT) ELSE {big} END "
         f"ELSE CASE WHEN {value} IS NULL THEN NULL ELSE {bad} END END"
     )
 
