@@ -1027,3 +1027,26 @@ def test_tau2_trial_and_inspect_epoch_too_large_are_named_with_the_limit(tmp_pat
     with pytest.raises(PasscurveError, match=r"^cannot read log\.json as inspect: epoch 18446744073709551616 at "
                                              r"samples\[3\] is too large \(the largest epoch is 2\^63 - 1"):
         read_counts(p)
+
+
+def test_tau_bench_trial_that_is_no_whole_number_is_named(tmp_path):
+    # tau-bench's results (a JSON array, or its rows as JSONL) took any trial as an attempt label: "x", true, [1],
+    # {"a": 1} or 1.5 was one more trial of task 0 (3 samples), where tau2's trial and inspect's epoch refuse it
+    # (_whole). Now named as written, with where it is (the 2nd record, line 2: hand count)
+    rows = json.loads((H / "tau_results.json").read_text())
+    for written, shown in (("x", '"x"'), (True, "true"), ([1], "[1]"), ({"a": 1}, '{"a":1}'), (1.5, "1.5"),
+                           ("1.5", '"1.5"')):
+        rows[1]["trial"] = written
+        for name, text, at in (("tau.json", json.dumps(rows), "record 2"),
+                               ("tau.jsonl", "".join(json.dumps(r) + "\n" for r in rows), "line 2")):
+            p = tmp_path / name
+            p.write_text(text)
+            with pytest.raises(PasscurveError, match=rf"^cannot read {re.escape(name)} as tau_bench: trial "
+                                                     rf"{re.escape(shown)} at {at} is not a whole number$"):
+                read_counts(p)
+    # a number spelled as text stays a trial, as a whole float does: the fixture's counts (test_tau_bench_results)
+    for written in ("1", " 1 ", 1.0):
+        rows[1]["trial"] = written
+        p = tmp_path / "tau.json"
+        p.write_text(json.dumps(rows))
+        assert as_set(read_counts(p)) == {("tau", "0", 3, 2), ("tau", "1", 3, 1)}

@@ -43,7 +43,7 @@ import duckdb
 
 from .._errors import DroppedProblemsWarning, InputFormatError, PasscurveError
 from ._columns import is_nan, json_nan, json_text, number_text
-from ._source import LM_EVAL_NAME, ROW, Source, _generic, _sql_str, duck_error, numbered
+from ._source import LM_EVAL_NAME, ROW, Source, _generic, _sql_str, duck_error, located, numbered
 
 __all__ = ["ADAPTERS", "adapt", "open_harness", "open_json"]
 
@@ -471,8 +471,52 @@ def _tau_from_relation(src: Source) -> Source:
     src.hints = {"problem": cols["task_id"], "correct": cols["reward"]}
     if "trial" in cols:
         src.hints["attempt"] = cols["trial"]
+        _check_trials(src, cols["trial"])
     src.threshold = TAU_THRESHOLD
     return src
+
+
+def _not_whole(col: str, kind: str) -> str | None:
+    """SQL, true where tau-bench's trial ``col`` (of DuckDB type ``kind``) is written but is no whole number: not a
+    number, nor text spelled as one (:func:`number_text`), or a number with a fraction; None for an integer column.
+    A missing trial (null, NaN) is the shared checks' to name."""
+    q = _q(col)
+    k = kind.upper()
+
+    def whole(x: str) -> str:
+        return f"coalesce(NOT isinf({x}) AND {x} = floor({x}), FALSE)"
+
+    text = number_text(f"lower(trim({q}->>'$'))" if k == "JSON" else f"lower(trim({q}))")
+    if k == "JSON":
+        d = f"TRY_CAST({q}->>'$' AS DOUBLE)"
+        return (f"CASE json_type({q}) WHEN 'BIGINT' THEN FALSE WHEN 'UBIGINT' THEN FALSE WHEN 'NULL' THEN FALSE "
+                f"WHEN 'DOUBLE' THEN NOT (isnan({d}) OR {whole(d)}) WHEN 'VARCHAR' THEN NOT {whole(text)} ELSE TRUE END")
+    if k == "VARCHAR":
+        return f"{q} IS NOT NULL AND NOT {whole(text)}"
+    if k in ("FLOAT", "DOUBLE", "REAL") or k.startswith("DECIMAL"):
+        return f"{q} IS NOT NULL AND NOT (isnan({q}::DOUBLE) OR {whole(f'{q}::DOUBLE')})"
+    if k.endswith("INT") or k in ("BIGINT", "HUGEINT", "UHUGEINT"):
+        return None
+    return f"{q} IS NOT NULL"  # a boolean, a list or a struct column
+
+
+def _check_trials(src: Source, col: str) -> None:
+    """Refuse a tau-bench results file whose trial ``col`` is written but is no whole number (``"x"``, true, [1],
+    1.5), naming the first such row as written and where it is: read as an attempt label, "x" was one more trial of
+    its task, where tau2's and inspect's readers refuse such a trial or epoch (:func:`_whole`). A number spelled as
+    text ("1") stays a trial, as before."""
+    cond = _not_whole(col, src.types[col])
+    if cond is None:
+        return
+    try:
+        hit = src.query(f'SELECT "{ROW}", CAST(to_json({_q(col)}) AS VARCHAR) FROM ({numbered(src)}) WHERE {cond} '
+                        "LIMIT 1").fetchall()
+    except duckdb.Error as exc:
+        raise duck_error(exc, src.name, "tau_bench") from None
+    if hit:
+        row, shown = hit[0]
+        raise InputFormatError(
+            f"cannot read {src.name} as tau_bench: {col} {shown}{located(src, [int(row)])} is not a whole number")
 
 
 TAU2_TASK = "s.value->'$.task_id'"  # a simulation's task (a bare NaN is a missing id)
