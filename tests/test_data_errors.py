@@ -93,6 +93,22 @@ def test_null_attempt(tmp_path):
         read_counts(p)
 
 
+def test_nan_attempt_is_missing(tmp_path):
+    # a bare NaN attempt (a float column, or a JSON column beside text) was the attempt label 'nan': one was counted
+    # as a sample, two were 'duplicate ... attempt nan appears 2 times'; read_answers and tau2's trials call NaN
+    # missing, as null is. Now the same here, naming its line (the 2nd: hand count); the string "NaN" stays a label
+    for first, second in (("0", "NaN"), ('"x"', "NaN")):
+        p = tmp_path / "x.jsonl"
+        p.write_text(f'{{"problem_id": "a", "attempt": {first}, "correct": true}}\n'
+                     f'{{"problem_id": "a", "attempt": {second}, "correct": false}}\n')
+        with pytest.raises(PasscurveError, match=r"^x\.jsonl: attempt column 'attempt' has a missing value, e\.g\. row "
+                                                 r"\{problem_id='a', attempt=.*\} at line 2$"):
+            read_counts(p)
+    p.write_text('{"problem_id": "a", "attempt": "x", "correct": true}\n'
+                 '{"problem_id": "a", "attempt": "NaN", "correct": false}\n')
+    assert list(read_counts(p).n) == [2]
+
+
 def test_duplicates_with_the_power_sums_of_a_run_are_caught(tmp_path):
     # {0,0,3,4,4,5,5} has the sum (21) and the sum of squares (91) of the run 0..6 (a
     # Prouhet-Tarry-Escott pair {1,2,6} -> {0,4,5}; checked here by arithmetic), so a

@@ -30,6 +30,7 @@ from ._columns import (
     identifier,
     is_missing,
     is_nan,
+    json_nan,
     json_unwrapped,
     json_value,
     number_text,
@@ -591,7 +592,8 @@ class Samples:
         caller counted it), quoting its row and where it is."""
         roles = self.columns.roles
         col = roles["correct"]
-        row, at = self._first_row(is_missing(col, self._types[col]))
+        kind = self._types[col]
+        row, at = self._first_row(is_missing(col, kind) + (f" OR {json_nan(quote(col))}" if kind == "JSON" else ""))
         if row:
             raise missing_value_error(self.source, "correct", col, row, at)
         row, at = self._first_row(f"({self._correct_expr}) IS NULL")
@@ -613,8 +615,10 @@ class Samples:
             self._contiguous = not suspicious
         if not suspicious:
             return
-        # NULL attempt ids (they also break the range check above)
-        row, at = self._first_row(f"{json_value(col, self._types[col])} IS NULL")
+        # missing attempt ids (they also break the range check above): NULL, and a float NaN, as read_answers and
+        # tau2's trials have it (as a label, one NaN was the attempt 'nan' and two a duplicate 'attempt nan')
+        kind = self._types[col]
+        row, at = self._first_row(is_missing(col, kind) + (f" OR {json_nan(quote(col))}" if kind == "JSON" else ""))
         if row:
             raise missing_value_error(self.source, "attempt", col, row, at)
         dup = self._run(
