@@ -1050,3 +1050,30 @@ def test_tau_bench_trial_that_is_no_whole_number_is_named(tmp_path):
         p = tmp_path / "tau.json"
         p.write_text(json.dumps(rows))
         assert as_set(read_counts(p)) == {("tau", "0", 3, 2), ("tau", "1", 3, 1)}
+
+
+def test_lm_eval_filter_that_is_no_name_is_refused(tmp_path):
+    # each row's filter names its model ('pythia-70m [strict-match]'). A filter ["strict-match"] on the 3rd line was
+    # one more model, and beside it every model was named with JSON quotes ('m ["strict-match"]'); a null filter
+    # said "model column 'model' has a missing value" of a log that has no such column
+    src = H / "pythia-70m" / "samples_gsm8k_2024-05-01T12-00-00.jsonl"
+    rows = [json.loads(line) for line in src.open()]
+    (tmp_path / "m").mkdir()
+    p = tmp_path / "m" / src.name
+    for value, what in ((["strict-match"], r'holds a list, not a filter name \(a string\), e\.g\. \["strict-match"\]'),
+                        ({"name": "strict-match"}, r"holds an object, not a filter name \(a string\), e\.g\. "
+                                                   r'\{"name":"strict-match"\}'),
+                        (None, "has a missing value")):
+        bad = [dict(r) for r in rows]
+        bad[2]["filter"] = value
+        p.write_text("".join(json.dumps(r) + "\n" for r in bad))
+        with pytest.raises(InputFormatError, match=rf"^{re.escape(src.name)}: lm_eval filter column 'filter' {what} at "
+                                                   r"line 3 \(document 1\); each row's filter names its model$"):
+            read_counts(p)
+    # filters of mixed types (a number beside a string) name their models as written, without quotes (hand count:
+    # documents 0 and 1 under each of the two filters)
+    bad = [dict(r) for r in rows]
+    for r in bad:
+        r["filter"] = 2 if r["filter"] == "flexible-extract" else r["filter"]
+    p.write_text("".join(json.dumps(r) + "\n" for r in bad))
+    assert sorted(set(read_counts(p).model)) == ["m [2]", "m [strict-match]"]

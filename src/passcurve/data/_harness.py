@@ -43,7 +43,18 @@ import duckdb
 
 from .._errors import DroppedProblemsWarning, InputFormatError, PasscurveError
 from ._columns import is_nan, json_nan, json_text, number_text
-from ._source import LM_EVAL_NAME, ROW, Source, _generic, _sql_str, duck_error, located, numbered
+from ._source import (
+    LM_EVAL_NAME,
+    ROW,
+    Source,
+    _generic,
+    _sql_str,
+    duck_error,
+    first_row,
+    located,
+    nested_value,
+    numbered,
+)
 
 __all__ = ["ADAPTERS", "adapt", "open_harness", "open_json"]
 
@@ -367,7 +378,7 @@ def _lm_eval(src: Source, p: Path, correct_col: str | None = None) -> Source:
         except duckdb.Error as exc:
             raise duck_error(exc, p.name, "lm_eval") from None
         if nf > 1:  # one "model" per filter (e.g. strict-match vs flexible-extract)
-            model = f"{model} || ' [' || CAST({_q(cols['filter'])} AS VARCHAR) || ']'"
+            model = f"{model} || ' [' || {_filter_name(src, cols['filter'], cols['doc_id'], p)} || ']'"
     # the verdict keeps its field name (acc_norm, exact_match): messages and meta name the user's field
     own = _free({"model": "model", "problem": "doc_id", "answer": "answer"}, metric)
     answer = ""
@@ -394,6 +405,29 @@ def _lm_eval(src: Source, p: Path, correct_col: str | None = None) -> Source:
     if task_name:
         out.notes["task"] = task_name["task"]
     return out
+
+
+def _filter_name(src: Source, col: str, doc: str, p: Path) -> str:
+    """SQL: the name of an lm_eval row's filter (column ``col``), which names its model beside the others; a JSON
+    column's strings without their quotes (filters of mixed types: a string beside a number or a list). A filter that
+    is a list or an object is refused, naming its line and document (``doc``): it was one more model, and a list among
+    strings had every model named with quotes ('m ["strict-match"]', 'm [["strict-match"]]'); so is a missing one
+    (null), which was "model column 'model' has a missing value" of a log without that column."""
+    kind = src.types[col].upper()
+    q = _q(col)
+    hit = nested_value(src, col) if kind == "JSON" or not _not_a_list(kind) else None
+    where = f'"{ROW}" = {hit[0]}' if hit else f"{q} IS NULL" + (f" OR json_type({q}) = 'NULL'" if kind == "JSON" else "")
+    try:
+        row, at = first_row(src, where)
+    except duckdb.Error as exc:
+        raise duck_error(exc, p.name, "lm_eval") from None
+    if row:
+        shown = str(row.get(col))
+        shown = shown if len(shown) <= 60 else shown[:57] + "..."
+        what = f"holds {hit[1]}, not a filter name (a string), e.g. {shown}" if hit else "has a missing value"
+        raise InputFormatError(f"{p.name}: lm_eval filter column {col!r} {what}{at} (document {row.get(doc)}); each "
+                               "row's filter names its model")
+    return json_text(q) if kind == "JSON" else f"CAST({q} AS VARCHAR)"
 
 
 def lighteval_model(p: Path, default: str) -> str:
