@@ -1077,3 +1077,27 @@ def test_lm_eval_filter_that_is_no_name_is_refused(tmp_path):
         r["filter"] = 2 if r["filter"] == "flexible-extract" else r["filter"]
     p.write_text("".join(json.dumps(r) + "\n" for r in bad))
     assert sorted(set(read_counts(p).model)) == ["m [2]", "m [strict-match]"]
+
+
+def test_evalplus_status_that_is_no_string_is_refused(tmp_path):
+    # evalplus writes each status as "pass", "fail" or "timeout" (plus_status null in a base-only run). Read as text,
+    # a base_status true or 1 was the word 'true' or '1': a passing sample (HumanEval/1 then 2 of 3, not 1 of 3); a
+    # list was "correctness column 'status' ... not boolean", of a column the file does not have. Now the sample is
+    # named: the 1st of HumanEval/1 (hand count)
+    doc = json.loads((H / "eval_results.json").read_text())
+    p = tmp_path / "eval_results.json"
+    for field, value, shown in (("base_status", True, "true (a boolean)"), ("base_status", 1, "1 (a number)"),
+                                ("plus_status", True, "true (a boolean)"), ("base_status", ["pass"], '["pass"] (a list)'),
+                                ("plus_status", {"a": "pass"}, '{"a":"pass"} (an object)')):
+        bad = json.loads(json.dumps(doc))
+        bad["eval"]["HumanEval/1"][0][field] = value
+        p.write_text(json.dumps(bad))
+        with pytest.raises(InputFormatError, match=rf'^cannot read eval_results\.json as evalplus: sample eval\["HumanEval/1"\]\[0\] has '
+                                                   rf'{field} {re.escape(shown)}, not a status: evalplus writes "pass", '
+                                                   r'"fail" or "timeout"$'):
+            read_counts(p)
+    # a null plus_status (a base-only run's) is judged on base_status, as before: HumanEval/1's 1st sample fails
+    # either way, so the counts are the fixture's (test_evalplus_eval_results)
+    doc["eval"]["HumanEval/1"][0]["plus_status"] = None
+    p.write_text(json.dumps(doc))
+    assert {row[1:] for row in as_set(read_counts(p))} == {("HumanEval/0", 2, 1), ("HumanEval/1", 3, 1)}

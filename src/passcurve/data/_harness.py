@@ -663,6 +663,19 @@ def _evalplus_paths(src: Source, rows: list[int]) -> list[str | None]:
     return [None if at.get(r) is None else f"eval[{json.dumps(at[r][0])}][{at[r][1]}]" for r in rows]
 
 
+def _evalplus_status(field: str) -> str:
+    """SQL: the sample's (``s.value``) status ``field`` as text, NULL when absent or null. A status written otherwise
+    than as a string (evalplus writes "pass", "fail" or "timeout", and null for a base-only run's plus_status) stops
+    the read naming the sample, where it is and the value: read as text, true and 1 were the words 'true' and '1', a
+    passing sample, and a list was "not boolean" of the column 'status', which the file does not have."""
+    v = f"(s.value->'$.{field}')"  # s.value->'$.x' IS NULL would be s.value->('$.x' IS NULL)
+    kinds = " ".join(f"WHEN '{k}' THEN '{w}'" for k, w in _JSON_KIND.items())
+    return (f"CASE WHEN json_type({v}) IN ('VARCHAR', 'NULL') OR {v} IS NULL THEN s.value->>'$.{field}' ELSE error("
+            f"'sample eval[' || to_json(s.task_id) || '][' || s.k || '] has {field} ' || CAST({v} AS VARCHAR) "
+            f"|| ' (' || CASE json_type({v}) {kinds} END || '), not a status: evalplus writes \"pass\", \"fail\" "
+            "or \"timeout\"') END")
+
+
 def _evalplus(con: duckdb.DuckDBPyConnection, p: Path, stem: str) -> Source:
     stem = evalplus_model(p, stem)
     _evalplus_layout(con, p)
@@ -673,17 +686,15 @@ def _evalplus(con: duckdb.DuckDBPyConnection, p: Path, stem: str) -> Source:
         "AS k FROM (SELECT unnest(json_keys(content, '$.eval')) AS task_id, unnest(json_extract(content, '$.eval.*')) "
         f"AS v FROM read_text({f}))"
     )
+    base, plus = _evalplus_status("base_status"), _evalplus_status("plus_status")
     sql = (
-        "SELECT s.task_id AS task_id, s.k::BIGINT AS sample_idx, "
+        "SELECT task_id, sample_idx, "
         # evalplus's own rule for base + extra tests: base_status == plus_status == "pass" (evaluate.py);
         # a base-only run has no plus_status and is judged on base_status alone
-        "CASE WHEN s.value->>'$.base_status' IS NULL THEN NULL "
-        "WHEN s.value->>'$.plus_status' IS NULL THEN s.value->>'$.base_status' "
-        "WHEN s.value->>'$.base_status' = 'pass' THEN s.value->>'$.plus_status' "
-        "ELSE s.value->>'$.base_status' END AS status, "
-        "s.value->>'$.base_status' AS base_status, s.value->>'$.plus_status' AS plus_status, "
-        "s.value->>'$.solution' AS solution "
-        f"FROM ({each}) s"
+        "CASE WHEN base_status IS NULL THEN NULL WHEN plus_status IS NULL THEN base_status "
+        "WHEN base_status = 'pass' THEN plus_status ELSE base_status END AS status, base_status, plus_status, solution "
+        f"FROM (SELECT s.task_id AS task_id, s.k::BIGINT AS sample_idx, {base} AS base_status, {plus} AS plus_status, "
+        f"s.value->>'$.solution' AS solution FROM ({each}) s)"
     )
     rel = _bind(con, sql, p, "evalplus")
     out = Source(
