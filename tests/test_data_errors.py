@@ -499,6 +499,30 @@ def test_inspect_and_lighteval_hand_a_nested_id_to_the_shared_check(tmp_path):
     assert sorted(read_counts(lighteval("ok.jsonl", ["[1]", 2])).problem) == ["2", "[1]"]
 
 
+def test_an_attempt_that_is_a_list_or_an_object_is_refused(tmp_path):
+    # an attempt [1] or {"a": 1} (a JSON column beside numbers, or a Parquet list column) was the attempt label '[1]':
+    # one more sample of its problem (n = 2 here), where such a problem id or model is refused. Now the same message,
+    # naming where (line 2, row 1: hand count); the string "[1]" stays a label
+    import json
+
+    import duckdb
+
+    for value, what in (([1], "a list"), ({"a": 1}, "an object")):
+        p = _jsonl(tmp_path / "x.jsonl", [{"problem_id": "a", "attempt": 0, "correct": 1},
+                                          {"problem_id": "a", "attempt": value, "correct": 0}])
+        with pytest.raises(PasscurveError, match=rf"^x\.jsonl: attempt column 'attempt' holds {what}, "
+                                                 rf"{re.escape(NOT_AN_ID)}, e\.g\. row \{{problem_id='a', attempt="
+                                                 rf"'{re.escape(json.dumps(value, separators=(',', ':')))}', .*\}} at line 2$"):
+            read_counts(p)
+    q = tmp_path / "l.parquet"
+    duckdb.sql(f"COPY (SELECT 'a' AS problem_id, [1] AS attempt, 1 AS correct) TO '{q}' (FORMAT parquet)")
+    with pytest.raises(PasscurveError, match=r"^l\.parquet: attempt column 'attempt' holds a list, .* at row 1$"):
+        read_counts(q)
+    p = _jsonl(tmp_path / "x.jsonl", [{"problem_id": "a", "attempt": 0, "correct": 1},
+                                      {"problem_id": "a", "attempt": "[1]", "correct": 0}])
+    assert list(read_counts(p).n) == [2]
+
+
 def test_tau2_hands_a_nested_model_to_the_shared_check(tmp_path):
     # tau2's model (info.agent_info.llm) was read as text (json_text): ["gpt-4.1"] was the model '["gpt-4.1"]' and
     # {"a": 1} the model '{"a":1}', where every other reader refuses a list or an object as an id; now the same

@@ -142,7 +142,7 @@ def missing_value_error(source: str, role: str, col: str, row: dict[str, Any], a
 
 
 def nested_id_error(source: str, role: str, col: str, what: str, row: dict[str, Any], at: str = "") -> PasscurveError:
-    """An id (``role`` "problem" or "model") that is ``what`` ("a list", "an object", ...) rather than one value,
+    """An id (``role`` "problem", "model" or "attempt") that is ``what`` ("a list", "an object", ...) rather than one value,
     quoting ``row``, found ``at`` (:func:`located`): it had become its JSON text and one more problem."""
     return PasscurveError(
         f"{source}: {ID_COLUMN[role]} {col!r} holds {what}, not an id (a string or a number), e.g. row "
@@ -214,7 +214,8 @@ def check_ids(source: str, roles: Any, model: Any, problem: Any, src: Source | N
     that a JSONL file writes as a bare NaN (a float, not the string "NaN"; read as text, the two are one 'NaN')
     is refused as a missing id, naming its line (:func:`bare_nan`: read again only when some id is 'NaN'); an id
     that is a list or an object in the input (:func:`nested_value`: looked for only when some id's text begins with
-    '[' or '{') is refused, naming where it is."""
+    '[' or '{') is refused, naming where it is; so is an attempt (``roles``'s ``"attempt"``) that is a list or an
+    object, looked for only in a column that may hold one (:func:`_holds_nested`)."""
     for role, ids in (("problem", problem), ("model", model)):
         col = roles.get(role)
         if src is not None and col is not None and (np.asarray(ids, dtype=object) == "NaN").any():
@@ -226,9 +227,24 @@ def check_ids(source: str, roles: Any, model: Any, problem: Any, src: Source | N
             hit = nested_value(src, col)
             if hit is not None:
                 raise nested_id_error(source, role, col, hit[1], *first_row(src, f'"{ROW}" = {hit[0]}'))
+    att = roles.get("attempt")
+    if src is not None and att is not None and att in src.types and _holds_nested(src.types[att]):
+        # an attempt that is a list or an object (a JSON column of mixed types, a list or struct column) was one more
+        # attempt label, '[1]', as an id was one more problem
+        hit = nested_value(src, att)
+        if hit is not None:
+            raise nested_id_error(source, "attempt", att, hit[1], *first_row(src, f'"{ROW}" = {hit[0]}'))
     check_id_spellings(source, "problem", roles["problem"], np.asarray(problem, dtype=object))
     if roles.get("model") is not None:
         check_id_spellings(source, "model", roles["model"], np.asarray(model, dtype=object))
+
+
+def _holds_nested(kind: str) -> bool:
+    """Whether a column of DuckDB type ``kind`` may hold a list or an object: a JSON column (values of mixed types) or
+    a list, array, struct or map column. An attempt column of another type holds none (:func:`nested_value` is asked
+    only then)."""
+    k = kind.upper()
+    return k == "JSON" or k.endswith("]") or k.startswith(("STRUCT", "MAP"))
 
 
 def _maybe_nested(ids: Any, starts: str = "[{") -> bool:
