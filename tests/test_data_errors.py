@@ -109,6 +109,24 @@ def test_nan_attempt_is_missing(tmp_path):
     assert list(read_counts(p).n) == [2]
 
 
+def test_attempts_beyond_exact_floats_are_not_called_duplicates(tmp_path):
+    # attempts 2^64 and 2^64 + 1 (DuckDB reads the column as DOUBLE) are one float, 1.8446744073709552e+19: the message
+    # was "duplicate (problem, attempt) rows: problem 'a' attempt 1.8446744073709552e+19 appears 2 times" of two
+    # different attempts. Now it says why they cannot be told apart (float64 integers are exact up to 2^53 - 1)
+    p = tmp_path / "x.jsonl"
+    p.write_text('{"problem_id": "a", "attempt": 18446744073709551616, "correct": true}\n'
+                 '{"problem_id": "a", "attempt": 18446744073709551617, "correct": false}\n')
+    with pytest.raises(PasscurveError, match=r"^x\.jsonl: attempt column 'attempt' holds 1\.8446744073709552e\+19 at lines 1 "
+                                             r"and 2, too large to tell attempts apart: the column is read as floats .*, "
+                                             r"exact only up to 2\^53 - 1 = 9007199254740991; number the attempts from 0 "
+                                             r"or 1$"):
+        read_counts(p)
+    # a float column's duplicate within the exact range is still a duplicate
+    p.write_text('{"problem_id": "a", "attempt": 1.0, "correct": true}\n{"problem_id": "a", "attempt": 1, "correct": false}\n')
+    with pytest.raises(PasscurveError, match=r"duplicate \(problem, attempt\) rows: problem 'a' attempt 1\.0 appears 2 times"):
+        read_counts(p)
+
+
 def test_duplicates_with_the_power_sums_of_a_run_are_caught(tmp_path):
     # {0,0,3,4,4,5,5} has the sum (21) and the sum of squares (91) of the run 0..6 (a
     # Prouhet-Tarry-Escott pair {1,2,6} -> {0,4,5}; checked here by arithmetic), so a

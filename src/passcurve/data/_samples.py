@@ -643,8 +643,15 @@ class Samples:
         )
         if dup["k"].size:
             model = dup["model"][0] if self.columns.get("model") is not None else None
+            at = self._rows_of(dup["model"][0], dup["problem"][0], dup["attempt"][0])
+            if kind.upper() in _FLOAT_TYPES and abs(float(dup["attempt"][0])) >= 2.0**53:
+                # two attempts beyond float64's exact integers (2^64 and 2^64 + 1) read as one float: no duplicate
+                raise PasscurveError(
+                    f"{self.source}: attempt column {col!r} holds {dup['attempt'][0]}{at}, too large to tell attempts "
+                    "apart: the column is read as floats (some attempt is written with a point or an exponent, or is "
+                    "beyond 2^63), exact only up to 2^53 - 1 = 9007199254740991; number the attempts from 0 or 1")
             raise duplicate_attempt_error(self.source, dup["problem"][0], model, dup["attempt"][0], int(dup["k"][0]),
-                                          self._rows_of(dup["model"][0], dup["problem"][0], dup["attempt"][0]))
+                                          at)
 
     def _rows_of(self, model: str, problem: str, attempt: str) -> str:
         """Where the first two samples of (``model``, ``problem``, ``attempt``) are in the input (:func:`located`;
