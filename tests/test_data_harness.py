@@ -1101,3 +1101,27 @@ def test_evalplus_status_that_is_no_string_is_refused(tmp_path):
     doc["eval"]["HumanEval/1"][0]["plus_status"] = None
     p.write_text(json.dumps(doc))
     assert {row[1:] for row in as_set(read_counts(p))} == {("HumanEval/0", 2, 1), ("HumanEval/1", 3, 1)}
+
+
+def test_inspect_sample_or_score_that_is_no_object_is_named(tmp_path):
+    # a sample written as a string read "1 of 6 samples have no scores, e.g. sample None epoch None (an unscored
+    # log?)", scores written as a list the same, and a score written "C" (its value alone, not {"value": "C"})
+    # "correctness column 'match' has a missing value (null/NaN)". Now each says what it is, at samples[2] (the 3rd
+    # sample: hand count)
+    log = json.loads((H / "inspect_log.json").read_text())
+    p = tmp_path / "log.json"
+    for change, message in (
+            (lambda d: d["samples"].__setitem__(2, "x"),
+             r"1 of 6 samples are not objects, e\.g\. samples\[2\], a string: an inspect sample is an object with its "
+             r"id, epoch and scores"),
+            (lambda d: d["samples"][2].__setitem__("scores", [1]),
+             r"1 of 6 samples have scores that are a list, not an object of scores by scorer, e\.g\. sample '1' epoch "
+             r"3 at samples\[2\]: \[1\]"),
+            (lambda d: d["samples"][2]["scores"].__setitem__("match", "C"),
+             r"1 of 6 samples have a score 'match' that is a string, not a score \(an object with its value\), e\.g\. "
+             r"sample '1' epoch 3 at samples\[2\]: \"C\"")):
+        bad = json.loads(json.dumps(log))
+        change(bad)
+        p.write_text(json.dumps(bad))
+        with pytest.raises(InputFormatError, match=rf"^log\.json: {message}$"):
+            read_counts(p)

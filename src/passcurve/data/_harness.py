@@ -782,7 +782,7 @@ def _inspect_samples(samples_sql: str, model_sql: str) -> str:
     return (
         f"SELECT S.i AS i, S.element AS element, {model_sql} AS model, {sample_id} AS id, "
         f"{written} AS id_written, {epoch} AS epoch, "
-        f"{v}->'$.scores' AS scores, coalesce({v}->>'$.error.message', CASE WHEN json_type({v}->'$.error') = "
+        f"{v}->'$.scores' AS scores, json_type({v}) AS kind, coalesce({v}->>'$.error.message', CASE WHEN json_type({v}->'$.error') = "
         f"'VARCHAR' THEN {v}->>'$.error' END) AS error FROM ({samples_sql}) S ORDER BY S.i"
     )
 
@@ -807,6 +807,7 @@ def _inspect_source(
     if key is not None:  # one score of a scorer that gives several per sample (a dict value)
         path = f"{path} || '.value.' || {_sql_str(_json_key_path(key, root=''))}"
     name = scorer if key is None else f"{scorer}/{key}"
+    _check_shapes(con, p, scorer)
     _check_scored(con, p, name, path, scorers)
     own = _free({"model": "model", "problem": "id", "attempt": "epoch", "answer": "answer"}, name)
     value = f"json_extract(scores, {path})" if key is not None else f"json_extract(scores, {path} || '.value')"
@@ -914,6 +915,37 @@ def _first_sample(con: duckdb.DuckDBPyConnection, p: Path, columns: str, where: 
     except duckdb.Error as exc:
         raise duck_error(exc, p.name, "inspect") from None
     return rows[0] if rows else None
+
+
+def _check_shapes(con: duckdb.DuckDBPyConnection, p: Path, scorer: str) -> None:
+    """Refuse a log in which some sample is not an object, has scores that are not an object (scorer -> score), or
+    gives the scorer ``scorer`` a score that is not an object (inspect writes a Score: {"value": ..., "answer": ...}),
+    naming the first. Otherwise a sample written as a string read "have no scores, e.g. sample None epoch None (an
+    unscored log?)", as did scores written as a list, and a score written "C" (its value alone) "correctness column
+    'match' has a missing value (null/NaN)", of a value the log has."""
+    row = _first_sample(con, p, "kind", "kind <> 'OBJECT'")
+    if row is not None:
+        _sid, _epoch, element, kind, k, total = row
+        raise InputFormatError(
+            f"{p.name}: {k} of {total} samples are not objects, e.g. {element}, {_JSON_KIND.get(kind, kind)}: "
+            "an inspect sample is an object with its id, epoch and scores")
+    row = _first_sample(con, p, "json_type(scores), CAST(scores AS VARCHAR)",
+                        "json_type(scores) NOT IN ('OBJECT', 'NULL')")
+    if row is not None:
+        sid, epoch, element, kind, written, k, total = row
+        shown = written if len(written) <= 60 else written[:57] + "..."
+        raise InputFormatError(
+            f"{p.name}: {k} of {total} samples have scores that are {_JSON_KIND.get(kind, kind)}, not an object of "
+            f"scores by scorer, e.g. sample {sid!r} epoch {epoch} at {element}: {shown}")
+    entry = f"json_extract(scores, {_json_key_path(scorer)})"
+    row = _first_sample(con, p, f"json_type({entry}), CAST({entry} AS VARCHAR)",
+                        f"json_type(scores) = 'OBJECT' AND json_type({entry}) NOT IN ('OBJECT', 'NULL')")
+    if row is not None:
+        sid, epoch, element, kind, written, k, total = row
+        shown = written if len(written) <= 60 else written[:57] + "..."
+        raise InputFormatError(
+            f"{p.name}: {k} of {total} samples have a score {scorer!r} that is {_JSON_KIND.get(kind, kind)}, not a "
+            f"score (an object with its value), e.g. sample {sid!r} epoch {epoch} at {element}: {shown}")
 
 
 def _check_scored(con: duckdb.DuckDBPyConnection, p: Path, scorer: str, path: str, scorers: list[str]) -> None:
