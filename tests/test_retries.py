@@ -191,6 +191,30 @@ def test_read_attempts_needs_an_attempt_column(tmp_path):
         read_attempts(path)
 
 
+def test_read_attempts_names_an_attempt_that_is_no_whole_number(tmp_path, capfd):
+    # the retries analysis checked the attempts read from a file as an API argument: "`attempt` must contain integers
+    # (got 1.5)", "`attempt` is too large (got attempt=1.8446744073709552e+19, max 4.61e+18)", "`attempt` contains
+    # NaN", naming neither the file, the column nor the row. Now the file's column and row (line 1: hand count)
+    from passcurve.cli._app import run
+    from passcurve.data import read_attempts
+
+    path = tmp_path / "r.jsonl"
+    for written, message in (("1.5", r"must hold whole numbers, e\.g\. row \{problem_id='p', attempt=1\.5, .*\}"),
+                             ("18446744073709551616", r"holds an attempt too large to number a retry \(the largest is "
+                                                      r"2\^62 - 1 = 4611686018427387903\), e\.g\. row \{problem_id='p', "
+                                                      r"attempt=1\.8446744073709552e\+19, .*\}"),
+                             ("4611686018427387904", r"holds an attempt too large to number a retry .*attempt=4611686018427387904, .*\}"),
+                             ("NaN", r"has a missing value \(NaN\), e\.g\. row \{problem_id='p', attempt=nan, .*\}")):
+        path.write_text(f'{{"problem_id": "p", "attempt": {written}, "correct": 0}}\n'
+                        '{"problem_id": "p", "attempt": 2, "correct": 1}\n')
+        with pytest.raises(PasscurveError, match=rf"^r\.jsonl: attempt column 'attempt' {message} at line 1$"):
+            read_attempts(path)
+    assert run(["retries", str(path)]) == 2
+    err = capfd.readouterr().err
+    assert err.startswith("passcurve: error: r.jsonl: attempt column 'attempt' has a missing value (NaN)")
+    assert len(err.strip().splitlines()) == 1
+
+
 def test_asymptotic_p_value_agrees_with_permutation():
     # equal n: (n-1)/n * T ~ chi-square(n-1) under the null (derived in passcurve._retries)
     rng = np.random.default_rng(21)

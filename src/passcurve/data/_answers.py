@@ -669,6 +669,29 @@ def read_verdicts(
 # ---------------------------------------------------------------------------------------
 # attempts
 # ---------------------------------------------------------------------------------------
+_ATTEMPT_MAX = 2**62  # as_int_array's bound, which the retries analysis applies to the attempts read here
+
+
+def _check_attempt_numbers(src: Source, col: str, att: np.ndarray) -> None:
+    """Refuse an attempt (of ``read_attempts``'s numeric column ``col``, fetched as ``att``) that is NaN, has a
+    fraction, or is at least 2^62 in size, naming its row and where it is: the retries analysis said "`attempt` must contain
+    integers (got 1.5)" or "`attempt` is too large (got attempt=1.8446744073709552e+19, max 4.61e+18)", in the
+    words of an API argument, of a file's column."""
+    if att.size == 0 or att.dtype.kind not in "fiu":
+        return
+    q = quote(col)
+    if att.dtype.kind == "f" and np.isnan(att).any():
+        row, at = first_row(src, f"isnan({q})")
+        raise PasscurveError(f"{src.name}: attempt column {col!r} has a missing value (NaN), e.g. row {_fmt_row(row)}{at}")
+    if att.dtype.kind == "f" and (np.isinf(att) | (att != np.floor(att))).any():
+        row, at = first_row(src, f"isinf({q}) OR {q} <> floor({q})")
+        raise PasscurveError(f"{src.name}: attempt column {col!r} must hold whole numbers, e.g. row {_fmt_row(row)}{at}")
+    if np.max(np.abs(att.astype(np.float64))) >= _ATTEMPT_MAX:
+        row, at = first_row(src, f"abs({q}::DOUBLE) >= {float(_ATTEMPT_MAX)!r}")
+        raise PasscurveError(f"{src.name}: attempt column {col!r} holds an attempt too large to number a retry (the "
+                             f"largest is 2^62 - 1 = {_ATTEMPT_MAX - 1}), e.g. row {_fmt_row(row)}{at}")
+
+
 def read_attempts(
     path: PathInput,
     *,
@@ -750,6 +773,7 @@ def read_attempts(
     att = g["attempt"]
     if np.ma.isMaskedArray(att) and np.ma.getmaskarray(att).any():
         raise PasscurveError(f"{s.source}: attempt column {col!r} has a missing value")
+    _check_attempt_numbers(s._src, col, np.asarray(att))
     code = np.asarray(g["code"], dtype=np.int64)
     check_ids(s.source, s.columns.roles, labels["model"], labels["problem"], s._src)
     att, correct = np.asarray(att), np.asarray(correct, dtype=bool)
