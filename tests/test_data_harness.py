@@ -1125,3 +1125,29 @@ def test_inspect_sample_or_score_that_is_no_object_is_named(tmp_path):
         p.write_text(json.dumps(bad))
         with pytest.raises(InputFormatError, match=rf"^log\.json: {message}$"):
             read_counts(p)
+
+
+def test_tau2_simulation_or_reward_info_that_is_no_object_is_named(tmp_path):
+    # a simulation written as a string read "problem-id column 'task_id' has a missing value", and a reward_info
+    # written as the bare reward 1.0 (or a list) "correctness column 'reward' has a missing value (null/NaN)", of a
+    # value the log has. Now each is named, at simulations[2] (the 3rd: hand count); a missing reward_info is a
+    # missing reward, as before
+    log = json.loads((H / "tau2_results.json").read_text())
+    p = tmp_path / "tau2.json"
+    for change, message in (
+            (lambda d: d["simulations"].__setitem__(2, "x"),
+             r"simulations\[2\] is a string, not a simulation \(an object with its task_id, trial and reward_info\)"),
+            (lambda d: d["simulations"][2].__setitem__("reward_info", 1.0),
+             r"reward_info 1\.0 at simulations\[2\] is a number, not an object with the reward"),
+            (lambda d: d["simulations"][2].__setitem__("reward_info", [1]),
+             r"reward_info \[1\] at simulations\[2\] is a list, not an object with the reward")):
+        bad = json.loads(json.dumps(log))
+        change(bad)
+        p.write_text(json.dumps(bad))
+        with pytest.raises(PasscurveError, match=rf"^cannot read tau2\.json as tau_bench: {message}$"):
+            read_counts(p)
+    del log["simulations"][2]["reward_info"]
+    p.write_text(json.dumps(log))
+    with pytest.raises(PasscurveError, match=r"^tau2\.json: correctness column 'reward' has a missing value .* at "
+                                             r"simulations\[2\]$"):
+        read_counts(p)

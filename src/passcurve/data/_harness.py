@@ -583,7 +583,14 @@ def _tau2(con: duckdb.DuckDBPyConnection, p: Path, stem: str) -> Source:
     # it is ("1_0", "high": 'holds a value that is not boolean ... reward='"high"''), as in a JSONL log; read here as
     # a number, each was a missing reward
     written = "s.value->'$.reward_info.reward'"
-    reward = f"CASE WHEN {json_nan(written)} THEN NULL ELSE {written} END"
+    # a simulation, or its reward_info, that is no object (a bare number, a list) stops the read naming it: it read
+    # as a missing task id or reward
+    info = "(s.value->'$.reward_info')"
+    kinds = " ".join(f"WHEN '{k}' THEN '{w}'" for k, w in _JSON_KIND.items())
+    not_info = (f"error('reward_info ' || CAST({info} AS VARCHAR) || ' at ' || s.element || ' is ' || CASE json_type({info}) "
+                f"{kinds} END || ', not an object with the reward')")
+    reward = (f"CASE WHEN json_type({info}) NOT IN ('OBJECT', 'NULL') THEN {not_info}::JSON "
+              f"WHEN {json_nan(written)} THEN NULL ELSE {written} END")
     # the agent's model as written (JSON) when it is a list or an object, for the shared checks to refuse, naming the
     # row (as text, ["gpt-4.1"] was the model '["gpt-4.1"]'); else its text, as messages quote it
     nested = _any_nested(con.sql, TAU2_MODEL, f"read_text({f})")
@@ -593,7 +600,9 @@ def _tau2(con: duckdb.DuckDBPyConnection, p: Path, stem: str) -> Source:
     sql = (
         # the task id as written (JSON; a bare NaN is missing, as null is): the shared checks read its text
         # (identifier) and refuse a list or an object (nested_value); as text, [1] had been the problem '[1]'
-        f"SELECT CASE WHEN {json_nan(TAU2_TASK)} THEN NULL ELSE {TAU2_TASK} END AS task_id, {trial} AS trial, "
+        f"SELECT CASE WHEN json_type(s.value) <> 'OBJECT' THEN error(s.element || ' is ' || CASE json_type(s.value) "
+        f"{kinds} END || ', not a simulation (an object with its task_id, trial and reward_info)')::JSON "
+        f"WHEN {json_nan(TAU2_TASK)} THEN NULL ELSE {TAU2_TASK} END AS task_id, {trial} AS trial, "
         f"{reward} AS reward, coalesce(s.m, {default}) AS model FROM ({sims}) s ORDER BY s.i"
     )
     rel = _bind(con, sql, p, "tau_bench")
