@@ -125,6 +125,14 @@ def test_attempts_beyond_exact_floats_are_not_called_duplicates(tmp_path):
     p.write_text('{"problem_id": "a", "attempt": 1.0, "correct": true}\n{"problem_id": "a", "attempt": 1, "correct": false}\n')
     with pytest.raises(PasscurveError, match=r"duplicate \(problem, attempt\) rows: problem 'a' attempt 1\.0 appears 2 times"):
         read_counts(p)
+    # the answers reader (vote) said "duplicate attempt 1.8446744073709552e+19 in problem 'a' (column 'attempt')"
+    from passcurve.data import read_answers
+
+    p = _jsonl(tmp_path / "ans.jsonl", [{"problem_id": "a", "attempt": 2**64 + i, "answer": str(i), "gold": "1"}
+                                        for i in range(2)])
+    with pytest.raises(PasscurveError, match=r"^ans\.jsonl: attempt column 'attempt' holds 1\.8446744073709552e\+19 at "
+                                             r"lines 1 and 2, too large to tell attempts apart: "):
+        read_answers(p)
 
 
 def test_duplicates_with_the_power_sums_of_a_run_are_caught(tmp_path):

@@ -20,7 +20,7 @@ from .._counts import models_rows
 from .._errors import PasscurveError
 from ._columns import ALIASES, identifier, is_missing, is_nan, json_text, json_unwrapped, quote
 from ._harness import check_forced
-from ._samples import FALSE_WORDS, TRUE_WORDS, _fmt_row, check_ids, runs_of_ids
+from ._samples import FALSE_WORDS, TRUE_WORDS, _fmt_row, check_ids, inexact_attempt_error, runs_of_ids
 from ._several import (
     PathInput,
     check_pool,
@@ -439,6 +439,8 @@ def _check_duplicates(src: Source, base: str, att: str | None) -> None:
         # where its first two rows are, on this error path only (as the samples reader says)
         at = first_two_located(src, lambda sql: _run(src, f"{base} {sql}"), "s", (
             ("model", bad["model"][0]), ("problem", bad["problem"][0]), ("CAST(ord AS VARCHAR)", bad["ord"][0])))
+        if (inexact := inexact_attempt_error(src.name, att, src.types[att], bad["ord"][0], at)) is not None:
+            raise inexact
         raise PasscurveError(
             f"{src.name}: duplicate attempt {bad['ord'][0]} in problem {bad['problem'][0]!r} (column {att!r}){at}"
         )

@@ -198,6 +198,22 @@ def duplicate_attempt_error(source: str, problem: Any, model: Any | None, attemp
     )
 
 
+def inexact_attempt_error(source: str, col: str, kind: str, attempt: Any, at: str) -> PasscurveError | None:
+    """The error for a duplicate ``attempt`` (as text) of a float column ``col`` (DuckDB type ``kind``) at or beyond
+    2^53, found ``at`` (:func:`located`), else None: two attempts beyond float64's exact integers (2^64 and 2^64 + 1)
+    read as one float, and "duplicate attempt 1.8446744073709552e+19" was said of two different attempts."""
+    try:
+        big = kind.upper() in _FLOAT_TYPES and abs(float(attempt)) >= 2.0**53
+    except (TypeError, ValueError):
+        return None
+    if not big:
+        return None
+    return PasscurveError(
+        f"{source}: attempt column {col!r} holds {attempt}{at}, too large to tell attempts apart: the column is read "
+        "as floats (some attempt is written with a point or an exponent, or is beyond 2^63), exact only up to "
+        "2^53 - 1 = 9007199254740991; number the attempts from 0 or 1")
+
+
 # the printable ASCII characters but space: an id made of them alone has no whitespace and one spelling
 _PLAIN = bytes(range(0x21, 0x80))
 
@@ -644,12 +660,8 @@ class Samples:
         if dup["k"].size:
             model = dup["model"][0] if self.columns.get("model") is not None else None
             at = self._rows_of(dup["model"][0], dup["problem"][0], dup["attempt"][0])
-            if kind.upper() in _FLOAT_TYPES and abs(float(dup["attempt"][0])) >= 2.0**53:
-                # two attempts beyond float64's exact integers (2^64 and 2^64 + 1) read as one float: no duplicate
-                raise PasscurveError(
-                    f"{self.source}: attempt column {col!r} holds {dup['attempt'][0]}{at}, too large to tell attempts "
-                    "apart: the column is read as floats (some attempt is written with a point or an exponent, or is "
-                    "beyond 2^63), exact only up to 2^53 - 1 = 9007199254740991; number the attempts from 0 or 1")
+            if (inexact := inexact_attempt_error(self.source, col, kind, dup["attempt"][0], at)) is not None:
+                raise inexact
             raise duplicate_attempt_error(self.source, dup["problem"][0], model, dup["attempt"][0], int(dup["k"][0]),
                                           at)
 
