@@ -25,6 +25,7 @@ from passcurve import (
     k_for,
     thin_counts,
 )
+from passcurve._validation import shares_text
 
 
 @pytest.fixture(scope="module")
@@ -878,6 +879,21 @@ def test_k_for_names_a_candidate_that_never_reaches_the_target():
     assert high.caveat is not None and high.caveat.startswith("zi_beta (weight ")
     plateau = float(high.caveat.split("plateaus at ")[1].split(" ")[0])
     assert 0.85 < plateau < 0.95 and high.to_dict()["caveat"] == high.caveat
+
+
+def test_k_for_caveat_writes_the_weight_as_the_forecast_title_does():
+    # user review: Pythia 160M's title read 'zi_beta 0.32' (shares_text, adding up to 1) and the caveat under the K
+    # 'zi_beta (weight 0.33)', each weight rounded alone. Here zi_beta's weight is 0.1346: alone 0.13, in the
+    # title's largest-remainder rounding of (0.3016, 0.5638, 0.1346) 0.14 (hand count: 30 + 56 + 13 = 99 hundredths,
+    # the missing one to the largest remainder, 0.46 of zi_beta's)
+    bench = passcurve.simulate(problems=200, n=100, models=[ModelSpec("zi", 0.3, 3.0, impossible=0.15)], rng=18)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        res = forecast(bench.counts, [1000], rng=0, n_resamples=10)
+    w = res.weights[0]
+    assert f"{w['zi_beta']:.2f}" == "0.13" and shares_text(w)["zi_beta"] == "0.14"
+    cav = res.k_for(0.9).caveat
+    assert cav is not None and cav.startswith("zi_beta (weight 0.14) plateaus at ")
 
 
 def test_lower_end_rises_with_K_and_does_not_depend_on_the_other_K():

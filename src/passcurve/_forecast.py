@@ -99,6 +99,7 @@ from ._validation import (
     fmt,
     model_streams,
     pick_model,
+    shares_text,
 )
 
 __all__ = ["forecast", "ForecastResult", "k_for", "KForResult", "FORECAST_METHODS", "thin_counts"]
@@ -1238,7 +1239,10 @@ def _k_for_state(res: ForecastResult, target: float, model: str | None) -> KForR
     # does (forecasting review: the demo's tiny-1b, 12% impossible problems, was told 0.9 at K ≈ 4e6 while its
     # zi_beta candidate, weight 0.09, plateaued at 0.8675 and the truth at 0.873)
     below = [cnd for cnd in wts if plateau[cnd] < t] if len(wts) > 1 and np.isfinite(kk) else []
-    caveat = "; ".join(f"{cnd} (weight {wts[cnd]:.2f}) plateaus at {float(plateau[cnd]):.4g} (impossible problems)"
+    # the weight as the forecast's title writes it (shares_text: Pythia 160M's zi_beta, 0.3253, read 0.32 in the
+    # title and 0.33 here)
+    share = shares_text(wts)
+    caveat = "; ".join(f"{cnd} (weight {share[cnd]}) plateaus at {float(plateau[cnd]):.4g} (impossible problems)"
                        for cnd in below) + ": under it the target is never reached" if below else None
 
     def result(low: float, high: float, note: str | None = None) -> KForResult:
