@@ -972,6 +972,23 @@ def test_npmle_converges_on_pythia():
         assert fit.loglik_ >= BetaBinomial().fit(n=rows["n"][sel], c=rows["c"][sel]).loglik_
 
 
+@pytest.mark.shared_data
+def test_npmle_mass_at_zero_is_not_an_upper_bound_on_pythia():
+    # user review: the docstring and docs/forecasting.md called the NPMLE's mass at p = 0 an upper bound on the truly
+    # impossible share ("the likelihood prefers p = 0 for never-solved problems"). On Pythia 1B (n = 10^4) it is 0 while
+    # a quarter of the problems are never solved (hand count of the file: 33 of 128): their mass sits on atoms below
+    # 1/n, shared with the problems solved once, where (1 - p)^n is nearly 1 as at p = 0
+    rows = np.genfromtxt(shared_file("pythia_math_counts.csv"), delimiter=",", names=True, dtype=None,
+                         encoding=None)
+    sel = rows["model"] == "Pythia 1B"
+    n, c = rows["n"][sel], rows["c"][sel]
+    assert int((c == 0).sum()) == 33
+    fit = GridMixture().fit(n=n, c=c)
+    assert fit.success_ and fit.impossible_mass_ < 1e-6
+    small = (fit.grid_ > 0) & (fit.grid_ < 1 / n.max())
+    assert fit.weights_[small].sum() > (c == 0).mean()  # 0.30 against 33/128 = 0.258
+
+
 def test_fit_difficulty_many_models_and_outputs():
     bench = passcurve.simulate(problems=150, n=100, rng=5)
     with warnings.catch_warnings():
