@@ -511,7 +511,18 @@ def test_forecast_legend_names_its_columns_and_weights(icli, sim_csv):
     pop = icli("forecast", str(sim_csv), "--k", "1000", "--n-resamples", "5", "--method", "beta", "--scope",
                "population", "--confidence-level", "0.9", env={"COLUMNS": "300"})
     assert pop.returncode == 0, pop.stderr
-    assert "90% interval: the prediction interval of pass@K on a new problem set" in pop.stdout.splitlines()[0]
+    # the population's interval holds the parameters' uncertainty only, not the sampling spread of a new set of N
+    # problems that the legend promised ('on a new problem set drawn from the fitted law'): for method beta (a
+    # population forecast in either scope) --scope population adds nothing to the interval
+    head = pop.stdout.splitlines()[0]
+    assert "90% interval: the prediction interval of pass@K on the population the fitted law describes" in head
+    assert "a new set of finitely many adds a spread not included" in head and "on a new problem set" not in head
+    bench = icli("forecast", str(sim_csv), "--k", "1000", "--n-resamples", "5", "--method", "beta",
+                 "--confidence-level", "0.9", "--json")
+    popj = icli("forecast", str(sim_csv), "--k", "1000", "--n-resamples", "5", "--method", "beta", "--scope",
+                "population", "--confidence-level", "0.9", "--json")
+    lo_hi = [[(f["low"], f["high"]) for f in json.loads(x.stdout)["forecasts"]] for x in (bench, popj)]
+    assert lo_hi[0] == lo_hi[1]
 
 
 def test_k_for_line_writes_its_numbers_in_one_notation():

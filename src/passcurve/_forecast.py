@@ -421,7 +421,8 @@ class ForecastResult(ReadOnlyResult):
         stop-at-success design, K up to its largest estimable k), NaN beyond. The forecast there
         is still the model's: the difference is its in-sample misfit.
     scope : str
-        "benchmark" (these problems) or "population" (a new problem set), as :func:`passcurve.forecast`'s.
+        "benchmark" (these problems) or "population" (the fitted law's mean pass@K over the problems it describes),
+        as :func:`passcurve.forecast`'s.
     """
 
     __repr__ = brief_repr
@@ -940,8 +941,10 @@ def forecast(
         :func:`passcurve.extrapolation_bounds`' range at ``confidence_level``; a checked law's
         interval is clipped to that range, which no law consistent with the data leaves). With another method it is an error (it would have no effect).
     scope : {"benchmark", "population"}
-        Forecast this benchmark's problems (empirical Bayes, default) or a new problem set
-        drawn from the fitted distribution (difficulty-model methods only).
+        Forecast this benchmark's problems (empirical Bayes, default) or the population of problems
+        the fitted distribution describes (difficulty-model methods only): its mean pass@K, with an
+        interval from the parameters' (and, for ``"auto"``, the laws') uncertainty; the sampling spread
+        of a new set of finitely many problems is not included.
     combination : {"inverse_mse", "debiased"}, optional
         How ``"auto"`` combines its candidates (default "inverse_mse"; with another method an error,
         as ``cv_resamples``). ``"inverse_mse"``: weights ∝ 1/MSE in the

@@ -251,7 +251,10 @@ def forecast_cmd(
         return
     lvl = level_label(res.confidence_level)
     # a legend, as fit's: the candidates' columns ('beta eb', 'zi beta') and the title's weights were named nowhere
-    where = "these problems" if scope == "benchmark" else "a new problem set drawn from the fitted law (--scope population)"
+    # population: the law's mean pass@K, whose interval holds the parameters' (and laws') uncertainty only; it had
+    # said 'on a new problem set drawn from the fitted law', whose own sampling spread it leaves out
+    where = ("these problems" if scope == "benchmark" else "the population the fitted law describes (--scope "
+             "population: its mean over problems drawn from it; a new set of finitely many adds a spread not included)")
     out.print(f"pass@K: the forecast, the forecasts of the columns after the interval (one per candidate method, "
               f"named as --method's values) "
               f"weighted as the title says (auto: by each one's error in a self-backtest on thinned data); {lvl} "
