@@ -277,6 +277,31 @@ def test_deviation_flags_on_bon():
     assert all("StoppingTimeWarning" in [f for f, _ in fl] for fl in rep2.flags.values())
 
 
+@pytest.mark.shared_data
+def test_no_heavy_tail_flag_survives_the_stopping_design():
+    # user review: the stopping-time warning names --stop-batch 60 --cap 10020, and under that design Llama 3 8B IT
+    # (every prompt jailbroken) lost its NoHeavyTailWarning: the stopping-time curve is flat between the problems' last
+    # batches (pass@k = 0.98742 from k = 1,876 to 3,600), so the median local slope over the top decade was 0.0.
+    # Reference: the secant of log(-log pass@k) over the top decade, from the design's own curve (1.07, against
+    # 1.5 x 0.451 over k <= 10); no other model is flagged, as without the design
+    from passcurve import StopAtSuccess
+    from passcurve.data import read_counts
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        counts = read_counts(shared_file("bon_jailbreaking_counts.csv"))
+    design = StopAtSuccess(60, cap=10020)
+    with pytest.warns(NoHeavyTailWarning, match="Llama 3 8B IT"):
+        rep = check_deviations(counts, design=design)
+    assert {m: [f for f, _ in fl] for m, fl in rep.flags.items() if fl} == {"Llama 3 8B IT": ["NoHeavyTailWarning"]}
+    ev = rep.evidence["Llama 3 8B IT"]
+    sub = counts.select("Llama 3 8B IT")
+    ks = np.array([1073.0, 3951.0])  # the default grid's first k >= 10020 / 10 and its last k below pass@k = 1
+    v = design.mean_curve(sub.n, sub.c, ks)[0]
+    secant = -(np.log(-np.log(v[1])) - np.log(-np.log(v[0]))) / np.log(ks[1] / ks[0])
+    assert ev["local_slope_top_decade"] == pytest.approx(secant, rel=1e-12) and secant > 1.5 * ev["local_slope_k1_10"]
+
+
 def test_bad_input(bench):
     with pytest.raises(PasscurveError, match="`method`"):
         forecast(bench.counts, [10], method="magic")

@@ -98,11 +98,23 @@ def _stopping_evidence(sub: Counts) -> dict[str, Any]:
     return ev
 
 
+def _secant_slope(k: np.ndarray, vals: np.ndarray, lo: float, default: float) -> float:
+    """-(change of log(-log pass@k)) / (change of log k) between the first and the last k >= ``lo`` where
+    0 < pass@k < 1; ``default`` when fewer than two such k differ."""
+    ok = (k >= lo) & (vals > 0) & (vals < 1)
+    if ok.sum() < 2:
+        return default
+    kk, y = np.asarray(k, dtype=float)[ok], np.log(-np.log(vals[ok]))
+    return float(-(y[-1] - y[0]) / np.log(kk[-1] / kk[0]))
+
+
 def check_deviations(counts: Counts, *, emit: bool = True, design: Any = None) -> DeviationReport:
     """Run the three deviation checks per model; warn (``emit=True``) and return the report.
 
     With a stop-at-success ``design`` (:class:`passcurve.StopAtSuccess`) n is known to be a
-    stopping time: that is not flagged, and the local slopes come from the stopping-time curve.
+    stopping time: that is not flagged, and the local slopes come from the stopping-time curve; that curve is
+    flat between the problems' last batches at large k, so there the exponents over the top decade and the top
+    fifth are its secants over those ranges instead of the median of its local slopes.
 
     Parameters
     ----------
@@ -155,6 +167,13 @@ def check_deviations(counts: Counts, *, emit: bool = True, design: Any = None) -
         b_top = float(np.median(top_dec)) if top_dec.size else np.nan
         fifth = sl[np.log(kk) >= 0.8 * np.log(nmax)] if kk.size else np.array([])
         b_fifth = float(np.median(fifth)) if fifth.size else np.nan
+        if design is not None:
+            # the stopping-time curve is a sum of per-problem steps over each problem's last batch, flat between them
+            # where few problems are left: most local slopes there are 0, and their median was (BoN's Llama 3 8B IT,
+            # every prompt jailbroken, lost its NoHeavyTailWarning under the design the stopping-time warning names).
+            # Over those ranges the exponent is the secant of log(-log pass@k) from the range's first k to its last
+            b_top = _secant_slope(ks, vals, nmax / 10.0, b_top)
+            b_fifth = _secant_slope(ks, vals, float(nmax) ** 0.8, b_fifth)
         all_solved = bool((sub.c > 0).all())
         ev.update({"all_solved": all_solved, "local_slope_k1_10": b_first, "local_slope_top_decade": b_top,
                    "local_slope_top_fifth": b_fifth})
