@@ -525,6 +525,25 @@ def test_forecast_legend_names_its_columns_and_weights(icli, sim_csv):
     assert lo_hi[0] == lo_hi[1]
 
 
+
+def test_forecast_population_legend_says_what_autos_columns_are(icli, sim_csv):
+    # user review: under --scope population auto's 'beta eb' column is the plain Beta's population forecast (method
+    # beta's number, no empirical Bayes), least squares stays this benchmark's curve (which --method least_squares
+    # refuses under this scope), and the weights are the benchmark scope's self-backtest's; the legend said none of it
+    args = ("forecast", str(sim_csv), "--k", "1000", "--n-resamples", "5", "--json")
+    runs = {s: json.loads(icli(*args, "--scope", s).stdout) for s in ("benchmark", "population")}
+    beta = json.loads(icli(*args, "--method", "beta", "--scope", "population").stdout)
+    pop, ben = runs["population"]["fits"][0], runs["benchmark"]["fits"][0]
+    assert pop["weights"] == ben["weights"]
+    assert pop["candidates"]["beta_eb"] == [f["pass_at_k"] for f in beta["forecasts"]][:1]
+    assert pop["candidates"]["least_squares"] == ben["candidates"]["least_squares"]
+    text = icli(*args[:-1], "--scope", "population", env={"COLUMNS": "300"}).stdout.splitlines()[0]
+    assert ("auto's columns under it: 'beta eb' and 'zi beta' are those laws' population forecasts (no empirical "
+            "Bayes), 'least squares' this benchmark's own curve, weighted as in the benchmark scope") in text
+    one = icli(*args[:-1], "--scope", "population", "--method", "beta", env={"COLUMNS": "300"}).stdout
+    assert "auto's columns" not in one.splitlines()[0]
+
+
 def test_k_for_line_writes_its_numbers_in_one_notation():
     # forecasting review: 'K ≈ 51,584,800 (80% interval 2,360,874 .. 1.517e+09)' mixed two notations, and
     # 'K ≈ 3.273e+13 (80% interval 1.14e+06 .. never)' two mantissas (.4g drops trailing zeros); when one number of

@@ -258,7 +258,10 @@ def forecast_cmd(
     out.print(f"pass@K: the forecast, the forecasts of the columns after the interval (one per candidate method, "
               f"named as --method's values) "
               f"weighted as the title says (auto: by each one's error in a self-backtest on thinned data); {lvl} "
-              f"interval: the prediction interval of pass@K on {where}", markup=False, highlight=False)
+              f"interval: the prediction interval of pass@K on {where}"
+              + ("; auto's columns under it: 'beta eb' and 'zi beta' are those laws' population forecasts (no empirical "
+                 "Bayes), 'least squares' this benchmark's own curve, weighted as in the benchmark scope"
+                 if scope == "population" and method == "auto" else ""), markup=False, highlight=False)
     for i, m in enumerate(res.models):
         # rounded so that they add up to 1 as the weights do (each alone read 0.26 + 0.42 + 0.33); JSON has them in full
         w = ", ".join(f"{kk} {v}" for kk, v in shares_text(res.weights[i]).items())
