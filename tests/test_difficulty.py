@@ -255,6 +255,14 @@ def test_goodness_of_fit_and_npmle():
     npm = GridMixture().fit(n=n, c=c)
     assert npm.loglik_ >= b.loglik_ - 1.0  # the NPMLE maximises over (a grid of) all mixing laws
     assert npm.weights_.sum() == pytest.approx(1.0)
+    # its parameters: J - 1 weights and J locations, less the fixed location of an atom at p = 0 (it counted J, the
+    # weights alone, so its AIC read as a better fit than the Beta's by leaving out where the atoms are)
+    J = int((npm.weights_ > 1e-6).sum())
+    assert npm.params_["support_points"] == J
+    assert npm.n_params_ == 2 * J - 1 - int(npm.weights_[0] > 1e-6)
+    assert npm.aic_ == pytest.approx(2 * npm.n_params_ - 2 * npm.loglik_, rel=1e-12)
+    z = GridMixture().fit(n=np.full(40, 50), c=np.r_[np.zeros(20, int), np.full(20, 25)])  # an atom at 0 and at 1/2
+    assert z.weights_[0] > 0.3 and z.params_["support_points"] == 2 and z.n_params_ == 2  # one weight, one location
 
 
 def _exact_scaled_log_moment_grad(c: int, n: int, a: Fraction, b: Fraction, s: Fraction) -> list[float]:

@@ -666,17 +666,28 @@ def test_fit_table_shows_the_decimals_that_rank_its_rows(icli):
     # log-lik and AIC at 1 decimal: bon_jailbreaking_counts.csv's Llama 3 8B IT read AIC 816.8 for beta (816.782)
     # and for npmle (816.812), whose ΔAIC is not shown, so the table could not say which ranks first. Each column
     # now takes the fewest decimals (at least 1; ΔAIC at least 2; at most 3) that tell apart its rows that differ
+    # (decimals_apart, below). That tie was npmle counting its weights only: with its atoms' locations (2J - 1 - [an
+    # atom at 0] parameters) its AIC is 830.8, and no two rows differ only past 1 decimal there
+    import warnings
+
     path = shared_file("bon_jailbreaking_counts.csv")
     r = icli("fit", str(path), env={"COLUMNS": "300"})
     assert r.returncode == 0, r.stderr
     block = r.stdout[r.stdout.index("Llama 3 8B IT:"):]
     rows = {ln.split()[0]: ln.split()[1:4] for ln in block.splitlines()[:12]
             if ln.split() and ln.split()[0] in ("beta", "zi_beta", "scaled_beta", "beta_mixture", "npmle")}
-    assert rows["beta"][1] == "816.78" and rows["npmle"][1] == "816.81", rows  # fit_difficulty's AIC to 2 decimals
-    assert rows["zi_beta"][1] == rows["scaled_beta"][1] == "818.78"  # equal fits (both at a bound) stay equal
-    assert rows["beta"][0] == "-406.4"  # log-lik's rows differ at 1 decimal, or are equal
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        fits = passcurve.fit_difficulty(passcurve.read_counts(str(path)).select("Llama 3 8B IT")).fits["Llama 3 8B IT"]
+    npm = fits["npmle"]
+    J = int(npm.params_["support_points"])
+    assert npm.n_params_ == 2 * J - 1 - int(npm.weights_[0] > 1e-6)
+    assert rows["npmle"][1] == f"{npm.aic_:.1f}" and rows["beta"][1] == f"{fits['beta'].aic_:.1f}" == "816.8", rows
+    assert rows["zi_beta"][1] == rows["scaled_beta"][1] == "818.8"  # equal fits (both at a bound) stay equal
+    assert rows["beta"][2] == "0.13" and rows["beta"][0] == "-406.4"  # ΔAIC at 2 decimals; log-lik at 1
     block = r.stdout[r.stdout.index("Claude 3.5 Opus:"):]
-    assert "  beta            -492.1   988.2   0.00" in block  # nothing to tell apart: 1 decimal, ΔAIC 2
+    beta = next(ln.split() for ln in block.splitlines() if ln.split()[:1] == ["beta"])
+    assert beta[1:4] == ["-492.1", "988.2", "0.00"], beta  # nothing to tell apart: 1 decimal, ΔAIC 2
 
 
 def test_decimals_apart_counts_only_values_that_differ():
