@@ -57,6 +57,10 @@ def test_json_carries_every_warning_stderr_printed(tmp_path, icli, args):
     assert d["warnings"] == said  # the same lines, in the same order, "Category: message"
     assert sum(w.startswith(STOP) for w in said) == 1, said  # the stopping time is said once
     assert "for 2 model(s) (alpha, zeta)" in next(w for w in said if w.startswith(STOP))
+    if args[0] == "plan":  # plan needs no design: it says so instead of pointing to a --stop-batch it has not got
+        stop = next(w for w in said if w.startswith(STOP))
+        assert "--stop-batch" not in stop and "The plan needs no design for it: its fits and forecasts are " \
+            "likelihood-based" in stop, stop
     # never Python's own two-line form ("...py:123: StoppingTimeWarning: ..." and the source line)
     assert not re.search(r"\.py:\d+: \w+Warning", r.stderr), r.stderr
 

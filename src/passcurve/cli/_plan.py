@@ -10,7 +10,7 @@ import typer
 from rich.table import Table
 
 from .._choices import DEFAULT_HEDGE, PLAN_METHODS
-from .._errors import PasscurveError
+from .._errors import PasscurveError, StoppingTimeWarning
 from ._app import (
     NO_READ,
     FileArg,
@@ -106,14 +106,22 @@ def plan_cmd(
         raise PasscurveError(f"`--top` must be >= 1 (got {top})")
     if prior not in ("beta", "zi_beta"):  # the library also takes prior objects, which no command line can pass
         raise PasscurveError(f"`--prior` must be beta or zi_beta (got {prior!r})")
-    counts = load_counts(
-        file,
-        **read,
-    )
+    # the reader's StoppingTimeWarning points to --stop-batch, which plan has no need of: its fits are likelihood-based,
+    # valid when n depends on the outcomes (docs/planning.md), so plan says that instead
+    counts = load_counts(file, acted_on=(StoppingTimeWarning,), **read)
+    stopped = [m for m in (counts.meta.get("stopping_time") or {}).get("flagged_models", []) if m in counts.models]
     from ._report import progress_bar
 
     # a large --budget takes minutes (10^6 samples over 500 problems: 30 s): the bar's clock says it runs
     with collect_warnings(show=True), progress_bar(("planning",)) as advance:
+        if stopped:
+            import warnings
+
+            warnings.warn(
+                f"n looks like a stopping time for {len(stopped)} model(s) ({', '.join(stopped)}): sampling seems to "
+                "have stopped at a success. The plan needs no design for it: its fits and forecasts are "
+                "likelihood-based, valid when n depends on the outcomes (docs/planning.md)", StoppingTimeWarning,
+                stacklevel=1)
         advance("planning")
         res = compute_plan(
             counts,
