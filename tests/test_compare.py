@@ -474,3 +474,29 @@ def test_power_analysis_huge_spread_is_the_range_error():
     with pytest.raises(PasscurveError, match=r"^`spread` must satisfy correlation\*p\(1-p\) <= spread\^2 <= p\(1-p\) "
                                              r"\(got spread=1e\+300\)$"):
         power_analysis(0.05, 1, p=0.4, correlation=0.5, spread=1e300, n=[1, 2])
+
+
+@pytest.mark.parametrize("paired", [True, False])
+def test_equal_means_differ_by_exactly_zero(paired):
+    # two models with one mean: paired, c = (8, 0, 1, 2, 1) and (2, 8, 1, 0, 1) of 10 (both 12/50 = 0.24 at k = 1,
+    # and both 32/75 at k = 3, exact arithmetic); unpaired, 13/30 each on 2 shared problems of 3. The float mean
+    # of the paired differences was 1.11e-17 at k = 1, and the difference of the unpaired means 5.55e-17: compare's
+    # difference column (and the report's) turned scientific for a difference that is 0
+    if paired:
+        ca, cb, pb = [8, 0, 1, 2, 1], [2, 8, 1, 0, 1], ["p0", "p1", "p2", "p3", "p4"]
+    else:
+        ca, cb, pb = [3, 0, 10], [5, 1, 7], ["p1", "p2", "q4"]
+    pa = ["p0", "p1", "p2", "p3", "p4"][: len(ca)]
+    counts = Counts.from_arrays([10] * (len(ca) + len(cb)), ca + cb, problem=pa + pb,
+                                model=["A"] * len(ca) + ["B"] * len(cb))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        res = compare(counts, "A", "B", k=[1, 3], n_resamples=200, rng=0)
+    assert res.paired is paired
+    want_a = [Fraction(sum(ca), 10 * len(ca)),
+              sum(1 - Fraction(math.comb(10 - c, 3), math.comb(10, 3)) for c in ca) / len(ca)]
+    want_b = [Fraction(sum(cb), 10 * len(cb)),
+              sum(1 - Fraction(math.comb(10 - c, 3), math.comb(10, 3)) for c in cb) / len(cb)]
+    assert want_a[0] == want_b[0] and (want_a[1] == want_b[1]) is paired
+    assert res.difference[0] == 0.0 and res.p_value[0] == 1.0
+    assert res.difference[1] == pytest.approx(float(want_a[1] - want_b[1]), abs=1e-15)

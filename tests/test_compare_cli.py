@@ -287,3 +287,15 @@ def test_compare_p_values_have_one_notation(icli):
     assert got[2] == "0.00017"  # 1.736e-4 to two significant digits; every cell at its 5 decimals
     for cell, p in zip(got, want, strict=True):
         assert float(cell) == pytest.approx(p, abs=5e-6)
+
+
+def test_compare_writes_a_zero_difference_as_zero(icli, tmp_path):
+    # A and B both score 0.24 at k = 1 (12 of 50 samples each, c = 8, 0, 1, 2, 1 and 2, 8, 1, 0, 1); the float mean
+    # of the paired differences was 1.11e-17, and the column read '1.11e-17' and '0' in scientific notation
+    path = tmp_path / "eq.csv"
+    rows = [f"A,p{i},10,{c}" for i, c in enumerate([8, 0, 1, 2, 1])] + [f"B,p{i},10,{c}" for i, c in enumerate([2, 8, 1, 0, 1])]
+    path.write_text("model,problem_id,n,c\n" + "\n".join(rows) + "\n")
+    r = icli("compare", str(path), "--a", "A", "--b", "B", "--k", "1,3", env={"COLUMNS": "200"})
+    assert r.returncode == 0, r.stderr
+    rows_out = [[c.strip() for c in line.split("│")[1:-1]] for line in r.stdout.splitlines() if line.startswith("│")]
+    assert [row[3] for row in rows_out if row and row[0].isdigit()] == ["0.0000", "0.0000"], r.stdout

@@ -72,6 +72,17 @@ def _f(x: Any) -> float | None:
     return x if np.isfinite(x) else None
 
 
+def _difference(diff: np.ndarray, va: np.ndarray, vb: np.ndarray) -> np.ndarray:
+    """The difference A - B with a value within rounding of 0 (1e-12 of the larger score, the tie tolerance of
+    ``_bca``) written as 0: two models with one mean (0.24 and 0.24 as sums of other per-problem values, or
+    13/30 twice as two means) differed by 1.11e-17 or 5.55e-17, which turned compare's whole difference column
+    (and the report's) scientific."""
+    diff = np.asarray(diff, dtype=float)
+    with np.errstate(invalid="ignore"):
+        tiny = np.abs(diff) <= 1e-12 * np.maximum(np.abs(va), np.abs(vb))
+    return np.where(tiny, 0.0, diff)
+
+
 @dataclass(frozen=True, eq=False)
 class CompareResult(ReadOnlyResult):
     """A comparison of two models at several k.
@@ -386,6 +397,7 @@ def compare(
         g = np.arange(N) if groups is None else groups
         diff, se, Nk, Gk = _mean_se(D, w, groups, G)
         va, vb = _mean_se(Sa, w, groups, G)[0], _mean_se(Sb, w, groups, G)[0]
+        diff = _difference(diff, va, vb)
         with np.errstate(invalid="ignore", divide="ignore"):
             corr = np.array(
                 [np.corrcoef(Sa[:, j], Sb[:, j])[0, 1] if Sa[:, j].std() > 0 and Sb[:, j].std() > 0 else np.nan for j in range(ks.size)]
@@ -446,7 +458,7 @@ def compare(
         gb, Gb = (None, pb.size) if clb is None else _group_index(clb, pb.size)
         va, sea, _, Gka = _mean_se(Sa_all, wa_all, ga, Ga)
         vb, seb, _, Gkb = _mean_se(Sb_all, wb_all, gb, Gb)
-        diff = va - vb
+        diff = _difference(va - vb, va, vb)
         se = np.sqrt(sea**2 + seb**2)
         corr = np.full(ks.size, np.nan)
         with np.errstate(invalid="ignore", divide="ignore"):
