@@ -500,3 +500,25 @@ def test_equal_means_differ_by_exactly_zero(paired):
     assert want_a[0] == want_b[0] and (want_a[1] == want_b[1]) is paired
     assert res.difference[0] == 0.0 and res.p_value[0] == 1.0
     assert res.difference[1] == pytest.approx(float(want_a[1] - want_b[1]), abs=1e-15)
+
+
+def test_power_pilot_with_one_sample_per_problem_answers_only_n_1():
+    # a pilot with n = 1 shows every rate as 0 or 1: the plug-in within-problem variance c/n (1 - c/n) / n was 0, so
+    # the whole variance passed for between-problem and 1, 2, ..., 100 samples per problem all needed 379 problems
+    # (delta 0.1). At n = 1 the total is identified: Var(x_A - x_B) with ddof 1 (hand count below), as Miller's
+    # formula N = (z/delta)^2 Var
+    xa = np.array([1, 0, 1, 1, 0, 0, 1, 0, 1, 1])
+    xb = np.array([1, 1, 0, 1, 0, 0, 0, 0, 1, 0])
+    counts = Counts.from_arrays(np.ones(20, dtype=int), np.r_[xa, xb], problem=[f"p{i}" for i in range(10)] * 2,
+                                model=["A"] * 10 + ["B"] * 10)
+    with pytest.raises(PasscurveError, match="one sample per problem for 'A' and 'B'"):
+        power_analysis(0.1, 1, counts=counts, a="A", b="B")
+    res = power_analysis(0.1, 1, counts=counts, a="A", b="B", n=[1])
+    # differences 0, -1, 1, 0, 0, 0, 1, 0, 0, 1: mean 0.2, sum of squares 4 - 10 * 0.04 = 3.6, / 9 = 0.4
+    z = stats.norm.ppf(0.975) + stats.norm.ppf(0.8)
+    assert res.problems.tolist() == [math.ceil((z / 0.1) ** 2 * 0.4)]
+    # one model with n = 1 is enough to leave the split unidentified
+    counts_b = Counts.from_arrays(np.r_[np.ones(10, dtype=int), np.full(10, 20)], np.r_[xa, 10 * xb + 3],
+                                  problem=[f"p{i}" for i in range(10)] * 2, model=["A"] * 10 + ["B"] * 10)
+    with pytest.raises(PasscurveError, match=r"for 'A', which .* n=\[1\] \(--n 1\)"):
+        power_analysis(0.1, 1, counts=counts_b, a="A", b="B", n=[1, 10])

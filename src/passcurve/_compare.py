@@ -948,6 +948,17 @@ def power_analysis(
         if shared.size < 2:
             raise PasscurveError(f"models {a!r} and {b!r} share fewer than 2 problems; no pilot estimate")
         na, nb_ = ca.n[ia], cb.n[ib]
+        # one sample per problem shows each problem's rate as 0 or 1, so its within-problem variance reads 0 and
+        # the whole variance passes for between-problem: every n then needed the same number of problems (379 at
+        # delta = 0.1 for 1 and 100 samples per problem). Only the total at one sample per problem is identified,
+        # as without a pilot
+        single = [name for name, m in ((a, na), (b, nb_)) if int(m.max()) == 1]
+        if single and (ns > 1).any():
+            raise PasscurveError(
+                f"the pilot has one sample per problem for {' and '.join(repr(s) for s in single)}, which does not "
+                "split the variance into between- and within-problem parts: ask for one sample per problem, n=[1] "
+                "(--n 1), the one size it identifies, or give a pilot with at least 2 samples on some problems"
+            )
         if min(na.min(), nb_.min()) < k:
             check_k_le_n(np.array([min(na.min(), nb_.min())]), np.array([k]))
         kk = np.array([k])
