@@ -750,3 +750,26 @@ def test_docs_pythia_interval_tables_are_what_the_code_gives():
         for i, m in enumerate(res.models):
             got = " | ".join(f"{res.values['pass_at_k'][i, j]:.3f} [{lo[i, j]:.3f}, {hi[i, j]:.3f}]" for j in range(5))
             assert re.sub(r"^\| [^|]+ \| | \|$", "", shown[m]) == got, (method, m)
+
+
+def test_wilson_bound_keeps_its_digits_at_tiny_and_near_one_means():
+    # the Korn-Graubard Wilson ends center -/+ half were differences of numbers near t^2/2n: at pass^27 of a model
+    # whose mean was 1.1e-11 (300 problems) the lower end read 8.7e-19 (the ulp of t^2/2n), its neighbours 0 and
+    # 8.7e-19 in turn. Reference: the same closed form (as the test's _wilson_t) in 60-digit decimal arithmetic
+    from decimal import Decimal, getcontext
+
+    from passcurve._uncertainty import _wilson_t as wilson
+
+    getcontext().prec = 60
+    t = stats.t.ppf(0.975, 299)
+    means = np.array([1.1e-11, 2.5e-7, 0.3, 1 - 3e-9])
+    se = np.sqrt(means * (1 - means) / 150)  # an effective number of problems near 150, below the cap of 300
+    lo, hi = wilson(means, se, np.full(4, 300.0), np.full(4, 299.0), 0.05, True)
+    for j, m in enumerate(means):
+        M, T, SE = Decimal(float(m)), Decimal(float(t)), Decimal(float(se[j]))
+        neff = min(M * (1 - M) / (SE * SE), Decimal(300))
+        t2n = T * T / neff
+        center = (M + t2n / 2) / (1 + t2n)
+        half = T / (1 + t2n) * (M * (1 - M) / neff + T * T / (4 * neff * neff)).sqrt()
+        assert lo[j] == pytest.approx(float(center - half), rel=1e-12, abs=0), (m, lo[j], center - half)
+        assert hi[j] == pytest.approx(float(center + half), rel=3e-16, abs=0), (m, hi[j], center + half)  # an ulp
