@@ -669,3 +669,20 @@ def test_the_largest_budget_plans_and_one_more_is_refused():
     assert list(res.additional) == [5 * 10**6, 5 * 10**6]
     with pytest.raises(PasscurveError, match=r"^`budget` is too large \(got budget=2e\+07, max 1e\+07\)$"):
         plan(n=[2, 4], c=[1, 2], budget=2 * 10**7, k=20, method="uniform")
+
+
+def test_plan_names_the_model_of_each_fit_warning(icli, tmp_path):
+    # 'all' solved every sample (8 of 8 on 6 problems), 'none' none: each planner falls back to Jeffreys' prior, and
+    # plan() said 'no failures yet' and 'no successes yet' without naming either model
+    rows = [f"all,p{i},8,8" for i in range(6)] + [f"none,p{i},8,0" for i in range(6)]
+    path = tmp_path / "extreme.csv"
+    path.write_text("model,problem_id,n,c\n" + "\n".join(rows) + "\n")
+    with warnings.catch_warnings(record=True) as got:
+        warnings.simplefilter("always")
+        res = plan(passcurve.read_counts(path), budget=12, k=20, rng=0)
+    said = [str(w.message) for w in got if "Jeffreys" in str(w.message)]
+    assert [s.split(": the planner's")[0] for s in said] == ["model 'all'", "model 'none'"], said
+    assert "no failures yet" in said[0] and "no successes yet" in said[1]
+    assert sum("Jeffreys" in w for w in res.warnings) == 2
+    r = icli("plan", str(path), "--budget", "12", "--k", "20")
+    assert r.returncode == 0 and "model 'all': the planner's" in r.stderr and "model 'none': the planner's" in r.stderr

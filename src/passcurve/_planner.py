@@ -1669,7 +1669,12 @@ def plan(
                 "problems_sampled": int((add > 0).sum()),
             }
         )
-        warns.extend(w for w in pl.warnings_ if w not in warns)
+        # the fit's warnings name the model, as the others here do: with several models they were said once, for
+        # none of them ('no failures yet' and 'no successes yet' for two models of one file, neither named)
+        for w in pl.warnings_:
+            cat, _, msg = w.partition(": ")
+            if (said := f"{cat}: model {model!r}: {msg}") not in warns:
+                warns.append(said)
         placed, asked = int(add.sum()), (budget // batch) * batch
         if placed < asked:  # max_n (or zero weights) left no room for the rest: say so, not only in the summary
             why = "has weight 0" if max_n is None else f"is at max_n={max_n} or has weight 0"
