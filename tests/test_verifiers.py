@@ -57,9 +57,12 @@ def test_inflation_grows_with_k_on_simulated_truth():
 
 
 def test_strict_only_passes_are_flagged():
-    with pytest.warns(DegenerateDataWarning, match="not a superset"):
+    # one such sample read "1 samples pass the strict verdict"; two read "2 samples pass"
+    with pytest.warns(DegenerateDataWarning, match="1 sample passes the strict verdict but fails .*not a superset"):
         res = verifier_inflation([4], [2], [2], [1], c_strict_only=[1])
     assert res.summary[0]["strict_only_passes"] == 1
+    with pytest.warns(DegenerateDataWarning, match="2 samples pass the strict verdict but fail the base"):
+        verifier_inflation([4], [2], [3], [1], c_strict_only=[2])
 
 
 @pytest.mark.parametrize(

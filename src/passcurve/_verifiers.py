@@ -216,8 +216,9 @@ def verifier_inflation(
             "problems_base_only": int(((cb[sel] > 0) & (cs[sel] == 0)).sum()),
         })
         if so[sel].sum() > 0:
-            msg = (f"model {m!r}: {int(so[sel].sum())} samples pass the strict verdict but fail the base one; "
-                   "the strict suite is not a superset of the base suite")
+            few = int(so[sel].sum())
+            said = "sample passes the strict verdict but fails" if few == 1 else "samples pass the strict verdict but fail"
+            msg = (f"model {m!r}: {few} {said} the base one; the strict suite is not a superset of the base suite")
             record_warning(warns, msg, DegenerateDataWarning)
     pb_a, ps_a = np.vstack(pb), np.vstack(pst)
     with np.errstate(invalid="ignore", divide="ignore"):
