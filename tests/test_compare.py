@@ -522,3 +522,17 @@ def test_power_pilot_with_one_sample_per_problem_answers_only_n_1():
                                   problem=[f"p{i}" for i in range(10)] * 2, model=["A"] * 10 + ["B"] * 10)
     with pytest.raises(PasscurveError, match=r"for 'A', which .* n=\[1\] \(--n 1\)"):
         power_analysis(0.1, 1, counts=counts_b, a="A", b="B", n=[1, 10])
+
+
+def test_unpaired_bca_says_it_is_the_percentile_bootstrap():
+    # method="bca" on models run on different problems gave the percentile bootstrap (BCa needs a joint jackknife)
+    # with only the result's method ('bootstrap') to say so; the unpaired warning now says it
+    counts = Counts.from_arrays([10] * 6, [3, 0, 10, 5, 1, 7], problem=["p1", "p2", "p3", "p2", "p3", "p4"],
+                                model=["A"] * 3 + ["B"] * 3)
+    with pytest.warns(UnpairedComparisonWarning, match=r"percentile bootstrap \(BCa needs paired problems\)"):
+        res = compare(counts, "A", "B", k=[1], method="bca", n_resamples=200, rng=0)
+    assert res.method == "bootstrap" and not res.paired
+    with warnings.catch_warnings(record=True) as got:
+        warnings.simplefilter("always")
+        compare(counts, "A", "B", k=[1], method="bootstrap", n_resamples=200, rng=0)
+    assert not any("BCa" in str(w.message) for w in got)
