@@ -299,3 +299,14 @@ def test_compare_writes_a_zero_difference_as_zero(icli, tmp_path):
     assert r.returncode == 0, r.stderr
     rows_out = [[c.strip() for c in line.split("│")[1:-1]] for line in r.stdout.splitlines() if line.startswith("│")]
     assert [row[3] for row in rows_out if row and row[0].isdigit()] == ["0.0000", "0.0000"], r.stdout
+
+
+def test_power_title_says_how_many_problems_the_pilot_shares(icli, tmp_path):
+    # the pilot's variances come from the problems both models have: A on p1-p3, B on p2-p4 share 2 (hand count),
+    # and the title read only 'pilot', as for a pilot of 300 paired problems
+    path = tmp_path / "two_sets.csv"
+    path.write_text("model,problem_id,n,c\nA,p1,10,3\nA,p2,10,0\nA,p3,10,10\nB,p2,10,5\nB,p3,10,1\nB,p4,10,7\n")
+    r = icli("power", "--delta", "0.05", "--pilot", str(path), "--a", "A", "--b", "B", "--n", "1,10",
+             env={"COLUMNS": "200"})
+    assert r.returncode == 0, r.stderr
+    assert "5%; pilot of 2 shared problems, ω²=" in r.stdout, r.stdout

@@ -426,6 +426,9 @@ def power_cmd(
     t = Table(
         title=f"problems needed to detect δ={res.delta:g} at k={res.k} ({int(round(100 * res.power))}% power, "
         f"two-sided {100 * (1 - res.confidence_level):g}%; {res.source}"
+        # the pilot's variances come from the problems both models share: say how many (a file of two problem sets
+        # read as well as a paired one)
+        + (f" of {res.meta['pilot_problems']:,} shared problems" if res.source == "pilot" else "")
         + (f", ω²={res.omega2:.4g})" if res.omega2 == res.omega2 else ")"),
         title_justify="left",
     )
