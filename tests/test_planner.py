@@ -599,6 +599,10 @@ def test_a_budget_max_n_cannot_hold_is_said():
     with warnings.catch_warnings():  # a budget that fits: nothing said
         warnings.simplefilter("error", passcurve.PasscurveWarning)
         plan(n=[10] * 5, c=[1, 2, 3, 0, 5], budget=40, k=100, max_n=20, rng=0)
+    # every problem already at max_n: none placed, and 'every other problem' named problems that got none
+    with pytest.warns(passcurve.PasscurveWarning, match=r"0 of the budget's 40 samples could be placed; every problem "
+                                                        r"is at max_n=10 or has weight 0"):
+        plan(n=[10] * 5, c=[1, 2, 3, 0, 5], budget=40, k=100, max_n=10, rng=0)
 
 
 def test_a_budget_off_the_batch_grid_is_said(icli, counts_csv):

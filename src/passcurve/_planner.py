@@ -1679,7 +1679,7 @@ def plan(
         if placed < asked:  # max_n (or zero weights) left no room for the rest: say so, not only in the summary
             why = "has weight 0" if max_n is None else f"is at max_n={max_n} or has weight 0"
             warns.append(f"PasscurveWarning: model {model!r}: {placed:,} of the budget's {asked:,} samples could be "
-                         f"placed; every other problem {why} (the rest of the budget is unspent)")
+                         f"placed; every {'' if placed == 0 else 'other '}problem {why} (the rest of the budget is unspent)")
     for w in warns:
         cat_name, _, msg = w.partition(": ")
         from . import _errors
