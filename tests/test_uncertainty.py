@@ -773,3 +773,18 @@ def test_wilson_bound_keeps_its_digits_at_tiny_and_near_one_means():
         half = T / (1 + t2n) * (M * (1 - M) / neff + T * T / (4 * neff * neff)).sqrt()
         assert lo[j] == pytest.approx(float(center - half), rel=1e-12, abs=0), (m, lo[j], center - half)
         assert hi[j] == pytest.approx(float(center + half), rel=3e-16, abs=0), (m, hi[j], center + half)  # an ulp
+
+
+@pytest.mark.parametrize("method", ["bootstrap", "bca", "two-level"])
+def test_every_metric_of_one_call_resamples_the_same_problems(method):
+    # pass@1 and pass^1 are one number per problem (c/n; 1 - (n - c)/n to an ulp), so one bootstrap over the problems
+    # gives them one interval. The metrics drew on one stream in turn: 'passcurve curve demo.csv --ci bootstrap' gave
+    # large-70b pass@1 [0.2593, 0.3245] and pass^1 [0.2600, 0.3247]
+    bench = simulate(200, 50, rng=5)
+    cnt = bench.counts.select("chat-7b")  # pass@1 0.15 on 200 problems: no Wilson bound in the way
+    res = curve_intervals(cnt, [1, 2, 5], metric=["pass_at_k", "pass_pow_k"], method=method, n_resamples=300, rng=0)
+    (lo_a, hi_a), (lo_p, hi_p) = res.intervals["pass_at_k"], res.intervals["pass_pow_k"]
+    assert lo_a[0, 0] == pytest.approx(lo_p[0, 0], rel=1e-12) and hi_a[0, 0] == pytest.approx(hi_p[0, 0], rel=1e-12)
+    # the first metric's intervals are those of a call with it alone (the same replicates as before)
+    alone = curve_intervals(cnt, [1, 2, 5], metric="pass_at_k", method=method, n_resamples=300, rng=0)
+    assert np.array_equal(alone.intervals["pass_at_k"][0], lo_a) and np.array_equal(alone.intervals["pass_at_k"][1], hi_a)
