@@ -214,3 +214,15 @@ def test_pythia_rank_intervals_and_power_rows_are_the_docs():
                    "Pythia 70M": [(7, 7), (7, 7)]}
     assert power.to_frame()["samples_per_problem"].tolist() == [10, 20, 50, 100, 200, 500, 1000]
     assert power.problems.tolist() == [517, 246, 110, 67, 46, 34, 30]
+
+
+def test_models_with_one_score_share_a_rank_whatever_the_rounding():
+    # A: c = 8, 0, 1, 2, 1 (x4) of 10, B: 2, 8, 1, 0, 1 (x4): pass@1 48/200 = 0.24 for both and pass@3 equal too
+    # (exact arithmetic: the same multiset of c). Summed in another order the float means were 0.24000000000000005
+    # and 0.24, so A ranked 1 and B 2 at k = 1 while they tied at k = 3
+    ca, cb = [8, 0, 1, 2, 1] * 4, [2, 8, 1, 0, 1] * 4
+    cnt = Counts.from_arrays([10] * 40, ca + cb, problem=[f"p{i}" for i in range(20)] * 2, model=["A"] * 20 + ["B"] * 20)
+    res = rank_models(cnt, [1, 3], n_resamples=200, rng=0)
+    assert res.estimate[0, 0] != res.estimate[1, 0]  # the float noise this is about
+    assert res.rank.tolist() == [[1, 1], [1, 1]]
+    assert (res.rank_low <= res.rank).all() and (res.rank <= res.rank_high).all()

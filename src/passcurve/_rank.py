@@ -359,7 +359,12 @@ def rank_models(
     better = np.zeros((M, M, K), dtype=bool)
     better[ii, jj] = sig_pos
     better[jj, ii] = sig_neg
-    rank = 1 + (est[None, :, :] > est[:, None, :]).sum(axis=1)
+    # a model above another by rounding only is not above it (1e-12 of the larger score, compare's tolerance): two
+    # models at 48/200 each (pass@1 0.24000000000000005 and 0.24 as float sums of other per-problem values) were
+    # ranked 1 and 2, and tied at k = 3
+    with np.errstate(invalid="ignore"):
+        tol = 1e-12 * np.maximum(np.abs(est[None, :, :]), np.abs(est[:, None, :]))
+        rank = 1 + (est[None, :, :] - est[:, None, :] > tol).sum(axis=1)
     rank_low = 1 + better.sum(axis=0)
     rank_high = M - better.sum(axis=1)
     return RankResult(
