@@ -424,6 +424,15 @@ def test_equal_paired_differences_get_the_exact_sign_flip_p_value():
         res = compare(counts, "A", "B", 1, method="analytic")
     exact = sum(abs(sum(s)) >= 4 for s in itertools.product((-1, 1), repeat=4)) / 2**4
     assert res.p_value[0] == pytest.approx(exact) == pytest.approx(0.125)
+    # the resampling methods said nothing and gave the sign-flip test's Monte Carlo value (at 30 problems its floor
+    # 1/(B+1) = 0.0005 where the exact value is 2^-29 = 1.86e-09); they now warn and take the exact value too
+    big = Counts.from_arrays([1] * 60, [1] * 30 + [0] * 30, problem=[f"p{i}" for i in range(30)] * 2,
+                             model=["A"] * 30 + ["B"] * 30)
+    for method in ("bootstrap", "bca"):
+        with pytest.warns(Warning, match=r"every paired difference is 1, so no resample varies; its p-value is the "
+                                         r"exact sign-flip value 2\^\(1-30\)"):
+            res = compare(big, "A", "B", 1, method=method, rng=0)
+        assert res.p_value[0] == 2.0**-29 and res.low[0] == res.high[0] == 1.0
 
 
 def test_power_analysis_refuses_a_delta_no_benchmark_can_detect_and_its_json_is_strict():

@@ -409,20 +409,28 @@ def compare(
             return (f"models {a!r} and {b!r}: the difference rests on few problems (fewer than {_RARE} carry it from "
                     f"k = {int(ks[int(np.flatnonzero(where)[0])])}), where {why}")
 
+        # every paired difference equal (and not 0): no spread for a t-test or a resample to measure; the sign-flip
+        # test's exact p-value is 2^(1-G) (only the G signs all alike reach the observed mean), and the interval has
+        # zero width. Both methods say so and take that p: the bootstrap's sign-flip test gave its Monte Carlo floor
+        # 1/(B+1) (30 problems at c = n against c = 0: p = 0.00050 and [1, 1] without a word, 1.86e-09 analytic)
+        flat = (se == 0) & (diff != 0)
+
+        def flat_p(pval: np.ndarray, undefined: str) -> np.ndarray:
+            if not flat.any():
+                return pval
+            j = int(np.flatnonzero(flat)[0])
+            msg = (f"models {a!r} and {b!r}: at k = {int(ks[j])} every paired difference is {diff[j]:.4g}, so "
+                   f"{undefined}; its p-value is the exact sign-flip value 2^(1-{int(Gk[j])}) = "
+                   f"{2.0 ** (1.0 - Gk[j]):.3g} and its interval has zero width")
+            record_warning(warns, msg, DegenerateDataWarning)
+            return np.where(flat, 2.0 ** (1.0 - Gk), pval)
+
         if method == "analytic":
             tq = stats.t.ppf(1 - alpha / 2, np.maximum(Gk - 1, 1))
             lo, hi = diff - tq * se, diff + tq * se
             with np.errstate(invalid="ignore", divide="ignore"):
                 tstat = np.where(se > 0, diff / se, np.where(diff == 0, 0.0, np.inf))
-            pval = 2 * stats.t.sf(np.abs(tstat), np.maximum(Gk - 1, 1))
-            flat = (se == 0) & (diff != 0)
-            if flat.any():  # every paired difference equal: no t-test; the exact sign-flip p-value is 2^(1-G)
-                pval = np.where(flat, 2.0 ** (1.0 - Gk), pval)
-                j = int(np.flatnonzero(flat)[0])
-                msg = (f"models {a!r} and {b!r}: at k = {int(ks[j])} every paired difference is {diff[j]:.4g}, so the "
-                       f"t-test is undefined; its p-value is the exact sign-flip value 2^(1-{int(Gk[j])}) = "
-                       f"{2.0 ** (1.0 - Gk[j]):.3g} and its interval has zero width")
-                record_warning(warns, msg, DegenerateDataWarning)
+            pval = flat_p(2 * stats.t.sf(np.abs(tstat), np.maximum(Gk - 1, 1)), "the t-test is undefined")
             if (few & ~flat).any():
                 record_warning(warns, few_message(few & ~flat, "the t-test's normal approximation does not hold; the "
                                                   "bootstrap method is safer there (its sign-flip test is valid whatever "
@@ -441,6 +449,7 @@ def compare(
             # resampling interval can exclude 0 while this test cannot reject (3 differing problems: BCa [0.02, 0.16]
             # beside p = 0.25, the smallest p three signs allow), so there it also covers the inverted test
             pval, inv = _sign_flip_p(D * w[:, None], g, G, B, gen, w=w if few.any() else None, alpha=alpha)
+            pval = flat_p(pval, "no resample varies")
             if inv is not None:
                 lo, hi = np.where(few, np.minimum(lo, inv[0]), lo), np.where(few, np.maximum(hi, inv[1]), hi)
                 record_warning(warns, few_message(few, "a resampling interval is too narrow; the interval there also "
