@@ -545,3 +545,21 @@ def test_unpaired_bca_says_it_is_the_percentile_bootstrap():
         warnings.simplefilter("always")
         compare(counts, "A", "B", k=[1], method="bootstrap", n_resamples=200, rng=0)
     assert not any("BCa" in str(w.message) for w in got)
+
+
+def test_unpaired_comparison_on_few_problems_says_so():
+    # the paired path warned where the difference rests on few problems; the unpaired one (different problem sets)
+    # gave Welch's p and interval on 3 problems a model without a word (helper-105's review). Hand-made: 3 problems
+    # each, so each mean rests on 3 (< 10) problems
+    cnt = Counts.from_arrays([10] * 6, [3, 5, 7, 2, 4, 9], problem=list("abcdef"), model=["A"] * 3 + ["B"] * 3)
+    with pytest.warns(Warning, match=r"models 'A' and 'B': a model's mean rests on few problems \(fewer than 10 carry it "
+                                     r"from k = 1\), where Welch's t-test's normal approximation does not hold"):
+        compare(cnt, "A", "B", [1], rng=0)
+    # 300 problems a model (the demo's, renamed apart): no such warning
+    b = simulate(rng=0).counts
+    apart = Counts.from_arrays(b.n, b.c, model=b.model,
+                               problem=[f"t{p}" if m == "tiny-1b" else str(p) for m, p in zip(b.model, b.problem, strict=True)])
+    with warnings.catch_warnings(record=True) as got:
+        warnings.simplefilter("always")
+        compare(apart, "tiny-1b", "base-7b", [1, 10], rng=0)
+    assert not [w for w in got if "rests on few problems" in str(w.message)]

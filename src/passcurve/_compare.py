@@ -479,6 +479,14 @@ def compare(
             tstat = np.where(se > 0, diff / se, np.where(diff == 0, 0.0, np.inf))
         pval = 2 * stats.t.sf(np.abs(tstat), df)
         test = "Welch t-test"
+        # as the paired path says where the difference rests on few problems: here each model's own mean
+        few = (_few_units(np.nan_to_num(Sa_all * wa_all[:, None]), np.arange(pa.size) if ga is None else ga, Ga)
+               | _few_units(np.nan_to_num(Sb_all * wb_all[:, None]), np.arange(pb.size) if gb is None else gb, Gb))
+        if few.any():
+            record_warning(warns, f"models {a!r} and {b!r}: a model's mean rests on few problems (fewer than {_RARE} "
+                                  f"carry it from k = {int(ks[int(np.flatnonzero(few)[0])])}), where Welch's t-test's "
+                                  "normal approximation does not hold and the bootstrap's interval is too narrow: the "
+                                  "p-value and the interval there are rough", DegenerateDataWarning)
         if method == "analytic":
             tq = stats.t.ppf(1 - alpha / 2, df)
             lo, hi = diff - tq * se, diff + tq * se
