@@ -263,6 +263,12 @@ def test_curve_metric_and_tau_give_g_pass_and_mg_pass_columns(icli, tmp_path):
     assert table.returncode == 0, table.stderr
     # the header may wrap at 80 columns: "G-pass@k (τ =" / "0.75)"
     assert "G-pass@k (τ =" in table.stdout and "0.75)" in table.stdout and table.stdout.count("95% interval") == 2
+    # a metric shown without an interval beside ones with: the title says which (mG-pass@k has no interval method;
+    # its column sat beside G-pass@k's interval without a word, helper-105's review)
+    both = icli("curve", str(path), "--metric", "g_pass_at_k,mg_pass_at_k", "--tau", "0.75", "--k", "1,4", "--ci",
+                "analytic", env={"COLUMNS": "300"})
+    assert both.returncode == 0 and "counting problems (none for mG-pass@k)" in both.stdout, both.stdout
+    assert "none for" not in table.stdout  # every metric shown has its interval
     for args, msg in [(["--metric", "g_pass_at_k"], "needs `--tau`"),
                       (["--tau", "0.5"], "`--tau` goes with `--metric g_pass_at_k`"),
                       (["--metric", "pass_at_k", "--tau", "0.5"], "`--tau` goes with `--metric g_pass_at_k`"),

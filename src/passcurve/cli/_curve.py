@@ -57,6 +57,9 @@ def render_curve_table(res) -> None:  # type: ignore[no-untyped-def]
             f"{m}: {how_many(s['problems'], 'problem')}, {samples_per_problem(s)}"
             + ("" if res.design is None else f"; pass@k for a {res.design} design")
             + ("" if not res.intervals else f"; intervals: {_interval_words(res.interval_method)}, counting problems")
+            + ("" if not res.intervals or not (no_ci := [metric_label(v, res.tau) for v in res.values
+                                                         if v not in res.intervals])
+               else f" (none for {' and '.join(no_ci)})")
         )
         t = Table(title=title, title_justify="left")
         t.add_column("k", justify="right")
