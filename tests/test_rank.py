@@ -112,7 +112,8 @@ def test_cli_rank_table_json_and_bad_input(icli, tmp_path):
     assert "pass@k at k=10: 100 shared problems, 95% simultaneous rank intervals" in r.stdout
     # the score's interval is marginal (RankResult.low/high), not simultaneous like the ranks': the table says so
     wide = icli("rank", str(path), "--k", "1", "--n-resamples", "300", env={"COLUMNS": "200"})
-    assert "95% interval: the score's, each model on its own; rank interval: all models at once" in wide.stdout
+    assert "95% interval: the score's percentile bootstrap, each model on its own; rank interval: all models at once" \
+        in wide.stdout  # the method said: the report's model table gives the analytic interval of the same score
     r = icli("rank", str(path), "--k", "1", "--json", "--n-resamples", "300")
     d = json.loads(r.stdout)
     assert d["problems"] == 100 and d["ranks"][0]["models"][0]["rank"] == 1

@@ -305,7 +305,8 @@ def rank_cmd(
             span = str(r["rank"]) if r["rank_low"] == r["rank_high"] else f"{r['rank_low']}–{r['rank_high']}"
             t.add_row(str(r["rank"]), r["model"], score(r["estimate"]), f"[{score(r['low'])}, {score(r['high'])}]", span)
         # the title's "simultaneous" is the rank intervals'; the score's interval is each model's own
-        t.caption = f"{lvl} interval: the score's, each model on its own; rank interval: all models at once"
+        t.caption = (f"{lvl} interval: the score's percentile bootstrap, each model on its own; rank interval: all models "
+                     "at once")
         out.print(t)
 
 
