@@ -860,3 +860,15 @@ def test_simulate_answers_uses_the_checked_numbers():
     a = simulate_answers(5, 6, concentration=Fraction(1, 2), alpha=Fraction(3, 5), rng=0)
     b = simulate_answers(5, 6, concentration=0.5, alpha=0.6, rng=0)
     assert all(np.array_equal(a[key], b[key]) for key in b)
+
+
+def test_vote_title_counts_abstentions(icli, tmp_path):
+    # the JSON counted abstentions (samples without an answer: a seat in the subset, no vote) but the table's title
+    # did not (helper-105's review). Hand count: 2 of problem p's 4 samples have no answer
+    path = tmp_path / "a.csv"
+    path.write_text("problem_id,answer,gold\np,1,1\np,,1\np,,1\np,2,1\nq,3,3\nq,3,3\nq,4,3\nq,3,3\n")
+    r = icli("vote", str(path), "--k", "1,2", env={"COLUMNS": "300"})
+    assert r.returncode == 0, r.stderr
+    assert "2 abstentions (samples without an answer: a seat, no vote)" in r.stdout, r.stdout
+    d = json.loads(icli("vote", str(path), "--k", "1,2", "--json").stdout)
+    assert d["models"][0]["abstentions"] == 2  # the title's count is the JSON's

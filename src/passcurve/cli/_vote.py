@@ -68,7 +68,9 @@ def vote_cmd(
         s = res.summary[i]
         t = Table(
             title=(f"{m}: {how_many(s['problems'], 'problem')}, {samples_per_problem(s)}, accuracy {fmt_cell(res.accuracy[i])}, "
-                   f"distinct answers per problem median {s['distinct_answers_median']:g} (ties: {res.ties})"),
+                   f"distinct answers per problem median {s['distinct_answers_median']:g}"
+                   + (f", {how_many(s['abstentions'], 'abstention')} (samples without an answer: a seat, no vote)"
+                      if s["abstentions"] else "") + f" (ties: {res.ties})"),
             title_justify="left",
         )
         for col in ("k", "maj@k", "SE", "pass@k", "selection loss", "independent maj@k", "correlation cost"):
