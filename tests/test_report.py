@@ -1485,3 +1485,6 @@ def test_comparison_p_values_read_as_compare_prints_them(icli, tmp_path):
     assert r.returncode == 0, r.stderr
     cli = [ln.split("│")[6].strip() for ln in r.stdout.splitlines() if ln.startswith("│")]
     assert shown == cli == ["0.00050", "0.00050"], (shown, cli)
+    # and the caption says that such a p-value is the resampling floor 1/(B + 1), not a measurement (the report's
+    # default 1,000 resamples floor at 0.001, compare's 2,000 at 0.0005; helper-105's review)
+    assert "Sign-flip p-values come from 2,000 resamples and cannot fall below 1/2,001 ≈ 0.0005" in body, body[-600:]
