@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import math
 import warnings
 from fractions import Fraction
@@ -9,6 +10,8 @@ from fractions import Fraction
 import numpy as np
 import pytest
 from conftest import shared_file
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from scipy import integrate, special, stats
 
 import passcurve
@@ -27,6 +30,7 @@ from passcurve._difficulty import (
     _beta_fail_dispersion,
     _beta_log_moment,
     _beta_log_moment_grad,
+    _beta_sums,
     _digamma_diff,
     _log_binom,
     _log_rising,
@@ -767,6 +771,84 @@ def test_likelihood_terms_tabulated_by_count_match_the_exact_product(seed):
     assert _whole_number_table(pc + 0.5, pn - pc, 0.3, 3.0) is None
     assert _whole_number_table(pc, pn - pc, np.array([0.3]), 3.0) is None
     assert _whole_number_table(pc[:100], (pn - pc)[:100], 0.3, 3.0) is None
+
+
+def _per_pair_sums(c, d, w, a, b):
+    """The weighted sums of log M(c, d) (exact=False), its gradient and its Hessian in (a, b), pair by pair as the fits
+    wrote them before the count histograms: betaln / digamma / trigamma differences where a + b <= 1000, the exact
+    rising-factorial forms above; with the scale of the terms each sum adds (its rounding is relative to that)."""
+    n, W = c + d, float(w.sum())
+    lg, psi = special.gammaln, special.digamma
+    tri = functools.partial(special.polygamma, 1)
+    if a + b <= 1000:
+        v = w @ (special.betaln(a + c, b + d) - special.betaln(a, b))
+        common = psi(a + b + n) - psi(a + b)
+        ga, gb = w @ (psi(a + c) - psi(a) - common), w @ (psi(b + d) - psi(b) - common)
+    else:
+        v = w @ (_log_rising(a, c) + _log_rising(b, d) - _log_rising(a + b, n))
+        common = _digamma_diff(a + b, n)
+        ga, gb = w @ (_digamma_diff(a, c) - common), w @ (_digamma_diff(b, d) - common)
+    t_ab = w @ tri(a + b + n) - W * tri(a + b)
+    hess = [w @ tri(a + c) - W * tri(a) - t_ab, w @ tri(b + d) - W * tri(b) - t_ab, -t_ab]
+    scale = [w @ (1 + sum(abs(lg(x)) for x in (a + c, a, b + d, b, a + b + n, a + b))),
+             w @ (1 + sum(abs(psi(x)) for x in (a + c, a, b + d, b, a + b + n, a + b))),
+             w @ sum(tri(x) for x in (a + c, a, b + d, b, a + b + n, a + b))]
+    return [v, ga, gb, *hess], scale
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.integers(1, 300), st.integers(0, 200),
+       st.floats(-3.0, 4.0), st.floats(-3.0, 4.0))
+def test_likelihood_sums_by_count_histograms_equal_the_per_pair_formula(seed, top, extra, log_a, log_b):
+    # Σ w log M(c, d) = H_c·R(a, ·) + H_d·R(b, ·) − H_n·R(a + b, ·) (count histograms, O(max n)) and its ψ / ψ1
+    # sums, against the per-pair formulas the fits summed before, on random unequal-n data (duplicated pairs and
+    # weights included); equal to the rounding of the terms they add (a wrong term would be off by O(1) of them)
+    rng = np.random.default_rng(seed)
+    size = max(64, 4 * (top + 1)) + extra  # enough pairs per count for the tabulated path
+    n = rng.integers(1, top + 1, size)
+    c = rng.binomial(n, rng.beta(0.5, 2.0, size)).astype(np.float64)
+    d = n - c
+    w = rng.integers(1, 6, size).astype(np.float64)
+    a, b = 10.0**log_a, 10.0**log_b
+    got = _beta_sums(c, d, w, a, b, order=2)
+    assert got is not None  # the histogram path is the one under test
+    want, scale = _per_pair_sums(c, d, w, a, b)
+    for g, v, sc in zip(got, want, [scale[0], scale[1], scale[1], *scale[2:] * 3], strict=True):
+        assert abs(g - v) <= 1e-14 * sc, (g, v, sc)  # 6e-16 of the scale at worst over 300 draws
+
+
+def test_beta_fits_by_count_histograms_equal_the_per_pair_path(monkeypatch):
+    # the Beta's and the zero-inflated Beta's likelihood, gradient and Hessian by count histograms against the same
+    # code with the histograms turned off (the per-pair path), at points off the optimum (a point mass of 0.3, so the
+    # unsolved problems' correction matters; a + b > 1000), and their fits' estimates on unequal n in [20, 200]
+    import passcurve._difficulty as dif
+
+    rng = np.random.default_rng(5)
+    n = rng.integers(20, 201, 4000)
+    c = rng.binomial(n, rng.beta(0.4, 3.0, n.size) * (rng.random(n.size) > 0.2))
+    pn, pc, pw = _pairs(n, c)
+    lb = _log_binom(pn, pc)
+    assert _whole_number_table(pc, pn - pc, 0.4, 3.0) is not None
+    cases = [(BetaBinomial(), t) for t in (np.log([0.4, 3.0]), np.log([0.03, 80.0]), np.log([20.0, 3000.0]))]
+    cases += [(ZeroInflatedBetaBinomial(), np.r_[special.logit(p0), t]) for p0, t in
+              ((0.3, np.log([0.4, 3.0])), (1e-6, np.log([2.0, 0.5])), (0.6, np.log([30.0, 2000.0])))]
+    for m, theta in cases:
+        grad = m._nll_grad_hess if isinstance(m, BetaBinomial) else m._negloglik_grad
+        new = m._negloglik(theta, pn, pc, pw, lb), grad(theta, pn, pc, pw, lb)
+        with monkeypatch.context() as mp:
+            mp.setattr(dif, "_beta_sums", lambda *args, **kw: None)
+            old = m._negloglik(theta, pn, pc, pw, lb), grad(theta, pn, pc, pw, lb)
+        assert new[0] == pytest.approx(old[0], rel=1e-13)
+        for x, y in zip(new[1], old[1], strict=True):
+            np.testing.assert_allclose(x, y, rtol=1e-10, atol=1e-10 * np.abs(y).max())
+    for cls in (BetaBinomial, ZeroInflatedBetaBinomial):
+        new_fit = cls().fit(n=n, c=c)
+        with monkeypatch.context() as mp:
+            mp.setattr(dif, "_beta_sums", lambda *args, **kw: None)
+            old_fit = cls().fit(n=n, c=c)
+        assert new_fit.loglik_ == pytest.approx(old_fit.loglik_, rel=1e-12)
+        for k, v in old_fit.params_.items():
+            assert new_fit.params_[k] == pytest.approx(v, rel=1e-8), k
 
 
 def test_posterior_of_many_problems_splits_only_the_unsolved_ones():

@@ -302,6 +302,9 @@ def _whole_number_table(c: np.ndarray, d: np.ndarray, a: Any, b: Any) -> tuple[n
     return ci, di, np.arange(int(top) + 1, dtype=np.float64)
 
 
+_TABLE_UNSET: Any = object()  # the `tab` argument's default: build the table from the pairs (:func:`_whole_number_table`)
+
+
 def _terms(f: Callable[[Any, Any], np.ndarray], c: np.ndarray, d: np.ndarray, a: Any, b: Any,
            tab: tuple[np.ndarray, np.ndarray, np.ndarray] | None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """f(a, c), f(b, d) and f(a + b, c + d) for a difference f(x, m) of a function at x + m and at x (log Γ, ψ):
@@ -313,7 +316,7 @@ def _terms(f: Callable[[Any, Any], np.ndarray], c: np.ndarray, d: np.ndarray, a:
     return f(a, m)[ci], f(b, m)[di], f(a + b, m)[ci + di]
 
 
-def _beta_log_moment(c: Any, d: Any, a: Any, b: Any, exact: bool = True) -> np.ndarray:
+def _beta_log_moment(c: Any, d: Any, a: Any, b: Any, exact: bool = True, tab: Any = _TABLE_UNSET) -> np.ndarray:
     r"""log E[p^c (1-p)^d] = log B(a+c, b+d) − log B(a, b) under p ~ Beta(a, b), for any a, b > 0.
 
     With u = min(c, d) on the shape p beside it and v, q the other pair (the moment is symmetric
@@ -335,12 +338,14 @@ def _beta_log_moment(c: Any, d: Any, a: Any, b: Any, exact: bool = True) -> np.n
     on under-dispersed data), at a small fraction of the cost on the few distinct pairs a fit
     evaluates hundreds of times (``benchmarks/bench_moments.py``). Its absolute error, measured against
     the exact form over 300 random (a, b, c) per n (a + b <= 1000): 2e-12 at n = c + d = 100, 5e-11 at
-    10⁴, 4e-9 at 10⁶, 6e-8 at 10⁷.
+    10⁴, 4e-9 at 10⁶, 6e-8 at 10⁷. A caller evaluating several (a, b) on the same pairs may pass their ``tab``
+    (:func:`_whole_number_table`, which depends on a and b only through their being scalars).
     """
     if not exact:
         c, d = np.asarray(c, dtype=np.float64), np.asarray(d, dtype=np.float64)
         small = bool(np.all(np.asarray(a) + np.asarray(b) <= _BETALN_UPTO))
-        tab = _whole_number_table(c, d, a, b)
+        if tab is _TABLE_UNSET:
+            tab = _whole_number_table(c, d, a, b)
         if small and tab is None:
             return np.asarray(special.betaln(a + c, b + d) - special.betaln(a, b), dtype=np.float64)
         # R(a, c) + R(b, d) - R(a + b, c + d): once per count and gathered where the pairs are many and the counts
@@ -442,20 +447,79 @@ def _beta_fail_var(a: Any, b: Any, k: Any) -> tuple[np.ndarray, np.ndarray]:
         return lm, np.exp(2.0 * lm + log_em1)
 
 
-def _beta_log_moment_grad(c: np.ndarray, d: np.ndarray, a: float, b: float) -> tuple[np.ndarray, np.ndarray]:
+def _beta_log_moment_grad(c: np.ndarray, d: np.ndarray, a: float, b: float,
+                          tab: Any = _TABLE_UNSET) -> tuple[np.ndarray, np.ndarray]:
     """∂/∂a and ∂/∂b of :func:`_beta_log_moment`:
     (ψ(a+c) − ψ(a)) − (ψ(a+b+c+d) − ψ(a+b)) and the same for b with d.
 
     For the likelihood's gradient, which needs a small absolute error: differences of ``digamma``
-    values where a + b <= 1000 (as the likelihood's ``exact=False``), :func:`_digamma_diff` above.
+    values where a + b <= 1000 (as the likelihood's ``exact=False``), :func:`_digamma_diff` above; ``tab`` as
+    :func:`_beta_log_moment`'s.
     """
     psi = special.digamma
-    small, tab = a + b <= _BETALN_UPTO, _whole_number_table(c, d, a, b)
+    small = a + b <= _BETALN_UPTO
+    if tab is _TABLE_UNSET:
+        tab = _whole_number_table(c, d, a, b)
     if small and tab is None:  # per pair, ψ(a+b+c+d) as the fits have always summed it
         common = psi(a + b + c + d) - psi(a + b)
         return psi(a + c) - psi(a) - common, psi(b + d) - psi(b) - common
     da, db, common = _terms((lambda x, m: psi(x + m) - psi(x)) if small else _digamma_diff, c, d, a, b, tab)
     return da - common, db - common
+
+
+def _count_histograms(c: np.ndarray, d: np.ndarray, w: np.ndarray) -> tuple[np.ndarray, ...] | None:
+    """The weighted histograms H_c, H_d, H_n of c, d and c + d over the counts 0..max(c + d), and those counts as
+    floats; None where the pairs are not tabulated by count (:func:`_whole_number_table`)."""
+    tab = _whole_number_table(c, d, 0.0, 0.0)
+    if tab is None:
+        return None
+    ci, di, m = tab
+    return (*(np.bincount(i, weights=w, minlength=m.size) for i in (ci, di, ci + di)), m)
+
+
+def _beta_sums(c: np.ndarray, d: np.ndarray, w: np.ndarray, a: float, b: float, order: int = 0,
+               hist: Any = _TABLE_UNSET) -> list[float] | None:
+    r"""Σ_i w_i log M(c_i, d_i) under p ~ Beta(a, b) (M as :func:`_beta_log_moment` with ``exact=False``) by count
+    histograms, or None where the terms are not tabulated by count (:func:`_whole_number_table`).
+
+    log M(c, d) = R(a, c) + R(b, d) − R(a + b, c + d) with R(x, m) = log Γ(x+m) − log Γ(x) is a sum of three
+    terms, each depending on the pair only through one whole number, so the weighted sum over the pairs is
+    H_c·R(a, ·) + H_d·R(b, ·) − H_n·R(a + b, ·) with H_c, H_d, H_n the weighted histograms of c, d and c + d over
+    0..max(c + d): the same per-count values as the gathered table, summed in another order, with no work per
+    pair but three ``bincount``. Many problems with unequal n (10⁵ problems, n in [100, 1000]: 51,000 distinct
+    pairs, 1,001 counts) then cost O(max n) per likelihood evaluation instead of a gather and a sum per pair.
+
+    ``order`` 1 appends Σ w ∂log M/∂a and Σ w ∂log M/∂b (the ψ differences of :func:`_beta_log_moment_grad`),
+    ``order`` 2 also Σ w ∂²log M/∂a², ∂²/∂b² and ∂²/∂a∂b (trigamma differences, as the Beta's Newton fit).
+    ``hist``: the pairs' :func:`_count_histograms` where the caller has them (a fit evaluates the same pairs
+    hundreds of times: :meth:`DifficultyModel._fit_histograms`).
+    """
+    if hist is _TABLE_UNSET:
+        hist = _count_histograms(c, d, w) if np.ndim(a) == 0 and np.ndim(b) == 0 else None
+    if hist is None:
+        return None
+    hc, hd, hn, m = hist
+    with np.errstate(all="ignore"):
+        if a + b <= _BETALN_UPTO:
+            lg = special.gammaln
+            out = [float(hc @ (lg(a + m) - lg(a)) + hd @ (lg(b + m) - lg(b)) - hn @ (lg(a + b + m) - lg(a + b)))]
+        else:
+            out = [float(hc @ _log_rising(a, m) + hd @ _log_rising(b, m) - hn @ _log_rising(a + b, m))]
+        if order >= 1:
+            if a + b <= _BETALN_UPTO:
+                psi = special.digamma
+                common = float(hn @ (psi(a + b + m) - psi(a + b)))
+                out += [float(hc @ (psi(a + m) - psi(a))) - common, float(hd @ (psi(b + m) - psi(b))) - common]
+            else:
+                common = float(hn @ _digamma_diff(a + b, m))
+                out += [float(hc @ _digamma_diff(a, m)) - common, float(hd @ _digamma_diff(b, m)) - common]
+        if order >= 2:
+            tri = special.polygamma
+            W = float(w.sum())
+            t_ab = float(hn @ tri(1, a + b + m)) - W * float(tri(1, a + b))
+            out += [float(hc @ tri(1, a + m)) - W * float(tri(1, a)) - t_ab,
+                    float(hd @ tri(1, b + m)) - W * float(tri(1, b)) - t_ab, -t_ab]
+    return out
 
 
 def _guarded(v: float, grad: np.ndarray) -> tuple[float, np.ndarray]:
@@ -1546,6 +1610,18 @@ class DifficultyModel:
         """(fun, jac) for scipy.optimize.minimize: the analytic gradient when the model has one."""
         return (self._negloglik, None) if self._negloglik_grad is None else (self._negloglik_grad, True)
 
+    def _fit_histograms(self, n: np.ndarray, c: np.ndarray, w: np.ndarray) -> tuple[Any, np.ndarray]:
+        """The pairs' :func:`_count_histograms` (None where not tabulated) and the indices of the unsolved pairs, for
+        the likelihoods summed by count (:func:`_beta_sums`); cached on the arrays' identity, as
+        :meth:`ScaledBetaBinomial._plan` (a fit, its standard errors and the forecast's parameter draws pass the same
+        arrays to every evaluation), so each evaluation is O(max n) instead of three ``bincount`` over the pairs."""
+        cached = getattr(self, "_hist_cache", None)
+        if cached is not None and cached[0] is n and cached[1] is c and cached[2] is w:
+            return cached[3]
+        out = _count_histograms(c, n - c, w), np.flatnonzero(c == 0)
+        self._hist_cache = (n, c, w, out)
+        return out
+
     def _optimize(self, n: np.ndarray, c: np.ndarray, w: np.ndarray, lb: np.ndarray) -> Any:
         best = None
         runs = []
@@ -2234,8 +2310,18 @@ class BetaBinomial(DifficultyModel):
     def _beta_parts(self, theta: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, float]:
         return np.zeros(1), np.exp(theta[:1]), np.exp(theta[1:2]), -np.inf
 
+    def _negloglik(self, theta: np.ndarray, n: np.ndarray, c: np.ndarray, w: np.ndarray, lb: np.ndarray) -> float:
+        """As the base class's, by count histograms where the pairs far outnumber the counts (:func:`_beta_sums`)."""
+        a, b = np.exp(theta)
+        s = _beta_sums(c, n - c, w, a, b, hist=self._fit_histograms(n, c, w)[0])
+        v = -(float(w @ lb) + s[0]) if s is not None else np.nan
+        return v if np.isfinite(v) else super()._negloglik(theta, n, c, w, lb)
+
     def _nll_grad(self, theta: np.ndarray, n: np.ndarray, c: np.ndarray, w: np.ndarray, lb: np.ndarray) -> Any:
         a, b = np.exp(theta)
+        s = _beta_sums(c, n - c, w, a, b, order=1, hist=self._fit_histograms(n, c, w)[0])
+        if s is not None and np.isfinite(s).all():  # by count histograms (_beta_sums)
+            return -(float(w @ lb) + s[0]), -np.array([s[1] * a, s[2] * b])
         d = n - c
         ll = w @ (lb + special.betaln(a + c, b + d)) - w.sum() * special.betaln(a, b)
         dab = special.digamma(a + b + n)
@@ -2249,19 +2335,24 @@ class BetaBinomial(DifficultyModel):
 
     def _nll_grad_hess(self, theta: np.ndarray, n: np.ndarray, c: np.ndarray, w: np.ndarray,
                        lb: np.ndarray) -> tuple[float, np.ndarray, np.ndarray]:
-        """Negative log-likelihood, gradient and Hessian in (log α, log β), analytically (ψ, ψ1)."""
+        """Negative log-likelihood, gradient and Hessian in (log α, log β), analytically (ψ, ψ1); by count
+        histograms where the pairs far outnumber the counts (:func:`_beta_sums`), else per pair."""
         a, b = np.exp(theta)
-        d = n - c
-        W = w.sum()
-        ll = w @ (lb + special.betaln(a + c, b + d)) - W * special.betaln(a, b)
-        dab = special.digamma(a + b + n)
-        ga = w @ (special.digamma(a + c) - dab) - W * (special.digamma(a) - special.digamma(a + b))
-        gb = w @ (special.digamma(b + d) - dab) - W * (special.digamma(b) - special.digamma(a + b))
-        t_ab = special.polygamma(1, a + b + n)
-        t0 = special.polygamma(1, a + b)
-        haa = w @ (special.polygamma(1, a + c) - t_ab) - W * (special.polygamma(1, a) - t0)
-        hbb = w @ (special.polygamma(1, b + d) - t_ab) - W * (special.polygamma(1, b) - t0)
-        hab = -(w @ t_ab) + W * t0
+        s = _beta_sums(c, n - c, w, a, b, order=2, hist=self._fit_histograms(n, c, w)[0])
+        if s is not None and np.isfinite(s).all():
+            ll, ga, gb, haa, hbb, hab = float(w @ lb) + s[0], *s[1:]
+        else:
+            d = n - c
+            W = w.sum()
+            ll = w @ (lb + special.betaln(a + c, b + d)) - W * special.betaln(a, b)
+            dab = special.digamma(a + b + n)
+            ga = w @ (special.digamma(a + c) - dab) - W * (special.digamma(a) - special.digamma(a + b))
+            gb = w @ (special.digamma(b + d) - dab) - W * (special.digamma(b) - special.digamma(a + b))
+            t_ab = special.polygamma(1, a + b + n)
+            t0 = special.polygamma(1, a + b)
+            haa = w @ (special.polygamma(1, a + c) - t_ab) - W * (special.polygamma(1, a) - t0)
+            hbb = w @ (special.polygamma(1, b + d) - t_ab) - W * (special.polygamma(1, b) - t0)
+            hab = -(w @ t_ab) + W * t0
         g = np.array([a * ga, b * gb])
         H = np.array([[a * a * haa + a * ga, a * b * hab], [a * b * hab, b * b * hbb + b * gb]])
         return -float(ll), -g, -H
@@ -2351,6 +2442,42 @@ class ZeroInflatedBetaBinomial(DifficultyModel):
         lp0 = -float(np.logaddexp(0.0, -theta[0]))
         return np.array([-float(np.logaddexp(0.0, theta[0]))]), np.exp(theta[1:2]), np.exp(theta[2:3]), lp0
 
+    def _summed(self, theta: np.ndarray, n: np.ndarray, c: np.ndarray, w: np.ndarray, lb: np.ndarray,
+                grad: bool = False) -> Any:
+        r"""The negative log-likelihood (and with ``grad`` its gradient, as :meth:`_negloglik_grad`) by count
+        histograms (:func:`_beta_sums`), or None where the pairs are not tabulated or a value is not finite.
+
+        A solved problem's log M is log(1 − π0) + log M_β; an unsolved one's exceeds it by
+        log(1 + π0/((1 − π0) M_β(0, n))) ≥ 0. So the sum is W log(1 − π0) + Σ w log M_β over every pair (histograms,
+        O(max n)) plus that excess over the unsolved pairs (at most one per distinct n), and likewise the gradient:
+        the Beta's Σ w ∂log M_β less the unsolved pairs' r ∂log M_β, r = π0 [c = 0]/M their point-mass weight.
+        """
+        a, b = float(np.exp(theta[1])), float(np.exp(theta[2]))
+        hist, z = self._fit_histograms(n, c, w)
+        s = _beta_sums(c, n - c, w, a, b, order=int(grad), hist=hist)
+        if s is None:
+            return None
+        lp0 = -float(np.logaddexp(0.0, -theta[0]))  # log π0
+        lp1 = -float(np.logaddexp(0.0, theta[0]))  # log(1 − π0)
+        cz, dz, wz = c[z], n[z] - c[z], w[z]
+        W = float(w.sum())
+        with np.errstate(all="ignore"):
+            lbz = lp1 + _beta_log_moment(cz, dz, a, b, exact=False)
+            lmz = np.logaddexp(lp0, lbz)  # the unsolved pairs' log M, as _log_moment_theta
+            v = -(float(w @ lb) + W * lp1 + s[0] + float(wz @ (lmz - lbz)))
+            if not grad:
+                return v if np.isfinite(v) else None
+            r = np.exp(lp0 - lmz)
+            daz, dbz = _beta_log_moment_grad(cz, dz, a, b)
+            g = -np.array([float(wz @ r) - W * float(special.expit(theta[0])), a * (s[1] - float(wz @ (r * daz))),
+                           b * (s[2] - float(wz @ (r * dbz)))])
+        return (v, g) if np.isfinite(v) and np.isfinite(g).all() else None
+
+    def _negloglik(self, theta: np.ndarray, n: np.ndarray, c: np.ndarray, w: np.ndarray, lb: np.ndarray) -> float:
+        """As the base class's, by count histograms where the pairs far outnumber the counts (:meth:`_summed`)."""
+        v = self._summed(theta, n, c, w, lb)
+        return v if v is not None else super()._negloglik(theta, n, c, w, lb)
+
     def _negloglik_grad(self, theta: np.ndarray, n: np.ndarray, c: np.ndarray, w: np.ndarray,
                         lb: np.ndarray) -> tuple[float, np.ndarray]:
         """Negative log-likelihood and its analytic gradient in (logit π0, log α, log β).
@@ -2361,6 +2488,9 @@ class ZeroInflatedBetaBinomial(DifficultyModel):
         """
         a, b = float(np.exp(theta[1])), float(np.exp(theta[2]))
         pi0 = float(special.expit(theta[0]))
+        summed = self._summed(theta, n, c, w, lb, grad=True)
+        if summed is not None:
+            return summed
         with np.errstate(all="ignore"):
             lm = self._log_moment_theta(theta, c, n - c, exact=False)
             r = np.where(c == 0, np.exp(-np.logaddexp(0.0, -theta[0]) - lm), 0.0)
@@ -2724,8 +2854,12 @@ class BetaMixtureBinomial(DifficultyModel):
         if self.zero_inflated:
             terms.append(lw[0] + _zero_log_moment(c))
             off = 1
+        tab = _TABLE_UNSET
+        if not exact:  # the likelihood's per-count table, built once for every component
+            c, d = np.asarray(c, dtype=np.float64), np.asarray(d, dtype=np.float64)
+            tab = _whole_number_table(c, d, 1.0, 1.0)
         for j in range(self.components):
-            terms.append(lw[off + j] + _beta_log_moment(c, d, ab[j, 0], ab[j, 1], exact))
+            terms.append(lw[off + j] + _beta_log_moment(c, d, ab[j, 0], ab[j, 1], exact, tab=tab))
         return special.logsumexp(np.stack(terms), axis=0)
 
     def _beta_parts(self, theta: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, float]:
@@ -2747,10 +2881,11 @@ class BetaMixtureBinomial(DifficultyModel):
         wts = self._weights(theta)
         ab = np.exp(theta[nw:]).reshape(self.components, 2)
         d = n - c
+        tab = _whole_number_table(c, d, 1.0, 1.0)  # built once for every component's terms and gradient
         with np.errstate(all="ignore"):
             lw = np.log(wts)
             parts = ([lw[0] + _zero_log_moment(c)] if self.zero_inflated else []) + [
-                lw[len(lw) - self.components + j] + _beta_log_moment(c, d, ab[j, 0], ab[j, 1], exact=False)
+                lw[len(lw) - self.components + j] + _beta_log_moment(c, d, ab[j, 0], ab[j, 1], exact=False, tab=tab)
                 for j in range(self.components)
             ]
             T = np.stack(parts)
@@ -2761,7 +2896,7 @@ class BetaMixtureBinomial(DifficultyModel):
             off = int(self.zero_inflated)
             for j in range(self.components):
                 a, b = ab[j]
-                da, db = _beta_log_moment_grad(c, d, a, b)
+                da, db = _beta_log_moment_grad(c, d, a, b, tab)
                 grad[nw + 2 * j] = (r[off + j] * a * da) @ w
                 grad[nw + 2 * j + 1] = (r[off + j] * b * db) @ w
         return _guarded(-float(w @ (lb + lm)), -grad)
