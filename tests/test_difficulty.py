@@ -817,6 +817,24 @@ def test_likelihood_sums_by_count_histograms_equal_the_per_pair_formula(seed, to
         assert abs(g - v) <= 1e-14 * sc, (g, v, sc)  # 6e-16 of the scale at worst over 300 draws
 
 
+def test_likelihood_sum_by_count_histograms_is_as_accurate_as_the_exact_product():
+    # Σ w log M by the histograms' tails (one logarithm per count, the three large sums added exactly) against the
+    # exact products summed with math.fsum: 0 to 2e-16 relative on 2,246 pairs where the per-pair betaln sum the fits
+    # used is off by 2e-16 to 1.7e-14 (a + b = 900.7)
+    rng = np.random.default_rng(11)
+    n = rng.integers(20, 401, 3000)
+    c = rng.binomial(n, rng.beta(0.3, 3.0, n.size))
+    pn, pc, pw = _pairs(n, c)
+    d = pn - pc
+    for a, b in [(0.3, 3.0), (0.02, 40.0), (4.0, 0.5), (0.7, 900.0)]:
+        exact = math.fsum(w * _exact_beta_log_moment(int(ci), int(di), a, b) for ci, di, w in zip(pc, d, pw,
+                                                                                                   strict=True))
+        got = _beta_sums(pc, d, pw, a, b)[0]
+        per_pair = float(pw @ (special.betaln(a + pc, b + d) - special.betaln(a, b)))
+        assert abs(got - exact) <= 1e-15 * abs(exact), (a, b)
+        assert abs(got - exact) <= abs(per_pair - exact) + 1e-16 * abs(exact), (a, b)
+
+
 def test_beta_fits_by_count_histograms_equal_the_per_pair_path(monkeypatch):
     # the Beta's and the zero-inflated Beta's likelihood, gradient and Hessian by count histograms against the same
     # code with the histograms turned off (the per-pair path), at points off the optimum (a point mass of 0.3, so the
