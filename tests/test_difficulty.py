@@ -27,6 +27,7 @@ from passcurve import (
     pass_at_k,
 )
 from passcurve._difficulty import (
+    _CHUNK,
     _beta_fail_dispersion,
     _beta_log_moment,
     _beta_log_moment_grad,
@@ -44,6 +45,7 @@ from passcurve._difficulty import (
     _scaled_rows_loglik,
     _scaled_var_series,
     _scaled_window,
+    _stirling_step,
     _whole_number_table,
 )
 
@@ -867,6 +869,26 @@ def test_beta_fits_by_count_histograms_equal_the_per_pair_path(monkeypatch):
         assert new_fit.loglik_ == pytest.approx(old_fit.loglik_, rel=1e-12)
         for k, v in old_fit.params_.items():
             assert new_fit.params_[k] == pytest.approx(v, rel=1e-8), k
+
+
+def test_rising_step_in_blocks_equals_the_form_on_selected_elements():
+    # where most x >= 30, _rising_step evaluates Stirling's form over every element in blocks of _CHUNK and overwrites
+    # the others; bit for bit the values of the form it replaced: Stirling's on the selected large x with the larger
+    # of (w, m) as the step, the general path on the rest (all x < 30 there); also with (x, m) broadcast against K
+    rng = np.random.default_rng(3)
+    size = 3 * _CHUNK + 17
+    x = np.where(rng.random(size) < 0.9, 30.0 + 1e4 * rng.random(size), 30.0 * rng.random(size))
+    w, m = 10.0 ** rng.uniform(-2, 5, size), 10.0 ** rng.uniform(-2, 3, size)
+    m[::50] = 0.0
+    big = x >= 30
+    want = np.empty(size)
+    want[big] = _stirling_step(x[big], np.maximum(w, m)[big], np.minimum(w, m)[big])
+    want[~big] = _rising_step(x[~big], w[~big], m[~big])
+    assert np.array_equal(_rising_step(x, w, m), want)
+    K = np.array([[1.0, 1e3, 1e6]])
+    xb, kb, mb = np.broadcast_arrays(x[:, None], K, m[:, None])
+    want = _rising_step(xb.ravel().copy(), kb.ravel().copy(), mb.ravel().copy()).reshape(xb.shape)
+    assert np.array_equal(_rising_step(x[:, None], K, m[:, None]), want)
 
 
 def test_posterior_of_many_problems_splits_only_the_unsolved_ones():
