@@ -891,6 +891,25 @@ def test_rising_step_in_blocks_equals_the_form_on_selected_elements():
     assert np.array_equal(_rising_step(x[:, None], K, m[:, None]), want)
 
 
+def test_likelihoods_by_count_histograms_at_a_runaway_point_warn_nothing():
+    # a fit running to the edge (one problem, or a Nelder-Mead polish) evaluates exp(theta) past overflow; the per-pair
+    # likelihood does so under np.errstate, and so must the histogram path: its "overflow encountered in exp" warnings,
+    # re-emitted by build_report's steps, took a one-problem report after a 60-problem one past 5 GB of memory
+    rng = np.random.default_rng(5)
+    n = rng.integers(20, 201, 2000)
+    c = rng.binomial(n, rng.beta(0.4, 3.0, n.size))
+    pn, pc, pw = _pairs(n, c)
+    lb = _log_binom(pn, pc)
+    assert _whole_number_table(pc, pn - pc, 1.0, 1.0) is not None
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        for m, theta in ((BetaBinomial(), np.array([800.0, 800.0])),
+                         (ZeroInflatedBetaBinomial(), np.array([0.0, 800.0, 800.0]))):
+            assert m._negloglik(theta, pn, pc, pw, lb) == 1e300
+            grad = m._nll_grad if isinstance(m, BetaBinomial) else m._negloglik_grad
+            assert grad(np.array([0.0, -1.0, 2.0])[-theta.size:], pn, pc, pw, lb)[0] > 0
+
+
 def test_posterior_of_many_problems_splits_only_the_unsolved_ones():
     # one Beta (with or without the point mass): a solved problem's posterior is Beta(a + c, b + d) with weight 1; an
     # unsolved one keeps the point mass with r0 = pi0 / (pi0 + (1 - pi0) M(0, n)) (closed forms, as in the scalar test

@@ -2392,7 +2392,8 @@ class BetaBinomial(DifficultyModel):
 
     def _negloglik(self, theta: np.ndarray, n: np.ndarray, c: np.ndarray, w: np.ndarray, lb: np.ndarray) -> float:
         """As the base class's, by count histograms where the pairs far outnumber the counts (:func:`_beta_sums`)."""
-        a, b = np.exp(theta)
+        with np.errstate(all="ignore"):  # a runaway fit's exp(theta) overflows, as in the base class
+            a, b = np.exp(theta)
         hist, _, wlb = self._fit_histograms(n, c, w, lb)
         s = _beta_sums(c, n - c, w, a, b, hist=hist)
         v = -(wlb + s[0]) if s is not None else np.nan
@@ -2535,7 +2536,8 @@ class ZeroInflatedBetaBinomial(DifficultyModel):
         O(max n)) plus that excess over the unsolved pairs (at most one per distinct n), and likewise the gradient:
         the Beta's Σ w ∂log M_β less the unsolved pairs' r ∂log M_β, r = π0 [c = 0]/M their point-mass weight.
         """
-        a, b = float(np.exp(theta[1])), float(np.exp(theta[2]))
+        with np.errstate(all="ignore"):  # a runaway fit's exp(theta) overflows, as in the base class's _negloglik
+            a, b = float(np.exp(theta[1])), float(np.exp(theta[2]))
         hist, z, wlb = self._fit_histograms(n, c, w, lb)
         s = _beta_sums(c, n - c, w, a, b, order=int(grad), hist=hist)
         if s is None:
