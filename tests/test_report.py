@@ -1488,3 +1488,20 @@ def test_comparison_p_values_read_as_compare_prints_them(icli, tmp_path):
     # and the caption says that such a p-value is the resampling floor 1/(B + 1), not a measurement (the report's
     # default 1,000 resamples floor at 0.001, compare's 2,000 at 0.0005; helper-105's review)
     assert "Sign-flip p-values come from 2,000 resamples and cannot fall below 1/2,001 ≈ 0.0005" in body, body[-600:]
+
+
+def test_a_step_passes_on_each_foreign_warning_once():
+    # a report step re-emitted every warning that is not passcurve's, each copy: a fit that overflowed on each of its
+    # thousands of evaluations grew a one-problem report past 5 GB (helper-103). Each distinct one is passed on once
+    from passcurve.report._build import _Collector
+
+    def noisy() -> int:
+        for _ in range(1000):
+            warnings.warn("overflow encountered in exp", RuntimeWarning, stacklevel=1)
+        warnings.warn("another", RuntimeWarning, stacklevel=1)
+        return 7
+
+    with warnings.catch_warnings(record=True) as got:
+        warnings.simplefilter("always")
+        assert _Collector(None).step("noisy", noisy) == 7
+    assert [str(w.message) for w in got] == ["overflow encountered in exp", "another"]

@@ -190,19 +190,24 @@ class _Collector:
         if self.progress is not None:
             self.progress(name)
         t0 = time.perf_counter()
-        with warnings.catch_warnings(record=True) as caught:
-            warnings.simplefilter("always", PasscurveWarning)
-            try:
+        try:
+            with warnings.catch_warnings(record=True) as caught:
+                warnings.simplefilter("always", PasscurveWarning)
                 return fn()
-            finally:
-                self.timings[name] = self.timings.get(name, 0.0) + time.perf_counter() - t0
-                for w in caught:
-                    if issubclass(w.category, PasscurveWarning):
-                        item = (w.category.__name__, str(w.message))
-                        if item not in self.warnings and not self._repeat(item):
-                            self.warnings.append(item)
-                    else:  # not ours: pass it on unchanged
-                        warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
+        finally:
+            self.timings[name] = self.timings.get(name, 0.0) + time.perf_counter() - t0
+            passed: set[tuple[Any, ...]] = set()
+            for w in caught:
+                if issubclass(w.category, PasscurveWarning):
+                    item = (w.category.__name__, str(w.message))
+                    if item not in self.warnings and not self._repeat(item):
+                        self.warnings.append(item)
+                elif (key := (w.category, str(w.message), w.filename, w.lineno)) not in passed:
+                    # not ours: passed on unchanged, once each, and after the recording ends: re-emitted inside it,
+                    # each copy was recorded again into the list being read and re-emitted in turn (a fit's
+                    # overflow warning grew a one-problem report past 5 GB; helper-103)
+                    passed.add(key)
+                    warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
 
 
 def _compute_iv(counts: Any, confidence_level: Any, k_gt_n: str, n_resamples: Any = 1000,
