@@ -422,8 +422,7 @@ def _filter_name(src: Source, col: str, doc: str, p: Path) -> str:
     except duckdb.Error as exc:
         raise duck_error(exc, p.name, "lm_eval") from None
     if row:
-        shown = str(row.get(col))
-        shown = shown if len(shown) <= 60 else shown[:57] + "..."
+        shown = _clipped(str(row.get(col)))
         what = f"holds {hit[1]}, not a filter name (a string), e.g. {shown}" if hit else "has a missing value"
         raise InputFormatError(f"{p.name}: lm_eval filter column {col!r} {what}{at} (document {row.get(doc)}); each "
                                "row's filter names its model")
@@ -926,6 +925,11 @@ def _first_sample(con: duckdb.DuckDBPyConnection, p: Path, columns: str, where: 
     return rows[0] if rows else None
 
 
+def _clipped(written: str, most: int = 60) -> str:
+    """A value as an error message quotes it: whole up to ``most`` characters, else its start and "..."."""
+    return written if len(written) <= most else written[:most - 3] + "..."
+
+
 def _check_shapes(con: duckdb.DuckDBPyConnection, p: Path, scorer: str) -> None:
     """Refuse a log in which some sample is not an object, has scores that are not an object (scorer -> score), or
     gives the scorer ``scorer`` a score that is not an object (inspect writes a Score: {"value": ..., "answer": ...}),
@@ -942,7 +946,7 @@ def _check_shapes(con: duckdb.DuckDBPyConnection, p: Path, scorer: str) -> None:
                         "json_type(scores) NOT IN ('OBJECT', 'NULL')")
     if row is not None:
         sid, epoch, element, kind, written, k, total = row
-        shown = written if len(written) <= 60 else written[:57] + "..."
+        shown = _clipped(written)
         raise InputFormatError(
             f"{p.name}: {k} of {total} samples have scores that are {_JSON_KIND.get(kind, kind)}, not an object of "
             f"scores by scorer, e.g. sample {sid!r} epoch {epoch} at {element}: {shown}")
@@ -951,7 +955,7 @@ def _check_shapes(con: duckdb.DuckDBPyConnection, p: Path, scorer: str) -> None:
                         f"json_type(scores) = 'OBJECT' AND json_type({entry}) NOT IN ('OBJECT', 'NULL')")
     if row is not None:
         sid, epoch, element, kind, written, k, total = row
-        shown = written if len(written) <= 60 else written[:57] + "..."
+        shown = _clipped(written)
         raise InputFormatError(
             f"{p.name}: {k} of {total} samples have a score {scorer!r} that is {_JSON_KIND.get(kind, kind)}, not a "
             f"score (an object with its value), e.g. sample {sid!r} epoch {epoch} at {element}: {shown}")
@@ -1023,7 +1027,7 @@ def _check_readable(con: duckdb.DuckDBPyConnection, p: Path, name: str, value: s
     if row is None:
         return
     sid, epoch, element, written, k, total = row
-    shown = written if len(written) <= 60 else written[:57] + "..."
+    shown = _clipped(written)
     raise InputFormatError(
         f"{p.name}: {k} of {total} samples have a score {name!r} that is no verdict, e.g. sample {sid!r} epoch {epoch} "
         f"at {element}: {shown} (a verdict is C, I, P or N, a number, or true/false)"
