@@ -402,6 +402,9 @@ def test_cli_plan_table_breaks_ties_in_natural_order(icli, tmp_path):
                                     else (1, int(api.problem[i][1:]))))
     assert shown == [str(api.problem[i]) for i in by_hand]
     assert shown.index("201") < shown.index("1003") and shown.index("p2") < shown.index("p10")
+    # the caption says what 'the fitted prior' is: the planner's own posterior-mode fit, not fit's maximum likelihood
+    # (its forecast differs from forecast's beta eb column, and nothing had said why; helper-104's review)
+    assert "fitted prior: the planner's Beta, the posterior mode under the weak hyperprior" in r.stdout, r.stdout
 
 
 def test_cli_plan_json_and_csv(icli, counts_csv):

@@ -54,7 +54,12 @@ def _render(res, top: int) -> None:  # type: ignore[no-untyped-def]
                 fp(res.p_hat[i]),
                 str(int(res.additional[i])),
             )
-        notes = ["p̂: the problem's posterior mean success rate E[p | n, c] under the fitted prior"]
+        # the planner's prior is its own fit (the posterior mode under a weak hyperprior, docs/planning.md), not
+        # fit's maximum likelihood, so its forecast differs from forecast's beta eb column (demo tiny-1b at K =
+        # 10,000: 0.7287 against 0.7305) and nothing said why (helper-104's review)
+        notes = ["p̂: the problem's posterior mean success rate E[p | n, c] under the fitted prior",
+                 "fitted prior: the planner's Beta, the posterior mode under the weak hyperprior (α+β)^(−5/2), "
+                 "not fit's maximum likelihood (forecast's 'beta eb' column uses that one)"]
         if len(idx) > top:
             notes.append(f"{len(idx) - top} more problems get samples (use --csv or --json for all)")
         t.caption = "; ".join(notes)
