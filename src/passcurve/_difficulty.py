@@ -3099,6 +3099,7 @@ class GridMixture(DifficultyModel):
     """
 
     name = "npmle"
+    _ATOM = 1e-6  # a grid point with more weight than this is an atom of the fitted law (its support)
 
     def pmf_bins_many(self, ns: Any, bounds: Any) -> list[np.ndarray]:
         """P(bounds[j] <= c < bounds[j+1]) exactly: Σ_atoms w · (binomial CDF differences).
@@ -3166,7 +3167,7 @@ class GridMixture(DifficultyModel):
                          f"(log-likelihood within {gap:.2g} of the maximum over mixing laws on its grid)")
         self.n_problems_ = int(n_a.size)
         self.n_samples_ = int(n_a.sum())
-        support = wts > 1e-6  # the effective support
+        support = wts > self._ATOM  # the effective support
         atoms = int(support.sum())
         # a J-atom mixing law has J - 1 free weights and J locations, less the atom at p = 0 whose location is fixed
         # (as a zero-inflated law's is): 2J - 1 - [0 in the support]. It counted J, so its AIC (Pythia 6.9B: 1393.4
@@ -3208,7 +3209,7 @@ class GridMixture(DifficultyModel):
 
     def to_dict(self) -> dict[str, Any]:
         d = super().to_dict()
-        keep = self.weights_ > 1e-6
+        keep = self.weights_ > self._ATOM  # the support n_params_ counts
         d["support"] = {"p": self.grid_[keep].tolist(), "weight": self.weights_[keep].tolist()}
         return d
 

@@ -56,11 +56,6 @@ def _samples(x: float, *line: float) -> str:
     return f"{math.ceil(x):,}"
 
 
-BOUNDARY_SHOWN = 1e-6
-"""A mass (P(p=0)) below this is a boundary estimate: fit's table writes it 0, as the parameter lines write a
-parameter at its bound (the difficulty fits' own boundary rule)."""
-
-
 def _load(file, **kw):  # type: ignore[no-untyped-def]
     return load_counts(file, **kw)
 
@@ -87,7 +82,7 @@ def fit_cmd(
     import numpy as np
 
     from .._deviation import check_deviations
-    from .._difficulty import _param_line_fmt, fit_difficulty
+    from .._difficulty import _BOUNDARY, _param_line_fmt, fit_difficulty
     from .._scaling import fit_power_law
     from .._validation import decimals_apart
 
@@ -158,7 +153,8 @@ def fit_cmd(
         # tail and P(p=0) likewise, at the parameter lines' precision (alpha=0.1701 and tail 0.1701, not 0.17 above
         # 0.212); a mass at its boundary is 0
         tails = [f.tail_exponent_ if f._tail_shown() else None for f in per.values()]
-        masses = [0.0 if abs(f.impossible_mass_) < BOUNDARY_SHOWN else f.impossible_mass_ for f in per.values()]
+        # a mass below the fits' own boundary rule (_BOUNDARY) is 0, as the parameter lines write a parameter at its bound
+        masses = [0.0 if abs(f.impossible_mass_) < _BOUNDARY else f.impossible_mass_ for f in per.values()]
         ftail, fmass = column_fmt(tails), column_fmt(masses)
         # log-lik, AIC and ΔAIC with the decimals that tell their rows apart (decimals_apart): at 1 decimal
         # Llama 3 8B IT's beta and npmle both read AIC 816.8 (816.78 and 816.81; npmle has no ΔAIC)

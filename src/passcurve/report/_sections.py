@@ -850,10 +850,10 @@ def comparison_section(table_curve: Any, counts: Any, comparisons: Sequence[Any]
                "model's own problems (see the column paired)")
         # a resampled p-value cannot go below 1/(B + 1): the report draws 1,000, `compare` 2,000 by default, so the
         # same comparison's smallest p read 0.00100 here and 0.00050 there without a word (helper-105's review)
-        floors = sorted({c.n_resamples for c in comparisons if c.n_resamples and c.test == "sign-flip permutation"})
-        floor = ("" if not floors else
-                 f" Sign-flip p-values come from {floors[0]:,} resamples and cannot fall below 1/{floors[0] + 1:,} ≈ "
-                 f"{1 / (floors[0] + 1):.2g}; at that floor the true p-value may be far smaller.")
+        B = min((c.n_resamples for c in comparisons if c.n_resamples and c.test == "sign-flip permutation"),
+                default=None)
+        floor = ("" if B is None else f" Sign-flip p-values come from {B:,} resamples and cannot fall below "
+                 f"1/{B + 1:,} ≈ {1 / (B + 1):.2g}; at that floor the true p-value may be far smaller.")
         body += (f'<p class="caption">{esc(metric_name(comparisons[0].metric))}: difference A − B with its '
                  f"{lvl} interval and a two-sided p-value of no difference; {how} (passcurve.compare).{floor}</p>")
     return Section("models", "Model comparison", body, note=note)
