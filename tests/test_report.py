@@ -1119,6 +1119,24 @@ def test_loop_numbers_title_counts_its_columns_and_brackets_are_named_only_where
     assert '<span class="ci">[' not in body and "brackets" not in body
 
 
+def test_loop_numbers_explain_the_wilson_mark_they_show():
+    # user review (BoN data): the loop table marked intervals with "*" explained only by a hover title, which a
+    # printed page or a phone does not show; the models table's caption says what it means. 30 problems, 2 solved:
+    # pass@1 rests on fewer than 10 problems, so its interval is the Wilson bound and carries the mark
+    cnt = Counts.from_arrays(np.full(30, 10), np.r_[[5, 3], np.zeros(28, int)], model="m")
+    body = {s.id: s for s in build_report(cnt, **FAST).sections}["loop"].body
+    assert ">*</span>" in body
+    assert "*: the mean rests on fewer than 10 problems" in body and "Wilson bound" in body.split("</table>")[1]
+    # and no note where no mark is drawn
+    assert ">*</span>" not in loop_without_marks() and "*: the mean" not in loop_without_marks()
+
+
+def loop_without_marks() -> str:
+    rng = np.random.default_rng(0)
+    cnt = Counts.from_arrays(np.full(60, 2), rng.binomial(2, 0.5, 60), model="m")
+    return {s.id: s for s in build_report(cnt, **FAST).sections}["loop"].body
+
+
 def test_model_table_has_the_comparison_k_when_n_differs():
     # user review (n = 4/6/10 across models): the header said comparisons use k <= 4 but the model table showed
     # pass@1 and pass@6 only; ranks and comparisons were at pass@4, shown nowhere with an interval

@@ -739,6 +739,13 @@ def curve_column(curve: Any, metric: str, j: int | Sequence[int], *, percent: bo
     return number_format(values, 1 if percent else 4, percent=percent)
 
 
+# what the mark beside such an interval means, under every table that shows one (the loop table showed the marks
+# with a hover title only, which a printed page or a phone does not show)
+_FEW_NOTE = (f"*: {FEW_PROBLEMS} (nearly every other problem scores 0 there, or 1); the interval is "
+             f"{WILSON_BOUND}")
+_FEW_MARK = f'<span title="{FEW_PROBLEMS}: the Wilson bound on the number of problems">*</span>'
+
+
 def _with_interval(curve: Any, metric: str, i: int, j: int, fmt: Any = None) -> Raw:
     """The value, and its interval on a second, smaller line; ``fmt`` (default: :func:`curve_column`) writes both."""
     fmt = fmt or curve_column(curve, metric, j)
@@ -747,7 +754,7 @@ def _with_interval(curve: Any, metric: str, i: int, j: int, fmt: Any = None) -> 
         lo, hi = curve.intervals[metric]
         if np.isfinite(lo[i, j]) or np.isfinite(hi[i, j]):  # no "[-, -]" where the interval is undefined
             few = metric in curve.few_problems and curve.few_problems[metric][i, j]
-            mark = f'<span title="{FEW_PROBLEMS}: the Wilson bound on the number of problems">*</span>' if few else ""
+            mark = _FEW_MARK if few else ""
             return Raw(f'{esc(fmt(v))}<br><span class="ci">[{esc(fmt(lo[i, j]))}, {esc(fmt(hi[i, j]))}]{mark}</span>')
     return Raw(esc(fmt(v)))
 
@@ -787,8 +794,7 @@ def comparison_section(table_curve: Any, counts: Any, comparisons: Sequence[Any]
         few = metric in table_curve.few_problems and bool(
             table_curve.few_problems[metric][:, [ks.index(k) for k in shown]].any())
         return (f'<p class="caption">Brackets: {_level(table_curve)} intervals ({esc(table_curve.interval_method)}).'
-                + (f" *: {FEW_PROBLEMS} (nearly every other problem scores 0 there, or 1); the interval is "
-                   f"{WILSON_BOUND}." if few else "")
+                + (f" {_FEW_NOTE}." if few else "")
                 + "</p>")
 
     body = '<div class="wide">' + _table(headers, rows) + "</div>" + cap("pass_at_k", pass_k)
@@ -1044,7 +1050,7 @@ def loop_numbers_section(curve: Any, pow_k: int | None, retries: dict[str, Any] 
     if has_ci and '<span class="ci">[' in body:
         # the level and the method, as the pass@k chart's caption says them (it said the level alone)
         expl.append(f"brackets: {_level(curve)} intervals ({esc(curve.interval_method or 'interval')}), counting "
-                    "problems, not samples")
+                    "problems, not samples" + (f"; {_FEW_NOTE}" if _FEW_MARK in body else ""))
     body += '<ul class="caption">' + "".join(f"<li>{e}</li>" for e in expl) + "</ul>"
     if flags:  # the warnings themselves are in the banner at the top and under flags: named here, not repeated
         named = ", ".join(f"<strong>{esc(f)}</strong>" for f in dict.fromkeys(flags))
