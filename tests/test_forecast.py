@@ -982,3 +982,17 @@ def test_k_for_answers_do_not_depend_on_what_it_kept_from_earlier_calls(bench):
     redrawn = _forecast_sd(fitted, wts, adj, K, B, g, law)
     assert np.array_equal(_forecast_sd(fitted, wts, adj, K, B, np.random.default_rng(1), law, draws=memo.draws),
                           redrawn)
+
+
+def test_forecast_at_k_1_alone(bench):
+    # K = 1 alone left the lower band's rise grid (its points below K) empty, and a candidate's predict refused it:
+    # forecast(counts, 1) said "`k` is empty". Now the same numbers as K = 1 beside another K, and the population
+    # beta forecast of pass@1 is the fitted mean alpha / (alpha + beta) (closed form)
+    heavy = bench.counts.select("heavy")
+    one = forecast(heavy, 1, method="beta", scope="population", n_resamples=20, rng=0)
+    two = forecast(heavy, [1, 10], method="beta", scope="population", n_resamples=20, rng=0)
+    a, b = (one.fits[0]["fits"]["beta"]["params"][x] for x in ("alpha", "beta"))
+    assert one.pass_at_k[0, 0] == pytest.approx(a / (a + b), rel=1e-12)
+    for field in ("pass_at_k", "low", "high"):
+        assert getattr(one, field)[0, 0] == pytest.approx(getattr(two, field)[0, 0], rel=1e-12)
+    assert forecast(heavy, [1, 1], n_resamples=20, rng=0).k.tolist() == [1]  # auto too

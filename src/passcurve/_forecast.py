@@ -1073,7 +1073,9 @@ def forecast(
         # the SD at K and, from the same draws, on the fixed grid the lower end's rise is taken over (_RISE_GRID)
         grid = _RISE_GRID[_RISE_GRID < K.max()]  # all of it below K, also where a K asked for is on it
         Kall = np.concatenate([K, grid])
-        gpreds = {cnd: adj[cnd](cand.predict(grid), grid) for cnd, cand in fitted.items()}
+        # (empty when K = 1 alone: nothing lies below it, and a candidate's predict refused the empty grid)
+        gpreds = {cnd: adj[cnd](cand.predict(grid), grid) if grid.size else np.empty(0)
+                  for cnd, cand in fitted.items()}
         draws: dict[str, tuple[str, list[Any]]] = {}  # the parameter draws, kept: k_for's SD at other K uses them
         sd_all = _forecast_sd(fitted, wts, adj, Kall, B, gen, law,
                               {cnd: np.concatenate([preds[cnd], gpreds[cnd]]) for cnd in wts}, draws)
