@@ -455,3 +455,26 @@ def test_power_analysis_defaults_are_the_documented_assumptions():
     explicit = pc.power_analysis(0.03, 1, p=0.5, correlation=0.5, n=1)
     assert int(implicit.problems[0]) == int(explicit.problems[0]) == 2181
     assert implicit.meta == explicit.meta
+
+
+def test_missing_ids_from_pandas_columns():
+    """A missing id from a pandas column: a string or nullable-integer column holds pd.NA, a datetime one NaT, and
+    str() made them the ids '<NA>' and 'NaT' (a problem, model or cluster so named, without a word); numpy's NaT
+    too. Each is refused as None and NaN are (_validation.is_missing)."""
+    pd = pytest.importorskip("pandas")
+    cases = [
+        (lambda: pc.Counts.from_arrays([10, 10], [1, 2], problem=pd.array(["a", None], dtype="string")),
+         r"^`problem` has a missing id \(None/NaN\) in row 2$"),
+        (lambda: pc.Counts.from_arrays([10, 10], [1, 2], problem=pd.array([None, 2], dtype="Int64")),
+         r"^`problem` has a missing id \(None/NaN\) in row 1$"),
+        (lambda: pc.Counts.from_arrays([10, 10], [1, 2], model=pd.Series([pd.Timestamp("2026-01-01"), pd.NaT])),
+         r"^`model` has a missing id \(None/NaN\) in row 2$"),
+        (lambda: pc.Counts.from_arrays([10, 10], [1, 2], cluster=np.array(["NaT", "2026-01-01"], dtype="datetime64[D]")),
+         r"^`cluster` has a missing id \(None/NaN\) in row 1$"),
+        (lambda: pc.retries(pd.array(["a", pd.NA], dtype="string"), [0, 0], [1, 0]), r"^`problem` has a missing id"),
+        (lambda: pc.vote([["a", "b"], ["c", "c"]], ["a", pd.NA], 1),
+         r"^`gold` is missing for problem 1; every problem needs a reference answer$"),
+    ]
+    for call, msg in cases:
+        with pytest.raises(pc.PasscurveError, match=msg):
+            call()

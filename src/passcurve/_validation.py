@@ -221,6 +221,17 @@ def as_float_array(x: Any, name: str, *, allow_nan: bool = False, max_ndim: int 
     return arr
 
 
+def is_missing(v: Any) -> bool:
+    """``v`` is a missing value: None, a float NaN, numpy's NaT, or pandas' NA and NaT (known by their type's name, so
+    pandas is not imported for it). A pandas string or nullable-integer column holds pd.NA where a value is missing,
+    and ``str()`` made it the id '<NA>' (a datetime column's NaT the id 'NaT')."""
+    if v is None or (isinstance(v, float | np.floating) and np.isnan(v)):
+        return True
+    if isinstance(v, np.datetime64 | np.timedelta64):
+        return bool(np.isnat(v))
+    return type(v).__name__ in ("NAType", "NaTType")
+
+
 def as_id_array(x: Any, name: str, size: int | None = None, *, of: str = "`n`", per: str = "row") -> np.ndarray:
     """Labels (problem, model or cluster ids) as a 1-d object array, one per row, values as given (the caller
     decides whether ids become text). Refused, with the error naming ``name``: a 2-d array (flattened silently
@@ -239,7 +250,7 @@ def as_id_array(x: Any, name: str, size: int | None = None, *, of: str = "`n`", 
     for i, v in enumerate(arr):
         if isinstance(v, list | tuple | dict | set | np.ndarray):
             raise PasscurveError(f"`{name}` must hold one id per {per}, not a sequence (got {show_value(v)} in row {i + 1})")
-        if v is None or (isinstance(v, float | np.floating) and np.isnan(v)):
+        if is_missing(v):
             raise PasscurveError(f"`{name}` has a missing id (None/NaN) in row {i + 1}")
     return _sized(arr, name, size, of)
 

@@ -65,6 +65,7 @@ from ._validation import (
     check_scalar,
     check_text,
     fmt,
+    is_missing,
     show_value,
 )
 
@@ -589,10 +590,6 @@ def maj_at_k_tallies(
 # ----------------------------------------------------------------------------------------
 # answer tallies for many problems
 # ----------------------------------------------------------------------------------------
-def _is_missing(v: Any) -> bool:
-    return v is None or (isinstance(v, float | np.floating) and v != v)
-
-
 def _type_family(v: Any) -> str:
     if isinstance(v, bool | np.bool_):
         return "bool"
@@ -850,7 +847,7 @@ class AnswerTallies(ReadOnlyResult):
             order: list[Any] = []
             miss = 0
             for a in ans:
-                if _is_missing(a):
+                if is_missing(a):
                     miss += 1
                     continue
                 j = seen.get(a)
@@ -909,10 +906,10 @@ def _answers_iv(answers: Any, gold: Any, problem: Any, model: Any,
             raise PasscurveError(f"`{name}[{i}]` must be a sequence of answers (got {_what(ans)})")
         if len(ans) == 0:
             raise PasscurveError(f"`{name}[{i}]` is empty; a problem needs at least one sample")
-        if _is_missing(ref):
+        if is_missing(ref):
             raise PasscurveError(f"`gold` is missing for problem {i}; every problem needs a reference answer")
         for j, v in enumerate((ref, *ans)):
-            if _is_missing(v):
+            if is_missing(v):
                 continue
             # the argument that holds v: a gold answer of another type or an unhashable one was said to be one
             # of the answers ("answers must be hashable scalars" for gold=[[1, 2], [3, 4]])
