@@ -374,6 +374,23 @@ def test_vote_on_a_data_frame_says_how_to_read_it():
         vote(df)
 
 
+
+def test_answer_lists_from_pandas_columns():
+    # a notebook's columns: gold=df["gold"] was refused ("`gold` must be a sequence ... (got Series)"), as were a
+    # Series of answer lists and a pandas string array; each is read by position, as the list of its values (the
+    # frame's index, 7 and 3, plays no part). Hand example: {a, b, a} with gold a and {c, c, d} with gold c, maj@3 = 1
+    # for both; maj@1 is the gold share, (2/3 + 2/3) / 2. pd.NA in an answer list abstains, as None does
+    pd = pytest.importorskip("pandas")
+    df = pd.DataFrame({"answers": [["a", "b", "a"], ["c", "c", "d"]], "gold": ["a", "c"]}, index=[7, 3])
+    assert maj_at_k(df["answers"], df["gold"], 3).tolist() == [1.0, 1.0]
+    res = vote(df["answers"], pd.array(["a", "c"], dtype="string"), [1, 3])
+    assert res.values["maj_at_k"][0] == pytest.approx([2 / 3, 1.0], abs=1e-14)
+    assert res.to_dict() == vote([["a", "b", "a"], ["c", "c", "d"]], ["a", "c"], [1, 3]).to_dict()
+    assert maj_at_k([["a", pd.NA, "a"]], ["a"], 2)[0] == maj_at_k([["a", None, "a"]], ["a"], 2)[0]
+    with pytest.raises(PasscurveError, match=r"`answers` must be a sequence .* \(got DataFrame\)"):
+        maj_at_k(df, df["gold"], 3)  # iterating a frame gives its column names
+
+
 # ---------------------------------------------------------------------------------------
 # files and the CLI
 # ---------------------------------------------------------------------------------------

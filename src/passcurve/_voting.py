@@ -874,10 +874,15 @@ class AnswerTallies(ReadOnlyResult):
 
 
 def _is_sequence(x: Any) -> bool:
-    """A sequence of values: not a string, and not a 0-d numpy array (iterating one is a TypeError)."""
+    """A sequence of values: not a string, and not a 0-d numpy array (iterating one is a TypeError). A 1-d array-like
+    that is not a registered Sequence counts: a pandas Series, Index or extension array (``gold=df["gold"]`` was
+    refused as "got Series"); it is read by position, as a list of its values. A data frame (2-d: iterating one
+    gives its column names) does not."""
     if isinstance(x, np.ndarray):
         return x.ndim > 0
-    return isinstance(x, Sequence) and not isinstance(x, str | bytes)
+    if isinstance(x, Sequence):
+        return not isinstance(x, str | bytes)
+    return getattr(x, "ndim", None) == 1 and hasattr(x, "__len__") and hasattr(x, "__iter__")
 
 
 def _what(x: Any) -> str:
