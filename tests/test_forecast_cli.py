@@ -371,13 +371,14 @@ def test_forecast_shows_the_observed_value_within_the_samples(icli, sim_csv):
 
 def test_forecast_bounds_json_and_table(icli, sim_csv):
     # --bounds adds each model's range over every difficulty law the data allow, at the forecast's level;
-    # the same numbers as the library function with the same seed
+    # the same numbers as the library's, on the band the forecast was tempered with (ForecastResult.bounds)
     args = ["--k", "100,1000", "--n-resamples", "10", "--bounds"]
     r = icli("forecast", str(sim_csv), *args, "--json")
     assert r.returncode == 0, r.stderr
     d = json.loads(r.stdout)
     assert len(d["bounds"]) == 4
-    lib = passcurve.extrapolation_bounds(passcurve.read_counts(sim_csv), [100, 1000], confidence_level=0.8, rng=0)
+    fc = passcurve.forecast(passcurve.read_counts(sim_csv), [100, 1000], n_resamples=10, rng=0)
+    lib = fc.bounds()
     for row, (lo, hi) in zip(d["bounds"], zip(lib.low.ravel(), lib.high.ravel(), strict=True), strict=True):
         assert row["low"] == pytest.approx(lo, abs=0) and row["high"] == pytest.approx(hi, abs=0)
         assert row["low"] <= row["high"]
@@ -397,11 +398,12 @@ def test_forecast_bounds_json_and_table(icli, sim_csv):
 
 def test_forecast_bounds_line_for_a_target_met_at_the_first_sample(icli, sim_csv):
     # 'is reached by no law the data allow before K ≈ 1' for a target already met at K = 1 (demo large-70b,
-    # --target 0.1). base-7b's pass@1 band (80%, rng 0) is [low, high] from the library: a target below low is
-    # reached at K = 1 by every law, one between low and high by some law only
-    lib = passcurve.extrapolation_bounds(passcurve.read_counts(sim_csv), [1], confidence_level=0.8, rng=0)
-    low, high = lib.low[1, 0], lib.high[1, 0]
-    assert lib.models[1] == "base-7b" and 0.02 < low < high - 0.02
+    # --target 0.1). base-7b's pass@1 band (80%, rng 0, the forecast's) is [low, high] from the library: a target
+    # below low is reached at K = 1 by every law, one between low and high by some law only
+    fc = passcurve.forecast(passcurve.read_counts(sim_csv).select_models(["base-7b"]), [1000], n_resamples=5, rng=0)
+    lib = fc.bounds([1])
+    low, high = lib.low[0, 0], lib.high[0, 0]
+    assert lib.models[0] == "base-7b" and 0.02 < low < high - 0.02
     every, some = round(low - 0.01, 2), round((low + high) / 2, 2)
     assert lib.k_for(every, "base-7b").certain == 1 and lib.k_for(some, "base-7b").earliest == 1
     assert lib.k_for(some, "base-7b").certain > 1
@@ -413,6 +415,28 @@ def test_forecast_bounds_line_for_a_target_met_at_the_first_sample(icli, sim_csv
     assert (f"any law: pass@K = {some:g} is already reached at K = 1 by some law the data allow; every one by "
             f"K ≈ {certain:,}") in r.stdout, r.stdout
     assert "before K ≈ 1;" not in r.stdout
+
+
+@pytest.mark.shared_data
+def test_forecast_bounds_are_on_the_band_the_forecast_is_clipped_to(icli):
+    # one command printed two "earliest K any law reaches the target" figures: GPT-4o (BoN, its stop-at-success
+    # design) k_for(0.9)'s interval from 4,154, the forecast's clipping to its own any-law band (1,000 replicates),
+    # and "no law the data allow before K ≈ 4,070" from bounds drawn anew (2,000 replicates, another stream). The
+    # bounds beside a forecast are now on that same band: the clipped ends are the bounds' ends (hand check: the
+    # table's 80% interval at K = 1000, [0.6336, 0.7873], is the any-law column's)
+    path = shared_file("bon_jailbreaking_counts.csv")
+    r = icli("forecast", str(path), "--models", "GPT4o", "--k", "1000,10000", "--target", "0.9", "--bounds",
+             "--stop-batch", "60", "--cap", "10020", "--json")
+    assert r.returncode == 0, r.stderr
+    d = json.loads(r.stdout)
+    (kf,), (floor,) = d["k_for"], d["bounds_k_for"]
+    assert math.ceil(kf["low"]) == math.ceil(floor["earliest"])  # 4,154 both
+    for row, any_law in zip(d["forecasts"], d["bounds"], strict=True):
+        assert any_law["low"] <= row["low"] <= row["high"] <= any_law["high"]
+    t = icli("forecast", str(path), "--models", "GPT4o", "--k", "1000,10000", "--target", "0.9", "--bounds",
+             "--stop-batch", "60", "--cap", "10020")
+    low = f"{math.ceil(kf['low']):,}"
+    assert f"80% interval {low} .. never" in t.stdout and f"no law the data allow before K ≈ {low};" in t.stdout
 
 def test_cli_fit_paper_grid_reproduces_table_2(icli):
     # Schaeffer et al. 2025, Table 2 (BoN jailbreaking, Codex convention): Claude 3.5 Opus a = 2.630, b = 0.448.

@@ -408,8 +408,10 @@ def test_forecast_and_intervals_are_the_library_results(bench, rep):
         np.testing.assert_array_equal(fk, fc.k)
         np.testing.assert_allclose(fail, 1 - fc.pass_at_k[i], rtol=0, atol=0)
         assert f"{fc.pass_at_k[i, -1]:.3f} [{fc.low[i, -1]:.3f}, {fc.high[i, -1]:.3f}]" in data.fits[m]["labels"]["forecast"]
-        # beside it, the range over every law the data allow: exactly passcurve.extrapolation_bounds at 2n and K
-        b = pc.extrapolation_bounds(cnt.select(m), [2 * k_max, int(K[-1])], confidence_level=0.95, rng=0)
+        # beside it, the range over every law the data allow: exactly passcurve.extrapolation_bounds at 2n and K, on
+        # the band the forecast's interval was clipped to (ForecastResult.bounds; it had drawn a band of its own)
+        b = fc.bounds([2 * k_max, int(K[-1])], [m])
+        assert b.low[0, -1] <= fc.low[i, -1] <= fc.high[i, -1] <= b.high[0, -1]
         for j, kk in enumerate(b.k):
             assert f"pass@{int(kk):,} in [{b.low[0, j]:.3f}, {b.high[0, j]:.3f}]" in data.fits[m]["labels"]["forecast"]
     # power law: passcurve.fit_power_law's a and b, 4 significant digits as fit's title writes them (.4g: 2.18)

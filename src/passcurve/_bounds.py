@@ -471,28 +471,81 @@ def extrapolation_bounds(
     design = check_design(design)
     gen = check_rng(rng)
     reset = model_streams(gen)
-    models = tuple(counts.models)
+
+    def band_of(m: str, sub: Counts) -> SaidBand:
+        reset()
+        said = said_band(sub, m, level, B, gen, weighted, design)
+        for w in said.other:  # warnings not the bounds' own, at their call site
+            warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
+        return said
+
+    return _bounds_from([(m, counts.select(m)) for m in counts.models], K, level, weighted, design, band_of)
+
+
+@dataclass(frozen=True)
+class SaidBand:
+    """:func:`law_free_band`'s band for one model and the warnings its computation raised: ``degenerate`` (each
+    category and message; the bounds say them as their own), ``other`` (the rest, as caught)."""
+
+    band: tuple[np.ndarray, np.ndarray, np.ndarray]
+    degenerate: tuple[tuple[type[Warning], str], ...]
+    other: tuple[Any, ...]
+
+
+def said_band(sub: Counts, name: str, level: float, B: int, gen: np.random.Generator, weighted: bool,
+              design: Any) -> SaidBand:
+    """:func:`law_free_band` with its warnings caught (:class:`SaidBand`): the bounds' and the forecast's band."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", DegenerateDataWarning)
+        band = law_free_band(sub, name, level, B, gen, weighted, design)
+    deg = tuple((w.category, str(w.message)) for w in caught if issubclass(w.category, DegenerateDataWarning))
+    return SaidBand(band, deg, tuple(w for w in caught if not issubclass(w.category, DegenerateDataWarning)))
+
+
+def _bounds_from(subs: list[tuple[str, Counts]], K: np.ndarray, level: float, weighted: bool, design: Any,
+                 band_of: Any) -> BoundsResult:
+    """The bounds of each (model, its counts) in ``subs`` at ``K``, on the band ``band_of(model, counts)`` gives
+    (a :class:`SaidBand`)."""
+    models = tuple(m for m, _ in subs)
     low = np.full((len(models), K.size), np.nan)
     high = np.full_like(low, np.nan)
     observed = np.full_like(low, np.nan)
     bands: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
     seen: list[str] = []
-    for i, m in enumerate(models):
-        reset()
-        sub = counts.select(m)
-        with warnings.catch_warnings(record=True) as caught:
-            warnings.simplefilter("always", DegenerateDataWarning)
-            ks, lo_b, hi_b = law_free_band(sub, m, level, B, gen, weighted, design)
-        for w in caught:  # the band's own warnings, said as the bounds' (they were the band's, at its call site)
-            if issubclass(w.category, DegenerateDataWarning):
-                said = str(w.message).removeprefix(f"model {m!r}, ")
-                record_warning(seen, f"model {m!r}: the band the bounds rest on: {said}", w.category)
-            else:
-                warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
+    for i, (m, sub) in enumerate(subs):
+        said = band_of(m, sub)
+        for category, message in said.degenerate:  # the band's own warnings, said as the bounds'
+            record_warning(seen, f"model {m!r}: the band the bounds rest on: {message.removeprefix(f'model {m!r}, ')}",
+                           category, stacklevel=3)
+        ks, lo_b, hi_b = said.band
         low[i], high[i] = law_range(ks, lo_b, hi_b, K)
         observed[i] = _observed(sub.n, sub.c, K, sub.weight if weighted else None, design)
         bands.append((ks, lo_b, hi_b))
         if not np.isfinite(low[i]).all():
             record_warning(seen, f"model {m!r}: no bounds (NaN): the band is undefined or no difficulty law's curve "
-                           "fits inside it", DegenerateDataWarning)
+                           "fits inside it", DegenerateDataWarning, stacklevel=3)
     return BoundsResult(models, K, low, high, observed, level, tuple(seen), tuple(bands))
+
+
+def forecast_bounds(res: Any, k: Any = None, models: Any = None) -> BoundsResult:
+    """:func:`extrapolation_bounds` of a forecast's models (``models``: those of them, default all) at its level, on
+    the very band its intervals and its k_for were tempered with (the forecast's ``_LawBand``), at ``k`` (default:
+    the forecast's K).
+
+    Shown beside the forecast, its range and its k_for are those the forecast stays inside: bounds drawn anew (their
+    own band, another random stream) had put "no law reaches pass@K = 0.9 before K ≈ 4,070" under a forecast
+    interval starting at 4,154 (GPT-4o, BoN, stop-at-success)."""
+    K = res.k if k is None else budget_grid(k, "k", maximum=10**12)
+    lawbands = [state[7] for m, state in zip(res.models, res._state, strict=True) if models is None or m in models]
+    by_model = {lb.name: lb for lb in lawbands}
+
+    def band_of(m: str, sub: Counts) -> SaidBand:
+        said = by_model[m].said
+        if said is None:
+            raise PasscurveError(by_model[m].refused)
+        return said
+
+    first = lawbands[0] if lawbands else None
+    design = None if first is None else first.design
+    return _bounds_from([(lb.name, lb.sub) for lb in lawbands], np.asarray(K), float(res.confidence_level), True,
+                        design, band_of)

@@ -524,6 +524,26 @@ class ForecastResult(ReadOnlyResult):
         """
         return _k_for_state(self, target, model)
 
+    def bounds(self, k: Any = None, models: Any = None) -> Any:
+        """The range of pass@K over every difficulty law the data allow (:func:`passcurve.extrapolation_bounds`), on
+        the band this forecast's intervals and :meth:`k_for` were held to, at its confidence level: shown beside the
+        forecast, the two say one thing (bounds drawn anew rest on a band of their own, from another random stream).
+
+        Parameters
+        ----------
+        k : int or array-like of int, optional
+            The K (default: the forecast's).
+        models : list of str, optional
+            Those of the forecast's models (default: all).
+
+        Returns
+        -------
+        BoundsResult
+        """
+        from ._bounds import forecast_bounds
+
+        return forecast_bounds(self, k, models)
+
 
 @dataclass(frozen=True)
 class KForResult(ReadOnlyResult):
@@ -1142,18 +1162,28 @@ class _LawBand:
     def __init__(self, sub: Counts, name: str, level: float, seed: int, design: Any, unchecked: bool) -> None:
         self.sub, self.name, self.level, self.seed, self.design = sub, name, level, seed, design
         self.unchecked = unchecked
+        self.refused = ""  # why there is no band, when there is none
 
     @functools.cached_property
-    def band(self) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
-        from ._bounds import law_free_band
+    def said(self) -> Any:
+        """The band with its warnings (``_bounds.SaidBand``; None where the design leaves no k estimable): the
+        bounds shown beside the forecast rest on it too (``_bounds.forecast_bounds``)."""
+        from ._bounds import said_band
 
-        with warnings.catch_warnings():  # its few-problems warning is the forecast's own already
-            warnings.simplefilter("ignore", DegenerateDataWarning)
-            try:
-                return law_free_band(self.sub, self.name, self.level, _LAW_BAND_RESAMPLES,
-                                     np.random.default_rng(self.seed), True, self.design)
-            except PasscurveError:  # no k estimable under the design: no band
-                return None
+        try:
+            said = said_band(self.sub, self.name, self.level, _LAW_BAND_RESAMPLES, np.random.default_rng(self.seed),
+                             True, self.design)
+        except PasscurveError as exc:  # no k estimable under the design: no band
+            self.refused = str(exc)
+            return None
+        # its few-problems warning is the forecast's own already; the others are said where they arose
+        for w in said.other:
+            warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
+        return said
+
+    @property
+    def band(self) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
+        return None if self.said is None else self.said.band
 
     def temper(self, K: np.ndarray, point: np.ndarray, lo: np.ndarray, hi: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         from ._bounds import law_range

@@ -449,7 +449,8 @@ def failure_section(curve: Any, fits: dict[str, Any] | None = None, note: str | 
             body += (
                 '<p class="caption">"Any difficulty law the data allow": the smallest and largest pass@K of every '
                 "law of per-problem success rates whose curve lies in the data's simultaneous band at k ≤ n "
-                "(<code>passcurve.extrapolation_bounds</code>, linear programming; no Beta, no power law). Whatever the "
+                "(<code>passcurve.extrapolation_bounds</code>, linear programming; no Beta, no power law; on the band the "
+                "forecast's interval is held to). Whatever the "
                 f"true law, pass@K is in that range at the band's confidence ({_level(curve)}). A forecast is "
                 "narrower only because "
                 "it assumes a law.</p>"
