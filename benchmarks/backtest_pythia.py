@@ -5,6 +5,28 @@ Prints per (m, K, method): median / mean absolute error (points of pass@K), bias
 or ``--level``: the report shows 95% intervals) and their mean width.
 ``--flat`` runs auto under the interval rule before the twenty-seventh session (the self-backtest's bias not carried
 to K; backtest_simulated.law_error_not_carried): the same thinnings and forecasts, only the intervals differ.
+
+Pre-registered experiment (twenty-ninth session; written and committed before any run): is the offline small-n
+weights prototype ``auto_wf2`` (backtest_simulated.weights_thinned_by(2): below n = 20 auto's candidates weighted by
+the inverse MSE of a self-backtest thinned to n // 2 forecasting pass@n, instead of equally; interval unchanged)
+better than ``auto`` on real data?
+
+* Design: Pythia/MATH (../shared/data/pythia_math_counts.csv, 7 models x 128 problems, n = 10^4) thinned to
+  m = 5 and m = 10 samples per problem, K = 100 and 1000, 20 seeds (7 x 20 = 140 runs per (m, K) cell), seed 0;
+  both methods forecast the same thinned counts (paired); the truth is the full data's unbiased pass@K. If one
+  seed's timing shows that 20 seeds cannot finish by 08:40 UTC, 10 seeds (70 runs per cell) with the same rule.
+  Run:  OPENBLAS_NUM_THREADS=1 PYTHONPATH=src python benchmarks/backtest_pythia.py --m 5,10 --k 100,1000 \
+        --seeds 20 --methods auto,auto_wf2 --dump FILE
+* Per run d = |error of auto_wf2| - |error of auto| (points of pass@K). Per cell: mean d +/- its SE
+  (sd / sqrt(runs)), two-sided Wilcoxon signed-rank p (scipy's default: zero differences dropped), the share of
+  runs with d < 0.
+* Adoption rule (all three): (1) mean d < 0 in every one of the 4 (m, K) cells; (2) Wilcoxon p < 0.05 in at least
+  2 of the 4; (3) no sign of harm on any model: for each of the 7 models, its mean d over its 80 runs (both m, both
+  K; 40 with 10 seeds) is not above +1 SE of that mean (the real-data analogue of the simulated scenarios in which
+  the prototype was worse). If met, the prototype becomes auto's rule for n < 20 (interval rule unchanged);
+  otherwise no passcurve code changes and the docs record the figures.
+* Other real small-n data: none. ../shared/data holds only one other data set, BoN jailbreaking, whose n is a
+  stopping time in batches of 60 (smallest n = 60), so it has no problem with n < 20 and is not fixed-n data.
 """
 
 from __future__ import annotations
