@@ -36,6 +36,7 @@ import contextlib
 import csv
 import time
 from pathlib import Path
+from types import SimpleNamespace
 
 import numpy as np
 
@@ -101,16 +102,104 @@ def show(res) -> None:  # type: ignore[no-untyped-def]
               f"{100 * r['mean_abs_error']:7.2f} {100 * r['mean_error']:+7.2f} {r['coverage']:6.2f} {100 * r['mean_width']:6.2f}")
 
 
+def paired_runs(counts: Counts, methods: list[str], **kw):  # type: ignore[no-untyped-def]
+    """``backtest(counts, methods=...)`` where a method ``auto_wf<f>`` is auto under the offline weights prototype
+    (backtest_simulated.weights_thinned_by(f)): a second backtest of "auto" alone with the same ``rng``, whose
+    thinnings are the same (the backtest draws them from a stream of their own; checked here, run by run).
+    Returns (rows, summary) in the format of BacktestResult's."""
+    from backtest_simulated import weights_thinned_by
+
+    from passcurve import _backtest as _bt
+
+    def recorded(sink: list[bytes]):  # type: ignore[no-untyped-def]
+        orig = _bt._reduce
+
+        def reduce(*a, **k):  # type: ignore[no-untyped-def]
+            out = orig(*a, **k)
+            sink.append(out[0].tobytes() + b"|" + out[1].tobytes())
+            return out
+        return orig, reduce
+
+    base = [x for x in methods if not x.startswith("auto_wf")]
+    runs: list[tuple[str, list[bytes], list[dict]]] = []  # type: ignore[type-arg]
+    for meth in ([",".join(base)] if base else []) + [x for x in methods if x.startswith("auto_wf")]:
+        sink: list[bytes] = []
+        orig, _bt._reduce = recorded(sink)
+        ctx = weights_thinned_by(int(meth[7:])) if meth.startswith("auto_wf") else contextlib.nullcontext()
+        try:
+            with ctx:
+                res = backtest(counts, methods=["auto"] if meth.startswith("auto_wf") else base, **kw)
+        finally:
+            _bt._reduce = orig
+        rows = [dict(r, method=meth) if meth.startswith("auto_wf") else r for r in res.rows]
+        runs.append((meth, sink, rows))
+    if any(sink != runs[0][1] for _, sink, _ in runs):
+        raise SystemExit("the paired backtests did not thin the same counts")
+    rows = [r for _, _, rs in runs for r in rs]
+    return rows, _bt._summarise(rows)
+
+
+def paired_summary(rows: list[dict], a: str, b: str, dump: str | None = None) -> None:  # type: ignore[type-arg]
+    """Paired comparison of b against a on the same runs: per (m, K) the mean of d = |error b| - |error a| (points)
+    with its SE, the two-sided Wilcoxon signed-rank p (zero differences dropped), the share of runs where b is
+    better (d < 0); then per model over all its runs; then the pre-registered adoption rule (module docs)."""
+    from scipy import stats
+
+    key = ("model", "seed", "m", "k")
+    ra = {tuple(r[x] for x in key): r for r in rows if r["method"] == a}
+    pairs = [(ra[kk], r) for r in rows if r["method"] == b and (kk := tuple(r[x] for x in key)) in ra
+             and np.isfinite([ra[kk]["error"], r["error"]]).all()]
+    if dump:
+        with open(dump, "w", encoding="utf-8") as fh:
+            fh.write(f"model\tseed\tm\tk\ttruth\tforecast_{a}\terror_{a}\tforecast_{b}\terror_{b}\td_abs\n")
+            for x, y in pairs:
+                fh.write("\t".join(str(v) for v in (x["model"], x["seed"], x["m"], x["k"], x["truth"], x["forecast"],
+                                                     x["error"], y["forecast"], y["error"],
+                                                     abs(y["error"]) - abs(x["error"]))) + "\n")
+
+    def line(label: str, ps: list) -> tuple[float, float, float]:  # type: ignore[type-arg]
+        d = 100 * np.array([abs(y["error"]) - abs(x["error"]) for x, y in ps])
+        se = float(d.std(ddof=1) / np.sqrt(d.size)) if d.size > 1 else np.nan
+        p = float(stats.wilcoxon(d).pvalue) if np.any(d != 0) else 1.0
+        ma = 100 * np.mean([abs(x["error"]) for x, _ in ps])
+        mb = 100 * np.mean([abs(y["error"]) for _, y in ps])
+        print(f"| {label} | {d.size} | {ma:.2f} | {mb:.2f} | {d.mean():+.2f} ± {se:.2f} | {p:.2g} | "
+              f"{np.mean(d < 0):.2f} | {np.mean(d == 0):.2f} |")
+        return float(d.mean()), se, p
+
+    print(f"\nPaired: d = |error {b}| - |error {a}| on the same thinned counts, points of pass@K")
+    print(f"| cell | runs | {a} meanAE | {b} meanAE | mean d ± SE | Wilcoxon p | share d < 0 | share d = 0 |")
+    print("|---|---|---|---|---|---|---|---|")
+    cells = list(dict.fromkeys((x["m"], x["k"]) for x, _ in pairs))
+    per_cell = [line(f"m = {m} → K = {k}", [(x, y) for x, y in pairs if (x["m"], x["k"]) == (m, k)])
+                for m, k in cells]
+    per_model = [line(f"model {name}", [(x, y) for x, y in pairs if x["model"] == name])
+                 for name in dict.fromkeys(x["model"] for x, _ in pairs)]
+    r1 = all(mu < 0 for mu, _, _ in per_cell)
+    r2 = sum(p < 0.05 for _, _, p in per_cell) >= len(per_cell) / 2
+    r3 = all(mu <= se for mu, se, _ in per_model)
+    print(f"Adoption rule (module docs): (1) mean d < 0 in every cell: {r1}; (2) p < 0.05 in at least half the cells: "
+          f"{r2}; (3) no model's mean d above +1 SE: {r3}; met: {r1 and r2 and r3}")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--seeds", type=int, default=5)
-    ap.add_argument("--methods", default="least_squares,beta,auto")
+    ap.add_argument("--methods", default="least_squares,beta,auto",
+                    help="forecast methods; auto_wf<f> is auto under the offline weights prototype (module docs)")
     ap.add_argument("--seed", type=int, default=0, help="the backtest's rng (0 reproduces the tables in the docs)")
     ap.add_argument("--m", default="100,1000", help="samples per problem after thinning")
     ap.add_argument("--k", default="1000,10000", help="the K forecast (at most 10000, the data's n)")
     ap.add_argument("--flat", action="store_true", help="auto's interval under the rule before the 27th session")
     ap.add_argument("--level", type=float, default=0.8, help="the intervals' confidence level (the report's is 0.95)")
+    ap.add_argument("--dump", default=None, help="with auto and auto_wf<f>: write every paired run's errors (TSV)")
     args = ap.parse_args()
+    methods = args.methods.split(",")
+    wf = [x for x in methods if x.startswith("auto_wf")]
+    if wf and (args.flat or "auto" not in methods or any(not x[7:].isdigit() or int(x[7:]) < 2 for x in wf)):
+        ap.error("auto_wf<f> (f >= 2, a whole number) is compared with auto: list auto too, without --flat")
+    if args.dump and not wf:
+        ap.error("--dump writes the paired runs of auto and auto_wf<f>: list both")
     counts = load(DATA)
     t = time.time()
     ctx = contextlib.nullcontext()
@@ -118,12 +207,19 @@ def main() -> None:
         from backtest_simulated import law_error_not_carried
 
         ctx = law_error_not_carried()
+    kw = dict(m=[int(x) for x in args.m.split(",")], k=[int(x) for x in args.k.split(",")], seeds=args.seeds,
+              rng=args.seed, confidence_level=args.level)
     with ctx:
-        res = backtest(counts, m=[int(x) for x in args.m.split(",")], k=[int(x) for x in args.k.split(",")],
-                       seeds=args.seeds, methods=args.methods.split(","), rng=args.seed, confidence_level=args.level)
+        if wf:
+            rows, summary = paired_runs(counts, methods, **kw)
+            res = SimpleNamespace(rows=rows, summary=summary)
+        else:
+            res = backtest(counts, methods=methods, **kw)
     print(f"Pythia/MATH, 7 models x {args.seeds} seeds, seed {args.seed}{' (--flat)' if args.flat else ''} "
           f"({time.time() - t:.0f} s); errors in points of pass@K; coverage of the {args.level:.0%} intervals")
     show(res)
+    for meth in wf:
+        paired_summary(list(res.rows), "auto", meth, args.dump if meth == wf[0] else None)
 
 
 if __name__ == "__main__":
