@@ -20,9 +20,10 @@ self-backtest's bias added at every K as measured, not carried to K: ``law_error
 (the same data and random draws: the points are identical, only the interval differs); it needs ``auto`` in the list.
 
 ``--m 5,10`` picks the sample sizes and ``--dump FILE`` writes every run's error (a paired comparison of two methods on
-the same data). ``--methods auto_wf2`` (with --small) scores an offline prototype, not passcurve's behaviour: when n < 20 auto's
-candidates are weighted by a self-backtest that thins by 2 instead of being averaged equally (weights only: the
-interval stays the any-law range). The data are drawn from the same seeds whatever the methods, so its rows
+the same data). ``--methods auto_wf<f>`` (with --small) scores auto with its small-n weights from a self-backtest thinned
+by f (``weights_thinned_by``): ``auto_wf0`` is the rule before the thirtieth session (below n = 20 the candidates
+averaged equally), ``auto_wf2`` passcurve's since then (the twenty-sixth session's offline prototype; weights only:
+the interval stays the any-law range). The data are drawn from the same seeds whatever the methods, so its rows
 compare with auto's of a run with the default methods.
 """
 
@@ -110,31 +111,18 @@ def _boot_se_median(x: np.ndarray, gen: np.random.Generator, B: int = 1000) -> f
 
 @contextlib.contextmanager
 def weights_thinned_by(factor: int) -> Iterator[None]:
-    """OFFLINE prototype (not in passcurve): when auto's self-backtest cannot run (n < 20: thinning by 10 leaves
-    fewer than 2 samples), weight its candidates by a second self-backtest that thins by ``factor`` instead of
-    averaging them equally. That backtest sets the weights only: auto still counts as unchecked, so its interval
-    stays widened to the any-law range, and its bias adds nothing to the interval. n >= 20 is unchanged."""
-    orig_sb, orig_w = _fc._self_backtest, _fc._weights_from_cv
-    stash: dict[str, dict[str, float]] = {}
-
-    def self_backtest(n: np.ndarray, c: np.ndarray, cands: tuple[str, ...], R: int, gen: np.random.Generator,
-                      **kw: Any) -> Any:
-        sb = orig_sb(n, c, cands, R, gen, **kw)
-        stash.clear()
-        if not sb.informative and kw.get("design") is None and int(n.min()) < 20:
-            stash["cv"] = orig_sb(n, c, cands, R, gen, factor=factor, w=kw.get("w")).rmse()
-        return sb
-
-    def weights_from_cv(cv: dict[str, float], method: str, combination: str = "inverse_mse") -> dict[str, float]:
-        if method == "auto" and not any(np.isfinite(v) for v in cv.values()) and "cv" in stash:
-            cv = stash["cv"]
-        return orig_w(cv, method, combination)
-
-    _fc._self_backtest, _fc._weights_from_cv = self_backtest, weights_from_cv
+    """auto with its small-n weights from a self-backtest thinned by ``factor`` (``_forecast._SMALL_N_FACTOR``): when
+    n < 20 (thinning by 10 leaves fewer than 2 samples) the candidates are weighted by that backtest's inverse MSE.
+    It sets the weights only: auto still counts as unchecked, so its interval stays the any-law range. n >= 20 is
+    unchanged. ``factor`` 0 is the rule before the thirtieth session (equal weights); 2 is passcurve's since then,
+    the offline prototype of the twenty-sixth to twenty-ninth sessions, adopted on Pythia/MATH thinned to 5 and 10
+    samples (backtest_pythia.py's pre-registered rule)."""
+    orig = _fc._SMALL_N_FACTOR
+    _fc._SMALL_N_FACTOR = factor
     try:
         yield
     finally:
-        _fc._self_backtest, _fc._weights_from_cv = orig_sb, orig_w
+        _fc._SMALL_N_FACTOR = orig
 
 
 @contextlib.contextmanager

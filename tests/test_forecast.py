@@ -519,14 +519,36 @@ def test_one_sample_per_problem_is_refused_with_the_identified_range():
 
 
 def test_auto_says_when_it_cannot_check_its_candidates():
-    # fewer than 20 samples per problem: no self-backtest, equal weights, and a warning that says so
+    # fewer than 20 samples per problem: no self-backtest by a tenth, and a warning that says so; the weights come
+    # from a self-backtest on halves (n // 2 forecasting pass@n; thirtieth session, docs/forecasting.md "Small n")
     from passcurve import DegenerateDataWarning
+    from passcurve._forecast import AUTO_CANDIDATES, _self_backtest, _weights_from_cv
 
     bench = passcurve.simulate(problems=100, n=10, models=[ModelSpec("m", 0.4, 3.0)], rng=2)
-    with pytest.warns(DegenerateDataWarning, match="auto could not check its candidates .* smallest n = 10"):
+    with pytest.warns(DegenerateDataWarning, match="auto could not check its candidates .* smallest n = 10.*"
+                      "weights them by their error in a self-backtest on half the samples"):
         res = forecast(bench.counts, [1000], n_resamples=0, flags=False, rng=0)
-    assert list(res.weights[0].values()) == pytest.approx([1 / 3] * 3)
     assert any("auto could not check" in w for w in res.warnings)
+    # the weights are the inverse-MSE weights of that self-backtest, drawn first from the forecast's stream after
+    # the (uninformative) tenth-thinning, which draws nothing: recomputed here from the same seed
+    n, c = bench.counts.n.astype(np.int64), bench.counts.c.astype(np.int64)
+    gen = np.random.default_rng(0)
+    assert not _self_backtest(n, c, AUTO_CANDIDATES, 10, gen).informative
+    halves = _self_backtest(n, c, AUTO_CANDIDATES, 10, gen, factor=2)
+    assert halves.informative and res.cv_error[0] == pytest.approx(halves.rmse(), rel=1e-12)
+    assert res.weights[0] == pytest.approx(_weights_from_cv(halves.rmse(), "auto"), rel=1e-12)
+    assert max(res.weights[0].values()) - min(res.weights[0].values()) > 0.01  # not the equal weights of before
+
+
+def test_auto_below_four_samples_averages_equally():
+    # n = 3: halves of 1 sample cannot forecast pass@3 (the self-backtest needs 2 samples per problem after
+    # thinning), so the candidates are averaged with equal weights and the warning says so
+    from passcurve import DegenerateDataWarning
+
+    bench = passcurve.simulate(problems=100, n=3, models=[ModelSpec("m", 0.4, 3.0)], rng=2)
+    with pytest.warns(DegenerateDataWarning, match="smallest n = 3.*averages them with equal weights"):
+        res = forecast(bench.counts, [100], n_resamples=0, flags=False, rng=0)
+    assert list(res.weights[0].values()) == pytest.approx([1 / 3] * 3)
 
 
 def test_an_unchecked_forecast_interval_holds_every_law_the_data_allow():

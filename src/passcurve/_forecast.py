@@ -30,6 +30,12 @@ Methods (``method=``):
     and scoring the others on it alone would bias the weights against it); with fewer than
     two such thinnings the self-backtest is uninformative and the candidates are averaged
     with equal weights (the simple average, the standard prior of forecast combination).
+    Below 20 samples per problem a tenth is too few to forecast from, so the weights come from a
+    self-backtest on halves instead (n // 2 samples forecasting pass@n, ``_SMALL_N_FACTOR``; thirtieth
+    session, adopted by a rule written before the run: Pythia/MATH thinned to 5 and 10 samples, 140 paired
+    runs per cell, mean absolute error lower in all four cells, docs/forecasting.md "Small n"); it sets
+    the weights only: the candidates are still unchecked over the extrapolation the forecast makes, so
+    the interval is still widened to the any-law range. Equal weights below 4 samples (halves of 1).
     ``combination="debiased"`` (experimental, not the default) instead removes each
     candidate's James-Stein-shrunk self-backtest bias on the log(1 - pass) scale and averages
     the corrected candidates with equal weights; it helped on simulated benchmarks and not on
@@ -105,6 +111,9 @@ from ._validation import (
 __all__ = ["forecast", "ForecastResult", "k_for", "KForResult", "FORECAST_METHODS", "thin_counts"]
 
 AUTO_CANDIDATES = ("least_squares", "beta_eb", "zi_beta")
+_SMALL_N_FACTOR = 2
+"""Below 20 samples per problem (no self-backtest by a tenth), auto's weights come from a self-backtest thinned by
+this factor (n // 2 forecasting pass@n); 0: equal weights, the rule before the thirtieth session (benchmarks)."""
 COMBINATIONS = ("inverse_mse", "debiased")
 _MODEL_OF = {
     "beta": BetaBinomial,
@@ -956,7 +965,8 @@ def forecast(
         Bootstrap resamples of problems (0: no parameter uncertainty).
     cv_resamples : int, optional
         Thinnings in the self-backtest of ``"auto"`` (default 10; paired: only thinnings on which every
-        candidate forecasts are scored; fewer than two such thinnings give equal weights, and then
+        candidate forecasts are scored; fewer than two such thinnings give equal weights, or below 20 samples
+        per problem weights from the same number of thinnings to halves (module docs), and then
         the interval, which cannot include the error of an unchecked law, is widened to
         :func:`passcurve.extrapolation_bounds`' range at ``confidence_level``; a checked law's
         interval is clipped to that range, which no law consistent with the data leaves). With another method it is an error (it would have no effect).
@@ -1040,10 +1050,20 @@ def forecast(
             sb = _self_backtest(n, c, AUTO_CANDIDATES, R, gen, design=design, w=sub.weight)
             cv = sb.rmse()
             unchecked = not any(np.isfinite(v) for v in cv.values())
+            weighed = ""  # how the unchecked candidates are weighted
             if unchecked:
                 # the reason that applies: too few samples to thin, or thinnings that some candidate cannot forecast
                 # (it said "needs at least 20 samples per problem ...; smallest n = 100" on all-solved data)
                 top = int(np.min(n)) if design is None else int(design.k_max(n, c))
+                if top < 20 and design is None and combination == "inverse_mse" and _SMALL_N_FACTOR:
+                    # the weights from halves (n // 2 forecasting pass@n): their error over one doubling, not over
+                    # the tenfold extrapolation checked at n >= 20, so the interval stays the any-law range
+                    halves = _self_backtest(n, c, AUTO_CANDIDATES, R, gen, factor=_SMALL_N_FACTOR, w=sub.weight).rmse()
+                    if any(np.isfinite(v) for v in halves.values()):
+                        cv = halves
+                        part = "half" if _SMALL_N_FACTOR == 2 else f"1/{_SMALL_N_FACTOR} of"
+                        weighed = (f"weights them by their error in a self-backtest on {part} the samples (a check "
+                                   "over that short a reach, not the forecast's)")
                 if top >= 20:
                     why = ("fewer than two of its self-backtest's thinnings could be forecast by every candidate; "
                            "least squares needs a curve strictly between 0 and 1 at two k")
@@ -1051,8 +1071,8 @@ def forecast(
                     why = f"its self-backtest needs at least 20 samples per problem; smallest n = {top}"
                 else:
                     why = f"its self-backtest needs a cap of at least 20; it is {top}"
-                msg = (f"model {name!r}: auto could not check its candidates on these data ({why}), so it averages "
-                       "them with equal weights, and the interval is widened "
+                msg = (f"model {name!r}: auto could not check its candidates on these data ({why}), so it "
+                       f"{weighed or 'averages them with equal weights'}, and the interval is widened "
                        "to the range every difficulty law consistent with the data allows (extrapolation_bounds at "
                        "the forecast's confidence level)")
                 record_warning(warns, msg, DegenerateDataWarning)
