@@ -101,6 +101,11 @@ def test_power_cli_needs_no_file(icli):
     bare = icli("power", "--delta", "0.03")
     assert bare.returncode == 2 and bare.stderr.count("\n") == 1, bare.stderr
     assert "default `--n`" in bare.stderr and "`--spread`" in bare.stderr and "`--n 1`" in bare.stderr
+    # that note comes after every value is checked: a bad --delta or --power is the error, as with --spread given
+    for args, said in ((("--delta", "2"), "`--delta` must be in (0, 1]"), (("--delta", "0.03", "--power", "1.5"),
+                                                                        "`--power` must be in (0, 1)")):
+        first = icli("power", *args)
+        assert first.returncode == 2 and said in first.stderr and "--spread" not in first.stderr, first.stderr
     grid = icli("power", "--delta", "0.03", "--spread", "0.4", "--json")
     assert grid.returncode == 0, grid.stderr
     assert [r["samples_per_problem"] for r in json.loads(grid.stdout)["plan"]] == [1, 2, 5, 10, 20, 50, 100]

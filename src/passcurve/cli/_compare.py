@@ -391,21 +391,23 @@ def power_cmd(
     json_out: JsonFlag = False,
 ) -> None:
     """How many problems (and samples per problem) detect a difference delta at k."""
-    from .._compare import power_analysis
+    from .._compare import _power_iv, power_analysis
     from .._validation import check_unused
 
-    if pilot is None and spread is None and n is None and k == 1:
-        # the default grid asks for more than one sample per problem, which the assumed variances cannot split
-        # without --spread; say so rather than answer a question the user did not ask
-        raise PasscurveError("without `--pilot`, the default `--n` (1, 2, 5, 10, 20, 50, 100 samples per problem) "
-                             "needs `--spread` (sd of per-problem success rates); `--n 1` needs only `--p` and "
-                             "`--correlation`")
     # the library's own check, with the flags' names
     if pilot is None:
         check_unused("with `--pilot` (they name its two models)", **{"--a": a, "--b": b})
     else:
         check_unused("without `--pilot` (the pilot's own variances are used)",
                      **{"--p": p, "--correlation": correlation, "--spread": spread})
+    if pilot is None and spread is None and n is None:
+        # the default grid asks for more than one sample per problem, which the assumed variances cannot split
+        # without --spread; say so rather than answer a question the user did not ask. Every value is checked
+        # first, in the library's order (`--delta 2` had been told of --spread, not of its delta)
+        _power_iv(delta, k, None, confidence_level, power, "pass_at_k", None, None, a, b, p, correlation, spread)
+        raise PasscurveError("without `--pilot`, the default `--n` (1, 2, 5, 10, 20, 50, 100 samples per problem) "
+                             "needs `--spread` (sd of per-problem success rates); `--n 1` needs only `--p` and "
+                             "`--correlation`")
     counts = load_counts(pilot) if pilot is not None else None
     with collect_warnings(show=True):
         res = power_analysis(
