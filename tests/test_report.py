@@ -1525,3 +1525,29 @@ def test_a_step_passes_on_each_foreign_warning_once():
         warnings.simplefilter("always")
         assert _Collector(None).step("noisy", noisy) == 7
     assert [str(w.message) for w in got] == ["overflow encountered in exp", "another"]
+
+
+def test_power_law_label_writes_a_b_and_r2_as_fits_title(monkeypatch):
+    # the failure table's label judged a and b alone and wrote R² with .3f, fit's title a, b and R² together (4
+    # significant digits): 'R² 0.998' beside 'R²=0.9983', and an R² below 10⁻⁷ (scientific for the title) left the
+    # label's a and b in fixed point. Both now take PowerLawResult._law_numbers. A fit with R² set to 3e-8 by hand
+    # (_param_line_fmt: more than 8 decimals -> scientific for the three)
+    import dataclasses
+
+    import passcurve as pc
+    from passcurve import fit_power_law
+    from passcurve.report._adapters import fits
+
+    cnt = Counts.from_arrays([200] * 6, [1, 3, 10, 30, 90, 150], model="m")
+    pl = fit_power_law(cnt)
+    assert pl._law_numbers(0)[2] == np.format_float_positional(pl.r2[0], precision=4, unique=False,
+                                                               fractional=False, trim="-")
+    tiny = dataclasses.replace(pl, r2=np.array([3e-8]))
+    monkeypatch.setattr(pc, "fit_power_law", lambda counts, design=None: tiny)
+    monkeypatch.setattr(pc, "forecast", None)
+    monkeypatch.setattr(pc, "fit_difficulty", None)
+    failure, _ = fits(cnt, curve(cnt), None, 0.8)
+    a, b, r2 = tiny._law_numbers(0)
+    assert "e-08" in r2 and "e" in a and "e" in b  # one notation for the three
+    label = str(failure["m"]["labels"]["power law"])
+    assert label == f"−log pass@k = {a.replace('-', '−')}·k<sup>−{b.replace('-', '−')}</sup> (R² {r2.replace('-', '−')})"

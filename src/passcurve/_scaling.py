@@ -164,6 +164,19 @@ class PowerLawResult(ReadOnlyResult):
     convention: str = "unbiased"
     warnings: tuple[str, ...] = field(default_factory=tuple)
 
+    def _law_numbers(self, i: int) -> tuple[str, str, str]:
+        """Model ``i``'s a, b and R² as every text writes them (``passcurve fit``'s title, the report's power-law
+        label): one notation for the three, a line of parameters' (:func:`~passcurve._difficulty._param_line_fmt`);
+        '-' where one is not finite. The label had judged a and b alone and written R² with .3f ('R² 0.998' where
+        the title read 'R²=0.9983'), so the two could write one fit two ways."""
+        from ._difficulty import _param_line_fmt
+
+        vals = (float(self.a[i]), float(self.b[i]), float(self.r2[i]))
+        line = _param_line_fmt({name: v for name, v in zip(("a", "b", "R²"), vals, strict=True) if np.isfinite(v)},
+                               {})[0]
+        a, b, r2 = ("-" if not np.isfinite(v) else line(v) for v in vals)
+        return a, b, r2
+
     def predict(self, k: Any, model: str | None = None) -> np.ndarray:
         """pass_D@k = exp(-a k^(-b)) from the fit.
 

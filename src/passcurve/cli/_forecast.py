@@ -82,7 +82,7 @@ def fit_cmd(
     import numpy as np
 
     from .._deviation import check_deviations
-    from .._difficulty import _BOUNDARY, _param_line_fmt, fit_difficulty
+    from .._difficulty import _BOUNDARY, fit_difficulty
     from .._scaling import fit_power_law
     from .._validation import decimals_apart
 
@@ -134,10 +134,9 @@ def fit_cmd(
         per = fits.fits[m]
         # the baseline is the best converged parametric fit (as DifficultyFits.best)
         best = min((f.aic_ for k, f in per.items() if k != "npmle" and f.success_), default=np.nan)
-        # a, b and R² in one notation, as a parameter line: each .4g wrote 'a=0.6932, b=6.679e-05'
-        ls = {"a": float(pl.a[i]), "b": float(pl.b[i]), "R²": float(pl.r2[i])}
-        lsf = _param_line_fmt({k: v for k, v in ls.items() if np.isfinite(v)}, {})[0]
-        a, b, r2 = ("-" if not np.isfinite(v) else lsf(v) for v in ls.values())
+        # a, b and R² in one notation, as a parameter line and as the report's label (PowerLawResult._law_numbers):
+        # each .4g wrote 'a=0.6932, b=6.679e-05'
+        a, b, r2 = pl._law_numbers(i)
         t = Table(title=f"{m}: {per[next(iter(per))].n_problems_} problems; least squares a={a}, b={b} (R²={r2})",
                   title_justify="left", box=box.SIMPLE_HEAD)
         # the statistics fit in 80 columns; the parameters follow, one line per model (wrapped, never cut)

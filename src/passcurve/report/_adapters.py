@@ -147,7 +147,10 @@ def fits(counts: Any, cur: Any, forecast_k: int | None, confidence_level: float,
             if np.isfinite(pl.a[i]) and np.isfinite(pl.b[i]):
                 kk = np.concatenate([k_obs[k_obs <= own[m]], forecast_grid(own[m], fk)[1:]])
                 failure[m]["power_law"] = (kk, 1.0 - pl.predict(kk)[i])
-                r2 = (f"R² {pl.r2[i]:.3f}" if np.isfinite(pl.r2[i]) else
+                # a, b and R² in one notation, as fit's title writes them (PowerLawResult._law_numbers): b =
+                # 6.68e-05 read "k<sup>−0.000</sup>", and R² took .3f where the title took 4 significant digits
+                ea, eb, er2 = (v.replace("-", "−") for v in pl._law_numbers(i))
+                r2 = (f"R² {er2}" if np.isfinite(pl.r2[i]) else
                       "through 2 points: exact, unchecked" if any("line through 2 points" in w for w in said) else
                       "a flat curve: R² undefined")
                 # under k_gt_n="drop" the curve runs past the smallest n on fewer problems, the fit does not: say
@@ -159,11 +162,6 @@ def fits(counts: Any, cur: Any, forecast_k: int | None, confidence_level: float,
                     r2 += f"; fitted on k ≤ {top:,}, where every problem enters the mean"
                 # HTML, its exponent raised as the caption above the table writes it (it was "k^−0.269" under
                 # "a·k<sup>−b</sup>")
-                # a and b in one notation, as fit's title writes them (b = 6.68e-05 read "k<sup>−0.000</sup>")
-                from passcurve._difficulty import _param_line_fmt
-
-                ab = _param_line_fmt({"a": float(pl.a[i]), "b": float(pl.b[i])}, {})[0]
-                ea, eb = (ab(float(v)).replace("-", "−") for v in (pl.a[i], pl.b[i]))
                 labels[m]["power law"] = Raw(f"−log pass@k = {ea}·k<sup>−{eb}</sup> ({esc(r2)})")
             else:  # say why, instead of a column that is silently absent
                 labels[m]["power law"] = "not fitted: " + ("; ".join(said) if said else "no finite fit")
