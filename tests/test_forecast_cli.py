@@ -438,6 +438,24 @@ def test_forecast_bounds_are_on_the_band_the_forecast_is_clipped_to(icli):
     low = f"{math.ceil(kf['low']):,}"
     assert f"80% interval {low} .. never" in t.stdout and f"no law the data allow before K ≈ {low};" in t.stdout
 
+def test_forecast_target_and_its_any_law_line_write_one_k_one_way(icli):
+    # GPT-4o (BoN, its stop-at-success design), pass@K = 0.999: the forecast's line went scientific for its K of
+    # 6.60e+11 and wrote its interval from '2.84e+04', and the any-law line under it 'before K ≈ 28,389', the same
+    # K (the interval is held to the any-law band). A target's two lines now share one notation (_samples)
+    path = shared_file("bon_jailbreaking_counts.csv")
+    args = ["forecast", str(path), "--models", "GPT4o", "--k", "1000,10000", "--target", "0.999", "--bounds",
+            "--stop-batch", "60", "--cap", "10020"]
+    d = json.loads(icli(*args, "--json").stdout)
+    (kf,), (floor,) = d["k_for"], d["bounds_k_for"]
+    assert kf["k"] >= 1e6 and math.ceil(kf["low"]) == math.ceil(floor["earliest"]) < 1e6
+    t = icli(*args, env={"COLUMNS": "200"})
+    assert t.returncode == 0, t.stderr
+    low = re.search(r"pass@K = 0\.999 at K ≈ \S+ \(80% interval (\S+) \.\.", t.stdout)
+    floor_k = re.search(r"pass@K = 0\.999 is reached by no law the data allow before K ≈ (\S+);", t.stdout)
+    assert low is not None and floor_k is not None, t.stdout
+    assert low.group(1) == floor_k.group(1) == f"{math.ceil(floor['earliest']):.2e}", t.stdout
+
+
 def test_cli_fit_paper_grid_reproduces_table_2(icli):
     # Schaeffer et al. 2025, Table 2 (BoN jailbreaking, Codex convention): Claude 3.5 Opus a = 2.630, b = 0.448.
     # Without --paper-grid the header fits k <= the smallest n (a = 3.106, b = 0.487), and no option could reach

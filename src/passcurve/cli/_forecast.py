@@ -44,9 +44,9 @@ line's numbers are in the tables' scientific form (three significant digits, '3.
 def _samples(x: float, *line: float) -> str:
     """A number of samples K solved for on the continuous curve, as the whole number it takes: ⌈K⌉ (an interval
     [L, H] for the root is [⌈L⌉, ⌈H⌉] for the samples needed). ``line``: every number printed with it (K, its
-    interval's ends, the k at which the data reach the target); when one of them (finite) reaches
-    :data:`SAMPLES_WHOLE` all are written as a column of them would be (column_fmt: scientific, three significant
-    digits), else all whole. 'K ≈ 3.273e+13 (80% interval 1.14e+06 .. never)' mixed two mantissas, and
+    interval's ends, the k at which the data reach the target, and the any-law line's K for that target); when one
+    of them (finite) reaches :data:`SAMPLES_WHOLE` all are written as a column of them would be (column_fmt:
+    scientific, three significant digits), else all whole. 'K ≈ 3.273e+13 (80% interval 1.14e+06 .. never)' mixed two mantissas, and
     '51,584,800 (80% interval 2,360,874 .. 1.517e+09)' two notations."""
     import numpy as np
 
@@ -245,6 +245,12 @@ def forecast_cmd(
         print_json(d)
         return
     lvl = level_label(res.confidence_level)
+    # the numbers of samples said of one target of one model, on its forecast's line and on its any-law line: one
+    # notation for both (_samples). GPT-4o (BoN, --stop-batch 60 --cap 10020, 0.999): the forecast's interval
+    # from '2.84e+04' (its K is 6.60e+11), then 'no law the data allow before K ≈ 28,389', the same number
+    together = [[r.k, r.low, r.high, *(() if r.observed_k is None else (r.observed_k,))] for r in reach]
+    for nums, f in zip(together, floors, strict=False):  # floors: one per target reached for, or none
+        nums += [f.earliest, f.certain]
     # a legend, as fit's: the candidates' columns ('beta eb', 'zi beta') and the title's weights were named nowhere
     # population: the law's mean pass@K, whose interval holds the parameters' (and laws') uncertainty only; it had
     # said 'on a new problem set drawn from the fitted law', whose own sampling spread it leaves out
@@ -292,7 +298,7 @@ def forecast_cmd(
         if seen:
             out.print(f"  within the samples drawn, the data's own estimate (no model): {', '.join(seen)}",
                       highlight=False)
-        for r in reach:
+        for r, nums in zip(reach, together, strict=True):
             if r.model != m:
                 continue
             if r.note is not None:
@@ -300,31 +306,29 @@ def forecast_cmd(
             elif r.reachable:
                 # the interval's upper end is where the lower band reaches the target: "never" when it does not
                 # ("unreachable" there contradicted the "at K ≈" before it)
-                ends = (r.k, r.low, r.high, *(() if r.observed_k is None else (r.observed_k,)))
-                hi = "never" if not np.isfinite(r.high) else _samples(r.high, *ends)
+                hi = "never" if not np.isfinite(r.high) else _samples(r.high, *nums)
                 seen_at = ("" if r.observed_k is None else
-                           f"; observed in the data at k = {_samples(r.observed_k, *ends)}")
+                           f"; observed in the data at k = {_samples(r.observed_k, *nums)}")
                 if np.isfinite(r.high) and r.high <= 1:  # met at the first sample: "at K ≈ 1 (interval 1 .. 1)"
                     out.print(f"  pass@K = {r.target:g} is already reached at K = 1, across the {lvl} interval"
                               f"{seen_at.replace('; ', ' (', 1) + ')' if seen_at else ''}", highlight=False)
                 else:
-                    out.print(f"  pass@K = {r.target:g} at K ≈ {_samples(r.k, *ends)} ({lvl} interval "
-                              f"{_samples(r.low, *ends)} .. {hi}{seen_at})")
+                    out.print(f"  pass@K = {r.target:g} at K ≈ {_samples(r.k, *nums)} ({lvl} interval "
+                              f"{_samples(r.low, *nums)} .. {hi}{seen_at})")
                 if r.caveat is not None:
                     out.print(f"    but {r.caveat}", highlight=False)
             else:
                 # the point forecast never gets there; its interval may (an upper band that does): say both, as
                 # a flat "unreachable" beside an interval reaching 1 read as a contradiction (forecasting review)
                 within = ("" if not np.isfinite(r.low) else
-                          f"; {lvl} interval from K = {_samples(r.low)} to never")
+                          f"; {lvl} interval from K = {_samples(r.low, *nums)} to never")
                 out.print(f"  pass@K = {r.target:g} is unreachable by the forecast: it plateaus at {fmt_cell(r.ceiling)} "
                           f"(impossible problems){within}")
-        for f in floors:
+        for f, nums in zip(floors, together[:len(floors)], strict=True):
             if f.model != m or not np.isfinite(f.earliest):
                 continue
-            both = (f.earliest, f.certain)
             sure = ("no K makes it certain" if not np.isfinite(f.certain) else
-                    f"every one by K ≈ {_samples(f.certain, *both)}")
+                    f"every one by K ≈ {_samples(f.certain, *nums)}")
             if f.certain <= 1:  # met at the first sample: "no law ... before K ≈ 1" said nothing
                 out.print(f"  any law: pass@K = {f.target:g} is already reached at K = 1 by every law the data allow",
                           highlight=False)
@@ -333,7 +337,7 @@ def forecast_cmd(
                           f"{sure}", highlight=False)
             else:
                 out.print(f"  any law: pass@K = {f.target:g} is reached by no law the data allow before K ≈ "
-                          f"{_samples(f.earliest, *both)}; {sure}", highlight=False)
+                          f"{_samples(f.earliest, *nums)}; {sure}", highlight=False)
 
 
 @command("backtest")
