@@ -704,6 +704,25 @@ def test_fit_title_writes_least_squares_in_one_notation(icli, tmp_path):
     assert got.group(2).startswith("0.0000") and abs(float(got.group(2)) - b) <= 5e-4 * b, title
 
 
+def test_fit_says_why_its_least_squares_law_reads_a_dash(icli, tmp_path):
+    # the title read 'least squares a=-, b=- (R²=-)' for a model that solved nothing, and '(R²=-)' for a line through
+    # the 2 points of an n = 2 grid, with no word why: fit_power_law's notes (the report's label shows them) went
+    # unsaid. Each model's notes now follow its parameters
+    from passcurve import Counts
+
+    cnt = Counts.from_arrays([10, 10, 10, 2, 2, 2], [0, 0, 0, 1, 0, 2], model=["none"] * 3 + ["two"] * 3)
+    path = tmp_path / "dash.csv"
+    write_counts(cnt, path)
+    r = icli("fit", str(path), "--model", "beta", env={"COLUMNS": "300"})
+    assert r.returncode == 0, r.stderr
+    none, two = r.stdout[r.stdout.index("none:"):r.stdout.index("two:")], r.stdout[r.stdout.index("two:"):]
+    assert "least squares a=-, b=- (R²=-)" in none and "(R²=-)" in two
+    # fit_power_law's grid: k = 1..10 for 'none' (pass@k = 0 at every k), k = 1, 2 for 'two'
+    assert ("  least squares: pass_D@k is 0 or 1 at 10 of its 10 points; a power law needs 2 points with "
+            "0 < pass_D@k < 1 and cannot be fitted") in none
+    assert "  least squares: the power law is a line through 2 points of the grid (exact)" in two
+
+
 def test_fit_table_shows_the_decimals_that_rank_its_rows(icli):
     # log-lik and AIC at 1 decimal: bon_jailbreaking_counts.csv's Llama 3 8B IT read AIC 816.8 for beta (816.782)
     # and for npmle (816.812), whose ΔAIC is not shown, so the table could not say which ranks first. Each column

@@ -176,6 +176,11 @@ def fit_cmd(
         if unidentified:
             out.print("  —: not identified: the likelihood is flat along it, so its fitted value (kept in --json) is "
                       "arbitrary; tail is not shown when an alpha is not identified", markup=False, highlight=False)
+        # why the title's least-squares law reads '-' (not fitted; R² of a line through 2 points) or rests on part of
+        # the grid: fit_power_law's notes, which the report's label shows and this text had left out ('a=-, b=-
+        # (R²=-)' for a model with nothing solved, and no word why)
+        for why in (w.split(": ", 1)[1] for w in pl.warnings if w.startswith(f"model {m!r}: ")):
+            out.print(f"  least squares: {why}", markup=False, highlight=False)
         for name, msg in report.flags.get(m, []):  # a stopping time also says why GOF p is not shown
             gof = "; GOF p is not shown (the test assumes n fixed in advance)" if name == "StoppingTimeWarning" else ""
             out.print(Text.assemble("  ", ("flag", "bold"), f" {name}: {msg}{gof}"))
