@@ -213,3 +213,15 @@ def test_local_slope_needs_increasing_one_dimensional_k():
     kk, b = local_slope([1, 2, 4, 8], y)
     assert kk.tolist() == [1, 2, 4, 8]
     assert b[0] == pytest.approx(-(np.log(-np.log(0.2)) - np.log(-np.log(0.1))) / np.log(2), rel=1e-12)
+
+
+def test_an_r2_below_one_is_never_written_one():
+    # fit's title and the report's label write a, b and R² with 4 significant digits; 0.99995397 (the demo
+    # simulator at n = 10, seed 3, large-70b) rounded to 'R²=1', which reads as a line through every point. Hand
+    # rounding: the decimals run to the first digit below 9 plus one, '0.99995'; an R² of exactly 1 stays '1'
+    import dataclasses
+
+    pl = fit_power_law(Counts.from_arrays([200] * 6, [1, 3, 10, 30, 90, 150], model="m"))
+    said = {v: dataclasses.replace(pl, r2=np.array([v]))._law_numbers(0)[2]
+            for v in (0.99995397, 0.999999, 0.9996748, 1.0)}
+    assert said == {0.99995397: "0.99995", 0.999999: "0.999999", 0.9996748: "0.9997", 1.0: "1"}

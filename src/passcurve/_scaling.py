@@ -168,13 +168,18 @@ class PowerLawResult(ReadOnlyResult):
         """Model ``i``'s a, b and R² as every text writes them (``passcurve fit``'s title, the report's power-law
         label): one notation for the three, a line of parameters' (:func:`~passcurve._difficulty._param_line_fmt`);
         '-' where one is not finite. The label had judged a and b alone and written R² with .3f ('R² 0.998' where
-        the title read 'R²=0.9983'), so the two could write one fit two ways."""
+        the title read 'R²=0.9983'), so the two could write one fit two ways. An R² below 1 is never written '1'
+        (a fit through every point): 0.99995397 is '0.99995'."""
         from ._difficulty import _param_line_fmt
 
         vals = (float(self.a[i]), float(self.b[i]), float(self.r2[i]))
         line = _param_line_fmt({name: v for name, v in zip(("a", "b", "R²"), vals, strict=True) if np.isfinite(v)},
                                {})[0]
         a, b, r2 = ("-" if not np.isfinite(v) else line(v) for v in vals)
+        if np.isfinite(vals[2]) and vals[2] < 1.0 and float(r2) == 1.0:
+            # 4 significant digits round 0.99995 up to '1', an exact fit: the decimals to the first one below 9
+            nines = int(np.floor(-np.log10(1.0 - vals[2])))
+            r2 = np.format_float_positional(vals[2], precision=nines + 1, unique=False, trim="-")
         return a, b, r2
 
     def predict(self, k: Any, model: str | None = None) -> np.ndarray:
