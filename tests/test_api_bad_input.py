@@ -149,6 +149,8 @@ C2 = pc.Counts.from_arrays([10] * 6, [1, 2, 3, 4, 5, 6], problem=["a", "b", "c"]
          r"`baseline` must be one of none, loo, loo-1 \(got \[True, False\]\)"),
         (lambda: pc.Planner(n=[5, 5], c=[1, 0], k=10).allocate(4, horizon="x"), r"`horizon` must be an integer >= 1 \(got 'x'\)"),
         (lambda: pc.Planner(n=[5, 5], c=[1, 0], k=10).next(horizon=-5), r"`horizon` must be an integer >= 1 \(got horizon=-5\)"),
+        # next(B)'s request is its `batch`: its cap had been reported as "`budget` is too large", a name next() has not
+        (lambda: pc.Planner(n=[5, 5], c=[1, 0], k=10).next(10**8), r"^`batch` is too large \(got batch=1e\+08, max 1e\+07\)$"),
         # a ragged or 0-d argument to the vote functions (numpy's ValueError / iteration TypeError before)
         (lambda: pc.maj_at_k([["a", "b"]], ["a"], [[1, 2], [1]]), r"`k` must be an array of integers \(got a ragged sequence\)"),
         (lambda: pc.vote([["a", "b"]], ["a"], [[1, 2], [1]]), r"`k` must be an array of integers \(got a ragged sequence\)"),

@@ -330,7 +330,7 @@ def test_planner_bad_inputs():
         pl.update("a", [0, 0, 0])
     with pytest.raises(PasscurveError, match="`budget`"):
         pl.allocate(0)
-    with pytest.raises(PasscurveError, match="`budget` must be >= batch"):
+    with pytest.raises(PasscurveError, match="`budget` must be >= `batch`"):
         pl.allocate(5, batch=10)
     with pytest.raises(PasscurveError, match="`prior`"):
         Planner(n=[1], c=[0], k=5, prior="gamma")
@@ -452,7 +452,7 @@ def test_cli_plan_json_and_csv(icli, counts_csv):
     "args, msg",
     [
         (["--budget", "10", "--k", "5", "--method", "bogus"], "`--method`"),
-        (["--budget", "10", "--k", "5", "--batch", "20"], "`--budget` must be >= batch"),
+        (["--budget", "10", "--k", "5", "--batch", "20"], "`--budget` must be >= `--batch`"),
         (["--budget", "10", "--k", "5", "--json", "--csv"], "--json"),
         (["--budget", "10", "--k", "5", "--hedge", "1.5"], "`--hedge`"),
         # the library's message offered a BetaPrior, (alpha, beta) or a difficulty model, which no option takes

@@ -1421,7 +1421,8 @@ class Planner:
             verdicts, to :meth:`update`.
         """
         # here the size of the request is `batch` (allocate calls it budget; its errors would name that)
-        alloc = self.allocate(check_positive_int(batch, "batch"), horizon=horizon)
+        # and its cap too: next(10**8) had said "`budget` is too large", a name next() has not
+        alloc = self.allocate(check_positive_int(batch, "batch", maximum=MAX_RESAMPLES), horizon=horizon)
         return [self.problems[i] for i in np.repeat(np.arange(alloc.size), alloc)]
 
     def expected_sd(self, additional: Any) -> float:
@@ -1536,7 +1537,7 @@ def _budget_batch_iv(budget: Any, batch: Any) -> tuple[int, int]:
     budget = check_positive_int(budget, "budget", maximum=MAX_RESAMPLES)
     batch = check_positive_int(batch, "batch")
     if budget < batch:
-        raise PasscurveError(f"`budget` must be >= batch (got budget={budget}, batch={batch})")
+        raise PasscurveError(f"`budget` must be >= `batch` (got budget={budget}, batch={batch})")
     return budget, batch
 
 
