@@ -151,6 +151,14 @@ C2 = pc.Counts.from_arrays([10] * 6, [1, 2, 3, 4, 5, 6], problem=["a", "b", "c"]
         (lambda: pc.Planner(n=[5, 5], c=[1, 0], k=10).next(horizon=-5), r"`horizon` must be an integer >= 1 \(got horizon=-5\)"),
         # next(B)'s request is its `batch`: its cap had been reported as "`budget` is too large", a name next() has not
         (lambda: pc.Planner(n=[5, 5], c=[1, 0], k=10).next(10**8), r"^`batch` is too large \(got batch=1e\+08, max 1e\+07\)$"),
+        # a set of ids has no order to pair with the outcomes: it had read as one id ("`problem` {'a', 'b'} is not one
+        # of the planner's problems"), and the constructor said "`problem` has 1 entries but `n` has 2"
+        (lambda: pc.Planner(n=[5, 5], c=[1, 0], problem=["a", "b"], k=10).update({"a", "b"}, [1, 0]),
+         r"^`problem` must be one id or a sequence of ids in order \(got a set, "),
+        (lambda: pc.Planner(n=[5, 5], c=[1, 0], problem=["a", "b"], k=10).update_counts({"a": 1}, [1], [0]),
+         r"^`problem` must be one id or a sequence of ids in order \(got a dict, "),
+        (lambda: pc.Planner(n=[5, 5], c=[1, 0], problem={"a", "b"}, k=10),
+         r"^`problem` must be one id or a sequence of ids in order \(got a set, "),
         # a ragged or 0-d argument to the vote functions (numpy's ValueError / iteration TypeError before)
         (lambda: pc.maj_at_k([["a", "b"]], ["a"], [[1, 2], [1]]), r"`k` must be an array of integers \(got a ragged sequence\)"),
         (lambda: pc.vote([["a", "b"]], ["a"], [[1, 2], [1]]), r"`k` must be an array of integers \(got a ragged sequence\)"),

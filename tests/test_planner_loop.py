@@ -162,3 +162,13 @@ def test_ties_between_identical_problems_go_to_random_ones(method):
     assert max(got) >= 20
     assert first_round(0) == got  # reproducible with the seed
     assert first_round(1) != got
+
+
+def test_update_reads_ids_from_an_iterator():
+    # a generator of ids (or iter(list)) had been one object: "`problem` <list_iterator ...> is not one of the planner's
+    # problems"; its ids pair with the outcomes in order, as a list's do (hand count: a gets 1 of 2, b 0 of 1)
+    pl = Planner(n=[0, 0], c=[0, 0], problem=["a", "b"], k=10, rng=0)
+    pl.update((p for p in ["a", "b", "a"]), [1, 0, 0])
+    assert pl.n_.tolist() == [2, 1] and pl.c_.tolist() == [1, 0]
+    pl.update_counts(iter(["b"]), [3], [2])
+    assert pl.n_.tolist() == [2, 4] and pl.c_.tolist() == [1, 2]

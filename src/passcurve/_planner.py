@@ -50,6 +50,7 @@ from __future__ import annotations
 import dataclasses
 import heapq
 import warnings
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -972,6 +973,18 @@ def _check_method(method: Any) -> str:
     return check_choice(method, "method", METHODS)
 
 
+def _id_list(problem: Any) -> list[Any]:
+    """Problem ids given as a sequence, in order: they pair with outcomes, counts or ``n`` by position. A set (no
+    order) or a mapping is an error; an iterator (a generator of ids) is read once. A set had read as one id,
+    "`problem` {'a', 'b'} is not one of the planner's problems", and in the constructor "`problem` has 1 entries"."""
+    if isinstance(problem, set | frozenset | dict):
+        raise PasscurveError(f"`problem` must be one id or a sequence of ids in order (got a {type(problem).__name__}, "
+                             "which does not pair its ids with values by position)")
+    if isinstance(problem, Iterator):
+        problem = list(problem)
+    return list(np.asarray(problem, dtype=object).ravel())
+
+
 class Planner:
     r"""Online sample allocation for one model: ``update`` with outcomes, ask ``next`` for more.
 
@@ -1067,7 +1080,7 @@ class Planner:
         if problem is None:
             ids = [str(i) for i in range(size)]
         else:
-            ids = [str(p) for p in np.asarray(problem, dtype=object).ravel()]
+            ids = [str(p) for p in _id_list(problem)]
             if len(ids) != size:
                 raise PasscurveError(f"`problem` has {len(ids)} entries but `n` has {size}")
             if len(set(ids)) != size:
@@ -1098,11 +1111,7 @@ class Planner:
 
     # ------------------------------------------------------------------ data
     def _resolve(self, problem: Any) -> np.ndarray:
-        items = (
-            [problem]
-            if isinstance(problem, str | int | np.integer)
-            else list(np.asarray(problem, dtype=object).ravel())
-        )
+        items = [problem] if isinstance(problem, str | int | np.integer) else _id_list(problem)
         out = np.empty(len(items), dtype=np.int64)
         for j, p in enumerate(items):
             if isinstance(p, str) and p in self._index:
