@@ -693,3 +693,29 @@ def test_plan_names_the_model_of_each_fit_warning(icli, tmp_path):
     assert sum("Jeffreys" in w for w in res.warnings) == 2
     r = icli("plan", str(path), "--budget", "12", "--k", "20")
     assert r.returncode == 0 and "model 'all': the planner's" in r.stderr and "model 'none': the planner's" in r.stderr
+
+
+def test_cli_plan_csv_keeps_problem_ids_as_read(icli, tmp_path):
+    # docs/planning.md says the CSV writes ids as read: '001' is not 1, '1.0' not 1, 'a,b' is quoted, unicode stays;
+    # one row per problem (those given nothing too) and the additional add up to the budget (here 2 batches of 5)
+    import csv
+    import io
+
+    path = tmp_path / "ids.csv"
+    path.write_text('problem_id,n,c\n001,10,1\n1.0,10,2\n"a,b",10,0\né★,10,5\n1,10,0\n', encoding="utf-8")
+    r = icli("plan", str(path), "--budget", "10", "--k", "100", "--batch", "5", "--csv")
+    assert r.returncode == 0, r.stderr
+    rows = list(csv.DictReader(io.StringIO(r.stdout)))
+    assert sorted(row["problem"] for row in rows) == sorted(["001", "1.0", "a,b", "é★", "1"])
+    assert sum(int(row["additional"]) for row in rows) == 10
+    assert all(int(row["additional"]) % 5 == 0 for row in rows)
+
+
+def test_next_reserves_nothing_until_update():
+    # documented (docs/planning.md, Planner.next): a second next() without an update plans from the same counts, so it
+    # proposes the same ids; with distinct counts there are no ties for the random tie-break to reorder
+    pl = Planner(n=[10, 10, 10, 10], c=[0, 1, 3, 9], k=50, rng=0)
+    first = pl.next(6)
+    assert pl.next(6) == first
+    pl.update(first, [0] * len(first))
+    assert pl.n_.sum() == 46

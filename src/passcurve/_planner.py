@@ -1415,6 +1415,9 @@ class Planner:
     def next(self, batch: int = 1, *, horizon: int | None = None) -> list[str]:
         """Ids of the next ``batch`` samples to draw (a problem may repeat), in problem order.
 
+        Nothing is reserved: until :meth:`update` records their outcomes, another ``next()`` plans from the same
+        counts and proposes much the same ids again. Ask once for every sample to draw before the next update.
+
         Parameters
         ----------
         batch : int, default 1
