@@ -606,6 +606,11 @@ def test_a_budget_max_n_cannot_hold_is_said():
     with pytest.warns(passcurve.PasscurveWarning, match=r"0 of the budget's 40 samples could be placed; every problem "
                                                         r"is at max_n=10 or has weight 0"):
         plan(n=[10] * 5, c=[1, 2, 3, 0, 5], budget=40, k=100, max_n=10, rng=0)
+    # in batches of 5 a problem at n = 10 is full under max_n = 12 (10 + 5 > 12): it had been said to be 'at max_n=12'
+    with pytest.warns(passcurve.PasscurveWarning, match=r"0 of the budget's 40 samples could be placed; every problem "
+                                                        r"is within a batch \(5\) of max_n=12 or has weight 0"):
+        res = plan(n=[10] * 5, c=[1, 2, 3, 0, 5], budget=40, k=100, max_n=12, batch=5, rng=0)
+    assert res.additional.tolist() == [0] * 5
 
 
 def test_a_budget_off_the_batch_grid_is_said(icli, counts_csv):

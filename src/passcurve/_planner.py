@@ -1690,7 +1690,10 @@ def plan(
                 warns.append(said)
         placed, asked = int(add.sum()), (budget // batch) * batch
         if placed < asked:  # max_n (or zero weights) left no room for the rest: say so, not only in the summary
-            why = "has weight 0" if max_n is None else f"is at max_n={max_n} or has weight 0"
+            # with batch > 1 a problem below max_n is full once a batch would pass it: --max-n 12 --batch 5 at n = 10
+            # had said "every problem is at max_n=12" of problems at 10
+            at = f"is at max_n={max_n}" if batch == 1 else f"is within a batch ({batch}) of max_n={max_n}"
+            why = "has weight 0" if max_n is None else f"{at} or has weight 0"
             warns.append(f"PasscurveWarning: model {model!r}: {placed:,} of the budget's {asked:,} samples could be "
                          f"placed; every {'' if placed == 0 else 'other '}problem {why} (the rest of the budget is unspent)")
     for w in warns:
