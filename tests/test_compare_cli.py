@@ -126,6 +126,14 @@ def test_power_cli_refuses_flags_that_would_be_ignored(icli, cli, counts_file):
     no_pilot = icli("power", "--delta", "0.05", "--n", "1", "--a", "m1")
     assert no_pilot.returncode == 2
     assert no_pilot.stderr.strip().endswith("`--a` applies only with `--pilot` (they name its two models)")
+    # the user's first bad value is the error, before a flag that would be ignored: '--delta 2 --a x' had been told
+    # of the --a; and the grid says its flag, which the renaming of a file-reading command leaves as the column `n`
+    first = icli("power", "--delta", "2", "--a", "x")
+    assert first.returncode == 2 and first.stderr == "passcurve: error: `--delta` must be in (0, 1] in absolute value " \
+                                                     "(got --delta=2)\n", first.stderr
+    for args in (("--n", "0"), ("--n", "0,5", "--spread", "0.2"), ("--n", "0", "--pilot", str(path), "--a", "m1")):
+        zero = icli("power", "--delta", "0.1", *args)
+        assert zero.returncode == 2 and zero.stderr == "passcurve: error: `--n` must be >= 1 (got --n=0)\n", zero.stderr
 
 
 def test_hidden_difficulty_cli(icli, counts_file):

@@ -818,10 +818,11 @@ def _within_var_exact(p: np.ndarray, n: int, k: int, metric: str, tau: float | N
     return out
 
 
-def _power_iv(delta: Any, k: Any, n: Any, confidence_level: Any, power: Any, metric: Any, tau: Any, counts: Any,
-              a: Any, b: Any, p: Any, correlation: Any, spread: Any) -> tuple[float, int, np.ndarray, float, float, float | None, tuple]:
-    """The common arguments, the metric (and tau), and without pilot counts the assumptions (p, correlation,
-    spread) of the assumed variances."""
+def _power_values_iv(delta: Any, k: Any, n: Any, confidence_level: Any, power: Any,
+                     n_name: str = "n") -> tuple[float, int, np.ndarray, float, float]:
+    """delta, k, the grid n (default k, 2k, ..., 100k), the level and the power, in this order: the values checked
+    before any question of which arguments apply. ``n_name`` is the grid's name in the messages: the command line
+    passes "--n", whose `n` its renaming leaves alone in a command that reads a file (a pilot's column n)."""
     d = check_scalar(delta, "delta")  # one finite number; True was 1.0 through float()
     if not 0 < abs(d) <= 1:
         raise PasscurveError(f"`delta` must be in (0, 1] in absolute value (got delta={fmt(d)})")
@@ -829,10 +830,18 @@ def _power_iv(delta: Any, k: Any, n: Any, confidence_level: Any, power: Any, met
     if n is None:
         ns = np.unique(np.array([k, 2 * k, 5 * k, 10 * k, 20 * k, 50 * k, 100 * k], dtype=np.int64))
     else:
-        ns = budget_grid(n, "n")
+        ns = budget_grid(n, n_name)
         check_k_le_n(ns, np.full(ns.shape, k))
     level = check_confidence_level(confidence_level)
     pw = check_scalar(power, "power", low=0.0, high=1.0, low_open=True, high_open=True)
+    return d, k, ns, level, pw
+
+
+def _power_iv(delta: Any, k: Any, n: Any, confidence_level: Any, power: Any, metric: Any, tau: Any, counts: Any,
+              a: Any, b: Any, p: Any, correlation: Any, spread: Any) -> tuple[float, int, np.ndarray, float, float, float | None, tuple]:
+    """The common arguments, the metric (and tau), and without pilot counts the assumptions (p, correlation,
+    spread) of the assumed variances."""
+    d, k, ns, level, pw = _power_values_iv(delta, k, n, confidence_level, power)
     tau_v = _metric_tau_iv(metric, tau)
     assumed: tuple = ()
     if counts is None:

@@ -391,10 +391,14 @@ def power_cmd(
     json_out: JsonFlag = False,
 ) -> None:
     """How many problems (and samples per problem) detect a difference delta at k."""
-    from .._compare import _power_iv, power_analysis
+    from .._compare import _power_iv, _power_values_iv, power_analysis
     from .._validation import check_unused
 
-    # the library's own check, with the flags' names
+    # the values first, in the library's order (`--delta 2 --a x` had been told of the unused --a, not of its delta),
+    # the grid named by its flag: `n` is the pilot's column to the CLI's renaming, so '--n 0' had read "`n` must be >= 1"
+    ns = parse_int_list(n, "--n")
+    _power_values_iv(delta, k, ns, confidence_level, power, n_name="--n")
+    # then the library's own check of what applies, with the flags' names
     if pilot is None:
         check_unused("with `--pilot` (they name its two models)", **{"--a": a, "--b": b})
     else:
@@ -419,7 +423,7 @@ def power_cmd(
             p=p,
             correlation=correlation,
             spread=spread,
-            n=parse_int_list(n, "--n"),
+            n=ns,
             confidence_level=confidence_level,
             power=power,
         )
