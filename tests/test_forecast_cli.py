@@ -760,3 +760,19 @@ def test_decimals_apart_counts_only_values_that_differ():
     assert decimals_apart([1.0, 1.0000001]) == 1  # alike at 3 decimals: a tie
     assert decimals_apart([1.0004, 1.0016]) == 3 and decimals_apart([0.001, 0.004], fewest=2) == 3
     assert decimals_apart([5.0, float("nan"), float("inf")]) == 1 and decimals_apart([], fewest=2) == 2
+
+
+def test_plateaus_share_one_notation(icli, tmp_path):
+    # the demo's population forecast wrote the zi_beta caveat with :.4g and the unreachable line with fmt_cell in one
+    # output: 'plateaus at 0.987' beside 'plateaus at 0.9617'. Both now use fmt_below_one: 4 decimals, more where a
+    # value below 1 would read 1 (two significant digits of 1 - x: 0.99996 -> 0.999960, hand-written)
+    from passcurve._validation import fmt_below_one
+
+    assert [fmt_below_one(v) for v in (0.987, 0.9617, 0.99996, 1 - 1e-9)] == ["0.9870", "0.9617", "0.999960",
+                                                                               "1 − 1.0e-09"]
+    path = tmp_path / "demo.csv"
+    write_counts(passcurve.simulate(rng=0).counts, path)
+    r = icli("forecast", str(path), "--scope", "population", "--models", "chat-7b,large-70b", "--target", "0.9,0.99")
+    assert r.returncode == 0, r.stderr
+    said = re.findall(r"plateaus at (\S+)", r.stdout)
+    assert len(said) >= 2 and all(re.fullmatch(r"0\.\d{4}", s) for s in said), said

@@ -219,7 +219,7 @@ def test_plots_label_their_axes_and_interval_level():
     assert f"80% interval {found.low:.4g} to {found.high:.4g}" in f.layout.title.text
     never = passcurve.KForResult(model="m", target=0.99, k=float("inf"), low=1e6, high=float("inf"), reachable=False,
                                  ceiling=0.9, method="zi_beta", confidence_level=0.8)
-    assert never.plot().layout.title.text == "m: pass_D@K = 0.99 is not reached (the forecast's ceiling is 0.9; zi_beta)"
+    assert never.plot().layout.title.text == "m: pass_D@K = 0.99 is not reached (the forecast's ceiling is 0.9000; zi_beta)"
     assert bt.plot().layout.xaxis.title.text
     bk = passcurve.extrapolation_bounds(c, [1000], confidence_level=0.9, rng=0).k_for(0.5, model="tiny-1b")
     assert bk.plot().layout.yaxis.title.text == "target pass_D@K"  # k_for's; it said pass@K

@@ -103,6 +103,7 @@ from ._validation import (
     check_rng,
     check_unused,
     fmt,
+    fmt_below_one,
     model_streams,
     pick_model,
     shares_text,
@@ -640,7 +641,7 @@ class KForResult(ReadOnlyResult):
         lvl = level_label(self.confidence_level)
         found = (f"K for pass_D@K = {self.target:g} is {self.k:.4g} ({lvl} interval {self.low:.4g} to "
                  f"{self.high:.4g}; {self.method})" if self.reachable else
-                 f"pass_D@K = {self.target:g} is not reached (the forecast's ceiling is {self.ceiling:.4g}; "
+                 f"pass_D@K = {self.target:g} is not reached (the forecast's ceiling is {fmt_below_one(self.ceiling)}; "
                  f"{self.method})")
         fig.update_xaxes(type="log", title="K")
         fig.update_layout(yaxis_title="target pass_D@K", template="plotly_white", title=f"{self.model}: {found}")
@@ -1287,8 +1288,9 @@ def _k_for_state(res: ForecastResult, target: float, model: str | None) -> KForR
     # K = 10^15 (a Beta's target 0.999999 near 2.6e21; a least-squares exponent near 0 far beyond), which is not
     # "never": said in the note, as the ceiling alone read as a contradiction (ceiling 0.667, target 0.55 unreachable)
     beyond = (None if np.isfinite(kk) or ceiling <= t else
-              f"not reached by K = 1e15, the largest K solved for: the forecast there is {curve(1e15):.4g}, below the "
-              f"target, though its limit as K grows is {ceiling:.4g} (the target would be reached beyond)")
+              f"not reached by K = 1e15, the largest K solved for: the forecast there is {fmt_below_one(curve(1e15))}, "
+              f"below the target, though its limit as K grows is {fmt_below_one(ceiling)} (the target would be "
+              "reached beyond)")
 
     # a candidate of the average whose own curve plateaus below the target: the average reaches it, that law never
     # does (forecasting review: the demo's tiny-1b, 12% impossible problems, was told 0.9 at K ≈ 4e6 while its
@@ -1297,7 +1299,7 @@ def _k_for_state(res: ForecastResult, target: float, model: str | None) -> KForR
     # the weight as the forecast's title writes it (shares_text: Pythia 160M's zi_beta, 0.3253, read 0.32 in the
     # title and 0.33 here)
     share = shares_text(wts)
-    caveat = "; ".join(f"{cnd} (weight {share[cnd]}) plateaus at {float(plateau[cnd]):.4g} (impossible problems)"
+    caveat = "; ".join(f"{cnd} (weight {share[cnd]}) plateaus at {fmt_below_one(plateau[cnd])} (impossible problems)"
                        for cnd in below) + ": under it the target is never reached" if below else None
 
     def result(low: float, high: float, note: str | None = None) -> KForResult:

@@ -456,6 +456,24 @@ def number_format(values: Any, digits: int = 4, *, percent: bool = False) -> Cal
     return fmt
 
 
+def fmt_below_one(x: Any, digits: int = 4) -> str:
+    """A number that is read against 1, a forecast's plateau (1 - the impossible mass) or its value short of a target
+    near 1, as every line writes it: :func:`number_format` of it alone (0.987 -> '0.9870'), with the decimals that keep
+    a value below 1 from reading 1, two significant digits of 1 - x (0.99996 -> '0.999960', not '1.0000' or the '1'
+    of :.4g); past :data:`MAX_DECIMALS` decimals the gap itself ('1 − 1.0e-09'). The forecast's caveat wrote
+    'plateaus at 0.987' (:.4g) beside the CLI's 'plateaus at 0.9617' in one output."""
+    v = _finite(x)
+    if v is None:
+        return "-"
+    decimals, sci = notation([v], digits)
+    if sci or not 0 <= v < 1:
+        return number_format([v], digits)(v)
+    need = 1 - _exponent(1 - v)
+    if need > MAX_DECIMALS:
+        return f"1 − {1 - v:.1e}"
+    return f"{v:.{max(decimals, need)}f}"
+
+
 def shares_text(shares: Any, decimals: int = 2) -> dict[Any, str]:
     """Shares (a mapping of name to weight, e.g. a forecast's method weights) written with ``decimals`` decimals
     that add up as the shares do: each rounded down, then the units still missing from the rounded total go to the

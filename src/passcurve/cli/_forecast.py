@@ -14,6 +14,7 @@ from rich.text import Text
 
 from .._choices import DIFFICULTY_MODEL_NAMES, FORECAST_METHODS
 from .._errors import DegenerateDataWarning, PasscurveError
+from .._validation import fmt_below_one
 from ._app import (
     NO_READ,
     FileArg,
@@ -22,7 +23,6 @@ from ._app import (
     collect_warnings,
     column_fmt,
     command,
-    fmt_cell,
     load_counts,
     out,
     parse_float_list,
@@ -327,7 +327,7 @@ def forecast_cmd(
                 # a flat "unreachable" beside an interval reaching 1 read as a contradiction (forecasting review)
                 within = ("" if not np.isfinite(r.low) else
                           f"; {lvl} interval from K = {_samples(r.low, *nums)} to never")
-                out.print(f"  pass@K = {r.target:g} is unreachable by the forecast: it plateaus at {fmt_cell(r.ceiling)} "
+                out.print(f"  pass@K = {r.target:g} is unreachable by the forecast: it plateaus at {fmt_below_one(r.ceiling)} "
                           f"(impossible problems){within}")
         for f, nums in zip(floors, together[:len(floors)], strict=True):
             if f.model != m or not np.isfinite(f.earliest):
