@@ -157,6 +157,9 @@ C2 = pc.Counts.from_arrays([10] * 6, [1, 2, 3, 4, 5, 6], problem=["a", "b", "c"]
          r"^`problem` must be one id or a sequence of ids in order \(got a set, "),
         (lambda: pc.Planner(n=[5, 5], c=[1, 0], problem=["a", "b"], k=10).update_counts({"a": 1}, [1], [0]),
          r"^`problem` must be one id or a sequence of ids in order \(got a dict, "),
+        # a repeated id is named (the message had named none), and the int 1 and the str "1" are the one id "1"
+        (lambda: pc.Planner(n=[5, 5, 5], c=[1, 0, 0], problem=["a", 1, "1"], k=10),
+         r"^`problem` ids must be unique \(got '1' at positions 1 and 2; an id is the str of what is given\)$"),
         (lambda: pc.Planner(n=[5, 5], c=[1, 0], problem={"a", "b"}, k=10),
          r"^`problem` must be one id or a sequence of ids in order \(got a set, "),
         # a ragged or 0-d argument to the vote functions (numpy's ValueError / iteration TypeError before)

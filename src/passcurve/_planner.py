@@ -1083,8 +1083,11 @@ class Planner:
             ids = [str(p) for p in _id_list(problem)]
             if len(ids) != size:
                 raise PasscurveError(f"`problem` has {len(ids)} entries but `n` has {size}")
-            if len(set(ids)) != size:
-                raise PasscurveError("`problem` ids must be unique")
+            if len(set(ids)) != size:  # name the id: the message gave none, and 1 and "1" are one id, "1"
+                seen: dict[str, int] = {}
+                j = next(j for j, p in enumerate(ids) if seen.setdefault(p, j) != j)
+                raise PasscurveError(f"`problem` ids must be unique (got {ids[j]!r} at positions {seen[ids[j]]} and {j}"
+                                     "; an id is the str of what is given)")
         self.problems = ids
         self._index = {p: i for i, p in enumerate(ids)}
         # an integer names a problem by position only when no id reads as an integer (ids "10", "0", "1":
