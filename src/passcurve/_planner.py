@@ -139,7 +139,10 @@ def _preposterior_rows(
 
 
 def _alloc_uniform(n: np.ndarray, units: int, room: np.ndarray, tiebreak: np.ndarray) -> np.ndarray:
-    """Spread units evenly over problems with room (equal extra samples, not equal totals)."""
+    """Spread units evenly over problems with room (equal extra samples, not equal totals); the units left over
+    when fewer remain than open problems go to those with the fewest samples so far (n plus planned), ties at
+    random (``tiebreak``). At random alone, an online loop of next(25) over 30 problems from nothing (uniform, or
+    a hedge's share each round) ended 125 samples with totals from 1 to 5 per problem; now 4 or 5."""
     out = np.zeros(n.size, dtype=np.int64)
     left = units
     while left > 0:
@@ -148,7 +151,7 @@ def _alloc_uniform(n: np.ndarray, units: int, room: np.ndarray, tiebreak: np.nda
             break
         each = left // open_.size
         if each == 0:
-            pick = open_[np.argsort(tiebreak[open_], kind="stable")[:left]]
+            pick = open_[np.lexsort((tiebreak[open_], (n + out)[open_]))[:left]]
             out[pick] += 1
             break
         add = np.minimum(each, room[open_] - out[open_])
