@@ -455,6 +455,8 @@ def test_cli_plan_json_and_csv(icli, counts_csv):
         (["--budget", "10", "--k", "5", "--batch", "20"], "`--budget` must be >= `--batch`"),
         (["--budget", "10", "--k", "5", "--json", "--csv"], "--json"),
         (["--budget", "10", "--k", "5", "--hedge", "1.5"], "`--hedge`"),
+        # worded as every other count (it read "`--top` must be >= 1 (got 0)")
+        (["--budget", "10", "--k", "5", "--top", "0"], "`--top` must be an integer >= 1 (got --top=0)"),
         # the library's message offered a BetaPrior, (alpha, beta) or a difficulty model, which no option takes
         (["--budget", "10", "--k", "5", "--prior", "gamma"], "`--prior` must be beta or zi_beta (got 'gamma')"),
     ],

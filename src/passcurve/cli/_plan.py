@@ -104,11 +104,11 @@ def plan_cmd(
 ) -> None:
     """How many more samples each problem should get to forecast pass_D@K best."""
     from .._planner import plan as compute_plan
+    from .._validation import check_positive_int
 
     if json_out and csv_out:
         raise PasscurveError("give either `--json` or `--csv`, not both")
-    if top < 1:
-        raise PasscurveError(f"`--top` must be >= 1 (got {top})")
+    check_positive_int(top, "top")  # as every count is checked: it read "`--top` must be >= 1 (got 0)"
     if prior not in ("beta", "zi_beta"):  # the library also takes prior objects, which no command line can pass
         raise PasscurveError(f"`--prior` must be beta or zi_beta (got {prior!r})")
     # the reader's StoppingTimeWarning points to --stop-batch, which plan has no need of: its fits are likelihood-based,
