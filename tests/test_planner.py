@@ -737,3 +737,11 @@ def test_a_uniform_plan_is_its_own_uniform_comparison(method, hedge):
     s = res.summary[0]
     assert sorted(res.additional.tolist()) == [8, 8, 8, 9, 9, 9, 9]  # 60 = 7*8 + 4 (hand count)
     assert s["expected_sd_after"] == s["expected_sd_after_uniform"]
+
+
+def test_plan_summary_keys_are_documented():
+    # PlanResult's docstring named half the summary's keys (population_forecast, problems_sampled, fit_success,
+    # impossible, hedge were in the JSON with no word of what they are); every key is now in it
+    res = plan(n=[10] * 4, c=[1, 2, 0, 5], budget=8, k=50, rng=0)
+    doc = PlanResult.__doc__ or ""
+    assert all(f"``{key}``" in doc for key in res.summary[0]), [k for k in res.summary[0] if f"``{k}``" not in doc]

@@ -878,9 +878,14 @@ class PlanResult(ReadOnlyResult):
     additional : ndarray of int
         New samples to draw per problem.
     summary : list of dict
-        Per model: prior (alpha, beta), forecast of pass_D@K now (posterior mean) and its
-        posterior SD now, the expected posterior SD after this plan and after a uniform
-        plan of the same budget, and the samples so far.
+        Per model: ``model``, ``problems``, ``samples_so_far``, ``new_samples`` (placed: the budget, or less
+        where ``max_n`` leaves no room) and ``problems_sampled`` (problems given any); the fitted prior
+        (``prior`` "beta" or "zi_beta", ``alpha``, ``beta``, ``impossible`` mass, ``fit_success``); the
+        forecasts of pass_D@K now, ``forecast`` and ``forecast_sd`` (given the fitted prior),
+        ``forecast_bayes`` and ``forecast_bayes_sd`` (hierarchical Bayes) and ``population_forecast`` (the
+        prior's pass_D@K of a new problem), as :meth:`Planner.forecast`'s posterior, bayes and population; the
+        ``hedge``; and ``expected_sd_after`` and ``expected_sd_after_uniform``, the expected SD given the prior
+        after this plan and after a uniform plan of the same budget.
     warnings : tuple of str
     """
 
