@@ -217,11 +217,12 @@ def test_local_slope_needs_increasing_one_dimensional_k():
 
 def test_an_r2_below_one_is_never_written_one():
     # fit's title and the report's label write a, b and R² with 4 significant digits; 0.99995397 (the demo
-    # simulator at n = 10, seed 3, large-70b) rounded to 'R²=1', which reads as a line through every point. Hand
-    # rounding: the decimals run to the first digit below 9 plus one, '0.99995'; an R² of exactly 1 stays '1'
+    # simulator at n = 10, seed 3, large-70b) rounded to 'R²=1', which reads as a line through every point. Now
+    # written as the forecast's plateaus are (fmt_below_one: two significant digits of 1 - R², by hand 4.6e-5 ->
+    # 6 decimals); an R² that 4 digits do not round to 1 keeps them, and an exact 1 stays '1'
     import dataclasses
 
     pl = fit_power_law(Counts.from_arrays([200] * 6, [1, 3, 10, 30, 90, 150], model="m"))
     said = {v: dataclasses.replace(pl, r2=np.array([v]))._law_numbers(0)[2]
             for v in (0.99995397, 0.999999, 0.9996748, 1.0)}
-    assert said == {0.99995397: "0.99995", 0.999999: "0.999999", 0.9996748: "0.9997", 1.0: "1"}
+    assert said == {0.99995397: "0.999954", 0.999999: "0.9999990", 0.9996748: "0.9997", 1.0: "1"}

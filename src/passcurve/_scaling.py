@@ -33,6 +33,7 @@ from ._validation import (
     check_positive_k,
     check_probability,
     fmt,
+    fmt_below_one,
     pick_model,
 )
 
@@ -169,7 +170,7 @@ class PowerLawResult(ReadOnlyResult):
         label): one notation for the three, a line of parameters' (:func:`~passcurve._difficulty._param_line_fmt`);
         '-' where one is not finite. The label had judged a and b alone and written R² with .3f ('R² 0.998' where
         the title read 'R²=0.9983'), so the two could write one fit two ways. An R² below 1 is never written '1'
-        (a fit through every point): 0.99995397 is '0.99995'."""
+        (a fit through every point): 0.99995397 is '0.999954' (:func:`~passcurve._validation.fmt_below_one`)."""
         from ._difficulty import _param_line_fmt
 
         vals = (float(self.a[i]), float(self.b[i]), float(self.r2[i]))
@@ -177,9 +178,8 @@ class PowerLawResult(ReadOnlyResult):
                                {})[0]
         a, b, r2 = ("-" if not np.isfinite(v) else line(v) for v in vals)
         if np.isfinite(vals[2]) and vals[2] < 1.0 and float(r2) == 1.0:
-            # 4 significant digits round 0.99995 up to '1', an exact fit: the decimals to the first one below 9
-            nines = int(np.floor(-np.log10(1.0 - vals[2])))
-            r2 = np.format_float_positional(vals[2], precision=nines + 1, unique=False, trim="-")
+            # 4 significant digits round 0.99995 up to '1', an exact fit: written as every value read against 1 is
+            r2 = fmt_below_one(vals[2])
         return a, b, r2
 
     def predict(self, k: Any, model: str | None = None) -> np.ndarray:
