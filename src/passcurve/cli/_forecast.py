@@ -14,7 +14,6 @@ from rich.text import Text
 
 from .._choices import DIFFICULTY_MODEL_NAMES, FORECAST_METHODS
 from .._errors import DegenerateDataWarning, PasscurveError
-from .._validation import fmt_below_one
 from ._app import (
     NO_READ,
     FileArg,
@@ -218,7 +217,7 @@ def forecast_cmd(
     from .._forecast import forecast as run_forecast
     from .._forecast import unforecastable
     from .._results import level_label
-    from .._validation import shares_text
+    from .._validation import fmt_below_one, shares_text
 
     ks = parse_int_list(k, "--k")
     targets = parse_float_list(target, "--target")
