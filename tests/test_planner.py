@@ -402,9 +402,9 @@ def test_cli_plan_table_breaks_ties_in_natural_order(icli, tmp_path):
                                     else (1, int(api.problem[i][1:]))))
     assert shown == [str(api.problem[i]) for i in by_hand]
     assert shown.index("201") < shown.index("1003") and shown.index("p2") < shown.index("p10")
-    # the caption says what 'the fitted prior' is: the planner's own posterior-mode fit, not fit's maximum likelihood
-    # (its forecast differs from forecast's beta eb column, and nothing had said why; helper-104's review)
-    assert "fitted prior: the planner's Beta, the posterior mode under the weak hyperprior" in r.stdout, r.stdout
+    # no success here: the prior is Jeffreys' fallback, and the caption names it (a fitted prior's caption:
+    # test_cli_plan_json_and_csv)
+    assert "under Jeffreys' prior Beta(0.5, 0.5)" in r.stdout and "fitted prior" not in r.stdout, r.stdout
 
 
 def test_cli_plan_json_and_csv(icli, counts_csv):
@@ -439,6 +439,9 @@ def test_cli_plan_json_and_csv(icli, counts_csv):
     assert "±" not in r.stdout
     # the p̂ column says what it is (the posterior mean under the fitted prior, PlanResult.p_hat), not a bare symbol
     assert "p̂: the problem's posterior mean success rate E[p | n, c] under the fitted prior" in r.stdout
+    # the caption says what 'the fitted prior' is: the planner's own posterior-mode fit, not fit's maximum likelihood
+    # (its forecast differs from forecast's beta eb column, and nothing had said why; helper-104's review)
+    assert "fitted prior: the planner's Beta, the posterior mode under the weak hyperprior" in r.stdout, r.stdout
     # --hedge: the same allocation as the Python API with the same defensive share
     r = icli("plan", str(counts_csv), "--budget", "60", "--k", "100", "--hedge", "0.5", "--json")
     assert r.returncode == 0, r.stderr
@@ -581,6 +584,30 @@ def test_a_fallback_prior_says_its_forecast_is_not_an_estimate():
                                                   r"estimate from the data"):
         res = plan(counts, budget=200, k=1000)
     assert any("not an estimate" in w for w in res.warnings)
+
+
+def test_a_fallback_prior_is_labelled_as_such(tmp_path, icli):
+    # three problems at n = 10 with no success: the prior used is Jeffreys' Beta(0.5, 0.5), no fit; the summary had
+    # said prior "zi_beta" and fit_success true (the warning alone told the truth)
+    with pytest.warns(passcurve.DegenerateDataWarning):
+        res = plan(n=[10] * 3, c=[0] * 3, budget=10, k=100, prior="zi_beta", rng=0)
+    s = res.summary[0]
+    assert (s["prior"], s["alpha"], s["beta"], s["fit_success"]) == ("jeffreys", 0.5, 0.5, False)
+    pl = Planner(n=[0, 0, 4], c=[0, 0, 1], k=10)  # one problem sampled: the uniform prior Beta(1, 1)
+    assert (pl.fit_prior().success, pl.prior_label_) == (False, "uniform")
+    pl.update_counts(["0", "1"], [10, 10], [2, 9])  # now a fit
+    assert pl.fit_prior().success and pl.prior_label_ == "beta"
+    # a fitted plan keeps its labels
+    s = plan(n=[10] * 4, c=[1, 2, 0, 5], budget=8, k=50, rng=0).summary[0]
+    assert (s["prior"], s["fit_success"]) == ("beta", True)
+    path = tmp_path / "none.csv"
+    path.write_text("problem_id,n,c\na,10,0\nb,10,0\nc,10,0\n")
+    r = icli("plan", str(path), "--budget", "10", "--k", "100", "--prior", "zi_beta", env={"COLUMNS": "400"})
+    assert r.returncode == 0, r.stderr
+    assert "given Jeffreys' prior Beta(0.5, 0.5) (a fallback, not a fit) 0.6950" in r.stdout  # the table's title
+    assert "fitted prior" not in r.stdout
+    d = json.loads(icli("plan", str(path), "--budget", "10", "--k", "100", "--prior", "zi_beta", "--json").stdout)
+    assert (d["summary"][0]["prior"], d["summary"][0]["fit_success"]) == ("jeffreys", False)
 
 
 def test_variance_optimal_fills_the_next_tier_when_the_first_is_capped():

@@ -880,7 +880,9 @@ class PlanResult(ReadOnlyResult):
     summary : list of dict
         Per model: ``model``, ``problems``, ``samples_so_far``, ``new_samples`` (placed: the budget, or less
         where ``max_n`` leaves no room) and ``problems_sampled`` (problems given any); the fitted prior
-        (``prior`` "beta" or "zi_beta", ``alpha``, ``beta``, ``impossible`` mass, ``fit_success``); the
+        (``prior`` "beta" or "zi_beta", or the fallback used instead of a fit, "jeffreys" (no success or no
+        failure yet) or "uniform" (fewer than two problems sampled), as ``Planner.prior_label_``; ``alpha``,
+        ``beta``, ``impossible`` mass, ``fit_success``, False for a fallback); the
         forecasts of pass_D@K now, ``forecast`` and ``forecast_sd`` (given the fitted prior),
         ``forecast_bayes`` and ``forecast_bayes_sd`` (hierarchical Bayes) and ``population_forecast`` (the
         prior's pass_D@K of a new problem), as :meth:`Planner.forecast`'s posterior, bayes and population; the
@@ -1034,6 +1036,10 @@ class Planner:
         Current counts (initial counts plus every update).
     prior_ : BetaPrior or ZeroInflatedBetaPrior
         The prior used by the last call (refitted on the current counts).
+    prior_label_ : str
+        What that prior is: "beta" or "zi_beta" (fitted), "model" (a difficulty model's fit), "fixed" (given), or
+        a fallback that is no fit (``prior_.success`` False): "uniform" (Beta(1, 1), fewer than two problems
+        sampled) or "jeffreys" (Beta(0.5, 0.5), no success or no failure yet).
     warnings_ : list of str
         The warnings of that fit ("Category: message"), e.g. that the prior is a fallback
         (nothing solved yet) whose forecast is not an estimate; replaced at every refit.
@@ -1118,6 +1124,7 @@ class Planner:
         self.n0_ = n_a.copy()
         self.c0_ = c_a.copy()
         self.prior_: BetaPrior | None = None
+        self.prior_label_: str | None = None
         self.warnings_: list[str] = []
 
     # ------------------------------------------------------------------ data
@@ -1249,6 +1256,7 @@ class Planner:
         """
         if self._fixed_prior is not None:
             self.prior_ = self._fixed_prior
+            self.prior_label_ = "fixed"
             self.warnings_ = []
             return self.prior_
         # the warnings of this fit only: in an online loop the fallback of the first rounds (nothing
@@ -1256,13 +1264,17 @@ class Planner:
         found: list[str] = []
         seen = self.n_ > 0
         fallback = None
+        # a fallback is no fit: its success is False (plan's summary had said fit_success true and prior "zi_beta"
+        # for a Jeffreys' prior used on three problems with no success), and prior_label_ names it
         if seen.sum() < 2:
             fallback = "the uniform prior Beta(1, 1): fewer than two problems sampled"
-            prior: Any = BetaPrior(1.0, 1.0, float("nan"), True, fallback)
+            prior: Any = BetaPrior(1.0, 1.0, float("nan"), False, fallback)
+            self.prior_label_ = "uniform"
         elif self.c_[seen].sum() == 0 or (self.c_[seen] == self.n_[seen]).all():
             fallback = (f"Jeffreys' prior Beta(0.5, 0.5): no {'successes' if self.c_[seen].sum() == 0 else 'failures'} "
                         "yet")
-            prior = BetaPrior(0.5, 0.5, float("nan"), True, fallback)
+            prior = BetaPrior(0.5, 0.5, float("nan"), False, fallback)
+            self.prior_label_ = "jeffreys"
         if fallback is not None:
             # a starting point for the allocation, not a fit: its forecast is the prior's, not an estimate
             text = (f"DegenerateDataWarning: the planner's difficulty prior is {fallback}; it places the samples, "
@@ -1270,6 +1282,7 @@ class Planner:
             found.append(text)
         else:
             n_s, c_s, w_s = self.n_[seen], self.c_[seen], self.weight[seen]
+            self.prior_label_ = self._prior_kind if isinstance(self._prior_kind, str) else "model"
             if self._prior_kind == "beta":
                 prior, msgs = _fit_beta_binomial(n_s, c_s, w_s, _HYPER)
             elif self._prior_kind == "zi_beta":
@@ -1680,7 +1693,8 @@ def plan(
                 "problems": len(sub),
                 "samples_so_far": int(sub.n.sum()),
                 "new_samples": int(add.sum()),
-                "prior": "zi_beta"
+                "prior": pl.prior_label_ if pl.prior_label_ in ("jeffreys", "uniform")
+                else "zi_beta"
                 if getattr(fitted, "impossible", 0.0) > 0 or (isinstance(prior, str) and prior == "zi_beta")
                 else "beta",
                 "alpha": float(fitted.alpha),

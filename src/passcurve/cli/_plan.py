@@ -30,13 +30,17 @@ from ._app import (
 def _render(res, top: int) -> None:  # type: ignore[no-untyped-def]
     from .._validation import natural_key
 
+    fallbacks = {"jeffreys": "Jeffreys' prior Beta(0.5, 0.5)", "uniform": "the uniform prior Beta(1, 1)"}
     for s in res.summary:
         m = s["model"]
         sel = res.model == m
+        # a fallback prior is no fit: the title had said "given the fitted prior" of Jeffreys' Beta(0.5, 0.5)
+        given = (f"given {fallbacks[s['prior']]} (a fallback, not a fit)" if s["prior"] in fallbacks
+                 else "given the fitted prior")
         title = (
             f"{m}: {s['new_samples']} new samples over {s['problems_sampled']} of {s['problems']} problems "
             f"({res.method}, target pass@{res.k}); forecast {fmt_cell(s['forecast_bayes'])} now, SD "
-            f"{fmt_cell(s['forecast_bayes_sd'])} (hierarchical Bayes); given the fitted prior "
+            f"{fmt_cell(s['forecast_bayes_sd'])} (hierarchical Bayes); {given} "
             f"{fmt_cell(s['forecast'])}, SD {fmt_cell(s['forecast_sd'])} now, expected SD "
             f"{fmt_cell(s['expected_sd_after'])} after this plan (uniform: {fmt_cell(s['expected_sd_after_uniform'])})"
         )
@@ -57,9 +61,12 @@ def _render(res, top: int) -> None:  # type: ignore[no-untyped-def]
         # the planner's prior is its own fit (the posterior mode under a weak hyperprior, docs/planning.md), not
         # fit's maximum likelihood, so its forecast differs from forecast's beta eb column (demo tiny-1b at K =
         # 10,000: 0.7287 against 0.7305) and nothing said why (helper-104's review)
-        notes = ["p̂: the problem's posterior mean success rate E[p | n, c] under the fitted prior",
-                 "fitted prior: the planner's Beta, the posterior mode under the weak hyperprior (α+β)^(−5/2), "
-                 "not fit's maximum likelihood (forecast's 'beta eb' column uses that one)"]
+        if s["prior"] in fallbacks:
+            notes = [f"p̂: the problem's posterior mean success rate E[p | n, c] under {fallbacks[s['prior']]}"]
+        else:
+            notes = ["p̂: the problem's posterior mean success rate E[p | n, c] under the fitted prior",
+                     "fitted prior: the planner's Beta, the posterior mode under the weak hyperprior (α+β)^(−5/2), "
+                     "not fit's maximum likelihood (forecast's 'beta eb' column uses that one)"]
         if len(idx) > top:
             notes.append(f"{len(idx) - top} more problems get samples (use --csv or --json for all)")
         t.caption = "; ".join(notes)
