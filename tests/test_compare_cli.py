@@ -8,7 +8,7 @@ import re
 import numpy as np
 import pytest
 
-from passcurve import Counts, compare, curve_intervals, simulate
+from passcurve import Counts, PasscurveError, compare, curve_intervals, power_analysis, simulate
 from passcurve.data import read_counts, write_counts
 
 
@@ -134,6 +134,15 @@ def test_power_cli_refuses_flags_that_would_be_ignored(icli, cli, counts_file):
     for args in (("--n", "0"), ("--n", "0,5", "--spread", "0.2"), ("--n", "0", "--pilot", str(path), "--a", "m1")):
         zero = icli("power", "--delta", "0.1", *args)
         assert zero.returncode == 2 and zero.stderr == "passcurve: error: `--n` must be >= 1 (got --n=0)\n", zero.stderr
+    # a --k beyond the grid names the grid's flag: it read "`--k` must be an integer in [1, n] (got --k=5, n=2)", the n
+    # of a pilot's column to a reader, where it is --n
+    for args in (("--n", "2", "--pilot", str(path), "--a", "m1", "--b", "m2"), ("--n", "2,10", "--spread", "0.2")):
+        over = icli("power", "--delta", "0.1", "--k", "5", *args)
+        assert over.returncode == 2 and over.stderr == ("passcurve: error: `--k` must be an integer in [1, --n] (got "
+                                                        "--k=5, --n=2); no unbiased estimator exists for k > n\n"), over.stderr
+    # the library's own argument is n
+    with pytest.raises(PasscurveError, match=r"^`k` must be an integer in \[1, n\] \(got k=5, n=2\);"):
+        power_analysis(0.1, 5, n=[2, 10], spread=0.2)
 
 
 def test_hidden_difficulty_cli(icli, counts_file):

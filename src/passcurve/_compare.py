@@ -831,7 +831,7 @@ def _power_values_iv(delta: Any, k: Any, n: Any, confidence_level: Any, power: A
         ns = np.unique(np.array([k, 2 * k, 5 * k, 10 * k, 20 * k, 50 * k, 100 * k], dtype=np.int64))
     else:
         ns = budget_grid(n, n_name)
-        check_k_le_n(ns, np.full(ns.shape, k))
+        check_k_le_n(ns, np.full(ns.shape, k), n_name=n_name)
     level = check_confidence_level(confidence_level)
     pw = check_scalar(power, "power", low=0.0, high=1.0, low_open=True, high_open=True)
     return d, k, ns, level, pw

@@ -670,14 +670,17 @@ def own_range_top(n: np.ndarray, model: np.ndarray) -> int:
     return int(own_range_ends(n, model).max())
 
 
-def check_k_le_n(n: np.ndarray, k: np.ndarray, *, where: str = "") -> None:
-    """Raise the canonical k > n error; ``where`` is said after the numbers (which problem has that n)."""
+def check_k_le_n(n: np.ndarray, k: np.ndarray, *, where: str = "", n_name: str = "n") -> None:
+    """Raise the canonical k > n error; ``where`` is said after the numbers (which problem has that n); ``n_name``
+    is what the n is called where it is an argument rather than the data's column (``power --n``: the command line's
+    renaming leaves a bare `n` alone in a command that reads a file, and 'in [1, n] (got --k=5, n=2)' read as the
+    pilot's n)."""
     over = k > n
     if over.any():
         nb, kb = np.broadcast_arrays(n, k)
         i = np.flatnonzero(over.ravel())[0]
         raise PasscurveError(
-            f"`k` must be an integer in [1, n] (got k={fmt(kb.ravel()[i])}, n={fmt(nb.ravel()[i])}){where}; "
+            f"`k` must be an integer in [1, {n_name}] (got k={fmt(kb.ravel()[i])}, {n_name}={fmt(nb.ravel()[i])}){where}; "
             "no unbiased estimator exists for k > n"
         )
 
