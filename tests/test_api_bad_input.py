@@ -445,6 +445,19 @@ def test_read_counts_column_arguments(tmp_path, kwargs, msg):
     assert "\n" not in str(info.value)
 
 
+def test_a_count_column_given_another_role_is_named(tmp_path, icli):
+    # `--problem-col n` on a counts file (columns id, n, c) said "no count columns (n, c); columns found: id, n, c":
+    # the n is there, taken as the problem id, and the message now says so
+    path = tmp_path / "ids.csv"
+    path.write_text("id,n,c\na,10,2\nb,10,0\n")
+    r = icli("plan", str(path), "--problem-col", "n", "--budget", "10", "--k", "5")
+    assert r.returncode == 2
+    assert ("and no count columns (n, c): column 'n' is the problem-id column, given as `--problem-col`; columns "
+            "found: id, n, c") in r.stderr, r.stderr
+    with pytest.raises(pc.PasscurveError, match=r"no count columns \(n, c\): column 'c' is the problem-id column"):
+        pc.read_counts(path, problem_col="c")
+
+
 def test_plan_takes_a_prior_given_as_an_array():
     # (alpha, beta) as a numpy array is a documented prior; its summary's "prior" label compared the array with
     # "zi_beta" (numpy's ambiguous truth-value error). The same plan as the tuple (1, 2).

@@ -327,9 +327,15 @@ def resolve_columns(
     if layout == "samples":
         correct = pick("correct", used)
         if correct is None:
+            # a count column the user gave another role is not missing: `--problem-col n` on a counts file had said
+            # "no count columns (n, c); columns found: id, n, c"
+            owner = {col: r for r, col in given.items()}
+            taken = [f"column {col!r} is the {'problem-id' if who == 'problem' else who} column, given as {flag(who)}"
+                     for role in ("n", "c")
+                     if (col := _find(columns, role, set())) is not None and (who := owner.get(col)) is not None]
             raise PasscurveError(
                 f"{source}: no correctness column (looked for {', '.join(ALIASES['correct'])}; pass {flag('correct')}), "
-                f"and no count columns (n, c); columns found: {', '.join(columns)}"
+                f"and no count columns (n, c){': ' if taken else ''}{'; '.join(taken)}; columns found: {', '.join(columns)}"
             )
         roles["correct"] = correct
         used.add(correct)
