@@ -458,6 +458,27 @@ def test_a_count_column_given_another_role_is_named(tmp_path, icli):
         pc.read_counts(path, problem_col="c")
 
 
+def test_a_column_given_one_role_is_not_found_for_another(tmp_path, icli):
+    # `--model-col n` on a counts file (id, n, c) read n as the model AND as the sample counts: curve printed a model
+    # '10' of 3 problems. A given column is now no other role's: no count columns, and the message says where n went
+    path = tmp_path / "ids.csv"
+    path.write_text("id,n,c\na,10,2\nb,10,0\nc,10,5\n")
+    r = icli("curve", str(path), "--k", "1", "--model-col", "n")
+    assert r.returncode == 2 and r.stdout == ""
+    assert "no count columns (n, c): column 'n' is the model column, given as `--model-col`" in r.stderr, r.stderr
+    # the same for the problem id: model given as problem_id said 'duplicate (model, problem) rows: problem
+    # 'problem-000' of model 'problem-000''
+    demo = tmp_path / "demo.csv"
+    demo.write_text("model,problem_id,n,c\nm,p1,10,2\nm,p2,10,3\n")
+    with pytest.raises(pc.PasscurveError, match=r"no problem-id column \(.*\): column 'problem_id' is the model column, "
+                                                r"given as `--model-col`; columns found: model, problem_id, n, c"):
+        pc.read_counts(demo, model_col="problem_id")
+    # `--n-col n --problem-col c`: c is taken, said in the counts layout's message
+    with pytest.raises(pc.PasscurveError, match=r"counts layout needs a `c` column \(.*\): column 'c' is the "
+                                                r"problem-id column"):
+        pc.read_counts(path, n_col="n", problem_col="c")
+
+
 def test_plan_takes_a_prior_given_as_an_array():
     # (alpha, beta) as a numpy array is a documented prior; its summary's "prior" label compared the array with
     # "zi_beta" (numpy's ambiguous truth-value error). The same plan as the tuple (1, 2).

@@ -276,13 +276,26 @@ def resolve_columns(
     def pick(role: str, used: set[str]) -> str | None:
         if role in given:
             return given[role]
-        if role in hints and hints[role] in columns:
+        # a column given for another role is never found for this one: `--model-col n` on a counts file (id, n, c)
+        # had read n as both the model and the sample counts, and planned a model '10'
+        used = used | set(given.values())
+        if role in hints and hints[role] in columns and hints[role] not in used:
             how[role] = "harness"
             return hints[role]
         col = _find(columns, role, used)
         if col is not None:
             how[role] = "alias"
         return col
+
+    def taken(*wanted: str) -> str:
+        """': column 'n' is the problem-id column, given as `--problem-col`' where a column a role would have been
+        found by is given another role: it is not missing ('--problem-col n' on a counts file had said "no count
+        columns (n, c); columns found: id, n, c"); '' otherwise."""
+        owner = {col: r for r, col in given.items()}
+        said = [f"column {col!r} is the {'problem-id' if who == 'problem' else who} column, given as {flag(who)}"
+                for role in wanted
+                if (col := _find(columns, role, set())) is not None and (who := owner.get(col)) not in (None, role)]
+        return f": {'; '.join(said)}" if said else ""
 
     # Layout: counts when n and c columns exist (or were given) and no per-sample override was given.
     wants_samples = any(r in given for r in ("correct", "attempt", "answer"))
@@ -307,7 +320,7 @@ def resolve_columns(
         elif wants_counts:
             missing = "n" if n_col is None else "c"
             raise PasscurveError(
-                f"{source}: counts layout needs a `{missing}` column ({', '.join(ALIASES[missing])}); "
+                f"{source}: counts layout needs a `{missing}` column ({', '.join(ALIASES[missing])}){taken(missing)}; "
                 f"columns found: {', '.join(columns)}"
             )
         else:
@@ -315,8 +328,8 @@ def resolve_columns(
                 how.pop(r, None)
     if problem is None:
         raise PasscurveError(
-            f"{source}: no problem-id column (looked for {', '.join(ALIASES['problem'])}; pass {flag('problem')}); "
-            f"columns found: {', '.join(columns) or '(none)'}"
+            f"{source}: no problem-id column (looked for {', '.join(ALIASES['problem'])}; pass {flag('problem')})"
+            f"{taken('problem')}; columns found: {', '.join(columns) or '(none)'}"
         )
     roles["problem"] = problem
     used = {problem, *roles.values()}
@@ -327,15 +340,9 @@ def resolve_columns(
     if layout == "samples":
         correct = pick("correct", used)
         if correct is None:
-            # a count column the user gave another role is not missing: `--problem-col n` on a counts file had said
-            # "no count columns (n, c); columns found: id, n, c"
-            owner = {col: r for r, col in given.items()}
-            taken = [f"column {col!r} is the {'problem-id' if who == 'problem' else who} column, given as {flag(who)}"
-                     for role in ("n", "c")
-                     if (col := _find(columns, role, set())) is not None and (who := owner.get(col)) is not None]
             raise PasscurveError(
                 f"{source}: no correctness column (looked for {', '.join(ALIASES['correct'])}; pass {flag('correct')}), "
-                f"and no count columns (n, c){': ' if taken else ''}{'; '.join(taken)}; columns found: {', '.join(columns)}"
+                f"and no count columns (n, c){taken('n', 'c')}; columns found: {', '.join(columns)}"
             )
         roles["correct"] = correct
         used.add(correct)
