@@ -104,6 +104,28 @@ def test_hedge_keeps_a_uniform_floor(method):
     assert Planner(n=n0, c=c0, k=1000, method=method, hedge=0.0, rng=0).allocate(800).sum() == 800
 
 
+def test_a_hedge_under_the_uniform_rule_is_an_error(icli, tmp_path):
+    # a share of a uniform design has no effect (check_unused): --method uniform --hedge 0.3 planned the uniform
+    # design without a word. 0, the default, is no share and stays accepted
+    msg = r'^`hedge` applies only with a `method` other than "uniform" \(a uniform plan spreads every sample evenly'
+    for call in (lambda: Planner(n=[5, 5], c=[1, 0], k=10, method="uniform", hedge=0.3),
+                 lambda: Planner(n=[5, 5], c=[1, 0], k=10).allocate(4, method="uniform", hedge=0.3),
+                 lambda: Planner(n=[5, 5], c=[1, 0], k=10, method="uniform").allocate(4, hedge=1.0),
+                 lambda: plan(n=[5, 5], c=[1, 0], k=10, budget=4, method="uniform", hedge=0.3)):
+        with pytest.raises(PasscurveError, match=msg):
+            call()
+    assert plan(n=[5, 5], c=[1, 0], k=10, budget=4, method="uniform", hedge=0.0).additional.tolist() == [2, 2]
+    # the planner's hedge serves the rules a call asks for; a call's uniform override is the plan's comparison
+    pl = Planner(n=[5, 5], c=[1, 0], k=10, method="passcurve", hedge=1.0, rng=0)
+    assert pl.allocate(4, method="uniform").tolist() == [2, 2]
+    assert Planner(n=[5, 5], c=[1, 0], k=10, method="uniform").allocate(4, method="passcurve", hedge=1.0).tolist() == [2, 2]
+    path = tmp_path / "ids.csv"
+    path.write_text("problem_id,n,c\na,10,2\nb,10,0\n")
+    r = icli("plan", str(path), "--budget", "10", "--k", "5", "--method", "uniform", "--hedge", "0.3")
+    assert r.returncode == 2 and r.stderr == ('passcurve: error: `--hedge` applies only with a `--method` other than '
+                                              '"uniform" (a uniform plan spreads every sample evenly already)\n'), r.stderr
+
+
 def test_hedge_with_caps_and_batches():
     pl = Planner(
         n=[10, 10, 10, 10], c=[0, 0, 3, 9], k=500, max_n=40, method="fewest-successes", hedge=0.5, rng=0

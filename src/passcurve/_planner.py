@@ -71,6 +71,7 @@ from ._validation import (
     check_positive_int,
     check_probability,
     check_rng,
+    check_unused,
     check_weights,
     fmt,
     model_streams,
@@ -983,6 +984,14 @@ def _check_method(method: Any) -> str:
     return check_choice(method, "method", METHODS)
 
 
+def _check_hedge_applies(method: str, hedge: float | None) -> None:
+    """A defensive share is an error under the uniform rule, where it would have no effect (check_unused): --method
+    uniform --hedge 0.3 planned the uniform design without a word. 0 (the default, no share) is no setting."""
+    if method == "uniform" and hedge:
+        check_unused('with a `method` other than "uniform" (a uniform plan spreads every sample evenly already)',
+                     hedge=hedge)
+
+
 def _id_list(problem: Any) -> list[Any]:
     """Problem ids given as a sequence, in order: they pair with outcomes, counts or ``n`` by position. A set (no
     order) or a mapping is an error; an iterator (a generator of ids) is read once. A set had read as one id,
@@ -1110,6 +1119,8 @@ class Planner:
         self.k = check_positive_int(k, "k")
         self.method = _check_method(method)
         self.hedge = _check_hedge(hedge)
+        # the planner's own rule: a call that overrides it (allocate(method="passcurve")) may give its own hedge
+        _check_hedge_applies(self.method, self.hedge)
         self.max_n = None if max_n is None else check_positive_int(max_n, "max_n")
         if self.max_n is not None and (n_a > self.max_n).any():
             raise PasscurveError(f"`max_n` must be >= every n (got max_n={self.max_n}, n={int(n_a.max())})")
@@ -1400,6 +1411,7 @@ class Planner:
         """
         budget, batch, horizon, method, hedge = _allocate_iv(budget, batch, horizon, method, hedge)
         method = self.method if method is None else method
+        _check_hedge_applies(method, hedge)  # this call's own hedge; the planner's is checked against its own rule
         units = budget // batch
         if self.max_n is None:
             room = np.full(len(self.problems), units, dtype=np.int64)

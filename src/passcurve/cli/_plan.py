@@ -98,7 +98,8 @@ def plan_cmd(
         float,
         typer.Option(
             "--hedge",
-            help="Defensive share in [0, 1]: this fraction of the budget is spread evenly, the rule places the rest.",
+            help="Defensive share in [0, 1]: this fraction of the budget is spread evenly, the rule places the rest "
+            "(not with --method uniform, which spreads it all).",
         ),
     ] = DEFAULT_HEDGE,
     top: Annotated[
