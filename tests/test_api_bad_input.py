@@ -149,6 +149,12 @@ C2 = pc.Counts.from_arrays([10] * 6, [1, 2, 3, 4, 5, 6], problem=["a", "b", "c"]
          r"`baseline` must be one of none, loo, loo-1 \(got \[True, False\]\)"),
         (lambda: pc.Planner(n=[5, 5], c=[1, 0], k=10).allocate(4, horizon="x"), r"`horizon` must be an integer >= 1 \(got 'x'\)"),
         (lambda: pc.Planner(n=[5, 5], c=[1, 0], k=10).next(horizon=-5), r"`horizon` must be an integer >= 1 \(got horizon=-5\)"),
+        # a look-ahead below the request had been raised to it without a word: next(5, horizon=1), a myopic rule to its
+        # reader, looked 5 ahead
+        (lambda: pc.Planner(n=[5, 5], c=[1, 0], k=10).next(5, horizon=1),
+         r"^`horizon` must be >= `batch`, the samples placed now, which the look-ahead covers \(got horizon=1, batch=5\)$"),
+        (lambda: pc.Planner(n=[5, 5], c=[1, 0], k=10).allocate(6, horizon=4),
+         r"^`horizon` must be >= `budget`, the samples placed now, .* \(got horizon=4, budget=6\)$"),
         # next(B)'s request is its `batch`: its cap had been reported as "`budget` is too large", a name next() has not
         (lambda: pc.Planner(n=[5, 5], c=[1, 0], k=10).next(10**8), r"^`batch` is too large \(got batch=1e\+08, max 1e\+07\)$"),
         # a set of ids has no order to pair with the outcomes: it had read as one id ("`problem` {'a', 'b'} is not one

@@ -1394,9 +1394,9 @@ class Planner:
         batch : int, default 1
             Each problem gets a multiple of ``batch``.
         horizon : int, optional
-            The largest look-ahead of the passcurve rule (default ``budget``): in an online loop pass the
-            whole remaining budget so that very hard problems, which need many samples before they inform
-            the forecast, are not starved.
+            The largest look-ahead of the passcurve rule (default ``budget``; at least ``budget``, which it
+            covers): in an online loop pass the whole remaining budget so that very hard problems, which need
+            many samples before they inform the forecast, are not starved.
         method : str, optional
             One of "hierarchical", "passcurve", "fewest-successes", "variance-optimal", "uniform": overrides the
             planner's rule for this call.
@@ -1433,7 +1433,7 @@ class Planner:
         else:
             prior = self.fit_prior()
             w = self.weight / self.weight.sum()
-            h = budget if horizon is None else max(horizon, budget)
+            h = budget if horizon is None else horizon  # >= budget (_allocate_iv)
             # The greedy rules give a tie between identical problems to the first in their input: in the
             # order of `tiebreak` that is a random one (reproducible with rng). In file order, a loop from
             # nothing worked down the file and never reached its tail (500 problems, 20 x 200 samples: the
@@ -1459,8 +1459,8 @@ class Planner:
         batch : int, default 1
             How many samples to ask for.
         horizon : int, optional
-            The samples still to come in the whole loop (look-ahead of the ``passcurve``/``hierarchical``
-            rules; default ``batch``).
+            The samples still to come in the whole loop, these ``batch`` included (look-ahead of the
+            ``passcurve``/``hierarchical`` rules; default ``batch``; a smaller one is an error).
 
         Returns
         -------
@@ -1470,7 +1470,10 @@ class Planner:
         """
         # here the size of the request is `batch` (allocate calls it budget; its errors would name that)
         # and its cap too: next(10**8) had said "`budget` is too large", a name next() has not
-        alloc = self.allocate(check_positive_int(batch, "batch", maximum=MAX_RESAMPLES), horizon=horizon)
+        batch = check_positive_int(batch, "batch", maximum=MAX_RESAMPLES)
+        if horizon is not None:
+            _check_horizon_covers(check_positive_int(horizon, "horizon", maximum=MAX_RESAMPLES), batch, "batch")
+        alloc = self.allocate(batch, horizon=horizon)
         return [self.problems[i] for i in np.repeat(np.arange(alloc.size), alloc)]
 
     def expected_sd(self, additional: Any) -> float:
@@ -1595,8 +1598,18 @@ def _allocate_iv(budget: Any, batch: Any, horizon: Any, method: Any,
     ValueError from int() and -5 was taken), and the optional method and hedge overrides."""
     budget, batch = _budget_batch_iv(budget, batch)
     h = None if horizon is None else check_positive_int(horizon, "horizon", maximum=MAX_RESAMPLES)
+    _check_horizon_covers(h, budget, "budget")
     return (budget, batch, h, None if method is None else _check_method(method),
             None if hedge is None else _check_hedge(hedge))
+
+
+def _check_horizon_covers(horizon: int | None, asked: int, name: str) -> None:
+    """The look-ahead covers at least the samples placed now (they are part of what is to come): a smaller horizon
+    had been raised to the request without a word, so next(5, horizon=1), read as a myopic one-step rule, looked 5
+    ahead."""
+    if horizon is not None and horizon < asked:
+        raise PasscurveError(f"`horizon` must be >= `{name}`, the samples placed now, which the look-ahead covers "
+                             f"(got horizon={horizon}, {name}={asked})")
 
 
 def _plan_iv(
