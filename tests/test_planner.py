@@ -610,6 +610,28 @@ def test_a_fallback_prior_is_labelled_as_such(tmp_path, icli):
     assert (d["summary"][0]["prior"], d["summary"][0]["fit_success"]) == ("jeffreys", False)
 
 
+def test_a_one_shot_plan_starts_from_nothing_as_the_planner_does(tmp_path):
+    # plan(n=[0, 0], ...) said "`n` must be >= 1" where Planner(n=[0, 0]) plans the first samples; the arrays now go
+    # to the Planner as they are. Reference: the Planner's own allocation from the same counts and seed
+    n, c = [0, 0, 10, 10], [0, 0, 3, 7]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        res = plan(n=n, c=c, budget=10, k=5, rng=0)
+        ref = Planner(n=n, c=c, k=5, rng=0).allocate(10)
+    assert res.additional.tolist() == ref.tolist() and res.additional.sum() == 10
+    assert res.n.tolist() == n and res.problem.tolist() == ["0", "1", "2", "3"] and res.summary[0]["samples_so_far"] == 20
+    with pytest.warns(passcurve.DegenerateDataWarning, match="fewer than two problems sampled"):
+        empty = plan(n=[0, 0], c=[0, 0], budget=10, k=5, rng=0)
+    assert empty.additional.tolist() == [5, 5] and empty.summary[0]["prior"] == "uniform"
+    # a Counts object, and so a counts file, still needs n >= 1: n = 0 there is a row with no samples
+    path = tmp_path / "zero.csv"
+    path.write_text("problem_id,n,c\na,0,0\nb,4,1\n")
+    with pytest.raises(PasscurveError, match=r"`n` must be >= 1 .*row 1 \(problem 'a'\) has n=0"):
+        passcurve.read_counts(path)
+    with pytest.raises(PasscurveError, match=r"^`n` must be >= 0 \(got n=-1\)"):
+        plan(n=[-1, 2], c=[0, 1], budget=4, k=2)
+
+
 def test_variance_optimal_fills_the_next_tier_when_the_first_is_capped():
     # At K = 10^4 the weights sqrt(p (1-p)^(2K-1)) of c = 5 problems are ~e^-7000 of those of c = 0 ones and
     # underflowed to 0: with max_n = 12 the two c = 0 problems were filled and 46 of the 50 samples left unspent.

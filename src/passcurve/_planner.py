@@ -992,6 +992,18 @@ def _check_hedge_applies(method: str, hedge: float | None) -> None:
                      hedge=hedge)
 
 
+def _planner_counts_iv(n: Any, c: Any) -> tuple[np.ndarray, np.ndarray]:
+    """A planner's counts so far given as arrays: n = 0 is allowed (nothing drawn yet), unlike a Counts object's."""
+    n_a = as_int_array(n, "n", minimum=0, max_ndim=1).ravel()
+    c_a = as_int_array(c, "c", minimum=0, max_ndim=1).ravel()
+    if n_a.size != c_a.size:
+        raise PasscurveError(f"`n` has {n_a.size} entries but `c` has {c_a.size}")
+    if (c_a > n_a).any():
+        i = int(np.flatnonzero(c_a > n_a)[0])
+        raise PasscurveError(f"`c` must be <= n (got c={c_a[i]}, n={n_a[i]})")
+    return n_a, c_a
+
+
 def _id_list(problem: Any) -> list[Any]:
     """Problem ids given as a sequence, in order: they pair with outcomes, counts or ``n`` by position. A set (no
     order) or a mapping is an error; an iterator (a generator of ids) is read once. A set had read as one id,
@@ -1092,13 +1104,7 @@ class Planner:
             if n is None or c is None:
                 raise PasscurveError("give `counts` or both `n` and `c`")
             self.model = "model"
-        n_a = as_int_array(n, "n", minimum=0, max_ndim=1).ravel()
-        c_a = as_int_array(c, "c", minimum=0, max_ndim=1).ravel()
-        if n_a.size != c_a.size:
-            raise PasscurveError(f"`n` has {n_a.size} entries but `c` has {c_a.size}")
-        if (c_a > n_a).any():
-            i = int(np.flatnonzero(c_a > n_a)[0])
-            raise PasscurveError(f"`c` must be <= n (got c={c_a[i]}, n={n_a[i]})")
+        n_a, c_a = _planner_counts_iv(n, c)
         size = n_a.size
         if problem is None:
             ids = [str(i) for i in range(size)]
@@ -1614,19 +1620,24 @@ def _check_horizon_covers(horizon: int | None, asked: int, name: str) -> None:
 
 def _plan_iv(
     counts: Any, n: Any, c: Any, budget: Any, k: Any, batch: Any, method: Any
-) -> tuple[Counts, int, int, int, str]:
+) -> tuple[Counts | tuple[np.ndarray, np.ndarray], int, int, int, str]:
+    """The counts (a Counts object, or one model's ``n`` and ``c`` arrays as a Planner takes them: n = 0 allowed, the
+    first samples of a problem planned; a Counts object, and so a counts file, needs n >= 1), budget, k, batch and
+    method."""
+    data: Counts | tuple[np.ndarray, np.ndarray]
     if counts is None:
         if n is None or c is None:
             raise PasscurveError("give `counts` or both `n` and `c`")
-        counts = Counts.from_arrays(n, c, model="model")
+        data = _planner_counts_iv(n, c)
     else:
         check_counts_object(counts)
         if n is not None or c is not None:
             raise PasscurveError("give either `counts` or `n` and `c`, not both")
+        data = counts
     budget = check_positive_int(budget, "budget", maximum=MAX_RESAMPLES)  # first, as before; the cap: _budget_batch_iv
     k = check_positive_int(k, "k")
     budget, batch = _budget_batch_iv(budget, batch)
-    return counts, budget, k, batch, _check_method(method)
+    return data, budget, k, batch, _check_method(method)
 
 
 def plan(
@@ -1651,7 +1662,8 @@ def plan(
         Current counts (several models are planned independently, ``budget`` each); or
         give ``n`` and ``c`` arrays for one model.
     n, c : array_like of int, optional
-        Instead of ``counts``: one model's samples drawn and samples correct per problem.
+        Instead of ``counts``: one model's samples drawn and samples correct per problem (n = 0 is allowed, as in
+        :class:`Planner`: the plan then places a problem's first samples).
     budget : int
         New samples to spend per model, rounded down to a multiple of ``batch`` (a warning says so when it is
         not one: the result's ``budget`` is the rounded value). At most 10^7: the look-ahead's memory grows by
@@ -1684,7 +1696,7 @@ def plan(
     Kazdan et al. 2025, arXiv 2510.05197 (fewest-successes rule, variance-optimal
     allocation, beta-binomial forecast); Frazier & Powell 2010 (knowledge-gradient(*)).
     """
-    counts, budget, k, batch, method = _plan_iv(counts, n, c, budget, k, batch, method)
+    data, budget, k, batch, method = _plan_iv(counts, n, c, budget, k, batch, method)
     gen = check_rng(rng)
     rows_p: list[np.ndarray] = []
     rows_add: list[np.ndarray] = []
@@ -1695,10 +1707,18 @@ def plan(
                      f"{budget - budget % batch:,} samples per model are planned (whole batches), the other "
                      f"{budget % batch:,} are not spent")
     restart = model_streams(gen)
-    for model, sub in counts.groups():
+    # one model's arrays go to the Planner as they are, n = 0 included (plan(n=[0, 0], ...) had said "`n` must be
+    # >= 1" where Planner(n=[0, 0]) plans the first samples); a Counts object's rows never have n = 0
+    groups = data.groups() if isinstance(data, Counts) else [("model", None)]
+    planners: list[Planner] = []
+    for model, sub in groups:
         restart()  # a model's plan does not depend on the other models in the input
         with warnings.catch_warnings():
-            pl = Planner(sub, k=k, method=method, max_n=max_n, prior=prior, hedge=hedge, rng=gen)
+            if sub is None and not isinstance(data, Counts):
+                pl = Planner(n=data[0], c=data[1], k=k, method=method, max_n=max_n, prior=prior, hedge=hedge, rng=gen)
+            else:
+                pl = Planner(sub, k=k, method=method, max_n=max_n, prior=prior, hedge=hedge, rng=gen)
+            planners.append(pl)
             before = gen.bit_generator.state
             add = pl.allocate(budget, batch=batch)
             fc = pl.forecast()
@@ -1715,8 +1735,8 @@ def plan(
         summary.append(
             {
                 "model": model,
-                "problems": len(sub),
-                "samples_so_far": int(sub.n.sum()),
+                "problems": len(pl.problems),
+                "samples_so_far": int(pl.n0_.sum()),
                 "new_samples": int(add.sum()),
                 "prior": pl.prior_label_ if pl.prior_label_ in ("jeffreys", "uniform")
                 else "zi_beta"
@@ -1756,16 +1776,15 @@ def plan(
         from . import _errors
 
         warnings.warn(msg, getattr(_errors, cat_name, _errors.PasscurveWarning), stacklevel=2)
-    order = np.concatenate([np.flatnonzero(counts.model == m) for m in counts.models])
     return PlanResult(
         method=method,
         k=k,
         budget=(budget // batch) * batch,
         batch=batch,
-        model=counts.model[order],
-        problem=counts.problem[order],
-        n=counts.n[order],
-        c=counts.c[order],
+        model=np.concatenate([np.full(len(pl.problems), pl.model, dtype=object) for pl in planners]),
+        problem=np.concatenate([np.array(pl.problems, dtype=object) for pl in planners]),
+        n=np.concatenate([pl.n0_ for pl in planners]),
+        c=np.concatenate([pl.c0_ for pl in planners]),
         p_hat=np.concatenate(rows_p),
         additional=np.concatenate(rows_add),
         summary=summary,
