@@ -170,6 +170,13 @@ def test_errors_name_the_command_line_options(tmp_path, capfd):
                                       "{problem_id='p1', attempt=None, base=True, strict=True} at line 3\n")
     assert as_flags("`k` is bad (got k=0), e.g. row {problem_id='a', k=3}", ["curve", "x.csv"]) == (
         "`--k` is bad (got --k=0), e.g. row {problem_id='a', k=3}")
+    # the reader's hints name its option and keyword (data._columns.column_hint) for Python users; on the command line
+    # the keyword became the option again: "(`--problem-col`, `--problem-col=` in Python)". Said once now
+    from passcurve.data._columns import column_hint
+
+    hint = f"pass {column_hint('problem', None)}; or {column_hint('correct', None, 'score')}"
+    assert hint == "pass `--problem-col`, `problem_col=` in Python; or `--correct-col score`, `correct_col='score'` in Python"
+    assert as_flags(hint, ["curve", "x.csv"]) == "pass `--problem-col`; or `--correct-col score`"
 
 
 def test_more_bad_values_are_one_line_errors(tmp_path, capfd):

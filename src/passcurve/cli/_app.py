@@ -261,7 +261,10 @@ def as_flags(message: str, args: Sequence[str]) -> str:
     # verifiers' columns `base` and `strict` had read "--base=True", a column `k` "--k=3"
     parts = re.split(r"(\{[^{}]*=[^{}]*\})", message)
     message = "".join(p if i % 2 else rename(p) for i, p in enumerate(parts))
-    # a library message that names the option for CLI users ("`threshold` (--threshold)") says it once
+    # a library message that names the option for CLI users ("`threshold` (--threshold)") says it once, and so does
+    # one that names the option and the reader's keyword (data._columns.column_hint: "`--problem-col`, `problem_col=`
+    # in Python" had read "`--problem-col`, `--problem-col=` in Python")
+    message = re.sub(r"`(--[a-z0-9-]+)( [^`]*)?`, `\1=[^`]*` in Python", r"`\1\2`", message)
     return re.sub(r"`(--[a-z0-9-]+)` \(\1\)", r"`\1`", message)
 
 

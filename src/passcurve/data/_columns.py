@@ -270,8 +270,9 @@ def resolve_columns(
             )
         seen[named] = r
 
-    def flag(role: str) -> str:  # the command line's option, or the caller's own keyword
-        return f"`{opts[role]}=`" if options is not None else f"`--{OVERRIDE_OPTION[role].replace('_', '-')}`"
+    def flag(role: str) -> str:  # the command line's option and the reader's keyword, or the caller's own keyword
+        # (read_counts(problem_col='n') in Python had been told of `--problem-col` and `--correct-col` alone)
+        return column_hint(role, options)
 
     def pick(role: str, used: set[str]) -> str | None:
         if role in given:
