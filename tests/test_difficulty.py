@@ -37,6 +37,7 @@ from passcurve._difficulty import (
     _log_rising,
     _pairs,
     _rising_step,
+    _row_blocks,
     _scaled_fail_rows,
     _scaled_log_moment,
     _scaled_log_moment_quad,
@@ -359,6 +360,59 @@ def test_scaled_beta_rows_loglik_matches_the_series(a, b, s):
         scale = np.abs(pw[:, None] * g).sum(axis=0)
         tol = np.array([1e-11, 1e-11, 1e-11 if s < 0.999 else 1e-7])
         np.testing.assert_array_less(np.abs(grad - pw @ g), tol * scale)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.integers(1, 40), st.integers(1, 400), st.floats(0.05, 20.0),
+       st.floats(0.05, 50.0), st.floats(0.02, 1 - 1e-9), st.sampled_from([None, 64, 1000]))
+def test_scaled_beta_lockstep_rows_equal_the_rows_one_by_one(seed, distinct, top, a, b, s, budget):
+    # reference: the same rows each by its own scalar recurrence and adjoint (_scaled_rows_loglik without blocks,
+    # itself checked against exact rationals above). Advanced in lockstep (_row_blocks, _block_loglik) the ratios
+    # are the same floating-point operations, so only the order of the sums differs: value to 1e-13 relative,
+    # gradient to 1e-12 of the scale of its terms; random unequal n (1 to 400, c = 0 and c = n included), unequal
+    # weights, blocks split by a small cell budget (64: one or a few rows each) or not
+    rng = np.random.default_rng(seed)
+    ns = rng.choice(np.arange(1, top + 1), size=min(distinct, top), replace=False)
+    n = rng.choice(ns, 300)
+    c = rng.binomial(n, s * rng.beta(a, b, n.size))
+    c[0], c[1] = 0, n[1]
+    pn, pc, pw = _pairs(n, c, rng.uniform(0.5, 3.0, n.size))
+    rows = _rows_of(pn, pc, pw)
+    value, grad = _scaled_rows_loglik(rows, a, b, s, grad=True)
+    for row in rows:
+        row.lockstep = True
+    blocks = _row_blocks(rows, budget)
+    assert sorted(int(N) for blk in blocks for N in blk.N) == sorted(int(N) for N in ns)
+    lock_value, lock_grad = _scaled_rows_loglik(rows, a, b, s, grad=True, blocks=blocks)
+    assert lock_value == pytest.approx(value, rel=1e-13, abs=1e-13)
+    assert _scaled_rows_loglik(rows, a, b, s, blocks=blocks) == pytest.approx(value, rel=1e-13, abs=1e-13)
+    lm, g = _scaled_log_moment(pc, pn - pc, a, b, s, grad=True)
+    scale = np.abs(pw[:, None] * g).sum(axis=0)  # the gradient's terms' size (the sum cancels near an optimum)
+    np.testing.assert_array_less(np.abs(lock_grad - grad), 1e-12 * scale + 1e-300)
+
+
+def test_scaled_beta_fit_in_lockstep_equals_the_fit_by_the_series():
+    # reference: the same fit with every pair by the Pfaff series (the likelihood as it was). 20,000 problems with
+    # n uniform in [100, 1000] and c ~ beta-binomial(n, 0.3, 3) (the design of bench_lockstep_rows.py): 901 n
+    # with about 16 distinct c each, where the series beat rows one by one and the plan now takes one block
+    rng = np.random.default_rng(12345)
+    n = rng.integers(100, 1001, 20_000)
+    c = rng.binomial(n, rng.beta(0.3, 3.0, n.size))
+
+    class Series(ScaledBetaBinomial):
+        _row_rule = "series"
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        auto, series = ScaledBetaBinomial().fit(n=n, c=c), Series().fit(n=n, c=c)
+    rows, ser, in_rows = auto._plan_cache[3]
+    # n with the fewest pairs stay with the series (17 of the 901 n, 174 of the 14,538 pairs, all n >= 745)
+    assert all(r.lockstep for r in rows) and len(rows.blocks) == 1 and in_rows.size > 50 * ser.size
+    for k, v in series.params_.items():
+        # both stop on BFGS's precision loss within their Newton-decrement tolerance, where a flat likelihood
+        # (the scale near 1) leaves the parameters free to about 1e-5 relative
+        assert auto.params_[k] == pytest.approx(v, rel=1e-4)
+    assert auto.loglik_ == pytest.approx(series.loglik_, abs=1e-5)
 
 
 def test_scaled_beta_fit_by_rows_equals_the_fit_by_the_series():
