@@ -36,6 +36,7 @@ from passcurve._difficulty import (
     _log_binom,
     _log_rising,
     _pairs,
+    _qr_reduced,
     _rising_step,
     _row_blocks,
     _scaled_fail_rows,
@@ -1132,6 +1133,53 @@ def test_npmle_is_certified_and_beats_long_em():
     assert em <= fit.loglik_ + 1e-9
     assert em >= fit.loglik_ - 0.5  # EM creeps toward the same maximum
     assert fit.params_["support_points"] < 40  # a sparse support, as NPMLE theory says (few atoms)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.integers(1, 30), st.integers(5, 40))
+def test_qr_reduced_least_squares_has_the_same_nnls_solution(seed, k, ratio):
+    # reference: scipy's nnls on the whole m x k problem. ||Ax - b||^2 = ||R11 x - r||^2 + const (QR of [A | b]), so
+    # the non-negative solution is the same; random A (m = ratio * k rows, a non-negative solution with some zeros)
+    rng = np.random.default_rng(seed)
+    m = ratio * k + 1
+    A = rng.standard_normal((m, k)) + rng.random(k)
+    x0 = np.where(rng.random(k) < 0.3, 0.0, rng.random(k))
+    b = A @ x0 + rng.standard_normal(m)
+    from scipy.optimize import nnls
+
+    want, _ = nnls(A, b)
+    R, r = _qr_reduced(A, b)
+    assert R.shape == (k, k) and r.shape == (k,)
+    got, _ = nnls(R, r)
+    scale = max(1.0, np.abs(want).max())
+    np.testing.assert_allclose(got, want, rtol=0, atol=1e-9 * scale)
+    assert float(np.sum((A @ got - b) ** 2)) == pytest.approx(float(np.sum((A @ want - b) ** 2)), rel=1e-12)
+
+
+@settings(max_examples=15, deadline=None)
+@given(st.integers(0, 2**32 - 1))
+def test_npmle_with_its_least_squares_reduced_equals_the_fit_without(seed):
+    # reference: the same fit with nnls on the whole (distinct pairs x support) matrix (_NNLS_QR_FROM = inf, the
+    # fit as it was). Both are certified within their duality gaps of the same maximum, so their log-likelihoods
+    # differ by at most the larger gap; random unequal n with about 10% impossible problems
+    import passcurve._difficulty as dif
+
+    rng = np.random.default_rng(seed)
+    P = int(rng.integers(200, 1500))
+    n = rng.integers(20, 500, P)
+    c = rng.binomial(n, np.where(rng.random(P) < 0.1, 0.0, rng.beta(0.4, 3.0, P)))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        new = GridMixture().fit(n=n, c=c)
+        saved = dif._NNLS_QR_FROM
+        dif._NNLS_QR_FROM = np.inf
+        try:
+            old = GridMixture().fit(n=n, c=c)
+        finally:
+            dif._NNLS_QR_FROM = saved
+    assert new.success_ == old.success_
+    bound = max(new.duality_gap_, old.duality_gap_) + 1e-9 * abs(old.loglik_)
+    assert abs(new.loglik_ - old.loglik_) <= bound
 
 
 def test_npmle_degenerate_data_converges():

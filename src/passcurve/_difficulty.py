@@ -3174,6 +3174,19 @@ class BetaMixtureBinomial(DifficultyModel):
 
 
 _CNM_FLOOR = 1e-6  # relative duality gap accepted when double precision allows no further ascent
+_NNLS_QR_FROM = 4.0  # _npmle_cnm's least squares reduced by QR where its rows outnumber its columns this many times
+
+
+def _qr_reduced(A: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    r"""A k-row least-squares problem with the same minimisers as :math:`\min_x \|Ax - b\|` (A m × k, m > k).
+
+    The QR factorisation of [A | b] (Householder, R only) gives :math:`\|Ax - b\|^2 = \|R_{11}x - r\|^2 + \rho^2`
+    with ρ independent of x, so any constraint set (nnls' x >= 0) has the same solution on (R₁₁, r) up to rounding,
+    at O(m k²) once instead of the solver's passes over m rows (``nnls`` on 51,190 × 401: 2.8 s, the
+    reduction 1.5 s and 0.01 s)."""
+    k = A.shape[1]
+    R = np.linalg.qr(np.column_stack([A, b]), mode="r")
+    return R[:k, :k], R[:k, k]
 
 
 def _npmle_cnm(L: np.ndarray, pw: np.ndarray, max_iter: int, tol: float) -> tuple[np.ndarray, int, float, bool]:
@@ -3200,8 +3213,11 @@ def _npmle_cnm(L: np.ndarray, pw: np.ndarray, max_iter: int, tol: float) -> tupl
         # quadratic approximation of the log-likelihood in the ratios r_i = (L w)_i / f_i:
         # log r ~ -(r - 2)^2 / 2 + 1/2, i.e. non-negative least squares; a heavy row enforces sum(w) = 1
         heavy = 1e3 * np.sqrt(N)
-        A = np.vstack([(L[:, S] / f[:, None]) * sq[:, None], np.full(S.size, heavy)])
-        b = np.r_[2.0 * sq, heavy]
+        A1, b1 = (L[:, S] / f[:, None]) * sq[:, None], 2.0 * sq
+        if A1.shape[0] > _NNLS_QR_FROM * (S.size + 1):  # the data rows by QR (_qr_reduced), the heavy row kept apart
+            A1, b1 = _qr_reduced(A1, b1)
+        A = np.vstack([A1, np.full(S.size, heavy)])
+        b = np.r_[b1, heavy]
         try:
             ws, _ = optimize.nnls(A, b, maxiter=100 * S.size)
         except RuntimeError:  # NNLS iteration limit: fall back to one EM step
