@@ -1182,6 +1182,37 @@ def test_npmle_with_its_least_squares_reduced_equals_the_fit_without(seed):
     assert abs(new.loglik_ - old.loglik_) <= bound
 
 
+@functools.lru_cache(maxsize=1)
+def _posterior_fits() -> tuple:
+    rng = np.random.default_rng(17)
+    n = rng.integers(50, 400, 600)
+    c = rng.binomial(n, np.where(rng.random(n.size) < 0.1, 0.0, rng.beta(0.3, 3.0, n.size)))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return BetaMixtureBinomial().fit(n=n, c=c), ZeroInflatedBetaBinomial().fit(n=n, c=c), BetaBinomial().fit(n=n, c=c)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.integers(1, 300), st.lists(st.floats(0.5, 1e7), min_size=1, max_size=4))
+def test_posterior_over_pairs_times_k_equals_it_elementwise(seed, pairs, ks):
+    # reference: the same posterior quantities with n, c and k broadcast to one shape first (the conjugate update
+    # per element, as before). The posterior does not depend on k, so it is computed once per (n, c) and broadcast
+    # (_posterior); the values are the same bit for bit. Random unequal n (1 to 2,000, c = 0 and c = n included)
+    rng = np.random.default_rng(seed)
+    n = rng.integers(1, 2001, pairs).astype(np.float64)
+    c = np.floor(rng.random(pairs) ** 3 * (n + 1)).clip(0, n)
+    c[0] = 0.0
+    k = np.array(ks)
+    full = [np.ascontiguousarray(x) for x in np.broadcast_arrays(n[:, None], c[:, None], k[None, :])]
+    for fit in _posterior_fits():
+        got = fit.posterior_pass_at_k(n[:, None], c[:, None], k[None, :])
+        assert np.array_equal(got, fit.posterior_pass_at_k(*full))
+        assert np.array_equal(fit._posterior_fail_var(n[:, None], c[:, None], k[None, :]), fit._posterior_fail_var(*full))
+        for a, b in zip(fit.posterior_fail_moments(n[:, None], c[:, None], k[None, :]),
+                        fit.posterior_fail_moments(*full), strict=True):
+            assert np.array_equal(a, b)
+
+
 def test_npmle_degenerate_data_converges():
     for c in (np.zeros(20, int), np.full(20, 30)):
         fit = GridMixture().fit(n=np.full(20, 30), c=c)

@@ -2199,6 +2199,27 @@ class DifficultyModel:
         wts = [np.exp(v - total) for v in logs]
         return wts[:-1], *shapes, wts[-1]
 
+    def _posterior(self, n_i: np.ndarray, c_i: np.ndarray, k_i: np.ndarray) -> tuple[np.ndarray, np.ndarray,
+                                                                                     np.ndarray, Any]:
+        """(n, c, k) (checked by :func:`_posterior_iv`) broadcast, and :meth:`_conjugate` at them: computed over the
+        broadcast of n and c alone (the posterior does not depend on k) and broadcast to the shape with k, the same
+        values. The forecast asks at the benchmark's distinct pairs × K: with two K the mixture's component weights
+        (a log moment per pair and component) were computed twice. Call under ``np.errstate(all="ignore")``."""
+        n_a, c_a, k_a = np.broadcast_arrays(n_i, c_i, k_i)
+        n_u, c_u = np.broadcast_arrays(n_i, c_i)
+        if n_u.shape == n_a.shape:
+            return n_a, c_a, k_a, self._conjugate(n_a, c_a)
+        post = self._conjugate(n_u, c_u)
+        if post is None:
+            return n_a, c_a, k_a, None
+        wts, A, B, w0 = post
+        shape = n_a.shape
+
+        def wide(x: np.ndarray) -> np.ndarray:
+            return np.broadcast_to(x.reshape((x.shape[0],) + n_u.shape), (x.shape[0],) + shape).reshape(x.shape[0], -1)
+
+        return n_a, c_a, k_a, ([np.broadcast_to(w, shape) for w in wts], wide(A), wide(B), np.broadcast_to(w0, shape))
+
     def posterior_pass_at_k(self, n: Any, c: Any, k: Any) -> np.ndarray:
         """Empirical-Bayes pass@k of observed problems: 1 - E[(1-p)^k | n, c].
 
@@ -2214,10 +2235,10 @@ class DifficultyModel:
         ndarray of float
             The posterior pass@k, the broadcast shape (0-d for scalars).
         """
-        n_a, c_a, k_a = np.broadcast_arrays(*_posterior_iv(n, c, k))
+        n_i, c_i, k_i = _posterior_iv(n, c, k)
         self._check_fitted()
         with np.errstate(all="ignore"):  # a runaway fit's exp(theta) overflows to inf, as in log_moment
-            post = self._conjugate(n_a, c_a)
+            n_a, c_a, k_a, post = self._posterior(n_i, c_i, k_i)
             if post is None:
                 lf = self.log_moment(c_a, n_a - c_a + k_a) - self.log_moment(c_a, n_a - c_a)
                 return -np.expm1(np.minimum(lf, 0.0))
@@ -2248,10 +2269,10 @@ class DifficultyModel:
         (m1, m2) : tuple of two ndarrays of float
             E[(1-p)^k | n, c] and E[(1-p)^(2k) | n, c], each the broadcast shape.
         """
-        n_a, c_a, k_a = np.broadcast_arrays(*_posterior_iv(n, c, k))
+        n_i, c_i, k_i = _posterior_iv(n, c, k)
         self._check_fitted()
         with np.errstate(all="ignore"):
-            post = self._conjugate(n_a, c_a)
+            n_a, c_a, k_a, post = self._posterior(n_i, c_i, k_i)
             if post is None:
                 base = self.log_moment(c_a, n_a - c_a)
                 m1 = np.exp(np.minimum(self.log_moment(c_a, n_a - c_a + k_a) - base, 0.0))
@@ -2276,10 +2297,10 @@ class DifficultyModel:
         every term without cancellation: ~1e-15 relative. Other laws: m2 - m1² from
         :meth:`posterior_fail_moments`, floored at 0.
         """
-        n_a, c_a, k_a = np.broadcast_arrays(*_posterior_iv(n, c, k))
+        n_i, c_i, k_i = _posterior_iv(n, c, k)
         self._check_fitted()
         with np.errstate(all="ignore"):
-            post = self._conjugate(n_a, c_a)
+            n_a, c_a, k_a, post = self._posterior(n_i, c_i, k_i)
             if post is None:
                 m1, m2 = self.posterior_fail_moments(n_a, c_a, k_a)
                 return np.maximum(m2 - m1**2, 0.0)
