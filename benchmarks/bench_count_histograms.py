@@ -30,11 +30,11 @@ Run:  OPENBLAS_NUM_THREADS=1 PYTHONPATH=src python benchmarks/bench_count_histog
 from __future__ import annotations
 
 import sys
-import time
 import warnings
 from typing import Any
 
 import numpy as np
+from _unequal_n import best, design
 
 import passcurve as pc
 import passcurve._difficulty as dif
@@ -68,30 +68,19 @@ def _use(paths: dict[str, Any]) -> None:
         setattr(dif, k, v)
 
 
-def _best(f: Any) -> tuple[float, float, Any]:
-    best, out = (np.inf, np.inf), None
-    for _ in range(2):
-        w0, c0 = time.perf_counter(), time.process_time()
-        out = f()
-        best = min(best, (time.process_time() - c0, time.perf_counter() - w0))
-    return best[0], best[1], out
-
-
 def main(sizes: list[int]) -> None:
     warnings.simplefilter("ignore")
     for P in sizes:
-        g = np.random.default_rng(12345)
-        n = g.integers(100, 1001, P)
-        counts = pc.Counts.from_arrays(n, g.binomial(n, g.beta(0.3, 3.0, P)))
+        counts = pc.Counts.from_arrays(*design(P))
         print(f"{P:,} problems, {dif._pairs(counts.n, counts.c)[0].size:,} distinct pairs")
         runs: dict[str, dict[str, Any]] = {}
         for name, paths in (("new", _NEW), ("old", _OLD), ("new again", _NEW)):
             _use(paths)
             res: dict[str, Any] = {}
-            res["forecast"] = _best(lambda cs=counts: pc.forecast(cs, [1000, 10000], rng=0).to_frame()[
+            res["forecast"] = best(lambda cs=counts: pc.forecast(cs, [1000, 10000], rng=0).to_frame()[
                 ["pass_at_k", "low", "high"]].to_numpy())
             for model in ("beta", "zi_beta", "beta_mixture"):
-                res[model] = _best(lambda m=model, cs=counts: pc.fit_difficulty(cs, model=m).fits["arrays"][m])
+                res[model] = best(lambda m=model, cs=counts: pc.fit_difficulty(cs, model=m).fits["arrays"][m])
             runs[name] = res
         _use(_NEW)
         new, old = runs["new"], runs["old"]

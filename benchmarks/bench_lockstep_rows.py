@@ -26,11 +26,11 @@ Run:  OPENBLAS_NUM_THREADS=1 PYTHONPATH=src python benchmarks/bench_lockstep_row
 from __future__ import annotations
 
 import sys
-import time
 import warnings
 from typing import Any
 
 import numpy as np
+from _unequal_n import best, design
 
 import passcurve as pc
 import passcurve._difficulty as dif
@@ -40,15 +40,6 @@ _NEW = dif._lockstep_rows
 
 def _none(ns: np.ndarray, series_cost: np.ndarray, alone: np.ndarray) -> np.ndarray:
     return np.zeros(ns.size, dtype=bool)
-
-
-def _best(f: Any, runs: int = 2) -> tuple[float, float, Any]:
-    best, out = (np.inf, np.inf), None
-    for _ in range(runs):
-        w0, c0 = time.perf_counter(), time.process_time()
-        out = f()
-        best = min(best, (time.process_time() - c0, time.perf_counter() - w0))
-    return best[0], best[1], out
 
 
 class _Series(dif.ScaledBetaBinomial):
@@ -86,7 +77,7 @@ def cost_rule() -> None:
                 dif._lockstep_rows = rule
                 m = cls()
                 m._negloglik_grad(*args)  # the plan
-                out[label] = _best(lambda m=m, args=args: m._negloglik_grad(*args), 3)[0]
+                out[label] = best(lambda m=m, args=args: m._negloglik_grad(*args), 3)[0]
                 rows = m._plan_cache[3][0]
             dif._lockstep_rows = _NEW
             print(f"  n in [{lo}, {hi}], {problems:,} problems, {distinct:4d} n ({pn.size:5d} pairs): "
@@ -98,9 +89,7 @@ def main(sizes: list[int]) -> None:
     warnings.simplefilter("ignore")
     cost_rule()
     for P in sizes:
-        g = np.random.default_rng(12345)
-        n = g.integers(100, 1001, P)
-        counts = pc.Counts.from_arrays(n, g.binomial(n, g.beta(0.3, 3.0, P)))
+        counts = pc.Counts.from_arrays(*design(P))
         pn, pcs, pw = dif._pairs(counts.n, counts.c)[:3]
         lb = dif._log_binom(pn, pcs)
         theta = np.array([2.0, np.log(0.3), np.log(3.0)])
@@ -112,10 +101,10 @@ def main(sizes: list[int]) -> None:
             rows, ser, _ = m._plan(theta, pn, pcs, pw)
             res: dict[str, Any] = {"plan": (sum(r.lockstep for r in rows), len(rows), ser.size)}
             args = (theta, pn, pcs, pw, lb)
-            res["value"] = _best(lambda m=m, args=args: m._negloglik(*args), 5)
-            res["gradient"] = _best(lambda m=m, args=args: m._negloglik_grad(*args), 5)
-            res["scaled_beta fit"] = _best(lambda cs=counts: dif.ScaledBetaBinomial().fit(cs))
-            res["fit_difficulty"] = _best(lambda cs=counts: pc.fit_difficulty(cs), 1)
+            res["value"] = best(lambda m=m, args=args: m._negloglik(*args), 5)
+            res["gradient"] = best(lambda m=m, args=args: m._negloglik_grad(*args), 5)
+            res["scaled_beta fit"] = best(lambda cs=counts: dif.ScaledBetaBinomial().fit(cs))
+            res["fit_difficulty"] = best(lambda cs=counts: pc.fit_difficulty(cs), 1)
             runs[name] = res
         dif._lockstep_rows = _NEW
         new, old = runs["new"], runs["old"]

@@ -20,11 +20,10 @@ Run:  OPENBLAS_NUM_THREADS=1 PYTHONPATH=src python benchmarks/bench_npmle_qr.py 
 from __future__ import annotations
 
 import sys
-import time
 import warnings
-from typing import Any
 
 import numpy as np
+from _unequal_n import best, design
 
 import passcurve as pc
 import passcurve._difficulty as dif
@@ -32,25 +31,14 @@ import passcurve._difficulty as dif
 _NEW = dif._NNLS_QR_FROM
 
 
-def _best(f: Any) -> tuple[float, float, Any]:
-    best, out = (np.inf, np.inf), None
-    for _ in range(2):
-        w0, c0 = time.perf_counter(), time.process_time()
-        out = f()
-        best = min(best, (time.process_time() - c0, time.perf_counter() - w0))
-    return best[0], best[1], out
-
-
 def main(sizes: list[int]) -> None:
     warnings.simplefilter("ignore")
     for P in sizes:
-        g = np.random.default_rng(12345)
-        n = g.integers(100, 1001, P)
-        counts = pc.Counts.from_arrays(n, g.binomial(n, g.beta(0.3, 3.0, P)))
+        counts = pc.Counts.from_arrays(*design(P))
         runs = {}
         for name, value in (("new", _NEW), ("old", np.inf), ("new again", _NEW)):
             dif._NNLS_QR_FROM = value
-            runs[name] = _best(lambda cs=counts: dif.GridMixture().fit(cs))
+            runs[name] = best(lambda cs=counts: dif.GridMixture().fit(cs))
         dif._NNLS_QR_FROM = _NEW
         (to, wo, a), (tn, wn, b) = runs["old"], runs["new"]
         print(f"{P:,} problems, {a.pairs_[0].size:,} distinct pairs, grid {a.grid_.size}: npmle fit "

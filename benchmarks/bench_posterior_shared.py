@@ -18,11 +18,11 @@ Run:  OPENBLAS_NUM_THREADS=1 PYTHONPATH=src python benchmarks/bench_posterior_sh
 from __future__ import annotations
 
 import sys
-import time
 import warnings
 from typing import Any
 
 import numpy as np
+from _unequal_n import best, design
 
 import passcurve as pc
 import passcurve._difficulty as dif
@@ -35,22 +35,11 @@ def _old(self: Any, n_i: np.ndarray, c_i: np.ndarray, k_i: np.ndarray) -> tuple[
     return n_a, c_a, k_a, self._conjugate(n_a, c_a)
 
 
-def _best(f: Any, runs: int) -> tuple[float, Any]:
-    best, out = np.inf, None
-    for _ in range(runs):
-        c0 = time.process_time()
-        out = f()
-        best = min(best, time.process_time() - c0)
-    return best, out
-
-
 def main(sizes: list[int]) -> None:
     warnings.simplefilter("ignore")
     K = np.array([1000.0, 10000.0])
     for P in sizes:
-        g = np.random.default_rng(12345)
-        n = g.integers(100, 1001, P)
-        c = g.binomial(n, g.beta(0.3, 3.0, P))
+        n, c = design(P)
         counts = pc.Counts.from_arrays(n, c)
         pn, pcs, _ = dif._pairs(n, c)[:3]
         print(f"{P:,} problems, {pn.size:,} distinct pairs, K = 10^3, 10^4")
@@ -60,8 +49,8 @@ def main(sizes: list[int]) -> None:
             for name, f in (("old", _old), ("new", _NEW)):
                 dif.DifficultyModel._posterior = f  # type: ignore[method-assign]
                 args = (pn[:, None], pcs[:, None], K[None, :])
-                t1, q = _best(lambda m=m, args=args: m.posterior_pass_at_k(*args), 7)
-                t2, v = _best(lambda m=m, args=args: m._posterior_fail_var(*args), 7)
+                t1, _, q = best(lambda m=m, args=args: m.posterior_pass_at_k(*args), 7)
+                t2, _, v = best(lambda m=m, args=args: m._posterior_fail_var(*args), 7)
                 out[name] = (t1, t2, q, v)
             dif.DifficultyModel._posterior = _NEW  # type: ignore[method-assign]
             o, w = out["old"], out["new"]
@@ -71,11 +60,11 @@ def main(sizes: list[int]) -> None:
         res = {}
         for name, f in (("new", _NEW), ("old", _old)):
             dif.DifficultyModel._posterior = f  # type: ignore[method-assign]
-            res[name] = _best(lambda cs=counts: pc.forecast(cs, [1000, 10000], rng=0).to_frame()[
+            res[name] = best(lambda cs=counts: pc.forecast(cs, [1000, 10000], rng=0).to_frame()[
                 ["pass_at_k", "low", "high"]].to_numpy(), 2)
         dif.DifficultyModel._posterior = _NEW  # type: ignore[method-assign]
         print(f"  forecast {res['old'][0]:.2f} -> {res['new'][0]:.2f} s CPU, identical: "
-              f"{np.array_equal(res['old'][1], res['new'][1])}", flush=True)
+              f"{np.array_equal(res['old'][2], res['new'][2])}", flush=True)
 
 
 if __name__ == "__main__":
