@@ -349,6 +349,18 @@ def test_huge_n_forecasts_or_names_the_limit(icli, tmp_path):
     assert "cannot thin n=2000000000 samples (c=0)" in r.stderr
 
 
+def test_forecast_legend_names_the_columns_as_the_title_does(icli, sim_csv):
+    # the title's weights read 'least_squares 0.33' (--method's values) and the columns 'least squares': the legend
+    # said the columns were named as --method's values. It now says how: each column is a value with spaces for '_'
+    from passcurve._forecast import AUTO_CANDIDATES
+
+    r = icli("forecast", str(sim_csv), "--k", "1000", "--n-resamples", "0")
+    assert r.returncode == 0, r.stderr
+    assert "named as --method's values with spaces for '_'" in r.stdout
+    for cand in AUTO_CANDIDATES:
+        assert f"{cand} 0." in r.stdout and cand.replace("_", " ") in r.stdout
+
+
 def test_forecast_shows_the_observed_value_within_the_samples(icli, sim_csv):
     # K = 100 <= n = 200: the table is followed by the data's own unbiased estimate, computed as
     # `passcurve curve` computes it, and k_for says where the observed curve reaches the target

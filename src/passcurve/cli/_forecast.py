@@ -260,8 +260,9 @@ def forecast_cmd(
     # said 'on a new problem set drawn from the fitted law', whose own sampling spread it leaves out
     where = ("these problems" if scope == "benchmark" else "the population the fitted law describes (--scope "
              "population: its mean over problems drawn from it; a new set of finitely many adds a spread not included)")
+    # the columns read 'least squares' where the title and --method read least_squares: say they are those names
     out.print(f"pass@K: the forecast, the forecasts of the columns after the interval (one per candidate method, "
-              f"named as --method's values) "
+              f"named as --method's values with spaces for '_') "
               f"weighted as the title says (auto: by each one's error in a self-backtest on thinned data); {lvl} "
               f"interval: the prediction interval of pass@K on {where}"
               + ("; auto's columns under it: 'beta eb' and 'zi beta' are those laws' population forecasts (no empirical "
