@@ -301,3 +301,19 @@ def test_the_bands_few_problems_warning_is_the_bounds_own() -> None:
     assert res.warnings == (f"DegenerateDataWarning: {said[0].message}",)
     assert res.to_dict()["warnings"] == list(res.warnings)
     assert 0.0 <= res.low[0, 0] < res.high[0, 0] <= 1.0  # the bounds themselves still stand
+
+
+def test_a_forecasts_bounds_name_their_models() -> None:
+    # ForecastResult.bounds(models=...) kept the forecast's models found in `models`: a name it does not hold was
+    # dropped without a word (an empty result), and a single name given as a string was tested letter by letter.
+    # Now each name must be one of the forecast's, in the order named; one name as a string is that model. The
+    # values are the same as for all models at once (one band per model, from the forecast)
+    bench = pc.simulate(problems=60, n=100, rng=0)
+    fc = pc.forecast(bench.counts, [1000], n_resamples=5, rng=0, flags=False)
+    every = fc.bounds()
+    two = fc.bounds(models=["chat-7b", "tiny-1b"])
+    assert two.models == ("chat-7b", "tiny-1b")
+    np.testing.assert_array_equal(two.low, every.low[[2, 0]])
+    assert fc.bounds(models="large-70b").models == ("large-70b",)
+    with pytest.raises(PasscurveError, match="unknown model 'nope'; models present: tiny-1b"):
+        fc.bounds(models=["nope"])

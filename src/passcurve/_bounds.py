@@ -60,6 +60,7 @@ from ._validation import (
     check_positive_int,
     check_rng,
     model_streams,
+    pick_model,
 )
 
 __all__ = ["BoundsKFor", "BoundsResult", "extrapolation_bounds"]
@@ -536,7 +537,10 @@ def forecast_bounds(res: Any, k: Any = None, models: Any = None) -> BoundsResult
     own band, another random stream) had put "no law reaches pass@K = 0.9 before K ≈ 4,070" under a forecast
     interval starting at 4,154 (GPT-4o, BoN, stop-at-success)."""
     K = res.k if k is None else budget_grid(k, "k", maximum=10**12)
-    lawbands = [state[7] for m, state in zip(res.models, res._state, strict=True) if models is None or m in models]
+    # the models named, in that order, each one of the forecast's (a name it does not hold had been dropped without a
+    # word, and bounds(models="M1") read the string's letters)
+    names = list(res.models) if models is None else [models] if isinstance(models, str) else list(models)
+    lawbands = [res._state[pick_model(res.models, m)][7] for m in names]
     by_model = {lb.name: lb for lb in lawbands}
 
     def band_of(m: str, sub: Counts) -> SaidBand:

@@ -543,8 +543,8 @@ class ForecastResult(ReadOnlyResult):
         ----------
         k : int or array-like of int, optional
             The K (default: the forecast's).
-        models : list of str, optional
-            Those of the forecast's models (default: all).
+        models : str or list of str, optional
+            Those of the forecast's models, in that order (default: all); a name it does not hold is an error.
 
         Returns
         -------
