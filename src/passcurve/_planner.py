@@ -1709,15 +1709,13 @@ def plan(
     restart = model_streams(gen)
     # one model's arrays go to the Planner as they are, n = 0 included (plan(n=[0, 0], ...) had said "`n` must be
     # >= 1" where Planner(n=[0, 0]) plans the first samples); a Counts object's rows never have n = 0
-    groups = data.groups() if isinstance(data, Counts) else [("model", None)]
+    given: list[tuple[str, dict[str, Any]]] = ([(m, {"counts": sub}) for m, sub in data.groups()]
+                                               if isinstance(data, Counts) else [("model", {"n": data[0], "c": data[1]})])
     planners: list[Planner] = []
-    for model, sub in groups:
+    for model, source in given:
         restart()  # a model's plan does not depend on the other models in the input
         with warnings.catch_warnings():
-            if sub is None and not isinstance(data, Counts):
-                pl = Planner(n=data[0], c=data[1], k=k, method=method, max_n=max_n, prior=prior, hedge=hedge, rng=gen)
-            else:
-                pl = Planner(sub, k=k, method=method, max_n=max_n, prior=prior, hedge=hedge, rng=gen)
+            pl = Planner(**source, k=k, method=method, max_n=max_n, prior=prior, hedge=hedge, rng=gen)
             planners.append(pl)
             before = gen.bit_generator.state
             add = pl.allocate(budget, batch=batch)
