@@ -115,19 +115,6 @@ AUTO_CANDIDATES = ("least_squares", "beta_eb", "zi_beta")
 _SMALL_N_FACTOR = 2
 """Below 20 samples per problem (no self-backtest by a tenth), auto's weights come from a self-backtest thinned by
 this factor (n // 2 forecasting pass@n); 0: equal weights, the rule before the thirtieth session (benchmarks)."""
-_MIN_THINNED = 0
-"""Experimental (thirty-first session; benchmarks only): when > 0, at n >= 20 the self-backtest thins by
-min(10, n // _MIN_THINNED) instead of 10, so that each thinning keeps at least that many samples per problem (at
-n = 20 a tenth keeps 2); its law error is carried to K in steps of that factor (:class:`_LawError`). 0: by 10."""
-
-
-def _tenfold(n: np.ndarray, design: Any) -> int:
-    """The self-backtest's thinning factor at n >= 20: 10, or under ``_MIN_THINNED`` the factor that keeps at least
-    that many samples per problem (never below 2; n < 20 and designs keep 10, which the small-n rule handles)."""
-    top = int(np.min(n))
-    if design is not None or not _MIN_THINNED or top < 20:
-        return 10
-    return max(2, min(10, top // _MIN_THINNED))
 COMBINATIONS = ("inverse_mse", "debiased")
 _MODEL_OF = {
     "beta": BetaBinomial,
@@ -1061,8 +1048,7 @@ def forecast(
         adj: dict[str, _Adjust] = {}
         unchecked = False
         if method == "auto":
-            sb = _self_backtest(n, c, AUTO_CANDIDATES, R, gen, factor=_tenfold(n, design), design=design,
-                                w=sub.weight)
+            sb = _self_backtest(n, c, AUTO_CANDIDATES, R, gen, design=design, w=sub.weight)
             cv = sb.rmse()
             unchecked = not any(np.isfinite(v) for v in cv.values())
             weighed = ""  # how the unchecked candidates are weighted
