@@ -45,34 +45,26 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import time
 import warnings
 from collections.abc import Iterator
-from pathlib import Path
 
 import numpy as np
-from backtest_simulated import SMALL_SCENARIOS, exact_pass_at_k, scenario_p
-from scipy import stats
+from _paired_arms import NULL, add_arguments, cells, run
 
-from passcurve import Counts, forecast
 from passcurve import _forecast as _fc
-
-DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "pythia_math_counts.csv"
-KS = [100, 1000]
-ARMS = ("auto", "auto_mt5")
 
 
 @contextlib.contextmanager
 def min_thinned(s: int) -> Iterator[None]:
     """auto whose self-backtest at n >= 20 thins by min(10, n // s) (at least 2) instead of 10, with its law error
-    carried to K in steps of that factor (module docs); s = 0 is passcurve's rule. A patch of
-    ``_forecast._self_backtest`` here, not in passcurve: the rule was not adopted. n < 20 (the small-n rule's halves
-    are asked for with their own factor) and stop-at-success designs are left alone."""
+    carried to K in steps of that factor (module docs). A patch of ``_forecast._self_backtest`` here, not in
+    passcurve: the rule was not adopted. n < 20 (the small-n rule's halves are asked for with their own factor) and
+    stop-at-success designs are left alone."""
     orig = _fc._self_backtest
 
     def patched(n, c, cands, R, gen, factor=10, design=None, w=None):  # type: ignore[no-untyped-def]
         top = int(np.min(n))
-        if s and factor == 10 and design is None and top >= 20:
+        if factor == 10 and design is None and top >= 20:
             factor = max(2, min(10, top // s))
         return orig(n, c, cands, R, gen, factor=factor, design=design, w=w)
 
@@ -83,118 +75,20 @@ def min_thinned(s: int) -> Iterator[None]:
         _fc._self_backtest = orig
 
 
-def both_arms(n: np.ndarray, c: np.ndarray, truth: list[float], seed: int) -> list[tuple[str, int, float, bool, float]]:
-    """(arm, K, error, covered, width) of each arm's forecast of these counts, the same rng seed for both."""
-    counts = Counts.from_arrays(n, c, model="m")
-    out = []
-    for arm in ARMS:
-        with min_thinned(int(arm[7:]) if arm != "auto" else 0):
-            r = forecast(counts, KS, method="auto", n_resamples=100, flags=False, rng=seed, confidence_level=0.8)
-        for j, K in enumerate(KS):
-            f, lo, hi = float(r.pass_at_k[0, j]), float(r.low[0, j]), float(r.high[0, j])
-            out.append((arm, K, f - truth[j], lo <= truth[j] <= hi, hi - lo))
-    return out
-
-
-def simulated(seeds: int, ms: list[int]) -> list[tuple]:  # type: ignore[type-arg]
-    gen, sgen = np.random.default_rng(31), np.random.default_rng(131)
-    rows = []
-    t0 = time.time()
-    for scen in SMALL_SCENARIOS:
-        for m in ms:
-            for s in range(seeds):
-                p = scenario_p(scen, 164, gen)
-                n = np.full(p.size, m)
-                c = gen.binomial(n, p)
-                truth = [exact_pass_at_k(p, K) for K in KS]
-                for arm, K, e, cov, w in both_arms(n, c, truth, int(sgen.integers(2**31))):
-                    rows.append(("sim", m, K, scen, s, arm, e, cov, w))
-        print(f"# sim {scen}: done ({time.time() - t0:.0f} s)", flush=True)
-    return rows
-
-
-def pythia(seeds: int, ms: list[int]) -> list[tuple]:  # type: ignore[type-arg]
-    from backtest_pythia import load
-
-    from passcurve._curves import mean_curve
-    from passcurve._forecast import thin_counts
-
-    if not DATA.exists():
-        raise SystemExit(f"{DATA} not found: the real-data half needs ../shared/data")
-    counts = load(DATA)
-    gen, sgen = np.random.default_rng(231), np.random.default_rng(331)
-    rows = []
-    t0 = time.time()
-    for m in ms:
-        for s in range(seeds):
-            for name, sub in counts.groups():
-                truth = [float(mean_curve(sub.n, sub.c, np.array([K]))[0][0]) for K in KS]
-                nt, ct = thin_counts(sub.n, sub.c, m, gen)
-                for arm, K, e, cov, w in both_arms(nt, ct, truth, int(sgen.integers(2**31))):
-                    rows.append(("pythia", m, K, name, s, arm, e, cov, w))
-        print(f"# pythia m = {m}: done ({time.time() - t0:.0f} s)", flush=True)
-    return rows
-
-
-def judge(rows: list[tuple]) -> None:  # type: ignore[type-arg]
-    """Per cell the two arms' coverage and width and the paired d; then the pre-registered rule (module docs)."""
-    cells = list(dict.fromkeys(r[:3] for r in rows))
-    print("| data | m | K | runs | coverage auto / auto_mt5 | width auto / auto_mt5 | meanAE auto / auto_mt5 "
-          "| mean d ± SE | Wilcoxon p | closer to 0.80 |")
-    print("|---|---|---|---|---|---|---|---|---|---|")
-    closer, harm, pooled = 0, 0, []
-    for cell in cells:
-        by = {arm: {r[3:5]: r for r in rows if r[:3] == cell and r[5] == arm} for arm in ARMS}
-        keys = [k for k in by["auto"] if k in by["auto_mt5"]]
-        a = np.array([[by["auto"][k][6], by["auto"][k][7], by["auto"][k][8]] for k in keys], dtype=float)
-        b = np.array([[by["auto_mt5"][k][6], by["auto_mt5"][k][7], by["auto_mt5"][k][8]] for k in keys], dtype=float)
-        d = 100 * (np.abs(b[:, 0]) - np.abs(a[:, 0]))
-        se = float(d.std(ddof=1) / np.sqrt(d.size))
-        p = float(stats.wilcoxon(d).pvalue) if np.any(d != 0) else 1.0
-        ca, cb = float(a[:, 1].mean()), float(b[:, 1].mean())
-        near = abs(cb - 0.8) < abs(ca - 0.8)
-        closer += near
-        harm += d.mean() > 2 * se
-        pooled.extend(b[:, 1])
-        print(f"| {cell[0]} | {cell[1]} | {cell[2]} | {d.size} | {ca:.2f} / {cb:.2f} | {100 * a[:, 2].mean():.1f} / "
-              f"{100 * b[:, 2].mean():.1f} | {100 * np.abs(a[:, 0]).mean():.2f} / {100 * np.abs(b[:, 0]).mean():.2f} "
-              f"| {d.mean():+.2f} ± {se:.2f} | {p:.2g} | {'yes' if near else 'no'} |")
-    cov = float(np.mean(pooled))
-    r1, r2, r3 = closer >= 6, 0.70 <= cov <= 0.90, harm == 0
-    print(f"\nAdoption rule: (1) closer to 0.80 in {closer} of {len(cells)} cells (>= 6): {r1}; (2) auto_mt5's pooled "
-          f"coverage {cov:.3f} in [0.70, 0.90]: {r2}; (3) cells with mean d > 2 SE: {harm} (0): {r3}; "
-          f"met: {r1 and r2 and r3 and len(cells) == 8}")
-
-
 def main() -> None:
     ap = argparse.ArgumentParser()
-    ap.add_argument("--seeds", type=int, default=20)
-    ap.add_argument("--m", default="20,30")
-    ap.add_argument("--part", choices=["both", "sim", "pythia"], default="both")
-    ap.add_argument("--dump", default=None, help="write every run (TSV)")
-    ap.add_argument("--load", default=None, help="judge runs dumped before (one TSV per part, comma-separated)")
+    add_arguments(ap, "20,30")
     args = ap.parse_args()
     warnings.simplefilter("ignore")
-    ms = [int(x) for x in args.m.split(",")]
-    if args.load:
-        rows = []
-        for path in args.load.split(","):
-            with open(path, encoding="utf-8") as fh:
-                next(fh)
-                for line in fh:
-                    f = line.rstrip("\n").split("\t")
-                    rows.append((f[0], int(f[1]), int(f[2]), f[3], int(f[4]), f[5], float(f[6]), f[7] == "True",
-                                 float(f[8])))
-    else:
-        t0 = time.time()
-        rows = (simulated(args.seeds, ms) if args.part in ("both", "sim") else []) + (
-            pythia(args.seeds, ms) if args.part in ("both", "pythia") else [])
-        print(f"# {len(rows)} rows in {time.time() - t0:.0f} s")
-        if args.dump:
-            with open(args.dump, "w", encoding="utf-8") as fh:
-                fh.write("data\tm\tK\tgroup\tseed\tarm\terror\tcovered\twidth\n")
-                fh.writelines("\t".join(str(x) for x in r) + "\n" for r in rows)
-    judge(rows)
+    rows = run(args, {"auto": NULL, "auto_mt5": lambda: min_thinned(5)}, (31, 131, 231, 331))
+    cs = cells(rows, "auto", "auto_mt5")
+    closer = sum(abs(x["cov_b"] - 0.8) < abs(x["cov_a"] - 0.8) for x in cs)
+    harm = sum(x["d_mean"] > 2 * x["d_se"] for x in cs)
+    cov = float(np.mean(np.concatenate([x["covered_b"] for x in cs])))
+    r1, r2, r3 = closer >= 6, 0.70 <= cov <= 0.90, harm == 0
+    print(f"\nAdoption rule: (1) closer to 0.80 in {closer} of {len(cs)} cells (>= 6): {r1}; (2) auto_mt5's pooled "
+          f"coverage {cov:.3f} in [0.70, 0.90]: {r2}; (3) cells with mean d > 2 SE: {harm} (0): {r3}; "
+          f"met: {r1 and r2 and r3 and len(cs) == 8}")
 
 
 if __name__ == "__main__":

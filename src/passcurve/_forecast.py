@@ -115,6 +115,10 @@ AUTO_CANDIDATES = ("least_squares", "beta_eb", "zi_beta")
 _SMALL_N_FACTOR = 2
 """Below 20 samples per problem (no self-backtest by a tenth), auto's weights come from a self-backtest thinned by
 this factor (n // 2 forecasting pass@n); 0: equal weights, the rule before the thirtieth session (benchmarks)."""
+_SMALL_N_INTERVAL = False
+"""Experimental (thirty-first session; benchmarks/backtest_small_n_interval.py): below n = 20, where the halves'
+self-backtest weights the candidates, take the interval's law error (component (iv)) from it too, carried to K in
+steps of that factor, instead of widening the interval to the any-law range. False: the rule (widened)."""
 COMBINATIONS = ("inverse_mse", "debiased")
 _MODEL_OF = {
     "beta": BetaBinomial,
@@ -1059,9 +1063,12 @@ def forecast(
                 if top < 20 and design is None and combination == "inverse_mse" and _SMALL_N_FACTOR:
                     # the weights from halves (n // 2 forecasting pass@n): their error over one doubling, not over
                     # the tenfold extrapolation checked at n >= 20, so the interval stays the any-law range
-                    halves = _self_backtest(n, c, AUTO_CANDIDATES, R, gen, factor=_SMALL_N_FACTOR, w=sub.weight).rmse()
+                    hsb = _self_backtest(n, c, AUTO_CANDIDATES, R, gen, factor=_SMALL_N_FACTOR, w=sub.weight)
+                    halves = hsb.rmse()
                     if any(np.isfinite(v) for v in halves.values()):
                         cv = halves
+                        if _SMALL_N_INTERVAL:
+                            sb, unchecked = hsb, False
                         part = "half" if _SMALL_N_FACTOR == 2 else f"1/{_SMALL_N_FACTOR} of"
                         weighed = (f"weights them by their error in a self-backtest on {part} the samples (a check "
                                    "over that short a reach, not the forecast's)")
