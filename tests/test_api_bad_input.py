@@ -492,10 +492,11 @@ def test_a_column_given_one_role_is_not_found_for_another(tmp_path, icli):
 
 def test_plan_takes_a_prior_given_as_an_array():
     # (alpha, beta) as a numpy array is a documented prior; its summary's "prior" label compared the array with
-    # "zi_beta" (numpy's ambiguous truth-value error). The same plan as the tuple (1, 2).
+    # "zi_beta" (numpy's ambiguous truth-value error). The same plan as the tuple (1, 2); both are fixed priors,
+    # labelled "fixed" (this had asserted "beta", the mislabel of a prior that is given, not fitted)
     as_array = pc.plan(C, budget=20, k=5, prior=np.array([1.0, 2.0]), rng=0)
     as_tuple = pc.plan(C, budget=20, k=5, prior=(1.0, 2.0), rng=0)
-    assert as_array.summary[0]["prior"] == "beta"
+    assert as_array.summary[0]["prior"] == "fixed"
     assert as_array.to_dict() == as_tuple.to_dict()
 
 

@@ -610,6 +610,33 @@ def test_a_fallback_prior_is_labelled_as_such(tmp_path, icli):
     assert (d["summary"][0]["prior"], d["summary"][0]["fit_success"]) == ("jeffreys", False)
 
 
+def test_the_plan_summary_names_a_fixed_prior_and_a_model_prior():
+    # a fixed prior (1, 2) is given, not fitted: the summary had said prior "beta" and fit_success true (its nested
+    # conditional knew only the fallbacks, beta and zi_beta); it now reads Planner.prior_label_, "fixed", and
+    # fit_success None (JSON null: nothing was fitted)
+    n, c = [10] * 8, [1, 2, 0, 5, 3, 0, 4, 10]
+    for fixed in ((1, 2), np.array([1.0, 2.0]), BetaPrior(1.0, 2.0, float("nan"), True, "given")):
+        res = plan(n=n, c=c, budget=8, k=50, prior=fixed, rng=0)
+        s = res.summary[0]
+        assert (s["prior"], s["fit_success"], s["alpha"], s["beta"]) == ("fixed", None, 1.0, 2.0)
+        d = json.loads(json.dumps(res.to_dict()))
+        assert (d["summary"][0]["prior"], d["summary"][0]["fit_success"]) == ("fixed", None)
+    # even where the data would have no fit (no success yet), a given prior is used as given
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        s = plan(n=[10] * 3, c=[0] * 3, budget=10, k=5, prior=(1, 2), rng=0).summary[0]
+    assert (s["prior"], s["fit_success"]) == ("fixed", None)
+    # a difficulty model is named by its own `name`: a ScaledBetaBinomial had read "beta", a BetaMixtureBinomial
+    # "zi_beta" and a GridMixture "beta" (the label came from the impossible mass); BetaBinomial and
+    # ZeroInflatedBetaBinomial keep "beta" and "zi_beta"
+    models = (passcurve.BetaBinomial(), passcurve.ZeroInflatedBetaBinomial(), passcurve.ScaledBetaBinomial(),
+              passcurve.BetaMixtureBinomial(), passcurve.GridMixture())
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        labels = [plan(n=n, c=c, budget=8, k=50, prior=m, rng=0).summary[0]["prior"] for m in models]
+    assert labels == ["beta", "zi_beta", "scaled_beta", "beta_mixture", "npmle"]
+
+
 def test_a_one_shot_plan_starts_from_nothing_as_the_planner_does(tmp_path):
     # plan(n=[0, 0], ...) said "`n` must be >= 1" where Planner(n=[0, 0]) plans the first samples; the arrays now go
     # to the Planner as they are. Reference: the Planner's own allocation from the same counts and seed

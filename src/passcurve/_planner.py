@@ -880,10 +880,13 @@ class PlanResult(ReadOnlyResult):
         New samples to draw per problem.
     summary : list of dict
         Per model: ``model``, ``problems``, ``samples_so_far``, ``new_samples`` (placed: the budget, or less
-        where ``max_n`` leaves no room) and ``problems_sampled`` (problems given any); the fitted prior
-        (``prior`` "beta" or "zi_beta", or the fallback used instead of a fit, "jeffreys" (no success or no
-        failure yet) or "uniform" (fewer than two problems sampled), as ``Planner.prior_label_``; ``alpha``,
-        ``beta``, ``impossible`` mass, ``fit_success``, False for a fallback); the
+        where ``max_n`` leaves no room) and ``problems_sampled`` (problems given any); the prior used
+        (``prior``, as ``Planner.prior_label_``: "beta" or "zi_beta" (fitted), "fixed" (given, nothing fitted),
+        a difficulty model's ``name`` (its fit: "beta", "zi_beta", "scaled_beta", "beta_mixture", "npmle"; "model"
+        for one without a name), or the fallback used instead of a fit, "jeffreys" (no success or no failure
+        yet) or "uniform" (fewer than two problems sampled); ``alpha``, ``beta``, ``impossible`` mass, and
+        ``fit_success``: whether the fit converged, False for a fallback, None (JSON null) for a fixed prior,
+        where nothing was fitted); the
         forecasts of pass_D@K now, ``forecast`` and ``forecast_sd`` (given the fitted prior),
         ``forecast_bayes`` and ``forecast_bayes_sd`` (hierarchical Bayes) and ``population_forecast`` (the
         prior's pass_D@K of a new problem), as :meth:`Planner.forecast`'s posterior, bayes and population; the
@@ -1730,20 +1733,23 @@ def plan(
             raise RuntimeError(f"model {model!r}: the planner's difficulty prior was not fitted")
         rows_p.append(pl.p_hat())
         rows_add.append(add)
+        # the prior used, as the planner names it: a fixed prior (1, 2) had read "beta" with fit_success true, though
+        # nothing was fitted; a difficulty model is named by its `name` (a ScaledBetaBinomial had read "beta", a
+        # BetaMixtureBinomial "zi_beta", from its impossible mass)
+        label = str(pl.prior_label_)
+        if label == "model":
+            label = str(getattr(getattr(fitted, "model", None), "name", "model"))
         summary.append(
             {
                 "model": model,
                 "problems": len(pl.problems),
                 "samples_so_far": int(pl.n0_.sum()),
                 "new_samples": int(add.sum()),
-                "prior": pl.prior_label_ if pl.prior_label_ in ("jeffreys", "uniform")
-                else "zi_beta"
-                if getattr(fitted, "impossible", 0.0) > 0 or (isinstance(prior, str) and prior == "zi_beta")
-                else "beta",
+                "prior": label,
                 "alpha": float(fitted.alpha),
                 "beta": float(fitted.beta),
                 "impossible": float(getattr(fitted, "impossible", 0.0)),
-                "fit_success": bool(fitted.success),
+                "fit_success": None if label == "fixed" else bool(fitted.success),
                 "forecast": fc["posterior"],
                 "forecast_sd": fc["posterior_sd"],
                 "forecast_bayes": fc["bayes"],
