@@ -774,6 +774,37 @@ def test_decimals_apart_counts_only_values_that_differ():
     assert decimals_apart([5.0, float("nan"), float("inf")]) == 1 and decimals_apart([], fewest=2) == 2
 
 
+def test_no_forecast_below_one_reads_one_in_the_table(icli, tmp_path):
+    # a forecast column's 4 decimals wrote 0.99998501 as 1.0000 (Llama 3 8B IT, BoN --stop-batch 60, at K =
+    # 1,002,000: 0.99997783 read 1.0000 beside an interval [0.9897, 1.0000]). The column's decimals now keep every value
+    # below 1 from reading 1 (number_format's below_one, as fmt_below_one does for one value): two significant digits
+    # of 1 - x for the one nearest 1, all of the column alike
+    path = tmp_path / "easy.csv"  # 40 problems at n = 100, every one solved: pass@200 is just below 1
+    path.write_text("model,problem_id,n,c\n" + "".join(f"m,p{i},100,{(i * 37) % 61 + 5}\n" for i in range(40)))
+    d = json.loads(icli("forecast", str(path), "--k", "100,200", "--json").stdout)
+    cand = d["fits"][0]["candidates"]
+    truth = {f["k"]: [f["pass_at_k"], f["low"], f["high"], *(cand[c][j] for c in cand)]
+             for j, f in enumerate(d["forecasts"])}
+    r = icli("forecast", str(path), "--k", "100,200", env={"COLUMNS": "200"})
+    assert r.returncode == 0, r.stderr
+    rows = {int(row[0]): row[1:] for row in (re.findall(r"[\d.]+", line) for line in r.stdout.splitlines()
+                                              if re.match(r"│\s*(100|200) │", line))}
+    assert set(rows) == {100, 200}, r.stdout
+    for kk, values in truth.items():  # K, pass@K, interval, least squares, beta eb, zi beta
+        assert len(rows[kk]) == len(values) == 6, (rows[kk], values)
+        for text, value in zip(rows[kk], values, strict=True):
+            assert (float(text) == 1.0) == (value == 1.0), (kk, text, value)  # 1 only for a 1
+            assert abs(float(text) - value) <= 0.5 * 10.0 ** -len(text.split(".")[1]), (kk, text, value)  # rounded
+    assert rows[200][0] == "0.999985"  # the forecast 0.99998548 (JSON) that read 1.0000
+    from passcurve._validation import number_format
+
+    f = number_format([0.9988233, 0.99997783, 1.0], below_one=True)  # hand-written: 1 - 0.99997783 = 2.2e-5 -> 6
+    assert [f(v) for v in (0.9988233, 0.99997783, 1.0)] == ["0.998823", "0.999978", "1.000000"]
+    g = number_format([0.5, 1 - 1e-10], below_one=True)  # past MAX_DECIMALS (8) the gap itself, as fmt_below_one
+    assert (g(0.5), g(1 - 1e-10)) == ("0.50000000", "1 − 1.0e-10")
+    assert number_format([0.99997783])(0.99997783) == "1.0000"  # a column not read against 1 keeps its rule
+
+
 def test_plateaus_share_one_notation(icli, tmp_path):
     # the demo's population forecast wrote the zi_beta caveat with :.4g and the unreachable line with fmt_cell in one
     # output: 'plateaus at 0.987' beside 'plateaus at 0.9617'. Both now use fmt_below_one: 4 decimals, more where a

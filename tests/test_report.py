@@ -1461,6 +1461,29 @@ def test_report_forecast_label_weights_add_up_to_one():
                                             "zi_beta 0.32)"), labels["m"]["forecast"]
 
 
+def test_report_forecast_label_writes_no_value_below_one_as_one():
+    # the label's 3 fixed decimals wrote "pass@1,002,000 = 1.000 [0.976, 1.000]" for Llama 3 8B IT (BoN, stop at
+    # success), a forecast of 0.99997783; the any-law ranges beside it the same. Each value is now fmt_below_one's
+    # (3 decimals, more where a value below 1 would read 1: 0.99996 -> 0.999960, hand-written); 1 itself stays 1.000
+    from types import SimpleNamespace
+
+    from passcurve.report._adapters import _any_law, _forecast_rows
+
+    bounds = SimpleNamespace(k=np.array([2000, 1002000]), low=np.array([[0.97, 0.976]]),
+                             high=np.array([[0.99993, 1.0]]))
+    fc = SimpleNamespace(models=["m"], k=np.array([1002000.0]), pass_at_k=np.array([[0.99996]]),
+                         low=np.array([[0.976]]), high=np.array([[1.0]]), confidence_level=0.95, method="auto",
+                         weights=[{"beta_eb": 1.0}], bounds=lambda k, models: bounds)
+    failure: dict = {"m": {}}
+    labels: dict = {"m": {}}
+    _forecast_rows(fc, failure, labels)
+    assert labels["m"]["forecast"].startswith("pass@1,002,000 = 0.999960 [0.976, 1.000] (95% prediction interval"), \
+        labels["m"]["forecast"]
+    _any_law(fc, 1000, 1002000, labels)
+    assert labels["m"]["forecast"].endswith("Any difficulty law the data allow: pass@2,000 in [0.970, 0.999930]; "
+                                            "pass@1,002,000 in [0.976, 1.000]"), labels["m"]["forecast"]
+
+
 def test_power_law_label_writes_a_small_exponent_in_the_line_notation():
     # 5,000 problems always solved, 4,999 never, one once in 100: pass@k hardly moves, the least-squares exponent b
     # is about 6.7e-05 (fit_power_law), and the label's 3 fixed decimals read "k<sup>−0.000</sup>", a flat law. a and

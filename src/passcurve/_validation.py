@@ -429,7 +429,13 @@ def decimals_apart(values: Any, fewest: int = 1, most: int = RANK_DECIMALS) -> i
     return max(fewest, most)
 
 
-def number_format(values: Any, digits: int = 4, *, percent: bool = False) -> Callable[[Any], str]:
+def _short_of_one(x: float) -> int:
+    """The decimals that keep ``x`` in [0, 1) from reading 1: two significant digits of 1 - x (0.99996 -> 6)."""
+    return 1 - _exponent(1 - x)
+
+
+def number_format(values: Any, digits: int = 4, *, percent: bool = False,
+                  below_one: bool = False) -> Callable[[Any], str]:
     """How to write the numbers of one table column (its values, and its intervals' ends): one notation for all.
 
     Fixed point with ``digits`` decimals, more where the column's smallest nonzero value needs them for two
@@ -439,8 +445,18 @@ def number_format(values: Any, digits: int = 4, *, percent: bool = False) -> Cal
     (None, NaN, ±inf) are '-'. A column mixed '6.97e-04' with '0.0069', each cell choosing for itself.
 
     ``percent``: shares written as percentages, the same way but never scientific: at most :data:`PCT_DECIMALS`
-    decimals, and a share below 0.001% (10⁻⁵) as '<0.001%' (a pass^8 column read 0.0019% beside 0.3%)."""
+    decimals, and a share below 0.001% (10⁻⁵) as '<0.001%' (a pass^8 column read 0.0019% beside 0.3%).
+
+    ``below_one``: a column read against 1 (forecasts of pass@K): in fixed point, also the decimals that keep its
+    values below 1 from reading 1, two significant digits of 1 - x for the one nearest 1 (0.99997783 beside 0.9988
+    reads 0.999978 and 0.998823, not '1.0000'), at most :data:`MAX_DECIMALS`; a value still closer to 1 is written
+    as its gap ('1 − 1.0e-09'). :func:`fmt_below_one` is one such value alone."""
     decimals, sci = notation(values, digits, percent=percent)
+    if below_one and not sci and not percent:
+        v = np.asarray(values, dtype=float).ravel()
+        v = v[np.isfinite(v) & (v >= 0) & (v < 1)]
+        if v.size:
+            decimals = max(decimals, min(_short_of_one(float(v.max())), MAX_DECIMALS))
 
     def fmt(x: Any) -> str:
         x = _finite(x)
@@ -451,6 +467,8 @@ def number_format(values: Any, digits: int = 4, *, percent: bool = False) -> Cal
                     else f"{100 * x:.{decimals}f}%")
         if sci:
             return "0" if x == 0 else f"{x:.2e}"
+        if below_one and 0 <= x < 1 and _short_of_one(x) > MAX_DECIMALS:
+            return f"1 − {1 - x:.1e}"
         return f"{x:.{decimals}f}"
 
     return fmt
@@ -461,17 +479,10 @@ def fmt_below_one(x: Any, digits: int = 4) -> str:
     near 1, as every line writes it: :func:`number_format` of it alone (0.987 -> '0.9870'), with the decimals that keep
     a value below 1 from reading 1, two significant digits of 1 - x (0.99996 -> '0.999960', not '1.0000' or the '1'
     of :.4g); past :data:`MAX_DECIMALS` decimals the gap itself ('1 − 1.0e-09'). The forecast's caveat wrote
-    'plateaus at 0.987' (:.4g) beside the CLI's 'plateaus at 0.9617' in one output."""
+    'plateaus at 0.987' (:.4g) beside the CLI's 'plateaus at 0.9617' in one output. A column of them:
+    ``number_format(values, below_one=True)``."""
     v = _finite(x)
-    if v is None:
-        return "-"
-    decimals, sci = notation([v], digits)
-    if sci or not 0 <= v < 1:
-        return number_format([v], digits)(v)
-    need = 1 - _exponent(1 - v)
-    if need > MAX_DECIMALS:
-        return f"1 − {1 - v:.1e}"
-    return f"{v:.{max(decimals, need)}f}"
+    return number_format([] if v is None else [v], digits, below_one=True)(x)
 
 
 def shares_text(shares: Any, decimals: int = 2) -> dict[Any, str]:

@@ -274,18 +274,21 @@ def forecast_cmd(
         # the design its numbers rest on, as curve's title says it (the text said nothing of --stop-batch)
         t = Table(title=f"{m}: forecast ({res.method}; weights {w})"
                         + ("" if design is None else f"; pass@K for a {design.label()} design"), title_justify="left")
-        t.add_column("K", justify="right")
-        t.add_column("pass@K", justify="right")
-        t.add_column(f"{lvl} interval", justify="right")
+        # a narrow terminal folds a number, never cuts it to '0.99999…' (the digits that say it is not 1)
+        t.add_column("K", justify="right", overflow="fold")
+        t.add_column("pass@K", justify="right", overflow="fold")
+        t.add_column(f"{lvl} interval", justify="right", overflow="fold")
         for cand in res.candidates[i]:
-            t.add_column(cand.replace("_", " "), justify="right")
+            t.add_column(cand.replace("_", " "), justify="right", overflow="fold")
         if allowed is not None:
-            t.add_column(f"any law ({lvl})", justify="right")
+            t.add_column(f"any law ({lvl})", justify="right", overflow="fold")
         b = None if allowed is None else allowed.models.index(m)
-        # one notation per column, pass@K's and its interval's alike (column_fmt)
-        fp = column_fmt(res.pass_at_k[i], res.low[i], res.high[i])
-        fcs = [column_fmt(v) for v in res.candidates[i].values()]
-        fany = column_fmt(*(() if b is None else (allowed.low[b], allowed.high[b])))  # type: ignore[union-attr]
+        # one notation per column, pass@K's and its interval's alike (column_fmt), in which no forecast below 1 reads
+        # 1: Llama 3 8B IT (BoN, --stop-batch 60) at K = 1,002,000 read 1.0000 for 0.99997783
+        fp = column_fmt(res.pass_at_k[i], res.low[i], res.high[i], below_one=True)
+        fcs = [column_fmt(v, below_one=True) for v in res.candidates[i].values()]
+        fany = column_fmt(*(() if b is None else (allowed.low[b], allowed.high[b])),  # type: ignore[union-attr]
+                          below_one=True)
         for j, kk in enumerate(res.k):
             extra = []
             if allowed is not None:
@@ -298,7 +301,7 @@ def forecast_cmd(
             out.print(f"  any law: the range of pass@K over every difficulty law whose curve fits the data's {lvl} "
                       "band at k <= n (no model assumed)", highlight=False)
         obs = res.observed[i] if res.observed is not None else np.full(res.k.size, np.nan)
-        fobs = column_fmt(obs)  # one notation for the line, as for a column
+        fobs = column_fmt(obs, below_one=True)  # one notation for the line, as for a column
         seen = [f"pass@{int(kk)} = {fobs(obs[j])}" for j, kk in enumerate(res.k) if np.isfinite(obs[j])]
         if seen:
             out.print(f"  within the samples drawn, the data's own estimate (no model): {', '.join(seen)}",

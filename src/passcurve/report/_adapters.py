@@ -19,7 +19,7 @@ import numpy as np
 import passcurve as pc
 from passcurve import DegenerateDataWarning, PasscurveError
 from passcurve._results import level_label
-from passcurve._validation import shares_text
+from passcurve._validation import fmt_below_one, shares_text
 
 from ._page import esc
 from ._sections import Raw
@@ -221,7 +221,8 @@ def _any_law(fc: Any, own: int, fk: int, labels: dict[str, dict[str, str]]) -> N
                 b = fc.bounds(K, [m])
         except PasscurveError:  # nothing the data constrain: the forecast's label stands alone
             continue
-        parts = [f"pass@{int(k):,} in [{b.low[0, j]:.3f}, {b.high[0, j]:.3f}]" for j, k in enumerate(b.k)
+        parts = [f"pass@{int(k):,} in [{fmt_below_one(b.low[0, j], 3)}, {fmt_below_one(b.high[0, j], 3)}]"
+                 for j, k in enumerate(b.k)
                  if np.isfinite(b.low[0, j] + b.high[0, j])]
         if parts:
             labels[m]["forecast"] = f"{labels[m]['forecast']}. Any difficulty law the data allow: {'; '.join(parts)}"
@@ -234,10 +235,9 @@ def _forecast_rows(fc: Any, failure: dict[str, dict[str, Any]], labels: dict[str
         # rounded so that the weights shown add up to 1 (largest remainder), those that round to 0 left out
         w = ", ".join(f"{k} {v}" for k, v in shares_text(fc.weights[i]).items() if v != "0.00")
         lvl = level_label(fc.confidence_level)
-        labels[m]["forecast"] = (
-            f"pass@{int(fc.k[-1]):,} = {fc.pass_at_k[i, -1]:.3f} [{fc.low[i, -1]:.3f}, {fc.high[i, -1]:.3f}] "
-            f"({lvl} prediction interval; {fc.method}: {w})"
-        )
+        # no forecast below 1 reads 1: Llama 3 8B IT (BoN, stop at success) read "pass@1,002,000 = 1.000" for 0.99998
+        v, lo, hi = (fmt_below_one(x, 3) for x in (fc.pass_at_k[i, -1], fc.low[i, -1], fc.high[i, -1]))
+        labels[m]["forecast"] = f"pass@{int(fc.k[-1]):,} = {v} [{lo}, {hi}] ({lvl} prediction interval; {fc.method}: {w})"
 
 
 def _fit_label(fit: Any) -> str:
