@@ -637,6 +637,28 @@ def test_the_plan_summary_names_a_fixed_prior_and_a_model_prior():
     assert labels == ["beta", "zi_beta", "scaled_beta", "beta_mixture", "npmle"]
 
 
+def test_plan_title_and_table_write_no_value_below_one_as_one(tmp_path, icli):
+    # four problems at c/n 0.6-0.9 and one at 5000/5000, K = 50: the title read "forecast 1.0000 now" and "given the
+    # fitted prior 1.0000" for forecasts of 0.99999985 and 0.99999969, and p̂ of problem e (0.99998118) read 1.0000.
+    # The forecasts are fmt_below_one's, the p̂ column number_format's below_one (references: the --json values)
+    from passcurve._validation import fmt_below_one
+
+    path = tmp_path / "easy.csv"
+    path.write_text("problem_id,n,c\na,10,8\nb,10,9\nc,10,7\nd,10,6\ne,5000,5000\n")
+    args = ("plan", str(path), "--budget", "10", "--k", "50", "--method", "uniform")
+    d = json.loads(icli(*args, "--json").stdout)
+    s, p_e = d["summary"][0], d["allocation"]["p_hat"][4]
+    assert s["forecast_bayes"] < 1 and s["forecast"] < 1 and p_e < 1
+    r = icli(*args, env={"COLUMNS": "300"})
+    assert r.returncode == 0, r.stderr
+    title = r.stdout.splitlines()[0]
+    assert (f"forecast {fmt_below_one(s['forecast_bayes'])} now" in title
+            and f"given the fitted prior {fmt_below_one(s['forecast'])}," in title and "1.0000" not in title), title
+    row = next(line for line in r.stdout.splitlines() if re.match(r"│\s*e │", line))
+    shown = re.findall(r"[\d.]+", row)[2]  # n, c, p̂
+    assert float(shown) < 1 and abs(float(shown) - p_e) <= 0.5 * 10.0 ** -len(shown.split(".")[1]), row
+
+
 def test_a_one_shot_plan_starts_from_nothing_as_the_planner_does(tmp_path):
     # plan(n=[0, 0], ...) said "`n` must be >= 1" where Planner(n=[0, 0]) plans the first samples; the arrays now go
     # to the Planner as they are. Reference: the Planner's own allocation from the same counts and seed

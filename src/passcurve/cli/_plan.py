@@ -28,7 +28,7 @@ from ._app import (
 
 
 def _render(res, top: int) -> None:  # type: ignore[no-untyped-def]
-    from .._validation import natural_key
+    from .._validation import fmt_below_one, natural_key
 
     fallbacks = {"jeffreys": "Jeffreys' prior Beta(0.5, 0.5)", "uniform": "the uniform prior Beta(1, 1)"}
     for s in res.summary:
@@ -39,9 +39,9 @@ def _render(res, top: int) -> None:  # type: ignore[no-untyped-def]
                  else "given the fitted prior")
         title = (
             f"{m}: {s['new_samples']} new samples over {s['problems_sampled']} of {s['problems']} problems "
-            f"({res.method}, target pass@{res.k}); forecast {fmt_cell(s['forecast_bayes'])} now, SD "
+            f"({res.method}, target pass@{res.k}); forecast {fmt_below_one(s['forecast_bayes'])} now, SD "
             f"{fmt_cell(s['forecast_bayes_sd'])} (hierarchical Bayes); {given} "
-            f"{fmt_cell(s['forecast'])}, SD {fmt_cell(s['forecast_sd'])} now, expected SD "
+            f"{fmt_below_one(s['forecast'])}, SD {fmt_cell(s['forecast_sd'])} now, expected SD "
             f"{fmt_cell(s['expected_sd_after'])} after this plan (uniform: {fmt_cell(s['expected_sd_after_uniform'])})"
         )
         t = Table(title=title, title_justify="left")
@@ -49,7 +49,9 @@ def _render(res, top: int) -> None:  # type: ignore[no-untyped-def]
             t.add_column(col, justify="right", overflow="fold")  # a long problem id wraps; it is never cut
         idx = [i for i in range(len(res.problem)) if sel[i] and res.additional[i] > 0]
         idx.sort(key=lambda i: (-int(res.additional[i]), natural_key(res.problem[i])))  # ties: 201 before 1003
-        fp = column_fmt([res.p_hat[i] for i in idx[:top]])  # one notation for the column
+        # one notation for the column, in which no rate below 1 reads 1 (as the forecasts in the title: 4 problems
+        # at c/n 0.6-0.9 and K = 50 read 'forecast 1.0000 now' for 0.99999997)
+        fp = column_fmt([res.p_hat[i] for i in idx[:top]], below_one=True)
         for i in idx[:top]:
             t.add_row(
                 str(res.problem[i]),
