@@ -111,6 +111,24 @@ def test_fit_tail_and_impossible_columns_have_one_notation(icli, tmp_path):
                 assert abs(float(row[col]) - v) <= 0.5 * 10.0**-dec + 1e-12, (name, row[col], v)
 
 
+def test_fit_tail_column_writes_a_small_alpha_as_the_parameter_line_does(icli, tmp_path):
+    # a column's smallest value kept 2 significant digits, 4 decimals here: Pythia 70M's tail read 0.0650 beside its
+    # parameter line's alpha=0.06504 (the same number). The tail and P(p=0) columns now keep the lines' 4 significant
+    # digits for their smallest value (number_format's figures=4): a Beta's tail is its alpha, written alike.
+    # 200 problems, p ~ Beta(0.07, 100) drawn with seed 0, n = 1000 (the Beta fit: alpha about 0.061)
+    rng = np.random.default_rng(0)
+    c = rng.binomial(1000, rng.beta(0.07, 100, 200))
+    path = tmp_path / "low_alpha.csv"
+    path.write_text("model,problem_id,n,c\n" + "".join(f"m,p{i},1000,{x}\n" for i, x in enumerate(c)))
+    r = icli("fit", str(path), "--model", "beta,zi_beta,scaled_beta", env={"COLUMNS": "200"})
+    assert r.returncode == 0, r.stderr
+    lines = r.stdout.splitlines()
+    for name in ("beta", "zi_beta", "scaled_beta"):
+        tail = next(ln.split()[4] for ln in lines if ln.split()[:1] == [name])
+        alpha = re.search(r"alpha=([0-9.]+)", next(ln for ln in lines if ln.startswith(f"  {name}: "))).group(1)
+        assert float(alpha) < 0.1 and tail == alpha, (name, tail, alpha)
+
+
 def test_fit_says_which_parameters_are_at_a_bound_or_not_identified(icli, tmp_path):
     # three under-dispersed problems (1, 2, 3 of 20): the Beta's concentration runs away (its likelihood rises
     # toward the binomial's as alpha, beta -> inf at a fixed mean, because a beta-binomial is never less dispersed

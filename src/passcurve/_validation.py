@@ -396,7 +396,7 @@ _PCT_TINY = 10.0 ** -(PCT_DECIMALS + 2)
 """The share below which a percentage column writes '<0.001%' (compared with a relative slack of 1e-9)."""
 
 
-def notation(values: Any, digits: int = 4, *, percent: bool = False) -> tuple[int, bool]:
+def notation(values: Any, digits: int = 4, *, percent: bool = False, figures: int = 2) -> tuple[int, bool]:
     """:func:`number_format`'s choice for a column of ``values``: (decimals, scientific). A chart's hover labels
     take the same choice in plotly's own format language (report/_sections.hover_format)."""
     v = np.abs(np.asarray(values, dtype=float).ravel())
@@ -406,7 +406,7 @@ def notation(values: Any, digits: int = 4, *, percent: bool = False) -> tuple[in
     lo, hi = float(v.min()), float(v.max())
     if percent:
         return min(max(digits, 1 - _exponent(100 * lo)), PCT_DECIMALS), False
-    decimals = max(digits, 1 - _exponent(lo))
+    decimals = max(digits, figures - 1 - _exponent(lo))
     return decimals, hi / lo > 10.0**SCI_DECADES or hi >= 1e5 or decimals > MAX_DECIMALS
 
 
@@ -434,8 +434,8 @@ def _short_of_one(x: float) -> int:
     return 1 - _exponent(1 - x)
 
 
-def number_format(values: Any, digits: int = 4, *, percent: bool = False,
-                  below_one: bool = False) -> Callable[[Any], str]:
+def number_format(values: Any, digits: int = 4, *, percent: bool = False, below_one: bool = False,
+                  figures: int = 2) -> Callable[[Any], str]:
     """How to write the numbers of one table column (its values, and its intervals' ends): one notation for all.
 
     Fixed point with ``digits`` decimals, more where the column's smallest nonzero value needs them for two
@@ -450,8 +450,12 @@ def number_format(values: Any, digits: int = 4, *, percent: bool = False,
     ``below_one``: a column read against 1 (forecasts of pass@K): in fixed point, also the decimals that keep its
     values below 1 from reading 1, two significant digits of 1 - x for the one nearest 1 (0.99997783 beside 0.9988
     reads 0.999978 and 0.998823, not '1.0000'), at most :data:`MAX_DECIMALS`; a value still closer to 1 is written
-    as its gap ('1 − 1.0e-09'). :func:`fmt_below_one` is one such value alone."""
-    decimals, sci = notation(values, digits, percent=percent)
+    as its gap ('1 − 1.0e-09'). :func:`fmt_below_one` is one such value alone.
+
+    ``figures``: the significant digits the column's smallest nonzero value keeps in fixed point (2; fit's tail and
+    P(p=0) columns take the parameter lines' 4, so Pythia 70M's tail reads 0.06504 as its alpha=0.06504 does, not
+    0.0650)."""
+    decimals, sci = notation(values, digits, percent=percent, figures=figures)
     if below_one and not sci and not percent:
         v = np.asarray(values, dtype=float).ravel()
         v = v[np.isfinite(v) & (v >= 0) & (v < 1)]

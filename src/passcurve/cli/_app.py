@@ -309,8 +309,8 @@ def parse_float_list(text: str | None, name: str) -> list[float] | None:
     return vals
 
 
-def column_fmt(*values: Any, percent: bool = False, digits: int | None = None,
-               below_one: bool = False) -> Callable[[Any], str]:
+def column_fmt(*values: Any, percent: bool = False, digits: int | None = None, below_one: bool = False,
+               figures: int = 2) -> Callable[[Any], str]:
     """How one CLI table column writes its numbers: :func:`passcurve._validation.number_format` of all of them (the
     column's values and, beside an estimate, its interval's ends), as the report's tables do. One notation per
     column: fixed point with as many decimals as the smallest nonzero value needs (at least 4), or scientific
@@ -318,7 +318,8 @@ def column_fmt(*values: Any, percent: bool = False, digits: int | None = None,
     '0.0000' beside '1.469e-10', each cell choosing for itself). None and NaN are '-'. ``percent``: shares as
     percentages with at least 2 decimals, never scientific ('<0.001%' below 10⁻⁵). ``digits``: the fewest decimals
     instead (2 for numbers in points of pass@k, as backtest's). ``below_one``: a column read against 1 (forecasts):
-    no value below 1 reads 1 (number_format's ``below_one``)."""
+    no value below 1 reads 1 (number_format's ``below_one``). ``figures``: the significant digits of the column's
+    smallest nonzero value (2; number_format's)."""
     import numpy as np
 
     from .._validation import number_format
@@ -326,7 +327,8 @@ def column_fmt(*values: Any, percent: bool = False, digits: int | None = None,
     flat = [np.asarray([np.nan if x is None else x for x in np.ravel(np.asarray(v, dtype=object))], dtype=float)
             for v in values]
     fewest = digits if digits is not None else 2 if percent else 4
-    return number_format(np.concatenate(flat) if flat else np.empty(0), fewest, percent=percent, below_one=below_one)
+    return number_format(np.concatenate(flat) if flat else np.empty(0), fewest, percent=percent, below_one=below_one,
+                         figures=figures)
 
 
 def fmt_cell(x: float | None) -> str:

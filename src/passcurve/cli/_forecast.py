@@ -149,11 +149,12 @@ def fit_cmd(
                 for name, f in per.items()}
         fgof = column_fmt(list(gofs.values()))
         # tail and P(p=0) likewise, at the parameter lines' precision (alpha=0.1701 and tail 0.1701, not 0.17 above
-        # 0.212); a mass at its boundary is 0
+        # 0.212; the smallest with the lines' 4 significant digits: Pythia 70M's tail read 0.0650 beside its
+        # alpha=0.06504); a mass at its boundary is 0
         tails = [f.tail_exponent_ if f._tail_shown() else None for f in per.values()]
         # a mass below the fits' own boundary rule (_BOUNDARY) is 0, as the parameter lines write a parameter at its bound
         masses = [0.0 if abs(f.impossible_mass_) < _BOUNDARY else f.impossible_mass_ for f in per.values()]
-        ftail, fmass = column_fmt(tails), column_fmt(masses)
+        ftail, fmass = column_fmt(tails, figures=4), column_fmt(masses, figures=4)
         # log-lik, AIC and ΔAIC with the decimals that tell their rows apart (decimals_apart): at 1 decimal
         # Llama 3 8B IT's beta and npmle both read AIC 816.8 (816.78 and 816.81; npmle has no ΔAIC)
         deltas = {name: f.aic_ - best for name, f in per.items() if name != "npmle"}
