@@ -28,6 +28,14 @@ weights, the point forecast and the random streams are unchanged (checked: every
   stays the clip, and ``forecast --bounds`` beside it); otherwise the hook is removed and the figures go into
   docs/forecasting.md.
 
+* Result (thirty-first session, run as written; the two halves in parallel, 364 s and 567 s): NOT met, by
+  condition (4) alone, so passcurve's interval below n = 20 stays the any-law range (the hook stays, off, for this
+  benchmark). (1) 7 of 8 cells in [0.70, 0.90] (0.74, 0.74, 0.76, 0.77 simulated; 0.79, 0.78, 0.69, 0.74 Pythia, in
+  the order m = 5 -> 100, 5 -> 1000, 10 -> 100, 10 -> 1000), (2) pooled 0.751, (3) lowest cell 0.69, but (4) the
+  logit-normal scenario covered 0.40 (the other scenarios 0.71-0.90; Pythia's models 0.62-0.88). Widths fell from
+  60-97 points to 16-61. Point forecasts identical in all 2,240 paired runs. Figures in docs/forecasting.md
+  ("Small n").
+
 Run:  OPENBLAS_NUM_THREADS=1 PYTHONPATH=src python benchmarks/backtest_small_n_interval.py [--seeds 20] [--dump FILE]
 (``--part sim`` or ``--part pythia`` runs one half; the rule needs both; ``--load A,B`` judges dumped runs.)
 """

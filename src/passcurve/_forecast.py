@@ -118,7 +118,9 @@ this factor (n // 2 forecasting pass@n); 0: equal weights, the rule before the t
 _SMALL_N_INTERVAL = False
 """Experimental (thirty-first session; benchmarks/backtest_small_n_interval.py): below n = 20, where the halves'
 self-backtest weights the candidates, take the interval's law error (component (iv)) from it too, carried to K in
-steps of that factor, instead of widening the interval to the any-law range. False: the rule (widened)."""
+steps of that factor, instead of widening the interval to the any-law range. False: the rule (widened). Not adopted:
+its pre-registered rule failed on one condition (a simulated logit-normal benchmark covered 0.40; docs/forecasting.md
+"Small n")."""
 COMBINATIONS = ("inverse_mse", "debiased")
 _MODEL_OF = {
     "beta": BetaBinomial,
