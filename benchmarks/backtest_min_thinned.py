@@ -44,9 +44,9 @@ Run:  OPENBLAS_NUM_THREADS=1 PYTHONPATH=src python benchmarks/backtest_min_thinn
 from __future__ import annotations
 
 import argparse
-import contextlib
 import warnings
-from collections.abc import Iterator
+from typing import Any
+from unittest import mock
 
 import numpy as np
 from _paired_arms import NULL, add_arguments, cells, run
@@ -54,8 +54,7 @@ from _paired_arms import NULL, add_arguments, cells, run
 from passcurve import _forecast as _fc
 
 
-@contextlib.contextmanager
-def min_thinned(s: int) -> Iterator[None]:
+def min_thinned(s: int) -> Any:
     """auto whose self-backtest at n >= 20 thins by min(10, n // s) (at least 2) instead of 10, with its law error
     carried to K in steps of that factor (module docs). A patch of ``_forecast._self_backtest`` here, not in
     passcurve: the rule was not adopted. n < 20 (the small-n rule's halves are asked for with their own factor) and
@@ -68,11 +67,7 @@ def min_thinned(s: int) -> Iterator[None]:
             factor = max(2, min(10, top // s))
         return orig(n, c, cands, R, gen, factor=factor, design=design, w=w)
 
-    _fc._self_backtest = patched
-    try:
-        yield
-    finally:
-        _fc._self_backtest = orig
+    return mock.patch.object(_fc, "_self_backtest", patched)
 
 
 def main() -> None:
