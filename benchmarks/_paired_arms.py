@@ -8,8 +8,10 @@ A row: (data, m, K, group, seed, arm, error, covered, width) with group the scen
 
 from __future__ import annotations
 
+import argparse
 import contextlib
 import time
+import warnings
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -126,12 +128,19 @@ def run(args: Any, arms: Arms, seeds: tuple[int, int, int, int]) -> list[tuple]:
     return rows
 
 
-def add_arguments(ap: Any, m: str) -> None:
+def experiment(m: str, arms: Arms, seeds: tuple[int, int, int, int]) -> tuple[list[tuple], list[dict]]:  # type: ignore[type-arg]
+    """An experiment's command line (``--seeds``, ``--m`` with default ``m``, ``--part``, ``--dump``, ``--load``), its
+    rows (:func:`run`) and their per-cell table (:func:`cells`, the first arm against the second)."""
+    ap = argparse.ArgumentParser()
     ap.add_argument("--seeds", type=int, default=20)
     ap.add_argument("--m", default=m)
     ap.add_argument("--part", choices=["both", "sim", "pythia"], default="both")
     ap.add_argument("--dump", default=None, help="write every run (TSV)")
     ap.add_argument("--load", default=None, help="judge runs dumped before (one TSV per part, comma-separated)")
+    args = ap.parse_args()
+    warnings.simplefilter("ignore")
+    rows = run(args, arms, seeds)
+    return rows, cells(rows, *arms)
 
 
 NULL = contextlib.nullcontext

@@ -43,13 +43,11 @@ Run:  OPENBLAS_NUM_THREADS=1 PYTHONPATH=src python benchmarks/backtest_min_thinn
 
 from __future__ import annotations
 
-import argparse
-import warnings
 from typing import Any
 from unittest import mock
 
 import numpy as np
-from _paired_arms import NULL, add_arguments, cells, run
+from _paired_arms import NULL, experiment
 
 from passcurve import _forecast as _fc
 
@@ -71,12 +69,7 @@ def min_thinned(s: int) -> Any:
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser()
-    add_arguments(ap, "20,30")
-    args = ap.parse_args()
-    warnings.simplefilter("ignore")
-    rows = run(args, {"auto": NULL, "auto_mt5": lambda: min_thinned(5)}, (31, 131, 231, 331))
-    cs = cells(rows, "auto", "auto_mt5")
+    _, cs = experiment("20,30", {"auto": NULL, "auto_mt5": lambda: min_thinned(5)}, (31, 131, 231, 331))
     closer = sum(abs(x["cov_b"] - 0.8) < abs(x["cov_a"] - 0.8) for x in cs)
     harm = sum(x["d_mean"] > 2 * x["d_se"] for x in cs)
     cov = float(np.mean(np.concatenate([x["covered_b"] for x in cs])))

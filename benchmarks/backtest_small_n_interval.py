@@ -42,13 +42,11 @@ Run:  OPENBLAS_NUM_THREADS=1 PYTHONPATH=src python benchmarks/backtest_small_n_i
 
 from __future__ import annotations
 
-import argparse
-import warnings
 from typing import Any
 from unittest import mock
 
 import numpy as np
-from _paired_arms import NULL, add_arguments, cells, run
+from _paired_arms import NULL, experiment
 
 from passcurve import _forecast as _fc
 
@@ -59,12 +57,7 @@ def halves_interval() -> Any:
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser()
-    add_arguments(ap, "5,10")
-    args = ap.parse_args()
-    warnings.simplefilter("ignore")
-    rows = run(args, {"auto": NULL, "auto_hi": halves_interval}, (41, 141, 241, 341))
-    cs = cells(rows, "auto", "auto_hi")
+    rows, cs = experiment("5,10", {"auto": NULL, "auto_hi": halves_interval}, (41, 141, 241, 341))
     same = all(not np.any(x["d"]) for x in cs)
     print(f"\nPoint forecasts identical in every run (|error| equal): {same}")
     inband = sum(0.70 <= x["cov_b"] <= 0.90 for x in cs)
