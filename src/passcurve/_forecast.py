@@ -1081,10 +1081,11 @@ def forecast(
                     why = f"its self-backtest needs at least 20 samples per problem; smallest n = {top}"
                 else:
                     why = f"its self-backtest needs a cap of at least 20; it is {top}"
+                interval = ("the interval is widened to the range every difficulty law consistent with the data "
+                            "allows (extrapolation_bounds at the forecast's confidence level)" if unchecked else
+                            "the interval's law error is that check's, carried to K (_SMALL_N_INTERVAL, experimental)")
                 msg = (f"model {name!r}: auto could not check its candidates on these data ({why}), so it "
-                       f"{weighed or 'averages them with equal weights'}, and the interval is widened "
-                       "to the range every difficulty law consistent with the data allows (extrapolation_bounds at "
-                       "the forecast's confidence level)")
+                       f"{weighed or 'averages them with equal weights'}, and {interval}")
                 record_warning(warns, msg, DegenerateDataWarning)
             if combination == "debiased":
                 adj = sb.adjustments()
