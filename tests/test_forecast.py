@@ -540,6 +540,26 @@ def test_auto_says_when_it_cannot_check_its_candidates():
     assert max(res.weights[0].values()) - min(res.weights[0].values()) > 0.01  # not the equal weights of before
 
 
+def test_the_small_n_interval_hook_changes_the_interval_alone():
+    # benchmarks/backtest_small_n_interval.py (thirty-first session, not adopted) pairs forecasts with the experimental
+    # hook on and off and relies on this: the same point forecast (same weights, same random stream), and an interval
+    # from the halves' law error that lies inside the default one (which holds the whole any-law range)
+    from unittest import mock
+
+    from passcurve import _forecast as _fc
+
+    bench = passcurve.simulate(problems=100, n=10, models=[ModelSpec("m", 0.4, 3.0)], rng=2)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        off = forecast(bench.counts, [100, 1000], flags=False, rng=0)
+        with mock.patch.object(_fc, "_SMALL_N_INTERVAL", True):
+            on = forecast(bench.counts, [100, 1000], flags=False, rng=0)
+    assert np.array_equal(on.pass_at_k, off.pass_at_k) and on.weights == off.weights
+    assert np.all(on.low >= off.low) and np.all(on.high <= off.high)
+    assert np.all(on.high - on.low < 0.8 * (off.high - off.low))  # narrower: not the any-law range
+    assert not any("widened" in w for w in on.warnings) and any("widened" in w for w in off.warnings)
+
+
 def test_auto_below_four_samples_averages_equally():
     # n = 3: halves of 1 sample cannot forecast pass@3 (the self-backtest needs 2 samples per problem after
     # thinning), so the candidates are averaged with equal weights and the warning says so
