@@ -5,6 +5,7 @@ Each case: name -> (builder(tmp_path) -> (path, extra CLI args, read_counts kwar
 
 from __future__ import annotations
 
+import gzip
 import json
 from collections.abc import Callable
 from pathlib import Path
@@ -19,6 +20,15 @@ def _text(name: str, text: str) -> Callable[[Path], tuple[Path, list[str], dict[
     def build(tmp: Path) -> tuple[Path, list[str], dict[str, Any]]:
         p = tmp / name
         p.write_text(text)
+        return p, [], {}
+
+    return build
+
+
+def _bytes(name: str, data: bytes) -> Callable[[Path], tuple[Path, list[str], dict[str, Any]]]:
+    def build(tmp: Path) -> tuple[Path, list[str], dict[str, Any]]:
+        p = tmp / name
+        p.write_bytes(data)
         return p, [], {}
 
     return build
@@ -401,6 +411,23 @@ CASES: dict[str, Case] = {
         _cut_eval,
         r"cannot read log.eval as inspect .eval \(zip\): it begins as a zip but has no zip directory at its end \(cut "
         r"short while it was written\?\)$",
+    ),
+    # Thirty-first session (fuzzing the CLI). A CSV in Latin-1 (or UTF-16) said only "CSV Error on Line: 2", DuckDB's
+    # "Invalid unicode ... not utf-8 encoded" left out
+    "latin1_csv": (
+        _bytes("l.csv", "problem_id,n,c\ncaf\u00e9,10,2\n".encode("latin-1")),
+        r"cannot read l.csv as csv: CSV Error on Line: 2: the file is not UTF-8 text \(invalid byte sequence\); "
+        r"save it as UTF-8$",
+    ),
+    # DuckDB tells compression by the name alone: gzip bytes named x.csv read as "CSV Error on Line: 3", and named
+    # x.jsonl as "line 1 is not valid JSON (UnicodeDecodeError): the file ends inside this line (cut short ...)"
+    "gzip_bytes_named_csv": (
+        _bytes("g.csv", gzip.compress(GOOD_COUNTS.encode())),
+        r"g.csv is compressed with gzip, but its name does not end in .gz: rename it g.csv.gz",
+    ),
+    "gzip_bytes_named_jsonl": (
+        _bytes("g.jsonl", gzip.compress(b'{"problem_id": "a", "correct": true}\n')),
+        r"g.jsonl is compressed with gzip, but its name does not end in .gz: rename it g.jsonl.gz",
     ),
     "ragged_row_after_the_sniffed_rows": (
         _text("r.csv", "problem_id,correct\n" + "".join(f"p{i % 7},{i % 2}\n" for i in range(30000)) + "p1,1,9\n"),

@@ -114,6 +114,9 @@ def duck_error(exc: BaseException, name: str, reader: str) -> PasscurveError:
     # (and a row with too many or too few fields: 'Expected Number of Columns: 2 Found: 3')
     what = next((ln.strip() for ln in lines[1:]
                  if ln.startswith(("Error when converting column", "Expected Number of Columns"))), None)
+    # a file that is not UTF-8 (Latin-1, UTF-16, compressed bytes): the first line only said "CSV Error on Line: 2"
+    if what is None and any(ln.startswith("Invalid unicode") for ln in lines[1:]):
+        what = "the file is not UTF-8 text (invalid byte sequence); save it as UTF-8"
     if what:
         msg = f"{msg}: {what}"
     for prefix in (
@@ -443,6 +446,17 @@ def _sniff(path: Path) -> str | None:
     return None
 
 
+# the first bytes of the compressions DuckDB reads (by the file's extension): (name, extension)
+_MAGIC = {b"\x1f\x8b": ("gzip", ".gz"), b"\x28\xb5\x2f\xfd": ("zstd", ".zst")}
+
+
+def _compressed_content(path: Path) -> tuple[str, str] | None:
+    """(compression, its extension) when the file's bytes are gzip or zstd, else None."""
+    with open(path, "rb") as fh:
+        head = fh.read(4)
+    return next((kind for magic, kind in _MAGIC.items() if head.startswith(magic)), None)
+
+
 _GLOB = re.compile(r"[*?]|\[.*\]")  # a shell or glob pattern's wildcards
 
 
@@ -503,6 +517,14 @@ def open_file(path: str | Path, format: str | None = None, correct_col: str | No
         raise InputFormatError(
             f"{p.name} is compressed with {kind} ({ext}), which passcurve does not read: decompress it "
             f"(`{tool} {p.name}`), or compress it with gzip or zstd (.gz, .zst) instead"
+        )
+    if not _comp and (packed := _compressed_content(p)):
+        # DuckDB tells compression by the name alone: gzip bytes in x.csv read as "CSV Error on Line: 4", in x.jsonl
+        # as a line "cut short while it was written"
+        kind, suffix = packed
+        raise InputFormatError(
+            f"{p.name} is compressed with {kind}, but its name does not end in {suffix}: rename it {p.name}{suffix} "
+            f"(compression is told by the extension), or decompress it"
         )
     if fmt is None:
         fmt = EXTENSIONS.get(ext)
