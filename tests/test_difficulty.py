@@ -2012,3 +2012,22 @@ def test_report_label_scientific_line_keeps_true_minus():
     assert f"beta={beta} (±" in f.summary, f.summary
     assert _fit_label(f).startswith("beta: alpha = 3.00e−09 ± "), _fit_label(f)
     assert f"beta = {beta} ± " in _fit_label(f)
+
+
+def test_goodness_of_fit_above_its_largest_n_is_not_computed():
+    # at n = 2^53 - 1 pmf_bins' grid was an 8 GiB array (see _GOF_MAX_N); below the bound the test is computed
+    from passcurve._errors import DegenerateDataWarning
+
+    n, c = np.array([10, 10, 2**53 - 1, 10]), np.array([2, 4, 7, 9])
+    f = BetaBinomial().fit(n=n, c=c)
+    with pytest.warns(DegenerateDataWarning, match=r"beta: the goodness of fit is not computed for n above 2\^34"):
+        g = f.goodness_of_fit()
+    assert math.isnan(g["p_value"]) and math.isnan(g["chi2"]) and g["bins"] == [] and g["expected"] == []
+    with pytest.raises(PasscurveError, match=r"^beta: pmf_bins takes n up to 2\^34 = 17,179,869,184 \(its cost grows "
+                                             r"as sqrt\(n\); got n=9007199254740991\)$"):
+        f.pmf_bins(2**53 - 1, [0, 1, 2**53])
+    # the grid mixture's pmf_bins (binomial CDFs) is exact at any n: its goodness of fit is computed
+    g = GridMixture().fit(n=n, c=c).goodness_of_fit()
+    assert len(g["bins"]) == 54 and sum(g["expected"]) == pytest.approx(4)
+    small = BetaBinomial().fit(n=np.array([10, 10, 2**34, 10]), c=c).goodness_of_fit()
+    assert len(small["bins"]) == 36 and sum(small["observed"]) == 4  # dyadic bins {0}, {1}, ..., up to 2^34

@@ -1699,6 +1699,11 @@ def _params_line(params: Mapping[str, float], se: Mapping[str, float], boundary:
 # the base class
 # ----------------------------------------------------------------------------------------
 _PMF_EXACT_N = 1 << 14  # pmf_bins sums every c up to this n
+# pmf_bins' largest n (DifficultyModel.pmf_bins_max_n): its trapezoid takes 16·sqrt(n/2) nodes, so its time and
+# memory grow as sqrt(n) (a Beta's goodness of fit, shared 2-core machine: 4 s and 350 MB at 2^34, 63 s and 2 GB at
+# 2^40); at n = 2^53 - 1, which the readers accept, it asked for an 8 GiB array and `passcurve fit` was killed for
+# lack of memory
+_PMF_BINS_MAX_N = 1 << 34
 _BOUNDARY = 1e-6  # a probability (impossible mass, 1 - scale) this close to its bound is on the boundary
 _PMF_EXACT_EDGE = 1 << 10  # above it, c < 2^10 and c > n - 2^10 are still summed exactly
 
@@ -2056,6 +2061,10 @@ class DifficultyModel:
             lm = self._log_moment_theta(theta, c_a, n_a - c_a, exact=False)
         return np.exp(_log_binom(n_a, c_a) + lm)
 
+    pmf_bins_max_n: float = _PMF_BINS_MAX_N
+    """The largest n :meth:`pmf_bins` takes (2^34: its cost grows as sqrt(n); a PasscurveError above it). The grid
+    mixture's, exact for any n, is unbounded."""
+
     def pmf_bins(self, n: int, bounds: Any) -> np.ndarray:
         """P(bounds[j] <= c < bounds[j+1]) for a new problem with n samples, j = 0..J-1.
 
@@ -2104,6 +2113,10 @@ class DifficultyModel:
             One array per n, of that row's bins' probabilities (as :meth:`pmf_bins`).
         """
         checked = _pmf_bins_many_iv(ns, bounds)
+        top = max((n for n, _ in checked), default=0)
+        if top > self.pmf_bins_max_n:
+            raise PasscurveError(f"{self.name}: pmf_bins takes n up to 2^34 = {self.pmf_bins_max_n:,} (its cost grows "
+                                 f"as sqrt(n); got n={top})")
         out: list[np.ndarray] = [np.empty(0)] * len(checked)
         small = [i for i, (n, _) in enumerate(checked) if n <= _PMF_EXACT_N]
         group: list[int] = []
@@ -2353,7 +2366,8 @@ class DifficultyModel:
         """Expected vs observed distribution of c, in dyadic bins {0}, {1}, {2,3}, {4..7}, ...
 
         Expected counts sum the fitted pmf over every problem (unequal n allowed; see
-        :meth:`pmf_bins` for n above 2^14). Returns
+        :meth:`pmf_bins` for n above 2^14). Above ``pmf_bins_max_n`` (2^34) samples per problem nothing is computed:
+        a DegenerateDataWarning, no bins, ``chi2`` and ``p_value`` NaN. Returns
         bins (low, high), observed, expected, the Pearson statistic over adjacent bins pooled
         until each holds an expected count >= 1 (from the left; a remainder joins the last group),
         its degrees of freedom (pooled bins − 1 − parameters) and an approximate p-value, NaN when
@@ -2368,6 +2382,11 @@ class DifficultyModel:
         self._check_fitted()
         pn, pc, pw = self.pairs_
         top = int(pn.max())
+        if top > self.pmf_bins_max_n:
+            warnings.warn(f"{self.name}: the goodness of fit is not computed for n above 2^34 = {self.pmf_bins_max_n:,} "
+                          f"samples per problem (the largest n here is {top:,})", DegenerateDataWarning, stacklevel=2)
+            return {"bins": [], "observed": [], "expected": [], "chi2": float("nan"), "dof": 0,
+                    "p_value": float("nan")}
         edge_list = [0, 1]
         while edge_list[-1] <= top:
             edge_list.append(edge_list[-1] * 2)
@@ -3307,6 +3326,7 @@ class GridMixture(DifficultyModel):
     """
 
     name = "npmle"
+    pmf_bins_max_n = float("inf")  # binomial CDFs: exact and O(atoms x bins) at any n
     _ATOM = 1e-6  # a grid point with more weight than this is an atom of the fitted law (its support)
 
     def pmf_bins_many(self, ns: Any, bounds: Any) -> list[np.ndarray]:

@@ -248,16 +248,22 @@ def _fit_label(fit: Any) -> str:
     return f"{fit.name}: {ps}; log-likelihood {ll}, AIC {aic}"
 
 
-def _expected_shares(fit: Any, ns: np.ndarray) -> Callable[[np.ndarray, int], dict[str, Any]]:
+def _expected_shares(fit: Any, ns: np.ndarray) -> Callable[[np.ndarray, int], dict[str, Any] | None]:
     """Expected share of problems per c/n bin under ``fit``: its pmf summed over the problems' n, as a callable of the
     histogram's bin edges. A partial of a module-level function, not a closure: a Report holds it (in
     ``data.fitted_shares``), and ``pickle.dumps(report)`` failed on the local function."""
     return functools.partial(_shares_in_bins, fit, ns)
 
 
-def _shares_in_bins(fit: Any, ns: np.ndarray, edges: np.ndarray, _n: int) -> dict[str, Any]:
-    """:func:`_expected_shares`, evaluated on ``edges``."""
+def _shares_in_bins(fit: Any, ns: np.ndarray, edges: np.ndarray, _n: int) -> dict[str, Any] | None:
+    """:func:`_expected_shares`, evaluated on ``edges``; None (no fitted overlay, and a warning) above the n the fit's
+    pmf_bins takes."""
     un, cnt = np.unique(ns, return_counts=True)
+    if un.size and un[-1] > fit.pmf_bins_max_n:
+        warnings.warn(f"{fit.name}: the histogram of c/n leaves out the fitted law above n = 2^34 = "
+                      f"{int(fit.pmf_bins_max_n):,} samples per problem (the largest n here is {int(un[-1]):,})",
+                      DegenerateDataWarning, stacklevel=2)
+        return None
     tot = np.zeros(edges.size - 1)
     limits = []
     for nval in un:
