@@ -584,6 +584,15 @@ def test_read_answers_refuses_a_nan_gold_in_parquet(tmp_path):
     [
         ('{"problem_id": "p", "answer": "a", "gold": "a"}\n{"problem_id": "p", "answer": 3, "gold": "a"}\n',
          ["--k", "1"], "answers of mixed types"),
+        # a JSON list answer beside text gold: DuckDB's VARCHAR[] was the text family, and a later query failed with
+        # "cannot read bad.jsonl as jsonl: Type VARCHAR with value 'a' can't be cast to the destination type VARCHAR[]
+        # when casting from source column gold"
+        ('{"problem_id": "p", "answer": ["a"], "gold": "a"}\n{"problem_id": "p", "answer": ["b"], "gold": "a"}\n',
+         ["--k", "1"], r"bad.jsonl: answers of mixed types: 'answer' is VARCHAR\[\] but 'gold' is VARCHAR; normalise"),
+        # a column of nulls only, which DuckDB types NULL: "answers of mixed types: 'answer' is "NULL" but 'gold' is
+        # VARCHAR"
+        ('{"problem_id": "p", "answer": null, "gold": "a"}\n{"problem_id": "p", "answer": null, "gold": "a"}\n',
+         ["--k", "1"], r"bad.jsonl: column 'answer' holds no value \(it is null in every row\)$"),
         ('{"problem_id": "p", "answer": "a", "gold": "a"}\n', ["--k", "1", "--ties", "coin"], "`--ties` must be one of"),
         ('{"problem_id": "p", "answer": "a", "gold": "a"}\n', ["--k", "2"], "`--k` must be an integer in \\[1, n\\]"),
     ],

@@ -44,7 +44,7 @@ def _family(t: str) -> str:
     u = t.upper()
     if u in _NUM or u.startswith("DECIMAL"):
         return "number"
-    if u.startswith("VARCHAR"):
+    if u.startswith("VARCHAR") and not u.endswith("]"):  # VARCHAR[] (a JSON list of strings) is a list, not text
         return "str"
     if u == "JSON":
         return "json"
@@ -269,6 +269,9 @@ def read_answers(
         ea = _answer_value(src, ans) if fa == "json" else f"CAST({_answer_value(src, ans)} AS VARCHAR)"
         eg = _answer_value(src, gold) if fg == "json" else f"CAST({_answer_value(src, gold)} AS VARCHAR)"
     elif fa != fg:  # typed columns (a CSV's are text, read as written: _as_written)
+        empty = next((c for c in (ans, gold) if types[c].strip('"').upper() == "NULL"), None)
+        if empty is not None:  # DuckDB types a JSON column of nulls only as NULL: "'answer' is "NULL" but ..."
+            raise PasscurveError(f"{src.name}: column {empty!r} holds no value (it is null in every row)")
         raise PasscurveError(
             f"{src.name}: answers of mixed types: {ans!r} is {types[ans]} but {gold!r} is {types[gold]}; "
             "normalise answers to one type first"
