@@ -375,6 +375,12 @@ CASES: dict[str, Case] = {
         _text("x.jsonl", '{"problem_id": "a", "correct": true}\n[1, 2]\n{"problem_id": "b", "correct": false}\n'),
         r"x.jsonl: line 2 is an array \(\[1, ?2\]\), not a record; each line must be one JSON object",
     ),
+    # every line an array (rows written without their keys): DuckDB reads one column 'json' typed JSON[], and the
+    # error was "found no columns (is the file empty or not a table?)"
+    "every_line_an_array_jsonl": (
+        _text("x.jsonl", '["a", 0, true]\n["a", 1, false]\n'),
+        r"x.jsonl: line 1 is an array \(\[\"a\", 0, true\]\), not a record; each line must be one JSON object$",
+    ),
     # it said "row 3", its number among the rows DuckDB reads: here line 4, after a blank line (hand count)
     "number_line_in_jsonl": (
         _text("x.jsonl", '{"problem_id": "a", "correct": true}\n\n{"problem_id": "b", "correct": false}\n7\n'),

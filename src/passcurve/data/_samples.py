@@ -819,8 +819,12 @@ class Samples:
 
 def _raise_non_record(src: Source) -> None:
     """A JSON(L) input of records with one value that is not a record (an array, a number, a string on a line of
-    its own) reads as a single column ``json``; name that value's row, if some other row is a record."""
-    if src.columns != ["json"] or src.types.get("json", "").upper() != "JSON":
+    its own) reads as a single column ``json``; name that value's row, if some other row is a record. A JSONL file
+    none of whose lines is a record (every line an array) named no line: its first line is named."""
+    if src.columns != ["json"]:
+        return
+    if src.types.get("json", "").upper() != "JSON":
+        _raise_first_line_not_a_record(src)
         return
     try:
         hit = src.query(
@@ -840,6 +844,31 @@ def _raise_non_record(src: Source) -> None:
         where, each = (f"element {i} of the array", "each element") if at.startswith(" at record") else (
             (at.removeprefix(" at "), "each line") if at.startswith(" at line ") else (f"row {i}", "each row (line)"))
         raise PasscurveError(f"{src.name}: {where} is {kind} ({shown}), not a record; {each} must be one JSON object")
+
+
+def _raise_first_line_not_a_record(src: Source) -> None:
+    """A JSONL file whose first non-blank line is valid JSON but not an object (an array of values on every line:
+    DuckDB reads a single column ``json`` typed JSON[], and the error was "found no columns"): name that line."""
+    if src.text_format != "jsonl" or src.text_path is None:
+        return
+    import json
+
+    with open(src.text_path, encoding="utf-8", errors="replace") as fh:
+        first = next(((i, ln) for i, ln in enumerate(fh, start=1) if ln.strip()), None)
+    if first is None:
+        return
+    no, line = first
+    try:
+        value = json.loads(line)
+    except ValueError:
+        return
+    if isinstance(value, dict):
+        return
+    kind = ("an array" if isinstance(value, list) else "a string" if isinstance(value, str) else
+            "a boolean" if isinstance(value, bool) else "null" if value is None else "a number")
+    text = line.strip()
+    shown = text if len(text) <= 40 else text[:37] + "..."
+    raise PasscurveError(f"{src.name}: line {no} is {kind} ({shown}), not a record; each line must be one JSON object")
 
 
 def build_samples(
