@@ -425,6 +425,13 @@ CASES: dict[str, Case] = {
         r"cannot read l.csv as csv: CSV Error on Line: 2: the file is not UTF-8 text \(invalid byte sequence\); "
         r"save it as UTF-8$",
     ),
+    # and a JSONL file: 'cannot read l.jsonl as json: read_text: could not read content of file '/full/path/l.jsonl'
+    # as valid UTF-8 encoded text. You may want to use read_blob instead.' (its jsonl error dropped for the json one)
+    "latin1_jsonl": (
+        _bytes("l.jsonl", '{"problem_id": "a", "correct": true}\n{"problem_id": "caf\u00e9", "correct": true}\n'
+               .encode("latin-1")),
+        r"cannot read l.jsonl as jsonl: the file is not UTF-8 text \(invalid byte sequence\); save it as UTF-8$",
+    ),
     # DuckDB tells compression by the name alone: gzip bytes named x.csv read as "CSV Error on Line: 3", and named
     # x.jsonl as "line 1 is not valid JSON (UnicodeDecodeError): the file ends inside this line (cut short ...)"
     "gzip_bytes_named_csv": (

@@ -106,6 +106,9 @@ class Source:
         return rel
 
 
+NOT_UTF8 = "the file is not UTF-8 text (invalid byte sequence); save it as UTF-8"
+
+
 def duck_error(exc: BaseException, name: str, reader: str) -> PasscurveError:
     """A DuckDB exception as a one-line PasscurveError naming the file and reader."""
     lines = str(exc).strip().splitlines()
@@ -114,9 +117,14 @@ def duck_error(exc: BaseException, name: str, reader: str) -> PasscurveError:
     # (and a row with too many or too few fields: 'Expected Number of Columns: 2 Found: 3')
     what = next((ln.strip() for ln in lines[1:]
                  if ln.startswith(("Error when converting column", "Expected Number of Columns"))), None)
-    # a file that is not UTF-8 (Latin-1, UTF-16, compressed bytes): the first line only said "CSV Error on Line: 2"
+    # a file that is not UTF-8 (Latin-1, UTF-16, compressed bytes): the first line only said "CSV Error on Line: 2";
+    # JSON readers said "Malformed JSON in file ..., at byte 33 in line 42: invalid UTF-8 encoding in string" and
+    # "read_text: could not read content of file '/full/path' as valid UTF-8 encoded text. You may want to use
+    # read_blob instead."
     if what is None and any(ln.startswith("Invalid unicode") for ln in lines[1:]):
-        what = "the file is not UTF-8 text (invalid byte sequence); save it as UTF-8"
+        what = NOT_UTF8
+    elif "invalid UTF-8 encoding" in msg or "as valid UTF-8 encoded text" in msg:
+        return InputFormatError(f"cannot read {name} as {reader}: {NOT_UTF8}")
     if what:
         msg = f"{msg}: {what}"
     for prefix in (
@@ -555,7 +563,7 @@ def open_file(path: str | Path, format: str | None = None, correct_col: str | No
     except InputFormatError as exc:
         # the extension lied (e.g. Parquet or JSON saved as .csv): follow the content once
         sniffed = None if forced else _sniff(p)
-        if sniffed is None or sniffed == fmt:
+        if sniffed is None or sniffed == fmt or str(exc).endswith(NOT_UTF8):  # the content's bytes are the matter
             raise
         if sniffed == "inspect":
             return _harness.open_harness(con, p, "inspect", stem, correct_col=correct_col)
