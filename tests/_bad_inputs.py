@@ -127,6 +127,15 @@ def _directory(tmp: Path) -> tuple[Path, list[str], dict[str, Any]]:
     return d, [], {}
 
 
+def _named_pipe(tmp: Path) -> tuple[Path, list[str], dict[str, Any]]:
+    """A named pipe (FIFO) with no writer: opening it to read waits for one."""
+    import os
+
+    p = tmp / "pipe.csv"
+    os.mkfifo(p)
+    return p, [], {}
+
+
 def _jsonl(rows: list[Any], name: str = "x.jsonl", tail: str = ""):  # type: ignore[no-untyped-def]
     return _text(name, "".join(json.dumps(r) + "\n" for r in rows) + tail)
 
@@ -224,6 +233,10 @@ CASES: dict[str, Case] = {
     ),
     "missing_file": (_missing, r"no such file: '.*nope.csv'"),
     "directory": (_directory, r"is a directory, not a file"),
+    # check_path opened a named pipe to see that it can be read: with no writer that waited for ever (and a pipe with
+    # data, `curve /dev/stdin < x.csv`, read 'stdin is empty (0 bytes)', a pipe's size being 0)
+    "named_pipe": (_named_pipe, r"pipe.csv is not a regular file \(a pipe, socket or device\); passcurve reads its "
+                                r"input more than once: save the data to a file and give that$"),
     "string_in_n": (
         _text("c.csv", "problem_id,n,c\na,10,2\nb,ten,3\n"),
         r"column 'n' \(`n`\) must hold integers; row 2 \(problem 'b'\) has n='ten'",
