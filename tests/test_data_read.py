@@ -246,6 +246,26 @@ def test_threshold_on_scores(tmp_path):
         read_counts(p)
 
 
+def test_a_threshold_that_splits_no_sample_is_said(tmp_path, icli):
+    # --threshold 1.5 on 0/1 verdicts read every sample as incorrect and printed pass@k = 0 at every k without a word
+    # (helper-115's fuzz); -1 every sample as correct. A threshold that splits the samples says nothing
+    from passcurve import DegenerateDataWarning
+
+    p = tmp_path / "v.csv"
+    p.write_text("problem_id,correct\na,1\na,0\nb,0\nb,0\n")
+    with pytest.warns(DegenerateDataWarning, match=r"under `threshold` 1\.5 every sample of column 'correct' counts "
+                      r"as incorrect: no score reaches it; is the threshold on the scores' scale\?"):
+        assert read_counts(p, threshold=1.5).c.tolist() == [0, 0]
+    with pytest.warns(DegenerateDataWarning, match="counts as correct: every score reaches it"):
+        assert read_counts(p, threshold=-1).c.tolist() == [2, 2]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert read_counts(p, threshold=0.5).c.tolist() == [1, 0]
+        assert read_counts(p).c.tolist() == [1, 0]  # no threshold given: nothing to check
+    res = icli("curve", str(p), "--threshold", "1.5")
+    assert res.returncode == 0 and "is the threshold on the scores' scale?" in res.stderr
+
+
 def test_file_without_model_is_named_after_stem(tmp_path):
     p = tmp_path / "my_run.parquet"
     write_table({"problem_id": np.array(["a", "a", "b"]), "correct": np.array([True, False, False])}, p)

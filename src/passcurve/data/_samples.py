@@ -368,11 +368,12 @@ class Samples:
         The raw input rows (all original columns, e.g. extra verdict columns).
     """
 
-    def __init__(self, src: Source, cmap: ColumnMap, threshold: float | None) -> None:
+    def __init__(self, src: Source, cmap: ColumnMap, threshold: float | None, threshold_given: bool = False) -> None:
         self._src = src
         self.columns = cmap
         self.layout = cmap.layout
         self.threshold = threshold
+        self._threshold_given = threshold_given  # the user's (a reader's own, tau-bench's, is not checked)
         self.source = src.name
         self.reader = src.reader
         self.raw = src.relation
@@ -604,6 +605,15 @@ class Samples:
         )
         meta["stopping_time"] = stopping_time_evidence(model, n, c, last_correct, self.source, models=models)
         warn_if_ids_number_rows(self.source, self.columns, n, stacklevel=3)
+        if self._threshold_given and ((c == 0).all() or (c == n).all()):
+            # a threshold off the scores' scale splits nothing (--threshold 1.5 on 0/1 verdicts: pass@k = 0 at every
+            # k, without a word)
+            every = "correct: every score reaches it" if (c == n).all() else "incorrect: no score reaches it"
+            warnings.warn(
+                f"{self.source}: under `threshold` {self.threshold:g} every sample of column "
+                f"{self.columns.roles['correct']!r} counts as {every}; is the threshold on the scores' scale?",
+                DegenerateDataWarning, stacklevel=3,
+            )
         # Valid by construction (GROUP BY keys are unique, 0 <= c <= n, n >= 1, no NULL keys
         # after _check_nulls), so skip from_arrays' per-row re-validation (0.9 s per 10^6 groups).
         return Counts(model, problem, n, c, None, None, self.source, meta)
@@ -927,7 +937,7 @@ def build_samples(
                 f"{', '.join(map(repr, same))}), so which one holds the {ROLE_NAMES[role]} is ambiguous; rename or "
                 "drop the others"
             )
-    return Samples(src, cmap, threshold)
+    return Samples(src, cmap, threshold, threshold_given=given is not None)
 
 
 # ---------------------------------------------------------------------- stopping time
