@@ -16,15 +16,6 @@ import duckdb
 Case = tuple[Callable[[Path], tuple[Path, list[str], dict[str, Any]]], str]
 
 
-def _text(name: str, text: str) -> Callable[[Path], tuple[Path, list[str], dict[str, Any]]]:
-    def build(tmp: Path) -> tuple[Path, list[str], dict[str, Any]]:
-        p = tmp / name
-        p.write_text(text)
-        return p, [], {}
-
-    return build
-
-
 def _bytes(name: str, data: bytes) -> Callable[[Path], tuple[Path, list[str], dict[str, Any]]]:
     def build(tmp: Path) -> tuple[Path, list[str], dict[str, Any]]:
         p = tmp / name
@@ -32,6 +23,10 @@ def _bytes(name: str, data: bytes) -> Callable[[Path], tuple[Path, list[str], di
         return p, [], {}
 
     return build
+
+
+def _text(name: str, text: str) -> Callable[[Path], tuple[Path, list[str], dict[str, Any]]]:
+    return _bytes(name, text.encode("utf-8"))
 
 
 def _parquet(sql: str, name: str = "x.parquet", cut: bool = False):  # type: ignore[no-untyped-def]
