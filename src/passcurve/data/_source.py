@@ -482,12 +482,13 @@ def check_path(path: str | Path) -> Path:
             f"{str(p)!r} is a directory, not a file; give a CSV, JSONL, Parquet or harness log file"
         )
     try:
-        if not stat.S_ISREG(p.stat().st_mode):
+        st = p.stat()
+        if not stat.S_ISREG(st.st_mode):
             # a pipe's size is 0: `passcurve curve /dev/stdin < x.csv` said "stdin is empty (0 bytes)", and a named pipe
             # with no writer yet blocked the open below for ever; the readers read a file more than once
             raise PasscurveError(f"{p.name} is not a regular file (a pipe, socket or device); passcurve reads its input "
                                  "more than once: save the data to a file and give that")
-        size = p.stat().st_size
+        size = st.st_size
         with open(p, "rb"):
             pass
     except OSError as exc:
