@@ -338,3 +338,18 @@ def test_curve_table_column_has_one_notation(icli):
         assert checked >= 20
         if len(args) == 2:  # Claude 3.5 Opus's pass^10 (7.083e-06 before) beside its pass^5 (0.0007 before)
             assert "│ 10 │ 0.3507 │ 7.08e-06 │" in res.stdout and "6.70e-04" in res.stdout
+
+
+def test_curve_columns_write_no_rate_below_one_as_one(tmp_path, icli):
+    # three problems at n = 100,000, one failure among them: pass@1 = 1 - 1/300,000 = 0.9999967 and pass^10 =
+    # (1/3)(2 + C(99999, 10)/C(100000, 10)) = 0.9999667 (exact rationals) had read 1.0000 (column_fmt's 4 decimals);
+    # each column now keeps the decimals that tell them from 1 (below_one, as forecast's), and pass@10 = 1 exactly
+    # (n - c = 1 < 10) stays 1
+    p = tmp_path / "near1.csv"
+    p.write_text("problem_id,n,c\np0,100000,99999\np1,100000,100000\np2,100000,100000\n")
+    res = icli("curve", str(p), "--k", "1,10")
+    assert res.returncode == 0, res.stderr
+    rows = {line.split("│")[1].strip(): [c.strip() for c in line.split("│")[2:5]] for line in res.stdout.splitlines()
+            if line.startswith("│")}
+    assert rows["1"] == ["0.9999967", "0.9999967", "0.9999967"]
+    assert rows["10"][0] == "1.0000000" and rows["10"][1] == "0.9999667"

@@ -70,8 +70,10 @@ def render_curve_table(res) -> None:  # type: ignore[no-untyped-def]
                 t.add_column(f"{level_label(res.confidence_level or 0.95)} interval", justify="right",
                              overflow="fold", min_width=len("[0.00000012,"))
         t.add_column("problems", justify="right")
-        # one notation per metric: its column and its interval's ends alike (column_fmt)
-        fmts = {name: column_fmt(arr[i], *(res.intervals[name][e][i] for e in (0, 1) if name in res.intervals))
+        # one notation per metric: its column and its interval's ends alike (column_fmt), in which no rate below 1 reads
+        # 1 (as forecast's columns: an interval's upper end of 0.99996 had read 1.0000)
+        fmts = {name: column_fmt(arr[i], *(res.intervals[name][e][i] for e in (0, 1) if name in res.intervals),
+                                 below_one=True)
                 for name, arr in res.values.items()}
         for j, k in enumerate(res.k):
             row = [str(int(k))]
