@@ -1461,6 +1461,17 @@ def test_report_forecast_label_weights_add_up_to_one():
                                             "zi_beta 0.32)"), labels["m"]["forecast"]
 
 
+def test_chart_hover_labels_write_no_value_below_one_as_one():
+    # a chart's hover labels take one notation for its y values (hover_format); an observed pass@1 of 1 - 1/300,000
+    # (three problems at n = 100,000, one failure) read '1.0000' under '.4f'; now the decimals that tell it from 1
+    from passcurve.report._sections import hover_format
+
+    assert hover_format([0.1, 0.5, 1 - 1 / 300000]) == ".7f"
+    assert f"{1 - 1 / 300000:.7f}" == "0.9999967"
+    assert hover_format([0.1, 0.5, 1.0]) == ".4f"  # 1 itself asks for nothing more
+    assert hover_format([1e-7, 0.5]) == ".2e"  # scientific as before
+
+
 def test_report_forecast_label_writes_no_value_below_one_as_one():
     # the label's 3 fixed decimals wrote "pass@1,002,000 = 1.000 [0.976, 1.000]" for Llama 3 8B IT (BoN, stop at
     # success), a forecast of 0.99997783; the any-law ranges beside it the same. Each value is now fmt_below_one's

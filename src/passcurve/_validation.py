@@ -396,10 +396,13 @@ _PCT_TINY = 10.0 ** -(PCT_DECIMALS + 2)
 """The share below which a percentage column writes '<0.001%' (compared with a relative slack of 1e-9)."""
 
 
-def notation(values: Any, digits: int = 4, *, percent: bool = False, figures: int = 2) -> tuple[int, bool]:
-    """:func:`number_format`'s choice for a column of ``values``: (decimals, scientific). A chart's hover labels
-    take the same choice in plotly's own format language (report/_sections.hover_format)."""
-    v = np.abs(np.asarray(values, dtype=float).ravel())
+def notation(values: Any, digits: int = 4, *, percent: bool = False, figures: int = 2,
+             below_one: bool = False) -> tuple[int, bool]:
+    """:func:`number_format`'s choice for a column of ``values``: (decimals, scientific), with its ``percent``,
+    ``figures`` and ``below_one``. A chart's hover labels take the same choice in plotly's own format language
+    (report/_sections.hover_format)."""
+    raw = np.asarray(values, dtype=float).ravel()
+    v = np.abs(raw)
     v = v[np.isfinite(v) & (v > (_PCT_TINY * (1 - 1e-9) if percent else 0))]
     if not v.size:
         return digits, False
@@ -407,7 +410,11 @@ def notation(values: Any, digits: int = 4, *, percent: bool = False, figures: in
     if percent:
         return min(max(digits, 1 - _exponent(100 * lo)), PCT_DECIMALS), False
     decimals = max(digits, figures - 1 - _exponent(lo))
-    return decimals, hi / lo > 10.0**SCI_DECADES or hi >= 1e5 or decimals > MAX_DECIMALS
+    sci = hi / lo > 10.0**SCI_DECADES or hi >= 1e5 or decimals > MAX_DECIMALS
+    near = raw[np.isfinite(raw) & (raw >= 0) & (raw < 1)]
+    if below_one and not sci and near.size:
+        decimals = max(decimals, min(_short_of_one(float(near.max())), MAX_DECIMALS))
+    return decimals, sci
 
 
 RANK_DECIMALS = 3
@@ -455,12 +462,7 @@ def number_format(values: Any, digits: int = 4, *, percent: bool = False, below_
     ``figures``: the significant digits the column's smallest nonzero value keeps in fixed point (2; fit's tail and
     P(p=0) columns take the parameter lines' 4, so Pythia 70M's tail reads 0.06504 as its alpha=0.06504 does, not
     0.0650)."""
-    decimals, sci = notation(values, digits, percent=percent, figures=figures)
-    if below_one and not sci and not percent:
-        v = np.asarray(values, dtype=float).ravel()
-        v = v[np.isfinite(v) & (v >= 0) & (v < 1)]
-        if v.size:
-            decimals = max(decimals, min(_short_of_one(float(v.max())), MAX_DECIMALS))
+    decimals, sci = notation(values, digits, percent=percent, figures=figures, below_one=below_one)
 
     def fmt(x: Any) -> str:
         x = _finite(x)

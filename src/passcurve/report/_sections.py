@@ -163,8 +163,9 @@ HOVER_Y = ("%{y:.4f}", "%{y:.4g}")
 def hover_format(values: Any) -> str:
     """:func:`number_format`'s notation of a chart's y values as a plotly format: '.5f' (fixed, its decimals) or
     '.2e' for all of them, so the hover labels of one chart read as its table's column does (each label chose for
-    itself with '.4g': '6.97e-05' beside '0.0123')."""
-    decimals, sci = notation(values)
+    itself with '.4g': '6.97e-05' beside '0.0123'); no value below 1 reads 1 (``below_one``: an observed pass@k of
+    0.9999967 had read 1.0000)."""
+    decimals, sci = notation(values, below_one=True)
     return ".2e" if sci else f".{decimals}f"
 
 
