@@ -411,9 +411,10 @@ def notation(values: Any, digits: int = 4, *, percent: bool = False, figures: in
         return min(max(digits, 1 - _exponent(100 * lo)), PCT_DECIMALS), False
     decimals = max(digits, figures - 1 - _exponent(lo))
     sci = hi / lo > 10.0**SCI_DECADES or hi >= 1e5 or decimals > MAX_DECIMALS
-    near = raw[np.isfinite(raw) & (raw >= 0) & (raw < 1)]
-    if below_one and not sci and near.size:
-        decimals = max(decimals, min(_short_of_one(float(near.max())), MAX_DECIMALS))
+    if below_one and not sci:  # the decimals that keep the value nearest 1 from reading 1
+        near = raw[np.isfinite(raw) & (raw >= 0) & (raw < 1)]
+        if near.size:
+            decimals = max(decimals, min(_short_of_one(float(near.max())), MAX_DECIMALS))
     return decimals, sci
 
 
