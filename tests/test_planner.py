@@ -461,7 +461,14 @@ def test_cli_plan_json_and_csv(icli, counts_csv):
         # worded as every other count (it read "`--top` must be >= 1 (got 0)")
         (["--budget", "10", "--k", "5", "--top", "0"], "`--top` must be an integer >= 1 (got --top=0)"),
         # the library's message offered a BetaPrior, (alpha, beta) or a difficulty model, which no option takes
-        (["--budget", "10", "--k", "5", "--prior", "gamma"], "`--prior` must be beta or zi_beta (got 'gamma')"),
+        (["--budget", "10", "--k", "5", "--prior", "gamma"], "`--prior` must be beta, zi_beta, scaled_beta, "
+         "beta_mixture, npmle or a fixed Beta as ALPHA,BETA (got 'gamma')"),
+        # a fixed Beta as ALPHA,BETA: two numbers, finite and positive (the last two in the library's words)
+        (["--budget", "10", "--k", "5", "--prior", "1,2,3"], "`--prior` ALPHA,BETA must be two numbers (got 3 in "
+         "'1,2,3')"),
+        (["--budget", "10", "--k", "5", "--prior", "1,x"], "`--prior` ALPHA,BETA must be two numbers (got '1,x')"),
+        (["--budget", "10", "--k", "5", "--prior", "0,1"], "`--prior` needs alpha > 0 and beta > 0 (got 0, 1)"),
+        (["--budget", "10", "--k", "5", "--prior", "inf,1"], "`--prior` contains NaN or an infinite value"),
     ],
 )
 def test_cli_plan_bad_inputs(icli, counts_csv, args, msg):
@@ -470,6 +477,25 @@ def test_cli_plan_bad_inputs(icli, counts_csv, args, msg):
     r = run("plan", str(counts_csv), *args)
     assert r.returncode == 2
     assert msg in r.stderr and len(r.stderr.strip().splitlines()) == 1
+
+
+def test_cli_plan_prior_takes_a_fixed_beta_and_model_names(icli, counts_csv):
+    # --prior took beta or zi_beta only; the library also plans with a fixed (alpha, beta) and with a difficulty
+    # model. ALPHA,BETA is the pair, a model's name a fresh model of DIFFICULTY_MODELS: the plan is the library's
+    from passcurve import DIFFICULTY_MODELS
+    from passcurve.data import read_counts
+
+    counts = read_counts(counts_csv)
+    for arg, api in (("1,2", (1.0, 2.0)), ("0.5, 0.5", (0.5, 0.5)), ("npmle", DIFFICULTY_MODELS["npmle"]())):
+        r = icli("plan", str(counts_csv), "--budget", "40", "--k", "100", "--prior", arg, "--json")
+        assert r.returncode == 0, r.stderr
+        d = json.loads(r.stdout)
+        ref = plan(counts, budget=40, k=100, prior=api, rng=0)
+        assert d["allocation"]["additional"] == ref.additional.tolist()
+        assert d["summary"][0]["prior"] == ("fixed" if isinstance(api, tuple) else "npmle")
+    # a name is the same prior in Python: plan(prior="npmle") is plan(prior=GridMixture())
+    assert (plan(counts, budget=40, k=100, prior="npmle", rng=0).additional.tolist()
+            == plan(counts, budget=40, k=100, prior=DIFFICULTY_MODELS["npmle"](), rng=0).additional.tolist())
 
 
 @pytest.mark.parametrize("prior", [BetaPrior(0.3, 4.0, 0.0), ZeroInflatedBetaPrior(0.3, 4.0, 0.0, impossible=0.1)])
@@ -747,8 +773,8 @@ def test_planner_ids_that_read_as_integers_are_not_positions():
 
 @pytest.mark.parametrize(("prior", "msg"), [
     # a set was read in its hash order: {0.5, 2.0} could be Beta(2, 0.5)
-    ({0.5, 2.0}, r'^`prior` must be "beta", "zi_beta", a BetaPrior, \(alpha, beta\) or a difficulty model \(got a set, '
-                 r"which has no order\)$"),
+    ({0.5, 2.0}, r'^`prior` must be "beta", "zi_beta", "scaled_beta", "beta_mixture", "npmle", a BetaPrior, '
+                 r"\(alpha, beta\) or a difficulty model \(got a set, which has no order\)$"),
     # (inf, 1) planned nothing after numpy's invalid-value warnings: "0 of the budget's 20 samples could be placed"
     ((np.inf, 1.0), r"^`prior` contains NaN or an infinite value$"),
     (("1", 2), r"^`prior` must contain numbers \(got '1'\)$"),  # the text "1" had been the number 1

@@ -10,6 +10,10 @@ from __future__ import annotations
 DIFFICULTY_MODEL_NAMES = ("beta", "zi_beta", "scaled_beta", "beta_mixture", "npmle")
 """The keys of :data:`passcurve.DIFFICULTY_MODELS`, in its order (a test checks the two agree)."""
 
+PLAN_MODEL_PRIORS = tuple(m for m in DIFFICULTY_MODEL_NAMES if m not in ("beta", "zi_beta"))
+"""The difficulty models :func:`passcurve.plan`'s ``prior`` takes by name, besides its own fits "beta" and "zi_beta"
+(the posterior mode under a weak hyperprior, not the maximum likelihood of the models of those names)."""
+
 FORECAST_METHODS = ("auto", "least_squares", "beta", "beta_eb", "zi_beta", "scaled_beta", "beta_mixture")
 """The ``method`` values of :func:`passcurve.forecast`."""
 

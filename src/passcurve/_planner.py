@@ -58,7 +58,7 @@ import numpy as np
 from scipy import special
 
 from ._adaptive import BetaPrior, _fit_beta_binomial, _fit_zi_beta_binomial, _hierarchical_forecast
-from ._choices import DEFAULT_HEDGE, PLAN_METHODS
+from ._choices import DEFAULT_HEDGE, PLAN_METHODS, PLAN_MODEL_PRIORS
 from ._counts import Counts, check_counts_object
 from ._difficulty import BetaBinomial, DifficultyModel, ZeroInflatedBetaBinomial
 from ._errors import PasscurveError
@@ -1039,11 +1039,12 @@ class Planner:
         Problem weights of the benchmark mean (default equal). They also weight the prior's
         likelihood as frequencies (weight 2 = the problem listed twice), so their scale matters:
         use weights near 1, not weights summing to 1.
-    prior : "beta" (default), "zi_beta", BetaPrior, (alpha, beta) or a difficulty model, optional
+    prior : "beta" (default), "zi_beta", a difficulty model's name, BetaPrior, (alpha, beta) or a difficulty model
         The difficulty distribution behind the posterior: refit at every call by maximum
         likelihood ("beta": beta-binomial; "zi_beta": with a point mass of impossible
         problems; an unfitted model object with ``fit(n=, c=, weight=)`` and
-        ``log_moment(c, d)``, e.g. from ``fit_difficulty``), or fixed (a BetaPrior or a pair).
+        ``log_moment(c, d)``, e.g. from ``fit_difficulty``, or one named: "scaled_beta",
+        "beta_mixture" or "npmle", a new model of ``DIFFICULTY_MODELS``), or fixed (a BetaPrior or a pair).
     hedge : float in [0, 1]
         Defensive share of every allocation: ``floor(hedge * budget)`` samples are spread
         evenly first (as ``uniform`` would), and the rule places the rest on top of them. A
@@ -1554,6 +1555,9 @@ def _posterior_model(prior: Any) -> DifficultyModel | None:
     return model
 
 
+_PRIOR_KINDS = ", ".join(f'"{m}"' for m in ("beta", "zi_beta", *PLAN_MODEL_PRIORS))
+
+
 def _as_prior(prior: Any) -> tuple[Any, Any]:
     """(fixed prior or None, kind to refit: "beta", "zi_beta" or a model object)."""
     if prior is None or (isinstance(prior, str) and prior == "beta"):
@@ -1561,8 +1565,12 @@ def _as_prior(prior: Any) -> tuple[Any, Any]:
     if isinstance(prior, str):
         if prior == "zi_beta":
             return None, "zi_beta"
+        if prior in PLAN_MODEL_PRIORS:  # by name, as the command line's --prior gives it: a fresh, unfitted model
+            from ._difficulty import DIFFICULTY_MODELS
+
+            return None, DIFFICULTY_MODELS[prior]()
         raise PasscurveError(
-            f'`prior` must be "beta", "zi_beta", a BetaPrior, (alpha, beta) or a difficulty model (got {prior!r})'
+            f"`prior` must be {_PRIOR_KINDS}, a BetaPrior, (alpha, beta) or a difficulty model (got {prior!r})"
         )
     if isinstance(prior, BetaPrior):
         return prior, "fixed"
@@ -1571,12 +1579,12 @@ def _as_prior(prior: Any) -> tuple[Any, Any]:
     # (alpha, beta): two finite numbers in order. A set {a, b} had been read in hash order, ("1", 2) as (1, 2), and
     # (inf, 1) planned nothing ("0 of the budget's 20 samples could be placed") after numpy's invalid-value warnings
     if isinstance(prior, set | frozenset | dict):
-        raise PasscurveError('`prior` must be "beta", "zi_beta", a BetaPrior, (alpha, beta) or a difficulty model '
+        raise PasscurveError(f"`prior` must be {_PRIOR_KINDS}, a BetaPrior, (alpha, beta) or a difficulty model "
                              f"(got a {type(prior).__name__}, which has no order)")
     ab = as_float_array(prior, "prior", max_ndim=1).ravel()
     if ab.size != 2:
         raise PasscurveError(
-            '`prior` must be "beta", "zi_beta", a BetaPrior, (alpha, beta) or a difficulty model '
+            f"`prior` must be {_PRIOR_KINDS}, a BetaPrior, (alpha, beta) or a difficulty model "
             f"(got {ab.size} number{'' if ab.size == 1 else 's'})"
         )
     a, b = float(ab[0]), float(ab[1])
@@ -1680,8 +1688,9 @@ def plan(
         See the module docstring; "uniform" is the baseline (equal new samples).
     max_n : int, optional
         Cap on total samples per problem.
-    prior : {"beta", "zi_beta"} or a prior accepted by :class:`Planner`
-        Difficulty distribution refit on the counts (zero-inflated: with impossible problems).
+    prior : {"beta", "zi_beta", "scaled_beta", "beta_mixture", "npmle"} or a prior accepted by :class:`Planner`
+        Difficulty distribution refit on the counts (zero-inflated: with impossible problems; a difficulty model's
+        name: that model, fitted by maximum likelihood), or fixed, as :class:`Planner` takes it.
     hedge : float in [0, 1]
         Defensive share: this fraction of the budget is spread evenly before the rule
         places the rest (see :class:`Planner`).

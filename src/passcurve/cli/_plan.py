@@ -9,7 +9,7 @@ from typing import Annotated, Any
 import typer
 from rich.table import Table
 
-from .._choices import DEFAULT_HEDGE, PLAN_METHODS
+from .._choices import DEFAULT_HEDGE, PLAN_METHODS, PLAN_MODEL_PRIORS
 from .._errors import PasscurveError, StoppingTimeWarning
 from ._app import (
     NO_READ,
@@ -75,6 +75,25 @@ def _render(res, top: int) -> None:  # type: ignore[no-untyped-def]
         out.print(t)
 
 
+def _prior_arg(text: str) -> str | tuple[float, float]:
+    """--prior as the library takes it: a name, or ALPHA,BETA as the pair of a fixed Beta (the library checks that
+    both are finite and positive, in its words, which name `--prior`). Prior objects no command line can pass: the
+    library's message offers them, so the names are checked here."""
+    names = ("beta", "zi_beta", *PLAN_MODEL_PRIORS)
+    if text in names:
+        return text
+    if "," in text:
+        parts = [p.strip() for p in text.split(",")]
+        try:
+            ab = [float(p) for p in parts]
+        except ValueError:
+            raise PasscurveError(f"`--prior` ALPHA,BETA must be two numbers (got {text!r})") from None
+        if len(ab) != 2:
+            raise PasscurveError(f"`--prior` ALPHA,BETA must be two numbers (got {len(ab)} in {text!r})")
+        return ab[0], ab[1]
+    raise PasscurveError(f"`--prior` must be {', '.join(names)} or a fixed Beta as ALPHA,BETA (got {text!r})")
+
+
 @command("plan")
 @read_options
 def plan_cmd(
@@ -93,7 +112,9 @@ def plan_cmd(
     prior: Annotated[
         str,
         typer.Option(
-            "--prior", help="Difficulty prior refit on the counts: beta or zi_beta (impossible mass)."
+            "--prior", help="Difficulty prior: refit on the counts, beta or zi_beta (the planner's own fits; zi_beta "
+            f"with impossible mass) or a difficulty model, {', '.join(PLAN_MODEL_PRIORS)} (fit by maximum likelihood); "
+            "or fixed, ALPHA,BETA (1,1 uniform, 0.5,0.5 Jeffreys').",
         ),
     ] = "beta",
     hedge: Annotated[
@@ -119,8 +140,7 @@ def plan_cmd(
     if json_out and csv_out:
         raise PasscurveError("give either `--json` or `--csv`, not both")
     check_positive_int(top, "top")  # as every count is checked: it read "`--top` must be >= 1 (got 0)"
-    if prior not in ("beta", "zi_beta"):  # the library also takes prior objects, which no command line can pass
-        raise PasscurveError(f"`--prior` must be beta or zi_beta (got {prior!r})")
+    prior_arg = _prior_arg(prior)
     # the reader's StoppingTimeWarning points to --stop-batch, which plan has no need of: its fits are likelihood-based,
     # valid when n depends on the outcomes (docs/planning.md), so plan says that instead
     counts = load_counts(file, acted_on=(StoppingTimeWarning,), **read)
@@ -145,7 +165,7 @@ def plan_cmd(
             batch=batch,
             method=method,
             max_n=max_n,
-            prior=prior,
+            prior=prior_arg,
             hedge=hedge,
             rng=seed,
         )
