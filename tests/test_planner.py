@@ -498,6 +498,28 @@ def test_cli_plan_prior_takes_a_fixed_beta_and_model_names(icli, counts_csv):
             == plan(counts, budget=40, k=100, prior=DIFFICULTY_MODELS["npmle"](), rng=0).additional.tolist())
 
 
+@pytest.mark.parametrize(("prior", "said", "unsaid"), [
+    # nothing is fitted: the title and the caption had said "given the fitted prior" and "the planner's Beta, the
+    # posterior mode under the weak hyperprior" of a fixed Beta(1, 2)
+    ("1,2", ["given the fixed prior Beta(1, 2) (not fitted) ", "E[p | n, c] under the fixed prior Beta(1, 2)"],
+     ["the fitted prior", "hyperprior"]),
+    # an npmle fit is no Beta and no posterior mode
+    ("npmle", ["given the fitted npmle prior ", "E[p | n, c] under the fitted npmle prior",
+               "fitted npmle prior: the difficulty model npmle, fitted by maximum likelihood"],
+     ["the planner's Beta", "hyperprior"]),
+    ("zi_beta", ["given the fitted prior ", "fitted prior: the planner's zero-inflated Beta, the posterior mode under "
+                 "the weak hyperprior", "(forecast's 'zi beta' column uses that one)"], ["the planner's Beta,"]),
+])
+def test_cli_plan_title_names_the_prior_used(icli, counts_csv, prior, said, unsaid):
+    r = icli("plan", str(counts_csv), "--budget", "20", "--k", "100", "--prior", prior, env={"COLUMNS": "400"})
+    assert r.returncode == 0, r.stderr
+    text = " ".join(r.stdout.split())  # the caption may wrap
+    for words in said:
+        assert words in text, (words, text)
+    for words in unsaid:
+        assert words not in text, (words, text)
+
+
 @pytest.mark.parametrize("prior", [BetaPrior(0.3, 4.0, 0.0), ZeroInflatedBetaPrior(0.3, 4.0, 0.0, impossible=0.1)])
 def test_outcome_sums_in_row_chunks_equal_one_pass(prior, monkeypatch):
     # the exact sums over outcomes run in groups of rows with a bounded number of (row, outcome)

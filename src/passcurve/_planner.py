@@ -875,7 +875,8 @@ class PlanResult(ReadOnlyResult):
     n, c : ndarray of int
         Samples and successes so far.
     p_hat : ndarray
-        Posterior mean success rate (α + c)/(α + β + n) under the fitted prior.
+        Posterior mean success rate E[p | n, c] under the prior used (the model's ``prior`` in ``summary``;
+        (α + c)/(α + β + n) under a Beta).
     additional : ndarray of int
         New samples to draw per problem.
     summary : list of dict
@@ -887,7 +888,7 @@ class PlanResult(ReadOnlyResult):
         yet) or "uniform" (fewer than two problems sampled); ``alpha``, ``beta``, ``impossible`` mass, and
         ``fit_success``: whether the fit converged, False for a fallback, None (JSON null) for a fixed prior,
         where nothing was fitted); the
-        forecasts of pass_D@K now, ``forecast`` and ``forecast_sd`` (given the fitted prior),
+        forecasts of pass_D@K now, ``forecast`` and ``forecast_sd`` (given the prior used, ``prior``),
         ``forecast_bayes`` and ``forecast_bayes_sd`` (hierarchical Bayes) and ``population_forecast`` (the
         prior's pass_D@K of a new problem), as :meth:`Planner.forecast`'s posterior, bayes and population; the
         ``hedge``; and ``expected_sd_after`` and ``expected_sd_after_uniform``, the expected SD given the prior

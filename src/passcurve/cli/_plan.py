@@ -27,16 +27,40 @@ from ._app import (
 )
 
 
+def _prior_words(s: Mapping[str, Any]) -> tuple[str, str, str | None]:
+    """What a model's plan summary says of its prior (``prior``, as ``Planner.prior_label_``): the title's "given ...",
+    the prior p̂ is under, and the caption's note of what a fit is (None for a prior that is no fit). The title had
+    said "given the fitted prior", and the caption "the planner's Beta, the posterior mode", of every prior but the
+    fallbacks: of a fixed Beta(1, 2), where nothing is fitted, and of an npmle fit, which is no Beta."""
+    label = s["prior"]
+    fallbacks = {"jeffreys": "Jeffreys' prior Beta(0.5, 0.5)", "uniform": "the uniform prior Beta(1, 1)"}
+    if label in fallbacks:  # a fallback prior is no fit: the title had said "given the fitted prior" of Jeffreys'
+        return f"given {fallbacks[label]} (a fallback, not a fit)", fallbacks[label], None
+    if label == "fixed":
+        beta = f"Beta({s['alpha']:.4g}, {s['beta']:.4g})"
+        if s["impossible"] > 0:  # a fixed zero-inflated prior (Python's ZeroInflatedBetaPrior)
+            beta = f"{beta} with P(p = 0) = {s['impossible']:.4g}"
+        return f"given the fixed prior {beta} (not fitted)", f"the fixed prior {beta}", None
+    # the planner's prior is its own fit (the posterior mode under a weak hyperprior, docs/planning.md), not
+    # fit's maximum likelihood, so its forecast differs from forecast's beta eb column (demo tiny-1b at K =
+    # 10,000: 0.7287 against 0.7305) and nothing said why (helper-104's review)
+    own = {"beta": ("Beta", "beta eb"), "zi_beta": ("zero-inflated Beta", "zi beta")}
+    if label in own:
+        law, column = own[label]
+        return ("given the fitted prior", "the fitted prior",
+                f"fitted prior: the planner's {law}, the posterior mode under the weak hyperprior (α+β)^(−5/2), "
+                f"not fit's maximum likelihood (forecast's '{column}' column uses that one)")
+    return (f"given the fitted {label} prior", f"the fitted {label} prior",
+            f"fitted {label} prior: the difficulty model {label}, fitted by maximum likelihood (as fit's)")
+
+
 def _render(res, top: int) -> None:  # type: ignore[no-untyped-def]
     from .._validation import fmt_below_one, natural_key
 
-    fallbacks = {"jeffreys": "Jeffreys' prior Beta(0.5, 0.5)", "uniform": "the uniform prior Beta(1, 1)"}
     for s in res.summary:
         m = s["model"]
         sel = res.model == m
-        # a fallback prior is no fit: the title had said "given the fitted prior" of Jeffreys' Beta(0.5, 0.5)
-        given = (f"given {fallbacks[s['prior']]} (a fallback, not a fit)" if s["prior"] in fallbacks
-                 else "given the fitted prior")
+        given, under, fitted = _prior_words(s)
         title = (
             f"{m}: {s['new_samples']} new samples over {s['problems_sampled']} of {s['problems']} problems "
             f"({res.method}, target pass@{res.k}); forecast {fmt_below_one(s['forecast_bayes'])} now, SD "
@@ -60,15 +84,9 @@ def _render(res, top: int) -> None:  # type: ignore[no-untyped-def]
                 fp(res.p_hat[i]),
                 str(int(res.additional[i])),
             )
-        # the planner's prior is its own fit (the posterior mode under a weak hyperprior, docs/planning.md), not
-        # fit's maximum likelihood, so its forecast differs from forecast's beta eb column (demo tiny-1b at K =
-        # 10,000: 0.7287 against 0.7305) and nothing said why (helper-104's review)
-        if s["prior"] in fallbacks:
-            notes = [f"p̂: the problem's posterior mean success rate E[p | n, c] under {fallbacks[s['prior']]}"]
-        else:
-            notes = ["p̂: the problem's posterior mean success rate E[p | n, c] under the fitted prior",
-                     "fitted prior: the planner's Beta, the posterior mode under the weak hyperprior (α+β)^(−5/2), "
-                     "not fit's maximum likelihood (forecast's 'beta eb' column uses that one)"]
+        notes = [f"p̂: the problem's posterior mean success rate E[p | n, c] under {under}"]
+        if fitted is not None:
+            notes.append(fitted)
         if len(idx) > top:
             notes.append(f"{len(idx) - top} more problems get samples (use --csv or --json for all)")
         t.caption = "; ".join(notes)
