@@ -358,7 +358,7 @@ def test_plan_result_multi_model():
     s = d["summary"][0]
     assert s["expected_sd_after"] <= s["forecast_sd"] + 1e-12
     frame = res.to_frame()
-    assert list(frame.columns) == ["model", "problem", "n", "c", "p_hat", "additional"]
+    assert list(frame.columns) == ["model", "problem", "n", "c", "p_hat", "additional", "prior"]
     fig = res.plot()
     assert len(fig.data) == len(res.models)
 
@@ -424,7 +424,7 @@ def test_cli_plan_json_and_csv(icli, counts_csv):
  )
     assert r.returncode == 0, r.stderr
     lines = r.stdout.strip().splitlines()
-    assert lines[0] == "model,problem,n,c,p_hat,additional" and len(lines) == 31
+    assert lines[0] == "model,problem,n,c,p_hat,additional,prior" and len(lines) == 31
     r = icli("plan", str(counts_csv), "--budget", "50", "--k", "100", env={"COLUMNS": "400"})
     assert r.returncode == 0 and "new samples" in r.stdout
     # the header names what its spreads are (it printed a bare "0.7287 ± 0.0144"): the JSON's forecast_sd and
@@ -846,6 +846,25 @@ def test_plan_names_the_model_of_each_fit_warning(icli, tmp_path):
     assert sum("Jeffreys" in w for w in res.warnings) == 2
     r = icli("plan", str(path), "--budget", "12", "--k", "20")
     assert r.returncode == 0 and "model 'all': the planner's" in r.stderr and "model 'none': the planner's" in r.stderr
+
+
+def test_cli_plan_csv_names_the_prior_of_each_row(icli, tmp_path):
+    # the CSV had no word of the prior its p_hat is under (the JSON summary has "prior"): a saved plan could not tell
+    # a fit from a fixed Beta or a fallback. Each row now names its model's prior, as the summary does; here a model
+    # with no success (Jeffreys' fallback) beside one with a fit, and a fixed prior for both
+    import csv
+    import io
+
+    path = tmp_path / "two.csv"
+    path.write_text("model,problem_id,n,c\n" + "".join(f"fit,p{i},10,{i}\n" for i in range(5))
+                    + "".join(f"none,p{i},10,0\n" for i in range(3)), encoding="utf-8")
+    for extra, want in (((), {"fit": "beta", "none": "jeffreys"}), (("--prior", "1,2"), {"fit": "fixed", "none": "fixed"})):
+        r = icli("plan", str(path), "--budget", "10", "--k", "100", "--csv", *extra)
+        assert r.returncode == 0, r.stderr
+        rows = list(csv.DictReader(io.StringIO(r.stdout)))
+        assert len(rows) == 8 and {row["model"]: row["prior"] for row in rows} == want
+        s = json.loads(icli("plan", str(path), "--budget", "10", "--k", "100", "--json", *extra).stdout)["summary"]
+        assert {d["model"]: d["prior"] for d in s} == want  # the same words as the JSON's
 
 
 def test_cli_plan_csv_keeps_problem_ids_as_read(icli, tmp_path):

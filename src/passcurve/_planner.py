@@ -941,9 +941,13 @@ class PlanResult(ReadOnlyResult):
 
     def to_frame(self) -> Any:
         """pandas DataFrame, one row per (model, problem): columns ``model``, ``problem``, ``n``, ``c``,
-        ``p_hat``, ``additional``."""
+        ``p_hat``, ``additional`` and ``prior``, the prior p_hat is under (the model's ``prior`` in ``summary``:
+        a saved frame or ``plan --csv`` had no word of it, fitted, fixed or a fallback)."""
         pd = pandas_module()
-        return pd.DataFrame(self.to_dict()["allocation"])
+        frame = pd.DataFrame(self.to_dict()["allocation"])
+        label = {str(s["model"]): str(s["prior"]) for s in self.summary}
+        frame["prior"] = [label[m] for m in frame["model"]]
+        return frame
 
     def plot(self) -> Any:
         """Scatter of new samples against the estimated success rate (log x), one trace per model.

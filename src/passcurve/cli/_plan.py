@@ -147,7 +147,7 @@ def plan_cmd(
         int, typer.Option("--top", help="Rows shown in the table (all rows with --csv/--json).")
     ] = 20,
     json_out: JsonFlag = False,
-    csv_out: Annotated[bool, typer.Option("--csv", help="Print one CSV row per problem of each model: model, problem, n, c, p_hat, additional.")] = False,
+    csv_out: Annotated[bool, typer.Option("--csv", help="Print one CSV row per problem of each model: model, problem, n, c, p_hat, additional, prior.")] = False,
     seed: Seed = 0,
     read: Mapping[str, Any] = NO_READ,
 ) -> None:
