@@ -498,6 +498,24 @@ def test_cli_plan_prior_takes_a_fixed_beta_and_model_names(icli, counts_csv):
             == plan(counts, budget=40, k=100, prior=DIFFICULTY_MODELS["npmle"](), rng=0).additional.tolist())
 
 
+def test_plan_summary_gives_a_difficulty_models_own_parameters():
+    # an npmle or Beta-mixture prior has no alpha and beta: the summary had read alpha = beta = 1 (the adapter's
+    # defaults), and a scaled Beta's alpha and beta said nothing of its scale. Now alpha and beta are the model's
+    # own or None, and prior_params its fit's params_ (the values of fit_difficulty's fit on the same counts)
+    from passcurve import fit_difficulty
+
+    counts = simulate(problems=40, n=20, rng=3).counts.select("base-7b")
+    for name in ("npmle", "scaled_beta"):
+        s = plan(counts, budget=20, k=100, prior=name, rng=0).summary[0]
+        ref = fit_difficulty(counts, model=[name])[counts.models[0]][name].params_
+        assert s["prior_params"] == pytest.approx(dict(ref), rel=1e-6)
+        assert (s["alpha"], s["beta"]) == ((None, None) if name == "npmle" else (ref["alpha"], ref["beta"]))
+        assert s["impossible"] == pytest.approx(ref.get("impossible", 0.0))
+        json.dumps(plan(counts, budget=20, k=100, prior=name, rng=0).to_dict())
+    s = plan(counts, budget=20, k=100, prior=(1, 2), rng=0).summary[0]
+    assert (s["alpha"], s["beta"], s["impossible"], s["prior_params"]) == (1.0, 2.0, 0.0, None)
+
+
 @pytest.mark.parametrize(("prior", "said", "unsaid"), [
     # nothing is fitted: the title and the caption had said "given the fitted prior" and "the planner's Beta, the
     # posterior mode under the weak hyperprior" of a fixed Beta(1, 2)

@@ -885,7 +885,9 @@ class PlanResult(ReadOnlyResult):
         (``prior``, as ``Planner.prior_label_``: "beta" or "zi_beta" (fitted), "fixed" (given, nothing fitted),
         a difficulty model's ``name`` (its fit: "beta", "zi_beta", "scaled_beta", "beta_mixture", "npmle"; "model"
         for one without a name), or the fallback used instead of a fit, "jeffreys" (no success or no failure
-        yet) or "uniform" (fewer than two problems sampled); ``alpha``, ``beta``, ``impossible`` mass, and
+        yet) or "uniform" (fewer than two problems sampled); ``alpha``, ``beta`` (None for a difficulty model without
+        them, e.g. npmle), ``impossible`` mass, ``prior_params`` (a difficulty model's fitted ``params_``, else
+        None), and
         ``fit_success``: whether the fit converged, False for a fallback, None (JSON null) for a fixed prior,
         where nothing was fitted); the
         forecasts of pass_D@K now, ``forecast`` and ``forecast_sd`` (given the prior used, ``prior``),
@@ -1538,6 +1540,19 @@ class _ModelPrior:
         return self.model.to_dict()
 
 
+def _prior_parameters(prior: Any) -> dict[str, Any]:
+    """A plan summary's ``alpha``, ``beta``, ``impossible`` and ``prior_params`` of the prior used. A difficulty
+    model's are its fit's ``params_`` (``prior_params``), and its alpha and beta only if it has them: an npmle or a
+    Beta-mixture prior had read alpha = beta = 1, the adapter's defaults, of laws that have no such parameters, and a
+    scaled Beta's alpha and beta said nothing of its scale."""
+    if not isinstance(prior, _ModelPrior):
+        return {"alpha": float(prior.alpha), "beta": float(prior.beta),
+                "impossible": float(getattr(prior, "impossible", 0.0)), "prior_params": None}
+    params = {str(k): float(v) for k, v in dict(getattr(prior.model, "params_", {})).items()}
+    return {"alpha": params.get("alpha"), "beta": params.get("beta"), "impossible": params.get("impossible", 0.0),
+            "prior_params": params}
+
+
 def _posterior_model(prior: Any) -> DifficultyModel | None:
     """The planner's prior as a fitted difficulty model whose posterior forms are exact (a Beta, zero-inflated Beta or
     any fitted :class:`DifficultyModel`), for :meth:`Planner.forecast`; None for a duck-typed prior.
@@ -1760,9 +1775,7 @@ def plan(
                 "samples_so_far": int(pl.n0_.sum()),
                 "new_samples": int(add.sum()),
                 "prior": label,
-                "alpha": float(fitted.alpha),
-                "beta": float(fitted.beta),
-                "impossible": float(getattr(fitted, "impossible", 0.0)),
+                **_prior_parameters(fitted),
                 "fit_success": None if label == "fixed" else bool(fitted.success),
                 "forecast": fc["posterior"],
                 "forecast_sd": fc["posterior_sd"],
