@@ -866,6 +866,47 @@ def test_plan_names_the_model_of_each_fit_warning(icli, tmp_path):
     assert r.returncode == 0 and "model 'all': the planner's" in r.stderr and "model 'none': the planner's" in r.stderr
 
 
+@pytest.mark.parametrize("prior", ["beta", "zi_beta"])
+@pytest.mark.parametrize("k", [10**8, 10**15])
+def test_expected_sd_keeps_its_digits_at_a_huge_k(prior, k):
+    # the look-ahead took E[(1-p)^K | c, d] as a difference of log moments of order K log K: at K = 10^15 the expected
+    # SD after 10 samples of the demo's tiny-1b read 5.7e-10 against an SD now of 0.018. With no new samples it is
+    # the SD now; reference: forecast()'s posterior_sd, from the fitted model's conjugate posterior (another code path)
+    counts = simulate(problems=50, n=20, rng=0).counts.select("tiny-1b")
+    if prior == "zi_beta":  # with impossible mass: 20 problems never solved in 2,000 samples
+        counts = Counts.from_arrays(np.r_[np.full(20, 2000), counts.n], np.r_[np.zeros(20, int), counts.c])
+    pl = Planner(counts, k=k, prior=prior, rng=0)
+    assert pl.fit_prior().impossible > 0 if prior == "zi_beta" else True
+    now = pl.forecast()["posterior_sd"]
+    assert pl.expected_sd(np.zeros(len(pl.problems), int)) == pytest.approx(now, rel=1e-9)
+    after = pl.expected_sd(pl.allocate(10))
+    assert 0.5 * now < after <= now  # 10 samples over 50+ problems remove a little of the variance, not all of it
+
+
+def test_hierarchical_sensitivity_to_the_prior_keeps_its_digits_at_a_huge_k():
+    # the hierarchical rule's S = d E[(1-p)^K] / d(log alpha, log beta), central differences between priors 0.1%
+    # apart, lost its digits to the same subtraction: on Pythia 160M it was off by 1.5% at K = 10^7 and 39% at 10^8.
+    # Reference: the same differences of h from _beta_log_moment's exact log moments (_difficulty, 1e-15 relative)
+    from passcurve._adaptive import BetaPrior as _Beta
+    from passcurve._difficulty import _beta_log_moment
+    from passcurve._planner import _EPS, _hier_stats
+
+    rng = np.random.default_rng(5)
+    n = np.full(60, 10_000.0)
+    c = rng.binomial(10_000, rng.beta(0.17, 55.0, 60)).astype(float)  # Pythia 160M's fitted Beta (its JSON summary)
+    prior, k = _Beta(0.167, 55.16, float("nan")), 10**8
+    st = _hier_stats(prior, n, c, k, np.zeros(60, dtype=np.int64))
+
+    def h(a, b):
+        return np.exp(_beta_log_moment(c, n - c + k, a, b) - _beta_log_moment(c, n - c, a, b))
+
+    a, b, e = prior.alpha, prior.beta, _EPS
+    sa = (h(a * np.exp(e), b) - h(a * np.exp(-e), b)) / (2 * e)
+    sb = (h(a, b * np.exp(e)) - h(a, b * np.exp(-e))) / (2 * e)
+    assert st[:, 1] == pytest.approx(sa, rel=1e-6, abs=1e-15)
+    assert st[:, 2] == pytest.approx(sb, rel=1e-6, abs=1e-15)
+
+
 def test_cli_plan_csv_names_the_prior_of_each_row(icli, tmp_path):
     # the CSV had no word of the prior its p_hat is under (the JSON summary has "prior"): a saved plan could not tell
     # a fit from a fixed Beta or a fallback. Each row now names its model's prior, as the summary does; here a model

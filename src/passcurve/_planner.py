@@ -60,7 +60,7 @@ from scipy import special
 from ._adaptive import BetaPrior, _fit_beta_binomial, _fit_zi_beta_binomial, _hierarchical_forecast
 from ._choices import DEFAULT_HEDGE, PLAN_METHODS, PLAN_MODEL_PRIORS
 from ._counts import Counts, check_counts_object
-from ._difficulty import BetaBinomial, DifficultyModel, ZeroInflatedBetaBinomial
+from ._difficulty import BetaBinomial, DifficultyModel, ZeroInflatedBetaBinomial, _rising_step
 from ._errors import PasscurveError
 from ._results import ReadOnlyResult, brief_repr, frame_html, pandas_module
 from ._validation import (
@@ -88,16 +88,42 @@ _HYPER = 2.5
 # ----------------------------------------------------------------------------------------
 # numerical kernels
 # ----------------------------------------------------------------------------------------
-def _log_h(prior: Any, c: np.ndarray, d: np.ndarray, k: float) -> np.ndarray:
-    """log E[(1-p)^k | c successes, d failures] = log M(c, d+k) - log M(c, d)."""
-    return prior.log_moment(c, d + k) - prior.log_moment(c, d)
+# From this K on, a Beta prior's h = E[(1-p)^K | c, d] is taken as the second difference of log Γ (_rising_step)
+# instead of a difference of log moments, which subtracts numbers of order K log K: the hierarchical rule's sensitivity
+# of the forecast to log β (differences of h between priors 0.1% apart) was off by 6e-5 relative on Pythia 160M at
+# K = 10^5, 1.5% at 10^7, 39% at 10^8, and had the wrong sign on the demo's tiny-1b at 10^10; at 10^15 the expected SD
+# after 10 samples read 5.7e-10 against 0.018 now. Below it the difference is kept, 1.5-1.8x faster (a plan of 5,000
+# samples over 300 problems: 0.77 s against 1.38 s), its error in that sensitivity at most ~1e-5 relative (Pythia 160M
+# at K = 100 to 10^4, from n = 10^4 rather than K), and the plans as they were.
+_EXACT_H_FROM = 1e5
+
+
+def _log_h(prior: Any, c: Any, d: Any, k: float, base: Any = None) -> np.ndarray:
+    """log h = log E[(1-p)^k | c successes, d failures] = log M(c, d+k) - log M(c, d) (``base`` = log M(c, d) when
+    known). For a Beta prior from :data:`_EXACT_H_FROM` on -[R(β+d+α+c, k) - R(β+d, k)], R(x, k) = log Γ(x+k) - log Γ(x),
+    without cancellation (:func:`passcurve._difficulty._rising_step`); with a point mass π0 at p = 0 the same where
+    c > 0 (the mass has no weight there), and where c = 0 the two log moments, each a logaddexp of log π0 and the
+    Beta's exact log E[(1-p)^D] = -[R(β+D, α) - R(β, α)]."""
+    if k >= _EXACT_H_FROM and isinstance(prior, BetaPrior):
+        c, d = (np.asarray(v, dtype=np.float64) for v in np.broadcast_arrays(c, d))
+        a, b, pi0 = prior.alpha, prior.beta, float(getattr(prior, "impossible", 0.0))
+        out = -_rising_step(b + d, a + c, k)
+        if pi0 > 0 and (c == 0).any():
+            z = c == 0
+            dz = d[z]
+            lq, lp = np.log1p(-pi0), np.log(pi0)
+            out = np.array(out, dtype=np.float64)
+            out[z] = (np.logaddexp(lq - _rising_step(b, dz + k, a), lp)
+                      - np.logaddexp(lq - _rising_step(b, dz, a), lp))
+        return out
+    return prior.log_moment(c, d + k) - (prior.log_moment(c, d) if base is None else base)
 
 
 def _posterior_var(prior: Any, c: np.ndarray, d: np.ndarray, k: float) -> np.ndarray:
     """Var[(1-p)^k | c, d] = E[(1-p)^{2k}] - E[(1-p)^k]^2 (>= 0)."""
     base = prior.log_moment(c, d)
-    h1 = prior.log_moment(c, d + k) - base
-    h2 = prior.log_moment(c, d + 2 * k) - base
+    h1 = _log_h(prior, c, d, k, base)
+    h2 = _log_h(prior, c, d, 2 * k, base)
     return np.maximum(np.exp(h2) - np.exp(2 * h1), 0.0)
 
 
@@ -133,8 +159,8 @@ def _preposterior_rows(
     cx, dx = ci + x, di + mi - x
     lm_x = prior.log_moment(cx, dx)
     logpmf = gl(mi + 1) - gl(x + 1) - gl(mi - x + 1) + lm_x - base[idx]
-    hx = np.exp(prior.log_moment(cx, dx + k) - lm_x)
-    h0 = np.exp(prior.log_moment(c, d + k) - base)
+    hx = np.exp(_log_h(prior, cx, dx, k, lm_x))
+    h0 = np.exp(_log_h(prior, c, d, k, base))
     out = np.bincount(idx, weights=np.exp(logpmf) * (hx - h0[idx]) ** 2, minlength=n.size)
     return out
 
@@ -471,8 +497,8 @@ def _hier_stats_rows(
     pmf = np.exp(logpmf)
     h = {}
     for key, q, A in (("0", p0, A0), ("a", pa, Aa), ("ma", pma, Ama), ("b", pb, Ab), ("mb", pmb, Amb)):
-        h[key] = np.exp(np.minimum(q.log_moment(cx, dx + k) - A, 0.0))
-    h0 = np.exp(np.minimum(prior.log_moment(c, d + k) - base, 0.0))
+        h[key] = np.exp(np.minimum(_log_h(q, cx, dx, k, A), 0.0))
+    h0 = np.exp(np.minimum(_log_h(prior, c, d, k, base), 0.0))
     sa = (h["a"] - h["ma"]) / (2 * e)
     sb = (h["b"] - h["mb"]) / (2 * e)
     jaa = -(Aa - 2 * A0 + Ama) / e**2
@@ -503,7 +529,7 @@ def _hier_stats_beta(
     be = {0: b, 1: b * np.exp(e), -1: b * np.exp(-e)}
     ga = {j: gl(al[j] + cx) for j in al}
     gb = {j: gl(be[j] + dx) for j in be}
-    gbk = {j: gl(be[j] + dx + k) for j in be}
+    gbk = {j: gl(be[j] + dx + k) for j in be} if k < _EXACT_H_FROM else {}
     tot = cx + dx
 
     def k0(ia: int, ib: int) -> float:
@@ -514,13 +540,17 @@ def _hier_stats_beta(
     for ia, ib in combos:
         A[(ia, ib)] = ga[ia] + gb[ib] - gl(al[ia] + be[ib] + tot) - k0(ia, ib)
     h = {}
+    exact = k >= _EXACT_H_FROM  # the perturbed h differ by ~1e-3 of h: their difference must keep its digits
     for ia, ib in combos[:5]:
-        B = ga[ia] + gbk[ib] - gl(al[ia] + be[ib] + tot + k) - k0(ia, ib)
-        h[(ia, ib)] = np.exp(np.minimum(B - A[(ia, ib)], 0.0))
+        if exact:
+            lh = -_rising_step(be[ib] + dx, al[ia] + cx, k)
+        else:
+            lh = ga[ia] + gbk[ib] - gl(al[ia] + be[ib] + tot + k) - k0(ia, ib) - A[(ia, ib)]
+        h[(ia, ib)] = np.exp(np.minimum(lh, 0.0))
     base = prior.log_moment(c, d)
     logpmf = gl(mi + 1) - gl(x + 1) - gl(mi - x + 1) + A[(0, 0)] - base[idx]
     pmf = np.exp(logpmf)
-    h0 = np.exp(np.minimum(prior.log_moment(c, d + k) - base, 0.0))
+    h0 = np.exp(np.minimum(_log_h(prior, c, d, k, base), 0.0))
     A0 = A[(0, 0)]
     cols = [
         (h[(0, 0)] - h0[idx]) ** 2,
@@ -581,11 +611,11 @@ def _hier_stats_smooth(
             _lgamma_step(p3k, s_a + s_b) - _lgamma_step(p3, s_a + s_b)
         )
     A0 = gl(z1) + gl(z2) - gl(z3) - (gl(a) + gl(b) - gl(a + b))
-    lh = np.minimum(gl(z2 + k) - gl(z2) - gl(z3 + k) + gl(z3), 0.0)
+    lh = np.minimum(-_rising_step(z2, z1, k) if k >= _EXACT_H_FROM else gl(z2 + k) - gl(z2) - gl(z3 + k) + gl(z3), 0.0)
     hx = np.exp(lh)
     base = prior.log_moment(c, d)
     pmf = np.exp(gl(mi + 1) - gl(x + 1) - gl(mi - x + 1) + A0 - base[idx]) * wt
-    h0 = np.exp(np.minimum(prior.log_moment(c, d + k) - base, 0.0))
+    h0 = np.exp(np.minimum(_log_h(prior, c, d, k, base), 0.0))
     cols = [
         (hx - h0[idx]) ** 2,
         hx * (np.expm1(dH[(1, 0)]) - np.expm1(dH[(-1, 0)])) / (2 * e),
