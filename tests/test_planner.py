@@ -907,6 +907,27 @@ def test_hierarchical_sensitivity_to_the_prior_keeps_its_digits_at_a_huge_k():
     assert st[:, 2] == pytest.approx(sb, rel=1e-6, abs=1e-15)
 
 
+def test_planner_update_errors_name_the_value():
+    # update's 0/1 check and update_counts' c <= n check gave no value ("`outcomes` must be 0/1 or booleans",
+    # "`c` must be <= n"), where every other check names it
+    pl = Planner(n=[10, 10], c=[1, 5], problem=["a", "b"], k=20, rng=0)
+    with pytest.raises(PasscurveError, match=r"^`outcomes` must be 0/1 or booleans \(got 2\)$"):
+        pl.update(["a", "b"], [1, 2])
+    with pytest.raises(PasscurveError, match=r"^`c` must be <= n \(got c=3, n=2 for problem 'b'\)$"):
+        pl.update_counts(["a", "b"], [2, 2], [1, 3])
+    assert pl.n_.tolist() == [10, 10] and pl.c_.tolist() == [1, 5]  # nothing recorded
+
+
+def test_cli_plan_caption_counts_one_more_problem_in_the_singular(icli, tmp_path):
+    # the caption read "1 more problems get samples"; two problems get samples here and --top 1 shows one
+    path = tmp_path / "two.csv"
+    path.write_text("problem_id,n,c\na,10,0\nb,10,0\n", encoding="utf-8")
+    r = icli("plan", str(path), "--budget", "10", "--k", "10", "--method", "uniform", "--top", "1",
+             env={"COLUMNS": "300"})
+    assert r.returncode == 0, r.stderr
+    assert "1 more problem gets samples" in r.stdout and "1 more problems" not in r.stdout
+
+
 def test_cli_plan_csv_names_the_prior_of_each_row(icli, tmp_path):
     # the CSV had no word of the prior its p_hat is under (the JSON summary has "prior"): a saved plan could not tell
     # a fit from a fixed Beta or a fallback. Each row now names its model's prior, as the summary does; here a model

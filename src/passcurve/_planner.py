@@ -1252,8 +1252,8 @@ class Planner:
                 raise PasscurveError(f"`problem` has {idx.size} ids but `outcomes` has 0 values")
             return self
         out = as_int_array(np.atleast_1d(out), "outcomes", minimum=0, max_ndim=1).ravel()  # one per sample, not 2-d
-        if (out > 1).any():
-            raise PasscurveError("`outcomes` must be 0/1 or booleans")
+        if (out > 1).any():  # the value, as every other check names it (it read "must be 0/1 or booleans" alone)
+            raise PasscurveError(f"`outcomes` must be 0/1 or booleans (got {int(out[out > 1][0])})")
         single = isinstance(problem, str | int | np.integer)
         idx = self._resolve(problem)
         if single:
@@ -1293,8 +1293,10 @@ class Planner:
             if arr.size not in (1, idx.size):
                 raise PasscurveError(f"`problem` has {idx.size} ids but `{name}` has {arr.size} values")
         dn, dc = np.broadcast_to(dn_a, idx.shape), np.broadcast_to(dc_a, idx.shape)
-        if (dc > dn).any():
-            raise PasscurveError("`c` must be <= n")
+        if (dc > dn).any():  # which problem, as the constructor's check says it (it read "`c` must be <= n" alone)
+            j = int(np.flatnonzero(dc > dn)[0])
+            raise PasscurveError(f"`c` must be <= n (got c={int(dc[j])}, n={int(dn[j])} for problem "
+                                 f"{self.problems[int(idx[j])]!r})")
         n_new = self.n_.copy()
         np.add.at(n_new, idx, dn)
         self._check_max_n(n_new)

@@ -88,7 +88,8 @@ def _render(res, top: int) -> None:  # type: ignore[no-untyped-def]
         if fitted is not None:
             notes.append(fitted)
         if len(idx) > top:
-            notes.append(f"{len(idx) - top} more problems get samples (use --csv or --json for all)")
+            more = len(idx) - top  # "1 more problems get samples"
+            notes.append(f"{more} more problem{' gets' if more == 1 else 's get'} samples (use --csv or --json for all)")
         t.caption = "; ".join(notes)
         out.print(t)
 
