@@ -928,6 +928,30 @@ def test_cli_plan_caption_counts_one_more_problem_in_the_singular(icli, tmp_path
     assert "1 more problem gets samples" in r.stdout and "1 more problems" not in r.stdout
 
 
+def test_cli_plan_title_tells_the_plan_from_uniform(icli, tmp_path):
+    # the title compares the expected SD after this plan with a uniform plan's, and wrote both with 4 decimals: Pythia
+    # 160M (--budget 1000 --k 10000) read 'expected SD 0.0134 after this plan (uniform: 0.0134)' for 0.013397 and
+    # 0.013406. Here the same regime (128 problems at n = 10^4 from Pythia 160M's fitted Beta(0.17, 55)): the three
+    # SDs take one notation, with the decimals (up to 2 more) that tell the two apart, each the JSON's value rounded
+    import re
+
+    rng = np.random.default_rng(1)
+    c = rng.binomial(10_000, rng.beta(0.17, 55.0, 128))
+    path = tmp_path / "low.csv"
+    path.write_text("problem_id,n,c\n" + "".join(f"p{i},10000,{x}\n" for i, x in enumerate(c)), encoding="utf-8")
+    args = ("plan", str(path), "--budget", "1000", "--k", "10000")
+    s = json.loads(icli(*args, "--json").stdout)["summary"][0]
+    assert f"{s['expected_sd_after']:.4f}" == f"{s['expected_sd_after_uniform']:.4f}"  # the case: alike at 4 decimals
+    r = icli(*args, env={"COLUMNS": "400"})
+    assert r.returncode == 0, r.stderr
+    got = re.search(r"SD (\d\.\d+) now, expected SD (\d\.\d+) after this plan \(uniform: (\d\.\d+)\)", r.stdout)
+    assert got, r.stdout
+    now, after, uni = got.groups()
+    assert after != uni and len({len(now), len(after), len(uni)}) == 1
+    for text, key in zip(got.groups(), ("forecast_sd", "expected_sd_after", "expected_sd_after_uniform"), strict=True):
+        assert text == f"{s[key]:.{len(text) - 2}f}"
+
+
 def test_cli_plan_csv_names_the_prior_of_each_row(icli, tmp_path):
     # the CSV had no word of the prior its p_hat is under (the JSON summary has "prior"): a saved plan could not tell
     # a fit from a fixed Beta or a fallback. Each row now names its model's prior, as the summary does; here a model

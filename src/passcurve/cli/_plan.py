@@ -55,18 +55,24 @@ def _prior_words(s: Mapping[str, Any]) -> tuple[str, str, str | None]:
 
 
 def _render(res, top: int) -> None:  # type: ignore[no-untyped-def]
-    from .._validation import fmt_below_one, natural_key
+    from .._validation import decimals_apart, fmt_below_one, natural_key, notation
 
     for s in res.summary:
         m = s["model"]
         sel = res.model == m
         given, under, fitted = _prior_words(s)
+        # the SD now, after this plan and after a uniform one, in one notation, with up to two more decimals where
+        # the plan and uniform would read alike: Pythia 160M at --budget 1000 --k 10000 read 'expected SD 0.0134
+        # after this plan (uniform: 0.0134)' for 0.013397 and 0.013406, the comparison the title is there to make
+        sds = [s["forecast_sd"], s["expected_sd_after"], s["expected_sd_after_uniform"]]
+        fewest = notation(sds)[0]
+        fsd = column_fmt(sds, digits=decimals_apart(sds[1:], fewest=fewest, most=fewest + 2))
         title = (
             f"{m}: {s['new_samples']} new samples over {s['problems_sampled']} of {s['problems']} problems "
             f"({res.method}, target pass@{res.k}); forecast {fmt_below_one(s['forecast_bayes'])} now, SD "
             f"{fmt_cell(s['forecast_bayes_sd'])} (hierarchical Bayes); {given} "
-            f"{fmt_below_one(s['forecast'])}, SD {fmt_cell(s['forecast_sd'])} now, expected SD "
-            f"{fmt_cell(s['expected_sd_after'])} after this plan (uniform: {fmt_cell(s['expected_sd_after_uniform'])})"
+            f"{fmt_below_one(s['forecast'])}, SD {fsd(sds[0])} now, expected SD "
+            f"{fsd(sds[1])} after this plan (uniform: {fsd(sds[2])})"
         )
         t = Table(title=title, title_justify="left")
         for col in ("problem", "n", "c", "p̂", "new samples"):
