@@ -928,6 +928,30 @@ def test_cli_plan_caption_counts_one_more_problem_in_the_singular(icli, tmp_path
     assert "1 more problem gets samples" in r.stdout and "1 more problems" not in r.stdout
 
 
+def test_plan_names_the_rule_that_placed_the_samples(icli, counts_csv):
+    # hierarchical with a fixed prior or a difficulty model is the passcurve rule (there is no fitted (alpha, beta) to
+    # be uncertain about), but the title said "(hierarchical, target pass@100)" and nothing recorded it. The summary's
+    # rule and Planner.rule_ say which rule placed them; the samples are passcurve's (the same plan, same seed)
+    from passcurve.data import read_counts
+
+    counts = read_counts(counts_csv)
+    for prior in ((1.0, 2.0), "npmle"):
+        got = plan(counts, budget=20, k=100, prior=prior, rng=0)
+        ref = plan(counts, budget=20, k=100, prior=prior, method="passcurve", rng=0)
+        assert got.summary[0]["rule"] == "passcurve" and got.additional.tolist() == ref.additional.tolist()
+    assert plan(counts, budget=20, k=100, rng=0).summary[0]["rule"] == "hierarchical"
+    pl = Planner(counts, k=100, prior=(1.0, 2.0), rng=0)
+    assert pl.rule_ is None
+    pl.next(5)
+    assert pl.rule_ == "passcurve"
+    pl.allocate(5, method="uniform")
+    assert pl.rule_ == "uniform"
+    r = icli("plan", str(counts_csv), "--budget", "20", "--k", "100", "--prior", "1,2", env={"COLUMNS": "400"})
+    assert "(passcurve: the hierarchical rule needs a fitted Beta prior; target pass@100)" in r.stdout, r.stdout
+    r = icli("plan", str(counts_csv), "--budget", "20", "--k", "100", env={"COLUMNS": "400"})
+    assert "(hierarchical, target pass@100)" in r.stdout, r.stdout
+
+
 def test_cli_plan_title_tells_the_plan_from_uniform(icli, tmp_path):
     # the title compares the expected SD after this plan with a uniform plan's, and wrote both with 4 decimals: Pythia
     # 160M (--budget 1000 --k 10000) read 'expected SD 0.0134 after this plan (uniform: 0.0134)' for 0.013397 and

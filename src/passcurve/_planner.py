@@ -34,7 +34,8 @@ lie far beyond the samples drawn so far. Allocation rules (plus ``uniform``, the
     :math:`\sum_i w_i^2 V_i + S^\top J^{-1} S`, S = Σ_i w_i ∂E[g_i | data]/∂θ, J the observed
     information about θ (see :func:`_alloc_hierarchical`). Sampling a problem both pins down
     its own pass@K and teaches the prior's tail, on which the forecast of every sparsely
-    sampled problem rests. Falls back to ``passcurve`` when the prior is fixed.
+    sampled problem rests. Falls back to ``passcurve`` when the prior is fixed or a difficulty model
+    (``Planner.rule_`` and a plan's summary ``rule`` say so).
 
 Every rule takes a defensive share ``hedge`` in [0, 1] (default 0): that fraction of each
 allocation is spread evenly first and the rule places the rest on top of it.
@@ -911,7 +912,9 @@ class PlanResult(ReadOnlyResult):
         New samples to draw per problem.
     summary : list of dict
         Per model: ``model``, ``problems``, ``samples_so_far``, ``new_samples`` (placed: the budget, or less
-        where ``max_n`` leaves no room) and ``problems_sampled`` (problems given any); the prior used
+        where ``max_n`` leaves no room) and ``problems_sampled`` (problems given any); ``rule``, the rule that placed
+        them (``Planner.rule_``: the method, but "passcurve" for "hierarchical" with a fixed prior or a difficulty
+        model, which have no fitted (α, β) to be uncertain about); the prior used
         (``prior``, as ``Planner.prior_label_``: "beta" or "zi_beta" (fitted), "fixed" (given, nothing fitted),
         a difficulty model's ``name`` (its fit: "beta", "zi_beta", "scaled_beta", "beta_mixture", "npmle"; "model"
         for one without a name), or the fallback used instead of a fit, "jeffreys" (no success or no failure
@@ -1102,6 +1105,10 @@ class Planner:
         What that prior is: "beta" or "zi_beta" (fitted), "model" (a difficulty model's fit), "fixed" (given), or
         a fallback that is no fit (``prior_.success`` False): "uniform" (Beta(1, 1), fewer than two problems
         sampled) or "jeffreys" (Beta(0.5, 0.5), no success or no failure yet).
+    rule_ : str or None
+        The rule the last :meth:`allocate` (or :meth:`next`) used: its method, except that ``hierarchical`` is
+        ``passcurve`` where the prior is fixed or not a Beta (a difficulty model): it has no (α, β) to be uncertain
+        about. None before the first call.
     warnings_ : list of str
         The warnings of that fit ("Category: message"), e.g. that the prior is a fallback
         (nothing solved yet) whose forecast is not an estimate; replaced at every refit.
@@ -1184,6 +1191,7 @@ class Planner:
         self.prior_: BetaPrior | None = None
         self.prior_label_: str | None = None
         self.warnings_: list[str] = []
+        self.rule_: str | None = None
 
     # ------------------------------------------------------------------ data
     def _resolve(self, problem: Any) -> np.ndarray:
@@ -1470,6 +1478,7 @@ class Planner:
         hedge = self.hedge if hedge is None else hedge
         tiebreak = self.rng.random(len(self.problems))
         if method == "uniform":
+            self.rule_ = method
             return _alloc_uniform(self.n_, units, room, tiebreak) * batch
         # defensive share: spread first, the rule places the rest on top of it
         u0 = _alloc_uniform(self.n_, int(np.floor(hedge * units)), room, tiebreak)
@@ -1495,6 +1504,8 @@ class Planner:
                 u[o] = _alloc_hierarchical(prior, n, c, self.k, batch, units, room[o], w[o], h, _HYPER, start=u0[o])
             else:  # "passcurve", or a prior that is fixed / not perturbable: prior uncertainty ignored
                 u[o] = _alloc_passcurve(prior, n, c, self.k, batch, units, room[o], w[o] ** 2, h, start=u0[o])
+                method = "passcurve"
+        self.rule_ = method
         return (u0 + u) * batch
 
     def next(self, batch: int = 1, *, horizon: int | None = None) -> list[str]:
@@ -1783,6 +1794,7 @@ def plan(
             planners.append(pl)
             before = gen.bit_generator.state
             add = pl.allocate(budget, batch=batch)
+            rule = pl.rule_
             fc = pl.forecast()
             # the uniform comparison breaks its ties with the plan's random numbers: a uniform plan (or --hedge 1) is
             # then its own comparison. With the next draw, the demo-like 7 problems x 60 samples of --method uniform
@@ -1806,6 +1818,7 @@ def plan(
                 "problems": len(pl.problems),
                 "samples_so_far": int(pl.n0_.sum()),
                 "new_samples": int(add.sum()),
+                "rule": rule,
                 "prior": label,
                 **_prior_parameters(fitted),
                 "fit_success": None if label == "fixed" else bool(fitted.success),

@@ -67,9 +67,13 @@ def _render(res, top: int) -> None:  # type: ignore[no-untyped-def]
         sds = [s["forecast_sd"], s["expected_sd_after"], s["expected_sd_after_uniform"]]
         fewest = notation(sds)[0]
         fsd = column_fmt(sds, digits=decimals_apart(sds[1:], fewest=fewest, most=fewest + 2))
+        # hierarchical with a fixed prior or a difficulty model is the passcurve rule: the title had named the rule
+        # asked for (--prior 1,2 read "(hierarchical, target pass@100)")
+        rule = (f"{res.method}," if s["rule"] == res.method else
+                f"{s['rule']}: the {res.method} rule needs a fitted Beta prior;")
         title = (
             f"{m}: {s['new_samples']} new samples over {s['problems_sampled']} of {s['problems']} problems "
-            f"({res.method}, target pass@{res.k}); forecast {fmt_below_one(s['forecast_bayes'])} now, SD "
+            f"({rule} target pass@{res.k}); forecast {fmt_below_one(s['forecast_bayes'])} now, SD "
             f"{fmt_cell(s['forecast_bayes_sd'])} (hierarchical Bayes); {given} "
             f"{fmt_below_one(s['forecast'])}, SD {fsd(sds[0])} now, expected SD "
             f"{fsd(sds[1])} after this plan (uniform: {fsd(sds[2])})"
