@@ -907,6 +907,15 @@ def test_hierarchical_sensitivity_to_the_prior_keeps_its_digits_at_a_huge_k():
     assert st[:, 2] == pytest.approx(sb, rel=1e-6, abs=1e-15)
 
 
+def test_planner_update_reads_a_generator_of_outcomes():
+    # ids could come from a generator (read once) but outcomes could not: update(ids, (grade(x) for x in ...)) said
+    # "`outcomes` must contain integers (got <generator object ...>)"; update_counts' n and c likewise
+    pl = Planner(n=[10, 10], c=[1, 5], problem=["a", "b"], k=20, rng=0)
+    pl.update(["a", "b", "a"], (v for v in [1, 0, 1]))
+    pl.update_counts(iter(["b"]), (v for v in [4]), (v for v in [3]))
+    assert pl.n_.tolist() == [12, 15] and pl.c_.tolist() == [3, 8]  # hand count: a 10+2, 1+2; b 10+1+4, 5+0+3
+
+
 def test_planner_update_errors_name_the_value():
     # update's 0/1 check and update_counts' c <= n check gave no value ("`outcomes` must be 0/1 or booleans",
     # "`c` must be <= n"), where every other check names it

@@ -1232,7 +1232,8 @@ class Planner:
         """Record outcomes (0/1 or bool) of new samples.
 
         ``problem`` is one id (then ``outcomes`` holds that problem's new samples) or a
-        sequence of ids with one outcome each (as returned by :meth:`next`). No outcomes (an
+        sequence of ids with one outcome each (as returned by :meth:`next`); either may be an iterator (a
+        generator), read once. No outcomes (an
         empty ``outcomes``, with an empty id list: :meth:`next` returns ``[]`` once every
         problem is at ``max_n``) records nothing.
 
@@ -1248,6 +1249,8 @@ class Planner:
         Planner
             ``self``, updated (so calls chain).
         """
+        if isinstance(outcomes, Iterator):  # read once, as an iterator of ids is: a generator of verdicts had read
+            outcomes = list(outcomes)  # "`outcomes` must contain integers (got <generator object ...>)"
         try:
             out = np.asarray(outcomes)
         except ValueError:  # a ragged sequence (numpy's "inhomogeneous shape"): as_int_array says so in one line
@@ -1293,6 +1296,7 @@ class Planner:
             ``self``, updated.
         """
         idx = self._resolve(problem)
+        n, c = (list(v) if isinstance(v, Iterator) else v for v in (n, c))  # read once, as the ids are
         if idx.size == 0 and np.size(n) == 0 and np.size(c) == 0:
             return self
         dn_a = as_int_array(n, "n", minimum=0, max_ndim=1).ravel()
