@@ -907,6 +907,24 @@ def test_hierarchical_sensitivity_to_the_prior_keeps_its_digits_at_a_huge_k():
     assert st[:, 2] == pytest.approx(sb, rel=1e-6, abs=1e-15)
 
 
+def test_an_integer_beyond_a_float_is_a_one_line_error(icli, counts_csv):
+    # check_positive_int wrote the value with :.3g, which converts to float: k = 10^400 was an OverflowError traceback
+    # from plan() and from `passcurve plan --k 1000...0`
+    with pytest.raises(PasscurveError, match=r"^`k` is too large \(got k=1\.00e\+400, max 9\.01e\+15\)$"):
+        plan(n=[5, 5], c=[1, 2], budget=10, k=10**400)
+    r = icli("plan", str(counts_csv), "--budget", "10", "--k", "1" + "0" * 400)
+    assert r.returncode == 2 and r.stderr.strip() == ("passcurve: error: `--k` is too large (got --k=1.00e+400, max "
+                                                     "9.01e+15)"), r.stderr
+    # as_int_array's float conversion likewise: expected_sd, update and update_counts were OverflowError tracebacks
+    pl = Planner(n=[5, 5], c=[1, 2], k=10)
+    with pytest.raises(PasscurveError, match=r"^`additional` must be <= 1e\+07 \(got additional=1\.00e\+400\)$"):
+        pl.expected_sd([10**400, 0])
+    with pytest.raises(PasscurveError, match=r"^`outcomes` is too large \(got outcomes=1\.00e\+400, max 4\.61e\+18\)$"):
+        pl.update(["0"], [10**400])
+    with pytest.raises(PasscurveError, match=r"^`n` must be >= 0 \(got n=-1\.00e\+400\)$"):
+        pl.update_counts(["0"], [-(10**400)], [0])
+
+
 def test_planner_update_reads_a_generator_of_outcomes():
     # ids could come from a generator (read once) but outcomes could not: update(ids, (grade(x) for x in ...)) said
     # "`outcomes` must contain integers (got <generator object ...>)"; update_counts' n and c likewise

@@ -136,7 +136,15 @@ def as_int_array(x: Any, name: str, *, minimum: int | None = 0, maximum: int | N
         flag = next((v for v in arr.ravel() if isinstance(v, _BOOLS)), None)  # bool is an int
         if flag is not None:
             raise PasscurveError(f"`{name}` must contain integers, not booleans (got {flag!r})")
-        arr = arr.astype(np.float64)
+        try:
+            arr = arr.astype(np.float64)
+        except OverflowError:  # an int beyond a float (10^400): the conversion's traceback, as in expected_sd([10**400])
+            v = next(v for v in arr.ravel() if isinstance(v, int) and abs(v) > 2**1023)
+            if v < 0 and minimum is not None:
+                raise PasscurveError(f"`{name}` must be >= {minimum} (got {name}={big_int_text(v)})") from None
+            limit = f"must be <= {maximum:.3g} (got {name}={big_int_text(v)})" if maximum is not None else \
+                f"is too large (got {name}={big_int_text(v)}, max {2**62:.3g})"
+            raise PasscurveError(f"`{name}` {limit}") from None
     if arr.dtype == bool:
         raise PasscurveError(f"`{name}` must contain integers, not booleans")
     if (flag := bool_in(x)) is not None:  # [True, 2] is an int array
@@ -751,6 +759,16 @@ MAX_GRID = 10**6
 """The most points of a grid or entries of a simulated answer set a function builds from one integer argument."""
 
 
+def big_int_text(v: int) -> str:
+    """An integer as :.3g writes it ('1e+07', '1.8e+19'), also beyond a float, whose conversion :.3g makes: 10^400 is
+    '1.00e+400' (its leading digits, cut), where :.3g was an OverflowError."""
+    try:
+        return f"{v:.3g}"
+    except OverflowError:
+        digits = str(abs(v))
+        return f"{'-' if v < 0 else ''}{digits[0]}.{digits[1:3]}e+{len(digits) - 1}"
+
+
 def check_positive_int(x: Any, name: str, *, minimum: int = 1, maximum: int = 2**53) -> int:
     if isinstance(x, bool) or not isinstance(x, int | np.integer):
         if isinstance(x, float | np.floating) and float(x).is_integer():
@@ -760,7 +778,7 @@ def check_positive_int(x: Any, name: str, *, minimum: int = 1, maximum: int = 2*
     if int(x) < minimum:
         raise PasscurveError(f"`{name}` must be an integer >= {minimum} (got {name}={int(x)})")
     if int(x) > maximum:
-        shown = f"{int(x):.3g}"
+        shown = big_int_text(int(x))  # :.3g converts to float: plan --k 1000...0 (10^400) was a traceback
         if shown == f"{maximum:.3g}":  # just above the cap: 10^7 + 1 read "got budget=1e+07, max 1e+07"
             shown = str(int(x))
         raise PasscurveError(f"`{name}` is too large (got {name}={shown}, max {maximum:.3g})")
