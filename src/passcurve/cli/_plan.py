@@ -50,8 +50,11 @@ def _prior_words(s: Mapping[str, Any]) -> tuple[str, str, str | None]:
         return ("given the fitted prior", "the fitted prior",
                 f"fitted prior: the planner's {law}, the posterior mode under the weak hyperprior (α+β)^(−5/2), "
                 f"not fit's maximum likelihood (forecast's '{column}' column uses that one)")
-    return (f"given the fitted {label} prior", f"the fitted {label} prior",
-            f"fitted {label} prior: the difficulty model {label}, fitted by maximum likelihood (as fit's)")
+    if label in PLAN_MODEL_PRIORS:
+        how = f"the difficulty model {label}, fitted by maximum likelihood (as fit's)"
+    else:  # Python's own model object: its name (or "model"), fitted as its fit() does
+        how = "a difficulty model given in Python, fitted by its fit()"
+    return f"given the fitted {label} prior", f"the fitted {label} prior", f"fitted {label} prior: {how}"
 
 
 def _render(res, top: int) -> None:  # type: ignore[no-untyped-def]
