@@ -516,6 +516,18 @@ def test_plan_summary_gives_a_difficulty_models_own_parameters():
     assert (s["alpha"], s["beta"], s["impossible"], s["prior_params"]) == (1.0, 2.0, 0.0, None)
 
 
+def test_plan_prior_words_of_priors_only_python_gives():
+    # _prior_words for summaries the command line cannot produce but a PlanResult from Python can: a fixed
+    # zero-inflated Beta, and a model object of no known name ("the difficulty model model, fitted by maximum
+    # likelihood" had been said of it)
+    from passcurve.cli._plan import _prior_words
+
+    given, under, note = _prior_words({"prior": "fixed", "alpha": 0.5, "beta": 2.0, "impossible": 0.1})
+    assert given == "given the fixed prior Beta(0.5, 2) with P(p = 0) = 0.1 (not fitted)" and note is None
+    given, under, note = _prior_words({"prior": "model", "alpha": None, "beta": None, "impossible": 0.0})
+    assert note == "fitted model prior: a difficulty model given in Python, fitted by its fit()"
+
+
 @pytest.mark.parametrize(("prior", "said", "unsaid"), [
     # nothing is fitted: the title and the caption had said "given the fitted prior" and "the planner's Beta, the
     # posterior mode under the weak hyperprior" of a fixed Beta(1, 2)
