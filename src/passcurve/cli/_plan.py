@@ -100,6 +100,11 @@ def _render(res, top: int) -> None:  # type: ignore[no-untyped-def]
         notes = [f"p̂: the problem's posterior mean success rate E[p | n, c] under {under}"]
         if fitted is not None:
             notes.append(fitted)
+        if s["rule"] == "hierarchical" and s["expected_sd_after"] > s["expected_sd_after_uniform"]:
+            # the title then reads as if the plan lost to uniform (BoN's Gemini 1.5 Flash and Pro at --budget 1000
+            # --k 10000, by 0.03%), on an SD that its rule does not minimise alone
+            notes.append("expected SD after this plan above uniform's: the hierarchical rule lowers the variance "
+                         "that counts the prior's uncertainty too, which this SD given the prior leaves out")
         if len(idx) > top:
             more = len(idx) - top  # "1 more problems get samples"
             notes.append(f"{more} more problem{' gets' if more == 1 else 's get'} samples (use --csv or --json for all)")
