@@ -7,7 +7,8 @@ reduction to distinct (n, c) pairs and the analytic digamma gradient.
 Also the scaled Beta (Schaeffer et al.'s law; a 3-parameter likelihood evaluated by a series) with its
 analytic gradient against the same class with finite-difference gradients, in the same process; its goodness
 of fit on 300 problems with distinct n (whole pmf rows by the backward recurrence against the series value by
-value, same process); and the
+value, same process); its goodness of fit and the Beta's at n = 10^6 ... 2^53 - 1 (bins as integrals over p
+against the trapezoid on pmf values, same process, where that finishes); and the
 nonparametric MLE (GridMixture, Wang's constrained Newton method) on the same data,
 against plain EM on the same grid and likelihood matrix in the same process: time, and how far
 each is from the maximum (the duality-gap bound N (max_j D_j - 1)).
@@ -93,6 +94,48 @@ def scaled_beta_gof() -> None:
           f"({times[1] / times[0]:.0f}x); expected counts agree to {diff:.1e} (relative)")
 
 
+class _TrapezoidBins:
+    """The baseline: pmf_bins above 2^14 by the trapezoid on ~16·sqrt(2n) pmf values (before the integrals over p)."""
+
+    def _law_parts(self) -> None:
+        return None
+
+
+def large_n_gof() -> None:
+    """Goodness of fit at very large n (10 problems, p = 0.3·Beta(0.3, 3)): the Beta laws' bins as integrals over p
+    (_BetaBins) against the trapezoid on ~16·sqrt(2n) pmf values, same process, where the trapezoid finishes
+    (the scaled Beta's pmf values are O(sqrt(n))-term series: 20 s at 10^7); the integrals alone beyond."""
+    gen = np.random.default_rng(0)
+    p = 0.3 * gen.beta(0.3, 3.0, 10)
+    theta = np.array([special.logit(0.3), np.log(0.3), np.log(3.0)])
+    print("\ngoodness of fit at large n, 10 problems (integrals over p vs the trapezoid on pmf values)")
+    for n, laws in ((10**6, "both"), (10**7, "both"), (10**9, "new"), (10**12, "new"), (2**53 - 1, "new")):
+        nn = np.full(10, n)
+        c = gen.binomial(nn, p) if n < 2**40 else np.round(p * n).astype(np.int64)
+        row = []
+        for base, label in ((BetaBinomial, "beta"), (ScaledBetaBinomial, "scaled_beta")):
+            got = []
+            for cls in ((base, type("T", (_TrapezoidBins, base), {})) if laws == "both" else (base,)):
+                m = cls()
+                if base is ScaledBetaBinomial:
+                    m._theta = theta
+                else:
+                    m._theta = theta[1:]
+                m.params_ = m._unpack(m._theta)
+                m.pairs_ = _pairs(nn, c, None)
+                m.n_params_ = m._theta.size
+                t = time.perf_counter()
+                e = np.array(m.goodness_of_fit()["expected"])
+                got.append((time.perf_counter() - t, e))
+            text = f"{label} {got[0][0]:.2f} s"
+            if len(got) == 2:
+                ok = got[1][1] > 1e-9
+                diff = float(np.max(np.abs(got[0][1][ok] / got[1][1][ok] - 1)))
+                text += f" (trapezoid {got[1][0]:.2f} s, {got[1][0] / got[0][0]:.2g}x; expected counts {diff:.1e} apart)"
+            row.append(text)
+        print(f"  n = {n:.3g}: " + "; ".join(row))
+
+
 def npmle() -> None:
     gen = np.random.default_rng(1)
     N, n = 100_000, 10_000
@@ -152,6 +195,7 @@ def main() -> None:
     print(f"  zero-inflated Beta fit (3 parameters):            {t_zi:.3f} s  impossible={z.impossible_mass_:.4f}")
     scaled_beta()
     scaled_beta_gof()
+    large_n_gof()
     npmle()
 
 

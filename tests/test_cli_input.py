@@ -755,23 +755,23 @@ def test_model_selection_matches_as_written_then_stripped(tmp_path, icli):
 
 def test_fit_of_counts_at_the_largest_n_the_readers_accept_ends(tmp_path, icli):
     # n = 2^53 - 1 (the readers' largest): goodness_of_fit's trapezoid asked for 16·sqrt(n/2) ≈ 1.07e9 nodes, an
-    # 8 GiB array (numpy's _ArrayMemoryError in a traceback, or the process killed for lack of memory); the goodness
-    # of fit is now left out above n = 2^34, said in a warning, and the table's GOF p is '-'
+    # 8 GiB array (numpy's _ArrayMemoryError in a traceback, or the process killed for lack of memory); it was then
+    # left out above n = 2^34 (a DegenerateDataWarning, GOF p '-'). The Beta laws' bins are now integrals over p whose
+    # cost does not grow with n (_BetaBins): the goodness of fit is computed, without a warning
     p = tmp_path / "c.csv"
-    p.write_text(f"problem_id,n,c\na,10,2\nb,10,4\nc,{2**53 - 1},7\nd,10,9\n")
+    # (twelve problems: with four the pooled bins leave no degree of freedom, and GOF p is '-' for that reason)
+    p.write_text("problem_id,n,c\n" + "".join(f"p{i},10,{i % 11}\n" for i in range(11)) + f"big,{2**53 - 1},7\n")
     res = icli("fit", str(p), "--difficulty", "beta")
     assert res.returncode == 0, res.stderr
-    assert "Traceback" not in res.stderr
-    assert re.search(r"DegenerateDataWarning: beta: the goodness of fit is not computed for n above 2\^34 = "
-                     r"17,179,869,184 samples per problem \(the largest n here is 9,007,199,254,740,991\)", res.stderr)
+    assert "Traceback" not in res.stderr and "DegenerateDataWarning" not in res.stderr
     row = next(ln for ln in res.stdout.splitlines() if ln.strip().startswith("beta "))
-    assert row.split()[-2] == "-"  # the GOF p column
-    # the report's histogram of c/n drew the best fitted law with the same pmf_bins: the same MemoryError
+    assert 0.0 <= float(row.split()[-2]) <= 1.0  # the GOF p column (it was '-')
+    # the report's histogram of c/n draws the best fitted law with the same pmf_bins (a MemoryError, then a warning
+    # that it left the law out): now drawn
     p.write_text("model,problem_id,n,c\n" + "".join(f"{m},p{i},{2**53 - 1 if i == 1 else 10},{2 * i + j}\n"
                                                     for j, m in enumerate(("m1", "m2")) for i in range(5)))
     out = tmp_path / "r.html"
     res = icli("report", str(p), "-o", str(out), "--forecast-resamples", "2")
     assert res.returncode == 0, res.stderr
-    assert re.search(r"DegenerateDataWarning: \w+: the histogram of c/n leaves out the fitted law above n = 2\^34",
-                     res.stderr)
+    assert "leaves out the fitted law" not in res.stderr
     assert out.stat().st_size > 0

@@ -260,8 +260,8 @@ def _shares_in_bins(fit: Any, ns: np.ndarray, edges: np.ndarray, _n: int) -> dic
     pmf_bins takes."""
     un, cnt = np.unique(ns, return_counts=True)
     if un.size and un[-1] > fit.pmf_bins_max_n:
-        warnings.warn(f"{fit.name}: the histogram of c/n leaves out the fitted law above n = 2^34 = "
-                      f"{int(fit.pmf_bins_max_n):,} samples per problem (the largest n here is {int(un[-1]):,})",
+        warnings.warn(f"{fit.name}: the histogram of c/n leaves out the fitted law above n = {fit._pmf_bins_limit()} "
+                      f"samples per problem (the largest n here is {int(un[-1]):,})",
                       DegenerateDataWarning, stacklevel=2)
         return None
     tot = np.zeros(edges.size - 1)
