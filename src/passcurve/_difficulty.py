@@ -1737,12 +1737,13 @@ def _binomial_tails(e: np.ndarray, n: int, m: np.ndarray, at_p: np.ndarray) -> t
     """P(X < e) and P(X >= e), X ~ Binomial(n, p), for edges 1 <= e <= n (E,) at nodes (N,) given by m = min(p, 1 - p)
     (``at_p``: m is p), as (E, N) arrays, each tail to its last digits.
 
-    The smaller tail (about: the side of e away from np) is the regularized incomplete beta function I_x(A, B), at
-    x = m where that is its form, else at M = 1 - m rounded, with the rounding r = (1 - m) - M put back to first order
-    (r times the Beta(A, B) density at M): so only scipy's ``betainc`` (``betaincc``, boost's ibetac, costs four to
-    five times as much at these A, B) and no digits of 1 - m lost (relative error ~1e-8 at n = 10^12 without it).
-    The other tail is 1 minus it, unless the guess was wrong (the smaller above 1/2, near the median), where both are
-    computed. Exactly 0 and 1 where the Chernoff bound exp(-n KL) of the smaller tail is below the smallest double.
+    The smaller tail (about: the side of e away from np) is the regularized incomplete beta function I_m(A, B) where
+    that is its form; else 1 - I_m(A, B) = I_M(B, A) at M = 1 - m rounded, with the rounding r = (1 - m) - M put back
+    to first order (r times the Beta(B, A) density at M; ~1e-8 relative error at n = 10^12 without it), so that only
+    scipy's ``betainc`` is called (``betaincc``, boost's ibetac, costs four to five times as much at these A, B). From
+    n = 2^30 on r·n is no longer small and that form is ``betaincc(A, B, m)``. The other tail is 1 minus the smaller,
+    unless the guess was wrong (the smaller above 1/2, near the median), where both are computed. Exactly 0 and 1 where
+    the Chernoff bound exp(-n KL) of the smaller tail is below the smallest double (e^-745).
     """
     E = e[:, None].astype(np.float64)
     below = np.ones((e.size, m.size))  # P(X < e)
