@@ -1733,9 +1733,10 @@ def _jacobi_end_rule(exponent: float) -> tuple[np.ndarray, np.ndarray]:
     return t, w
 
 
-def _binomial_tails(e: np.ndarray, n: int, m: np.ndarray, at_p: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def _binomial_tails(e: np.ndarray, n: int, m: np.ndarray, at_p: np.ndarray,
+                    cuts: tuple[np.ndarray, np.ndarray, np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
     """P(X < e) and P(X >= e), X ~ Binomial(n, p), for edges 1 <= e <= n (E,) at nodes (N,) given by m = min(p, 1 - p)
-    (``at_p``: m is p), as (E, N) arrays, each tail to its last digits.
+    (``at_p``: m is p), as (E, N) arrays, each tail to its last digits. ``cuts``: :func:`_edge_cuts` of e and n.
 
     The smaller tail (about: the side of e away from np) is the regularized incomplete beta function I_m(A, B) where
     that is its form; else 1 - I_m(A, B) = I_M(B, A) at M = 1 - m rounded, with the rounding r = (1 - m) - M put back
@@ -1748,21 +1749,18 @@ def _binomial_tails(e: np.ndarray, n: int, m: np.ndarray, at_p: np.ndarray) -> t
     E = e[:, None].astype(np.float64)
     below = np.ones((e.size, m.size))  # P(X < e)
     above = np.zeros((e.size, m.size))  # P(X >= e)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        lm, lM = np.log(m), np.log1p(-m)
-        lp, lq = np.where(at_p, lm, lM), np.where(at_p, lM, lm)
-        p = np.where(at_p, m, 1.0 - m)
-        xe, xl = E / n, (E - 1.0) / n  # P(X >= e) is small below e/n, P(X <= e - 1) above (e - 1)/n
-        kl_up = n * (special.xlogy(xe, xe) - xe * lp + special.xlog1py(1.0 - xe, -xe) - (1.0 - xe) * lq)
-        kl_dn = n * (special.xlogy(xl, xl) - xl * lp + special.xlog1py(1.0 - xl, -xl) - (1.0 - xl) * lq)
-    gone_dn = (p > xl) & (kl_dn > _BINS_TAIL)  # P(X < e) < e^-745
+    p = np.where(at_p, m, 1.0 - m)
+    q = np.where(at_p, 1.0 - m, m)
+    cut_p, cut_q, lbeta = cuts
+    gone_dn = q < cut_q[:, None]  # P(X < e) < e^-745
     below[gone_dn] = 0.0
     above[gone_dn] = 1.0
-    ev = ~(((p < xe) & (kl_up > _BINS_TAIL)) | gone_dn)
+    ev = ~((p < cut_p[:, None]) | gone_dn)
     if not ev.any():
         return below, above
     ei, ni = np.nonzero(ev)
     ee, mm, ap = E[ei, 0], m[ni], at_p[ni]
+    lm, lM = np.log(mm), np.log1p(-mm)
     # I_m(A, B) is P(X >= e) = I_p(e, n - e + 1) where m = p, P(X < e) = I_q(n - e + 1, e) where m = q
     A, B = np.where(ap, ee, n - ee + 1.0), np.where(ap, n - ee + 1.0, ee)
     pp = np.where(ap, mm, 1.0 - mm)
@@ -1782,9 +1780,11 @@ def _binomial_tails(e: np.ndarray, n: int, m: np.ndarray, at_p: np.ndarray) -> t
             lost = np.isnan(v)  # boost's ibetac near the median at A, B ~ 2^51 (scipy 1.17): 1 - I there (~1/2)
             v[lost] = 1.0 - special.betainc(A[k][lost], B[k][lost], mm[k][lost])
             return v
-        # d/dx I_x(B, A) is the Beta(B, A) density: scipy's (boost's), exact where the log of its formula loses
-        # n·1e-16 to cancellation; the next term, (r·2n)²/2 relative, is below 1e-14 up to 2^30
-        return special.betainc(B[k], A[k], M[k]) + r[k] * stats.beta.pdf(M[k], B[k], A[k])
+        # d/dx I_x(B, A) is the Beta(B, A) density (its log loses n·1e-16 to cancellation, and betaln as much: a
+        # relative 1e-6 of a correction below 1.2e-7 relative); the next term, (r·2n)²/2 relative, is below 1e-14
+        with np.errstate(over="ignore", under="ignore"):
+            dens = np.exp((B[k] - 1.0) * lM[k] + (A[k] - 1.0) * lm[k] - lbeta[ei[k]])
+        return special.betainc(B[k], A[k], M[k]) + r[k] * dens
 
     small = np.empty(ei.size)  # the smaller tail: I_m(A, B) where at_m, else I_M(B, A)
     small[at_m] = tail_m(at_m)
@@ -1798,6 +1798,31 @@ def _binomial_tails(e: np.ndarray, n: int, m: np.ndarray, at_p: np.ndarray) -> t
     above[ei, ni] = np.where(ap, im, iM)
     below[ei, ni] = np.where(ap, iM, im)
     return below, above
+
+
+def _edge_cuts(e: np.ndarray, n: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """For :func:`_binomial_tails`: the p below which P(X >= e) and the q = 1 - p below which P(X < e) are below the
+    smallest double (P(X >= e) <= exp(-n KL(e/n || p)) for p < e/n, P(X < e) <= exp(-n KL((n-e+1)/n || q)) for
+    q < (n-e+1)/n), and log B(e, n - e + 1)."""
+    E = e.astype(np.float64)
+    return _chernoff_cut(E / n, n), _chernoff_cut((n - E + 1.0) / n, n), special.betaln(E, n - E + 1.0)
+
+
+def _chernoff_cut(x: np.ndarray, n: int) -> np.ndarray:
+    """The c < x with n·KL(x || c) = 745 (KL of Bernoulli laws; 0 where none): below c, a binomial tail bounded by
+    exp(-n KL) is below the smallest double. Bisection in log c, elementwise."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        lx, x1l1x = np.log(x), special.xlog1py(1.0 - x, -x)  # (1 - x) log(1 - x), 0 at x = 1
+        lo, hi = np.full(x.shape, -800.0), lx.copy()
+
+        def nkl(lc: np.ndarray) -> np.ndarray:
+            return n * (x * (lx - lc) + x1l1x - special.xlog1py(1.0 - x, -np.exp(lc)))
+
+        for _ in range(32):  # to 800/2^32 in log c, from below (the cut errs toward computing a tail)
+            mid = (lo + hi) / 2.0
+            big = nkl(mid) > _BINS_TAIL
+            lo, hi = np.where(big, mid, lo), np.where(big, hi, mid)
+        return np.where(nkl(lo) > _BINS_TAIL, np.exp(lo), 0.0)
 
 
 class _BetaBins:
@@ -1822,10 +1847,11 @@ class _BetaBins:
         self.n, self.b = n, b
         self.inner = b[1:-1]  # the edges where the kernels step (c >= 0 and c < n + 1 always hold)
         self.sn = math.sqrt(n)
+        self.cuts = _edge_cuts(self.inner, n)
 
     def _kernels(self, m: np.ndarray, at_p: np.ndarray) -> np.ndarray:
         """K_j(p), (J, N), at m = min(p, 1 - p) (``at_p``: m is p), each the difference of its two tails below 1/2."""
-        below, above = _binomial_tails(self.inner, self.n, m, at_p)
+        below, above = _binomial_tails(self.inner, self.n, m, at_p, self.cuts)
         ones, zeros = np.ones((1, m.size)), np.zeros((1, m.size))
         below = np.concatenate([zeros, below, ones])  # P(X < 0) = 0, P(X < n + 1) = 1
         above = np.concatenate([ones, above, zeros])
