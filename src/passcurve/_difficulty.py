@@ -2415,8 +2415,10 @@ class DifficultyModel:
         parts = self._law_parts() if any(n > _PMF_EXACT_N for n, _ in checked) else None
         for i, (n, b) in enumerate(checked):
             if n > _PMF_EXACT_N:
-                integral = parts is not None and n > self._trapezoid_max_n
-                out[i] = _BetaBins(n, b).masses(*parts) if integral else self._pmf_bins_nodes(n, b)
+                if parts is not None and n > self._trapezoid_max_n:
+                    out[i] = _BetaBins(n, b).masses(*parts)
+                else:
+                    out[i] = self._pmf_bins_nodes(n, b)
         return out
 
     def _pmf_rows(self, ns: list[int]) -> list[np.ndarray]:
