@@ -72,6 +72,16 @@ def test_bad_frame_type():
         counts_from_frame([1, 2, 3])
 
 
+@pytest.mark.parametrize("column", [pd.Series([1, 0], name="correct"), pd.Index(["a", "b"])])
+def test_a_pandas_column_is_not_a_frame(column):
+    # a pandas Series or Index (one column, e.g. df["correct"]) went to DuckDB's from_df, whose TypeError ("from_df():
+    # incompatible function arguments. The DataFrame argument is a Series") escaped; it is refused as a list is
+    kind = type(column).__name__
+    with pytest.raises(PasscurveError, match=rf"^`df` must be a pandas, polars, pyarrow, DuckDB, Dask or PySpark frame "
+                                             rf"\(got {kind}\)$"):
+        counts_from_frame(column)
+
+
 FRAME_KEYWORD_CASES = [
     # (columns, counts_from_frame keywords, the message): each names the keyword the caller passed (problem=,
     # correct=, n=), not read_counts' problem_col= or the command line's --correct-col, which it has no such name for

@@ -756,11 +756,11 @@ def open_frame(frame: Any, name: str = "frame") -> Source | None:
             raise no_columns_error(f"{mod} {kind}")
     con = connect()
     try:
-        if mod == "pandas":
+        if mod == "pandas" and kind == "DataFrame":  # a Series or an Index is no frame (DuckDB's TypeError before)
             rel = con.from_df(frame)
-        elif mod == "polars" and type(frame).__name__ == "DataFrame":
+        elif mod == "polars" and kind == "DataFrame":
             rel = con.from_arrow(frame.to_arrow())
-        elif mod == "pyarrow" and type(frame).__name__ in ("Table", "RecordBatch"):
+        elif mod == "pyarrow" and kind in ("Table", "RecordBatch"):
             rel = con.from_arrow(frame)
         else:
             con.close()
