@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+import passcurve as pc
 from passcurve import Counts, PasscurveError
 from passcurve._counts import models_rows
 
@@ -100,3 +101,22 @@ def test_unknown_model_hint_ignores_punctuation_and_case():
         c.select("X Y")
     with pytest.raises(PasscurveError, match=r"^unknown model '-'; models present: "):  # nothing left to compare
         c.select("-")
+
+
+@pytest.mark.parametrize("call", [
+    lambda c: pc.curve(c, k=[1]),
+    lambda c: pc.fit_power_law(c),
+    lambda c: pc.check_deviations(c, emit=False),
+    lambda c: pc.forecast(c, k=[100]),
+    lambda c: pc.BetaBinomial().fit(c),
+    lambda c: pc.rl.dead_groups(c),
+])
+def test_a_counts_without_rows_is_refused(call):
+    # a Counts built by the dataclass itself may hold no rows (from_arrays, take and the readers refuse that): curve
+    # raised numpy's 'zero-size array to reduction operation minimum', BetaBinomial().fit a ZeroDivisionError,
+    # forecast 'need at least one array to concatenate', and fit_power_law, check_deviations and rl.dead_groups
+    # returned a result of nothing. The shared first check (check_counts_object) now refuses it.
+    empty = Counts(np.array([], dtype=object), np.array([], dtype=object), np.array([], dtype=np.int64),
+                   np.array([], dtype=np.int64))
+    with pytest.raises(PasscurveError, match=r"^`counts` holds no problems \(0 rows\); a Counts needs at least one$"):
+        call(empty)

@@ -327,6 +327,9 @@ def check_counts_object(counts: Any, hint: str = "build one with Counts.from_arr
     """The shared first check of every function that takes a ``Counts``; ``hint`` says how to get one."""
     if not isinstance(counts, Counts):
         raise PasscurveError(f"`counts` must be a passcurve.Counts (got {type(counts).__name__}); {hint}")
+    if not len(counts):  # built by the dataclass itself (from_arrays, take and the readers refuse no rows): numpy's
+        # reduction errors, a ZeroDivisionError, or a result of nothing (fit_power_law, check_deviations) before
+        raise PasscurveError("`counts` holds no problems (0 rows); a Counts needs at least one")
     return counts
 
 
