@@ -78,6 +78,16 @@ def test_estimates_are_the_unbiased_means_and_the_json_is_a_leaderboard():
     assert isinstance(res, RankResult) and res.plot(k=8).data
 
 
+def test_plot_takes_one_of_the_results_k():
+    # plot(k=[1, 99]) drew k = 1 (the first k the list shared with the result), k=True drew k = 1, and k=[1, 5, 8] was
+    # numpy's "operands could not be broadcast together"; each is now the error listing the result's k
+    res = rank_models(simulate(problems=30, n=16, rng=3).counts, k=[1, 8], rng=1, n_resamples=100)
+    assert res.plot(k=8.0).layout.title.text == res.plot(k=8).layout.title.text
+    for bad, shown in (([1, 99], r"\[1, 99\]"), (True, "True"), ([1, 5, 8], r"\[1, 5, 8\]"), ("8", "'8'"), (4, "4")):
+        with pytest.raises(PasscurveError, match=rf"^`k` must be one of 1, 8 \(got {shown}\)$"):
+            res.plot(k=bad)
+
+
 def test_problems_not_shared_by_every_model_are_left_out_with_a_warning():
     counts = Counts.from_arrays([10] * 5, [1, 2, 3, 4, 5], problem=["p1", "p2", "p3", "p1", "p2"],
                                 model=["a", "a", "a", "b", "b"])

@@ -47,6 +47,8 @@ from ._validation import (
     check_confidence_level,
     check_positive_int,
     check_rng,
+    check_scalar,
+    show_value,
 )
 
 __all__ = ["rank_models", "RankResult"]
@@ -178,9 +180,17 @@ class RankResult(ReadOnlyResult):
         """
         import plotly.graph_objects as go
 
-        j = 0 if k is None else int(np.flatnonzero(self.k == k)[0]) if (self.k == k).any() else -1
-        if j < 0:
-            raise PasscurveError(f"`k` must be one of {', '.join(str(int(x)) for x in self.k)} (got {k})")
+        j = 0
+        if k is not None:  # one number: a list or an array had been compared with self.k (numpy's broadcast error,
+            # or the first k it shared: k=[1, 99]), True had matched k = 1
+            bad = PasscurveError(f"`k` must be one of {', '.join(str(int(x)) for x in self.k)} (got {show_value(k)})")
+            try:
+                hit = np.flatnonzero(self.k == check_scalar(k, "k")) if np.ndim(k) == 0 else np.zeros(0, int)
+            except PasscurveError:
+                raise bad from None
+            if not hit.size:
+                raise bad
+            j = int(hit[0])
         rows = self.table(j)[::-1]
         labels = [f"{r['model']}  (rank {r['rank_low']}–{r['rank_high']})" if r["rank_low"] != r["rank_high"]
                   else f"{r['model']}  (rank {r['rank']})" for r in rows]
