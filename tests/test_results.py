@@ -6,6 +6,7 @@ import json
 import warnings
 
 import numpy as np
+import pytest
 
 import passcurve
 from passcurve._results import json_safe, long_frame, records_frame
@@ -423,3 +424,26 @@ def test_results_do_not_share_memory_with_the_callers_arrays():
     assert r.p.tolist() == [0.2, 0.5, 0.9] and r.k.tolist() == [1.0, 4.0]
     # the weighted pass@1 is still (1*0.3 + 2*0.5 + 3*0.7) / 6 = 3.4 / 6 (exact arithmetic)
     assert abs(passcurve.curve(counts, k=[1]).values["pass_at_k"][0, 0] - 3.4 / 6) < 1e-12
+
+
+def test_plot_and_to_frame_switches_are_checked():
+    # plot(log_k="no") drew a log axis ("no" is true) and an array raised numpy's ambiguous-truth error, in each of the
+    # five plots that take log_k; BacktestResult.to_frame gave the runs for any `which` but "summary" (a typo
+    # "summry" too). Each is now the one-line error naming the argument (_validation.check_flag / check_choice).
+    c = passcurve.Counts.from_arrays([10] * 6, [1, 2, 3, 4, 5, 6], problem=["a", "b", "c"] * 2,
+                                     model=["m1"] * 3 + ["m2"] * 3)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        results = [passcurve.curve(c, k=[1, 5]), passcurve.compare(c, "m1", "m2", [1, 5], method="analytic"),
+                   passcurve.hidden_difficulty(c, [1, 5]), passcurve.verifier_inflation([10, 10], [5, 4], [3, 4], [1, 5]),
+                   passcurve.vote([["a", "a", "b"], ["b", "c", "c"]], ["a", "c"], [1, 3])]
+        bt = passcurve.backtest(c.select("m1"), m=(5,), k=(10,), seeds=1, methods=("beta",), n_resamples=0, rng=0)
+    for res in results:
+        assert res.plot(log_k=False).layout.xaxis.type is None and res.plot().layout.xaxis.type == "log"
+        for bad, shown in (("no", "'no'"), (np.array([1, 0]), r"\[1, 0\]"), (None, "None")):
+            with pytest.raises(passcurve.PasscurveError, match=rf"^`log_k` must be True or False \(got {shown}\)$"):
+                res.plot(log_k=bad)
+    assert list(bt.to_frame("runs")["seed"]) == [r["seed"] for r in bt.rows]
+    assert len(bt.to_frame()) == len(bt.summary)
+    with pytest.raises(passcurve.PasscurveError, match=r'^`which` must be "summary" or "runs" \(got \'summry\'\)$'):
+        bt.to_frame("summry")

@@ -24,6 +24,7 @@ from ._results import ReadOnlyResult, brief_repr, frame_html, json_safe, records
 from ._validation import (
     MAX_SEEDS,
     budget_grid,
+    check_choice,
     check_choices,
     check_confidence_level,
     check_positive_int,
@@ -69,16 +70,20 @@ class BacktestResult(ReadOnlyResult):
         return frame_html(self.to_frame)
 
     def to_frame(self, which: str = "summary") -> Any:
-        """pandas DataFrame of ``to_dict()``'s ``summary`` records (``which="summary"``) or of its ``runs`` (any other value).
+        """pandas DataFrame of ``to_dict()``'s ``summary`` records (``which="summary"``) or of its ``runs``
+        (``which="runs"``, the attribute :attr:`rows`).
 
         Parameters
         ----------
-        which : str, default "summary"
+        which : {"summary", "runs"}, default "summary"
 
         Returns
         -------
         pandas.DataFrame
         """
+        # any other value had been the runs: which="summry" gave the runs without a word, an array numpy's
+        # ambiguous-truth error
+        which = check_choice(which, "which", ("summary", "runs"), quoted=True)
         return records_frame(self.summary if which == "summary" else self.rows)
 
     def plot(self) -> Any:

@@ -51,6 +51,7 @@ from ._validation import (
     budget_grid,
     check_choice,
     check_confidence_level,
+    check_flag,
     check_k_le_min_n,
     check_k_le_n,
     check_positive_int,
@@ -206,6 +207,7 @@ class CompareResult(ReadOnlyResult):
         -------
         plotly.graph_objects.Figure
         """
+        log_k = check_flag(log_k, "log_k")  # "no" was true, an array numpy's ambiguous-truth error
         import plotly.graph_objects as go
 
         fig = go.Figure()

@@ -184,6 +184,7 @@ class CurveResult(ReadOnlyResult):
         -------
         plotly.graph_objects.Figure
         """
+        log_k = check_flag(log_k, "log_k")  # "no" was true, an array numpy's ambiguous-truth error
         import plotly.graph_objects as go
 
         if metric is None:

@@ -28,7 +28,7 @@ from ._counts import Counts, check_counts_object
 from ._curves import mean_curve, own_range
 from ._errors import DegenerateDataWarning, DroppedProblemsWarning, PasscurveError, record_warning
 from ._results import ReadOnlyResult, brief_repr, frame_html, records_frame
-from ._validation import budget_grid, check_choice, check_k_le_min_n, own_range_top
+from ._validation import budget_grid, check_choice, check_flag, check_k_le_min_n, own_range_top
 
 __all__ = ["hidden_difficulty", "DiagnosticsResult"]
 
@@ -163,6 +163,7 @@ class DiagnosticsResult(ReadOnlyResult):
         -------
         plotly.graph_objects.Figure
         """
+        log_k = check_flag(log_k, "log_k")  # "no" was true, an array numpy's ambiguous-truth error
         import plotly.graph_objects as go
 
         fig = go.Figure()

@@ -30,7 +30,7 @@ import numpy as np
 from ._curves import mean_curve
 from ._errors import DegenerateDataWarning, PasscurveError, record_warning
 from ._results import ReadOnlyResult, brief_repr, frame_html, long_frame
-from ._validation import as_id_array, as_int_array, budget_grid, check_counts, fmt
+from ._validation import as_id_array, as_int_array, budget_grid, check_counts, check_flag, fmt
 
 __all__ = ["verifier_inflation", "VerifierResult"]
 
@@ -106,6 +106,7 @@ class VerifierResult(ReadOnlyResult):
         -------
         plotly.graph_objects.Figure
         """
+        log_k = check_flag(log_k, "log_k")  # "no" was true, an array numpy's ambiguous-truth error
         import plotly.graph_objects as go
 
         fig = go.Figure()

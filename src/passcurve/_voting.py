@@ -60,6 +60,7 @@ from ._validation import (
     as_id_array,
     as_int_array,
     check_choice,
+    check_flag,
     check_positive_int,
     check_rng,
     check_scalar,
@@ -1129,6 +1130,7 @@ class VoteResult(ReadOnlyResult):
         -------
         plotly.graph_objects.Figure
         """
+        log_k = check_flag(log_k, "log_k")  # "no" was true, an array numpy's ambiguous-truth error
         import plotly.graph_objects as go
 
         fig = go.Figure()
