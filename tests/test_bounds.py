@@ -317,3 +317,10 @@ def test_a_forecasts_bounds_name_their_models() -> None:
     assert fc.bounds(models="large-70b").models == ("large-70b",)
     with pytest.raises(PasscurveError, match="unknown model 'nope'; models present: tiny-1b"):
         fc.bounds(models=["nope"])
+    # an empty selection returned bounds of no model, and a number raised "'int' object is not iterable"; both go
+    # through the check of every model selection (models_rows), as Counts.select_models does
+    for empty in ([], {}, np.array([])):
+        with pytest.raises(PasscurveError, match=r"^`models` must name at least one model$"):
+            fc.bounds(models=empty)
+    with pytest.raises(PasscurveError, match=r"^`models` must be a model name or a sequence of names \(got 5\)$"):
+        fc.bounds(models=5)

@@ -39,7 +39,7 @@ except ImportError:  # older scipy: every programme through linprog, from scratc
     _highs = None
 
 from ._adaptive import check_design
-from ._counts import Counts, check_counts_object
+from ._counts import Counts, check_counts_object, models_rows
 from ._errors import DegenerateDataWarning, PasscurveError, record_warning
 from ._forecast import _f, _observed, _observed_limit, _target_model_iv
 from ._results import (
@@ -60,7 +60,6 @@ from ._validation import (
     check_positive_int,
     check_rng,
     model_streams,
-    pick_model,
 )
 
 __all__ = ["BoundsKFor", "BoundsResult", "extrapolation_bounds"]
@@ -538,9 +537,10 @@ def forecast_bounds(res: Any, k: Any = None, models: Any = None) -> BoundsResult
     interval starting at 4,154 (GPT-4o, BoN, stop-at-success)."""
     K = res.k if k is None else budget_grid(k, "k", maximum=10**12)
     # the models named, in that order, each one of the forecast's (a name it does not hold had been dropped without a
-    # word, and bounds(models="M1") read the string's letters)
-    names = list(res.models) if models is None else [models] if isinstance(models, str) else list(models)
-    lawbands = [res._state[pick_model(res.models, m)][7] for m in names]
+    # word, and bounds(models="M1") read the string's letters), by the check of every model selection (models_rows:
+    # models=[] had returned bounds of no model, models=5 raised "'int' object is not iterable")
+    rows = range(len(res.models)) if models is None else models_rows(np.asarray(res.models, dtype=object), models)
+    lawbands = [res._state[int(i)][7] for i in rows]
     by_model = {lb.name: lb for lb in lawbands}
 
     def band_of(m: str, sub: Counts) -> SaidBand:
