@@ -75,6 +75,13 @@ C2 = pc.Counts.from_arrays([10] * 6, [1, 2, 3, 4, 5, 6], problem=["a", "b", "c"]
         (lambda: pc.ModelSpec("a", -0.3, 2), r"`alpha` must be a finite number > 0"),
         (lambda: pc.ModelSpec("a", 0.3, 2, impossible=2), r"`impossible` must be in \[0, 1\)"),
         (lambda: pc.ModelSpec("a", 0.3, 2).true_pass_at_k(-1), r"`k` must be > 0"),
+        # helper-118's fuzzing: numpy's TypeError ("ufunc 'isfinite' not supported") for an int beyond uint64, and
+        # numpy's "operands could not be broadcast together" for a 2-d k (documented: one k per column of the result)
+        (lambda: pc.ModelSpec("a", 10**20, -2), r"^`beta` must be a finite number > 0 \(got beta=-2\)$"),
+        (lambda: pc.ModelSpec("a", -(10**20), 2),
+         r"^`alpha` must be a finite number > 0 \(got alpha=-100000000000000000000\)$"),
+        (lambda: pc.simulate(5, 10, rng=0).true_pass_at_k([[1, 2], [3, 4]]),
+         r"^`k` must be one number or a 1-d sequence \(got shape \(2, 2\)\)$"),
         (lambda: pc.fit_power_law(C).predict(0), r"`k` must be > 0"),
         (lambda: pc.fit_power_law(C).predict(10, model="zzz"), r"unknown model 'zzz'"),
         (lambda: pc.naive_pass_at_k([10, 10], [3, 4], [1, 2, 3]), r"`n`/`c` and `k` have incompatible shapes"),

@@ -57,7 +57,8 @@ class ModelSpec:
         check_text(self.name, "name")
         for name in ("alpha", "beta"):
             v = getattr(self, name)
-            if is_bool(v) or not (isinstance(v, (int, float, np.floating, np.integer)) and np.isfinite(v) and v > 0):
+            # float(v): np.isfinite of a Python int beyond uint64 (10**20) was numpy's "ufunc 'isfinite' not supported"
+            if is_bool(v) or not (isinstance(v, (int, float, np.floating, np.integer)) and np.isfinite(float(v)) and v > 0):
                 raise PasscurveError(f"`{name}` must be a finite number > 0 (got {name}={v!r})")
         v = self.impossible
         if is_bool(v) or not (isinstance(v, (int, float, np.floating, np.integer)) and 0 <= v < 1):
@@ -126,7 +127,7 @@ class SimulatedBenchmark(ReadOnlyResult):
         dict of str to ndarray
             Per model, pass_D@k at each k (shape (K,)).
         """
-        k = np.atleast_1d(check_positive_k(k))
+        k = np.atleast_1d(check_positive_k(k, max_ndim=1))  # one k per column: a 2-d k was numpy's broadcast error
         out = {}
         for name, _ in self.counts.groups():
             p = self.p[self.counts.model == name]
