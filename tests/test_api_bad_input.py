@@ -88,6 +88,7 @@ C2 = pc.Counts.from_arrays([10] * 6, [1, 2, 3, 4, 5, 6], problem=["a", "b", "c"]
         (lambda: C.take([5]), r"`index` must be row numbers in \[0, 3\)"),
         (lambda: C.take([False, False, False]), r"`index` selects no rows"),
         (lambda: C.take("a"), r"`index` must be a boolean mask or integer row indices"),
+        (lambda: C.take([[0, 1], [2]]), r"^`index` must be a 1-d boolean mask or integer row indices \(got a ragged sequence\)$"),
         (lambda: pc.fit_difficulty(C, model="beta").best("zzz"), r"unknown model 'zzz'"),
         (lambda: pc.fit_difficulty(C, model="beta").best(C.models[0], criterion="bogus"), r"`criterion` must be"),
         # twelfth session: the rest of the eleventh session's audit list (numpy/Python exceptions before)

@@ -207,7 +207,10 @@ class Counts(ReadOnlyResult):
         Counts
             The selected rows, with their weights, clusters and meta.
         """
-        idx = np.asarray(index)
+        try:
+            idx = np.asarray(index)
+        except ValueError:  # a ragged sequence: numpy's "inhomogeneous shape" error had escaped
+            raise PasscurveError("`index` must be a 1-d boolean mask or integer row indices (got a ragged sequence)") from None
         if idx.ndim == 0 and idx.dtype != bool:  # one row number: that row (a Counts of one row)
             idx = idx.reshape(1)
         if idx.ndim != 1:
