@@ -382,3 +382,15 @@ def test_interval_columns_are_the_documented_ones():
     assert (row["problems"], row["dropped"]) == (2, 1)
     lo, hi = both.intervals["pass_at_k"]
     assert (row["low"], row["high"]) == (lo[0, 1], hi[0, 1])
+
+
+def test_the_default_k_of_a_huge_n_asks_for_k():
+    # curve(counts) runs every k from 1 to n: at n = 10^9 numpy was asked for 7.5 GB per array and the process was
+    # killed for memory (helper-118's fuzzing; at 10^12 numpy's MemoryError). Beyond MAX_GRID = 10^6 budgets the
+    # default is the one-line error, and a given k still runs (pass@1 = c/n = 0.1 exactly)
+    c = Counts.from_arrays([10**12, 10**12], [10**11, 10**11])
+    for policy in ("raise", "drop", "nan"):
+        with pytest.raises(PasscurveError, match=r"^`k` is needed for n this large: the default, every k from 1 to "
+                                                 r"1000000000000, is 1e\+12 budgets \(max 1e\+06\); give `k`"):
+            pc.curve(c, k_gt_n=policy)
+    assert pc.curve(c, k=[1]).values["pass_at_k"][0, 0] == pytest.approx(0.1, rel=1e-12)

@@ -18,6 +18,7 @@ from ._estimators import _SHORT, _fail_prob, _log_fail_table, g_pass_at_k, mg_pa
 from ._pairs import distinct_pairs
 from ._results import ReadOnlyResult, brief_repr, frame_html, level_label, long_frame, metric_label
 from ._validation import (
+    MAX_GRID,
     as_int_array,
     budget_grid,
     check_choice,
@@ -371,7 +372,12 @@ def _curve_iv(counts: Any, k: Any, k_gt_n: str, metrics: Any, design: Any = None
     if design is not None:
         design.check(counts.n, counts.c, metrics, None if k is None else as_int_array(k, "k", minimum=1), "metrics")
     if k is None:
-        ks = np.arange(1, default_top(counts, k_gt_n, design) + 1, dtype=np.int64)
+        top = default_top(counts, k_gt_n, design)
+        if top > MAX_GRID:  # every k up to n = 10^9 asked numpy for 7.5 GB per array: the process was killed for memory
+            raise PasscurveError(f"`k` is needed for n this large: the default, every k from 1 to {top}, is {top:.3g} "
+                                 f"budgets (max {MAX_GRID:.0e}); give `k`, e.g. a log-spaced grid "
+                                 f"(passcurve.default_k_grid(n) in Python)")
+        ks = np.arange(1, top + 1, dtype=np.int64)
     else:
         ks = budget_grid(k)
         if k_gt_n == "raise" and design is None:
@@ -400,7 +406,9 @@ def curve(
     k : int or sequence of int, optional
         The budgets. Default: every k from 1 to the smallest n (``k_gt_n="raise"``), to
         the largest n (``k_gt_n="drop"``), or to the largest of the models' smallest n
-        (``k_gt_n="nan"``). Sorted ascending, repeats removed: the result's ``k`` is the order of its values, not the order given.
+        (``k_gt_n="nan"``); that n may be at most 10^6 (beyond it, give ``k``: every k up to n = 10^9 had the
+        process killed for memory). Sorted ascending, repeats removed: the result's ``k`` is the order of its values,
+        not the order given.
     k_gt_n : {"raise", "drop", "nan"}, default "raise"
         Where a problem has n < k: raise a ``ValueError`` naming k and n; or leave that
         problem out of the mean at that k, report how many were left out per point
