@@ -365,6 +365,15 @@ def test_bad_ties_and_tallies():
         maj_at_k_tallies([0, 2], 0, 1)
 
 
+def test_from_long_counts_without_problems_are_refused():
+    # from_long(problem=[], count=[3, 1, 2], is_gold=[...]) returned tallies of no problem: with no problem ids the
+    # counts and verdicts were never looked at (helper-118's fuzzing); no rows at all is still no problem
+    with pytest.raises(PasscurveError, match=r"^`problem`, `count`, `is_gold` and `model` must have the same length "
+                                             r"\(got 0 problems for 3 counts\)$"):
+        AnswerTallies.from_long([], [3, 1, 2], [True, False, True])
+    assert AnswerTallies.from_long([], [], []).n.size == 0
+
+
 def test_vote_on_a_data_frame_says_how_to_read_it():
     # API review: vote(df) answered "`gold` is required with per-problem answer lists", as if the frame were lists
     pd = pytest.importorskip("pandas")

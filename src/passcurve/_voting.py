@@ -759,6 +759,9 @@ class AnswerTallies(ReadOnlyResult):
         """
         check_text(source, "source")
         prob = as_id_array(problem, "problem")
+        if not prob.size and (_rows(count) or _rows(is_gold)):  # rows without a problem had been dropped unseen
+            raise PasscurveError("`problem`, `count`, `is_gold` and `model` must have the same length "
+                                 f"(got 0 problems for {_rows(count)} counts)")
         cnt = as_int_array(count, "count", minimum=1).ravel() if prob.size else np.zeros(0, np.int64)
         gold = as_bool_array(is_gold, "is_gold") if prob.size else np.zeros(0, bool)
         mod = np.full(prob.size, "model", dtype=object) if model is None else as_id_array(model, "model")
@@ -1148,6 +1151,14 @@ class VoteResult(ReadOnlyResult):
 
     def _repr_html_(self) -> str | None:
         return frame_html(self.to_frame)
+
+
+def _rows(x: Any) -> int:
+    """How many values ``x`` holds (a ragged sequence: its length), for a length check before its own."""
+    try:
+        return int(np.size(x))
+    except ValueError:
+        return len(x)
 
 
 def _vote_iv(data: Any, gold: Any, k: Any, ties: Any, k_default: Any) -> tuple[AnswerTallies, np.ndarray, Ties]:
