@@ -88,6 +88,12 @@ C2 = pc.Counts.from_arrays([10] * 6, [1, 2, 3, 4, 5, 6], problem=["a", "b", "c"]
         (lambda: C.take([5]), r"`index` must be row numbers in \[0, 3\)"),
         (lambda: C.take([False, False, False]), r"`index` selects no rows"),
         (lambda: C.take("a"), r"`index` must be a boolean mask or integer row indices"),
+        # durations and dates are not counts or numbers: numpy ranks timedelta64 among the signed integers (10 s was
+        # the count 10) and converts datetime64 to floats (days since 1970 as scores or budgets)
+        (lambda: pc.pass_at_k(np.array([10, 20], dtype="timedelta64[s]"), 3, 2),
+         r"^`n` must contain integers \(got values of type timedelta64\[s\]\)$"),
+        (lambda: pc.standard_error(np.array(["2026-01-01", "2026-01-02"], dtype="datetime64[D]")),
+         r"^`s` must contain numbers \(got values of type datetime64\[D\]\)$"),
         (lambda: C.take([[0, 1], [2]]), r"^`index` must be a 1-d boolean mask or integer row indices \(got a ragged sequence\)$"),
         (lambda: pc.fit_difficulty(C, model="beta").best("zzz"), r"unknown model 'zzz'"),
         (lambda: pc.fit_difficulty(C, model="beta").best(C.models[0], criterion="bogus"), r"`criterion` must be"),

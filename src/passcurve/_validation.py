@@ -129,6 +129,8 @@ def as_int_array(x: Any, name: str, *, minimum: int | None = 0, maximum: int | N
         why = "got a ragged sequence" if "inhomogeneous" in str(exc) else str(exc)
         raise PasscurveError(f"`{name}` must be an array of integers ({why})") from None
     _check_ndim(arr, name, max_ndim)
+    if arr.dtype.kind in "mM":  # numpy ranks timedelta64 among the signed integers: 10 s had been the count 10
+        raise PasscurveError(f"`{name}` must contain integers (got values of type {arr.dtype})")
     if arr.dtype == object:
         bad = [v for v in arr.ravel() if not isinstance(v, int | float | np.number)][:1]  # None would become NaN
         if bad:
@@ -206,6 +208,8 @@ def as_float_array(x: Any, name: str, *, allow_nan: bool = False, max_ndim: int 
                 raise PasscurveError(f"`{name}` must contain {what} (got {_show(bad[0])})")
         if raw.dtype.kind == "c":
             raise PasscurveError(f"`{name}` must contain real numbers (got {_show(raw.ravel()[0]) if raw.size else raw.dtype})")
+        if raw.dtype.kind in "mM":  # dates and durations converted to numbers of their unit (days since 1970)
+            raise PasscurveError(f"`{name}` must contain numbers (got values of type {raw.dtype})")
         if raw.dtype == bool and not allow_bool:
             raise PasscurveError(f"`{name}` must contain numbers, not booleans (got {show_value(x)})")
         if not allow_bool and raw.dtype.kind in "iuf" and (flag := bool_in(x)) is not None:  # (True, 2.0): floats
