@@ -229,6 +229,13 @@ def test_policy_gradient_unbiased_exact(baseline):
         ({"rewards": [], "k": 1}, "empty"),
         ({"rewards": ["a", "b"], "k": 1}, "numbers"),
         ({"rewards": [1.0], "k": 1, "baseline": "loo-1"}, "n >= 2"),
+        # read by np.asarray(dtype=float64) before (helper-118's fuzzing): the strings "1" and "0" were rewards, a
+        # masked array's masked entries were used, a date was its days since 1970 (a ragged list stays refused)
+        ({"rewards": ["1", "0", "1"], "k": 2}, r"^`rewards` must contain numbers \(got '1'\)$"),
+        ({"rewards": np.ma.array([1.0, 0.0, 1.0], mask=[0, 1, 0]), "k": 2}, r"^`rewards` is a masked array with 1 masked"),
+        ({"rewards": np.array(["2026-01-01"] * 3, dtype="datetime64[D]"), "k": 2},
+         r"^`rewards` must contain numbers \(got values of type datetime64\[D\]\)$"),
+        ({"rewards": [[1.0, 0.0], [1.0]], "k": 1}, r"^`rewards` must contain numbers$"),
     ],
 )
 def test_bad_input(kwargs, match):

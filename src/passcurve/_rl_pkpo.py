@@ -43,7 +43,7 @@ import numpy as np
 
 from ._errors import PasscurveError
 from ._estimators import _log_fail
-from ._validation import check_choice, fmt
+from ._validation import as_float_array, check_choice, fmt
 
 __all__ = ["pkpo_rewards", "max_at_k", "BASELINES"]
 
@@ -73,11 +73,9 @@ def _to_numpy(x: Any, name: str) -> tuple[np.ndarray, Callable[[np.ndarray], Any
       ``xp.asarray`` on x's device with x's floating dtype (else the namespace's float64).
     """
     if isinstance(x, np.ndarray) or np.isscalar(x) or isinstance(x, list | tuple):
-        try:
-            arr = np.asarray(x, dtype=np.float64)
-        except (TypeError, ValueError):
-            raise PasscurveError(f"`{name}` must contain numbers") from None
-        return arr, lambda out: out
+        # the shared reader: np.asarray(x, dtype=float64) had read the strings "1" and "0" as rewards, used the masked
+        # entries of a masked array and a date's days since 1970 (NaN and emptiness are _pkpo_iv's to say)
+        return _numbers(x, name), lambda out: out
     if _is_torch(x):
         t = x.detach()
         arr = t.to("cpu").double().numpy()
@@ -113,10 +111,23 @@ def _to_numpy(x: Any, name: str) -> tuple[np.ndarray, Callable[[np.ndarray], Any
 
         return arr, back_xp
     try:
-        arr = np.asarray(x, dtype=np.float64)
+        np.asarray(x)
     except (TypeError, ValueError):
         raise PasscurveError(f"`{name}` must be an array of numbers (got {type(x).__name__})") from None
-    return arr, lambda out: out
+    if np.ndim(x) == 0 and np.asarray(x).dtype == object:  # a dict, a set, an object: no array of numbers
+        raise PasscurveError(f"`{name}` must be an array of numbers (got {type(x).__name__})")
+    return _numbers(x, name), lambda out: out
+
+
+def _numbers(x: Any, name: str) -> np.ndarray:
+    """``x`` as float64 through :func:`as_float_array` (booleans are rewards 0/1); an empty ``x`` stays empty and
+    NaN stays NaN, for :func:`_pkpo_iv`'s own messages."""
+    try:
+        if np.size(x) == 0 and not isinstance(x, np.ma.MaskedArray):
+            return np.asarray(x, dtype=np.float64)
+    except ValueError:  # a ragged sequence: as_float_array says so
+        pass
+    return as_float_array(x, name, allow_nan=True, allow_bool=True)
 
 
 # ----------------------------------------------------------------------------------------
