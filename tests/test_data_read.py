@@ -361,6 +361,20 @@ def test_open_samples_exposes_relation_and_answers(tmp_path):
     assert "answer" in s.raw.columns
 
 
+def test_samples_query_errors_are_one_line_naming_sql(tmp_path):
+    # a typo in the query was DuckDB's ParserException with 'LINE 7: ... DOUBLE) END = 0 THEN FALSE ELSE NULL END AS
+    # correct FROM src) SELEC 1', pointing into the samples' own SQL that wraps the query, and query(5) 'syntax error
+    # at or near "5"'; DuckDB's message before its LINE context is kept (the candidate columns too)
+    s = open_samples(write_lines(tmp_path / "a.jsonl", [{"problem_id": "p1", "correct": True}]))
+    with pytest.raises(passcurve.PasscurveError, match=r'^`sql` cannot be run: Parser Error: syntax error at or near "SELEC"$'):
+        s.query("SELEC 1")
+    with pytest.raises(passcurve.PasscurveError, match=r'^`sql` cannot be run: Binder Error: Referenced column "nope" not found '
+                                             r'in FROM clause! Candidate bindings: .*"problem"'):
+        s.query("SELECT nope FROM samples")
+    with pytest.raises(passcurve.PasscurveError, match=r"^`sql` must be a SQL query, a string \(got 5\)$"):
+        s.query(5)
+
+
 def test_exports():
     assert passcurve.read_counts is read_counts
     assert callable(passcurve.counts_from_frame)

@@ -759,9 +759,9 @@ def read_attempts(
     # (2.5 GB at 10^7 samples); the per-sample arrays below point at the shared label objects (8 bytes a row)
     for again in (True, False):
         try:
-            labels = s.query("SELECT DISTINCT model, CAST(problem AS VARCHAR) AS problem FROM samples "
+            labels = s._query("SELECT DISTINCT model, CAST(problem AS VARCHAR) AS problem FROM samples "
                              "ORDER BY model, problem").fetchnumpy()
-            g = s.query(
+            g = s._query(
                 "SELECT (dense_rank() OVER (ORDER BY model, CAST(problem AS VARCHAR)) - 1)::BIGINT AS code, attempt, "
                 "correct FROM samples ORDER BY code, attempt"
             ).fetchnumpy()

@@ -21,7 +21,7 @@ import numpy as np
 
 from .._counts import Counts, models_mask, stopping_design
 from .._errors import DegenerateDataWarning, PasscurveError, StoppingTimeWarning
-from .._validation import check_callable, check_flag, check_scalar
+from .._validation import check_callable, check_flag, check_scalar, check_text
 from . import _harness
 from ._columns import (
     WHITESPACE,
@@ -511,6 +511,15 @@ class Samples:
         -------
         duckdb.DuckDBPyRelation
         """
+        sql = check_text(sql, "sql", "a SQL query, a string")  # query(5) had been DuckDB's 'syntax error at or near "5"'
+        try:
+            return self._query(sql)
+        except duckdb.Error as exc:  # DuckDB's message up to its "LINE 7: ...", which pointed into the query wrapped
+            said = str(exc).strip().split("\nLINE ")[0]  # around `sql` (the candidate columns it lists stay)
+            raise PasscurveError(f"`sql` cannot be run: {said or type(exc).__name__}") from None
+
+    def _query(self, sql: str) -> duckdb.DuckDBPyRelation:
+        """:meth:`query` for the package's own SQL: DuckDB's errors as they are, for callers that read them."""
         full = f"WITH samples AS ({self._sql}) {sql}" if self.layout == "samples" else sql
         return self._src.query(full)
 
