@@ -83,7 +83,7 @@ def test_plot_takes_one_of_the_results_k():
     # numpy's "operands could not be broadcast together"; each is now the error listing the result's k
     res = rank_models(simulate(problems=30, n=16, rng=3).counts, k=[1, 8], rng=1, n_resamples=100)
     assert res.plot(k=8.0).layout.title.text == res.plot(k=8).layout.title.text
-    for bad, shown in (([1, 99], r"\[1, 99\]"), (True, "True"), ([1, 5, 8], r"\[1, 5, 8\]"), ("8", "'8'"), (4, "4")):
+    for bad, shown in (([1, 99], r"\[1, 99\]"), (True, "True"), ([1, 5, 8], r"\[1, 5, 8\]"), ("8", "'8'"), (4, "4"), ([[1], [8, 8]], "list")):
         with pytest.raises(PasscurveError, match=rf"^`k` must be one of 1, 8 \(got {shown}\)$"):
             res.plot(k=bad)
 

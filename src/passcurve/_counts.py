@@ -220,7 +220,7 @@ class Counts(ReadOnlyResult):
                 raise PasscurveError(f"`index` as a mask must have {len(self)} entries (got shape {idx.shape})")
             if not idx.any():
                 raise PasscurveError("`index` selects no rows")
-        elif idx.size == 0 or not np.issubdtype(idx.dtype, np.integer):
+        elif idx.size == 0 or not np.issubdtype(idx.dtype, np.integer) or idx.dtype.kind == "m":  # timedelta64 too
             raise PasscurveError(f"`index` must be a boolean mask or integer row indices (got {index!r})")
         elif (idx.min() < -len(self)) or (idx.max() >= len(self)):
             raise PasscurveError(f"`index` must be row numbers in [0, {len(self)}) (got {idx.min()}..{idx.max()})")

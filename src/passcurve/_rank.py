@@ -186,7 +186,7 @@ class RankResult(ReadOnlyResult):
             bad = PasscurveError(f"`k` must be one of {', '.join(str(int(x)) for x in self.k)} (got {show_value(k)})")
             try:
                 hit = np.flatnonzero(self.k == check_scalar(k, "k")) if np.ndim(k) == 0 else np.zeros(0, int)
-            except PasscurveError:
+            except ValueError:  # the PasscurveError of a bad number, or numpy's of a ragged list (np.ndim)
                 raise bad from None
             if not hit.size:
                 raise bad

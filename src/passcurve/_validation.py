@@ -285,6 +285,8 @@ def as_bool_array(x: Any, name: str) -> np.ndarray:
         raise PasscurveError(f"`{name}` must be a flat sequence of booleans, one per row (got shape {arr.shape})")
     if arr.dtype == bool:
         return arr.ravel()
+    if arr.dtype.kind in "mM":  # durations and dates (numpy ranks timedelta64 among the integers): Python's TypeError
+        raise PasscurveError(f"`{name}` must be boolean (true/false or 0/1) (got values of type {arr.dtype})")
     if arr.dtype == object:
         bad = next((v for v in arr.ravel() if not isinstance(v, bool | np.bool_)), None)
         if bad is None:
