@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 
 from passcurve import (
     AnswerTallies,
+    Counts,
     MergedAnswersWarning,
     PasscurveError,
     VoteResult,
@@ -344,16 +345,17 @@ def test_bad_input(answers, gold, k, match):
 @pytest.mark.parametrize(
     ("data", "gold", "match"),
     [
-        (5, ["a"], r"`data` must be a sequence \(one per problem\) of sequences of answers \(got int\)"),
+        (5, ["a"], r"`data` must be an AnswerTallies or a sequence \(one per problem\) of sequences of answers \(got int\)"),
         ([["a", "b"], ["b"]], ["a"], r"`gold` has 1 entries but `data` has 2 problems"),
         ([["a"], []], ["a", "b"], r"`data\[1\]` is empty"),
     ],
 )
 def test_vote_names_its_own_argument(data, gold, match):
-    # vote's answer lists are its argument `data`; the messages named `answers` (maj_at_k's and from_answers' name)
+    # vote's answer lists are its argument `data`; the messages named `answers` (maj_at_k's and from_answers' name).
+    # vote's data may also be an AnswerTallies, and its message says so
     with pytest.raises(PasscurveError, match=match):
         vote(data, gold)
-    with pytest.raises(PasscurveError, match=match.replace("`data", "`answers")):
+    with pytest.raises(PasscurveError, match=match.replace("`data", "`answers").replace("an AnswerTallies or ", "")):
         maj_at_k(data, gold, 1)
 
 def test_bad_ties_and_tallies():
@@ -372,6 +374,22 @@ def test_from_long_counts_without_problems_are_refused():
                                              r"\(got 0 problems for 3 counts\)$"):
         AnswerTallies.from_long([], [3, 1, 2], [True, False, True])
     assert AnswerTallies.from_long([], [], []).n.size == 0
+
+
+def test_vote_on_counts_or_a_number_names_data():
+    # vote(counts) (a Counts from read_counts), vote(None) or vote(5) answered "`gold` is required with per-problem
+    # answer lists", as if answer lists had been given; the data is named, and a Counts is said to hold no answers
+    counts = Counts.from_arrays([10, 10], [1, 2])
+    with pytest.raises(PasscurveError, match=r"^`data` must be an AnswerTallies or a sequence \(one per problem\) of "
+                                             r"sequences of answers \(got Counts\); a Counts holds how many samples "
+                                             r"were correct, not the answers: read them with "
+                                             r"passcurve.data.read_answers\(path\)$"):
+        vote(counts)
+    for bad, shown in ((None, "NoneType"), (5, "int"), ("abc", "str")):
+        with pytest.raises(PasscurveError, match=rf"^`data` must be an AnswerTallies .* \(got {shown}\)$"):
+            vote(bad)
+    with pytest.raises(PasscurveError, match=r"^`gold` is required with per-problem answer lists$"):
+        vote([["a", "b"]])
 
 
 def test_vote_on_a_data_frame_says_how_to_read_it():

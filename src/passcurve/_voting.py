@@ -1175,6 +1175,12 @@ def _vote_iv(data: Any, gold: Any, k: Any, ties: Any, k_default: Any) -> tuple[A
             "`gold`"
         )
     else:
+        if not _is_sequence(data):  # a Counts, a number, None: no answer lists (the error had asked for `gold`)
+            counts = type(data).__name__ == "Counts"
+            raise PasscurveError(
+                "`data` must be an AnswerTallies or a sequence (one per problem) of sequences of answers "
+                f"(got {_what(data)})" + ("; a Counts holds how many samples were correct, not the answers: read "
+                                          "them with passcurve.data.read_answers(path)" if counts else ""))
         if gold is None:
             raise PasscurveError("`gold` is required with per-problem answer lists")
         t = AnswerTallies.from_answers(data, gold, _name="data")
