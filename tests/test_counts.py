@@ -120,3 +120,23 @@ def test_a_counts_without_rows_is_refused(call):
                    np.array([], dtype=np.int64))
     with pytest.raises(PasscurveError, match=r"^`counts` holds no problems \(0 rows\); a Counts needs at least one$"):
         call(empty)
+
+
+def test_what_counts_are_made_of_says_how_to_get_them(tmp_path):
+    # curve(df), curve("file.csv"), forecast(simulate(...)) were each told to "build one with Counts.from_arrays(n,
+    # c)"; a data frame, a path, a simulation and answer tallies now say how to get the counts from them
+    pd = pytest.importorskip("pandas")
+    counts = Counts.from_arrays([10, 10], [1, 2])
+    cases = [
+        (counts.to_frame(), "DataFrame", r"read a frame with passcurve.counts_from_frame\(df\)"),
+        (str(tmp_path / "c.csv"), "str", r"to read a file, passcurve.read_counts\(path\)"),
+        (tmp_path / "c.csv", "PosixPath", r"to read a file, passcurve.read_counts\(path\)"),
+        (pc.simulate(5, 10, rng=0), "SimulatedBenchmark", r"a simulation's counts are its `.counts`"),
+        (pc.AnswerTallies.from_answers([["a", "b"]], ["a"]), "AnswerTallies", r"answer tallies give theirs with "
+                                                                             r"`.to_counts\(\)`"),
+        (pd.Series([10, 10]), "Series", r"build one with Counts.from_arrays\(n, c\)"),  # a column is not a frame
+        ([10, 10], "list", r"build one with Counts.from_arrays\(n, c\)"),
+    ]
+    for given, kind, how in cases:
+        with pytest.raises(PasscurveError, match=rf"^`counts` must be a passcurve.Counts \(got {kind}\); {how}$"):
+            pc.curve(given)

@@ -7,6 +7,7 @@ files and frames; every analysis consumes it.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -326,10 +327,27 @@ class Counts(ReadOnlyResult):
         )
 
 
+def _counts_from(x: Any) -> str | None:
+    """How to get a Counts from ``x``, when it is what one is made of: a data frame, a file's path, a simulation or
+    answer tallies (each had been told to build one with Counts.from_arrays(n, c))."""
+    kind, lib = type(x).__name__, type(x).__module__.split(".")[0]
+    if isinstance(x, str | os.PathLike):
+        return "to read a file, passcurve.read_counts(path)"
+    if kind == "SimulatedBenchmark":
+        return "a simulation's counts are its `.counts`"
+    if kind == "AnswerTallies":
+        return "answer tallies give theirs with `.to_counts()`"
+    if lib in ("pandas", "polars", "pyarrow", "duckdb", "dask", "pyspark") and hasattr(x, "columns"):  # not a Series
+        return "read a frame with passcurve.counts_from_frame(df)"
+    return None
+
+
 def check_counts_object(counts: Any, hint: str = "build one with Counts.from_arrays(n, c)") -> Counts:
-    """The shared first check of every function that takes a ``Counts``; ``hint`` says how to get one."""
+    """The shared first check of every function that takes a ``Counts``; ``hint`` says how to get one (or, for a data
+    frame, a path, a simulation or answer tallies, how to get one from it)."""
     if not isinstance(counts, Counts):
-        raise PasscurveError(f"`counts` must be a passcurve.Counts (got {type(counts).__name__}); {hint}")
+        raise PasscurveError(f"`counts` must be a passcurve.Counts (got {type(counts).__name__}); "
+                             f"{_counts_from(counts) or hint}")
     if not len(counts):  # built by the dataclass itself (from_arrays, take and the readers refuse no rows): numpy's
         # reduction errors, a ZeroDivisionError, or a result of nothing (fit_power_law, check_deviations) before
         raise PasscurveError("`counts` holds no problems (0 rows); a Counts needs at least one")
