@@ -467,6 +467,12 @@ def test_a_stop_design_checks_the_counts_and_its_own_arguments():
         StopAtSuccess(batch=0)
     with pytest.raises(PasscurveError, match="`design` must be None or a StopAtSuccess"):
         curve(Counts.from_arrays([10], [7]), [1], design="stop")
+    # the value on one line (a pandas Series' repr ran over several lines) and the class itself named as such
+    pd = pytest.importorskip("pandas")
+    for bad, shown in ((pd.Series([1, 2]), r"\[1, 2\]"), (StopAtSuccess, "the class StopAtSuccess itself")):
+        with pytest.raises(PasscurveError, match=rf"^`design` must be None or a StopAtSuccess\(batch=\.\.\., cap=\.\.\.\) "
+                                                 rf"\(got {shown}\)$"):
+            curve(Counts.from_arrays([10], [7]), [1], design=bad)
     with pytest.raises(PasscurveError, match="only pass_at_k is estimable"):
         curve(Counts.from_arrays([10], [2]), [1], design=StopAtSuccess(batch=10), metrics=["pass_pow_k"])
 

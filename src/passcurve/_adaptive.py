@@ -52,6 +52,7 @@ from ._validation import (
     check_scalar,
     check_weights,
     fmt,
+    show_value,
 )
 
 __all__ = [
@@ -831,7 +832,9 @@ def check_design(design: Any) -> StopAtSuccess | None:
     """``design`` is None (n fixed in advance) or a :class:`StopAtSuccess`."""
     if design is None or isinstance(design, StopAtSuccess):
         return design
-    raise PasscurveError(f"`design` must be None or a StopAtSuccess(batch=..., cap=...) (got {design!r})")
+    # the value on one line (a pandas Series' repr had run over several), and the class itself named as such
+    got = "the class StopAtSuccess itself" if design is StopAtSuccess else show_value(design)
+    raise PasscurveError(f"`design` must be None or a StopAtSuccess(batch=..., cap=...) (got {got})")
 
 
 def stopping_loglik(n: Any, c: Any, p: Any, batch: int, *, cap: int | None = None) -> Any:
