@@ -97,6 +97,12 @@ C2 = pc.Counts.from_arrays([10] * 6, [1, 2, 3, 4, 5, 6], problem=["a", "b", "c"]
         (lambda: pc.retries(["a", "a"], [0, 1], np.array([1, 0], dtype="timedelta64[s]")),
          r"^`correct` must be boolean \(true/false or 0/1\) \(got values of type timedelta64\[s\]\)$"),
         (lambda: C.take(np.array([0, 1], dtype="timedelta64[s]")), r"^`index` must be a boolean mask or integer row indices"),
+        # numpy and pandas values are shown as the user wrote them, not as their reprs ('np.float64(2.5)', 'np.True_',
+        # "<BooleanArray> [True, False] Length: 2, dtype: boolean")
+        (lambda: pc.plan(C, budget=np.float64(2.5), k=5), r"^`budget` must be an integer >= 1 \(got 2.5\)$"),
+        (lambda: pc.power_analysis(np.True_, 1), r"^`delta` must be a number, not a boolean \(got True\)$"),
+        (lambda: pc.simulate(5, 10, rng=np.True_), r"^`rng` must be None, .* \(got True\)$"),
+        (lambda: pc.pass_at_k([np.True_, 2], 1, 1), r"^`n` must contain integers, not booleans \(got True\)$"),
         (lambda: C.take([[0, 1], [2]]), r"^`index` must be a 1-d boolean mask or integer row indices \(got a ragged sequence\)$"),
         (lambda: pc.fit_difficulty(C, model="beta").best("zzz"), r"unknown model 'zzz'"),
         (lambda: pc.fit_difficulty(C, model="beta").best(C.models[0], criterion="bogus"), r"`criterion` must be"),

@@ -137,7 +137,7 @@ def as_int_array(x: Any, name: str, *, minimum: int | None = 0, maximum: int | N
             raise PasscurveError(f"`{name}` must contain integers (got {_show(bad[0])})")
         flag = next((v for v in arr.ravel() if isinstance(v, _BOOLS)), None)  # bool is an int
         if flag is not None:
-            raise PasscurveError(f"`{name}` must contain integers, not booleans (got {flag!r})")
+            raise PasscurveError(f"`{name}` must contain integers, not booleans (got {show_value(flag)})")
         try:
             arr = arr.astype(np.float64)
         except OverflowError:  # an int beyond a float (10^400): the conversion's traceback, as in expected_sd([10**400])
@@ -150,7 +150,7 @@ def as_int_array(x: Any, name: str, *, minimum: int | None = 0, maximum: int | N
     if arr.dtype == bool:
         raise PasscurveError(f"`{name}` must contain integers, not booleans")
     if (flag := bool_in(x)) is not None:  # [True, 2] is an int array
-        raise PasscurveError(f"`{name}` must contain integers, not booleans (got {flag!r})")
+        raise PasscurveError(f"`{name}` must contain integers, not booleans (got {show_value(flag)})")
     if arr.size == 0:
         raise PasscurveError(f"`{name}` is empty")
     if np.issubdtype(arr.dtype, np.integer):
@@ -213,7 +213,7 @@ def as_float_array(x: Any, name: str, *, allow_nan: bool = False, max_ndim: int 
         if raw.dtype == bool and not allow_bool:
             raise PasscurveError(f"`{name}` must contain numbers, not booleans (got {show_value(x)})")
         if not allow_bool and raw.dtype.kind in "iuf" and (flag := bool_in(x)) is not None:  # (True, 2.0): floats
-            raise PasscurveError(f"`{name}` must contain numbers, not booleans (got {flag!r})")
+            raise PasscurveError(f"`{name}` must contain numbers, not booleans (got {show_value(flag)})")
         arr = np.asarray(raw, dtype=np.float64)
     except (TypeError, ValueError) as exc:
         if isinstance(exc, PasscurveError):
@@ -291,7 +291,7 @@ def as_bool_array(x: Any, name: str) -> np.ndarray:
         bad = next((v for v in arr.ravel() if not isinstance(v, bool | np.bool_)), None)
         if bad is None:
             return arr.astype(bool).ravel()
-        raise PasscurveError(f"`{name}` must be boolean (true/false or 0/1) (got {bad!r})")
+        raise PasscurveError(f"`{name}` must be boolean (true/false or 0/1) (got {show_value(bad)})")
     if np.issubdtype(arr.dtype, np.number):
         ok = (arr == 0) | (arr == 1)
         if not ok.all():
@@ -350,7 +350,7 @@ def check_scalar(x: Any, name: str, *, low: float | None = None, high: float | N
     ``high_open`` exclude the bound itself ("`alpha` must be in (0, 1) (got alpha=1.5)").
     """
     if is_bool(x):
-        raise PasscurveError(f"`{name}` must be a number, not a boolean (got {x!r})")
+        raise PasscurveError(f"`{name}` must be a number, not a boolean (got {show_value(x)})")
     if x is None or isinstance(x, str | bytes):
         raise PasscurveError(f"`{name}` must be a number (got {_show(x)})")
     arr = as_float_array(x, name, allow_nan=True)
@@ -733,7 +733,7 @@ def check_probability(x: Any, name: str, *, low: float = 0.0, high: float = 1.0,
     refused, as integer counts refuse them: ``tau=True`` is a mistake, not 1.0. At most ``max_ndim`` dimensions, as
     :func:`as_float_array`."""
     if is_bool(x):
-        raise PasscurveError(f"`{name}` must contain numbers, not booleans (got {x!r})")
+        raise PasscurveError(f"`{name}` must contain numbers, not booleans (got {show_value(x)})")
     arr = as_float_array(x, name, allow_nan=allow_nan, max_ndim=max_ndim)
     if np.isinf(arr).any():
         raise PasscurveError(f"`{name}` contains an infinite value")
@@ -780,7 +780,7 @@ def check_positive_int(x: Any, name: str, *, minimum: int = 1, maximum: int = 2*
         if isinstance(x, float | np.floating) and float(x).is_integer():
             x = int(x)
         else:
-            raise PasscurveError(f"`{name}` must be an integer >= {minimum} (got {x!r})")
+            raise PasscurveError(f"`{name}` must be an integer >= {minimum} (got {show_value(x)})")
     if int(x) < minimum:
         raise PasscurveError(f"`{name}` must be an integer >= {minimum} (got {name}={int(x)})")
     if int(x) > maximum:
@@ -819,7 +819,7 @@ def check_rng(rng: Any) -> np.random.Generator:
     if isinstance(rng, np.random.Generator):
         return rng
     if is_bool(rng):  # True would be the seed 1
-        raise PasscurveError(f"`rng` must be None, a non-negative integer seed or a numpy Generator (got {rng!r})")
+        raise PasscurveError(f"`rng` must be None, a non-negative integer seed or a numpy Generator (got {show_value(rng)})")
     if rng is None or isinstance(rng, int | np.integer | np.random.SeedSequence | Sequence):
         try:
             return np.random.default_rng(rng)
