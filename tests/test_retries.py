@@ -150,6 +150,19 @@ def test_bad_attempts(att, cor, match):
         retries(prob, att, cor)
 
 
+def test_verdicts_of_an_object_column():
+    # a pandas object column (a JSON log's verdicts with a missing one): None passed as False (as_bool_array took None
+    # for its own "nothing bad found"), so the missing verdict was a failure (pass@1 0.5 here), and 0/1 numbers were
+    # refused as "must be boolean (true/false or 0/1) (got 1)". Now None is refused and 0/1 read as in a numeric column
+    pd = pytest.importorskip("pandas")
+    prob, att = ["a", "a", "b", "b"], [0, 1, 0, 1]
+    for missing in ([True, False, None, True], pd.Series([True, False, None, True])):
+        with pytest.raises(PasscurveError, match=r"^`correct` must be boolean \(true/false or 0/1\) \(got None\)$"):
+            retries(prob, att, missing)
+    numbers = retries(prob, att, pd.Series([1, 0, 1, 1], dtype=object), rng=0)
+    assert numbers.pass_at_k.tolist() == retries(prob, att, [1, 0, 1, 1], rng=0).pass_at_k.tolist() == [[0.75, 1.0]]
+
+
 def test_gap_at_start_of_one_problem():
     with pytest.raises(PasscurveError, match="problem 'q' have a gap: they start at 2"):
         retries(["p", "p", "q"], [1, 2, 2], [0, 1, 1])

@@ -273,6 +273,10 @@ def _sized(arr: np.ndarray, name: str, size: int | None, of: str) -> np.ndarray:
     return arr
 
 
+_NONE = object()
+"""No value found (where None is itself a value to find)."""
+
+
 def as_bool_array(x: Any, name: str) -> np.ndarray:
     """A flat sequence of booleans, one per row: True/False, or the numbers 0 and 1; anything else (NaN, 2, a
     string, a ragged or 2-d sequence) is the error naming ``name``."""
@@ -287,9 +291,12 @@ def as_bool_array(x: Any, name: str) -> np.ndarray:
         return arr.ravel()
     if arr.dtype.kind in "mM":  # durations and dates (numpy ranks timedelta64 among the integers): Python's TypeError
         raise PasscurveError(f"`{name}` must be boolean (true/false or 0/1) (got values of type {arr.dtype})")
-    if arr.dtype == object:
-        bad = next((v for v in arr.ravel() if not isinstance(v, bool | np.bool_)), None)
-        if bad is None:
+    if arr.dtype == object:  # a pandas object column: booleans, or the numbers 0 and 1 (those were refused as "must
+        # be boolean (true/false or 0/1) (got 1)"); NaN, None and text are not verdicts
+        # (a sentinel marks "none bad": with None as the default, a None verdict had passed as False)
+        bad = next((v for v in arr.ravel() if not (isinstance(v, bool | np.bool_)
+                                                    or (isinstance(v, int | float | np.number) and v in (0, 1)))), _NONE)
+        if bad is _NONE:
             return arr.astype(bool).ravel()
         raise PasscurveError(f"`{name}` must be boolean (true/false or 0/1) (got {show_value(bad)})")
     if np.issubdtype(arr.dtype, np.number):
