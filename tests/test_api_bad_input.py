@@ -124,7 +124,9 @@ C2 = pc.Counts.from_arrays([10] * 6, [1, 2, 3, 4, 5, 6], problem=["a", "b", "c"]
         (lambda: pc.fit_power_law(C2).local_slope(), r"`model` is required: the result holds 2 models"),
         (lambda: pc.fit_power_law(C2).local_slope(model="zzz"), r"unknown model 'zzz'"),
         (lambda: pc.AnswerTallies.from_answers([["a", "a", "b"], ["b", "b", "a"]], ["a", "b"]).problem_tallies(5),
-         r"`i` must be a problem index in \[0, 2\) \(got 5\)"),
+         r"`i` must be a problem index in \[-2, 2\) \(got 5\)"),
+        (lambda: pc.AnswerTallies.from_answers([["a", "a", "b"], ["b", "b", "a"]], ["a", "b"]).problem_tallies(np.int64(-3)),
+         r"^`i` must be a problem index in \[-2, 2\) \(got -3\)$"),
         (lambda: pc.simulate(problems=5, n=10, models=None), r"`models` must name at least one ModelSpec"),
         # thirteenth session's API audit
         (lambda: pc.pass_at_k(np.uint64(2**63 + 5), 3, 2), r"`n` is too large \(got n=9223372036854775813"),

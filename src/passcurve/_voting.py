@@ -673,7 +673,8 @@ class AnswerTallies(ReadOnlyResult):
             gold answer was never sampled) and the number of abstentions.
         """
         if isinstance(i, bool) or not isinstance(i, int | np.integer) or not -len(self) <= i < len(self):
-            raise PasscurveError(f"`i` must be a problem index in [0, {len(self)}) (got {i!r})")
+            # negative indices count from the end, so the range says so ('in [0, 2)' had refused -3 while taking -1)
+            raise PasscurveError(f"`i` must be a problem index in [-{len(self)}, {len(self)}) (got {show_value(i)})")
         i = int(i) % len(self)
         s, e = int(self.offsets[i]), int(self.offsets[i + 1])
         gold = np.flatnonzero(self.is_gold[s:e])
