@@ -80,6 +80,49 @@ def test_sign_flip_p_matches_exact_enumeration():
     assert p_mc[0] != exact and p_mc[0] == pytest.approx(exact, abs=4 * np.sqrt(exact * (1 - exact) / 1000))
 
 
+def test_sign_flip_p_is_exact_over_the_clusters_whose_difference_is_not_zero():
+    # 20 problems in G = 14 clusters, B = 100 < 2^14: the p-value was drawn from 100 random sign vectors even where
+    # only 5 or 6 cluster sums are non-zero (flipping a 0 changes nothing, so each pattern of the non-zero signs
+    # recurs 2^(G - G') times among the 2^G vectors). Reference: exact enumeration of all 2^14 sign vectors over the
+    # cluster sums in exact rationals, per column (the zero clusters differ by column, as they do by k)
+    groups = np.array([0, 0, 1, 2, 3, 3, 4, 5, 6, 6, 7, 8, 9, 9, 10, 11, 12, 12, 13, 13])
+    quarters = np.array([
+        [1, -1, 3, 0, 2, 1, 0, -2, 0, 0, 4, 0, 0, 0, 0, 0, 1, 0, 0, 0],   # 5 non-zero sums (cluster 0 cancels)
+        [0, 0, 2, 1, -3, 0, 0, 1, 2, -2, 0, 0, 1, 1, 0, 0, 0, 0, 2, 0],   # 6 non-zero sums (cluster 6 cancels)
+        [1, 0, 2, 1, -3, 0, 1, 1, 2, -1, 3, 0, 1, 1, 0, 2, 0, 0, 2, 0],   # 11 non-zero: 2^11 > B, random
+    ]).T
+    D = quarters / 4.0
+    B = 100
+
+    def brute(col: int) -> Fraction:
+        sums = [sum((Fraction(int(q), 4) for q, g in zip(quarters[:, col], groups, strict=True) if g == c), Fraction(0))
+                for c in range(14)]
+        obs = abs(sum(sums))
+        hits = sum(abs(sum(s * x for s, x in zip(sg, sums, strict=True))) >= obs
+                   for sg in itertools.product([1, -1], repeat=14))
+        return Fraction(hits, 2**14)
+
+    p, _ = _sign_flip_p(D, groups, 14, B, np.random.default_rng(3))
+    exact = [brute(0), brute(1)]
+    assert exact == [Fraction(3, 16), Fraction(7, 16)]
+    assert p[0] == exact[0] and p[1] == exact[1]
+    # the column with too many non-zero sums keeps its random value: the same draws as on its own, (1 + #)/(B + 1)
+    alone, _ = _sign_flip_p(D[:, 2:], groups, 14, B, np.random.default_rng(3))
+    assert p[2] == alone[0] and round(p[2] * (B + 1), 9) == int(round(p[2] * (B + 1)))
+
+
+def test_sign_flip_interval_takes_in_zero_where_the_exact_p_value_keeps_it():
+    # 50 problems, 5 differing by 1: the exact p-value is 2/2^5 = 0.0625 (exact enumeration), above alpha = 0.06.
+    # With B = 40 random sign vectors (2^50 > B) it read 0.0488 at this seed, and the inverted interval [0.033, 0.2]
+    # excluded 0; the p-value is now exact, and the interval (whose shifted differences are non-zero in all 50
+    # problems, so it keeps the random vectors) takes in 0, which the exact test does not reject
+    d = np.zeros(50)
+    d[:5] = 1.0
+    p, (lo, hi) = _sign_flip_p(d[:, None], np.arange(50), 50, 40, np.random.default_rng(1), w=np.ones(50), alpha=0.06)
+    assert p[0] == 0.0625
+    assert lo[0] <= 0.0 < d.mean() < hi[0]
+
+
 def test_default_resamples_enumerate_the_sign_vectors_up_to_ten_problems():
     # docs/uncertainty.md said the default B was 9,999, "so G <= 13 is exact"; compare's default n_resamples is 2,000,
     # so the p-value is exact (a multiple of 2^-G) up to G = 10 (2^10 = 1,024 <= 2,000) and Monte Carlo from G = 11
@@ -129,7 +172,9 @@ def test_few_differing_problems_interval_agrees_with_the_test():
         with pytest.warns(DegenerateDataWarning, match="rests on few problems"):
             res = compare(cnt, "A", "B", [1, 20], method=method, rng=0)
         assert res.difference == pytest.approx([0.06, 0.06])
-        assert (res.p_value > 0.05).all()
+        # exact enumeration over the 3 differing problems (the 47 zero differences flip to themselves): 2/2^3. It read
+        # 0.2489 from 2,000 random sign vectors over all 50 (2^50 > B) before the zeros were left out
+        assert (res.p_value == 0.25).all()
         assert (res.low <= 0).all() and (res.high >= 0.06).all(), (method, res.low, res.high)
 
 

@@ -579,6 +579,13 @@ def _sign_flip_p(D: np.ndarray, groups: np.ndarray, n_groups: int, B: int, rng: 
     difference. It contains 0 exactly when the p-value is above ``alpha``. When 2^G ≤ B (G clusters or problems) the
     2^G sign vectors are enumerated instead of drawn, and the p-value is the exact #{s: |Σ_g s_g D_g| ≥ |Σ_g D_g|}/2^G
     (no random numbers are used).
+
+    Flipping a cluster whose sum D_g is exactly 0 changes nothing, so in a column where only G' of the G sums are
+    non-zero each pattern of their signs appears 2^(G−G') times among the 2^G vectors: where 2^G' ≤ B that column's
+    p-value is the same exact share over the 2^G' patterns (:func:`_sign_flip_exact`), whatever G. The B random
+    vectors are still drawn (the other columns and the interval use them, and the generator's later draws stay as
+    they were); the interval's shifted differences D_g − δ W_g are non-zero in every cluster, so it keeps the random
+    vectors there, and takes in 0 where the exact p-value is above ``alpha`` (0 is then a shift the test keeps).
     """
     gsum = _group_sums(D, groups, n_groups)
     obs = np.abs(gsum.sum(axis=0))
@@ -608,6 +615,12 @@ def _sign_flip_p(D: np.ndarray, groups: np.ndarray, n_groups: int, B: int, rng: 
             U.append(u)
             V.append(signs @ wsum)
     pval = (extra + exceed) / (total + extra)
+    # columns whose non-zero cluster sums are few enough to enumerate: the exact p-value instead of the random one
+    reduced = np.zeros(D.shape[1], dtype=bool)
+    if not exact:
+        reduced = 2.0 ** (gsum != 0).sum(axis=0) <= B
+        if reduced.any():
+            pval[reduced] = _sign_flip_exact(gsum[:, reduced])
     if wsum is None:
         return pval, None
     u_all, v_all = np.vstack(U), np.vstack(V)
@@ -634,7 +647,29 @@ def _sign_flip_p(D: np.ndarray, groups: np.ndarray, n_groups: int, B: int, rng: 
         # a difference of two means of values in [0, 1]; an end within rounding of 0 (where the test's ties break)
         # is 0
         ends.append(np.where(np.abs(inner) < 1e-12, 0.0, np.clip(inner, -1.0, 1.0)))
-    return pval, (ends[0], ends[1])
+    # where the p-value is exact but the interval's shifts used random vectors, 0 (kept by the exact test) is in it
+    keep0 = reduced & (pval > alpha)
+    return pval, (np.where(keep0, np.minimum(ends[0], 0.0), ends[0]), np.where(keep0, np.maximum(ends[1], 0.0), ends[1]))
+
+
+def _sign_flip_exact(gsum: np.ndarray) -> np.ndarray:
+    r"""Exact two-sided sign-flip p-value per column of the cluster sums ``gsum`` (shape (G, columns)) from the
+    non-zero sums alone: #{s: |Σ_g s_g D_g| ≥ |Σ_g D_g|}/2^m over the 2^m sign vectors of m = the most non-zero sums in
+    a column (at most log2 B). Each column's non-zero sums are moved to its first rows and the rest are 0, and a 0
+    row only repeats every pattern of the others (2^(m−G') times), so the share is the one over all 2^G vectors."""
+    nonzero = gsum != 0
+    m = int(nonzero.sum(axis=0).max())
+    order = np.argsort(~nonzero, axis=0, kind="stable")
+    C = np.take_along_axis(gsum, order, axis=0)[:m]
+    obs = np.abs(C.sum(axis=0))
+    tol = 1e-12 * np.maximum(np.abs(C).sum(axis=0), 1e-300)
+    exceed = np.zeros(C.shape[1])
+    chunk = max(1, (1 << 21) // max(m, 1))
+    for start in range(0, 2**m, chunk):
+        b = min(chunk, 2**m - start)
+        signs = ((np.arange(start, start + b)[:, None] >> np.arange(m)[None, :]) & 1) * 2.0 - 1.0
+        exceed += (np.abs(signs @ C) >= obs[None, :] - tol[None, :]).sum(axis=0)
+    return exceed / 2.0**m
 
 
 # ----------------------------------------------------------------------------------------
