@@ -751,6 +751,16 @@ def test_fit_says_why_its_least_squares_law_reads_a_dash(icli, tmp_path):
     assert ("  least squares: pass_D@k is 0 or 1 at 10 of its 10 points; a power law needs 2 points with "
             "0 < pass_D@k < 1 and cannot be fitted") in none
     assert "  least squares: the power law is a line through 2 points of the grid (exact)" in two
+    # fit_power_law emits them as DegenerateDataWarnings now (as every result's notes): said once, under the table,
+    # not again on stderr; and --json's warnings list holds them (it held none: they sat in power_law.warnings only)
+    assert "cannot be fitted" not in r.stderr and "line through 2 points" not in r.stderr
+    j = icli("fit", str(path), "--model", "beta", "--json")
+    assert j.returncode == 0, j.stderr
+    said = [w for w in json.loads(j.stdout)["warnings"] if "least squares" in w or "power law" in w]
+    assert said == ["DegenerateDataWarning: model 'none': pass_D@k is 0 or 1 at 10 of its 10 points; a power law "
+                    "needs 2 points with 0 < pass_D@k < 1 and cannot be fitted",
+                    "DegenerateDataWarning: model 'two': the power law is a line through 2 points of the grid (exact); "
+                    "its R² and standard errors are undefined and nothing checks the law"], said
 
 
 def test_fit_table_shows_the_decimals_that_rank_its_rows(icli):

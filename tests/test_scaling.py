@@ -173,12 +173,34 @@ def test_two_point_power_law_has_no_r2_or_standard_errors():
     from passcurve import Counts
 
     cnt = Counts.from_arrays(np.full(50, 2), np.r_[np.zeros(30, int), np.ones(15, int), np.full(5, 2)])
-    res = fit_power_law(cnt)
+    with pytest.warns(pc.DegenerateDataWarning, match="line through 2 points"):
+        res = fit_power_law(cnt)
     assert np.isfinite(res.a[0]) and np.isfinite(res.b[0])
     assert np.isnan(res.r2[0]) and np.isnan(res.a_se[0]) and np.isnan(res.b_se[0])
     assert any("line through 2 points" in w for w in res.warnings)
     # the line passes through both points exactly (closed form: pass@1 = 0.25, pass@2 = 1 - 30/50 = 0.4)
     np.testing.assert_allclose(res.predict(np.array([1.0, 2.0]))[0], [0.25, 0.4], rtol=1e-12)
+
+
+def test_power_law_that_cannot_be_fitted_warns_as_every_result_does():
+    # a model whose pass@k is 0 at every k (nothing solved), 1 at every k (everything solved at k = 1), or has one k
+    # only (n = 1): the reason was kept in `.warnings` as "model 'x': ..." and never emitted, where every other
+    # result emits its notes and keeps them as "Category: message" (record_warning; API fuzz, session 32)
+    from passcurve import Counts, DegenerateDataWarning
+
+    cases = {"none": ([10] * 3, [0] * 3, "pass_D@k is 0 or 1 at 10 of its 10 points"),
+             "all": ([10] * 3, [10] * 3, "pass_D@k is 0 or 1 at 10 of its 10 points"),
+             "one k": ([1] * 4, [0, 1, 0, 0], r"the grid has 1 point \(k up to the smallest n, 1\)")}
+    for name, (n, c, why) in cases.items():
+        with pytest.warns(DegenerateDataWarning, match=rf"^model '{name}': {why}; a power law needs 2 points") as rec:
+            res = fit_power_law(Counts.from_arrays(n, c, model=[name] * len(n)))
+        assert np.isnan(res.a[0]) and np.isnan(res.b[0])
+        assert [f"DegenerateDataWarning: {w.message}" for w in rec] == list(res.warnings)
+        assert res._notes(name) == [str(rec[0].message).removeprefix(f"model {name!r}: ")]
+    # a fit on part of the grid says so the same way
+    with pytest.warns(DegenerateDataWarning, match=r"^model 'arrays': 3 grid points with pass_D@k in \{0, 1\}"):
+        res = fit_power_law(Counts.from_arrays([10] * 2, [3, 9]), [1, 2, 3, 5, 8, 9, 10])
+    assert res.warnings[0].startswith("DegenerateDataWarning: model 'arrays': 3 grid points")
 
 
 def test_points_where_the_curve_has_reached_one_stay_out_under_weights():
@@ -187,7 +209,8 @@ def test_points_where_the_curve_has_reached_one_stay_out_under_weights():
     # fit read a = 5383, b = 18 (numerics audit). Oracle: OLS on the exact rational curve at k = 1, 2, 3, 5.
     w = [1.5, 1.17, 0.7, 0.49, 1.95]
     n, c = [10] * 5, [3, 9, 9, 9, 9]
-    res = fit_power_law(Counts.from_arrays(n, c, weight=w), [1, 2, 3, 5, 8, 9, 10])
+    with pytest.warns(pc.DegenerateDataWarning, match="3 grid points"):
+        res = fit_power_law(Counts.from_arrays(n, c, weight=w), [1, 2, 3, 5, 8, 9, 10])
     ks = [1, 2, 3, 5]
     exact = [1 - sum(Fraction(wi) * Fraction(comb(10 - ci, k), comb(10, k)) for ci, wi in zip(c, w, strict=True))
              / sum(Fraction(wi) for wi in w) for k in ks]

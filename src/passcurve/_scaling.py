@@ -21,7 +21,7 @@ import numpy as np
 from ._adaptive import check_design
 from ._counts import Counts, check_counts_object
 from ._curves import mean_curve
-from ._errors import PasscurveError
+from ._errors import DegenerateDataWarning, PasscurveError, record_warning
 from ._estimators import _log_fail_table
 from ._pairs import distinct_pairs
 from ._results import ReadOnlyResult, brief_repr, frame_html, records_frame
@@ -181,6 +181,14 @@ class PowerLawResult(ReadOnlyResult):
             # 4 significant digits round 0.99995 up to '1', an exact fit: written as every value read against 1 is
             r2 = fmt_below_one(vals[2])
         return a, b, r2
+
+    def _notes(self, model: str) -> list[str]:
+        """What the fit's warnings say of ``model``, without their category and the model's name: why its law was
+        not fitted or rests on part of the grid, as ``passcurve fit`` and the report's label write it beside the
+        law (they keep the warnings themselves off stderr and the report's list: said there once)."""
+        head = f"model {model!r}: "
+        msgs = (w.partition(": ")[2] for w in self.warnings)  # "Category: model 'x': why" (record_warning)
+        return [w[len(head):] for w in msgs if w.startswith(head)]
 
     def predict(self, k: Any, model: str | None = None) -> np.ndarray:
         """pass_D@k = exp(-a k^(-b)) from the fit.
@@ -430,13 +438,16 @@ def fit_power_law(
             R2.append(np.nan)
             why = (f"the grid has {ks.size} point{'' if ks.size == 1 else 's'} (k up to the smallest n, {top})"
                    if ks.size < 2 else f"pass_D@k is 0 or 1 at {ks.size - int(ok.sum())} of its {ks.size} points")
-            warns.append(f"model {m!r}: {why}; a power law needs 2 points with 0 < pass_D@k < 1 and cannot be fitted")
+            record_warning(warns, f"model {m!r}: {why}; a power law needs 2 points with 0 < pass_D@k < 1 and cannot "
+                           "be fitted", DegenerateDataWarning)
             continue
         if (~ok).any():
-            warns.append(f"model {m!r}: {int((~ok).sum())} grid points with pass_D@k in {{0, 1}} were left out")
+            out = int((~ok).sum())  # 'model 'm': 1 grid points ... were left out'
+            record_warning(warns, f"model {m!r}: {out} grid point{'' if out == 1 else 's'} with pass_D@k in {{0, 1}} "
+                           f"{'was' if out == 1 else 'were'} left out", DegenerateDataWarning)
         if ok.sum() == 2:
-            warns.append(f"model {m!r}: the power law is a line through 2 points of the grid (exact); its R² and "
-                         "standard errors are undefined and nothing checks the law")
+            record_warning(warns, f"model {m!r}: the power law is a line through 2 points of the grid (exact); its "
+                           "R² and standard errors are undefined and nothing checks the law", DegenerateDataWarning)
         slope, icpt, r2, sse, ise = _ols(np.log(ks[ok].astype(np.float64)), y[ok])
         A.append(np.exp(icpt))
         B.append(-slope)

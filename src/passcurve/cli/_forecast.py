@@ -101,7 +101,10 @@ def fit_cmd(
             # the library's message named its own arguments (`k`, convention='chen'), which no option sets
             raise PasscurveError(f"`--paper-grid` runs k to 10^4, beyond these samples (every problem has "
                                  f"n = {int(counts.n.min())}); leave it out to fit the default grid up to n")
-        pl = fit_power_law(counts, "paper" if paper_grid else None, convention=convention, design=design)
+        # the law's notes (why it is not fitted, or rests on part of the grid) are said under each model's table and
+        # kept for the JSON's warnings, not again on stderr
+        with collect_warnings(show=False):
+            pl = fit_power_law(counts, "paper" if paper_grid else None, convention=convention, design=design)
         # the checks are fit's flags, said once: under each model's table (`flags` in the JSON), not again as
         # warnings (a stopping time flagged for every model repeated the reader's warning seven times on stderr)
         report = check_deviations(counts, emit=False, design=design)
@@ -179,7 +182,7 @@ def fit_cmd(
         # why the title's least-squares law reads '-' (not fitted; R² of a line through 2 points) or rests on part of
         # the grid: fit_power_law's notes, which the report's label shows and this text had left out ('a=-, b=-
         # (R²=-)' for a model with nothing solved, and no word why)
-        for why in (w.split(": ", 1)[1] for w in pl.warnings if w.startswith(f"model {m!r}: ")):
+        for why in pl._notes(m):
             out.print(f"  least squares: {why}", markup=False, highlight=False)
         for name, msg in report.flags.get(m, []):  # a stopping time also says why GOF p is not shown
             gof = "; GOF p is not shown (the test assumes n fixed in advance)" if name == "StoppingTimeWarning" else ""

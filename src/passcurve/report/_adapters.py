@@ -141,9 +141,13 @@ def fits(counts: Any, cur: Any, forecast_k: int | None, confidence_level: float,
     failure: dict[str, dict[str, Any]] = {m: {} for m in cur.models}
     labels: dict[str, dict[str, str]] = {m: {} for m in cur.models}
     if fit_power_law is not None:
-        pl = fit_power_law(counts, design=design)
+        # the law's notes are said in its label (below), not again in the report's warnings (where a model's first
+        # DegenerateDataWarning would also hide its forecast's: _Collector._repeat)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", DegenerateDataWarning)
+            pl = fit_power_law(counts, design=design)
         for i, m in enumerate(pl.models):
-            said = [w.split(": ", 1)[1] for w in pl.warnings if w.startswith(f"model {m!r}: ")]
+            said = pl._notes(m)
             if np.isfinite(pl.a[i]) and np.isfinite(pl.b[i]):
                 kk = np.concatenate([k_obs[k_obs <= own[m]], forecast_grid(own[m], fk)[1:]])
                 failure[m]["power_law"] = (kk, 1.0 - pl.predict(kk)[i])
