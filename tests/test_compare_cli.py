@@ -172,6 +172,25 @@ def test_hidden_difficulty_pair_columns_leave_out_one_sample_problems(tmp_path, 
     assert e["problems"] == 2 and e["problems_one_sample"] == 1
 
 
+def test_hidden_difficulty_says_why_an_icc_is_undefined(tmp_path, icli):
+    # every answer wrong (or every one right): ICC 0/0 printed '-' with no word why (API fuzz, session 32). The
+    # library's DegenerateDataWarning now says it, once on stderr and in --json's warnings
+    path = tmp_path / "flat.csv"
+    path.write_text("model,problem_id,n,c\n" + "".join(f"{m},{p},10,{c}\n" for m, c in (("none", 0), ("all", 10))
+                                                       for p in "abc"))
+    r = icli("hidden-difficulty", str(path))
+    assert r.returncode == 0, r.stderr
+    for m, said in (("none", "every answer is wrong (c = 0"), ("all", "every answer is right (c = n")):
+        line = f"passcurve: warning: DegenerateDataWarning: model '{m}': {said} on each of its 3 problems), so the " \
+               "outcomes do not vary and the intra-class correlation is undefined (0/0)"
+        assert r.stderr.count(line) == 1, r.stderr
+    rows = [[c.strip() for c in re.split("[│┃]", line)[1:-1]] for line in r.stdout.splitlines()]
+    assert ["none", "0.0000", "0.0000", "0.0000", "-", "-"] in rows and ["all", "1.0000", "1.0000", "1.0000",
+                                                                        "1.0000", "-"] in rows, r.stdout
+    said = json.loads(icli("hidden-difficulty", str(path), "--json").stdout)["warnings"]
+    assert sum("intra-class correlation is undefined" in w for w in said) == 2, said
+
+
 def test_hidden_difficulty_names_where_samples_end_once_per_k(icli, counts_file):
     # every model's samples end at the same k: one footnote naming them all (it was one line per model)
     path, cnt = counts_file

@@ -188,6 +188,30 @@ def test_a_model_with_one_sample_per_problem_says_what_is_undefined():
         hidden_difficulty(cnt.select_models(["one"]))
 
 
+def test_a_model_whose_answers_never_vary_says_why_its_icc_is_undefined():
+    # every answer wrong (or every one right): σ² = 0 and μ(1 - μ) = 0, so the ICC is 0/0 = NaN, which came back with
+    # no warning at all (API fuzz, session 32); now a DegenerateDataWarning names the model and why
+    from passcurve import DegenerateDataWarning
+
+    cnt = Counts.from_arrays([10] * 9, [0, 0, 0, 10, 10, 10, 3, 7, 0], problem=list("abc") * 3,
+                             model=["none"] * 3 + ["all"] * 3 + ["some"] * 3)
+    with pytest.warns(DegenerateDataWarning) as rec:
+        res = hidden_difficulty(cnt)
+    said = [str(w.message) for w in rec]
+    assert said == [
+        "model 'none': every answer is wrong (c = 0 on each of its 3 problems), so the outcomes do not vary and the "
+        "intra-class correlation is undefined (0/0), as is P(2nd | 1st) with no first answer right",
+        "model 'all': every answer is right (c = n on each of its 3 problems), so the outcomes do not vary and the "
+        "intra-class correlation is undefined (0/0)"], said
+    assert res.warnings == tuple(f"DegenerateDataWarning: {m}" for m in said)
+    assert np.isnan(res.icc[:2]).all() and np.isfinite(res.icc[2])
+    assert np.isnan(res.second_given_first[0]) and res.second_given_first[1] == 1.0
+    # the problems with n = 1 are not the pair statistics': 'x' varies only through its one-sample problem
+    with pytest.warns(DegenerateDataWarning, match=r"^model 'x': every answer is wrong \(c = 0 on each of its 2 "
+                                                   r"problems with n >= 2\)"):
+        hidden_difficulty(Counts.from_arrays([1, 5, 5], [1, 0, 0], problem=list("abc"), model="x"))
+
+
 def test_one_sample_problems_are_left_out_of_every_pair_statistic():
     # review repro (g4.csv): a n=1 c=0, b n=5 c=1, c n=5 c=5 gave P(2nd | 1st) = 1.25 and ICC 1.42, since mu
     # took all three problems and P(both right) only b and c. Closed form over b and c (exact fractions):
@@ -231,6 +255,8 @@ def test_conditional_probability_and_icc_are_in_range_for_any_counts(rows):
             s, icc = res.second_given_first[0], res.icc[0]
             assert np.isnan(s) or 0.0 <= s <= 1.0, (n, c, s)
             assert np.isnan(icc) or icc <= 1.0, (n, c, icc)
+            # a NaN ICC is always said (outcomes that never vary over the problems with n >= 2)
+            assert np.isnan(icc) == any("intra-class correlation is undefined" in w for w in res.warnings), (n, c)
             assert res.both_right[0] <= res.pair_mean[0]
 
 

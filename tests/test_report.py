@@ -714,6 +714,21 @@ def test_hidden_difficulty_caption_reads_each_model_at_its_own_range():
     assert "for 1 of 3 models, not for a20 (k = 16), a80 (k = 64): at the k given, the estimate is at or above" in sec
 
 
+def test_hidden_difficulty_says_why_an_icc_is_undefined():
+    # every answer wrong (or every one right): ICC 0/0, a '-' in the table with no word why (API fuzz, session 32).
+    # The caption says it: the warnings list keeps one DegenerateDataWarning per model, so there the library's
+    # warning can give way to an earlier one about the same model
+    cnt = Counts.from_arrays([20] * 9, [0, 0, 0, 20, 20, 20, 3, 9, 14], problem=list("abc") * 3,
+                             model=["none"] * 3 + ["all"] * 3 + ["some"] * 3)
+    rep = build_report(cnt, parts={"diagnostics"}, **FAST)
+    sec = rep.html[rep.html.index('id="hidden-difficulty"'): rep.html.index('id="problems"')]
+    assert ("ICC '-' for none (every answer wrong; P(2nd | 1st right) too, with no first answer right), all (every "
+            "answer right): the outcomes do not vary, so σ²/(μ(1 − μ)) is 0/0 and the ICC is undefined.") in sec
+    assert "nan" not in sec.lower().replace("nano", "")
+    flat = build_report(Counts.from_arrays([20] * 3, [3, 9, 14], model="m"), parts={"diagnostics"}, **FAST)
+    assert "and the ICC is undefined" not in flat.html
+
+
 def test_comparison_caption_says_unpaired_when_the_models_ran_on_different_problems():
     # report audit: models on partly different problems are compared unpaired (the table's "paired" column says "no",
     # "problems" reads "35 / 30", Welch's t), while the caption said "paired on shared problems"

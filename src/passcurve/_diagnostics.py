@@ -274,6 +274,15 @@ def hidden_difficulty(counts: Counts, k: Any = None, *, k_gt_n: str = "raise") -
                    f"problem; those rest on the {probs[i]} problems with n >= 2 (μ there {pmean[i]:.4g}), while "
                    f"P(right) μ = {mean[i]:.4g} and the independent-coin curves use every problem")
             record_warning(warns, msg, DroppedProblemsWarning)
+        if two.any() and ((c[two] == 0).all() or (c[two] == n[two]).all()):
+            # μ = 0 or 1: σ² = 0 and μ(1 - μ) = 0, so ρ is 0/0 (NaN), which had come back without a word
+            wrong = bool((c[two] == 0).all())
+            where = (f"on each of its {probs[i]} problems" if not single[i] else
+                     f"on each of its {probs[i]} problems with n >= 2")
+            msg = (f"model {m!r}: every answer is {'wrong' if wrong else 'right'} (c = {'0' if wrong else 'n'} {where}), "
+                   "so the outcomes do not vary and the intra-class correlation is undefined (0/0)"
+                   + (", as is P(2nd | 1st) with no first answer right" if wrong else ""))
+            record_warning(warns, msg, DegenerateDataWarning)
         pk[i] = mean_curve(sub.n, sub.c, ks, "pass_at_k", weights=sub.weight)[0]
         pp[i] = mean_curve(sub.n, sub.c, ks, "pass_pow_k", weights=sub.weight)[0]
         used[i] = (sub.n[:, None] >= ks[None, :]).sum(axis=0)

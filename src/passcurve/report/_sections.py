@@ -900,9 +900,16 @@ def diagnostics_section(diag: Any, note: str | None = None) -> Section:
                          for i, (m, o) in enumerate(zip(diag.models, one, strict=True)) if o)
         pairs_note = (" A problem with one sample has no pair of answers: μ², P(both right), P(2nd | 1st right), ICC "
                       f"and σ are over the problems with n ≥ 2, with their own μ ({left}).")
+    # a model whose answers are all wrong (or all right) has ICC 0/0: its '-' said nothing of why
+    mu = diag.mean if diag.pair_mean is None else diag.pair_mean
+    flat = [esc(str(m)) + (" (every answer wrong; P(2nd | 1st right) too, with no first answer right)" if mu[i] == 0
+                           else " (every answer right)")
+            for i, m in enumerate(diag.models) if diag.problems[i] > 0 and mu[i] in (0.0, 1.0)]
+    flat_note = (f" ICC '-' for {', '.join(flat)}: the outcomes do not vary, so σ²/(μ(1 − μ)) is 0/0 and the ICC "
+                 "is undefined." if flat else "")
     body += ('<p class="caption">μ: mean c/n; P(both right): two answers to one problem both right; ICC: the '
              "intra-class correlation σ²/(μ(1 − μ)); σ: the standard deviation of per-problem pass rates."
-             f"{pairs_note}</p>")
+             f"{pairs_note}{flat_note}</p>")
     go = _go()
     fig = go.Figure()
     kx = np.asarray(ks, dtype=float)
