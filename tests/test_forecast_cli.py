@@ -763,6 +763,23 @@ def test_fit_says_why_its_least_squares_law_reads_a_dash(icli, tmp_path):
                     "its R² and standard errors are undefined and nothing checks the law"], said
 
 
+def test_fit_json_warnings_each_name_their_category_once(icli, tmp_path):
+    # fit_difficulty kept its notes in `.warnings` without their category ("model 'one': every problem has one
+    # sample ..."), so fit --json's warnings list read that note twice: once raised ("DegenerateDataWarning: model
+    # 'one': ..."), once as a note its result recorded, with "model 'one'" taken for the category
+    from passcurve import Counts, DegenerateDataWarning, fit_difficulty
+
+    cnt = Counts.from_arrays([1] * 6, [1, 0, 0, 1, 0, 0], model="one")
+    with pytest.warns(DegenerateDataWarning, match="^model 'one': every problem has one sample"):
+        fits = fit_difficulty(cnt, model="beta")
+    assert fits.warnings[0].startswith("DegenerateDataWarning: model 'one': every problem has one sample")
+    path = tmp_path / "one.csv"
+    write_counts(cnt, path)
+    said = json.loads(icli("fit", str(path), "--model", "beta", "--json").stdout)["warnings"]
+    assert all(re.match(r"^[A-Za-z]+Warning: ", w) for w in said), said
+    assert sum("every problem has one sample" in w for w in said) == 1, said
+
+
 def test_fit_table_shows_the_decimals_that_rank_its_rows(icli):
     # log-lik and AIC at 1 decimal: bon_jailbreaking_counts.csv's Llama 3 8B IT read AIC 816.8 for beta (816.782)
     # and for npmle (816.812), whose ΔAIC is not shown, so the table could not say which ranks first. Each column

@@ -50,7 +50,7 @@ import numpy as np
 from scipy import optimize, special, stats
 
 from ._counts import Counts, check_counts_object
-from ._errors import ConvergenceWarning, DegenerateDataWarning, PasscurveError
+from ._errors import ConvergenceWarning, DegenerateDataWarning, PasscurveError, record_warning
 from ._estimators import _STIRLING_SERIES
 from ._pairs import distinct_pairs
 from ._results import ReadOnlyResult, brief_repr, frame_html, json_safe, pandas_module
@@ -3930,14 +3930,11 @@ def fit_difficulty(counts: Counts, model: Any = "all") -> DifficultyFits:
             msg = (f"model {m!r}: every problem has one sample, which identifies only the mean success rate; every "
                    "difficulty law with that mean fits equally well (the log-likelihoods are equal), so the fitted "
                    "shapes, their standard errors and anything extrapolated from them rest on the law alone")
-            caught.append(msg)
-            warnings.warn(msg, DegenerateDataWarning, stacklevel=2)
+            record_warning(caught, msg, DegenerateDataWarning)
         for nm in names:
             with warnings.catch_warnings(record=True) as rec:
                 warnings.simplefilter("always")
                 out[m][nm] = DIFFICULTY_MODELS[nm]().fit(sub)
             for w in rec:
-                msg = f"model {m!r}: {w.message}"
-                caught.append(msg)
-                warnings.warn(msg, w.category, stacklevel=2)
+                record_warning(caught, f"model {m!r}: {w.message}", w.category)
     return DifficultyFits(out, tuple(dict.fromkeys(caught)))
