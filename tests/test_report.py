@@ -688,7 +688,7 @@ def test_sections_say_what_they_draw_on_degenerate_data():
                                           model=["all"] * 4 + ["some"] * 4), parts={"fits"}, **FAST)
     assert "not fitted: pass_D@k is 0 or 1 at 20 of its 20 points" in two.html
     # said there once: fit_power_law's DegenerateDataWarning (it emits its notes now) is not in the warnings too,
-    # where it also hid the model's forecast warning (the list keeps one DegenerateDataWarning per model's name)
+    # and the model's forecast warning is
     said = [m for _, m in two.data.warnings if m.startswith("model 'all': ")]
     assert said and not any("cannot be fitted" in m for m in said), said
     assert any("every problem has c = n" in m for m in said), said
@@ -1605,3 +1605,19 @@ def test_power_law_label_writes_a_b_and_r2_as_fits_title(monkeypatch):
     assert "e-08" in r2 and "e" in a and "e" in b  # one notation for the three
     label = str(failure["m"]["labels"]["power law"])
     assert label == f"−log pass@k = {a.replace('-', '−')}·k<sup>−{b.replace('-', '−')}</sup> (R² {r2.replace('-', '−')})"
+
+
+def test_a_models_different_notes_are_all_in_the_warnings():
+    # the report's list kept one DegenerateDataWarning per text before the first ':', i.e. per model: a model whose
+    # problems are all unsolved kept 'every problem has c = 0' and lost auto's ('could not check its candidates'),
+    # least squares' ('cannot forecast these data') and the hidden-difficulty ICC's ('every answer is wrong') notes.
+    # A note repeated on another k grid is still said once
+    cnt = Counts.from_arrays([20] * 24, [0] * 12 + [i % 3 for i in range(12)], problem=[f"p{i}" for i in range(12)] * 2,
+                             model=["none"] * 12 + ["some"] * 12)
+    rep = build_report(cnt, parts={"fits", "diagnostics"}, **FAST)
+    said = [m for c, m in rep.data.warnings if c == "DegenerateDataWarning" and m.startswith("model 'none': ")]
+    for note in ("every problem has c = 0", "least squares cannot forecast these data", "every answer is wrong"):
+        assert any(note in m for m in said), (note, said)
+    rests = [m for _, m in rep.data.warnings if "the mean rests on fewer than 10 problems" in m]
+    metrics = [m.split(":")[0].split(", ")[-1] for m in rests]
+    assert len(metrics) == len(set(metrics)), rests  # each metric's note once, though several k grids repeat it

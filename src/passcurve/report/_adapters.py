@@ -141,8 +141,7 @@ def fits(counts: Any, cur: Any, forecast_k: int | None, confidence_level: float,
     failure: dict[str, dict[str, Any]] = {m: {} for m in cur.models}
     labels: dict[str, dict[str, str]] = {m: {} for m in cur.models}
     if fit_power_law is not None:
-        # the law's notes are said in its label (below), not again in the report's warnings (where a model's first
-        # DegenerateDataWarning would also hide its forecast's: _Collector._repeat)
+        # the law's notes are said in its label (below), not again in the report's warnings
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", DegenerateDataWarning)
             pl = fit_power_law(counts, design=design)

@@ -12,6 +12,7 @@ Two stages, kept apart:
 from __future__ import annotations
 
 import dataclasses
+import re
 import time
 import warnings
 from collections.abc import Callable, Sequence
@@ -157,6 +158,14 @@ class _Omitted(Exception):
         self.note = note
 
 
+def _note_key(msg: str) -> str:
+    """A warning's text without where it holds: cut at its k list (" at k=") or its list of models (", for 3 models
+    (") and every number outside quotes as '#' (a quoted model name keeps its digits: 'model0' is not 'model1'; see
+    :meth:`_Collector._repeat`)."""
+    text = re.split(r" at k=|, for \d+ models \(", msg, maxsplit=1)[0]
+    return re.sub(r"('[^']*'|\"[^\"]*\")|\d+", lambda g: g.group(1) or "#", text)
+
+
 class _Collector:
     """Runs library calls, records their PasscurveWarnings (verbatim, once) and their wall time."""
 
@@ -171,12 +180,16 @@ class _Collector:
         return fold_warnings(self.warnings, file_level)
 
     def _repeat(self, item: tuple[str, str]) -> bool:
-        """The same per-model note repeated by a later computation on another k grid (k > n drops, thin means)."""
+        """The same per-model note repeated by a later computation on another k grid (k > n drops, thin means): the
+        same text up to where it holds (its k lists, " at k=...", or its models', ", for 2 models (...") with every
+        number alike. It had been any later note of the category with the same text before the first ':', i.e. about
+        the same model, so a model whose problems are all unsolved lost its forecast's, least squares' and the
+        hidden-difficulty ICC's notes to the first one ('every problem has c = 0')."""
         cat, msg = item
         if cat not in ("DroppedProblemsWarning", "DegenerateDataWarning"):
             return False
-        head = msg.split(":")[0]
-        return any(c == cat and m.split(":")[0] == head for c, m in self.warnings)
+        key = _note_key(msg)
+        return any(c == cat and _note_key(m) == key for c, m in self.warnings)
 
     def optional(self, name: str, fn: Callable[[], Any], notes: dict[str, str], key: str, what: str) -> Any:
         """Run an optional analysis; when the library rejects this input, omit it with the library's reason."""
