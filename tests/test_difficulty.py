@@ -1350,6 +1350,27 @@ def test_local_exponent_tends_to_alpha():
     assert abs(float(z.local_exponent(1e12))) < 0.01  # plateau: the exponent falls to 0
 
 
+def test_local_exponent_at_huge_k_is_the_closed_forms_limit():
+    # Beta(a, b): F(k) = E[(1-p)^k] = Gamma(a+b) Gamma(b+k) / (Gamma(b) Gamma(a+b+k)), d log F / d log k =
+    # -k (psi(a+b+k) - psi(b+k)), and -d log(-log(1 - F)) / d log k = k (psi(a+b+k) - psi(b+k)) F / ((1-F) (-log1p(-F))),
+    # which tends to a as k -> infinity (the remainder is O(1/k) + O(F)). local_exponent(1e300) was NaN: pass_D@k
+    # rounds to 1 there (F ~ 1e-90) and log(-log 1) is log 0
+    a, b = 0.3, 3.0
+    m = BetaBinomial()
+    m._theta = np.log([a, b])
+    m.params_ = m._unpack(m._theta)
+    k = np.array([10.0, 1e3, 1e6])
+    F = np.exp(special.gammaln(a + b) + special.gammaln(b + k) - special.gammaln(b) - special.gammaln(a + b + k))
+    closed = k * (special.digamma(a + b + k) - special.digamma(b + k)) * F / ((1 - F) * -np.log1p(-F))
+    np.testing.assert_allclose(m.local_exponent(k), closed, rtol=1e-6)
+    huge = m.local_exponent([1e100, 1e300, 1.7e308])  # 1.7e308 * e^1e-4 overflows: the one-sided difference
+    np.testing.assert_allclose(huge, a, rtol=1e-7)
+    z = ZeroInflatedBetaBinomial()  # a plateau: exactly 0 there, not -0.0
+    z._theta = np.array([special.logit(0.2), np.log(0.3), np.log(3.0)])
+    z.params_ = z._unpack(z._theta)
+    assert not np.signbit(z.local_exponent([1e100, 1e300])).any()
+
+
 def test_goodness_of_fit_pools_down_to_one_bin():
     # one problem: every bin has expected < 1, pooling must stop at a single bin (regression)
     f = BetaBinomial()

@@ -2621,7 +2621,9 @@ class DifficultyModel:
         r"""Local power-law exponent of the fitted curve, :math:`-d\log(-\log \text{pass}_D@k)/d\log k`.
 
         Tends to the tail exponent α for a Beta-type left tail (Schaeffer et al. 2025) and to
-        0 at a plateau (impossible mass). Central differences in log k (relative step 1e-4).
+        0 at a plateau (impossible mass). Central differences in log k (relative step 1e-4; one-sided where
+        k·e^1e-4 would overflow) of log(−log pass_D@k), taken from the log failure rate
+        log E[(1-p)^k] (:meth:`log_moment`), so that it holds where pass_D@k rounds to 1 (k = 10^300).
 
         Parameters
         ----------
@@ -2637,9 +2639,24 @@ class DifficultyModel:
         h = 1e-4
 
         def g(x: np.ndarray) -> np.ndarray:
-            return np.log(-np.log(self.pass_at_k(x)))
+            # log(-log pass_D@x) = log(-log1p(-F)) with F = E[(1-p)^x]: it was log(-log(pass_at_k(x))), NaN once
+            # pass_D@x rounds to 1 (F < 1.1e-16: k = 10^100 under a Beta with alpha = 0.17); where F underflows,
+            # -log1p(-F) = F to the last bit, so log F itself
+            lf = self.log_moment(np.zeros_like(x), x)
+            with np.errstate(divide="ignore", invalid="ignore"):
+                return np.where(lf > -700.0, np.log(-np.log1p(-np.exp(lf))), lf)
 
-        return -(g(k_a * np.exp(h)) - g(k_a * np.exp(-h))) / (2 * h)
+        with np.errstate(over="ignore"):
+            up = k_a * np.exp(h)
+        top = ~np.isfinite(up)  # k within 1e-4 of the largest double: the backward second-order difference
+        if top.any():
+            up = np.where(top, k_a * np.exp(-h), up)
+            down = np.where(top, k_a * np.exp(-2 * h), k_a * np.exp(-h))
+            gk, gu, gd = g(k_a), g(up), g(down)
+            slope = np.where(top, (3 * gk - 4 * gu + gd) / (2 * h), (gu - gd) / (2 * h))
+        else:
+            slope = (g(up) - g(k_a * np.exp(-h))) / (2 * h)
+        return np.asarray(-slope + 0.0, dtype=np.float64)
 
     @property
     def impossible_mass_(self) -> float:
