@@ -1096,3 +1096,19 @@ def test_plan_summary_keys_are_documented():
     res = plan(n=[10] * 4, c=[1, 2, 0, 5], budget=8, k=50, rng=0)
     doc = PlanResult.__doc__ or ""
     assert all(f"``{key}``" in doc for key in res.summary[0]), [k for k in res.summary[0] if f"``{k}``" not in doc]
+
+
+def test_cli_plan_that_places_nothing_prints_one_line_per_model(icli, tmp_path):
+    # every problem already at --max-n: the warning said 0 samples could be placed, and under it each model printed
+    # its title ('0 new samples over 0 of 2 problems ... expected SD ... after this plan'), an empty table and the p̂
+    # caption. Now one line per model: nothing placed, and the forecast now
+    path = tmp_path / "two.csv"
+    path.write_text("model,problem_id,n,c\nA,a,10,2\nA,b,10,5\nB,a,10,0\nB,b,10,9\n", encoding="utf-8")
+    r = icli("plan", str(path), "--budget", "10", "--k", "10", "--max-n", "10", env={"COLUMNS": "300"})
+    assert r.returncode == 0, r.stderr
+    assert "0 of the budget's 10 samples could be placed" in r.stderr
+    lines = r.stdout.splitlines()
+    assert len(lines) == 2, r.stdout
+    for line, model in zip(lines, "AB", strict=True):
+        assert line.startswith(f"{model}: no new sample placed on any of its 2 problems (target pass@10); forecast ")
+    assert "┏" not in r.stdout and "new samples" not in r.stdout and "p̂" not in r.stdout

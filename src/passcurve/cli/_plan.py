@@ -74,6 +74,15 @@ def _render(res, top: int) -> None:  # type: ignore[no-untyped-def]
         # asked for (--prior 1,2 read "(hierarchical, target pass@100)")
         rule = (f"{res.method}," if s["rule"] == res.method else
                 f"{s['rule']}: the {res.method} rule needs a fitted Beta prior;")
+        idx = [i for i in range(len(res.problem)) if sel[i] and res.additional[i] > 0]
+        if not idx:
+            # nothing placed (every problem at --max-n or of weight 0; the warning says so): the title and an empty
+            # table had followed, with an 'after this plan' SD of a plan that places nothing. One line: what is now
+            out.print(f"{m}: no new sample placed on any of its {s['problems']} problems (target pass@{res.k}); forecast "
+                      f"{fmt_below_one(s['forecast_bayes'])} now, SD {fmt_cell(s['forecast_bayes_sd'])} (hierarchical "
+                      f"Bayes); {given} {fmt_below_one(s['forecast'])}, SD {fsd(sds[0])}", markup=False,
+                      highlight=False)
+            continue
         title = (
             f"{m}: {s['new_samples']} new samples over {s['problems_sampled']} of {s['problems']} problems "
             f"({rule} target pass@{res.k}); forecast {fmt_below_one(s['forecast_bayes'])} now, SD "
@@ -84,7 +93,6 @@ def _render(res, top: int) -> None:  # type: ignore[no-untyped-def]
         t = Table(title=title, title_justify="left")
         for col in ("problem", "n", "c", "p̂", "new samples"):
             t.add_column(col, justify="right", overflow="fold")  # a long problem id wraps; it is never cut
-        idx = [i for i in range(len(res.problem)) if sel[i] and res.additional[i] > 0]
         idx.sort(key=lambda i: (-int(res.additional[i]), natural_key(res.problem[i])))  # ties: 201 before 1003
         # one notation for the column, in which no rate below 1 reads 1 (as the forecasts in the title: 4 problems
         # at c/n 0.6-0.9 and K = 50 read 'forecast 1.0000 now' for 0.99999997)
