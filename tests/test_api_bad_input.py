@@ -83,7 +83,7 @@ C2 = pc.Counts.from_arrays([10] * 6, [1, 2, 3, 4, 5, 6], problem=["a", "b", "c"]
         (lambda: pc.simulate(5, 10, rng=0).true_pass_at_k([[1, 2], [3, 4]]),
          r"^`k` must be one number or a 1-d sequence \(got shape \(2, 2\)\)$"),
         (lambda: pc.fit_power_law(C).predict(0), r"`k` must be > 0"),
-        (lambda: pc.fit_power_law(C).predict(10, model="zzz"), r"unknown model 'zzz'"),
+        (lambda: pc.fit_power_law(C).predict(10, model="zzz"), r"`model` must name a model present \(got 'zzz'\)"),
         (lambda: pc.naive_pass_at_k([10, 10], [3, 4], [1, 2, 3]), r"`n`/`c` and `k` have incompatible shapes"),
         (lambda: C.take([5]), r"`index` must be row numbers in \[0, 3\)"),
         (lambda: C.take([False, False, False]), r"`index` selects no rows"),
@@ -104,7 +104,7 @@ C2 = pc.Counts.from_arrays([10] * 6, [1, 2, 3, 4, 5, 6], problem=["a", "b", "c"]
         (lambda: pc.simulate(5, 10, rng=np.True_), r"^`rng` must be None, .* \(got True\)$"),
         (lambda: pc.pass_at_k([np.True_, 2], 1, 1), r"^`n` must contain integers, not booleans \(got True\)$"),
         (lambda: C.take([[0, 1], [2]]), r"^`index` must be a 1-d boolean mask or integer row indices \(got a ragged sequence\)$"),
-        (lambda: pc.fit_difficulty(C, model="beta").best("zzz"), r"unknown model 'zzz'"),
+        (lambda: pc.fit_difficulty(C, model="beta").best("zzz"), r"`model` must name a model present \(got 'zzz'\)"),
         (lambda: pc.fit_difficulty(C, model="beta").best(C.models[0], criterion="bogus"), r"`criterion` must be"),
         # twelfth session: the rest of the eleventh session's audit list (numpy/Python exceptions before)
         (lambda: pc.inverse_binomial_p([10, 10], [3, 4, 5]), r"`n` and `r` have incompatible shapes \(2,\) and \(3,\)"),
@@ -122,7 +122,7 @@ C2 = pc.Counts.from_arrays([10] * 6, [1, 2, 3, 4, 5, 6], problem=["a", "b", "c"]
         (lambda: pc.BetaMixtureBinomial(components=100), r"`components` is too large"),
         (lambda: pc.BetaBinomial().goodness_of_fit(), r"not fitted yet: call fit\(\) first"),
         (lambda: pc.fit_power_law(C2).local_slope(), r"`model` is required: the result holds 2 models"),
-        (lambda: pc.fit_power_law(C2).local_slope(model="zzz"), r"unknown model 'zzz'"),
+        (lambda: pc.fit_power_law(C2).local_slope(model="zzz"), r"`model` must name a model present \(got 'zzz'\)"),
         (lambda: pc.AnswerTallies.from_answers([["a", "a", "b"], ["b", "b", "a"]], ["a", "b"]).problem_tallies(5),
          r"`i` must be a problem index in \[-2, 2\) \(got 5\)"),
         (lambda: pc.AnswerTallies.from_answers([["a", "a", "b"], ["b", "b", "a"]], ["a", "b"]).problem_tallies(np.int64(-3)),
@@ -231,7 +231,7 @@ C2 = pc.Counts.from_arrays([10] * 6, [1, 2, 3, 4, 5, 6], problem=["a", "b", "c"]
         (lambda: pc.vote([["a"]], ["a"], 1, ties=np.zeros(2)), r"`ties` must be one of random, strict, first"),
         (lambda: pc.fit_power_law(C, convention=np.array([1, 2], dtype=object)),
          r'`convention` must be "unbiased" or "chen" \(got \[1, 2\]\)'),
-        (lambda: pc.fit_power_law(C).predict(10, model=np.array(["a", "b"])), r"unknown model \['a', 'b'\]; models present"),
+        (lambda: pc.fit_power_law(C).predict(10, model=np.array(["a", "b"])), r"`model` must name a model present \(got \['a', 'b'\]\); models present"),
         (lambda: pc.forecast(C, k=100, scope=np.zeros(2)), r'`scope` must be "benchmark" or "population"'),
         (lambda: pc.forecast(C, k=100, combination=np.zeros(2)), r"`combination` must be one of"),
         (lambda: pc.forecast(C, k=100, method=np.zeros(2)), r"`method` must be one of auto, "),
@@ -240,9 +240,9 @@ C2 = pc.Counts.from_arrays([10] * 6, [1, 2, 3, 4, 5, 6], problem=["a", "b", "c"]
         (lambda: pc.plan(C, budget=10, k=4, method=np.zeros(2)), r"`method` must be one of hierarchical"),
         (lambda: pc.fit_difficulty(C, model="beta").best(C.models[0], criterion=np.zeros(2)), r'`criterion` must be "aic" or "bic"'),
         (lambda: pc.backtest(C, methods=5), r"`methods` must be one of .* or a sequence of them \(got 5\)"),
-        (lambda: pc.power_analysis(0.05, 1, counts=C2, a=np.array([]), b="m2"), r"unknown model \[\]; models present"),
-        (lambda: pc.power_analysis(0.05, 1, counts=C2, a=["m1", "m2"], b="m2"), r"unknown model \['m1', 'm2'\]"),
-        (lambda: C2.select(np.zeros((2, 2))), r"unknown model \[\[0.0, 0.0\], \[0.0, 0.0\]\]; models present: m1, m2"),
+        (lambda: pc.power_analysis(0.05, 1, counts=C2, a=np.array([]), b="m2"), r"`a` must name a model present \(got \[\]\); models present"),
+        (lambda: pc.power_analysis(0.05, 1, counts=C2, a=["m1", "m2"], b="m2"), r"`a` must name a model present \(got \['m1', 'm2'\]\)"),
+        (lambda: C2.select(np.zeros((2, 2))), r"`model` must name a model present \(got \[\[0.0, 0.0\], \[0.0, 0.0\]\]\); models present: m1, m2"),
         (lambda: C2.select_models(3), r"`models` must be a model name or a sequence of names \(got 3\)"),
         (lambda: C.take(np.array([[0, 1]])), r"`index` must be a 1-d boolean mask or integer row indices \(got shape"),
         # a switch given as an array (ambiguous truth value) or a string (silently true)
@@ -562,3 +562,21 @@ def test_missing_ids_from_pandas_columns():
     for call, msg in cases:
         with pytest.raises(pc.PasscurveError, match=msg):
             call()
+
+
+def test_an_unknown_model_names_the_argument_that_gave_it():
+    # "unknown model 'Z'; models present: A, B" named the value and the choices but no argument: compare's `a` or `b`
+    # (--a or --b), a selection's `models` (--models) or a result's `model`. Now "`arg` must ... (got ...)", as every
+    # other error says it, through the one helper (_validation.check_model)
+    C = pc.Counts.from_arrays([10] * 4, [1, 2, 3, 4], problem=["p", "q"] * 2, model=["A", "A", "B", "B"])
+    cases = [
+        (lambda: C.select("Z"), "model"),
+        (lambda: C.select_models(["A", "Z"]), "models"),
+        (lambda: pc.compare(C, "Z", "B", k=[1]), "a"),
+        (lambda: pc.compare(C, "A", "Z", k=[1]), "b"),
+        (lambda: pc.power_analysis(0.05, 1, counts=C, a="A", b="Z"), "b"),
+    ]
+    for call, arg in cases:
+        with pytest.raises(pc.PasscurveError) as info:
+            call()
+        assert str(info.value) == f"`{arg}` must name a model present (got 'Z'); models present: A, B"

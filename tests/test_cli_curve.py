@@ -169,7 +169,7 @@ def test_models_option_keeps_the_named_models_on_every_command(icli, tmp_path):
     for args in (["curve"], ["rank"], ["forecast", "--k", "100000"]):
         bad = icli(*args, str(path), "--models", "big,nope")
         assert bad.returncode == 2 and bad.stderr.strip() == (
-            "passcurve: error: unknown model 'nope'; models present: big, small")
+            "passcurve: error: `--models` must name a model present (got 'nope'); models present: big, small")
 
 
 def test_models_option_names_a_model_with_a_comma(icli, tmp_path):
@@ -189,7 +189,7 @@ def test_models_option_names_a_model_with_a_comma(icli, tmp_path):
     assert [m["model"] for m in d["models"]] == ["llama, 8B"]
     assert d["models"][0]["curve"][0]["pass_at_k"] == pytest.approx(0.15, abs=1e-15)
     bad = icli("curve", str(path), "--models", "llama, 8B")
-    assert bad.returncode == 2 and "unknown model 'llama'" in bad.stderr
+    assert bad.returncode == 2 and "`--models` must name a model present (got 'llama')" in bad.stderr
 
 
 def test_curve_table_never_cuts_an_interval_bound(icli, tmp_path):

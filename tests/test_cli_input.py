@@ -335,7 +335,7 @@ def test_models_selects_in_vote_retries_and_verifiers(tmp_path, capfd, args):
     assert got == capfd.readouterr().out  # the same result as a file holding B only
     # an unknown name: the error every other command gives
     assert run([args[0], str(both), *args[1:], "--models", "B,nope"]) == 2
-    assert capfd.readouterr().err == "passcurve: error: unknown model 'nope'; models present: A, B\n"
+    assert capfd.readouterr().err == "passcurve: error: `--models` must name a model present (got 'nope'); models present: A, B\n"
 
 
 class _FullDisk:
@@ -724,7 +724,7 @@ def test_unknown_model_shows_a_name_with_spaces_at_its_ends(tmp_path, icli):
     p.write_text("model,problem_id,correct\n gpt-4 ,p1,1\n gpt-4 ,p2,0\nllama,p1,1\nllama,p2,1\n")
     out = icli("compare", str(p), "--a", "gpt-4", "--b", "llama")
     assert out.returncode == 2
-    assert out.stderr == ("passcurve: error: unknown model 'gpt-4' (did you mean ' gpt-4 '?); "
+    assert out.stderr == ("passcurve: error: `--a` must name a model present (got 'gpt-4'; did you mean ' gpt-4 '?); "
                           "models present: ' gpt-4 ', llama\n")
 
 
@@ -750,7 +750,7 @@ def test_model_selection_matches_as_written_then_stripped(tmp_path, icli):
     assert (res["model_a"], res["model_b"], res["points"][0]["difference"]) == (" gpt-4 ", "b", -0.5)
     # the bare name stays unknown: the file's model has the spaces
     got = icli("curve", str(p), "--models", "gpt-4")
-    assert got.returncode == 2 and "unknown model 'gpt-4' (did you mean ' gpt-4 '?)" in got.stderr
+    assert got.returncode == 2 and "`--models` must name a model present (got 'gpt-4'; did you mean ' gpt-4 '?)" in got.stderr
 
 
 def test_fit_of_counts_at_the_largest_n_the_readers_accept_ends(tmp_path, icli):

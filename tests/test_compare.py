@@ -299,7 +299,7 @@ def test_unpaired_fallback_warns():
     "args, kwargs, match",
     [
         (("A", "A", [1]), {}, "must be different models"),
-        (("A", "Z", [1]), {}, "unknown model 'Z'"),
+        (("A", "Z", [1]), {}, r"^`b` must name a model present \(got 'Z'\); models present: A, B$"),
         (("A", "B", [11]), {}, r"`k` must be an integer in \[1, n\]"),
         (("A", "B", [1]), {"metric": "x"}, "`metric` must be one of"),
         (("A", "B", [1]), {"method": "x"}, "`method` must be one of"),

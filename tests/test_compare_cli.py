@@ -74,7 +74,7 @@ def test_option_aliases_match_the_other_commands(icli, counts_file, tmp_path):
 @pytest.mark.parametrize(
     "args, match",
     [
-        (["compare", "{f}", "--a", "large-70b", "--b", "nope"], "unknown model 'nope'"),
+        (["compare", "{f}", "--a", "large-70b", "--b", "nope"], "`--b` must name a model present (got 'nope')"),
         (["curve", "{f}", "--k", "1", "--ci", "cluster", "--cluster-col", "nope"], "nope"),
         # --tau with a metric other than G-pass@k was silently ignored: the table showed pass@k
         (["compare", "{f}", "--a", "large-70b", "--b", "tiny-1b", "--tau", "0.5"],

@@ -33,7 +33,7 @@ def test_models_rows_checks_as_models_mask():
     np.testing.assert_array_equal(models_rows(labels, ["y", "x"]), [1, 0, 2])
     np.testing.assert_array_equal(models_rows(labels, "x"), [0, 2])  # one name, not its characters
     np.testing.assert_array_equal(models_rows(labels, ["x", "x"]), [0, 2])  # a name given twice: its rows once
-    with pytest.raises(PasscurveError, match="unknown model 'z'; models present: x, y"):
+    with pytest.raises(PasscurveError, match=r"^`models` must name a model present \(got 'z'\); models present: x, y$"):
         models_rows(labels, ["z"])
 
 
@@ -83,11 +83,11 @@ def test_unknown_model_lists_names_as_they_read_back():
     c = Counts.from_arrays(n=[2, 2, 2], c=[1, 1, 0], problem=["p", "p", "p"], model=[" gpt-4 ", "llama, 8B", "B"])
     with pytest.raises(PasscurveError) as info:
         c.select_models(["gpt-4"])
-    assert str(info.value) == ("unknown model 'gpt-4' (did you mean ' gpt-4 '?); "
+    assert str(info.value) == ("`models` must name a model present (got 'gpt-4'; did you mean ' gpt-4 '?); "
                                "models present: ' gpt-4 ', 'llama, 8B', B")
-    with pytest.raises(PasscurveError, match=r"^unknown model 'b' \(did you mean 'B'\?\); models present: "):
+    with pytest.raises(PasscurveError, match=r"^`model` must name a model present \(got 'b'; did you mean 'B'\?\); models present: "):
         c.select("b")
-    with pytest.raises(PasscurveError, match=r"^unknown model 'z'; models present: ' gpt-4 ', 'llama, 8B', B$"):
+    with pytest.raises(PasscurveError, match=r"^`model` must name a model present \(got 'z'\); models present: ' gpt-4 ', 'llama, 8B', B$"):
         c.select("z")
 
 
@@ -95,11 +95,11 @@ def test_unknown_model_hint_ignores_punctuation_and_case():
     # 'pythia-1b' for the shared data's 'Pythia 1B' had no hint (only case and end spaces were ignored); the hint
     # compares names without case, spaces or punctuation, and only when exactly one name matches
     c = Counts.from_arrays(n=[2, 2, 2], c=[1, 1, 0], problem=["p", "p", "p"], model=["Pythia 1B", "Pythia 12B", "x_y"])
-    with pytest.raises(PasscurveError, match=r"^unknown model 'pythia-1b' \(did you mean 'Pythia 1B'\?\); "):
+    with pytest.raises(PasscurveError, match=r"^`model` must name a model present \(got 'pythia-1b'; did you mean 'Pythia 1B'\?\); "):
         c.select("pythia-1b")
-    with pytest.raises(PasscurveError, match=r"^unknown model 'X Y' \(did you mean 'x_y'\?\); "):
+    with pytest.raises(PasscurveError, match=r"^`model` must name a model present \(got 'X Y'; did you mean 'x_y'\?\); "):
         c.select("X Y")
-    with pytest.raises(PasscurveError, match=r"^unknown model '-'; models present: "):  # nothing left to compare
+    with pytest.raises(PasscurveError, match=r"^`model` must name a model present \(got '-'\); models present: "):  # nothing left to compare
         c.select("-")
 
 

@@ -215,7 +215,7 @@ def test_counts_validation():
         Counts.from_arrays([3], [4])
     with pytest.raises(PasscurveError, match="`n` has 2 entries but `c` has 1"):
         Counts.from_arrays([3, 4], [1])
-    with pytest.raises(PasscurveError, match="unknown model 'zz'"):
+    with pytest.raises(PasscurveError, match=r"^`model` must name a model present \(got 'zz'\); models present: a$"):
         Counts.from_arrays([3], [1], model="a").select("zz")
 
 

@@ -329,7 +329,7 @@ def test_stopping_time_evidence_is_about_the_selected_models_only(tmp_path, layo
         warnings.simplefilter("error", StoppingTimeWarning)  # a fixed-n model alone: nothing to warn about
         c = read_counts(path, models=["fixed"])
     assert c.models == ["fixed"] and c.meta["stopping_time"]["looks_like_stopping_time"] is False
-    with pytest.raises(passcurve.PasscurveError, match="unknown model 'nope'; models present: "):
+    with pytest.raises(passcurve.PasscurveError, match=r"^`models` must name a model present \(got 'nope'\); models present: "):
         read_counts(path, models=["nope"])
 
 

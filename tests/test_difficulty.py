@@ -1288,10 +1288,10 @@ def test_fit_difficulty_many_models_and_outputs():
     assert fits.plot().data
     assert fits.plot(model=fits.models[1]).layout.title.text.startswith(fits.models[1])
     # `model` is the benchmark model: a difficulty model's name or an unknown name is an error, as in best()
-    with pytest.raises(passcurve.PasscurveError, match=r"unknown model 'beta'; .*`model` names the benchmark model"):
+    with pytest.raises(passcurve.PasscurveError, match=r"^`model` must name a model present \(got 'beta'\); .*`model` names the benchmark model"):
         fits.plot(model="beta")
     for call in (lambda: fits.plot(model="bogus"), lambda: fits.best("bogus"), lambda: fits.plot(model=["a"])):
-        with pytest.raises(passcurve.PasscurveError, match=r"unknown model .*; models present: "):
+        with pytest.raises(passcurve.PasscurveError, match=r"^`model` must name a model present \(got .*\); models present: "):
             call()
 
 
@@ -1996,7 +1996,7 @@ def test_difficulty_fits_are_indexed_by_benchmark_model():
     cnt = Counts.from_arrays([20] * 6, [1, 4, 9, 2, 0, 7], model=["A"] * 3 + ["B"] * 3, problem=["p", "q", "r"] * 2)
     fits = fit_difficulty(cnt, "beta")
     assert fits["B"] is fits.fits["B"] and fits["B"]["beta"].params_ == fits.fits["B"]["beta"].params_
-    with pytest.raises(PasscurveError, match=r"^unknown model 'C'; models present: A, B"):
+    with pytest.raises(PasscurveError, match=r"^`model` must name a model present \(got 'C'\); models present: A, B"):
         fits["C"]
 
 

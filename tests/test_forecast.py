@@ -320,7 +320,7 @@ def test_bad_input(bench):
     res = forecast(bench.counts.select("heavy"), [10], method="beta", n_resamples=0, flags=False)
     with pytest.raises(PasscurveError, match="`target`"):
         res.k_for(1.5)
-    with pytest.raises(PasscurveError, match="unknown model"):
+    with pytest.raises(PasscurveError, match=r"^`model` must name a model present \(got 'nope'\); models present: "):
         res.k_for(0.5, "nope")
     both = forecast(bench.counts, [10], method="beta", n_resamples=0, flags=False)
     with pytest.raises(PasscurveError, match="`model` is required: the result holds 2 models"):

@@ -54,13 +54,13 @@ from ._validation import (
     check_flag,
     check_k_le_min_n,
     check_k_le_n,
+    check_model,
     check_positive_int,
     check_rng,
     check_scalar,
     check_tau,
     check_unused,
     fmt,
-    model_named,
 )
 
 __all__ = ["compare", "CompareResult", "power_analysis", "PowerResult"]
@@ -287,7 +287,7 @@ def _compare_iv(
     design = check_design(design)
     if not isinstance(a, str) or not isinstance(b, str):
         raise PasscurveError("`a` and `b` must be model names (strings)")
-    a, b = model_named(a, counts.models), model_named(b, counts.models)  # as written, else stripped
+    a, b = check_model(a, counts.models, "a"), check_model(b, counts.models, "b")  # as written, else stripped
     if a == b:
         raise PasscurveError(f"`a` and `b` must be different models (both are {a!r})")
     ca, cb = counts.select(a), counts.select(b)
@@ -1005,7 +1005,7 @@ def power_analysis(
         check_counts_object(counts)
         if a is None or b is None:
             raise PasscurveError("a pilot needs the two models to compare: name them as `a` and `b`")
-        a, b = model_named(a, counts.models), model_named(b, counts.models)  # as written, else stripped
+        a, b = check_model(a, counts.models, "a"), check_model(b, counts.models, "b")  # as written, else stripped
         ca, cb = counts.select(a), counts.select(b)
         if a == b:
             raise PasscurveError(f"`a` and `b` must be two different models (got {a!r} twice)")

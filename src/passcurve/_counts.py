@@ -20,11 +20,10 @@ from ._validation import (
     as_id_array,
     as_int_array,
     check_counts,
+    check_model,
     check_text,
     check_weights,
-    model_named,
     show_value,
-    unknown_model,
 )
 
 __all__ = ["Counts"]
@@ -42,11 +41,7 @@ def _named(model: np.ndarray, models: Sequence[str] | str) -> tuple[np.ndarray, 
     labels = np.asarray(model, dtype=object).astype(str)
     _, first = np.unique(labels, return_index=True)
     present = [str(labels[i]) for i in np.sort(first)]
-    names = [model_named(m, present) for m in names]
-    unknown = [m for m in names if m not in set(present)]
-    if unknown:
-        raise PasscurveError(unknown_model(unknown[0], present))
-    return labels, names
+    return labels, [check_model(m, present, "models") for m in names]
 
 
 def models_mask(model: np.ndarray, models: Sequence[str] | str) -> np.ndarray:
@@ -247,11 +242,7 @@ class Counts(ReadOnlyResult):
         -------
         Counts
         """
-        model = model_named(model, self.models)
-        mask = self.model == model if isinstance(model, str) else np.zeros(len(self), dtype=bool)
-        if not mask.any():
-            raise PasscurveError(unknown_model(model, self.models))
-        return self.take(mask)
+        return self.take(self.model == check_model(model, self.models))
 
     def select_models(self, models: Sequence[str]) -> Counts:
         """The rows of these models, in the order named (:attr:`models` follows it); raises for an unknown name

@@ -71,6 +71,7 @@ from ._validation import (
     number_format,
     pick_model,
     show_value,
+    unknown_model,
 )
 
 __all__ = [
@@ -3800,8 +3801,8 @@ class DifficultyFits(ReadOnlyResult):
         """``model`` (a benchmark model's name), or the error for a difficulty model's name passed in its
         place."""
         if isinstance(model, str) and model in DIFFICULTY_MODELS and model not in self.fits:
-            raise PasscurveError(f"unknown model {model!r}; models present: {', '.join(self.fits)} "
-                                 f"(`model` names the benchmark model; every fitted difficulty model is drawn)")
+            raise PasscurveError(f"{unknown_model(model, list(self.fits))} (`model` names the benchmark model; every "
+                                 f"fitted difficulty model is drawn)")
         return model
 
     def best(self, model: str, criterion: str = "aic") -> DifficultyModel:

@@ -572,15 +572,27 @@ def model_named(name: Any, names: Sequence[str]) -> Any:
     return stripped if stripped != name and stripped in names else name
 
 
-def unknown_model(model: Any, names: Sequence[str]) -> str:
-    """The message for an unknown model name: the names present (:func:`names_listed`), and the one it matches but
-    for case, spaces and punctuation ('pythia-1b' for 'Pythia 1B'), if there is exactly one."""
+def unknown_model(model: Any, names: Sequence[str], name: str = "model") -> str:
+    """The message for an unknown model name given as the argument ``name`` (`model`, `models`, `a`): the names
+    present (:func:`names_listed`), and the one it matches but for case, spaces and punctuation ('pythia-1b' for
+    'Pythia 1B'), if there is exactly one. It had read "unknown model 'Z'; models present: A, B", naming no argument
+    (--a or --b of compare, --models)."""
     def bare(s: str) -> str:
         return re.sub(r"[\W_]+", "", s.casefold())
 
     near = [n for n in map(str, names) if isinstance(model, str) and bare(model) and bare(n) == bare(model)]
-    hint = f" (did you mean {near[0]!r}?)" if len(near) == 1 else ""
-    return f"unknown model {show_value(model)}{hint}; models present: {names_listed(names)}"
+    hint = f"; did you mean {near[0]!r}?" if len(near) == 1 else ""
+    return f"`{name}` must name a model present (got {show_value(model)}{hint}); models present: {names_listed(names)}"
+
+
+def check_model(model: Any, names: Sequence[str], name: str = "model") -> str:
+    """The model that ``model`` selects among ``names`` (:func:`model_named`: as written, else without the spaces at
+    its ends), else the unknown-model error naming the argument ``name``."""
+    names = list(names)
+    got = model_named(model, names)
+    if isinstance(got, str) and got in names:
+        return got
+    raise PasscurveError(unknown_model(got, names, name))
 
 
 def _listed(choices: Sequence[str], quoted: bool) -> str:
@@ -672,10 +684,7 @@ def pick_model(models: Sequence[str], model: str | None) -> int:
         raise PasscurveError(
             f"`model` is required: the result holds {len(models)} models ({', '.join(models)}); pass model=NAME"
         )
-    model = model_named(model, list(models))
-    if model is not None and not (isinstance(model, str) and model in models):
-        raise PasscurveError(unknown_model(model, models))
-    return 0 if model is None else list(models).index(model)
+    return 0 if model is None else list(models).index(check_model(model, models))
 
 
 def check_counts(n: np.ndarray, c: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
