@@ -733,3 +733,50 @@ def test_mean_curve_returns_the_mean_and_the_weight_behind_it():
     mean, wsum = pc.mean_curve(np.array([10, 20]), np.array([3, 5]), np.array([1, 15]))
     assert mean.tolist() == pytest.approx([0.275, 1 - 1 / math.comb(20, 15)], rel=1e-15)
     assert wsum.tolist() == [2.0, 1.0]
+
+
+def test_blocked_sums_split_each_term_as_np_round_and_sum_to_one_rounding():
+    # _split_terms takes hi = (a + 1.5·2^36) - 1.5·2^36 (two passes, in place) for np.round(a·2^16)/2^16 (three, and
+    # three fresh arrays the size of a whole curve's table: the split of 42737ea had made a 1,000 x 1,000 curve 1.6x
+    # slower). The two must agree bit for bit (ties to even included), and the running sums stay within one
+    # rounding of the exact prefix sums (math.fsum), in one block and over several; -inf, NaN and a term beyond
+    # 2^35 are kept as before
+    from passcurve._estimators import _blocked_cumsum, _split_terms
+
+    rng = np.random.default_rng(7)
+    ties = (2 * rng.integers(-2**30, 2**30, 5000) + 1) / 2.0**17  # exact halves of the 2^-16 grid
+    wide = rng.normal(size=5000) * 10.0 ** rng.integers(-20, 11, 5000)
+    a = np.concatenate([ties, wide, [0.0, -0.0, 2.0**34.9, -745.13]])[None, :]
+    hi, lo = _split_terms(a)
+    ref = np.round(a * 2.0**16) / 2.0**16
+    assert np.array_equal(hi, ref) and np.array_equal(lo, a - ref)
+    for length in (300, 1500):  # one block of _BLOCK = 512, then three
+        terms = np.log1p(-rng.uniform(0.0, 1.0, size=(4, length)))  # log-factors, sums down to ~ -1500
+        got = _blocked_cumsum(terms)
+        for row, sums in zip(terms, got, strict=True):
+            exact = np.array([math.fsum(row[:j + 1]) for j in range(length)])
+            assert np.all(np.abs(sums - exact) <= np.spacing(np.abs(exact))), np.max(np.abs(sums - exact))
+    odd = np.array([[-1.0, -2.0, -np.inf, -3.0], [-1.0, np.nan, -1.0, -1.0], [-0.5, -(2.0**40) - 0.25, -0.25, 0.0]])
+    with np.errstate(invalid="ignore"):
+        got = _blocked_cumsum(odd)
+    np.testing.assert_array_equal(got[0], [-1.0, -3.0, -np.inf, -np.inf])
+    assert got[1, 0] == -1.0 and np.isnan(got[1, 1:]).all()
+    np.testing.assert_array_equal(got[2], [-0.5, -(2.0**40) - 0.75, -(2.0**40) - 1.0, -(2.0**40) - 1.0])
+
+
+def test_pass_at_one_is_set_in_the_callers_array_only_when_it_is_fresh():
+    # _at_k_one writes c/n at k = 1 into the array the estimator just made (no copy of a problems x k table), and
+    # copies anything else; the values are those of the copy: c/n, correctly rounded
+    from passcurve._estimators import _at_k_one
+
+    n, c, k = np.array([[800], [10]]), np.array([[31], [3]]), np.array([[1, 2]])
+    fresh = np.zeros((2, 2))
+    assert _at_k_one(fresh, n, c, k) is fresh and fresh[:, 0].tolist() == [31 / 800, 0.3] and not fresh[:, 1].any()
+    shared = np.zeros((2, 2))
+    view = shared[:, :]
+    got = _at_k_one(view, n, c, k)
+    assert got is not view and not shared.any() and got[:, 0].tolist() == [31 / 800, 0.3]
+    frozen = np.zeros((2, 2))
+    frozen.flags.writeable = False
+    assert _at_k_one(frozen, n, c, k)[1, 0] == 0.3 and not frozen.any()
+    assert pc.pass_at_k([800, 10], [31, 3], 1).tolist() == [0.03875, 0.3]
