@@ -756,7 +756,12 @@ def test_blocked_sums_split_each_term_as_np_round_and_sum_to_one_rounding():
         for row, sums in zip(terms, got, strict=True):
             exact = np.array([math.fsum(row[:j + 1]) for j in range(length)])
             assert np.all(np.abs(sums - exact) <= np.spacing(np.abs(exact))), np.max(np.abs(sums - exact))
+    for length in (511, 512, 513, 1024, 1500):  # overwrite=True (the table's own terms): the same sums, bit for bit
+        terms = np.log1p(-rng.uniform(0.0, 1.0, size=(3, length)))
+        kept = _blocked_cumsum(terms)
+        assert np.array_equal(_blocked_cumsum(terms.copy(), overwrite=True), kept)
     odd = np.array([[-1.0, -2.0, -np.inf, -3.0], [-1.0, np.nan, -1.0, -1.0], [-0.5, -(2.0**40) - 0.25, -0.25, 0.0]])
+    assert np.array_equal(_blocked_cumsum(odd.copy(), overwrite=True), _blocked_cumsum(odd), equal_nan=True)
     with np.errstate(invalid="ignore"):
         got = _blocked_cumsum(odd)
     np.testing.assert_array_equal(got[0], [-1.0, -3.0, -np.inf, -np.inf])

@@ -71,39 +71,30 @@ _SPLIT = 2.0**16  # the grid of _split_terms' high parts: sums of them are exact
 _ROUNDER = 1.5 * 2.0**36  # x + _ROUNDER lies in [2^36, 2^37) for |x| < 2^35, where the doubles are 2^-16 apart
 
 
-def _split_terms(a: np.ndarray, width: int | None = None) -> tuple[np.ndarray, np.ndarray]:
+def _split_terms(a: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """a = hi + lo exactly, hi on the grid 2^-16 (sums of hi are exact while below 2^37), |lo| <= 2^-17;
-    non-finite entries stay in hi. With ``width`` (>= a's last axis), lo is the first columns of a (rows, width)
-    array whose other columns are 0 (the padding of a blocked sum, without a copy).
+    non-finite entries stay in hi.
 
     hi is (a + 1.5·2^36) − 1.5·2^36: the addition rounds a to the nearest multiple of 2^-16 (ties to even, as
     np.round(a·2^16)/2^16, which took three passes over the array), the subtraction is exact. That holds for
-    |a| < 2^35; a log-factor is above log(2^-1074) = -745, and larger or non-finite entries are done one by one.
+    |a| < 2^35; a log-factor is above log(2^-1074) = -745, and larger or non-finite entries are split as before.
     """
     with np.errstate(invalid="ignore"):  # -inf + 1.5·2^36 - 1.5·2^36 is -inf (set again below)
         hi = np.add(a, _ROUNDER)
         hi -= _ROUNDER
-    if width is None:
-        with np.errstate(invalid="ignore"):
-            lo = np.subtract(a, hi)  # exact: a and hi agree in every bit above 2^-17
-        part = lo
-    else:
-        lo = np.zeros((a.shape[0], width))
-        part = lo[:, :a.shape[1]]
-        with np.errstate(invalid="ignore"):
-            np.subtract(a, hi, out=part)
+        lo = np.subtract(a, hi)  # exact: a and hi agree in every bit above 2^-17
     if not (-2.0**35 < a.min(initial=0.0) and a.max(initial=0.0) < 2.0**35):  # NaN, -inf or a term beyond 2^35
         big = ~(np.abs(a) < 2.0**35)
         hi[big] = a[big]  # a non-finite entry stays in hi (its sums are what they would be)
-        part[big] = 0.0
+        lo[big] = 0.0
         wide = big & np.isfinite(a)  # a finite term beyond 2^35: split by the scaling (exact there too)
         if wide.any():
             hi[wide] = np.round(a[wide] * _SPLIT) / _SPLIT
-            part[wide] = a[wide] - hi[wide]
+            lo[wide] = a[wide] - hi[wide]
     return hi, lo
 
 
-def _blocked_cumsum(a: np.ndarray) -> np.ndarray:
+def _blocked_cumsum(a: np.ndarray, *, overwrite: bool = False) -> np.ndarray:
     """Cumulative sum along the last axis, to about one rounding of the result.
 
     Summing log-factors one after another rounded every partial sum: a sum near -300 (pass^k ~ 1e-131)
@@ -112,25 +103,31 @@ def _blocked_cumsum(a: np.ndarray) -> np.ndarray:
     small low part (|lo| <= 2^-17), whose running sums' rounding is that much smaller; the two are added once.
     The low part is summed in blocks, so its error grows like (B + L/B)·eps·2^-17. Each pass writes into an array
     it owns: a whole curve's table is large, and every fresh array of its size was as dear as the sums (1.6x the
-    time of the plain blocked sum on a 1,000 x 1,000 curve).
+    time of the plain blocked sum on a 1,000 x 1,000 curve). ``overwrite``: ``a`` is the caller's scratch, and
+    holds the low part afterwards (one array of the table's size less).
     """
     rows, length = a.shape
-    if length <= _BLOCK:  # one block: no padding to _BLOCK (the same sums)
+    if not (overwrite and -2.0**35 < a.min(initial=0.0) and a.max(initial=0.0) < 2.0**35):
+        # a copy of the terms, or a non-finite term or one beyond 2^35 (kept as _split_terms keeps it)
         hi, lo = _split_terms(a)
-        np.cumsum(hi, axis=1, out=hi)
+    else:
+        hi = np.add(a, _ROUNDER)
+        hi -= _ROUNDER
+        lo = np.subtract(a, hi, out=a)  # exact: a and hi agree in every bit above 2^-17
+    full = length // _BLOCK if length > _BLOCK else 0
+    if full:  # whole blocks of _BLOCK (a view: splitting the last axis needs no copy), then the rest
+        blocks = lo[:, :full * _BLOCK].reshape(rows, full, _BLOCK)
+        np.cumsum(blocks, axis=2, out=blocks)
+        offsets = np.cumsum(blocks[:, :, -1], axis=1)  # the sum of the blocks before each next one
+        blocks[:, 1:] += offsets[:, :-1, None]
+        rest = lo[:, full * _BLOCK:]
+        if rest.shape[1]:
+            np.cumsum(rest, axis=1, out=rest)
+            rest += offsets[:, -1:]
+    else:  # one block: no padding to _BLOCK (the same sums)
         np.cumsum(lo, axis=1, out=lo)
-        hi += lo
-        return hi
-    nb = -(-length // _BLOCK)
-    hi, lo = _split_terms(a, nb * _BLOCK)
-    blocks = lo.reshape(rows, nb, _BLOCK)
-    np.cumsum(blocks, axis=2, out=blocks)
-    offsets = np.zeros((rows, nb))
-    if nb > 1:
-        offsets[:, 1:] = np.cumsum(blocks[:, :-1, -1], axis=1)
-    blocks += offsets[:, :, None]
     np.cumsum(hi, axis=1, out=hi)
-    hi += lo[:, :length]
+    hi += lo
     return hi
 
 
@@ -285,7 +282,7 @@ def _log_fail_table(
             terms = _log_factor(n_r - j, c_r) if exact else np.log1p(-c_r / (n_r - j))
         if need[rows].min() < L:  # rows that reach F = 0 before L: zero their tails
             terms[j >= (n_r - c_r)] = 0.0
-        cums = _blocked_cumsum(terms)
+        cums = _blocked_cumsum(terms, overwrite=True)
         kk = np.minimum(uk, L) - 1
         emit(rows, cums[:, kk])
         start = stop
