@@ -608,3 +608,21 @@ def test_unpaired_comparison_on_few_problems_says_so():
         warnings.simplefilter("always")
         compare(apart, "tiny-1b", "base-7b", [1, 10], rng=0)
     assert not [w for w in got if "rests on few problems" in str(w.message)]
+
+
+def test_two_problems_or_two_clusters_are_enough_and_k_defaults_to_one():
+    # the smallest comparison allowed (2 problems per model; 2 clusters): A solves 3/4 and 1/4, B 1/4 and 0/4, so
+    # pass@1 differs by d = [1/2, 1/4], mean 3/8; paired t (hand count): se^2 = var(d, ddof=1)/2 = (1/32)/2, se = 1/8,
+    # t = 3 on 1 df; the 2^2 sign vectors give |+-1/2 +- 1/4| = 3/4, 1/4, 1/4, 3/4, so the exact sign-flip p is 2/4
+    cnt = Counts.from_arrays([4] * 4, [3, 1, 1, 0], model=["A", "A", "B", "B"], problem=["p", "q", "p", "q"])
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DegenerateDataWarning)  # 2 problems are few: said, and not the point here
+        res = compare(cnt, "A", "B", method="analytic")
+        assert res.k.tolist() == [1]  # k defaults to 1 (documented default)
+        assert (res.difference[0], res.se[0]) == pytest.approx((0.375, 0.125), rel=1e-14)
+        assert res.p_value[0] == pytest.approx(2 * stats.t.sf(3.0, 1), rel=1e-12)
+        assert compare(cnt, "A", "B", [1], n_resamples=100, rng=0).p_value[0] == 0.5
+        # 4 problems in 2 clusters of 2: the cluster sums of d = [1/2, 1/4, 0, 1/4] are 3/4 and 1/4, again p = 2/4
+        cnt4 = Counts.from_arrays([4] * 8, [3, 1, 2, 1, 1, 0, 2, 0], model=["A"] * 4 + ["B"] * 4,
+                                  problem=list("pqrs") * 2, cluster=[0, 0, 1, 1] * 2)
+        assert compare(cnt4, "A", "B", [1], n_resamples=100, rng=0).p_value[0] == 0.5
