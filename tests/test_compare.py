@@ -626,3 +626,43 @@ def test_two_problems_or_two_clusters_are_enough_and_k_defaults_to_one():
         cnt4 = Counts.from_arrays([4] * 8, [3, 1, 2, 1, 1, 0, 2, 0], model=["A"] * 4 + ["B"] * 4,
                                   problem=list("pqrs") * 2, cluster=[0, 0, 1, 1] * 2)
         assert compare(cnt4, "A", "B", [1], n_resamples=100, rng=0).p_value[0] == 0.5
+
+
+def test_correlation_is_pearsons_per_k_and_nan_where_a_model_does_not_vary():
+    # the result's correlation of the two models' per-problem estimates: Pearson's r from scipy.stats.pearsonr at
+    # each k (an independent computation); at k = n every problem B solves at all scores 1, so B's column is
+    # constant and r is undefined (NaN)
+    cnt = _two_models(3, N=60, n=5)
+    sa = _scores(cnt.n[:60], cnt.c[:60], np.array([1, 2, 5]), "pass_at_k", None)
+    sb = _scores(cnt.n[60:], cnt.c[60:], np.array([1, 2, 5]), "pass_at_k", None)
+    cB = cnt.c[60:].copy()
+    cB[cB == 0] = 1  # B solves every problem at least once: pass@5 of n = 5 is 1 everywhere
+    cnt2 = Counts.from_arrays(cnt.n, np.concatenate([cnt.c[:60], cB]), model=cnt.model, problem=cnt.problem)
+    sb2 = _scores(cnt2.n[60:], cB, np.array([1, 2, 5]), "pass_at_k", None)
+    for c, s_b in ((cnt, sb), (cnt2, sb2)):
+        res = compare(c, "A", "B", [1, 2, 5], method="analytic")
+        for j in range(3):
+            if s_b[:, j].std() > 0:
+                assert res.correlation[j] == pytest.approx(stats.pearsonr(sa[:, j], s_b[:, j])[0], rel=1e-12)
+            else:
+                assert np.isnan(res.correlation[j])
+    assert 0.3 < res.correlation[0] < 1 and np.isnan(res.correlation[2])
+
+
+def test_a_k_where_every_paired_difference_is_equal_gets_the_exact_p_beside_ks_that_vary():
+    # A solves each of 12 problems 1 to 4 times in 4, B never: at k = 4 every pass@4 difference is 1 (SE 0) and the
+    # exact sign-flip p-value is 2/2^12 = 2^(1-12) (only the two sign vectors of equal signs reach |sum| = 12); at
+    # k = 1 the differences c/4 vary, and the test there is the ordinary one (scipy's paired t for "analytic")
+    cA = [1, 2, 3, 4] * 3
+    cnt = Counts.from_arrays([4] * 24, cA + [0] * 12, model=["A"] * 12 + ["B"] * 12, problem=list(range(12)) * 2)
+    d1 = np.array(cA) / 4
+    for method in ("analytic", "bootstrap"):
+        with pytest.warns(DegenerateDataWarning, match=r"at k = 4 every paired difference is 1, so .*; its p-value "
+                                                       r"is the exact sign-flip value 2\^\(1-12\) = 0\.000488 "):
+            res = compare(cnt, "A", "B", [1, 4], method=method, n_resamples=1000, rng=0)
+        assert res.p_value[1] == 2.0**-11
+        assert res.low[1] == res.high[1] == 1.0
+        if method == "analytic":
+            assert res.p_value[0] == pytest.approx(stats.ttest_1samp(d1, 0.0).pvalue, rel=1e-10)
+        else:  # 2^12 sign vectors > B: drawn, p = (1 + #{|T*| >= |T|})/(B + 1) >= 1/(B + 1), not 2^-11
+            assert 1 / 1001 <= res.p_value[0] <= 3 / 1001
