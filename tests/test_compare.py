@@ -11,7 +11,7 @@ from fractions import Fraction
 
 import numpy as np
 import pytest
-from scipy import stats
+from scipy import special, stats
 
 from passcurve import (
     CompareResult,
@@ -666,3 +666,58 @@ def test_a_k_where_every_paired_difference_is_equal_gets_the_exact_p_beside_ks_t
             assert res.p_value[0] == pytest.approx(stats.ttest_1samp(d1, 0.0).pvalue, rel=1e-10)
         else:  # 2^12 sign vectors > B: drawn, p = (1 + #{|T*| >= |T|})/(B + 1) >= 1/(B + 1), not 2^-11
             assert 1 / 1001 <= res.p_value[0] <= 3 / 1001
+
+
+def test_weighted_sign_flip_p_value_matches_the_enumeration_of_weighted_differences():
+    # with problem weights the signs flip the weighted differences w_i d_i (documented): 6 problems, 2^6 <= B so the
+    # p-value is exact, #{s : |sum s_i w_i d_i| >= |sum w_i d_i|}/2^6 over all 64 sign vectors in Fractions: 24/64 here,
+    # where flipping the unweighted d_i would give 12/64, and d_i / w_i 8/64 (the weights matter)
+    cA, cB = [4, 3, 4, 1, 3, 2], [1, 2, 0, 2, 1, 2]
+    wt = [3, 1, 1, 4, 1, 2]
+    cnt = Counts.from_arrays([4] * 12, cA + cB, model=["A"] * 6 + ["B"] * 6, problem=list(range(6)) * 2,
+                             weight=wt * 2)
+    d = [Fraction(a - b, 4) for a, b in zip(cA, cB, strict=True)]
+
+    def exact(x):
+        obs = abs(sum(x))
+        return Fraction(sum(abs(sum(s * v for s, v in zip(sg, x, strict=True))) >= obs
+                            for sg in itertools.product([1, -1], repeat=6)), 64)
+
+    assert exact([w * x for w, x in zip(wt, d, strict=True)]) == Fraction(24, 64) and exact(d) == Fraction(12, 64)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DegenerateDataWarning)  # 6 problems are few: said, not the point here
+        res = compare(cnt, "A", "B", [1], n_resamples=100, rng=0)
+    assert res.p_value[0] == 24 / 64
+
+
+def test_unpaired_comparison_with_clusters_uses_each_models_clustered_se():
+    # different problem sets (unpaired) with clusters: Welch's t on each model's clustered SE (Miller 2024: SE_cl^2 =
+    # SE^2 + (1/N^2) sum over clusters of sum_{i != j} (s_i - m)(s_j - m), written out in Fractions), se =
+    # sqrt(SE_cl,A^2 + SE_cl,B^2), Welch-Satterthwaite df with G - 1 per model
+    rng = np.random.default_rng(8)
+    NA, NB = 24, 20
+    clA, clB = np.arange(NA) // 4, np.arange(NB) // 4
+    cA = rng.binomial(6, special.expit(rng.normal(size=6)[clA]))
+    cB = rng.binomial(6, special.expit(rng.normal(size=5)[clB] - 0.5))
+    cnt = Counts.from_arrays([6] * (NA + NB), np.concatenate([cA, cB]), model=["A"] * NA + ["B"] * NB,
+                             problem=[f"a{i}" for i in range(NA)] + [f"b{i}" for i in range(NB)],
+                             cluster=np.concatenate([clA, 10 + clB]))
+
+    def se2_cl(c, cl):
+        s = [Fraction(int(x), 6) for x in c]
+        N = len(s)
+        m = sum(s, Fraction(0)) / N
+        cross = sum((s[i] - m) * (s[j] - m) for i in range(N) for j in range(N) if i != j and cl[i] == cl[j])
+        return sum((x - m) ** 2 for x in s) / (N * (N - 1)) + cross / N**2
+
+    va, vb = se2_cl(cA, clA), se2_cl(cB, clB)
+    se = math.sqrt(va + vb)
+    df = float((va + vb) ** 2 / (va**2 / 5 + vb**2 / 4))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DegenerateDataWarning)  # 6 and 5 clusters are few: said, not the point here
+        with pytest.warns(UnpairedComparisonWarning):
+            res = compare(cnt, "A", "B", [1], method="analytic")
+    diff = cA.mean() / 6 - cB.mean() / 6
+    assert res.se[0] == pytest.approx(se, rel=1e-12)
+    assert res.p_value[0] == pytest.approx(2 * stats.t.sf(abs(diff) / se, df), rel=1e-10)
+    assert abs(va - se2_cl(cA, np.arange(NA))) > va / 10  # the clusters matter here
