@@ -834,14 +834,16 @@ def test_bca_is_efron_tibshiranis_formula_with_bias_and_acceleration():
     assert hi[0] > hi[1] and lo[0] > lo[1]  # the acceleration's sign moves both ends: it is not a symmetric term
 
 
-def test_bca_with_every_replicate_on_one_side_is_finite():
-    # every replicate above the estimate: the share below is 0, clipped to 1/(B + 1) (z0 = Phi^-1(1/1001), finite)
-    # as Efron & Tibshirani's formula needs; with a = 0 the ends are the Phi(2 z0 -+ 1.645) percentiles (14.10)
+@pytest.mark.parametrize(("theta", "below"), [(0.4, 0), (2.0, 1000)])
+def test_bca_with_every_replicate_on_one_side_is_finite(theta, below):
+    # every replicate above the estimate (or every one below): the share below, 0 (or 1), is clipped to 1/(B + 1)
+    # (or B/(B + 1)), so z0 = Phi^-1 of it is finite as Efron & Tibshirani's formula needs; with a = 0 (symmetric
+    # jackknife) the ends are the Phi(2 z0 -+ 1.96) percentiles (14.10)
     nd = statistics.NormalDist()
     reps = [0.5 + 0.001 * b for b in range(1000)]
-    z0 = nd.inv_cdf(1 / 1001)
+    z0 = nd.inv_cdf(min(max(below / 1000, 1 / 1001), 1000 / 1001))
     ref = [_order_stat_quantile(reps, nd.cdf(2 * z0 + z)) for z in (nd.inv_cdf(0.025), nd.inv_cdf(0.975))]
-    lo, hi = _bca(np.array(reps)[:, None], np.array([0.4]), np.array([[0.39], [0.41]]), 0.05)
+    lo, hi = _bca(np.array(reps)[:, None], np.array([theta]), np.array([[theta - 0.01], [theta + 0.01]]), 0.05)
     assert (lo[0], hi[0]) == pytest.approx(tuple(ref), rel=1e-13)
 
 
