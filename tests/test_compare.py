@@ -6,6 +6,7 @@ import inspect
 import itertools
 import json
 import math
+import statistics
 import warnings
 from fractions import Fraction
 
@@ -27,7 +28,7 @@ from passcurve import (
     simulate,
 )
 from passcurve._compare import _sign_flip_p, _within_var_exact
-from passcurve._uncertainty import _scores
+from passcurve._uncertainty import _boot_means, _scores
 
 
 def _two_models(seed=0, N=120, n=10, shift=0.0, rho=0.9):
@@ -721,3 +722,31 @@ def test_unpaired_comparison_with_clusters_uses_each_models_clustered_se():
     assert res.se[0] == pytest.approx(se, rel=1e-12)
     assert res.p_value[0] == pytest.approx(2 * stats.t.sf(abs(diff) / se, df), rel=1e-10)
     assert abs(va - se2_cl(cA, np.arange(NA))) > va / 10  # the clusters matter here
+
+
+def test_bootstrap_is_the_percentile_interval_and_bca_efron_tibshiranis_of_the_paired_replicates():
+    # the same paired replicate means (problems resampled with _boot_means from the seed's stream, which compare
+    # draws first); "bootstrap": their 2.5% and 97.5% quantiles; "bca": Efron & Tibshirani (1993) eqs. 14.9-14.15
+    # written out, z0 from the share of replicates below the difference, the acceleration from the leave-one-out
+    # mean differences (explicit loop). The differences are skewed (a few large ones), so the two intervals differ
+    rng = np.random.default_rng(13)
+    N = 25
+    cA = rng.binomial(10, 0.2, N)
+    cA[:3] = 10
+    cB = rng.binomial(10, 0.2, N)
+    cnt = Counts.from_arrays([10] * (2 * N), np.concatenate([cA, cB]), model=["A"] * N + ["B"] * N,
+                             problem=[f"p{i:02d}" for i in range(N)] * 2)  # ids sort as the rows: same order
+    d = (cA - cB) / 10
+    reps = _boot_means(d[:, None], np.ones(N), np.arange(N), N, 2000, np.random.default_rng(5))[:, 0]
+    pct = np.quantile(reps, [0.025, 0.975])
+    nd = statistics.NormalDist()
+    jack = np.array([np.delete(d, i).mean() for i in range(N)])
+    dev = jack.mean() - jack
+    acc = (dev**3).sum() / (6 * (dev**2).sum() ** 1.5)
+    z0 = nd.inv_cdf(float((reps < d.mean()).mean() + 0.5 * (reps == d.mean()).mean()))
+    q = [nd.cdf(z0 + (z0 + z) / (1 - acc * (z0 + z))) for z in (nd.inv_cdf(0.025), nd.inv_cdf(0.975))]
+    bca = np.quantile(reps, q)
+    assert acc > 0.04 and (bca - pct).min() > 0.01  # the two intervals are told apart (pct [-0.02, 0.232])
+    res = {m: compare(cnt, "A", "B", [1], method=m, n_resamples=2000, rng=5) for m in ("bootstrap", "bca")}
+    assert (res["bootstrap"].low[0], res["bootstrap"].high[0]) == pytest.approx(tuple(pct), rel=1e-12)
+    assert (res["bca"].low[0], res["bca"].high[0]) == pytest.approx(tuple(bca), rel=1e-12)
