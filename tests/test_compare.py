@@ -750,3 +750,19 @@ def test_bootstrap_is_the_percentile_interval_and_bca_efron_tibshiranis_of_the_p
     res = {m: compare(cnt, "A", "B", [1], method=m, n_resamples=2000, rng=5) for m in ("bootstrap", "bca")}
     assert (res["bootstrap"].low[0], res["bootstrap"].high[0]) == pytest.approx(tuple(pct), rel=1e-12)
     assert (res["bca"].low[0], res["bca"].high[0]) == pytest.approx(tuple(bca), rel=1e-12)
+
+
+def test_the_t_tests_few_problems_warning_names_the_first_k_where_few_carry_the_difference():
+    # pass^k of 40 problems of n = 10: A solves 6 of 10 on 37 problems and 10 of 10 on 3, B 5 of 10 everywhere. At k = 1
+    # the difference is 0.1 on 37 problems and 0.5 on 3 (effective number (sum |d|)^2 / sum d^2 = 5.2^2/1.12 = 24); at
+    # k = 10 it is 1 on the 3 problems A always solves and 0 elsewhere (effective number 3 < 10): the analytic
+    # comparison says so from k = 10 on, and not at k = 1
+    cA = [6] * 37 + [10] * 3
+    cnt = Counts.from_arrays([10] * 80, cA + [5] * 40, model=["A"] * 40 + ["B"] * 40, problem=list(range(40)) * 2)
+    with pytest.warns(DegenerateDataWarning, match=r"the difference rests on few problems \(fewer than 10 carry it "
+                                                   r"from k = 10\), where the t-test's normal approximation"):
+        res = compare(cnt, "A", "B", [1, 10], metric="pass_pow_k", method="analytic")
+    assert res.difference.tolist() == pytest.approx([(37 * 0.1 + 3 * 0.5) / 40, 3 / 40], rel=1e-14)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        compare(cnt, "A", "B", [1], metric="pass_pow_k", method="analytic")  # k = 1 alone: nothing to say
