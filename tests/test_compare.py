@@ -766,3 +766,20 @@ def test_the_t_tests_few_problems_warning_names_the_first_k_where_few_carry_the_
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         compare(cnt, "A", "B", [1], metric="pass_pow_k", method="analytic")  # k = 1 alone: nothing to say
+
+
+@pytest.mark.parametrize("paired", [True, False])
+@pytest.mark.parametrize("method", ["analytic", "bootstrap"])
+def test_two_models_that_solve_everything_do_not_differ(paired, method):
+    # every problem solved every time by both models: each per-problem difference (and each model's spread) is 0, so
+    # the difference is 0 with SE 0 and nothing speaks against "no difference": p = 1 exactly (t = 0 by the
+    # convention 0/0 -> 0; the sign-flip test: every sign vector reaches |0|), and the interval is [0, 0]
+    pb = ["p0", "p1", "p2", "p3"] if paired else ["q0", "q1", "q2"]
+    cnt = Counts.from_arrays([5] * (4 + len(pb)), [5] * (4 + len(pb)), problem=["p0", "p1", "p2", "p3"] + pb,
+                             model=["A"] * 4 + ["B"] * len(pb))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # unpaired, and 4 problems are few: said, not the point here
+        res = compare(cnt, "A", "B", [1, 5], method=method, n_resamples=200, rng=0)
+    assert res.paired is paired
+    assert res.difference.tolist() == [0.0, 0.0] and res.p_value.tolist() == [1.0, 1.0]
+    assert res.low.tolist() == res.high.tolist() == [0.0, 0.0]
