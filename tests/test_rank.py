@@ -3,13 +3,23 @@
 from __future__ import annotations
 
 import json
+import math
+import warnings
 
 import numpy as np
 import pytest
 from conftest import run_cli
 from scipy import special
 
-from passcurve import Counts, PasscurveError, RankResult, UnpairedComparisonWarning, rank_models, simulate
+from passcurve import (
+    Counts,
+    DegenerateDataWarning,
+    PasscurveError,
+    RankResult,
+    UnpairedComparisonWarning,
+    rank_models,
+    simulate,
+)
 from passcurve.data import write_counts
 
 
@@ -237,3 +247,48 @@ def test_models_with_one_score_share_a_rank_whatever_the_rounding():
     assert res.estimate[0, 0] != res.estimate[1, 0]  # the float noise this is about
     assert res.rank.tolist() == [[1, 1], [1, 1]]
     assert (res.rank_low <= res.rank).all() and (res.rank <= res.rank_high).all()
+
+
+def test_rank_intervals_are_the_single_step_max_t_over_the_same_replicates():
+    # Romano & Wolf (2005) single-step max-t as the module docs state it, written out with loops over the pairs of 4
+    # models at k = 1 and 4: the replicate means of every model from one resample of the 40 shared problems (the
+    # seed's stream: rank_models draws them first), se_ij the sd (ddof 1) of d*_ij, c the level-quantile (the next
+    # order statistic up) of max_{i<j} |d*_ij - d_ij|/se_ij; i is above j when d_ij > c se_ij; the rank interval is
+    # [1 + #models above i, M - #models below i]
+    from fractions import Fraction
+
+    from passcurve._uncertainty import _boot_means
+
+    rng = np.random.default_rng(4)
+    N, theta = 40, [-1.2, -0.5, -0.4, 0.6]
+    u = rng.normal(0.0, 1.2, N)
+    c = [rng.binomial(8, special.expit(u + t)) for t in theta]
+    ids = [f"p{i:02d}" for i in range(N)]  # sorted as the rows: the shared problems keep this order
+    counts = Counts.from_arrays([8] * (4 * N), np.concatenate(c), problem=ids * 4,
+                                model=np.repeat(["m0", "m1", "m2", "m3"], N))
+    ks = [1, 4]
+    S = np.column_stack([[float(1 - Fraction(math.comb(8 - int(x), k), math.comb(8, k))) for x in c[m]]
+                         for m in range(4) for k in ks])  # Chen's pass@k in exact rationals, column m*K + j
+    B = 1000
+    reps = _boot_means(S, np.ones(N), np.arange(N), N, B, np.random.default_rng(9))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DegenerateDataWarning)  # m3's pass@4 is near 1 on most problems: said
+        res = rank_models(counts, ks, n_resamples=B, rng=9)
+    assert list(res.models) == ["m0", "m1", "m2", "m3"]
+    for j in range(2):
+        est = S[:, j::2].mean(axis=0)
+        rep = reps[:, j::2]
+        pairs = [(a, b) for a in range(4) for b in range(a + 1, 4)]
+        se = {p: np.std(rep[:, p[0]] - rep[:, p[1]], ddof=1) for p in pairs}
+        tmax = [max(abs(rep[r, a] - rep[r, b] - (est[a] - est[b])) / se[(a, b)] for a, b in pairs) for r in range(B)]
+        crit = sorted(tmax)[math.ceil(0.95 * (B - 1))]
+        above = {(a, b): est[a] - est[b] > crit * se[(a, b)] for a, b in pairs}
+        above.update({(b, a): est[b] - est[a] > crit * se[(a, b)] for a, b in pairs})
+        low = [1 + sum(above.get((o, i), False) for o in range(4)) for i in range(4)]
+        high = [4 - sum(above.get((i, o), False) for o in range(4)) for i in range(4)]
+        assert res.critical[j] == pytest.approx(crit, rel=1e-12)
+        np.testing.assert_allclose(res.estimate[:, j], est, rtol=1e-14)
+        assert res.rank_low[:, j].tolist() == low and res.rank_high[:, j].tolist() == high
+        assert res.rank[:, j].tolist() == [1 + int((est > e).sum()) for e in est]
+    assert res.rank_low[3].tolist() == [1, 1] and res.rank_high[0].tolist() == [4, 4]  # some pairs are told apart
+    assert (res.rank_high - res.rank_low).max() >= 1  # and some are not
