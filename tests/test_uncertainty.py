@@ -834,17 +834,24 @@ def test_bca_is_efron_tibshiranis_formula_with_bias_and_acceleration():
     assert hi[0] > hi[1] and lo[0] > lo[1]  # the acceleration's sign moves both ends: it is not a symmetric term
 
 
-@pytest.mark.parametrize(("theta", "below"), [(0.4, 0), (2.0, 1000)])
-def test_bca_with_every_replicate_on_one_side_is_finite(theta, below):
+@pytest.mark.parametrize(("theta", "below", "jack"), [(0.4, 0, [0.39, 0.41]), (2.0, 1000, [1.99, 2.01]),
+                                                   (2.0, 1000, [1.8, 2.1, 2.1, 2.1])])
+def test_bca_with_every_replicate_on_one_side_is_finite(theta, below, jack):
     # every replicate above the estimate (or every one below): the share below, 0 (or 1), is clipped to 1/(B + 1)
-    # (or B/(B + 1)), so z0 = Phi^-1 of it is finite as Efron & Tibshirani's formula needs; with a = 0 (symmetric
-    # jackknife) the ends are the Phi(2 z0 -+ 1.96) percentiles (14.10)
+    # (or B/(B + 1)), so z0 = Phi^-1 of it is finite as Efron & Tibshirani's formula needs (14.10, a from the
+    # jackknife); the lower end of the first case sits at the Phi(2 z0 - 1.96) = 2e-16 quantile, and with a skewed
+    # jackknife (a = 0.096) the upper end's level rounds to exactly 1: the largest replicate
     nd = statistics.NormalDist()
     reps = [0.5 + 0.001 * b for b in range(1000)]
     z0 = nd.inv_cdf(min(max(below / 1000, 1 / 1001), 1000 / 1001))
-    ref = [_order_stat_quantile(reps, nd.cdf(2 * z0 + z)) for z in (nd.inv_cdf(0.025), nd.inv_cdf(0.975))]
-    lo, hi = _bca(np.array(reps)[:, None], np.array([theta]), np.array([[theta - 0.01], [theta + 0.01]]), 0.05)
+    jm = sum(jack) / len(jack)
+    acc = sum((jm - x) ** 3 for x in jack) / (6 * sum((jm - x) ** 2 for x in jack) ** 1.5)
+    qs = [nd.cdf(z0 + (z0 + z) / (1 - acc * (z0 + z))) for z in (nd.inv_cdf(0.025), nd.inv_cdf(0.975))]
+    ref = [_order_stat_quantile(reps, q) for q in qs]
+    lo, hi = _bca(np.array(reps)[:, None], np.array([theta]), np.array(jack)[:, None], 0.05)
     assert (lo[0], hi[0]) == pytest.approx(tuple(ref), rel=1e-13)
+    if len(jack) == 4:
+        assert acc == pytest.approx(0.0962, abs=1e-4) and qs[1] == 1.0 and hi[0] == reps[-1]
 
 
 def test_weighted_standard_error_is_the_ratio_estimators_variance():
