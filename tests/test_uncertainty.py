@@ -932,3 +932,19 @@ def test_clustered_bootstrap_over_many_problems_and_a_k_some_problems_miss():
     wb = b.intervals["pass_at_k"][1] - b.intervals["pass_at_k"][0]
     assert np.isfinite(wb).all()
     np.testing.assert_allclose(wb, wa, rtol=0.08)
+
+
+@pytest.mark.parametrize(("metric", "c20"), [("pass_at_k", [5] * 3 + [20] * 17), ("pass_pow_k", [12] * 3 + [3] * 17)])
+def test_few_problems_counts_only_the_problems_that_reach_k(metric, c20):
+    # 180 problems of n = 5 (2 correct) and 20 of n = 20: at k = 10 only the 20 enter the mean (k_gt_n="drop"), and 3
+    # of them carry it: pass@10 = 1 - C(15, 10)/C(20, 10) = 0.9837 on 3 beside 1 on 17 (the shortfall from 1 rests on
+    # 3 problems: effective number (sum (1 - s))^2 / sum (1 - s)^2 = 3), or pass^10 = C(12, 10)/C(20, 10) = 3.6e-4 on
+    # 3 beside 0 on 17 (the same, of s). The problems without a pass@10 are not in the mean, so they are not in that
+    # count either; at k = 1 all 200 problems carry it
+    n = [5] * 180 + [20] * 20
+    cnt = Counts.from_arrays(n, [2] * 180 + c20)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # problems left out at k = 10, and the few-problem warning: said
+        res = curve_intervals(cnt, [1, 10], metric=metric, method="analytic", k_gt_n="drop")
+    assert res.problems[0].tolist() == [200, 20]
+    assert res.few_problems[metric][0].tolist() == [False, True]
