@@ -948,3 +948,25 @@ def test_few_problems_counts_only_the_problems_that_reach_k(metric, c20):
         res = curve_intervals(cnt, [1, 10], metric=metric, method="analytic", k_gt_n="drop")
     assert res.problems[0].tolist() == [200, 20]
     assert res.few_problems[metric][0].tolist() == [False, True]
+
+
+@pytest.mark.parametrize("solved", [9, 10])
+def test_fewer_than_ten_problems_means_nine_not_ten(solved, recwarn):
+    # "fewer than 10 problems": 9 or 10 of 100 problems solved every time, the rest never. The effective number of
+    # problems carrying the mean, (sum s)^2 / sum s^2, is exactly the number solved, so 9 is the rare-event regime
+    # (the Wilson bound, and the warning) and 10 is not; the same for the shortfall from 1 with the roles swapped
+    for c_hit, c_miss in ((5, 0), (0, 5)):
+        c = [c_hit] * solved + [c_miss] * (100 - solved)
+        res = curve_intervals(Counts.from_arrays([5] * 100, c), [1], metric="pass_at_k", method="analytic")
+        assert res.few_problems["pass_at_k"][0, 0] == (solved == 9)
+        assert any("rests on fewer than 10 problems" in w for w in res.warnings) == (solved == 9)
+
+
+def test_analytic_interval_on_two_problems_uses_one_degree_of_freedom():
+    # the smallest benchmark with an interval: pass@1 of 3/10 and 6/10, mean 0.45, SE^2 = (0.15^2 * 2)/(2 * 1) =
+    # 0.0225 (Miller), so N_eff = 0.45 * 0.55 / 0.0225 = 11 > 2: capped at the 2 problems (few problems carry it), and
+    # the Korn & Graubard Wilson-t interval on 2 with t_{0.975, 1} = 12.706
+    with pytest.warns(DegenerateDataWarning):
+        res = curve_intervals(Counts.from_arrays([10, 10], [3, 6]), [1], metric="pass_at_k", method="analytic")
+    lo, hi = res.intervals["pass_at_k"]
+    assert (lo[0, 0], hi[0, 0]) == pytest.approx(_wilson_t(0.45, 2, 1), rel=1e-12)
