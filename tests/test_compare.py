@@ -792,3 +792,17 @@ def test_two_models_that_solve_everything_do_not_differ(paired, method):
     assert res.paired is paired
     assert res.difference.tolist() == [0.0, 0.0] and res.p_value.tolist() == [1.0, 1.0]
     assert res.low.tolist() == res.high.tolist() == [0.0, 0.0]
+
+
+@pytest.mark.parametrize("differ", [9, 10])
+def test_a_difference_carried_by_nine_problems_is_few_and_by_ten_is_not(differ):
+    # A solves `differ` of 40 problems every time where B never does, and they agree elsewhere: the effective number
+    # of problems carrying the difference, (sum |d|)^2 / sum d^2, is exactly `differ`; "fewer than 10" is 9
+    cA = [3] * differ + [1] * (40 - differ)
+    cB = [0] * differ + [1] * (40 - differ)
+    cnt = Counts.from_arrays([3] * 80, cA + cB, model=["A"] * 40 + ["B"] * 40, problem=list(range(40)) * 2)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        compare(cnt, "A", "B", [1, 3], method="analytic")
+    few = [str(w.message) for w in caught if "rests on few problems" in str(w.message)]
+    assert len(few) == (differ == 9)
