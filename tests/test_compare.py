@@ -806,3 +806,16 @@ def test_a_difference_carried_by_nine_problems_is_few_and_by_ten_is_not(differ):
         compare(cnt, "A", "B", [1, 3], method="analytic")
     few = [str(w.message) for w in caught if "rests on few problems" in str(w.message)]
     assert len(few) == (differ == 9)
+
+
+def test_many_small_differences_are_not_few():
+    # A solves 1 of 10 more than B on 32 of 40 problems: d = 0.1 there, 0 elsewhere (sum d^2 = 0.32 < 1); the
+    # effective number (sum |d|)^2 / sum d^2 = 3.2^2 / 0.32 = 32 problems: nothing about few problems to say, however
+    # small d is
+    cA = [2] * 32 + [1] * 8
+    cB = [1] * 32 + [1] * 8
+    cnt = Counts.from_arrays([10] * 80, cA + cB, model=["A"] * 40 + ["B"] * 40, problem=list(range(40)) * 2)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        res = compare(cnt, "A", "B", [1], method="analytic")
+    assert res.difference[0] == pytest.approx(0.08, rel=1e-14)
