@@ -819,3 +819,20 @@ def test_many_small_differences_are_not_few():
         warnings.simplefilter("error")
         res = compare(cnt, "A", "B", [1], method="analytic")
     assert res.difference[0] == pytest.approx(0.08, rel=1e-14)
+
+
+def test_sign_flip_p_value_is_scale_free_down_to_tiny_differences():
+    # the sign-flip statistic |sum s_i d_i| is homogeneous in d, so scaling every difference by 2^-40 (exact in
+    # floating point; the size of pass^k differences at large k) leaves the p-value as it is: exactly, over all 2^10
+    # sign vectors (enumerated, np.abs(signs @ d) >= |sum d|), and over the same 500 random vectors; the tolerance
+    # for ties is relative to the differences, not absolute
+    d = np.array([0.31, -0.12, 0.5, 0.07, 0.22, -0.4, 0.18, 0.09, 0.33, -0.05])
+    allsigns = np.array(list(itertools.product([-1, 1], repeat=10)))
+    exact = (np.abs(allsigns @ d) >= abs(d.sum())).mean()
+    for s in (1.0, 2.0**-40):
+        p, _ = _sign_flip_p(d[:, None] * s, np.arange(10), 10, 2000, np.random.default_rng(0))
+        assert p[0] == exact
+        p_mc, _ = _sign_flip_p(d[:, None] * s, np.arange(10), 10, 500, np.random.default_rng(0))
+        if s == 1.0:
+            ref = p_mc[0]
+        assert p_mc[0] == ref and 0 < ref < 1
