@@ -836,3 +836,17 @@ def test_sign_flip_p_value_is_scale_free_down_to_tiny_differences():
         if s == 1.0:
             ref = p_mc[0]
         assert p_mc[0] == ref and 0 < ref < 1
+
+
+def test_exactly_two_to_the_g_resamples_enumerate_the_sign_vectors():
+    # "when 2^G <= B" (compare's docstring): with B = 2^10 = 1024 resamples and 10 problems, or 12 problems of which
+    # 2 differ by 0 (10 non-zero sums), the p-value is the exact share over the 2^10 sign patterns (enumerated here
+    # with itertools in exact rationals), not a Monte Carlo one
+    q = [3, -1, 2, 2, 1, -2, 4, 1, 1, -3]
+    obs = abs(sum(q))
+    exact = Fraction(sum(abs(sum(s * x for s, x in zip(sg, q, strict=True))) >= obs
+                         for sg in itertools.product([1, -1], repeat=10)), 2**10)
+    for D in (np.array(q, dtype=float) / 4, np.array(q + [0, 0], dtype=float) / 4):
+        p, _ = _sign_flip_p(D[:, None], np.arange(D.size), D.size, 1024, np.random.default_rng(0))
+        assert p[0] == exact
+    assert 0 < exact < 1
