@@ -850,3 +850,20 @@ def test_exactly_two_to_the_g_resamples_enumerate_the_sign_vectors():
         p, _ = _sign_flip_p(D[:, None], np.arange(D.size), D.size, 1024, np.random.default_rng(0))
         assert p[0] == exact
     assert 0 < exact < 1
+
+
+def test_sign_flip_p_value_over_many_problems_follows_the_normal_limit():
+    # 3000 problems and 1000 random sign vectors (more than one block of them): under sign flips T = sum s_i d_i has
+    # mean 0 and variance sum d_i^2, and by the central limit theorem (Lindeberg: bounded d_i) p = 2(1 - Phi(|sum d|
+    # / sqrt(sum d^2))); the differences are drawn so that this is about 0.3. Monte Carlo sd of p at B = 1000: 0.015.
+    # More than 1023 non-zero differences: numpy warned 'overflow encountered in power' (2.0 ** 3000, in the rule that
+    # enumerates the sign vectors when 2^G <= B), through compare too; nothing is said now
+    rng = np.random.default_rng(5)
+    d = rng.uniform(-1, 1, 3000)
+    d += (1.04 * np.sqrt((d**2).sum()) - d.sum()) / d.size  # |sum d| / sqrt(sum d^2) ~ 1.04: p ~ 0.3
+    z = abs(d.sum()) / np.sqrt((d**2).sum())
+    ref = 2 * stats.norm.sf(z)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        p, _ = _sign_flip_p(d[:, None], np.arange(d.size), d.size, 1000, np.random.default_rng(6))
+    assert 0.25 < ref < 0.35 and p[0] == pytest.approx(ref, abs=4 * 0.015)

@@ -618,7 +618,9 @@ def _sign_flip_p(D: np.ndarray, groups: np.ndarray, n_groups: int, B: int, rng: 
     # columns whose non-zero cluster sums are few enough to enumerate: the exact p-value instead of the random one
     reduced = np.zeros(D.shape[1], dtype=bool)
     if not exact:
-        reduced = 2.0 ** (gsum != 0).sum(axis=0) <= B
+        # 2^G' <= B as G' <= floor(log2 B): 2.0 ** G' overflowed from G' = 1024 non-zero sums on, and every comparison
+        # of that many differing problems (or clusters) came with numpy's 'overflow encountered in power'
+        reduced = (gsum != 0).sum(axis=0) <= int(B).bit_length() - 1
         if reduced.any():
             pval[reduced] = _sign_flip_exact(gsum[:, reduced])
     if wsum is None:
