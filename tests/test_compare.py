@@ -841,7 +841,7 @@ def test_sign_flip_p_value_is_scale_free_down_to_tiny_differences():
 def test_exactly_two_to_the_g_resamples_enumerate_the_sign_vectors():
     # "when 2^G <= B" (compare's docstring): with B = 2^10 = 1024 resamples and 10 problems, or 12 problems of which
     # 2 differ by 0 (10 non-zero sums), the p-value is the exact share over the 2^10 sign patterns (enumerated here
-    # with itertools in exact rationals), not a Monte Carlo one
+    # with itertools in exact rationals), not a Monte Carlo one; with 11 non-zero sums it is the Monte Carlo one
     q = [3, -1, 2, 2, 1, -2, 4, 1, 1, -3]
     obs = abs(sum(q))
     exact = Fraction(sum(abs(sum(s * x for s, x in zip(sg, q, strict=True))) >= obs
@@ -850,6 +850,10 @@ def test_exactly_two_to_the_g_resamples_enumerate_the_sign_vectors():
         p, _ = _sign_flip_p(D[:, None], np.arange(D.size), D.size, 1024, np.random.default_rng(0))
         assert p[0] == exact
     assert 0 < exact < 1
+    # one more non-zero sum (2^11 > 1024): the Monte Carlo p-value, (1 + #{|T*| >= |T|})/(B + 1)
+    D = np.array(q + [1, 0], dtype=float) / 4
+    p, _ = _sign_flip_p(D[:, None], np.arange(12), 12, 1024, np.random.default_rng(0))
+    assert p[0] * 1025 == pytest.approx(round(p[0] * 1025), abs=1e-9) and p[0] * 2**11 % 1 != 0
 
 
 def test_sign_flip_p_value_over_many_problems_follows_the_normal_limit():
