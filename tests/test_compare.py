@@ -871,3 +871,33 @@ def test_sign_flip_p_value_over_many_problems_follows_the_normal_limit():
         warnings.simplefilter("error")
         p, _ = _sign_flip_p(d[:, None], np.arange(d.size), d.size, 1000, np.random.default_rng(6))
     assert 0.25 < ref < 0.35 and p[0] == pytest.approx(ref, abs=4 * 0.015)
+
+
+def test_inverted_interval_with_weights_and_clusters_matches_exact_enumeration():
+    # the interval of shifts delta the test does not reject, with problem weights and clusters: the shifted weighted
+    # differences w_i (d_i - delta) summed per cluster are D_g - delta W_g (W_g the cluster's weight), and the exact
+    # test flips their signs (all 2^8 vectors). Reference: that exact p-value on a grid of delta (step 0.0005)
+    rng = np.random.default_rng(7)
+    groups = np.repeat(np.arange(8), [1, 2, 3, 1, 2, 4, 1, 2])
+    d = np.round(rng.normal(0.2, 0.3, groups.size), 2)
+    w = np.round(rng.uniform(0.3, 3.0, groups.size), 1)
+    alpha = 0.1
+    signs = np.array(list(itertools.product([-1, 1], repeat=8)))
+    Dg = np.bincount(groups, w * d)
+    Wg = np.bincount(groups, w)
+
+    def exact_p(delta: float) -> float:
+        x = Dg - delta * Wg
+        return float((np.abs(signs @ x) >= abs(x.sum()) - 1e-12).mean())
+
+    grid = np.linspace(-1, 1, 4001)
+    kept = [x for x in grid if exact_p(x) > alpha]
+    _, (lo, hi) = _sign_flip_p((w * d)[:, None], groups, 8, 1000, np.random.default_rng(3), w=w, alpha=alpha)
+    assert lo[0] == pytest.approx(min(kept), abs=6e-4) and hi[0] == pytest.approx(max(kept), abs=6e-4)
+    centre = (w * d).sum() / w.sum()
+    assert lo[0] < centre < hi[0] and hi[0] - lo[0] > 0.1
+    # the test is homogeneous in d: differences 2^-20 as large (pass^k-size) give the interval 2^-20 as wide (the
+    # tolerance for ties is relative to the shifted differences)
+    s = 2.0**-20
+    _, (lo_s, hi_s) = _sign_flip_p((w * d * s)[:, None], groups, 8, 1000, np.random.default_rng(3), w=w, alpha=alpha)
+    assert (lo_s[0], hi_s[0]) == pytest.approx((lo[0] * s, hi[0] * s), rel=1e-9)
