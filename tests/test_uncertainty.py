@@ -970,3 +970,22 @@ def test_analytic_interval_on_two_problems_uses_one_degree_of_freedom():
         res = curve_intervals(Counts.from_arrays([10, 10], [3, 6]), [1], metric="pass_at_k", method="analytic")
     lo, hi = res.intervals["pass_at_k"]
     assert (lo[0, 0], hi[0, 0]) == pytest.approx(_wilson_t(0.45, 2, 1), rel=1e-12)
+
+
+def test_two_level_interval_is_the_replicates_percentiles_recentred_at_the_estimate():
+    # "the interval is the bootstrap distribution re-centred at the estimate" (module docs): the 2.5% and 97.5%
+    # quantiles of the two-level replicate means, each moved by (estimate - mean of the replicates). Reference: the
+    # same replicates (_two_level_means from the same seed), numpy's quantiles, the shift written out
+    rng = np.random.default_rng(13)
+    N, n = 200, 4
+    c = rng.binomial(n, rng.beta(0.8, 1.5, N))
+    nn, ks = np.full(N, n), np.array([1, 3])
+    S = _scores(nn, c, ks, "pass_at_k", None)
+    est, lo, hi, _ = _interval_from_scores(S, np.ones(N), None, N, "two-level", 0.05, 3000, np.random.default_rng(2),
+                                           two_level=(nn, c, ks, "pass_at_k", None))
+    reps = _two_level_means(nn, c, np.ones(N), ks, "pass_at_k", None, 3000, np.random.default_rng(2))
+    shift = S.mean(axis=0) - reps.mean(axis=0)
+    assert np.abs(shift).max() > 1e-3  # the shrunk replicates are not centred at the estimate
+    np.testing.assert_allclose(lo, np.quantile(reps, 0.025, axis=0) + shift, rtol=1e-12)
+    np.testing.assert_allclose(hi, np.quantile(reps, 0.975, axis=0) + shift, rtol=1e-12)
+    assert not _rare(S).any()
