@@ -989,3 +989,29 @@ def test_two_level_interval_is_the_replicates_percentiles_recentred_at_the_estim
     np.testing.assert_allclose(lo, np.quantile(reps, 0.025, axis=0) + shift, rtol=1e-12)
     np.testing.assert_allclose(hi, np.quantile(reps, 0.975, axis=0) + shift, rtol=1e-12)
     assert not _rare(S).any()
+
+
+def test_bca_jackknife_leaves_out_only_the_problems_with_a_score():
+    # BCa where some problems have no score at the larger k (n < k, NaN): the acceleration comes from the
+    # leave-one-out means of the problems that have one; leaving out a problem without a score leaves the mean as it
+    # is. Reference: those leave-one-out means by explicit loop, the same replicates (_boot_means, same seed), and
+    # _bca (itself checked against Efron & Tibshirani's formula above)
+    rng = np.random.default_rng(17)
+    N = 150
+    n = np.where(np.arange(N) % 3 == 0, 3, 12)
+    c = rng.binomial(n, rng.beta(0.5, 1.5, N))
+    ks = np.array([1, 6])
+    S = _scores(n, c, ks, "pass_at_k", None)
+    w = np.ones(N)
+    _, lo, hi, _ = _interval_from_scores(S, w, None, N, "bca", 0.05, 2000, np.random.default_rng(4))
+    reps = _boot_means(S, w, np.arange(N), N, 2000, np.random.default_rng(4))
+    jack = np.empty((N, 2))
+    for j in range(2):
+        col = S[:, j]
+        for i in range(N):
+            keep = np.isfinite(col) & (np.arange(N) != i)
+            jack[i, j] = col[keep].mean()
+    ref_lo, ref_hi = _bca(reps, np.nanmean(S, axis=0), jack, 0.05)
+    assert np.isnan(S[:, 1]).sum() == 50 and not _rare(S).any()
+    np.testing.assert_allclose(lo, ref_lo, rtol=1e-12)
+    np.testing.assert_allclose(hi, ref_hi, rtol=1e-12)
