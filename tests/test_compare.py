@@ -901,3 +901,19 @@ def test_inverted_interval_with_weights_and_clusters_matches_exact_enumeration()
     s = 2.0**-20
     _, (lo_s, hi_s) = _sign_flip_p((w * d * s)[:, None], groups, 8, 1000, np.random.default_rng(3), w=w, alpha=alpha)
     assert (lo_s[0], hi_s[0]) == pytest.approx((lo[0] * s, hi[0] * s), rel=1e-9)
+
+
+def test_unpaired_few_problems_counts_the_weighted_scores():
+    # unpaired, weighted: A solves all 12 of its problems, two of them weighted 100 and ten weighted 1, so the
+    # weighted mean rests on 2 problems (effective number (sum w s)^2 / sum (w s)^2 = 210^2 / 20010 = 2.2); B's 12
+    # problems (weight 1, pass@1 0.3 to 0.8) carry its mean evenly (6.6^2 / 3.98 = 10.9). The comparison says a
+    # model's mean rests on few problems
+    cB = [3, 4, 5, 6, 7, 8] * 2
+    cnt = Counts.from_arrays([4] * 12 + [10] * 12, [4] * 12 + cB, model=["A"] * 12 + ["B"] * 12,
+                             problem=[f"a{i}" for i in range(12)] + [f"b{i}" for i in range(12)],
+                             weight=[100, 100] + [1] * 10 + [1] * 12)
+    for a, b in (("A", "B"), ("B", "A")):  # either side
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            compare(cnt, a, b, [1], method="analytic")
+        assert any("a model's mean rests on few problems" in str(w.message) for w in caught)
