@@ -1015,3 +1015,16 @@ def test_bca_jackknife_leaves_out_only_the_problems_with_a_score():
     assert np.isnan(S[:, 1]).sum() == 50 and not _rare(S).any()
     np.testing.assert_allclose(lo, ref_lo, rtol=1e-12)
     np.testing.assert_allclose(hi, ref_hi, rtol=1e-12)
+
+
+def test_analytic_interval_when_every_problem_has_the_same_score_or_two_opposite_ones():
+    # 20 problems all at 5/10: the mean is 0.5 with SE 0, yet the population mean is not known exactly: the
+    # interval is the Korn & Graubard Wilson-t on the 20 problems (N_eff = N when the SE is 0), df 19. Two problems
+    # at 0/10 and 10/10: mean 0.5 and Miller's SE^2 = (0.5^2 + 0.5^2)/(2 * 1) = 0.25, so N_eff = 0.25/0.25 = 1, df 1
+    res = curve_intervals(Counts.from_arrays([10] * 20, [5] * 20), [1], metric="pass_at_k", method="analytic")
+    lo, hi = res.intervals["pass_at_k"]
+    assert (lo[0, 0], hi[0, 0]) == pytest.approx(_wilson_t(0.5, 20, 19), rel=1e-12)
+    with pytest.warns(DegenerateDataWarning):
+        res = curve_intervals(Counts.from_arrays([10, 10], [0, 10]), [1], metric="pass_at_k", method="analytic")
+    lo, hi = res.intervals["pass_at_k"]
+    assert (lo[0, 0], hi[0, 0]) == pytest.approx(_wilson_t(0.5, 1, 1), rel=1e-12)
