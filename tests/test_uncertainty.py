@@ -1028,3 +1028,15 @@ def test_analytic_interval_when_every_problem_has_the_same_score_or_two_opposite
         res = curve_intervals(Counts.from_arrays([10, 10], [0, 10]), [1], metric="pass_at_k", method="analytic")
     lo, hi = res.intervals["pass_at_k"]
     assert (lo[0, 0], hi[0, 0]) == pytest.approx(_wilson_t(0.5, 1, 1), rel=1e-12)
+
+
+def test_band_reaching_below_zero_ends_at_zero():
+    # 3 of 100 problems solved every time: pass@1 = 0.03, and the band's lower end 0.03 - q * se (se ~ 0.017, q ~ 2)
+    # is below 0, so the interval starts at 0, the least a mean of scores in [0, 1] can be (the rare-event Wilson
+    # bound, used as 3 problems carry the mean, only widens an interval: its lower end here is above 0)
+    cnt = Counts.from_arrays([4] * 100, [4] * 3 + [0] * 97)
+    with pytest.warns(DegenerateDataWarning):
+        res = curve_intervals(cnt, [1, 2], metric="pass_at_k", method="band", n_resamples=500, rng=0)
+    lo, hi = res.intervals["pass_at_k"]
+    assert _wilson_t(0.03, 100, 99)[0] > 0.005  # Korn & Graubard's closed form (the file's helper)
+    assert lo[0].tolist() == [0.0, 0.0] and (hi[0] > 0.03).all()
