@@ -275,3 +275,98 @@ def test_array_api_roundtrip():
     outb = pkpo_rewards(b, 2, "none")
     assert outb.dtype == xp.float64 and outb.shape == (2, 4)
     np.testing.assert_allclose(np.asarray(max_at_k(g, 4)), 0.847143, atol=5e-7)
+
+
+# ---------------------------------------------------------------------------- edges (mutation testing)
+def brute_exact(g, k, baseline):
+    """The definitions in exact rationals, by enumerating every k-subset (g: Fractions or ints)."""
+    n = len(g)
+    subsets = list(itertools.combinations(range(n), k))
+    N = len(subsets)
+    s = [sum(max(g[j] for j in K) for K in subsets if i in K) / Fraction(N) for i in range(n)]
+    if baseline == "none":
+        return s
+    if baseline == "loo" or (baseline == "loo-1" and k == 1):
+        out = []
+        for i in range(n):
+            others = [g[j] for j in range(n) if j != i]
+            sub = list(itertools.combinations(others, k))
+            out.append(s[i] - Fraction(k, n - 1) * sum(max(x) for x in sub) / len(sub))
+        return out
+    return [sum(max(g[j] for j in K) - max(g[j] for j in K if j != i) for K in subsets if i in K) / Fraction(N)
+            for i in range(n)]
+
+
+@pytest.mark.parametrize("lo,hi", [(0, 2), (0, Fraction(3, 2)), (Fraction(1, 1000), 1), (-1, 1), (1, 2)])
+def test_two_valued_rewards_that_are_not_0_1_match_the_definition(lo, hi):
+    # only rewards that are all exactly 0 or 1 may take the binary closed forms (c = number of 1s); a group of
+    # 0s and 2s, or of 0.001s and 1s, has two values too and must follow the general definition (exact rationals)
+    pattern = [hi, lo, lo, hi, lo, hi, lo]
+    g = np.array([float(v) for v in pattern])
+    n = len(pattern)
+    for k in range(1, n + 1):
+        for base in ("none", "loo", "loo-1"):
+            if base == "loo" and k == n:
+                continue
+            want = [float(v) for v in brute_exact([Fraction(v) for v in pattern], k, base)]
+            np.testing.assert_allclose(pkpo_rewards(g, k, base), want, rtol=1e-12, atol=1e-15)
+        rho = sum(max(K) for K in itertools.combinations([Fraction(v) for v in pattern], k)) / math.comb(n, k)
+        assert max_at_k(g, k) == pytest.approx(float(rho), rel=1e-12, abs=1e-15)
+
+
+def test_binary_tiny_rewards_keep_their_digits():
+    # one correct sample in n = 10^5, k = 2: an incorrect sample's reward is (k/n) rho(n-1, 1, k-1)
+    # = (2/n) (1/(n-1)) ~ 2e-10, which a difference k/n - (k/n)(n-2)/(n-1) gets only to ~1e-11 relative;
+    # the closed forms give it to full precision (exact rationals; abs=0: pytest.approx's default abs=1e-12 would
+    # accept anything below 1e-12)
+    n, k = 10**5, 2
+    g = np.zeros(n)
+    g[7] = 1.0
+    s = pkpo_rewards(g, k, "none")
+    want_inc = Fraction(k, n) * (1 - Fraction(math.comb(n - 2, k - 1), math.comb(n - 1, k - 1)))
+    assert want_inc == Fraction(2, n * (n - 1))
+    assert s[0] == pytest.approx(float(want_inc), rel=1e-14, abs=0)
+    assert s[7] == pytest.approx(k / n, rel=1e-15, abs=0)
+    # loo-1: the correct sample gets (k/n) C(n-1, k-1)/C(n-1, k-1) = k/n, every incorrect one exactly 0
+    l1 = pkpo_rewards(g, k)
+    assert l1[7] == pytest.approx(k / n, rel=1e-15, abs=0) and not l1[np.arange(n) != 7].any()
+
+
+@pytest.mark.parametrize("n,k", [(2, 1), (5, 1), (5, 3), (5, 5)])
+def test_all_wrong_and_all_right_groups(n, k):
+    # definitions (every k-subset has the same max): all wrong -> s = 0, max@k = 0; all right -> s = k/n (each
+    # sample is in C(n-1,k-1)/C(n,k) = k/n of the subsets), max@k = 1; loo-1 at k >= 2 credits nobody (the other
+    # k-1 already reach the max), at k = 1 it is loo: s - k/(n-1) rho_{-i} = 1/n - 1/(n-1)
+    wrong, right = np.zeros(n), np.ones(n)
+    for base in ("none", "loo", "loo-1"):
+        if base == "loo" and k == n:
+            continue
+        out = pkpo_rewards(wrong, k, base)
+        np.testing.assert_array_equal(out, 0.0)
+        assert not np.signbit(out).any()  # +0.0, not -0.0 (printed "-0.")
+        want = [float(v) for v in brute_exact([1] * n, k, base)]
+        np.testing.assert_allclose(pkpo_rewards(right, k, base), want, rtol=1e-13, atol=1e-15)
+        np.testing.assert_array_equal(pkpo_rewards(right, k, base, _path="general"), pkpo_rewards(right, k, base))
+    assert max_at_k(wrong, k) == 0.0 and max_at_k(right, k) == 1.0
+    np.testing.assert_allclose(pkpo_rewards(right, k, "none"), k / n, rtol=1e-15)
+    if k >= 2:
+        np.testing.assert_array_equal(pkpo_rewards(right, k), 0.0)
+    else:
+        np.testing.assert_allclose(pkpo_rewards(right, k), 1 / n - 1 / (n - 1), rtol=1e-13)
+
+
+def test_k_equals_n_and_one_sample():
+    # k = n: the only subset is the whole group, so s_i = max(g) for every i and loo-1 credits only a strict
+    # maximum, with its lead over the runner-up (definition); n = 1, k = 1: s = g and max@1 = g
+    g = np.array([0.3, 0.9, -0.2, 0.5])
+    np.testing.assert_array_equal(pkpo_rewards(g, 4, "none"), 0.9)
+    np.testing.assert_allclose(pkpo_rewards(g, 4), [0, 0.9 - 0.5, 0, 0], atol=1e-15)
+    np.testing.assert_array_equal(pkpo_rewards(np.array([0.3, 0.9, 0.9, 0.5]), 4), 0.0)  # a tied max: no lead
+    assert pkpo_rewards(np.array([0.7]), 1, "none").tolist() == [0.7] and max_at_k([0.7], 1) == 0.7
+
+
+def test_max_at_k_of_one_group_is_a_python_float():
+    # documented: "float for one group" (numpy 2 prints np.float64(0.5) for its own scalar)
+    for g in ([0, 1, 1, 0], np.array([0.2, 0.5, 0.1]), (1.0, 0.0)):
+        assert type(max_at_k(g, 2)) is float
+    assert max_at_k([0, 1, 1, 0], 2) == pytest.approx(5 / 6)  # Chen: 1 - C(2,2)/C(4,2)
