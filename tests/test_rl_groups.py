@@ -296,3 +296,152 @@ def test_json_says_why_a_group_size_is_null():
     assert set(d["group_size_not_found"].values()) == why == {"never", "not reached within the samples"}
     assert all(d["group_size_needed"][k] is None for k in d["group_size_not_found"])
     assert all(d["group_size_needed"][k] is not None for k in set(need) - set(d["group_size_not_found"]))
+
+
+# ---------------------------------------------------------------------------- edges (mutation testing)
+def test_return_kinds():
+    # documented: a float when every input is a scalar, else an array of the broadcast shape
+    assert type(dead_group_fraction(0.5, 2)) is float and type(dead_group_fraction_beta(1.0, 1.0, 2)) is float
+    out = dead_group_fraction([0.5, 0.25], 2)  # p^2 + (1-p)^2, exact in binary
+    assert isinstance(out, np.ndarray) and out.tolist() == [0.5, 0.625]
+    assert dead_group_fraction(np.array([0.5]), 2).shape == (1,)
+    assert dead_group_fraction(0.5, [1, 2, 3]).tolist() == [1.0, 0.5, 0.25]
+    # Beta(1, 1) (uniform p): E[p^G + (1-p)^G] = 2/(G+1)
+    np.testing.assert_allclose(dead_group_fraction_beta([1.0, 1.0], 1.0, 3), [0.5, 0.5], rtol=1e-14)
+    np.testing.assert_allclose(dead_group_fraction_beta(1.0, 1.0, [1, 3]), [1.0, 0.5], rtol=1e-14)
+    assert dead_group_fraction_beta(np.array([1.0]), 1.0, 3).shape == (1,)
+
+
+def test_group_size_for_live_at_exact_ties_and_the_search_limit():
+    # p = 1/2: D(G) = 2^(1-G) exactly in binary floating point, so the live fraction 1 - D reaches a target of
+    # 1 - 2^(1-G) exactly at G (definition: the smallest G whose live fraction reaches the target)
+    assert group_size_for_live(0.5, p=0.5) == 2.0  # D(2) = 1/2
+    assert group_size_for_live(0.75, p=0.5) == 3.0  # D(3) = 1/4
+    assert group_size_for_live(1 - 1 / 32, p=0.5) == 6.0  # D(6) = 1/32
+    # the search limit is inclusive, and a limit that is no power of 2 still gives an integer G
+    assert group_size_for_live(0.75, p=0.5, max_group_size=3) == 3.0
+    assert group_size_for_live(0.75, p=0.5, max_group_size=2) == float("inf")
+    assert group_size_for_live(1 - 1 / 32, p=0.5, max_group_size=7) == 6.0
+    # Beta(1, 1): D(G) = 2/(G+1); live >= 0.8 first at G = 9 (D = 0.2), with a limit of 11 (no power of 2)
+    g = group_size_for_live(0.8, alpha=1.0, beta=1.0, max_group_size=11)
+    assert g == 9.0
+
+
+def test_one_sample_is_never_a_live_group():
+    # D(1) = p + (1 - p) = 1 for every law: no target > 0 is reached at G = 1, however small. A target below
+    # 1.1e-16 made 1 - target round to 1, and G = 1 was returned (p = 1/2: live 0 at G = 1, 1/2 at G = 2; p = 1:
+    # never live)
+    for t in (1e-17, 1e-300, 1e-4):
+        assert group_size_for_live(t, p=0.5) == 2.0
+        assert group_size_for_live(t, alpha=1.0, beta=1.0) == 2.0
+        assert group_size_for_live(t, p=1.0) == float("inf")
+
+
+@pytest.mark.parametrize("kwargs,match", [
+    ({"target_live": 0.0, "p": 0.5}, "`target_live` must be in"),
+    ({"target_live": 1.0, "p": 0.5}, "`target_live` must be in"),
+    ({"target_live": 1.2, "p": 0.5}, "`target_live` must be in"),
+    ({"target_live": 0.9, "p": 1.5}, "`p` must be in"),
+    ({"target_live": 0.9, "p": -0.1}, "`p` must be in"),
+])
+def test_group_size_for_live_bad_input(kwargs, match):
+    with pytest.raises(PasscurveError, match=match):
+        group_size_for_live(**kwargs)
+
+
+@pytest.mark.filterwarnings("ignore::passcurve.ConvergenceWarning")
+def test_defaults_json_fields_and_smallest_n_two():
+    # smallest n = 2: the observed search runs (to G = 2) and the target is not reached there, so the reason is
+    # "not reached within the samples", not "a problem has one sample"; observed_live is 1 - observed_dead
+    cnt = Counts.from_arrays([2, 10, 10], [1, 3, 7], model="m")
+    with pytest.warns(DroppedProblemsWarning) as got:
+        res = dead_groups(cnt)
+    assert all(w.filename == __file__ for w in got)  # said at the caller's line
+    assert res.group_size.tolist() == [8, 16, 64]  # the documented default
+    assert res.smallest_n.tolist() == [2] and np.isnan(res.group_size_needed["observed"][0])
+    d = res.to_dict()["models"][0]
+    assert d["group_size_not_found"]["observed"] == "not reached within the samples"
+    # by hand: G = 8 keeps the two n = 10 problems, [C(3,8) + C(7,8)]/C(10,8) = 0 for both
+    assert d["groups"][0]["observed_dead"] == 0.0 and d["groups"][0]["observed_live"] == 1.0
+    for row, obs in zip(d["groups"], res.observed[0], strict=True):
+        assert row["observed_live"] == (None if np.isnan(obs) else 1.0 - obs)
+    assert d["fit"]["params_not_identified"] == list(res.params_not_identified[0])
+    assert d["fit"]["params_at_bound"] == list(res.params_at_bound[0])
+
+
+@pytest.mark.filterwarnings("ignore::passcurve.ConvergenceWarning")
+def test_observed_group_size_needed_within_n_two():
+    # (n, c) = (2, 1), (2, 1), (10, 5): at G = 2 the dead fractions are exactly 0, 0 and [C(5,2) + C(5,2)]/C(10,2)
+    # = 4/9 (hypergeometric), mean 4/27 <= 1/2: a 50% live target is observed reached at G = 2, the smallest n
+    cnt = Counts.from_arrays([2, 2, 10], [1, 1, 5], model="m")
+    with pytest.warns(DroppedProblemsWarning):
+        res = dead_groups(cnt, [2, 4], target_live=0.5)
+    want = (Fraction(0) + 0 + Fraction(2 * math.comb(5, 2), math.comb(10, 2))) / 3
+    assert want == Fraction(4, 27) and res.observed[0, 0] == pytest.approx(float(want), rel=1e-14, abs=0)
+    assert res.group_size_needed["observed"][0] == 2.0
+    d = res.to_dict()["models"][0]
+    assert "observed" not in d["group_size_not_found"]
+    assert d["groups"][0]["observed_live"] == pytest.approx(float(1 - want), rel=1e-14, abs=0)  # 23/27
+
+
+@pytest.mark.filterwarnings("ignore::passcurve.ConvergenceWarning", "ignore::passcurve.DroppedProblemsWarning")
+def test_weights_below_one_and_a_weighted_fit():
+    # weights summing to less than 1 are weights all the same: mean rate (0.25·0 + 0.25·0.5)/0.5 = 0.25, and the
+    # observed fraction is the weighted mean over the problems with n >= G, whatever their total weight
+    cnt = Counts.from_arrays([10, 10], [0, 5], model="m", weight=[0.25, 0.25])
+    res = dead_groups(cnt, [2])
+    assert res.mean_rate[0] == 0.25
+    per = [Fraction(1), Fraction(2 * math.comb(5, 2), math.comb(10, 2))]  # hypergeometric, exact
+    assert res.observed[0, 0] == pytest.approx(float(sum(per) / 2), rel=1e-14, abs=0)
+    # one problem with n >= G, of weight 0.5
+    one = dead_groups(Counts.from_arrays([2, 10], [1, 5], model="m", weight=[0.5, 0.5]), [4])
+    assert one.observed[0, 0] == pytest.approx(float(Fraction(2 * math.comb(5, 4), math.comb(10, 4))), rel=1e-14)
+    # integer weights are repeated rows (the weighted log-likelihood is the sum over the copies): the same fit
+    n, c, w = [20, 20, 20, 20, 20], [3, 10, 15, 1, 0], [3, 1, 2, 1, 2]
+    weighted = dead_groups(Counts.from_arrays(n, c, model="m", weight=[float(x) for x in w]), [8, 64])
+    copies = dead_groups(Counts.from_arrays(np.repeat(n, w), np.repeat(c, w), model="m"), [8, 64])
+    for key in ("alpha", "beta"):
+        assert weighted.params_[0][key] == pytest.approx(copies.params_[0][key], rel=1e-4)
+    np.testing.assert_allclose(weighted.fitted, copies.fitted, rtol=1e-4)
+    np.testing.assert_allclose(weighted.observed, copies.observed, rtol=1e-13)
+    assert weighted.mean_rate[0] == pytest.approx(copies.mean_rate[0], rel=1e-14)
+
+
+@pytest.mark.filterwarnings("ignore::passcurve.ConvergenceWarning")
+def test_left_out_warning_when_the_first_group_size_keeps_every_problem():
+    # G = 2 keeps every problem, G = 8 leaves one out: still said; and every problem gone first at the last G has
+    # no "every larger G" (there is none)
+    n = np.array([4, 100, 100])
+    with pytest.warns(DroppedProblemsWarning, match=r"^model 'm': 1 of 3 problems have n < 8 samples and are left out "
+                                                    r"of the observed dead fraction at G=8$"):
+        dead_groups(Counts.from_arrays(n, [1, 30, 60], model="m"), [2, 8])
+    with pytest.warns(DroppedProblemsWarning, match=r"^model 'm': 2 of 2 problems have n < 8 samples and are left out "
+                                                    r"of the observed dead fraction at G=8: none left, so no observed "
+                                                    r"fraction there$"):
+        dead_groups(Counts.from_arrays([4, 4], [1, 2], model="m"), [2, 8])
+
+
+@pytest.mark.filterwarnings("ignore::passcurve.ConvergenceWarning")
+def test_degenerate_warning_only_when_every_problem_is_alike():
+    # a problem never solved beside one always solved is no degenerate log; every problem always solved is
+    with warnings.catch_warnings(record=True) as got:
+        warnings.simplefilter("always")
+        dead_groups(Counts.from_arrays([10, 10, 10], [0, 10, 4], model="m"), [4])
+    assert not [w for w in got if "every problem is" in str(w.message)]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        with pytest.warns(DegenerateDataWarning, match=r"^model 'm': every problem is always solved$"):
+            dead_groups(Counts.from_arrays([10, 10], [10, 10], model="m"), [4])
+
+
+@pytest.mark.filterwarnings("ignore::passcurve.DroppedProblemsWarning", "ignore::passcurve.ConvergenceWarning")
+def test_one_sample_per_problem_identified_only_at_mean_zero_or_one():
+    # n = 1 everywhere: a mean strictly between 0 and 1 (however close: 1 of 2000) identifies no law; a mean of 1
+    # (every problem solved) has one law, p = 1, whose groups are all dead
+    with pytest.warns(DegenerateDataWarning, match="identifies only the mean"):
+        rare = dead_groups(Counts.from_arrays([1] * 2000, [1] + [0] * 1999, model="m"), [8])
+    assert rare.identified.tolist() == [False] and np.isnan(rare.fitted).all()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        ones = dead_groups(Counts.from_arrays([1] * 5, [1] * 5, model="m"), [8])
+    assert ones.identified.tolist() == [True] and ones.fitted[0, 0] == pytest.approx(1.0, abs=1e-6)

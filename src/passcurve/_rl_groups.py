@@ -164,21 +164,27 @@ def dead_group_fraction_beta(alpha: Any, beta: Any, group_size: Any) -> Any:
     return out
 
 
-def _smallest_g(dead_fn: Any, limit: float, g_max: int) -> float:
-    """Smallest integer G >= 1 with dead_fn(G) <= limit (dead_fn non-increasing); inf if > g_max."""
-    if dead_fn(1) <= limit:
+def _smallest_g(dead_fn: Any, target: float, g_max: int) -> float:
+    """Smallest integer G >= 1 whose live fraction 1 - dead_fn(G) reaches ``target`` (dead_fn non-increasing); inf if
+    > g_max. The live side is compared, not dead_fn(G) <= 1 - target: a target below 1.1e-16 made 1 - target round
+    to 1, which G = 1 (never live: D(1) = p + (1 - p) = 1) met."""
+
+    def short(g: int) -> bool:
+        return bool(1.0 - dead_fn(g) < target)
+
+    if not short(1):
         return 1.0
     lo, hi = 1, 2
-    while dead_fn(hi) > limit:
+    while short(hi):
         lo, hi = hi, hi * 2
         if hi > g_max:
-            if dead_fn(g_max) > limit:
+            if short(g_max):
                 return float("inf")
             hi = g_max
             break
-    while hi - lo > 1:  # dead(lo) > limit >= dead(hi)
+    while hi - lo > 1:  # short(lo), not short(hi)
         mid = (lo + hi) // 2
-        if dead_fn(mid) > limit:
+        if short(mid):
             lo = mid
         else:
             hi = mid
@@ -222,26 +228,26 @@ def group_size_for_live(
     >>> group_size_for_live(0.9, alpha=0.5, beta=0.5)
     128.0
     """
-    limit, pv, ab, g_max = _group_size_for_live_iv(target_live, p, alpha, beta, max_group_size)
+    target, pv, ab, g_max = _group_size_for_live_iv(target_live, p, alpha, beta, max_group_size)
     if pv is not None:
-        return _smallest_g(lambda g: dead_group_fraction(pv, g), limit, g_max)
+        return _smallest_g(lambda g: dead_group_fraction(pv, g), target, g_max)
     a, b = ab
-    return _smallest_g(lambda g: float(_dead_beta(a, b, np.float64(g))), limit, g_max)
+    return _smallest_g(lambda g: float(_dead_beta(a, b, np.float64(g))), target, g_max)
 
 
 def _group_size_for_live_iv(target_live: Any, p: Any, alpha: Any, beta: Any,
                             max_group_size: Any) -> tuple[float, float | None, tuple, int]:
-    """1 - target_live, then p or (alpha, beta), and the search limit (an integer >= 1: None or NaN was a
+    """target_live, then p or (alpha, beta), and the search limit (an integer >= 1: None or NaN was a
     TypeError or a silent answer, and -5 was reported as `group_size`)."""
     t = check_scalar(target_live, "target_live", low=0.0, high=1.0, low_open=True, high_open=True)
     if (p is None) == (alpha is None and beta is None):
         raise PasscurveError("give either `p` or both `alpha` and `beta`")
     g_max = check_positive_int(max_group_size, "max_group_size", maximum=_MAX_G)
     if p is not None:
-        return 1.0 - t, check_scalar(p, "p", low=0, high=1), (), g_max
+        return t, check_scalar(p, "p", low=0, high=1), (), g_max
     if alpha is None or beta is None:
         raise PasscurveError("give both `alpha` and `beta`")
-    return 1.0 - t, None, _beta_iv(check_scalar(alpha, "alpha"), check_scalar(beta, "beta")), g_max
+    return t, None, _beta_iv(check_scalar(alpha, "alpha"), check_scalar(beta, "beta")), g_max
 
 
 # ----------------------------------------------------------------------------------------
@@ -521,7 +527,6 @@ def dead_groups(
     msgs: list[str] = []
     need: dict[str, np.ndarray] = {k: np.full(M, np.nan) for k in ("observed", "independent", "fitted")}
     warns: list[str] = []
-    limit = 1.0 - target
 
     def warn(cat: type[Warning], msg: str) -> None:
         record_warning(warns, msg, cat, stacklevel=3)
@@ -557,7 +562,7 @@ def dead_groups(
             )
         rate = float(mean_rate[i])
         ind[i] = dead_group_fraction(rate, gs)
-        need["independent"][i] = _smallest_g(lambda g, rate=rate: dead_group_fraction(rate, g), limit, _MAX_G)
+        need["independent"][i] = _smallest_g(lambda g, rate=rate: dead_group_fraction(rate, g), target, _MAX_G)
         if (c == 0).all() or (c == n).all():
             warn(DegenerateDataWarning, f"model {m!r}: every problem is {'never' if (c == 0).all() else 'always'} solved")
         nmin = nmins[i] = int(n.min())
@@ -595,7 +600,7 @@ def dead_groups(
             fit[i] = np.nan
             warn(DegenerateDataWarning, f"model {m!r}: the {difficulty} fit gives no dead-group fraction ({exc})")
         try:
-            need["fitted"][i] = _smallest_g(lambda g, model=model: float(_model_dead(model, g)), limit, _MAX_G)
+            need["fitted"][i] = _smallest_g(lambda g, model=model: float(_model_dead(model, g)), target, _MAX_G)
         except PasscurveError as exc:
             need["fitted"][i] = np.nan
             warn(DegenerateDataWarning, f"model {m!r}: no group size for the target from the {difficulty} fit ({exc})")
@@ -605,7 +610,7 @@ def dead_groups(
             return float(w @ v / W)
 
         if nmin >= 2:
-            gneed = _smallest_g(obs_dead, limit, nmin)
+            gneed = _smallest_g(obs_dead, target, nmin)
             need["observed"][i] = gneed if np.isfinite(gneed) else np.nan
     return DeadGroupsResult(
         models=tuple(counts.models),
