@@ -180,3 +180,76 @@ def test_toy_saturated_policy_is_said_once_naming_the_argument():
         for run in ("pass@1", "pass@k", "annealed"):
             assert np.all(r.pass_at_1[run] == r.pass_at_1[run][0]) and np.all(r.pass_at_k[run] == r.pass_at_k[run][0])
     # the default toy warns nothing (test_toy_shows_the_conflict_and_annealing runs it under "error")
+
+
+# ---------------------------------------------------------------------------- edges (mutation testing)
+def test_weights_return_kinds_and_k_checked_everywhere():
+    # documented: a float when both inputs are scalars, else an array of their broadcast shape
+    assert type(pass_at_k_weights(0.5, 2)) is float and pass_at_k_weights(0.5, 2) == 1.0  # 2 (1 - 0.5)
+    assert pass_at_k_weights([0.5, 0.75], 3).tolist() == [0.75, 0.1875]  # 3 (1-p)^2, exact in binary
+    assert pass_at_k_weights(0.5, [1, 2, 3]).tolist() == [1.0, 1.0, 0.75]
+    assert pass_at_k_weights(np.array([0.5]), 2).shape == (1,)
+    # every k is checked, and the message names the first one below 1
+    with pytest.raises(PasscurveError, match=r"^`k` must be >= 1 \(got k=0.5\)$"):
+        pass_at_k_weights(0.5, [1, 2, 0.5])
+
+
+def test_cosine_kernel_of_small_and_zero_gradients():
+    # cosines by definition <g_x, g_x'> / (|g_x| |g_x'|), also for gradients shorter than 1; a zero gradient has
+    # cosine 0 with every prompt (documented), itself included
+    g = [[0.3, 0.0], [0.0, 0.4], [0.3, 0.4], [0.0, 0.0]]
+    C = prompt_kernel(g, cosine=True)
+    want = [[1, 0, 0.6, 0], [0, 1, 0.8, 0], [0.6, 0.8, 1, 0], [0, 0, 0, 0]]
+    np.testing.assert_allclose(C, want, rtol=1e-14, atol=1e-15)
+    assert (C[3] == 0).all() and (C[:, 3] == 0).all()
+
+
+def test_k_star_one_prompt_and_a_prompt_that_does_not_move():
+    # one prompt never interferes with itself: <grad J_k, grad J_1> = k (1-p)^(k-1) |g|^2 > 0 at every k
+    r = gradient_conflict([0.5], [[1.0]], k=[1, 4])
+    assert r.k_star == float("inf")
+    np.testing.assert_allclose(r.inner, [1.0, 0.5], rtol=1e-14)  # 4 (1/2)^3
+    # a third prompt with a zero gradient (agreement 0) leaves the toy's k* where it was: the closed form
+    # 1 + log(0.375)/log(1/9) (../shared/REFERENCE.md, Barakat et al. 2026)
+    r = gradient_conflict([0.9, 0.1, 0.5], [[2.0, 0.0], [-1.0, 0.5], [0.0, 0.0]])
+    assert r.agreement[2] == 0.0
+    assert r.negative_fraction == pytest.approx(1 / 3, rel=1e-15)  # the prompt at a < 0, not the one at a = 0
+    assert r.k_star == pytest.approx(1 + math.log(0.375) / math.log(1 / 9), rel=1e-10)
+
+
+def test_grads_rows_message_counts_rows():
+    with pytest.raises(PasscurveError, match=r"^`grads` has 2 rows but `p` has 1 prompts$"):
+        gradient_conflict([0.5], [[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]])
+
+
+def test_k_star_far_out_and_solved_prompts_drop_out():
+    # two prompts, w a = (0.5, -0.1875) (the toy's gradients): <grad J_k, grad J_1> ∝ 0.5 q1^(k-1) - 0.1875 q2^(k-1)
+    # turns negative at k* = 1 + log(8/3) / log(q2/q1) (closed form). With p = (0.5, 0.4995) that is k* = 982.3, where
+    # (1 - p)^(k-1) is ~1e-296: scaled by the largest q the sum keeps its sign
+    p = [0.5, 0.4995]
+    r = gradient_conflict(p, G_TOY, k=[1])
+    want = 1 + math.log(8 / 3) / (math.log1p(-p[1]) - math.log1p(-p[0]))
+    assert r.k_star == pytest.approx(want, rel=1e-9) and 982 < want < 983
+    # a solved prompt (p = 1) counts at k = 1 only: w a = (1/6, 2/9, -1/36) for p = (1, 0.9, 0.1), so for k > 1 the
+    # sum is 2/9 0.1^(k-1) - 1/36 0.9^(k-1), negative from k* = 1 + log 8 / log 9 (closed form)
+    r = gradient_conflict([1.0, 0.9, 0.1], [[0.0, 1.0], [2.0, 0.0], [-1.0, 0.5]], k=[1])
+    np.testing.assert_allclose(r.agreement * r.prompt_weight, [1 / 6, 2 / 9, -1 / 36], rtol=1e-14)
+    assert r.k_star == pytest.approx(1 + math.log(8) / math.log(9), rel=1e-10)
+    assert gradient_conflict(P_TOY, G_TOY).kernel is None  # the P x P kernel only when asked for
+
+
+def test_cosine_and_an_exact_tie_that_never_turns_negative():
+    # cosine by definition: the angle between the gradient vectors grad J_k = E[w_k grad p] and grad J_1
+    r = gradient_conflict(P_TOY, G_TOY, k=[1, 2, 8])
+    g, p = np.array(G_TOY), np.array(P_TOY)
+    j1 = g.mean(axis=0)
+    for i, k in enumerate([1, 2, 8]):
+        jk = (k * (1 - p) ** (k - 1) / 2) @ g
+        assert r.cosine[i] == pytest.approx(jk @ j1 / (np.linalg.norm(jk) * np.linalg.norm(j1)), rel=1e-12)
+    assert r.cosine[0] == pytest.approx(1.0, rel=1e-14)
+    # two prompts at the same p with opposite agreement (w a = 1/3 and -1/3) beside a solved one (w a = 1): for
+    # k > 1 the inner product is exactly 0, never < 0, so no k* (inf)
+    r = gradient_conflict([1.0, 0.5, 0.5], [[3.0, 0.0], [1.0, 1.0], [-1.0, -1.0]], k=[1, 2, 5])
+    assert r.agreement.tolist() == [3.0, 1.0, -1.0]
+    assert r.inner[1:].tolist() == [0.0, 0.0] and r.k_star == float("inf")
+    assert r.negative_fraction == pytest.approx(1 / 3, rel=1e-15)
