@@ -324,3 +324,20 @@ def test_a_forecasts_bounds_name_their_models() -> None:
             fc.bounds(models=empty)
     with pytest.raises(PasscurveError, match=r"^`models` must be a model name or a sequence of names \(got 5\)$"):
         fc.bounds(models=5)
+
+
+def test_a_k_where_the_band_is_undefined_constrains_nothing() -> None:
+    # _Laws: "a k where the band is undefined (NaN) constrains nothing": the range with the band NaN at k = 3 is the
+    # range without k = 3 (the same programme), and it is not NaN
+    p = np.array([0.0, 2e-3, 0.05, 0.6])
+    w = np.array([0.1, 0.3, 0.4, 0.2])
+    ks = constraint_grid(100)
+    f = atoms_curve(p, w, ks)
+    K = np.array([50, 1000])
+    lo_b, hi_b = f - 0.01, f + 0.01
+    lo_b[2] = hi_b[2] = np.nan
+    keep = np.arange(ks.size) != 2
+    got = law_range(ks, lo_b, hi_b, K)
+    want = law_range(ks[keep], lo_b[keep], hi_b[keep], K)
+    assert np.isfinite(got).all()
+    np.testing.assert_allclose(got, want, rtol=0, atol=1e-9)
