@@ -128,6 +128,20 @@ def test_tau_rounding_uses_exact_ceiling():
     assert pc.g_pass_at_k(60, 10, 30, 0.1) == pytest.approx(float(exact_g_pass(60, 10, 30, 3)), rel=1e-10)
 
 
+def test_tau_rounding_snaps_only_the_rounding_of_tau_times_k():
+    # m = max(ceil(tau·k), 1) for the decimal tau (Liu et al. 2024). At tau = 0.55, k = 100000011, tau·k is 11k/20 =
+    # 55000006.05 exactly, so m = 55000007; a snap to the nearest integer within 1e-9·tau·k (0.055 here) gave
+    # 55000006. With n = k + 1 exactly one sample is left out, so X = c with probability (n - c)/n, else c - 1
+    k = 100_000_011
+    n = k + 1
+    assert math.ceil(Fraction(11, 20) * k) == 55_000_007
+    assert pc.g_pass_at_k(n, 55_000_006, k, 0.55) == 0.0  # m > c: the tail is empty
+    assert pc.g_pass_at_k(n, 55_000_007, k, 0.55) == pytest.approx((n - 55_000_007) / n, rel=1e-12)
+    # a rounding step off an integer is still that integer: 0.55·100 = 55.00000000000001, 0.7·90 = 62.99999999999999
+    assert pc.g_pass_at_k(200, 80, 100, 0.55) == pytest.approx(float(exact_g_pass(200, 80, 100, 55)), rel=1e-12)
+    assert pc.g_pass_at_k(200, 80, 90, 0.7) == pytest.approx(float(exact_g_pass(200, 80, 90, 63)), rel=1e-12)
+
+
 # ---------------------------------------------------------------------------------------
 # exact-arithmetic property tests
 # ---------------------------------------------------------------------------------------

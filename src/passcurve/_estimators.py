@@ -921,11 +921,19 @@ def pass_pow_k(n: Any, c: Any, k: Any, *, k_gt_n: KGtN = "raise") -> Any:
     return _scalar_out(out, n, c, k)
 
 
+_TAU_SNAP = 8 * np.finfo(np.float64).eps  # relative: tau's own rounding and the product's are 2^-53 each
+
+
 def _tau_to_m(tau: np.ndarray, k: np.ndarray) -> np.ndarray:
-    """m = max(ceil(tau * k), 1), robust to tau * k landing a rounding step above an integer."""
+    """m = max(ceil(tau * k), 1), robust to tau * k landing a rounding step above an integer.
+
+    tau (a decimal, or i/k, rounded to binary) and the product tau * k each round once, so tau * k is within about
+    2^-52·|tau·k| of the intended value: an integer within _TAU_SNAP·|tau·k| is taken for it, and nothing farther. A
+    snap of 1e-9·|tau·k| also took tau = 0.55, k = 100000011 (tau·k = 55000006.05 exactly) for m = 55000006, not
+    55000007."""
     x = tau * k
     r = np.round(x)
-    m = np.where(np.abs(x - r) <= 1e-9 * np.maximum(1.0, np.abs(x)), r, np.ceil(x))
+    m = np.where(np.abs(x - r) <= _TAU_SNAP * np.maximum(1.0, np.abs(x)), r, np.ceil(x))
     return np.maximum(m, 1).astype(np.int64)
 
 
