@@ -703,8 +703,8 @@ def test_at_k_one_every_estimator_is_c_over_n_to_the_last_bit():
         want = cs / n
         for f in (pc.pass_at_k, pc.pass_pow_k, pc.naive_pass_at_k):
             np.testing.assert_array_equal(f(np.full(n + 1, n), cs, 1), want)
-    # inside a grid of other k too, and as a scalar
-    n, c = np.array([800, 13, 40, 2]), np.array([31, 1, 11, 0])
+    # inside a grid of other k too (1/4, 7/15 and 4/17 are among the cells the double rounding missed), and as a scalar
+    n, c = np.array([800, 13, 40, 2, 4, 15, 17]), np.array([31, 1, 11, 0, 1, 7, 4])
     for f in (pc.pass_at_k, pc.pass_pow_k, pc.naive_pass_at_k):
         grid = f(n[:, None], c[:, None], np.array([2, 1, 10])[None, :], **({} if f is pc.naive_pass_at_k else {"k_gt_n": "nan"}))
         np.testing.assert_array_equal(grid[:, 1], c / n)
@@ -799,3 +799,34 @@ def test_pass_at_one_is_set_in_the_callers_array_only_when_it_is_fresh():
     frozen.flags.writeable = False
     assert _at_k_one(frozen, n, c, k)[1, 0] == 0.3 and not frozen.any()
     assert pc.pass_at_k([800, 10], [31, 3], 1).tolist() == [0.03875, 0.3]
+
+
+def test_each_problem_against_its_own_row_of_k():
+    # Layouts that look like, but are not, one k grid shared by problems that vary along the first axis only (where
+    # repeated problems are computed once): n, c of shape (P, 1) against k of shape (P, K), problem i at the budgets
+    # of row i (with repeated problems too); n, c of shape (P, 2) against k of shape (2,); n varying along both axes
+    # beside c of shape (P, 1). Each cell against exact rational arithmetic (_exact_cell; G-pass@k at tau = 1/2)
+    cases = [(np.array([[10], [20]]), np.array([[3], [5]]), np.array([[1, 2, 3], [4, 5, 6]])),
+             (np.array([[10], [10], [20]]), np.array([[3], [3], [5]]), np.array([[1, 2, 3], [4, 5, 6], [7, 8, 9]])),
+             (np.array([[10, 20], [12, 20]]), np.array([[8, 18], [11, 19]]), np.array([2, 6])),
+             (np.array([[10, 20, 30], [10, 25, 30]]), np.array([[3], [3]]), np.array([2, 3, 4]))]
+    for n, c, k in cases:
+        nb, cb, kb = np.broadcast_arrays(n, c, k)
+        for name in ESTIMATORS:
+            got = getattr(pc, name)(n, c, k, *((0.5,) if name == "g_pass_at_k" else ()))
+            assert got.shape == nb.shape
+            for ix in np.ndindex(*nb.shape):
+                ref = _exact_cell(name, int(nb[ix]), int(cb[ix]), int(kb[ix]))
+                assert got[ix] == pytest.approx(float(ref), rel=1e-14, abs=1e-300), (name, ix)
+
+
+def test_long_pass_pow_k_products_keep_relative_accuracy_when_c_is_much_smaller_than_n():
+    # beyond the 32 factors multiplied out, pass^k = exp(sum of log-factors), each factor (c-j)/(n-j) ~ 3e-5 formed to
+    # full relative accuracy (as 1 - (n-c)/(n-j) it kept only ~1e-12 of itself: ~1e-11 over 40 factors). Against
+    # exact rationals C(c,k)/C(n,k) (Yao et al. 2024); the bound is the log-sum's own rounding, about |ln F|·2^-53
+    for n, c, ks in [(2_422_819, 69, [33, 40, 60]), (10**7, 100, [33, 45])]:
+        got = pc.pass_pow_k(n, c, ks)
+        for k, g in zip(ks, got.tolist(), strict=True):
+            exact = exact_pass_pow_k(n, c, k)
+            assert float(exact) > 1e-300
+            assert rel_err(g, exact) <= (abs(math.log(float(exact))) + 32) * 2.0**-52, (n, c, k)
