@@ -85,7 +85,7 @@ def test_k_gt_n_raises_by_default_and_drop_reports():
     counts = Counts.from_arrays([5, 50, 50], [1, 10, 0])
     with pytest.raises(ValueError, match=r"got k=10, n=5"):
         pc.curve(counts, k=[1, 10])
-    with pytest.warns(DroppedProblemsWarning, match="left out"):
+    with pytest.warns(DroppedProblemsWarning, match=r"left out of the mean \(from k=10; up to 1 of 3 problems at k=10\)"):
         res = pc.curve(counts, k=[1, 10], k_gt_n="drop")
     assert res.dropped[0].tolist() == [0, 1]
     assert res.problems[0].tolist() == [3, 2]
@@ -394,3 +394,150 @@ def test_the_default_k_of_a_huge_n_asks_for_k():
                                                  r"1000000000000, is 1e\+12 budgets \(max 1e\+06\); give `k`"):
             pc.curve(c, k_gt_n=policy)
     assert pc.curve(c, k=[1]).values["pass_at_k"][0, 0] == pytest.approx(0.1, rel=1e-12)
+
+
+def test_last_index_is_where_each_models_own_range_ends() -> None:
+    # k_gt_n="nan" runs each model to its own smallest n (x: 5, y: 40, z: 2); last_index is the index into k of the
+    # last finite value, and the last index for a model with no value at all (documented in CurveResult.last_index)
+    counts = Counts.from_arrays([5, 50, 40, 40, 2], [1, 10, 3, 0, 1], model=["x", "x", "y", "y", "z"])
+    res = pc.curve(counts, k=[1, 3, 5, 6, 40], k_gt_n="nan")
+    want = {"x": 2, "y": 4, "z": 0}  # k = 5, 40, 1
+    assert dict(zip(res.models, res.last_index().tolist(), strict=True)) == want
+    assert dict(zip(res.models, res.last_index("pass_pow_k").tolist(), strict=True)) == want
+    none = pc.curve(counts, k=[6, 40], k_gt_n="nan")  # x and z reach neither k: no value at all
+    assert dict(zip(none.models, none.last_index().tolist(), strict=True)) == {"x": 1, "y": 1, "z": 1}
+    assert np.isnan(none.values["pass_at_k"][none.models.index("z")]).all()
+
+
+def test_every_metric_leaves_out_problems_with_n_below_k_on_a_grid_without_k_one():
+    # k_gt_n="drop": at each k the weighted mean over the problems with n >= k only, each value in exact rationals
+    # (pass@k: Chen et al. 2021; pass^k = C(c,k)/C(n,k): Yao et al. 2024; the plug-in 1 - (1 - c/n)^k; G-pass@k and
+    # mG-pass@k: Liu et al. 2024, eqs. 3-4). No k = 1 in the grid: nothing there is overwritten by the shared c/n
+    n, c, w = [12, 12, 20], [5, 9, 3], [1.0, 2.0, 0.5]
+    cnt = Counts.from_arrays(n, c, problem=["a", "b", "c"], weight=w)
+    ks = [2, 5, 12, 20]
+    with pytest.warns(DroppedProblemsWarning, match=r"^model 'arrays': problems with n < k were left out of the mean "
+                                                   r"\(from k=20; up to 2 of 3 problems at k=20\)$"):
+        res = pc.curve(cnt, ks, k_gt_n="drop", metrics=pc.CURVE_METRICS, tau=0.5)
+    assert res.problems[0].tolist() == [3, 3, 3, 1] and res.dropped[0].tolist() == [0, 0, 0, 2]
+
+    def mg(ni: int, ci: int, k: int) -> Fraction:
+        return Fraction(2, k) * sum((_g_pass_exact(ni, ci, k, i / k) for i in range(math.ceil(Fraction(k, 2)) + 1, k + 1)),
+                                    Fraction(0))
+
+    per_problem = {
+        "pass_at_k": lambda ni, ci, k: 1 - Fraction(math.comb(ni - ci, k), math.comb(ni, k)),
+        "pass_pow_k": lambda ni, ci, k: Fraction(math.comb(ci, k), math.comb(ni, k)),
+        "naive_pass_at_k": lambda ni, ci, k: 1 - Fraction(ni - ci, ni) ** k,
+        "g_pass_at_k": lambda ni, ci, k: _g_pass_exact(ni, ci, k, 0.5),
+        "mg_pass_at_k": mg,
+    }
+    for metric, f in per_problem.items():
+        for j, k in enumerate(ks):
+            kept = [(Fraction(wi), ni, ci) for wi, ni, ci in zip(w, n, c, strict=True) if ni >= k]
+            ref = sum((wi * f(ni, ci, k) for wi, ni, ci in kept), Fraction(0)) / sum(wi for wi, _, _ in kept)
+            assert res.values[metric][0, j] == pytest.approx(float(ref), rel=1e-13, abs=1e-16), (metric, k)
+
+
+def test_mean_over_every_c_of_one_n_is_the_hockey_stick_closed_form():
+    # One problem for each c = 0..n at n = 2100 (2101 distinct pairs, every k up to n: more than one block of the
+    # cumulative sums). By the hockey-stick identity sum_{c=0}^{n} C(n-c, k) = sum_{c=0}^{n} C(c, k) = C(n+1, k+1),
+    # the mean of C(n-c,k)/C(n,k) over c is C(n+1,k+1)/((n+1) C(n,k)) = 1/(k+1): pass_D@k = k/(k+1), pass^k = 1/(k+1)
+    n = 2100
+    ns, cs = np.full(n + 1, n), np.arange(n + 1)
+    ks = np.arange(1, n + 1)
+    for metric, want in (("pass_at_k", ks / (ks + 1.0)), ("pass_pow_k", 1.0 / (ks + 1.0))):
+        got, wsum = mean_curve(ns, cs, ks, metric)
+        np.testing.assert_allclose(got, want, rtol=1e-12, err_msg=metric)
+        assert (wsum == n + 1).all()
+
+
+def test_mean_curve_mixes_a_huge_n_on_a_sparse_grid_with_a_small_n():
+    # a problem with n = 10^6 on k = 1, 1000, 10^5 (its values one by one) beside one with n = 1000 (a cumulative
+    # sum); the small one is left out at k = 10^5 > n. Exact: 1 - prod_{j<3} (n-k-j)/(n-j) for c = 3 and 1 for the
+    # small one at k = 1000 (k > n - c), C(n-c,k)/C(n,k) by exact rational products (Chen et al. 2021)
+    ns, cs, ks = np.array([10**6, 1000]), np.array([3, 500]), np.array([1, 1000, 10**5])
+    big = [1 - math.prod((Fraction(10**6 - k - j, 10**6 - j) for j in range(3)), start=Fraction(1)) for k in ks.tolist()]
+    got, wsum = mean_curve(ns, cs, ks, "pass_at_k", weights=np.array([1.0, 3.0]))
+    assert wsum.tolist() == [4.0, 4.0, 1.0]
+    want = [(big[0] + 3 * Fraction(1, 2)) / 4, (big[1] + 3) / 4, big[2]]
+    np.testing.assert_allclose(got, [float(x) for x in want], rtol=1e-13)
+    pow_got = mean_curve(ns, cs, ks, "pass_pow_k")[0]
+    pow_want = [Fraction(math.comb(c, k), math.comb(n, k)) for n, c in zip(ns.tolist(), cs.tolist(), strict=True)
+                for k in (1000,)]
+    assert pow_got[1] == pytest.approx(float(sum(pow_want) / 2), rel=1e-13, abs=1e-300)
+
+
+def test_pass_pow_k_curve_on_a_grid_across_the_short_products_keeps_its_digits():
+    # one grid over k <= 32 (plain products, as pass_pow_k gives them: equal to the last bit, up to k = 32 itself)
+    # and beyond (log-sums of factors formed to full relative accuracy: c << n made each factor (c-j)/(n-j) ~ 3e-5
+    # lose 5 digits through log1p(-(n-c)/(n-j))). Exact: C(c,k)/C(n,k) in rationals (Yao et al. 2024); beyond k = 32
+    # the bound is the log-sum's own rounding, |ln F|·2^-53 (|ln F| < 600 here)
+    ks = np.array([1, 2, 27, 32, 33, 40, 60])
+    for n, c in [(2_422_819, 69), (309_323, 25_984)]:
+        got = mean_curve(np.array([n]), np.array([c]), ks, "pass_pow_k")[0]
+        for k, g in zip(ks.tolist(), got.tolist(), strict=True):
+            exact = Fraction(math.comb(c, k), math.comb(n, k))
+            if k <= 32:
+                assert g == pc.pass_pow_k(n, c, k), (n, c, k)
+                assert abs(Fraction(g) - exact) <= exact * 2 * k * Fraction(2.0**-53)
+            else:
+                assert abs(Fraction(g) - exact) <= exact * Fraction(1, 10**13), (n, c, k)
+
+
+def test_weights_below_one_in_total_and_a_perfect_benchmark_give_the_weighted_mean_and_one():
+    # weights only matter relative to each other: 0.1 and 0.2 (total 0.3 < 1) give the same mean as 1 and 2, the
+    # weighted mean of the exact per-problem pass@k (Chen et al. 2021)
+    n, c = np.array([10, 10]), np.array([3, 7])
+    for ws in ([0.1, 0.2], [1.0, 2.0]):
+        got, wsum = mean_curve(n, c, np.array([2, 5]), weights=np.array(ws))
+        assert wsum == pytest.approx([sum(ws)] * 2, rel=1e-15)
+        for j, k in enumerate([2, 5]):
+            assert got[j] == pytest.approx(float(exact_mean_pass([10, 10], [3, 7], k, [1, 2])), rel=1e-14)
+    # every problem solved (c = n): every metric is 1 at every k, exactly, whatever the weights and the n left out
+    # (the weighted sums and their totals round apart: 1.0000000000000002 unclipped); mG-pass@k is floor(k/2)/(k/2)
+    # by its definition (Liu et al. 2024; mg_pass_at_k's docstring)
+    n = np.array([8, 6, 3, 4, 1, 1, 1])
+    w = np.array([0.8132702392002724, 0.9127555772777217, 0.6066357757671799, 0.7294965609839984, 0.5436249914654229,
+                  0.9350724237877682, 0.8158535541215322])
+    ks = np.arange(1, 9)
+    for metric in pc.CURVE_METRICS:
+        got = mean_curve(n, n, ks, metric, weights=w, tau=0.5 if metric == "g_pass_at_k" else None)[0]
+        if metric == "mg_pass_at_k":
+            np.testing.assert_allclose(got, [(k // 2) / (k / 2) for k in ks], rtol=1e-15, atol=0)
+        else:
+            assert got.tolist() == [1.0] * ks.size, metric
+
+
+def test_curve_under_a_stop_design_checks_k_against_the_cap():
+    # StopAtSuccess(batch=5, cap=40): k = 1 is a budget like any other, k = 50 beyond the cap cannot be estimated.
+    # At k = 40 >= every n the two solved problems count as solved and the one unsolved to the cap as not: 2/3
+    cnt = Counts.from_arrays([5, 10, 40], [2, 1, 0])
+    design = pc.StopAtSuccess(batch=5, cap=40)
+    res = pc.curve(cnt, [1, 5, 40], design=design)
+    assert res.design == "stop at success (batch 5, cap 40)" and np.isfinite(res.values["pass_at_k"]).all()
+    assert res.values["pass_at_k"][0, 2] == pytest.approx(2 / 3, rel=1e-15)
+    with pytest.raises(PasscurveError, match=r"^`k` must be <= the design's cap \(got k=50, cap=40\)$"):
+        pc.curve(cnt, [1, 50], design=design)
+
+
+def test_the_default_k_runs_to_an_n_of_exactly_max_grid():
+    # the documented limit of the default grid: every k from 1 to n for n up to 10^6 (MAX_GRID), the error one above.
+    # With c = 1, C(n-1, k)/C(n, k) = (n-k)/n, so pass@k = k/n exactly (Chen et al. 2021)
+    from passcurve._validation import MAX_GRID
+
+    assert MAX_GRID == 10**6
+    res = pc.curve(Counts.from_arrays([MAX_GRID], [1]), metrics=["pass_at_k"])
+    assert res.k[0] == 1 and res.k[-1] == MAX_GRID and res.k.size == MAX_GRID
+    at = np.array([1, 2, 999, 123_457, MAX_GRID - 1, MAX_GRID])
+    np.testing.assert_allclose(res.values["pass_at_k"][0, at - 1], at / MAX_GRID, rtol=1e-12)
+    with pytest.raises(PasscurveError, match=r"^`k` is needed for n this large: the default, every k from 1 to 1000001"):
+        pc.curve(Counts.from_arrays([MAX_GRID + 1], [1]), metrics=["pass_at_k"])
+
+
+def test_mean_curve_is_nan_where_no_weight_enters():
+    # documented: NaN where no problem has n >= k, and likewise where those that do all weigh 0 (0/0, not 0)
+    for metric in pc.CURVE_METRICS:
+        got, wsum = mean_curve([5, 10], [1, 2], [3, 8, 20], metric, weights=[1.0, 0.0],
+                               tau=0.5 if metric == "g_pass_at_k" else None)
+        assert wsum.tolist() == [1.0, 0.0, 0.0] and np.isfinite(got[0]) and np.isnan(got[1:]).all(), metric

@@ -1040,3 +1040,21 @@ def test_band_reaching_below_zero_ends_at_zero():
     lo, hi = res.intervals["pass_at_k"]
     assert _wilson_t(0.03, 100, 99)[0] > 0.005  # Korn & Graubard's closed form (the file's helper)
     assert lo[0].tolist() == [0.0, 0.0] and (hi[0] > 0.03).all()
+
+
+def test_default_grid_adds_each_models_own_end_only_under_nan() -> None:
+    # curve_intervals' default k: about 20 log-spaced budgets from 1 to the top n of the policy (its docstring); under
+    # "nan" each model's smallest n is added, so every model's curve ends on the grid at its own range's end
+    # (passcurve.curve's k_gt_n="nan"); under "raise" and "drop" nothing is added (under "raise" a model's smallest
+    # n above the smallest n overall is beyond the grid)
+    cnt = Counts.from_arrays([7, 9, 50, 60], [3, 4, 20, 30], model=["a", "a", "b", "b"])
+
+    def log_grid(top: int) -> list[int]:
+        return np.unique(np.round(np.geomspace(1, top, 20)).astype(np.int64)).tolist()
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for policy, top, extra in (("raise", 7, []), ("drop", 60, []), ("nan", 50, [7, 50])):
+            res = curve_intervals(cnt, k_gt_n=policy, method="analytic")
+            assert res.k.tolist() == sorted(set(log_grid(top)) | set(extra)), policy
+    assert 7 not in log_grid(50) and 50 not in log_grid(60)  # the ends are not on the plain grids
