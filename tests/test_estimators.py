@@ -805,11 +805,13 @@ def test_each_problem_against_its_own_row_of_k():
     # Layouts that look like, but are not, one k grid shared by problems that vary along the first axis only (where
     # repeated problems are computed once): n, c of shape (P, 1) against k of shape (P, K), problem i at the budgets
     # of row i (with repeated problems too); n, c of shape (P, 2) against k of shape (2,); n varying along both axes
-    # beside c of shape (P, 1). Each cell against exact rational arithmetic (_exact_cell; G-pass@k at tau = 1/2)
+    # beside c of shape (P, 1); a k of three dimensions. Each cell against exact rational arithmetic (_exact_cell;
+    # G-pass@k at tau = 1/2)
     cases = [(np.array([[10], [20]]), np.array([[3], [5]]), np.array([[1, 2, 3], [4, 5, 6]])),
              (np.array([[10], [10], [20]]), np.array([[3], [3], [5]]), np.array([[1, 2, 3], [4, 5, 6], [7, 8, 9]])),
              (np.array([[10, 20], [12, 20]]), np.array([[8, 18], [11, 19]]), np.array([2, 6])),
-             (np.array([[10, 20, 30], [10, 25, 30]]), np.array([[3], [3]]), np.array([2, 3, 4]))]
+             (np.array([[10, 20, 30], [10, 25, 30]]), np.array([[3], [3]]), np.array([2, 3, 4])),
+             (np.array([[[10]], [[20]]]), np.array([[[3]], [[5]]]), np.array([[[1, 2, 3], [4, 5, 6]]]))]
     for n, c, k in cases:
         nb, cb, kb = np.broadcast_arrays(n, c, k)
         for name in ESTIMATORS:
@@ -818,6 +820,13 @@ def test_each_problem_against_its_own_row_of_k():
             for ix in np.ndindex(*nb.shape):
                 ref = _exact_cell(name, int(nb[ix]), int(cb[ix]), int(kb[ix]))
                 assert got[ix] == pytest.approx(float(ref), rel=1e-14, abs=1e-300), (name, ix)
+    # each problem at its own k (repeated problems at different k) against a row of thresholds tau
+    n, c, k = np.array([10, 10, 20]), np.array([3, 3, 5]), np.array([2, 6, 8])
+    taus = np.array([0.25, 0.5, 1.0])
+    got = pc.g_pass_at_k(n[:, None], c[:, None], k[:, None], taus[None, :])
+    for i, j in np.ndindex(3, 3):
+        m = max(math.ceil(Fraction(taus[j]) * int(k[i])), 1)
+        assert got[i, j] == pytest.approx(float(exact_g_pass(int(n[i]), int(c[i]), int(k[i]), m)), rel=1e-14, abs=1e-300)
 
 
 def test_long_pass_pow_k_products_keep_relative_accuracy_when_c_is_much_smaller_than_n():
