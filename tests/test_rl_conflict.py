@@ -253,3 +253,19 @@ def test_cosine_and_an_exact_tie_that_never_turns_negative():
     assert r.agreement.tolist() == [3.0, 1.0, -1.0]
     assert r.inner[1:].tolist() == [0.0, 0.0] and r.k_star == float("inf")
     assert r.negative_fraction == pytest.approx(1 / 3, rel=1e-15)
+
+
+def test_k_star_beyond_k_max_when_the_hardest_prompts_disagree():
+    # D = 1, gradients (1, -0.1), equal weight: grad J_1 = 0.45, w a = (0.225, -0.0225). With p = (1e-6, 1e-7) the
+    # inner product is ∝ 0.225 q1^(k-1) - 0.0225 q2^(k-1), positive up to k_max = 1e6 and negative from the closed form
+    # k* = 1 + log(0.1) / (log q1 - log q2) = 2.56e6: the hardest prompt (smallest p) disagrees, so the limit as
+    # k -> inf is negative and k* lies past the grid (it was inf, "never turns negative")
+    p = [1e-6, 1e-7]
+    want = 1 + math.log(0.1) / (math.log1p(-p[0]) - math.log1p(-p[1]))
+    assert 2.5e6 < want < 2.6e6
+    r = gradient_conflict(p, [[1.0], [-0.1]], k=[1e6, want * 0.999, want * 1.001])
+    assert r.inner[0] > 0 and r.inner[1] > 0 and r.inner[2] < 0
+    assert r.k_star == pytest.approx(want, rel=1e-9)
+    assert gradient_conflict(p, [[1.0], [-0.1]], k_max=1e7).k_star == pytest.approx(want, rel=1e-9)  # on the grid
+    # the hardest prompt agrees: the sum stays positive for every k (inf), whatever k_max
+    assert gradient_conflict([1e-7, 1e-6], [[1.0], [-0.1]]).k_star == float("inf")

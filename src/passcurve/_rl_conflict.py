@@ -161,7 +161,8 @@ class ConflictResult(ReadOnlyResult):
         ‖∇J_k‖.
     k_star : float
         Smallest k >= 1 (k real) with ⟨∇J_k, ∇J_1⟩ < 0; ``inf`` if it never turns
-        negative (searched up to ``k_max``, plus its sign as k → ∞); NaN if ∇J_1 = 0.
+        negative (searched on a grid up to ``k_max``, and beyond it when its sign as k → ∞,
+        that of the hardest prompts' summed agreement, is negative); NaN if ∇J_1 = 0.
     p, agreement, prompt_weight : ndarray, shape (P,)
         Success rates, agreement scores a(x) = ⟨∇p(x), ∇J_1⟩, prompt distribution.
     grad_j1 : ndarray, shape (D,)
@@ -268,11 +269,20 @@ def _k_star(p: np.ndarray, aw: np.ndarray, k_max: float) -> float:
     vals = h(grid)
     neg = np.flatnonzero(vals < 0)
     if neg.size == 0:
-        return float("inf")
-    j = int(neg[0])
-    lo, hi = grid[j - 1], grid[j]
-    if j == 1:
-        return 1.0  # jump at k = 1 (prompts with p = 1 drop out for any k > 1)
+        # Beyond k_max h(k) tends to the summed agreement of the prompts with the smallest p (the slowest decay):
+        # when that is negative the inner product turns negative past k_max, found by doubling k (within floats)
+        if not aw[lq == top].sum() < 0:
+            return float("inf")
+        lo = hi = float(grid[-1])
+        while not h(hi) < 0:
+            if hi > np.finfo(np.float64).max / 2:
+                return float("inf")  # the turn lies beyond the largest float
+            lo, hi = hi, 2.0 * hi
+    else:
+        j = int(neg[0])
+        lo, hi = grid[j - 1], grid[j]
+        if j == 1:
+            return 1.0  # jump at k = 1 (prompts with p = 1 drop out for any k > 1)
     return float(optimize.brentq(lambda x: float(h(x)), lo, hi, xtol=1e-12, rtol=1e-12))
 
 
@@ -319,7 +329,9 @@ def gradient_conflict(
     with_kernel : bool
         Also return κ = G Gᵀ (P×P memory).
     k_max : float
-        Upper end of the k* search.
+        Upper end of the k* search's grid. Where the inner product is still positive at ``k_max`` but
+        negative in the limit k → ∞ (the hardest prompts' agreement sums to less than 0), k* is found
+        beyond it by doubling k; else k* is ``inf``.
 
     Returns
     -------
