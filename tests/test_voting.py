@@ -7,6 +7,7 @@ import itertools
 import json
 import re
 from fractions import Fraction
+from math import comb
 
 import numpy as np
 import pytest
@@ -925,3 +926,116 @@ def test_vote_title_counts_abstentions(icli, tmp_path):
     assert "2 abstentions (samples without an answer: a seat, no vote)" in r.stdout, r.stdout
     d = json.loads(icli("vote", str(path), "--k", "1,2", "--json").stdout)
     assert d["models"][0]["abstentions"] == 2  # the title's count is the JSON's
+
+
+def test_thousands_of_equal_wrong_answers_against_exact_polynomial_power():
+    # 3,000 wrong answers with 3 samples each share one row of the computation (multiplicity 3,000); gold has 10
+    # of n = 9,010. Under "strict" the gold answer wins iff every wrong answer has fewer votes than its x, so
+    # maj@k = sum_x C(10, x) [z^(k-x)] (sum_{y<x} C(3, y) z^y)^3000 / C(n, k): exact integers, the power by
+    # repeated squaring. The chance that one of the 3,000 reaches x must be counted 3,000 times over: counted once
+    # per row, the check that skips the exact sum for a gold count dropped 1.9e-11 of maj@20
+    g, b, m, n = 10, 3, 3000, 10 + 3 * 3000
+
+    def mul(p, q, top):
+        out = [0] * (top + 1)
+        for i, a in enumerate(p[: top + 1]):
+            if a:
+                for j, c in enumerate(q[: top + 1 - i]):
+                    out[i + j] += a * c
+        return out
+
+    def power(p, e, top):
+        out, base = [1], p
+        while e:
+            if e & 1:
+                out = mul(out, base, top)
+            base, e = mul(base, base, top), e >> 1
+        return out + [0] * (top + 1 - len(out))
+
+    for k in (8, 20):
+        tot = sum(comb(g, x) * power([comb(b, y) for y in range(x)], m, k - x)[k - x] for x in range(1, min(g, k) + 1))
+        want = Fraction(tot, comb(n, k))
+        got = maj_at_k_tallies([g] + [b] * m, 0, k, ties="strict")
+        assert got == pytest.approx(float(want), rel=1e-9, abs=0), k
+
+
+def test_independent_voters_random_ties_on_an_all_gold_problem():
+    # Closed forms (binomial sums, exact rationals). Accuracy p = (20/20 + 10/20)/2 = 3/4. Problem 1 has no wrong sample,
+    # so its wrong votes never coincide: X >= 2 gold votes win, one gold vote ties the k - 1 lone wrong votes
+    # (1/k under random ties): P1 = 1 - q^k - k p q^(k-1) + k p q^(k-1)/k. Problem 2's one wrong answer gets the
+    # other k - X votes: P2 = P(X > k/2) + P(X = k/2)/2. k = 12 and 20 take the one-gold-vote Fourier path
+    res = vote([["a"] * 20, ["b", "c"] * 10], ["a", "b"], k=[2, 3, 4, 12, 20], ties="random")
+    p, q = Fraction(3, 4), Fraction(1, 4)
+
+    def binom(k, x):
+        return comb(k, x) * p**x * q ** (k - x)
+
+    want = []
+    for k in (2, 3, 4, 12, 20):
+        one = 1 - q**k - binom(k, 1) + binom(k, 1) / k
+        two = sum((binom(k, x) for x in range(k + 1) if 2 * x > k), Fraction(0)) + (binom(k, k // 2) / 2 if k % 2 == 0 else 0)
+        want.append(float((one + two) / 2))
+    np.testing.assert_allclose(res.values["independent_maj_at_k"][0], want, rtol=0, atol=1e-12)
+    # a lone gold vote shares the tie: more than strict's (where it loses), less than a win
+    strict = vote([["a"] * 20, ["b", "c"] * 10], ["a", "b"], k=[2, 3, 4, 12, 20], ties="strict")
+    assert np.all(res.values["independent_maj_at_k"][0] > strict.values["independent_maj_at_k"][0])
+
+
+def test_independent_prediction_near_one_stays_a_probability():
+    # 183 gold samples of 364 against wrong answers of 62, 63 and 56: k independent voters at p = 183/364 beat
+    # three wrong answers of share ~1/6 each almost surely at k = 344, so the prediction rounds to 1; it is a
+    # probability and must not exceed 1 (its Fourier sum came out 3.4e-13 above 1 without the final clip)
+    answers = ["g"] * 183 + ["w0"] * 62 + ["w1"] * 63 + ["w2"] * 56
+    ks = [2, 8, 64, 200, 344, 364]
+    res = vote([answers], ["g"], k=ks)
+    for name in ("maj_at_k", "independent_maj_at_k", "pass_at_k"):
+        v = res.values[name][0]
+        assert np.all((v >= 0) & (v <= 1)), (name, v.tolist())
+    assert res.values["independent_maj_at_k"][0, ks.index(344)] == pytest.approx(1.0, abs=1e-12)
+
+
+def test_independent_prediction_of_a_problem_whose_gold_was_never_sampled():
+    # two problems with the same tallies {3, 2}: in the first the 3 are the gold answer, in the second neither answer
+    # is gold. Their independent-voter predictions differ (one wrong answer taking every wrong vote, against two wrong
+    # answers sharing them 2:3), so neither may stand in for the other. Accuracy p = (3/5 + 0)/2 = 3/10; exact
+    # rationals by enumeration of every sequence of k voters
+    res = vote([["g"] * 3 + ["w"] * 2, ["x"] * 2 + ["y"] * 3], ["g", "z"], k=[1, 2, 3, 4, 5])
+    p = Fraction(3, 10)
+    want = [float((brute_independent([p, 1 - p], k) + brute_independent([p, (1 - p) * Fraction(2, 5),
+                                                                          (1 - p) * Fraction(3, 5)], k)) / 2)
+            for k in (1, 2, 3, 4, 5)]
+    np.testing.assert_allclose(res.values["independent_maj_at_k"][0], want, rtol=0, atol=1e-12)
+
+
+def test_vote_k2_column_is_maj_at_2_not_the_accuracy():
+    # one problem [a, a, b, -]: accuracy 1/2. The six pairs (exact enumeration, brute_maj): aa wins, the two ab tie
+    # (1/2 each), the two a- win, b- loses: maj@2 = 4/6. pass@2 = 1 - C(2, 2)/C(4, 2) = 5/6 (Chen et al. 2021).
+    # Two independent voters at p = 1/2, the other votes b or abstain 1/4 each: 1/4 + 1/4 + 1/8 = 5/8 (enumeration).
+    # Only the k = 1 column is the accuracy itself
+    ans = ["a", "a", "b", None]
+    res = vote([ans], ["a"], k=[1, 2])
+    assert brute_maj(ans, "a", 2) == Fraction(2, 3)
+    assert brute_independent([Fraction(1, 2), Fraction(1, 4)], 2, abstain=Fraction(1, 4)) == Fraction(5, 8)
+    np.testing.assert_allclose(res.values["maj_at_k"][0], [0.5, 2 / 3], rtol=1e-14)
+    np.testing.assert_allclose(res.values["pass_at_k"][0], [0.5, 5 / 6], rtol=1e-14)
+    np.testing.assert_allclose(res.values["independent_maj_at_k"][0], [0.5, 5 / 8], rtol=1e-12)
+    np.testing.assert_allclose(res.values["selection_loss"][0], [0.0, 1 / 6], atol=1e-14)
+
+
+def test_vote_standard_errors_over_problems():
+    # Miller 2024 (arXiv:2411.00640): SE of a mean of per-problem scores s_i = sqrt(sum (s_i - mean)^2/(N - 1)/N).
+    # Three problems at k = 2 (random ties, exact pairs by hand): [a, a, a] 1, [a, b, b] 1/3 (two ab ties of three
+    # pairs, 1/2 each), [a, b, c] 1/3 (two ties of three, 1/2 each, bc loses). pass@2 = 1 - C(n - c, 2)/C(n, 2) =
+    # 1, 2/3, 2/3 (Chen et al. 2021)
+    res = vote([["a", "a", "a"], ["a", "b", "b"], ["a", "b", "c"]], ["a"] * 3, k=[2])
+
+    def se(s):
+        s = [Fraction(v) for v in s]
+        m = sum(s, Fraction(0)) / len(s)
+        return (float(sum(((v - m) ** 2 for v in s), Fraction(0)) / (len(s) - 1) / len(s))) ** 0.5
+
+    maj = [1, Fraction(1, 3), Fraction(1, 3)]
+    pk = [1, Fraction(2, 3), Fraction(2, 3)]
+    np.testing.assert_allclose(res.per_problem["maj_at_k"][:, 0], [float(v) for v in maj], rtol=1e-12)
+    assert res.se["maj_at_k"][0, 0] == pytest.approx(se(maj), rel=1e-12)
+    assert res.se["selection_loss"][0, 0] == pytest.approx(se([p - m for p, m in zip(pk, maj, strict=True)]), rel=1e-12)
