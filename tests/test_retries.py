@@ -423,3 +423,153 @@ def test_retries_p_value_reads_alike_in_the_cli_and_the_report(icli, tmp_path):
         warnings.simplefilter("ignore")
         rep = build_report(cnt, parts=set(), retry_result=res)
     assert f"model (p = {cli_p.group(1)})" in rep.html, re.findall(r"p = [^)]*\)", rep.html)
+
+
+def _exact_permutation_p(seqs):
+    """P(T* >= T) over every arrangement of each problem's outcomes across its attempts (under exchangeability each of
+    a problem's distinct arrangements is equally likely), with T = sum_a (S_a - E_a)^2 / V_a over V_a > 0, E_a and
+    V_a summed over the problems with an attempt a (the module docstring): exact rationals, by enumeration."""
+    from fractions import Fraction
+    from itertools import permutations, product
+
+    top = max(len(s) for s in seqs)
+    p = [Fraction(sum(s), len(s)) for s in seqs]
+    E = [sum((p[i] for i, s in enumerate(seqs) if len(s) > a), Fraction(0)) for a in range(top)]
+    V = [sum((p[i] * (1 - p[i]) for i, s in enumerate(seqs) if len(s) > a), Fraction(0)) for a in range(top)]
+
+    def stat(arr):
+        S = [sum(s[a] for s in arr if len(s) > a) for a in range(top)]
+        return sum(((S[a] - E[a]) ** 2 / V[a] for a in range(top) if V[a] > 0), Fraction(0))
+
+    t_obs = stat(seqs)
+    every = [stat(arr) for arr in product(*(sorted(set(permutations(s))) for s in seqs))]
+    return Fraction(sum(t >= t_obs for t in every), len(every)), Fraction(sum(t > t_obs for t in every), len(every)), t_obs
+
+
+def test_permutation_p_value_against_exact_enumeration():
+    # five problems of 2 to 4 attempts: 3 * 2 * 6 * 3 * 3 = 324 equally likely arrangements. The statistic is discrete,
+    # so ties T* = T are frequent: they count as exceedances (P(T* >= T) = 101/162, P(T* > T) = 35/81)
+    from fractions import Fraction
+
+    seqs = [[1, 0, 0], [0, 1], [0, 1, 1, 0], [0, 0, 1], [0, 1, 0]]
+    p_ge, p_gt, t_obs = _exact_permutation_p(seqs)
+    assert (p_ge, p_gt, t_obs) == (Fraction(101, 162), Fraction(35, 81), Fraction(230, 77))
+    prob, att, cor = _long(seqs)
+    res = retries(prob, att, cor, n_resamples=20000, rng=0)
+    assert res.statistic[0] == pytest.approx(float(t_obs), rel=1e-12)
+    # (1 + #{T* >= T})/(1 + B) has standard deviation sqrt(p(1 - p)/B) = 0.0034 at B = 20,000
+    assert res.p_value[0] == pytest.approx(float(p_ge), abs=0.015)
+    assert not res.dependent[0] and res.testable[0]
+    # expected successes per attempt: E_a = sum of c_i/n_i over problems with an attempt a = 2, 2, 3/2, 1/2 over 5, 5,
+    # 4, 1 problems (count by hand)
+    np.testing.assert_allclose(res.expected_rate[0], [2 / 5, 2 / 5, 3 / 8, 1 / 2], rtol=1e-14)
+    assert res.attempts_at[0].tolist() == [5, 5, 4, 1]
+    # trend z (RetryResult.trend_z): sum_a (a - abar)(S_a - E_a) / sqrt(sum_a (a - abar)^2 V_a), abar the V-weighted
+    # mean attempt; by hand S - E = -1, 1, 1/2, -1/2 and V = 7/6, 7/6, 11/12, 1/4
+    dev, var = [-1, 1, Fraction(1, 2), Fraction(-1, 2)], [Fraction(7, 6), Fraction(7, 6), Fraction(11, 12), Fraction(1, 4)]
+    abar = sum(a * v for a, v in enumerate(var)) / sum(var)
+    num = sum((a - abar) * d for a, d in enumerate(dev))
+    den2 = sum((a - abar) ** 2 * v for a, v in enumerate(var))
+    assert res.trend_z[0] == pytest.approx(float(num) / float(den2) ** 0.5, rel=1e-12)
+
+
+def test_permutation_p_value_at_its_bounds():
+    # S_a = E_a at every attempt (2, 2, 1 by hand): T = 0 (up to rounding), which every arrangement reaches, so
+    # p = (1 + B)/(1 + B) = 1 exactly
+    prob, att, cor = _long([[0, 1, 1], [1, 0], [1, 0, 0], [0, 1]])
+    res = retries(prob, att, cor, n_resamples=99, rng=0)
+    assert res.statistic[0] == pytest.approx(0.0, abs=1e-12) and res.p_value[0] == 1.0 and not res.dependent[0]
+    # 20 problems solved at attempt 1 only: T = ((20 - 10)^2 + (0 - 10)^2)/5 = 40, reached again only by the 2 of 2^20
+    # arrangements that line the successes up, so no resample does (chance 999 * 2^-19 = 0.2% that one would):
+    # p = 1/(1 + 999) with the documented default n_resamples = 999, below the default alpha = 0.05
+    prob, att, cor = _long([[1, 0]] * 20)
+    with pytest.warns(DependenceWarning, match="a drift over the run"):
+        res = retries(prob, att, cor, rng=0)
+    assert res.statistic[0] == pytest.approx(40.0, rel=1e-14)
+    assert res.p_value[0] == 1 / 1000 and res.n_resamples == 999 and res.alpha == 0.05 and res.dependent[0]
+    # with 19 resamples the floor is 1/20 = alpha itself: "dependent" means p < alpha, so neither it nor the warning
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        res = retries(prob, att, cor, n_resamples=19, rng=0)
+    assert res.p_value[0] == 0.05 and not res.dependent[0]
+
+
+def test_an_attempt_with_no_variance_is_left_out_of_the_statistic():
+    # attempt 3 exists only in a problem that never succeeds (c/n = 0): V_3 = 0 and S_3 = E_3 = 0, a 0/0 that the
+    # statistic leaves out. Attempts 1 and 2: S = 2, 1 against E = 1.5, 1.5 with V = 3/4 each, so T = 2/3 (by hand)
+    prob, att, cor = _long([[1, 0], [1, 0], [0, 1], [0, 0, 0]])
+    res = retries(prob, att, cor, n_resamples=99, rng=0)
+    assert res.statistic[0] == pytest.approx(2 / 3, rel=1e-14)
+    assert res.testable[0] and 0 < res.p_value[0] <= 1
+    assert res.expected_rate[0, 2] == 0.0 and res.attempts_at[0].tolist() == [4, 4, 1]
+
+
+def test_three_models_over_two_problems_are_six_groups():
+    # each (model, problem) pair is its own sequence of attempts; with more models than problems the pairs must not
+    # collide (model c's p beside model a's q). By hand: a solves p at 1 and q at 2; b solves neither; c solves p at 2
+    # and q at 1, and tries q a third time. Budget 3 exists only for c: a's problems are both solved by then (known
+    # 2, completion 1), b's are unknown (no attempt 3, unsolved: NaN), and only c has an attempt 3 (rates NaN else)
+    prob = np.array(["p", "p", "q", "q"] * 2 + ["p", "p", "q", "q", "q"], dtype=object)
+    att = np.array([1, 2] * 4 + [1, 2, 1, 2, 3])
+    cor = np.array([1, 0, 0, 1, 0, 0, 0, 0, 0, 1, 1, 0, 0], dtype=bool)
+    mod = np.array(["a"] * 4 + ["b"] * 4 + ["c"] * 5, dtype=object)
+    res = retries(prob, att, cor, model=mod, n_resamples=0)
+    assert res.models == ("a", "b", "c")
+    np.testing.assert_array_equal(res.completion, [[0.5, 1.0, 1.0], [0.0, 0.0, np.nan], [0.5, 1.0, 1.0]])
+    assert res.known.tolist() == [[2, 2, 2], [2, 2, 0], [2, 2, 2]]
+    assert res.first_success.tolist() == [1.0, 2.0, np.inf, np.inf, 2.0, 1.0]
+    assert res.problem.tolist() == ["p", "q"] * 3 and res.model.tolist() == ["a", "a", "b", "b", "c", "c"]
+    assert res.attempts_at.tolist() == [[2, 2, 0], [2, 2, 0], [2, 2, 1]]
+    # attempt rates: a 1/2, 1/2; b 0, 0; c 1/2, 1/2, 0; expected: c/n averaged, c's q has c/n = 1/3
+    np.testing.assert_array_equal(res.attempt_rate, [[0.5, 0.5, np.nan], [0.0, 0.0, np.nan], [0.5, 0.5, 0.0]])
+    np.testing.assert_allclose(res.expected_rate, [[0.5, 0.5, np.nan], [0.0, 0.0, np.nan],
+                                                   [5 / 12, 5 / 12, 1 / 3]], rtol=1e-14)
+
+
+def test_permutation_on_a_log_larger_than_one_block_of_resamples():
+    # 1,200 problems of two attempts, half solved at the first and half at the second: S = E = 600 at both attempts,
+    # T = 0, so p = 1 exactly, with the 999 resamples of 2,400 samples drawn in several blocks (each resample counted
+    # once: (1 + 999)/(1 + 999))
+    prob, att, cor = _long([[1, 0], [0, 1]] * 600)
+    res = retries(prob, att, cor, n_resamples=999, rng=0)
+    assert res.statistic[0] == pytest.approx(0.0, abs=1e-9) and res.p_value[0] == 1.0
+    # 600 problems x 6 attempts under the null: the permutation p-value agrees with the asymptotic chi-square one
+    # (equal n, module docstring) as in test_asymptotic_p_value_agrees_with_permutation
+    prob, att, cor = _simulate(np.random.default_rng(41), 600, 6, lift=0.0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DependenceWarning)
+        perm = retries(prob, att, cor, n_resamples=999, rng=3, method="permutation")
+        asym = retries(prob, att, cor, method="asymptotic")
+    assert abs(perm.p_value[0] - asym.p_value[0]) < 0.05
+
+
+def test_stopping_at_success_with_two_attempts_at_most_and_single_attempt_logs():
+    # retry until solved with a budget of 2: p0 failed then succeeded, p1 succeeded at once, p2 failed twice. Every
+    # solved problem ends with its first success, so the within-problem test does not exist (module docstring)
+    prob, att, cor = _long([[0, 1], [1], [0, 0]])
+    with pytest.warns(StoppingTimeWarning, match="cannot be tested"):
+        res = retries(prob, att, cor, n_resamples=99, rng=0)
+    assert res.stops_at_success[0] and not res.testable[0] and np.isnan(res.p_value[0])
+    assert res.completion[0].tolist() == pytest.approx([1 / 3, 2 / 3])  # first successes at 2, 1, never
+    # one attempt per problem: nothing to stop early, nothing to test across attempts, no warning; completion within 1
+    # attempt and pass@1 are both the share solved, 2/3
+    prob, att, cor = _long([[1], [0], [1]])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        res = retries(prob, att, cor, n_resamples=99, rng=0)
+    assert not res.stops_at_success[0] and not res.testable[0] and np.isnan(res.p_value[0])
+    assert res.completion[0].tolist() == res.pass_at_k[0].tolist() == pytest.approx([2 / 3])
+
+
+def test_zero_resamples_skip_the_test_unless_asymptotic():
+    # n_resamples=0 skips the permutation test (docstring): no statistic, no p-value, not testable; the asymptotic
+    # method needs no resample. One resample is a test: T = 0 here (as in test_permutation_p_value_at_its_bounds), so
+    # p = (1 + 1)/(1 + 1) = 1
+    prob, att, cor = _long([[0, 1, 1], [1, 0], [1, 0, 0], [0, 1]] * 2)
+    res = retries(prob, att, cor, n_resamples=0)
+    assert not res.testable[0] and np.isnan(res.p_value[0]) and np.isnan(res.statistic[0]) and not res.dependent[0]
+    prob, att, cor = _long([[0, 1, 1], [1, 0, 0]] * 2)
+    res = retries(prob, att, cor, n_resamples=0, method="asymptotic")
+    assert res.testable[0] and res.p_value[0] == pytest.approx(1.0, abs=1e-9)  # chi-square sf at T = 0
+    res = retries(prob, att, cor, n_resamples=1, rng=0)
+    assert res.testable[0] and res.p_value[0] == 1.0
