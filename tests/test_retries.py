@@ -502,6 +502,8 @@ def test_an_attempt_with_no_variance_is_left_out_of_the_statistic():
     assert res.statistic[0] == pytest.approx(2 / 3, rel=1e-14)
     assert res.testable[0] and 0 < res.p_value[0] <= 1
     assert res.expected_rate[0, 2] == 0.0 and res.attempts_at[0].tolist() == [4, 4, 1]
+    # trend z over attempts 1, 2 (weights V = 3/4 each, mean attempt 1/2): (-1/2 * 1/2 + 1/2 * -1/2)/sqrt(3/8)
+    assert res.trend_z[0] == pytest.approx(-((2 / 3) ** 0.5), rel=1e-12)
 
 
 def test_three_models_over_two_problems_are_six_groups():
@@ -520,6 +522,9 @@ def test_three_models_over_two_problems_are_six_groups():
     assert res.first_success.tolist() == [1.0, 2.0, np.inf, np.inf, 2.0, 1.0]
     assert res.problem.tolist() == ["p", "q"] * 3 and res.model.tolist() == ["a", "a", "b", "b", "c", "c"]
     assert res.attempts_at.tolist() == [[2, 2, 0], [2, 2, 0], [2, 2, 1]]
+    # pass@b over the problems tried b times: none for a and b at b = 3 (NaN), only c's q (c = 1 of 3: pass@3 = 1)
+    assert res.pass_at_k_known.tolist() == [[2, 2, 0], [2, 2, 0], [2, 2, 1]]
+    assert np.isnan(res.pass_at_k[:2, 2]).all() and res.pass_at_k[2, 2] == 1.0
     # attempt rates: a 1/2, 1/2; b 0, 0; c 1/2, 1/2, 0; expected: c/n averaged, c's q has c/n = 1/3
     np.testing.assert_array_equal(res.attempt_rate, [[0.5, 0.5, np.nan], [0.0, 0.0, np.nan], [0.5, 0.5, 0.0]])
     np.testing.assert_allclose(res.expected_rate, [[0.5, 0.5, np.nan], [0.0, 0.0, np.nan],
@@ -551,6 +556,15 @@ def test_stopping_at_success_with_two_attempts_at_most_and_single_attempt_logs()
         res = retries(prob, att, cor, n_resamples=99, rng=0)
     assert res.stops_at_success[0] and not res.testable[0] and np.isnan(res.p_value[0])
     assert res.completion[0].tolist() == pytest.approx([1 / 3, 2 / 3])  # first successes at 2, 1, never
+    # p0 solved at its third attempt, p1 stopped after one failure: only p0 is known at budgets 2 and 3, so
+    # completion is 0/2, 0/1, 1/1 and pass@b rests on p0 alone from b = 2: 1 - C(2, b)/C(3, b) (Chen et al. 2021)
+    prob, att, cor = _long([[0, 0, 1], [0]])
+    with pytest.warns(StoppingTimeWarning):
+        res = retries(prob, att, cor, n_resamples=99, rng=0)
+    assert res.known[0].tolist() == [2, 1, 1] and res.completion[0].tolist() == [0.0, 0.0, 1.0]
+    assert res.pass_at_k_known[0].tolist() == [2, 1, 1]
+    np.testing.assert_allclose(res.pass_at_k[0], [1 / 6, 2 / 3, 1.0], rtol=1e-14)
+    assert res.attempt_rate[0].tolist() == [0.0, 0.0, 1.0]
     # one attempt per problem: nothing to stop early, nothing to test across attempts, no warning; completion within 1
     # attempt and pass@1 are both the share solved, 2/3
     prob, att, cor = _long([[1], [0], [1]])
@@ -573,3 +587,16 @@ def test_zero_resamples_skip_the_test_unless_asymptotic():
     assert res.testable[0] and res.p_value[0] == pytest.approx(1.0, abs=1e-9)  # chi-square sf at T = 0
     res = retries(prob, att, cor, n_resamples=1, rng=0)
     assert res.testable[0] and res.p_value[0] == 1.0
+
+
+def test_one_problem_and_logs_where_nothing_varies():
+    # one problem [0, 1, 0]: S = (0, 1, 0), E = 1/3 each, V = 2/9 each, so T = (1/9 + 4/9 + 1/9)/(2/9) = 3, and all
+    # three arrangements give T = 3: p = 1 exactly (by hand)
+    res = retries(["p"] * 3, [1, 2, 3], [0, 1, 0], n_resamples=99, rng=0)
+    assert res.statistic[0] == pytest.approx(3.0, rel=1e-14) and res.p_value[0] == 1.0 and res.testable[0]
+    # asymptotic: (n - 1)/n * T = 2 against chi-square with 2 degrees of freedom, whose survival function is exp(-x/2)
+    res = retries(["p"] * 3, [1, 2, 3], [0, 1, 0], method="asymptotic")
+    assert res.p_value[0] == pytest.approx(np.exp(-1.0), rel=1e-12)
+    # every problem all right or all wrong: no attempt has any variance, nothing to test
+    res = retries(*_long([[1, 1], [0, 0], [1, 1]]), n_resamples=99, rng=0)
+    assert not res.testable[0] and np.isnan(res.p_value[0]) and res.completion[0].tolist() == [2 / 3, 2 / 3]
