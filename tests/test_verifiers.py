@@ -4,6 +4,7 @@ with exact rational arithmetic (math.comb) and on simulated data with a known tr
 from __future__ import annotations
 
 import re
+import warnings
 from fractions import Fraction
 from math import comb
 
@@ -216,3 +217,58 @@ def test_csv_verdict_column_takes_a_late_true_word(tmp_path):
     got = read_verdicts(p, base_col="base", strict_col="strict")
     assert (got["n"].sum(), got["c_base"].sum(), got["c_strict"].sum(), got["c_strict_only"].sum()) == (
         30001, 30001, 15001, 0)
+
+
+def test_summary_counts_with_strict_only_passes():
+    # by hand, five problems of 10 samples: both = c_strict - c_strict_only pass both verdicts = 2, 0, 0, 0, 1, so
+    # the false-pass rate (base passes failing strict) is (10 - 3)/10; problems solved under base but never under
+    # strict: 1 (3 base passes), 3 (1 base pass); problem 4 has one strict pass, so it is not one of them
+    with pytest.warns(DegenerateDataWarning, match="3 samples pass the strict verdict but fail the base one"):
+        res = verifier_inflation([10] * 5, [4, 3, 0, 1, 2], [3, 0, 2, 0, 1], [1], c_strict_only=[1, 0, 2, 0, 0])
+    s = res.summary[0]
+    assert (s["base_passes"], s["strict_passes"], s["strict_only_passes"], s["problems_base_only"]) == (10, 6, 3, 2)
+    assert s["false_pass_rate"] == pytest.approx(7 / 10, rel=1e-15)
+    # c_strict_only given but all zero: nothing to flag
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        res = verifier_inflation([10, 10], [4, 3], [3, 1], [1], c_strict_only=[0, 0])
+    assert res.summary[0]["false_pass_rate"] == pytest.approx(3 / 7, rel=1e-15) and not res.warnings
+
+
+def test_default_k_grid_runs_to_the_smallest_n():
+    # documented default: 1, 2, 5, 10, 20, 50, ... up to the smallest n, which closes the grid
+    assert verifier_inflation([12, 30], [3, 5], [1, 2]).k.tolist() == [1, 2, 5, 10, 12]
+    assert verifier_inflation([1000, 2000], [3, 5], [1, 2]).k.tolist() == [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000]
+
+
+@pytest.mark.parametrize(
+    ("args", "kwargs", "match"),
+    [
+        # k = 20 is within the larger n but above the smaller one
+        (([12, 30], [3, 5], [1, 2], [1, 20]), {}, r"`k` must be an integer in \[1, n\] \(got k=20, n=12\)"),
+        # strict-only passes are strict passes: at most c_strict
+        (([10], [4], [1], [1]), {"c_strict_only": [2]}, "`c_strict_only` must have one entry per problem and be <="),
+        # ... and fail base: at most n - c_base = 1
+        (([10], [9], [3], [1]), {"c_strict_only": [2]}, "problem 0: c_strict - c_strict_only must be <= c_base"),
+        (([10, 10], [4, 4], [1, 1], [1]), {"c_strict_only": [0, 2]}, "`c_strict_only` must have one entry per problem"),
+        (([10], [4], [1], [1]), {"c_strict_only": [[1]]}, "`c_strict_only` must be one number or a 1-d sequence"),
+        (([[10]], [4], [1], [1]), {}, "`n` must be one number or a 1-d sequence"),
+        (([10], [[4]], [1], [1]), {}, "`c_base` must be one number or a 1-d sequence"),
+        (([10], [4], [[1]], [1]), {}, "`c_strict` must be one number or a 1-d sequence"),
+    ],
+)
+def test_bad_strict_only_and_k_input(args, kwargs, match):
+    with pytest.raises(PasscurveError, match=match):
+        verifier_inflation(*args, **kwargs)
+
+
+def test_inflation_is_nan_where_nothing_passes_base_and_gap_is_base_minus_strict():
+    # model "none" never passes base (nor strict): pass_base@k = 0 and the relative drop 0/0 is NaN (documented),
+    # its absolute gap 0. Model "some", by hand (Chen et al. 2021): n = 4, c_base = 2, c_strict = 1 at k = 1, 2:
+    # base 1/2, 5/6; strict 1/4, 1/2; gap 1/4, 1/3; drop 1/2, 2/5
+    res = verifier_inflation([4, 4], [0, 2], [0, 1], [1, 2], model=["none", "some"])
+    assert res.models == ("none", "some")
+    assert np.isnan(res.inflation[0]).all() and res.absolute_gap[0].tolist() == [0.0, 0.0]
+    assert res.summary[0]["problems_base_only"] == 0 and res.summary[0]["false_pass_rate"] is None
+    np.testing.assert_allclose(res.absolute_gap[1], [1 / 4, 1 / 3], rtol=1e-14)
+    np.testing.assert_allclose(res.inflation[1], [1 / 2, 2 / 5], rtol=1e-14)
