@@ -62,23 +62,9 @@ def test_reference_continuous_oracles():
 
 # ---------------------------------------------------------------------------- brute force
 def brute(g, k, baseline):
-    """Direct definitions by enumerating every k-subset (independent of the implementation)."""
-    n = len(g)
-    subsets = list(itertools.combinations(range(n), k))
-    N = len(subsets)
-    s = np.array([sum(max(g[j] for j in K) for K in subsets if i in K) / N for i in range(n)])
-    if baseline == "none":
-        return s
-    if baseline == "loo" or (baseline == "loo-1" and k == 1):
-        out = []
-        for i in range(n):
-            others = [g[j] for j in range(n) if j != i]
-            rho = np.mean([max(sub) for sub in itertools.combinations(others, k)])
-            out.append(s[i] - k / (n - 1) * rho)
-        return np.array(out)
-    return np.array(
-        [sum(max(g[j] for j in K) - max(g[j] for j in K if j != i) for K in subsets if i in K) / N for i in range(n)]
-    )
+    """Direct definitions by enumerating every k-subset (independent of the implementation): :func:`brute_exact` on
+    the floats' exact values, rounded once."""
+    return np.array([float(x) for x in brute_exact([Fraction(v) for v in g], k, baseline)])
 
 
 @settings(max_examples=150, deadline=None)
