@@ -283,3 +283,29 @@ def test_deviation_report_json_is_strict():
     counts = Counts.from_arrays(n=[20] * 12, c=[3, 5, 1, 7, 2, 9, 4, 6, 2, 3, 8, 1], model="m")
     d = passcurve.check_deviations(counts, emit=False).to_dict()
     assert json.loads(json.dumps(d, allow_nan=False))["evidence"]["m"]["zi_lr_p_value"] is None
+
+
+def test_two_samples_are_a_pair_and_zero_weight_problems_are_not_counted():
+    # hand count over all pairs of samples: n = 2, c = 1 has its one pair right-wrong (0 of 1 both right); n = 2,
+    # c = 2 has 1 of 1; n = 3, c = 0 has 0 of 3. So P(both) = (0 + 1 + 0)/3 = 1/3, pair mu = (1/2 + 1 + 0)/3 = 1/2,
+    # P(2nd | 1st) = 2/3, ICC = (1/3 - 1/4)/(1/2 * 1/2) = 1/3 (exact fractions below). n = 2 is enough for a pair:
+    # nothing is one-sample and nothing is said.
+    n, c = [2, 2, 3], [1, 2, 0]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        res = hidden_difficulty(Counts.from_arrays(n, c), [1, 2])
+    both = sum(Fraction(ci * (ci - 1), ni * (ni - 1)) for ni, ci in zip(n, c, strict=True)) / 3
+    mu = sum(Fraction(ci, ni) for ni, ci in zip(n, c, strict=True)) / 3
+    assert (both, mu) == (Fraction(1, 3), Fraction(1, 2))
+    assert res.problems[0] == 3 and res.one_sample[0] == 0
+    assert res.both_right[0] == pytest.approx(float(both), abs=1e-15)
+    assert res.second_given_first[0] == pytest.approx(float(both / mu), abs=1e-15)
+    assert res.icc[0] == pytest.approx(float((both - mu**2) / (mu * (1 - mu))), abs=1e-15)
+    # a problem of weight 0 enters no mean (as in curve), so it is counted neither among the pair problems nor
+    # among the one-sample ones: of (n, w) = (4, 1), (6, 0), (1, 1), (1, 0), one problem of each kind counts
+    with pytest.warns(DroppedProblemsWarning, match=r"1 of 2 problems have one sample .* rest on the 1 problems"):
+        zw = hidden_difficulty(Counts.from_arrays([4, 6, 1, 1], [1, 3, 0, 1], weight=[1, 0, 1, 0]), [1])
+    assert zw.problems[0] == 1 and zw.one_sample[0] == 1
+    assert zw.both_right[0] == 0.0 and zw.pair_mean[0] == 0.25 and zw.mean[0] == pytest.approx(0.125)
+    # P(both) - mu^2 = 0 - 1/16 < 0: the unbiased variance is negative here, and sigma is clipped at 0 (not above)
+    assert zw.difficulty_sd[0] == 0.0
