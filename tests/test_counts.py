@@ -140,3 +140,44 @@ def test_what_counts_are_made_of_says_how_to_get_them(tmp_path):
     for given, kind, how in cases:
         with pytest.raises(PasscurveError, match=rf"^`counts` must be a passcurve.Counts \(got {kind}\); {how}$"):
             pc.curve(given)
+
+
+def test_from_arrays_refuses_a_repeated_problem_and_a_2d_c():
+    # each (model, problem) appears once: the first repeated pair (in sorted order of the keys) is named, whether it
+    # is repeated twice or more; the same problem id under two models is two rows, not a repeat
+    with pytest.raises(PasscurveError, match=r"^duplicate problem 'x' for model 'm': each \(model, problem\) must "
+                                             r"appear once$"):
+        Counts.from_arrays([5, 5, 5], [1, 2, 3], problem=["x", "y", "x"], model="m")
+    with pytest.raises(PasscurveError, match=r"^duplicate problem 'b' for model 'm'"):  # 'a' is not repeated
+        Counts.from_arrays([5] * 5, [1, 2, 3, 4, 5], problem=["c", "a", "b", "c", "b"], model="m")
+    assert len(Counts.from_arrays([5, 5], [1, 2], problem=["x", "x"], model=["m", "k"])) == 2
+    # c as a 2-d array is refused as n is (it had been flattened row by row)
+    with pytest.raises(PasscurveError, match=r"^`c` must be one number or a 1-d sequence \(got shape \(1, 2\)\)"):
+        Counts.from_arrays([5, 5], [[1, 2]])
+
+
+def test_weights_need_a_positive_total_per_model_not_a_total_of_one():
+    # weights 1/4 + 1/4 (total 1/2) are positive and accepted; a model whose weights are all 0 is refused by name
+    assert Counts.from_arrays([5, 5], [1, 2], weight=[0.25, 0.25]).weight.tolist() == [0.25, 0.25]
+    with pytest.raises(PasscurveError, match=r"^`weight` must have a positive sum for each model \(model 'b': all "
+                                             r"zeros\)$"):
+        Counts.from_arrays([5, 5, 5], [1, 2, 3], model=["a", "b", "b"], weight=[1, 0, 0])
+
+
+def test_take_accepts_every_row_number_in_range_and_refuses_those_beyond():
+    # rows of a 3-row Counts are 0..2, or -3..-1 counted from the end (as numpy indexes); any index out of that range,
+    # first or last of the ones given, is a one-line error naming the range asked, not numpy's IndexError
+    C = Counts.from_arrays([4, 5, 6], [1, 2, 3])
+    assert C.take([-3, 2]).n.tolist() == [4, 6] and C.take(-1).n.tolist() == [6]
+    for bad, got in (([0, 3], "0..3"), ([3], "3..3"), ([-4, 0], "-4..0"), ([1, -4], "-4..1")):
+        with pytest.raises(PasscurveError, match=rf"^`index` must be row numbers in \[0, 3\) \(got {got}\)$"):
+            C.take(bad)
+
+
+def test_groups_give_each_model_its_own_rows_and_the_summary_its_range():
+    # counted by hand from _three(): model a has rows 0 and 3 (c = 0, 3), b rows 1 and 4, c rows 2 and 5
+    got = {m: g.c.tolist() for m, g in _three().groups()}
+    assert got == {"a": [0, 3], "b": [1, 4], "c": [2, 5]}
+    C = Counts.from_arrays([3, 7, 5], [1, 0, 5], source="s")
+    assert C.samples_summary() == {"problems": 3, "n_min": 3, "n_median": 5.0, "n_max": 7, "samples": 15, "successes": 6}
+    assert repr(C) == "Counts(1 model(s), 3 rows, n 3..7, source='s')"
