@@ -181,3 +181,22 @@ def test_groups_give_each_model_its_own_rows_and_the_summary_its_range():
     C = Counts.from_arrays([3, 7, 5], [1, 0, 5], source="s")
     assert C.samples_summary() == {"problems": 3, "n_min": 3, "n_median": 5.0, "n_max": 7, "samples": 15, "successes": 6}
     assert repr(C) == "Counts(1 model(s), 3 rows, n 3..7, source='s')"
+
+
+def test_stopping_design_reads_the_flagged_models_evidence():
+    from passcurve._counts import stopping_design
+
+    # hand-built evidence: the batch is each flagged model's step below its largest n (else its common step), the
+    # cap the largest n over the flagged models; a flagged name with no entry ("ghost") and an unflagged model ("c",
+    # whose cap 999 would win) do not count
+    ev = {"flagged_models": ["a", "b", "ghost"],
+          "models": {"a": {"n_common_step": 5, "n_step_below_max": 10, "n_max": 100},
+                     "b": {"n_common_step": 10, "n_max": 60}, "c": {"n_common_step": 3, "n_max": 999}}}
+    assert stopping_design(ev) == (10, 100)
+    assert stopping_design(ev, keep=["b"]) == (10, 60)
+    assert stopping_design(ev, keep=["c"]) is None  # kept, but not flagged
+    # steps that differ between the flagged models: no common batch, the cap still the largest n
+    ev["models"]["b"]["n_common_step"] = 4
+    assert stopping_design(ev) == (None, 100)
+    for nothing in (None, {"flagged_models": []}, {"flagged_models": ["a"], "models": None}):
+        assert stopping_design(nothing) is None
