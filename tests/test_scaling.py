@@ -142,7 +142,8 @@ def _law(a: float, b: float):
                           pass_at_k=(np.array([0.1, 0.5]),))
 
 
-@pytest.mark.parametrize("a,b", [TABLE1["Pythia 12B"], TABLE1["Pythia 70M"], TABLE2["Gemini 1.5 Flash"], (12.0, 0.3), (0.5, 0.3)])
+@pytest.mark.parametrize("a,b", [TABLE1["Pythia 12B"], TABLE1["Pythia 70M"], TABLE2["Gemini 1.5 Flash"], (12.0, 0.3), (0.5, 0.3),
+                                 (3.0, 0.3)])
 def test_concave_from_is_where_the_fitted_curve_stops_being_convex(a, b):
     # closed form: f'' of exp(-a k^-b) changes sign where a b k^-b = 1 + b; checked here against the sign of
     # the law's second differences (an independent, numerical route); the fitted pass@k there is e^-(1+b)/b
@@ -249,3 +250,130 @@ def test_an_r2_below_one_is_never_written_one():
     said = {v: dataclasses.replace(pl, r2=np.array([v]))._law_numbers(0)[2]
             for v in (0.99995397, 0.999999, 0.9996748, 1.0)}
     assert said == {0.99995397: "0.999954", 0.999999: "0.9999990", 0.9996748: "0.9997", 1.0: "1"}
+
+
+def test_standard_errors_and_r2_are_the_closed_form_ols():
+    # reference: the textbook closed form of simple regression on the same points (Sxx, Sxy; s² = SSR/(m-2),
+    # se(slope)² = s²/Sxx, se(intercept)² = s²(1/m + x̄²/Sxx), R² = 1 - SSR/Syy), a se of a = e^intercept by the
+    # delta method, and numpy.polyfit(cov=True) (its covariance is s²(XᵀX)⁻¹ with the same m - 2) as a second route
+    rng = np.random.default_rng(1)
+    n = np.full(150, 64)
+    c = rng.binomial(n, rng.beta(0.4, 3.0, 150))
+    res = fit_power_law(Counts.from_arrays(n, c))
+    ks = default_k_grid(64)
+    x, y = np.log(ks), np.log(-np.log(mean_curve(n, c, ks)[0]))
+    assert np.isfinite(y).all() and x.size == res.k[0].size
+    m, xb, yb = x.size, x.mean(), y.mean()
+    sxx, sxy, syy = ((x - xb) ** 2).sum(), ((x - xb) * (y - yb)).sum(), ((y - yb) ** 2).sum()
+    slope = sxy / sxx
+    icpt = yb - slope * xb
+    ssr = ((y - icpt - slope * x) ** 2).sum()
+    s2 = ssr / (m - 2)
+    assert res.b[0] == pytest.approx(-slope, rel=1e-10) and res.a[0] == pytest.approx(np.exp(icpt), rel=1e-10)
+    assert res.b_se[0] == pytest.approx(np.sqrt(s2 / sxx), rel=1e-8)
+    assert res.a_se[0] == pytest.approx(np.exp(icpt) * np.sqrt(s2 * (1 / m + xb**2 / sxx)), rel=1e-8)
+    assert res.r2[0] == pytest.approx(1 - ssr / syy, rel=1e-10)
+    _, cov = np.polyfit(x, y, 1, cov=True)
+    assert res.b_se[0] == pytest.approx(np.sqrt(cov[0, 0]), rel=1e-8)
+    assert res.a_se[0] == pytest.approx(np.exp(icpt) * np.sqrt(cov[1, 1]), rel=1e-8)
+
+
+def test_flat_curve_is_a_zero_exponent_with_no_r2():
+    # one problem always solved, one never: pass_D@k = 1/2 at every k (closed form), so -log pass_D@k = ln 2 k^0:
+    # a = ln 2, b = 0, the points lie on the line (standard errors 0) and R² = 1 - 0/0 is undefined (NaN, no error)
+    res = fit_power_law(Counts.from_arrays([10, 10], [10, 0]))
+    np.testing.assert_allclose(res.pass_at_k[0], 0.5, rtol=1e-15)
+    assert res.a[0] == pytest.approx(np.log(2), rel=1e-12) and abs(res.b[0]) < 1e-12
+    assert abs(res.a_se[0]) < 1e-12 and abs(res.b_se[0]) < 1e-12
+    assert np.isnan(res.r2[0]) and res.warnings == ()
+
+
+def test_unbiased_grid_is_bounded_by_the_smallest_n():
+    # problems with n = 5 and n = 10: pass@k for k = 6..10 has no unbiased estimate on the first, so k=8 is refused
+    # with the smallest n named; the default grid stops at the smallest n (5), not the largest
+    counts = Counts.from_arrays([5, 10], [1, 2])
+    with pytest.raises(PasscurveError, match=r"^`k` must be <= the smallest n \(5\) with convention='unbiased' "
+                       r"\(got k=8\)"):
+        fit_power_law(counts, k=[1, 8])
+    res = fit_power_law(counts)
+    np.testing.assert_array_equal(res.k[0], [1, 2, 3, 4, 5])
+    # closed form at k = 1: (1/5 + 2/10) / 2
+    assert res.pass_at_k[0][0] == pytest.approx(0.2)
+
+
+def test_stop_design_fits_the_stopping_time_curve_up_to_the_unsolved_stop():
+    # batch 1, no cap: each solved problem's n is its first success, two problems stopped unsolved at n = 20, so
+    # pass_D@k for k <= 20 is the share of problems solved within k attempts (by hand: 2/11 at k = 1, 9/11 from
+    # k = 12), the grid is default_k_grid(20) (the smallest unsolved stop), and the law is OLS of log(-log) on
+    # log k (reference: numpy.polyfit on the brute-force shares)
+    n = np.array([1, 1, 2, 3, 3, 5, 7, 8, 12, 20, 20])
+    c = np.array([1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0])
+    res = fit_power_law(Counts.from_arrays(n, c), design=pc.StopAtSuccess(batch=1))
+    ks = np.arange(1, 21)
+    np.testing.assert_array_equal(res.k[0], ks)
+    share = np.array([(n[c > 0] <= k).sum() / n.size for k in ks])
+    assert share[0] == pytest.approx(2 / 11) and share[-1] == pytest.approx(9 / 11)
+    np.testing.assert_allclose(res.pass_at_k[0], share, rtol=1e-13)
+    slope, icpt = np.polyfit(np.log(ks), np.log(-np.log(share)), 1)
+    assert res.b[0] == pytest.approx(-slope, rel=1e-10) and res.a[0] == pytest.approx(np.exp(icpt), rel=1e-10)
+    assert res.convention == "stop at success (batch 1)"
+
+
+def test_chen_convention_at_k_equal_to_n_minus_c_is_still_the_estimator():
+    # (3, 1) at k = 2 = n - c: 1 - C(2,2)/C(3,2) = 2/3 (the Codex code returns 1.0 only when n - c < k); (10, 0): 0
+    res = fit_power_law(Counts.from_arrays([3, 10], [1, 0]), k=[1, 2, 5], convention="chen")
+    np.testing.assert_allclose(res.pass_at_k[0], [(1 / 3) / 2, (2 / 3) / 2, 1 / 2], rtol=1e-12)
+
+
+def test_three_point_fit_has_its_r2_and_standard_errors():
+    # n = 3: the grid is k = 1, 2, 3, the smallest fit with a residual (m - 2 = 1); reference: the closed form on
+    # the exact curve pass@k = 1 - C(3-c, k)/C(3, k) averaged over c = 0, 1, 3
+    c = [0, 1, 3]
+    res = fit_power_law(Counts.from_arrays([3, 3, 3], c))
+    p = np.array([np.mean([1 - comb(3 - ci, k) / comb(3, k) for ci in c]) for k in (1, 2, 3)])
+    np.testing.assert_allclose(p, [4 / 9, 5 / 9, 2 / 3])  # by hand: (0 + 1/3 + 1)/3, (0 + 2/3 + 1)/3, (0 + 1 + 1)/3
+    x, y = np.log([1.0, 2.0, 3.0]), np.log(-np.log(p))
+    sxx = ((x - x.mean()) ** 2).sum()
+    slope = ((x - x.mean()) * (y - y.mean())).sum() / sxx
+    ssr = ((y - y.mean() - slope * (x - x.mean())) ** 2).sum()
+    assert res.b[0] == pytest.approx(-slope, rel=1e-10)
+    assert res.r2[0] == pytest.approx(1 - ssr / ((y - y.mean()) ** 2).sum(), rel=1e-10)
+    assert res.b_se[0] == pytest.approx(np.sqrt(ssr / 1 / sxx), rel=1e-8)
+
+
+def test_local_slope_on_three_points_and_left_out_nan():
+    # three points on log k = 0, ln 2, 2 ln 2 (even spacing h = ln 2): numpy.gradient's central difference in the
+    # middle is (y2 - y0)/(2h), one-sided at the ends, by hand; a NaN pass@k (a k with no estimate) is left out as
+    # 0 and 1 are, and two points left give NaN slopes
+    y = np.log(-np.log([0.1, 0.3, 0.6]))
+    kk, b = local_slope([1, 2, 4], [0.1, 0.3, 0.6])
+    h = np.log(2)
+    np.testing.assert_allclose(b, [-(y[1] - y[0]) / h, -(y[2] - y[0]) / (2 * h), -(y[2] - y[1]) / h], rtol=1e-12)
+    kk2, b2 = local_slope([1, 2, 3, 4, 5], [0.1, 0.3, np.nan, 0.6, 1.0])
+    assert kk2.tolist() == [1, 2, 4]
+    np.testing.assert_allclose(b2, b, rtol=1e-12)
+    kk3, b3 = local_slope([1, 2, 3], [0.0, 0.3, 0.6])
+    assert kk3.tolist() == [2, 3] and np.isnan(b3).all()
+
+
+def test_unfittable_and_partial_grids_count_their_points():
+    # (10, 3) and (10, 9): pass@k = 1 once k > n - c = 1 for the second and 7 for the first, so k = 8, 9 are 1; the
+    # warnings count the points left out (by hand: 2 of 3, 1 of 2, and 1 left out of 1, 2, 8)
+    cn = Counts.from_arrays([10, 10], [3, 9])
+    with pytest.warns(pc.DegenerateDataWarning, match=r"pass_D@k is 0 or 1 at 2 of its 3 points; a power law"):
+        fit_power_law(cn, k=[1, 8, 9])
+    with pytest.warns(pc.DegenerateDataWarning, match=r"pass_D@k is 0 or 1 at 1 of its 2 points; a power law"):
+        fit_power_law(cn, k=[1, 8])
+    with pytest.warns(pc.DegenerateDataWarning):
+        res = fit_power_law(cn, k=[1, 2, 8])
+    assert res.warnings[0] == ("DegenerateDataWarning: model 'arrays': 1 grid point with pass_D@k in {0, 1} was "
+                               "left out")
+
+
+def test_k_is_a_grid_or_the_word_paper():
+    # a string other than "paper" is refused (it is not the paper's grid) and a bad convention is named with its choices
+    cn = Counts.from_arrays([10, 10], [3, 9])
+    with pytest.raises(PasscurveError, match="^`k` must"):
+        fit_power_law(cn, k="papers")
+    with pytest.raises(PasscurveError, match=r'^`convention` must be "unbiased" or "chen" \(got \'codex\'\)$'):
+        fit_power_law(cn, convention="codex")
