@@ -373,7 +373,7 @@ def test_unfittable_and_partial_grids_count_their_points():
 def test_k_is_a_grid_or_the_word_paper():
     # a string other than "paper" is refused (it is not the paper's grid) and a bad convention is named with its choices
     cn = Counts.from_arrays([10, 10], [3, 9])
-    with pytest.raises(PasscurveError, match="^`k` must"):
+    with pytest.raises(PasscurveError, match=r'^`k` must be a sequence of integers or "paper" \(got \'papers\'\)$'):
         fit_power_law(cn, k="papers")
     with pytest.raises(PasscurveError, match=r'^`convention` must be "unbiased" or "chen" \(got \'codex\'\)$'):
         fit_power_law(cn, convention="codex")

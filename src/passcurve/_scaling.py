@@ -355,7 +355,9 @@ def _fit_power_law_iv(counts: Any, k: Any, convention: str) -> tuple[Counts, np.
     check_counts_object(counts)
     check_choice(convention, "convention", ("unbiased", "chen"), quoted=True)
     ks = None
-    if k is not None and not (isinstance(k, str) and k == "paper"):
+    if isinstance(k, str) and k != "paper":  # read as an array of characters it was "must contain integers (<U6)"
+        raise PasscurveError(f'`k` must be a sequence of integers or "paper" (got {k!r})')
+    if k is not None and not isinstance(k, str):
         ks = budget_grid(k, "k")
         if ks.size < 2:
             raise PasscurveError("`k` needs at least two distinct values for a least-squares fit")
