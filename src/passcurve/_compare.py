@@ -605,8 +605,7 @@ def _sign_flip_p(D: np.ndarray, groups: np.ndarray, n_groups: int, B: int, rng: 
     for start in range(0, total, chunk):
         b = min(chunk, total - start)
         if exact:
-            bits = (np.arange(start, start + b)[:, None] >> np.arange(n_groups)[None, :]) & 1
-            signs = bits * 2.0 - 1.0
+            signs = _sign_vectors(start, b, n_groups)
         else:
             signs = rng.integers(0, 2, size=(b, n_groups)) * 2.0 - 1.0
         u = signs @ gsum
@@ -654,6 +653,11 @@ def _sign_flip_p(D: np.ndarray, groups: np.ndarray, n_groups: int, B: int, rng: 
     return pval, (np.where(keep0, np.minimum(ends[0], 0.0), ends[0]), np.where(keep0, np.maximum(ends[1], 0.0), ends[1]))
 
 
+def _sign_vectors(start: int, b: int, m: int) -> np.ndarray:
+    """Sign vectors number start .. start + b - 1 of the 2^m (row j: the bits of j as -1/+1), shape (b, m)."""
+    return ((np.arange(start, start + b)[:, None] >> np.arange(m)[None, :]) & 1) * 2.0 - 1.0
+
+
 def _sign_flip_exact(gsum: np.ndarray) -> np.ndarray:
     r"""Exact two-sided sign-flip p-value per column of the cluster sums ``gsum`` (shape (G, columns)) from the
     non-zero sums alone: #{s: |Σ_g s_g D_g| ≥ |Σ_g D_g|}/2^m over the 2^m sign vectors of m = the most non-zero sums in
@@ -669,7 +673,7 @@ def _sign_flip_exact(gsum: np.ndarray) -> np.ndarray:
     chunk = max(1, (1 << 21) // max(m, 1))
     for start in range(0, 2**m, chunk):
         b = min(chunk, 2**m - start)
-        signs = ((np.arange(start, start + b)[:, None] >> np.arange(m)[None, :]) & 1) * 2.0 - 1.0
+        signs = _sign_vectors(start, b, m)
         exceed += (np.abs(signs @ C) >= obs[None, :] - tol[None, :]).sum(axis=0)
     return exceed / 2.0**m
 
