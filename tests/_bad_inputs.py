@@ -217,6 +217,20 @@ CASES: dict[str, Case] = {
         _text("t.tsv", "problem_id\tn\tc\na\t10\t2\nb\t10\t3\t9\nc\t10\t1\n"),
         r"t.tsv: data row 2 \(line 3\) has 4 fields where the header has 3",
     ),
+    # a quote that opens a field and never closes (a stray quote; a file cut inside a quoted field): DuckDB's sniffer
+    # found no dialect and read each line as one column, so the error was "no problem-id column (...); columns
+    # found: model,problem_id,attempt,correct,answer", the header it had just named as one column
+    "unterminated_quote_in_csv": (
+        _text("q.csv", 'model,problem_id,attempt,correct,answer\nm,p1,0,1,"a,b"\nm,p1,1,0,"c,d"\nm,p2,0,1,x\n'
+                       'm,p2,1,0,"y\nm,p3,0,1,z\nm,p3,1,1,w\n'),
+        r"q.csv: data row 4 \(line 5\) has a field that opens a quote and does not close it \(unexpected end of "
+        r"data\): the file is truncated or malformed$",
+    ),
+    "malformed_quoted_field_in_csv": (
+        _text("q.csv", 'model,problem_id,attempt,correct,answer\nm,p1,0,1,"a"b\nm,p1,1,0,"c,d"\nm,p2,0,1,"x\n'),
+        r"q.csv: data row 1 \(line 2\) has a malformed quoted field \(',' expected after '\"'\): the file is "
+        r"truncated or malformed$",
+    ),
     "corrupt_csv": (_text("g.csv", "\x00\x01\x02garbage\x00,\n\x07\x08"), r"g.csv"),
     "unknown_extension": (
         _text("data.xyz", "a b c\n1 2 3\n"),

@@ -724,15 +724,26 @@ def _raise_ragged_csv(p: Path) -> None:
         counts = {d: header.count(d) for d in _DELIMITERS}
         delim = max(counts, key=lambda d: counts[d])
         fh.seek(0)
-        reader = csv.reader(fh, delimiter=delim)
-        width = len(next(reader))
-        for row_no, row in enumerate(reader, start=1):
-            if row and len(row) != width:
-                raise InputFormatError(
-                    f"{p.name}: data row {row_no} (line {reader.line_num}) has {len(row)} field"
-                    f"{'s' if len(row) != 1 else ''} where the header has {width}: the file is truncated "
-                    "or malformed"
-                )
+        reader = csv.reader(fh, delimiter=delim, strict=True)
+        width, row_no, end = None, 0, 1
+        try:
+            width = len(next(reader))
+            end = reader.line_num
+            for row_no, row in enumerate(reader, start=1):
+                if row and len(row) != width:
+                    raise InputFormatError(
+                        f"{p.name}: data row {row_no} (line {reader.line_num}) has {len(row)} field"
+                        f"{'s' if len(row) != 1 else ''} where the header has {width}: the file is truncated "
+                        "or malformed"
+                    )
+                end = reader.line_num
+        except csv.Error as exc:
+            # a quote that opens a field and is never closed: the rest of the file reads as one field, so no row
+            # is ragged (and DuckDB's sniffer, finding no dialect, read each line as one column)
+            where = "the header (line 1)" if width is None else f"data row {row_no + 1} (line {end + 1})"
+            what = ("a field that opens a quote and does not close it" if "end of data" in str(exc)
+                    else "a malformed quoted field")
+            raise InputFormatError(f"{p.name}: {where} has {what} ({exc}): the file is truncated or malformed") from None
 
 
 def no_columns_error(kind: str) -> PasscurveError:
