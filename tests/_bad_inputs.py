@@ -231,6 +231,18 @@ CASES: dict[str, Case] = {
         r"q.csv: data row 1 \(line 2\) has a malformed quoted field \(',' expected after '\"'\): the file is "
         r"truncated or malformed$",
     ),
+    # a file that mixes CR LF and LF line endings (two files joined): DuckDB's sniffer gives up, and the error was
+    # 'cannot read m.csv as csv: Error when sniffing file "/full/path/m.csv".'; also beyond the rows it sniffs
+    "mixed_line_endings_in_csv": (
+        _bytes("m.csv", b"model,problem_id,n,c\nalpha,q0,20,0\nalpha,q1,20,3\r\nalpha,q2,20,6\n"),
+        r"m.csv: line 3 ends in CR LF where line 1 ends in LF: the file mixes line endings \(joined from several "
+        r"files\?\); convert it to one \(e.g. dos2unix\)$",
+    ),
+    "mixed_line_endings_after_the_sniffed_rows": (
+        _bytes("m.csv", ("problem_id,correct\n" + "".join(f"p{i % 7},{i % 2}\n" for i in range(5000))
+                         + "p1,1\r\np2,0\n").encode()),
+        r"m.csv: line 5002 ends in CR LF where line 1 ends in LF: the file mixes line endings",
+    ),
     "corrupt_csv": (_text("g.csv", "\x00\x01\x02garbage\x00,\n\x07\x08"), r"g.csv"),
     "unknown_extension": (
         _text("data.xyz", "a b c\n1 2 3\n"),

@@ -724,3 +724,16 @@ def test_read_attempts_names_a_counts_file_before_its_threshold(tmp_path):
         with pytest.raises(passcurve.PasscurveError, match=r"^counts\.csv: retries need a per-sample log with an "
                                                             r"attempt column, not per-problem counts$"):
             passcurve.data.read_attempts(p, threshold=threshold)
+
+
+def test_crlf_files_and_a_quoted_line_break_read_as_lf_files(tmp_path):
+    """One line ending throughout reads, CR LF as LF, and so does a CR LF inside a quoted field of an LF file: the
+    mixed-line-endings error (``_bad_inputs``: mixed_line_endings_in_csv) is only for lines that end differently.
+    Reference: the counts written by hand, n and c per problem."""
+    lf = "model,problem_id,correct,answer\nm,p1,1,a\nm,p1,0,b\nm,p2,0,c\n"
+    (tmp_path / "lf.csv").write_bytes(lf.encode())
+    (tmp_path / "crlf.csv").write_bytes(lf.replace("\n", "\r\n").encode())
+    (tmp_path / "quoted.csv").write_bytes(lf.replace("m,p1,0,b", 'm,p1,0,"b\r\nb"').encode())
+    want = {("m", "p1", 2, 1), ("m", "p2", 1, 0)}
+    for name in ("lf.csv", "crlf.csv", "quoted.csv"):
+        assert as_set(read_counts(tmp_path / name)) == want, name

@@ -744,6 +744,27 @@ def _raise_ragged_csv(p: Path) -> None:
             what = ("a field that opens a quote and does not close it" if "end of data" in str(exc)
                     else "a malformed quoted field")
             raise InputFormatError(f"{p.name}: {where} has {what} ({exc}): the file is truncated or malformed") from None
+    _raise_mixed_line_endings(p)
+
+
+def _raise_mixed_line_endings(p: Path) -> None:
+    """Name the first line whose ending (CR LF or LF) differs from the first line's: DuckDB's dialect sniffer gives up
+    on a file that mixes them ('Error when sniffing file'), which Python's csv module reads without a word."""
+    with open(p, "rb") as fh:
+        first: bytes | None = None
+        for line_no, line in enumerate(fh, start=1):
+            if not line.endswith(b"\n"):
+                return
+            ending = b"\r\n" if line.endswith(b"\r\n") else b"\n"
+            if first is None:
+                first = ending
+            elif ending != first:
+                def name(e: bytes) -> str:
+                    return "CR LF" if e == b"\r\n" else "LF"
+                raise InputFormatError(
+                    f"{p.name}: line {line_no} ends in {name(ending)} where line 1 ends in {name(first)}: the file "
+                    "mixes line endings (joined from several files?); convert it to one (e.g. dos2unix)"
+                )
 
 
 def no_columns_error(kind: str) -> PasscurveError:
