@@ -168,6 +168,20 @@ def test_gap_at_start_of_one_problem():
         retries(["p", "p", "q"], [1, 2, 2], [0, 1, 1])
 
 
+def test_attempt_errors_name_the_model_when_problem_ids_repeat_across_models():
+    """Two models answer the same problems: 'duplicate attempt 0 in problem 'p'' did not say whose (a fuzzed log);
+    with one model the message stays as it was."""
+    prob, mod = ["p", "p", "p", "p"], ["a", "a", "b", "b"]
+    with pytest.raises(PasscurveError, match=r"^duplicate attempt 0 in problem 'p' of model 'b'; each attempt index "):
+        retries(prob, [0, 1, 0, 0], [0, 1, 1, 0], model=mod)
+    with pytest.raises(PasscurveError, match=r"^attempt indices of problem 'p' of model 'b' have a gap: 2 follows 0$"):
+        retries(prob, [0, 1, 0, 2], [0, 1, 1, 0], model=mod)
+    with pytest.raises(PasscurveError, match=r"^attempt indices of problem 'p' of model 'a' have a gap: they start at 1"):
+        retries(prob, [1, 2, 0, 1], [0, 1, 1, 0], model=mod)
+    with pytest.raises(PasscurveError, match=r"^duplicate attempt 0 in problem 'p'; each attempt index must appear once$"):
+        retries(["p", "p"], [0, 0], [0, 1])
+
+
 def test_cli_retries(icli, tmp_path):
     import json
 

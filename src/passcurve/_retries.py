@@ -246,25 +246,30 @@ def _group_and_check(prob: np.ndarray, att: np.ndarray, mod: np.ndarray) -> tupl
     base = int(att_s.min())
     if base not in (0, 1):
         raise PasscurveError(f"`attempt` indices must start at 0 or 1 (smallest is {base})")
+    several = ukey.size > 0 and int(mcode.max()) > 0
+
+    def where(i: int) -> str:  # the problem, and its model when there are several (problem ids repeat across models)
+        j = order[i]
+        return f"problem {prob[j]!r}" + (f" of model {mod[j]!r}" if several else "")
+
     same = ~start
     d = np.zeros(gid_s.size, dtype=np.int64)
     d[1:] = att_s[1:] - att_s[:-1]
     dup = same & (d == 0)
     if dup.any():
         i = int(np.flatnonzero(dup)[0])
-        p = prob[order[i]]
-        raise PasscurveError(f"duplicate attempt {int(att_s[i])} in problem {p!r}; each attempt index must appear once")
+        raise PasscurveError(f"duplicate attempt {int(att_s[i])} in {where(i)}; each attempt index must appear once")
     late = start & (att_s != base)
     if late.any():
         i = int(np.flatnonzero(late)[0])
         raise PasscurveError(
-            f"attempt indices of problem {prob[order[i]]!r} have a gap: they start at {int(att_s[i])}, not {base}"
+            f"attempt indices of {where(i)} have a gap: they start at {int(att_s[i])}, not {base}"
         )
     gap = same & (d > 1)
     if gap.any():
         i = int(np.flatnonzero(gap)[0])
         raise PasscurveError(
-            f"attempt indices of problem {prob[order[i]]!r} have a gap: {int(att_s[i])} follows {int(att_s[i - 1])}"
+            f"attempt indices of {where(i)} have a gap: {int(att_s[i])} follows {int(att_s[i - 1])}"
         )
     pos = att_s - base  # 0-based attempt position
     return order, gid_s, starts, pos, ukey
