@@ -242,6 +242,33 @@ def test_read_attempts_names_an_attempt_that_is_no_whole_number(tmp_path, capfd)
     assert len(err.strip().splitlines()) == 1
 
 
+def test_read_attempts_names_a_repeated_or_missing_attempt_where_it_is(tmp_path, capfd):
+    # a log with one line written twice reached the analysis, whose message named neither the file nor the lines
+    # ("duplicate attempt 0 in problem 'p2'"), and a null attempt said only "attempt column 'attempt' has a missing
+    # value"; the curve reader said where. Now both readers say it alike (lines by hand count), with advice that fits
+    # retries: they cannot pool runs, an attempt's index is its place in one run
+    from passcurve.cli._app import run
+    from passcurve.data import read_attempts
+
+    rows = ['{"model": "a", "problem_id": "p", "attempt": 0, "correct": 0}',
+            '{"model": "a", "problem_id": "p", "attempt": 1, "correct": 1}',
+            '{"model": "b", "problem_id": "p", "attempt": 0, "correct": 1}']
+    path = tmp_path / "r.jsonl"
+    path.write_text("\n".join([*rows, rows[1]]) + "\n")
+    with pytest.raises(PasscurveError, match=r"^r\.jsonl: duplicate \(problem, attempt\) rows: problem 'p' \(model 'a'\) "
+                                             r"attempt 1 appears 2 times at lines 2 and 4; each attempt must appear once "
+                                             r"\(.*retries follow one run's sequence of attempts: read one run at a time\)$"):
+        read_attempts(path)
+    assert run(["retries", str(path)]) == 2
+    err = capfd.readouterr().err
+    assert err.startswith("passcurve: error: r.jsonl: duplicate (problem, attempt) rows") and "`pool`" not in err
+    assert len(err.strip().splitlines()) == 1
+    path.write_text("\n".join([*rows, rows[2].replace('"attempt": 0', '"attempt": null')]) + "\n")
+    with pytest.raises(PasscurveError, match=r"^r\.jsonl: attempt column 'attempt' has a missing value, e\.g\. row "
+                                             r"\{model='b', problem_id='p', attempt=None, correct='1'\} at line 4$"):
+        read_attempts(path)
+
+
 def test_asymptotic_p_value_agrees_with_permutation():
     # equal n: (n-1)/n * T ~ chi-square(n-1) under the null (derived in passcurve._retries)
     rng = np.random.default_rng(21)

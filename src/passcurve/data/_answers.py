@@ -776,10 +776,15 @@ def read_attempts(
     if np.ma.isMaskedArray(correct) and np.ma.getmaskarray(correct).any():
         s._refuse_correctness()  # the value missing or not boolean, its row and line
     att = g["attempt"]
-    if np.ma.isMaskedArray(att) and np.ma.getmaskarray(att).any():
+    code = np.asarray(g["code"], dtype=np.int64)
+    missing = np.ma.isMaskedArray(att) and np.ma.getmaskarray(att).any()
+    if missing or ((code[1:] == code[:-1]) & (np.asarray(att)[1:] == np.asarray(att)[:-1])).any():
+        # a missing or repeated attempt with its row and lines, as every per-sample reader says it (retries' own check
+        # said "duplicate attempt 0 in problem 'p2'", without the file or where); the query only on this path
+        s._check_duplicates({}, False, pooled=False)
+    if missing:
         raise PasscurveError(f"{s.source}: attempt column {col!r} has a missing value")
     _check_attempt_numbers(s._src, col, np.asarray(att))
-    code = np.asarray(g["code"], dtype=np.int64)
     check_ids(s.source, s.columns.roles, labels["model"], labels["problem"], s._src)
     att, correct = np.asarray(att), np.asarray(correct, dtype=bool)
     if models is not None:  # checked on the (model, problem) labels, then their samples kept, in the order named

@@ -187,14 +187,16 @@ def correctness_type_error(source: str, col: str, kind: str) -> PasscurveError:
 
 
 def duplicate_attempt_error(source: str, problem: Any, model: Any | None, attempt: Any, k: int,
-                            at: str = "") -> PasscurveError:
+                            at: str = "", pooled: bool = True) -> PasscurveError:
     """``attempt`` appears ``k`` times for ``problem`` (of ``model``, when the input has a model column), first
-    ``at`` (" at lines 2 and 7": :func:`located`)."""
+    ``at`` (" at lines 2 and 7": :func:`located`). ``pooled``: the reader can pool runs (``pool``); retries cannot (an
+    attempt's index is its place in one run's sequence), so their advice is to read one run at a time."""
     who = f"problem {problem!r}" + ("" if model is None else f" (model {model!r})")
+    advice = ("give each run as its own file and pool them with `pool`" if pooled
+              else "retries follow one run's sequence of attempts: read one run at a time")
     return PasscurveError(
         f"{source}: duplicate (problem, attempt) rows: {who} attempt {attempt} appears {k} times{at}; "
-        "each attempt must appear once (several runs written one after another, their attempts restarting? give "
-        "each run as its own file and pool them with `pool`)"
+        f"each attempt must appear once (several runs written one after another, their attempts restarting? {advice})"
     )
 
 
@@ -650,7 +652,7 @@ class Samples:
         row, at = self._first_row(f"({self._correct_expr}) IS NULL")
         raise not_boolean_error(self.source, col, roles["problem"], row, self.threshold, at)
 
-    def _check_duplicates(self, g: dict[str, np.ndarray], int_attempt: bool) -> None:
+    def _check_duplicates(self, g: dict[str, np.ndarray], int_attempt: bool, pooled: bool = True) -> None:
         col = self.columns.roles["attempt"]
         suspicious = True
         if int_attempt:
@@ -682,7 +684,7 @@ class Samples:
             if (inexact := inexact_attempt_error(self.source, col, kind, dup["attempt"][0], at)) is not None:
                 raise inexact
             raise duplicate_attempt_error(self.source, dup["problem"][0], model, dup["attempt"][0], int(dup["k"][0]),
-                                          at)
+                                          at, pooled)
 
     def _rows_of(self, model: str, problem: str, attempt: str) -> str:
         """Where the first two samples of (``model``, ``problem``, ``attempt``) are in the input (:func:`located`;
