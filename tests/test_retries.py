@@ -269,6 +269,17 @@ def test_read_attempts_names_a_repeated_or_missing_attempt_where_it_is(tmp_path,
         read_attempts(path)
 
 
+def test_read_attempts_shows_an_attempt_that_is_no_number(tmp_path):
+    # "attempt column 'attempt' must hold integers (type VARCHAR)" named no row (a fuzzed CSV with one '}' in it)
+    from passcurve.data import read_attempts
+
+    path = tmp_path / "t.csv"
+    path.write_text("problem_id,attempt,correct\np,0,0\np,1,1\nq,},1\n")
+    with pytest.raises(PasscurveError, match=r"^t\.csv: attempt column 'attempt' must hold integers \(type VARCHAR\), "
+                                             r"e\.g\. row \{problem_id='q', attempt='\}', correct='1'\} at line 4$"):
+        read_attempts(path)
+
+
 def test_asymptotic_p_value_agrees_with_permutation():
     # equal n: (n-1)/n * T ~ chi-square(n-1) under the null (derived in passcurve._retries)
     rng = np.random.default_rng(21)
