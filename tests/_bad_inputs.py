@@ -310,6 +310,12 @@ CASES: dict[str, Case] = {
         r"j.csv: a data row repeats the header \(files joined with their headers\?\), e.g. row "
         r"\{problem_id='problem_id', attempt='attempt', correct='correct'\}",
     ),
+    # the same in a counts file said "column 'n' (`n`) must hold integers; row 2 (problem 'problem_id') has n='n'"
+    "repeated_header_row_in_counts": (
+        _text("j.csv", "model,problem_id,n,c\nm,a,10,2\nmodel,problem_id,n,c\nm,b,10,3\n"),
+        r"j.csv: data row 2 repeats the header \(files joined with their headers\?\): problem 'problem_id', n='n'; "
+        r"remove the repeated header lines$",
+    ),
     # a damaged member of a .eval zip raised zipfile.BadZipFile (a traceback) when extracted
     "eval_zip_bad_crc": (_eval_bad_crc, r"cannot read log.eval as inspect .eval \(zip\): Bad CRC-32 for file 'summaries.json'"),
     # attempt ids 1 and "1" in one JSONL column were compared as JSON values ('1' vs '"1"'): two samples, no error

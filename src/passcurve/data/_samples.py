@@ -742,6 +742,12 @@ class Samples:
             bad_type = np.flatnonzero(np.isnan(v) & (raw != None) & (raw != "nan") & (raw != "NaN"))  # noqa: E711
             if bad_type.size:
                 i = bad_type[0]
+                if str(problem[i]) == r["problem"] and str(raw[i]).strip().lower() == col.lower():
+                    # as a per-sample log's (not_boolean_error): "row 8 (problem 'problem_id') has n='n'" before
+                    raise PasscurveError(
+                        f"{self.source}: data row {i + 1} repeats the header (files joined with their headers?): "
+                        f"problem {problem[i]!r}, {name}={raw[i]!r}; remove the repeated header lines"
+                    )
                 raise PasscurveError(
                     f"{self.source}: column {col!r} (`{name}`) must hold integers; row {i + 1} "
                     f"(problem {problem[i]!r}) has {name}={raw[i]!r}"
