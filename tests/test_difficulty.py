@@ -2134,3 +2134,25 @@ def test_scaled_beta_goodness_of_fit_at_n_1e9_evaluates_no_pmf_value():
     g = m.goodness_of_fit()
     assert sum(g["expected"]) == pytest.approx(10, rel=1e-12) and sum(g["observed"]) == 10
     assert np.isfinite(g["chi2"])
+
+
+def test_likelihoods_where_both_shapes_underflow_to_zero_are_the_wall_not_a_value_error():
+    # theta = (log a, log b) below -745 makes a = b = 0 (exp underflows): the histogram sum's logarithms are then -inf
+    # and +inf together, and math.fsum raised "ValueError: -inf + inf in fsum" out of _negloglik and the gradients
+    # (a fit's line search or a forecast's parameter draw may step there) where the likelihood's contract is the wall
+    # 1e300 (and a zero gradient: _guarded), as for a theta that overflows
+    rng = np.random.default_rng(0)
+    n = rng.integers(5, 30, 400)
+    c = rng.binomial(n, 0.3)
+    c[:50] = 0
+    pn, pc, pw = _pairs(n, c)
+    lb = _log_binom(pn, pc)
+    assert _whole_number_table(pc, pn - pc, 1.0, 1.0) is not None  # the histogram path is the one under test
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        for m, theta in ((BetaBinomial(), np.array([-1000.0, -1000.0])),
+                         (ZeroInflatedBetaBinomial(), np.array([0.0, -1000.0, -1000.0]))):
+            assert m._negloglik(theta, pn, pc, pw, lb) == 1e300
+            v, g = m._nll_grad(theta, pn, pc, pw, lb) if isinstance(m, BetaBinomial) else m._negloglik_grad(
+                theta, pn, pc, pw, lb)
+            assert v == 1e300 and not g.any()

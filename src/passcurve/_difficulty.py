@@ -535,7 +535,10 @@ def _dot_fsum(*pairs: tuple[np.ndarray, np.ndarray]) -> float:
     its product) by a plain sum. For sums of large terms that cancel (:func:`_beta_sums`'s three histogram sums, each
     ~10⁸ for a log-likelihood of ~4·10⁵ at 10⁵ problems), where a dot product would lose their rounding."""
     parts = [_two_product(h, v) for h, v in pairs]
-    return math.fsum(np.concatenate([p for p, _ in parts]).tolist()) + float(sum(e.sum() for _, e in parts))
+    rounded = np.concatenate([p for p, _ in parts])
+    if not np.isfinite(rounded).all():  # math.fsum raises ValueError on -inf + inf: the plain sum (nan or ±inf)
+        return float(rounded.sum())
+    return math.fsum(rounded.tolist()) + float(sum(e.sum() for _, e in parts))
 
 
 def _count_histograms(c: np.ndarray, d: np.ndarray, w: np.ndarray) -> tuple[np.ndarray, ...] | None:
@@ -2912,11 +2915,12 @@ class BetaBinomial(DifficultyModel):
         if s is not None and np.isfinite(s).all():  # by count histograms (_beta_sums)
             return -(wlb + s[0]), -np.array([s[1] * a, s[2] * b])
         d = n - c
-        ll = w @ (lb + special.betaln(a + c, b + d)) - w.sum() * special.betaln(a, b)
-        dab = special.digamma(a + b + n)
-        ga = w @ (special.digamma(a + c) - dab) - w.sum() * (special.digamma(a) - special.digamma(a + b))
-        gb = w @ (special.digamma(b + d) - dab) - w.sum() * (special.digamma(b) - special.digamma(a + b))
-        return -float(ll), -np.array([ga * a, gb * b])
+        with np.errstate(all="ignore"):  # shapes under- or overflowed (a runaway theta): the wall of _guarded
+            ll = w @ (lb + special.betaln(a + c, b + d)) - w.sum() * special.betaln(a, b)
+            dab = special.digamma(a + b + n)
+            ga = w @ (special.digamma(a + c) - dab) - w.sum() * (special.digamma(a) - special.digamma(a + b))
+            gb = w @ (special.digamma(b + d) - dab) - w.sum() * (special.digamma(b) - special.digamma(a + b))
+            return _guarded(-float(ll), -np.array([ga * a, gb * b]))
 
     def _hessian(self, theta: np.ndarray, n: np.ndarray, c: np.ndarray, w: np.ndarray, lb: np.ndarray) -> np.ndarray:
         """The analytic Hessian (trigamma terms) of :meth:`_nll_grad_hess`."""
