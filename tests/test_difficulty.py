@@ -1363,7 +1363,9 @@ def test_local_exponent_at_huge_k_is_the_closed_forms_limit():
     F = np.exp(special.gammaln(a + b) + special.gammaln(b + k) - special.gammaln(b) - special.gammaln(a + b + k))
     closed = k * (special.digamma(a + b + k) - special.digamma(b + k)) * F / ((1 - F) * -np.log1p(-F))
     np.testing.assert_allclose(m.local_exponent(k), closed, rtol=1e-6)
-    huge = m.local_exponent([1e100, 1e300, 1.7e308])  # 1.7e308 * e^1e-4 overflows: the one-sided difference
+    # k·e^1e-4 overflows only above 1.79751e308 (1.7e308 · e^1e-4 = 1.70017e308 does not): the last two take the
+    # one-sided difference, beside two that do not in the same array
+    huge = m.local_exponent([1e100, 1e300, 1.7e308, 1.7976e308, np.finfo(np.float64).max])
     np.testing.assert_allclose(huge, a, rtol=1e-7)
     z = ZeroInflatedBetaBinomial()  # a plateau: exactly 0 there, not -0.0
     z._theta = np.array([special.logit(0.2), np.log(0.3), np.log(3.0)])
