@@ -33,8 +33,10 @@ from passcurve._difficulty import (
     _beta_log_moment_grad,
     _beta_sums,
     _digamma_diff,
+    _inverse_information,
     _log_binom,
     _log_rising,
+    _num_hessian,
     _pairs,
     _qr_reduced,
     _rising_step,
@@ -2158,3 +2160,67 @@ def test_likelihoods_where_both_shapes_underflow_to_zero_are_the_wall_not_a_valu
             v, g = m._nll_grad(theta, pn, pc, pw, lb) if isinstance(m, BetaBinomial) else m._negloglik_grad(
                 theta, pn, pc, pw, lb)
             assert v == 1e300 and not g.any()
+
+
+def test_beta_log_moment_fast_form_takes_the_exact_terms_for_every_large_concentration_in_an_array():
+    # exact=False takes betaln differences only where *every* a + b <= 1000 (docstring): with array-valued shapes, one
+    # of them at a + b = 10^12 (a runaway fit's), the difference of two betaln of order 10^12 would lose ~4e-3 there.
+    # Reference: the exact finite product (_exact_beta_log_moment, math.fsum of logs) at each element
+    a, b = np.array([0.3, 2.5e11, 40.0]), np.array([3.0, 7.5e11, 900.0])
+    c, d = np.array([2.0, 2.0, 5.0]), np.array([8.0, 8.0, 50.0])
+    got = _beta_log_moment(c, d, a, b, exact=False)
+    want = [_exact_beta_log_moment(int(ci), int(di), ai, bi) for ci, di, ai, bi in zip(c, d, a, b, strict=True)]
+    np.testing.assert_allclose(got, want, rtol=0, atol=1e-12)
+
+
+def test_likelihood_gradient_by_count_histograms_at_a_runaway_concentration_against_exact_rationals():
+    # above a + b = 1000 (a Beta run toward the binomial limit on under-dispersed counts) the histogram sums take
+    # ψ differences from _digamma_diff, not digamma(x + m) - digamma(x): at a + b = 10^12 the latter's rounding
+    # (~4e-15 of ψ ~ 27.6) is ~1e-3 of each term m/10^12. Reference: for whole c, d the exact rational sums
+    # ∂/∂a Σ w log M = Σ w [Σ_{j<c} 1/(a+j) − Σ_{j<c+d} 1/(a+b+j)], likewise b with d (Fractions)
+    rng = np.random.default_rng(7)
+    n = rng.integers(1, 11, 120)
+    c = rng.binomial(n, 0.25).astype(np.float64)
+    d = (n - c).astype(np.float64)
+    w = rng.integers(1, 4, n.size).astype(np.float64)
+    for a, b in [(2.5e11, 7.5e11), (9e11, 1e11)]:
+        got = _beta_sums(c, d, w, a, b, order=1)
+        assert got is not None  # the histogram path is the one under test
+        fa, fb = Fraction(a), Fraction(b)
+        ga = gb = Fraction(0)
+        scale = 0.0
+        for ci, di, wi in zip(c.astype(int), d.astype(int), w, strict=True):
+            common = sum(Fraction(1) / (fa + fb + j) for j in range(ci + di))
+            ga += Fraction(wi) * (sum(Fraction(1) / (fa + j) for j in range(ci)) - common)
+            gb += Fraction(wi) * (sum(Fraction(1) / (fb + j) for j in range(di)) - common)
+            scale += wi * (ci / a + di / b + 2 * (ci + di) / (a + b))
+        for g, want in zip(got[1:], (ga, gb), strict=True):
+            assert abs(g - float(want)) <= 1e-12 * scale, (a, b, g, float(want))
+
+
+def test_numerical_hessian_against_the_closed_form():
+    # the central-difference Hessian (_num_hessian: the base class's observed information for a law without an
+    # analytic gradient, and _judge's Newton decrement) of f(x, y, z) = exp(x) sin(y) + x² y³ + z⁴ − x z, against its
+    # second derivatives written out; the steps are 1e-4·max(1, |x_i|), so the O(h²) error stays below 1e-6 relative
+    def f(t):
+        x, y, z = t
+        return math.exp(x) * math.sin(y) + x * x * y**3 + z**4 - x * z
+
+    for x, y, z in [(0.3, 1.1, -0.7), (2.0, -3.0, 5.0)]:
+        want = np.array([[math.exp(x) * math.sin(y) + 2 * y**3, math.exp(x) * math.cos(y) + 6 * x * y * y, -1.0],
+                         [math.exp(x) * math.cos(y) + 6 * x * y * y, -math.exp(x) * math.sin(y) + 6 * x * x * y, 0.0],
+                         [-1.0, 0.0, 12 * z * z]])
+        got = _num_hessian(f, np.array([x, y, z]))
+        np.testing.assert_allclose(got, want, rtol=1e-6, atol=1e-6 * np.abs(want).max())
+
+
+def test_inverse_information_requires_every_eigenvalue_above_rtol_times_the_largest():
+    # _inverse_information(H, rtol): H⁻¹ when every eigenvalue of H exceeds rtol times the largest (and that is > 0),
+    # else None; references written out for diagonal matrices (their eigenvalues are the diagonal)
+    np.testing.assert_allclose(_inverse_information(np.diag([0.5, 0.25]), 1e-8), np.diag([2.0, 4.0]), rtol=1e-15)
+    np.testing.assert_allclose(_inverse_information(np.diag([4e4, 2e-3]), 1e-8), np.diag([2.5e-5, 500.0]), rtol=1e-15)
+    assert _inverse_information(np.diag([1e4, 1e-6]), 1e-8) is None  # 1e-6 <= 1e-8 · 1e4: not identified
+    assert _inverse_information(np.diag([1e-3, 1e-12]), 1e-8) is None  # 1e-12 <= 1e-8 · 1e-3
+    assert _inverse_information(-np.eye(2), 1e-8) is None  # no positive eigenvalue
+    assert _inverse_information(np.diag([1.0, -2.0])) is None  # rtol 0: a negative variance is no covariance
+    np.testing.assert_allclose(_inverse_information(np.diag([1e4, 1e-6])), np.diag([1e-4, 1e6]), rtol=1e-15)  # rtol 0
