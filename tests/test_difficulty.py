@@ -2224,3 +2224,94 @@ def test_inverse_information_requires_every_eigenvalue_above_rtol_times_the_larg
     assert _inverse_information(-np.eye(2), 1e-8) is None  # no positive eigenvalue
     assert _inverse_information(np.diag([1.0, -2.0])) is None  # rtol 0: a negative variance is no covariance
     np.testing.assert_allclose(_inverse_information(np.diag([1e4, 1e-6])), np.diag([1e-4, 1e6]), rtol=1e-15)  # rtol 0
+
+
+def test_npmle_posterior_moments_against_exact_rational_sums_over_its_atoms():
+    # the nonparametric law (not a mixture of Betas) takes the posterior from ratios of its log moments: against the
+    # sums over its atoms p_j with weights w_j in exact rationals, E[(1-p)^k | n, c] = Σ w_j p_j^c (1-p_j)^(n-c+k) /
+    # Σ w_j p_j^c (1-p_j)^(n-c), likewise 2k, pass@k = 1 − the first and the variance the second less its square
+    rng = np.random.default_rng(3)
+    n = np.full(60, 8)
+    c = rng.binomial(n, rng.beta(0.5, 2.0, 60))
+    fit = GridMixture().fit(n=n, c=c)
+    atoms = [(Fraction(float(p)), Fraction(float(wj))) for p, wj in zip(fit.grid_, fit.weights_, strict=True) if wj > 0]
+
+    def moment(ci, di):
+        return sum(wj * p**ci * (1 - p) ** di for p, wj in atoms)
+
+    nn, cc, kk = np.array([8, 8, 8, 20, 40]), np.array([0, 3, 8, 5, 40]), np.array([1, 4, 2, 3, 1])
+    m1, m2 = fit.posterior_fail_moments(nn, cc, kk)
+    var = fit._posterior_fail_var(nn, cc, kk)
+    pk = fit.posterior_pass_at_k(nn, cc, kk)
+    for i, (ni, ci, ki) in enumerate(zip(nn.tolist(), cc.tolist(), kk.tolist(), strict=True)):
+        base = moment(ci, ni - ci)
+        e1, e2 = moment(ci, ni - ci + ki) / base, moment(ci, ni - ci + 2 * ki) / base
+        assert m1[i] == pytest.approx(float(e1), rel=1e-12)
+        assert m2[i] == pytest.approx(float(e2), rel=1e-12)
+        assert pk[i] == pytest.approx(float(1 - e1), rel=1e-10)
+        assert var[i] == pytest.approx(float(e2 - e1 * e1), rel=1e-8, abs=1e-15)
+    assert var[-1] < 1e-3  # a posterior near p = 1: a small variance, not floored
+    # the population pass@k = Σ w_j (1 − (1 − p_j)^k) over the atoms, for a scalar k and a 2-d array of k alike
+    ks = np.array([[1, 3, 10], [2, 5, 40]])
+    want = [[float(1 - moment(0, int(k))) for k in row] for row in ks.tolist()]
+    np.testing.assert_allclose(fit.pass_at_k(ks), want, rtol=1e-12)
+    assert float(fit.pass_at_k(3)) == pytest.approx(want[0][1], rel=1e-12)
+
+
+def test_goodness_of_fit_against_betabinom_sums_over_the_dyadic_bins():
+    # every field of goodness_of_fit by brute force: bins {0}, {1}, {2, 3}, {4..7}, {8..15}, {16..20} (the last cut
+    # at the largest n), observed and expected weighted problems per bin (expected: scipy.stats.betabinom.pmf summed
+    # over each problem's c in the bin, two n), adjacent bins pooled from the left until each group expects >= 1 with
+    # the remainder (here {16..20}: 0.2 expected, one problem observed) joined to the last group, Pearson's chi2 over
+    # the groups, dof = groups − 1 − 2 parameters, p from scipy's chi-square tail
+    a, b = 0.5, 3.0
+    n = np.r_[np.full(30, 20), np.full(10, 5)]
+    c = np.array([0] * 9 + [1] * 6 + [2, 3, 3, 2, 2] + [4, 5, 6, 7, 5, 4] + [8, 9, 12] + [17]
+                 + [0, 0, 0, 1, 1, 2, 3, 4, 5, 5])
+    w = np.where(np.arange(n.size) % 3 == 0, 2.0, 1.0)
+    m = BetaBinomial()
+    m._theta = np.log([a, b])
+    m.params_ = m._unpack(m._theta)
+    m.pairs_ = _pairs(n, c, w)
+    m.n_params_ = 2
+    g = m.goodness_of_fit()
+    bins = [(0, 0), (1, 1), (2, 3), (4, 7), (8, 15), (16, 20)]
+    assert g["bins"] == bins
+    obs = [float(w[(c >= lo) & (c <= hi)].sum()) for lo, hi in bins]
+    exp_ = [sum(wi * stats.betabinom.pmf(np.arange(lo, min(hi, ni) + 1), ni, a, b).sum() for ni, wi in zip(n, w, strict=True))
+            for lo, hi in bins]
+    assert g["observed"] == obs
+    np.testing.assert_allclose(g["expected"], exp_, rtol=1e-12)
+    assert exp_[-1] < 1 <= exp_[-2] and obs[-1] > 0  # the remainder case
+    o = np.array(obs[:4] + [obs[4] + obs[5]])
+    e = np.array(exp_[:4] + [exp_[4] + exp_[5]])
+    assert np.all(np.array(exp_[:5]) >= 1)  # so every bin before the last is its own group
+    chi2 = float(np.sum((o - e) ** 2 / e))
+    assert g["chi2"] == pytest.approx(chi2, rel=1e-12)
+    assert g["dof"] == 5 - 1 - 2
+    assert g["p_value"] == pytest.approx(stats.chi2.sf(chi2, 2), rel=1e-10)
+
+
+def test_beta_mixture_gradient_is_never_nan_where_a_component_degenerates():
+    # a component whose β underflows (exp(-1000) = 0: Beta(1, 0)) has log M = -inf on every pair with a failure, so the
+    # likelihood is finite (the other component carries it) but that component's ∂/∂log β is 0·inf = NaN. The
+    # optimiser must get a finite pair: the value with a finite gradient, or the wall (1e300, 0) of _guarded; a NaN
+    # gradient made BFGS's line search step to NaN. Reference: the likelihood from scipy.stats.betabinom alone
+    rng = np.random.default_rng(0)
+    n = rng.integers(5, 50, 40)
+    c = rng.binomial(n, 0.3)
+    c[:5] = 0
+    pn, pc, pw = _pairs(n, c)
+    lb = _log_binom(pn, pc)
+    m = BetaMixtureBinomial(2, zero_inflated=False)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for theta in ([0.0, 0.0, 0.0, 0.0, -1000.0], [3.0, 0.0, -1000.0, 0.0, 0.0]):
+            theta = np.array(theta)
+            v, g = m._negloglik_grad(theta, pn, pc, pw, lb)
+            assert np.isfinite(v) and np.isfinite(g).all()
+            # the likelihood itself is finite there: only the healthy component's share of it
+            # (the healthy one is Beta(1, 1), weight softmax([theta[0], 0]) of the first or the second component)
+            share = special.expit(theta[0]) if theta[4] < -100 else special.expit(-theta[0])
+            ll = float(pw @ (np.log(share) + stats.betabinom.logpmf(pc, pn, 1.0, 1.0)))
+            assert m._negloglik(theta, pn, pc, pw, lb) == pytest.approx(-ll, rel=1e-12)
