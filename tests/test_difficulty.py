@@ -2315,3 +2315,61 @@ def test_beta_mixture_gradient_is_never_nan_where_a_component_degenerates():
             share = special.expit(theta[0]) if theta[4] < -100 else special.expit(-theta[0])
             ll = float(pw @ (np.log(share) + stats.betabinom.logpmf(pc, pn, 1.0, 1.0)))
             assert m._negloglik(theta, pn, pc, pw, lb) == pytest.approx(-ll, rel=1e-12)
+
+
+def test_scaled_beta_likelihood_where_the_scale_rounds_to_one_is_the_betas():
+    # logit s = 40: expit rounds to 1.0, where s/(1 - s) is a division by zero; the likelihood and its gradient take
+    # s = 1 - 1e-12 (the clamp the moments use) and are the Beta's, s·Beta(a, b) -> Beta(a, b). Reference:
+    # scipy.stats.betabinom.logpmf summed; the gradient against the Beta's in (log a, log b) and ~0 in logit s
+    rng = np.random.default_rng(1)
+    n = rng.integers(5, 60, 50)
+    c = rng.binomial(n, rng.beta(0.5, 3.0, 50))
+    pn, pc, pw = _pairs(n, c)
+    lb = _log_binom(pn, pc)
+    m = ScaledBetaBinomial()
+    theta = np.array([40.0, np.log(0.5), np.log(3.0)])
+    ref = -float(pw @ stats.betabinom.logpmf(pc, pn, 0.5, 3.0))
+    assert m._negloglik(theta, pn, pc, pw, lb) == pytest.approx(ref, rel=1e-10)
+    v, g = m._negloglik_grad(theta, pn, pc, pw, lb)
+    assert v == pytest.approx(ref, rel=1e-10)
+    _, gb = BetaBinomial()._nll_grad(theta[1:], pn, pc, pw, lb)
+    np.testing.assert_allclose(g[1:], gb, rtol=1e-6)
+    assert abs(g[0]) < 1e-6
+
+
+def test_beta_mixture_parameters_with_and_without_the_point_mass():
+    # the mixture's params_ name its point mass only when zero_inflated, and its weights sum to 1; a point mass well
+    # inside (0, 1) is not on its boundary and has a standard error. Reference: the simulation's 20% of impossible
+    # problems (p = 0) among Beta(0.6, 4) ones, recovered within 4 SEs
+    rng = np.random.default_rng(21)
+    n = np.full(600, 100)
+    c = rng.binomial(n, np.where(rng.random(n.size) < 0.2, 0.0, rng.beta(0.6, 4.0, n.size)))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        zi = BetaMixtureBinomial(2, zero_inflated=True).fit(n=n, c=c)
+        plain = BetaMixtureBinomial(2, zero_inflated=False).fit(n=n, c=c)
+    assert set(zi.params_) == {"impossible", "weight1", "alpha1", "beta1", "weight2", "alpha2", "beta2"}
+    assert set(plain.params_) == {"weight1", "alpha1", "beta1", "weight2", "alpha2", "beta2"}
+    assert plain.params_["weight1"] + plain.params_["weight2"] == pytest.approx(1.0, rel=1e-12)
+    assert zi.params_["impossible"] + zi.params_["weight1"] + zi.params_["weight2"] == pytest.approx(1.0, rel=1e-12)
+    assert zi.boundary_ == () and plain.boundary_ == ()
+    assert np.isfinite(zi.se_["impossible"]) and zi.se_["impossible"] > 0
+    assert abs(zi.impossible_mass_ - 0.2) < 4 * zi.se_["impossible"]
+
+
+def test_npmle_stopped_early_certifies_its_distance_to_the_optimum():
+    # max_iter = k allows k constrained-Newton iterations, and a fit stopped there still reports the certificate
+    # N(max_j D_j − 1) >= ℓ(w*) − ℓ(w) of its last iterate (Wang 2007, by concavity and log x <= x − 1): finite, and
+    # at least the distance to the converged fit's log-likelihood
+    rng = np.random.default_rng(9)
+    n = np.full(300, 40)
+    c = rng.binomial(n, rng.beta(0.4, 3.0, n.size))
+    best = GridMixture().fit(n=n, c=c)
+    assert best.success_
+    for iters in (1, 2):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            early = GridMixture(max_iter=iters).fit(n=n, c=c)
+        assert not early.success_ and f"after {iters} iterations" in early.message_
+        assert np.isfinite(early.duality_gap_)
+        assert early.loglik_ < best.loglik_ <= early.loglik_ + early.duality_gap_ + 1e-9 * abs(best.loglik_)
