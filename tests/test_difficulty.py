@@ -2355,6 +2355,12 @@ def test_beta_mixture_parameters_with_and_without_the_point_mass():
     assert zi.boundary_ == () and plain.boundary_ == ()
     assert np.isfinite(zi.se_["impossible"]) and zi.se_["impossible"] > 0
     assert abs(zi.impossible_mass_ - 0.2) < 4 * zi.se_["impossible"]
+    # every problem solved at least once: the point mass runs to 0, its boundary, and has no standard error
+    solved = np.maximum(c, 1)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        edge = BetaMixtureBinomial(2, zero_inflated=True).fit(n=n, c=solved)
+    assert edge.params_["impossible"] < 1e-6 and edge.boundary_ == ("impossible",) and np.isnan(edge.se_["impossible"])
 
 
 def test_npmle_stopped_early_certifies_its_distance_to_the_optimum():
