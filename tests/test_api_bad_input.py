@@ -378,6 +378,8 @@ C2 = pc.Counts.from_arrays([10] * 6, [1, 2, 3, 4, 5, 6], problem=["a", "b", "c"]
          r"`n` must be one number or a 1-d sequence \(got shape \(2, 2\)\)"),
         (lambda: pc.BetaBinomial().fit(n=[10] * 4, c=np.array([[1, 2], [3, 0]])), r"`c` must be one number or a 1-d sequence"),
         (lambda: pc.thin_counts(np.full((2, 2), 10), np.ones((2, 2), dtype=int), 5, rng=0), r"`n` must be one number or a 1-d sequence"),
+        (lambda: pc.thin_counts([10] * 4, np.ones((2, 2), dtype=int), 5, rng=0), r"`c` must be one number or a 1-d sequence"),
+        (lambda: pc.thin_counts([10] * 4, [1] * 4, np.full((2, 2), 5), rng=0), r"`m` must be one number or a 1-d sequence"),
         (lambda: pc.mean_curve([10, 10], [3, 4], np.array([[1, 2]])), r"`ks` must be one number or a 1-d sequence"),
         (lambda: pc.mean_curve(np.array([[10, 10]]), [3, 4], [1]), r"`n` must be one number or a 1-d sequence"),
         (lambda: pc.mean_curve([10, 10], np.array([[3, 4]]), [1]), r"`c` must be one number or a 1-d sequence"),

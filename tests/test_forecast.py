@@ -145,7 +145,11 @@ def test_eb_interval_without_resamples_is_the_closed_form_posterior_spread():
     c = rng.binomial(n, p)
     cnt = Counts.from_arrays(n, c)
     K = np.array([50, 500, 5000])
-    res = forecast(cnt, K, method="beta_eb", n_resamples=0, flags=False, confidence_level=0.8)
+    with warnings.catch_warnings(record=True) as said:
+        warnings.simplefilter("always")
+        res = forecast(cnt, K, method="beta_eb", n_resamples=0, flags=False, confidence_level=0.8)
+    # the posterior spread is an interval: not "the interval is the point forecast", which needs no part at all
+    assert not [w for w in said if "the interval is the point forecast" in str(w.message)]
     fit = res.fits[0]["fits"]["beta_eb"]["params"]
     a, b = fit["alpha"], fit["beta"]
     A, Bp = (a + c)[:, None], (b + n - c)[:, None]
@@ -1038,3 +1042,175 @@ def test_forecast_at_k_1_alone(bench):
     for field in ("pass_at_k", "low", "high"):
         assert getattr(one, field)[0, 0] == pytest.approx(getattr(two, field)[0, 0], rel=1e-12)
     assert forecast(heavy, [1, 1], n_resamples=20, rng=0).k.tolist() == [1]  # auto too
+
+
+# ----------------------------------------------------------------------------------------
+# session 34 mutation tests (helper-130): what the surviving mutants of _forecast.py showed untested
+# ----------------------------------------------------------------------------------------
+def test_thinning_to_every_sample_keeps_the_counts_up_to_the_sampler_limit():
+    # keeping all n samples keeps all c successes (Hypergeom(n, c, n) is the point c): exact at any size below
+    # numpy's sampler limit (fewer than 10^9 correct and 10^9 incorrect samples), which bounds c and n - c
+    # separately, not n + c; one sample per problem is thinnable too
+    n, c = [6 * 10**8, 1, 1], [5 * 10**8, 0, 1]
+    m, ct = thin_counts(n, c, n, rng=0)
+    assert m.tolist() == n and ct.tolist() == c
+    # at the limit itself: 10^9 correct (or 10^9 incorrect) samples is one too many
+    for nn, cc in ((10**9, 10**9), (10**9, 0)):
+        with pytest.raises(PasscurveError, match=rf"cannot thin n={nn} samples \(c={cc}\)"):
+            thin_counts([nn], [cc], 5, rng=0)
+
+
+def test_least_squares_through_exactly_two_points_is_the_line_through_them():
+    # n = 2: the default grid is k = 1, 2, so the paper's least squares is the line through two points. c = 0, 1, 2, 1
+    # gives pass@1 = 1/2 and pass@2 = 3/4 (unbiased, by hand), so -log pass@K = a K^-b with a = log 2 and
+    # b = log2(log 2 / log(4/3)): pass@K = 2^(-K^-b) (closed form). One finite point (pass@2 = 1) fits no line.
+    with warnings.catch_warnings(record=True) as said:
+        warnings.simplefilter("always")
+        two = forecast(Counts.from_arrays([2, 2, 2, 2], [0, 1, 2, 1]), [10, 100], method="least_squares",
+                       n_resamples=0, flags=False, rng=0)
+    # without draws least squares has no spread at all: the interval is the point, and the result says so
+    assert (two.low == two.pass_at_k).all() and (two.high == two.pass_at_k).all()
+    assert sum("the interval is the point forecast: n_resamples=0" in str(w.message) for w in said) == 1
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        one = forecast(Counts.from_arrays([2, 2], [1, 1]), [10], method="least_squares", n_resamples=0, flags=False,
+                       rng=0)
+    b = math.log2(math.log(2) / math.log(4 / 3))
+    assert two.pass_at_k[0] == pytest.approx([2.0 ** -(10.0**-b), 2.0 ** -(100.0**-b)], rel=1e-12)
+    assert np.isnan(one.pass_at_k[0, 0])
+
+
+def test_self_backtest_rmse_and_bias_of_a_combination_without_a_candidate():
+    # by hand: truth 0.4, candidate a forecast 0.5 and 0.7 (errors 0.1, 0.3: RMSE sqrt(0.05)), b 0.3 and 0.5
+    # (errors -0.1, 0.1: RMSE 0.1); a candidate left out of the weights (it could not forecast the full data)
+    # weighs 0 in the combination's squared bias: a alone, 0.2^2 - 0.02/2 = 0.03
+    from passcurve._forecast import _SelfBacktest
+
+    sb = _SelfBacktest(("a", "b"), np.array([[0.5, 0.3], [0.7, 0.5]]), 0.4, 100, 10)
+    rmse = sb.rmse()
+    assert rmse["a"] == pytest.approx(math.sqrt(0.05), rel=1e-12) and rmse["b"] == pytest.approx(0.1, rel=1e-12)
+    assert sb.bias_sq({"a": 1.0}) == pytest.approx(0.03, abs=1e-15)
+
+
+def test_self_backtest_targets_pass_at_the_smallest_n():
+    # unequal n: every problem estimates pass@105 without a model, not pass@200, so the self-backtest's target is
+    # pass@min n, the unbiased 1 - C(n-c, 105)/C(n, 105) averaged over the problems (closed form, scipy.special);
+    # a tenth of 105 samples is 10 (n // 10), and the thinnings are forecast (informative)
+    from passcurve._forecast import AUTO_CANDIDATES, _self_backtest
+
+    gen = np.random.default_rng(2)
+    n = np.repeat([105, 200], 50)
+    c = gen.binomial(n, gen.beta(0.5, 3.0, 100))
+    sb = _self_backtest(n, c, AUTO_CANDIDATES, 2, gen)
+    truth = np.mean(1 - special.comb(n - c, 105, exact=False) / special.comb(n, 105, exact=False))
+    assert sb.anchor == 105 and sb.truth == pytest.approx(truth, rel=1e-10)
+    assert sb.informative
+
+
+def test_auto_checks_its_candidates_from_a_cap_of_20_under_a_stop_design():
+    # under a stop-at-success design the self-backtest truncates to a tenth of the cap, which needs 2 samples:
+    # a cap of 20 is checked (no warning, finite self-backtest errors), 19 is not, and the warning says so
+    from passcurve import StopAtSuccess
+
+    gen = np.random.default_rng(5)
+    p = gen.beta(0.5, 2.0, 200)
+    for cap in (19, 20):
+        g = gen.geometric(p)  # batch 1: the sample of the first success, cut at the cap
+        n, c = np.minimum(g, cap), (g <= cap).astype(int)
+        with warnings.catch_warnings(record=True) as w:
+            warnings.simplefilter("always")
+            res = forecast(Counts.from_arrays(n, c), [cap, 100], design=StopAtSuccess(1, cap), n_resamples=5, rng=0,
+                           flags=False)
+        said = [str(x.message) for x in w if "could not check its candidates" in str(x.message)]
+        if cap == 19:
+            assert len(said) == 1 and "needs a cap of at least 20; it is 19" in said[0]
+            assert all(np.isnan(v) for v in res.cv_error[0].values())
+        else:
+            assert not said and all(np.isfinite(v) for v in res.cv_error[0].values())
+
+
+def test_parameter_part_of_the_sd_is_the_sample_sd_of_the_draws():
+    # least squares has no posterior term, no law error and no other candidate: its prediction SD is the sample SD
+    # (ddof 1, an unbiased variance from B draws) of its B bootstrap replicates, replayed from the same seed
+    from passcurve._forecast import _NO_ADJUST, _NO_LAW_ERROR, _Candidate, _forecast_sd
+
+    rng = np.random.default_rng(8)
+    n = np.full(60, 40)
+    c = rng.binomial(n, rng.beta(0.4, 3.0, 60))
+    K = np.array([100.0, 1000.0])
+    cand = _Candidate("least_squares", n, c, None)
+    for B in (2, 5):  # 2, the fewest draws forecast takes
+        draws = cand.bootstrap(K, B, np.random.default_rng(1))
+        assert np.isfinite(draws).all()
+        sd = _forecast_sd({"least_squares": cand}, {"least_squares": 1.0}, {"least_squares": _NO_ADJUST}, K, B,
+                          np.random.default_rng(1), _NO_LAW_ERROR)
+        np.testing.assert_allclose(sd, np.std(draws, axis=0, ddof=1), rtol=1e-12)
+
+
+def test_debiasing_shift_error_enters_the_sd_by_the_delta_method():
+    # a debiased candidate q = 1 - (1 - p) exp(-shift * decades(K)) whose shift has estimation variance v adds
+    # |dq/dshift| sqrt(v) to the SD (delta method). The reference differentiates the correction numerically (central
+    # differences of _Adjust in its shift): no correction inside the data (K <= anchor), half of it at half a factor
+    # beyond, all of it from one factor on. Least squares without draws has no other part of the SD.
+    from passcurve._forecast import _NO_LAW_ERROR, _Adjust, _Candidate, _forecast_sd
+
+    rng = np.random.default_rng(8)
+    n = np.full(60, 40)
+    c = rng.binomial(n, rng.beta(0.4, 3.0, 60))
+    K = np.array([30.0, 40.0, 40 * 10**0.5, 400.0, 4e5])
+    cand = _Candidate("least_squares", n, c, None)
+    s, v, h = 0.3, 0.01, 1e-6
+    adj = _Adjust(s, v, 40, 10)
+    sd = _forecast_sd({"ls": cand}, {"ls": 1.0}, {"ls": adj}, K, 0, np.random.default_rng(0), _NO_LAW_ERROR)
+    p = cand.predict(K)
+    dq = (_Adjust(s + h, v, 40, 10)(p, K) - _Adjust(s - h, v, 40, 10)(p, K)) / (2 * h)
+    np.testing.assert_allclose(sd, np.abs(dq) * np.sqrt(v), rtol=1e-6, atol=1e-12)
+    assert sd[0] == 0 and sd[1] == 0 and sd[2] > 0
+    # an empirical-Bayes candidate's realised pass rate 1 - (1 - q) g has variance g^2 Var[q]: g = exp(-shift *
+    # decades) the debiasing gain, Var[q] = sum_i Var[(1-p_i)^K | c_i] / N^2 in closed form (conjugate Beta
+    # posteriors, scipy.special.betaln, as test_eb_interval_without_resamples_is_the_closed_form_posterior_spread)
+    eb = _Candidate("beta_eb", n, c, None)
+    a, b = np.exp(eb.fit_._theta)
+    A, Bp = (a + c)[:, None], (b + n - c)[:, None]
+    m1 = np.exp(special.betaln(A, Bp + K) - special.betaln(A, Bp))
+    m2 = np.exp(special.betaln(A, Bp + 2 * K) - special.betaln(A, Bp))
+    gain = np.exp(-s * np.clip(np.log10(K / 40), 0, 1))
+    sd_eb = _forecast_sd({"eb": eb}, {"eb": 1.0}, {"eb": _Adjust(s, 0.0, 40, 10)}, K, 0, np.random.default_rng(0),
+                         _NO_LAW_ERROR)
+    np.testing.assert_allclose(sd_eb, gain * np.sqrt((m2 - m1**2).sum(axis=0)) / n.size, rtol=1e-7)
+
+
+def test_an_interval_running_below_zero_is_cut_at_zero():
+    # one success in 50 x 100 samples: pass@1 = 0.0002 and the normal interval's lower end, point - (high - point)
+    # (symmetric, as high is not clipped at 1), is negative at K = 1 and 10: the lower end is 0, not above the point
+    c = np.zeros(50, int)
+    c[0] = 1
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        res = forecast(Counts.from_arrays(np.full(50, 100), c), [1, 10], method="beta_eb", n_resamples=20, rng=0)
+    point, high = res.pass_at_k[0], res.high[0]
+    assert res.pass_at_k[0, 0] == pytest.approx(0.0002, rel=1e-3)
+    assert (point - (high - point) < 0).all() and (res.low[0] == 0).all()
+
+
+def test_k_for_searches_to_1e15_and_its_population_ceiling_is_one_less_the_impossible_mass():
+    # the population beta forecast is 1 - B(a, b + K)/B(a, b) (closed form, scipy.special.betaln): a target that it
+    # reaches at K = 8e14 is solved there, one it reaches only at 1.2e15 is beyond the search (documented: K up to
+    # 10^15), so not reached, with the note that says so
+    bench = passcurve.simulate(problems=150, n=200, models=[ModelSpec("m", alpha=0.08, beta=3.0)], rng=3).counts
+    res = forecast(bench, [10**4], method="beta", scope="population", n_resamples=0, flags=False, rng=0)
+    p = res.fits[0]["fits"]["beta"]["params"]
+
+    def law(K):
+        return 1 - np.exp(special.betaln(p["alpha"], p["beta"] + K) - special.betaln(p["alpha"], p["beta"]))
+
+    inside, beyond = res.k_for(law(8e14)), res.k_for(law(1.2e15))
+    assert inside.reachable and inside.k == pytest.approx(8e14, rel=1e-4)
+    assert not beyond.reachable and beyond.note.startswith("not reached by K = 1e15")
+    # the population zero-inflated Beta plateaus at 1 - pi0 (its impossible mass)
+    demo = passcurve.simulate(rng=0).counts.select("chat-7b")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        z = forecast(demo, [10**4], method="zi_beta", scope="population", n_resamples=0, flags=False, rng=0)
+    pi0 = z.fits[0]["fits"]["zi_beta"]["params"]["impossible"]
+    assert 0 < pi0 < 0.5 and z.k_for(0.99).ceiling == pytest.approx(1 - pi0, rel=1e-12)
