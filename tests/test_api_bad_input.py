@@ -339,6 +339,9 @@ C2 = pc.Counts.from_arrays([10] * 6, [1, 2, 3, 4, 5, 6], problem=["a", "b", "c"]
         (lambda: pc.ModelSpec(None, 0.3, 2.0), r"`name` must be a string \(got None\)"),
         (lambda: pc.backtest(C, problems=True), r"`problems` must be a fraction in \(0, 1\] or a whole count > 1 \(got True\)"),
         (lambda: pc.backtest(C, problems="3"), r"`problems` must be a fraction .* \(got '3'\)"),
+        # neither a fraction in (0, 1] nor a whole count > 1 (session 34: the range test's mutants survived)
+        *((lambda v=v: pc.backtest(C, problems=v), rf"`problems` must be a fraction in \(0, 1\] or a whole count > 1 \(got {g}\)")
+          for v, g in ((0, "0"), (-0.5, "-0.5"), (1.5, "1.5"), (2.5, "2.5"), (np.inf, "inf"), (np.nan, "nan"))),
         (lambda: pc.curve_intervals(C, confidence_level=True), r"`confidence_level` must be a number in \(0, 1\) \(got True\)"),
         (lambda: pc.compare(C2, "m1", "m2", confidence_level="0.9"), r"`confidence_level` must be a number in \(0, 1\) \(got '0.9'\)"),
         # local_exponent converted k itself: numpy's "could not convert string to float" ValueError

@@ -679,6 +679,10 @@ def test_backtest_runs_each_model_as_far_as_its_own_truth(bench):
     assert [r["forecast"] for r in res.rows if r["model"] == "deep"] == [r["forecast"] for r in alone.rows]
     with pytest.raises(PasscurveError, match=r"no \(m, k\) pair with m < k <= 200 \(the largest of the models'"):
         backtest(two, m=[20], k=[300], seeds=1, methods=["beta"])
+    # a k beyond every model is left out up to the model sampled furthest (200), not the nearest (60)
+    with pytest.warns(DegenerateDataWarning, match=r"k = 300 left out: .* only up to k = 200 \(the smallest n of the "
+                                                   r"model sampled furthest\)"):
+        backtest(two, m=[20], k=[50, 300], seeds=1, methods=["beta"], n_resamples=0, rng=0)
 
 
 def test_backtest_says_how_many_runs_a_method_could_not_forecast():
@@ -1178,6 +1182,80 @@ def test_debiasing_shift_error_enters_the_sd_by_the_delta_method():
     sd_eb = _forecast_sd({"eb": eb}, {"eb": 1.0}, {"eb": _Adjust(s, 0.0, 40, 10)}, K, 0, np.random.default_rng(0),
                          _NO_LAW_ERROR)
     np.testing.assert_allclose(sd_eb, gain * np.sqrt((m2 - m1**2).sum(axis=0)) / n.size, rtol=1e-7)
+
+
+def test_backtest_summary_by_hand_on_four_runs():
+    # one (m, k, method) cell with runs of error +0.1, -0.4, +0.2 and one without a forecast (NaN, covered None),
+    # and a second cell with one run: by hand, median |error| 0.2, mean |error| 0.7/3, mean error (bias) -0.1/3,
+    # coverage 2 of 3, mean width (0.2 + 0.1 + 0.3)/3; the run without a forecast counts in none of them
+    from passcurve._backtest import _summarise
+
+    def row(m, err, covered, low, high):
+        return {"m": m, "k": 100, "method": "x", "error": err, "covered": covered, "low": low, "high": high}
+
+    rows = [row(10, 0.1, True, 0.3, 0.5), row(10, -0.4, False, 0.5, 0.6), row(20, 0.05, False, 0.1, 0.2),
+            row(10, np.nan, None, np.nan, np.nan), row(10, 0.2, True, 0.2, 0.5)]
+    first, second = _summarise(rows)
+    assert (first["m"], first["k"], first["method"], first["runs"]) == (10, 100, "x", 3)
+    assert first["median_abs_error"] == pytest.approx(0.2, abs=1e-15)
+    assert first["mean_abs_error"] == pytest.approx(0.7 / 3, abs=1e-15)
+    assert first["mean_error"] == pytest.approx(-0.1 / 3, abs=1e-15)
+    assert first["coverage"] == pytest.approx(2 / 3, abs=1e-15)
+    assert first["mean_width"] == pytest.approx(0.6 / 3, abs=1e-15)
+    assert second == {"m": 20, "k": 100, "method": "x", "runs": 1, "median_abs_error": pytest.approx(0.05),
+                      "mean_abs_error": pytest.approx(0.05), "mean_error": pytest.approx(0.05), "coverage": 0.0,
+                      "mean_width": pytest.approx(0.1)}
+    # a cell without any forecast has no error, coverage or width (None), not NaN
+    empty = _summarise([row(10, np.nan, None, np.nan, np.nan)])[0]
+    assert empty["runs"] == 0 and all(empty[key] is None for key in
+                                      ("median_abs_error", "mean_abs_error", "mean_error", "coverage", "mean_width"))
+
+
+def test_backtest_keeps_the_problems_asked_for(bench):
+    # problems= a fraction keeps round(fraction x N) problems, a whole count > 1 (also written 3.0) keeps that many;
+    # the truth is then the unbiased pass@k of the kept problems, which the full data's problems bracket
+    heavy = bench.counts.select("heavy")
+    per = passcurve.pass_at_k(heavy.n, heavy.c, 50)
+    for problems, kept in ((0.001, 1), (0.5, 100), (2, 2), (3, 3), (3.0, 3), (200, 200), (1, 200)):
+        with warnings.catch_warnings(record=True) as said:
+            warnings.simplefilter("always")
+            res = backtest(heavy, m=[10], k=[50], seeds=2, methods=["beta"], problems=problems, n_resamples=0,
+                           rng=0)
+        assert [r["problems"] for r in res.rows] == [kept, kept]
+        assert all(per.min() <= r["truth"] <= per.max() for r in res.rows)
+        # a count of problems not fewer than the model's own (200, not the fraction 1) keeps them all, said once
+        all_kept = [str(w.message) for w in said if "is not fewer than the 200 problems there" in str(w.message)]
+        assert len(all_kept) == (problems == 200), (problems, all_kept)
+        # each run's error is forecast - truth, covered whether the interval holds the truth; the summary's bias is
+        # their mean error
+        for r in res.rows:
+            assert r["error"] == r["forecast"] - r["truth"] and r["covered"] == (r["low"] <= r["truth"] <= r["high"])
+        assert res.summary[0]["mean_error"] == pytest.approx(np.mean([r["error"] for r in res.rows]), rel=1e-12)
+        if kept == 200:  # all 200 kept, each once (drawn without replacement)
+            assert all(r["truth"] == pytest.approx(per.mean(), rel=1e-12) for r in res.rows)
+    # the thinnings are drawn from rng: another seed thins otherwise (beta without draws is a function of the data)
+    runs = [backtest(heavy, m=[10], k=[50], seeds=1, methods=["beta"], n_resamples=0, rng=seed).rows[0]["forecast"]
+            for seed in (0, 1, 2)]
+    assert len(set(runs)) == 3
+    # one model: its own smallest n bounds k (two models: the largest of their smallest n, above)
+    with pytest.raises(PasscurveError, match=r"no \(m, k\) pair with m < k <= 200 \(the smallest n\); choose"):
+        backtest(heavy, m=[20], k=[300], seeds=1, methods=["beta"])
+
+
+def test_backtest_defaults_are_the_documented_ones():
+    # m = (100, 1000), k = (1000, 10000), 5 seeds, 100 resamples (the docstring): on 1000 samples per problem the one
+    # pair m < k <= 1000 is (100, 1000), k = 10000 is left out with a warning, and each of the 5 seeds is a run;
+    # the same runs, number for number, as the values written out
+    gen = np.random.default_rng(4)
+    n = np.full(20, 1000)
+    cnt = Counts.from_arrays(n, gen.binomial(n, gen.beta(0.5, 3.0, 20)))
+    with pytest.warns(passcurve.DegenerateDataWarning, match=r"^k = 10000 left out"):
+        implicit = backtest(cnt, methods=["beta"], rng=0)
+    assert [(r["seed"], r["m"], r["k"]) for r in implicit.rows] == [(s, 100, 1000) for s in range(5)]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        explicit = backtest(cnt, m=(100, 1000), k=(1000, 10000), seeds=5, methods=["beta"], n_resamples=100, rng=0)
+    assert implicit.rows == explicit.rows
 
 
 def test_an_interval_running_below_zero_is_cut_at_zero():

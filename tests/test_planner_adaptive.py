@@ -635,12 +635,23 @@ def test_backtest_under_a_stop_design_truncates_instead_of_thinning():
     with pytest.warns(DegenerateDataWarning, match=r"seeds=3 repeat the same run under the stop-at-success design"):
         three = backtest(cnt, m=20, k=200, seeds=3, methods=("least_squares",), rng=0, design=d, n_resamples=0)
     assert len(three.rows) == 1 and three.rows[0]["forecast"] == pytest.approx(row["forecast"], rel=1e-12)
+    with pytest.warns(DegenerateDataWarning, match=r"seeds=2 repeat the same run"):
+        assert len(backtest(cnt, m=20, k=200, seeds=2, methods=("least_squares",), rng=0, design=d,
+                            n_resamples=0).rows) == 1
+    with warnings.catch_warnings():  # one seed is one run: nothing repeats
+        warnings.simplefilter("error", DegenerateDataWarning)
+        backtest(cnt, m=20, k=200, seeds=1, methods=("least_squares",), rng=0, design=d, n_resamples=0)
     # a cap of 22 cuts the last batch (20, 25] of the problems stopped there: a hypergeometric draw per seed
     assert ((n > 20) & (n <= 25)).any()
     with warnings.catch_warnings():
         warnings.simplefilter("error", DegenerateDataWarning)
         two = backtest(cnt, m=22, k=200, seeds=2, methods=("least_squares",), rng=0, design=d, n_resamples=0)
     assert len(two.rows) == 2
+    # a cap that cuts (22) beside one that does not (20): the seeds draw different runs at 22, so none is dropped
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", DegenerateDataWarning)
+        both = backtest(cnt, m=[20, 22], k=200, seeds=2, methods=("least_squares",), rng=0, design=d, n_resamples=0)
+    assert [r["m"] for r in both.rows] == [20, 22, 20, 22]
 
 
 def test_docs_bon_bootstrap_interval_is_what_curve_gives(icli):

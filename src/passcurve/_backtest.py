@@ -199,11 +199,11 @@ def backtest(
     ----------
     counts : Counts
         The full counts (n fixed in advance; every (m, k) pair needs m < k <= n).
-    m, k : int or sequence of int
+    m, k : int or sequence of int, default (100, 1000) and (1000, 10000)
         Samples kept per problem and budgets to forecast; every pair with m < k runs for each model
         whose smallest n is at least k (models sampled to different n each run as far as their own
         data give a truth; the pairs a model cannot run are named in a warning).
-    seeds : int
+    seeds : int, default 5
         Thinning repetitions (seeded from ``rng``), at most 10^4: the coverage over that many is within 0.005
         (one SD) of its value over infinitely many.
     methods : sequence of str
