@@ -599,15 +599,29 @@ def test_an_unchecked_forecast_interval_holds_every_law_the_data_allow():
     assert not any("widened" in w for w in res40.warnings)
 
 
-def test_nothing_solved_leaves_the_interval_open_to_one_beyond_the_data():
+def test_nothing_solved_gives_the_any_law_range_beyond_the_data():
     counts = Counts.from_arrays(np.full(50, 100), np.zeros(50, int))
-    with pytest.warns(passcurve.DegenerateDataWarning):
-        res = forecast(counts, [10, 100, 1000], n_resamples=0, rng=0)
+    with pytest.warns(passcurve.DegenerateDataWarning, match="its interval beyond the samples drawn is the range every "
+                                                             "difficulty law consistent with the data allows"):
+        res = forecast(counts, [10, 100, 1000, 10**6], n_resamples=0, rng=0)
     # within the samples drawn the interval is small: no candidate can be checked (least squares is undefined),
     # so it is the any-law range, whose upper end within n is the band's rare-event bound on 50 problems (a few
-    # per cent, not the fitted laws' < 1e-3); beyond, nothing rules out pass@K up to 1
-    assert res.high[0, 2] == 1.0 and (res.low[0] == 0.0).all()
+    # per cent, not the fitted laws' < 1e-3)
+    assert (res.low[0] == 0.0).all()
     assert 1e-3 < res.high[0, 1] < 0.05 and res.high[0, 0] <= res.high[0, 1]
+    # beyond, the upper end was 1 at every K; it is the range every law allows (extrapolation_bounds at the same
+    # level), which near n is at most (K/n)·pass_D@n, pass_D@K being concave in K with pass_D@0 = 0 (helper-130's
+    # finding: [0, 1] at K = 1000 where every law gives at most 0.283)
+    with pytest.warns(passcurve.DegenerateDataWarning):
+        bounds = passcurve.extrapolation_bounds(counts, [10, 100, 1000, 10**6], confidence_level=0.8, rng=0)
+    assert res.high[0, 2:] == pytest.approx(bounds.high[0, 2:], rel=1e-12)
+    assert 0.1 < res.high[0, 2] <= 10 * res.high[0, 1] * (1 + 1e-9) < 1.0
+    assert res.high[0, 3] == 1.0  # far out every law is allowed
+    # k_for: the interval starts where the first law reaches the target (n + 1 before), and runs to never
+    kf, earliest = res.k_for(0.5), bounds.k_for(0.5).earliest
+    assert not kf.reachable and kf.high == np.inf and kf.low == earliest
+    assert 100 * 0.5 / res.high[0, 1] <= kf.low < 1e4  # not before the concave line through pass@100's upper end
+    assert "the earliest any difficulty law consistent with the data reaches it" in kf.note
 
 
 def test_lower_end_is_never_below_what_the_data_show_at_their_own_end():
@@ -741,12 +755,14 @@ def test_k_for_says_when_it_cannot_answer():
     solved = Counts.from_arrays([20, 20, 20], [20, 20, 20])
     with pytest.raises(PasscurveError, match=r"least_squares forecast is undefined on these data"):
         forecast(solved, [10, 100], method="least_squares", n_resamples=0, flags=False).k_for(0.5)
-    # nothing solved: the forecast's interval beyond n is [0, 1], and k_for says the same instead of "unreachable"
+    # nothing solved: k_for's interval is what every law allows (from the earliest K some law consistent with the
+    # data reaches the target, to never) instead of "unreachable"; it started at n + 1 = 21 before
     none = Counts.from_arrays(np.full(50, 20), np.zeros(50, dtype=int))
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         r = forecast(none, [10, 1000], method="beta_eb", n_resamples=10, rng=0).k_for(0.5)
-    assert (r.low, r.high) == (21.0, np.inf) and "no problem solved" in r.note
+        earliest = passcurve.extrapolation_bounds(none, [10], confidence_level=0.8, rng=0).k_for(0.5).earliest
+    assert (r.low, r.high) == (earliest, np.inf) and earliest > 21 and "no problem solved" in r.note
 
 
 def test_k_for_interval_rests_on_the_sd_at_its_own_ends():

@@ -1049,7 +1049,8 @@ def forecast(
         elif (c == 0).all() or (c == n).all():
             msg = (f"model {name!r}: every problem has c = {'0' if (c == 0).all() else 'n'}; the difficulty "
                    "distribution is not identified and the forecast is a degenerate limit, not an estimate"
-                   + ("; its interval beyond the samples drawn runs to 1" if (c == 0).all() else ""))
+                   + ("; its interval beyond the samples drawn is the range every difficulty law consistent with "
+                      "the data allows (extrapolation_bounds)" if (c == 0).all() else ""))
             record_warning(warns, msg, DegenerateDataWarning)
         adj: dict[str, _Adjust] = {}
         unchecked = False
@@ -1146,10 +1147,15 @@ def forecast(
         k_obs, floor = _observed_floor(sub, design, cl)
         if np.isfinite(floor):  # one problem has no analytic interval (NaN), which made the lower end NaN too
             lo = np.where(K >= k_obs, np.maximum(lo, np.minimum(floor, point)), lo)
-        if (c == 0).all():  # nothing solved: the data rule out no pass@K down to 0, nor up to 1 beyond them
-            lo = np.zeros(K.size)
-            hi = np.where(K > float(np.min(n)), 1.0, hi)
         lawband = _LawBand(sub, name, cl, int(gen.integers(2**63)), design, unchecked)
+        if (c == 0).all():
+            # nothing solved: no law is fitted, so beyond the samples drawn the upper end is the range every law
+            # consistent with the data allows, which is far from 1 near n (pass_D@K is concave in K, so it is at most
+            # (K/n)·pass_D@n): it was 1 at every K beyond n (50 problems x 100 samples, K = 1000: [0, 1] where every
+            # law gives at most 0.283 at 80%); 1 where there is no band
+            lo = np.zeros(K.size)
+            band_hi = 1.0 if lawband.band is None else lawband.temper(K, np.zeros(K.size), lo, np.zeros(K.size))[1]
+            hi = np.where(K > float(np.min(n)), band_hi, hi)
         lo, hi = lawband.temper(K, np.asarray(point, dtype=float), lo, hi)
         LO.append(lo)
         HI.append(hi)
@@ -1320,10 +1326,20 @@ def _k_for_state(res: ForecastResult, target: float, model: str | None) -> KForR
         )
 
     n_, c_ = data[0], data[1]
-    if (c_ == 0).all():  # as forecast's interval: beyond the samples drawn the data rule out nothing
-        return result(float(n_.min()) + 1.0, np.inf,
+    if (c_ == 0).all():  # as forecast's interval: beyond the samples drawn, what every law consistent with the data allows
+        from ._bounds import k_span
+
+        any_law = lawband.band
+        earliest = k_span(any_law, t)[0] if any_law is not None else np.nan
+        if np.isnan(earliest):  # no band: nothing but the samples drawn
+            low, where = float(n_.min()) + 1.0, "just beyond the samples drawn"
+        elif np.isfinite(earliest):  # (bisected to 1%, rounded up, by k_span; within the data too, as the band allows)
+            low, where = float(earliest), "the earliest any difficulty law consistent with the data reaches it"
+        else:
+            low, where = np.inf, "no difficulty law consistent with the data reaches it by K = 10^12"
+        return result(low, np.inf,
                       "no problem solved: the data cannot say at which K pass@K reaches the target (the interval "
-                      f"runs from K = {int(n_.min()) + 1} to never)")
+                      f"runs from K = {low:.6g} ({where}) to never)")
     # interval: solve on the upper / lower prediction band, its SD interpolated in log K between points where it
     # was computed with the forecast's own parameter draws: the forecast's K, then around each solution
     z = float(stats.norm.ppf(0.5 + res.confidence_level / 2))
