@@ -194,6 +194,8 @@ def test_inverse_binomial_unbiased_exact_series():
         inverse_binomial_p(5, 1)
     with pytest.raises(PasscurveError, match="`n`"):
         inverse_binomial_p(2, 3)
+    with pytest.raises(PasscurveError, match=r"`n` must be >= r"):  # one n below r in an array is enough
+        inverse_binomial_p([5, 2], 3)
 
 
 # ------------------------------------------------------------------ likelihood-based estimators
@@ -565,13 +567,17 @@ def test_truncating_a_stop_design_record_is_the_design_with_a_smaller_cap():
 
     size = 20_000
     n30, c30 = sample(30, size, np.random.default_rng(1))
-    nt, ct = d.truncate(n30, c30, 9, np.random.default_rng(2))
-    n9, c9 = sample(9, size, np.random.default_rng(3))
-    for key in set(zip(nt.tolist(), ct.tolist(), strict=True)) | set(zip(n9.tolist(), c9.tolist(), strict=True)):
-        f1 = np.mean((nt == key[0]) & (ct == key[1]))
-        f2 = np.mean((n9 == key[0]) & (c9 == key[1]))
-        se = np.sqrt((f1 * (1 - f1) + f2 * (1 - f2)) / size) + 1e-12
-        assert abs(f1 - f2) < 4 * se + 1e-4, (key, f1, f2)
+    # a cap of 9 (a multiple of the batch) never cuts a batch; one of 8 cuts the third batch to 2 samples, whose
+    # successes are drawn (hypergeometric): (9, 2) becomes (8, 1) or (8, 2), (9, 1) becomes (8, 0) or (8, 1)
+    assert d.cuts(n30, 9).sum() == 0 and d.cuts(n30, 8).sum() > 1000
+    for m, seed in ((9, 3), (8, 4)):
+        nt, ct = d.truncate(n30, c30, m, np.random.default_rng(2))
+        nm, cm = sample(m, size, np.random.default_rng(seed))
+        for key in set(zip(nt.tolist(), ct.tolist(), strict=True)) | set(zip(nm.tolist(), cm.tolist(), strict=True)):
+            f1 = np.mean((nt == key[0]) & (ct == key[1]))
+            f2 = np.mean((nm == key[0]) & (cm == key[1]))
+            se = np.sqrt((f1 * (1 - f1) + f2 * (1 - f2)) / size) + 1e-12
+            assert abs(f1 - f2) < 4 * se + 1e-4, (m, key, f1, f2)
 
 
 def test_forecast_under_a_stop_design():
@@ -672,3 +678,62 @@ def test_docs_bon_bootstrap_interval_is_what_curve_gives(icli):
     for doc in ("README.md", "docs/planning.md"):
         shown = re.findall(r"0\.7474 \[0\.\d{4}, 0\.\d{4}\]", (ROOT / doc).read_text(encoding="utf-8"))
         assert shown == [got], f"{doc} shows {shown}, the command gives {got}"
+
+
+def test_beta_priors_moments_and_pass_at_k_in_closed_form():
+    # Beta(2, 3): B(2, 3 + d)/B(2, 3) = 12/((3 + d)(4 + d)), so M(0, 2) = 2/5 and pass@k = 1 - 12/((3 + k)(4 + k));
+    # M(1, 1) = B(3, 4)/B(2, 3) = (1/60)/(1/12) = 1/5. With a point mass pi0 = 1/4 at p = 0:
+    # M(c, d) = (3/4) B(2 + c, 3 + d)/B(2, 3) + (1/4) 1{c = 0} and pass@k = (3/4) (1 - 12/((3 + k)(4 + k)))
+    from passcurve._adaptive import ZeroInflatedBetaPrior
+
+    beta = BetaPrior(2.0, 3.0, 0.0)
+    zi = ZeroInflatedBetaPrior(2.0, 3.0, 0.0, impossible=0.25)
+    np.testing.assert_allclose(np.exp(beta.log_moment([0, 1], [2, 1])), [2 / 5, 1 / 5], rtol=1e-14)
+    np.testing.assert_allclose(np.exp(zi.log_moment([0, 1], [2, 1])), [0.75 * 2 / 5 + 0.25, 0.75 / 5], rtol=1e-14)
+    ks = np.array([1, 2, 6])
+    ref = 1 - 12 / ((3 + ks) * (4 + ks))  # 2/5, 3/5, 13/15
+    np.testing.assert_allclose(beta.pass_at_k(ks), ref, rtol=1e-14)
+    np.testing.assert_allclose(zi.pass_at_k(ks), 0.75 * ref, rtol=1e-14)
+    assert isinstance(zi.pass_at_k(6), float) and zi.pass_at_k(6) == pytest.approx(0.65, rel=1e-14)
+    assert isinstance(zi.pass_at_k(ks), np.ndarray)
+
+
+def test_posterior_pass_at_k_at_k_zero_and_its_bad_inputs():
+    # pass@0 = 1 - E[(1-p)^0] = 0 (no attempt); k = 0 is allowed, k < 0 and alpha, beta <= 0 are not
+    assert posterior_pass_at_k(5, 2, 0, 1.0, 1.0) == 0.0
+    assert isinstance(posterior_pass_at_k(5, 2, 1, 1.0, 1.0), float)
+    assert posterior_pass_at_k(5, 2, 1, 1.0, 1.0) == pytest.approx(3 / 7, rel=1e-14)  # (1 + 2)/(2 + 5)
+    np.testing.assert_allclose(posterior_pass_at_k([5, 5], [2, 0], 1, 1.0, 1.0), [3 / 7, 1 / 7], rtol=1e-14)
+    with pytest.raises(PasscurveError, match=r"^`k` must be >= 0 \(got k=-2\)$"):
+        posterior_pass_at_k(5, 2, [3, -2], 1.0, 1.0)
+    for alpha, beta in ((0.0, 1.0), (1.0, 0.0), (-1.0, 1.0), (1.0, -1.0)):
+        with pytest.raises(PasscurveError, match="`alpha` and `beta` must be > 0"):
+            posterior_pass_at_k(5, 2, 1, alpha, beta)
+
+
+def test_stopping_loglik_at_p_zero_and_one():
+    # p = 0: a problem that reached the cap unsolved has probability 1 (log 0); p = 1: a first batch of 3 all
+    # successes has probability 1. p outside [0, 1] is refused, anywhere in an array
+    assert stopping_loglik(6, 0, 0.0, 3, cap=6) == 0.0
+    assert stopping_loglik(3, 3, 1.0, 3) == 0.0
+    for p in (1.5, -0.1, [0.5, 1.01], [-0.5, 0.5]):
+        with pytest.raises(PasscurveError, match=r"`p` must be in \[0, 1\]"):
+            stopping_loglik(3, 1, p, 3)
+
+
+def test_stop_design_k_max_and_the_problems_behind_each_k():
+    # by hand: without a cap the largest k at which every problem is estimable is the smallest n at which one stopped
+    # unsolved (20 here), else the largest n; with a cap, the cap
+    from passcurve import StopAtSuccess
+
+    d = StopAtSuccess(batch=10)
+    assert d.k_max(np.array([10, 30, 20, 40]), np.array([1, 0, 0, 2])) == 20
+    assert d.k_max(np.array([10, 40, 20]), np.array([1, 2, 3])) == 40
+    assert StopAtSuccess(batch=10, cap=50).k_max(np.array([10, 50]), np.array([1, 0])) == 50
+    # mean over the estimable problems, with their number: k = 5: Chen on the first batch of (10, 1) is
+    # 1 - C(9,5)/C(10,5) = 1/2, the others stopped after 10 and 20 failures (0): 1/6 over 3 problems; k = 25:
+    # (10, 1) is solved (1), (20, 0) is not estimable, (30, 2) is Chen on its last batch with k' = 5,
+    # 1 - C(8,5)/C(10,5) = 7/9: 8/9 over 2 problems
+    curve_, used = d.mean_curve(np.array([10, 20, 30]), np.array([1, 0, 2]), np.array([5, 25]))
+    np.testing.assert_allclose(curve_, [1 / 6, 8 / 9], rtol=1e-14)
+    assert used.tolist() == [3, 2]
