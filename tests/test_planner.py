@@ -768,6 +768,12 @@ def test_variance_optimal_fills_the_next_tier_when_the_first_is_capped():
     # without a cap the two heavy problems take everything, as the rule says
     res = plan(n=[10] * 12, c=[0, 0] + [5] * 10, budget=50, k=10_000, method="variance-optimal", rng=0)
     assert res.additional.tolist() == [25, 25] + [0] * 10
+    # a budget that fills the first tier (4 samples) and only part of the next (6 of its 20 places): the next tier's
+    # weights are equal, so 6 of its problems get one sample each (the tier's room was counted into the first's,
+    # which then looked too large to fill and was water-filled with more samples than it could hold)
+    res = plan(n=[10] * 12, c=[0, 0] + [5] * 10, budget=10, k=10_000, method="variance-optimal", max_n=12, rng=0)
+    assert res.additional[:2].tolist() == [2, 2]
+    assert sorted(res.additional[2:].tolist()) == [0] * 4 + [1] * 6
 
 
 def test_a_budget_max_n_cannot_hold_is_said():
@@ -1112,3 +1118,56 @@ def test_cli_plan_that_places_nothing_prints_one_line_per_model(icli, tmp_path):
     for line, model in zip(lines, "AB", strict=True):
         assert line.startswith(f"{model}: no new sample placed on any of its 2 problems (target pass@10); forecast ")
     assert "┏" not in r.stdout and "new samples" not in r.stdout and "p̂" not in r.stdout
+
+
+def test_uniform_rule_caps_a_problem_whose_room_runs_out_in_a_later_round():
+    # hand count of the uniform rule (equal extra samples, each problem capped by max_n): rooms (1, 1, 1, 1, 3, 100)
+    # and 12 samples. Round 1: 2 each, capped to the rooms, (1, 1, 1, 1, 2, 2), 4 left; round 2 over the two open
+    # problems: 2 each, the fifth capped at its room of 1 more, (.., 3, 4), 1 left; round 3: the last to the sixth
+    pl = Planner(n=[99, 99, 99, 99, 97, 0], c=[0] * 6, k=10, max_n=100, method="uniform", rng=0)
+    got = pl.allocate(12)
+    assert got.tolist() == [1, 1, 1, 1, 3, 5]
+    assert (pl.n_ + got).max() <= 100
+
+
+def test_fewest_successes_skips_problems_at_max_n():
+    # Kazdan et al.'s rule by hand with max_n = 10: problem a (c = 0) is at the cap and gets nothing, b (c = 0,
+    # n = 9) has room for one and takes it first (fewest successes), the rest go to c (c = 3)
+    pl = Planner(n=[10, 9, 5], c=[0, 0, 3], k=10, max_n=10, method="fewest-successes", rng=0)
+    assert pl.allocate(4).tolist() == [0, 1, 3]
+
+
+def test_variance_optimal_on_tiny_examples_by_hand():
+    # weights sqrt(p (1-p)^(2K-1)) (Kazdan et al. 2025) with p = (1 + c)/(2 + n) under the fixed Beta(1, 1), K = 4:
+    # c = 0 at n = 9 or 10 -> p = 1/11 or 1/12, weight 0.216 or 0.21; c = 9 at n = 10 -> p = 10/12, weight 6e-6;
+    # c = 2 at n = 2 -> p = 3/4, weight 0.0068; c = 0 at n = 2 -> p = 1/4, weight 0.18
+    def vo(**kw):
+        return Planner(k=4, method="variance-optimal", prior=(1.0, 1.0), **kw)
+
+    # a budget of one sample is placed, on the heaviest problem
+    assert vo(n=[10, 10], c=[0, 9]).allocate(1).tolist() == [1, 0]
+    # problems with room for exactly one more sample (max_n) still get it
+    assert vo(n=[9, 9], c=[0, 1], max_n=10).allocate(2).tolist() == [1, 1]
+    # the heavy problem can take one more before max_n; the other sample goes to the only problem left with room
+    assert vo(n=[9, 2], c=[0, 2], max_n=10).allocate(2).tolist() == [1, 1]
+    # a problem at max_n takes no part: the rest follow the weights (totals 6 and 2 against weights 27:1), not an
+    # equal split
+    assert vo(n=[10, 2, 2], c=[0, 0, 2], max_n=10).allocate(4).tolist() == [0, 4, 0]
+
+
+
+@pytest.mark.parametrize("method", ["passcurve", "hierarchical"])
+@pytest.mark.parametrize("budget", [1, 2, 3])
+def test_small_budgets_follow_the_greedy_rule_one_sample_at_a_time(method, budget):
+    # brute force of the greedy knowledge-gradient rule: below 4 samples the only look-ahead is one sample, so each
+    # sample in turn goes to the problem whose next sample removes the most expected variance, R_i(m_i + 1) - R_i(m_i)
+    # (here 1, 1 + 1 and 2 + 1 samples over the two unsolved problems, not two at once)
+    # (preposterior_reduction, itself checked against enumeration above); under a fixed prior the hierarchical rule
+    # is the passcurve rule
+    n, c, k, prior = np.array([10, 12, 40, 3]), np.array([0, 0, 1, 2]), 100, BetaPrior(0.5, 2.0, 0.0)
+    m = np.zeros(4, dtype=int)
+    for _ in range(budget):
+        gain = preposterior_reduction(prior, n, c, k, m + 1) - preposterior_reduction(prior, n, c, k, m)
+        m[np.argmax(gain)] += 1
+    pl = Planner(n=n, c=c, k=k, prior=prior, method=method, rng=0)
+    assert pl.allocate(budget).tolist() == m.tolist()
