@@ -167,6 +167,7 @@ def test_variance_optimal_proportional_to_kazdan_weights():
     w = np.sqrt(p * (1 - p) ** 7)
     target = (n.sum() + budget) * w / w.sum()
     np.testing.assert_allclose(n + got, target, atol=1.0)
+    assert got.sum() == budget
 
 
 def test_variance_optimal_water_fills_when_some_problem_is_oversampled():
@@ -1171,3 +1172,68 @@ def test_small_budgets_follow_the_greedy_rule_one_sample_at_a_time(method, budge
         m[np.argmax(gain)] += 1
     pl = Planner(n=n, c=c, k=k, prior=prior, method=method, rng=0)
     assert pl.allocate(budget).tolist() == m.tolist()
+
+
+
+def test_variance_optimal_rounds_by_largest_remainder_and_counts_batches():
+    # Kazdan et al.'s weights w = sqrt(p (1-p)^7) (K = 4, p = (1 + c)/(2 + n) under Beta(1, 1)) for c = 0, 1, 3 at
+    # n = 10: 0.2129, 0.2157, 0.1397. Water-filling 8 samples: the third stays out (its target total is below 10),
+    # the two others share lam (w0 + w1) = 8 + 20, extras lam w - 10 = 3.91 and 4.09; whole samples by largest
+    # remainder: 3 + 1 and 4
+    n, c = np.array([10, 10, 10]), np.array([0, 1, 3])
+    p = (1 + c) / (2 + n)
+    w = np.sqrt(p * (1 - p) ** 7)
+    extra = (8 + 20) / (w[0] + w[1]) * w - 10
+    assert extra[2] < 0 and 3.9 < extra[0] < 3.95 and 4.05 < extra[1] < 4.1
+    pl = Planner(n=n, c=c, k=4, method="variance-optimal", prior=(1.0, 1.0))
+    assert pl.allocate(8).tolist() == [4, 4, 0]
+    # in batches of 10 the totals are counted in batches too: equal weights (p = 21/42 = 1/2 and 1/2) and totals
+    # 40 and 0 take 60 more to equal totals of 50
+    pl = Planner(n=[40, 0], c=[20, 0], k=3, method="variance-optimal", prior=(1.0, 1.0))
+    assert pl.allocate(60, batch=10).tolist() == [10, 50]
+
+
+def test_a_hedged_plan_places_the_rule_on_top_of_the_uniform_share():
+    # hedge 1/3 of 3 samples: one goes to the problem with the fewest samples (n = 3), then the greedy rule places
+    # two on top of it, its gains counted from that planned sample: brute force with preposterior_reduction
+    # (the rule from nothing would have given the n = 3 problem all three)
+    n, c, k, prior = np.array([3, 10, 12]), np.array([0, 0, 0]), 100, BetaPrior(0.5, 2.0, 0.0)
+    m = np.array([1, 0, 0])
+    for _ in range(2):
+        gain = preposterior_reduction(prior, n, c, k, m + 1) - preposterior_reduction(prior, n, c, k, m)
+        m[np.argmax(gain)] += 1
+    got = Planner(n=n, c=c, k=k, prior=prior, method="passcurve", hedge=1 / 3, rng=0).allocate(3)
+    assert got.tolist() == m.tolist() == [2, 1, 0]
+
+
+def test_passcurve_rule_in_chunks_stops_at_max_n():
+    # 800 samples are placed two at a time (at most 600 greedy rounds); a problem one sample below max_n takes one
+    pl = Planner(n=[0, 5, 50], c=[0, 1, 2], k=100, prior=(0.5, 2.0), method="passcurve", max_n=301, rng=0)
+    got = pl.allocate(800)
+    assert got.sum() == 800 and (pl.n_ + got).max() == 301
+
+
+def test_hedge_share_is_rounded_down():
+    # floor(hedge * budget) = floor(1.5) = 1 sample spread evenly (to the problem with the fewest samples, n = 8),
+    # then the fewest-successes rule places the other 2 on the unsolved problem
+    pl = Planner(n=[10, 8, 9], c=[0, 5, 5], k=10, method="fewest-successes", hedge=0.5, rng=0)
+    assert pl.allocate(3).tolist() == [2, 1, 0]
+
+
+@pytest.mark.parametrize("method", ["uniform", "fewest-successes", "variance-optimal", "passcurve", "hierarchical"])
+def test_a_problem_of_weight_zero_gets_no_samples(method):
+    # allocate's contract: 0 where the weight is 0, whatever the rule (the unsolved problem would otherwise be first)
+    pl = Planner(n=[10, 10, 10], c=[0, 2, 4], weight=[0.0, 1.0, 1.0], k=50, method=method, rng=0)
+    got = pl.allocate(6)
+    assert got[0] == 0 and got.sum() == 6
+
+
+def test_the_rules_count_the_hedge_share_as_planned():
+    # by hand, hedge 1/3 of 3 samples: the uniform sample goes to the problem with the fewest samples (n = 9), which
+    # then has 10 like the other; fewest-successes gives one more to each of the two unsolved problems
+    pl = Planner(n=[10, 9], c=[0, 0], k=10, method="fewest-successes", hedge=1 / 3, rng=0)
+    assert pl.allocate(3).tolist() == [1, 2]
+    # and the cap counts it too: with max_n = 10 the problem at n = 8 holds 2 more, one of them the uniform sample
+    for method in ("fewest-successes", "variance-optimal"):
+        pl = Planner(n=[8, 9], c=[0, 3], k=4, max_n=10, method=method, hedge=1 / 3, prior=(1.0, 1.0), rng=0)
+        assert pl.allocate(3).tolist() == [2, 1], method
