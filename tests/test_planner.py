@@ -1086,7 +1086,7 @@ def test_next_reserves_nothing_until_update():
     assert pl.n_.sum() == 46
 
 
-@pytest.mark.parametrize(("method", "hedge"), [("uniform", 0.0), ("passcurve", 1.0)])
+@pytest.mark.parametrize(("method", "hedge"), [("uniform", 0.0), ("passcurve", 1.0), ("hierarchical", 1.0)])
 def test_a_uniform_plan_is_its_own_uniform_comparison(method, hedge):
     # the summary's uniform comparison broke its ties with the next random numbers, so a uniform plan (or hedge 1,
     # the uniform design) of 60 samples over 7 problems read 'expected SD 0.0744 after this plan (uniform: 0.0749)';
