@@ -1159,7 +1159,8 @@ def test_variance_optimal_on_tiny_examples_by_hand():
 
 @pytest.mark.parametrize("method", ["passcurve", "hierarchical"])
 @pytest.mark.parametrize("budget", [1, 2, 3])
-def test_small_budgets_follow_the_greedy_rule_one_sample_at_a_time(method, budget):
+@pytest.mark.parametrize("weight", [[1.0, 1.0, 1.0, 1.0], [1.0, 1.0, 4.0, 1.0]])
+def test_small_budgets_follow_the_greedy_rule_one_sample_at_a_time(method, budget, weight):
     # brute force of the greedy knowledge-gradient rule: below 4 samples the only look-ahead is one sample, so each
     # sample in turn goes to the problem whose next sample removes the most expected variance, R_i(m_i + 1) - R_i(m_i)
     # (here 1, 1 + 1 and 2 + 1 samples over the two unsolved problems, not two at once)
@@ -1169,8 +1170,8 @@ def test_small_budgets_follow_the_greedy_rule_one_sample_at_a_time(method, budge
     m = np.zeros(4, dtype=int)
     for _ in range(budget):
         gain = preposterior_reduction(prior, n, c, k, m + 1) - preposterior_reduction(prior, n, c, k, m)
-        m[np.argmax(gain)] += 1
-    pl = Planner(n=n, c=c, k=k, prior=prior, method=method, rng=0)
+        m[np.argmax(np.square(weight) * gain)] += 1  # a problem's variance enters the forecast's with its weight^2
+    pl = Planner(n=n, c=c, k=k, prior=prior, method=method, weight=weight, rng=0)
     assert pl.allocate(budget).tolist() == m.tolist()
 
 
