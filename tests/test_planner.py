@@ -1238,3 +1238,8 @@ def test_the_rules_count_the_hedge_share_as_planned():
     for method in ("fewest-successes", "variance-optimal"):
         pl = Planner(n=[8, 9], c=[0, 3], k=4, max_n=10, method=method, hedge=1 / 3, prior=(1.0, 1.0), rng=0)
         assert pl.allocate(3).tolist() == [2, 1], method
+
+
+def test_next_asks_for_one_sample_by_default():
+    pl = Planner(n=[10, 10, 10], c=[0, 2, 4], k=50, method="fewest-successes", rng=0)
+    assert pl.next() == ["0"]  # the one unsolved problem (Kazdan et al.'s rule)
