@@ -1039,3 +1039,20 @@ def test_vote_standard_errors_over_problems():
     np.testing.assert_allclose(res.per_problem["maj_at_k"][:, 0], [float(v) for v in maj], rtol=1e-12)
     assert res.se["maj_at_k"][0, 0] == pytest.approx(se(maj), rel=1e-12)
     assert res.se["selection_loss"][0, 0] == pytest.approx(se([p - m for p, m in zip(pk, maj, strict=True)]), rel=1e-12)
+
+
+def test_a_vote_gold_wins_in_every_subset_is_exactly_one():
+    # the winning P(X = x) summed in floating point gave 1 - 6e-16 where gold wins every k-subset (helper-132's
+    # mutation run): 27 gold votes and one abstention at k = 8, or gold holding 4 of any 5 votes; fmt_below_one then
+    # printed it as short of 1. Reference: brute force over every k-subset in exact rationals (1 exactly)
+    cases = [(["g"] * 27 + [None], 8, "random"), (["g"] * 20 + ["w"], 5, "strict"), (["g"] * 20 + ["w"], 5, "random"),
+             (["g"] * 9 + ["w", "v"], 7, "first")]
+    for answers, k, ties in cases:
+        assert brute_maj(answers, "g", k, ties) == 1
+        tallies = [answers.count("g")] + [answers.count(a) for a in ("w", "v") if a in answers]
+        got = maj_at_k_tallies(tallies, 0, k, abstain=answers.count(None), ties=ties)
+        assert got == 1.0, (answers, k, ties, got)
+    # where gold can lose some subsets the value stays below 1 (the brute force's rational 1761/1771, to 1e-14)
+    answers = ["g"] * 20 + ["w"] * 3
+    want = brute_maj(answers, "g", 5)
+    assert want < 1 and maj_at_k_tallies([20, 3], 0, 5) == pytest.approx(float(want), rel=1e-14, abs=0)
