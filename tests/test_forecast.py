@@ -617,6 +617,10 @@ def test_nothing_solved_gives_the_any_law_range_beyond_the_data():
     assert res.high[0, 2:] == pytest.approx(bounds.high[0, 2:], rel=1e-12)
     assert 0.1 < res.high[0, 2] <= 10 * res.high[0, 1] * (1 + 1e-9) < 1.0
     assert res.high[0, 3] == 1.0  # far out every law is allowed
+    # a single law's forecast the same (its upper end beyond n was 1 before; a first version of this change made it 0)
+    with pytest.warns(passcurve.DegenerateDataWarning):
+        one = forecast(counts, [10, 100, 1000, 10**6], method="beta_eb", n_resamples=10, rng=0)
+    assert one.high[0, 2:] == pytest.approx(bounds.high[0, 2:], rel=1e-12) and (one.low[0] == 0.0).all()
     # k_for: the interval starts where the first law reaches the target (n + 1 before), and runs to never
     kf, earliest = res.k_for(0.5), bounds.k_for(0.5).earliest
     assert not kf.reachable and kf.high == np.inf and kf.low == earliest

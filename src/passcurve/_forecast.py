@@ -1149,12 +1149,14 @@ def forecast(
             lo = np.where(K >= k_obs, np.maximum(lo, np.minimum(floor, point)), lo)
         lawband = _LawBand(sub, name, cl, int(gen.integers(2**63)), design, unchecked)
         if (c == 0).all():
+            from ._bounds import law_range
+
             # nothing solved: no law is fitted, so beyond the samples drawn the upper end is the range every law
             # consistent with the data allows, which is far from 1 near n (pass_D@K is concave in K, so it is at most
             # (K/n)·pass_D@n): it was 1 at every K beyond n (50 problems x 100 samples, K = 1000: [0, 1] where every
             # law gives at most 0.283 at 80%); 1 where there is no band
             lo = np.zeros(K.size)
-            band_hi = 1.0 if lawband.band is None else lawband.temper(K, np.zeros(K.size), lo, np.zeros(K.size))[1]
+            band_hi = 1.0 if lawband.band is None else law_range(*lawband.band, K)[1]
             hi = np.where(K > float(np.min(n)), band_hi, hi)
         lo, hi = lawband.temper(K, np.asarray(point, dtype=float), lo, hi)
         LO.append(lo)
