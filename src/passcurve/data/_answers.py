@@ -18,7 +18,7 @@ import numpy as np
 
 from .._counts import models_rows
 from .._errors import PasscurveError
-from ._columns import ALIASES, NUMBER, identifier, is_missing, is_nan, json_text, json_unwrapped, quote
+from ._columns import ALIASES, identifier, is_missing, is_nan, json_text, json_unwrapped, number_text, quote
 from ._harness import check_forced
 from ._samples import FALSE_WORDS, TRUE_WORDS, _fmt_row, check_ids, inexact_attempt_error, runs_of_ids
 from ._several import (
@@ -755,8 +755,8 @@ def read_attempts(
     t = s.raw.types[s.raw.columns.index(col)]
     if _family(str(t)) != "number":
         # the first value that is no number, where it is (a fuzzed CSV with one '}' said only "(type VARCHAR)")
-        q = f"trim(CAST({quote(col)} AS VARCHAR))"
-        row, at = first_row(s._src, f"{q} IS NOT NULL AND NOT regexp_full_match(lower({q}), '{NUMBER}')")
+        q = f"lower(trim(CAST({quote(col)} AS VARCHAR)))"
+        row, at = first_row(s._src, f"{q} IS NOT NULL AND {number_text(q)} IS NULL")
         example = f", e.g. row {_fmt_row(row)}{at}" if row else ""
         raise PasscurveError(f"{s.source}: attempt column {col!r} must hold integers (type {t}){example}")
     # the labels once each, and per sample only their codes: a Python string per sample took ~250 bytes a row
