@@ -751,19 +751,16 @@ def _raise_mixed_line_endings(p: Path) -> None:
     """Name the first line whose ending (CR LF or LF) differs from the first line's: DuckDB's dialect sniffer gives up
     on a file that mixes them ('Error when sniffing file'), which Python's csv module reads without a word."""
     with open(p, "rb") as fh:
-        first: bytes | None = None
+        first = None
         for line_no, line in enumerate(fh, start=1):
             if not line.endswith(b"\n"):
                 return
-            ending = b"\r\n" if line.endswith(b"\r\n") else b"\n"
-            if first is None:
-                first = ending
-            elif ending != first:
-                def name(e: bytes) -> str:
-                    return "CR LF" if e == b"\r\n" else "LF"
+            ending = "CR LF" if line.endswith(b"\r\n") else "LF"
+            first = first or ending
+            if ending != first:
                 raise InputFormatError(
-                    f"{p.name}: line {line_no} ends in {name(ending)} where line 1 ends in {name(first)}: the file "
-                    "mixes line endings (joined from several files?); convert it to one (e.g. dos2unix)"
+                    f"{p.name}: line {line_no} ends in {ending} where line 1 ends in {first}: the file mixes line "
+                    "endings (joined from several files?); convert it to one (e.g. dos2unix)"
                 )
 
 
