@@ -205,8 +205,45 @@ def test_cli_retries_gap_exit_2(tmp_path, capfd):
     path.write_text("problem_id,attempt,correct\np,1,0\np,3,1\n")
     code = run(["retries", str(path)])
     err = capfd.readouterr().err
-    assert code == 2 and "gap: 3 follows 1" in err and "Traceback" not in err
+    assert code == 2 and "gap: 3 at line 3 follows 1 at line 2" in err and "Traceback" not in err
+    assert "gap.csv" in err  # the file, as every reader error names it (it named no file before)
     assert len(err.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize(
+    ("rows", "message"),
+    [
+        # a gap inside a problem: both attempts and their lines (the header is line 1)
+        ("m,p,0,0\nm,p,2,1\n", r"the attempts of problem 'p' have a gap: 2 at line 3 follows 0 at line 2"),
+        # one problem of one model starts late; problem ids repeat across models, so the model is named
+        ("a,p,1,0\na,p,2,1\nb,p,2,1\nb,p,3,0\n",
+         r"the attempts of problem 'p' of model 'b' start at 2 at line 4, not 1 as elsewhere"),
+        # every attempt number beyond 1: no run starts at 0 or 1
+        ("m,p,3,0\nm,p,4,1\n",
+         r"attempt column 'attempt' must number each problem's attempts from 0 or 1; the smallest is 3 \(problem 'p' at line 2\)"),
+        # attempts written as floats are named as the whole numbers they are
+        ("m,p,0.0,0\nm,p,2.0,1\n", r"the attempts of problem 'p' have a gap: 2 at line 3 follows 0 at line 2"),
+    ],
+)
+def test_read_attempts_names_a_gap_and_where_it_is(tmp_path, rows, message):
+    from passcurve.data import read_attempts
+
+    path = tmp_path / "runs.csv"
+    path.write_text("model,problem_id,attempt,correct\n" + rows)
+    with pytest.raises(PasscurveError, match=r"^runs\.csv: " + message):
+        read_attempts(path)
+
+
+def test_read_attempts_checks_runs_of_the_models_kept_only(tmp_path):
+    # model 'b' has a gap, but only 'a' is read: retries sees 'a' alone, and so does the check
+    from passcurve.data import read_attempts
+
+    path = tmp_path / "runs.csv"
+    path.write_text("model,problem_id,attempt,correct\na,p,0,0\na,p,1,1\nb,p,0,1\nb,p,5,0\n")
+    d = read_attempts(path, models=["a"])
+    assert d["attempt"].tolist() == [0, 1] and set(d["model"]) == {"a"}
+    with pytest.raises(PasscurveError, match="problem 'p' of model 'b' have a gap: 5 at line 5 follows 0 at line 4"):
+        read_attempts(path)
 
 
 def test_read_attempts_needs_an_attempt_column(tmp_path):

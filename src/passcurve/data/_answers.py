@@ -697,6 +697,45 @@ def _check_attempt_numbers(src: Source, col: str, att: np.ndarray) -> None:
                              f"largest is 2^62 - 1 = {_ATTEMPT_MAX - 1}), e.g. row {_fmt_row(row)}{at}")
 
 
+def _check_attempt_runs(s: Any, labels: dict[str, np.ndarray], code: np.ndarray, att: np.ndarray) -> None:
+    """Refuse attempts that do not run base, base + 1, ... in every (model, problem) (base 0 or 1, the same for all:
+    :func:`passcurve.retries`' rule), naming the file, the problem and where its samples are: retries said "attempt
+    indices of problem 'p1' have a gap: 2 follows 0", without the file or its lines. ``code`` and ``att`` are sorted
+    by (model, problem) code, then attempt, with no attempt repeated (checked before)."""
+    if att.size == 0:
+        return
+    start = np.ones(att.size, dtype=bool)
+    start[1:] = code[1:] != code[:-1]
+    base = att.min()
+    step = np.zeros(att.size, dtype=bool)
+    step[1:] = att[1:] - att[:-1] != 1
+    bad = np.flatnonzero((start & (att != base)) | (~start & step))
+    if base in (0, 1) and bad.size == 0:
+        return
+    several = len(set(labels["model"])) > 1  # problem ids repeat across models: name the model too
+    num = [int(v) for v in (att.min(), *att[bad[:1]])]  # whole and below 2^62 (_check_attempt_numbers), as written
+
+    def where(i: int) -> tuple[str, str]:
+        m, p = labels["model"][code[i]], labels["problem"][code[i]]
+        who = f"problem {p!r}" + (f" of model {m!r}" if several else "")
+        return who, s._rows_of(m, p, att[i].item())
+
+    col = s.columns.roles["attempt"]
+    if num[0] not in (0, 1):
+        who, at = where(int(np.argmin(att)))
+        raise PasscurveError(f"{s.source}: attempt column {col!r} must number each problem's attempts from 0 or 1; the "
+                             f"smallest is {num[0]} ({who}{at})")
+    i = int(bad[0])
+    who, at = where(i)
+    run = f"attempts must run {num[0]}, {num[0] + 1}, ... without a gap (an attempt lost from the log?)"
+    if start[i]:
+        raise PasscurveError(f"{s.source}: the attempts of {who} start at {num[1]}{at}, not {num[0]} as elsewhere in "
+                             f"the file: {run}")
+    _, before = where(i - 1)
+    raise PasscurveError(f"{s.source}: the attempts of {who} have a gap: {num[1]}{at} follows "
+                         f"{int(att[i - 1])}{before}; {run}")
+
+
 def read_attempts(
     path: PathInput,
     *,
@@ -798,6 +837,7 @@ def read_attempts(
         keep = np.flatnonzero(rank[code] >= 0)
         keep = keep[np.argsort(rank[code][keep], kind="stable")]
         code, att, correct = code[keep], att[keep], correct[keep]
+    _check_attempt_runs(s, labels, code, att)  # on the models kept, as retries sees them
     return {
         "model": np.asarray(labels["model"], dtype=object)[code],
         "problem": np.asarray(labels["problem"], dtype=object)[code],
