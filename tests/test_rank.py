@@ -109,7 +109,8 @@ def test_problems_not_shared_by_every_model_are_left_out_with_a_warning():
 @pytest.mark.parametrize(
     "counts, kwargs, msg",
     [
-        (Counts.from_arrays([10, 10], [1, 2], problem=["a", "b"]), {}, "at least 2 models"),
+        (Counts.from_arrays([10, 10], [1, 2], problem=["a", "b"], model=["x", "x"]), {},
+         r"^ranking needs at least 2 models \(got 1: x\)$"),
         (Counts.from_arrays([10, 10], [1, 2], problem=["a", "b"], model=["x", "y"]), {}, "share 0 problem"),
         (Counts.from_arrays([10] * 4, [1, 2, 3, 4], problem=["a", "b"] * 2, model=["x", "x", "y", "y"]),
          {"k": 11}, "`k` must be"),
@@ -117,6 +118,14 @@ def test_problems_not_shared_by_every_model_are_left_out_with_a_warning():
          {"metric": "maj"}, "`metric` must be one of"),
         (Counts.from_arrays([10] * 4, [1, 2, 3, 4], problem=["a", "b"] * 2, model=["x", "x", "y", "y"]),
          {"n_resamples": 5}, "n_resamples"),
+        # the documented minimum of 100 resamples, one shared problem, ids that are one number written two ways
+        (Counts.from_arrays([10] * 4, [1, 2, 3, 4], problem=["a", "b"] * 2, model=["x", "x", "y", "y"]),
+         {"n_resamples": 99}, r"^`n_resamples` must be an integer >= 100 \(got n_resamples=99\)$"),
+        (Counts.from_arrays([10] * 4, [1, 2, 3, 4], problem=["a", "b", "a", "c"], model=["x", "x", "y", "y"]),
+         {}, r"^the models share 1 problem\(s\); ranking needs at least 2 shared problems$"),
+        (Counts.from_arrays([10] * 4, [1, 2, 3, 4], problem=["1", "2", "1.0", "2.0"], model=["x", "x", "y", "y"]),
+         {}, r"^the models share 0 problem\(s\); ranking needs at least 2 shared problems; 2 of the ids not shared are "
+             r"one number written two ways, e.g. '1' and '1.0' \(ids are text"),
     ],
 )
 def test_bad_input(counts, kwargs, msg):
@@ -292,3 +301,197 @@ def test_rank_intervals_are_the_single_step_max_t_over_the_same_replicates():
         assert res.rank[:, j].tolist() == [1 + int((est > e).sum()) for e in est]
     assert res.rank_low[3].tolist() == [1, 1] and res.rank_high[0].tolist() == [4, 4]  # some pairs are told apart
     assert (res.rank_high - res.rank_low).max() >= 1  # and some are not
+
+
+def _ranks_quietly(counts, *args, **kwargs):
+    """rank_models where a model's scores are all 0 or all 1 (a rare column, its warning expected and not checked)."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DegenerateDataWarning)
+        return rank_models(counts, *args, **kwargs)
+
+
+def _constant_gaps(problems, models):
+    """Models whose per-problem pass@1 is one constant each (c of n = 2): every pair differs by the same amount on
+    every problem, so no pair has bootstrap variance and the exact sign-flip test decides it."""
+    names = list(models)
+    return Counts.from_arrays([2] * (problems * len(names)), np.repeat([models[m] for m in names], problems),
+                              problem=[f"p{i:02d}" for i in range(problems)] * len(names), model=np.repeat(names, problems))
+
+
+def test_the_sign_flip_test_is_bonferroni_over_the_pairs_at_its_exact_boundary():
+    # Three models at pass@1 = 0, 1/2, 1 on every problem (the worst listed first): each pair's exact sign-flip
+    # p-value is 2^(1-G) (2 of the 2^G sign vectors reach the observed |sum|), judged against alpha/3 (3 pairs).
+    # G = 6: 2^-5 = 0.03125 > 0.05/3, no pair is told apart; G = 7: 2^-6 = 0.015625 <= 0.05/3, every pair is
+    gaps = {"worst": 0, "middle": 1, "best": 2}
+    six = _ranks_quietly(_constant_gaps(6, gaps), 1, n_resamples=100, rng=0)
+    assert list(six.models) == ["worst", "middle", "best"]
+    assert six.rank[:, 0].tolist() == [3, 2, 1] and not six.better.any()
+    assert six.rank_low[:, 0].tolist() == [1, 1, 1] and six.rank_high[:, 0].tolist() == [3, 3, 3]
+    # no pair has a bootstrap distribution, so the max-|t| is taken over none of them: c = 0
+    assert six.critical.tolist() == [0.0]
+    seven = _ranks_quietly(_constant_gaps(7, gaps), 1, n_resamples=100, rng=0)
+    assert seven.rank_low[:, 0].tolist() == [3, 2, 1] and seven.rank_high[:, 0].tolist() == [3, 2, 1]
+    # p <= alpha rejects (the exact test's level): two models on G = 5 problems at level 1 - 2^-4 are told apart
+    # (p = 2^-4 = alpha exactly, in binary floating point too), at level 0.95 they are not
+    two = _constant_gaps(5, {"worst": 0, "best": 2})
+    at_p = _ranks_quietly(two, 1, n_resamples=100, rng=0, confidence_level=0.9375)
+    assert at_p.rank_low[:, 0].tolist() == [2, 1] and at_p.rank_high[:, 0].tolist() == [2, 1]
+    usual = _ranks_quietly(two, 1, n_resamples=100, rng=0)
+    assert usual.rank_low[:, 0].tolist() == [1, 1] and usual.rank_high[:, 0].tolist() == [2, 2]
+
+
+def test_models_equal_on_every_problem_are_never_told_apart_however_many_problems():
+    # a and b have the same score on each of 20 problems: their difference is 0 on every problem, the sign-flip
+    # p-value is 1 (every sign vector gives the sum 0), and neither is above the other although 2^-19 is tiny
+    c = np.arange(20) % 3
+    counts = Counts.from_arrays([2] * 60, np.concatenate([c, c, np.zeros(20, int)]),
+                                problem=[f"p{i:02d}" for i in range(20)] * 3, model=np.repeat(["a", "b", "z"], 20))
+    res = _ranks_quietly(counts, 1, n_resamples=200, rng=0)
+    assert not res.better[0, 1].any() and not res.better[1, 0].any()
+    assert res.rank_low[:, 0].tolist() == [1, 1, 3] and res.rank_high[:, 0].tolist() == [2, 2, 3]
+
+
+def test_tiny_scores_that_differ_are_ranked_apart():
+    # the rounding tolerance is relative (1e-12 of the larger score): pass^2 of c = 3 and c = 2 of n = 10^6 are
+    # 6/(10^6 (10^6 - 1)) and 2/(10^6 (10^6 - 1)) (Chen's estimator, exact rationals), 3 times apart, so a ranks
+    # first and b second
+    from fractions import Fraction
+
+    counts = Counts.from_arrays([10**6] * 4, [3, 3, 2, 2], problem=["p", "q"] * 2, model=["a", "a", "b", "b"])
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DegenerateDataWarning)
+        res = rank_models(counts, 2, metric="pass_pow_k", n_resamples=100, rng=0)
+    want = [Fraction(3 * 2, 10**6 * (10**6 - 1)), Fraction(2 * 1, 10**6 * (10**6 - 1))]
+    np.testing.assert_allclose(res.estimate[:, 0], [float(x) for x in want], rtol=1e-14)
+    assert res.rank[:, 0].tolist() == [1, 2]
+
+
+def test_the_few_problems_warning_names_the_k_where_a_model_rests_on_few():
+    # 'x' solves 1 of 10 on 8 problems and 10 of 10 on 3 (of 40): at k = 1 the scores are 0.1 (x8) and 1 (x3), whose
+    # effective number (sum s)^2 / sum s^2 = 3.8^2 / 3.08 = 4.7 is below 10; at k = 10 they are 1 on 11 problems
+    # (11, not rare). 'y' (c = i mod 4) rests on many at both k. The warning names 'x' at k=1 only
+    cx = np.zeros(40, int)
+    cx[:8], cx[8:11] = 1, 10
+    counts = Counts.from_arrays([10] * 80, np.concatenate([cx, np.arange(40) % 4]),
+                                problem=[f"p{i:02d}" for i in range(40)] * 2, model=np.repeat(["x", "y"], 40))
+    with pytest.warns(DegenerateDataWarning) as got:
+        res = rank_models(counts, [1, 10], n_resamples=200, rng=0)
+    assert [str(w.message) for w in got] == [res.warnings[0].removeprefix("DegenerateDataWarning: ")]
+    assert len(res.warnings) == 1 and res.warnings[0].startswith("DegenerateDataWarning: model 'x', pass@k: ")
+    assert " at k=1; " in res.warnings[0]
+
+
+def test_clusters_are_resampled_whole_and_counted_by_the_sign_flip_test():
+    # 40 problems in 10 clusters of 4, each model's rows in its own order: the intervals are the single-step max-t
+    # over resamples of whole clusters (the replicate means of _boot_means with the cluster index, the seed's
+    # stream), the clusters read from the first model's rows
+    from fractions import Fraction
+
+    from passcurve._uncertainty import _boot_means
+
+    rng = np.random.default_rng(5)
+    N, theta = 40, [-0.8, -0.2, 0.5]
+    ids = np.array([f"p{i:02d}" for i in range(N)])
+    u = np.repeat(rng.normal(0.0, 1.0, N // 4), 4) + rng.normal(0.0, 0.5, N)
+    cl = np.array([f"doc{i // 4}" for i in range(N)])
+    c = [rng.binomial(6, special.expit(u + t)) for t in theta]
+    orders = [np.arange(N), rng.permutation(N), rng.permutation(N)]
+    counts = Counts.from_arrays([6] * (3 * N), np.concatenate([c[m][o] for m, o in enumerate(orders)]),
+                                problem=np.concatenate([ids[o] for o in orders]), model=np.repeat(["m0", "m1", "m2"], N),
+                                cluster=np.concatenate([cl[o] for o in orders]))
+    S = np.column_stack([[float(Fraction(int(x), 6)) for x in c[m]] for m in range(3)])  # pass@1 = c/n
+    groups = np.unique(cl, return_inverse=True)[1]
+    B = 1000
+    reps = _boot_means(S, np.ones(N), groups, 10, B, np.random.default_rng(2))
+    res = rank_models(counts, 1, n_resamples=B, rng=2)
+    est = S.mean(axis=0)
+    pairs = [(0, 1), (0, 2), (1, 2)]
+    se = {p: np.std(reps[:, p[0]] - reps[:, p[1]], ddof=1) for p in pairs}
+    tmax = [max(abs(reps[r, a] - reps[r, b] - (est[a] - est[b])) / se[(a, b)] for a, b in pairs) for r in range(B)]
+    assert res.critical[0] == pytest.approx(sorted(tmax)[math.ceil(0.95 * (B - 1))], rel=1e-12)
+    np.testing.assert_allclose(res.low[:, 0], np.quantile(reps, 0.025, axis=0), rtol=1e-12)
+    # constant gaps on 20 problems in 4 clusters: the sign-flip p-value is 2^(1-4) = 1/8 over the clusters, not 2^-19
+    twenty = _constant_gaps(20, {"worst": 0, "best": 2})
+    four = Counts.from_arrays(twenty.n, twenty.c, problem=twenty.problem, model=twenty.model,
+                              cluster=[f"c{i % 4}" for i in range(20)] * 2)
+    assert _ranks_quietly(twenty, 1, n_resamples=100, rng=0).rank_low[:, 0].tolist() == [2, 1]
+    assert _ranks_quietly(four, 1, n_resamples=100, rng=0).rank_low[:, 0].tolist() == [1, 1]
+    one = Counts.from_arrays(twenty.n, twenty.c, problem=twenty.problem, model=twenty.model, cluster=["c"] * 40)
+    with pytest.raises(PasscurveError, match=r"^the shared problems fall in fewer than 2 clusters; ranks have no interval$"):
+        rank_models(one, 1)
+
+
+def test_the_score_interval_is_the_percentile_bootstrap_down_to_small_scores():
+    # a model solving 12 of 24,000 problems once (n = 1; 12 problems carry the mean, not a rare column): its interval is
+    # the 2.5% and 97.5% quantiles of the replicate means (Efron & Tibshirani 1993, ch. 13), both ends below 0.001
+    from passcurve._uncertainty import _boot_means
+
+    N = 24_000
+    ca, cb = np.zeros(N, int), (np.arange(N) % 2)
+    ca[::N // 12] = 1
+    counts = Counts.from_arrays([1] * (2 * N), np.concatenate([ca, cb]), problem=[f"p{i:05d}" for i in range(N)] * 2,
+                                model=np.repeat(["a", "b"], N))
+    res = rank_models(counts, 1, n_resamples=200, rng=3)
+    reps = _boot_means(np.column_stack([ca, cb]).astype(float), np.ones(N), np.arange(N), N, 200, np.random.default_rng(3))
+    np.testing.assert_allclose(res.low[:, 0], np.quantile(reps, 0.025, axis=0), rtol=1e-12)
+    np.testing.assert_allclose(res.high[:, 0], np.quantile(reps, 0.975, axis=0), rtol=1e-12)
+    assert 0 < res.low[0, 0] < res.estimate[0, 0] == 0.0005 < res.high[0, 0] < 0.001 and res.warnings == ()
+
+
+def test_a_rare_score_on_clusters_gets_curve_intervals_bound_on_the_clusters():
+    # as test_a_score_resting_on_few_problems_gets_the_rare_event_bound_as_in_curve_intervals, with the 128 problems
+    # in 32 clusters of 4: the Wilson bound counts clusters and takes the clustered standard error, as curve_intervals
+    # does with the same clusters (with the problems counted one by one the upper end is another number)
+    from passcurve import curve_intervals
+
+    N = 128
+    c_rare = np.zeros(N, dtype=int)
+    c_rare[[0, 1, 5]] = [2, 1, 3]
+    cl = np.tile([f"c{i // 4:02d}" for i in range(N)], 2)
+    counts = Counts.from_arrays(np.full(2 * N, 10), np.concatenate([c_rare, np.arange(N) % 7]),
+                                problem=np.tile(np.arange(N).astype(str), 2), model=np.repeat(["rare", "common"], N),
+                                cluster=cl)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DegenerateDataWarning)
+        res = rank_models(counts, k=[1], rng=0)
+        ci = curve_intervals(counts.select("rare"), k=[1], metric="pass_at_k", method="bootstrap", rng=0)
+        flat = curve_intervals(counts.select("rare"), k=[1], metric="pass_at_k", method="bootstrap", rng=0,
+                               cluster=False)
+    high = ci.intervals["pass_at_k"][1][0, 0]
+    assert res.high[0, 0] == pytest.approx(high, rel=1e-12, abs=0)
+    assert abs(high - flat.intervals["pass_at_k"][1][0, 0]) > 1e-3  # the clusters matter here
+
+
+def test_defaults_and_the_leaderboard_views():
+    # the documented defaults (k = 1, n_resamples = 2000), table() is the first k's leaderboard, the frame holds
+    # every column of the table but better_than, to_dict carries tau and the design when set, and the plot draws
+    # the table best on top with error bars from each estimate to its low and high
+    from passcurve import StopAtSuccess
+
+    bench = simulate(problems=40, n=8, rng=2)
+    res = rank_models(bench.counts, rng=0)
+    assert res.k.tolist() == [1] and res.n_resamples == 2000
+    two = rank_models(bench.counts, [1, 4], n_resamples=100, rng=0)
+    assert two.table() == two.table(0) != two.table(1)
+    frame = two.to_frame()
+    assert list(frame.columns) == ["k", "model", "estimate", "low", "high", "rank", "rank_low", "rank_high"]
+    assert "tau" not in two.to_dict() and "design" not in two.to_dict()
+    g = rank_models(bench.counts, [2], metric="g_pass_at_k", tau=0.5, n_resamples=100, rng=0).to_dict()
+    assert g["tau"] == 0.5
+    stop = Counts.from_arrays([5, 10, 40, 5, 5, 40], [2, 1, 0, 1, 3, 0], problem=["p", "q", "r"] * 2,
+                              model=["a"] * 3 + ["b"] * 3)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DegenerateDataWarning)
+        d = rank_models(stop, [1, 5], design=StopAtSuccess(batch=5, cap=40), n_resamples=100, rng=0).to_dict()
+    assert d["design"] == "stop at success (batch 5, cap 40)"
+    fig = two.plot()
+    rows = two.table(0)[::-1]
+    assert fig.layout.xaxis.title.text.endswith("at k=1")
+    assert [y.split("  ")[0] for y in fig.data[0].y] == [r["model"] for r in rows]
+    assert [y.split("  ")[1] for y in fig.data[0].y] == [
+        f"(rank {r['rank_low']}–{r['rank_high']})" if r["rank_low"] != r["rank_high"] else f"(rank {r['rank']})"
+        for r in rows]
+    ex = fig.data[0].error_x
+    assert ex.symmetric is False
+    np.testing.assert_allclose(ex.array, [r["high"] - r["estimate"] for r in rows], rtol=1e-12)
+    np.testing.assert_allclose(ex.arrayminus, [r["estimate"] - r["low"] for r in rows], rtol=1e-12)
