@@ -74,6 +74,12 @@ C2 = pc.Counts.from_arrays([10] * 6, [1, 2, 3, 4, 5, 6], problem=["a", "b", "c"]
          r"0 <= c <= n"),
         (lambda: pc.ModelSpec("a", -0.3, 2), r"`alpha` must be a finite number > 0"),
         (lambda: pc.ModelSpec("a", 0.3, 2, impossible=2), r"`impossible` must be in \[0, 1\)"),
+        # the documented ends: alpha, beta > 0 and impossible < 1 (all problems impossible is no Beta law), and the
+        # cap of 10^8 problems just above it
+        (lambda: pc.ModelSpec("a", 0, 2), r"^`alpha` must be a finite number > 0 \(got alpha=0\)$"),
+        (lambda: pc.ModelSpec("a", 0.3, 0.0), r"^`beta` must be a finite number > 0 \(got beta=0.0\)$"),
+        (lambda: pc.ModelSpec("a", 0.3, 2, impossible=1), r"^`impossible` must be in \[0, 1\) \(got impossible=1\)$"),
+        (lambda: pc.simulate(problems=10**8 + 1, n=10), r"^`problems` is too large \(got problems=100000001, max 1e\+08\)$"),
         (lambda: pc.ModelSpec("a", 0.3, 2).true_pass_at_k(-1), r"`k` must be > 0"),
         # helper-118's fuzzing: numpy's TypeError ("ufunc 'isfinite' not supported") for an int beyond uint64, and
         # numpy's "operands could not be broadcast together" for a 2-d k (documented: one k per column of the result)
