@@ -6,6 +6,8 @@ its closed form, so the true law passes with room and a wrong one (named in each
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 import pytest
 from scipy import stats
@@ -84,3 +86,17 @@ def test_problem_ids_are_padded_to_sort_in_order_and_the_defaults():
     bench = simulate(rng=0)
     assert bench.counts.models == [s.name for s in pc.DEMO_MODELS]
     assert len(bench.counts) == 4 * 300 and (bench.counts.n == 1000).all()
+
+
+def test_a_0d_integer_array_is_that_number():
+    # simulate(n=np.array(7)) took the branch meant for it and was refused as "`n` must be an integer >= 1 (got 7)",
+    # as was every count given so (rank_models(n_resamples=np.array(200)): "must be an integer >= 100 (got 200)");
+    # check_positive_int now reads a 0-d array as its one value, and a 0-d bool is still no count
+    np.testing.assert_array_equal(simulate(problems=12, n=np.array(7), rng=4).counts.c,
+                                  simulate(problems=12, n=7, rng=4).counts.c)
+    counts = simulate(problems=40, n=np.array(20.0), rng=4).counts
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", pc.DegenerateDataWarning)  # tiny-1b solves little on 40 problems: said
+        assert pc.rank_models(counts, n_resamples=np.array(100), rng=0).n_resamples == 100
+    with pytest.raises(pc.PasscurveError, match=r"^`n` must be an integer >= 1 \(got True\)$"):
+        simulate(problems=12, n=np.array(True))

@@ -792,6 +792,8 @@ def big_int_text(v: int) -> str:
 
 
 def check_positive_int(x: Any, name: str, *, minimum: int = 1, maximum: int = 2**53) -> int:
+    if isinstance(x, np.ndarray) and x.ndim == 0:  # np.array(7) is the number 7 (it read "must be an integer (got 7)")
+        x = x[()]
     if isinstance(x, bool) or not isinstance(x, int | np.integer):
         if isinstance(x, float | np.floating) and float(x).is_integer():
             x = int(x)
