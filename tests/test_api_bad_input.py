@@ -21,6 +21,8 @@ C2 = pc.Counts.from_arrays([10] * 6, [1, 2, 3, 4, 5, 6], problem=["a", "b", "c"]
     [
         (lambda: pc.simulate(problems=5, n=[[1, 2], [3]]), r"`n` must be an array of integers"),
         (lambda: pc.simulate(problems=2, n=[[1, 2], [3, 4]]), r"`n` must be an integer >= 1 or one per problem"),
+        (lambda: pc.simulate(problems=4, n=[[1, 2], [3, 4]]),  # as many n as problems, but a table of them
+         r"^`n` must be an integer >= 1 or one per problem \(4 values\)$"),
         (lambda: pc.simulate(problems=1e30, n=10), r"`problems` is too large"),
         (lambda: pc.pass_at_k(10, 3, 1e20), r"`k` is too large \(got k=1e\+20, max 4.61e\+18\)"),
         (lambda: pc.simulate(problems=5, n=1e30), r"`n` is too large"),
