@@ -495,3 +495,23 @@ def test_defaults_and_the_leaderboard_views():
     assert ex.symmetric is False
     np.testing.assert_allclose(ex.array, [r["high"] - r["estimate"] for r in rows], rtol=1e-12)
     np.testing.assert_allclose(ex.arrayminus, [r["estimate"] - r["low"] for r in rows], rtol=1e-12)
+
+
+def test_a_difference_on_the_edge_of_its_interval_is_not_significant():
+    # a solves 8 of 10 problems (n = 1), b 4 of them. With 200 resamples from rng=68 the critical max-|t| is reached by
+    # resamples where a and b solve equally many (d* = 0), so c = |d|/se exactly and 0 lies on the edge of the
+    # simultaneous interval d ± c·se, not beyond it (the rule d > c·se). In floats c·se was 0.39999999999999997 < 0.4
+    # and a was called better than b for sure (rank intervals [1, 1] and [2, 2])
+    from passcurve._uncertainty import _boot_means
+
+    a, b = [0, 1, 1, 0, 1, 1, 1, 1, 1, 1], [1, 0, 0, 0, 1, 1, 1, 0, 0, 0]
+    ids = [f"p{i:02d}" for i in range(10)]
+    counts = Counts.from_arrays([1] * 20, a + b, problem=ids * 2, model=["a"] * 10 + ["b"] * 10)
+    res = _ranks_quietly(counts, 1, n_resamples=200, rng=68)
+    reps = _boot_means(np.column_stack([a, b]).astype(float), np.ones(10), np.arange(10), 10, 200,
+                       np.random.default_rng(68))
+    dr = reps[:, 0] - reps[:, 1]
+    se = np.std(dr, ddof=1)
+    assert (dr == 0).any() and res.critical[0] == pytest.approx(0.4 / se, rel=1e-12)  # the tie: c = d/se
+    assert not res.better.any()
+    assert res.rank_low.ravel().tolist() == [1, 1] and res.rank_high.ravel().tolist() == [2, 2]
