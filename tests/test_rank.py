@@ -364,6 +364,13 @@ def test_tiny_scores_that_differ_are_ranked_apart():
     want = [Fraction(3 * 2, 10**6 * (10**6 - 1)), Fraction(2 * 1, 10**6 * (10**6 - 1))]
     np.testing.assert_allclose(res.estimate[:, 0], [float(x) for x in want], rtol=1e-14)
     assert res.rank[:, 0].tolist() == [1, 2]
+    # and so is the slack at the edge of a pair's interval: on 30 problems a's c alternates 3, 4 and b's 1, 2, so the
+    # per-problem pass^2 differences are 6 and 10 (units 1/(10^6 (10^6 - 1))): d = 8 units, se about 2/sqrt(30) units,
+    # d/se about 22, far beyond any critical value
+    thirty = Counts.from_arrays([10**6] * 60, [3, 4] * 15 + [1, 2] * 15, problem=[f"p{i:02d}" for i in range(30)] * 2,
+                                model=["a"] * 30 + ["b"] * 30)
+    far = _ranks_quietly(thirty, 2, metric="pass_pow_k", n_resamples=200, rng=0)
+    assert far.better[0, 1, 0] and far.rank_low[:, 0].tolist() == [1, 2] and far.rank_high[:, 0].tolist() == [1, 2]
 
 
 def test_the_few_problems_warning_names_the_k_where_a_model_rests_on_few():
