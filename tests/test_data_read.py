@@ -737,3 +737,14 @@ def test_crlf_files_and_a_quoted_line_break_read_as_lf_files(tmp_path):
     want = {("m", "p1", 2, 1), ("m", "p2", 1, 0)}
     for name in ("lf.csv", "crlf.csv", "quoted.csv"):
         assert as_set(read_counts(tmp_path / name)) == want, name
+
+
+def test_column_names_are_matched_whatever_their_case(tmp_path):
+    # a header written in capitals is found by its aliases (Task_ID: problem, Passed: correct, MODEL: model) and a
+    # given column name in another case than the header's; counted by hand: x solved t1 once in 2 samples, t2 once in 1
+    p = tmp_path / "s.csv"
+    p.write_text("Task_ID,Passed,MODEL\nt1,1,x\nt1,0,x\nt2,1,x\n")
+    assert as_set(read_counts(p)) == {("x", "t1", 2, 1), ("x", "t2", 1, 1)}
+    q = tmp_path / "q.csv"
+    q.write_text("Item,Verdict\nt1,1\nt1,0\nt2,1\n")
+    assert as_set(read_counts(q, problem_col="ITEM", correct_col="verdict")) == {("q", "t1", 2, 1), ("q", "t2", 1, 1)}
