@@ -748,3 +748,24 @@ def test_column_names_are_matched_whatever_their_case(tmp_path):
     q = tmp_path / "q.csv"
     q.write_text("Item,Verdict\nt1,1\nt1,0\nt2,1\n")
     assert as_set(read_counts(q, problem_col="ITEM", correct_col="verdict")) == {("q", "t1", 2, 1), ("q", "t2", 1, 1)}
+
+
+def test_a_given_column_the_header_repeats_in_another_case_is_the_one_written_so(tmp_path):
+    # header 'Correct,correct' (DuckDB reads the second as 'correct_1'): correct_col='correct' had read 'Correct'
+    # (a 2/2, b 0/1) without a word. Counted by hand from the rows: 'correct' holds a 0, 0 and b 1; 'Correct' a 1, 1
+    # and b 0
+    p = tmp_path / "s.csv"
+    p.write_text("problem_id,Correct,correct\na,1,0\na,1,0\nb,0,1\n")
+    assert as_set(read_counts(p, correct_col="correct")) == {("s", "a", 2, 0), ("s", "b", 1, 1)}
+    assert as_set(read_counts(p, correct_col="Correct")) == {("s", "a", 2, 2), ("s", "b", 1, 0)}
+    assert as_set(read_counts(p, correct_col="correct_1")) == {("s", "a", 2, 0), ("s", "b", 1, 1)}
+    # a name that matches both only case-insensitively names neither
+    with pytest.raises(passcurve.PasscurveError, match=r"^s\.csv: the column name 'CORRECT' appears 2 times \(read as "
+                                                       r"'Correct', 'correct_1'\), so which one holds the correctness "
+                                                       r"is ambiguous; rename or drop the others$"):
+        read_counts(p, correct_col="CORRECT")
+    q = tmp_path / "c.csv"
+    q.write_text("problem_id,n,c,n\na,10,1,20\n")
+    # a name written twice is the copy DuckDB reads by that name (docs/data.md): n_col='n' the first (10), 'n_1' 20
+    assert as_set(read_counts(q, n_col="n")) == {("c", "a", 10, 1)}
+    assert as_set(read_counts(q, n_col="n_1")) == {("c", "a", 20, 1)}

@@ -919,6 +919,9 @@ def build_samples(
         _raise_non_record(src)
         raise PasscurveError(f"{src.name}: found no columns (is the file empty or not a table?)")
     overrides = {**overrides, "correct": src.verdict_column(overrides.get("correct"))}
+    # a given name the header repeats: the one column written exactly so ('correct' of a header 'Correct,correct',
+    # which DuckDB reads as 'correct_1'), else ambiguous; it had read the first ('Correct') without a word
+    overrides = {r: _given_repeat(src, r, v) for r, v in overrides.items()}
     try:
         cmap = resolve_columns(cols, overrides, source=src.name, hints=src.hints, options=options)
     except PasscurveError as exc:
@@ -948,13 +951,32 @@ def build_samples(
     for role, col in cmap.roles.items():
         written = src.repeated.get(col)
         if written is not None and cmap.detected.get(role) != "override":
-            same = [c for c, w in src.repeated.items() if w.lower() == written.lower()]
-            raise PasscurveError(
-                f"{src.name}: the column name {written!r} appears {len(same)} times (read as "
-                f"{', '.join(map(repr, same))}), so which one holds the {ROLE_NAMES[role]} is ambiguous; rename or "
-                "drop the others"
-            )
+            raise _repeat_error(src, role, written)
     return Samples(src, cmap, threshold, threshold_given=given is not None)
+
+
+def _repeat_error(src: Source, role: str, written: str) -> PasscurveError:
+    same = [c for c, w in src.repeated.items() if w.lower() == written.lower()]
+    return PasscurveError(
+        f"{src.name}: the column name {written!r} appears {len(same)} times (read as "
+        f"{', '.join(map(repr, same))}), so which one holds the {ROLE_NAMES[role]} is ambiguous; rename or "
+        "drop the others"
+    )
+
+
+def _given_repeat(src: Source, role: str, name: Any) -> Any:
+    """The column a given ``name`` means when the header repeats it (:attr:`Source.repeated`): the one column written
+    exactly ``name``, else the copy DuckDB reads by that name ('n' and 'n_1' of a header 'n,n'); a name that matches
+    the copies only in another case is ambiguous. Any other name as given."""
+    if not isinstance(name, str):
+        return name
+    same = [c for c, w in src.repeated.items() if w.lower() == name.lower()]
+    exact = [c for c in same if src.repeated[c] == name]
+    if len(exact) == 1:
+        return exact[0]
+    if not same or name in src.repeated:
+        return name
+    raise _repeat_error(src, role, name)
 
 
 # ---------------------------------------------------------------------- stopping time
