@@ -750,6 +750,32 @@ def test_column_names_are_matched_whatever_their_case(tmp_path):
     assert as_set(read_counts(q, problem_col="ITEM", correct_col="verdict")) == {("q", "t1", 2, 1), ("q", "t2", 1, 1)}
 
 
+@pytest.mark.parametrize("given", [None, "correct", "Correct", "CORRECT", "correct_1"])
+def test_jsonl_keys_that_differ_only_in_case_are_refused_for_a_role(tmp_path, given):
+    # keys 'Correct' and 'correct' read as columns Correct and correct_1; the alias took 'Correct' (a 2/2, b 0/1) where
+    # the key 'correct' holds a 0/2, b 1/1 (counted by hand), and correct_col='correct' too read 'Correct' without a
+    # word; DuckDB's JSON reader matches keys case-insensitively, so neither copy is read as written: refused
+    p = tmp_path / "s.jsonl"
+    p.write_text('{"problem_id": "a", "Correct": true, "correct": false}\n'
+                 '{"problem_id": "a", "Correct": true, "correct": false}\n'
+                 '{"problem_id": "b", "correct": true, "Correct": false}\n')
+    kw = {} if given is None else {"correct_col": given}
+    with pytest.raises(passcurve.PasscurveError, match=r"^s\.jsonl: the keys 'Correct', 'correct' differ only in case, "
+                                                       r"which the JSON reader cannot tell apart \(read as 'Correct', "
+                                                       r"'correct_1'\), so which one holds the correctness is ambiguous"):
+        read_counts(p, **kw)
+
+
+def test_a_jsonl_key_that_looks_renamed_but_is_written_so_is_read(tmp_path):
+    # 'score_1' is a key of its own beside 'score', not a renamed copy: each reads its own values (by hand: score holds
+    # a 1, b 0; score_1 a 0, b 1), and a key repeated in case in a column no role reads is no matter
+    p = tmp_path / "s.jsonl"
+    p.write_text('{"problem_id": "a", "score": 1, "score_1": 0, "Note": "x", "note": "y"}\n'
+                 '{"problem_id": "b", "score": 0, "score_1": 1, "Note": "x", "note": "y"}\n')
+    assert as_set(read_counts(p, correct_col="score")) == {("s", "a", 1, 1), ("s", "b", 1, 0)}
+    assert as_set(read_counts(p, correct_col="score_1")) == {("s", "a", 1, 0), ("s", "b", 1, 1)}
+
+
 def test_a_given_column_the_header_repeats_in_another_case_is_the_one_written_so(tmp_path):
     # header 'Correct,correct' (DuckDB reads the second as 'correct_1'): correct_col='correct' had read 'Correct'
     # (a 2/2, b 0/1) without a word. Counted by hand from the rows: 'correct' holds a 0, 0 and b 1; 'Correct' a 1, 1

@@ -950,13 +950,20 @@ def build_samples(
     as_text(src, [c for c in (cmap.get("problem"), cmap.get("model")) if c is not None] + counts)
     for role, col in cmap.roles.items():
         written = src.repeated.get(col)
-        if written is not None and cmap.detected.get(role) != "override":
-            raise _repeat_error(src, role, written)
+        if written is not None and (cmap.detected.get(role) != "override" or src.reader == "jsonl"):
+            raise _repeat_error(src, role, written)  # a JSONL copy given by its read name ('correct_1') too
     return Samples(src, cmap, threshold, threshold_given=given is not None)
 
 
 def _repeat_error(src: Source, role: str, written: str) -> PasscurveError:
     same = [c for c, w in src.repeated.items() if w.lower() == written.lower()]
+    if src.reader == "jsonl":  # keys: DuckDB matches them case-insensitively, so no copy reads as written
+        keys = sorted({src.repeated[c] for c in same})
+        return PasscurveError(
+            f"{src.name}: the keys {', '.join(map(repr, keys))} differ only in case, which the JSON reader cannot "
+            f"tell apart (read as {', '.join(map(repr, same))}), so which one holds the {ROLE_NAMES[role]} is "
+            "ambiguous; rename or drop the others"
+        )
     return PasscurveError(
         f"{src.name}: the column name {written!r} appears {len(same)} times (read as "
         f"{', '.join(map(repr, same))}), so which one holds the {ROLE_NAMES[role]} is ambiguous; rename or "
@@ -971,6 +978,8 @@ def _given_repeat(src: Source, role: str, name: Any) -> Any:
     if not isinstance(name, str):
         return name
     same = [c for c, w in src.repeated.items() if w.lower() == name.lower()]
+    if same and src.reader == "jsonl":  # a JSONL file's keys: even the one written so is not read as written
+        raise _repeat_error(src, role, name)
     exact = [c for c in same if src.repeated[c] == name]
     if len(exact) == 1:
         return exact[0]

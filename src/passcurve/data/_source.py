@@ -593,19 +593,32 @@ def open_file(path: str | Path, format: str | None = None, correct_col: str | No
 
 
 def repeated_names(con: duckdb.DuckDBPyConnection, p: Path, fmt: str, columns: list[str]) -> dict[str, str]:
-    """The columns of a CSV or Parquet file whose name its header repeats, as {DuckDB's name: the name written}.
+    """The columns of a CSV, Parquet or JSONL file whose name its header (a JSONL file's keys) repeats, as {DuckDB's
+    name: the name written}.
 
     DuckDB renames a repeated name (compared case-insensitively) by a suffix: ``problem_id,n,c,n`` reads as columns
     problem_id, n, c, n_1, and the alias ``n`` then picked the first of two count columns without a word. Only when
     some column looks renamed (``X_<digits>`` beside an ``X``) is the header read as written: a CSV's first row
-    without a header, a Parquet file's top-level schema names."""
+    without a header, a Parquet file's top-level schema names, a JSONL file's keys."""
     lower = {c.lower() for c in columns}
     renamed = [c for c in columns if (m := re.fullmatch(r"(.+)_[0-9]+", c)) and m.group(1).lower() in lower]
-    if not renamed or fmt not in ("csv", "parquet"):
+    if not renamed or fmt not in ("csv", "parquet", "jsonl"):
         return {}
     target = _sql_str(str(p))
     try:
-        if fmt == "csv":
+        if fmt == "jsonl":
+            # the keys as written, over every record (keys 'Correct' and 'correct' read as columns Correct and
+            # correct_1, and the alias took 'Correct' without a word): a column is its key, or a renamed copy of one
+            keys = {str(k) for (k,) in con.sql(f"SELECT DISTINCT unnest(json_keys(json)) FROM read_json_objects("
+                                                f"{target}, format = 'newline_delimited')").fetchall()}
+            names = []
+            for c in columns:
+                m = re.fullmatch(r"(.+)_[0-9]+", c)
+                written = c if c in keys else m.group(1) if m and m.group(1) in keys else None
+                if written is None:
+                    return {}
+                names.append(written)
+        elif fmt == "csv":
             rows = con.sql(f"SELECT * FROM read_csv({target}, header = false, all_varchar = true) LIMIT 1").fetchall()
             names = ["" if v is None else str(v) for v in rows[0]] if rows else []
         else:
