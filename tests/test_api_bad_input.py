@@ -595,3 +595,31 @@ def test_an_unknown_model_names_the_argument_that_gave_it():
         with pytest.raises(pc.PasscurveError) as info:
             call()
         assert str(info.value) == f"`{arg}` must name a model present (got 'Z'); models present: A, B"
+
+
+def test_a_boolean_array_inside_a_list_is_refused_as_counts():
+    # numpy reads a list of arrays as one array: [np.array([True, False]), np.array([1, 2])] is the int64 array
+    # [[1, 0], [1, 2]], so bool_in (which looked into nested lists and tuples only) let the booleans through as the
+    # counts 1 and 0: pass_at_k(10, that, 1) returned [[0.1, 0], [0.1, 0.2]] without a word
+    flags = np.array([True, False])
+    cases = [
+        (lambda: pc.pass_at_k(10, [flags, np.array([1, 2])], 1), "c"),
+        (lambda: pc.pass_at_k([flags, np.array([10, 10])], 1, 1), "n"),
+        (lambda: pc.pass_at_k(10, 3, [np.array([True]), np.array([2])]), "k"),
+        # a tuple beside an array is looked into as a tuple beside a tuple is
+        (lambda: pc.pass_at_k(10, [np.array([1, 2]), (True, 2)], 1), "c"),
+        (lambda: pc.local_slope([1, 2], [np.array([True]), np.array([0.5])]), "pass_at_k"),
+        # a 0-d boolean array beside a number: numpy makes [np.array(True), 2] the integers [1, 2]
+        (lambda: pc.pass_at_k(10, [np.array(True), 2], 1), "c"),
+    ]
+    for call, arg in cases:
+        with pytest.raises(pc.PasscurveError) as info:
+            call()
+        assert str(info.value).startswith(f"`{arg}` must contain "), str(info.value)
+        assert str(info.value).endswith(", not booleans (got True)"), str(info.value)
+    pd = pytest.importorskip("pandas")  # pandas' boolean Series in a list alike
+    with pytest.raises(pc.PasscurveError, match=r"^`c` must contain integers, not booleans \(got True\)$"):
+        pc.pass_at_k(10, [pd.Series([True, False]), pd.Series([1, 2])], 1)
+    # arrays of integers in a list are still counts (closed form: pass@1 = c/n)
+    np.testing.assert_allclose(pc.pass_at_k(10, [np.array([1, 2]), np.array([3, 4])], 1), [[0.1, 0.2], [0.3, 0.4]],
+                               rtol=1e-15)

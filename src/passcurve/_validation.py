@@ -73,18 +73,33 @@ def bool_in(x: Any) -> Any:
     """The first boolean (numpy's too) in the list or tuple ``x`` or in one nested in it, else None. numpy reads
     ``[True, 2]`` as the integers ``[1, 2]`` and ``(True, 2.0)`` as floats, so the array's dtype cannot tell (a
     sequence of booleans alone is a bool array, refused by its dtype): ``prior=(True, 2)`` was the prior (1, 2).
-    The element types are collected as a set first (a list of 10^6 numbers: 0.03 s, as long as ``np.asarray``)."""
+    The element types are collected as a set first (a list of 10^6 numbers: 0.03 s, as long as ``np.asarray``).
+    An array in the list (numpy's, pandas') is looked at too: ``[np.array([True, False]), np.array([1, 2])]`` is the
+    integer array ``[[1, 0], [1, 2]]``, and ``c=`` so given had been the counts 1 and 0."""
     if not isinstance(x, list | tuple):
         return None
     kinds = {type(v) for v in x}
     if any(issubclass(t, _BOOLS) for t in kinds):
         return next(v for v in x if isinstance(v, _BOOLS))
-    if any(issubclass(t, list | tuple) for t in kinds):
+    if any(not issubclass(t, _SCALARS) for t in kinds):
         for v in x:
-            found = bool_in(v)
+            found = bool_in(v) if isinstance(v, list | tuple) else _first_of_bool_array(v)
             if found is not None:
                 return found
     return None
+
+
+_SCALARS = (int, float, complex, str, bytes, np.generic)
+"""Element types with nothing inside to look at for :func:`bool_in`."""
+
+
+def _first_of_bool_array(v: Any) -> Any:
+    """The first element of ``v`` if it is an array of booleans (numpy's, pandas'), else None."""
+    try:
+        arr = np.asarray(v)
+    except Exception:  # what numpy cannot shape is refused by the caller's own conversion
+        return None
+    return arr.flat[0] if arr.dtype == bool and arr.size else None
 
 
 def _first_bad(arr: np.ndarray, mask: np.ndarray) -> Any:
