@@ -623,3 +623,28 @@ def test_a_boolean_array_inside_a_list_is_refused_as_counts():
     # arrays of integers in a list are still counts (closed form: pass@1 = c/n)
     np.testing.assert_allclose(pc.pass_at_k(10, [np.array([1, 2]), np.array([3, 4])], 1), [[0.1, 0.2], [0.3, 0.4]],
                                rtol=1e-15)
+
+
+def test_a_value_beyond_int64_is_shown_with_its_sign():
+    # as_int_array refused |value| >= 2^62 as "too large" showing |value|: k = -1e20 read "`k` is too large (got
+    # k=1e+20, max 4.61e+18)" where k = -1e10 read "`k` must be >= 1 (got k=-10000000000)"; with no lower bound the
+    # negative value was "too large" too. Every value beyond int64 (a float, an int beyond a float, a uint64) now
+    # gets the message of its own side, showing the value as given
+    C = pc.Counts.from_arrays([10, 10, 10], [1, 5, 0])
+    cases = [
+        (lambda: pc.curve(C, k=[1, -1e20]), "`k` must be >= 1 (got k=-1e+20)"),
+        (lambda: pc.curve(C, k=[1, -(10**400)]), "`k` must be >= 1 (got k=-1.00e+400)"),
+        (lambda: pc.forecast(C, k=[5, -1e20]), "`k` must be >= 1 (got k=-1e+20)"),
+        (lambda: pc.pass_at_k(-1e20, 1, 1), "`n` is too small (got n=-1e+20, min -4.61e+18)"),
+        (lambda: pc.pass_at_k([3, -(10**400)], 1, 1), "`n` is too small (got n=-1.00e+400, min -4.61e+18)"),
+        # the positive side as before; the value shown is the one beyond int64, not an ordinary one before it
+        (lambda: pc.curve(C, k=[1, 1e20]), "`k` is too large (got k=1e+20, max 4.61e+18)"),
+        (lambda: pc.pass_at_k([3000, 10**400], 1, 1), "`n` is too large (got n=1.00e+400, max 4.61e+18)"),
+        (lambda: pc.pass_at_k(np.array([10, 2**63], dtype=np.uint64), 1, 1),
+         "`n` is too large (got n=9223372036854775808, max 4.61e+18)"),
+        (lambda: pc.forecast(C, k=np.array([5, 2**63], dtype=np.uint64)), "`k` must be <= 1e+15 (got k=9223372036854775808)"),
+    ]
+    for call, msg in cases:
+        with pytest.raises(pc.PasscurveError) as info:
+            call()
+        assert str(info.value) == msg

@@ -128,6 +128,26 @@ def _check_ndim(arr: np.ndarray, name: str, max_ndim: int | None) -> None:
         raise PasscurveError(f"`{name}` must be {what} (got shape {arr.shape})")
 
 
+INT_CAP = 2**62
+"""The magnitude from which an integer argument is refused as beyond int64 (2^62, a margin below its 2^63 - 1; a
+float beyond int64 wrapped around in the conversion): written 'max 4.61e+18'."""
+
+
+def _beyond_int(name: str, v: Any, minimum: int | None, maximum: int | None) -> PasscurveError:
+    """The error for the value ``v`` of ``name`` at least :data:`INT_CAP` in size (a float, a numpy unsigned integer
+    or a Python int beyond a float, written as :func:`big_int_text` writes it), shown with its sign: below
+    ``minimum`` or above ``maximum`` as any value out of range is, else too small or too large for int64. k = -1e20
+    read "`k` is too large (got k=1e+20, ...)", its sign dropped, where k = -1e10 read "`k` must be >= 1"."""
+    shown = big_int_text(v) if isinstance(v, int) else fmt(v)
+    if v < 0:
+        if minimum is not None:
+            return PasscurveError(f"`{name}` must be >= {minimum} (got {name}={shown})")
+        return PasscurveError(f"`{name}` is too small (got {name}={shown}, min {-INT_CAP:.3g})")
+    if maximum is not None:
+        return PasscurveError(f"`{name}` must be <= {maximum:.3g} (got {name}={shown})")
+    return PasscurveError(f"`{name}` is too large (got {name}={shown}, max {INT_CAP:.3g})")
+
+
 def as_int_array(x: Any, name: str, *, minimum: int | None = 0, maximum: int | None = None,
                  max_ndim: int | None = None) -> np.ndarray:
     """Return ``x`` as an int64 array; reject NaN, non-integers, bools, strings and values outside
@@ -156,12 +176,8 @@ def as_int_array(x: Any, name: str, *, minimum: int | None = 0, maximum: int | N
         try:
             arr = arr.astype(np.float64)
         except OverflowError:  # an int beyond a float (10^400): the conversion's traceback, as in expected_sd([10**400])
-            v = next(v for v in arr.ravel() if isinstance(v, int) and abs(v) > 2**1023)
-            if v < 0 and minimum is not None:
-                raise PasscurveError(f"`{name}` must be >= {minimum} (got {name}={big_int_text(v)})") from None
-            limit = f"must be <= {maximum:.3g} (got {name}={big_int_text(v)})" if maximum is not None else \
-                f"is too large (got {name}={big_int_text(v)}, max {2**62:.3g})"
-            raise PasscurveError(f"`{name}` {limit}") from None
+            v = next(v for v in arr.ravel() if isinstance(v, int) and abs(v) >= INT_CAP)
+            raise _beyond_int(name, v, minimum, maximum) from None
     if arr.dtype == bool:
         raise PasscurveError(f"`{name}` must contain integers, not booleans")
     if (flag := bool_in(x)) is not None:  # [True, 2] is an int array
@@ -169,10 +185,8 @@ def as_int_array(x: Any, name: str, *, minimum: int | None = 0, maximum: int | N
     if arr.size == 0:
         raise PasscurveError(f"`{name}` is empty")
     if np.issubdtype(arr.dtype, np.integer):
-        if arr.dtype.kind == "u" and arr.max() >= 2**62:  # as for floats (beyond int64 it would wrap negative)
-            if maximum is not None:
-                raise PasscurveError(f"`{name}` must be <= {maximum:.3g} (got {name}={fmt(arr.max())})")
-            raise PasscurveError(f"`{name}` is too large (got {name}={fmt(arr.max())}, max {2**62:.3g})")
+        if arr.dtype.kind == "u" and arr.max() >= INT_CAP:  # as for floats (beyond int64 it would wrap negative)
+            raise _beyond_int(name, arr.max(), minimum, maximum)
         out = arr.astype(np.int64)
     elif np.issubdtype(arr.dtype, np.floating):
         if arr.dtype.itemsize < 8:  # float16/32 exactly in float64: comparing float16 with 2**62 overflowed (a warning)
@@ -186,8 +200,9 @@ def as_int_array(x: Any, name: str, *, minimum: int | None = 0, maximum: int | N
             raise PasscurveError(f"`{name}` must contain integers (got {fmt(_first_bad(arr, frac))})")
         if maximum is not None and arr.max() > maximum:
             raise PasscurveError(f"`{name}` must be <= {maximum:.3g} (got {name}={fmt(arr.max())})")
-        if np.abs(arr).max() >= 2**62:
-            raise PasscurveError(f"`{name}` is too large (got {name}={fmt(np.abs(arr).max())}, max {2**62:.3g})")
+        big = np.abs(arr) >= INT_CAP
+        if big.any():
+            raise _beyond_int(name, _first_bad(arr, big), minimum, maximum)
         out = arr.astype(np.int64)
     else:
         raise PasscurveError(f"`{name}` must contain integers (got values of type {arr.dtype})")

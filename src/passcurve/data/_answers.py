@@ -18,6 +18,7 @@ import numpy as np
 
 from .._counts import models_rows
 from .._errors import PasscurveError
+from .._validation import INT_CAP
 from ._columns import ALIASES, identifier, is_missing, is_nan, json_text, json_unwrapped, number_text, quote
 from ._harness import check_forced
 from ._samples import FALSE_WORDS, TRUE_WORDS, _fmt_row, check_ids, inexact_attempt_error, runs_of_ids
@@ -674,7 +675,7 @@ def read_verdicts(
 # ---------------------------------------------------------------------------------------
 # attempts
 # ---------------------------------------------------------------------------------------
-_ATTEMPT_MAX = 2**62  # as_int_array's bound, which the retries analysis applies to the attempts read here
+_ATTEMPT_MAX = INT_CAP  # as_int_array's bound, which the retries analysis applies to the attempts read here
 
 
 def _check_attempt_numbers(src: Source, col: str, att: np.ndarray) -> None:
