@@ -6,6 +6,10 @@ lists, booleans and 1e30: these few raised numpy/Python errors (or a misleading 
 
 from __future__ import annotations
 
+import math
+from fractions import Fraction
+from statistics import NormalDist
+
 import numpy as np
 import pytest
 
@@ -648,3 +652,137 @@ def test_a_value_beyond_int64_is_shown_with_its_sign():
         with pytest.raises(pc.PasscurveError) as info:
             call()
         assert str(info.value) == msg
+
+
+def test_every_element_of_an_integer_argument_is_checked():
+    # mutation testing of _validation (helper-133): no test here had a bad value after a good one, so checking the
+    # first element only (or every element being bad at once) went unnoticed; 2.5 after 1 would be truncated to 2
+    C = pc.Counts.from_arrays([10, 10, 10], [1, 5, 0])
+    cases = [
+        (lambda: pc.curve(C, k=[1, 0]), "`k` must be >= 1 (got k=0)"),
+        (lambda: pc.curve(C, k=[1, 2.5]), "`k` must contain integers (got 2.5)"),
+        (lambda: pc.curve(C, k=[1, np.inf]), "`k` contains an infinite value"),
+        (lambda: pc.curve(C, k=[1, np.nan]), "`k` contains NaN"),
+    ]
+    for call, msg in cases:
+        with pytest.raises(pc.PasscurveError) as info:
+            call()
+        assert str(info.value) == msg
+
+
+def test_the_int64_cap_is_two_to_the_62_exclusive():
+    # as_int_array refuses |value| >= 2^62 (INT_CAP; the retries reader says "the largest is 2^62 - 1"): 2^62 - 1 as
+    # a uint64 and the largest float below 2^62 (2^62 - 512, floats there are 512 apart) are counts; pass@1 of one
+    # success is 1/n (closed form)
+    assert pc.pass_at_k(np.array([2**62 - 1], dtype=np.uint64), 1, 1)[0] == 1 / (2**62 - 1)
+    assert pc.pass_at_k(2.0**62 - 512, 1, 1) == 1 / (2.0**62 - 512)
+    with pytest.raises(pc.PasscurveError, match=r"^`n` is too large \(got n=4611686018427387904, max 4\.61e\+18\)$"):
+        pc.pass_at_k(np.array([2**62], dtype=np.uint64), 1, 1)
+    with pytest.raises(pc.PasscurveError, match=r"^`n` is too large \(got n=4\.611686018427388e\+18, max 4\.61e\+18\)$"):
+        pc.pass_at_k(2.0**62, 1, 1)
+
+
+def test_an_integer_argument_may_equal_its_cap():
+    # forecast's k is at most 10^15 (budget_grid's maximum), the cap itself included, given as an int or a float
+    C = pc.Counts.from_arrays([10, 10, 10], [1, 5, 0])
+    for k in (10**15, 1e15):
+        assert pc.forecast(C, k=[k], method="beta", n_resamples=0).k.tolist() == [10**15]
+    with pytest.raises(pc.PasscurveError, match=r"^`k` must be <= 1e\+15 \(got k=1000000000000001(\.0)?\)$"):
+        pc.forecast(C, k=[5, 1e15 + 1])
+
+
+def test_number_arguments_refuse_nan_inf_masks_and_booleans_among_objects():
+    # as_float_array's defaults: NaN and inf refused anywhere (not only when every value is bad), a masked array's
+    # masked entries refused even where NaN is allowed (local_slope's pass_at_k), a boolean in an object array
+    # refused as in a list; an object array of plain numbers is the numbers
+    cases = [
+        (lambda: pc.mean_curve([10, 10], [3, 4], [1], weights=[1, np.nan]), "`weights` contains NaN or an infinite value"),
+        (lambda: pc.mean_curve([10, 10], [3, 4], [1], weights=[1, np.inf]), "`weights` contains NaN or an infinite value"),
+        (lambda: pc.local_slope([1, 2, 3], np.ma.masked_array([0.5, 0.9, 0.95], mask=[0, 1, 0])),
+         "`pass_at_k` is a masked array with 1 masked entry, which would be used as data; drop those entries (of every "
+         "argument alike) or fill them (`.filled(value)`)"),
+        (lambda: pc.local_slope([1, 2, 3], np.array([True, 0.9, 0.95], dtype=object)),
+         "`pass_at_k` must contain numbers, not booleans (got True)"),
+        # a ragged sequence is not a boolean (is_bool is False for what numpy cannot shape)
+        (lambda: pc.local_slope([1, 2, 3], [[0.5], [0.9, 0.95], 0.99]), "`pass_at_k` must contain numbers"),
+        # a verdict column of objects: booleans and the numbers 0 and 1 only
+        (lambda: pc.retries(["a", "a", "b"], [0, 1, 0], np.array([True, 2, 0], dtype=object)),
+         "`correct` must be boolean (true/false or 0/1) (got 2)"),
+    ]
+    for call, msg in cases:
+        with pytest.raises(pc.PasscurveError) as info:
+            call()
+        assert str(info.value) == msg
+    k, slope = pc.local_slope([1, 2, 3], np.array([0.5, 0.9, 0.95], dtype=object))
+    k2, slope2 = pc.local_slope([1, 2, 3], [0.5, 0.9, 0.95])
+    assert k.tolist() == k2.tolist() and slope.tolist() == slope2.tolist()
+
+
+def test_verdicts_as_numbers_and_weights_below_zero():
+    # correct given as the numbers 0 and 1 is the booleans (hand count: problem a solved at its second attempt,
+    # b at its first, so pass@1 = 1/2 and pass@2 = 1)
+    for correct in ([0, 1, 1, 0], np.array([0.0, 1.0, 1.0, 0.0]), np.array([0, True, 1, False], dtype=object)):
+        r = pc.retries(["a", "a", "b", "b"], [0, 1, 0, 1], correct, rng=0)
+        assert r.first_success.tolist() == [2, 1] and r.pass_at_k.tolist() == [[0.5, 1.0]]
+    # a negative weight is shown: the smallest (not the largest)
+    with pytest.raises(pc.PasscurveError, match=r"^`weights` must be >= 0 \(got weights=-1\)$"):
+        pc.mean_curve([10, 10], [3, 4], [1], weights=[2, -1])
+
+
+def test_closed_bounds_accept_their_ends():
+    # check_scalar's closed bounds take their ends: power_analysis' correlation is in [-1, 1]. Two pass@1 scores of
+    # p = 1/2 with correlation rho differ with variance 2 p (1 - p) (1 - rho): 1 at rho = -1, 0 at rho = 1; the
+    # problems needed are ceil((z_0.975 + z_0.8)^2 var / delta^2) (the normal approximation's closed form)
+    z = NormalDist().inv_cdf
+    low = pc.power_analysis(0.05, 1, p=0.5, correlation=-1, n=1)
+    assert low.meta["variance_of_difference"] == 1
+    assert int(low.problems[0]) == math.ceil((z(0.975) + z(0.8)) ** 2 * 1 / 0.05**2) == 3140
+    assert pc.power_analysis(0.05, 1, p=0.5, correlation=1, n=1).meta["variance_of_difference"] == 0
+    for bad in (-1.5, 1.5):
+        with pytest.raises(pc.PasscurveError, match=rf"^`correlation` must be in \[-1, 1\] \(got correlation={bad}\)$"):
+            pc.power_analysis(0.05, 1, p=0.5, correlation=bad, n=1)
+
+
+def test_k_up_to_n_is_accepted_and_k_above_n_is_named():
+    # k = n is the largest k with an unbiased estimator: accepted; k = n + 1 is the canonical error, found among
+    # good values too (not only when every k or every n is bad), naming the problem with the smallest n
+    assert pc.pass_at_k(10, 3, [1, 10]).tolist() == [0.3, 1.0]  # c/n, and 1 at k = n with c >= 1
+    with pytest.raises(pc.PasscurveError, match=r"^`k` must be an integer in \[1, n\] \(got k=11, n=10\); no unbiased"):
+        pc.pass_at_k(10, 3, [1, 11])
+    with pytest.raises(pc.PasscurveError, match=r"^`n` must be >= 1 \(got n=0\); a problem needs at least one sample$"):
+        pc.pass_at_k([10, 0], [1, 0], 1)
+    C = pc.Counts.from_arrays([10, 5, 10, 8], [3, 2, 4, 1], problem=["p", "q", "p", "q"], model=["m", "m", "x", "x"])
+    # model m at k = 5 = its smallest n: p (n = 10, c = 3) has 1 - C(7,5)/C(10,5) = 11/12, q (n = 5, c = 2) 1
+    got = pc.curve(C, k=[5], metrics="pass_at_k").values["pass_at_k"][0, 0]
+    assert got == pytest.approx(float((Fraction(11, 12) + 1) / 2), rel=1e-15)
+    with pytest.raises(pc.PasscurveError) as info:
+        pc.curve(C, k=[1, 6, 8])
+    assert str(info.value) == ("`k` must be an integer in [1, n] (got k=6, n=5); problem 'q' of model 'm' has 5 samples; "
+                               "no unbiased estimator exists for k > n")
+    one = pc.Counts.from_arrays([10, 1], [3, 1], problem=["p", "q"])
+    with pytest.raises(pc.PasscurveError, match=r"\(got k=2, n=1\); problem 'q' of model '.*' has 1 sample; no unbiased"):
+        pc.curve(one, k=[2])
+
+
+def test_probabilities_and_levels_keep_their_ranges():
+    # check_probability refuses NaN unless the caller allows it (g_pass_at_k's tau does not); a confidence level is in
+    # the open (0, 1): its ends are refused, a level just inside them taken
+    for tau in (np.nan, [0.5, np.nan]):
+        with pytest.raises(pc.PasscurveError, match=r"^`tau` contains NaN or an infinite value$"):
+            pc.g_pass_at_k(10, 3, 2, tau)
+    for level in (0, 1, 1.2):
+        with pytest.raises(pc.PasscurveError, match=rf"^`confidence_level` must be in \(0, 1\) \(got confidence_level={level}\)$"):
+            pc.power_analysis(0.05, 1, confidence_level=level, n=1)
+    # the two-sided normal interval at level L needs ceil((z_((1+L)/2) + z_0.8)^2 * 2p(1-p)(1-rho) / delta^2) problems
+    z = NormalDist().inv_cdf
+    for level in (0.0005, 0.9995):
+        want = math.ceil((z((1 + level) / 2) + z(0.8)) ** 2 * (2 * 0.25 * 0.5) / 0.05**2)  # p = rho = 1/2
+        assert int(pc.power_analysis(0.05, 1, p=0.5, correlation=0.5, confidence_level=level, n=1).problems[0]) == want
+
+
+def test_an_integer_argument_up_to_two_to_the_53():
+    # check_positive_int's default cap is 2^53 (the last integer a float holds exactly), the cap itself included:
+    # default_k_grid(n) runs from 1 to n; just above it the value is written out, not as the cap's 9.01e+15
+    assert int(pc.default_k_grid(2**53)[-1]) == 2**53
+    with pytest.raises(pc.PasscurveError, match=r"^`n` is too large \(got n=9007199254740993, max 9\.01e\+15\)$"):
+        pc.default_k_grid(2**53 + 1)
