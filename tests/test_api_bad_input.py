@@ -687,8 +687,11 @@ def test_an_integer_argument_may_equal_its_cap():
     C = pc.Counts.from_arrays([10, 10, 10], [1, 5, 0])
     for k in (10**15, 1e15):
         assert pc.forecast(C, k=[k], method="beta", n_resamples=0).k.tolist() == [10**15]
-    with pytest.raises(pc.PasscurveError, match=r"^`k` must be <= 1e\+15 \(got k=1000000000000001(\.0)?\)$"):
-        pc.forecast(C, k=[5, 1e15 + 1])
+    # above it, the value as given: an int as an int, a float as a float is written (checked before the conversion)
+    with pytest.raises(pc.PasscurveError, match=r"^`k` must be <= 1e\+15 \(got k=1000000000000001\)$"):
+        pc.forecast(C, k=[5, 10**15 + 1])
+    with pytest.raises(pc.PasscurveError, match=r"^`k` must be <= 1e\+15 \(got k=1e\+16\)$"):
+        pc.forecast(C, k=[5, 1e16])
 
 
 def test_number_arguments_refuse_nan_inf_masks_and_booleans_among_objects():
@@ -756,7 +759,7 @@ def test_k_up_to_n_is_accepted_and_k_above_n_is_named():
     got = pc.curve(C, k=[5], metrics="pass_at_k").values["pass_at_k"][0, 0]
     assert got == pytest.approx(float((Fraction(11, 12) + 1) / 2), rel=1e-15)
     with pytest.raises(pc.PasscurveError) as info:
-        pc.curve(C, k=[1, 6, 8])
+        pc.curve(C, k=[1, 5, 6, 8])  # 5 = n is good: the first k above n is named
     assert str(info.value) == ("`k` must be an integer in [1, n] (got k=6, n=5); problem 'q' of model 'm' has 5 samples; "
                                "no unbiased estimator exists for k > n")
     one = pc.Counts.from_arrays([10, 1], [3, 1], problem=["p", "q"])
