@@ -1406,6 +1406,24 @@ def test_a_table_column_has_one_number_notation():
     assert sci.search(page[page.index('id="problem-table"'):])  # the rule did choose scientific somewhere
 
 
+def test_number_format_at_the_ends_of_its_rule():
+    # helper-133's mutation run of number_format/notation: each end of the rule, written out by hand from it. Exactly
+    # 4 decades is fixed and more is scientific; 10^5 is scientific; 8 decimals are fixed; a power of ten is its own
+    # exponent (log10(0.001) = -3: two significant digits are 4 decimals, not 5); a column of zeros is fixed
+    def column(values, *args, **kw):
+        return [number_format(values, *args, **kw)(x) for x in values]
+
+    assert column([0.0001, 1.0]) == ["0.00010", "1.00000"]  # 4 decades: fixed, 5 decimals
+    assert column([0.0001, 2.0]) == ["1.00e-04", "2.00e+00"]  # 4.3 decades
+    assert column([1e5]) == ["1.00e+05"] and column([99999.0]) == ["99999.0000"]
+    assert column([1e-7, 1e-3]) == ["0.00000010", "0.00100000"]  # 8 decimals
+    assert column([0.001, 1.0]) == ["0.0010", "1.0000"]
+    assert column([0.0, 0.0]) == ["0.0000", "0.0000"]
+    assert column([0.001], 1, percent=True) == ["0.10%"]  # 0.1%: two significant digits
+    # a share just above 10^-5 (0.0015%) sets the decimals, not only those from 2 * 10^-5 up
+    assert column([1.5e-5, 0.003], 1, percent=True) == ["0.002%", "0.300%"]
+
+
 def test_a_chart_hovers_in_one_number_notation():
     # each hover label chose for itself with '%{y:.4g}' ("6.97e-05" beside "0.0123" on the pass^k chart); a chart's
     # labels now take number_format's notation of all its y values (references by hand from the rule: 6.97e-05 needs
