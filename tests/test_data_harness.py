@@ -1151,3 +1151,23 @@ def test_tau2_simulation_or_reward_info_that_is_no_object_is_named(tmp_path):
     with pytest.raises(PasscurveError, match=r"^tau2\.json: correctness column 'reward' has a missing value .* at "
                                              r"simulations\[2\]$"):
         read_counts(p)
+
+
+def test_a_json_file_beginning_with_a_byte_order_mark(tmp_path):
+    # a UTF-8 byte order mark (written by Windows tools) before a JSON array: "a.json: not JSON (first character
+    # 'ï'); tried json, jsonl", of a file DuckDB's JSON reader reads. Hand count: a true, false -> 1 of 2
+    bom = b"\xef\xbb\xbf"
+    p = tmp_path / "a.json"
+    p.write_bytes(bom + b'[{"problem_id": "a", "correct": true}, {"problem_id": "a", "correct": false}]')
+    assert as_set(read_counts(p)) == {("a", "a", 2, 1)}
+    # a harness's JSON array (tau-bench) is recognised as without the mark: the counts of test_tau_bench_results
+    tau = tmp_path / "tau_results.json"
+    tau.write_bytes(bom + (H / "tau_results.json").read_bytes())
+    got = read_counts(tau)
+    assert got.meta["reader"] == "tau_bench" and as_set(got) == as_set(read_counts(H / "tau_results.json"))
+    # a JSON document (an inspect log) is read by DuckDB's JSON functions, which refuse the mark: said as such
+    log = tmp_path / "log.json"
+    log.write_bytes(bom + (H / "inspect_log.json").read_bytes())
+    with pytest.raises(InputFormatError, match=r"^cannot read log\.json as json: not valid JSON at line 1 \(byte 0\): "
+                                               r"byte order mark \(BOM\) is not supported$"):
+        read_counts(log)

@@ -220,7 +220,9 @@ def _first_bytes(p: Path, k: int = 4096) -> bytes:
 
 
 def _first_char(p: Path) -> str:
-    head = _first_bytes(p).lstrip()
+    """The first character of ``p`` that is not whitespace, after a UTF-8 byte order mark (which Windows tools write
+    and DuckDB's JSON reader skips): "not JSON (first character 'ï')" was said of a JSON array beginning with one."""
+    head = _first_bytes(p).removeprefix(b"\xef\xbb\xbf").lstrip()
     return chr(head[0]) if head else ""
 
 
