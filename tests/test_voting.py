@@ -1056,3 +1056,25 @@ def test_a_vote_gold_wins_in_every_subset_is_exactly_one():
     answers = ["g"] * 20 + ["w"] * 3
     want = brute_maj(answers, "g", 5)
     assert want < 1 and maj_at_k_tallies([20, 3], 0, 5) == pytest.approx(float(want), rel=1e-14, abs=0)
+
+
+def test_read_answers_compares_the_numbers_of_a_json_column_by_value(tmp_path):
+    import duckdb
+
+    from passcurve.data import read_answers
+
+    # a Parquet column of JSON numbers was compared as text: the answer 1.0 was not the answer 1 nor the gold 1, where
+    # a typed file compares values (read_answers' docs: 1 and 1.0 are one answer). By hand: 1.0 and 1 are one
+    # answer (2 votes, the gold), 2 one vote, null abstains
+    pq = tmp_path / "j.parquet"
+    duckdb.sql("COPY (SELECT * FROM (VALUES ('p', '1.0'::JSON, 1), ('p', '2'::JSON, 1), ('p', '1'::JSON, 1), "
+               f"('p', 'null'::JSON, 1)) t(problem_id, answer, gold)) TO '{pq}'")
+    t = read_answers(pq)
+    assert t.answer.tolist() == ["1", "2"] and t.count.tolist() == [2, 1] and t.is_gold.tolist() == [True, False]
+    assert t.abstain.tolist() == [1]
+    # the gold in the JSON column, the answers typed (DOUBLE): 1.0 is the gold 1; 1e20 is itself
+    pq = tmp_path / "k.parquet"
+    duckdb.sql("COPY (SELECT * FROM (VALUES ('p', 1.0::DOUBLE, '1'::JSON), ('p', 2.5, '1'::JSON), ('p', 1e20, '1'::JSON)) "
+               f"t(problem_id, answer, gold)) TO '{pq}'")
+    t = read_answers(pq)
+    assert t.count.tolist() == [1, 1, 1] and t.is_gold.tolist() == [True, False, False]

@@ -148,6 +148,17 @@ def _answer_value(src: Source, col: str) -> str:
     return q
 
 
+def _number_key(v: str) -> str:
+    """SQL: the text ``v`` of a number (a JSON number's, or a typed number's cast to text) written one way per value,
+    so that comparing texts compares values: an integer as written (without a sign of zero: any size), a whole number
+    with a point or an exponent (1.0, 1e2) as that integer up to 2^53 (a DOUBLE is exact that far), any other as its
+    DOUBLE. A JSON column of numbers (a Parquet file's) had its answer 1.0 apart from 1, and not the gold answer 1."""
+    d = f"TRY_CAST({v} AS DOUBLE)"
+    return (f"CASE WHEN regexp_matches({v}, '^-?[0-9]+$') THEN coalesce(CAST(TRY_CAST({v} AS HUGEINT) AS VARCHAR), {v}) "
+            f"WHEN {d} = floor({d}) AND abs({d}) < 9007199254740992 THEN CAST(CAST({d} AS BIGINT) AS VARCHAR) "
+            f"ELSE CAST({d} AS VARCHAR) END")
+
+
 def _id_expr(src: Source, col: str) -> str:
     """An identifier column as text (a JSON column of mixed ids without the quotes of its strings)."""
     return f"CAST({identifier(col, src.types[col])} AS VARCHAR)"
@@ -269,6 +280,8 @@ def read_answers(
             )
         ea = _answer_value(src, ans) if fa == "json" else f"CAST({_answer_value(src, ans)} AS VARCHAR)"
         eg = _answer_value(src, gold) if fg == "json" else f"CAST({_answer_value(src, gold)} AS VARCHAR)"
+        if set(fams) == {"number"}:  # numbers compared by value, as in a typed column: 1 and 1.0 are one answer
+            ea, eg = _number_key(ea), _number_key(eg)
     elif fa != fg:  # typed columns (a CSV's are text, read as written: _as_written)
         empty = next((c for c in (ans, gold) if types[c].strip('"').upper() == "NULL"), None)
         if empty is not None:  # DuckDB types a JSON column of nulls only as NULL: "'answer' is "NULL" but ..."
