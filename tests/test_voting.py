@@ -1078,3 +1078,102 @@ def test_read_answers_compares_the_numbers_of_a_json_column_by_value(tmp_path):
                f"t(problem_id, answer, gold)) TO '{pq}'")
     t = read_answers(pq)
     assert t.count.tolist() == [1, 1, 1] and t.is_gold.tolist() == [True, False, False]
+
+
+def test_read_answers_takes_the_strings_of_a_typed_file_as_written(tmp_path):
+    from passcurve.data import read_answers
+
+    # only a CSV's fields (text: no types) lose their surrounding spaces, and its empty field or the text nan abstains;
+    # a JSON string is an answer as written, "nan" and "" too, as they are in Python (docs of read_answers). By hand:
+    # 'nan' twice, ' a', the gold 'a', '' once each in order of first appearance; nobody abstains
+    path = tmp_path / "s.jsonl"
+    path.write_text("".join(json.dumps({"problem_id": "p", "answer": a, "gold": "a"}) + "\n"
+                            for a in ["nan", " a", "a", "nan", ""]))
+    t = read_answers(path)
+    assert t.answer.tolist() == ["nan", " a", "a", ""] and t.count.tolist() == [2, 1, 1, 1]
+    assert t.is_gold.tolist() == [False, False, True, False] and t.abstain.tolist() == [0]
+
+
+@pytest.mark.parametrize(("row", "role", "aliases"), [
+    ({"problem_id": "p", "gold": "a"}, "answer", "answer, extracted_answer, pred, prediction, parsed_answer, "
+                                                 "final_answer; pass `answer_col`"),
+    ({"answer": "a", "gold": "a"}, "problem", "problem_id, task_id, problem, question_id, doc_id, prompt_id, "
+                                              "instance_id, id; pass `problem_col`"),
+])
+def test_read_answers_without_an_answer_or_a_problem_column_says_what_it_looked_for(tmp_path, row, role, aliases):
+    from passcurve.data import read_answers
+
+    path = tmp_path / "x.jsonl"
+    path.write_text(json.dumps(row) + "\n")
+    cols = ", ".join(row)
+    with pytest.raises(PasscurveError, match=re.escape(f"x.jsonl: no {role} column (looked for {aliases}); columns "
+                                                       f"found: {cols}")):
+        read_answers(path)
+
+
+def _answer_log(path, rows):
+    path.write_text("".join(json.dumps(dict(zip(("model", "problem_id", "answer", "gold"), r, strict=True))) + "\n"
+                            for r in rows))
+    return path
+
+
+def test_read_answers_of_several_files_shifts_each_files_answers(tmp_path):
+    from passcurve.data import read_answers
+
+    # the second file's answers start after all the first file's (two problems there, three distinct answers), not
+    # after its first problem's. By hand: a/p1 x, y; a/p2 z; b/p1 y
+    a = _answer_log(tmp_path / "a.jsonl", [("a", "p1", "x", "x"), ("a", "p1", "x", "x"), ("a", "p1", "y", "x"),
+                                           ("a", "p2", "z", "z")])
+    b = _answer_log(tmp_path / "b.jsonl", [("b", "p1", "y", "x")])
+    t = read_answers([a, b])
+    assert t.model.tolist() == ["a", "a", "b"] and t.problem.tolist() == ["p1", "p2", "p1"]
+    assert t.offsets.tolist() == [0, 2, 3, 4] and t.answer.tolist() == ["x", "y", "z", "y"]
+    assert t.count.tolist() == [2, 1, 1, 1] and t.is_gold.tolist() == [True, False, True, False]
+
+
+def test_read_answers_pool_refuses_runs_that_disagree_on_the_gold_answer(tmp_path):
+    from passcurve.data import read_answers
+
+    # by hand: run 1 votes A, run 2 votes A and C, gold A in both: pooled A 2 votes (gold), C 1
+    runs = [_answer_log(tmp_path / "r1.jsonl", [("m", "p", "A", "A")]),
+            _answer_log(tmp_path / "r2.jsonl", [("m", "p", "A", "A"), ("m", "p", "C", "A")])]
+    t = read_answers(runs, pool=True)
+    assert t.answer.tolist() == ["A", "C"] and t.count.tolist() == [2, 1] and t.is_gold.tolist() == [True, False]
+    assert t.meta["pooled"] is True
+    # each run's gold answer is sampled in that run only: two gold answers
+    _answer_log(runs[1], [("m", "p", "B", "B")])
+    with pytest.raises(PasscurveError, match=re.escape("model 'm', problem 'p': the runs give different gold answers "
+                                                       "('A', 'B'); pooled runs must be over the same problems")):
+        read_answers(runs, pool=True)
+    # one answer gold in one run and not in the other (whose gold answer it did not sample)
+    _answer_log(runs[0], [("m", "p", "B", "A")])
+    with pytest.raises(PasscurveError, match=re.escape("model 'm', problem 'p': the runs give different gold answers "
+                                                       "('B' in some runs, not others)")):
+        read_answers(runs, pool=True)
+
+
+def test_several_correct_answers_warning_shows_three_spellings(tmp_path):
+    from passcurve.data import read_answers
+
+    # four spellings judged correct: the warning shows the first three in order of appearance; one answer of 4 votes
+    path = _lm_eval_log(tmp_path, [[("72", 1)], [("72.", 1)], [("72.0", 1)], [("seventy-two", 1)]])
+    with pytest.warns(MergedAnswersWarning, match=r"\(e\.g\. problem '0': '72', '72\.', '72\.0'\); each problem's"):
+        tallies = read_answers(path)
+    assert tallies.problem_tallies(0)[0].tolist() == [4]
+
+
+def test_read_answers_takes_verdicts_written_as_booleans_and_words(tmp_path):
+    from passcurve.data import read_answers
+
+    # a verdict column of booleans beside words (DuckDB types it JSON) is read as the samples reader reads it. By
+    # hand: 4 judged correct (true, "yes"), 5 judged wrong (false, "no"): 4 gold with 2 votes, 5 with 2
+    path = tmp_path / "v.jsonl"
+    path.write_text("".join(json.dumps({"problem_id": "p", "answer": a, "correct": c}) + "\n"
+                            for a, c in (("4", True), ("5", False), ("4", "yes"), ("5", "no"))))
+    t = read_answers(path)
+    assert t.answer.tolist() == ["4", "5"] and t.count.tolist() == [2, 2] and t.is_gold.tolist() == [True, False]
+    # words alone (a text column): the same
+    path.write_text("".join(json.dumps({"problem_id": "p", "answer": a, "correct": c}) + "\n"
+                            for a, c in (("4", "true"), ("5", "false"), ("4", "yes"), ("5", "no"))))
+    t = read_answers(path)
+    assert t.answer.tolist() == ["4", "5"] and t.count.tolist() == [2, 2] and t.is_gold.tolist() == [True, False]
