@@ -1316,3 +1316,11 @@ def test_evalplus_results_file_named_only_eval_results_keeps_its_name(tmp_path):
     p.write_text(json.dumps({"date": "x", "eval": {"T/0": [{"base_status": "pass"}, {"base_status": "fail"}]}}))
     got = read_counts(p)
     assert got.meta["reader"] == "evalplus" and as_set(got) == {("_eval_results", "T/0", 2, 1)}
+
+
+def test_inspect_correct_col_names_a_scorer_in_any_case(tmp_path):
+    # a scorer is named case-insensitively when no scorer is spelled exactly so: MATCH is match (counts by hand from
+    # _dict_scores, as in test_inspect_dict_score_key_is_the_verdict: C on a only)
+    p = _dict_scores(tmp_path)
+    got = read_counts(p, correct_col="MATCH")
+    assert got.meta["metric"] == "match" and as_set(got) == {("m", "a", 3, 3), ("m", "b", 3, 0), ("m", "c", 3, 0)}

@@ -272,3 +272,18 @@ def test_inflation_is_nan_where_nothing_passes_base_and_gap_is_base_minus_strict
     assert res.summary[0]["problems_base_only"] == 0 and res.summary[0]["false_pass_rate"] is None
     np.testing.assert_allclose(res.absolute_gap[1], [1 / 4, 1 / 3], rtol=1e-14)
     np.testing.assert_allclose(res.inflation[1], [1 / 2, 2 / 5], rtol=1e-14)
+
+
+def test_read_verdicts_of_one_problem_and_of_none(tmp_path):
+    from passcurve.data import read_verdicts
+
+    # one problem is one group of counts. By hand: (base, plus) = (1, 0), (1, 1), (0, 1) -> n 3, base 2, plus 2, plus
+    # without base 1
+    path = tmp_path / "v.csv"
+    path.write_text("problem_id,base,plus\np0,1,0\np0,1,1\np0,0,1\n")
+    g = read_verdicts(path, base_col="base", strict_col="plus")
+    assert g["problem"].tolist() == ["p0"] and g["n"].tolist() == [3]
+    assert g["c_base"].tolist() == [2] and g["c_strict"].tolist() == [2] and g["c_strict_only"].tolist() == [1]
+    path.write_text("problem_id,base,plus\n")
+    with pytest.raises(PasscurveError, match=r"^v\.csv has no data rows"):
+        read_verdicts(path, base_col="base", strict_col="plus")
