@@ -689,3 +689,16 @@ def test_one_problem_and_logs_where_nothing_varies():
     # every problem all right or all wrong: no attempt has any variance, nothing to test
     res = retries(*_long([[1, 1], [0, 0], [1, 1]]), n_resamples=99, rng=0)
     assert not res.testable[0] and np.isnan(res.p_value[0]) and res.completion[0].tolist() == [2 / 3, 2 / 3]
+
+
+def test_read_attempts_of_one_sample_and_of_none(tmp_path):
+    from passcurve.data import read_attempts
+
+    # one sample is a log (its one row as written), a header alone is none
+    path = tmp_path / "one.csv"
+    path.write_text("problem_id,attempt,correct\np,0,1\n")
+    d = read_attempts(path)
+    assert d["problem"].tolist() == ["p"] and d["attempt"].tolist() == [0] and d["correct"].tolist() == [True]
+    path.write_text("problem_id,attempt,correct\n")
+    with pytest.raises(PasscurveError, match=r"^one\.csv has no data rows"):
+        read_attempts(path)

@@ -810,6 +810,9 @@ def read_attempts(
         # the first value that is no number, where it is (a fuzzed CSV with one '}' said only "(type VARCHAR)")
         q = f"lower(trim(CAST({quote(col)} AS VARCHAR)))"
         row, at = first_row(s._src, f"{q} IS NOT NULL AND {number_text(q)} IS NULL")
+        if not row and not s._src.query("SELECT 1 FROM src LIMIT 1").fetchall():
+            # a CSV header alone types every column VARCHAR: no rows, not attempts that are no integers
+            raise no_rows_error(s.source)
         example = f", e.g. row {_fmt_row(row)}{at}" if row else ""
         raise PasscurveError(f"{s.source}: attempt column {col!r} must hold integers (type {t}){example}")
     # the labels once each, and per sample only their codes: a Python string per sample took ~250 bytes a row
