@@ -1129,6 +1129,10 @@ def test_read_answers_of_several_files_shifts_each_files_answers(tmp_path):
     assert t.model.tolist() == ["a", "a", "b"] and t.problem.tolist() == ["p1", "p2", "p1"]
     assert t.offsets.tolist() == [0, 2, 3, 4] and t.answer.tolist() == ["x", "y", "z", "y"]
     assert t.count.tolist() == [2, 1, 1, 1] and t.is_gold.tolist() == [True, False, True, False]
+    # a third file: its answers after both others' (c/p1 x)
+    c = _answer_log(tmp_path / "c.jsonl", [("c", "p1", "x", "x")])
+    t = read_answers([a, b, c])
+    assert t.offsets.tolist() == [0, 2, 3, 4, 5] and t.answer.tolist() == ["x", "y", "z", "y", "x"]
 
 
 def test_read_answers_pool_refuses_runs_that_disagree_on_the_gold_answer(tmp_path):
