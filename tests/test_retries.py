@@ -702,3 +702,17 @@ def test_read_attempts_of_one_sample_and_of_none(tmp_path):
     path.write_text("problem_id,attempt,correct\n")
     with pytest.raises(PasscurveError, match=r"^one\.csv has no data rows"):
         read_attempts(path)
+
+
+def test_read_attempts_finds_a_repeated_attempt_in_any_problem(tmp_path):
+    from passcurve.data import read_attempts
+
+    # the repeated attempt in the second (model, problem) of the sorted samples, not the first: lines 3 and 4 by hand
+    path = tmp_path / "r.jsonl"
+    path.write_text('{"model": "a", "problem_id": "p", "attempt": 0, "correct": 0}\n'
+                    '{"model": "a", "problem_id": "p", "attempt": 1, "correct": 1}\n'
+                    '{"model": "b", "problem_id": "p", "attempt": 0, "correct": 1}\n'
+                    '{"model": "b", "problem_id": "p", "attempt": 0, "correct": 1}\n')
+    with pytest.raises(PasscurveError, match=r"^r\.jsonl: duplicate \(problem, attempt\) rows: problem 'p' \(model 'b'\) "
+                                             r"attempt 0 appears 2 times at lines 3 and 4"):
+        read_attempts(path)
