@@ -727,7 +727,7 @@ def _check_attempt_runs(s: Any, labels: dict[str, np.ndarray], code: np.ndarray,
     if base in (0, 1) and bad.size == 0:
         return
     several = len(set(labels["model"])) > 1  # problem ids repeat across models: name the model too
-    num = [int(v) for v in (att.min(), *att[bad[:1]])]  # whole and below 2^62 (_check_attempt_numbers), as written
+    num = [int(v) for v in (base, *att[bad[:1]])]  # whole and below 2^62 (_check_attempt_numbers): as ints
 
     def where(i: int) -> tuple[str, str]:
         m, p = labels["model"][code[i]], labels["problem"][code[i]]
