@@ -1080,6 +1080,40 @@ def test_read_answers_compares_the_numbers_of_a_json_column_by_value(tmp_path):
     assert t.count.tolist() == [1, 1, 1] and t.is_gold.tolist() == [True, False, False]
 
 
+def test_read_answers_compares_the_numbers_of_a_json_column_by_value_under_verdicts(tmp_path):
+    import warnings
+
+    import duckdb
+
+    from passcurve.data import read_answers
+
+    # answers judged per sample (no gold column) grouped a JSON column's numbers as text: 1.0 and 1 were two wrong
+    # answers of one vote each, where the gold path (the test above) and a typed column make them one. By hand:
+    # 1.0 and 1 one wrong answer (2 votes), 2 the correct one (1 vote), null abstains
+    pq = tmp_path / "v.parquet"
+    duckdb.sql("COPY (SELECT * FROM (VALUES ('p', '1.0'::JSON, false), ('p', '2'::JSON, true), ('p', '1'::JSON, false), "
+               f"('p', 'null'::JSON, false)) t(problem_id, answer, correct)) TO '{pq}'")
+    t = read_answers(pq)
+    assert t.answer.tolist() == ["1", "2"] and t.count.tolist() == [2, 1] and t.is_gold.tolist() == [False, True]
+    assert t.abstain.tolist() == [1]
+    # JSON lines of numbers and strings (DuckDB types the column JSON): the numbers by value, the strings as written
+    # ("1.5" stays a string answer of its own). By hand: 1.0 and 1 (2 votes), 'x' correct (1), '1.5' (1)
+    jl = tmp_path / "v.jsonl"
+    jl.write_text("".join(json.dumps({"problem_id": "p", "answer": a, "correct": ok}) + "\n"
+                          for a, ok in [(1.0, False), ("x", True), (1, False), ("1.5", False)]))
+    t = read_answers(jl)
+    assert t.answer.tolist() == ["1", "x", "1.5"] and t.count.tolist() == [2, 1, 1]
+    assert t.is_gold.tolist() == [False, True, False]
+    # 1.0 and 1 both judged correct: one correct answer, not "several answers judged correct" (which warned)
+    pq = tmp_path / "w.parquet"
+    duckdb.sql("COPY (SELECT * FROM (VALUES ('p', '1.0'::JSON, true), ('p', '\"a\"'::JSON, false), "
+               f"('p', '1'::JSON, true)) t(problem_id, answer, correct)) TO '{pq}'")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        t = read_answers(pq)
+    assert t.answer.tolist() == ["1", "a"] and t.count.tolist() == [2, 1] and t.is_gold.tolist() == [True, False]
+
+
 def test_read_answers_takes_the_strings_of_a_typed_file_as_written(tmp_path):
     from passcurve.data import read_answers
 

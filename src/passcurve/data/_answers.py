@@ -159,6 +159,18 @@ def _number_key(v: str) -> str:
             f"ELSE CAST({d} AS VARCHAR) END")
 
 
+_JSON_NUMBER = "('BIGINT', 'UBIGINT', 'DOUBLE')"  # json_type() of a JSON number (an integer past 2^64: DOUBLE)
+
+
+def _json_answer_key(src: Source, col: str) -> str:
+    """SQL: the answer of the JSON column ``col`` (:func:`_answer_value`) with each number written by
+    :func:`_number_key` and each string as written, so that 1.0 and 1 are one answer as in a typed column. The
+    verdict path (answers judged per sample) grouped a Parquet JSON column's 1.0 and 1 as two answers, where the
+    gold path compares them by value."""
+    v = _answer_value(src, col)
+    return f"CASE WHEN json_type({quote(col)}) IN {_JSON_NUMBER} THEN {_number_key(v)} ELSE {v} END"
+
+
 def _id_expr(src: Source, col: str) -> str:
     """An identifier column as text (a JSON column of mixed ids without the quotes of its strings)."""
     return f"CAST({identifier(col, src.types[col])} AS VARCHAR)"
@@ -268,7 +280,7 @@ def read_answers(
             q = quote(col)
             got = _run(src, (  # a missing value (null, NaN) abstains, whatever its JSON type
                 f"SELECT DISTINCT CASE WHEN json_type({q}) = 'VARCHAR' THEN 'str' "
-                f"WHEN json_type({q}) IN ('BIGINT', 'UBIGINT', 'DOUBLE') THEN 'number' ELSE json_type({q}) END AS t "
+                f"WHEN json_type({q}) IN {_JSON_NUMBER} THEN 'number' ELSE json_type({q}) END AS t "
                 f"FROM src WHERE ({_answer_value(src, col)}) IS NOT NULL"
             ))["t"]
             for t in got:
@@ -504,9 +516,10 @@ def _tallies_from_verdicts(
     ok = _bool_expr(src, verdict, "correct_col")
     _check_bool(src, verdict, ok, "correct_col")
     order = json_unwrapped(att, src.types[att]) if att else "row_number() OVER ()"
+    answer = _json_answer_key(src, ans) if src.types[ans].upper() == "JSON" else _answer_value(src, ans)
     base = (
         f"WITH s AS (SELECT {_model_expr(src, model)} AS model, {_id_expr(src, prob)} AS problem, "
-        f"{_answer_value(src, ans)} AS answer, {ok} AS ok, {order} AS ord FROM src), "
+        f"{answer} AS answer, {ok} AS ok, {order} AS ord FROM src), "
         "a AS (SELECT model, problem, answer, count(*) AS cnt, min(ord) AS first, bool_or(ok) AS good, "
         "bool_and(ok) AS all_good FROM s WHERE answer IS NOT NULL GROUP BY model, problem, answer), "
         "p AS (SELECT model, problem, count(*) FILTER (WHERE answer IS NULL) AS abstain, "
