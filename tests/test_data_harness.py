@@ -1346,3 +1346,28 @@ def test_inspect_correct_col_names_a_scorer_in_any_case(tmp_path):
     p = _dict_scores(tmp_path)
     got = read_counts(p, correct_col="MATCH")
     assert got.meta["metric"] == "match" and as_set(got) == {("m", "a", 3, 3), ("m", "b", 3, 0), ("m", "c", 3, 0)}
+
+
+@pytest.mark.parametrize(("text", "first"), [
+    ('[{"problem_id": "a", "correct": true}, {"problem_id": "b", "correct": false}]\n', "["),
+    ('{"problem_id": "a", "correct": true}\n{"problem_id": "b", "correct": false}\n', "{"),
+    ('\ufeff[{"problem_id": "a", "correct": true}, {"problem_id": "b", "correct": false}]\n', "["),
+])
+def test_json_saved_as_csv_is_named_as_json(tmp_path, text, first):
+    # DuckDB reads JSON under a .csv name as a CSV of one column (its first line the header), so the content sniffer
+    # is never asked; the error listed the "columns found" (the JSON text) and said "force one with `format`". It now
+    # says what the file looks like and which format reads it; that format reads it (a 1/1, b 0/1, by hand)
+    p = tmp_path / "runs.csv"
+    p.write_text(text, encoding="utf-8")
+    with pytest.raises(PasscurveError, match=rf"no problem-id column .* the file begins with '\{first}', as JSON does: "
+                                             r"force `format` json\)$"):
+        read_counts(p)
+    c = read_counts(p, format="json")
+    assert sorted(zip(c.problem.tolist(), c.n.tolist(), c.c.tolist(), strict=True)) == [("a", 1, 1), ("b", 1, 0)]
+
+
+def test_a_csv_whose_header_is_no_json_keeps_the_plain_advice(tmp_path):
+    p = tmp_path / "xy.csv"
+    p.write_text("x,y\n1,2\n")
+    with pytest.raises(PasscurveError, match=r"columns found: x, y \(formats tried: .*; force one with `format`\)$"):
+        read_counts(p)
