@@ -168,6 +168,17 @@ def test_gap_at_start_of_one_problem():
         retries(["p", "p", "q"], [1, 2, 2], [0, 1, 1])
 
 
+def test_each_model_numbers_its_attempts_from_its_own_base():
+    # models are analysed separately, so one may number its attempts from 0 and another from 1 (two harnesses' logs
+    # side by side); they were refused as "problem 'p' of model 'a' have a gap: they start at 1, not 0". Each model's
+    # curve is the one it has alone (completion by hand: a solves p at its 2nd attempt, b at its 1st)
+    res = retries(["p", "p", "p", "p"], [1, 2, 0, 1], [0, 1, 1, 0], model=["a", "a", "b", "b"], n_resamples=0)
+    alone_a = retries(["p", "p"], [1, 2], [0, 1], model=["a", "a"], n_resamples=0)
+    alone_b = retries(["p", "p"], [0, 1], [1, 0], model=["b", "b"], n_resamples=0)
+    assert res.completion.tolist() == [alone_a.completion[0].tolist(), alone_b.completion[0].tolist()]
+    assert res.completion.tolist() == [[0.0, 1.0], [1.0, 1.0]]
+
+
 def test_attempt_errors_name_the_model_when_problem_ids_repeat_across_models():
     """Two models answer the same problems: 'duplicate attempt 0 in problem 'p'' did not say whose (a fuzzed log);
     with one model the message stays as it was."""
@@ -176,8 +187,11 @@ def test_attempt_errors_name_the_model_when_problem_ids_repeat_across_models():
         retries(prob, [0, 1, 0, 0], [0, 1, 1, 0], model=mod)
     with pytest.raises(PasscurveError, match=r"^attempt indices of problem 'p' of model 'b' have a gap: 2 follows 0$"):
         retries(prob, [0, 1, 0, 2], [0, 1, 1, 0], model=mod)
-    with pytest.raises(PasscurveError, match=r"^attempt indices of problem 'p' of model 'a' have a gap: they start at 1"):
-        retries(prob, [1, 2, 0, 1], [0, 1, 1, 0], model=mod)
+    with pytest.raises(PasscurveError, match=r"^attempt indices of problem 'q' of model 'a' have a gap: they start at 1, "
+                                             r"not 0$"):
+        retries(["p", "p", "q", "q", "p"], [0, 1, 1, 2, 0], [0, 1, 1, 0, 1], model=["a", "a", "a", "a", "b"])
+    with pytest.raises(PasscurveError, match=r"^`attempt` indices must start at 0 or 1 \(smallest of model 'b' is 3\)$"):
+        retries(prob, [0, 1, 3, 4], [0, 1, 1, 0], model=mod)
     with pytest.raises(PasscurveError, match=r"^duplicate attempt 0 in problem 'p'; each attempt index must appear once$"):
         retries(["p", "p"], [0, 0], [0, 1])
 
@@ -215,9 +229,14 @@ def test_cli_retries_gap_exit_2(tmp_path, capfd):
     [
         # a gap inside a problem: both attempts and their lines (the header is line 1)
         ("m,p,0,0\nm,p,2,1\n", r"the attempts of problem 'p' have a gap: 2 at line 3 follows 0 at line 2"),
-        # one problem of one model starts late; problem ids repeat across models, so the model is named
-        ("a,p,1,0\na,p,2,1\nb,p,2,1\nb,p,3,0\n",
-         r"the attempts of problem 'p' of model 'b' start at 2 at line 4, not 1 as elsewhere"),
+        # one problem of one model starts late (model b numbers from 0 at 'p'; each model has its own base, and
+        # problem ids repeat across models, so the model is named)
+        ("a,p,1,0\na,p,2,1\nb,p,0,1\nb,p,1,0\nb,q,1,1\n",
+         r"the attempts of problem 'q' of model 'b' start at 1 at line 6, not 0 as elsewhere in the model"),
+        # a model whose attempts never start at 0 or 1, beside one that does
+        ("a,p,0,0\nb,p,2,1\nb,p,3,0\n",
+         r"attempt column 'attempt' must number each problem's attempts from 0 or 1; the smallest is 2 "
+         r"\(problem 'p' of model 'b' at line 3\)"),
         # every attempt number beyond 1: no run starts at 0 or 1
         ("m,p,3,0\nm,p,4,1\n",
          r"attempt column 'attempt' must number each problem's attempts from 0 or 1; the smallest is 3 \(problem 'p' at line 2\)"),

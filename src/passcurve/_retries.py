@@ -235,7 +235,8 @@ def _text_codes(x: np.ndarray) -> np.ndarray:
 
 
 def _group_and_check(prob: np.ndarray, att: np.ndarray, mod: np.ndarray) -> tuple[np.ndarray, ...]:
-    """Sort by (model, problem, attempt); check attempts are base, base+1, ... in every problem."""
+    """Sort by (model, problem, attempt); check attempts are base, base+1, ... in every problem, base 0 or 1 per
+    model."""
     mcode, pcode = _text_codes(mod), _text_codes(prob)
     ukey, gid = np.unique(mcode.astype(np.int64) * (int(pcode.max()) + 1) + pcode, return_inverse=True)
     order = np.lexsort((att, gid))
@@ -243,10 +244,17 @@ def _group_and_check(prob: np.ndarray, att: np.ndarray, mod: np.ndarray) -> tupl
     start = np.ones(gid_s.size, dtype=bool)
     start[1:] = gid_s[1:] != gid_s[:-1]
     starts = np.flatnonzero(start)
-    base = int(att_s.min())
-    if base not in (0, 1):
-        raise PasscurveError(f"`attempt` indices must start at 0 or 1 (smallest is {base})")
     several = ukey.size > 0 and int(mcode.max()) > 0
+    # each model's attempts from its own base, 0 or 1 (models are analysed separately: two harnesses' logs side by
+    # side, one numbering from 0 and one from 1, were refused as a gap)
+    first = np.full(int(mcode.max()) + 1, np.iinfo(np.int64).max)
+    np.minimum.at(first, mcode, att)
+    wrong = np.flatnonzero((first != np.iinfo(np.int64).max) & (first != 0) & (first != 1))
+    if wrong.size:
+        j = int(np.flatnonzero(mcode == wrong[0])[0])
+        of = f" of model {mod[j]!r}" if several else ""
+        raise PasscurveError(f"`attempt` indices must start at 0 or 1 (smallest{of} is {int(first[wrong[0]])})")
+    base = first[mcode[order]]  # per sorted sample, its model's base
 
     def where(i: int) -> str:  # the problem, and its model when there are several (problem ids repeat across models)
         j = order[i]
@@ -263,7 +271,7 @@ def _group_and_check(prob: np.ndarray, att: np.ndarray, mod: np.ndarray) -> tupl
     if late.any():
         i = int(np.flatnonzero(late)[0])
         raise PasscurveError(
-            f"attempt indices of {where(i)} have a gap: they start at {int(att_s[i])}, not {base}"
+            f"attempt indices of {where(i)} have a gap: they start at {int(att_s[i])}, not {int(base[i])}"
         )
     gap = same & (d > 1)
     if gap.any():
@@ -317,8 +325,8 @@ def retries(
     Parameters
     ----------
     problem, attempt, correct : array_like, one entry per sample
-        Problem id, attempt index (consecutive integers from 0 or 1 within each problem: no
-        gaps, no duplicates) and success (bool or 0/1).
+        Problem id, attempt index (consecutive integers from 0 or 1 within each problem, from the
+        same base within a model: no gaps, no duplicates) and success (bool or 0/1).
     model : str or array_like, optional
         Model of each sample; each model is analysed separately.
     alpha : float

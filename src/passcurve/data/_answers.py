@@ -725,22 +725,29 @@ def _check_attempt_numbers(src: Source, col: str, att: np.ndarray) -> None:
 
 
 def _check_attempt_runs(s: Any, labels: dict[str, np.ndarray], code: np.ndarray, att: np.ndarray) -> None:
-    """Refuse attempts that do not run base, base + 1, ... in every (model, problem) (base 0 or 1, the same for all:
-    :func:`passcurve.retries`' rule), naming the file, the problem and where its samples are: retries said "attempt
-    indices of problem 'p1' have a gap: 2 follows 0", without the file or its lines. ``code`` and ``att`` are sorted
+    """Refuse attempts that do not run base, base + 1, ... in every (model, problem) (base 0 or 1, the model's smallest
+    attempt: :func:`passcurve.retries`' rule), naming the file, the problem and where its samples are: retries said
+    "attempt indices of problem 'p1' have a gap: 2 follows 0", without the file or its lines. ``code`` and ``att`` are sorted
     by (model, problem) code, then attempt, with no attempt repeated (checked before)."""
     if att.size == 0:
         return
     start = np.ones(att.size, dtype=bool)
     start[1:] = code[1:] != code[:-1]
-    base = att.min()
+    # each model's base, its smallest attempt (models are analysed separately, as retries does)
+    _, per_label = np.unique(np.asarray(labels["model"], dtype=object).astype(str), return_inverse=True)
+    mcode = per_label[code]  # over the (model, problem) labels, then per sample
+    first = np.full(int(mcode.max()) + 1, np.inf)
+    np.minimum.at(first, mcode, att.astype(np.float64))
+    base = first[mcode]
     step = np.zeros(att.size, dtype=bool)
     step[1:] = att[1:] - att[:-1] != 1
     bad = np.flatnonzero((start & (att != base)) | (~start & step))
-    if base in (0, 1) and bad.size == 0:
+    off = np.flatnonzero((base != 0) & (base != 1))
+    if off.size == 0 and bad.size == 0:
         return
     several = len(set(labels["model"])) > 1  # problem ids repeat across models: name the model too
-    num = [int(v) for v in (base, *att[bad[:1]])]  # whole and below 2^62 (_check_attempt_numbers): as ints
+    i = int(off[0]) if off.size else int(bad[0])
+    num = [int(base[i]), int(att[i])]  # whole and below 2^62 (_check_attempt_numbers): as ints
 
     def where(i: int) -> tuple[str, str]:
         m, p = labels["model"][code[i]], labels["problem"][code[i]]
@@ -748,16 +755,15 @@ def _check_attempt_runs(s: Any, labels: dict[str, np.ndarray], code: np.ndarray,
         return who, s._rows_of(m, p, att[i].item())
 
     col = s.columns.roles["attempt"]
-    if num[0] not in (0, 1):
-        who, at = where(int(np.argmin(att)))
+    if off.size:
+        who, at = where(int(np.flatnonzero((mcode == mcode[i]) & (att == base[i]))[0]))  # the model's smallest
         raise PasscurveError(f"{s.source}: attempt column {col!r} must number each problem's attempts from 0 or 1; the "
                              f"smallest is {num[0]} ({who}{at})")
-    i = int(bad[0])
     who, at = where(i)
     run = f"attempts must run {num[0]}, {num[0] + 1}, ... without a gap (an attempt lost from the log?)"
     if start[i]:
         raise PasscurveError(f"{s.source}: the attempts of {who} start at {num[1]}{at}, not {num[0]} as elsewhere in "
-                             f"the file: {run}")
+                             f"the {'model' if several else 'file'}: {run}")
     _, before = where(i - 1)
     raise PasscurveError(f"{s.source}: the attempts of {who} have a gap: {num[1]}{at} follows "
                          f"{int(att[i - 1])}{before}; {run}")
