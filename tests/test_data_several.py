@@ -9,6 +9,7 @@ model column (the readers' own several-files contract) or hand counts of the row
 from __future__ import annotations
 
 import json
+import warnings
 from pathlib import Path
 
 import numpy as np
@@ -191,8 +192,6 @@ def _stopped_file(path: Path) -> Path:
 
 
 def test_stopping_time_warning_names_only_kept_models_by_their_given_names(tmp_path):
-    import warnings
-
     stopped = _stopped_file(tmp_path / "bon.csv")
     fixed = tmp_path / "fixed.csv"
     fixed.write_text("problem,n,c\n" + "".join(f"p{i},10,{i % 3}\n" for i in range(12)))
@@ -230,3 +229,29 @@ def test_one_threshold_over_a_counts_file_and_a_scores_file(tmp_path):
                 r"^counts\.csv, other\.csv: `threshold` \(0\.5\) has no scores to apply to: the files hold counts "
                 r"\(columns 'n' and 'c'")):
             read_counts([counts, other], threshold=0.5, pool=pool)
+
+
+def _lm_eval_runs(root: Path, model: str, task: str, metric: str) -> list[Path]:
+    """Two lm-eval runs of ``model`` over 3 documents of ``task``; run r scores doc i correct when i < r (so doc i
+    pooled has n = 2, c = 2 - i)."""
+    return [write_lines(root / model / f"samples_{task}_2024-07-0{run}T10-00-00.000000.jsonl",
+                        [{"doc_id": i, "doc": {}, "target": "x", "resps": [["a"]], "filtered_resps": ["a"],
+                          "filter": "none", "metrics": [metric], metric: float(i < run)} for i in range(3)])
+            for run in (1, 2)]
+
+
+def test_pooled_lm_eval_logs_of_different_tasks_are_said(tmp_path):
+    # model a's two gsm8k runs and model b's two mmlu runs, pooled: each model's runs are of one task, but a and b
+    # then stand side by side, doc 0 of gsm8k against doc 0 of mmlu. Unpooled such logs are said; pooled they were
+    # not (no warning at all)
+    files = _lm_eval_runs(tmp_path, "a", "gsm8k", "exact_match") + _lm_eval_runs(tmp_path, "b", "mmlu", "acc")
+    with pytest.warns(passcurve.PasscurveWarning, match=r"^these lm-eval logs are of 2 different tasks \(gsm8k: 'a'; "
+                                                         r"mmlu: 'b'\): .* pairs unrelated problems") as said:
+        pooled = read_counts(files, pool=True)
+    assert [w.filename for w in said] == [__file__]  # said once, at the caller's line
+    assert as_set(pooled) == {(m, str(i), 2, 2 - i) for m in "ab" for i in range(3)}
+    with warnings.catch_warnings():  # two models of one task pooled: nothing said
+        warnings.simplefilter("error", passcurve.PasscurveWarning)
+        same = read_counts(files[:2] + _lm_eval_runs(tmp_path, "c", "gsm8k", "exact_match"), pool=True)
+    assert same.models == ["a", "c"]
+

@@ -130,7 +130,7 @@ def read_several(paths: Any, read_one: Callable[[Path, int, int], T], *, models_
     owner: dict[str, Path] = {}
     spelled: dict[str, tuple[str, Path]] = {}  # an id stripped and NFC-normalised -> (as written, where)
     tasks: dict[str, tuple[str, Path]] = {}  # pooled: a model -> the lm-eval task of its first log, and that log
-    side: dict[str, list[str]] = {}  # side by side: an lm-eval task -> the models read from its logs
+    side: dict[str, dict[str, None]] = {}  # an lm-eval task -> the models read from its logs (pooled or not)
     for i, (name, f) in enumerate(files):
         part = read_one(f, i, len(files))
         models = list(dict.fromkeys(str(x) for x in models_of(part)))
@@ -144,8 +144,8 @@ def read_several(paths: Any, read_one: Callable[[Path, int, int], T], *, models_
                     f"problem id {ascii(other)} in {where.name} and {ascii(p)} in {f.name} are one id written two "
                     "ways (they differ only in spaces at the ends or in Unicode normalisation); write each id one way")
         task = LM_EVAL_NAME.fullmatch(f.name)
-        if task is not None and not pool:
-            side.setdefault(task["task"], []).extend(models)
+        if task is not None:  # pooled too: each model's runs are of one task (below), but models stand side by side
+            side.setdefault(task["task"], {}).update(dict.fromkeys(models))
         for m in models:
             if pool and task is not None:  # an lm-eval log: its doc_ids number its task's documents
                 other, where = tasks.setdefault(m, (task["task"], f))
