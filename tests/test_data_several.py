@@ -59,8 +59,10 @@ def one_name(tmp_path):
 def test_a_mapping_names_each_files_model(one_name):
     pa, pb, both = one_name
     # before: both files are the model 'results' (the file stem), an error that names them
-    with pytest.raises(passcurve.PasscurveError, match="model 'results' is in both"):
+    with pytest.raises(passcurve.PasscurveError) as info:
         read_counts([pa, pb])
+    # two files of one name are told apart by their paths
+    assert str(info.value).startswith(f"model 'results' is in both {pa} and {pb}: each model must come from one file")
     named = read_counts({"codegen": pa, "starcoder": str(pb)})
     assert named.models == ["codegen", "starcoder"] and as_set(named) == as_set(read_counts(both))
     # the source says which name went with which file, as the command line writes it
@@ -87,7 +89,7 @@ def test_one_name_twice_is_one_model_and_pools_only_when_asked(one_name, tmp_pat
     assert "NAME=FILE" in msg and "{name: path} mapping" in msg and "\n" not in msg
     pooled = read_counts([("m", pa), ("m", pb)], pool=True)
     # n and c added per problem: each problem has 5 samples in each file
-    assert pooled.models == ["m"] and set(pooled.n) == {10}
+    assert pooled.models == ["m"] and set(pooled.n) == {10} and pooled.problem.tolist() == ["p0", "p1", "p2", "p3"]
     assert pooled.c.tolist() == [sum(r["correct"] for r in _rows(1) + _rows(2) if r["problem_id"] == f"p{p}")
                                  for p in range(4)]
 
@@ -255,3 +257,28 @@ def test_pooled_lm_eval_logs_of_different_tasks_are_said(tmp_path):
         same = read_counts(files[:2] + _lm_eval_runs(tmp_path, "c", "gsm8k", "exact_match"), pool=True)
     assert same.models == ["a", "c"]
 
+
+def test_paths_of_the_wrong_kind_and_files_given_twice_are_one_line_errors(one_name, tmp_path):
+    pa, pb, _both = one_name
+    link = tmp_path / "link.jsonl"
+    link.symlink_to(pa)
+    cases = [
+        (3, "`path` must be a file path or a sequence of them (got 3)"),
+        (b"results.jsonl", "`path` must be a file path or a sequence of them (got b'results.jsonl')"),
+        ([pa, pa], f"{str(pa)!r} is given twice; give each file once"),
+        ([pa, str(pa)], f"{str(pa)!r} is given twice; give each file once"),
+        ([pa, link], f"{str(link)!r} is given twice (also as {str(pa)!r}); give each file once"),
+    ]
+    for paths, message in cases:
+        with pytest.raises(passcurve.PasscurveError) as info:
+            read_counts(paths)
+        assert str(info.value) == message, (paths, str(info.value))
+
+
+def test_a_named_file_of_three_or_four_models_is_refused_naming_three(tmp_path):
+    for names, shown in (("ABC", "('A', 'B', 'C')"), ("ABCD", "('A', 'B', 'C', ...)")):
+        f = write_lines(tmp_path / f"{names}.jsonl", [r for i, m in enumerate(names) for r in _rows(i, with_model=m)])
+        with pytest.raises(passcurve.PasscurveError) as info:
+            read_counts({"short": f})
+        assert str(info.value).startswith(f"{names}.jsonl holds {len(names)} models {shown}, so it cannot be named "
+                                          "'short'"), str(info.value)
