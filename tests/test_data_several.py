@@ -207,6 +207,7 @@ def test_stopping_time_warning_names_only_kept_models_by_their_given_names(tmp_p
         named = read_counts({"mine": stopped, "other": fixed})
     texts = [str(w.message) for w in said if w.category is StoppingTimeWarning]
     assert len(texts) == 1 and texts[0].startswith("mine=bon.csv: n looks like a stopping time for 1 model(s) (mine)")
+    assert [w.filename for w in said if w.category is StoppingTimeWarning] == [__file__]  # at the caller's line
     assert named.meta["stopping_time"]["flagged_models"] == ["mine"]
     # unnamed and kept: said once, as one file says it
     with pytest.warns(StoppingTimeWarning, match=r"^bon\.csv: n looks like a stopping time for 1 model\(s\) \(bon\)"):
@@ -282,3 +283,33 @@ def test_a_named_file_of_three_or_four_models_is_refused_naming_three(tmp_path):
             read_counts({"short": f})
         assert str(info.value).startswith(f"{names}.jsonl holds {len(names)} models {shown}, so it cannot be named "
                                           "'short'"), str(info.value)
+
+
+def test_progress_over_several_files_gives_each_file_its_share(tmp_path):
+    # each file's read ends at 100% of itself, which is (i + 1) / count of the whole bar: file 1 of 2 ends at 50%
+    # and file 2 at 100%; no value leaves [0, 100] and the bar never goes back
+    a = write_lines(tmp_path / "a.jsonl", _rows(1))
+    b = write_lines(tmp_path / "b.jsonl", _rows(2))
+    seen: list[float] = []
+    got = read_counts([a, b], progress=seen.append)
+    assert got.models == ["a", "b"]
+    assert 50.0 in seen and seen[-1] == 100.0 and seen == sorted(seen) and 0.0 <= seen[0], seen
+
+
+def test_several_files_check_repeated_attempts_and_merge_no_stopping_time_from_none(tmp_path):
+    # the default checks each file's (problem, attempt) once: a run written twice into one file is refused
+    a = write_lines(tmp_path / "a.jsonl", _rows(1))
+    dup = write_lines(tmp_path / "dup.jsonl", [{"problem_id": "p", "attempt": 0, "correct": True}] * 2)
+    with pytest.raises(passcurve.PasscurveError, match=r"^dup\.jsonl: duplicate \(problem, attempt\) rows: problem "
+                                                       r"'p' attempt 0 appears 2 times at lines 1 and 2; "):
+        read_counts([a, dup])
+    # two files of fixed n (5 per problem): the merged evidence is no stopping time, as neither file's is
+    st = read_counts([a, write_lines(tmp_path / "b.jsonl", _rows(2))]).meta["stopping_time"]
+    assert st["looks_like_stopping_time"] is False and "flagged_models" not in st
+    assert [ev["looks_like_stopping_time"] for ev in st["models"].values()] == [False, False]
+    # a threshold over a counts file given in a list of one is refused as over several (it was read as several)
+    counts = tmp_path / "counts.csv"
+    counts.write_text("problem_id,n,c\na,4,1\n")
+    with pytest.raises(passcurve.PasscurveError, match=r"^counts\.csv: `threshold` \(0\.5\) has no scores to apply "
+                                                       r"to: the files hold counts \(columns 'n' and 'c'"):
+        read_counts([counts], threshold=0.5)
