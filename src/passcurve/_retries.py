@@ -234,51 +234,57 @@ def _text_codes(x: np.ndarray) -> np.ndarray:
     return by_text.ravel()[raw]
 
 
+def attempt_fault(gid_s: np.ndarray, att_s: np.ndarray, mcode_s: np.ndarray) -> tuple[np.ndarray, tuple[str, int] | None]:
+    """The rule for attempt indices, on samples sorted by (group, attempt), a group being one (model, problem) and
+    ``mcode_s`` its model's integer code per sample: in every group the attempts run base, base + 1, ... where base is
+    the model's smallest attempt, 0 or 1 (models are analysed separately: two harnesses' logs side by side, one
+    numbering from 0 and one from 1, had been refused as a gap).
+
+    Returns ``(base, fault)``: each sample's base, and the first fault as (kind, sorted position) or None. Kinds, in
+    the order they are looked for: "base" (the smallest attempt of the first model whose smallest is not 0 or 1),
+    "duplicate" (the sample repeats the one before), "late" (its group starts above the base), "gap" (it follows the
+    one before by more than 1). :func:`retries` says them of its arrays, ``read_attempts`` of a file's lines."""
+    start = np.ones(gid_s.size, dtype=bool)
+    start[1:] = gid_s[1:] != gid_s[:-1]
+    # each group starts at its smallest attempt, so a model's smallest is the least of its groups' first
+    first = np.full(int(mcode_s.max()) + 1, att_s.max(), dtype=att_s.dtype)
+    np.minimum.at(first, mcode_s[start], att_s[start])
+    base = first[mcode_s]
+    d = np.zeros(att_s.size, dtype=att_s.dtype)
+    d[1:] = att_s[1:] - att_s[:-1]
+    for kind, bad in (("base", (base != 0) & (base != 1) & (att_s == base)), ("duplicate", ~start & (d == 0)),
+                      ("late", start & (att_s != base)), ("gap", ~start & (d > 1))):
+        if bad.any():
+            return base, (kind, int(np.flatnonzero(bad)[0]))
+    return base, None
+
+
 def _group_and_check(prob: np.ndarray, att: np.ndarray, mod: np.ndarray) -> tuple[np.ndarray, ...]:
-    """Sort by (model, problem, attempt); check attempts are base, base+1, ... in every problem, base 0 or 1 per
-    model."""
+    """Sort by (model, problem, attempt); check the attempts by :func:`attempt_fault`."""
     mcode, pcode = _text_codes(mod), _text_codes(prob)
     ukey, gid = np.unique(mcode.astype(np.int64) * (int(pcode.max()) + 1) + pcode, return_inverse=True)
     order = np.lexsort((att, gid))
     gid_s, att_s = gid[order], att[order]
-    start = np.ones(gid_s.size, dtype=bool)
-    start[1:] = gid_s[1:] != gid_s[:-1]
-    starts = np.flatnonzero(start)
+    starts = np.flatnonzero(np.r_[True, gid_s[1:] != gid_s[:-1]])
     several = ukey.size > 0 and int(mcode.max()) > 0
-    # each model's attempts from its own base, 0 or 1 (models are analysed separately: two harnesses' logs side by
-    # side, one numbering from 0 and one from 1, were refused as a gap)
-    first = np.full(int(mcode.max()) + 1, np.iinfo(np.int64).max)
-    np.minimum.at(first, mcode, att)
-    wrong = np.flatnonzero((first != np.iinfo(np.int64).max) & (first != 0) & (first != 1))
-    if wrong.size:
-        j = int(np.flatnonzero(mcode == wrong[0])[0])
-        of = f" of model {mod[j]!r}" if several else ""
-        raise PasscurveError(f"`attempt` indices must start at 0 or 1 (smallest{of} is {int(first[wrong[0]])})")
-    base = first[mcode[order]]  # per sorted sample, its model's base
+    base, fault = attempt_fault(gid_s, att_s, mcode[order])
 
     def where(i: int) -> str:  # the problem, and its model when there are several (problem ids repeat across models)
         j = order[i]
         return f"problem {prob[j]!r}" + (f" of model {mod[j]!r}" if several else "")
 
-    same = ~start
-    d = np.zeros(gid_s.size, dtype=np.int64)
-    d[1:] = att_s[1:] - att_s[:-1]
-    dup = same & (d == 0)
-    if dup.any():
-        i = int(np.flatnonzero(dup)[0])
-        raise PasscurveError(f"duplicate attempt {int(att_s[i])} in {where(i)}; each attempt index must appear once")
-    late = start & (att_s != base)
-    if late.any():
-        i = int(np.flatnonzero(late)[0])
-        raise PasscurveError(
-            f"attempt indices of {where(i)} have a gap: they start at {int(att_s[i])}, not {int(base[i])}"
-        )
-    gap = same & (d > 1)
-    if gap.any():
-        i = int(np.flatnonzero(gap)[0])
-        raise PasscurveError(
-            f"attempt indices of {where(i)} have a gap: {int(att_s[i])} follows {int(att_s[i - 1])}"
-        )
+    if fault is not None:
+        kind, i = fault
+        if kind == "base":
+            of = f" of model {mod[order[i]]!r}" if several else ""
+            raise PasscurveError(f"`attempt` indices must start at 0 or 1 (smallest{of} is {int(att_s[i])})")
+        if kind == "duplicate":
+            raise PasscurveError(f"duplicate attempt {int(att_s[i])} in {where(i)}; each attempt index must appear once")
+        if kind == "late":
+            raise PasscurveError(
+                f"attempt indices of {where(i)} have a gap: they start at {int(att_s[i])}, not {int(base[i])}"
+            )
+        raise PasscurveError(f"attempt indices of {where(i)} have a gap: {int(att_s[i])} follows {int(att_s[i - 1])}")
     pos = att_s - base  # 0-based attempt position
     return order, gid_s, starts, pos, ukey
 

@@ -725,28 +725,22 @@ def _check_attempt_numbers(src: Source, col: str, att: np.ndarray) -> None:
 
 
 def _check_attempt_runs(s: Any, labels: dict[str, np.ndarray], code: np.ndarray, att: np.ndarray) -> None:
-    """Refuse attempts that do not run base, base + 1, ... in every (model, problem) (base 0 or 1, the model's smallest
-    attempt: :func:`passcurve.retries`' rule), naming the file, the problem and where its samples are: retries said
-    "attempt indices of problem 'p1' have a gap: 2 follows 0", without the file or its lines. ``code`` and ``att`` are sorted
-    by (model, problem) code, then attempt, with no attempt repeated (checked before)."""
+    """Refuse attempts that break :func:`passcurve.retries`' rule (:func:`passcurve._retries.attempt_fault`: in every
+    (model, problem) they run base, base + 1, ..., base 0 or 1, the model's smallest attempt), naming the file, the
+    problem and where its samples are: retries said "attempt indices of problem 'p1' have a gap: 2 follows 0",
+    without the file or its lines. ``code`` and ``att`` are sorted by (model, problem) code, then attempt."""
+    from .._retries import attempt_fault
+
     if att.size == 0:
         return
-    start = np.ones(att.size, dtype=bool)
-    start[1:] = code[1:] != code[:-1]
-    # each model's base, its smallest attempt (models are analysed separately, as retries does)
     _, per_label = np.unique(np.asarray(labels["model"], dtype=object).astype(str), return_inverse=True)
-    mcode = per_label[code]  # over the (model, problem) labels, then per sample
-    first = np.full(int(mcode.max()) + 1, np.inf)
-    np.minimum.at(first, mcode, att.astype(np.float64))
-    base = first[mcode]
-    step = np.zeros(att.size, dtype=bool)
-    step[1:] = att[1:] - att[:-1] != 1
-    bad = np.flatnonzero((start & (att != base)) | (~start & step))
-    off = np.flatnonzero((base != 0) & (base != 1))
-    if off.size == 0 and bad.size == 0:
+    base, fault = attempt_fault(code, att, per_label[code])  # model codes over the labels, then per sample
+    if fault is None:
         return
+    kind, i = fault
+    if kind == "duplicate":  # refused before with its lines; said so again should the models kept be checked alone
+        s._check_duplicates({}, False, pooled=False)
     several = len(set(labels["model"])) > 1  # problem ids repeat across models: name the model too
-    i = int(off[0]) if off.size else int(bad[0])
     num = [int(base[i]), int(att[i])]  # whole and below 2^62 (_check_attempt_numbers): as ints
 
     def where(i: int) -> tuple[str, str]:
@@ -754,14 +748,12 @@ def _check_attempt_runs(s: Any, labels: dict[str, np.ndarray], code: np.ndarray,
         who = f"problem {p!r}" + (f" of model {m!r}" if several else "")
         return who, s._rows_of(m, p, att[i].item())
 
-    col = s.columns.roles["attempt"]
-    if off.size:
-        who, at = where(int(np.flatnonzero((mcode == mcode[i]) & (att == base[i]))[0]))  # the model's smallest
-        raise PasscurveError(f"{s.source}: attempt column {col!r} must number each problem's attempts from 0 or 1; the "
-                             f"smallest is {num[0]} ({who}{at})")
     who, at = where(i)
+    if kind == "base":
+        raise PasscurveError(f"{s.source}: attempt column {s.columns.roles['attempt']!r} must number each problem's "
+                             f"attempts from 0 or 1; the smallest is {num[0]} ({who}{at})")
     run = f"attempts must run {num[0]}, {num[0] + 1}, ... without a gap (an attempt lost from the log?)"
-    if start[i]:
+    if kind == "late":
         raise PasscurveError(f"{s.source}: the attempts of {who} start at {num[1]}{at}, not {num[0]} as elsewhere in "
                              f"the {'model' if several else 'file'}: {run}")
     _, before = where(i - 1)
