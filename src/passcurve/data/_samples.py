@@ -928,12 +928,12 @@ def build_samples(
         tried = src.notes.get("formats_tried")
         # JSON saved as .csv reads as a CSV of one column (its first line the header): say what it looks like
         first = (_harness._first_char(src.text_path) if src.text_format == "csv" and src.text_path is not None else "")
-        fix = (f"the file begins with {first!r}, as JSON does: force `format` json" if first in ("[", "{")
-               else "force one with `format`")
-        if tried:
-            raise type(exc)(f"{exc} (formats tried: {', '.join(tried)}; {fix})") from None
-        if first in ("[", "{"):
-            raise type(exc)(f"{exc} ({fix})") from None
+        looks_json = first in ("[", "{")
+        if tried or looks_json:
+            said = f"formats tried: {', '.join(tried)}; " if tried else ""
+            fix = f"the file begins with {first!r}, as JSON does: force `format` json" if looks_json else \
+                "force one with `format`"
+            raise type(exc)(f"{exc} ({said}{fix})") from None
         raise
     _harness.check_forced(src, cmap.get("model"))
     if given is not None and cmap.layout == "counts" and not threshold_anywhere:
